@@ -1,0 +1,198 @@
+//! Per-query drill-down (TIAP Table 11 and Fig. 1): one system's ranked list for one query,
+//! each item marked by how it relates to the query's evidence, with the per-target scores side
+//! by side.
+
+use serde::{Deserialize, Serialize};
+
+use crate::conventions::Settings;
+use crate::dataset::Dataset;
+use crate::metrics::{ListScore, matched_groups};
+use crate::model::Target;
+use crate::rescore::reading_order;
+use crate::targets::QueryTargets;
+
+/// Per-target flags.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerTarget {
+    pub raw: bool,
+    pub source: bool,
+    pub canonical: bool,
+}
+
+impl PerTarget {
+    fn set(&mut self, t: Target, v: bool) {
+        match t {
+            Target::Raw => self.raw = v,
+            Target::Source => self.source = v,
+            Target::Canonical => self.canonical = v,
+        }
+    }
+}
+
+/// How an item relates to the query's evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// The raw source turn of an evidence anchor (credited under Raw and Source).
+    Raw,
+    /// A canonical serving memory of an evidence anchor (credited under Canonical and Source).
+    Canonical,
+    /// Flagged both raw and canonical (a lineage-contract problem).
+    RawAndCanonical,
+    /// Another stored descendant of an evidence anchor (credited under Source only).
+    Descendant,
+    /// No credit under any target.
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrillItem {
+    /// 1-based rank in the reading order.
+    pub rank: usize,
+    pub memory_id: String,
+    pub stored: bool,
+    pub kind: Option<String>,
+    pub text: Option<String>,
+    pub score: Option<f64>,
+    /// Beyond the cutoff k (shown, not scored).
+    pub within_k: bool,
+    /// A repeat of an id ranked earlier (earns nothing).
+    pub repeated: bool,
+    pub mark: Mark,
+    /// Evidence anchors of this query the memory descends from.
+    pub evidence_anchors: Vec<String>,
+    /// The item belongs to a group of the target (any credit possible).
+    pub eligible: PerTarget,
+    /// The item earned the nDCG credit of a group (matched) under the target.
+    pub credited: PerTarget,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetScore {
+    pub target: Target,
+    pub eligible: bool,
+    pub groups: Vec<String>,
+    pub score: Option<ListScore>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Drilldown {
+    pub system: String,
+    pub query_id: String,
+    pub query_text: Option<String>,
+    pub answer: Option<String>,
+    pub category: Option<String>,
+    pub evidence: Vec<String>,
+    pub has_run: bool,
+    pub targets: Vec<TargetScore>,
+    pub items: Vec<DrillItem>,
+}
+
+/// The drill-down of `system` × `query` under `settings`; `None` for out-of-range indices.
+pub fn drilldown(
+    ds: &Dataset,
+    settings: &Settings,
+    system: usize,
+    query: usize,
+) -> Option<Drilldown> {
+    let q = ds.queries.get(query)?;
+    let sys = ds.systems.get(system)?;
+    let qt = QueryTargets::build(ds, query as u32, settings.unit, settings.gain);
+    let list = ds.lists.get(system)?.get(query)?.as_ref();
+    let order = list.map(|l| {
+        reading_order(ds, l, settings.order).unwrap_or_else(|| (0..l.items.len()).collect())
+    });
+    let mut items = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    if let (Some(l), Some(order)) = (list, &order) {
+        for (pos, &i) in order.iter().enumerate() {
+            let item = l.items[i];
+            let mem = ds.memory(item);
+            let mut eligible = PerTarget::default();
+            for &t in &ds.targets {
+                eligible.set(t, !qt.groups_of(item, t).is_empty());
+            }
+            let mark = match (eligible.raw, eligible.canonical, eligible.source) {
+                (true, true, _) => Mark::RawAndCanonical,
+                (true, false, _) => Mark::Raw,
+                (false, true, _) => Mark::Canonical,
+                (false, false, true) => Mark::Descendant,
+                _ => Mark::None,
+            };
+            let evidence_anchors = mem
+                .map(|m| {
+                    m.anchors
+                        .iter()
+                        .filter(|a| q.evidence.iter().any(|e| &e.anchor == *a))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            items.push(DrillItem {
+                rank: pos + 1,
+                memory_id: ds.item_id(item).to_string(),
+                stored: mem.is_some(),
+                kind: mem.and_then(|m| m.kind.clone()),
+                text: mem.and_then(|m| m.text.clone()),
+                score: l.scores.as_ref().map(|s| s[i]),
+                within_k: pos < settings.k,
+                repeated: !seen.insert(item),
+                mark,
+                evidence_anchors,
+                eligible,
+                credited: PerTarget::default(),
+            });
+        }
+    }
+    let mut targets = Vec::new();
+    for &t in &ds.targets {
+        let slots: Vec<&[u32]> = items
+            .iter()
+            .zip(order.iter().flatten())
+            .map(|(it, &i)| {
+                if it.repeated {
+                    &[][..]
+                } else {
+                    qt.groups_of(list.map_or(0, |l| l.items[i]), t)
+                }
+            })
+            .collect();
+        let gains = qt.gains(t);
+        let score = if list.is_some() || settings.missing == crate::conventions::MissingRun::Zero {
+            crate::metrics::score_slots(
+                &slots,
+                &gains,
+                settings.k,
+                settings.discount,
+                &mut Default::default(),
+            )
+        } else {
+            None
+        };
+        for (pos, g) in matched_groups(&slots, gains.len(), settings.k)
+            .into_iter()
+            .enumerate()
+        {
+            if g.is_some() {
+                items[pos].credited.set(t, true);
+            }
+        }
+        targets.push(TargetScore {
+            target: t,
+            eligible: qt.eligible(t),
+            groups: qt.groups(t).iter().map(|g| g.label.clone()).collect(),
+            score,
+        });
+    }
+    Some(Drilldown {
+        system: sys.clone(),
+        query_id: q.query_id.clone(),
+        query_text: q.text.clone(),
+        answer: q.answer.clone(),
+        category: q.category.clone(),
+        evidence: q.evidence.iter().map(|e| e.anchor.clone()).collect(),
+        has_run: list.is_some(),
+        targets,
+        items,
+    })
+}

@@ -1,0 +1,238 @@
+//! The audit outputs of a rescoring (TIAP Stage III): per-target means on all eligible
+//! queries and on the shared subset, per-query instability between targets, winners and flips
+//! between systems, design recommendations, contested credits, and the |ΔnDCG| distribution.
+//! [`audit`] assembles them into one [`Report`], the object the CLI prints as JSON and the
+//! viewer shows.
+
+pub mod contested;
+pub mod coverage;
+pub mod distribution;
+pub mod drilldown;
+pub mod instability;
+pub mod recommend;
+pub mod summary;
+pub mod winners;
+
+use serde::{Deserialize, Serialize};
+
+use crate::conventions::{MULTI_ANCHOR_RULE, Settings};
+use crate::dataset::{Counts, Dataset};
+use crate::ingest::{FileReport, Warning};
+use crate::metrics::ListScore;
+use crate::model::Target;
+use crate::rescore::{Rescored, rescore};
+use crate::stats::Resampler;
+
+pub use contested::{ContestedRow, ContestedSummary};
+pub use coverage::CoverageRow;
+pub use distribution::{DeltaDistribution, HistogramBin};
+pub use drilldown::{Drilldown, drilldown};
+pub use instability::InstabilityRow;
+pub use recommend::RecommendationRow;
+pub use summary::SummaryRow;
+pub use winners::WinnerRow;
+
+/// A ranking metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    Ndcg,
+    Recall,
+    Hit,
+    Mrr,
+    Top1,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 5] = [
+        Metric::Ndcg,
+        Metric::Recall,
+        Metric::Hit,
+        Metric::Mrr,
+        Metric::Top1,
+    ];
+
+    pub fn of(self, s: &ListScore) -> f64 {
+        match self {
+            Metric::Ndcg => s.ndcg,
+            Metric::Recall => s.recall,
+            Metric::Hit => s.hit,
+            Metric::Mrr => s.mrr,
+            Metric::Top1 => s.top1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Ndcg => "ndcg",
+            Metric::Recall => "recall",
+            Metric::Hit => "hit",
+            Metric::Mrr => "mrr",
+            Metric::Top1 => "top1",
+        }
+    }
+}
+
+/// One row of `per_query`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PerQueryRow {
+    pub system: String,
+    pub query_id: String,
+    pub target: Target,
+    pub eligible: bool,
+    pub ndcg: Option<f64>,
+    pub recall: Option<f64>,
+    pub hit: Option<f64>,
+    pub mrr: Option<f64>,
+    pub top1: Option<f64>,
+    pub has_run: bool,
+    pub groups: usize,
+    pub groups_hit: usize,
+    pub first_rank: Option<usize>,
+    pub category: Option<String>,
+}
+
+/// What was read, shown before any number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    pub files: Vec<FileReport>,
+    pub counts: Counts,
+    pub warnings: Vec<Warning>,
+}
+
+/// Everything an audit computes. JSON keys are a public contract (`docs/formats.md`): add
+/// keys, never rename them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub memaudit_version: String,
+    pub settings: Settings,
+    /// The conventions in words, as printed with every table.
+    pub conventions: String,
+    pub multi_anchor_rule: String,
+    pub targets: Vec<Target>,
+    /// Targets compared in the shared subset (those with at least one eligible query).
+    pub compared_targets: Vec<Target>,
+    pub systems: Vec<String>,
+    pub reading: Reading,
+    pub coverage: Vec<CoverageRow>,
+    pub per_query: Vec<PerQueryRow>,
+    pub summary: Vec<SummaryRow>,
+    pub instability: Vec<InstabilityRow>,
+    pub winners: Vec<WinnerRow>,
+    pub recommendations: Vec<RecommendationRow>,
+    pub contested_summary: Vec<ContestedSummary>,
+    pub contested: Vec<ContestedRow>,
+    pub delta_distribution: Vec<DeltaDistribution>,
+    /// Warnings raised while scoring (e.g. trec_eval order requested without scores).
+    pub scoring_warnings: Vec<Warning>,
+}
+
+/// Targets with at least one eligible query: the ones compared on the shared subset.
+pub fn compared_targets(r: &Rescored) -> Vec<Target> {
+    r.targets
+        .iter()
+        .copied()
+        .filter(|&t| (0..r.n_queries).any(|q| r.is_eligible(q, t)))
+        .collect()
+}
+
+/// Ordered pairs of compared targets: (raw, source), (raw, canonical), (source, canonical).
+pub fn target_pairs(compared: &[Target]) -> Vec<(Target, Target)> {
+    let mut out = Vec::new();
+    for (i, &a) in compared.iter().enumerate() {
+        for &b in &compared[i + 1..] {
+            out.push((a, b));
+        }
+    }
+    out
+}
+
+/// Rescores and audits in one go. `progress(stage, fraction)` is called along the way.
+pub fn run(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(&str, f64)) -> Report {
+    let r = rescore(ds, settings, &mut |f| progress("scoring", f));
+    audit(ds, &r, progress)
+}
+
+/// All audit tables of a rescoring.
+pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) -> Report {
+    let settings = &r.settings;
+    let compared = compared_targets(r);
+    let mut resampler = Resampler::new(settings.bootstrap, settings.seed);
+
+    progress("tables", 0.0);
+    let per_query = per_query_rows(ds, r);
+    let coverage = coverage::coverage(ds, r, &compared);
+    progress("intervals: per-target means", 0.1);
+    let summary = summary::summary(ds, r, &compared, &mut resampler);
+    progress("intervals: target pairs", 0.4);
+    let instability = instability::instability(ds, r, &compared, &mut resampler);
+    progress("intervals: system pairs", 0.6);
+    let winners = winners::winners(ds, r, &mut resampler);
+    progress("recommendations", 0.9);
+    let recommendations = recommend::recommendations(ds, r);
+    let (contested_summary, contested) = contested::contested(ds, r);
+    let delta_distribution = distribution::delta_distribution(ds, r, &compared);
+    progress("done", 1.0);
+
+    Report {
+        memaudit_version: env!("CARGO_PKG_VERSION").to_string(),
+        settings: settings.clone(),
+        conventions: settings.describe(),
+        multi_anchor_rule: MULTI_ANCHOR_RULE.to_string(),
+        targets: r.targets.clone(),
+        compared_targets: compared,
+        systems: ds.systems.clone(),
+        reading: Reading {
+            files: ds.files.clone(),
+            counts: ds.counts(),
+            warnings: ds.warnings.iter().cloned().collect(),
+        },
+        coverage,
+        per_query,
+        summary,
+        instability,
+        winners,
+        recommendations,
+        contested_summary,
+        contested,
+        delta_distribution,
+        scoring_warnings: r.warnings.iter().cloned().collect(),
+    }
+}
+
+fn per_query_rows(ds: &Dataset, r: &Rescored) -> Vec<PerQueryRow> {
+    let mut rows = Vec::new();
+    for s in 0..r.n_systems {
+        for q in 0..r.n_queries {
+            for &t in &r.targets {
+                let c = r.cell(s, q, t);
+                if !c.scored {
+                    continue;
+                }
+                let m = |f: fn(&ListScore) -> f64| c.score.as_ref().map(f);
+                rows.push(PerQueryRow {
+                    system: ds.systems[s].clone(),
+                    query_id: ds.queries[q].query_id.clone(),
+                    target: t,
+                    eligible: c.score.is_some(),
+                    ndcg: m(|s| s.ndcg),
+                    recall: m(|s| s.recall),
+                    hit: m(|s| s.hit),
+                    mrr: m(|s| s.mrr),
+                    top1: m(|s| s.top1),
+                    has_run: c.has_run,
+                    groups: c.score.as_ref().map_or(0, |s| s.groups),
+                    groups_hit: c.score.as_ref().map_or(0, |s| s.groups_hit),
+                    first_rank: c.score.as_ref().and_then(|s| s.first_rank),
+                    category: ds.queries[q].category.clone(),
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// Plain mean (`None` when empty).
+pub(crate) fn mean(v: &[f64]) -> Option<f64> {
+    crate::stats::bootstrap::mean(v)
+}

@@ -1,0 +1,89 @@
+//! Design recommendations (TIAP §3.3): "the memory store or configuration that appears best
+//! under a chosen metric and scoring target". For each target and metric, systems are ranked
+//! by their mean on the queries eligible for that target that *every* system scored (so the
+//! ranking compares like with like), and the row flags when the best system changes across
+//! targets for that metric.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Metric, mean};
+use crate::dataset::Dataset;
+use crate::model::Target;
+use crate::rescore::Rescored;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecommendationRow {
+    pub target: Target,
+    pub metric: Metric,
+    pub n: usize,
+    pub best: Option<String>,
+    pub value: Option<f64>,
+    pub runner_up: Option<String>,
+    pub runner_up_value: Option<f64>,
+    pub margin: Option<f64>,
+    /// All systems, best first (ties keep input order).
+    pub ranking: Vec<String>,
+    pub means: Vec<Option<f64>>,
+    pub changes_across_targets: bool,
+}
+
+pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
+    let mut rows = Vec::new();
+    if r.n_systems == 0 {
+        return rows;
+    }
+    for &t in &r.targets {
+        let common: Vec<usize> = (0..r.n_queries)
+            .filter(|&q| (0..r.n_systems).all(|s| r.cell(s, q, t).counted().is_some()))
+            .collect();
+        for m in Metric::ALL {
+            let means: Vec<Option<f64>> = (0..r.n_systems)
+                .map(|s| {
+                    let v: Vec<f64> = common
+                        .iter()
+                        .filter_map(|&q| r.cell(s, q, t).counted().map(|c| m.of(c)))
+                        .collect();
+                    mean(&v)
+                })
+                .collect();
+            let mut order: Vec<usize> = (0..r.n_systems).collect();
+            order.sort_by(|&a, &b| {
+                means[b]
+                    .unwrap_or(f64::NEG_INFINITY)
+                    .total_cmp(&means[a].unwrap_or(f64::NEG_INFINITY))
+                    .then(a.cmp(&b))
+            });
+            let have = !common.is_empty();
+            let best = order.first().copied().filter(|_| have);
+            let second = order.get(1).copied().filter(|_| have);
+            rows.push(RecommendationRow {
+                target: t,
+                metric: m,
+                n: common.len(),
+                best: best.map(|s| ds.systems[s].clone()),
+                value: best.and_then(|s| means[s]),
+                runner_up: second.map(|s| ds.systems[s].clone()),
+                runner_up_value: second.and_then(|s| means[s]),
+                margin: match (best.and_then(|s| means[s]), second.and_then(|s| means[s])) {
+                    (Some(a), Some(b)) => Some(a - b),
+                    _ => None,
+                },
+                ranking: order.iter().map(|&s| ds.systems[s].clone()).collect(),
+                means,
+                changes_across_targets: false,
+            });
+        }
+    }
+    for m in Metric::ALL {
+        let bests: Vec<&String> = rows
+            .iter()
+            .filter(|r| r.metric == m)
+            .filter_map(|r| r.best.as_ref())
+            .collect();
+        let changes = bests.windows(2).any(|w| w[0] != w[1]);
+        for row in rows.iter_mut().filter(|r| r.metric == m) {
+            row.changes_across_targets = changes;
+        }
+    }
+    rows
+}

@@ -1,0 +1,71 @@
+//! Per system × target means on two populations (TIAP §3.2, seed-001 §1.5):
+//! - `all`: queries eligible for the target that the system scored (the "full run" mean;
+//!   queries with an empty target are excluded, not scored 0);
+//! - `shared`: queries eligible under every compared target (the shared-subset control, so
+//!   score changes reflect the credited target set rather than the query population).
+//! nDCG means carry a percentile bootstrap interval.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Metric, mean};
+use crate::dataset::Dataset;
+use crate::model::Target;
+use crate::rescore::Rescored;
+use crate::stats::Resampler;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    pub system: String,
+    pub target: Target,
+    /// `all` or `shared`.
+    pub subset: String,
+    pub n: usize,
+    pub ndcg: Option<f64>,
+    pub recall: Option<f64>,
+    pub hit: Option<f64>,
+    pub mrr: Option<f64>,
+    pub top1: Option<f64>,
+    pub ndcg_ci_low: Option<f64>,
+    pub ndcg_ci_high: Option<f64>,
+}
+
+/// Whether query `q` is eligible under every compared target.
+pub fn in_shared(r: &Rescored, compared: &[Target], q: usize) -> bool {
+    compared.iter().all(|&t| r.is_eligible(q, t))
+}
+
+pub fn summary(
+    ds: &Dataset,
+    r: &Rescored,
+    compared: &[Target],
+    resampler: &mut Resampler,
+) -> Vec<SummaryRow> {
+    let mut rows = Vec::new();
+    for s in 0..r.n_systems {
+        for &t in &r.targets {
+            for subset in ["all", "shared"] {
+                let scores: Vec<_> = (0..r.n_queries)
+                    .filter(|&q| subset == "all" || in_shared(r, compared, q))
+                    .filter_map(|q| r.cell(s, q, t).counted())
+                    .collect();
+                let col = |m: Metric| -> Vec<f64> { scores.iter().map(|sc| m.of(sc)).collect() };
+                let ndcg = col(Metric::Ndcg);
+                let ci = resampler.mean_ci(&ndcg, r.settings.confidence);
+                rows.push(SummaryRow {
+                    system: ds.systems[s].clone(),
+                    target: t,
+                    subset: subset.to_string(),
+                    n: scores.len(),
+                    ndcg: mean(&ndcg),
+                    recall: mean(&col(Metric::Recall)),
+                    hit: mean(&col(Metric::Hit)),
+                    mrr: mean(&col(Metric::Mrr)),
+                    top1: mean(&col(Metric::Top1)),
+                    ndcg_ci_low: ci.map(|c| c.low),
+                    ndcg_ci_high: ci.map(|c| c.high),
+                });
+            }
+        }
+    }
+    rows
+}

@@ -1,0 +1,215 @@
+//! Scoring conventions: every choice that changes a number, selectable and printed with
+//! every result (the reason users cannot tell why nDCG differs between tools is almost always
+//! one of these; see `docs/conventions.md`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// What one unit of credit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum CreditUnit {
+    /// One relevance group per evidence anchor, counted once at its best rank (TIAP's tables;
+    /// reproduces Table 11 of Panthi & Abdelfattah exactly).
+    #[default]
+    Group,
+    /// Every eligible memory id is its own relevant item (the MTEL-Mem package's `ndcg_at_k`).
+    Id,
+}
+
+/// Rank discount in DCG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Discount {
+    /// trec_eval 9.x: gain / log2(rank + 1).
+    #[default]
+    Log2,
+    /// LongMemEval `eval_utils.dcg` (old trec_eval 8 form): rank 1 undiscounted, then
+    /// gain / log2(rank), so ranks 1 and 2 both count fully.
+    Lme,
+}
+
+impl Discount {
+    /// The multiplier applied to the gain at 1-based `rank`.
+    pub fn at(self, rank: usize) -> f64 {
+        match self {
+            Discount::Log2 => 1.0 / ((rank + 1) as f64).log2(),
+            Discount::Lme => {
+                if rank <= 1 {
+                    1.0
+                } else {
+                    1.0 / (rank as f64).log2()
+                }
+            }
+        }
+    }
+}
+
+/// How a graded relevance level becomes a gain (identical for binary evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Gain {
+    /// gain = rel (trec_eval, pytrec_eval, ranx `ndcg`).
+    #[default]
+    Linear,
+    /// gain = 2^rel − 1 (Burges et al. 2005; gdeval, ranx `ndcg_burges`).
+    Exponential,
+}
+
+impl Gain {
+    pub fn of(self, grade: f64) -> f64 {
+        match self {
+            Gain::Linear => grade,
+            Gain::Exponential => grade.exp2() - 1.0,
+        }
+    }
+}
+
+/// In which order the items of a saved list are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RankOrder {
+    /// The saved order, never re-sorted (TIAP: "the ranked traces remain fixed").
+    #[default]
+    Saved,
+    /// trec_eval: descending score, ties broken by memory id descending (`strcmp(p2, p1)`);
+    /// the saved order is ignored.
+    TrecEval,
+}
+
+/// What to do with a (system, query) pair that has no ranked list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum MissingRun {
+    /// Leave the query out of that system's populations (TIAP, MTEL-Mem).
+    #[default]
+    Skip,
+    /// Score the query 0 on every metric (trec_eval `-c`, ir-measures).
+    Zero,
+}
+
+/// All settings of a rescoring, shown next to every result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Cutoff: only the first k items of each list count.
+    pub k: usize,
+    pub unit: CreditUnit,
+    pub discount: Discount,
+    pub gain: Gain,
+    pub order: RankOrder,
+    pub missing: MissingRun,
+    /// Paired bootstrap resamples for every interval.
+    pub bootstrap: usize,
+    /// RNG seed; every interval draws from a fresh ChaCha8 stream seeded with it.
+    pub seed: u64,
+    /// Two-sided confidence level of the intervals.
+    pub confidence: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            k: 60,
+            unit: CreditUnit::Group,
+            discount: Discount::Log2,
+            gain: Gain::Linear,
+            order: RankOrder::Saved,
+            missing: MissingRun::Skip,
+            bootstrap: 3000,
+            seed: 1337,
+            confidence: 0.95,
+        }
+    }
+}
+
+/// The rule for memories that descend from several anchors, stated in every output.
+pub const MULTI_ANCHOR_RULE: &str = "a retrieved item credits at most one evidence group in nDCG \
+(groups are matched to distinct retrieved items, in rank order, by maximum matching), so nDCG \
+stays in [0, 1]; Recall, Hit and MRR count a group as hit when any of its memories is in the top k";
+
+impl Settings {
+    pub fn validate(&self) -> Result<()> {
+        if self.k == 0 {
+            return Err(Error::setting("k", "must be at least 1"));
+        }
+        if self.k > 1_000_000 {
+            return Err(Error::setting("k", "must be at most 1,000,000"));
+        }
+        if self.bootstrap > 1_000_000 {
+            return Err(Error::setting(
+                "bootstrap",
+                "must be at most 1,000,000 resamples",
+            ));
+        }
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Err(Error::setting(
+                "confidence",
+                "must be strictly between 0 and 1",
+            ));
+        }
+        Ok(())
+    }
+
+    /// One line describing every convention, for table and CSV headers.
+    pub fn describe(&self) -> String {
+        format!(
+            "k={} unit={} discount={} gain={} order={} missing={} bootstrap={} seed={} confidence={}",
+            self.k,
+            match self.unit {
+                CreditUnit::Group => "group",
+                CreditUnit::Id => "id",
+            },
+            match self.discount {
+                Discount::Log2 => "log2(rank+1)",
+                Discount::Lme => "lme(rank1,2 undiscounted)",
+            },
+            match self.gain {
+                Gain::Linear => "linear",
+                Gain::Exponential => "2^rel-1",
+            },
+            match self.order {
+                RankOrder::Saved => "saved",
+                RankOrder::TrecEval => "trec_eval(score desc, id desc)",
+            },
+            match self.missing {
+                MissingRun::Skip => "skip",
+                MissingRun::Zero => "zero",
+            },
+            self.bootstrap,
+            self.seed,
+            self.confidence
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discounts() {
+        assert_eq!(Discount::Log2.at(1), 1.0);
+        assert!((Discount::Log2.at(2) - 1.0 / 3f64.log2()).abs() < 1e-15);
+        assert_eq!(Discount::Lme.at(1), 1.0);
+        assert_eq!(Discount::Lme.at(2), 1.0);
+        assert!((Discount::Lme.at(3) - 1.0 / 3f64.log2()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn gains() {
+        assert_eq!(Gain::Linear.of(3.0), 3.0);
+        assert_eq!(Gain::Exponential.of(3.0), 7.0);
+        assert_eq!(Gain::Exponential.of(1.0), Gain::Linear.of(1.0));
+    }
+
+    #[test]
+    fn validation_names_the_setting() {
+        let s = Settings {
+            k: 0,
+            ..Settings::default()
+        };
+        assert!(matches!(s.validate(), Err(Error::Setting { setting, .. }) if setting == "k"));
+        assert!(Settings::default().validate().is_ok());
+    }
+}

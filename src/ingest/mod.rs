@@ -1,0 +1,519 @@
+//! Reading user files: format detection by content, gzip, and the readers for every supported
+//! format (see `docs/formats.md`). Readers return records as [`crate::model::Bundle`] pieces
+//! plus counted [`Warnings`]; a malformed record is an [`IngestError`] naming the file, line and
+//! field. Nothing here panics on user input.
+
+pub mod bundle;
+pub mod locomo;
+pub mod longmemeval;
+pub mod records;
+pub mod trec;
+pub mod warnings;
+
+use std::borrow::Cow;
+use std::io::Read;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{IngestError, Location};
+use crate::model::Bundle;
+pub use warnings::{Severity, Warning, WarningKind, Warnings};
+
+/// One user file, as bytes (the browser reads files as bytes, the CLI reads them from disk).
+#[derive(Debug, Clone)]
+pub struct InputFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl InputFile {
+    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
+        InputFile {
+            name: name.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+/// Every format memaudit reads, as detected from the content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// One JSON object `{"memories": [...], "queries": [...], "runs": [...]}`.
+    BundleJson,
+    /// memaudit `memories.jsonl`.
+    MemoriesJsonl,
+    /// memaudit `queries.jsonl`.
+    QueriesJsonl,
+    /// memaudit `runs.jsonl`, one ranked list per line.
+    RunsJsonl,
+    /// Flat per-hit rows `{system, query_id, retrieved_id, rank, score}`.
+    HitsJsonl,
+    /// LongMemEval retrieval log (`retrieval_results.ranked_items[].corpus_id`).
+    LongMemEvalLog,
+    /// TREC run `qid Q0 docno rank score tag`.
+    TrecRun,
+    /// TREC qrels `qid iter docno rel`.
+    TrecQrels,
+    /// LoCoMo `locomo10.json`.
+    Locomo,
+    /// LongMemEval data, native parallel-array layout (`haystack_sessions`).
+    LongMemEval,
+    /// LongMemEval data, BriefBench snapshot layout (`{questions: [{sessions: [...]}]}`).
+    LongMemEvalSnapshot,
+}
+
+impl Format {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::BundleJson => "memaudit bundle (one JSON object)",
+            Format::MemoriesJsonl => "memaudit memories (JSONL)",
+            Format::QueriesJsonl => "memaudit queries (JSONL)",
+            Format::RunsJsonl => "memaudit runs, ranked lists (JSONL)",
+            Format::HitsJsonl => "memaudit runs, per-hit rows (JSONL)",
+            Format::LongMemEvalLog => "LongMemEval retrieval log (JSONL)",
+            Format::TrecRun => "TREC run",
+            Format::TrecQrels => "TREC qrels",
+            Format::Locomo => "LoCoMo data (locomo10.json)",
+            Format::LongMemEval => "LongMemEval data (native layout)",
+            Format::LongMemEvalSnapshot => "LongMemEval data (snapshot layout)",
+        }
+    }
+
+    /// What the file provides.
+    pub fn provides(self) -> Provides {
+        match self {
+            Format::BundleJson => Provides {
+                memories: true,
+                queries: true,
+                runs: true,
+            },
+            Format::MemoriesJsonl => Provides {
+                memories: true,
+                queries: false,
+                runs: false,
+            },
+            Format::QueriesJsonl => Provides {
+                memories: false,
+                queries: true,
+                runs: false,
+            },
+            Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog | Format::TrecRun => {
+                Provides {
+                    memories: false,
+                    queries: false,
+                    runs: true,
+                }
+            }
+            Format::TrecQrels
+            | Format::Locomo
+            | Format::LongMemEval
+            | Format::LongMemEvalSnapshot => Provides {
+                memories: true,
+                queries: true,
+                runs: false,
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Provides {
+    pub memories: bool,
+    pub queries: bool,
+    pub runs: bool,
+}
+
+/// What the caller expects a file to hold (the CLI's `--memories/--queries/--runs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Memories,
+    Queries,
+    Runs,
+    Any,
+}
+
+impl Role {
+    fn accepts(self, format: Format) -> bool {
+        let p = format.provides();
+        match self {
+            Role::Any => true,
+            Role::Memories => p.memories,
+            Role::Queries => p.queries,
+            Role::Runs => p.runs,
+        }
+    }
+}
+
+/// What was read from one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileReport {
+    pub name: String,
+    pub format: Format,
+    pub format_description: String,
+    pub gzip: bool,
+    pub bytes: usize,
+    /// Lines or top-level records read.
+    pub records: usize,
+    pub memories: usize,
+    pub queries: usize,
+    pub runs: usize,
+}
+
+/// Everything read from a set of files, before validation.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    pub bundle: Bundle,
+    pub files: Vec<FileReport>,
+    pub warnings: Warnings,
+    /// The store came from TREC qrels: only the Raw target exists and ranked ids missing from
+    /// the qrels are unjudged rather than unknown.
+    pub from_trec_qrels: bool,
+}
+
+/// Progress of a long read, for the viewer's progress bar.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub stage: String,
+    /// 0..=1 within the stage.
+    pub fraction: f64,
+}
+
+/// Reads files in any order, detecting each one's format.
+pub fn read_all(files: &[InputFile]) -> Result<Loaded, IngestError> {
+    let mut loaded = Loaded::default();
+    for f in files {
+        read_into(f, Role::Any, &mut loaded, &mut |_| {})?;
+    }
+    Ok(loaded)
+}
+
+/// Reads one file into `loaded`, checking that its detected format can play `role`.
+pub fn read_into(
+    file: &InputFile,
+    role: Role,
+    loaded: &mut Loaded,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), IngestError> {
+    let (text, gzip) = decode(&file.name, &file.bytes)?;
+    let format = detect(&file.name, &text)?;
+    if !role.accepts(format) {
+        return Err(IngestError::new(
+            Location::file(&file.name),
+            format!(
+                "expected {} but the content is {}",
+                match role {
+                    Role::Memories => "memories",
+                    Role::Queries => "queries",
+                    Role::Runs => "runs",
+                    Role::Any => "any format",
+                },
+                format.describe()
+            ),
+        ));
+    }
+    let before = (
+        loaded.bundle.memories.len(),
+        loaded.bundle.queries.len(),
+        loaded.bundle.runs.len(),
+    );
+    let name = file.name.as_str();
+    let mut report_progress = |fraction: f64| {
+        progress(Progress {
+            stage: format!("reading {name}"),
+            fraction,
+        });
+    };
+    let records = match format {
+        Format::BundleJson => bundle::read_bundle_json(name, &text, loaded)?,
+        Format::MemoriesJsonl => bundle::read_memories(name, &text, loaded, &mut report_progress)?,
+        Format::QueriesJsonl => bundle::read_queries(name, &text, loaded, &mut report_progress)?,
+        Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog => {
+            bundle::read_runs(name, &text, loaded, &mut report_progress)?
+        }
+        Format::TrecRun => trec::read_run(name, &text, loaded)?,
+        Format::TrecQrels => trec::read_qrels(name, &text, loaded)?,
+        Format::Locomo => locomo::read(name, &text, loaded)?,
+        Format::LongMemEval | Format::LongMemEvalSnapshot => {
+            longmemeval::read(name, &text, format, loaded)?
+        }
+    };
+    report_progress(1.0);
+    loaded.files.push(FileReport {
+        name: file.name.clone(),
+        format,
+        format_description: format.describe().to_string(),
+        gzip,
+        bytes: file.bytes.len(),
+        records,
+        memories: loaded.bundle.memories.len() - before.0,
+        queries: loaded.bundle.queries.len() - before.1,
+        runs: loaded.bundle.runs.len() - before.2,
+    });
+    Ok(())
+}
+
+/// Undoes gzip (by magic bytes, not by name) and checks UTF-8 (a BOM is dropped).
+pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), IngestError> {
+    let (raw, gzip): (Cow<'a, [u8]>, bool) = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes)
+            .read_to_end(&mut out)
+            .map_err(|e| {
+                IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}"))
+            })?;
+        (Cow::Owned(out), true)
+    } else {
+        (Cow::Borrowed(bytes), false)
+    };
+    let text = match raw {
+        Cow::Borrowed(b) => {
+            Cow::Borrowed(std::str::from_utf8(b).map_err(|e| utf8_error(name, b, e))?)
+        }
+        Cow::Owned(b) => Cow::Owned(String::from_utf8(b).map_err(|e| {
+            let err = e.utf8_error();
+            utf8_error(name, e.as_bytes(), err)
+        })?),
+    };
+    let text = match text {
+        Cow::Borrowed(s) => Cow::Borrowed(s.strip_prefix('\u{feff}').unwrap_or(s)),
+        Cow::Owned(s) => match s.strip_prefix('\u{feff}') {
+            Some(rest) => Cow::Owned(rest.to_string()),
+            None => Cow::Owned(s),
+        },
+    };
+    Ok((text, gzip))
+}
+
+fn utf8_error(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> IngestError {
+    let at = e.valid_up_to();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    IngestError::new(
+        Location::line(name, line),
+        format!("not UTF-8 text (invalid byte at offset {at})"),
+    )
+}
+
+/// Detects a file's format from its content (never from its name alone).
+pub fn detect(name: &str, text: &str) -> Result<Format, IngestError> {
+    let trimmed = text.trim_start();
+    let Some(first) = trimmed.chars().next() else {
+        return Err(IngestError::new(Location::file(name), "the file is empty"));
+    };
+    match first {
+        '[' => detect_json_array(name, trimmed),
+        '{' => detect_json_object(name, text),
+        _ => trec::detect(name, text),
+    }
+}
+
+/// Looks at the keys near the start of a document (a bounded prefix, so detection stays cheap
+/// on large files).
+fn prefix(text: &str, n: usize) -> &str {
+    if text.len() <= n {
+        return text;
+    }
+    let mut end = n;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn detect_json_array(name: &str, text: &str) -> Result<Format, IngestError> {
+    let head = prefix(text, 256 * 1024);
+    if head.contains("\"haystack_sessions\"") || head.contains("\"haystack_session_ids\"") {
+        return Ok(Format::LongMemEval);
+    }
+    if head.contains("\"conversation\"")
+        && (head.contains("\"qa\"") || head.contains("\"sample_id\""))
+    {
+        return Ok(Format::Locomo);
+    }
+    if head.contains("\"qa\"") && head.contains("\"evidence\"") {
+        return Ok(Format::Locomo);
+    }
+    Err(IngestError::new(
+        Location::file(name),
+        "a JSON array, but neither LoCoMo (`conversation`, `qa`) nor LongMemEval \
+         (`haystack_sessions`) data; memaudit records go one per line (JSONL) or in \
+         {\"memories\", \"queries\", \"runs\"}",
+    ))
+}
+
+fn detect_json_object(name: &str, text: &str) -> Result<Format, IngestError> {
+    // JSONL when the first non-blank line is a complete JSON object.
+    let (line_no, first_line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .unwrap_or((1, ""));
+    match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(first_line) {
+        Ok(obj) => classify_object_keys(name, line_no, &obj, text),
+        Err(_) => {
+            // A multi-line JSON document: decide from the keys near the start.
+            let head = prefix(text, 256 * 1024);
+            if head.contains("\"questions\"") && head.contains("\"sessions\"") {
+                Ok(Format::LongMemEvalSnapshot)
+            } else if ["\"memories\"", "\"queries\"", "\"runs\""]
+                .iter()
+                .any(|k| head.contains(k))
+            {
+                Ok(Format::BundleJson)
+            } else if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+                Err(IngestError::new(
+                    Location::file(name),
+                    "a JSON object without `memories`, `queries` or `runs` (nor LongMemEval `questions`)",
+                ))
+            } else {
+                let e = serde_json::from_str::<serde::de::IgnoredAny>(first_line).err();
+                Err(IngestError::new(
+                    Location::line(name, line_no),
+                    format!(
+                        "not valid JSON{}",
+                        e.map(|e| format!(": {}", records::strip_position(&e)))
+                            .unwrap_or_default()
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+fn classify_object_keys(
+    name: &str,
+    line: usize,
+    obj: &serde_json::Map<String, serde_json::Value>,
+    _text: &str,
+) -> Result<Format, IngestError> {
+    let has = |k: &str| obj.contains_key(k);
+    if has("memories") || has("queries") || has("runs") {
+        return Ok(Format::BundleJson);
+    }
+    if has("questions") && obj.get("questions").is_some_and(|q| q.is_array()) {
+        return Ok(Format::LongMemEvalSnapshot);
+    }
+    if has("retrieval_results") {
+        return Ok(Format::LongMemEvalLog);
+    }
+    if has("haystack_sessions") {
+        return Err(IngestError::new(
+            Location::line(name, line),
+            "LongMemEval data must be one JSON array (the released layout), not one question per line",
+        ));
+    }
+    if has("memory_id") && has("anchors") {
+        return Ok(Format::MemoriesJsonl);
+    }
+    if has("query_id") && has("evidence") {
+        return Ok(Format::QueriesJsonl);
+    }
+    if has("ranked") {
+        return Ok(Format::RunsJsonl);
+    }
+    if has("retrieved_id") {
+        return Ok(Format::HitsJsonl);
+    }
+    let keys: Vec<&str> = obj.keys().map(String::as_str).take(12).collect();
+    let hint = if has("memory_id") {
+        " (a memory line needs `anchors`)"
+    } else if has("query_id") && !has("system") {
+        " (a query line needs `evidence`)"
+    } else if has("system") {
+        " (a run line needs `ranked` or `retrieved_id`)"
+    } else {
+        ""
+    };
+    Err(IngestError::new(
+        Location::line(name, line),
+        format!("unrecognised record with keys [{}]{hint}", keys.join(", ")),
+    ))
+}
+
+/// The file name without directories and extensions (used as a system name when a run format
+/// carries none).
+pub fn file_stem(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let base = base.strip_suffix(".gz").unwrap_or(base);
+    match base.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && ext.len() <= 6 => stem.to_string(),
+        _ => base.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_by_content() {
+        let cases = [
+            (
+                r#"{"memory_id":"a","anchors":["a"],"raw":true}"#,
+                Format::MemoriesJsonl,
+            ),
+            (r#"{"query_id":"q","evidence":["a"]}"#, Format::QueriesJsonl),
+            (
+                r#"{"system":"s","query_id":"q","ranked":["a"]}"#,
+                Format::RunsJsonl,
+            ),
+            (
+                r#"{"system":"s","query_id":"q","retrieved_id":"a","rank":1}"#,
+                Format::HitsJsonl,
+            ),
+            (
+                r#"{"question_id":"q","retrieval_results":{"ranked_items":[]}}"#,
+                Format::LongMemEvalLog,
+            ),
+            (
+                "{\n \"memories\": [],\n \"queries\": [] }",
+                Format::BundleJson,
+            ),
+            (
+                r#"{"memories":[],"queries":[],"runs":[]}"#,
+                Format::BundleJson,
+            ),
+            ("q1 Q0 d1 1 2.5 run\n", Format::TrecRun),
+            ("q1 0 d1 1\n", Format::TrecQrels),
+        ];
+        for (text, want) in cases {
+            assert_eq!(detect("f", text).unwrap(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn unrecognised_names_file_line_and_keys() {
+        let e = detect("x.jsonl", "\n{\"foo\": 1}\n").unwrap_err();
+        assert_eq!(e.location.line, Some(2));
+        assert!(e.message.contains("foo"), "{}", e.message);
+        assert!(detect("e", "   ").unwrap_err().message.contains("empty"));
+    }
+
+    #[test]
+    fn gzip_is_detected_by_magic() {
+        use std::io::Write;
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(b"{\"query_id\":\"q\",\"evidence\":[\"a\"]}\n")
+            .unwrap();
+        let gz = enc.finish().unwrap();
+        let (text, gzip) = decode("q.jsonl.gz", &gz).unwrap();
+        assert!(gzip);
+        assert_eq!(detect("q", &text).unwrap(), Format::QueriesJsonl);
+        let e = decode("bad.gz", &[0x1f, 0x8b, 0, 1, 2]).unwrap_err();
+        assert!(e.message.contains("gzip"));
+    }
+
+    #[test]
+    fn non_utf8_names_line() {
+        let e = decode("b", b"ok\nok\n\xff\xfe").unwrap_err();
+        assert_eq!(e.location.line, Some(3));
+    }
+
+    #[test]
+    fn stems() {
+        assert_eq!(file_stem("dir/bm25.jsonl.gz"), "bm25");
+        assert_eq!(file_stem("run.trec"), "run");
+        assert_eq!(file_stem("noext"), "noext");
+    }
+}

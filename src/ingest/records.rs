@@ -1,0 +1,236 @@
+//! Typed line records shared by the JSON readers, and the error path that turns a serde
+//! failure into "file, line, field: what was expected".
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use std::fmt;
+
+use crate::error::{IngestError, Location};
+use crate::model::lenient;
+
+/// One ranked item as written in a run: `"id"`, `17`, or `{"memory_id"|"id"|"corpus_id", "score"}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedEntry {
+    pub id: String,
+    pub score: Option<f64>,
+}
+
+impl<'de> Deserialize<'de> for RankedEntry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RankedEntry;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a memory id (string or integer) or an object with `memory_id` and optional `score`")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RankedEntry, E> {
+                Ok(RankedEntry {
+                    id: v.to_string(),
+                    score: None,
+                })
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<RankedEntry, E> {
+                Ok(RankedEntry { id: v, score: None })
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RankedEntry, E> {
+                Ok(RankedEntry {
+                    id: v.to_string(),
+                    score: None,
+                })
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RankedEntry, E> {
+                Ok(RankedEntry {
+                    id: v.to_string(),
+                    score: None,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RankedEntry, A::Error> {
+                let mut id = None;
+                let mut score = None;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "memory_id" | "id" | "corpus_id" | "retrieved_id" | "docno" => {
+                            if id.is_some() {
+                                return Err(de::Error::custom(format!(
+                                    "more than one id field (`{key}`)"
+                                )));
+                            }
+                            id = Some(map.next_value_seed(IdSeed)?);
+                        }
+                        "score" => score = map.next_value::<Option<f64>>()?,
+                        _ => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                let id = id.ok_or_else(|| de::Error::missing_field("memory_id"))?;
+                Ok(RankedEntry { id, score })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+struct IdSeed;
+impl<'de> de::DeserializeSeed<'de> for IdSeed {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        lenient::id(d)
+    }
+}
+
+/// LongMemEval retrieval results (`retrieval_results.ranked_items[].corpus_id`).
+#[derive(Debug, Deserialize)]
+pub struct LmeResults {
+    pub ranked_items: Vec<RankedEntry>,
+}
+
+/// A run record in any of the three line forms; which fields are required depends on the form
+/// the file was detected as (see [`super::bundle::RunForm`]).
+#[derive(Debug, Deserialize, Default)]
+pub struct RunRecord {
+    #[serde(default, deserialize_with = "lenient::opt_id")]
+    pub system: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_id")]
+    pub query_id: Option<String>,
+    #[serde(default)]
+    pub ranked: Option<Vec<RankedEntry>>,
+    #[serde(default)]
+    pub scores: Option<Vec<Option<f64>>>,
+    #[serde(default, deserialize_with = "lenient::opt_id")]
+    pub retrieved_id: Option<String>,
+    #[serde(default)]
+    pub rank: Option<f64>,
+    #[serde(default)]
+    pub score: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::opt_id")]
+    pub question_id: Option<String>,
+    #[serde(default)]
+    pub retrieval_results: Option<LmeResults>,
+}
+
+/// serde_json appends " at line L column C" to its messages; the location is reported
+/// separately, so strip it.
+pub fn strip_position(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    }
+}
+
+/// Parses one JSON text as `T`; on failure parses again with path tracking to name the field.
+/// `line` is the 1-based line of `text` within `file` (for whole-file documents, pass 0 and the
+/// line reported by the parser is used).
+pub fn parse<T: DeserializeOwned>(file: &str, line: usize, text: &str) -> Result<T, IngestError> {
+    match serde_json::from_str::<T>(text) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(explain::<T>(file, line, text)),
+    }
+}
+
+/// Builds the error for a text that failed to parse as `T`.
+pub fn explain<T: DeserializeOwned>(file: &str, line: usize, text: &str) -> IngestError {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let err = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(_) => {
+            return IngestError::new(
+                Location::line(file, line.max(1)),
+                "could not be read (trailing data?)",
+            );
+        }
+        Err(e) => e,
+    };
+    let path = err.path().to_string();
+    let inner = err.into_inner();
+    let at_line = if line == 0 { inner.line() } else { line };
+    let mut loc = Location::line(file, at_line.max(1));
+    let mut message = strip_position(&inner);
+    if inner.is_syntax() || inner.is_eof() {
+        message = format!("not valid JSON: {message} (column {})", inner.column());
+    } else if let Some(rest) = message.strip_prefix("missing field `") {
+        let field = rest.trim_end_matches('`').to_string();
+        let full = if path == "." {
+            field.clone()
+        } else {
+            format!("{path}.{field}")
+        };
+        loc = loc.with_field(full);
+        message = format!("required field `{field}` is missing");
+    }
+    if path != "." && loc.field.is_none() {
+        loc = loc.with_field(path);
+    }
+    IngestError::new(loc, message)
+}
+
+/// Iterates the non-blank lines of a JSONL text with 1-based line numbers, reporting progress
+/// about every 4,096 lines.
+pub fn jsonl_lines<'a>(
+    text: &'a str,
+    progress: &'a mut dyn FnMut(f64),
+) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+    let total = text.len().max(1) as f64;
+    let base = text.as_ptr() as usize;
+    text.lines().enumerate().filter_map(move |(i, l)| {
+        if i % 4096 == 4095 {
+            progress((l.as_ptr() as usize - base) as f64 / total);
+        }
+        let t = l.trim();
+        if t.is_empty() { None } else { Some((i + 1, t)) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Memory;
+
+    #[test]
+    fn ranked_entries_in_every_spelling() {
+        let v: Vec<RankedEntry> =
+            serde_json::from_str(r#"["a", 7, {"memory_id":"b","score":1.5}, {"corpus_id":"c"}]"#)
+                .unwrap();
+        assert_eq!(
+            v[0],
+            RankedEntry {
+                id: "a".into(),
+                score: None
+            }
+        );
+        assert_eq!(v[1].id, "7");
+        assert_eq!(
+            v[2],
+            RankedEntry {
+                id: "b".into(),
+                score: Some(1.5)
+            }
+        );
+        assert_eq!(v[3].id, "c");
+        assert!(serde_json::from_str::<Vec<RankedEntry>>(r#"[{"score":1}]"#).is_err());
+    }
+
+    #[test]
+    fn errors_name_line_and_field() {
+        let e = parse::<Memory>(
+            "m.jsonl",
+            7,
+            r#"{"memory_id":"a","anchors":"x","raw":"yes"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.location.line, Some(7));
+        assert_eq!(e.location.field.as_deref(), Some("raw"));
+        let e = parse::<Memory>("m.jsonl", 3, r#"{"memory_id":"a"}"#).unwrap_err();
+        assert_eq!(e.location.field.as_deref(), Some("anchors"));
+        assert!(e.message.contains("missing"));
+        let e = parse::<Memory>("m.jsonl", 2, r#"{"memory_id":"a","anchors":["x"],}"#).unwrap_err();
+        assert!(e.message.starts_with("not valid JSON"), "{}", e.message);
+        let e = parse::<RunRecord>("r.jsonl", 9, r#"{"system":"s","ranked":["a",{"score":2}]}"#)
+            .unwrap_err();
+        assert_eq!(
+            e.location.field.as_deref(),
+            Some("ranked[1].memory_id"),
+            "{e}"
+        );
+    }
+}

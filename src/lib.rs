@@ -1,0 +1,16 @@
+//! memaudit core: reading benchmark traces, rescoring them under credit targets, and the
+//! statistics behind every number the viewer and the CLI show. Knows nothing of the web; the
+//! `web` feature adds the wasm API and the Yew viewer on top (see `ARCHITECTURE.md`).
+
+pub mod audit;
+pub mod conventions;
+pub mod dataset;
+pub mod error;
+pub mod ingest;
+pub mod metrics;
+pub mod model;
+pub mod report;
+pub mod rescore;
+pub mod stats;
+pub mod synth;
+pub mod targets;
