@@ -137,16 +137,10 @@ impl Settings {
             return Err(Error::setting("k", "must be at most 1,000,000"));
         }
         if self.bootstrap > 1_000_000 {
-            return Err(Error::setting(
-                "bootstrap",
-                "must be at most 1,000,000 resamples",
-            ));
+            return Err(Error::setting("bootstrap", "must be at most 1,000,000 resamples"));
         }
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(Error::setting(
-                "confidence",
-                "must be strictly between 0 and 1",
-            ));
+            return Err(Error::setting("confidence", "must be strictly between 0 and 1"));
         }
         Ok(())
     }
@@ -205,10 +199,7 @@ mod tests {
 
     #[test]
     fn validation_names_the_setting() {
-        let s = Settings {
-            k: 0,
-            ..Settings::default()
-        };
+        let s = Settings { k: 0, ..Settings::default() };
         assert!(matches!(s.validate(), Err(Error::Setting { setting, .. }) if setting == "k"));
         assert!(Settings::default().validate().is_ok());
     }

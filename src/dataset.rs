@@ -60,12 +60,7 @@ pub struct Counts {
 impl Dataset {
     /// Validates and interns everything read. Never fails: problems become warnings.
     pub fn build(loaded: Loaded) -> Dataset {
-        let Loaded {
-            bundle,
-            files,
-            mut warnings,
-            from_trec_qrels,
-        } = loaded;
+        let Loaded { bundle, files, mut warnings, from_trec_qrels } = loaded;
 
         // Memories.
         let mut memories = Vec::with_capacity(bundle.memories.len());
@@ -73,26 +68,19 @@ impl Dataset {
         memory_index.reserve(bundle.memories.len());
         for m in bundle.memories {
             if memory_index.contains_key(&m.memory_id) {
-                warnings.add(WarningKind::DuplicateMemory, || {
-                    format!("`{}`", m.memory_id)
-                });
+                warnings.add(WarningKind::DuplicateMemory, || format!("`{}`", m.memory_id));
                 continue;
             }
             if m.anchors.is_empty() {
-                warnings.add(WarningKind::MemoryWithoutAnchor, || {
-                    format!("`{}`", m.memory_id)
-                });
+                warnings.add(WarningKind::MemoryWithoutAnchor, || format!("`{}`", m.memory_id));
             }
             if m.raw && m.canonical {
-                warnings.add(WarningKind::RawAndCanonical, || {
-                    format!("`{}`", m.memory_id)
-                });
+                warnings.add(WarningKind::RawAndCanonical, || format!("`{}`", m.memory_id));
             }
             let distinct: FxHashSet<&String> = m.anchors.iter().collect();
             if distinct.len() > 1 {
-                warnings.add(WarningKind::MultiAnchorMemory, || {
-                    format!("`{}` → {} anchors", m.memory_id, distinct.len())
-                });
+                warnings
+                    .add(WarningKind::MultiAnchorMemory, || format!("`{}` → {} anchors", m.memory_id, distinct.len()));
             }
             memory_index.insert(m.memory_id.clone(), memories.len() as u32);
             memories.push(m);
@@ -119,22 +107,15 @@ impl Dataset {
             let before = q.evidence.len();
             q.evidence.retain(|e| seen.insert(e.anchor.clone()));
             if q.evidence.len() != before {
-                warnings.add_n(
-                    WarningKind::DuplicateEvidence,
-                    before - q.evidence.len(),
-                    || format!("`{}`", q.query_id),
-                );
+                warnings
+                    .add_n(WarningKind::DuplicateEvidence, before - q.evidence.len(), || format!("`{}`", q.query_id));
             }
             if q.evidence.is_empty() {
-                warnings.add(WarningKind::QueryWithoutEvidence, || {
-                    format!("`{}`", q.query_id)
-                });
+                warnings.add(WarningKind::QueryWithoutEvidence, || format!("`{}`", q.query_id));
             }
             for e in &q.evidence {
                 if !anchor_members.contains_key(&e.anchor) {
-                    warnings.add(WarningKind::EvidenceWithoutMemory, || {
-                        format!("`{}` in `{}`", e.anchor, q.query_id)
-                    });
+                    warnings.add(WarningKind::EvidenceWithoutMemory, || format!("`{}` in `{}`", e.anchor, q.query_id));
                 }
             }
             query_index.insert(q.query_id.clone(), queries.len() as u32);
@@ -151,9 +132,8 @@ impl Dataset {
         let mut seen: FxHashSet<u32> = FxHashSet::default();
         for run in bundle.runs {
             let Some(&q) = query_index.get(&run.query_id) else {
-                warnings.add(WarningKind::RunQueryUnknown, || {
-                    format!("system `{}`, query `{}`", run.system, run.query_id)
-                });
+                warnings
+                    .add(WarningKind::RunQueryUnknown, || format!("system `{}`, query `{}`", run.system, run.query_id));
                 continue;
             };
             let s = *system_index.entry(run.system.clone()).or_insert_with(|| {
@@ -162,18 +142,14 @@ impl Dataset {
                 systems.len() - 1
             });
             if lists[s][q as usize].is_some() {
-                warnings.add(WarningKind::DuplicateRun, || {
-                    format!("system `{}`, query `{}`", run.system, run.query_id)
-                });
+                warnings
+                    .add(WarningKind::DuplicateRun, || format!("system `{}`, query `{}`", run.system, run.query_id));
                 continue;
             }
             let mut items = Vec::with_capacity(run.ranked.len());
             let all_scored = run.ranked.iter().all(|r| r.score.is_some());
-            let mut scores = if all_scored && !run.ranked.is_empty() {
-                Some(Vec::with_capacity(run.ranked.len()))
-            } else {
-                None
-            };
+            let mut scores =
+                if all_scored && !run.ranked.is_empty() { Some(Vec::with_capacity(run.ranked.len())) } else { None };
             seen.clear();
             let mut repeated = 0usize;
             let mut not_stored = 0usize;
@@ -207,10 +183,7 @@ impl Dataset {
             }
             if repeated > 0 {
                 warnings.add_n(WarningKind::RepeatedRankedId, repeated, || {
-                    format!(
-                        "system `{}`, query `{}`: {repeated} repeat(s)",
-                        run.system, run.query_id
-                    )
+                    format!("system `{}`, query `{}`: {repeated} repeat(s)", run.system, run.query_id)
                 });
             }
             if not_stored > 0 {
@@ -220,19 +193,14 @@ impl Dataset {
                         run.system,
                         run.query_id,
                         first_not_stored.unwrap_or_default(),
-                        if not_stored > 1 {
-                            format!(" and {} more", not_stored - 1)
-                        } else {
-                            String::new()
-                        }
+                        if not_stored > 1 { format!(" and {} more", not_stored - 1) } else { String::new() }
                     )
                 });
             }
             if let Some(sc) = &scores {
                 if sc.windows(2).any(|w| w[0] == w[1]) {
-                    warnings.add(WarningKind::TiedScores, || {
-                        format!("system `{}`, query `{}`", run.system, run.query_id)
-                    });
+                    warnings
+                        .add(WarningKind::TiedScores, || format!("system `{}`, query `{}`", run.system, run.query_id));
                 }
                 if sc.windows(2).any(|w| w[1] > w[0]) {
                     warnings.add(WarningKind::ScoresNotDescending, || {
@@ -245,25 +213,14 @@ impl Dataset {
         for (s, sys_lists) in lists.iter().enumerate() {
             let missing = sys_lists.iter().filter(|l| l.is_none()).count();
             if missing > 0 {
-                let first = sys_lists
-                    .iter()
-                    .position(|l| l.is_none())
-                    .map(|q| queries[q].query_id.clone());
+                let first = sys_lists.iter().position(|l| l.is_none()).map(|q| queries[q].query_id.clone());
                 warnings.add_n(WarningKind::QueryWithoutRun, missing, || {
-                    format!(
-                        "system `{}`: {missing} queries, e.g. `{}`",
-                        systems[s],
-                        first.unwrap_or_default()
-                    )
+                    format!("system `{}`: {missing} queries, e.g. `{}`", systems[s], first.unwrap_or_default())
                 });
             }
         }
 
-        let targets = if from_trec_qrels {
-            vec![Target::Raw]
-        } else {
-            Target::ALL.to_vec()
-        };
+        let targets = if from_trec_qrels { vec![Target::Raw] } else { Target::ALL.to_vec() };
         Dataset {
             memories,
             unknown_ids,
@@ -283,11 +240,7 @@ impl Dataset {
     /// The id of a ranked item (stored or not).
     pub fn item_id(&self, item: u32) -> &str {
         let n = self.memories.len() as u32;
-        if item < n {
-            &self.memories[item as usize].memory_id
-        } else {
-            &self.unknown_ids[(item - n) as usize]
-        }
+        if item < n { &self.memories[item as usize].memory_id } else { &self.unknown_ids[(item - n) as usize] }
     }
 
     /// The stored memory behind a ranked item, if any.
@@ -309,20 +262,15 @@ impl Dataset {
 
     /// Stored memories descending from an anchor (empty when none).
     pub fn anchor_members(&self, anchor: &str) -> &[u32] {
-        self.anchor_members
-            .get(anchor)
-            .map_or(&[], |v| v.as_slice())
+        self.anchor_members.get(anchor).map_or(&[], |v| v.as_slice())
     }
 
     pub fn counts(&self) -> Counts {
         let mut kinds: FxHashMap<&str, usize> = FxHashMap::default();
         for m in &self.memories {
-            *kinds
-                .entry(m.kind.as_deref().unwrap_or("(none)"))
-                .or_default() += 1;
+            *kinds.entry(m.kind.as_deref().unwrap_or("(none)")).or_default() += 1;
         }
-        let mut kinds: Vec<(String, usize)> =
-            kinds.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let mut kinds: Vec<(String, usize)> = kinds.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Counts {
             memories: self.memories.len(),
@@ -331,20 +279,10 @@ impl Dataset {
             multi_anchor_memories: self.memories.iter().filter(|m| m.anchors.len() > 1).count(),
             anchors: self.anchor_members.len(),
             queries: self.queries.len(),
-            queries_with_evidence: self
-                .queries
-                .iter()
-                .filter(|q| !q.evidence.is_empty())
-                .count(),
+            queries_with_evidence: self.queries.iter().filter(|q| !q.evidence.is_empty()).count(),
             systems: self.systems.len(),
             ranked_lists: self.lists.iter().flatten().filter(|l| l.is_some()).count(),
-            ranked_items: self
-                .lists
-                .iter()
-                .flatten()
-                .flatten()
-                .map(|l| l.items.len())
-                .sum(),
+            ranked_items: self.lists.iter().flatten().flatten().map(|l| l.items.len()).sum(),
             kinds,
         }
     }

@@ -18,18 +18,10 @@ pub struct Location {
 
 impl Location {
     pub fn file(file: &str) -> Self {
-        Location {
-            file: file.to_string(),
-            line: None,
-            field: None,
-        }
+        Location { file: file.to_string(), line: None, field: None }
     }
     pub fn line(file: &str, line: usize) -> Self {
-        Location {
-            file: file.to_string(),
-            line: Some(line),
-            field: None,
-        }
+        Location { file: file.to_string(), line: Some(line), field: None }
     }
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
         self.field = Some(field.into());
@@ -60,10 +52,7 @@ pub struct IngestError {
 
 impl IngestError {
     pub fn new(location: Location, message: impl Into<String>) -> Self {
-        IngestError {
-            location,
-            message: message.into(),
-        }
+        IngestError { location, message: message.into() }
     }
 }
 
@@ -85,10 +74,7 @@ pub enum Error {
 
 impl Error {
     pub fn setting(setting: &str, message: impl Into<String>) -> Self {
-        Error::Setting {
-            setting: setting.to_string(),
-            message: message.into(),
-        }
+        Error::Setting { setting: setting.to_string(), message: message.into() }
     }
 }
 

@@ -103,13 +103,7 @@ pub fn score_slots(
             s.visit_stamp.iter_mut().for_each(|v| *v = 0);
             s.stamp = 1;
         }
-        augment(
-            i as u32,
-            slots,
-            &mut s.group_item,
-            &mut s.visit_stamp,
-            s.stamp,
-        );
+        augment(i as u32, slots, &mut s.group_item, &mut s.visit_stamp, s.stamp);
     }
 
     let mut dcg = 0.0;
@@ -121,18 +115,8 @@ pub fn score_slots(
     s.sorted_gains.clear();
     s.sorted_gains.extend_from_slice(gains);
     s.sorted_gains.sort_by(|a, b| b.total_cmp(a));
-    let idcg: f64 = s
-        .sorted_gains
-        .iter()
-        .take(k)
-        .enumerate()
-        .map(|(i, g)| g * discount.at(i + 1))
-        .sum();
-    let ndcg = if idcg > 0.0 {
-        (dcg / idcg).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let idcg: f64 = s.sorted_gains.iter().take(k).enumerate().map(|(i, g)| g * discount.at(i + 1)).sum();
+    let ndcg = if idcg > 0.0 { (dcg / idcg).clamp(0.0, 1.0) } else { 0.0 };
     let hit = if groups_hit > 0 { 1.0 } else { 0.0 };
     Some(ListScore {
         ndcg,
@@ -149,13 +133,7 @@ pub fn score_slots(
 }
 
 /// Kuhn's augmenting path from item `i`: tries the item's groups in the order given.
-fn augment(
-    i: u32,
-    slots: &[&[u32]],
-    group_item: &mut [u32],
-    visit: &mut [u32],
-    stamp: u32,
-) -> bool {
+fn augment(i: u32, slots: &[&[u32]], group_item: &mut [u32], visit: &mut [u32], stamp: u32) -> bool {
     for &g in slots[i as usize].iter() {
         let g = g as usize;
         if visit[g] == stamp {
@@ -197,14 +175,7 @@ mod tests {
 
     fn score(slots: &[Vec<u32>], n_groups: usize, k: usize) -> ListScore {
         let refs: Vec<&[u32]> = slots.iter().map(|v| v.as_slice()).collect();
-        score_slots(
-            &refs,
-            &vec![1.0; n_groups],
-            k,
-            Discount::Log2,
-            &mut Scratch::default(),
-        )
-        .unwrap()
+        score_slots(&refs, &vec![1.0; n_groups], k, Discount::Log2, &mut Scratch::default()).unwrap()
     }
 
     /// Builds slots of length `len` with group `g` at 1-based ranks.
@@ -278,10 +249,7 @@ mod tests {
         let per_item = score(&slots_at(4, &[(1, 0), (3, 1), (4, 2)]), 3, 10);
         assert!((per_item.ndcg - 0.906025).abs() < 5e-7, "{}", per_item.ndcg);
         // Source deduplicated per source unit: one group -> 1.0
-        assert_eq!(
-            score(&slots_at(4, &[(1, 0), (3, 0), (4, 0)]), 1, 10).ndcg,
-            1.0
-        );
+        assert_eq!(score(&slots_at(4, &[(1, 0), (3, 0), (4, 0)]), 1, 10).ndcg, 1.0);
         // Canonical per item (sum7 and obs at ranks 1 and 4, ideal 2)
         let can = score(&slots_at(4, &[(1, 0), (4, 1)]), 2, 10);
         assert!((can.ndcg - 0.877215).abs() < 5e-7, "{}", can.ndcg);
@@ -296,33 +264,15 @@ mod tests {
         let refs: Vec<&[u32]> = slots.iter().map(|v| v.as_slice()).collect();
         let cases = [
             (Gain::Linear, Discount::Log2, 3.361353, 4.761860, 0.705891),
-            (
-                Gain::Exponential,
-                Discount::Log2,
-                5.792030,
-                9.392789,
-                0.616646,
-            ),
+            (Gain::Exponential, Discount::Log2, 5.792030, 9.392789, 0.616646),
             (Gain::Linear, Discount::Lme, 3.892789, 5.630930, 0.691323),
         ];
         for (gain, disc, dcg, idcg, ndcg) in cases {
             let gains: Vec<f64> = [3.0, 2.0, 1.0].iter().map(|&g| gain.of(g)).collect();
             let s = score_slots(&refs, &gains, 10, disc, &mut Scratch::default()).unwrap();
-            assert!(
-                (s.dcg - dcg).abs() < 5e-7,
-                "{gain:?} {disc:?} dcg {}",
-                s.dcg
-            );
-            assert!(
-                (s.idcg - idcg).abs() < 5e-7,
-                "{gain:?} {disc:?} idcg {}",
-                s.idcg
-            );
-            assert!(
-                (s.ndcg - ndcg).abs() < 5e-7,
-                "{gain:?} {disc:?} ndcg {}",
-                s.ndcg
-            );
+            assert!((s.dcg - dcg).abs() < 5e-7, "{gain:?} {disc:?} dcg {}", s.dcg);
+            assert!((s.idcg - idcg).abs() < 5e-7, "{gain:?} {disc:?} idcg {}", s.idcg);
+            assert!((s.ndcg - ndcg).abs() < 5e-7, "{gain:?} {disc:?} ndcg {}", s.ndcg);
         }
         // trec_eval ndcg_cut.k (ideal truncated to k)
         let gains = [3.0, 2.0, 1.0];
@@ -345,10 +295,7 @@ mod tests {
         // item 1 belongs to {0, 1}, item 2 only to {0}: the matching reroutes item 1 to group 1
         let s = score(&[vec![0, 1], vec![0]], 2, 60);
         assert!((s.ndcg - 1.0).abs() < 1e-15, "{}", s.ndcg);
-        assert_eq!(
-            matched_groups(&[&[0, 1], &[0]], 2, 60),
-            vec![Some(1), Some(0)]
-        );
+        assert_eq!(matched_groups(&[&[0, 1], &[0]], 2, 60), vec![Some(1), Some(0)]);
     }
 
     #[test]
@@ -358,9 +305,6 @@ mod tests {
         assert!(score_slots(&[], &[], 10, Discount::Log2, &mut Scratch::default()).is_none());
         // an empty list against a non-empty target scores 0 everywhere
         let s = score(&[], 2, 10);
-        assert_eq!(
-            (s.ndcg, s.recall, s.hit, s.mrr, s.top1),
-            (0.0, 0.0, 0.0, 0.0, 0.0)
-        );
+        assert_eq!((s.ndcg, s.recall, s.hit, s.mrr, s.top1), (0.0, 0.0, 0.0, 0.0, 0.0));
     }
 }

@@ -74,17 +74,9 @@ pub struct Memory {
     pub raw: bool,
     #[serde(default, deserialize_with = "lenient::flag")]
     pub canonical: bool,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_text"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub kind: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_text"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub text: Option<String>,
     /// Any other fields (`tenant`, `session`, ...), kept for display.
     #[serde(flatten)]
@@ -106,23 +98,11 @@ pub struct Query {
     pub query_id: String,
     #[serde(with = "evidence_serde")]
     pub evidence: Vec<Evidence>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_text"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub category: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_text"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub text: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient::opt_text"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub answer: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -184,10 +164,7 @@ mod evidence_serde {
         if ev.iter().all(|e| e.grade == 1.0) {
             s.collect_seq(ev.iter().map(|e| e.anchor.as_str()))
         } else {
-            s.collect_seq(ev.iter().map(|e| Graded {
-                anchor: &e.anchor,
-                grade: e.grade,
-            }))
+            s.collect_seq(ev.iter().map(|e| Graded { anchor: &e.anchor, grade: e.grade }))
         }
     }
 
@@ -197,10 +174,7 @@ mod evidence_serde {
             .into_iter()
             .map(|i| match i {
                 In::Plain(anchor) => Evidence { anchor, grade: 1.0 },
-                In::Number(n) => Evidence {
-                    anchor: n.to_string(),
-                    grade: 1.0,
-                },
+                In::Number(n) => Evidence { anchor: n.to_string(), grade: 1.0 },
                 In::Graded { anchor, grade } => Evidence { anchor, grade },
             })
             .collect())

@@ -21,19 +21,11 @@ pub struct Cell {
 }
 
 impl Cell {
-    const ABSENT: Cell = Cell {
-        scored: false,
-        has_run: false,
-        score: None,
-    };
+    const ABSENT: Cell = Cell { scored: false, has_run: false, score: None };
 
     /// Scored and eligible: the cell counts in the target's means.
     pub fn counted(&self) -> Option<&ListScore> {
-        if self.scored {
-            self.score.as_ref()
-        } else {
-            None
-        }
+        if self.scored { self.score.as_ref() } else { None }
     }
 }
 
@@ -64,19 +56,13 @@ impl Rescored {
 
 /// The order in which a list's items are read: saved order, or trec_eval's (descending score,
 /// ties by id descending) when asked and scores exist.
-pub fn reading_order(
-    ds: &Dataset,
-    list: &crate::dataset::RankedList,
-    order: RankOrder,
-) -> Option<Vec<usize>> {
+pub fn reading_order(ds: &Dataset, list: &crate::dataset::RankedList, order: RankOrder) -> Option<Vec<usize>> {
     match (order, &list.scores) {
         (RankOrder::Saved, _) => Some((0..list.items.len()).collect()),
         (RankOrder::TrecEval, Some(scores)) => {
             let mut idx: Vec<usize> = (0..list.items.len()).collect();
             idx.sort_by(|&a, &b| {
-                scores[b]
-                    .total_cmp(&scores[a])
-                    .then_with(|| ds.item_id(list.items[b]).cmp(ds.item_id(list.items[a])))
+                scores[b].total_cmp(&scores[a]).then_with(|| ds.item_id(list.items[b]).cmp(ds.item_id(list.items[a])))
             });
             Some(idx)
         }
@@ -98,6 +84,7 @@ pub fn rescore(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(f64))
     let k = settings.k;
     let gains_of = |qt: &QueryTargets| -> [Vec<f64>; 3] { Target::ALL.map(|t| qt.gains(t)) };
 
+    #[allow(clippy::needless_range_loop)] // `q` indexes queries, lists, cells and `eligible` alike
     for q in 0..n_q {
         if q % 256 == 0 {
             progress(q as f64 / n_q.max(1) as f64);
@@ -116,10 +103,7 @@ pub fn rescore(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(f64))
                         Some(o) => o,
                         None => {
                             warnings.add(WarningKind::OrderWithoutScores, || {
-                                format!(
-                                    "system `{}`, query `{}`",
-                                    ds.systems[s], ds.queries[q].query_id
-                                )
+                                format!("system `{}`, query `{}`", ds.systems[s], ds.queries[q].query_id)
                             });
                             (0..list.items.len()).collect()
                         }
@@ -141,35 +125,15 @@ pub fn rescore(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(f64))
                                 .zip(&first)
                                 .map(|(&it, &f)| if f { qt.groups_of(it, *t) } else { &[][..] }),
                         );
-                        let score = metrics::score_slots(
-                            &slots,
-                            &gains[ti],
-                            k,
-                            settings.discount,
-                            &mut scratch,
-                        );
-                        cells[base + ti] = Cell {
-                            scored: true,
-                            has_run: true,
-                            score,
-                        };
+                        let score = metrics::score_slots(&slots, &gains[ti], k, settings.discount, &mut scratch);
+                        cells[base + ti] = Cell { scored: true, has_run: true, score };
                     }
                 }
                 None if settings.missing == MissingRun::Zero => {
                     for t in &ds.targets {
                         let ti = target_slot(*t);
-                        let score = metrics::score_slots(
-                            &[],
-                            &gains[ti],
-                            k,
-                            settings.discount,
-                            &mut scratch,
-                        );
-                        cells[base + ti] = Cell {
-                            scored: true,
-                            has_run: false,
-                            score,
-                        };
+                        let score = metrics::score_slots(&[], &gains[ti], k, settings.discount, &mut scratch);
+                        cells[base + ti] = Cell { scored: true, has_run: false, score };
                     }
                 }
                 None => {}
@@ -242,14 +206,7 @@ mod tests {
         ds.lists[0][1] = None;
         let skip = rescore(&ds, &Settings::default(), &mut |_| {});
         assert!(!skip.cell(0, 1, Target::Raw).scored);
-        let zero = rescore(
-            &ds,
-            &Settings {
-                missing: MissingRun::Zero,
-                ..Settings::default()
-            },
-            &mut |_| {},
-        );
+        let zero = rescore(&ds, &Settings { missing: MissingRun::Zero, ..Settings::default() }, &mut |_| {});
         let c = zero.cell(0, 1, Target::Raw);
         assert!(c.scored && !c.has_run);
         assert_eq!(c.score.as_ref().unwrap().ndcg, 0.0);
@@ -260,10 +217,7 @@ mod tests {
         let ds = Dataset::build(
             read_all(&[
                 InputFile::new("q.qrels", b"1 0 A 1\n".to_vec()),
-                InputFile::new(
-                    "r.run",
-                    b"1 Q0 B 1 2.0 s\n1 Q0 A 2 2.0 s\n1 Q0 C 3 3.0 s\n".to_vec(),
-                ),
+                InputFile::new("r.run", b"1 Q0 B 1 2.0 s\n1 Q0 A 2 2.0 s\n1 Q0 C 3 3.0 s\n".to_vec()),
             ])
             .unwrap(),
         );
@@ -271,27 +225,9 @@ mod tests {
         let order = reading_order(&ds, list, RankOrder::TrecEval).unwrap();
         let ids: Vec<&str> = order.iter().map(|&i| ds.item_id(list.items[i])).collect();
         assert_eq!(ids, ["C", "B", "A"]);
-        let r = rescore(
-            &ds,
-            &Settings {
-                order: RankOrder::TrecEval,
-                ..Settings::default()
-            },
-            &mut |_| {},
-        );
-        assert_eq!(
-            r.cell(0, 0, Target::Raw).score.as_ref().unwrap().first_rank,
-            Some(3)
-        );
+        let r = rescore(&ds, &Settings { order: RankOrder::TrecEval, ..Settings::default() }, &mut |_| {});
+        assert_eq!(r.cell(0, 0, Target::Raw).score.as_ref().unwrap().first_rank, Some(3));
         let saved = rescore(&ds, &Settings::default(), &mut |_| {});
-        assert_eq!(
-            saved
-                .cell(0, 0, Target::Raw)
-                .score
-                .as_ref()
-                .unwrap()
-                .first_rank,
-            Some(2)
-        );
+        assert_eq!(saved.cell(0, 0, Target::Raw).score.as_ref().unwrap().first_rank, Some(2));
     }
 }

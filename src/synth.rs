@@ -26,13 +26,7 @@ pub struct SynthSpec {
 impl SynthSpec {
     /// The demo bundle shipped with the viewer (`static/demo/`).
     pub fn demo() -> Self {
-        SynthSpec {
-            queries: 120,
-            systems: 3,
-            depth: 30,
-            seed: 20261122,
-            quirks: true,
-        }
+        SynthSpec { queries: 120, systems: 3, depth: 30, seed: 20261122, quirks: true }
     }
 }
 
@@ -50,14 +44,7 @@ const TOPICS: [&str; 12] = [
     "painted the kitchen",
     "booked a trip",
 ];
-const WHEN: [&str; 6] = [
-    "last week",
-    "in March",
-    "two years ago",
-    "yesterday",
-    "in the summer",
-    "on Friday",
-];
+const WHEN: [&str; 6] = ["last week", "in March", "two years ago", "yesterday", "in the summer", "on Friday"];
 const CATEGORIES: [&str; 3] = ["single-hop", "multi-hop", "temporal"];
 
 /// System profiles: (name, skill, preference for canonical facts over raw turns).
@@ -93,10 +80,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                 let topic = TOPICS[rng.random_range(0..TOPICS.len())];
                 let when = WHEN[rng.random_range(0..WHEN.len())];
                 let mut extra = Map::new();
-                extra.insert(
-                    "speaker".into(),
-                    Value::from(if t % 2 == 1 { "user" } else { "assistant" }),
-                );
+                extra.insert("speaker".into(), Value::from(if t % 2 == 1 { "user" } else { "assistant" }));
                 extra.insert("session".into(), Value::from(s));
                 all.push(memories.len());
                 memories.push(Memory {
@@ -105,10 +89,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                     raw: true,
                     canonical: false,
                     kind: Some("turn".into()),
-                    text: Some(format!(
-                        "Speaker {} mentions they {topic} {when}.",
-                        if t % 2 == 1 { "A" } else { "B" }
-                    )),
+                    text: Some(format!("Speaker {} mentions they {topic} {when}.", if t % 2 == 1 { "A" } else { "B" })),
                     extra,
                 });
                 let mut f = Vec::new();
@@ -155,11 +136,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
     for qi in 0..spec.queries {
         let c = qi / 10;
         let cat = CATEGORIES[rng.random_range(0..CATEGORIES.len())];
-        let n_ev = if cat == "multi-hop" {
-            rng.random_range(2..=3)
-        } else {
-            1
-        };
+        let n_ev = if cat == "multi-hop" { rng.random_range(2..=3) } else { 1 };
         let mut ev: Vec<usize> = Vec::new();
         while ev.len() < n_ev {
             let t = rng.random_range(0..turns_of[c].len());
@@ -170,13 +147,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
         let topic = TOPICS[rng.random_range(0..TOPICS.len())];
         queries.push(Query {
             query_id: format!("conv{c}/q{qi}"),
-            evidence: ev
-                .iter()
-                .map(|&t| Evidence {
-                    anchor: turns_of[c][t].clone(),
-                    grade: 1.0,
-                })
-                .collect(),
+            evidence: ev.iter().map(|&t| Evidence { anchor: turns_of[c][t].clone(), grade: 1.0 }).collect(),
             category: Some(cat.into()),
             text: Some(format!("When did the user say they {topic}?")),
             answer: Some(WHEN[rng.random_range(0..WHEN.len())].into()),
@@ -186,48 +157,32 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
 
     let mut runs = Vec::new();
     for (si, &(name, skill, pref)) in PROFILES.iter().cycle().take(spec.systems).enumerate() {
-        let name = if si < PROFILES.len() {
-            name.to_string()
-        } else {
-            format!("{name}-{si}")
-        };
+        let name = if si < PROFILES.len() { name.to_string() } else { format!("{name}-{si}") };
         for (qi, q) in queries.iter().enumerate() {
             let c = qi / 10;
             let mut ranked: Vec<usize> = Vec::new();
             for e in &q.evidence {
-                let t = turns_of[c]
-                    .iter()
-                    .position(|id| *id == e.anchor)
-                    .unwrap_or(0);
+                let t = turns_of[c].iter().position(|id| *id == e.anchor).unwrap_or(0);
                 // candidates for this anchor: the raw turn, its facts, its session summary
                 if rng.random_bool(skill) {
                     let facts = &facts_of[c][t];
                     let pick_fact = !facts.is_empty() && rng.random_bool(pref);
-                    let raw_idx = all_by_conv[c]
-                        .iter()
-                        .copied()
-                        .find(|&m| memories[m].memory_id == e.anchor);
-                    let first = if pick_fact {
-                        facts[rng.random_range(0..facts.len())]
-                    } else {
-                        raw_idx.unwrap_or(0)
-                    };
-                    ranked.push(first);
+                    let raw_idx = all_by_conv[c].iter().copied().find(|&m| memories[m].memory_id == e.anchor);
+                    let first = if pick_fact { facts[rng.random_range(0..facts.len())] } else { raw_idx.unwrap_or(0) };
+                    push_new(&mut ranked, first);
                     // sometimes the other form too, lower down
                     if rng.random_bool(0.4) {
                         if pick_fact {
                             if let Some(r) = raw_idx {
-                                ranked.push(r);
+                                push_new(&mut ranked, r);
                             }
                         } else if !facts.is_empty() {
-                            ranked.push(facts[0]);
+                            push_new(&mut ranked, facts[0]);
                         }
                     }
                 }
-                if rng.random_bool(0.15) {
-                    if let Some(sidx) = summary_of[c][t] {
-                        ranked.push(sidx);
-                    }
+                if let Some(sidx) = summary_of[c][t].filter(|_| rng.random_bool(0.15)) {
+                    push_new(&mut ranked, sidx);
                 }
             }
             // distractors from the same conversation
@@ -265,25 +220,21 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
     if spec.quirks && !queries.is_empty() && !runs.is_empty() {
         queries[0].evidence.clear();
         let last = queries.len() - 1;
-        queries[last].evidence.push(Evidence {
-            anchor: "conv-missing/D1:1".into(),
-            grade: 1.0,
-        });
+        queries[last].evidence.push(Evidence { anchor: "conv-missing/D1:1".into(), grade: 1.0 });
         let dup = runs[1].ranked[0].clone();
         runs[1].ranked.insert(2, dup);
         runs.push(Run {
             system: runs[0].system.clone(),
             query_id: "not-a-query".into(),
-            ranked: vec![RankedItem {
-                memory_id: memories[0].memory_id.clone(),
-                score: Some(1.0),
-            }],
+            ranked: vec![RankedItem { memory_id: memories[0].memory_id.clone(), score: Some(1.0) }],
         });
     }
-    Bundle {
-        memories,
-        queries,
-        runs,
+    Bundle { memories, queries, runs }
+}
+
+fn push_new(ranked: &mut Vec<usize>, m: usize) {
+    if !ranked.contains(&m) {
+        ranked.push(m);
     }
 }
 
@@ -300,11 +251,7 @@ pub fn to_jsonl(bundle: &Bundle) -> (String, String, String) {
         }
         out
     }
-    (
-        lines(&bundle.memories),
-        lines(&bundle.queries),
-        lines(&bundle.runs),
-    )
+    (lines(&bundle.memories), lines(&bundle.queries), lines(&bundle.runs))
 }
 
 #[cfg(test)]
@@ -313,21 +260,12 @@ mod tests {
 
     #[test]
     fn deterministic_and_well_formed() {
-        let spec = SynthSpec {
-            queries: 30,
-            systems: 3,
-            depth: 20,
-            seed: 7,
-            quirks: false,
-        };
+        let spec = SynthSpec { queries: 30, systems: 3, depth: 20, seed: 7, quirks: false };
         let a = generate(&spec);
         assert_eq!(a, generate(&spec));
         assert_eq!(a.queries.len(), 30);
         assert_eq!(a.runs.len(), 90);
         assert!(a.runs.iter().all(|r| r.ranked.len() == 20));
-        assert!(
-            a.memories.iter().any(|m| m.canonical)
-                && a.memories.iter().any(|m| m.anchors.len() > 1)
-        );
+        assert!(a.memories.iter().any(|m| m.canonical) && a.memories.iter().any(|m| m.anchors.len() > 1));
     }
 }

@@ -70,11 +70,7 @@ impl QueryTargets {
                         for &m in &members {
                             per_mem.entry(m).or_default()[ti].push(g);
                         }
-                        groups[ti].push(Group {
-                            label: e.anchor.clone(),
-                            gain: gain.of(e.grade),
-                            members,
-                        });
+                        groups[ti].push(Group { label: e.anchor.clone(), gain: gain.of(e.grade), members });
                     }
                 }
                 CreditUnit::Id => {
@@ -115,22 +111,13 @@ impl QueryTargets {
             for ti in 0..3 {
                 // Higher gains first, so the matching prefers them (binary: evidence order).
                 let gs = &groups[ti];
-                lists[ti].sort_by(|&a, &b| {
-                    gs[b as usize]
-                        .gain
-                        .total_cmp(&gs[a as usize].gain)
-                        .then(a.cmp(&b))
-                });
+                lists[ti].sort_by(|&a, &b| gs[b as usize].gain.total_cmp(&gs[a as usize].gain).then(a.cmp(&b)));
                 entry[ti] = (flat.len() as u32, lists[ti].len() as u32);
                 flat.extend_from_slice(&lists[ti]);
             }
             lookup.insert(m, entry);
         }
-        QueryTargets {
-            groups,
-            lookup,
-            flat,
-        }
+        QueryTargets { groups, lookup, flat }
     }
 
     pub fn groups(&self, t: Target) -> &[Group] {
@@ -173,10 +160,7 @@ mod tests {
 {"memory_id":"d1","anchors":["r1","r2"]}"#
                         .to_vec(),
                 ),
-                InputFile::new(
-                    "q.jsonl",
-                    br#"{"query_id":"q","evidence":["r1","r2"]}"#.to_vec(),
-                ),
+                InputFile::new("q.jsonl", br#"{"query_id":"q","evidence":["r1","r2"]}"#.to_vec()),
             ])
             .unwrap(),
         )
@@ -186,12 +170,7 @@ mod tests {
     fn groups_per_target() {
         let d = ds();
         let qt = QueryTargets::build(&d, 0, CreditUnit::Group, Gain::Linear);
-        let labels = |t| {
-            qt.groups(t)
-                .iter()
-                .map(|g: &Group| g.label.clone())
-                .collect::<Vec<_>>()
-        };
+        let labels = |t| qt.groups(t).iter().map(|g: &Group| g.label.clone()).collect::<Vec<_>>();
         assert_eq!(labels(Target::Raw), ["r1", "r2"]);
         assert_eq!(labels(Target::Source), ["r1", "r2"]);
         assert_eq!(labels(Target::Canonical), ["r1"]);

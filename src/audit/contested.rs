@@ -84,11 +84,7 @@ pub fn contested(ds: &Dataset, r: &Rescored) -> (Vec<ContestedSummary>, Vec<Cont
                 });
             }
         }
-        summary.push(ContestedSummary {
-            system: ds.systems[s].clone(),
-            raw_covered,
-            contested: n,
-        });
+        summary.push(ContestedSummary { system: ds.systems[s].clone(), raw_covered, contested: n });
     }
     (summary, rows)
 }

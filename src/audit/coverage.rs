@@ -53,9 +53,7 @@ pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<Coverage
             }
         }
     }
-    let shared = (0..n)
-        .filter(|&q| compared.iter().all(|&t| r.is_eligible(q, t)))
-        .count();
+    let shared = (0..n).filter(|&q| compared.iter().all(|&t| r.is_eligible(q, t))).count();
     rows.push(CoverageRow {
         target: "shared".to_string(),
         queries: n,

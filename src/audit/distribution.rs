@@ -40,13 +40,8 @@ pub struct DeltaDistribution {
 
 pub fn histogram(values: &[f64]) -> Vec<HistogramBin> {
     let width = 1.0 / BINS as f64;
-    let mut bins: Vec<HistogramBin> = (0..BINS)
-        .map(|i| HistogramBin {
-            low: i as f64 * width,
-            high: (i + 1) as f64 * width,
-            count: 0,
-        })
-        .collect();
+    let mut bins: Vec<HistogramBin> =
+        (0..BINS).map(|i| HistogramBin { low: i as f64 * width, high: (i + 1) as f64 * width, count: 0 }).collect();
     for &v in values {
         let i = ((v / width).floor() as usize).min(BINS - 1);
         bins[i].count += 1;
@@ -64,12 +59,7 @@ fn describe(system: String, a: Target, b: Target, abs: Vec<f64>) -> DeltaDistrib
         mean_abs: mean(&abs),
         median_abs: median(&abs),
         share_ge_0_1: if n > 0 {
-            Some(
-                abs.iter()
-                    .filter(|&&d| d >= SHIFT_THRESHOLD - 1e-12)
-                    .count() as f64
-                    / n as f64,
-            )
+            Some(abs.iter().filter(|&&d| d >= SHIFT_THRESHOLD - 1e-12).count() as f64 / n as f64)
         } else {
             None
         },
@@ -77,19 +67,12 @@ fn describe(system: String, a: Target, b: Target, abs: Vec<f64>) -> DeltaDistrib
     }
 }
 
-pub fn delta_distribution(
-    ds: &Dataset,
-    r: &Rescored,
-    compared: &[Target],
-) -> Vec<DeltaDistribution> {
+pub fn delta_distribution(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<DeltaDistribution> {
     let mut out = Vec::new();
     for (a, b) in target_pairs(compared) {
         let mut pooled = Vec::new();
         for s in 0..r.n_systems {
-            let abs: Vec<f64> = paired(r, s, a, b)
-                .iter()
-                .map(|(x, y)| (y.ndcg - x.ndcg).abs())
-                .collect();
+            let abs: Vec<f64> = paired(r, s, a, b).iter().map(|(x, y)| (y.ndcg - x.ndcg).abs()).collect();
             pooled.extend_from_slice(&abs);
             out.push(describe(ds.systems[s].clone(), a, b, abs));
         }
@@ -110,12 +93,7 @@ mod tests {
         assert_eq!(h[1].count, 1);
         assert_eq!(h[10].count, 1);
         assert_eq!(h[19].count, 2);
-        let d = describe(
-            "x".into(),
-            Target::Raw,
-            Target::Canonical,
-            vec![0.0, 0.1, 0.3, 0.05],
-        );
+        let d = describe("x".into(), Target::Raw, Target::Canonical, vec![0.0, 0.1, 0.3, 0.05]);
         assert_eq!(d.share_ge_0_1, Some(0.5));
         assert!((d.mean_abs.unwrap() - 0.1125).abs() < 1e-15);
     }

@@ -89,19 +89,12 @@ pub struct Drilldown {
 }
 
 /// The drill-down of `system` × `query` under `settings`; `None` for out-of-range indices.
-pub fn drilldown(
-    ds: &Dataset,
-    settings: &Settings,
-    system: usize,
-    query: usize,
-) -> Option<Drilldown> {
+pub fn drilldown(ds: &Dataset, settings: &Settings, system: usize, query: usize) -> Option<Drilldown> {
     let q = ds.queries.get(query)?;
     let sys = ds.systems.get(system)?;
     let qt = QueryTargets::build(ds, query as u32, settings.unit, settings.gain);
     let list = ds.lists.get(system)?.get(query)?.as_ref();
-    let order = list.map(|l| {
-        reading_order(ds, l, settings.order).unwrap_or_else(|| (0..l.items.len()).collect())
-    });
+    let order = list.map(|l| reading_order(ds, l, settings.order).unwrap_or_else(|| (0..l.items.len()).collect()));
     let mut items = Vec::new();
     let mut seen = rustc_hash::FxHashSet::default();
     if let (Some(l), Some(order)) = (list, &order) {
@@ -120,13 +113,7 @@ pub fn drilldown(
                 _ => Mark::None,
             };
             let evidence_anchors = mem
-                .map(|m| {
-                    m.anchors
-                        .iter()
-                        .filter(|a| q.evidence.iter().any(|e| &e.anchor == *a))
-                        .cloned()
-                        .collect()
-                })
+                .map(|m| m.anchors.iter().filter(|a| q.evidence.iter().any(|e| &e.anchor == *a)).cloned().collect())
                 .unwrap_or_default();
             items.push(DrillItem {
                 rank: pos + 1,
@@ -149,30 +136,15 @@ pub fn drilldown(
         let slots: Vec<&[u32]> = items
             .iter()
             .zip(order.iter().flatten())
-            .map(|(it, &i)| {
-                if it.repeated {
-                    &[][..]
-                } else {
-                    qt.groups_of(list.map_or(0, |l| l.items[i]), t)
-                }
-            })
+            .map(|(it, &i)| if it.repeated { &[][..] } else { qt.groups_of(list.map_or(0, |l| l.items[i]), t) })
             .collect();
         let gains = qt.gains(t);
         let score = if list.is_some() || settings.missing == crate::conventions::MissingRun::Zero {
-            crate::metrics::score_slots(
-                &slots,
-                &gains,
-                settings.k,
-                settings.discount,
-                &mut Default::default(),
-            )
+            crate::metrics::score_slots(&slots, &gains, settings.k, settings.discount, &mut Default::default())
         } else {
             None
         };
-        for (pos, g) in matched_groups(&slots, gains.len(), settings.k)
-            .into_iter()
-            .enumerate()
-        {
+        for (pos, g) in matched_groups(&slots, gains.len(), settings.k).into_iter().enumerate() {
             if g.is_some() {
                 items[pos].credited.set(t, true);
             }

@@ -44,13 +44,7 @@ pub enum Metric {
 }
 
 impl Metric {
-    pub const ALL: [Metric; 5] = [
-        Metric::Ndcg,
-        Metric::Recall,
-        Metric::Hit,
-        Metric::Mrr,
-        Metric::Top1,
-    ];
+    pub const ALL: [Metric; 5] = [Metric::Ndcg, Metric::Recall, Metric::Hit, Metric::Mrr, Metric::Top1];
 
     pub fn of(self, s: &ListScore) -> f64 {
         match self {
@@ -129,11 +123,7 @@ pub struct Report {
 
 /// Targets with at least one eligible query: the ones compared on the shared subset.
 pub fn compared_targets(r: &Rescored) -> Vec<Target> {
-    r.targets
-        .iter()
-        .copied()
-        .filter(|&t| (0..r.n_queries).any(|q| r.is_eligible(q, t)))
-        .collect()
+    r.targets.iter().copied().filter(|&t| (0..r.n_queries).any(|q| r.is_eligible(q, t))).collect()
 }
 
 /// Ordered pairs of compared targets: (raw, source), (raw, canonical), (source, canonical).

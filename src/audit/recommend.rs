@@ -33,25 +33,19 @@ pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
         return rows;
     }
     for &t in &r.targets {
-        let common: Vec<usize> = (0..r.n_queries)
-            .filter(|&q| (0..r.n_systems).all(|s| r.cell(s, q, t).counted().is_some()))
-            .collect();
+        let common: Vec<usize> =
+            (0..r.n_queries).filter(|&q| (0..r.n_systems).all(|s| r.cell(s, q, t).counted().is_some())).collect();
         for m in Metric::ALL {
             let means: Vec<Option<f64>> = (0..r.n_systems)
                 .map(|s| {
-                    let v: Vec<f64> = common
-                        .iter()
-                        .filter_map(|&q| r.cell(s, q, t).counted().map(|c| m.of(c)))
-                        .collect();
+                    let v: Vec<f64> =
+                        common.iter().filter_map(|&q| r.cell(s, q, t).counted().map(|c| m.of(c))).collect();
                     mean(&v)
                 })
                 .collect();
             let mut order: Vec<usize> = (0..r.n_systems).collect();
             order.sort_by(|&a, &b| {
-                means[b]
-                    .unwrap_or(f64::NEG_INFINITY)
-                    .total_cmp(&means[a].unwrap_or(f64::NEG_INFINITY))
-                    .then(a.cmp(&b))
+                means[b].unwrap_or(f64::NEG_INFINITY).total_cmp(&means[a].unwrap_or(f64::NEG_INFINITY)).then(a.cmp(&b))
             });
             let have = !common.is_empty();
             let best = order.first().copied().filter(|_| have);
@@ -75,11 +69,7 @@ pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
         }
     }
     for m in Metric::ALL {
-        let bests: Vec<&String> = rows
-            .iter()
-            .filter(|r| r.metric == m)
-            .filter_map(|r| r.best.as_ref())
-            .collect();
+        let bests: Vec<&String> = rows.iter().filter(|r| r.metric == m).filter_map(|r| r.best.as_ref()).collect();
         let changes = bests.windows(2).any(|w| w[0] != w[1]);
         for row in rows.iter_mut().filter(|r| r.metric == m) {
             row.changes_across_targets = changes;

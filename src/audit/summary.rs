@@ -3,6 +3,7 @@
 //!   queries with an empty target are excluded, not scored 0);
 //! - `shared`: queries eligible under every compared target (the shared-subset control, so
 //!   score changes reflect the credited target set rather than the query population).
+//!
 //! nDCG means carry a percentile bootstrap interval.
 
 use serde::{Deserialize, Serialize};
@@ -34,13 +35,9 @@ pub fn in_shared(r: &Rescored, compared: &[Target], q: usize) -> bool {
     compared.iter().all(|&t| r.is_eligible(q, t))
 }
 
-pub fn summary(
-    ds: &Dataset,
-    r: &Rescored,
-    compared: &[Target],
-    resampler: &mut Resampler,
-) -> Vec<SummaryRow> {
+pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut Resampler) -> Vec<SummaryRow> {
     let mut rows = Vec::new();
+    let mut vectors: Vec<Vec<f64>> = Vec::new();
     for s in 0..r.n_systems {
         for &t in &r.targets {
             for subset in ["all", "shared"] {
@@ -50,7 +47,6 @@ pub fn summary(
                     .collect();
                 let col = |m: Metric| -> Vec<f64> { scores.iter().map(|sc| m.of(sc)).collect() };
                 let ndcg = col(Metric::Ndcg);
-                let ci = resampler.mean_ci(&ndcg, r.settings.confidence);
                 rows.push(SummaryRow {
                     system: ds.systems[s].clone(),
                     target: t,
@@ -61,11 +57,17 @@ pub fn summary(
                     hit: mean(&col(Metric::Hit)),
                     mrr: mean(&col(Metric::Mrr)),
                     top1: mean(&col(Metric::Top1)),
-                    ndcg_ci_low: ci.map(|c| c.low),
-                    ndcg_ci_high: ci.map(|c| c.high),
+                    ndcg_ci_low: None,
+                    ndcg_ci_high: None,
                 });
+                vectors.push(ndcg);
             }
         }
+    }
+    let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
+    for (row, ci) in rows.iter_mut().zip(resampler.mean_ci_many(&refs, r.settings.confidence)) {
+        row.ndcg_ci_low = ci.map(|c| c.low);
+        row.ndcg_ci_high = ci.map(|c| c.high);
     }
     rows
 }

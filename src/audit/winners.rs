@@ -36,21 +36,16 @@ pub struct WinnerRow {
 
 pub fn winners(ds: &Dataset, r: &Rescored, resampler: &mut Resampler) -> Vec<WinnerRow> {
     let mut rows = Vec::new();
+    let mut vectors: Vec<Vec<f64>> = Vec::new();
     for i in 0..r.n_systems {
         for j in i + 1..r.n_systems {
             let start = rows.len();
             for &t in &r.targets {
                 let pairs: Vec<(f64, f64)> = (0..r.n_queries)
-                    .filter_map(|q| {
-                        Some((
-                            r.cell(i, q, t).counted()?.ndcg,
-                            r.cell(j, q, t).counted()?.ndcg,
-                        ))
-                    })
+                    .filter_map(|q| Some((r.cell(i, q, t).counted()?.ndcg, r.cell(j, q, t).counted()?.ndcg)))
                     .collect();
                 let diffs: Vec<f64> = pairs.iter().map(|(a, b)| a - b).collect();
                 let delta = mean(&diffs);
-                let ci = resampler.mean_ci(&diffs, r.settings.confidence);
                 let winner = delta.map(|d| {
                     if d.abs() <= CHANGE_TOLERANCE {
                         "tie".to_string()
@@ -68,23 +63,27 @@ pub fn winners(ds: &Dataset, r: &Rescored, resampler: &mut Resampler) -> Vec<Win
                     mean_a: mean(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
                     mean_b: mean(&pairs.iter().map(|p| p.1).collect::<Vec<_>>()),
                     delta_ndcg: delta,
-                    ci_low: ci.map(|c| c.low),
-                    ci_high: ci.map(|c| c.high),
+                    ci_low: None,
+                    ci_high: None,
                     winner,
-                    significant: ci.is_some_and(|c| c.low > 0.0 || c.high < 0.0),
+                    significant: false,
                     flip: false,
                 });
+                vectors.push(diffs);
             }
-            let decided: Vec<&String> = rows[start..]
-                .iter()
-                .filter_map(|w| w.winner.as_ref())
-                .filter(|w| w.as_str() != "tie")
-                .collect();
+            let decided: Vec<&String> =
+                rows[start..].iter().filter_map(|w| w.winner.as_ref()).filter(|w| w.as_str() != "tie").collect();
             let flip = decided.windows(2).any(|w| w[0] != w[1]);
             for w in &mut rows[start..] {
                 w.flip = flip;
             }
         }
+    }
+    let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
+    for (row, ci) in rows.iter_mut().zip(resampler.mean_ci_many(&refs, r.settings.confidence)) {
+        row.ci_low = ci.map(|c| c.low);
+        row.ci_high = ci.map(|c| c.high);
+        row.significant = ci.is_some_and(|c| c.low > 0.0 || c.high < 0.0);
     }
     rows
 }

@@ -228,23 +228,13 @@ struct Failure {
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
-        let code = if matches!(e, Error::Output { .. }) {
-            1
-        } else {
-            2
-        };
-        Failure {
-            message: e.to_string(),
-            code,
-        }
+        let code = if matches!(e, Error::Output { .. }) { 1 } else { 2 };
+        Failure { message: e.to_string(), code }
     }
 }
 
 fn io_failure(what: &Path, e: std::io::Error) -> Failure {
-    Failure {
-        message: format!("{}: {e}", what.display()),
-        code: 1,
-    }
+    Failure { message: format!("{}: {e}", what.display()), code: 1 }
 }
 
 fn read_path(p: &Path) -> Result<InputFile, Failure> {
@@ -282,8 +272,7 @@ fn load(input: &InputArgs) -> Result<Dataset, Failure> {
             continue;
         }
         let file = read_path(path)?;
-        ingest::read_into(&file, role, &mut loaded, &mut |_| {})
-            .map_err(|e| Failure::from(Error::from(e)))?;
+        ingest::read_into(&file, role, &mut loaded, &mut |_| {}).map_err(|e| Failure::from(Error::from(e)))?;
         done.push(path.clone());
     }
     Ok(Dataset::build(loaded))
@@ -294,15 +283,8 @@ fn write(path: &Path, text: &str) -> Result<(), Failure> {
 }
 
 fn json<T: serde::Serialize>(v: &T, pretty: bool) -> Result<String, Failure> {
-    let r = if pretty {
-        serde_json::to_string_pretty(v)
-    } else {
-        serde_json::to_string(v)
-    };
-    r.map_err(|e| Failure {
-        message: format!("could not serialise output: {e}"),
-        code: 1,
-    })
+    let r = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };
+    r.map_err(|e| Failure { message: format!("could not serialise output: {e}"), code: 1 })
 }
 
 fn rescore(args: RescoreArgs) -> Result<(), Failure> {
@@ -310,10 +292,7 @@ fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     settings.validate()?;
     let ds = load(&args.input)?;
     if ds.queries.is_empty() {
-        return Err(Error::Empty(
-            "no queries were read (give a queries file, qrels, or benchmark data)".into(),
-        )
-        .into());
+        return Err(Error::Empty("no queries were read (give a queries file, qrels, or benchmark data)".into()).into());
     }
     let report: Report = audit::run(&ds, &settings, &mut |_, _| {});
     if let Some(dir) = &args.out_dir {
@@ -328,10 +307,8 @@ fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     match args.format {
         OutFormat::Json => println!("{}", json(&report, args.pretty)?),
         OutFormat::Csv => {
-            let t = report::table(&report, &args.table).ok_or_else(|| Failure {
-                message: format!("unknown table `{}`", args.table),
-                code: 2,
-            })?;
+            let t = report::table(&report, &args.table)
+                .ok_or_else(|| Failure { message: format!("unknown table `{}`", args.table), code: 2 })?;
             print!("{}", t.to_csv()?);
             let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
             if n > 0 {
@@ -348,21 +325,14 @@ fn drill(args: DrilldownArgs) -> Result<(), Failure> {
     settings.validate()?;
     let ds = load(&args.input)?;
     let s = ds.system_index(&args.system).ok_or_else(|| Failure {
-        message: format!(
-            "no system `{}` (have: {})",
-            args.system,
-            ds.systems.join(", ")
-        ),
+        message: format!("no system `{}` (have: {})", args.system, ds.systems.join(", ")),
         code: 2,
     })?;
-    let q = ds.query_index(&args.query).ok_or_else(|| Failure {
-        message: format!("no query `{}`", args.query),
-        code: 2,
-    })?;
-    let d = audit::drilldown(&ds, &settings, s, q as usize).ok_or_else(|| Failure {
-        message: "nothing to show".into(),
-        code: 2,
-    })?;
+    let q = ds
+        .query_index(&args.query)
+        .ok_or_else(|| Failure { message: format!("no query `{}`", args.query), code: 2 })?;
+    let d = audit::drilldown(&ds, &settings, s, q as usize)
+        .ok_or_else(|| Failure { message: "nothing to show".into(), code: 2 })?;
     if args.format == OutFormat::Json {
         println!("{}", json(&d, true)?);
         return Ok(());
@@ -383,10 +353,9 @@ fn drill(args: DrilldownArgs) -> Result<(), Failure> {
                 s.mrr,
                 t.groups.len()
             ),
-            None => println!(
-                "  {:<9} not eligible (no stored memory of the evidence is in this target)",
-                t.target.name()
-            ),
+            None => {
+                println!("  {:<9} not eligible (no stored memory of the evidence is in this target)", t.target.name())
+            }
         }
     }
     for it in &d.items {
@@ -405,8 +374,7 @@ fn drill(args: DrilldownArgs) -> Result<(), Failure> {
 
 fn import(args: ImportArgs) -> Result<(), Failure> {
     let file = read_path(&args.file)?;
-    let (text, _) =
-        ingest::decode(&file.name, &file.bytes).map_err(|e| Failure::from(Error::from(e)))?;
+    let (text, _) = ingest::decode(&file.name, &file.bytes).map_err(|e| Failure::from(Error::from(e)))?;
     let format = ingest::detect(&file.name, &text).map_err(|e| Failure::from(Error::from(e)))?;
     let ok = match args.benchmark {
         Benchmark::Locomo => format == Format::Locomo,
@@ -415,14 +383,10 @@ fn import(args: ImportArgs) -> Result<(), Failure> {
         }
     };
     if !ok {
-        return Err(Failure {
-            message: format!("{}: the content is {}", file.name, format.describe()),
-            code: 2,
-        });
+        return Err(Failure { message: format!("{}: the content is {}", file.name, format.describe()), code: 2 });
     }
     let mut loaded = Loaded::default();
-    ingest::read_into(&file, Role::Any, &mut loaded, &mut |_| {})
-        .map_err(|e| Failure::from(Error::from(e)))?;
+    ingest::read_into(&file, Role::Any, &mut loaded, &mut |_| {}).map_err(|e| Failure::from(Error::from(e)))?;
     std::fs::create_dir_all(&args.out).map_err(|e| io_failure(&args.out, e))?;
     let (m, q, _) = synth::to_jsonl(&loaded.bundle);
     write(&args.out.join("memories.jsonl"), &m)?;
@@ -433,16 +397,15 @@ fn import(args: ImportArgs) -> Result<(), Failure> {
         loaded.bundle.queries.len(),
         args.out.display()
     );
-    for w in loaded.warnings.iter() {
+    // The dataset checks (queries without evidence, anchors without memories, ...) as well.
+    let ds = Dataset::build(loaded);
+    for w in ds.warnings.iter() {
         eprintln!(
             "  [{}] {} × {}{}",
             format!("{:?}", w.severity).to_lowercase(),
             w.count,
             w.message,
-            w.examples
-                .first()
-                .map(|e| format!(" (e.g. {e})"))
-                .unwrap_or_default()
+            w.examples.first().map(|e| format!(" (e.g. {e})")).unwrap_or_default()
         );
     }
     Ok(())

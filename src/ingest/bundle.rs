@@ -44,10 +44,7 @@ pub fn read_queries(
 
 fn check_memory(file: &str, line: usize, m: &Memory) -> Result<(), IngestError> {
     if m.memory_id.is_empty() {
-        return Err(IngestError::new(
-            Location::line(file, line).with_field("memory_id"),
-            "is empty",
-        ));
+        return Err(IngestError::new(Location::line(file, line).with_field("memory_id"), "is empty"));
     }
     if let Some(i) = m.anchors.iter().position(|a| a.is_empty()) {
         return Err(IngestError::new(
@@ -60,10 +57,7 @@ fn check_memory(file: &str, line: usize, m: &Memory) -> Result<(), IngestError> 
 
 fn check_query(file: &str, line: usize, q: &Query) -> Result<(), IngestError> {
     if q.query_id.is_empty() {
-        return Err(IngestError::new(
-            Location::line(file, line).with_field("query_id"),
-            "is empty",
-        ));
+        return Err(IngestError::new(Location::line(file, line).with_field("query_id"), "is empty"));
     }
     for (i, e) in q.evidence.iter().enumerate() {
         if e.anchor.is_empty() {
@@ -75,10 +69,7 @@ fn check_query(file: &str, line: usize, q: &Query) -> Result<(), IngestError> {
         if !(e.grade.is_finite() && e.grade > 0.0) {
             return Err(IngestError::new(
                 Location::line(file, line).with_field(format!("evidence[{i}].grade")),
-                format!(
-                    "must be a positive number (got {}); leave non-relevant anchors out",
-                    e.grade
-                ),
+                format!("must be a positive number (got {}); leave non-relevant anchors out", e.grade),
             ));
         }
     }
@@ -108,11 +99,14 @@ fn form_of(r: &RunRecord) -> Option<RunForm> {
     }
 }
 
+/// (system, query, (rank, item) rows, where the first row was read)
+type HitList = (String, String, Vec<(f64, RankedItem)>, String);
+
 /// Collects per-hit rows into ranked lists: grouped by (system, query) in first-seen order,
 /// items sorted by rank (stable, so equal ranks keep file order).
 #[derive(Default)]
 pub struct HitCollector {
-    lists: Vec<(String, String, Vec<(f64, RankedItem)>, String)>,
+    lists: Vec<HitList>,
     index: FxHashMap<(String, String), usize>,
 }
 
@@ -130,8 +124,7 @@ impl HitCollector {
             Some(&i) => i,
             None => {
                 let i = self.lists.len();
-                self.lists
-                    .push((key.0.clone(), key.1.clone(), Vec::new(), origin()));
+                self.lists.push((key.0.clone(), key.1.clone(), Vec::new(), origin()));
                 self.index.insert(key, i);
                 i
             }
@@ -145,20 +138,13 @@ impl HitCollector {
     pub fn finish(self, loaded: &mut Loaded) {
         for (system, query_id, mut items, origin) in self.lists {
             items.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let irregular = items
-                .iter()
-                .enumerate()
-                .any(|(i, (r, _))| *r != (i + 1) as f64);
+            let irregular = items.iter().enumerate().any(|(i, (r, _))| *r != (i + 1) as f64);
             if irregular {
-                loaded.warnings.add(WarningKind::RankIrregular, || {
-                    format!("{origin}: system `{system}`, query `{query_id}`")
-                });
+                loaded
+                    .warnings
+                    .add(WarningKind::RankIrregular, || format!("{origin}: system `{system}`, query `{query_id}`"));
             }
-            loaded.bundle.runs.push(Run {
-                system,
-                query_id,
-                ranked: items.into_iter().map(|(_, it)| it).collect(),
-            });
+            loaded.bundle.runs.push(Run { system, query_id, ranked: items.into_iter().map(|(_, it)| it).collect() });
         }
     }
 }
@@ -210,10 +196,7 @@ fn add_run_record(
         match v {
             Some(s) if !s.is_empty() => Ok(s),
             Some(_) => Err(IngestError::new(loc().with_field(field), "is empty")),
-            None => Err(IngestError::new(
-                loc().with_field(field),
-                format!("required field `{field}` is missing"),
-            )),
+            None => Err(IngestError::new(loc().with_field(field), format!("required field `{field}` is missing"))),
         }
     };
     match form {
@@ -221,17 +204,11 @@ fn add_run_record(
             let system = need(rec.system, "system")?;
             let query_id = need(rec.query_id, "query_id")?;
             let entries = rec.ranked.unwrap_or_default();
-            if let Some(scores) = &rec.scores {
-                if scores.len() != entries.len() {
-                    return Err(IngestError::new(
-                        loc().with_field("scores"),
-                        format!(
-                            "has {} values but `ranked` has {} items",
-                            scores.len(),
-                            entries.len()
-                        ),
-                    ));
-                }
+            if let Some(scores) = rec.scores.as_ref().filter(|s| s.len() != entries.len()) {
+                return Err(IngestError::new(
+                    loc().with_field("scores"),
+                    format!("has {} values but `ranked` has {} items", scores.len(), entries.len()),
+                ));
             }
             let ranked = entries
                 .into_iter()
@@ -242,68 +219,38 @@ fn add_run_record(
                 })
                 .collect::<Vec<_>>();
             if let Some(i) = ranked.iter().position(|r| r.memory_id.is_empty()) {
-                return Err(IngestError::new(
-                    loc().with_field(format!("ranked[{i}]")),
-                    "is an empty id",
-                ));
+                return Err(IngestError::new(loc().with_field(format!("ranked[{i}]")), "is an empty id"));
             }
-            loaded.bundle.runs.push(Run {
-                system,
-                query_id,
-                ranked,
-            });
+            loaded.bundle.runs.push(Run { system, query_id, ranked });
         }
         RunForm::Hits => {
             let system = need(rec.system, "system")?;
             let query_id = need(rec.query_id, "query_id")?;
             let id = need(rec.retrieved_id, "retrieved_id")?;
-            if let Some(r) = rec.rank {
-                if !(r.is_finite() && r >= 0.0) {
-                    return Err(IngestError::new(
-                        loc().with_field("rank"),
-                        format!("must be a non-negative number, got {r}"),
-                    ));
-                }
+            if let Some(r) = rec.rank.filter(|r| !(r.is_finite() && *r >= 0.0)) {
+                return Err(IngestError::new(
+                    loc().with_field("rank"),
+                    format!("must be a non-negative number, got {r}"),
+                ));
             }
-            hits.push(
-                system,
-                query_id,
-                rec.rank,
-                RankedItem {
-                    memory_id: id,
-                    score: rec.score,
-                },
-                || loc().to_string(),
-            );
+            hits.push(system, query_id, rec.rank, RankedItem { memory_id: id, score: rec.score }, || loc().to_string());
         }
         RunForm::LongMemEvalLog => {
             let query_id = need(rec.question_id, "question_id")?;
             let system = rec.system.unwrap_or_else(|| default_system.to_string());
-            let items = rec
-                .retrieval_results
-                .map(|r| r.ranked_items)
-                .unwrap_or_default();
+            let items = rec.retrieval_results.map(|r| r.ranked_items).unwrap_or_default();
             let mut ranked = Vec::with_capacity(items.len());
             for RankedEntry { id, score } in items {
                 let id = match id.strip_prefix("noans_") {
                     Some(rest) => {
-                        loaded
-                            .warnings
-                            .add(WarningKind::IdAliased, || format!("{}: `{id}`", loc()));
+                        loaded.warnings.add(WarningKind::IdAliased, || format!("{}: `{id}`", loc()));
                         format!("answer_{rest}")
                     }
                     None => id,
                 };
-                ranked.push(RankedItem {
-                    memory_id: id,
-                    score,
-                });
+                ranked.push(RankedItem { memory_id: id, score });
             }
-            loaded.bundle.runs.push(Run {
-                system,
-                query_id,
-                ranked,
-            });
+            loaded.bundle.runs.push(Run { system, query_id, ranked });
         }
     }
     Ok(())
@@ -342,21 +289,14 @@ pub fn read_bundle_json(file: &str, text: &str, loaded: &mut Loaded) -> Result<u
             relocate(e, file, &path)
         })?;
         let this = form_of(&rec).ok_or_else(|| {
-            IngestError::new(
-                Location::file(file).with_field(&path),
-                "a run needs `ranked` or `retrieved_id`",
-            )
+            IngestError::new(Location::file(file).with_field(&path), "a run needs `ranked` or `retrieved_id`")
         })?;
         let form = *form.get_or_insert(this);
         if this != form {
-            return Err(IngestError::new(
-                Location::file(file).with_field(&path),
-                "mixes run forms within `runs`",
-            ));
+            return Err(IngestError::new(Location::file(file).with_field(&path), "mixes run forms within `runs`"));
         }
         let loc = || Location::file(file).with_field(path.clone());
-        add_run_record(rec, form, &stem, loc, &mut hits, loaded)
-            .map_err(|e| relocate(e, file, &path))?;
+        add_run_record(rec, form, &stem, loc, &mut hits, loaded).map_err(|e| relocate(e, file, &path))?;
     }
     hits.finish(loaded);
     Ok(n)
@@ -408,40 +348,30 @@ mod tests {
 {"system":"s","query_id":"q2","retrieved_id":"d","rank":3}"#;
         let l = read("hits.jsonl", text).unwrap();
         assert_eq!(l.bundle.runs.len(), 2);
-        let ids: Vec<&str> = l.bundle.runs[0]
-            .ranked
-            .iter()
-            .map(|r| r.memory_id.as_str())
-            .collect();
+        let ids: Vec<&str> = l.bundle.runs[0].ranked.iter().map(|r| r.memory_id.as_str()).collect();
         assert_eq!(ids, ["a", "b"]);
         assert_eq!(l.warnings.count(WarningKind::RankIrregular), 1);
     }
 
     #[test]
     fn run_errors_name_the_field() {
-        let e = read(
-            "r.jsonl",
-            "{\"system\":\"s\",\"query_id\":\"q\",\"ranked\":[\"a\"],\"scores\":[1,2]}\n",
-        )
-        .unwrap_err();
+        let e =
+            read("r.jsonl", "{\"system\":\"s\",\"query_id\":\"q\",\"ranked\":[\"a\"],\"scores\":[1,2]}\n").unwrap_err();
         assert_eq!(e.location.field.as_deref(), Some("scores"));
         assert_eq!(e.location.line, Some(1));
-        let e = read("r.jsonl", "{\"system\":\"s\",\"query_id\":\"q\",\"ranked\":[]}\n{\"query_id\":\"q\",\"ranked\":[]}\n").unwrap_err();
-        assert_eq!(
-            (e.location.line, e.location.field.as_deref()),
-            (Some(2), Some("system"))
-        );
+        let e = read(
+            "r.jsonl",
+            "{\"system\":\"s\",\"query_id\":\"q\",\"ranked\":[]}\n{\"query_id\":\"q\",\"ranked\":[]}\n",
+        )
+        .unwrap_err();
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("system")));
         let e = read("r.jsonl", "{\"system\":\"s\",\"query_id\":\"q\",\"ranked\":[]}\n{\"system\":\"s\",\"query_id\":\"q\",\"retrieved_id\":\"a\"}\n").unwrap_err();
         assert!(e.message.contains("mixes"), "{e}");
     }
 
     #[test]
     fn query_grades_must_be_positive() {
-        let e = read(
-            "q.jsonl",
-            "{\"query_id\":\"q\",\"evidence\":[{\"anchor\":\"a\",\"grade\":0}]}\n",
-        )
-        .unwrap_err();
+        let e = read("q.jsonl", "{\"query_id\":\"q\",\"evidence\":[{\"anchor\":\"a\",\"grade\":0}]}\n").unwrap_err();
         assert_eq!(e.location.field.as_deref(), Some("evidence[0].grade"));
     }
 
@@ -451,21 +381,10 @@ mod tests {
             "queries":[{"query_id":"q","evidence":["a"]}],
             "runs":[{"system":"s","query_id":"q","ranked":["a"]}]}"#;
         let l = read("b.json", text).unwrap();
-        assert_eq!(
-            (
-                l.bundle.memories.len(),
-                l.bundle.queries.len(),
-                l.bundle.runs.len()
-            ),
-            (1, 1, 1)
-        );
+        assert_eq!((l.bundle.memories.len(), l.bundle.queries.len(), l.bundle.runs.len()), (1, 1, 1));
         let bad = r#"{"memories":[],"queries":[],"runs":[{"system":"s","query_id":"q","ranked":["a", true]}]}"#;
         let e = read("b.json", bad).unwrap_err();
-        assert_eq!(
-            e.location.field.as_deref(),
-            Some("runs[0].ranked[1]"),
-            "{e}"
-        );
+        assert_eq!(e.location.field.as_deref(), Some("runs[0].ranked[1]"), "{e}");
     }
 
     #[test]

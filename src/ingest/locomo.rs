@@ -49,16 +49,11 @@ struct Qa {
 /// Parses one LoCoMo dialogue id token into canonical `D<session>:<turn>` (no zero padding).
 /// Accepts `D1:3`, `D30:05`, `D:11:26`; returns `None` for anything else (`D`, `S2`, ...).
 pub fn canonical_dia_id(token: &str) -> Option<String> {
-    let t = token
-        .trim()
-        .trim_matches(|c: char| c == ',' || c == ';' || c == '"' || c == '\'');
+    let t = token.trim().trim_matches(|c: char| c == ',' || c == ';' || c == '"' || c == '\'');
     let rest = t.strip_prefix('D').or_else(|| t.strip_prefix('d'))?;
     let rest = rest.strip_prefix(':').unwrap_or(rest);
     let (s, n) = rest.split_once(':')?;
-    if s.is_empty()
-        || n.is_empty()
-        || !s.bytes().all(|b| b.is_ascii_digit())
-        || !n.bytes().all(|b| b.is_ascii_digit())
+    if s.is_empty() || n.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || !n.bytes().all(|b| b.is_ascii_digit())
     {
         return None;
     }
@@ -70,10 +65,8 @@ pub fn canonical_dia_id(token: &str) -> Option<String> {
 /// Splits an evidence/reference string that may hold several ids separated by `;`, `,` or
 /// spaces. Returns the canonical ids, the unparseable tokens, and whether anything was rewritten.
 pub fn split_dia_ids(s: &str) -> (Vec<String>, Vec<String>, bool) {
-    let tokens: Vec<&str> = s
-        .split(|c: char| c == ';' || c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens: Vec<&str> =
+        s.split(|c: char| c == ';' || c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
     let mut ok = Vec::new();
     let mut bad = Vec::new();
     let mut changed = tokens.len() != 1;
@@ -105,10 +98,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
         let sample = &conv.sample_id;
         let at = |field: String| Location::file(file).with_field(format!("[{ci}].{field}"));
         if !seen_samples.insert(sample.clone()) {
-            return Err(IngestError::new(
-                at("sample_id".into()),
-                format!("sample_id `{sample}` appears twice"),
-            ));
+            return Err(IngestError::new(at("sample_id".into()), format!("sample_id `{sample}` appears twice")));
         }
         // Turns, in session order.
         let mut sessions: Vec<(u32, &Vec<Value>)> = conv
@@ -119,18 +109,14 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
         sessions.sort_by_key(|(n, _)| *n);
         let mut turns: FxHashSet<String> = FxHashSet::default();
         for (sn, session) in sessions {
-            let date = conv
-                .conversation
-                .get(&format!("session_{sn}_date_time"))
-                .and_then(Value::as_str);
+            let date = conv.conversation.get(&format!("session_{sn}_date_time")).and_then(Value::as_str);
             for (ti, turn) in session.iter().enumerate() {
                 let field = || format!("conversation.session_{sn}[{ti}]");
-                let obj = turn
-                    .as_object()
-                    .ok_or_else(|| IngestError::new(at(field()), "a turn must be an object"))?;
-                let raw_id = obj.get("dia_id").and_then(Value::as_str).ok_or_else(|| {
-                    IngestError::new(at(format!("{}.dia_id", field())), "missing or not a string")
-                })?;
+                let obj = turn.as_object().ok_or_else(|| IngestError::new(at(field()), "a turn must be an object"))?;
+                let raw_id = obj
+                    .get("dia_id")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| IngestError::new(at(format!("{}.dia_id", field())), "missing or not a string"))?;
                 let dia = canonical_dia_id(raw_id).ok_or_else(|| {
                     IngestError::new(
                         at(format!("{}.dia_id", field())),
@@ -139,9 +125,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                 })?;
                 let id = format!("{sample}/{dia}");
                 if !turns.insert(id.clone()) {
-                    loaded.warnings.add(WarningKind::DuplicateMemory, || {
-                        format!("{}: `{id}`", at(field()))
-                    });
+                    loaded.warnings.add(WarningKind::DuplicateMemory, || format!("{}: `{id}`", at(field())));
                     continue;
                 }
                 let mut extra = Map::new();
@@ -169,10 +153,8 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
 
         // Observations → canonical memories.
         if let Some(obs) = &conv.observation {
-            let mut blocks: Vec<(u32, &String, &Value)> = obs
-                .iter()
-                .filter_map(|(k, v)| Some((session_number(k, "session_", "_observation")?, k, v)))
-                .collect();
+            let mut blocks: Vec<(u32, &String, &Value)> =
+                obs.iter().filter_map(|(k, v)| Some((session_number(k, "session_", "_observation")?, k, v))).collect();
             blocks.sort_by_key(|(n, _, _)| *n);
             for (sn, key, block) in blocks {
                 let Some(by_speaker) = block.as_object() else {
@@ -186,33 +168,24 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                     for (fi, fact) in facts.iter().enumerate() {
                         let field = format!("observation.{key}.{speaker}[{fi}]");
                         let pair = fact.as_array().filter(|p| !p.is_empty()).ok_or_else(|| {
-                            IngestError::new(
-                                at(field.clone()),
-                                "an observation must be [fact, dia_id]",
-                            )
+                            IngestError::new(at(field.clone()), "an observation must be [fact, dia_id]")
                         })?;
                         let text = pair[0].as_str().map(str::to_string);
                         let refs: Vec<String> = match pair.get(1) {
                             Some(Value::String(s)) => vec![s.clone()],
-                            Some(Value::Array(a)) => a
-                                .iter()
-                                .filter_map(|v| v.as_str().map(str::to_string))
-                                .collect(),
+                            Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
                             _ => Vec::new(),
                         };
                         let listed = matches!(pair.get(1), Some(Value::Array(_)));
                         let mut anchors = Vec::new();
+                        let mut rewritten = listed && refs.len() > 1;
                         for r in &refs {
                             let (ok, bad, changed) = split_dia_ids(r);
-                            if changed || listed || !bad.is_empty() {
-                                loaded.warnings.add(WarningKind::LineageNormalized, || {
-                                    format!("{}: `{}` → {:?}", at(field.clone()), r, ok)
-                                });
-                            }
+                            rewritten |= changed || !bad.is_empty();
                             for d in ok {
                                 let id = format!("{sample}/{d}");
                                 if !turns.contains(&id) {
-                                    loaded.warnings.add(WarningKind::LineageNormalized, || {
+                                    loaded.warnings.add(WarningKind::LineageDangling, || {
                                         format!("{}: `{d}` points at no turn", at(field.clone()))
                                     });
                                 }
@@ -220,6 +193,11 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                                     anchors.push(id);
                                 }
                             }
+                        }
+                        if rewritten {
+                            loaded.warnings.add(WarningKind::LineageNormalized, || {
+                                format!("{}: {:?} → {:?}", at(field.clone()), refs, anchors)
+                            });
                         }
                         j += 1;
                         let mut extra = Map::new();
@@ -247,19 +225,15 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
             let mut evidence: Vec<Evidence> = Vec::new();
             for (ei, ev) in qa.evidence.iter().enumerate() {
                 let Some(s) = ev.as_str() else {
-                    loaded.warnings.add(WarningKind::EvidenceUnparseable, || {
-                        format!("{}: {ev}", at(format!("{field}[{ei}]")))
-                    });
+                    loaded
+                        .warnings
+                        .add(WarningKind::EvidenceUnparseable, || format!("{}: {ev}", at(format!("{field}[{ei}]"))));
                     continue;
                 };
                 let (ok, bad, changed) = split_dia_ids(s);
                 if changed && !ok.is_empty() {
                     loaded.warnings.add(WarningKind::EvidenceNormalized, || {
-                        format!(
-                            "{} (`{qid}`): `{s}` → {}",
-                            at(format!("{field}[{ei}]")),
-                            ok.join(", ")
-                        )
+                        format!("{} (`{qid}`): `{s}` → {}", at(format!("{field}[{ei}]")), ok.join(", "))
                     });
                 }
                 for b in bad {
@@ -270,24 +244,22 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                 for d in ok {
                     let anchor = format!("{sample}/{d}");
                     if evidence.iter().any(|e| e.anchor == anchor) {
-                        loaded.warnings.add(WarningKind::DuplicateEvidence, || {
-                            format!("{} (`{qid}`): `{d}`", at(field.clone()))
-                        });
+                        loaded
+                            .warnings
+                            .add(WarningKind::DuplicateEvidence, || format!("{} (`{qid}`): `{d}`", at(field.clone())));
                         continue;
                     }
                     if !turns.contains(&anchor) {
-                        loaded.warnings.add(WarningKind::EvidenceDangling, || {
-                            format!("{} (`{qid}`): `{d}`", at(field.clone()))
-                        });
+                        loaded
+                            .warnings
+                            .add(WarningKind::EvidenceDangling, || format!("{} (`{qid}`): `{d}`", at(field.clone())));
                     }
                     evidence.push(Evidence { anchor, grade: 1.0 });
                 }
             }
             let adversarial = qa.category.as_deref() == Some("5");
             let answer = if adversarial {
-                loaded
-                    .warnings
-                    .add(WarningKind::AdversarialQuestion, || format!("`{qid}`"));
+                loaded.warnings.add(WarningKind::AdversarialQuestion, || format!("`{qid}`"));
                 qa.answer.clone().or_else(|| qa.adversarial_answer.clone())
             } else {
                 qa.answer.clone()
@@ -322,10 +294,7 @@ mod tests {
         assert_eq!(canonical_dia_id("D"), None);
         assert_eq!(canonical_dia_id("D1:x"), None);
         let (ok, bad, changed) = split_dia_ids("D8:6; D9:17");
-        assert_eq!(
-            (ok, bad, changed),
-            (vec!["D8:6".to_string(), "D9:17".to_string()], vec![], true)
-        );
+        assert_eq!((ok, bad, changed), (vec!["D8:6".to_string(), "D9:17".to_string()], vec![], true));
         let (ok, _, _) = split_dia_ids("D9:1 D4:4 D4:6");
         assert_eq!(ok.len(), 3);
         let (ok, bad, _) = split_dia_ids("D");

@@ -115,11 +115,7 @@ fn load(file: &str, text: &str, format: Format) -> Result<Vec<Question>, IngestE
                     date: q.question_date,
                     answer_sessions: q.answer_session_ids,
                     depth: q.depth,
-                    sessions: q
-                        .sessions
-                        .into_iter()
-                        .map(|s| (s.session_id, s.date, s.turns))
-                        .collect(),
+                    sessions: q.sessions.into_iter().map(|s| (s.session_id, s.date, s.turns)).collect(),
                 })
                 .collect()
         }
@@ -160,12 +156,7 @@ fn load(file: &str, text: &str, format: Format) -> Result<Vec<Question>, IngestE
     })
 }
 
-pub fn read(
-    file: &str,
-    text: &str,
-    format: Format,
-    loaded: &mut Loaded,
-) -> Result<usize, IngestError> {
+pub fn read(file: &str, text: &str, format: Format, loaded: &mut Loaded) -> Result<usize, IngestError> {
     let questions = load(file, text, format)?;
     // session id -> (turn count, fingerprint of content) of the stored copy
     let mut stored: FxHashMap<String, (usize, u64)> = FxHashMap::default();
@@ -173,9 +164,7 @@ pub fn read(
     for (qi, q) in questions.iter().enumerate() {
         let at = |field: &str| Location::file(file).with_field(format!("questions[{qi}].{field}"));
         if seen_q.insert(q.id.clone(), ()).is_some() {
-            loaded.warnings.add(WarningKind::DuplicateQuery, || {
-                format!("{}: `{}`", at("question_id"), q.id)
-            });
+            loaded.warnings.add(WarningKind::DuplicateQuery, || format!("{}: `{}`", at("question_id"), q.id));
             continue;
         }
         for (sid, date, turns) in &q.sessions {
@@ -186,11 +175,7 @@ pub fn read(
                         format!(
                             "session `{sid}` again in question `{}`{}",
                             q.id,
-                            if (n, f) == (turns.len(), fp) {
-                                ""
-                            } else {
-                                " with different content (first copy kept)"
-                            }
+                            if (n, f) == (turns.len(), fp) { "" } else { " with different content (first copy kept)" }
                         )
                     });
                     continue;
@@ -237,51 +222,30 @@ pub fn read(
         }
 
         if q.id.ends_with("_abs") {
-            loaded
-                .warnings
-                .add(WarningKind::AbstentionQuestion, || format!("`{}`", q.id));
+            loaded.warnings.add(WarningKind::AbstentionQuestion, || format!("`{}`", q.id));
             continue;
         }
         let mut evidence: Vec<Evidence> = Vec::new();
         for (sid, _, turns) in &q.sessions {
             for (ti, t) in turns.iter().enumerate() {
                 if t.has_answer == Some(true) {
-                    evidence.push(Evidence {
-                        anchor: format!("{sid}_{}", ti + 1),
-                        grade: 1.0,
-                    });
+                    evidence.push(Evidence { anchor: format!("{sid}_{}", ti + 1), grade: 1.0 });
                 }
             }
         }
         if evidence.is_empty() && !q.answer_sessions.is_empty() {
-            loaded
-                .warnings
-                .add(WarningKind::EvidenceFallback, || format!("`{}`", q.id));
-            for (sid, _, turns) in q
-                .sessions
-                .iter()
-                .filter(|(s, _, _)| q.answer_sessions.contains(s))
-            {
+            loaded.warnings.add(WarningKind::EvidenceFallback, || format!("`{}`", q.id));
+            for (sid, _, turns) in q.sessions.iter().filter(|(s, _, _)| q.answer_sessions.contains(s)) {
                 for ti in 0..turns.len() {
-                    evidence.push(Evidence {
-                        anchor: format!("{sid}_{}", ti + 1),
-                        grade: 1.0,
-                    });
+                    evidence.push(Evidence { anchor: format!("{sid}_{}", ti + 1), grade: 1.0 });
                 }
             }
         }
-        let missing: Vec<&String> = q
-            .answer_sessions
-            .iter()
-            .filter(|s| !q.sessions.iter().any(|(id, _, _)| id == *s))
-            .collect();
+        let missing: Vec<&String> =
+            q.answer_sessions.iter().filter(|s| !q.sessions.iter().any(|(id, _, _)| id == *s)).collect();
         for s in missing {
             loaded.warnings.add(WarningKind::EvidenceDangling, || {
-                format!(
-                    "{}: answer session `{s}` of `{}` is not in its haystack",
-                    at("answer_session_ids"),
-                    q.id
-                )
+                format!("{}: answer session `{s}` of `{}` is not in its haystack", at("answer_session_ids"), q.id)
             });
         }
         let mut extra = Map::new();
@@ -290,12 +254,7 @@ pub fn read(
         }
         extra.insert(
             "answer_session_ids".into(),
-            Value::Array(
-                q.answer_sessions
-                    .iter()
-                    .map(|s| Value::from(s.as_str()))
-                    .collect(),
-            ),
+            Value::Array(q.answer_sessions.iter().map(|s| Value::from(s.as_str())).collect()),
         );
         if let Some(d) = &q.depth {
             extra.insert("depth".into(), d.clone());
@@ -317,12 +276,7 @@ pub fn read(
 fn fingerprint(turns: &[Turn]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for t in turns {
-        for part in [
-            t.role.as_deref().unwrap_or(""),
-            "\u{1}",
-            t.content.as_deref().unwrap_or(""),
-            "\u{2}",
-        ] {
+        for part in [t.role.as_deref().unwrap_or(""), "\u{1}", t.content.as_deref().unwrap_or(""), "\u{2}"] {
             for b in part.bytes() {
                 h ^= b as u64;
                 h = h.wrapping_mul(0x100000001b3);
@@ -345,20 +299,9 @@ mod tests {
           "answer_session_ids":["answer_a_1"]},
           {"question_id":"q2_abs","question":"?","answer":"x","haystack_session_ids":["s2"],"haystack_sessions":[[{"role":"user","content":"hi"}]],"answer_session_ids":[]}]"#;
         let l = read_all(&[InputFile::new("lme.json", text.as_bytes().to_vec())]).unwrap();
-        let ids: Vec<&str> = l
-            .bundle
-            .memories
-            .iter()
-            .map(|m| m.memory_id.as_str())
-            .collect();
-        assert_eq!(
-            ids,
-            ["answer_a_1_1", "answer_a_1_2", "answer_a_1", "s2_1", "s2"]
-        );
-        assert_eq!(
-            l.bundle.memories[2].anchors,
-            ["answer_a_1_1", "answer_a_1_2"]
-        );
+        let ids: Vec<&str> = l.bundle.memories.iter().map(|m| m.memory_id.as_str()).collect();
+        assert_eq!(ids, ["answer_a_1_1", "answer_a_1_2", "answer_a_1", "s2_1", "s2"]);
+        assert_eq!(l.bundle.memories[2].anchors, ["answer_a_1_1", "answer_a_1_2"]);
         assert_eq!(l.bundle.queries.len(), 1);
         assert_eq!(l.bundle.queries[0].evidence[0].anchor, "answer_a_1_1");
         assert_eq!(l.warnings.count(WarningKind::AbstentionQuestion), 1);
@@ -367,12 +310,8 @@ mod tests {
 
     #[test]
     fn mismatched_arrays_name_the_field() {
-        let text =
-            r#"[{"question_id":"q1","haystack_session_ids":["a","b"],"haystack_sessions":[[]]}]"#;
+        let text = r#"[{"question_id":"q1","haystack_session_ids":["a","b"],"haystack_sessions":[[]]}]"#;
         let e = read_all(&[InputFile::new("lme.json", text.as_bytes().to_vec())]).unwrap_err();
-        assert_eq!(
-            e.location.field.as_deref(),
-            Some("[0].haystack_session_ids")
-        );
+        assert_eq!(e.location.field.as_deref(), Some("[0].haystack_session_ids"));
     }
 }

@@ -28,10 +28,7 @@ pub struct InputFile {
 
 impl InputFile {
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile {
-            name: name.into(),
-            bytes: bytes.into(),
-        }
+        InputFile { name: name.into(), bytes: bytes.into() }
     }
 }
 
@@ -83,36 +80,15 @@ impl Format {
     /// What the file provides.
     pub fn provides(self) -> Provides {
         match self {
-            Format::BundleJson => Provides {
-                memories: true,
-                queries: true,
-                runs: true,
-            },
-            Format::MemoriesJsonl => Provides {
-                memories: true,
-                queries: false,
-                runs: false,
-            },
-            Format::QueriesJsonl => Provides {
-                memories: false,
-                queries: true,
-                runs: false,
-            },
+            Format::BundleJson => Provides { memories: true, queries: true, runs: true },
+            Format::MemoriesJsonl => Provides { memories: true, queries: false, runs: false },
+            Format::QueriesJsonl => Provides { memories: false, queries: true, runs: false },
             Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog | Format::TrecRun => {
-                Provides {
-                    memories: false,
-                    queries: false,
-                    runs: true,
-                }
+                Provides { memories: false, queries: false, runs: true }
             }
-            Format::TrecQrels
-            | Format::Locomo
-            | Format::LongMemEval
-            | Format::LongMemEvalSnapshot => Provides {
-                memories: true,
-                queries: true,
-                runs: false,
-            },
+            Format::TrecQrels | Format::Locomo | Format::LongMemEval | Format::LongMemEvalSnapshot => {
+                Provides { memories: true, queries: true, runs: false }
+            }
         }
     }
 }
@@ -212,17 +188,10 @@ pub fn read_into(
             ),
         ));
     }
-    let before = (
-        loaded.bundle.memories.len(),
-        loaded.bundle.queries.len(),
-        loaded.bundle.runs.len(),
-    );
+    let before = (loaded.bundle.memories.len(), loaded.bundle.queries.len(), loaded.bundle.runs.len());
     let name = file.name.as_str();
     let mut report_progress = |fraction: f64| {
-        progress(Progress {
-            stage: format!("reading {name}"),
-            fraction,
-        });
+        progress(Progress { stage: format!("reading {name}"), fraction });
     };
     let records = match format {
         Format::BundleJson => bundle::read_bundle_json(name, &text, loaded)?,
@@ -234,9 +203,7 @@ pub fn read_into(
         Format::TrecRun => trec::read_run(name, &text, loaded)?,
         Format::TrecQrels => trec::read_qrels(name, &text, loaded)?,
         Format::Locomo => locomo::read(name, &text, loaded)?,
-        Format::LongMemEval | Format::LongMemEvalSnapshot => {
-            longmemeval::read(name, &text, format, loaded)?
-        }
+        Format::LongMemEval | Format::LongMemEvalSnapshot => longmemeval::read(name, &text, format, loaded)?,
     };
     report_progress(1.0);
     loaded.files.push(FileReport {
@@ -259,17 +226,13 @@ pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), I
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(bytes)
             .read_to_end(&mut out)
-            .map_err(|e| {
-                IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}"))
-            })?;
+            .map_err(|e| IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}")))?;
         (Cow::Owned(out), true)
     } else {
         (Cow::Borrowed(bytes), false)
     };
     let text = match raw {
-        Cow::Borrowed(b) => {
-            Cow::Borrowed(std::str::from_utf8(b).map_err(|e| utf8_error(name, b, e))?)
-        }
+        Cow::Borrowed(b) => Cow::Borrowed(std::str::from_utf8(b).map_err(|e| utf8_error(name, b, e))?),
         Cow::Owned(b) => Cow::Owned(String::from_utf8(b).map_err(|e| {
             let err = e.utf8_error();
             utf8_error(name, e.as_bytes(), err)
@@ -288,10 +251,7 @@ pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), I
 fn utf8_error(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> IngestError {
     let at = e.valid_up_to();
     let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    IngestError::new(
-        Location::line(name, line),
-        format!("not UTF-8 text (invalid byte at offset {at})"),
-    )
+    IngestError::new(Location::line(name, line), format!("not UTF-8 text (invalid byte at offset {at})"))
 }
 
 /// Detects a file's format from its content (never from its name alone).
@@ -325,9 +285,7 @@ fn detect_json_array(name: &str, text: &str) -> Result<Format, IngestError> {
     if head.contains("\"haystack_sessions\"") || head.contains("\"haystack_session_ids\"") {
         return Ok(Format::LongMemEval);
     }
-    if head.contains("\"conversation\"")
-        && (head.contains("\"qa\"") || head.contains("\"sample_id\""))
-    {
+    if head.contains("\"conversation\"") && (head.contains("\"qa\"") || head.contains("\"sample_id\"")) {
         return Ok(Format::Locomo);
     }
     if head.contains("\"qa\"") && head.contains("\"evidence\"") {
@@ -343,12 +301,8 @@ fn detect_json_array(name: &str, text: &str) -> Result<Format, IngestError> {
 
 fn detect_json_object(name: &str, text: &str) -> Result<Format, IngestError> {
     // JSONL when the first non-blank line is a complete JSON object.
-    let (line_no, first_line) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l))
-        .unwrap_or((1, ""));
+    let (line_no, first_line) =
+        text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l)).unwrap_or((1, ""));
     match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(first_line) {
         Ok(obj) => classify_object_keys(name, line_no, &obj, text),
         Err(_) => {
@@ -356,10 +310,7 @@ fn detect_json_object(name: &str, text: &str) -> Result<Format, IngestError> {
             let head = prefix(text, 256 * 1024);
             if head.contains("\"questions\"") && head.contains("\"sessions\"") {
                 Ok(Format::LongMemEvalSnapshot)
-            } else if ["\"memories\"", "\"queries\"", "\"runs\""]
-                .iter()
-                .any(|k| head.contains(k))
-            {
+            } else if ["\"memories\"", "\"queries\"", "\"runs\""].iter().any(|k| head.contains(k)) {
                 Ok(Format::BundleJson)
             } else if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
                 Err(IngestError::new(
@@ -372,8 +323,7 @@ fn detect_json_object(name: &str, text: &str) -> Result<Format, IngestError> {
                     Location::line(name, line_no),
                     format!(
                         "not valid JSON{}",
-                        e.map(|e| format!(": {}", records::strip_position(&e)))
-                            .unwrap_or_default()
+                        e.map(|e| format!(": {}", records::strip_position(&e))).unwrap_or_default()
                     ),
                 ))
             }
@@ -449,31 +399,13 @@ mod tests {
     #[test]
     fn detects_by_content() {
         let cases = [
-            (
-                r#"{"memory_id":"a","anchors":["a"],"raw":true}"#,
-                Format::MemoriesJsonl,
-            ),
+            (r#"{"memory_id":"a","anchors":["a"],"raw":true}"#, Format::MemoriesJsonl),
             (r#"{"query_id":"q","evidence":["a"]}"#, Format::QueriesJsonl),
-            (
-                r#"{"system":"s","query_id":"q","ranked":["a"]}"#,
-                Format::RunsJsonl,
-            ),
-            (
-                r#"{"system":"s","query_id":"q","retrieved_id":"a","rank":1}"#,
-                Format::HitsJsonl,
-            ),
-            (
-                r#"{"question_id":"q","retrieval_results":{"ranked_items":[]}}"#,
-                Format::LongMemEvalLog,
-            ),
-            (
-                "{\n \"memories\": [],\n \"queries\": [] }",
-                Format::BundleJson,
-            ),
-            (
-                r#"{"memories":[],"queries":[],"runs":[]}"#,
-                Format::BundleJson,
-            ),
+            (r#"{"system":"s","query_id":"q","ranked":["a"]}"#, Format::RunsJsonl),
+            (r#"{"system":"s","query_id":"q","retrieved_id":"a","rank":1}"#, Format::HitsJsonl),
+            (r#"{"question_id":"q","retrieval_results":{"ranked_items":[]}}"#, Format::LongMemEvalLog),
+            ("{\n \"memories\": [],\n \"queries\": [] }", Format::BundleJson),
+            (r#"{"memories":[],"queries":[],"runs":[]}"#, Format::BundleJson),
             ("q1 Q0 d1 1 2.5 run\n", Format::TrecRun),
             ("q1 0 d1 1\n", Format::TrecQrels),
         ];
@@ -494,8 +426,7 @@ mod tests {
     fn gzip_is_detected_by_magic() {
         use std::io::Write;
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        enc.write_all(b"{\"query_id\":\"q\",\"evidence\":[\"a\"]}\n")
-            .unwrap();
+        enc.write_all(b"{\"query_id\":\"q\",\"evidence\":[\"a\"]}\n").unwrap();
         let gz = enc.finish().unwrap();
         let (text, gzip) = decode("q.jsonl.gz", &gz).unwrap();
         assert!(gzip);

@@ -24,25 +24,16 @@ impl<'de> Deserialize<'de> for RankedEntry {
                 f.write_str("a memory id (string or integer) or an object with `memory_id` and optional `score`")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<RankedEntry, E> {
-                Ok(RankedEntry {
-                    id: v.to_string(),
-                    score: None,
-                })
+                Ok(RankedEntry { id: v.to_string(), score: None })
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<RankedEntry, E> {
                 Ok(RankedEntry { id: v, score: None })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RankedEntry, E> {
-                Ok(RankedEntry {
-                    id: v.to_string(),
-                    score: None,
-                })
+                Ok(RankedEntry { id: v.to_string(), score: None })
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<RankedEntry, E> {
-                Ok(RankedEntry {
-                    id: v.to_string(),
-                    score: None,
-                })
+                Ok(RankedEntry { id: v.to_string(), score: None })
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RankedEntry, A::Error> {
                 let mut id = None;
@@ -51,9 +42,7 @@ impl<'de> Deserialize<'de> for RankedEntry {
                     match key.as_ref() {
                         "memory_id" | "id" | "corpus_id" | "retrieved_id" | "docno" => {
                             if id.is_some() {
-                                return Err(de::Error::custom(format!(
-                                    "more than one id field (`{key}`)"
-                                )));
+                                return Err(de::Error::custom(format!("more than one id field (`{key}`)")));
                             }
                             id = Some(map.next_value_seed(IdSeed)?);
                         }
@@ -134,10 +123,7 @@ pub fn explain<T: DeserializeOwned>(file: &str, line: usize, text: &str) -> Inge
     let mut de = serde_json::Deserializer::from_str(text);
     let err = match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(_) => {
-            return IngestError::new(
-                Location::line(file, line.max(1)),
-                "could not be read (trailing data?)",
-            );
+            return IngestError::new(Location::line(file, line.max(1)), "could not be read (trailing data?)");
         }
         Err(e) => e,
     };
@@ -150,11 +136,7 @@ pub fn explain<T: DeserializeOwned>(file: &str, line: usize, text: &str) -> Inge
         message = format!("not valid JSON: {message} (column {})", inner.column());
     } else if let Some(rest) = message.strip_prefix("missing field `") {
         let field = rest.trim_end_matches('`').to_string();
-        let full = if path == "." {
-            field.clone()
-        } else {
-            format!("{path}.{field}")
-        };
+        let full = if path == "." { field.clone() } else { format!("{path}.{field}") };
         loc = loc.with_field(full);
         message = format!("required field `{field}` is missing");
     }
@@ -166,10 +148,7 @@ pub fn explain<T: DeserializeOwned>(file: &str, line: usize, text: &str) -> Inge
 
 /// Iterates the non-blank lines of a JSONL text with 1-based line numbers, reporting progress
 /// about every 4,096 lines.
-pub fn jsonl_lines<'a>(
-    text: &'a str,
-    progress: &'a mut dyn FnMut(f64),
-) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+pub fn jsonl_lines<'a>(text: &'a str, progress: &'a mut dyn FnMut(f64)) -> impl Iterator<Item = (usize, &'a str)> + 'a {
     let total = text.len().max(1) as f64;
     let base = text.as_ptr() as usize;
     text.lines().enumerate().filter_map(move |(i, l)| {
@@ -189,35 +168,17 @@ mod tests {
     #[test]
     fn ranked_entries_in_every_spelling() {
         let v: Vec<RankedEntry> =
-            serde_json::from_str(r#"["a", 7, {"memory_id":"b","score":1.5}, {"corpus_id":"c"}]"#)
-                .unwrap();
-        assert_eq!(
-            v[0],
-            RankedEntry {
-                id: "a".into(),
-                score: None
-            }
-        );
+            serde_json::from_str(r#"["a", 7, {"memory_id":"b","score":1.5}, {"corpus_id":"c"}]"#).unwrap();
+        assert_eq!(v[0], RankedEntry { id: "a".into(), score: None });
         assert_eq!(v[1].id, "7");
-        assert_eq!(
-            v[2],
-            RankedEntry {
-                id: "b".into(),
-                score: Some(1.5)
-            }
-        );
+        assert_eq!(v[2], RankedEntry { id: "b".into(), score: Some(1.5) });
         assert_eq!(v[3].id, "c");
         assert!(serde_json::from_str::<Vec<RankedEntry>>(r#"[{"score":1}]"#).is_err());
     }
 
     #[test]
     fn errors_name_line_and_field() {
-        let e = parse::<Memory>(
-            "m.jsonl",
-            7,
-            r#"{"memory_id":"a","anchors":"x","raw":"yes"}"#,
-        )
-        .unwrap_err();
+        let e = parse::<Memory>("m.jsonl", 7, r#"{"memory_id":"a","anchors":"x","raw":"yes"}"#).unwrap_err();
         assert_eq!(e.location.line, Some(7));
         assert_eq!(e.location.field.as_deref(), Some("raw"));
         let e = parse::<Memory>("m.jsonl", 3, r#"{"memory_id":"a"}"#).unwrap_err();
@@ -225,12 +186,7 @@ mod tests {
         assert!(e.message.contains("missing"));
         let e = parse::<Memory>("m.jsonl", 2, r#"{"memory_id":"a","anchors":["x"],}"#).unwrap_err();
         assert!(e.message.starts_with("not valid JSON"), "{}", e.message);
-        let e = parse::<RunRecord>("r.jsonl", 9, r#"{"system":"s","ranked":["a",{"score":2}]}"#)
-            .unwrap_err();
-        assert_eq!(
-            e.location.field.as_deref(),
-            Some("ranked[1].memory_id"),
-            "{e}"
-        );
+        let e = parse::<RunRecord>("r.jsonl", 9, r#"{"system":"s","ranked":["a",{"score":2}]}"#).unwrap_err();
+        assert_eq!(e.location.field.as_deref(), Some("ranked[1].memory_id"), "{e}");
     }
 }

@@ -13,12 +13,8 @@ use crate::error::{IngestError, Location};
 use crate::model::{Evidence, Memory, Query, RankedItem};
 
 pub fn detect(name: &str, text: &str) -> Result<Format, IngestError> {
-    let (line_no, line) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l))
-        .unwrap_or((1, ""));
+    let (line_no, line) =
+        text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l)).unwrap_or((1, ""));
     let fields: Vec<&str> = line.split_whitespace().collect();
     match fields.len() {
         6 => Ok(Format::TrecRun),
@@ -46,38 +42,23 @@ pub fn read_run(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, In
         if f.len() != 6 {
             return Err(IngestError::new(
                 Location::line(file, line_no),
-                format!(
-                    "a TREC run line has 6 fields (qid Q0 docno rank score tag), found {}",
-                    f.len()
-                ),
+                format!("a TREC run line has 6 fields (qid Q0 docno rank score tag), found {}", f.len()),
             ));
         }
         let rank: f64 = f[3].parse().map_err(|_| {
-            IngestError::new(
-                Location::line(file, line_no).with_field("rank"),
-                format!("`{}` is not a number", f[3]),
-            )
+            IngestError::new(Location::line(file, line_no).with_field("rank"), format!("`{}` is not a number", f[3]))
         })?;
         let score: f64 = f[4].parse().map_err(|_| {
-            IngestError::new(
-                Location::line(file, line_no).with_field("score"),
-                format!("`{}` is not a number", f[4]),
-            )
+            IngestError::new(Location::line(file, line_no).with_field("score"), format!("`{}` is not a number", f[4]))
         })?;
         if !score.is_finite() {
-            return Err(IngestError::new(
-                Location::line(file, line_no).with_field("score"),
-                "is not finite",
-            ));
+            return Err(IngestError::new(Location::line(file, line_no).with_field("score"), "is not finite"));
         }
         hits.push(
             f[5].to_string(),
             f[0].to_string(),
             Some(rank),
-            RankedItem {
-                memory_id: f[2].to_string(),
-                score: Some(score),
-            },
+            RankedItem { memory_id: f[2].to_string(), score: Some(score) },
             || Location::line(file, line_no).to_string(),
         );
         n += 1;
@@ -101,23 +82,14 @@ pub fn read_qrels(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, 
         if f.len() != 4 {
             return Err(IngestError::new(
                 Location::line(file, line_no),
-                format!(
-                    "a qrels line has 4 fields (qid iter docno rel), found {}",
-                    f.len()
-                ),
+                format!("a qrels line has 4 fields (qid iter docno rel), found {}", f.len()),
             ));
         }
         let rel: f64 = f[3].parse().map_err(|_| {
-            IngestError::new(
-                Location::line(file, line_no).with_field("rel"),
-                format!("`{}` is not a number", f[3]),
-            )
+            IngestError::new(Location::line(file, line_no).with_field("rel"), format!("`{}` is not a number", f[3]))
         })?;
         if !rel.is_finite() {
-            return Err(IngestError::new(
-                Location::line(file, line_no).with_field("rel"),
-                "is not finite",
-            ));
+            return Err(IngestError::new(Location::line(file, line_no).with_field("rel"), "is not finite"));
         }
         let qi = *query_index.entry(f[0].to_string()).or_insert_with(|| {
             queries.push(Query {
@@ -134,29 +106,21 @@ pub fn read_qrels(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, 
             doc_order.push(f[2].to_string());
         }
         if rel > 0.0 {
-            queries[qi].evidence.push(Evidence {
-                anchor: f[2].to_string(),
-                grade: rel,
-            });
+            queries[qi].evidence.push(Evidence { anchor: f[2].to_string(), grade: rel });
         } else {
-            loaded.warnings.add(WarningKind::NonRelevantJudgment, || {
-                Location::line(file, line_no).to_string()
-            });
+            loaded.warnings.add(WarningKind::NonRelevantJudgment, || Location::line(file, line_no).to_string());
         }
         n += 1;
     }
-    loaded
-        .bundle
-        .memories
-        .extend(doc_order.into_iter().map(|d| Memory {
-            anchors: vec![d.clone()],
-            memory_id: d,
-            raw: true,
-            canonical: false,
-            kind: Some("judged_document".to_string()),
-            text: None,
-            extra: Default::default(),
-        }));
+    loaded.bundle.memories.extend(doc_order.into_iter().map(|d| Memory {
+        anchors: vec![d.clone()],
+        memory_id: d,
+        raw: true,
+        canonical: false,
+        kind: Some("judged_document".to_string()),
+        text: None,
+        extra: Default::default(),
+    }));
     loaded.bundle.queries.extend(queries);
     loaded.from_trec_qrels = true;
     Ok(n)
@@ -170,10 +134,7 @@ mod tests {
     fn qrels_and_run() {
         let l = read_all(&[
             InputFile::new("q.qrels", &b"1 0 A 3\n1 0 B 2\n1 0 C 1\n1 0 D 0\n"[..]),
-            InputFile::new(
-                "r.run",
-                &b"1 Q0 C 1 4.0 sys\n1 Q0 X 2 3.0 sys\n1 Q0 A 3 2.0 sys\n1 Q0 B 4 1.0 sys\n"[..],
-            ),
+            InputFile::new("r.run", &b"1 Q0 C 1 4.0 sys\n1 Q0 X 2 3.0 sys\n1 Q0 A 3 2.0 sys\n1 Q0 B 4 1.0 sys\n"[..]),
         ])
         .unwrap();
         assert!(l.from_trec_qrels);
@@ -187,20 +148,9 @@ mod tests {
 
     #[test]
     fn bad_numbers_name_the_field() {
-        let e = read_all(&[InputFile::new(
-            "r.run",
-            &b"1 Q0 C 1 4.0 sys\n1 Q0 X 2 abc sys\n"[..],
-        )])
-        .unwrap_err();
-        assert_eq!(
-            (e.location.line, e.location.field.as_deref()),
-            (Some(2), Some("score"))
-        );
-        let e = read_all(&[InputFile::new(
-            "r.run",
-            &b"1 Q0 C 1 4.0 sys\n1 Q0 X 2\n"[..],
-        )])
-        .unwrap_err();
+        let e = read_all(&[InputFile::new("r.run", &b"1 Q0 C 1 4.0 sys\n1 Q0 X 2 abc sys\n"[..])]).unwrap_err();
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("score")));
+        let e = read_all(&[InputFile::new("r.run", &b"1 Q0 C 1 4.0 sys\n1 Q0 X 2\n"[..])]).unwrap_err();
         assert_eq!(e.location.line, Some(2));
     }
 }

@@ -65,8 +65,10 @@ pub enum WarningKind {
     EvidenceFallback,
     /// A session appears in several questions' haystacks; stored once.
     SharedSession,
-    /// An observation/derived memory cites a turn id that was normalised or does not exist.
+    /// A derived memory's source reference was rewritten (a list or a comma-joined string of ids).
     LineageNormalized,
+    /// A derived memory cites a turn that does not exist; kept as an anchor with no raw turn.
+    LineageDangling,
     /// Retrieval-log ids `noans_…` mapped back to the stored `answer_…` ids.
     IdAliased,
     /// trec_eval ordering was requested but a ranked list has no scores; saved order kept.
@@ -79,8 +81,8 @@ impl WarningKind {
     pub fn severity(self) -> Severity {
         use WarningKind::*;
         match self {
-            EvidenceNormalized | MultiAnchorMemory | AdversarialQuestion | SharedSession
-            | IdAliased | NonRelevantJudgment | TiedScores | LineageNormalized => Severity::Note,
+            EvidenceNormalized | MultiAnchorMemory | AdversarialQuestion | SharedSession | IdAliased
+            | NonRelevantJudgment | TiedScores | LineageNormalized => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -90,20 +92,12 @@ impl WarningKind {
         use WarningKind::*;
         match self {
             RunQueryUnknown => "ranked lists for query ids not in the queries: not scored",
-            RepeatedRankedId => {
-                "ranked lists repeat a memory id: only the first occurrence earns credit"
-            }
-            RankedIdNotStored => {
-                "ranked ids are not stored memories (unjudged for TREC): no credit"
-            }
-            EvidenceWithoutMemory => {
-                "evidence anchors have no stored memory: empty groups, dropped"
-            }
+            RepeatedRankedId => "ranked lists repeat a memory id: only the first occurrence earns credit",
+            RankedIdNotStored => "ranked ids are not stored memories (unjudged for TREC): no credit",
+            EvidenceWithoutMemory => "evidence anchors have no stored memory: empty groups, dropped",
             QueryWithoutRun => "(system, query) pairs have no ranked list",
             TiedScores => "ranked lists have tied scores: saved order kept",
-            ScoresNotDescending => {
-                "ranked lists have scores that rise along the saved order: saved order kept"
-            }
+            ScoresNotDescending => "ranked lists have scores that rise along the saved order: saved order kept",
             DuplicateMemory => "memory ids defined twice: first definition kept",
             DuplicateQuery => "query ids defined twice: first definition kept",
             DuplicateRun => "(system, query) ranked lists given twice: first kept",
@@ -111,26 +105,21 @@ impl WarningKind {
             QueryWithoutEvidence => "queries have no evidence: eligible for no target",
             MemoryWithoutAnchor => "memories have no anchors: they can never earn credit",
             RawAndCanonical => "memories are flagged both raw and canonical",
-            MultiAnchorMemory => {
-                "memories descend from several anchors (one credit per retrieved item in nDCG)"
-            }
+            MultiAnchorMemory => "memories descend from several anchors (one credit per retrieved item in nDCG)",
             RankIrregular => "per-hit ranks have gaps or repeats: ordered by rank, then file order",
             EvidenceNormalized => "evidence ids rewritten to canonical form",
             EvidenceUnparseable => "evidence ids could not be parsed: dropped from their query",
             EvidenceDangling => "evidence ids point at no turn: kept as anchors with no memory",
-            AdversarialQuestion => {
-                "category-5 (adversarial) questions imported, answer from adversarial_answer"
-            }
+            AdversarialQuestion => "category-5 (adversarial) questions imported, answer from adversarial_answer",
             AbstentionQuestion => "abstention questions (_abs) have no evidence: not imported",
-            EvidenceFallback => {
-                "questions have no has_answer turn: every turn of the answer sessions used as evidence"
-            }
+            EvidenceFallback => "questions have no has_answer turn: every turn of the answer sessions used as evidence",
             SharedSession => "sessions appear in several haystacks: stored once",
-            LineageNormalized => "derived-memory source references normalised or dangling",
-            IdAliased => "retrieval-log ids noans_… mapped to the stored answer_… ids",
-            OrderWithoutScores => {
-                "trec_eval ordering requested but lists have no scores: saved order kept"
+            LineageNormalized => {
+                "derived-memory source references given as lists or joined strings: split into anchors"
             }
+            LineageDangling => "derived memories cite turns that do not exist: anchors with no raw turn",
+            IdAliased => "retrieval-log ids noans_… mapped to the stored answer_… ids",
+            OrderWithoutScores => "trec_eval ordering requested but lists have no scores: saved order kept",
             NonRelevantJudgment => "qrels judgments with relevance ≤ 0: not evidence",
         }
     }
@@ -190,20 +179,17 @@ impl Warnings {
             let first = examples.next().unwrap_or_default();
             self.add_n(w.kind, w.count, || first);
             for e in examples {
-                if let Some(mine) = self.items.iter_mut().find(|m| m.kind == w.kind) {
-                    if mine.examples.len() < MAX_EXAMPLES {
-                        mine.examples.push(e);
-                    }
+                if let Some(mine) =
+                    self.items.iter_mut().find(|m| m.kind == w.kind && m.examples.len() < MAX_EXAMPLES)
+                {
+                    mine.examples.push(e);
                 }
             }
         }
     }
 
     pub fn count(&self, kind: WarningKind) -> usize {
-        self.items
-            .iter()
-            .find(|w| w.kind == kind)
-            .map_or(0, |w| w.count)
+        self.items.iter().find(|w| w.kind == kind).map_or(0, |w| w.count)
     }
 
     pub fn get(&self, kind: WarningKind) -> Option<&Warning> {
@@ -235,18 +221,12 @@ mod tests {
         }
         w.add(WarningKind::DuplicateQuery, || "q".into());
         assert_eq!(w.count(WarningKind::TiedScores), 8);
-        assert_eq!(
-            w.get(WarningKind::TiedScores).unwrap().examples.len(),
-            MAX_EXAMPLES
-        );
+        assert_eq!(w.get(WarningKind::TiedScores).unwrap().examples.len(), MAX_EXAMPLES);
         assert_eq!(w.len(), 2);
         let mut other = Warnings::default();
         other.add_n(WarningKind::DuplicateQuery, 3, || "r".into());
         w.extend(other);
         assert_eq!(w.count(WarningKind::DuplicateQuery), 4);
-        assert_eq!(
-            w.get(WarningKind::DuplicateQuery).unwrap().examples,
-            vec!["q", "r"]
-        );
+        assert_eq!(w.get(WarningKind::DuplicateQuery).unwrap().examples, vec!["q", "r"]);
     }
 }

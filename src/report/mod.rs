@@ -42,32 +42,19 @@ fn opt(s: &Option<String>) -> String {
 
 impl Table {
     fn new(name: &str, headers: &[&str]) -> Table {
-        Table {
-            name: name.into(),
-            headers: headers.iter().map(|h| h.to_string()).collect(),
-            rows: Vec::new(),
-        }
+        Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
     }
 
     /// RFC 4180 CSV with a header line.
     pub fn to_csv(&self) -> Result<String> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        let err = |e: csv::Error| Error::Output {
-            what: format!("table {}", self.name),
-            message: e.to_string(),
-        };
+        let err = |e: csv::Error| Error::Output { what: format!("table {}", self.name), message: e.to_string() };
         w.write_record(&self.headers).map_err(err)?;
         for r in &self.rows {
             w.write_record(r).map_err(err)?;
         }
-        let bytes = w.into_inner().map_err(|e| Error::Output {
-            what: self.name.clone(),
-            message: e.to_string(),
-        })?;
-        String::from_utf8(bytes).map_err(|e| Error::Output {
-            what: self.name.clone(),
-            message: e.to_string(),
-        })
+        let bytes = w.into_inner().map_err(|e| Error::Output { what: self.name.clone(), message: e.to_string() })?;
+        String::from_utf8(bytes).map_err(|e| Error::Output { what: self.name.clone(), message: e.to_string() })
     }
 }
 
@@ -301,27 +288,13 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
         "contested_summary" => {
             let mut t = Table::new("contested_summary", &["system", "raw_covered", "contested"]);
             for r in &report.contested_summary {
-                t.rows.push(vec![
-                    r.system.clone(),
-                    r.raw_covered.to_string(),
-                    r.contested.to_string(),
-                ]);
+                t.rows.push(vec![r.system.clone(), r.raw_covered.to_string(), r.contested.to_string()]);
             }
             t
         }
         "delta_distribution" => {
-            let mut t = Table::new(
-                "delta_distribution",
-                &[
-                    "system",
-                    "a",
-                    "b",
-                    "n",
-                    "mean_abs",
-                    "median_abs",
-                    "share_ge_0_1",
-                ],
-            );
+            let mut t =
+                Table::new("delta_distribution", &["system", "a", "b", "n", "mean_abs", "median_abs", "share_ge_0_1"]);
             for r in &report.delta_distribution {
                 t.rows.push(vec![
                     r.system.clone(),
@@ -336,10 +309,7 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
             t
         }
         "delta_histogram" => {
-            let mut t = Table::new(
-                "delta_histogram",
-                &["system", "a", "b", "low", "high", "count"],
-            );
+            let mut t = Table::new("delta_histogram", &["system", "a", "b", "low", "high", "count"]);
             for r in &report.delta_distribution {
                 for b in &r.bins {
                     t.rows.push(vec![
@@ -355,17 +325,8 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
             t
         }
         "coverage" => {
-            let mut t = Table::new(
-                "coverage",
-                &[
-                    "target",
-                    "queries",
-                    "eligible",
-                    "zero_target",
-                    "groups",
-                    "group_sizes",
-                ],
-            );
+            let mut t =
+                Table::new("coverage", &["target", "queries", "eligible", "zero_target", "groups", "group_sizes"]);
             for r in &report.coverage {
                 t.rows.push(vec![
                     r.target.clone(),
@@ -373,24 +334,14 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
                     r.eligible.to_string(),
                     r.zero_target.to_string(),
                     r.groups.to_string(),
-                    r.group_sizes
-                        .iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    r.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "),
                 ]);
             }
             t
         }
         "warnings" => {
-            let mut t = Table::new(
-                "warnings",
-                &["stage", "kind", "severity", "count", "message", "examples"],
-            );
-            for (stage, ws) in [
-                ("reading", &report.reading.warnings),
-                ("scoring", &report.scoring_warnings),
-            ] {
+            let mut t = Table::new("warnings", &["stage", "kind", "severity", "count", "message", "examples"]);
+            for (stage, ws) in [("reading", &report.reading.warnings), ("scoring", &report.scoring_warnings)] {
                 for w in ws {
                     t.rows.push(vec![
                         stage.into(),
@@ -435,13 +386,7 @@ fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
     };
     let mut out = line(headers.iter().map(|s| s.to_string()).collect());
     out.push('\n');
-    out.push_str(
-        &widths
-            .iter()
-            .map(|w| "-".repeat(*w))
-            .collect::<Vec<_>>()
-            .join("  "),
-    );
+    out.push_str(&widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
     out.push('\n');
     for r in rows {
         out.push_str(&line(r.clone()));
@@ -453,10 +398,7 @@ fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
 /// The human-readable report (`--format table`).
 pub fn render_text(r: &Report) -> String {
     let mut out = String::new();
-    out.push_str(&format!(
-        "memaudit {} — credit-target rescoring\n",
-        r.memaudit_version
-    ));
+    out.push_str(&format!("memaudit {} — credit-target rescoring\n", r.memaudit_version));
     out.push_str(&format!("conventions: {}\n", r.conventions));
     out.push_str(&format!("multi-anchor rule: {}\n\n", r.multi_anchor_rule));
 
@@ -484,10 +426,7 @@ pub fn render_text(r: &Report) -> String {
             format!("{:?}", w.severity).to_lowercase(),
             w.count,
             w.message,
-            w.examples
-                .first()
-                .map(|e| format!(" (e.g. {e})"))
-                .unwrap_or_default()
+            w.examples.first().map(|e| format!(" (e.g. {e})")).unwrap_or_default()
         ));
     }
 
@@ -495,24 +434,11 @@ pub fn render_text(r: &Report) -> String {
     let rows: Vec<Vec<String>> = r
         .coverage
         .iter()
-        .map(|c| {
-            vec![
-                c.target.clone(),
-                c.eligible.to_string(),
-                c.zero_target.to_string(),
-                c.groups.to_string(),
-            ]
-        })
+        .map(|c| vec![c.target.clone(), c.eligible.to_string(), c.zero_target.to_string(), c.groups.to_string()])
         .collect();
-    out.push_str(&render_columns(
-        &["target", "eligible", "zero_target", "groups"],
-        &rows,
-    ));
+    out.push_str(&render_columns(&["target", "eligible", "zero_target", "groups"], &rows));
 
-    out.push_str(&format!(
-        "\n== Means per system and target (nDCG {}% CI)\n",
-        r.settings.confidence * 100.0
-    ));
+    out.push_str(&format!("\n== Means per system and target (nDCG {}% CI)\n", r.settings.confidence * 100.0));
     let rows: Vec<Vec<String>> = r
         .summary
         .iter()
@@ -532,9 +458,7 @@ pub fn render_text(r: &Report) -> String {
         })
         .collect();
     out.push_str(&render_columns(
-        &[
-            "system", "target", "subset", "n", "nDCG", "CI", "recall", "hit", "MRR", "top1",
-        ],
+        &["system", "target", "subset", "n", "nDCG", "CI", "recall", "hit", "MRR", "top1"],
         &rows,
     ));
 
@@ -550,9 +474,7 @@ pub fn render_text(r: &Report) -> String {
                 format!(
                     "{} ({})",
                     s.ndcg_changed,
-                    s.change_rate
-                        .map(|x| format!("{:.1}%", x * 100.0))
-                        .unwrap_or_default()
+                    s.change_rate.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
                 ),
                 format!("{} (+{}/−{})", s.hit_flips, s.hit_gained, s.hit_lost),
                 s.top1_flips.to_string(),
@@ -562,16 +484,7 @@ pub fn render_text(r: &Report) -> String {
         })
         .collect();
     out.push_str(&render_columns(
-        &[
-            "system",
-            "pair",
-            "n",
-            "nDCG changed",
-            "hit flips",
-            "top-1 flips",
-            "mean diff",
-            "CI",
-        ],
+        &["system", "pair", "n", "nDCG changed", "hit flips", "top-1 flips", "mean diff", "CI"],
         &rows,
     ));
 
@@ -591,10 +504,7 @@ pub fn render_text(r: &Report) -> String {
             ]
         })
         .collect();
-    out.push_str(&render_columns(
-        &["target", "pair", "n", "delta nDCG", "CI", "winner", "flip"],
-        &rows,
-    ));
+    out.push_str(&render_columns(&["target", "pair", "n", "delta nDCG", "CI", "winner", "flip"], &rows));
 
     out.push_str("\n== Design recommendation (best system per target and metric)\n");
     let rows: Vec<Vec<String>> = r
@@ -608,36 +518,20 @@ pub fn render_text(r: &Report) -> String {
                 x.best.clone().unwrap_or_else(|| "—".into()),
                 fmt4(x.value),
                 fmt4(x.margin),
-                if x.changes_across_targets {
-                    "changes with target".into()
-                } else {
-                    String::new()
-                },
+                if x.changes_across_targets { "changes with target".into() } else { String::new() },
             ]
         })
         .collect();
-    out.push_str(&render_columns(
-        &["target", "metric", "n", "best", "value", "margin", ""],
-        &rows,
-    ));
+    out.push_str(&render_columns(&["target", "metric", "n", "best", "value", "margin", ""], &rows));
 
     if !r.contested_summary.is_empty() {
         out.push_str("\n== Contested credits (Raw miss, Source and Canonical hit)\n");
         let rows: Vec<Vec<String>> = r
             .contested_summary
             .iter()
-            .map(|c| {
-                vec![
-                    c.system.clone(),
-                    c.raw_covered.to_string(),
-                    c.contested.to_string(),
-                ]
-            })
+            .map(|c| vec![c.system.clone(), c.raw_covered.to_string(), c.contested.to_string()])
             .collect();
-        out.push_str(&render_columns(
-            &["system", "raw-covered", "contested"],
-            &rows,
-        ));
+        out.push_str(&render_columns(&["system", "raw-covered", "contested"], &rows));
     }
 
     out.push_str("\n== |ΔnDCG| between targets\n");
@@ -650,15 +544,10 @@ pub fn render_text(r: &Report) -> String {
                 format!("{} vs {}", d.a, d.b),
                 d.n.to_string(),
                 fmt4(d.mean_abs),
-                d.share_ge_0_1
-                    .map(|x| format!("{:.1}%", x * 100.0))
-                    .unwrap_or_default(),
+                d.share_ge_0_1.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default(),
             ]
         })
         .collect();
-    out.push_str(&render_columns(
-        &["system", "pair", "n", "mean |Δ|", "|Δ| ≥ 0.1"],
-        &rows,
-    ));
+    out.push_str(&render_columns(&["system", "pair", "n", "mean |Δ|", "|Δ| ≥ 0.1"], &rows));
     out
 }

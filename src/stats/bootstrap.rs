@@ -44,12 +44,7 @@ pub struct Resampler {
 
 impl Resampler {
     pub fn new(resamples: usize, seed: u64) -> Self {
-        Resampler {
-            resamples,
-            seed,
-            cache: FxHashMap::default(),
-            cached_entries: 0,
-        }
+        Resampler { resamples, seed, cache: FxHashMap::default(), cached_entries: 0 }
     }
 
     pub fn resamples(&self) -> usize {
@@ -62,77 +57,115 @@ impl Resampler {
 
     /// The B resampled means of `values`, in draw order.
     pub fn resampled_means(&mut self, values: &[f64]) -> Vec<f64> {
-        let n = values.len();
+        self.resampled_means_many(&[values]).pop().unwrap_or_default()
+    }
+
+    /// The B resampled means of each vector. Vectors of the same length share the same
+    /// resamples (the same seed gives the same draws for the same n), and are computed in one
+    /// pass over the cached count vectors.
+    pub fn resampled_means_many(&mut self, vectors: &[&[f64]]) -> Vec<Vec<f64>> {
         let b = self.resamples;
-        if n == 0 || b == 0 {
-            return Vec::new();
+        let mut out: Vec<Vec<f64>> = vec![Vec::new(); vectors.len()];
+        if b == 0 {
+            return out;
         }
-        let inv_n = 1.0 / n as f64;
-        let cacheable = n < u16::MAX as usize && self.cached_entries + n * b <= CACHE_LIMIT;
-        if cacheable && !self.cache.contains_key(&n) {
-            let mut counts = vec![0u16; n * b];
-            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-            for row in counts.chunks_exact_mut(n) {
-                for _ in 0..n {
-                    row[rng.random_range(0..n)] += 1;
+        let mut by_n: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        for (i, v) in vectors.iter().enumerate() {
+            if !v.is_empty() {
+                by_n.entry(v.len()).or_default().push(i);
+            }
+        }
+        let mut sizes: Vec<usize> = by_n.keys().copied().collect();
+        sizes.sort_unstable();
+        for n in sizes {
+            let members = &by_n[&n];
+            for &i in members {
+                out[i].reserve_exact(b);
+            }
+            let inv_n = 1.0 / n as f64;
+            let cacheable =
+                n < u16::MAX as usize && (self.cache.contains_key(&n) || self.cached_entries + n * b <= CACHE_LIMIT);
+            if cacheable {
+                if !self.cache.contains_key(&n) {
+                    let mut counts = vec![0u16; n * b];
+                    let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+                    for row in counts.chunks_exact_mut(n) {
+                        for _ in 0..n {
+                            row[rng.random_range(0..n)] += 1;
+                        }
+                    }
+                    self.cached_entries += n * b;
+                    self.cache.insert(n, counts);
+                }
+                if let Some(counts) = self.cache.get(&n) {
+                    for row in counts.chunks_exact(n) {
+                        for &i in members {
+                            out[i].push(weighted_sum(row, vectors[i]) * inv_n);
+                        }
+                    }
+                }
+            } else {
+                // Too large to cache: the same draws and arithmetic, one resample at a time.
+                let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+                let mut row = vec![0u32; n];
+                for _ in 0..b {
+                    row.iter_mut().for_each(|c| *c = 0);
+                    for _ in 0..n {
+                        row[rng.random_range(0..n)] += 1;
+                    }
+                    for &i in members {
+                        out[i].push(weighted_sum(&row, vectors[i]) * inv_n);
+                    }
                 }
             }
-            self.cached_entries += n * b;
-            self.cache.insert(n, counts);
         }
-        if let Some(counts) = self.cache.get(&n) {
-            return counts
-                .chunks_exact(n)
-                .map(|row| {
-                    row.iter()
-                        .zip(values)
-                        .map(|(&c, &v)| c as f64 * v)
-                        .sum::<f64>()
-                        * inv_n
-                })
-                .collect();
-        }
-        // Too large to cache: same draws, same arithmetic, one resample at a time.
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        let mut row = vec![0u32; n];
-        (0..b)
-            .map(|_| {
-                row.iter_mut().for_each(|c| *c = 0);
-                for _ in 0..n {
-                    row[rng.random_range(0..n)] += 1;
-                }
-                row.iter()
-                    .zip(values)
-                    .map(|(&c, &v)| c as f64 * v)
-                    .sum::<f64>()
-                    * inv_n
-            })
-            .collect()
+        out
     }
 
     /// Percentile interval for the mean of `values` at `confidence` (e.g. 0.95).
     /// `None` when there are no values or no resamples.
     pub fn mean_ci(&mut self, values: &[f64], confidence: f64) -> Option<Interval> {
-        let mut means = self.resampled_means(values);
-        if means.is_empty() {
-            return None;
-        }
-        means.sort_by(f64::total_cmp);
-        let alpha = 1.0 - confidence;
-        Some(Interval {
-            low: quantile_sorted(&means, alpha / 2.0),
-            high: quantile_sorted(&means, 1.0 - alpha / 2.0),
-        })
+        self.mean_ci_many(&[values], confidence).pop().flatten()
     }
+
+    /// [`Self::mean_ci`] for several vectors at once (faster: one pass per population size).
+    pub fn mean_ci_many(&mut self, vectors: &[&[f64]], confidence: f64) -> Vec<Option<Interval>> {
+        let alpha = 1.0 - confidence;
+        self.resampled_means_many(vectors)
+            .into_iter()
+            .map(|mut means| {
+                if means.is_empty() {
+                    return None;
+                }
+                means.sort_by(f64::total_cmp);
+                Some(Interval {
+                    low: quantile_sorted(&means, alpha / 2.0),
+                    high: quantile_sorted(&means, 1.0 - alpha / 2.0),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Σ counts[i]·values[i] with four interleaved accumulators (lets the compiler use SIMD);
+/// the same order of operations on every path, so cached and uncached results are identical.
+fn weighted_sum<C: Copy + Into<f64>>(counts: &[C], values: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let chunks = counts.len() / 4;
+    for (c4, v4) in counts[..chunks * 4].chunks_exact(4).zip(values.chunks_exact(4)) {
+        for ((a, &c), &v) in acc.iter_mut().zip(c4).zip(v4) {
+            *a += c.into() * v;
+        }
+    }
+    for i in chunks * 4..counts.len() {
+        acc[i % 4] += counts[i].into() * values[i];
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
 /// Arithmetic mean; `None` when empty.
 pub fn mean(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        None
-    } else {
-        Some(values.iter().sum::<f64>() / values.len() as f64)
-    }
+    if values.is_empty() { None } else { Some(values.iter().sum::<f64>() / values.len() as f64) }
 }
 
 #[cfg(test)]
@@ -157,30 +190,19 @@ mod tests {
     #[test]
     fn interval_contains_mean_and_has_the_right_width() {
         // mean of 2,000 Bernoulli(0.3)-like values: percentile CI ≈ mean ± 1.96·sqrt(p(1−p)/n)
-        let v: Vec<f64> = (0..2000)
-            .map(|i| if i % 10 < 3 { 1.0 } else { 0.0 })
-            .collect();
+        let v: Vec<f64> = (0..2000).map(|i| if i % 10 < 3 { 1.0 } else { 0.0 }).collect();
         let m = mean(&v).unwrap();
         let ci = Resampler::new(3000, 1337).mean_ci(&v, 0.95).unwrap();
         assert!(ci.low < m && m < ci.high);
         let half = 1.959964 * (0.3f64 * 0.7 / 2000.0).sqrt();
-        assert!(
-            ((ci.high - ci.low) / 2.0 - half).abs() < 0.002,
-            "{ci:?} vs ±{half}"
-        );
+        assert!(((ci.high - ci.low) / 2.0 - half).abs() < 0.002, "{ci:?} vs ±{half}");
     }
 
     #[test]
     fn degenerate_inputs() {
         let mut r = Resampler::new(100, 1);
         assert_eq!(r.mean_ci(&[], 0.95), None);
-        assert_eq!(
-            r.mean_ci(&[0.25; 7], 0.95),
-            Some(Interval {
-                low: 0.25,
-                high: 0.25
-            })
-        );
+        assert_eq!(r.mean_ci(&[0.25; 7], 0.95), Some(Interval { low: 0.25, high: 0.25 }));
         assert_eq!(Resampler::new(0, 1).mean_ci(&[1.0], 0.95), None);
     }
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test of memaudit (the command CI runs, via .ci/run):
+#   formatting and lints, native unit + integration + property tests (incl. the real LoCoMo
+#   and LongMemEval fixtures in ../shared), wasm unit tests in headless Chromium, the release
+#   build of the viewer, and the browser end-to-end test that checks the numbers on screen
+#   against the CLI's JSON.
+# Installs what is missing first (see scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh --browser
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all --check
+
+step "clippy (core and CLI)"
+cargo clippy --all-targets --locked -- -D warnings
+
+step "native tests (unit, integration, property, doc)"
+cargo test --locked
+
+step "wasm tests in headless Chromium"
+cargo test --locked --target wasm32-unknown-unknown --features web --no-default-features --test web
+
+step "release build of the CLI and the viewer"
+cargo build --locked --release --bin memaudit
+trunk build --release
+
+step "browser end-to-end test"
+MEMAUDIT_BIN="$PWD/target/release/memaudit" npm run e2e
+
+step "all tests passed"

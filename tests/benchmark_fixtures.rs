@@ -1,0 +1,154 @@
+//! The LoCoMo and LongMemEval importers on the real released files in `../shared`
+//! (the LoCoMo file is CC BY-NC 4.0: read here as a test input only, never bundled).
+
+mod common;
+
+use common::{dataset, file, fixture};
+use memaudit::conventions::Settings;
+use memaudit::ingest::{Format, WarningKind};
+use memaudit::model::Target;
+use memaudit::rescore::rescore;
+
+#[test]
+fn locomo_every_quirk_is_counted() {
+    let ds = dataset(&[fixture("locomo-audit/locomo10.json")]);
+    assert_eq!(ds.files[0].format, Format::Locomo);
+    let turns = ds.memories.iter().filter(|m| m.raw).count();
+    let obs = ds.memories.iter().filter(|m| m.canonical).count();
+    assert_eq!(turns, 5882, "LoCoMo-10 has 5,882 turns");
+    assert_eq!(ds.queries.len(), 1986, "LoCoMo-10 has 1,986 QA items");
+    assert!(obs > 2000, "observations imported as canonical memories: {obs}");
+    assert_eq!(turns + obs, ds.memories.len());
+
+    let w = &ds.warnings;
+    use WarningKind::*;
+    // multi-id strings (4), zero padding "D30:05" (1), stray colon "D:11:26" (1)
+    assert_eq!(w.count(EvidenceNormalized), 6);
+    assert_eq!(w.count(EvidenceUnparseable), 1, "\"D\" in conv-42");
+    assert_eq!(w.count(EvidenceDangling), 2, "D10:19 in conv-42 and D4:36 in conv-47");
+    assert_eq!(w.count(DuplicateEvidence), 1, "[\"D4:5\",\"D4:5\",\"D5:5\"]");
+    assert_eq!(w.count(QueryWithoutEvidence), 4);
+    assert_eq!(w.count(AdversarialQuestion), 446);
+    assert_eq!(w.count(LineageNormalized), 15, "10 list references + 5 comma-joined strings");
+    assert_eq!(w.count(EvidenceWithoutMemory), 2);
+
+    // normalised ids resolve to real turns
+    let q = ds.queries.iter().find(|q| q.evidence.iter().any(|e| e.anchor == "conv-50/D30:5")).unwrap();
+    assert!(ds.memory_index("conv-50/D30:5").is_some(), "{}", q.query_id);
+    let multi = ds.queries.iter().find(|q| q.query_id == "conv-26/q37").unwrap();
+    let anchors: Vec<&str> = multi.evidence.iter().map(|e| e.anchor.as_str()).collect();
+    assert_eq!(anchors, ["conv-26/D8:6", "conv-26/D9:17"]);
+    // category 5 keeps its adversarial answer
+    let adv = ds.queries.iter().find(|q| q.category.as_deref() == Some("5")).unwrap();
+    assert!(adv.answer.is_some());
+}
+
+/// An oracle that ranks each query's raw evidence turns first scores Raw nDCG 1; the same list
+/// scores Source ≥ Raw on every query, since every LoCoMo anchor has its raw turn.
+#[test]
+fn locomo_oracle_runs_rescore_as_expected() {
+    let base = dataset(&[fixture("locomo-audit/locomo10.json")]);
+    let mut raw_oracle = String::new();
+    let mut can_oracle = String::new();
+    for q in &base.queries {
+        let raw: Vec<String> = q
+            .evidence
+            .iter()
+            .filter(|e| base.memory_index(&e.anchor).is_some())
+            .map(|e| format!("\"{}\"", e.anchor))
+            .collect();
+        raw_oracle +=
+            &format!("{{\"system\":\"raw-oracle\",\"query_id\":\"{}\",\"ranked\":[{}]}}\n", q.query_id, raw.join(","));
+        let can: Vec<String> = q
+            .evidence
+            .iter()
+            .flat_map(|e| base.anchor_members(&e.anchor).iter())
+            .filter(|&&m| base.memories[m as usize].canonical)
+            .map(|&m| format!("\"{}\"", base.memories[m as usize].memory_id))
+            .collect();
+        can_oracle += &format!(
+            "{{\"system\":\"canonical-oracle\",\"query_id\":\"{}\",\"ranked\":[{}]}}\n",
+            q.query_id,
+            can.join(",")
+        );
+    }
+    let ds = dataset(&[
+        fixture("locomo-audit/locomo10.json"),
+        file("raw.jsonl", &raw_oracle),
+        file("can.jsonl", &can_oracle),
+    ]);
+    let r = rescore(&ds, &Settings::default(), &mut |_| {});
+    let (mut raw_n, mut can_n) = (0, 0);
+    for q in 0..ds.queries.len() {
+        if let Some(s) = r.cell(0, q, Target::Raw).counted() {
+            raw_n += 1;
+            assert!((s.ndcg - 1.0).abs() < 1e-12, "{}", ds.queries[q].query_id);
+            let src = r.cell(0, q, Target::Source).counted().unwrap();
+            assert!(src.ndcg + 1e-12 >= s.ndcg);
+        }
+        if let Some(c) = r.cell(1, q, Target::Canonical).counted() {
+            can_n += 1;
+            assert_eq!(c.recall, 1.0, "{}", ds.queries[q].query_id);
+            assert!(c.ndcg > 0.0);
+        }
+        // T_can ⊆ T_src: the canonical oracle hits Source whenever it hits Canonical
+        if r.cell(1, q, Target::Canonical).counted().is_some_and(|c| c.hit == 1.0) {
+            assert_eq!(r.cell(1, q, Target::Source).counted().unwrap().hit, 1.0);
+        }
+    }
+    assert_eq!(raw_n, 1986 - 4, "every query with evidence has a Raw target");
+    assert!(can_n > 1000 && can_n < raw_n, "canonical coverage {can_n}");
+}
+
+#[test]
+fn longmemeval_snapshot_uses_has_answer_turns() {
+    let ds = dataset(&[fixture("BriefBench/longmemeval_s_cleaned_snapshot.json")]);
+    assert_eq!(ds.files[0].format, Format::LongMemEvalSnapshot);
+    assert_eq!(ds.queries.len(), 12);
+    let q = ds.queries.iter().find(|q| q.query_id == "cc5ded98").unwrap();
+    assert_eq!(q.category.as_deref(), Some("knowledge-update"));
+    assert_eq!(q.evidence.len(), 2, "one has_answer turn in each of the two answer sessions");
+    for e in &q.evidence {
+        assert!(e.anchor.starts_with("answer_a5b68517_"), "{}", e.anchor);
+        let m = &ds.memories[ds.memory_index(&e.anchor).unwrap() as usize];
+        assert!(m.raw && m.kind.as_deref() == Some("turn"));
+        // the session memory descends from the turn: Source credit, not Raw
+        let members = ds.anchor_members(&e.anchor);
+        assert_eq!(members.len(), 2, "the turn and its session");
+    }
+    assert_eq!(ds.warnings.count(WarningKind::EvidenceFallback), 0);
+    assert_eq!(ds.warnings.count(WarningKind::QueryWithoutEvidence), 0);
+    // 307 turns carry has_answer (true or false); evidence turns are the true ones
+    let evidence: usize = ds.queries.iter().map(|q| q.evidence.len()).sum();
+    assert!(evidence >= 12);
+}
+
+/// A session-granular LongMemEval retrieval log (ids as LongMemEval writes them, `noans_`
+/// aliases included) scores Source but never Raw.
+#[test]
+fn longmemeval_session_log_earns_source_credit_only() {
+    let base = dataset(&[fixture("BriefBench/longmemeval_s_cleaned_snapshot.json")]);
+    let mut log = String::new();
+    for q in &base.queries {
+        let sessions: Vec<String> = q.extra["answer_session_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| format!("{{\"corpus_id\":\"{}\"}}", s.as_str().unwrap()))
+            .collect();
+        log += &format!(
+            "{{\"question_id\":\"{}\",\"retrieval_results\":{{\"ranked_items\":[{}]}}}}\n",
+            q.query_id,
+            sessions.join(",")
+        );
+    }
+    let ds = dataset(&[fixture("BriefBench/longmemeval_s_cleaned_snapshot.json"), file("session_bm25.jsonl", &log)]);
+    assert_eq!(ds.systems, ["session_bm25"]);
+    let r = rescore(&ds, &Settings::default(), &mut |_| {});
+    for q in 0..ds.queries.len() {
+        assert_eq!(r.cell(0, q, Target::Raw).counted().unwrap().hit, 0.0);
+        let src = r.cell(0, q, Target::Source).counted().unwrap();
+        assert_eq!(src.recall, 1.0, "every evidence turn's session retrieved");
+        assert!(r.cell(0, q, Target::Canonical).counted().is_none(), "no canonical memories");
+    }
+}

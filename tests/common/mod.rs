@@ -1,0 +1,43 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use memaudit::dataset::Dataset;
+use memaudit::ingest::{InputFile, read_all};
+
+/// `../shared` next to the repository (override with MEMAUDIT_SHARED). The real-data fixtures
+/// are part of the project's test inputs: a missing folder is a failure, not a skip.
+pub fn shared() -> PathBuf {
+    let p = std::env::var_os("MEMAUDIT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    assert!(
+        p.join("fixtures/external").is_dir(),
+        "the shared fixtures are missing at {} (set MEMAUDIT_SHARED)",
+        p.display()
+    );
+    p
+}
+
+pub fn fixture(rel: &str) -> InputFile {
+    let path = shared().join("fixtures/external").join(rel);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    InputFile::new(rel, bytes)
+}
+
+pub fn file(name: &str, text: &str) -> InputFile {
+    InputFile::new(name, text.as_bytes().to_vec())
+}
+
+pub fn dataset(files: &[InputFile]) -> Dataset {
+    Dataset::build(read_all(files).unwrap_or_else(|e| panic!("{e}")))
+}
+
+pub fn demo_files() -> Vec<InputFile> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("static/demo");
+    ["memories.jsonl", "queries.jsonl", "runs.jsonl"]
+        .iter()
+        .map(|n| InputFile::new(format!("static/demo/{n}"), std::fs::read(dir.join(n)).unwrap()))
+        .collect()
+}
