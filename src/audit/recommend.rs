@@ -21,6 +21,8 @@ pub struct RecommendationRow {
     pub runner_up: Option<String>,
     pub runner_up_value: Option<f64>,
     pub margin: Option<f64>,
+    /// The best and the runner-up have the same mean (|margin| ≤ 1e-12): no single best.
+    pub tied: bool,
     /// All systems, best first (ties keep input order).
     pub ranking: Vec<String>,
     pub means: Vec<Option<f64>>,
@@ -48,6 +50,10 @@ pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
                 means[b].unwrap_or(f64::NEG_INFINITY).total_cmp(&means[a].unwrap_or(f64::NEG_INFINITY)).then(a.cmp(&b))
             });
             let have = !common.is_empty();
+            let margin = match (order.first().and_then(|&s| means[s]), order.get(1).and_then(|&s| means[s])) {
+                (Some(a), Some(b)) if have => Some(a - b),
+                _ => None,
+            };
             let best = order.first().copied().filter(|_| have);
             let second = order.get(1).copied().filter(|_| have);
             rows.push(RecommendationRow {
@@ -58,10 +64,8 @@ pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
                 value: best.and_then(|s| means[s]),
                 runner_up: second.map(|s| ds.systems[s].clone()),
                 runner_up_value: second.and_then(|s| means[s]),
-                margin: match (best.and_then(|s| means[s]), second.and_then(|s| means[s])) {
-                    (Some(a), Some(b)) => Some(a - b),
-                    _ => None,
-                },
+                margin,
+                tied: margin.is_some_and(|m| m.abs() <= super::instability::CHANGE_TOLERANCE),
                 ranking: order.iter().map(|&s| ds.systems[s].clone()).collect(),
                 means,
                 changes_across_targets: false,

@@ -231,6 +231,7 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
                     "runner_up",
                     "runner_up_value",
                     "margin",
+                    "tied",
                     "ranking",
                     "changes_across_targets",
                 ],
@@ -245,6 +246,7 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
                     opt(&r.runner_up),
                     num(r.runner_up_value),
                     num(r.margin),
+                    flag(r.tied),
                     r.ranking.join(" > "),
                     flag(r.changes_across_targets),
                 ]);
@@ -515,7 +517,11 @@ pub fn render_text(r: &Report) -> String {
                 x.target.name().into(),
                 x.metric.name().into(),
                 x.n.to_string(),
-                x.best.clone().unwrap_or_else(|| "—".into()),
+                match (&x.best, x.tied) {
+                    (Some(b), false) => b.clone(),
+                    (Some(b), true) => format!("{b} (tie)"),
+                    (None, _) => "—".into(),
+                },
                 fmt4(x.value),
                 fmt4(x.margin),
                 if x.changes_across_targets { "changes with target".into() } else { String::new() },

@@ -33,12 +33,66 @@ pub struct Interval {
 /// Cached count vectors use at most this many u16 entries (64 MiB).
 const CACHE_LIMIT: usize = 32 * 1024 * 1024;
 
+/// How resamples are drawn from the items.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Scheme {
+    /// n items drawn uniformly with replacement (the ordinary and the paired bootstrap).
+    #[default]
+    Iid,
+    /// Items drawn within each stratum, keeping every stratum's size (label per item).
+    Stratified(Vec<u32>),
+    /// Whole clusters drawn with replacement (label per item): the unit is the cluster, e.g.
+    /// all seeds of one task; the mean is over the items of the drawn clusters.
+    Cluster(Vec<u32>),
+}
+
+impl Scheme {
+    /// A short name for outputs: `iid`, `stratified`, `cluster`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scheme::Iid => "iid",
+            Scheme::Stratified(_) => "stratified",
+            Scheme::Cluster(_) => "cluster",
+        }
+    }
+
+    fn key(&self, n: usize) -> (u8, usize, u64) {
+        let fp = |labels: &[u32]| {
+            labels.iter().fold(0xcbf29ce484222325u64, |h, &l| (h ^ l as u64).wrapping_mul(0x100000001b3))
+        };
+        match self {
+            Scheme::Iid => (0, n, 0),
+            Scheme::Stratified(l) => (1, n, fp(l)),
+            Scheme::Cluster(l) => (2, n, fp(l)),
+        }
+    }
+}
+
+/// Dense cluster ids (0..C in first-seen order) and each cluster's item count.
+fn clusters_of(labels: &[u32]) -> (Vec<usize>, Vec<f64>) {
+    let mut map: FxHashMap<u32, usize> = FxHashMap::default();
+    let mut sizes = Vec::new();
+    let ids = labels
+        .iter()
+        .map(|l| {
+            *map.entry(*l).or_insert_with(|| {
+                sizes.push(0.0);
+                sizes.len() - 1
+            })
+        })
+        .collect::<Vec<_>>();
+    for &i in &ids {
+        sizes[i] += 1.0;
+    }
+    (ids, sizes)
+}
+
 /// Draws and caches bootstrap resamples for a fixed (B, seed).
 #[derive(Debug)]
 pub struct Resampler {
     resamples: usize,
     seed: u64,
-    cache: FxHashMap<usize, Vec<u16>>,
+    cache: FxHashMap<(u8, usize, u64), Vec<u16>>,
     cached_entries: usize,
 }
 
@@ -60,66 +114,137 @@ impl Resampler {
         self.resampled_means_many(&[values]).pop().unwrap_or_default()
     }
 
-    /// The B resampled means of each vector. Vectors of the same length share the same
+    /// The B resampled means of each vector (iid). Vectors of the same length share the same
     /// resamples (the same seed gives the same draws for the same n), and are computed in one
     /// pass over the cached count vectors.
     pub fn resampled_means_many(&mut self, vectors: &[&[f64]]) -> Vec<Vec<f64>> {
-        let b = self.resamples;
-        let mut out: Vec<Vec<f64>> = vec![Vec::new(); vectors.len()];
-        if b == 0 {
-            return out;
-        }
         let mut by_n: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         for (i, v) in vectors.iter().enumerate() {
             if !v.is_empty() {
                 by_n.entry(v.len()).or_default().push(i);
             }
         }
+        let mut out: Vec<Vec<f64>> = vec![Vec::new(); vectors.len()];
         let mut sizes: Vec<usize> = by_n.keys().copied().collect();
         sizes.sort_unstable();
         for n in sizes {
-            let members = &by_n[&n];
-            for &i in members {
-                out[i].reserve_exact(b);
-            }
-            let inv_n = 1.0 / n as f64;
-            let cacheable =
-                n < u16::MAX as usize && (self.cache.contains_key(&n) || self.cached_entries + n * b <= CACHE_LIMIT);
-            if cacheable {
-                if !self.cache.contains_key(&n) {
-                    let mut counts = vec![0u16; n * b];
-                    let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-                    for row in counts.chunks_exact_mut(n) {
-                        for _ in 0..n {
-                            row[rng.random_range(0..n)] += 1;
-                        }
-                    }
-                    self.cached_entries += n * b;
-                    self.cache.insert(n, counts);
-                }
-                if let Some(counts) = self.cache.get(&n) {
-                    for row in counts.chunks_exact(n) {
-                        for &i in members {
-                            out[i].push(weighted_sum(row, vectors[i]) * inv_n);
-                        }
-                    }
-                }
-            } else {
-                // Too large to cache: the same draws and arithmetic, one resample at a time.
-                let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-                let mut row = vec![0u32; n];
-                for _ in 0..b {
-                    row.iter_mut().for_each(|c| *c = 0);
-                    for _ in 0..n {
-                        row[rng.random_range(0..n)] += 1;
-                    }
-                    for &i in members {
-                        out[i].push(weighted_sum(&row, vectors[i]) * inv_n);
-                    }
-                }
+            let members: Vec<&[f64]> = by_n[&n].iter().map(|&i| vectors[i]).collect();
+            for (i, means) in by_n[&n].iter().zip(self.means_under(&members, &Scheme::Iid)) {
+                out[*i] = means;
             }
         }
         out
+    }
+
+    /// The B resampled means of each vector under `scheme`; every vector has one value per
+    /// item (the scheme's labels, for stratified and cluster). Empty results for empty
+    /// vectors, B = 0, or vectors whose length does not match the scheme's labels.
+    pub fn means_under(&mut self, vectors: &[&[f64]], scheme: &Scheme) -> Vec<Vec<f64>> {
+        let b = self.resamples;
+        let n = vectors.first().map_or(0, |v| v.len());
+        let labels_ok = match scheme {
+            Scheme::Iid => true,
+            Scheme::Stratified(l) | Scheme::Cluster(l) => l.len() == n,
+        };
+        if b == 0 || n == 0 || !labels_ok || vectors.iter().any(|v| v.len() != n) {
+            return vec![Vec::new(); vectors.len()];
+        }
+        // Units: items, or clusters with their per-vector sums and sizes.
+        let (units, sums, sizes): (usize, Vec<Vec<f64>>, Option<Vec<f64>>) = match scheme {
+            Scheme::Cluster(labels) => {
+                let (ids, sizes) = clusters_of(labels);
+                let sums = vectors
+                    .iter()
+                    .map(|v| {
+                        let mut s = vec![0.0; sizes.len()];
+                        for (&c, &x) in ids.iter().zip(v.iter()) {
+                            s[c] += x;
+                        }
+                        s
+                    })
+                    .collect();
+                (sizes.len(), sums, Some(sizes))
+            }
+            _ => (n, vectors.iter().map(|v| v.to_vec()).collect(), None),
+        };
+        let draw = |rng: &mut ChaCha8Rng, row: &mut dyn FnMut(usize)| match scheme {
+            Scheme::Iid | Scheme::Cluster(_) => {
+                for _ in 0..units {
+                    row(rng.random_range(0..units));
+                }
+            }
+            Scheme::Stratified(labels) => {
+                let mut strata: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+                for (i, l) in labels.iter().enumerate() {
+                    strata.entry(*l).or_default().push(i);
+                }
+                let mut keys: Vec<u32> = strata.keys().copied().collect();
+                keys.sort_unstable();
+                for k in keys {
+                    let members = &strata[&k];
+                    for _ in 0..members.len() {
+                        row(members[rng.random_range(0..members.len())]);
+                    }
+                }
+            }
+        };
+        let key = scheme.key(units);
+        let cacheable = units < u16::MAX as usize
+            && (self.cache.contains_key(&key) || self.cached_entries + units * b <= CACHE_LIMIT);
+        let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(b); vectors.len()];
+        let emit = |row: &dyn Fn(&[f64]) -> f64, denom: f64, out: &mut Vec<Vec<f64>>| {
+            for (o, s) in out.iter_mut().zip(&sums) {
+                o.push(row(s) / denom);
+            }
+        };
+        if cacheable {
+            if !self.cache.contains_key(&key) {
+                let mut counts = vec![0u16; units * b];
+                let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+                for row in counts.chunks_exact_mut(units) {
+                    draw(&mut rng, &mut |i| row[i] += 1);
+                }
+                self.cached_entries += units * b;
+                self.cache.insert(key, counts);
+            }
+            if let Some(counts) = self.cache.get(&key) {
+                for row in counts.chunks_exact(units) {
+                    let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(row, sz));
+                    emit(&|s| weighted_sum(row, s), denom, &mut out);
+                }
+            }
+        } else {
+            // Too large to cache: the same draws and arithmetic, one resample at a time.
+            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+            let mut row = vec![0u32; units];
+            for _ in 0..b {
+                row.iter_mut().for_each(|c| *c = 0);
+                draw(&mut rng, &mut |i| row[i] += 1);
+                let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(&row, sz));
+                emit(&|s| weighted_sum(&row, s), denom, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Jackknife (leave-one-unit-out) means of `values` under `scheme`: items for iid and
+    /// stratified resampling, clusters for cluster resampling.
+    pub fn jackknife(values: &[f64], scheme: &Scheme) -> Vec<f64> {
+        match scheme {
+            Scheme::Cluster(labels) if labels.len() == values.len() => {
+                let (ids, sizes) = clusters_of(labels);
+                if sizes.len() < 2 {
+                    return Vec::new();
+                }
+                let mut sums = vec![0.0; sizes.len()];
+                for (&c, &x) in ids.iter().zip(values) {
+                    sums[c] += x;
+                }
+                let (s, n): (f64, f64) = (sums.iter().sum(), sizes.iter().sum());
+                sums.iter().zip(&sizes).map(|(sc, nc)| (s - sc) / (n - nc)).collect()
+            }
+            _ => super::bca::jackknife_means(values),
+        }
     }
 
     /// Percentile interval for the mean of `values` at `confidence` (e.g. 0.95).
@@ -196,6 +321,26 @@ mod tests {
         assert!(ci.low < m && m < ci.high);
         let half = 1.959964 * (0.3f64 * 0.7 / 2000.0).sqrt();
         assert!(((ci.high - ci.low) / 2.0 - half).abs() < 0.002, "{ci:?} vs ±{half}");
+    }
+
+    #[test]
+    fn stratified_keeps_strata_sizes_and_cluster_resamples_whole_clusters() {
+        // stratum 0 all zeros, stratum 1 all ones: every stratified resample has mean 0.5
+        let v = [0.0, 0.0, 0.0, 1.0, 1.0, 1.0];
+        let strata = Scheme::Stratified(vec![0, 0, 0, 1, 1, 1]);
+        let m = Resampler::new(200, 3).means_under(&[&v], &strata);
+        assert!(m[0].iter().all(|&x| (x - 0.5).abs() < 1e-15));
+        // clusters {0,0,0} and {1,1,1} drawn whole: means are 0, 0.5 or 1 only
+        let clusters = Scheme::Cluster(vec![7, 7, 7, 9, 9, 9]);
+        let m = Resampler::new(500, 3).means_under(&[&v], &clusters);
+        assert!(m[0].iter().all(|&x| x == 0.0 || x == 0.5 || x == 1.0));
+        assert!(m[0].contains(&0.0) && m[0].contains(&1.0));
+        // unequal cluster sizes: the mean is over items, not over cluster means
+        let v = [1.0, 0.0, 0.0, 0.0];
+        let jk = Resampler::jackknife(&v, &Scheme::Cluster(vec![1, 2, 2, 2]));
+        assert_eq!(jk, vec![0.0, 1.0]);
+        // mismatched labels give nothing rather than a wrong answer
+        assert!(Resampler::new(10, 1).means_under(&[&v], &Scheme::Cluster(vec![1, 2]))[0].is_empty());
     }
 
     #[test]

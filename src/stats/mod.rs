@@ -2,8 +2,20 @@
 //! doc comment states its formula and source, and each is tested against published or
 //! SciPy-computed reference values.
 
+pub mod agreement;
+pub mod bca;
 pub mod bootstrap;
+pub mod correlation;
+pub mod friedman;
 pub mod mcnemar;
+pub mod multiplicity;
+pub mod nemenyi;
+pub mod normal;
+pub mod posterior;
+pub mod proportions;
 pub mod quantile;
+pub mod ranks;
+pub mod studentized_range;
+pub mod wilcoxon;
 
 pub use bootstrap::{Interval, Resampler};
