@@ -38,7 +38,7 @@ pub fn prob_beta_greater(a1: f64, b1: f64, a2: f64, b2: f64) -> Option<f64> {
 
 /// Posterior superiority of arm 1 over arm 2 with Jeffreys priors.
 pub fn posterior_superiority(s1: f64, n1: f64, s2: f64, n2: f64) -> Option<f64> {
-    if !(n1 > 0.0 && n2 > 0.0) || !(0.0..=n1).contains(&s1) || !(0.0..=n2).contains(&s2) {
+    if !(n1 > 0.0 && n2 > 0.0 && (0.0..=n1).contains(&s1) && (0.0..=n2).contains(&s2)) {
         return None;
     }
     prob_beta_greater(s1 + 0.5, n1 - s1 + 0.5, s2 + 0.5, n2 - s2 + 0.5)
@@ -52,6 +52,7 @@ pub fn jeffreys_density(s: f64, n: f64, t: f64) -> f64 {
     }
 }
 
+#[allow(clippy::excessive_precision)] // published 30-digit tables, kept verbatim
 const GK_NODES: [f64; 8] = [
     0.991455371120812639206854697526329,
     0.949107912342758524526189684047851,
@@ -62,6 +63,7 @@ const GK_NODES: [f64; 8] = [
     0.207784955007898467600689403773245,
     0.000000000000000000000000000000000,
 ];
+#[allow(clippy::excessive_precision)]
 const GK_WEIGHTS: [f64; 8] = [
     0.022935322010529224963732008058970,
     0.063092092629978553290700663189204,
@@ -72,6 +74,7 @@ const GK_WEIGHTS: [f64; 8] = [
     0.204432940075298892414161999234649,
     0.209482141084727828012999174891714,
 ];
+#[allow(clippy::excessive_precision)]
 const G_WEIGHTS: [f64; 4] = [
     0.129484966168869693270611432679082,
     0.279705391489276667901467771423780,

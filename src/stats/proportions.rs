@@ -16,7 +16,7 @@ use super::Interval;
 /// with p̂ = x/n and z = z_{1−α/2}. `x` may be fractional (a rate × n read from a table); the
 /// caller should flag that. `None` when n ≤ 0 or x ∉ [0, n].
 pub fn wilson_interval(x: f64, n: f64, confidence: f64) -> Option<Interval> {
-    if !(n > 0.0) || !(0.0..=n).contains(&x) {
+    if n.is_nan() || n <= 0.0 || !(0.0..=n).contains(&x) {
         return None;
     }
     let z = normal::z_two_sided(confidence);
@@ -72,7 +72,7 @@ pub fn two_proportion_z(x1: f64, n1: f64, x2: f64, n2: f64) -> Option<TwoProport
     }
     let pooled = (x1 + x2) / (n1 + n2);
     let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
-    if !(se > 0.0) {
+    if se.is_nan() || se <= 0.0 {
         return None;
     }
     let z = (x1 / n1 - x2 / n2) / se;

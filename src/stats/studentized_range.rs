@@ -16,6 +16,7 @@
 use super::normal;
 
 /// 20-point Gauss–Legendre nodes and weights on [−1, 1] (positive half).
+#[allow(clippy::excessive_precision)] // published 16-digit tables, kept verbatim
 const GL_X: [f64; 10] = [
     0.0765265211334973,
     0.2277858511416451,
@@ -28,6 +29,7 @@ const GL_X: [f64; 10] = [
     0.9639719272779138,
     0.9931285991850949,
 ];
+#[allow(clippy::excessive_precision)]
 const GL_W: [f64; 10] = [
     0.1527533871307258,
     0.1491729864726037,

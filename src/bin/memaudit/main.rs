@@ -1,0 +1,51 @@
+//! `memaudit`: the command-line twin of the viewer. A thin layer over the core: parse
+//! arguments, read files, call the same functions the viewer calls, print. One module per
+//! group of subcommands.
+
+mod bundle;
+mod common;
+mod rescore;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "memaudit",
+    version,
+    about = "Audit LLM-memory and retrieval benchmark results: credit-target rescoring and statistics"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Rescore saved ranked outputs under the Raw, Source and Canonical credit targets.
+    Rescore(rescore::RescoreArgs),
+    /// Show one system's ranked list for one query, each item marked by its credit.
+    Drilldown(rescore::DrilldownArgs),
+    /// Convert a benchmark's own files into a memaudit bundle (memories.jsonl, queries.jsonl).
+    Import(bundle::ImportArgs),
+    /// Write a synthetic bundle (the viewer's demo, benchmark inputs).
+    Synth(bundle::SynthArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Rescore(a) => rescore::rescore(a),
+        Command::Drilldown(a) => rescore::drill(a),
+        Command::Import(a) => bundle::import(a),
+        Command::Synth(a) => bundle::synth_cmd(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("memaudit: error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
