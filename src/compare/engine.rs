@@ -1,0 +1,643 @@
+//! The comparison engine; see the module documentation of [`crate::compare`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::stats::bca::{bca_interval, percentile_interval, CiOutcome, Z0Rule};
+use crate::stats::bootstrap::{Resampler, Scheme};
+use crate::stats::{agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, posterior, proportions, wilcoxon};
+
+/// Which interval the bootstrap reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CiMethod {
+    /// Bias-corrected and accelerated (Efron 1987), the default.
+    #[default]
+    Bca,
+    /// Percentile.
+    Percentile,
+}
+
+/// How items are resampled.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "kind", content = "column")]
+pub enum Resampling {
+    #[default]
+    Iid,
+    /// Within the strata of this column.
+    Stratified(String),
+    /// Whole clusters given by this column (e.g. the task, with several seeds per task).
+    Cluster(String),
+}
+
+/// Settings of a comparison, shown next to every result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareSettings {
+    pub alpha: f64,
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub ci: CiMethod,
+    pub z0: Z0Rule,
+    pub resampling: Resampling,
+    /// Arm for Bonferroni–Dunn comparisons against a control.
+    pub control: Option<String>,
+    /// Higher values are better (ranks: 1 = best).
+    pub higher_is_better: bool,
+}
+
+impl Default for CompareSettings {
+    fn default() -> Self {
+        CompareSettings {
+            alpha: 0.05,
+            bootstrap: 10_000,
+            seed: 1337,
+            ci: CiMethod::Bca,
+            z0: Z0Rule::MidRank,
+            resampling: Resampling::Iid,
+            control: None,
+            higher_is_better: true,
+        }
+    }
+}
+
+impl CompareSettings {
+    pub fn validate(&self) -> Result<()> {
+        if !(self.alpha > 0.0 && self.alpha < 0.5) {
+            return Err(Error::setting("alpha", "must be in (0, 0.5)"));
+        }
+        if self.bootstrap < 100 || self.bootstrap > 1_000_000 {
+            return Err(Error::setting("bootstrap", "must be between 100 and 1,000,000 resamples"));
+        }
+        Ok(())
+    }
+
+    /// The settings in words, printed with every table.
+    pub fn describe(&self) -> String {
+        format!(
+            "alpha={} bootstrap={} seed={} ci={} z0={} resampling={}{} higher_is_better={}{}",
+            self.alpha,
+            self.bootstrap,
+            self.seed,
+            match self.ci {
+                CiMethod::Bca => "bca",
+                CiMethod::Percentile => "percentile",
+            },
+            match self.z0 {
+                Z0Rule::MidRank => "mid-rank",
+                Z0Rule::Strict => "strict",
+            },
+            match &self.resampling {
+                Resampling::Iid => "iid",
+                Resampling::Stratified(_) => "stratified",
+                Resampling::Cluster(_) => "cluster",
+            },
+            match &self.resampling {
+                Resampling::Iid => String::new(),
+                Resampling::Stratified(c) | Resampling::Cluster(c) => format!("({c})"),
+            },
+            self.higher_is_better,
+            self.control.as_ref().map(|c| format!(" control={c}")).unwrap_or_default()
+        )
+    }
+}
+
+/// A complete item × arm matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareInput {
+    pub arms: Vec<String>,
+    pub items: Vec<String>,
+    /// `values[item][arm]`
+    pub values: Vec<Vec<f64>>,
+    /// Per item, its label in the resampling column (strata or clusters), when resampling needs one.
+    pub groups: Option<Vec<String>>,
+}
+
+/// One arm: `{arm, n, mean, ci_low, ci_high, wilson_low, wilson_high}` (+ more).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmRow {
+    pub arm: String,
+    pub n: usize,
+    pub mean: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// `bca`, `percentile`, `degenerate`, or `wilson` (binary arm whose bootstrap is degenerate).
+    pub ci_method: String,
+    pub ci_note: Option<String>,
+    /// All values are 0 or 1.
+    pub binary: bool,
+    pub successes: Option<f64>,
+    pub wilson_low: Option<f64>,
+    pub wilson_high: Option<f64>,
+    pub clopper_pearson_low: Option<f64>,
+    pub clopper_pearson_high: Option<f64>,
+    /// Hoeffding half-width at δ = alpha (values assumed in [0, 1]).
+    pub hoeffding_half_width: Option<f64>,
+    pub mean_rank: Option<f64>,
+}
+
+/// One contrast a − b.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    pub n_pairs: usize,
+    pub mean_a: f64,
+    pub mean_b: f64,
+    /// mean_a − mean_b
+    pub diff: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub ci_method: String,
+    pub ci_note: Option<String>,
+    /// Items where a is right and b wrong (binary arms) — the help count of the ledger.
+    pub b_count: Option<u64>,
+    /// Items where a is wrong and b right.
+    pub c_count: Option<u64>,
+    /// Items where a scores higher / equal / lower than b.
+    pub wins: usize,
+    pub ties: usize,
+    pub losses: usize,
+    /// The test behind `p_value`: `mcnemar_exact` (binary) or `wilcoxon_signed_rank`.
+    pub test: String,
+    pub p_value: f64,
+    pub mcnemar_p: Option<f64>,
+    pub mcnemar_mid_p: Option<f64>,
+    pub wilcoxon_p: Option<f64>,
+    /// Cohen's h = 2 asin√p_a − 2 asin√p_b (binary arms).
+    pub cohen_h: Option<f64>,
+    pub cohen_h_label: Option<String>,
+    /// P(θ_a > θ_b), Jeffreys Beta–Binomial posteriors, arms treated as independent.
+    pub p_superiority: Option<f64>,
+    /// Pooled two-proportion z-test (independent-samples cross-check).
+    pub z_two_proportion: Option<f64>,
+    pub p_two_proportion: Option<f64>,
+    /// Spearman's ρ between the arms' per-item values.
+    pub spearman: Option<f64>,
+    /// Cohen's κ between the arms' per-item outcomes (binary arms).
+    pub kappa: Option<f64>,
+    /// Holm-adjusted p over all contrasts (family-wise error).
+    pub p_holm: f64,
+    /// Benjamini–Hochberg adjusted p over all contrasts (false discovery rate).
+    pub p_bh: f64,
+    /// p_holm < alpha.
+    pub significant: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeanRank {
+    pub arm: String,
+    pub mean_rank: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VsControl {
+    pub arm: String,
+    pub rank_diff: f64,
+    pub significant: bool,
+}
+
+/// The omnibus test and the critical-difference diagram's numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FriedmanRow {
+    pub k: usize,
+    pub n_blocks: usize,
+    /// Demšar's χ²_F, no tie correction.
+    pub chi2: f64,
+    /// SciPy / R form, corrected for ties.
+    pub chi2_tie_corrected: f64,
+    pub p: f64,
+    pub p_tie_corrected: f64,
+    pub iman_davenport_f: Option<f64>,
+    pub p_iman_davenport: Option<f64>,
+    /// Mean rank per arm, 1 = best.
+    pub mean_ranks: Vec<MeanRank>,
+    pub alpha: f64,
+    pub q_alpha: f64,
+    /// Nemenyi critical difference.
+    pub cd: f64,
+    /// Groups of arms whose mean ranks are all within one CD (one bar each in the diagram).
+    pub cliques: Vec<Vec<String>>,
+    pub control: Option<String>,
+    pub bonferroni_dunn_cd: Option<f64>,
+    pub vs_control: Vec<VsControl>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub memaudit_version: String,
+    pub settings: CompareSettings,
+    pub conventions: String,
+    pub n_items: usize,
+    pub arms: Vec<ArmRow>,
+    pub pairs: Vec<PairRow>,
+    pub friedman: Option<FriedmanRow>,
+    /// Fleiss' κ across all arms (binary outcomes only): do the arms agree item by item?
+    pub fleiss_kappa: Option<f64>,
+    pub notes: Vec<String>,
+}
+
+fn is_binary(v: &[f64]) -> bool {
+    v.iter().all(|&x| x == 0.0 || x == 1.0)
+}
+
+fn interval(
+    estimate: f64,
+    replicates: &[f64],
+    jackknife: &[f64],
+    settings: &CompareSettings,
+) -> Option<CiOutcome> {
+    let confidence = 1.0 - settings.alpha;
+    match settings.ci {
+        CiMethod::Bca => bca_interval(estimate, replicates, jackknife, confidence, settings.z0),
+        CiMethod::Percentile => {
+            let (low, high) = percentile_interval(replicates, confidence)?;
+            let degenerate = low == high && replicates.iter().all(|r| *r == low);
+            Some(CiOutcome {
+                low,
+                high,
+                method: if degenerate { "degenerate".into() } else { "percentile".into() },
+                fallback: degenerate.then(|| "all bootstrap resamples are equal: the interval is a single value".into()),
+                z0: None,
+                acceleration: None,
+            })
+        }
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
+}
+
+/// Dense labels for the resampling column.
+fn scheme_for(input: &CompareInput, settings: &CompareSettings) -> Result<Scheme> {
+    let labels = |column: &str| -> Result<Vec<u32>> {
+        let groups = input.groups.as_ref().ok_or_else(|| {
+            Error::setting("resampling", format!("column `{column}` has no value per item"))
+        })?;
+        let mut ids: std::collections::BTreeMap<&str, u32> = Default::default();
+        Ok(groups
+            .iter()
+            .map(|g| {
+                let next = ids.len() as u32;
+                *ids.entry(g.as_str()).or_insert(next)
+            })
+            .collect())
+    };
+    Ok(match &settings.resampling {
+        Resampling::Iid => Scheme::Iid,
+        Resampling::Stratified(c) => Scheme::Stratified(labels(c)?),
+        Resampling::Cluster(c) => Scheme::Cluster(labels(c)?),
+    })
+}
+
+/// Runs the whole comparison. `progress(stage, fraction)` is called along the way.
+pub fn compare(
+    input: &CompareInput,
+    settings: &CompareSettings,
+    progress: &mut dyn FnMut(&str, f64),
+) -> Result<Comparison> {
+    settings.validate()?;
+    let k = input.arms.len();
+    let n = input.items.len();
+    if k < 2 {
+        return Err(Error::Empty(format!("a comparison needs at least two arms (found {k})")));
+    }
+    if n == 0 {
+        return Err(Error::Empty("no item is observed in every arm".into()));
+    }
+    if input.values.iter().any(|row| row.len() != k || row.iter().any(|v| !v.is_finite())) {
+        return Err(Error::Empty("every item needs one finite value per arm".into()));
+    }
+    let columns: Vec<Vec<f64>> = (0..k).map(|j| input.values.iter().map(|row| row[j]).collect()).collect();
+    let scheme = scheme_for(input, settings)?;
+    let mut notes = Vec::new();
+    if let Some(c) = &settings.control {
+        if !input.arms.contains(c) {
+            return Err(Error::setting("control", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
+        }
+    }
+
+    // One resampling for all arms.
+    progress("bootstrap", 0.0);
+    let mut resampler = Resampler::new(settings.bootstrap, settings.seed);
+    let mut replicates: Vec<Vec<f64>> = Vec::with_capacity(k);
+    for (j, col) in columns.iter().enumerate() {
+        replicates.push(resampler.means_under(&[col.as_slice()], &scheme).remove(0));
+        progress("bootstrap", (j + 1) as f64 / k as f64 * 0.6);
+    }
+    let jackknife: Vec<Vec<f64>> = columns.iter().map(|c| Resampler::jackknife(c, &scheme)).collect();
+
+    // Friedman on items as blocks.
+    let fr = friedman::friedman(&input.values, settings.higher_is_better);
+
+    // Arms.
+    let mut arms = Vec::with_capacity(k);
+    for j in 0..k {
+        let col = &columns[j];
+        let m = mean(col);
+        let binary = is_binary(col);
+        let successes = binary.then(|| col.iter().sum::<f64>());
+        let confidence = 1.0 - settings.alpha;
+        let wilson = successes.and_then(|s| proportions::wilson_interval(s, n as f64, confidence));
+        let cp = successes.and_then(|s| proportions::clopper_pearson_interval(s as u64, n as u64, confidence));
+        let mut ci = interval(m, &replicates[j], &jackknife[j], settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
+        if ci.method == "degenerate" {
+            if let Some(w) = wilson {
+                ci = CiOutcome {
+                    low: w.low,
+                    high: w.high,
+                    method: "wilson".into(),
+                    fallback: Some("bootstrap degenerate (every item has the same value): Wilson score interval".into()),
+                    z0: None,
+                    acceleration: None,
+                };
+            }
+        }
+        let bounded = col.iter().all(|v| (0.0..=1.0).contains(v));
+        arms.push(ArmRow {
+            arm: input.arms[j].clone(),
+            n,
+            mean: m,
+            ci_low: ci.low,
+            ci_high: ci.high,
+            ci_method: ci.method,
+            ci_note: ci.fallback,
+            binary,
+            successes,
+            wilson_low: wilson.map(|w| w.low),
+            wilson_high: wilson.map(|w| w.high),
+            clopper_pearson_low: cp.map(|c| c.low),
+            clopper_pearson_high: cp.map(|c| c.high),
+            hoeffding_half_width: if bounded { proportions::hoeffding_half_width(n as f64, settings.alpha) } else { None },
+            mean_rank: fr.as_ref().map(|f| f.mean_ranks[j]),
+        });
+    }
+    progress("contrasts", 0.7);
+
+    // Contrasts.
+    let mut pairs = Vec::new();
+    for i in 0..k {
+        for j in i + 1..k {
+            let (a, b) = (&columns[i], &columns[j]);
+            let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+            let reps: Vec<f64> = replicates[i].iter().zip(&replicates[j]).map(|(x, y)| x - y).collect();
+            let jk: Vec<f64> = jackknife[i].iter().zip(&jackknife[j]).map(|(x, y)| x - y).collect();
+            let diff = mean(a) - mean(b);
+            let ci = interval(diff, &reps, &jk, settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
+            let binary = arms[i].binary && arms[j].binary;
+            let wins = d.iter().filter(|x| **x > 0.0).count();
+            let losses = d.iter().filter(|x| **x < 0.0).count();
+            let (b_count, c_count) = if binary { (Some(wins as u64), Some(losses as u64)) } else { (None, None) };
+            let mc = binary.then(|| mcnemar::mcnemar(wins as u64, losses as u64));
+            let wx = wilcoxon::wilcoxon_signed_rank(&d);
+            let (test, p_value) = match (&mc, &wx) {
+                (Some(m), _) => ("mcnemar_exact", m.exact_p),
+                (None, Some(w)) => ("wilcoxon_signed_rank", w.p),
+                (None, None) => ("wilcoxon_signed_rank", 1.0),
+            };
+            let (sa, sb) = (arms[i].successes, arms[j].successes);
+            let nf = n as f64;
+            let z = match (sa, sb) {
+                (Some(x1), Some(x2)) => proportions::two_proportion_z(x1, nf, x2, nf),
+                _ => None,
+            };
+            pairs.push(PairRow {
+                a: input.arms[i].clone(),
+                b: input.arms[j].clone(),
+                n_pairs: n,
+                mean_a: mean(a),
+                mean_b: mean(b),
+                diff,
+                ci_low: ci.low,
+                ci_high: ci.high,
+                ci_method: ci.method,
+                ci_note: ci.fallback,
+                b_count,
+                c_count,
+                wins,
+                ties: n - wins - losses,
+                losses,
+                test: test.into(),
+                p_value,
+                mcnemar_p: mc.map(|m| m.exact_p),
+                mcnemar_mid_p: mc.and_then(|m| m.mid_p),
+                wilcoxon_p: wx.map(|w| w.p),
+                cohen_h: binary.then(|| proportions::cohens_h(mean(a), mean(b))),
+                cohen_h_label: binary.then(|| proportions::cohens_h_label(proportions::cohens_h(mean(a), mean(b))).into()),
+                p_superiority: match (sa, sb) {
+                    (Some(x1), Some(x2)) => posterior::posterior_superiority(x1, nf, x2, nf),
+                    _ => None,
+                },
+                z_two_proportion: z.map(|t| t.z),
+                p_two_proportion: z.map(|t| t.p),
+                spearman: correlation::spearman(a, b),
+                kappa: if binary { agreement::cohens_kappa(&as_labels(a), &as_labels(b)).map(|k| k.kappa) } else { None },
+                p_holm: f64::NAN,
+                p_bh: f64::NAN,
+                significant: false,
+            });
+        }
+    }
+    let ps: Vec<f64> = pairs.iter().map(|p| p.p_value).collect();
+    for ((p, h), bh) in pairs.iter_mut().zip(multiplicity::holm(&ps)).zip(multiplicity::benjamini_hochberg(&ps)) {
+        p.p_holm = h;
+        p.p_bh = bh;
+        p.significant = h < settings.alpha;
+    }
+    progress("omnibus", 0.9);
+
+    let friedman = match fr {
+        Some(f) => {
+            let q = nemenyi::nemenyi_q(k, settings.alpha);
+            let cd = nemenyi::critical_difference(k, f.n_blocks, settings.alpha);
+            match (q, cd) {
+                (Some(q_alpha), Some(cd)) => {
+                    let cliques = nemenyi::cliques(&f.mean_ranks, cd)
+                        .into_iter()
+                        .map(|c| c.arms.iter().map(|&a| input.arms[a].clone()).collect())
+                        .collect();
+                    let control = settings.control.as_ref().and_then(|c| input.arms.iter().position(|a| a == c));
+                    let bd = control.and_then(|_| nemenyi::bonferroni_dunn_cd(k, f.n_blocks, settings.alpha));
+                    let vs_control = match (control, bd) {
+                        (Some(c), Some(bd)) => (0..k)
+                            .filter(|&j| j != c)
+                            .map(|j| {
+                                let rd = f.mean_ranks[j] - f.mean_ranks[c];
+                                VsControl { arm: input.arms[j].clone(), rank_diff: rd, significant: rd.abs() >= bd }
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    Some(FriedmanRow {
+                        k,
+                        n_blocks: f.n_blocks,
+                        chi2: f.chi2,
+                        chi2_tie_corrected: f.chi2_tie_corrected,
+                        p: f.p,
+                        p_tie_corrected: f.p_tie_corrected,
+                        iman_davenport_f: f.iman_davenport_f,
+                        p_iman_davenport: f.p_iman_davenport,
+                        mean_ranks: input
+                            .arms
+                            .iter()
+                            .zip(&f.mean_ranks)
+                            .map(|(a, r)| MeanRank { arm: a.clone(), mean_rank: *r })
+                            .collect(),
+                        alpha: settings.alpha,
+                        q_alpha,
+                        cd,
+                        cliques,
+                        control: settings.control.clone(),
+                        bonferroni_dunn_cd: bd,
+                        vs_control,
+                    })
+                }
+                _ => None,
+            }
+        }
+        None => None,
+    };
+
+    let fleiss_kappa = if arms.iter().all(|a| a.binary) {
+        let counts: Vec<Vec<f64>> = input
+            .values
+            .iter()
+            .map(|row| {
+                let ones = row.iter().filter(|v| **v == 1.0).count() as f64;
+                vec![ones, k as f64 - ones]
+            })
+            .collect();
+        agreement::fleiss_kappa(&counts).map(|k| k.kappa)
+    } else {
+        None
+    };
+    if arms.iter().any(|a| a.binary) && arms.iter().any(|a| !a.binary) {
+        notes.push("some arms are binary and some are not: McNemar and Cohen's h are given only for binary pairs".into());
+    }
+    progress("done", 1.0);
+    Ok(Comparison {
+        memaudit_version: env!("CARGO_PKG_VERSION").to_string(),
+        settings: settings.clone(),
+        conventions: settings.describe(),
+        n_items: n,
+        arms,
+        pairs,
+        friedman,
+        fleiss_kappa,
+        notes,
+    })
+}
+
+fn as_labels(v: &[f64]) -> Vec<u8> {
+    v.iter().map(|x| u8::from(*x == 1.0)).collect()
+}
+
+/// One item behind a contrast (for the viewer's click-through and the CLI).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairItem {
+    pub item: String,
+    pub a: f64,
+    pub b: f64,
+    pub diff: f64,
+    pub group: Option<String>,
+}
+
+/// The items behind the contrast of arms `a` and `b`, largest |difference| first.
+pub fn items_for_pair(input: &CompareInput, a: usize, b: usize) -> Vec<PairItem> {
+    let mut out: Vec<PairItem> = input
+        .items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let row = input.values.get(i)?;
+            let (x, y) = (*row.get(a)?, *row.get(b)?);
+            Some(PairItem {
+                item: item.clone(),
+                a: x,
+                b: y,
+                diff: x - y,
+                group: input.groups.as_ref().and_then(|g| g.get(i).cloned()),
+            })
+        })
+        .collect();
+    out.sort_by(|p, q| q.diff.abs().total_cmp(&p.diff.abs()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(arms: &[&str], cols: &[&[f64]]) -> CompareInput {
+        let n = cols[0].len();
+        CompareInput {
+            arms: arms.iter().map(|s| s.to_string()).collect(),
+            items: (0..n).map(|i| format!("item{i}")).collect(),
+            values: (0..n).map(|i| cols.iter().map(|c| c[i]).collect()).collect(),
+            groups: None,
+        }
+    }
+
+    #[test]
+    fn binary_pair_ledger_and_tests() {
+        // conventions.md §3.6 paired example: A − B = 0.25 on 12 items, b = 3, c = 0
+        let a = [1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let b = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0];
+        let s = CompareSettings { bootstrap: 2000, ..Default::default() };
+        let c = compare(&input(&["A", "B"], &[&a, &b]), &s, &mut |_, _| {}).unwrap();
+        let p = &c.pairs[0];
+        assert_eq!((p.b_count, p.c_count), (Some(3), Some(0)));
+        assert!((p.diff - 0.25).abs() < 1e-15);
+        assert_eq!(p.test, "mcnemar_exact");
+        assert!((p.mcnemar_p.unwrap() - 0.25).abs() < 1e-12, "2·(1/2)^3");
+        assert!((p.cohen_h.unwrap() - proportions::cohens_h(8.0 / 12.0, 5.0 / 12.0)).abs() < 1e-15);
+        assert!(p.ci_low <= p.diff && p.diff <= p.ci_high);
+        assert_eq!(p.p_holm, p.p_value, "one contrast: Holm changes nothing");
+        assert!(c.arms[0].wilson_low.is_some());
+        let f = c.friedman.unwrap();
+        assert_eq!(f.k, 2);
+        assert!(f.mean_ranks[0].mean_rank < f.mean_ranks[1].mean_rank, "A ranks better");
+    }
+
+    #[test]
+    fn swapping_arms_negates_differences() {
+        let a = [0.2, 0.5, 0.9, 0.4, 0.7, 0.1, 0.3, 0.8];
+        let b = [0.1, 0.5, 0.6, 0.5, 0.2, 0.1, 0.35, 0.4];
+        let s = CompareSettings { bootstrap: 1000, ci: CiMethod::Percentile, ..Default::default() };
+        let ab = compare(&input(&["a", "b"], &[&a, &b]), &s, &mut |_, _| {}).unwrap();
+        let ba = compare(&input(&["b", "a"], &[&b, &a]), &s, &mut |_, _| {}).unwrap();
+        let (x, y) = (&ab.pairs[0], &ba.pairs[0]);
+        assert!((x.diff + y.diff).abs() < 1e-15);
+        assert!((x.ci_low + y.ci_high).abs() < 1e-12 && (x.ci_high + y.ci_low).abs() < 1e-12);
+        assert_eq!(x.p_value, y.p_value);
+        assert_eq!((x.wins, x.losses), (y.losses, y.wins));
+        assert_eq!(x.test, "wilcoxon_signed_rank");
+    }
+
+    #[test]
+    fn degenerate_arm_falls_back_to_wilson() {
+        let a = [1.0; 40];
+        let mut b = [1.0; 40];
+        for v in b.iter_mut().take(13) {
+            *v = 0.0;
+        }
+        let c = compare(&input(&["brief", "dense"], &[&a, &b]), &CompareSettings::default(), &mut |_, _| {}).unwrap();
+        assert_eq!(c.arms[0].ci_method, "wilson");
+        assert!(c.arms[0].ci_note.as_ref().unwrap().contains("degenerate"));
+        // seed-002 §2.6: forced b = 13, c = 0 → exact p = 2^-12
+        assert!((c.pairs[0].mcnemar_p.unwrap() - 2f64.powi(-12)).abs() < 1e-15);
+        // the paired difference is not degenerate: BCa works
+        assert_eq!(c.pairs[0].ci_method, "bca");
+    }
+
+    #[test]
+    fn errors_are_values() {
+        let s = CompareSettings::default();
+        assert!(compare(&input(&["a"], &[&[1.0]]), &s, &mut |_, _| {}).is_err());
+        let bad = CompareSettings { control: Some("zzz".into()), ..Default::default() };
+        let e = compare(&input(&["a", "b"], &[&[1.0], &[0.0]]), &bad, &mut |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("control"));
+        let bad = CompareSettings { resampling: Resampling::Cluster("task".into()), ..Default::default() };
+        assert!(compare(&input(&["a", "b"], &[&[1.0], &[0.0]]), &bad, &mut |_, _| {}).is_err());
+    }
+}

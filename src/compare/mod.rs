@@ -1,0 +1,13 @@
+//! Paired comparison of arms (issue 3): each arm's score with an interval, every contrast with
+//! an interval, an effect size and a multiplicity-corrected p-value, and the Friedman omnibus
+//! test with Nemenyi critical differences — the comparison a careful reviewer would write.
+//!
+//! Input is a complete item × arm matrix (every arm observed on every item; pairing is
+//! validated before, in [`crate::outcomes`]). All intervals share one resampling of the items
+//! (or of strata / clusters), drawn once per arm from a fresh ChaCha8 stream seeded with the
+//! user's seed, so a contrast's bootstrap replicates are exactly the difference of its two arms'
+//! replicates on the same resampled items (the paired bootstrap).
+
+pub mod engine;
+
+pub use engine::{compare, items_for_pair, ArmRow, CompareInput, CompareSettings, Comparison, FriedmanRow, PairRow};
