@@ -9,8 +9,11 @@ pub mod error;
 pub mod ingest;
 pub mod metrics;
 pub mod model;
+pub mod plots;
 pub mod report;
 pub mod rescore;
 pub mod stats;
 pub mod synth;
 pub mod targets;
+#[cfg(feature = "web")]
+pub mod web;

@@ -1,0 +1,89 @@
+//! CSV and JSON export buttons. CSV comes from [`crate::report::table`] and
+//! [`crate::report::Table::to_csv`], so a download is byte-identical to the CLI's
+//! `memaudit rescore --format csv --table NAME` on the same files and settings.
+
+use serde::Serialize;
+use yew::prelude::*;
+
+use super::ReportRef;
+use crate::audit::Report;
+use crate::report;
+use crate::web::dom::download_text;
+
+fn pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(v).map_err(|e| e.to_string())
+}
+
+/// The JSON export of a table: the report's own rows for it (same keys as the CLI's JSON).
+pub fn table_json(r: &Report, table: &str) -> Result<String, String> {
+    match table {
+        "summary" => pretty(&r.summary),
+        "per_query" => pretty(&r.per_query),
+        "instability" => pretty(&r.instability),
+        "winners" => pretty(&r.winners),
+        "recommendations" => pretty(&r.recommendations),
+        "contested" => pretty(&r.contested),
+        "contested_summary" => pretty(&r.contested_summary),
+        "delta_distribution" | "delta_histogram" => pretty(&r.delta_distribution),
+        "coverage" => pretty(&r.coverage),
+        "warnings" => pretty(&serde_json::json!({
+            "reading": r.reading.warnings,
+            "scoring": r.scoring_warnings,
+        })),
+        "reading" => pretty(&r.reading),
+        "report" => serde_json::to_string(r).map_err(|e| e.to_string()),
+        other => Err(format!("no table `{other}`")),
+    }
+}
+
+/// The CSV export of a table (exactly the CLI's `--format csv --table NAME`).
+pub fn table_csv(r: &Report, table: &str) -> Result<String, String> {
+    report::table(r, table).ok_or_else(|| format!("no table `{table}`"))?.to_csv().map_err(|e| e.to_string())
+}
+
+fn report_error(what: &str, e: String) {
+    gloo::console::error!(format!("memaudit: could not export {what}: {e}"));
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    pub report: ReportRef,
+    pub table: &'static str,
+}
+
+/// "CSV" and "JSON" buttons for one report table.
+#[function_component(ExportButtons)]
+pub fn export_buttons(props: &ExportProps) -> Html {
+    let table = props.table;
+    let csv = {
+        let r = props.report.clone();
+        Callback::from(move |_: MouseEvent| {
+            match table_csv(&r, table).and_then(|t| download_text(&format!("memaudit-{table}.csv"), "text/csv", &t)) {
+                Ok(()) => {}
+                Err(e) => report_error(table, e),
+            }
+        })
+    };
+    let json = {
+        let r = props.report.clone();
+        Callback::from(move |_: MouseEvent| {
+            match table_json(&r, table)
+                .and_then(|t| download_text(&format!("memaudit-{table}.json"), "application/json", &t))
+            {
+                Ok(()) => {}
+                Err(e) => report_error(table, e),
+            }
+        })
+    };
+    let label = table.replace('_', " ");
+    html! {
+        <span class="export" role="group" aria-label={format!("export {label}")}>
+            <button type="button" class="small" data-export={table} data-kind="csv"
+                title={format!("Download {label} as CSV (same bytes as memaudit rescore --format csv --table {table})")}
+                onclick={csv}>{ format!("{label} CSV") }</button>
+            <button type="button" class="small" data-export={table} data-kind="json"
+                title={format!("Download {label} as JSON")}
+                onclick={json}>{ format!("{label} JSON") }</button>
+        </span>
+    }
+}

@@ -1,0 +1,77 @@
+//! The viewer's components, in the order the page shows them.
+
+pub mod drilldown;
+pub mod export;
+pub mod histogram;
+pub mod reading;
+pub mod settings;
+pub mod tables;
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::audit::Report;
+
+/// A shared report; equal when it is the same report (no deep comparison on every render).
+#[derive(Debug, Clone)]
+pub struct ReportRef(pub Rc<Report>);
+
+impl PartialEq for ReportRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for ReportRef {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.0
+    }
+}
+
+/// The settings of the report, shown under every result.
+pub fn conventions_line(report: &Report) -> Html {
+    html! {
+        <p class="conventions">
+            <span class="label">{ "Settings: " }</span>
+            <code>{ report.conventions.clone() }</code>
+        </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CardProps {
+    /// The section's id (`<section id=...>`).
+    pub id: AttrValue,
+    pub title: AttrValue,
+    pub report: ReportRef,
+    /// Report tables offered for export (CSV and JSON) in this card.
+    #[prop_or_default]
+    pub exports: Vec<&'static str>,
+    #[prop_or_default]
+    pub intro: Html,
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A titled result section with its export buttons and the settings line.
+#[function_component(Card)]
+pub fn card(props: &CardProps) -> Html {
+    html! {
+        <section class="card" id={props.id.clone()} aria-labelledby={format!("{}-title", props.id)}>
+            <header class="card-head">
+                <h2 id={format!("{}-title", props.id)}>{ props.title.clone() }</h2>
+                <div class="exports">
+                    { for props.exports.iter().map(|t| html! {
+                        <export::ExportButtons report={props.report.clone()} table={*t} />
+                    }) }
+                </div>
+            </header>
+            { props.intro.clone() }
+            { props.children.clone() }
+            { conventions_line(&props.report) }
+        </section>
+    }
+}

@@ -1,0 +1,338 @@
+//! The report's tables: coverage, per-target means with nDCG intervals, instability between
+//! targets, the winner grid, design recommendations and contested credits. Every numeric cell
+//! carries its full-precision value in `data-value` and its column (the CSV header) in
+//! `data-col`; rows carry their keys as `data-*` attributes.
+
+use yew::prelude::*;
+
+use super::{Card, ReportRef};
+use crate::model::Target;
+use crate::web::format::{int_cell, num_cell, pct, text_cell};
+
+#[derive(Properties, PartialEq)]
+pub struct ReportProps {
+    pub report: ReportRef,
+}
+
+/// Queries eligible per target and the shared subset.
+#[function_component(CoverageTable)]
+pub fn coverage_table(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let intro = html! {
+        <p class="intro">{ "How many queries each credit target can score. A query whose target set is empty is \
+            left out of that target (not scored 0); \u{201c}shared\u{201d} counts the queries eligible under every compared target." }</p>
+    };
+    html! {
+        <Card id="coverage" title="Coverage" report={props.report.clone()} exports={vec!["coverage"]} {intro}>
+            <div class="table-wrap">
+            <table id="coverage-table">
+                <thead><tr>
+                    <th scope="col">{"target"}</th><th scope="col">{"queries"}</th><th scope="col">{"eligible"}</th>
+                    <th scope="col">{"zero target"}</th><th scope="col">{"groups"}</th>
+                    <th scope="col" title="groups with 1, 2, 3, 4, ≥5 member memories">{"group sizes 1/2/3/4/≥5"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.coverage.iter().map(|c| html! {
+                    <tr data-target={c.target.clone()}>
+                        { text_cell("target", c.target.clone()) }
+                        { int_cell("queries", c.queries) }
+                        { int_cell("eligible", c.eligible) }
+                        { int_cell("zero_target", c.zero_target) }
+                        { int_cell("groups", c.groups) }
+                        { text_cell("group_sizes", c.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Card>
+    }
+}
+
+/// Mean nDCG (with its bootstrap interval), recall, hit, MRR and top-1 per system × target ×
+/// subset.
+#[function_component(SummaryTable)]
+pub fn summary_table(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let conf = format!("{}%", r.settings.confidence * 100.0);
+    let intro = html! {
+        <p class="intro">{ format!("Means per system and credit target on all eligible queries (\u{201c}all\u{201d}) and on the \
+            queries eligible under every compared target (\u{201c}shared\u{201d}); nDCG with a {conf} paired percentile bootstrap interval.") }</p>
+    };
+    html! {
+        <Card id="summary" title="Scores per credit target" report={props.report.clone()} exports={vec!["summary", "per_query"]} {intro}>
+            <div class="table-wrap">
+            <table id="summary-table">
+                <thead><tr>
+                    <th scope="col">{"system"}</th><th scope="col">{"target"}</th><th scope="col">{"subset"}</th>
+                    <th scope="col">{"n"}</th><th scope="col">{"nDCG"}</th>
+                    <th scope="col">{ format!("{conf} CI low") }</th><th scope="col">{ format!("{conf} CI high") }</th>
+                    <th scope="col">{"recall"}</th><th scope="col">{"hit"}</th><th scope="col">{"MRR"}</th><th scope="col">{"top-1"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.summary.iter().map(|s| html! {
+                    <tr data-system={s.system.clone()} data-target={s.target.name()} data-subset={s.subset.clone()}
+                        class={classes!(format!("target-{}", s.target.name()), (s.subset == "shared").then_some("shared"))}>
+                        { text_cell("system", s.system.clone()) }
+                        { text_cell("target", s.target.name()) }
+                        { text_cell("subset", s.subset.clone()) }
+                        { int_cell("n", s.n) }
+                        { num_cell("ndcg", s.ndcg) }
+                        { num_cell("ndcg_ci_low", s.ndcg_ci_low) }
+                        { num_cell("ndcg_ci_high", s.ndcg_ci_high) }
+                        { num_cell("recall", s.recall) }
+                        { num_cell("hit", s.hit) }
+                        { num_cell("mrr", s.mrr) }
+                        { num_cell("top1", s.top1) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Card>
+    }
+}
+
+/// Per-query changes between two targets for each system.
+#[function_component(InstabilityTable)]
+pub fn instability_table(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let intro = html! {
+        <p class="intro">{ "For each system and pair of targets (a, b), on the queries eligible under both: how many queries \
+            change nDCG, flip Hit@k (gained = miss under a, hit under b) with the exact McNemar p, flip the credited top-1 item, \
+            and the mean nDCG difference b \u{2212} a with its paired bootstrap interval." }</p>
+    };
+    html! {
+        <Card id="instability" title="Instability between targets" report={props.report.clone()} exports={vec!["instability"]} {intro}>
+            <div class="table-wrap">
+            <table id="instability-table">
+                <thead><tr>
+                    <th scope="col">{"system"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
+                    <th scope="col">{"nDCG changed"}</th><th scope="col">{"rate"}</th>
+                    <th scope="col">{"hit flips"}</th><th scope="col">{"gained"}</th><th scope="col">{"lost"}</th>
+                    <th scope="col">{"McNemar p"}</th><th scope="col">{"top-1 flips"}</th>
+                    <th scope="col">{"recall changed"}</th><th scope="col">{"MRR changed"}</th>
+                    <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th>
+                    <th scope="col">{"mean diff"}</th><th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.instability.iter().map(|s| html! {
+                    <tr data-system={s.system.clone()} data-a={s.a.name()} data-b={s.b.name()}>
+                        { text_cell("system", s.system.clone()) }
+                        { text_cell("a", s.a.name()) }
+                        { text_cell("b", s.b.name()) }
+                        { int_cell("n", s.n) }
+                        { int_cell("ndcg_changed", s.ndcg_changed) }
+                        <td class="num" data-col="change_rate" data-value={crate::report::num(s.change_rate)}>{ pct(s.change_rate) }</td>
+                        { int_cell("hit_flips", s.hit_flips) }
+                        { int_cell("hit_gained", s.hit_gained) }
+                        { int_cell("hit_lost", s.hit_lost) }
+                        { num_cell("mcnemar_p", Some(s.mcnemar_p)) }
+                        { int_cell("top1_flips", s.top1_flips) }
+                        { int_cell("recall_changed", s.recall_changed) }
+                        { int_cell("mrr_changed", s.mrr_changed) }
+                        { num_cell("mean_a", s.mean_a) }
+                        { num_cell("mean_b", s.mean_b) }
+                        { num_cell("mean_diff_ndcg", s.mean_diff_ndcg) }
+                        { num_cell("ci_low", s.ci_low) }
+                        { num_cell("ci_high", s.ci_high) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Card>
+    }
+}
+
+/// System pairs × targets: who wins each cell; pairs whose winner changes across targets are
+/// highlighted.
+#[function_component(WinnerGrid)]
+pub fn winner_grid(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let targets: Vec<Target> = r.targets.clone();
+    // Pairs in report order.
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for w in &r.winners {
+        if !pairs.iter().any(|(a, b)| *a == w.a && *b == w.b) {
+            pairs.push((w.a.clone(), w.b.clone()));
+        }
+    }
+    let flips = r.winners.iter().filter(|w| w.flip).count() / targets.len().max(1);
+    let intro = html! {
+        <p class="intro">
+            { "\u{0394} = mean nDCG of a \u{2212} mean nDCG of b on the queries both systems scored under the target, with its \
+               paired bootstrap interval; \u{2605} marks an interval that excludes 0. Highlighted rows: the winner flips across targets " }
+            <strong>{ format!("({flips} of {} pairs)", pairs.len()) }</strong>{ "." }
+        </p>
+    };
+    html! {
+        <Card id="winners" title="Winners per target" report={props.report.clone()} exports={vec!["winners"]} {intro}>
+            if pairs.is_empty() {
+                <p class="empty">{ "Fewer than two systems: no pairs to compare." }</p>
+            }
+            <div class="table-wrap">
+            <table id="winner-grid" class="grid">
+                <thead><tr>
+                    <th scope="col">{"a"}</th><th scope="col">{"b"}</th>
+                    { for targets.iter().map(|t| html! { <th scope="col">{ t.name() }</th> }) }
+                    <th scope="col">{"flip"}</th>
+                </tr></thead>
+                <tbody>
+                { for pairs.iter().map(|(a, b)| {
+                    let cells: Vec<_> = targets.iter().map(|t| r.winners.iter().find(|w| w.a == *a && w.b == *b && w.target == *t)).collect();
+                    let flip = cells.iter().flatten().any(|w| w.flip);
+                    html! {
+                        <tr data-a={a.clone()} data-b={b.clone()} data-flip={flip.to_string()} class={classes!(flip.then_some("flip"))}>
+                            <th scope="row" data-col="a">{ a.clone() }</th>
+                            <td data-col="b">{ b.clone() }</td>
+                            { for targets.iter().zip(cells).map(|(t, w)| match w {
+                                Some(w) => {
+                                    let winner = w.winner.clone().unwrap_or_else(|| "—".into());
+                                    let side = if w.winner.as_deref() == Some(w.a.as_str()) { "win-a" }
+                                        else if w.winner.as_deref() == Some(w.b.as_str()) { "win-b" } else { "win-none" };
+                                    html! {
+                                        <td class={classes!("winner-cell", side)} data-target={t.name()}
+                                            data-winner={w.winner.clone().unwrap_or_default()}
+                                            data-significant={w.significant.to_string()} data-n={w.n.to_string()}>
+                                            <span class="winner" data-col="winner">{ winner }</span>
+                                            if w.significant { <span class="star" title="interval excludes 0">{ " \u{2605}" }</span> }
+                                            <br />
+                                            <span class="delta">{ "\u{0394} " }<span class="num" data-col="delta_ndcg" data-value={crate::report::num(w.delta_ndcg)}>{ crate::web::format::fmt4(w.delta_ndcg) }</span></span>
+                                            <span class="ci">{ " [" }
+                                                <span class="num" data-col="ci_low" data-value={crate::report::num(w.ci_low)}>{ crate::web::format::fmt4(w.ci_low) }</span>{ ", " }
+                                                <span class="num" data-col="ci_high" data-value={crate::report::num(w.ci_high)}>{ crate::web::format::fmt4(w.ci_high) }</span>{ "]" }
+                                            </span>
+                                            <span class="means" title="mean nDCG of a and b on the paired queries">
+                                                { " n=" }<span data-col="n">{ w.n }</span>{ " (" }
+                                                <span class="num" data-col="mean_a" data-value={crate::report::num(w.mean_a)}>{ crate::web::format::fmt4(w.mean_a) }</span>{ " vs " }
+                                                <span class="num" data-col="mean_b" data-value={crate::report::num(w.mean_b)}>{ crate::web::format::fmt4(w.mean_b) }</span>{ ")" }
+                                            </span>
+                                        </td>
+                                    }
+                                }
+                                None => html! { <td data-target={t.name()} class="win-none">{ "—" }</td> },
+                            }) }
+                            <td data-col="flip">{ if flip { "FLIP" } else { "" } }</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Card>
+    }
+}
+
+/// The best system per target and metric.
+#[function_component(RecommendationsTable)]
+pub fn recommendations_table(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let intro = html! {
+        <p class="intro">{ "The system that looks best under each credit target and metric, on the queries every system scored \
+            for that target. Highlighted: the best system for this metric changes with the credit target, so the design choice \
+            depends on how credit is assigned." }</p>
+    };
+    html! {
+        <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec!["recommendations"]} {intro}>
+            <div class="table-wrap">
+            <table id="recommendations-table">
+                <thead><tr>
+                    <th scope="col">{"target"}</th><th scope="col">{"metric"}</th><th scope="col">{"n"}</th>
+                    <th scope="col">{"best"}</th><th scope="col">{"value"}</th><th scope="col">{"runner-up"}</th>
+                    <th scope="col">{"value"}</th><th scope="col">{"margin"}</th><th scope="col">{"ranking"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.recommendations.iter().map(|x| html! {
+                    <tr data-target={x.target.name()} data-metric={x.metric.name()}
+                        class={classes!(x.changes_across_targets.then_some("changes"))}>
+                        { text_cell("target", x.target.name()) }
+                        { text_cell("metric", x.metric.name()) }
+                        { int_cell("n", x.n) }
+                        { text_cell("best", x.best.clone().unwrap_or_else(|| "—".into())) }
+                        { num_cell("value", x.value) }
+                        { text_cell("runner_up", x.runner_up.clone().unwrap_or_default()) }
+                        { num_cell("runner_up_value", x.runner_up_value) }
+                        { num_cell("margin", x.margin) }
+                        { text_cell("ranking", x.ranking.join(" > ")) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Card>
+    }
+}
+
+/// Rows shown before "show all".
+const CONTESTED_PREVIEW: usize = 50;
+
+/// Raw misses where Source and Canonical both hit, with the credited memories to judge.
+#[function_component(ContestedTable)]
+pub fn contested_table(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let show_all = use_state(|| false);
+    let toggle = {
+        let show_all = show_all.clone();
+        Callback::from(move |_: MouseEvent| show_all.set(!*show_all))
+    };
+    let shown = if *show_all { r.contested.len() } else { r.contested.len().min(CONTESTED_PREVIEW) };
+    let intro = html! {
+        <p class="intro">{ "Queries where Raw misses (no raw source turn within k) while both Source and Canonical credit \
+            the list: the credited memories below are what a semantic audit must judge (export as CSV to label them)." }</p>
+    };
+    html! {
+        <Card id="contested" title="Contested credits" report={props.report.clone()} exports={vec!["contested_summary", "contested"]} {intro}>
+            if r.contested_summary.is_empty() {
+                <p class="empty">{ "Needs all three targets (not available for TREC qrels)." }</p>
+            } else {
+                <div class="table-wrap">
+                <table id="contested-summary-table" class="compact">
+                    <thead><tr><th scope="col">{"system"}</th><th scope="col">{"queries with a Raw target"}</th><th scope="col">{"contested"}</th></tr></thead>
+                    <tbody>
+                    { for r.contested_summary.iter().map(|c| html! {
+                        <tr data-system={c.system.clone()}>
+                            { text_cell("system", c.system.clone()) }
+                            { int_cell("raw_covered", c.raw_covered) }
+                            { int_cell("contested", c.contested) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                <div class="table-wrap">
+                <table id="contested-table">
+                    <thead><tr>
+                        <th scope="col">{"system"}</th><th scope="col">{"query"}</th><th scope="col">{"rank"}</th>
+                        <th scope="col">{"memory"}</th><th scope="col">{"kind"}</th><th scope="col">{"source"}</th>
+                        <th scope="col">{"canonical"}</th><th scope="col">{"anchors"}</th><th scope="col">{"text"}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for r.contested.iter().take(shown).map(|c| html! {
+                        <tr>
+                            { text_cell("system", c.system.clone()) }
+                            <td data-col="query_id" title={c.query_text.clone().unwrap_or_default()}>{ c.query_id.clone() }</td>
+                            { int_cell("rank", c.rank) }
+                            { text_cell("memory_id", c.memory_id.clone()) }
+                            { text_cell("kind", c.kind.clone().unwrap_or_default()) }
+                            { text_cell("source", if c.source { "✓" } else { "" }) }
+                            { text_cell("canonical", if c.canonical { "✓" } else { "" }) }
+                            { text_cell("anchors", c.anchors.clone()) }
+                            <td data-col="text" class="text">{ c.text.clone().unwrap_or_default() }</td>
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                if r.contested.len() > CONTESTED_PREVIEW {
+                    <p>
+                        { format!("Showing {} of {} rows. ", shown, r.contested.len()) }
+                        <button type="button" class="small" onclick={toggle}>
+                            { if *show_all { "Show fewer" } else { "Show all" } }
+                        </button>
+                    </p>
+                }
+            }
+        </Card>
+    }
+}

@@ -1,0 +1,118 @@
+//! Small browser helpers of the page: downloads (Blob + object URL), the URL's query
+//! parameters, and fetching a preloaded bundle (`?bundle=<dir>`) from the page's own origin.
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use super::protocol::SourceFile;
+
+/// The files `?bundle=<dir>` loads, in this order.
+pub const BUNDLE_FILES: [&str; 3] = ["memories.jsonl", "queries.jsonl", "runs.jsonl"];
+
+fn js_err(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(&e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn window() -> Result<web_sys::Window, String> {
+    web_sys::window().ok_or_else(|| "no window".to_string())
+}
+
+/// Offers `content` as a file download named `filename`.
+pub fn download_text(filename: &str, mime: &str, content: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(content));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_err)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_err)?;
+    let result = click_link(filename, &url);
+    // Revoke after the click has started the download.
+    let revoke = url.clone();
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&revoke);
+    })
+    .forget();
+    result
+}
+
+/// Offers a `data:` or object URL as a download.
+pub fn click_link(filename: &str, href: &str) -> Result<(), String> {
+    let document = window()?.document().ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(js_err)?.dyn_into().map_err(|_| "not an anchor".to_string())?;
+    a.set_href(href);
+    a.set_download(filename);
+    a.set_attribute("hidden", "").map_err(js_err)?;
+    let body = document.body().ok_or("no body")?;
+    body.append_child(&a).map_err(js_err)?;
+    a.click();
+    body.remove_child(&a).map_err(js_err)?;
+    Ok(())
+}
+
+/// What the page's URL asks for at startup.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StartupRequest {
+    /// `?demo`: load the embedded demo bundle.
+    pub demo: bool,
+    /// `?bundle=<dir>`: fetch `<dir>/memories.jsonl`, `queries.jsonl`, `runs.jsonl`.
+    pub bundle: Option<String>,
+}
+
+/// Reads `?demo` and `?bundle=` from the page URL.
+pub fn startup_request() -> StartupRequest {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return StartupRequest::default();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return StartupRequest::default();
+    };
+    StartupRequest { demo: params.has("demo"), bundle: params.get("bundle").filter(|b| !b.trim().is_empty()) }
+}
+
+/// Resolves `<dir>/<name>` against the page URL and checks it stays on the page's origin.
+pub fn bundle_url(dir: &str, name: &str) -> Result<String, String> {
+    let href = window()?.location().href().map_err(js_err)?;
+    let page = web_sys::Url::new(&href).map_err(js_err)?;
+    let dir = dir.trim().trim_end_matches('/');
+    let url = web_sys::Url::new_with_base(&format!("{dir}/{name}"), &href)
+        .map_err(|_| format!("`{dir}` is not a valid bundle directory"))?;
+    if url.origin() != page.origin() {
+        return Err(format!(
+            "bundle `{dir}` is not on this page's origin ({}); only same-origin bundles are loaded",
+            page.origin()
+        ));
+    }
+    Ok(url.href())
+}
+
+/// Fetches the three bundle files of `?bundle=<dir>` as blobs.
+pub async fn fetch_bundle(dir: String) -> Result<Vec<SourceFile>, String> {
+    let win = window()?;
+    let mut out = Vec::new();
+    for name in BUNDLE_FILES {
+        let url = bundle_url(&dir, name)?;
+        let resp = JsFuture::from(win.fetch_with_str(&url))
+            .await
+            .map_err(|e| format!("could not fetch {url}: {}", js_err(e)))?;
+        let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("could not fetch {url}"))?;
+        if !resp.ok() {
+            return Err(format!("could not load the bundle file {url}: HTTP {} {}", resp.status(), resp.status_text()));
+        }
+        let blob = JsFuture::from(resp.blob().map_err(js_err)?)
+            .await
+            .map_err(|e| format!("could not read {url}: {}", js_err(e)))?;
+        let blob: web_sys::Blob = blob.dyn_into().map_err(|_| format!("could not read {url}"))?;
+        out.push(SourceFile { name: name.to_string(), blob });
+    }
+    Ok(out)
+}
+
+/// The `SourceFile`s of a `FileList` (file picker or drop).
+pub fn source_files(list: Option<web_sys::FileList>) -> Vec<SourceFile> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    (0..list.length()).filter_map(|i| list.get(i)).map(|f| SourceFile { name: f.name(), blob: f.into() }).collect()
+}

@@ -1,0 +1,70 @@
+//! How numbers appear on screen: four decimals for reading, the full-precision value (the
+//! shortest text that round-trips, as in the CLI's CSV and JSON) in a `data-value` attribute
+//! of every numeric cell, so tests and users can check a number exactly.
+
+use yew::prelude::*;
+
+use crate::report::num;
+
+/// Four decimals (the CLI's text tables use the same), `—` for no value.
+pub fn fmt4(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "—".into())
+}
+
+/// A percentage with one decimal.
+pub fn pct(v: Option<f64>) -> String {
+    v.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
+}
+
+/// A count with thousands separators (`1 234 567`, thin spaces).
+pub fn count(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Milliseconds as `812 ms` or `2.41 s`.
+pub fn duration(ms: f64) -> String {
+    if ms < 1000.0 { format!("{ms:.0} ms") } else { format!("{:.2} s", ms / 1000.0) }
+}
+
+/// A numeric table cell: `data-col` names the column (the CSV header), `data-value` holds
+/// the full-precision value.
+pub fn num_cell(col: &'static str, v: Option<f64>) -> Html {
+    html! {
+        <td class="num" data-col={col} data-value={num(v)}>{ fmt4(v) }</td>
+    }
+}
+
+/// An integer table cell.
+pub fn int_cell(col: &'static str, v: usize) -> Html {
+    html! {
+        <td class="num" data-col={col} data-value={v.to_string()}>{ v.to_string() }</td>
+    }
+}
+
+/// A text table cell.
+pub fn text_cell(col: &'static str, v: impl Into<String>) -> Html {
+    let v: String = v.into();
+    html! { <td data-col={col}>{ v }</td> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(fmt4(Some(0.123456)), "0.1235");
+        assert_eq!(fmt4(None), "—");
+        assert_eq!(count(1234567), "1\u{202f}234\u{202f}567");
+        assert_eq!(count(12), "12");
+        assert_eq!(duration(2410.0), "2.41 s");
+    }
+}

@@ -1,0 +1,372 @@
+// End-to-end test of the memaudit viewer in headless Chromium (node:test + playwright-core).
+//
+// Needs: `trunk build --release` (-> dist/), Debian's /usr/bin/chromium, and the native CLI
+// in MEMAUDIT_BIN (cargo build --release --bin memaudit). Run: MEMAUDIT_BIN=... npm run e2e
+//
+// The viewer is served from a sub-path (/some/sub/path/viewer/) to check that dist/ works
+// anywhere. Every number on screen is compared with the CLI's JSON for the same files: each
+// numeric cell carries its full-precision value in `data-value` (checked to 1e-9) and shows
+// its 4-decimal rounding. The page must raise no error, log no console error, and request
+// nothing but its own files.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { serve, CHROMIUM_ARGS } from './static-server.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const DEMO = path.join(ROOT, 'static', 'demo');
+const DEMO_FILES = ['memories.jsonl', 'queries.jsonl', 'runs.jsonl'].map((f) => path.join(DEMO, f));
+const SCREENSHOT = path.join(ROOT, 'www', 'screenshot.png');
+const VIEWER = '/some/sub/path/viewer/';
+const SITE = '/site/';
+const TOL = 1e-9;
+
+let srv;
+let ctx;
+let cliReport;
+
+function cli(args) {
+  const bin = process.env.MEMAUDIT_BIN;
+  assert.ok(bin, 'set MEMAUDIT_BIN to the native memaudit CLI (cargo build --release --bin memaudit)');
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+
+function rescoreArgs(extra = []) {
+  return ['rescore', '-m', DEMO_FILES[0], '-q', DEMO_FILES[1], '-r', DEMO_FILES[2], ...extra];
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), 'dist/ missing: run `trunk build --release` first');
+  cliReport = JSON.parse(cli(rescoreArgs(['--format', 'json'])));
+  srv = await serve({
+    [VIEWER]: DIST,
+    [`${SITE}viewer/`]: DIST,
+    [`${SITE}traces/demo/`]: DEMO,
+    [SITE]: path.join(ROOT, 'www'),
+  });
+  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-e2e-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
+});
+
+after(async () => {
+  await ctx?.close();
+  srv?.server.close();
+});
+
+/** A fresh page that records page errors, console errors and every request. */
+async function openPage() {
+  const page = await ctx.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') log.errors.push(`console.error: ${m.text()}`);
+  });
+  page.on('request', (r) => log.requests.push(r.url()));
+  return { page, log };
+}
+
+/** Every request went to the page's own files (or to a blob:/data: URL it created). */
+function assertOwnFilesOnly(log, allowedPrefixes) {
+  for (const url of log.requests) {
+    if (url.startsWith('blob:') || url.startsWith('data:')) continue;
+    const u = new URL(url);
+    assert.equal(u.origin, srv.origin, `request to another origin: ${url}`);
+    assert.ok(
+      allowedPrefixes.some((p) => u.pathname.startsWith(p)),
+      `request outside the page's own files: ${url}`,
+    );
+  }
+}
+
+async function waitReady(page) {
+  await page.waitForSelector('.app[data-state="ready"]', { timeout: 120_000 });
+}
+
+/** Rows of a table as { attrs: {data-*}, cells: {col: {value, text}} }. */
+async function readRows(page, selector) {
+  return page.$$eval(`${selector} tbody tr`, (trs) =>
+    trs.map((tr) => {
+      const attrs = { ...tr.dataset };
+      const cells = {};
+      for (const el of tr.querySelectorAll('[data-col]')) {
+        cells[el.dataset.col] = { value: el.dataset.value, text: el.textContent.trim() };
+      }
+      return { attrs, cells };
+    }),
+  );
+}
+
+/** A numeric cell holds `expected` exactly (to 1e-9) and shows its 4-decimal rounding. */
+function checkNumber(cell, expected, what, { fourDecimals = true } = {}) {
+  assert.ok(cell, `${what}: no cell`);
+  if (expected === null || expected === undefined) {
+    assert.equal(cell.value, '', `${what}: expected no value`);
+    if (fourDecimals) assert.equal(cell.text, '—', `${what}: expected a dash`);
+    return;
+  }
+  const v = Number(cell.value);
+  assert.ok(Math.abs(v - expected) <= TOL, `${what}: page ${cell.value} vs CLI ${expected}`);
+  if (fourDecimals) {
+    assert.match(cell.text, /^-?\d+\.\d{4}$/, `${what}: shown as ${cell.text}`);
+    assert.ok(Math.abs(Number(cell.text) - expected) <= 0.00005 + 1e-12, `${what}: ${cell.text} is not ${expected} rounded`);
+  }
+}
+
+function checkInt(cell, expected, what) {
+  assert.ok(cell, `${what}: no cell`);
+  assert.equal(Number(cell.value ?? cell.text), expected, `${what}`);
+}
+
+async function canvasInkPixels(page) {
+  return page.$eval('#delta-histogram', (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    let bar = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] < 245 || d[i + 1] < 245 || d[i + 2] < 245) ink++;
+      // The bar colour (52, 101, 164), blended at 85 % on white.
+      if (Math.abs(d[i] - 83) < 20 && Math.abs(d[i + 1] - 124) < 20 && Math.abs(d[i + 2] - 178) < 20) bar++;
+    }
+    return { ink, bar };
+  });
+}
+
+/** Same CSV up to numbers differing by at most 1e-12 (relative). */
+function assertCsvClose(got, want, what) {
+  const g = got.split('\n');
+  const w = want.split('\n');
+  assert.equal(g.length, w.length, `${what}: line count`);
+  assert.equal(g[0], w[0], `${what}: header`);
+  for (let i = 1; i < g.length; i++) {
+    const gc = g[i].split(',');
+    const wc = w[i].split(',');
+    assert.equal(gc.length, wc.length, `${what} line ${i + 1}`);
+    gc.forEach((cell, j) => {
+      if (cell === wc[j]) return;
+      const [x, y] = [Number(cell), Number(wc[j])];
+      assert.ok(Number.isFinite(x) && Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(y)), `${what} line ${i + 1}: ${cell} vs ${wc[j]}`);
+    });
+  }
+}
+
+async function download(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const file = await dl.path();
+  return fs.readFileSync(file, 'utf8');
+}
+
+test('uploaded demo files: every number matches the CLI', async () => {
+  const { page, log } = await openPage();
+  await page.goto(srv.origin + VIEWER);
+  await page.waitForSelector('#file-input');
+  // Any order: runs first.
+  await page.setInputFiles('#file-input', [DEMO_FILES[2], DEMO_FILES[0], DEMO_FILES[1]]);
+  await waitReady(page);
+  await page.waitForSelector('#summary-table tbody tr');
+
+  // Reading summary: three files with their detected formats.
+  const files = await page.$$eval('#files-table tbody tr', (trs) =>
+    trs.map((tr) => [tr.dataset.file, tr.querySelector('[data-format]').dataset.format]),
+  );
+  assert.deepEqual(
+    files.sort(),
+    [
+      ['memories.jsonl', 'memories_jsonl'],
+      ['queries.jsonl', 'queries_jsonl'],
+      ['runs.jsonl', 'runs_jsonl'],
+    ],
+  );
+  const warnings = await page.$$eval('#warnings li.warning', (lis) => lis.map((li) => [li.dataset.kind, Number(li.dataset.count)]));
+  assert.deepEqual(
+    warnings.sort(),
+    cliReport.reading.warnings.map((w) => [w.kind, w.count]).concat(cliReport.scoring_warnings.map((w) => [w.kind, w.count])).sort(),
+  );
+
+  // Summary: every nDCG / CI / recall / hit / MRR / top-1 cell.
+  const summary = await readRows(page, '#summary-table');
+  assert.equal(summary.length, cliReport.summary.length);
+  for (const want of cliReport.summary) {
+    const key = `${want.system}/${want.target}/${want.subset}`;
+    const row = summary.find((r) => r.attrs.system === want.system && r.attrs.target === want.target && r.attrs.subset === want.subset);
+    assert.ok(row, `summary row ${key} missing`);
+    checkInt(row.cells.n, want.n, `${key} n`);
+    for (const col of ['ndcg', 'ndcg_ci_low', 'ndcg_ci_high', 'recall', 'hit', 'mrr', 'top1']) {
+      checkNumber(row.cells[col], want[col], `${key} ${col}`);
+    }
+  }
+
+  // Instability: every row, every column.
+  const inst = await readRows(page, '#instability-table');
+  assert.equal(inst.length, cliReport.instability.length);
+  for (const want of cliReport.instability) {
+    const key = `${want.system}/${want.a}-${want.b}`;
+    const row = inst.find((r) => r.attrs.system === want.system && r.attrs.a === want.a && r.attrs.b === want.b);
+    assert.ok(row, `instability row ${key} missing`);
+    for (const col of ['n', 'ndcg_changed', 'hit_flips', 'hit_gained', 'hit_lost', 'top1_flips', 'recall_changed', 'mrr_changed']) {
+      checkInt(row.cells[col], want[col], `${key} ${col}`);
+    }
+    checkNumber(row.cells.change_rate, want.change_rate, `${key} change_rate`, { fourDecimals: false });
+    for (const col of ['mcnemar_p', 'mean_a', 'mean_b', 'mean_diff_ndcg', 'ci_low', 'ci_high']) {
+      checkNumber(row.cells[col], want[col], `${key} ${col}`);
+    }
+  }
+
+  // Winner grid: every (pair, target) cell.
+  const grid = await page.$$eval('#winner-grid tbody tr', (trs) =>
+    trs.map((tr) => ({
+      a: tr.dataset.a,
+      b: tr.dataset.b,
+      flip: tr.dataset.flip,
+      cells: [...tr.querySelectorAll('td[data-target]')].map((td) => {
+        const cols = {};
+        for (const el of td.querySelectorAll('[data-col]')) cols[el.dataset.col] = { value: el.dataset.value, text: el.textContent.trim() };
+        return { target: td.dataset.target, winner: td.dataset.winner, significant: td.dataset.significant, n: td.dataset.n, cols };
+      }),
+    })),
+  );
+  let cells = 0;
+  for (const want of cliReport.winners) {
+    const key = `${want.a} vs ${want.b} @${want.target}`;
+    const row = grid.find((r) => r.a === want.a && r.b === want.b);
+    assert.ok(row, `winner row ${key} missing`);
+    assert.equal(row.flip, String(want.flip), `${key} flip`);
+    const cell = row.cells.find((c) => c.target === want.target);
+    assert.ok(cell, `winner cell ${key} missing`);
+    assert.equal(cell.winner, want.winner ?? '', `${key} winner`);
+    assert.equal(cell.significant, String(want.significant), `${key} significant`);
+    assert.equal(Number(cell.n), want.n, `${key} n`);
+    for (const col of ['delta_ndcg', 'ci_low', 'ci_high', 'mean_a', 'mean_b']) checkNumber(cell.cols[col], want[col], `${key} ${col}`);
+    cells++;
+  }
+  assert.equal(cells, grid.reduce((s, r) => s + r.cells.length, 0), 'winner grid has cells the CLI does not');
+  assert.ok(grid.some((r) => r.flip === 'true'), 'the demo has at least one winner flip');
+  const flipRows = await page.$$eval('#winner-grid tr.flip', (trs) => trs.length);
+  assert.equal(flipRows, grid.filter((r) => r.flip === 'true').length, 'flipping pairs are highlighted');
+
+  // Settings are printed under every table.
+  const captions = await page.$$eval('#results .conventions code', (els) => els.map((e) => e.textContent));
+  assert.ok(captions.length >= 8);
+  for (const c of captions) assert.equal(c, cliReport.conventions);
+
+  // CSV exports come from the same core call as the CLI's --format csv --table NAME: byte-
+  // identical where the numbers use only + − × ÷ and √ (IEEE-exact on every platform).
+  // instability's mcnemar_p goes through ln/exp, whose last bit may differ between the
+  // platform libm of the native CLI and Rust's wasm32 libm: there, numbers agree to 1e-12.
+  for (const table of ['summary', 'winners', 'coverage', 'recommendations', 'instability']) {
+    const csv = await download(page, `button[data-export="${table}"][data-kind="csv"]`);
+    const want = cli(rescoreArgs(['--format', 'csv', '--table', table]));
+    if (table === 'instability') assertCsvClose(csv, want, table);
+    else assert.equal(csv, want, `${table} CSV`);
+  }
+  const json = JSON.parse(await download(page, 'button[data-export="summary"][data-kind="json"]'));
+  assert.deepEqual(json.length, cliReport.summary.length);
+
+  // Drill-down: a ranked list with marks.
+  await page.waitForSelector('#drill-items tbody tr[data-rank]');
+  const marks = await page.$$eval('#drill-items tbody tr[data-rank]', (trs) => trs.map((tr) => tr.dataset.mark));
+  assert.ok(marks.length > 5);
+  assert.ok(marks.some((m) => m !== 'none'), 'some item earns credit');
+  assert.match(await page.textContent('#multi-anchor-rule'), /maximum matching/);
+  // Pick another system and a query through the filter box.
+  const sys = cliReport.systems[1];
+  await page.selectOption('#drill-system', { label: sys });
+  await page.waitForSelector(`#drilldown .drill-result[data-system="${sys}"]`);
+  await page.fill('#drill-filter', 'q7');
+  const opts = await page.$$eval('#drill-query option[value]:not([value=""])', (os) => os.map((o) => [o.value, o.textContent]));
+  assert.ok(opts.length > 0 && opts.every(([, t]) => t.includes('q7')), 'filter narrows the query list');
+  await page.selectOption('#drill-query', opts[0][0]);
+  await page.waitForSelector(`#drilldown .drill-result[data-query="${opts[0][1].split(' ')[0]}"]`);
+
+  // The histogram is drawn.
+  const px = await canvasInkPixels(page);
+  assert.ok(px.ink > 2000 && px.bar > 500, `histogram pixels: ${JSON.stringify(px)}`);
+  await page.selectOption('#hist-system', { label: cliReport.systems[0] });
+  const svg = await download(page, '#export-svg');
+  assert.match(svg, /^<svg/);
+  assert.match(svg, /<rect/);
+
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+  // A malformed file: the error names the file and line; the page keeps working.
+  const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-bad-')), 'broken.jsonl');
+  fs.writeFileSync(bad, '{"memory_id":"m1","anchors":["m1"],"raw":true}\n{"memory_id":"m2","anchors":["m2"],"raw":tru}\n');
+  await page.setInputFiles('#file-input', bad);
+  await page.waitForSelector('#error');
+  assert.equal(await page.textContent('#error-file'), 'broken.jsonl');
+  assert.equal(await page.textContent('#error-line'), '2');
+  assert.ok((await page.textContent('#error-message')).length > 0);
+  await waitReady(page);
+  assert.equal(await page.$$eval('#summary-table tbody tr', (t) => t.length), cliReport.summary.length, 'results are still shown');
+  // Still responsive: a rescore with other settings works after the error.
+  await page.fill('#k', '10');
+  await page.click('#apply-settings');
+  await page.waitForFunction(() => document.querySelector('#results .conventions code')?.textContent.startsWith('k=10 '));
+  await waitReady(page);
+  const k10 = JSON.parse(cli(rescoreArgs(['--format', 'json', '--k', '10'])));
+  const rows = await readRows(page, '#summary-table');
+  for (const want of k10.summary) {
+    const row = rows.find((r) => r.attrs.system === want.system && r.attrs.target === want.target && r.attrs.subset === want.subset);
+    checkNumber(row.cells.ndcg, want.ndcg, `k=10 ${want.system}/${want.target}/${want.subset} ndcg`);
+    checkNumber(row.cells.ndcg_ci_low, want.ndcg_ci_low, `k=10 ${want.system}/${want.target}/${want.subset} ci_low`);
+  }
+
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [VIEWER]);
+  await page.close();
+});
+
+test('?demo loads the embedded demo', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?demo`);
+  await waitReady(page);
+  const rows = await readRows(page, '#summary-table');
+  assert.equal(rows.length, cliReport.summary.length);
+  // The embedded demo is the same bundle as static/demo (only file names differ).
+  const want = cliReport.summary[0];
+  const row = rows.find((r) => r.attrs.system === want.system && r.attrs.target === want.target && r.attrs.subset === want.subset);
+  checkNumber(row.cells.ndcg, want.ndcg, 'demo ndcg');
+  await page.waitForSelector('#drill-items tbody tr[data-rank]');
+  const px = await canvasInkPixels(page);
+  assert.ok(px.bar > 500, `histogram pixels: ${JSON.stringify(px)}`);
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [VIEWER]);
+  await page.close();
+});
+
+test('embedding: a site page preloads a bundle with ?bundle=', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${SITE}embed.html`);
+  const frame = page.frameLocator('#memaudit-viewer');
+  await frame.locator('.app[data-state="ready"]').waitFor({ timeout: 120_000 });
+  const n = await frame.locator('#summary-table tbody tr').count();
+  assert.equal(n, cliReport.summary.length);
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [SITE]);
+  await page.close();
+});
+
+test('a missing bundle is reported, the page still works', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?bundle=no-such-dir`);
+  await page.waitForSelector('#error');
+  assert.match(await page.textContent('#error'), /no-such-dir\/memories\.jsonl.*404/s);
+  await page.click('#demo-button');
+  await waitReady(page);
+  await page.waitForSelector('#summary-table tbody tr');
+  // The only console error is the browser's own note about the 404.
+  assert.ok(log.errors.every((e) => /404/.test(e)), log.errors.join('\n'));
+  await page.close();
+});
