@@ -9,6 +9,7 @@ pub mod error;
 pub mod ingest;
 pub mod metrics;
 pub mod model;
+pub mod outcomes;
 pub mod plots;
 pub mod report;
 pub mod rescore;

@@ -1,0 +1,522 @@
+//! Per-item outcomes of several arms (systems, memory policies, configurations) run on the same
+//! items, read into long-form rows and validated as an item × arm matrix before any paired
+//! test (see `docs/outcomes.md`).
+//!
+//! ```text
+//! bytes ──ingest::decode──► text ──detect_outcome_format──► OutcomeFormat
+//!       ──read_outcomes──► OutcomeTable (rows: every column as text + numeric values, line)
+//!       ──infer_spec (or the user's Spec)──► Spec { key, arm, value, strata, judgment }
+//!       ──pair / pair_for_test──► Paired { arms, items, values[item][arm], strata, report }
+//! ```
+//!
+//! Readers never panic on user input: a malformed record is an [`IngestError`] naming the
+//! file, line and field, and every convention applied (missing markers, arms taken from file
+//! names, ineligible metrics) is a counted [`OutcomeWarnings`] entry.
+
+mod json;
+pub mod pairing;
+pub mod spec;
+mod tabular;
+pub mod warnings;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::PerQueryRow;
+use crate::error::{IngestError, Location};
+use crate::ingest::{InputFile, decode, file_stem};
+
+pub use pairing::{
+    ArmCoverage, DuplicateExample, Duplicates, DuplicatesSummary, Paired, PairingError, PairingOptions, PairingReport,
+    pair, pair_for_test,
+};
+pub use spec::{JudgmentChoice, Spec, infer_spec};
+pub use warnings::{OutcomeWarning, OutcomeWarningKind, OutcomeWarnings};
+
+/// Every outcomes layout memaudit reads (detected from the content, or forced by the caller
+/// with [`ReadOptions::format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeFormat {
+    /// CSV with a header row, one row per (item, arm): item columns, an arm column, values.
+    LongCsv,
+    /// CSV `item, arm1, arm2, …`: the first column is the item, every other column an arm.
+    WideCsv,
+    /// JSON Lines (or a JSON array) of flat or nested objects, one per (item, arm).
+    LongJson,
+    /// reclaim-eval result JSONL (`pid`, `seed`, `policy` / `variant` / `arm`, `correct`, …).
+    ReclaimEval,
+    /// Per-question judge records `{"question_id", "llm_judgments": {"judgment_1": true, …}}`.
+    JudgeFile,
+    /// MTEL-Mem per-query records CSV (`run_id, query_index, {raw,source,canonical}_{metric}`).
+    MtelRecords,
+    /// memaudit's own rescoring per-query rows (`memaudit rescore --format json`, its
+    /// `per_query` array, JSONL of those rows, or the `per_query` CSV table).
+    RescorePerQuery,
+}
+
+impl OutcomeFormat {
+    /// Every format, in the order detection considers them.
+    pub const ALL: [OutcomeFormat; 7] = [
+        OutcomeFormat::RescorePerQuery,
+        OutcomeFormat::JudgeFile,
+        OutcomeFormat::ReclaimEval,
+        OutcomeFormat::MtelRecords,
+        OutcomeFormat::WideCsv,
+        OutcomeFormat::LongCsv,
+        OutcomeFormat::LongJson,
+    ];
+
+    /// The stable name (`long_csv`, `wide_csv`, …) used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutcomeFormat::LongCsv => "long_csv",
+            OutcomeFormat::WideCsv => "wide_csv",
+            OutcomeFormat::LongJson => "long_json",
+            OutcomeFormat::ReclaimEval => "reclaim_eval",
+            OutcomeFormat::JudgeFile => "judge_file",
+            OutcomeFormat::MtelRecords => "mtel_records",
+            OutcomeFormat::RescorePerQuery => "rescore_per_query",
+        }
+    }
+
+    /// A human description for the reading summary.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OutcomeFormat::LongCsv => "long CSV (one row per item and arm)",
+            OutcomeFormat::WideCsv => "wide CSV (first column the item, one column per arm)",
+            OutcomeFormat::LongJson => "long JSON Lines (one object per item and arm)",
+            OutcomeFormat::ReclaimEval => "reclaim-eval results (JSONL)",
+            OutcomeFormat::JudgeFile => "per-question LLM-judge records (llm_judgments)",
+            OutcomeFormat::MtelRecords => "MTEL-Mem per-query records (CSV)",
+            OutcomeFormat::RescorePerQuery => "memaudit rescoring per-query rows",
+        }
+    }
+
+    /// Parses a name as written by [`OutcomeFormat::name`]; `-` may replace `_`.
+    pub fn parse(s: &str) -> Option<OutcomeFormat> {
+        let s = s.trim().to_ascii_lowercase().replace('-', "_");
+        OutcomeFormat::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
+/// What a column holds, from all its present cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnKind {
+    /// Every present cell is a finite number (or `true`/`false`), not all of them 0/1.
+    Numeric,
+    /// Every present cell is 0/1 or `true`/`false`.
+    Binary,
+    /// At least one present cell is not a number.
+    Text,
+}
+
+/// One column of an [`OutcomeTable`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnInfo {
+    /// Column name (nested JSON keys joined with `.`, e.g. `llm_judgments.judgment_1`).
+    pub name: String,
+    /// What the present cells hold.
+    pub kind: ColumnKind,
+    /// Number of distinct texts among the present cells.
+    pub distinct: usize,
+    /// Rows where the cell is missing (absent, empty, `null`, or a missing marker).
+    pub missing: usize,
+}
+
+/// One long-form row: one (item, arm) observation as read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeRow {
+    /// Every present cell as text (pairing keys, arms and strata are built from these).
+    pub fields: BTreeMap<String, String>,
+    /// Every present cell that is a finite number or a boolean (`true` = 1, `false` = 0).
+    pub values: BTreeMap<String, f64>,
+    /// 1-based line of the record in its file (the record's first line for multi-line JSON).
+    pub line: usize,
+    /// Index of the row's file in [`OutcomeTable::files`].
+    pub file: usize,
+}
+
+/// One file that contributed rows to an [`OutcomeTable`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// The file name as given.
+    pub name: String,
+    /// Its detected (or forced) format.
+    pub format: OutcomeFormat,
+    /// Whether it was gzip-compressed.
+    pub gzip: bool,
+    /// Its size in bytes as given.
+    pub bytes: usize,
+    /// How many long-form rows it produced.
+    pub rows: usize,
+}
+
+/// Long-form outcomes read from one or several files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeTable {
+    /// The file name, or `"N files"` for several.
+    pub name: String,
+    /// The format of the (first) file; per file in [`OutcomeTable::files`].
+    pub format: OutcomeFormat,
+    /// The files read, in order.
+    pub files: Vec<SourceFile>,
+    /// Every column, in first-seen order.
+    pub columns: Vec<ColumnInfo>,
+    /// The rows, in file order.
+    pub rows: Vec<OutcomeRow>,
+    /// Conventions applied while reading, counted.
+    pub warnings: OutcomeWarnings,
+}
+
+impl OutcomeTable {
+    /// The column called `name`, if any.
+    pub fn column(&self, name: &str) -> Option<&ColumnInfo> {
+        self.columns.iter().find(|c| c.name == name)
+    }
+
+    /// Where a row came from (file and line), for messages.
+    pub fn location(&self, row: &OutcomeRow) -> Location {
+        let file = self.files.get(row.file).map_or(self.name.as_str(), |f| f.name.as_str());
+        Location::line(file, row.line)
+    }
+
+    /// Concatenates tables read from several files. With more than one table every row gains
+    /// a `file` column (the file name without directory and extension; `source_file` if a
+    /// `file` column already exists) so that files can act as arms or as key parts.
+    pub fn concat(tables: Vec<OutcomeTable>) -> OutcomeTable {
+        let n = tables.len();
+        let mut files = Vec::new();
+        let mut rows = Vec::new();
+        let mut warnings = OutcomeWarnings::default();
+        let mut cols = Columns::default();
+        let format = tables.first().map_or(OutcomeFormat::LongCsv, |t| t.format);
+        let name =
+            if n == 1 { tables.first().map(|t| t.name.clone()).unwrap_or_default() } else { format!("{n} files") };
+        let file_col = if n <= 1 {
+            None
+        } else if tables.iter().all(|t| t.column("file").is_none()) {
+            Some("file")
+        } else if tables.iter().all(|t| t.column("source_file").is_none()) {
+            Some("source_file")
+        } else {
+            None
+        };
+        for t in tables {
+            let offset = files.len();
+            for c in &t.columns {
+                cols.note(&c.name);
+            }
+            if let Some(fc) = file_col {
+                cols.note(fc);
+            }
+            let stems: Vec<String> = t.files.iter().map(|f| file_stem(&f.name)).collect();
+            for mut r in t.rows {
+                if let Some(fc) = file_col {
+                    let stem = stems.get(r.file).cloned().unwrap_or_default();
+                    r.fields.insert(fc.to_string(), stem);
+                }
+                r.file += offset;
+                rows.push(r);
+            }
+            files.extend(t.files);
+            warnings.extend(&t.warnings);
+        }
+        let columns = column_infos(&cols.order, &rows);
+        OutcomeTable { name, format, files, columns, rows, warnings }
+    }
+}
+
+/// How to read a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadOptions {
+    /// Force a format instead of detecting it (e.g. [`OutcomeFormat::WideCsv`] or
+    /// [`OutcomeFormat::LongCsv`] when the layout detection guesses wrong).
+    pub format: Option<OutcomeFormat>,
+}
+
+/// Reads one outcomes file (gzip accepted, format detected from the content unless forced).
+pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTable, IngestError> {
+    let (text, gzip) = decode(&file.name, &file.bytes)?;
+    let format = match opts.format {
+        Some(f) => f,
+        None => detect_outcome_format(&file.name, &text)?,
+    };
+    let mut b = Builder::new(&file.name);
+    match format {
+        OutcomeFormat::LongCsv | OutcomeFormat::WideCsv | OutcomeFormat::MtelRecords => {
+            tabular::read(&file.name, &text, format, &mut b)?
+        }
+        OutcomeFormat::RescorePerQuery if !looks_json(&text) => tabular::read(&file.name, &text, format, &mut b)?,
+        OutcomeFormat::LongJson
+        | OutcomeFormat::ReclaimEval
+        | OutcomeFormat::JudgeFile
+        | OutcomeFormat::RescorePerQuery => json::read(&file.name, &text, format, &mut b)?,
+    }
+    Ok(b.finish(format, gzip, file.bytes.len()))
+}
+
+/// Reads several outcomes files and concatenates them ([`OutcomeTable::concat`]); e.g. one
+/// judge file per configuration, or one long CSV per system.
+pub fn read_outcome_files(files: &[InputFile], opts: &ReadOptions) -> Result<OutcomeTable, IngestError> {
+    let mut tables = Vec::with_capacity(files.len());
+    for f in files {
+        tables.push(read_outcomes(f, opts)?);
+    }
+    if tables.is_empty() {
+        return Err(IngestError::new(Location::file("(no file)"), "no outcomes file given"));
+    }
+    Ok(OutcomeTable::concat(tables))
+}
+
+/// Detects which outcomes layout a (decoded) text holds, from its content only.
+pub fn detect_outcome_format(name: &str, text: &str) -> Result<OutcomeFormat, IngestError> {
+    if text.trim().is_empty() {
+        return Err(IngestError::new(Location::file(name), "the file is empty"));
+    }
+    if looks_json(text) { json::detect(name, text) } else { tabular::detect(name, text) }
+}
+
+/// memaudit's rescoring rows ([`crate::audit::Report::per_query`]) as an outcomes table, without
+/// going through JSON. `line` is the row's 1-based position in `rows`.
+pub fn from_per_query(name: &str, rows: &[PerQueryRow]) -> OutcomeTable {
+    let mut b = Builder::new(name);
+    for (i, r) in rows.iter().enumerate() {
+        json::push_per_query(name, i + 1, r, &mut b);
+    }
+    b.finish(OutcomeFormat::RescorePerQuery, false, 0)
+}
+
+fn looks_json(text: &str) -> bool {
+    matches!(text.trim_start().chars().next(), Some('{') | Some('['))
+}
+
+/// CSV cells read as missing (besides the empty cell). JSON has `null` instead; JSON strings
+/// are never missing markers.
+pub const MISSING_MARKERS: [&str; 7] = ["NA", "N/A", "n/a", "NaN", "nan", "null", "NULL"];
+
+/// The numeric reading of a text cell: a finite number, or `true`/`false` (any case) as 1/0.
+pub fn parse_number(s: &str) -> Option<f64> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("true") {
+        return Some(1.0);
+    }
+    if t.eq_ignore_ascii_case("false") {
+        return Some(0.0);
+    }
+    // Rust also parses `inf`/`NaN`; those are not values.
+    let starts_ok = t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.');
+    if !starts_ok {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Column order, first seen first.
+#[derive(Debug, Default)]
+pub(crate) struct Columns {
+    pub order: Vec<String>,
+    index: HashSet<String>,
+}
+
+impl Columns {
+    pub fn note(&mut self, name: &str) {
+        if !self.index.contains(name) {
+            self.index.insert(name.to_string());
+            self.order.push(name.to_string());
+        }
+    }
+}
+
+/// Collects rows and columns of one file.
+#[derive(Debug)]
+pub(crate) struct Builder {
+    pub name: String,
+    pub cols: Columns,
+    pub rows: Vec<OutcomeRow>,
+    pub warnings: OutcomeWarnings,
+}
+
+impl Builder {
+    pub fn new(name: &str) -> Builder {
+        Builder {
+            name: name.to_string(),
+            cols: Columns::default(),
+            rows: Vec::new(),
+            warnings: OutcomeWarnings::default(),
+        }
+    }
+
+    /// A new empty row at `line`.
+    pub fn row(line: usize) -> OutcomeRow {
+        OutcomeRow { fields: BTreeMap::new(), values: BTreeMap::new(), line, file: 0 }
+    }
+
+    /// Sets a present cell (declaring the column).
+    pub fn set(&mut self, row: &mut OutcomeRow, col: &str, text: String, value: Option<f64>) {
+        self.cols.note(col);
+        if let Some(v) = value {
+            row.values.insert(col.to_string(), v);
+        }
+        row.fields.insert(col.to_string(), text);
+    }
+
+    /// Declares a column whose cell is missing in this row.
+    pub fn missing(&mut self, col: &str) {
+        self.cols.note(col);
+    }
+
+    pub fn finish(self, format: OutcomeFormat, gzip: bool, bytes: usize) -> OutcomeTable {
+        let columns = column_infos(&self.cols.order, &self.rows);
+        OutcomeTable {
+            name: self.name.clone(),
+            format,
+            files: vec![SourceFile { name: self.name, format, gzip, bytes, rows: self.rows.len() }],
+            columns,
+            rows: self.rows,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// Column statistics over all rows.
+pub(crate) fn column_infos(order: &[String], rows: &[OutcomeRow]) -> Vec<ColumnInfo> {
+    let mut out = Vec::with_capacity(order.len());
+    for name in order {
+        let mut distinct: HashSet<&str> = HashSet::new();
+        let mut missing = 0;
+        let mut all_numeric = true;
+        let mut all_binary = true;
+        for r in rows {
+            match r.fields.get(name) {
+                None => missing += 1,
+                Some(t) => {
+                    distinct.insert(t.as_str());
+                    match r.values.get(name) {
+                        Some(&v) => all_binary &= v == 0.0 || v == 1.0,
+                        None => {
+                            all_numeric = false;
+                            all_binary = false;
+                        }
+                    }
+                }
+            }
+        }
+        let kind = if !all_numeric {
+            ColumnKind::Text
+        } else if all_binary && !distinct.is_empty() {
+            ColumnKind::Binary
+        } else {
+            ColumnKind::Numeric
+        };
+        out.push(ColumnInfo { name: name.clone(), kind, distinct: distinct.len(), missing });
+    }
+    out
+}
+
+/// Distinct texts of a column, in first-seen order, with their counts (for messages).
+pub(crate) fn distinct_values<'a>(rows: &'a [OutcomeRow], col: &str) -> Vec<(&'a str, usize)> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut out: Vec<(&str, usize)> = Vec::new();
+    for r in rows {
+        if let Some(t) = r.fields.get(col) {
+            match index.get(t.as_str()) {
+                Some(&i) => out[i].1 += 1,
+                None => {
+                    index.insert(t.as_str(), out.len());
+                    out.push((t.as_str(), 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(name: &str, text: &str) -> Result<OutcomeTable, IngestError> {
+        read_outcomes(&InputFile::new(name, text.as_bytes().to_vec()), &ReadOptions::default())
+    }
+
+    #[test]
+    fn numbers_and_booleans() {
+        assert_eq!(parse_number(" 0.5 "), Some(0.5));
+        assert_eq!(parse_number("True"), Some(1.0));
+        assert_eq!(parse_number("false"), Some(0.0));
+        assert_eq!(parse_number("-3e2"), Some(-300.0));
+        assert_eq!(parse_number("inf"), None);
+        assert_eq!(parse_number("NaN"), None);
+        assert_eq!(parse_number("1e999"), None);
+        assert_eq!(parse_number("abc"), None);
+        assert_eq!(parse_number(""), None);
+    }
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in OutcomeFormat::ALL {
+            assert_eq!(OutcomeFormat::parse(f.name()), Some(f));
+            assert!(!f.describe().is_empty());
+        }
+        assert_eq!(OutcomeFormat::parse("wide-csv"), Some(OutcomeFormat::WideCsv));
+        assert_eq!(OutcomeFormat::parse("nope"), None);
+    }
+
+    #[test]
+    fn detects_every_format() {
+        let cases = [
+            ("item,arm,correct\na,x,1\n", OutcomeFormat::LongCsv),
+            ("item,bm25,dense\na,1,0\nb,0,1\n", OutcomeFormat::WideCsv),
+            ("{\"item\":\"a\",\"arm\":\"x\",\"correct\":true}\n", OutcomeFormat::LongJson),
+            ("{\"pid\":\"p\",\"seed\":0,\"policy\":\"lossy\",\"correct\":true}\n", OutcomeFormat::ReclaimEval),
+            ("{\"question_id\":\"q\",\"llm_judgments\":{\"judgment_1\":true}}\n", OutcomeFormat::JudgeFile),
+            ("run_id,query_index,raw_eligible,raw_ndcg\nr,1,True,0.5\n", OutcomeFormat::MtelRecords),
+            ("system,query_id,target,eligible,ndcg\ns,q,raw,true,1\n", OutcomeFormat::RescorePerQuery),
+            ("{\"per_query\": []}", OutcomeFormat::RescorePerQuery),
+            (
+                "{\n \"conv-1\": [{\"question_id\":\"q\",\"llm_judgments\":{\"judgment_1\":true}}]\n}",
+                OutcomeFormat::JudgeFile,
+            ),
+            ("[{\"item\":\"a\",\"arm\":\"x\",\"v\":1}]", OutcomeFormat::LongJson),
+        ];
+        for (text, want) in cases {
+            assert_eq!(detect_outcome_format("f", text).unwrap(), want, "{text}");
+        }
+        assert!(detect_outcome_format("f", "  \n").unwrap_err().message.contains("empty"));
+    }
+
+    #[test]
+    fn column_kinds_and_missing() {
+        let t = read("a.csv", "item,arm,correct,score,note\na,x,1,0.5,hi\nb,x,0,,NA\nc,x,true,2,\n").unwrap();
+        let kinds: Vec<(&str, ColumnKind, usize, usize)> =
+            t.columns.iter().map(|c| (c.name.as_str(), c.kind, c.distinct, c.missing)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ("item", ColumnKind::Text, 3, 0),
+                ("arm", ColumnKind::Text, 1, 0),
+                ("correct", ColumnKind::Binary, 3, 0),
+                ("score", ColumnKind::Numeric, 2, 1),
+                ("note", ColumnKind::Text, 1, 2),
+            ]
+        );
+        assert_eq!(t.warnings.count(OutcomeWarningKind::MissingMarker), 1);
+        assert_eq!(t.rows[2].values["correct"], 1.0);
+        assert_eq!(t.rows[1].line, 3);
+    }
+
+    #[test]
+    fn concat_adds_a_file_column() {
+        let a = read("runs/bm25.csv", "item,correct\nq1,1\n").unwrap();
+        let b = read("runs/dense.csv.gz", "item,correct\nq1,0\n").unwrap();
+        let t = OutcomeTable::concat(vec![a, b]);
+        assert_eq!(t.name, "2 files");
+        assert_eq!(t.rows[1].fields["file"], "dense");
+        assert_eq!(t.rows[1].file, 1);
+        assert_eq!(t.location(&t.rows[1]).to_string(), "runs/dense.csv.gz, line 2");
+        assert_eq!(t.column("file").unwrap().distinct, 2);
+    }
+}

@@ -1,0 +1,1122 @@
+//! Pairing validation: turn long-form rows into an item × arm matrix under a [`Spec`], report
+//! what is missing or repeated, and refuse a paired test on data that is not paired, with a
+//! message saying how to fix it.
+//!
+//! - A row without a cell in a key or arm column is an error naming its file, line and field.
+//! - A value cell that is not a number is an error naming its file, line and field; an empty
+//!   value cell (e.g. a query not eligible for a target) is missing, never 0.
+//! - The same (item, arm) twice is refused by default; [`Duplicates::Mean`] averages such rows
+//!   (labelled in the report and counted as a warning) — common with several seeds per item.
+//! - Items not present with a value in every arm are refused by default;
+//!   [`PairingOptions::allow_incomplete`] compares on the items present in every arm.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::spec::{self, JudgmentChoice, Spec, truncate};
+use super::{ColumnKind, OutcomeRow, OutcomeTable, OutcomeWarningKind, OutcomeWarnings};
+use crate::error::{IngestError, Location};
+
+/// What to do when several rows share an (item, arm).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duplicates {
+    /// Not paired: the key does not identify the item (the default).
+    #[default]
+    Refuse,
+    /// Average the rows' values (rows without a value are left out of the mean).
+    Mean,
+}
+
+/// Tolerances of the pairing validator (CLI: `--aggregate mean`, `--allow-incomplete`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingOptions {
+    /// What to do with repeated (item, arm) rows.
+    pub duplicates: Duplicates,
+    /// Compare on the items that have a value in every arm instead of refusing.
+    pub allow_incomplete: bool,
+}
+
+/// Coverage of one arm.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmCoverage {
+    /// The arm (arm columns joined with `/`).
+    pub arm: String,
+    /// Rows read for this arm.
+    pub rows: usize,
+    /// Items with a value in this arm.
+    pub items_present: usize,
+    /// Items with no row at all in this arm.
+    pub items_without_row: usize,
+    /// Items whose rows in this arm have no value (e.g. not eligible).
+    pub items_without_value: usize,
+}
+
+/// One (item, arm) cell holding several rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DuplicateExample {
+    /// The item (key joined with ` | `).
+    pub item: String,
+    /// The arm.
+    pub arm: String,
+    /// Where its rows are (file and line).
+    pub rows: Vec<Location>,
+}
+
+/// Repeated (item, arm) cells.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DuplicatesSummary {
+    /// Cells with more than one row.
+    pub cells: usize,
+    /// Rows beyond the first in those cells.
+    pub surplus_rows: usize,
+    /// The first few cells, in file order.
+    pub examples: Vec<DuplicateExample>,
+    /// Columns whose values differ within repeated cells (what could tell the rows apart).
+    pub varying_columns: Vec<String>,
+    /// The rows were averaged ([`Duplicates::Mean`]).
+    pub aggregated: bool,
+}
+
+/// Everything the validator found, shown before any test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairingReport {
+    /// The pairing key columns.
+    pub key: Vec<String>,
+    /// The arm columns.
+    pub arm: Vec<String>,
+    /// The strata columns.
+    pub strata: Vec<String>,
+    /// What the value is, in words (e.g. "`correct`", "mean of `correct` over repeated rows").
+    pub value: String,
+    /// Rows in the table.
+    pub rows: usize,
+    /// Rows left out by the spec's filter.
+    pub rows_filtered: usize,
+    /// Rows placed in the matrix.
+    pub rows_used: usize,
+    /// Distinct items (before any restriction).
+    pub n_items: usize,
+    /// Distinct arms.
+    pub n_arms: usize,
+    /// Per arm: items present / missing.
+    pub arms: Vec<ArmCoverage>,
+    /// Repeated (item, arm) cells.
+    pub duplicates: DuplicatesSummary,
+    /// Arms whose items (with a value) are not all the items.
+    pub arms_with_different_items: Vec<String>,
+    /// Items with a value in every arm.
+    pub complete_items: usize,
+    /// Items in the returned matrix (all, or the complete ones after `allow_incomplete`).
+    pub items_used: usize,
+    /// The matrix was restricted to the complete items ([`PairingOptions::allow_incomplete`]).
+    pub restricted_to_complete: bool,
+    /// The data as read is paired: at least two arms, one row per (item, arm) (or averaged),
+    /// and a value for every item in every arm.
+    pub is_paired: bool,
+    /// When not paired: what is wrong and how to fix it.
+    pub message: Option<String>,
+    /// Conventions applied while pairing, counted.
+    pub warnings: OutcomeWarnings,
+}
+
+/// The validated item × arm matrix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Paired {
+    /// Arm names, in first-seen order.
+    pub arms: Vec<String>,
+    /// Items (key joined with ` | `), in first-seen order.
+    pub items: Vec<String>,
+    /// Items as key tuples (one text per key column).
+    pub item_keys: Vec<Vec<String>>,
+    /// `values[item][arm]`; `None` when missing (only possible without a test: [`pair`]).
+    pub values: Vec<Vec<Option<f64>>>,
+    /// Per item, its strata columns' texts.
+    pub strata: Vec<BTreeMap<String, String>>,
+    /// What was found.
+    pub report: PairingReport,
+}
+
+impl Paired {
+    /// The values of one arm, item by item.
+    pub fn arm_values(&self, arm: usize) -> Vec<Option<f64>> {
+        self.values.iter().map(|row| row.get(arm).copied().flatten()).collect()
+    }
+
+    /// Index of an arm by name.
+    pub fn arm_index(&self, arm: &str) -> Option<usize> {
+        self.arms.iter().position(|a| a == arm)
+    }
+
+    /// The matrix as plain numbers `[item][arm]`, when every cell has a value (always the case
+    /// for a matrix returned by [`pair_for_test`]); `None` otherwise.
+    pub fn dense_values(&self) -> Option<Vec<Vec<f64>>> {
+        self.values.iter().map(|row| row.iter().copied().collect::<Option<Vec<f64>>>()).collect()
+    }
+
+    /// Per item, its strata texts joined with ` | ` in the spec's strata order (a label for
+    /// stratified resampling); `None` when the spec has no strata.
+    pub fn stratum_labels(&self) -> Option<Vec<String>> {
+        if self.strata.iter().all(BTreeMap::is_empty) {
+            return None;
+        }
+        let order = &self.report.strata;
+        Some(
+            self.strata
+                .iter()
+                .map(|m| order.iter().map(|s| m.get(s).map_or("", String::as_str)).collect::<Vec<_>>().join(ITEM_SEP))
+                .collect(),
+        )
+    }
+
+    /// The same matrix restricted to items with a value in every arm.
+    pub fn complete_only(&self) -> Paired {
+        let keep: Vec<usize> = (0..self.items.len()).filter(|&i| self.values[i].iter().all(Option::is_some)).collect();
+        let mut report = self.report.clone();
+        report.items_used = keep.len();
+        report.restricted_to_complete = keep.len() < self.items.len();
+        Paired {
+            arms: self.arms.clone(),
+            items: keep.iter().map(|&i| self.items[i].clone()).collect(),
+            item_keys: keep.iter().map(|&i| self.item_keys[i].clone()).collect(),
+            values: keep.iter().map(|&i| self.values[i].clone()).collect(),
+            strata: keep.iter().map(|&i| self.strata[i].clone()).collect(),
+            report,
+        }
+    }
+}
+
+/// Why a paired test cannot run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize, Deserialize)]
+pub enum PairingError {
+    /// The spec does not fit the table (unknown column, no key, no arm, …); how to fix it.
+    #[error("{0}")]
+    Spec(String),
+    /// A row cannot be placed (no key or arm cell, a text value): file, line and field.
+    #[error(transparent)]
+    Record(IngestError),
+    /// The data is not paired under the spec; the message says how to fix it.
+    #[error("{message}")]
+    Unpaired {
+        /// What is wrong and how to fix it.
+        message: String,
+        /// Everything the validator found.
+        report: Box<PairingReport>,
+    },
+}
+
+const ITEM_SEP: &str = " | ";
+const ARM_SEP: &str = "/";
+const MAX_EXAMPLES: usize = 5;
+/// More arms than this is a wrong arm column, not an experiment.
+const MAX_ARMS: usize = 1000;
+/// Largest item × arm matrix built (memory stays bounded, also in the browser).
+const MAX_CELLS: usize = 10_000_000;
+
+/// The rows of one (item, arm) cell: (row index, value).
+type CellRows = Vec<(usize, Option<f64>)>;
+
+/// A grouping column, its number of values, and rows per arm in each group.
+type Grouping<'a> = (&'a str, usize, Vec<(String, usize)>);
+
+/// Where a row's value comes from.
+enum ValueSource {
+    Column(String),
+    Majority(Vec<String>),
+    Judgment(String),
+}
+
+fn natural_key(s: &str) -> (String, u64) {
+    let digits: String =
+        s.chars().rev().take_while(|c| c.is_ascii_digit()).collect::<Vec<_>>().into_iter().rev().collect();
+    let stem = &s[..s.len() - digits.len()];
+    (stem.to_string(), digits.parse().unwrap_or(0))
+}
+
+fn columns_list(table: &OutcomeTable, skip: &[&str], max: usize) -> String {
+    let mut cols: Vec<&super::ColumnInfo> = table
+        .columns
+        .iter()
+        .filter(|c| !skip.contains(&c.name.as_str()) && c.distinct >= 2 && c.kind != ColumnKind::Binary)
+        .collect();
+    // Id-like names first, then texts, then numbers, each in file order.
+    cols.sort_by_key(|c| (!spec::is_id_name(&c.name), c.kind != ColumnKind::Text));
+    let mut out: Vec<String> = cols.iter().take(max).map(|c| format!("`{}` ({} values)", c.name, c.distinct)).collect();
+    if cols.len() > max {
+        out.push(format!("… {} more", cols.len() - max));
+    }
+    if out.is_empty() { "none".into() } else { out.join(", ") }
+}
+
+fn check_spec(table: &OutcomeTable, spec: &Spec) -> Result<ValueSource, PairingError> {
+    let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+    let known = |c: &str| names.contains(&c);
+    let unknown = |role: &str, c: &str| {
+        PairingError::Spec(format!(
+            "{role} column `{c}` is not in {} (columns: {})",
+            table.name,
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ))
+    };
+    for c in &spec.key {
+        if !known(c) {
+            return Err(unknown("key", c));
+        }
+    }
+    for c in &spec.arm {
+        if !known(c) {
+            return Err(unknown("arm", c));
+        }
+    }
+    for c in &spec.strata {
+        if !known(c) {
+            return Err(unknown("stratum", c));
+        }
+    }
+    for c in spec.filter.keys() {
+        if !known(c) {
+            return Err(unknown("filter", c));
+        }
+    }
+    if spec.arm.is_empty() {
+        let cands: Vec<&str> = spec.key.iter().map(String::as_str).collect();
+        return Err(PairingError::Spec(format!(
+            "no arm column chosen: choose the column that names the systems/arms (candidates: {})",
+            arm_candidates(table, &cands)
+        )));
+    }
+    if let Some(c) = spec.key.iter().find(|k| spec.arm.contains(k)) {
+        return Err(PairingError::Spec(format!(
+            "`{c}` is both in the pairing key and the arm: each item would occur in one arm only; \
+             the key names the item, the arm names the system"
+        )));
+    }
+    if spec.key.is_empty() {
+        return Err(PairingError::Spec(no_key_message(table, spec)));
+    }
+    let value = spec.value.as_str();
+    if value.is_empty() {
+        let numeric: Vec<String> =
+            table.columns.iter().filter(|c| c.kind != ColumnKind::Text).map(|c| format!("`{}`", c.name)).collect();
+        return Err(PairingError::Spec(format!(
+            "no value column chosen (numeric or true/false columns: {})",
+            if numeric.is_empty() { "none".into() } else { numeric.join(", ") }
+        )));
+    }
+    match spec.judgment {
+        None => {
+            if !known(value) {
+                return Err(unknown("value", value));
+            }
+            if spec.key.iter().any(|k| k == value) || spec.arm.iter().any(|a| a == value) {
+                return Err(PairingError::Spec(format!("`{value}` cannot be both the value and a key or arm column")));
+            }
+            Ok(ValueSource::Column(value.to_string()))
+        }
+        Some(choice) => {
+            let prefix = format!("{value}.");
+            let mut cols: Vec<String> =
+                names.iter().filter(|n| n.starts_with(&prefix)).map(|n| n.to_string()).collect();
+            cols.sort_by_key(|c| natural_key(c));
+            if cols.is_empty() {
+                return Err(PairingError::Spec(format!(
+                    "no judgment columns `{prefix}*` in {} (judge files hold `llm_judgments`: {{\"judgment_1\": true, …}})",
+                    table.name
+                )));
+            }
+            match choice {
+                JudgmentChoice::Majority => Ok(ValueSource::Majority(cols)),
+                JudgmentChoice::Judgment(k) => match k.checked_sub(1).and_then(|i| cols.get(i)) {
+                    Some(c) => Ok(ValueSource::Judgment(c.clone())),
+                    None => Err(PairingError::Spec(format!(
+                        "judgment {k} chosen but there are {} ({})",
+                        cols.len(),
+                        cols.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                    ))),
+                },
+            }
+        }
+    }
+}
+
+fn arm_candidates(table: &OutcomeTable, skip: &[&str]) -> String {
+    let mut c: Vec<&super::ColumnInfo> = table
+        .columns
+        .iter()
+        .filter(|c| c.distinct >= 2 && c.distinct <= 50 && !skip.contains(&c.name.as_str()))
+        .filter(|c| c.kind == ColumnKind::Text || spec::is_arm_name(&c.name))
+        .collect();
+    c.sort_by_key(|c| !spec::is_arm_name(&c.name));
+    let out: Vec<String> = c.iter().take(6).map(|c| format!("`{}` ({} values)", c.name, c.distinct)).collect();
+    if out.is_empty() { "none".into() } else { out.join(", ") }
+}
+
+/// A hint for tables without an item id: rows that can only pair by their position.
+fn position_hint(table: &OutcomeTable, spec: &Spec) -> Option<String> {
+    if table.rows.is_empty() || table.columns.iter().any(|c| spec::is_id_name(&c.name) && c.distinct >= 2) {
+        return None;
+    }
+    let arm: Vec<&str> = spec.arm.iter().map(String::as_str).collect();
+    if arm.is_empty() {
+        return Some(
+            "None of the columns looks like an item id (item, id, question_id, task_id, pid, …): add one to every row."
+                .into(),
+        );
+    }
+    // Arm of each row, and row counts per arm (first-seen order).
+    let mut arm_names: Vec<String> = Vec::new();
+    let mut arm_lookup: HashMap<String, usize> = HashMap::new();
+    let mut per_arm: Vec<usize> = Vec::new();
+    let arm_ids: Vec<usize> = table
+        .rows
+        .iter()
+        .map(|r| {
+            let a = arm.iter().map(|a| r.fields.get(*a).map_or("", String::as_str)).collect::<Vec<_>>().join(ARM_SEP);
+            let id = match arm_lookup.get(&a) {
+                Some(&id) => id,
+                None => {
+                    arm_lookup.insert(a.clone(), arm_names.len());
+                    arm_names.push(a);
+                    per_arm.push(0);
+                    arm_names.len() - 1
+                }
+            };
+            per_arm[id] += 1;
+            id
+        })
+        .collect();
+    // A grouping column within which every arm has the same number of rows.
+    let mut best: Option<Grouping> = None;
+    for c in &table.columns {
+        let name = c.name.as_str();
+        if arm.contains(&name) || name == spec.value || c.distinct < 2 || c.distinct > 50 || c.missing > 0 {
+            continue;
+        }
+        let mut counts: HashMap<(&str, usize), usize> = HashMap::new();
+        for (r, a) in table.rows.iter().zip(&arm_ids) {
+            let g = r.fields.get(name).map_or("", String::as_str);
+            *counts.entry((g, *a)).or_default() += 1;
+        }
+        let mut per_group: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for ((g, _), n) in &counts {
+            per_group.entry(g).or_default().push(*n);
+        }
+        let balanced = per_group.values().all(|v| v.iter().all(|n| *n == v[0] && *n > 1));
+        if balanced && best.as_ref().is_none_or(|b| c.distinct > b.1) {
+            let sizes = per_group.iter().map(|(g, v)| (g.to_string(), v[0])).collect();
+            best = Some((name, c.distinct, sizes));
+        }
+    }
+    let per_arm: Vec<(String, usize)> = arm_names.into_iter().zip(per_arm).collect();
+    let how = match best {
+        Some((col, _, sizes)) => format!(
+            "the rows seem to pair only by their order within each (`{col}`, arm) group (rows per arm: {})",
+            sizes.iter().map(|(g, n)| format!("{col} = {}: {n}", truncate(g, 20))).collect::<Vec<_>>().join(", ")
+        ),
+        None if per_arm.iter().all(|(_, n)| *n == 1) => {
+            "every arm has a single row: these look like aggregate results, not per-item outcomes".to_string()
+        }
+        None if per_arm.iter().all(|(_, n)| *n == per_arm[0].1) => {
+            format!("the rows seem to pair only by their order within each arm ({} rows per arm)", per_arm[0].1)
+        }
+        None => format!(
+            "the arms do not even hold the same number of rows ({})",
+            per_arm.iter().take(10).map(|(a, n)| format!("{a}: {n}")).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Some(format!(
+        "None of the columns looks like an item id (item, id, question_id, task_id, pid, …): {how}. memaudit does \
+         not pair rows by position; add an item id to every row (e.g. `task_id`) and use it as the key."
+    ))
+}
+
+fn no_key_message(table: &OutcomeTable, spec: &Spec) -> String {
+    let mut skip: Vec<&str> = spec.arm.iter().map(String::as_str).collect();
+    skip.push(spec.value.as_str());
+    let mut m = format!(
+        "no pairing key: no column identifies the item in {} (found columns: {}). Choose the column(s) that name \
+         the item (--key).",
+        table.name,
+        columns_list(table, &skip, 10)
+    );
+    if let Some(h) = position_hint(table, spec) {
+        m.push(' ');
+        m.push_str(&h);
+    }
+    m
+}
+
+/// Builds the item × arm matrix and the report. Fails only when the spec does not fit the table
+/// or a row cannot be placed; unpaired data gives `report.is_paired == false` with a message.
+/// With [`Duplicates::Refuse`] a repeated cell shows its first row's value.
+pub fn pair(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -> Result<Paired, PairingError> {
+    let source = check_spec(table, spec)?;
+    let mut warnings = OutcomeWarnings::default();
+    let mut item_index: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut item_keys: Vec<Vec<String>> = Vec::new();
+    let mut arm_index: HashMap<String, usize> = HashMap::new();
+    let mut arms: Vec<String> = Vec::new();
+    let mut strata: Vec<BTreeMap<String, String>> = Vec::new();
+    let mut strata_line: Vec<usize> = Vec::new();
+    let mut cells: HashMap<(usize, usize), CellRows> = HashMap::new();
+    let mut rows_filtered = 0;
+    let mut rows_used = 0;
+    let mut arm_rows: Vec<usize> = Vec::new();
+
+    for (ri, row) in table.rows.iter().enumerate() {
+        if !spec.filter.iter().all(|(c, allowed)| row.fields.get(c).is_some_and(|v| allowed.contains(v))) {
+            rows_filtered += 1;
+            continue;
+        }
+        let loc = || table.location(row);
+        let mut key = Vec::with_capacity(spec.key.len());
+        for c in &spec.key {
+            match row.fields.get(c) {
+                Some(v) => key.push(v.clone()),
+                None => {
+                    return Err(PairingError::Record(IngestError::new(
+                        loc().with_field(c.clone()),
+                        format!(
+                            "no value for the pairing-key column `{c}`: every row needs one (or choose another key)"
+                        ),
+                    )));
+                }
+            }
+        }
+        let mut arm_parts = Vec::with_capacity(spec.arm.len());
+        for c in &spec.arm {
+            match row.fields.get(c) {
+                Some(v) => arm_parts.push(v.as_str()),
+                None => {
+                    return Err(PairingError::Record(IngestError::new(
+                        loc().with_field(c.clone()),
+                        format!("no value for the arm column `{c}`: every row needs one"),
+                    )));
+                }
+            }
+        }
+        let arm = arm_parts.join(ARM_SEP);
+        let value = row_value(table, row, &source, &mut warnings)?;
+        rows_used += 1;
+        let a = match arm_index.get(&arm) {
+            Some(&a) => a,
+            None => {
+                arm_index.insert(arm.clone(), arms.len());
+                arms.push(arm);
+                arm_rows.push(0);
+                arms.len() - 1
+            }
+        };
+        arm_rows[a] += 1;
+        let i = match item_index.get(&key) {
+            Some(&i) => {
+                for s in &spec.strata {
+                    let v = row.fields.get(s).cloned().unwrap_or_default();
+                    let prev = strata[i].get(s).cloned().unwrap_or_default();
+                    if v != prev {
+                        return Err(PairingError::Spec(format!(
+                            "stratum `{s}` is not constant within item `{}` (`{prev}` at line {}, `{v}` at {}): add it \
+                             to the pairing key, or leave it out of the strata",
+                            key.join(ITEM_SEP),
+                            strata_line[i],
+                            loc()
+                        )));
+                    }
+                }
+                i
+            }
+            None => {
+                let i = item_keys.len();
+                item_index.insert(key.clone(), i);
+                item_keys.push(key);
+                strata.push(
+                    spec.strata.iter().map(|s| (s.clone(), row.fields.get(s).cloned().unwrap_or_default())).collect(),
+                );
+                strata_line.push(row.line);
+                i
+            }
+        };
+        cells.entry((i, a)).or_default().push((ri, value));
+    }
+
+    let n_items = item_keys.len();
+    let n_arms = arms.len();
+    if n_arms > MAX_ARMS || n_items.saturating_mul(n_arms) > MAX_CELLS {
+        let skip: Vec<&str> = spec.key.iter().map(String::as_str).collect();
+        return Err(PairingError::Spec(format!(
+            "arm = {} gives {n_arms} arms over {n_items} items: too many to pair (at most {MAX_ARMS} arms and \
+             {MAX_CELLS} item × arm cells); the arm should name the systems or configurations (candidates: {})",
+            spec.arm.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" × "),
+            arm_candidates(table, &skip)
+        )));
+    }
+    let mut values = vec![vec![None; n_arms]; n_items];
+    let mut has_row = vec![vec![false; n_arms]; n_items];
+    let mut cell_list: Vec<((usize, usize), CellRows)> = cells.into_iter().collect();
+    cell_list.sort_by_key(|(_, rows)| rows.first().map_or(0, |r| r.0));
+    let mut dups = DuplicatesSummary { aggregated: opts.duplicates == Duplicates::Mean, ..Default::default() };
+    let mut dup_cells: Vec<&CellRows> = Vec::new();
+    for ((i, a), rows) in &cell_list {
+        has_row[*i][*a] = true;
+        let v = if rows.len() > 1 {
+            dups.cells += 1;
+            dups.surplus_rows += rows.len() - 1;
+            if dups.examples.len() < MAX_EXAMPLES {
+                dups.examples.push(DuplicateExample {
+                    item: item_keys[*i].join(ITEM_SEP),
+                    arm: arms[*a].clone(),
+                    rows: rows.iter().map(|(ri, _)| table.location(&table.rows[*ri])).collect(),
+                });
+            }
+            dup_cells.push(rows);
+            match opts.duplicates {
+                Duplicates::Refuse => rows[0].1,
+                Duplicates::Mean => {
+                    let present: Vec<f64> = rows.iter().filter_map(|r| r.1).collect();
+                    let mean = if present.is_empty() {
+                        None
+                    } else {
+                        Some(present.iter().sum::<f64>() / present.len() as f64)
+                    };
+                    warnings.add(OutcomeWarningKind::DuplicatesAveraged, || {
+                        format!(
+                            "item `{}`, arm `{}`: mean of {} rows ({})",
+                            item_keys[*i].join(ITEM_SEP),
+                            arms[*a],
+                            rows.len(),
+                            table.location(&table.rows[rows[0].0])
+                        )
+                    });
+                    mean
+                }
+            }
+        } else {
+            rows[0].1
+        };
+        values[*i][*a] = v;
+    }
+    if dups.cells > 0 {
+        dups.varying_columns = varying_columns(table, spec, &dup_cells);
+    }
+
+    let mut coverage: Vec<ArmCoverage> = Vec::with_capacity(n_arms);
+    for (a, name) in arms.iter().enumerate() {
+        let present = (0..n_items).filter(|&i| values[i][a].is_some()).count();
+        let without_row = (0..n_items).filter(|&i| !has_row[i][a]).count();
+        coverage.push(ArmCoverage {
+            arm: name.clone(),
+            rows: arm_rows[a],
+            items_present: present,
+            items_without_row: without_row,
+            items_without_value: n_items - present - without_row,
+        });
+    }
+    let complete_items = values.iter().filter(|row| row.iter().all(Option::is_some)).count();
+    let arms_with_different_items: Vec<String> =
+        coverage.iter().filter(|c| c.items_present < n_items).map(|c| c.arm.clone()).collect();
+    if rows_filtered > 0 {
+        let filter =
+            spec.filter.iter().map(|(c, v)| format!("{c} ∈ {{{}}}", v.join(", "))).collect::<Vec<_>>().join(", ");
+        warnings.add_n(OutcomeWarningKind::FilteredRows, rows_filtered, || format!("filter {filter}"));
+    }
+    let dup_ok = dups.cells == 0 || opts.duplicates == Duplicates::Mean;
+    let is_paired = n_arms >= 2 && n_items >= 1 && dup_ok && complete_items == n_items;
+    let value_label = value_label(spec, &source, dups.cells > 0 && opts.duplicates == Duplicates::Mean);
+    let mut report = PairingReport {
+        key: spec.key.clone(),
+        arm: spec.arm.clone(),
+        strata: spec.strata.clone(),
+        value: value_label,
+        rows: table.rows.len(),
+        rows_filtered,
+        rows_used,
+        n_items,
+        n_arms,
+        arms: coverage,
+        duplicates: dups,
+        arms_with_different_items,
+        complete_items,
+        items_used: n_items,
+        restricted_to_complete: false,
+        is_paired,
+        message: None,
+        warnings,
+    };
+    if !is_paired {
+        report.message = Some(fix_message(table, spec, &report, opts, &values, &has_row, &item_keys));
+    }
+    let items = item_keys.iter().map(|k| k.join(ITEM_SEP)).collect();
+    Ok(Paired { arms, items, item_keys, values, strata, report })
+}
+
+/// [`pair`], then refuses unless the matrix is paired: at least two arms, one row (or an
+/// averaged cell, with [`Duplicates::Mean`]) per (item, arm), and a value for every item in
+/// every arm — or, with [`PairingOptions::allow_incomplete`], restricted to the items that have
+/// one (at least one such item). The error says what is wrong and how to fix it.
+pub fn pair_for_test(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -> Result<Paired, PairingError> {
+    let p = pair(table, spec, opts)?;
+    if p.report.is_paired {
+        return Ok(p);
+    }
+    let r = &p.report;
+    let dup_blocking = r.duplicates.cells > 0 && opts.duplicates == Duplicates::Refuse;
+    if opts.allow_incomplete && !dup_blocking && r.n_arms >= 2 && r.complete_items > 0 {
+        let dropped = r.n_items - r.complete_items;
+        let mut q = p.complete_only();
+        q.report.warnings.add_n(OutcomeWarningKind::IncompleteItemsDropped, dropped, || {
+            format!("{dropped} of {} items left out; compared on {}", r.n_items, r.complete_items)
+        });
+        return Ok(q);
+    }
+    let message = r.message.clone().unwrap_or_else(|| "the data is not paired".to_string());
+    Err(PairingError::Unpaired { message, report: Box::new(p.report) })
+}
+
+fn value_label(spec: &Spec, source: &ValueSource, averaged: bool) -> String {
+    let base = match source {
+        ValueSource::Column(c) => format!("`{c}`"),
+        ValueSource::Judgment(c) => format!("judgment `{c}`"),
+        ValueSource::Majority(cols) => {
+            format!("majority of {} judgments `{}.*` (more than half true → 1, a tie → 0)", cols.len(), spec.value)
+        }
+    };
+    if averaged { format!("mean of {base} over repeated rows of an (item, arm)") } else { base }
+}
+
+fn row_value(
+    table: &OutcomeTable,
+    row: &OutcomeRow,
+    source: &ValueSource,
+    warnings: &mut OutcomeWarnings,
+) -> Result<Option<f64>, PairingError> {
+    let loc = || table.location(row);
+    match source {
+        ValueSource::Column(c) => match (row.values.get(c), row.fields.get(c)) {
+            (Some(v), _) => Ok(Some(*v)),
+            (None, Some(text)) => Err(PairingError::Record(IngestError::new(
+                loc().with_field(c.clone()),
+                format!("`{}` is not a number: the value column must hold numbers or true/false", truncate(text, 40)),
+            ))),
+            (None, None) => {
+                warnings.add(OutcomeWarningKind::MissingValue, || format!("{}, field `{c}`", loc()));
+                Ok(None)
+            }
+        },
+        ValueSource::Judgment(c) => match row.values.get(c) {
+            Some(v) => Ok(Some(*v)),
+            None => {
+                warnings.add(OutcomeWarningKind::JudgmentMissing, || format!("{}, field `{c}`", loc()));
+                Ok(None)
+            }
+        },
+        ValueSource::Majority(cols) => {
+            let present: Vec<f64> = cols.iter().filter_map(|c| row.values.get(c).copied()).collect();
+            let n = present.len();
+            let yes = present.iter().filter(|v| **v >= 0.5).count();
+            if n == 0 {
+                warnings.add(OutcomeWarningKind::JudgmentMissing, || format!("{}: no judgment", loc()));
+                Ok(None)
+            } else if 2 * yes > n {
+                Ok(Some(1.0))
+            } else {
+                if 2 * yes == n {
+                    warnings.add(OutcomeWarningKind::JudgmentTie, || format!("{}: {yes} of {n} true", loc()));
+                }
+                Ok(Some(0.0))
+            }
+        }
+    }
+}
+
+/// Columns (not key, arm or value) whose values differ within repeated cells, most telling
+/// first: those that differ in every repeated cell and have few values.
+fn varying_columns(table: &OutcomeTable, spec: &Spec, dup_cells: &[&CellRows]) -> Vec<String> {
+    let mut out: Vec<(bool, bool, usize, String)> = Vec::new();
+    for c in &table.columns {
+        let name = &c.name;
+        if spec.key.contains(name) || spec.arm.contains(name) || *name == spec.value {
+            continue;
+        }
+        if spec.judgment.is_some() && name.starts_with(&format!("{}.", spec.value)) {
+            continue;
+        }
+        let mut varies_in = 0;
+        for rows in dup_cells.iter().take(2000) {
+            let first = table.rows[rows[0].0].fields.get(name);
+            if rows.iter().any(|(ri, _)| table.rows[*ri].fields.get(name) != first) {
+                varies_in += 1;
+            }
+        }
+        if varies_in > 0 {
+            let all = varies_in == dup_cells.len().min(2000);
+            out.push((!all, !spec::is_id_name(name), c.distinct, name.clone()));
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, _, _, n)| n).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fix_message(
+    table: &OutcomeTable,
+    spec: &Spec,
+    r: &PairingReport,
+    opts: &PairingOptions,
+    values: &[Vec<Option<f64>>],
+    has_row: &[Vec<bool>],
+    item_keys: &[Vec<String>],
+) -> String {
+    let key_text = spec.key.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+    let mut skip: Vec<&str> = spec.arm.iter().map(String::as_str).collect();
+    skip.extend(spec.key.iter().map(String::as_str));
+    skip.push(spec.value.as_str());
+    if r.n_items == 0 {
+        return if r.rows_filtered > 0 {
+            format!("no rows left after the filter ({} rows left out)", r.rows_filtered)
+        } else {
+            "no rows to pair".to_string()
+        };
+    }
+    if r.n_arms < 2 {
+        let only = r.arms.first().map_or(String::new(), |a| a.arm.clone());
+        return format!(
+            "only one arm (`{only}`) under arm = {}: a paired comparison needs at least two; choose the column that \
+             names the arms (candidates: {})",
+            spec.arm.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" × "),
+            arm_candidates(table, &skip)
+        );
+    }
+    let d = &r.duplicates;
+    if d.cells > 0 && opts.duplicates == Duplicates::Refuse {
+        let mut m = format!(
+            "the pairing key ({key_text}) does not identify one row per arm: {} (item, arm) cells hold several rows \
+             ({} extra rows)",
+            d.cells, d.surplus_rows
+        );
+        if let Some(e) = d.examples.first() {
+            let lines = e.rows.iter().take(6).map(|l| l.line.map_or("?".into(), |x| x.to_string())).collect::<Vec<_>>();
+            m.push_str(&format!(
+                ", e.g. item `{}`, arm `{}`: {} lines {}",
+                truncate(&e.item, 60),
+                e.arm,
+                e.rows.first().map_or("", |l| l.file.as_str()),
+                lines.join(", ")
+            ));
+        }
+        m.push('.');
+        let arm_cols: Vec<&str> = spec.arm.iter().map(String::as_str).collect();
+        let key_cols: Vec<&str> = spec.key.iter().map(String::as_str).collect();
+        let index = spec::KeyIndex::new(table);
+        let mut fixes: Vec<String> = Vec::new();
+        for c in d.varying_columns.iter().take(8) {
+            let mut key = key_cols.clone();
+            key.push(c);
+            let s = index.stats(&key, &arm_cols);
+            if s.surplus == 0 && s.complete_items > 0 {
+                fixes.push(format!(
+                    "adding `{c}` (--key {}) gives one row per (item, arm), {} of {} items in every arm",
+                    key.join(","),
+                    s.complete_items,
+                    s.items
+                ));
+            }
+        }
+        if fixes.is_empty() {
+            let mut exclude = vec![spec.value.as_str()];
+            if spec.judgment.is_some() {
+                exclude.extend(
+                    table
+                        .columns
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .filter(|n| n.starts_with(&format!("{}.", spec.value))),
+                );
+            }
+            let added = spec::extend_key(table, &index, &key_cols, &arm_cols, &exclude);
+            if let Some((_, _, _, s)) = added.last()
+                && s.surplus == 0
+                && s.complete_items > 0
+            {
+                let names: Vec<&str> = added.iter().map(|a| a.0).collect();
+                let mut key = key_cols.clone();
+                key.extend(&names);
+                fixes.push(format!(
+                    "adding {} (--key {}) gives one row per (item, arm), {} of {} items in every arm",
+                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" and "),
+                    key.join(","),
+                    s.complete_items,
+                    s.items
+                ));
+            }
+        }
+        if !d.varying_columns.is_empty() {
+            let shown: Vec<String> = d
+                .varying_columns
+                .iter()
+                .take(6)
+                .map(|c| format!("`{c}` ({} values)", table.column(c).map_or(0, |x| x.distinct)))
+                .collect();
+            m.push_str(&format!(" Columns that differ within those rows: {}.", shown.join(", ")));
+        }
+        if fixes.is_empty() {
+            m.push_str(" No combination of the other columns tells the rows apart.");
+        } else {
+            m.push_str(&format!(" Fix: {}.", fixes.join("; ")));
+        }
+        m.push_str(
+            " Or use --aggregate mean to average the repeated rows of each (item, arm) (e.g. several seeds per item): \
+             the value becomes a mean.",
+        );
+        if let Some(h) = position_hint(table, spec) {
+            m.push(' ');
+            m.push_str(&h);
+        }
+        return m;
+    }
+    // Incomplete items.
+    let worst = r
+        .arms
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, a)| (a.items_without_row + a.items_without_value, std::cmp::Reverse(a.arm.clone())));
+    let mut m = String::new();
+    if let Some((a, cov)) = worst {
+        let first_missing = |want_row: bool| {
+            (0..r.n_items)
+                .find(|&i| if want_row { !has_row[i][a] } else { has_row[i][a] && values[i][a].is_none() })
+                .map(|i| truncate(&item_keys[i].join(ITEM_SEP), 60))
+                .unwrap_or_default()
+        };
+        let mut parts = Vec::new();
+        if cov.items_without_row > 0 {
+            parts.push(format!("has no rows for {} items (first: `{}`)", cov.items_without_row, first_missing(true)));
+        }
+        if cov.items_without_value > 0 {
+            parts.push(format!(
+                "has no value for {} items (empty cells, e.g. not eligible: missing, not 0; first: `{}`)",
+                cov.items_without_value,
+                first_missing(false)
+            ));
+        }
+        m.push_str(&format!("arm `{}` {}", cov.arm, parts.join(" and ")));
+        let others = r.arms_with_different_items.len().saturating_sub(1);
+        if others > 0 {
+            m.push_str(&format!(" ({others} other arms also miss items)"));
+        }
+        m.push_str(&format!("; {} of {} items have a value in every arm", r.complete_items, r.n_items));
+    }
+    let share = r.complete_items as f64 / r.n_items.max(1) as f64;
+    let rows_all_there = r.arms.iter().all(|a| a.items_without_row == 0);
+    if rows_all_there {
+        m.push_str(
+            ". Every item has a row in every arm, but some rows have no value (missing, never 0): compare only arms \
+             that share their items (e.g. filter the rows to one value of an arm column)",
+        );
+    } else if share < 0.5 {
+        m.push_str(&format!(
+            ". The key ({key_text}) may not identify the item across arms: pick a pairing key that does (found \
+             columns: {})",
+            columns_list(table, &skip, 10)
+        ));
+    } else {
+        m.push_str(&format!(
+            ". Pick a pairing key that identifies the item (found columns: {})",
+            columns_list(table, &skip, 10)
+        ));
+    }
+    if r.complete_items > 0 {
+        m.push_str(&format!(
+            ", or use --allow-incomplete to compare on the {} items present in every arm.",
+            r.complete_items
+        ));
+    } else {
+        m.push_str("; no item has a value in every arm, so --allow-incomplete cannot help.");
+    }
+    if let Some(h) = position_hint(table, spec) {
+        m.push(' ');
+        m.push_str(&h);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::spec::preview;
+    use super::super::{ReadOptions, read_outcomes};
+    use super::*;
+    use crate::ingest::InputFile;
+
+    fn table(name: &str, text: &str) -> OutcomeTable {
+        read_outcomes(&InputFile::new(name, text.as_bytes().to_vec()), &ReadOptions::default()).unwrap()
+    }
+
+    const LONG: &str = "item,arm,correct,seed\nq1,a,1,0\nq1,b,0,0\nq2,a,1,0\nq2,b,1,0\nq3,a,0,0\nq3,b,1,0\n";
+
+    #[test]
+    fn paired_matrix() {
+        let t = table("l.csv", LONG);
+        let p = pair_for_test(&t, &Spec::new(&["item"], &["arm"], "correct"), &PairingOptions::default()).unwrap();
+        assert_eq!(p.arms, ["a", "b"]);
+        assert_eq!(p.items, ["q1", "q2", "q3"]);
+        assert_eq!(p.values[0], [Some(1.0), Some(0.0)]);
+        assert_eq!(p.arm_values(1), [Some(0.0), Some(1.0), Some(1.0)]);
+        assert_eq!(p.arm_index("b"), Some(1));
+        assert!(p.report.is_paired);
+        assert_eq!(p.report.complete_items, 3);
+        assert!(p.report.message.is_none());
+    }
+
+    #[test]
+    fn missing_items_are_refused_with_a_fix() {
+        let text = format!("{LONG}q4,a,1,0\nq5,a,0,0\n");
+        let t = table("l.csv", &text);
+        let spec = Spec::new(&["item"], &["arm"], "correct");
+        let e = pair_for_test(&t, &spec, &PairingOptions::default()).unwrap_err();
+        let PairingError::Unpaired { message, report } = &e else { panic!("{e:?}") };
+        assert!(message.contains("arm `b` has no rows for 2 items (first: `q4`)"), "{message}");
+        assert!(message.contains("--allow-incomplete to compare on the 3 items"), "{message}");
+        assert_eq!(report.arms_with_different_items, ["b"]);
+        assert_eq!(report.arms[1].items_without_row, 2);
+        let opts = PairingOptions { allow_incomplete: true, ..Default::default() };
+        let p = pair_for_test(&t, &spec, &opts).unwrap();
+        assert_eq!(p.items.len(), 3);
+        assert!(p.report.restricted_to_complete);
+        assert_eq!(p.report.warnings.count(OutcomeWarningKind::IncompleteItemsDropped), 2);
+    }
+
+    #[test]
+    fn duplicates_refused_or_averaged() {
+        let text =
+            "item,arm,correct,seed\nq1,a,1,0\nq1,a,0,1\nq1,b,0,0\nq1,b,0,1\nq2,a,1,0\nq2,a,1,1\nq2,b,1,0\nq2,b,0,1\n";
+        let t = table("d.csv", text);
+        let spec = Spec::new(&["item"], &["arm"], "correct");
+        let e = pair_for_test(&t, &spec, &PairingOptions::default()).unwrap_err();
+        let PairingError::Unpaired { message, report } = &e else { panic!("{e:?}") };
+        assert_eq!((report.duplicates.cells, report.duplicates.surplus_rows), (4, 4));
+        assert_eq!(report.duplicates.examples[0].rows.iter().map(|l| l.line).collect::<Vec<_>>(), [Some(2), Some(3)]);
+        assert_eq!(report.duplicates.varying_columns, ["seed"]);
+        assert!(message.contains("adding `seed` (--key item,seed)"), "{message}");
+        assert!(message.contains("--aggregate mean"), "{message}");
+        let opts = PairingOptions { duplicates: Duplicates::Mean, ..Default::default() };
+        let p = pair_for_test(&t, &spec, &opts).unwrap();
+        assert_eq!(p.values, [[Some(0.5), Some(0.0)], [Some(1.0), Some(0.5)]]);
+        assert!(p.report.duplicates.aggregated);
+        assert!(p.report.value.starts_with("mean of `correct`"));
+        assert_eq!(p.report.warnings.count(OutcomeWarningKind::DuplicatesAveraged), 4);
+    }
+
+    #[test]
+    fn spec_and_record_errors() {
+        let t = table("l.csv", LONG);
+        let opts = PairingOptions::default();
+        let e = pair(&t, &Spec::new(&["nope"], &["arm"], "correct"), &opts).unwrap_err();
+        assert!(e.to_string().contains("key column `nope` is not in l.csv"), "{e}");
+        let e = pair(&t, &Spec::new(&["item"], &[], "correct"), &opts).unwrap_err();
+        assert!(e.to_string().contains("no arm column chosen"), "{e}");
+        let e = pair(&t, &Spec::new(&["item", "arm"], &["arm"], "correct"), &opts).unwrap_err();
+        assert!(e.to_string().contains("both in the pairing key and the arm"), "{e}");
+        let e = pair(&t, &Spec::new(&["item"], &["arm"], ""), &opts).unwrap_err();
+        assert!(e.to_string().contains("`correct`"), "{e}");
+        let e = pair_for_test(&t, &Spec::new(&["item"], &["seed"], "correct"), &opts).unwrap_err();
+        assert!(e.to_string().contains("only one arm (`0`)"), "{e}");
+        let t = table("l.csv", "item,arm,answer\nq1,a,12\nq1,b,Ana\n");
+        let e = pair(&t, &Spec::new(&["item"], &["arm"], "answer"), &opts).unwrap_err();
+        let PairingError::Record(e) = e else { panic!() };
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(3), Some("answer")));
+        let t = table("l.csv", "item,arm,correct\nq1,a,1\n,b,0\n");
+        let PairingError::Record(e) = pair(&t, &Spec::new(&["item"], &["arm"], "correct"), &opts).unwrap_err() else {
+            panic!()
+        };
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(3), Some("item")));
+    }
+
+    #[test]
+    fn absurd_arm_columns_are_refused() {
+        let mut text = String::from("item,arm,correct\n");
+        for i in 0..1100 {
+            text.push_str(&format!("q{i},a{i},1\n"));
+        }
+        let t = table("many.csv", &text);
+        let e = pair(&t, &Spec::new(&["item"], &["arm"], "correct"), &PairingOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("1100 arms over 1100 items: too many to pair"), "{e}");
+    }
+
+    #[test]
+    fn missing_values_are_not_zero() {
+        let t = table("l.csv", "item,arm,ndcg\nq1,a,0.5\nq1,b,\nq2,a,1\nq2,b,0.25\n");
+        let spec = Spec::new(&["item"], &["arm"], "ndcg");
+        let p = pair(&t, &spec, &PairingOptions::default()).unwrap();
+        assert_eq!(p.values[0], [Some(0.5), None]);
+        assert_eq!(p.dense_values(), None);
+        assert_eq!(p.complete_only().dense_values(), Some(vec![vec![1.0, 0.25]]));
+        assert_eq!(p.report.arms[1].items_without_value, 1);
+        assert!(p.report.message.as_deref().unwrap().contains("no value for 1 items"), "{:?}", p.report.message);
+        assert_eq!(p.report.warnings.count(OutcomeWarningKind::MissingValue), 1);
+    }
+
+    #[test]
+    fn strata_and_filter() {
+        let text = "item,arm,correct,cat,split\nq1,a,1,x,dev\nq1,b,0,x,dev\nq2,a,1,y,test\nq2,b,1,y,test\n";
+        let t = table("s.csv", text);
+        let spec = Spec::new(&["item"], &["arm"], "correct").with_strata(&["cat"]);
+        let p = pair_for_test(&t, &spec, &PairingOptions::default()).unwrap();
+        assert_eq!(p.strata[1]["cat"], "y");
+        assert_eq!(p.stratum_labels(), Some(vec!["x".to_string(), "y".to_string()]));
+        assert_eq!(p.dense_values(), Some(vec![vec![1.0, 0.0], vec![1.0, 1.0]]));
+        let plain = pair(&t, &Spec::new(&["item"], &["arm"], "correct"), &PairingOptions::default()).unwrap();
+        assert_eq!(plain.stratum_labels(), None);
+        let p = pair_for_test(&t, &spec.clone().with_filter("split", &["test"]), &PairingOptions::default()).unwrap();
+        assert_eq!((p.items.len(), p.report.rows_filtered), (1, 2));
+        let bad = table("s.csv", "item,arm,correct,cat\nq1,a,1,x\nq1,b,0,z\n");
+        let e = pair(&bad, &spec, &PairingOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("stratum `cat` is not constant within item `q1`"), "{e}");
+    }
+
+    #[test]
+    fn judgments_majority_and_choice() {
+        let text = "{\"question_id\":\"q1\",\"llm_judgments\":{\"judgment_1\":true,\"judgment_2\":false,\"judgment_10\":true}}\n\
+{\"question_id\":\"q2\",\"llm_judgments\":{\"judgment_1\":true,\"judgment_2\":false}}\n\
+{\"question_id\":\"q3\",\"llm_judgments\":{}}\n";
+        let mut a = table("sysA.jsonl", text);
+        let b = table("sysB.jsonl", &text.replace("true", "false"));
+        a = OutcomeTable::concat(vec![a, b]);
+        let spec = Spec::new(&["question_id"], &["arm"], "llm_judgments").with_judgment(JudgmentChoice::Majority);
+        let p = pair(&a, &spec, &PairingOptions::default()).unwrap();
+        assert_eq!(p.arms, ["sysA", "sysB"]);
+        assert_eq!(p.values, [[Some(1.0), Some(0.0)], [Some(0.0), Some(0.0)], [None, None]]);
+        assert_eq!(p.report.warnings.count(OutcomeWarningKind::JudgmentTie), 1);
+        assert_eq!(p.report.warnings.count(OutcomeWarningKind::JudgmentMissing), 2);
+        let third = spec.clone().with_judgment(JudgmentChoice::Judgment(3));
+        let p = pair(&a, &third, &PairingOptions::default()).unwrap();
+        assert_eq!(p.values[0], [Some(1.0), Some(0.0)], "judgment_10 is the third in natural order");
+        let e = pair(&a, &spec.with_judgment(JudgmentChoice::Judgment(4)), &PairingOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("judgment 4 chosen but there are 3"), "{e}");
+    }
+
+    #[test]
+    fn position_only_rows_are_refused() {
+        let text = "dataset,arm,correct\nd1,a,1\nd1,a,0\nd1,b,1\nd1,b,1\nd2,a,0\nd2,a,0\nd2,b,1\nd2,b,0\n";
+        let t = table("p.csv", text);
+        let spec = spec::infer_spec(&t);
+        assert!(spec.key.is_empty());
+        let e = pair_for_test(&t, &spec, &PairingOptions::default()).unwrap_err();
+        let m = e.to_string();
+        assert!(m.contains("no pairing key"), "{m}");
+        assert!(m.contains("order within each (`dataset`, arm) group"), "{m}");
+        let e =
+            pair_for_test(&t, &Spec::new(&["dataset"], &["arm"], "correct"), &PairingOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("memaudit does not pair rows by position"), "{e}");
+    }
+
+    #[test]
+    fn report_serialises() {
+        let t = table("l.csv", LONG);
+        let p = pair(&t, &Spec::new(&["item"], &["arm"], "correct"), &PairingOptions::default()).unwrap();
+        let json = serde_json::to_string(&p).unwrap();
+        assert!(json.contains("\"is_paired\":true"));
+        let back: Paired = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, p);
+        let _ = preview(&t, "arm", 2);
+    }
+}
