@@ -9,5 +9,10 @@
 //! replicates on the same resampled items (the paired bootstrap).
 
 pub mod engine;
+pub mod run;
 
-pub use engine::{compare, items_for_pair, ArmRow, CompareInput, CompareSettings, Comparison, FriedmanRow, PairRow};
+pub use engine::{
+    compare, items_for_pair, ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow,
+    Resampling,
+};
+pub use run::{compare_table, input_from_paired, CompareError, CompareOutput};

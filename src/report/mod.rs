@@ -1,6 +1,8 @@
 //! Rendering a [`Report`] as tables: the same [`Table`]s feed the CLI's CSV and text output
 //! and the viewer's tables and CSV exports, so every number on screen has a CLI twin.
 
+pub mod compare;
+
 use crate::audit::Report;
 use crate::error::{Error, Result};
 
@@ -369,7 +371,7 @@ fn fmt4(v: Option<f64>) -> String {
 }
 
 /// Aligns columns of a small text table.
-fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (i, c) in r.iter().enumerate() {

@@ -1,0 +1,133 @@
+//! `memaudit compare` as a user runs it: the JSON contract, refusal of unpaired data, exports.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_memaudit"))
+}
+
+fn reclaim(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external/reclaim-eval").join(name).display().to_string()
+}
+
+fn tmp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("memaudit-cmp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn json_contract_on_reclaim_eval() {
+    let out = bin()
+        .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--bootstrap", "2000", "--format", "json"])
+        .args(["--item", "pid,seed", "--arm", "policy", "--value", "correct", "--control", "lossy"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for k in ["arm", "n", "mean", "ci_low", "ci_high", "wilson_low", "wilson_high"] {
+        assert!(v["arms"][0].get(k).is_some(), "arms[0].{k}");
+    }
+    for k in [
+        "a", "b", "n_pairs", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "ci_method", "b_count", "c_count",
+        "mcnemar_p", "cohen_h", "p_superiority", "p_holm",
+    ] {
+        assert!(v["pairs"][0].get(k).is_some(), "pairs[0].{k}");
+    }
+    for k in ["k", "n_blocks", "chi2", "chi2_tie_corrected", "p", "p_tie_corrected", "mean_ranks", "cd", "alpha", "cliques"] {
+        assert!(v["friedman"].get(k).is_some(), "friedman.{k}");
+    }
+    assert_eq!(v["n_items"], 96);
+    assert_eq!(v["settings"]["bootstrap"], 2000);
+    assert_eq!(v["settings"]["seed"], 1337);
+    // b_count = a right & b wrong; diff = a − b
+    for p in v["pairs"].as_array().unwrap() {
+        let d = p["mean_a"].as_f64().unwrap() - p["mean_b"].as_f64().unwrap();
+        assert!((d - p["diff"].as_f64().unwrap()).abs() < 1e-12);
+        let bc = p["b_count"].as_f64().unwrap() - p["c_count"].as_f64().unwrap();
+        assert!((bc / 96.0 - d).abs() < 1e-12, "(b − c)/n = diff for binary pairs");
+    }
+    // lossy never recovers, source_first always does: mean ranks 3 vs 1 direction
+    let ranks = v["friedman"]["mean_ranks"].as_array().unwrap();
+    let rank = |arm: &str| ranks.iter().find(|r| r["arm"] == arm).unwrap()["mean_rank"].as_f64().unwrap();
+    assert!(rank("source_first") < rank("lossy"));
+    assert_eq!(v["friedman"]["control"], "lossy");
+    assert!(v["pairing"]["is_paired"].as_bool().unwrap());
+    assert_eq!(v["spec"]["key"], serde_json::json!(["pid", "seed"]));
+}
+
+#[test]
+fn unpaired_data_is_refused_with_a_fix() {
+    let brief = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external/BriefBench/all_rows_claude.jsonl");
+    let out = bin().arg("compare").arg("--outcomes").arg(&brief).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not pair rows by position"), "{err}");
+    // a key that leaves duplicates: refused, and the message names the fix
+    let out = bin().args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--key pid,seed"));
+    // … and accepted with an explicit, labelled aggregation
+    let out = bin()
+        .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid", "--aggregate", "mean"])
+        .args(["--bootstrap", "500", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["n_items"], 32);
+    assert!(v["pairing"]["value"].as_str().unwrap().contains("mean"));
+}
+
+#[test]
+fn wide_csv_percentile_latex_and_items() {
+    let csv = tmp(
+        "wide.csv",
+        "item,alpha,beta,gamma\nq1,0.9,0.5,0.1\nq2,0.8,0.6,0.3\nq3,0.7,0.65,0.2\nq4,0.95,0.4,0.35\nq5,0.6,0.62,0.1\nq6,0.85,0.3,0.4\n",
+    );
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&csv)
+        .args(["--ci", "percentile", "--bootstrap", "1000", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pairs"].as_array().unwrap().len(), 3);
+    assert_eq!(v["pairs"][0]["test"], "wilcoxon_signed_rank");
+    assert!(v["pairs"][0]["mcnemar_p"].is_null(), "McNemar only for binary arms");
+    assert!(v["arms"][0]["wilson_low"].is_null(), "Wilson only for 0/1 values");
+    let out = bin().arg("compare").arg("--outcomes").arg(&csv).args(["--format", "latex", "--bootstrap", "500"]).output().unwrap();
+    let tex = String::from_utf8(out.stdout).unwrap();
+    assert!(tex.contains("\\begin{tabular}") && tex.contains("alpha") && tex.contains("seed=1337"));
+    let out = bin().arg("compare").arg("--outcomes").arg(&csv).args(["--items", "alpha,gamma", "--bootstrap", "500"]).output().unwrap();
+    let items: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(items.as_array().unwrap().len(), 6);
+    assert!((items[0]["diff"].as_f64().unwrap() - 0.8).abs() < 1e-12, "largest |diff| first");
+}
+
+#[test]
+fn stratified_and_cluster_resampling() {
+    for (mode, by) in [("cluster", "pid"), ("stratified", "pid")] {
+        let out = bin()
+            .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid,seed"])
+            .args(["--resample", mode, "--by", by, "--bootstrap", "500", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{mode}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["settings"]["resampling"]["kind"], mode);
+    }
+    let out = bin()
+        .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--resample", "cluster", "--by", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`nope`"));
+}
