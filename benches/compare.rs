@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use memaudit::compare::{compare, CompareInput, CompareSettings};
+use memaudit::compare::{CompareInput, CompareSettings, compare};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -18,7 +18,11 @@ fn main() {
                 (0..k)
                     .map(|j| {
                         let p = (0.35 + 0.03 * j as f64 + 0.3 * (difficulty - 0.5)).clamp(0.0, 1.0);
-                        if binary { f64::from(u8::from(rng.random::<f64>() < p)) } else { (p + 0.2 * (rng.random::<f64>() - 0.5)).clamp(0.0, 1.0) }
+                        if binary {
+                            f64::from(u8::from(rng.random::<f64>() < p))
+                        } else {
+                            (p + 0.2 * (rng.random::<f64>() - 0.5)).clamp(0.0, 1.0)
+                        }
                     })
                     .collect()
             })

@@ -10,7 +10,11 @@ fn bin() -> Command {
 }
 
 fn reclaim(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external/reclaim-eval").join(name).display().to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/external/reclaim-eval")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn tmp(name: &str, text: &str) -> PathBuf {
@@ -24,7 +28,15 @@ fn tmp(name: &str, text: &str) -> PathBuf {
 #[test]
 fn json_contract_on_reclaim_eval() {
     let out = bin()
-        .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--bootstrap", "2000", "--format", "json"])
+        .args([
+            "compare",
+            "--outcomes",
+            &reclaim("srcconcl_llama_arith.jsonl"),
+            "--bootstrap",
+            "2000",
+            "--format",
+            "json",
+        ])
         .args(["--item", "pid,seed", "--arm", "policy", "--value", "correct", "--control", "lossy"])
         .output()
         .unwrap();
@@ -34,12 +46,27 @@ fn json_contract_on_reclaim_eval() {
         assert!(v["arms"][0].get(k).is_some(), "arms[0].{k}");
     }
     for k in [
-        "a", "b", "n_pairs", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "ci_method", "b_count", "c_count",
-        "mcnemar_p", "cohen_h", "p_superiority", "p_holm",
+        "a",
+        "b",
+        "n_pairs",
+        "mean_a",
+        "mean_b",
+        "diff",
+        "ci_low",
+        "ci_high",
+        "ci_method",
+        "b_count",
+        "c_count",
+        "mcnemar_p",
+        "cohen_h",
+        "p_superiority",
+        "p_holm",
     ] {
         assert!(v["pairs"][0].get(k).is_some(), "pairs[0].{k}");
     }
-    for k in ["k", "n_blocks", "chi2", "chi2_tie_corrected", "p", "p_tie_corrected", "mean_ranks", "cd", "alpha", "cliques"] {
+    for k in
+        ["k", "n_blocks", "chi2", "chi2_tie_corrected", "p", "p_tie_corrected", "mean_ranks", "cd", "alpha", "cliques"]
+    {
         assert!(v["friedman"].get(k).is_some(), "friedman.{k}");
     }
     assert_eq!(v["n_items"], 96);
@@ -63,13 +90,17 @@ fn json_contract_on_reclaim_eval() {
 
 #[test]
 fn unpaired_data_is_refused_with_a_fix() {
-    let brief = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external/BriefBench/all_rows_claude.jsonl");
+    let brief =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external/BriefBench/all_rows_claude.jsonl");
     let out = bin().arg("compare").arg("--outcomes").arg(&brief).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("does not pair rows by position"), "{err}");
     // a key that leaves duplicates: refused, and the message names the fix
-    let out = bin().args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid"]).output().unwrap();
+    let out = bin()
+        .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--key pid,seed"));
     // … and accepted with an explicit, labelled aggregation
@@ -103,10 +134,22 @@ fn wide_csv_percentile_latex_and_items() {
     assert_eq!(v["pairs"][0]["test"], "wilcoxon_signed_rank");
     assert!(v["pairs"][0]["mcnemar_p"].is_null(), "McNemar only for binary arms");
     assert!(v["arms"][0]["wilson_low"].is_null(), "Wilson only for 0/1 values");
-    let out = bin().arg("compare").arg("--outcomes").arg(&csv).args(["--format", "latex", "--bootstrap", "500"]).output().unwrap();
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&csv)
+        .args(["--format", "latex", "--bootstrap", "500"])
+        .output()
+        .unwrap();
     let tex = String::from_utf8(out.stdout).unwrap();
     assert!(tex.contains("\\begin{tabular}") && tex.contains("alpha") && tex.contains("seed=1337"));
-    let out = bin().arg("compare").arg("--outcomes").arg(&csv).args(["--items", "alpha,gamma", "--bootstrap", "500"]).output().unwrap();
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&csv)
+        .args(["--items", "alpha,gamma", "--bootstrap", "500"])
+        .output()
+        .unwrap();
     let items: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(items.as_array().unwrap().len(), 6);
     assert!((items[0]["diff"].as_f64().unwrap() - 0.8).abs() < 1e-12, "largest |diff| first");
@@ -125,7 +168,15 @@ fn stratified_and_cluster_resampling() {
         assert_eq!(v["settings"]["resampling"]["kind"], mode);
     }
     let out = bin()
-        .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--resample", "cluster", "--by", "nope"])
+        .args([
+            "compare",
+            "--outcomes",
+            &reclaim("srcconcl_llama_arith.jsonl"),
+            "--resample",
+            "cluster",
+            "--by",
+            "nope",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -3,9 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::stats::bca::{bca_interval, percentile_interval, CiOutcome, Z0Rule};
+use crate::stats::bca::{CiOutcome, Z0Rule, bca_interval, percentile_interval};
 use crate::stats::bootstrap::{Resampler, Scheme};
-use crate::stats::{agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, posterior, proportions, wilcoxon};
+use crate::stats::{
+    agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, posterior, proportions, wilcoxon,
+};
 
 /// Which interval the bootstrap reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -240,12 +242,7 @@ fn is_binary(v: &[f64]) -> bool {
     v.iter().all(|&x| x == 0.0 || x == 1.0)
 }
 
-fn interval(
-    estimate: f64,
-    replicates: &[f64],
-    jackknife: &[f64],
-    settings: &CompareSettings,
-) -> Option<CiOutcome> {
+fn interval(estimate: f64, replicates: &[f64], jackknife: &[f64], settings: &CompareSettings) -> Option<CiOutcome> {
     let confidence = 1.0 - settings.alpha;
     match settings.ci {
         CiMethod::Bca => bca_interval(estimate, replicates, jackknife, confidence, settings.z0),
@@ -256,7 +253,8 @@ fn interval(
                 low,
                 high,
                 method: if degenerate { "degenerate".into() } else { "percentile".into() },
-                fallback: degenerate.then(|| "all bootstrap resamples are equal: the interval is a single value".into()),
+                fallback: degenerate
+                    .then(|| "all bootstrap resamples are equal: the interval is a single value".into()),
                 z0: None,
                 acceleration: None,
             })
@@ -271,9 +269,10 @@ fn mean(v: &[f64]) -> f64 {
 /// Dense labels for the resampling column.
 fn scheme_for(input: &CompareInput, settings: &CompareSettings) -> Result<Scheme> {
     let labels = |column: &str| -> Result<Vec<u32>> {
-        let groups = input.groups.as_ref().ok_or_else(|| {
-            Error::setting("resampling", format!("column `{column}` has no value per item"))
-        })?;
+        let groups = input
+            .groups
+            .as_ref()
+            .ok_or_else(|| Error::setting("resampling", format!("column `{column}` has no value per item")))?;
         let mut ids: std::collections::BTreeMap<&str, u32> = Default::default();
         Ok(groups
             .iter()
@@ -340,14 +339,17 @@ pub fn compare(
         let confidence = 1.0 - settings.alpha;
         let wilson = successes.and_then(|s| proportions::wilson_interval(s, n as f64, confidence));
         let cp = successes.and_then(|s| proportions::clopper_pearson_interval(s as u64, n as u64, confidence));
-        let mut ci = interval(m, &replicates[j], &jackknife[j], settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
+        let mut ci =
+            interval(m, &replicates[j], &jackknife[j], settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
         if ci.method == "degenerate" {
             if let Some(w) = wilson {
                 ci = CiOutcome {
                     low: w.low,
                     high: w.high,
                     method: "wilson".into(),
-                    fallback: Some("bootstrap degenerate (every item has the same value): Wilson score interval".into()),
+                    fallback: Some(
+                        "bootstrap degenerate (every item has the same value): Wilson score interval".into(),
+                    ),
                     z0: None,
                     acceleration: None,
                 };
@@ -368,7 +370,11 @@ pub fn compare(
             wilson_high: wilson.map(|w| w.high),
             clopper_pearson_low: cp.map(|c| c.low),
             clopper_pearson_high: cp.map(|c| c.high),
-            hoeffding_half_width: if bounded { proportions::hoeffding_half_width(n as f64, settings.alpha) } else { None },
+            hoeffding_half_width: if bounded {
+                proportions::hoeffding_half_width(n as f64, settings.alpha)
+            } else {
+                None
+            },
             mean_rank: fr.as_ref().map(|f| f.mean_ranks[j]),
         });
     }
@@ -423,7 +429,8 @@ pub fn compare(
                 mcnemar_mid_p: mc.and_then(|m| m.mid_p),
                 wilcoxon_p: wx.map(|w| w.p),
                 cohen_h: binary.then(|| proportions::cohens_h(mean(a), mean(b))),
-                cohen_h_label: binary.then(|| proportions::cohens_h_label(proportions::cohens_h(mean(a), mean(b))).into()),
+                cohen_h_label: binary
+                    .then(|| proportions::cohens_h_label(proportions::cohens_h(mean(a), mean(b))).into()),
                 p_superiority: match (sa, sb) {
                     (Some(x1), Some(x2)) => posterior::posterior_superiority(x1, nf, x2, nf),
                     _ => None,
@@ -431,7 +438,11 @@ pub fn compare(
                 z_two_proportion: z.map(|t| t.z),
                 p_two_proportion: z.map(|t| t.p),
                 spearman: correlation::spearman(a, b),
-                kappa: if binary { agreement::cohens_kappa(&as_labels(a), &as_labels(b)).map(|k| k.kappa) } else { None },
+                kappa: if binary {
+                    agreement::cohens_kappa(&as_labels(a), &as_labels(b)).map(|k| k.kappa)
+                } else {
+                    None
+                },
                 p_holm: f64::NAN,
                 p_bh: f64::NAN,
                 significant: false,
@@ -512,7 +523,9 @@ pub fn compare(
         None
     };
     if arms.iter().any(|a| a.binary) && arms.iter().any(|a| !a.binary) {
-        notes.push("some arms are binary and some are not: McNemar and Cohen's h are given only for binary pairs".into());
+        notes.push(
+            "some arms are binary and some are not: McNemar and Cohen's h are given only for binary pairs".into(),
+        );
     }
     progress("done", 1.0);
     Ok(Comparison {

@@ -12,7 +12,7 @@ pub mod engine;
 pub mod run;
 
 pub use engine::{
-    compare, items_for_pair, ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow,
-    Resampling,
+    ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow, Resampling, compare,
+    items_for_pair,
 };
-pub use run::{compare_table, input_from_paired, CompareError, CompareOutput};
+pub use run::{CompareError, CompareOutput, compare_table, input_from_paired};

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{compare, CompareInput, CompareSettings, Comparison, Resampling};
+use super::engine::{CompareInput, CompareSettings, Comparison, Resampling, compare};
 use crate::error::Error;
-use crate::outcomes::{pair_for_test, OutcomeTable, Paired, PairingError, PairingOptions, PairingReport, Spec};
+use crate::outcomes::{OutcomeTable, Paired, PairingError, PairingOptions, PairingReport, Spec, pair_for_test};
 
 /// A comparison with the spec that read the rows and the pairing report behind it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

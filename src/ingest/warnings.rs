@@ -125,10 +125,28 @@ impl WarningKind {
     }
 }
 
+/// A kind of warning: every module that reads user data has its own enum of kinds and shares
+/// the counting in [`Warnings`].
+pub trait Kind: Copy + Eq + std::fmt::Debug {
+    /// How much a warning of this kind matters for the numbers.
+    fn severity(self) -> Severity;
+    /// One line saying what happened and what was done about it.
+    fn describe(self) -> &'static str;
+}
+
+impl Kind for WarningKind {
+    fn severity(self) -> Severity {
+        WarningKind::severity(self)
+    }
+    fn describe(self) -> &'static str {
+        WarningKind::describe(self)
+    }
+}
+
 /// One aggregated warning.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Warning {
-    pub kind: WarningKind,
+pub struct Warning<K = WarningKind> {
+    pub kind: K,
     pub severity: Severity,
     pub count: usize,
     pub message: String,
@@ -137,24 +155,32 @@ pub struct Warning {
 }
 
 /// Aggregated warnings, one entry per kind, in first-seen order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Warnings {
-    items: Vec<Warning>,
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Warnings<K = WarningKind> {
+    items: Vec<Warning<K>>,
+}
+
+impl<K> Default for Warnings<K> {
+    fn default() -> Self {
+        Warnings { items: Vec::new() }
+    }
 }
 
 const MAX_EXAMPLES: usize = 5;
 
-impl Warnings {
-    pub fn add(&mut self, kind: WarningKind, example: impl FnOnce() -> String) {
+impl<K: Kind> Warnings<K> {
+    /// Counts one occurrence; `example` is called only while fewer than five are kept.
+    pub fn add(&mut self, kind: K, example: impl FnOnce() -> String) {
         self.add_n(kind, 1, example)
     }
 
-    pub fn add_n(&mut self, kind: WarningKind, n: usize, example: impl FnOnce() -> String) {
+    /// Counts `n` occurrences with one example (nothing when `n == 0`).
+    pub fn add_n(&mut self, kind: K, n: usize, example: impl FnOnce() -> String) {
         if n == 0 {
             return;
         }
-        let w = match self.items.iter_mut().position(|w| w.kind == kind) {
-            Some(i) => &mut self.items[i],
+        let i = match self.items.iter().position(|w| w.kind == kind) {
+            Some(i) => i,
             None => {
                 self.items.push(Warning {
                     kind,
@@ -163,47 +189,52 @@ impl Warnings {
                     message: kind.describe().to_string(),
                     examples: Vec::new(),
                 });
-                let last = self.items.len() - 1;
-                &mut self.items[last]
+                self.items.len() - 1
             }
         };
+        let w = &mut self.items[i];
         w.count += n;
         if w.examples.len() < MAX_EXAMPLES {
             w.examples.push(example());
         }
     }
 
-    pub fn extend(&mut self, other: Warnings) {
-        for w in other.items {
-            let mut examples = w.examples.into_iter();
-            let first = examples.next().unwrap_or_default();
+    /// Adds every warning of `other` (counts add up, examples are kept up to five).
+    pub fn extend(&mut self, other: &Warnings<K>) {
+        for w in &other.items {
+            let mut examples = w.examples.iter();
+            let first = examples.next().cloned().unwrap_or_default();
             self.add_n(w.kind, w.count, || first);
             for e in examples {
-                if let Some(mine) =
-                    self.items.iter_mut().find(|m| m.kind == w.kind && m.examples.len() < MAX_EXAMPLES)
+                if let Some(mine) = self.items.iter_mut().find(|m| m.kind == w.kind && m.examples.len() < MAX_EXAMPLES)
                 {
-                    mine.examples.push(e);
+                    mine.examples.push(e.clone());
                 }
             }
         }
     }
 
-    pub fn count(&self, kind: WarningKind) -> usize {
+    /// How many times `kind` happened.
+    pub fn count(&self, kind: K) -> usize {
         self.items.iter().find(|w| w.kind == kind).map_or(0, |w| w.count)
     }
 
-    pub fn get(&self, kind: WarningKind) -> Option<&Warning> {
+    /// The aggregated entry of `kind`, if it happened.
+    pub fn get(&self, kind: K) -> Option<&Warning<K>> {
         self.items.iter().find(|w| w.kind == kind)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Warning> {
+    /// Every aggregated warning, in first-seen order.
+    pub fn iter(&self) -> impl Iterator<Item = &Warning<K>> {
         self.items.iter()
     }
 
+    /// No warning at all.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
+    /// Number of distinct kinds.
     pub fn len(&self) -> usize {
         self.items.len()
     }
@@ -225,7 +256,7 @@ mod tests {
         assert_eq!(w.len(), 2);
         let mut other = Warnings::default();
         other.add_n(WarningKind::DuplicateQuery, 3, || "r".into());
-        w.extend(other);
+        w.extend(&other);
         assert_eq!(w.count(WarningKind::DuplicateQuery), 4);
         assert_eq!(w.get(WarningKind::DuplicateQuery).unwrap().examples, vec!["q", "r"]);
     }

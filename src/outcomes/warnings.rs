@@ -1,10 +1,11 @@
-//! Counted warnings of the outcomes reader and the pairing validator, in the same shape as
+//! Counted warnings of the outcomes reader and the pairing validator, counted by the shared
 //! [`crate::ingest::Warnings`]: one entry per kind, counted, with the first few examples naming
 //! file and line. Nothing read is dropped or altered silently.
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::ingest::Severity;
+use crate::ingest::warnings::{Kind, Warning, Warnings};
 
 /// Every kind of warning the outcomes readers and the pairing validator can raise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -61,101 +62,20 @@ impl OutcomeWarningKind {
     }
 }
 
-/// One aggregated warning.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OutcomeWarning {
-    /// What happened.
-    pub kind: OutcomeWarningKind,
-    /// How much it matters.
-    pub severity: Severity,
-    /// How many times it happened.
-    pub count: usize,
-    /// [`OutcomeWarningKind::describe`].
-    pub message: String,
-    /// The first few occurrences, each naming where it happened.
-    pub examples: Vec<String>,
-}
-
-/// Aggregated warnings, one entry per kind, in first-seen order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct OutcomeWarnings {
-    items: Vec<OutcomeWarning>,
-}
-
-const MAX_EXAMPLES: usize = 5;
-
-impl OutcomeWarnings {
-    /// Counts one occurrence; `example` is called only while fewer than five are kept.
-    pub fn add(&mut self, kind: OutcomeWarningKind, example: impl FnOnce() -> String) {
-        self.add_n(kind, 1, example)
+impl Kind for OutcomeWarningKind {
+    fn severity(self) -> Severity {
+        OutcomeWarningKind::severity(self)
     }
-
-    /// Counts `n` occurrences with one example (nothing when `n == 0`).
-    pub fn add_n(&mut self, kind: OutcomeWarningKind, n: usize, example: impl FnOnce() -> String) {
-        if n == 0 {
-            return;
-        }
-        let i = match self.items.iter().position(|w| w.kind == kind) {
-            Some(i) => i,
-            None => {
-                self.items.push(OutcomeWarning {
-                    kind,
-                    severity: kind.severity(),
-                    count: 0,
-                    message: kind.describe().to_string(),
-                    examples: Vec::new(),
-                });
-                self.items.len() - 1
-            }
-        };
-        let w = &mut self.items[i];
-        w.count += n;
-        if w.examples.len() < MAX_EXAMPLES {
-            w.examples.push(example());
-        }
-    }
-
-    /// Adds every warning of `other` (counts add up, examples are kept up to five).
-    pub fn extend(&mut self, other: &OutcomeWarnings) {
-        for w in &other.items {
-            let mut examples = w.examples.iter();
-            let first = examples.next().cloned().unwrap_or_default();
-            self.add_n(w.kind, w.count, || first);
-            for e in examples {
-                if let Some(mine) = self.items.iter_mut().find(|m| m.kind == w.kind)
-                    && mine.examples.len() < MAX_EXAMPLES
-                {
-                    mine.examples.push(e.clone());
-                }
-            }
-        }
-    }
-
-    /// How many times `kind` happened.
-    pub fn count(&self, kind: OutcomeWarningKind) -> usize {
-        self.items.iter().find(|w| w.kind == kind).map_or(0, |w| w.count)
-    }
-
-    /// The aggregated entry of `kind`, if it happened.
-    pub fn get(&self, kind: OutcomeWarningKind) -> Option<&OutcomeWarning> {
-        self.items.iter().find(|w| w.kind == kind)
-    }
-
-    /// Every aggregated warning, in first-seen order.
-    pub fn iter(&self) -> impl Iterator<Item = &OutcomeWarning> {
-        self.items.iter()
-    }
-
-    /// No warning at all.
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
-    }
-
-    /// Number of distinct kinds.
-    pub fn len(&self) -> usize {
-        self.items.len()
+    fn describe(self) -> &'static str {
+        OutcomeWarningKind::describe(self)
     }
 }
+
+/// One aggregated warning of the outcomes reader.
+pub type OutcomeWarning = Warning<OutcomeWarningKind>;
+
+/// Aggregated warnings of the outcomes reader (the shared [`Warnings`] counter).
+pub type OutcomeWarnings = Warnings<OutcomeWarningKind>;
 
 #[cfg(test)]
 mod tests {
@@ -168,7 +88,7 @@ mod tests {
             w.add(OutcomeWarningKind::JudgmentTie, || format!("line {i}"));
         }
         assert_eq!(w.count(OutcomeWarningKind::JudgmentTie), 7);
-        assert_eq!(w.get(OutcomeWarningKind::JudgmentTie).unwrap().examples.len(), MAX_EXAMPLES);
+        assert_eq!(w.get(OutcomeWarningKind::JudgmentTie).unwrap().examples.len(), 5);
         let mut other = OutcomeWarnings::default();
         other.add_n(OutcomeWarningKind::MissingValue, 3, || "x".into());
         w.extend(&other);

@@ -1,7 +1,7 @@
 //! Tables of a [`Comparison`]: the same [`Table`]s feed the CLI's CSV and text output, the
 //! LaTeX export and the viewer.
 
-use super::{num, Table};
+use super::{Table, num};
 use crate::compare::Comparison;
 
 /// Tables a comparison can be exported as (`--table NAME`).
@@ -25,8 +25,19 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
     Some(match name {
         "arms" => {
             let mut tb = t(&[
-                "arm", "n", "mean", "ci_low", "ci_high", "ci_method", "wilson_low", "wilson_high",
-                "clopper_pearson_low", "clopper_pearson_high", "hoeffding_half_width", "mean_rank", "ci_note",
+                "arm",
+                "n",
+                "mean",
+                "ci_low",
+                "ci_high",
+                "ci_method",
+                "wilson_low",
+                "wilson_high",
+                "clopper_pearson_low",
+                "clopper_pearson_high",
+                "hoeffding_half_width",
+                "mean_rank",
+                "ci_note",
             ]);
             for a in &c.arms {
                 tb.rows.push(vec![
@@ -49,10 +60,35 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
         }
         "pairs" => {
             let mut tb = t(&[
-                "a", "b", "n_pairs", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "ci_method", "b_count", "c_count",
-                "wins", "ties", "losses", "test", "p_value", "mcnemar_p", "mcnemar_mid_p", "wilcoxon_p", "cohen_h",
-                "cohen_h_label", "p_superiority", "z_two_proportion", "p_two_proportion", "spearman", "kappa", "p_holm",
-                "p_bh", "significant",
+                "a",
+                "b",
+                "n_pairs",
+                "mean_a",
+                "mean_b",
+                "diff",
+                "ci_low",
+                "ci_high",
+                "ci_method",
+                "b_count",
+                "c_count",
+                "wins",
+                "ties",
+                "losses",
+                "test",
+                "p_value",
+                "mcnemar_p",
+                "mcnemar_mid_p",
+                "wilcoxon_p",
+                "cohen_h",
+                "cohen_h_label",
+                "p_superiority",
+                "z_two_proportion",
+                "p_two_proportion",
+                "spearman",
+                "kappa",
+                "p_holm",
+                "p_bh",
+                "significant",
             ]);
             for p in &c.pairs {
                 tb.rows.push(vec![
@@ -107,8 +143,19 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
         }
         "friedman" => {
             let mut tb = t(&[
-                "k", "n_blocks", "chi2", "p", "chi2_tie_corrected", "p_tie_corrected", "iman_davenport_f",
-                "p_iman_davenport", "alpha", "q_alpha", "cd", "bonferroni_dunn_cd", "cliques",
+                "k",
+                "n_blocks",
+                "chi2",
+                "p",
+                "chi2_tie_corrected",
+                "p_tie_corrected",
+                "iman_davenport_f",
+                "p_iman_davenport",
+                "alpha",
+                "q_alpha",
+                "cd",
+                "bonferroni_dunn_cd",
+                "cliques",
             ]);
             if let Some(f) = &c.friedman {
                 tb.rows.push(vec![
@@ -143,7 +190,12 @@ fn p_fmt(p: f64) -> String {
 
 /// The human-readable comparison (`--format table`).
 pub fn render_compare_text(c: &Comparison) -> String {
-    let mut out = format!("memaudit {} — paired comparison of {} arms on {} items\n", c.memaudit_version, c.arms.len(), c.n_items);
+    let mut out = format!(
+        "memaudit {} — paired comparison of {} arms on {} items\n",
+        c.memaudit_version,
+        c.arms.len(),
+        c.n_items
+    );
     out.push_str(&format!("settings: {}\n", c.conventions));
     for n in &c.notes {
         out.push_str(&format!("note: {n}\n"));
@@ -183,7 +235,9 @@ pub fn render_compare_text(c: &Comparison) -> String {
                 },
                 format!("{} {}", p_fmt(p.p_value), if p.test == "mcnemar_exact" { "McNemar" } else { "Wilcoxon" }),
                 p_fmt(p.p_holm),
-                p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_default(),
+                p.cohen_h
+                    .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
+                    .unwrap_or_default(),
                 p.p_superiority.map(f3).unwrap_or_default(),
                 if p.significant { "*".into() } else { String::new() },
             ]

@@ -4,13 +4,17 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use memaudit::compare::{compare_table, items_for_pair, input_from_paired, CiMethod, CompareError, CompareSettings, Resampling};
+use memaudit::compare::{
+    CiMethod, CompareError, CompareSettings, Resampling, compare_table, input_from_paired, items_for_pair,
+};
 use memaudit::error::Error;
-use memaudit::outcomes::{infer_spec, read_outcome_files, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, ReadOptions};
-use memaudit::report::compare::{compare_latex, compare_table as table_of, render_compare_text, COMPARE_TABLES};
+use memaudit::outcomes::{
+    Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, ReadOptions, infer_spec, read_outcome_files,
+};
+use memaudit::report::compare::{COMPARE_TABLES, compare_latex, compare_table as table_of, render_compare_text};
 use memaudit::stats::bca::Z0Rule;
 
-use crate::common::{io_failure, json, read_path, write, Failure};
+use crate::common::{Failure, io_failure, json, read_path, write};
 
 #[derive(Copy, Clone, ValueEnum, PartialEq)]
 pub(crate) enum CompareFormat {
@@ -213,7 +217,8 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
     match args.format {
         CompareFormat::Json => println!("{}", json(&out, args.pretty)?),
         CompareFormat::Csv => {
-            let t = table_of(&out.comparison, &args.table).ok_or_else(|| fail(format!("unknown table `{}`", args.table)))?;
+            let t = table_of(&out.comparison, &args.table)
+                .ok_or_else(|| fail(format!("unknown table `{}`", args.table)))?;
             print!("{}", t.to_csv()?);
         }
         CompareFormat::Latex => print!("{}", compare_latex(&out.comparison)),
