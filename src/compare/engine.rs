@@ -310,10 +310,8 @@ pub fn compare(
     let columns: Vec<Vec<f64>> = (0..k).map(|j| input.values.iter().map(|row| row[j]).collect()).collect();
     let scheme = scheme_for(input, settings)?;
     let mut notes = Vec::new();
-    if let Some(c) = &settings.control {
-        if !input.arms.contains(c) {
-            return Err(Error::setting("control", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
-        }
+    if let Some(c) = settings.control.as_ref().filter(|c| !input.arms.contains(c)) {
+        return Err(Error::setting("control", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
     }
 
     // One resampling for all arms.
@@ -341,19 +339,15 @@ pub fn compare(
         let cp = successes.and_then(|s| proportions::clopper_pearson_interval(s as u64, n as u64, confidence));
         let mut ci =
             interval(m, &replicates[j], &jackknife[j], settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
-        if ci.method == "degenerate" {
-            if let Some(w) = wilson {
-                ci = CiOutcome {
-                    low: w.low,
-                    high: w.high,
-                    method: "wilson".into(),
-                    fallback: Some(
-                        "bootstrap degenerate (every item has the same value): Wilson score interval".into(),
-                    ),
-                    z0: None,
-                    acceleration: None,
-                };
-            }
+        if let Some(w) = wilson.filter(|_| ci.method == "degenerate") {
+            ci = CiOutcome {
+                low: w.low,
+                high: w.high,
+                method: "wilson".into(),
+                fallback: Some("bootstrap degenerate (every item has the same value): Wilson score interval".into()),
+                z0: None,
+                acceleration: None,
+            };
         }
         let bounded = col.iter().all(|v| (0.0..=1.0).contains(v));
         arms.push(ArmRow {
