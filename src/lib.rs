@@ -11,6 +11,8 @@ pub mod metrics;
 pub mod model;
 pub mod outcomes;
 pub mod plots;
+pub mod probe;
+pub mod reclaim;
 pub mod report;
 pub mod rescore;
 pub mod stats;

@@ -4,6 +4,8 @@
 
 mod bundle;
 mod common;
+mod probe;
+mod reclaim;
 mod rescore;
 
 use std::process::ExitCode;
@@ -31,6 +33,10 @@ enum Command {
     Import(bundle::ImportArgs),
     /// Write a synthetic bundle (the viewer's demo, benchmark inputs).
     Synth(bundle::SynthArgs),
+    /// Write-time probe: is a memory note still correctable (source kept) or silently stale?
+    Probe(probe::ProbeArgs),
+    /// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
+    Reclaim(reclaim::ReclaimArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +46,8 @@ fn main() -> ExitCode {
         Command::Drilldown(a) => rescore::drill(a),
         Command::Import(a) => bundle::import(a),
         Command::Synth(a) => bundle::synth_cmd(a),
+        Command::Probe(a) => probe::probe(a),
+        Command::Reclaim(a) => reclaim::reclaim_cmd(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

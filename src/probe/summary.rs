@@ -1,0 +1,609 @@
+//! Batch summary of probe verdicts, and — when the notes carry outcomes (`correct`) — how well
+//! the verdicts predict real recovery, for both modes side by side.
+//!
+//! * `silent_rate` = #silent-uncorrectable / n (`silent` in itemized mode,
+//!   `uncorrectable_silent` in reference mode; reclaim-eval's `silent_failure_rate`), with a
+//!   Wilson score interval ([`crate::stats::proportions::wilson_interval`]).
+//! * `unflagged_rate` = (#silent + #partial_silent) / n: every note that fails without a signal.
+//! * `modal_verdict`: the most frequent verdict, ties to the one seen first (reclaim-eval's
+//!   `Counter.most_common(1)`); `any_silent`: some note is silent-uncorrectable.
+//! * `by_verdict`: per verdict, the recovery rate = #correct / #notes with an outcome, Wilson
+//!   interval.
+//! * `confusion`: the probe as a classifier of recovery: positive prediction = `complete` /
+//!   `correctable`, positive outcome = `correct`; precision = TP/(TP+FP), NPV = TN/(TN+FN),
+//!   sensitivity = TP/(TP+FN), specificity = TN/(TN+FP), accuracy = (TP+TN)/n.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::warnings::ProbeWarnings;
+use super::{Mode, NoteInput, NoteRow, Verdict, probe_note};
+use crate::error::IngestError;
+use crate::report::Table;
+use crate::stats::proportions::wilson_interval;
+
+/// Counts and the silent-failure rate of one mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeSummary {
+    pub mode: Mode,
+    pub n: usize,
+    /// Notes per verdict (every verdict of the mode, zeros included, in display order).
+    pub counts: BTreeMap<Verdict, usize>,
+    pub silent_n: usize,
+    pub silent_rate: Option<f64>,
+    pub silent_low: Option<f64>,
+    pub silent_high: Option<f64>,
+    /// Silent or silently partial notes.
+    pub unflagged_n: usize,
+    pub unflagged_rate: Option<f64>,
+    pub unflagged_low: Option<f64>,
+    pub unflagged_high: Option<f64>,
+    pub modal_verdict: Option<Verdict>,
+    pub any_silent: bool,
+    /// Notes with an outcome (`correct`).
+    pub with_outcome: usize,
+    pub confidence: f64,
+}
+
+/// Recovery of the notes given one verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictRecovery {
+    pub verdict: Verdict,
+    /// Notes with this verdict and an outcome.
+    pub n: usize,
+    pub recovered: usize,
+    pub rate: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// The probe's verdicts against outcomes (positive = predicted / actually recovered).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Confusion {
+    pub n: usize,
+    /// Predicted recoverable and recovered (TP).
+    pub predicted_recover_recovered: usize,
+    /// Predicted recoverable, not recovered (FP).
+    pub predicted_recover_failed: usize,
+    /// Predicted not recoverable, recovered anyway (FN).
+    pub predicted_fail_recovered: usize,
+    /// Predicted not recoverable and not recovered (TN).
+    pub predicted_fail_failed: usize,
+    pub accuracy: Option<f64>,
+    pub precision: Option<f64>,
+    pub npv: Option<f64>,
+    pub sensitivity: Option<f64>,
+    pub specificity: Option<f64>,
+}
+
+/// Verdicts of one policy (the `policy`/`variant` of the notes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PolicyVerdict {
+    pub policy: String,
+    pub verdict: Verdict,
+    /// All notes of this policy with this verdict.
+    pub notes: usize,
+    /// Of which with an outcome.
+    pub n: usize,
+    pub recovered: usize,
+    pub rate: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// One mode's summary and, with outcomes, its validity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModeReport {
+    pub summary: ProbeSummary,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub by_verdict: Option<Vec<VerdictRecovery>>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub confusion: Option<Confusion>,
+    pub by_policy: Vec<PolicyVerdict>,
+}
+
+/// How the two modes' verdicts cross (and, with outcomes, how each cell recovered).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgreementCell {
+    pub itemized: Verdict,
+    pub reference: Verdict,
+    pub notes: usize,
+    pub n: usize,
+    pub recovered: usize,
+}
+
+/// Both modes on the same notes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideBySide {
+    pub itemized: ModeReport,
+    pub reference: ModeReport,
+    pub agreement: Vec<AgreementCell>,
+}
+
+/// Everything `memaudit probe` prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeReport {
+    pub mode: Mode,
+    pub notes: Vec<NoteRow>,
+    pub summary: ProbeSummary,
+    /// Present when some note has an outcome.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub by_verdict: Option<Vec<VerdictRecovery>>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub confusion: Option<Confusion>,
+    pub by_policy: Vec<PolicyVerdict>,
+    pub side_by_side: SideBySide,
+    pub warnings: ProbeWarnings,
+}
+
+fn rate(x: usize, n: usize, confidence: f64) -> (Option<f64>, Option<f64>, Option<f64>) {
+    if n == 0 {
+        return (None, None, None);
+    }
+    let ci = wilson_interval(x as f64, n as f64, confidence);
+    (Some(x as f64 / n as f64), ci.map(|c| c.low), ci.map(|c| c.high))
+}
+
+fn ratio(a: usize, b: usize) -> Option<f64> {
+    if b == 0 { None } else { Some(a as f64 / b as f64) }
+}
+
+/// The summary of rows of one mode.
+pub fn summarize(rows: &[NoteRow], mode: Mode, confidence: f64) -> ProbeSummary {
+    let mut counts: BTreeMap<Verdict, usize> = mode.verdicts().iter().map(|v| (*v, 0)).collect();
+    let mut first_seen: Vec<Verdict> = Vec::new();
+    for r in rows {
+        *counts.entry(r.verdict).or_insert(0) += 1;
+        if !first_seen.contains(&r.verdict) {
+            first_seen.push(r.verdict);
+        }
+    }
+    let n = rows.len();
+    let silent_n = rows.iter().filter(|r| r.verdict.is_silent_failure()).count();
+    let unflagged_n = rows.iter().filter(|r| r.verdict.is_unflagged_failure()).count();
+    let (silent_rate, silent_low, silent_high) = rate(silent_n, n, confidence);
+    let (unflagged_rate, unflagged_low, unflagged_high) = rate(unflagged_n, n, confidence);
+    let mut modal: Option<(Verdict, usize)> = None;
+    for v in first_seen {
+        let c = counts.get(&v).copied().unwrap_or(0);
+        if modal.is_none_or(|(_, m)| c > m) {
+            modal = Some((v, c));
+        }
+    }
+    ProbeSummary {
+        mode,
+        n,
+        counts,
+        silent_n,
+        silent_rate,
+        silent_low,
+        silent_high,
+        unflagged_n,
+        unflagged_rate,
+        unflagged_low,
+        unflagged_high,
+        modal_verdict: modal.map(|(v, _)| v),
+        any_silent: silent_n > 0,
+        with_outcome: rows.iter().filter(|r| r.correct.is_some()).count(),
+        confidence,
+    }
+}
+
+/// Recovery per verdict (`None` when no row has an outcome).
+pub fn by_verdict(rows: &[NoteRow], mode: Mode, confidence: f64) -> Option<Vec<VerdictRecovery>> {
+    if rows.iter().all(|r| r.correct.is_none()) {
+        return None;
+    }
+    Some(
+        mode.verdicts()
+            .iter()
+            .map(|&v| {
+                let with: Vec<bool> = rows.iter().filter(|r| r.verdict == v).filter_map(|r| r.correct).collect();
+                let recovered = with.iter().filter(|&&c| c).count();
+                let (rate, low, high) = rate(recovered, with.len(), confidence);
+                VerdictRecovery { verdict: v, n: with.len(), recovered, rate, low, high }
+            })
+            .collect(),
+    )
+}
+
+/// The probe against outcomes (`None` without outcomes).
+pub fn confusion(rows: &[NoteRow]) -> Option<Confusion> {
+    let pairs: Vec<(bool, bool)> =
+        rows.iter().filter_map(|r| r.correct.map(|c| (r.verdict.predicts_recovery(), c))).collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let count = |p: bool, c: bool| pairs.iter().filter(|&&x| x == (p, c)).count();
+    let (tp, fp, fneg, tn) = (count(true, true), count(true, false), count(false, true), count(false, false));
+    Some(Confusion {
+        n: pairs.len(),
+        predicted_recover_recovered: tp,
+        predicted_recover_failed: fp,
+        predicted_fail_recovered: fneg,
+        predicted_fail_failed: tn,
+        accuracy: ratio(tp + tn, pairs.len()),
+        precision: ratio(tp, tp + fp),
+        npv: ratio(tn, tn + fneg),
+        sensitivity: ratio(tp, tp + fneg),
+        specificity: ratio(tn, tn + fp),
+    })
+}
+
+/// Verdicts per policy, in first-seen policy order.
+pub fn by_policy(rows: &[NoteRow], mode: Mode, confidence: f64) -> Vec<PolicyVerdict> {
+    let mut policies: Vec<&str> = Vec::new();
+    for r in rows {
+        if let Some(p) = r.policy.as_deref()
+            && !policies.contains(&p)
+        {
+            policies.push(p);
+        }
+    }
+    let mut out = Vec::new();
+    for p in policies {
+        for &v in mode.verdicts() {
+            let cell: Vec<&NoteRow> =
+                rows.iter().filter(|r| r.policy.as_deref() == Some(p) && r.verdict == v).collect();
+            if cell.is_empty() {
+                continue;
+            }
+            let with: Vec<bool> = cell.iter().filter_map(|r| r.correct).collect();
+            let recovered = with.iter().filter(|&&c| c).count();
+            let (rate, low, high) = rate(recovered, with.len(), confidence);
+            out.push(PolicyVerdict {
+                policy: p.to_string(),
+                verdict: v,
+                notes: cell.len(),
+                n: with.len(),
+                recovered,
+                rate,
+                low,
+                high,
+            });
+        }
+    }
+    out
+}
+
+fn mode_report(rows: &[NoteRow], mode: Mode, confidence: f64) -> ModeReport {
+    ModeReport {
+        summary: summarize(rows, mode, confidence),
+        by_verdict: by_verdict(rows, mode, confidence),
+        confusion: confusion(rows),
+        by_policy: by_policy(rows, mode, confidence),
+    }
+}
+
+/// Probes every note in both modes and summarises; `mode` decides the `notes` rows and the
+/// top-level summary. `confidence` is the Wilson intervals' level (e.g. 0.95).
+pub fn report(notes: &[NoteInput], mode: Mode, confidence: f64) -> Result<ProbeReport, IngestError> {
+    let mut itemized = Vec::with_capacity(notes.len());
+    let mut reference = Vec::with_capacity(notes.len());
+    for n in notes {
+        itemized.push(probe_note(n, Mode::Itemized)?.row);
+        reference.push(probe_note(n, Mode::Reference)?.row);
+    }
+    let mut agreement: Vec<AgreementCell> = Vec::new();
+    for &iv in Mode::Itemized.verdicts() {
+        for &rv in Mode::Reference.verdicts() {
+            let cell: Vec<Option<bool>> = itemized
+                .iter()
+                .zip(&reference)
+                .filter(|(a, b)| a.verdict == iv && b.verdict == rv)
+                .map(|(a, _)| a.correct)
+                .collect();
+            if cell.is_empty() {
+                continue;
+            }
+            agreement.push(AgreementCell {
+                itemized: iv,
+                reference: rv,
+                notes: cell.len(),
+                n: cell.iter().flatten().count(),
+                recovered: cell.iter().flatten().filter(|&&c| c).count(),
+            });
+        }
+    }
+    let side = SideBySide {
+        itemized: mode_report(&itemized, Mode::Itemized, confidence),
+        reference: mode_report(&reference, Mode::Reference, confidence),
+        agreement,
+    };
+    let (rows, chosen) = match mode {
+        Mode::Itemized => (itemized, &side.itemized),
+        Mode::Reference => (reference, &side.reference),
+    };
+    Ok(ProbeReport {
+        mode,
+        summary: chosen.summary.clone(),
+        by_verdict: chosen.by_verdict.clone(),
+        confusion: chosen.confusion.clone(),
+        by_policy: chosen.by_policy.clone(),
+        notes: rows,
+        side_by_side: side,
+        warnings: ProbeWarnings::default(),
+    })
+}
+
+/// The CSV/text tables of a probe report: `notes`, `by_verdict` (both modes), `by_policy`
+/// (both modes), `agreement`.
+pub const TABLE_NAMES: [&str; 4] = ["notes", "by_verdict", "by_policy", "agreement"];
+
+fn cell_num(v: Option<f64>) -> String {
+    crate::report::num(v)
+}
+
+fn cell_opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+fn table(name: &str, headers: &[&str]) -> Table {
+    Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
+}
+
+/// One table of a probe report by name (`None` for an unknown name).
+pub fn probe_table(r: &ProbeReport, name: &str) -> Option<Table> {
+    match name {
+        "notes" => {
+            let mut t = table(
+                "notes",
+                &[
+                    "note_id",
+                    "mode",
+                    "verdict",
+                    "items_total",
+                    "items_found",
+                    "stale_found",
+                    "tag_k",
+                    "tag_n",
+                    "tag_variant",
+                    "tag_agrees",
+                    "missing",
+                    "note_chars",
+                    "budget",
+                    "over_budget",
+                    "policy",
+                    "integrity",
+                    "arm",
+                    "correct",
+                    "explanation",
+                ],
+            );
+            for n in &r.notes {
+                t.rows.push(vec![
+                    n.note_id.clone(),
+                    n.mode.name().into(),
+                    n.verdict.name().into(),
+                    n.items_total.to_string(),
+                    n.items_found.to_string(),
+                    n.stale_found.to_string(),
+                    cell_opt(&n.tag_k),
+                    cell_opt(&n.tag_n),
+                    cell_opt(&n.tag_variant),
+                    cell_opt(&n.tag_agrees),
+                    n.missing.join(" | "),
+                    n.note_chars.to_string(),
+                    cell_opt(&n.budget),
+                    cell_opt(&n.over_budget),
+                    cell_opt(&n.policy),
+                    cell_opt(&n.integrity),
+                    cell_opt(&n.arm),
+                    cell_opt(&n.correct),
+                    n.explanation.clone(),
+                ]);
+            }
+            Some(t)
+        }
+        "by_verdict" => {
+            let mut t = table("by_verdict", &["mode", "verdict", "notes", "n", "recovered", "rate", "low", "high"]);
+            for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
+                for &v in m.summary.mode.verdicts() {
+                    let rec = m.by_verdict.as_ref().and_then(|b| b.iter().find(|x| x.verdict == v));
+                    t.rows.push(vec![
+                        m.summary.mode.name().into(),
+                        v.name().into(),
+                        m.summary.counts.get(&v).copied().unwrap_or(0).to_string(),
+                        rec.map(|x| x.n.to_string()).unwrap_or_default(),
+                        rec.map(|x| x.recovered.to_string()).unwrap_or_default(),
+                        cell_num(rec.and_then(|x| x.rate)),
+                        cell_num(rec.and_then(|x| x.low)),
+                        cell_num(rec.and_then(|x| x.high)),
+                    ]);
+                }
+            }
+            Some(t)
+        }
+        "by_policy" => {
+            let mut t =
+                table("by_policy", &["mode", "policy", "verdict", "notes", "n", "recovered", "rate", "low", "high"]);
+            for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
+                for p in &m.by_policy {
+                    t.rows.push(vec![
+                        m.summary.mode.name().into(),
+                        p.policy.clone(),
+                        p.verdict.name().into(),
+                        p.notes.to_string(),
+                        p.n.to_string(),
+                        p.recovered.to_string(),
+                        cell_num(p.rate),
+                        cell_num(p.low),
+                        cell_num(p.high),
+                    ]);
+                }
+            }
+            Some(t)
+        }
+        "agreement" => {
+            let mut t = table("agreement", &["itemized", "reference", "notes", "n", "recovered"]);
+            for a in &r.side_by_side.agreement {
+                t.rows.push(vec![
+                    a.itemized.name().into(),
+                    a.reference.name().into(),
+                    a.notes.to_string(),
+                    a.n.to_string(),
+                    a.recovered.to_string(),
+                ]);
+            }
+            Some(t)
+        }
+        _ => None,
+    }
+}
+
+/// A table as aligned plain text (columns padded to their widest cell, in characters).
+pub fn render_table(t: &Table) -> String {
+    let mut widths: Vec<usize> = t.headers.iter().map(|h| h.chars().count()).collect();
+    for r in &t.rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::new();
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            s.push_str(c);
+            if i + 1 < cells.len() {
+                s.extend(std::iter::repeat_n(' ', w.saturating_sub(c.chars().count())));
+            }
+        }
+        s.push('\n');
+        s
+    };
+    let mut out = line(&t.headers);
+    for r in &t.rows {
+        out.push_str(&line(r));
+    }
+    out
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into())
+}
+
+/// The probe report as text: one line per note, then the summary and, with outcomes, the
+/// recovery per verdict of both modes.
+pub fn render_text(r: &ProbeReport) -> String {
+    let mut out = String::new();
+    let mut notes = table("notes", &["note_id", "verdict", "k/N", "stale", "tag", "explanation"]);
+    for n in &r.notes {
+        notes.rows.push(vec![
+            n.note_id.clone(),
+            n.verdict.name().into(),
+            format!("{}/{}", n.items_found, n.items_total),
+            if n.stale_found { "kept".into() } else { "—".into() },
+            match (n.tag_k, n.tag_n) {
+                (Some(k), Some(nn)) => format!("{k} of {nn}"),
+                _ => "—".into(),
+            },
+            n.explanation.clone(),
+        ]);
+    }
+    out.push_str(&render_table(&notes));
+    let s = &r.summary;
+    out.push_str(&format!("\n{} probe, {} notes: ", s.mode.name(), s.n));
+    out.push_str(&s.counts.iter().map(|(v, c)| format!("{} {c}", v.name())).collect::<Vec<_>>().join(", "));
+    out.push_str(&format!(
+        "\nsilent-failure rate {} [{}, {}] (Wilson {:.0}%); modal verdict {}; {}\n",
+        pct(s.silent_rate),
+        pct(s.silent_low),
+        pct(s.silent_high),
+        s.confidence * 100.0,
+        s.modal_verdict.map_or("—", |v| v.name()),
+        if s.any_silent { "SILENT FAILURE present" } else { "no silent failure" }
+    ));
+    for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
+        if let Some(bv) = &m.by_verdict {
+            out.push_str(&format!("\nrecovery by verdict ({} mode):\n", m.summary.mode.name()));
+            let mut t = table("by_verdict", &["verdict", "n", "recovered", "rate", "95% CI"]);
+            for v in bv {
+                t.rows.push(vec![
+                    v.verdict.name().into(),
+                    v.n.to_string(),
+                    v.recovered.to_string(),
+                    pct(v.rate),
+                    if v.n == 0 { "—".into() } else { format!("[{}, {}]", pct(v.low), pct(v.high)) },
+                ]);
+            }
+            out.push_str(&render_table(&t));
+            if let Some(c) = &m.confusion {
+                out.push_str(&format!(
+                    "as a predictor of recovery: accuracy {}, precision {}, NPV {}, sensitivity {}, specificity {} (n={})\n",
+                    pct(c.accuracy),
+                    pct(c.precision),
+                    pct(c.npv),
+                    pct(c.sensitivity),
+                    pct(c.specificity),
+                    c.n
+                ));
+            }
+        }
+    }
+    for w in r.warnings.iter() {
+        out.push_str(&format!("note: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "notebooks at $4 each (7 bought) and pens at $2 each (9 bought)";
+
+    fn note(id: &str, text: &str, correct: Option<bool>) -> NoteInput {
+        let mut n = NoteInput::new(id, text).with_source(SRC).with_stale("$55");
+        n.correct = correct;
+        n.policy = Some(if id.starts_with('l') { "lossy".into() } else { "source_first".into() });
+        n
+    }
+
+    #[test]
+    fn summary_rates_and_recovery() {
+        let notes = vec![
+            note("l1", "You concluded the total before tax was $55.", Some(false)),
+            note("l2", "You concluded the total before tax was $55.", Some(false)),
+            note("s1", "The facts were: notebooks at $4 each (7 bought) and pens at $2 each (9 bought).", Some(true)),
+            note("s2", "7 notebooks at $4 and 9 pens at $2", Some(false)),
+        ];
+        let r = report(&notes, Mode::Itemized, 0.95).unwrap();
+        assert_eq!(r.summary.n, 4);
+        assert_eq!(r.summary.counts[&Verdict::Silent], 2);
+        assert_eq!(r.summary.counts[&Verdict::Complete], 2);
+        assert_eq!(r.summary.counts[&Verdict::Loud], 0);
+        assert_eq!(r.summary.silent_rate, Some(0.5));
+        let w = wilson_interval(2.0, 4.0, 0.95).unwrap();
+        assert_eq!((r.summary.silent_low, r.summary.silent_high), (Some(w.low), Some(w.high)));
+        assert_eq!(r.summary.modal_verdict, Some(Verdict::Silent), "tie: first seen");
+        assert!(r.summary.any_silent);
+        let bv = r.by_verdict.as_ref().unwrap();
+        assert_eq!((bv[0].verdict, bv[0].n, bv[0].recovered, bv[0].rate), (Verdict::Complete, 2, 1, Some(0.5)));
+        let c = r.confusion.as_ref().unwrap();
+        assert_eq!((c.predicted_recover_recovered, c.predicted_recover_failed, c.predicted_fail_failed), (1, 1, 2));
+        assert_eq!(c.precision, Some(0.5));
+        assert_eq!(c.sensitivity, Some(1.0));
+        // reference: the paraphrased complete note is "uncorrectable_loud" (no $55 in it)
+        let rr = &r.side_by_side.reference;
+        assert_eq!(rr.summary.counts[&Verdict::Correctable], 1);
+        assert_eq!(rr.summary.counts[&Verdict::UncorrectableLoud], 1);
+        assert_eq!(r.by_policy.len(), 2);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["summary"]["counts"]["complete"], 2);
+        assert!(json["by_verdict"].is_array());
+        // without outcomes there is no recovery table
+        let plain: Vec<NoteInput> = notes
+            .into_iter()
+            .map(|mut n| {
+                n.correct = None;
+                n
+            })
+            .collect();
+        let r = report(&plain, Mode::Reference, 0.95).unwrap();
+        assert!(r.by_verdict.is_none() && r.confusion.is_none());
+        assert!(serde_json::to_value(&r).unwrap().get("by_verdict").is_none());
+    }
+}

@@ -1,0 +1,832 @@
+//! Reclaim analysis: per-trial rows → cells → rates with intervals (Reclaim Evaluation, Kwon
+//! 2026, §3.1, §5, §11, Tables 3, 5, 8, 17).
+//!
+//! * A **cell** is (model, task, policy, integrity g, arm), pooled over problems × seeds.
+//! * **Reclaim rate** RR(π, g) = #correct / n (paper eq. 1), with a percentile bootstrap
+//!   interval ([`super::bootstrap`]; Python-compatible by default) over the 0/1 outcomes in file
+//!   order, and the rule-of-three bound when the cell is all 0 (upper 3/n) or all 1
+//!   (lower 1 − 3/n) (paper §11).
+//! * Each trial is **scored** from its raw reply when the reply and the truth are known
+//!   ([`super::score`], strict ANSWER-line parsing), else from the stored `correct` (or from the
+//!   stored answer against the truth, or `bucket`); `score = strict` / `stored` forces one.
+//!   Cells report how many trials were re-scored and how many disagree with the stored
+//!   `correct` (parser drift, the v2-erratum class of bug).
+//! * **Abstain** = no committed answer; **confident-wrong emission** (`emit`) = an answer that
+//!   is not correct (reclaim `bench_blank.classify`: abstain / true / emit). Rates per n.
+//! * **Attractor** = an emission equal to the stale value (|ans − y′| < 0.5; words ignoring
+//!   case), with **both** denominators the paper uses: `attractor_per_n` = #attractor / n
+//!   (Table 3) and `attractor_per_emission` = #attractor / #emit (Table 17; `None` when nothing
+//!   was emitted).
+//! * **Worse than empty**: Δ = emit(lossy) − emit(blank) per (model, task, g, arm) (Table 17;
+//!   "no model reverses (Δ ≥ 0 everywhere)"). The interval is paired — bootstrap of the
+//!   per-(seed, pid) differences in sorted key order, reclaim-eval's `auto_vs_summary_ci.py`
+//!   convention — when both cells have the same unique (seed, pid) keys, and unpaired
+//!   otherwise.
+//! * **Contrasts** RR(a) − RR(b) between two policies in the same (model, task, g, arm), with the
+//!   same paired/unpaired rule (e.g. source-first-auto − summary, Table 8's "+0.18 [+0.05,
+//!   +0.30]").
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::bootstrap::{self, BootstrapSettings};
+use super::score::{Answer, parse_reply, same_answer};
+use super::trials::Trial;
+use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
+use crate::report::Table;
+
+/// Where each trial's correctness comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreMode {
+    /// Strict re-scoring where the reply and the truth are known, stored values elsewhere.
+    #[default]
+    Auto,
+    /// Always the stored `correct` / `answer` / `bucket`.
+    Stored,
+    /// Strict re-scoring; trials that cannot be re-scored fall back to stored values (counted).
+    Strict,
+}
+
+/// Analysis settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReclaimSettings {
+    pub bootstrap: BootstrapSettings,
+    pub score: ScoreMode,
+    /// MultiWOZ: fall back to the last time anywhere when no ANSWER line has one.
+    pub loose_time: bool,
+    /// The policies of the worse-than-empty contrast.
+    pub lossy_policy: String,
+    pub blank_policy: String,
+    /// Extra RR contrasts a − b.
+    pub contrasts: Vec<(String, String)>,
+}
+
+impl Default for ReclaimSettings {
+    fn default() -> Self {
+        ReclaimSettings {
+            bootstrap: BootstrapSettings::default(),
+            score: ScoreMode::Auto,
+            loose_time: false,
+            lossy_policy: "lossy".into(),
+            blank_policy: "blank".into(),
+            contrasts: Vec::new(),
+        }
+    }
+}
+
+/// A count over a labelled denominator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Share {
+    pub count: usize,
+    pub denominator: usize,
+    /// What the denominator counts, e.g. `trials (n)` or `confident-wrong emissions`.
+    pub denominator_label: String,
+    pub rate: Option<f64>,
+}
+
+impl Share {
+    fn new(count: usize, denominator: usize, label: &str) -> Share {
+        Share {
+            count,
+            denominator,
+            denominator_label: label.to_string(),
+            rate: if denominator == 0 { None } else { Some(count as f64 / denominator as f64) },
+        }
+    }
+}
+
+/// One cell's results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub model: Option<String>,
+    pub task: Option<String>,
+    pub policy: String,
+    pub integrity: Option<f64>,
+    pub arm: Option<String>,
+    /// Trials with a known outcome.
+    pub n: usize,
+    /// Distinct problems.
+    pub problems: usize,
+    pub recovered: usize,
+    /// Reclaim rate = recovered / n.
+    pub rr: Option<f64>,
+    pub rr_low: Option<f64>,
+    pub rr_high: Option<f64>,
+    /// Rule of three: 3/n when nothing was recovered.
+    pub rule_of_three_high: Option<f64>,
+    /// Rule of three: 1 − 3/n when everything was recovered.
+    pub rule_of_three_low: Option<f64>,
+    /// Trials whose answered/abstained status is known.
+    pub answered_known: usize,
+    pub abstain: usize,
+    pub abstain_rate: Option<f64>,
+    /// Confident-wrong emissions: an answer that is not correct.
+    pub emit: usize,
+    pub emit_rate: Option<f64>,
+    /// #attractor / n (paper Table 3).
+    pub attractor_per_n: Share,
+    /// #attractor / #emit (paper Table 17).
+    pub attractor_per_emission: Share,
+    /// Trials whose stale value is known (attractors are counted among these).
+    pub stale_known: usize,
+    /// Trials re-scored strictly from their reply.
+    pub rescored: usize,
+    /// Re-scored trials whose strict outcome differs from the stored `correct`.
+    pub rescore_disagrees: usize,
+}
+
+/// Δ = emit(lossy) − emit(blank) for one (model, task, g, arm).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorseThanEmpty {
+    pub model: Option<String>,
+    pub task: Option<String>,
+    pub integrity: Option<f64>,
+    pub arm: Option<String>,
+    pub lossy_policy: String,
+    pub blank_policy: String,
+    pub n_lossy: usize,
+    pub n_blank: usize,
+    pub emit_lossy: Option<f64>,
+    pub emit_blank: Option<f64>,
+    pub delta: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    /// `paired` (same (seed, pid) keys on both sides) or `unpaired`.
+    pub pairing: String,
+    pub pairs: usize,
+    /// Δ < 0: the lossy memory emits less than the empty one.
+    pub reverses: bool,
+}
+
+/// RR(a) − RR(b) for one (model, task, g, arm).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contrast {
+    pub model: Option<String>,
+    pub task: Option<String>,
+    pub integrity: Option<f64>,
+    pub arm: Option<String>,
+    pub a: String,
+    pub b: String,
+    pub n_a: usize,
+    pub n_b: usize,
+    pub rr_a: Option<f64>,
+    pub rr_b: Option<f64>,
+    pub delta: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub pairing: String,
+    pub pairs: usize,
+}
+
+/// Everything `memaudit reclaim` prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReclaimReport {
+    pub cells: Vec<Cell>,
+    pub worse_than_empty: Vec<WorseThanEmpty>,
+    pub contrasts: Vec<Contrast>,
+    pub settings: ReclaimSettings,
+    /// The interval method in words.
+    pub interval_method: String,
+    pub warnings: ProbeWarnings,
+}
+
+/// One trial, scored.
+#[derive(Debug, Clone, PartialEq)]
+struct Scored {
+    correct: Option<bool>,
+    /// Some(true) answered, Some(false) abstained, None unknown.
+    answered: Option<bool>,
+    answer: Option<Answer>,
+    rescored: bool,
+    disagrees: bool,
+}
+
+fn bucket_says(b: &str) -> (Option<bool>, Option<bool>) {
+    // (correct, answered)
+    match b.to_ascii_lowercase().as_str() {
+        "true" | "recov" | "correct" => (Some(true), Some(true)),
+        "abstain" | "abst" | "noans" => (Some(false), Some(false)),
+        "emit" | "inherit" | "novel" | "drift" | "other" | "silent_missum" | "other_wrong" => (Some(false), Some(true)),
+        _ => (None, None),
+    }
+}
+
+fn score(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) -> Scored {
+    let stored = {
+        let (bc, ba) = t.bucket.as_deref().map_or((None, None), bucket_says);
+        let answered = if t.answer_given { Some(t.answer.is_some()) } else { ba };
+        let correct = t.correct.or(bc).or_else(|| match (&t.answer, &t.truth) {
+            (Some(a), Some(y)) => Some(same_answer(a, y, t.kind)),
+            (None, Some(_)) if t.answer_given => Some(false),
+            _ => None,
+        });
+        Scored { correct, answered, answer: t.answer.clone(), rescored: false, disagrees: false }
+    };
+    let can_rescore = t.reply.is_some() && t.truth.is_some();
+    let strict = match s.score {
+        ScoreMode::Stored => false,
+        ScoreMode::Auto => can_rescore,
+        ScoreMode::Strict => {
+            if !can_rescore {
+                notices.add(W::StrictUnavailable, || format!("{}, line {}", t.file, t.line));
+            }
+            can_rescore
+        }
+    };
+    if !strict {
+        return stored;
+    }
+    let (Some(reply), Some(truth)) = (&t.reply, &t.truth) else { return stored };
+    let answer = parse_reply(reply, t.kind, &t.options, s.loose_time);
+    let correct = answer.as_ref().is_some_and(|a| same_answer(a, truth, t.kind));
+    let disagrees = stored.correct.is_some_and(|c| c != correct);
+    if disagrees {
+        notices.add(W::RescoreDisagrees, || format!("{}, line {}", t.file, t.line));
+    }
+    Scored { correct: Some(correct), answered: Some(answer.is_some()), answer, rescored: true, disagrees }
+}
+
+type GroupKey = (Option<String>, Option<String>, Option<u64>, Option<String>);
+
+fn group_key(t: &Trial) -> GroupKey {
+    (t.model.clone(), t.task.clone(), t.integrity.map(f64::to_bits), t.arm.clone())
+}
+
+struct CellData<'a> {
+    trials: Vec<(&'a Trial, Scored)>,
+}
+
+/// Dense problem ids for the clustered bootstrap.
+fn cluster_labels(trials: &[&Trial]) -> Vec<u32> {
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    trials
+        .iter()
+        .map(|t| {
+            let next = ids.len() as u32;
+            *ids.entry(t.pid.as_str()).or_insert(next)
+        })
+        .collect()
+}
+
+fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
+    let first = data.trials[0].0;
+    let known: Vec<&(&Trial, Scored)> = data.trials.iter().filter(|(_, sc)| sc.correct.is_some()).collect();
+    let values: Vec<f64> = known.iter().map(|(_, sc)| if sc.correct == Some(true) { 1.0 } else { 0.0 }).collect();
+    let labels = cluster_labels(&known.iter().map(|(t, _)| *t).collect::<Vec<_>>());
+    let n = values.len();
+    let recovered = values.iter().filter(|&&v| v == 1.0).count();
+    let ci = bootstrap::interval(&values, Some(&labels), &s.bootstrap);
+    let answered_known: Vec<&(&Trial, Scored)> =
+        data.trials.iter().filter(|(_, sc)| sc.answered.is_some() && sc.correct.is_some()).collect();
+    let abstain = answered_known.iter().filter(|(_, sc)| sc.answered == Some(false)).count();
+    let emits: Vec<&&(&Trial, Scored)> =
+        answered_known.iter().filter(|(_, sc)| sc.answered == Some(true) && sc.correct == Some(false)).collect();
+    let mut attractor = 0usize;
+    let mut stale_known = 0usize;
+    for (t, sc) in &data.trials {
+        if t.stale.is_some() || t.attractor.is_some() {
+            stale_known += 1;
+        }
+        let is_emit = sc.answered == Some(true) && sc.correct == Some(false);
+        if !is_emit {
+            continue;
+        }
+        let hit = match (&sc.answer, &t.stale) {
+            (Some(a), Some(y)) => Some(same_answer(a, y, t.kind)),
+            _ => t.attractor,
+        };
+        if hit == Some(true) {
+            attractor += 1;
+        }
+    }
+    let problems = {
+        let mut p: Vec<&str> = data.trials.iter().map(|(t, _)| t.pid.as_str()).collect();
+        p.sort_unstable();
+        p.dedup();
+        p.len()
+    };
+    let rate = |x: usize, d: usize| if d == 0 { None } else { Some(x as f64 / d as f64) };
+    Cell {
+        model: first.model.clone(),
+        task: first.task.clone(),
+        policy: first.policy.clone(),
+        integrity: first.integrity,
+        arm: first.arm.clone(),
+        n,
+        problems,
+        recovered,
+        rr: rate(recovered, n),
+        rr_low: ci.map(|c| c.low),
+        rr_high: ci.map(|c| c.high),
+        rule_of_three_high: if n > 0 && recovered == 0 { Some((3.0 / n as f64).min(1.0)) } else { None },
+        rule_of_three_low: if n > 0 && recovered == n { Some((1.0 - 3.0 / n as f64).max(0.0)) } else { None },
+        answered_known: answered_known.len(),
+        abstain,
+        abstain_rate: rate(abstain, answered_known.len()),
+        emit: emits.len(),
+        emit_rate: rate(emits.len(), answered_known.len()),
+        attractor_per_n: Share::new(attractor, n, "trials (n)"),
+        attractor_per_emission: Share::new(attractor, emits.len(), "confident-wrong emissions (emit)"),
+        stale_known,
+        rescored: data.trials.iter().filter(|(_, sc)| sc.rescored).count(),
+        rescore_disagrees: data.trials.iter().filter(|(_, sc)| sc.disagrees).count(),
+    }
+}
+
+/// A difference a − b of per-trial indicators with the paired/unpaired rule; returns
+/// (delta, interval, pairing, pairs).
+fn difference(
+    a: &[(&Trial, f64)],
+    b: &[(&Trial, f64)],
+    s: &BootstrapSettings,
+) -> (Option<f64>, Option<crate::stats::Interval>, String, usize) {
+    if a.is_empty() || b.is_empty() {
+        return (None, None, "unpaired".into(), 0);
+    }
+    let mean = |v: &[(&Trial, f64)]| v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64;
+    let key = |t: &Trial| (t.seed, t.pid.clone());
+    let keys_of = |v: &[(&Trial, f64)]| {
+        let mut k: Vec<(Option<i64>, String)> = v.iter().map(|(t, _)| key(t)).collect();
+        k.sort();
+        k
+    };
+    let (ka, kb) = (keys_of(a), keys_of(b));
+    let unique = |k: &[(Option<i64>, String)]| k.windows(2).all(|w| w[0] != w[1]);
+    if ka == kb && unique(&ka) && ka.iter().all(|(s, _)| s.is_some()) {
+        let ma: HashMap<(Option<i64>, String), f64> = a.iter().map(|(t, v)| (key(t), *v)).collect();
+        let mb: HashMap<(Option<i64>, String), f64> = b.iter().map(|(t, v)| (key(t), *v)).collect();
+        let d: Vec<f64> =
+            ka.iter().map(|k| ma.get(k).copied().unwrap_or(0.0) - mb.get(k).copied().unwrap_or(0.0)).collect();
+        let mut ids: HashMap<&str, u32> = HashMap::new();
+        let labels: Vec<u32> = ka
+            .iter()
+            .map(|(_, p)| {
+                let next = ids.len() as u32;
+                *ids.entry(p.as_str()).or_insert(next)
+            })
+            .collect();
+        let ci = bootstrap::interval(&d, Some(&labels), s);
+        let delta = d.iter().sum::<f64>() / d.len() as f64;
+        (Some(delta), ci, "paired".into(), d.len())
+    } else {
+        let va: Vec<f64> = a.iter().map(|x| x.1).collect();
+        let vb: Vec<f64> = b.iter().map(|x| x.1).collect();
+        let la = cluster_labels(&a.iter().map(|x| x.0).collect::<Vec<_>>());
+        let lb = cluster_labels(&b.iter().map(|x| x.0).collect::<Vec<_>>());
+        let ci = bootstrap::unpaired_difference(&va, Some(&la), &vb, Some(&lb), s);
+        (Some(mean(a) - mean(b)), ci, "unpaired".into(), 0)
+    }
+}
+
+/// Analyses trial rows (in file order; cells in first-seen order).
+pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
+    let mut notices = ProbeWarnings::default();
+    let mut order: Vec<(GroupKey, String)> = Vec::new();
+    let mut cells: HashMap<(GroupKey, String), CellData> = HashMap::new();
+    for t in trials {
+        let sc = score(t, s, &mut notices);
+        let k = (group_key(t), t.policy.clone());
+        cells
+            .entry(k.clone())
+            .or_insert_with(|| {
+                order.push(k);
+                CellData { trials: Vec::new() }
+            })
+            .trials
+            .push((t, sc));
+    }
+    let out_cells: Vec<Cell> = order.iter().filter_map(|k| cells.get(k)).map(|d| cell_of(d, s)).collect();
+    // groups in first-seen order
+    let mut groups: Vec<GroupKey> = Vec::new();
+    for (g, _) in &order {
+        if !groups.contains(g) {
+            groups.push(g.clone());
+        }
+    }
+    let indicator = |g: &GroupKey, policy: &str, f: &dyn Fn(&Scored) -> Option<f64>| -> Vec<(&Trial, f64)> {
+        cells
+            .get(&(g.clone(), policy.to_string()))
+            .map(|d| d.trials.iter().filter_map(|(t, sc)| f(sc).map(|v| (*t, v))).collect())
+            .unwrap_or_default()
+    };
+    let emit = |sc: &Scored| match (sc.answered, sc.correct) {
+        (Some(a), Some(c)) => Some(if a && !c { 1.0 } else { 0.0 }),
+        _ => None,
+    };
+    let correct = |sc: &Scored| sc.correct.map(|c| if c { 1.0 } else { 0.0 });
+    let mut wte = Vec::new();
+    let mut contrasts = Vec::new();
+    for g in &groups {
+        let (lossy, blank) = (indicator(g, &s.lossy_policy, &emit), indicator(g, &s.blank_policy, &emit));
+        if !lossy.is_empty() && !blank.is_empty() {
+            let (delta, ci, pairing, pairs) = difference(&lossy, &blank, &s.bootstrap);
+            let m = |v: &[(&Trial, f64)]| Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64);
+            wte.push(WorseThanEmpty {
+                model: g.0.clone(),
+                task: g.1.clone(),
+                integrity: g.2.map(f64::from_bits),
+                arm: g.3.clone(),
+                lossy_policy: s.lossy_policy.clone(),
+                blank_policy: s.blank_policy.clone(),
+                n_lossy: lossy.len(),
+                n_blank: blank.len(),
+                emit_lossy: m(&lossy),
+                emit_blank: m(&blank),
+                delta,
+                low: ci.map(|c| c.low),
+                high: ci.map(|c| c.high),
+                pairing,
+                pairs,
+                reverses: delta.is_some_and(|d| d < 0.0),
+            });
+        }
+        for (a, b) in &s.contrasts {
+            let (va, vb) = (indicator(g, a, &correct), indicator(g, b, &correct));
+            if va.is_empty() || vb.is_empty() {
+                continue;
+            }
+            let (delta, ci, pairing, pairs) = difference(&va, &vb, &s.bootstrap);
+            let m = |v: &[(&Trial, f64)]| Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64);
+            contrasts.push(Contrast {
+                model: g.0.clone(),
+                task: g.1.clone(),
+                integrity: g.2.map(f64::from_bits),
+                arm: g.3.clone(),
+                a: a.clone(),
+                b: b.clone(),
+                n_a: va.len(),
+                n_b: vb.len(),
+                rr_a: m(&va),
+                rr_b: m(&vb),
+                delta,
+                low: ci.map(|c| c.low),
+                high: ci.map(|c| c.high),
+                pairing,
+                pairs,
+            });
+        }
+    }
+    ReclaimReport {
+        cells: out_cells,
+        worse_than_empty: wte,
+        contrasts,
+        settings: s.clone(),
+        interval_method: s.bootstrap.describe(),
+        warnings: notices,
+    }
+}
+
+/// Keeps only the trials of `arm` (reclaim-eval reports the directed arm unless stated).
+pub fn filter_arm(trials: Vec<Trial>, arm: &str) -> Vec<Trial> {
+    trials.into_iter().filter(|t| t.arm.as_deref() == Some(arm)).collect()
+}
+
+/// The CSV/text tables of a reclaim report.
+pub const TABLE_NAMES: [&str; 3] = ["cells", "worse_than_empty", "contrasts"];
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+/// One table of a reclaim report by name (`None` for an unknown name).
+pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
+    let num = crate::report::num;
+    let new = |headers: &[&str]| Table {
+        name: name.to_string(),
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        rows: Vec::new(),
+    };
+    match name {
+        "cells" => {
+            let mut t = new(&[
+                "model",
+                "task",
+                "policy",
+                "integrity",
+                "arm",
+                "n",
+                "problems",
+                "recovered",
+                "rr",
+                "rr_low",
+                "rr_high",
+                "rule_of_three_low",
+                "rule_of_three_high",
+                "answered_known",
+                "abstain",
+                "abstain_rate",
+                "emit",
+                "emit_rate",
+                "attractor",
+                "attractor_per_n",
+                "attractor_per_emission",
+                "stale_known",
+                "rescored",
+                "rescore_disagrees",
+            ]);
+            for c in &r.cells {
+                t.rows.push(vec![
+                    opt(&c.model),
+                    opt(&c.task),
+                    c.policy.clone(),
+                    opt(&c.integrity),
+                    opt(&c.arm),
+                    c.n.to_string(),
+                    c.problems.to_string(),
+                    c.recovered.to_string(),
+                    num(c.rr),
+                    num(c.rr_low),
+                    num(c.rr_high),
+                    num(c.rule_of_three_low),
+                    num(c.rule_of_three_high),
+                    c.answered_known.to_string(),
+                    c.abstain.to_string(),
+                    num(c.abstain_rate),
+                    c.emit.to_string(),
+                    num(c.emit_rate),
+                    c.attractor_per_n.count.to_string(),
+                    num(c.attractor_per_n.rate),
+                    num(c.attractor_per_emission.rate),
+                    c.stale_known.to_string(),
+                    c.rescored.to_string(),
+                    c.rescore_disagrees.to_string(),
+                ]);
+            }
+            Some(t)
+        }
+        "worse_than_empty" => {
+            let mut t = new(&[
+                "model",
+                "task",
+                "integrity",
+                "arm",
+                "lossy_policy",
+                "blank_policy",
+                "n_lossy",
+                "n_blank",
+                "emit_lossy",
+                "emit_blank",
+                "delta",
+                "low",
+                "high",
+                "pairing",
+                "pairs",
+                "reverses",
+            ]);
+            for w in &r.worse_than_empty {
+                t.rows.push(vec![
+                    opt(&w.model),
+                    opt(&w.task),
+                    opt(&w.integrity),
+                    opt(&w.arm),
+                    w.lossy_policy.clone(),
+                    w.blank_policy.clone(),
+                    w.n_lossy.to_string(),
+                    w.n_blank.to_string(),
+                    num(w.emit_lossy),
+                    num(w.emit_blank),
+                    num(w.delta),
+                    num(w.low),
+                    num(w.high),
+                    w.pairing.clone(),
+                    w.pairs.to_string(),
+                    w.reverses.to_string(),
+                ]);
+            }
+            Some(t)
+        }
+        "contrasts" => {
+            let mut t = new(&[
+                "model",
+                "task",
+                "integrity",
+                "arm",
+                "a",
+                "b",
+                "n_a",
+                "n_b",
+                "rr_a",
+                "rr_b",
+                "delta",
+                "low",
+                "high",
+                "pairing",
+                "pairs",
+            ]);
+            for c in &r.contrasts {
+                t.rows.push(vec![
+                    opt(&c.model),
+                    opt(&c.task),
+                    opt(&c.integrity),
+                    opt(&c.arm),
+                    c.a.clone(),
+                    c.b.clone(),
+                    c.n_a.to_string(),
+                    c.n_b.to_string(),
+                    num(c.rr_a),
+                    num(c.rr_b),
+                    num(c.delta),
+                    num(c.low),
+                    num(c.high),
+                    c.pairing.clone(),
+                    c.pairs.to_string(),
+                ]);
+            }
+            Some(t)
+        }
+        _ => None,
+    }
+}
+
+/// reclaim-eval's display of a CI bound (`_b`): `1` if ≥ 0.9995, `0` if ≤ 0.0005, otherwise
+/// two decimals without the leading zero (`.52`). Rust's `{:.2}` rounds like Python's `:.2f`.
+pub fn paper_bound(x: f64) -> String {
+    if x >= 0.9995 {
+        "1".into()
+    } else if x <= 0.0005 {
+        "0".into()
+    } else {
+        let s = format!("{x:.2}");
+        match s.strip_prefix("0.") {
+            Some(rest) => format!(".{rest}"),
+            None => match s.strip_prefix("-0.") {
+                Some(rest) => format!("-.{rest}"),
+                None => s,
+            },
+        }
+    }
+}
+
+/// A rate with its interval as the paper prints it: `0.61 [.52,.71]`.
+pub fn paper_cell(rate: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
+    match (rate, low, high) {
+        (Some(m), Some(l), Some(h)) => format!("{m:.2} [{},{}]", paper_bound(l), paper_bound(h)),
+        (Some(m), _, _) => format!("{m:.2}"),
+        _ => "—".into(),
+    }
+}
+
+/// The reclaim report as text.
+pub fn render_text(r: &ReclaimReport) -> String {
+    use crate::probe::summary::render_table;
+    let dash = |v: Option<f64>| v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into());
+    let mut cells = Table {
+        name: "cells".into(),
+        headers: [
+            "model",
+            "policy",
+            "g",
+            "arm",
+            "n",
+            "RR [95% CI]",
+            "abstain",
+            "emit",
+            "attr/n",
+            "attr/emit",
+            "rescored",
+        ]
+        .iter()
+        .map(|h| h.to_string())
+        .collect(),
+        rows: Vec::new(),
+    };
+    for c in &r.cells {
+        cells.rows.push(vec![
+            opt(&c.model),
+            c.policy.clone(),
+            opt(&c.integrity),
+            opt(&c.arm),
+            c.n.to_string(),
+            paper_cell(c.rr, c.rr_low, c.rr_high),
+            dash(c.abstain_rate),
+            dash(c.emit_rate),
+            dash(c.attractor_per_n.rate),
+            dash(c.attractor_per_emission.rate),
+            if c.rescored == 0 { "—".into() } else { format!("{} ({} differ)", c.rescored, c.rescore_disagrees) },
+        ]);
+    }
+    let mut out = render_table(&cells);
+    out.push_str(&format!("intervals: {}\n", r.interval_method));
+    if !r.worse_than_empty.is_empty() {
+        out.push_str("\nworse than empty: Δ = emit(lossy) − emit(blank)\n");
+        for w in &r.worse_than_empty {
+            out.push_str(&format!(
+                "  {} g={} {}: {} − {} = {:+.2} [{}, {}] ({}, n={}/{}){}\n",
+                opt(&w.model),
+                opt(&w.integrity),
+                opt(&w.arm),
+                dash(w.emit_lossy),
+                dash(w.emit_blank),
+                w.delta.unwrap_or(f64::NAN),
+                dash(w.low),
+                dash(w.high),
+                w.pairing,
+                w.n_lossy,
+                w.n_blank,
+                if w.reverses { "  REVERSES" } else { "" }
+            ));
+        }
+    }
+    if !r.contrasts.is_empty() {
+        out.push_str("\ncontrasts: RR(a) − RR(b)\n");
+        for c in &r.contrasts {
+            out.push_str(&format!(
+                "  {} g={} {}: {} − {} = {:+.2} [{:+.2}, {:+.2}] ({}, n={}/{})\n",
+                opt(&c.model),
+                opt(&c.integrity),
+                opt(&c.arm),
+                c.a,
+                c.b,
+                c.delta.unwrap_or(f64::NAN),
+                c.low.unwrap_or(f64::NAN),
+                c.high.unwrap_or(f64::NAN),
+                c.pairing,
+                c.n_a,
+                c.n_b
+            ));
+        }
+    }
+    for w in r.warnings.iter() {
+        out.push_str(&format!("note: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::InputFile;
+    use crate::reclaim::trials::read_trials;
+
+    fn trials(text: &str) -> Vec<Trial> {
+        read_trials(&InputFile::new("t.jsonl", text.as_bytes().to_vec()), None).unwrap().trials
+    }
+
+    #[test]
+    fn rates_attractor_and_worse_than_empty() {
+        // 4 problems × 1 seed; lossy: 2 emit the stale 55, 1 emits 50, 1 abstains; blank: all abstain
+        let mut rows = String::new();
+        for (i, ans) in ["55", "55", "50", "null"].iter().enumerate() {
+            rows.push_str(&format!(
+                "{{\"pid\":\"p{i}\",\"seed\":0,\"policy\":\"lossy\",\"answer\":{ans},\"correct\":false,\"drift\":55,\"truth\":46}}\n"
+            ));
+        }
+        for i in 0..4 {
+            rows.push_str(&format!(
+                "{{\"pid\":\"p{i}\",\"seed\":0,\"policy\":\"blank\",\"answer\":null,\"correct\":false,\"drift\":55}}\n"
+            ));
+        }
+        let r = analyze(&trials(&rows), &ReclaimSettings::default());
+        let lossy = &r.cells[0];
+        assert_eq!((lossy.n, lossy.recovered, lossy.emit, lossy.abstain), (4, 0, 3, 1));
+        assert_eq!(lossy.emit_rate, Some(0.75));
+        assert_eq!(lossy.attractor_per_n.rate, Some(0.5));
+        assert_eq!(lossy.attractor_per_emission.rate, Some(2.0 / 3.0));
+        assert_eq!(lossy.attractor_per_emission.denominator_label, "confident-wrong emissions (emit)");
+        assert_eq!(lossy.rule_of_three_high, Some(0.75));
+        assert_eq!((lossy.rr, lossy.rr_low, lossy.rr_high), (Some(0.0), Some(0.0), Some(0.0)));
+        let blank = &r.cells[1];
+        assert_eq!(blank.attractor_per_emission.rate, None, "no emissions: undefined");
+        let w = &r.worse_than_empty[0];
+        assert_eq!((w.delta, w.pairing.as_str(), w.pairs, w.reverses), (Some(0.75), "paired", 4, false));
+        assert!(w.low.unwrap() <= 0.75 && w.high.unwrap() >= 0.75);
+    }
+
+    #[test]
+    fn strict_rescoring_from_replies() {
+        let rows = r#"{"pid":"a","seed":0,"policy":"lossy","reply":"ANSWER: $55","correct":true,"truth":46,"drift":55}
+{"pid":"b","seed":0,"policy":"lossy","reply":"The total is 46.","truth":46,"drift":55}
+{"pid":"c","seed":0,"policy":"lossy","reply":"**ANSWER:** 46","truth":46,"drift":55}"#;
+        let r = analyze(&trials(rows), &ReclaimSettings::default());
+        let c = &r.cells[0];
+        assert_eq!((c.rescored, c.rescore_disagrees, c.recovered, c.emit, c.abstain), (3, 1, 1, 1, 1));
+        assert_eq!(c.attractor_per_n.count, 1);
+        assert_eq!(r.warnings.count(W::RescoreDisagrees), 1);
+        let stored = analyze(&trials(rows), &ReclaimSettings { score: ScoreMode::Stored, ..Default::default() });
+        assert_eq!(stored.cells[0].n, 1, "only the stored `correct` counts");
+    }
+
+    #[test]
+    fn unpaired_when_keys_differ() {
+        let rows = "{\"pid\":\"a\",\"seed\":0,\"policy\":\"x\",\"correct\":true}\n{\"pid\":\"b\",\"seed\":0,\"policy\":\"x\",\"correct\":true}\n{\"pid\":\"a\",\"seed\":1,\"policy\":\"y\",\"correct\":false}";
+        let s = ReclaimSettings { contrasts: vec![("x".into(), "y".into())], ..Default::default() };
+        let r = analyze(&trials(rows), &s);
+        assert_eq!(r.contrasts[0].pairing, "unpaired");
+        assert_eq!(r.contrasts[0].delta, Some(1.0));
+    }
+
+    #[test]
+    fn paper_display() {
+        assert_eq!(paper_bound(0.5208333333333334), ".52");
+        assert_eq!(paper_bound(1.0), "1");
+        assert_eq!(paper_bound(0.0), "0");
+        assert_eq!(
+            paper_cell(Some(0.6145833333333334), Some(0.5208333333333334), Some(0.7083333333333334)),
+            "0.61 [.52,.71]"
+        );
+        assert_eq!(format!("{:.2}", 0.625), "0.62", "half-even on exact ties, as Python");
+        assert_eq!(format!("{:.2}", 0.875), "0.88");
+    }
+}
