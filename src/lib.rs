@@ -3,6 +3,7 @@
 //! `web` feature adds the wasm API and the Yew viewer on top (see `ARCHITECTURE.md`).
 
 pub mod audit;
+pub mod compare;
 pub mod conventions;
 pub mod dataset;
 pub mod error;
