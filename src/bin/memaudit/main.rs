@@ -4,6 +4,7 @@
 
 mod bundle;
 mod common;
+mod compare;
 mod probe;
 mod reclaim;
 mod rescore;
@@ -33,6 +34,8 @@ enum Command {
     Import(bundle::ImportArgs),
     /// Write a synthetic bundle (the viewer's demo, benchmark inputs).
     Synth(bundle::SynthArgs),
+    /// Paired statistics over per-item outcomes of several arms (intervals, contrasts, Friedman/Nemenyi).
+    Compare(compare::CompareArgs),
     /// Write-time probe: is a memory note still correctable (source kept) or silently stale?
     Probe(probe::ProbeArgs),
     /// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Drilldown(a) => rescore::drill(a),
         Command::Import(a) => bundle::import(a),
         Command::Synth(a) => bundle::synth_cmd(a),
+        Command::Compare(a) => compare::compare(a),
         Command::Probe(a) => probe::probe(a),
         Command::Reclaim(a) => reclaim::reclaim_cmd(a),
     };
