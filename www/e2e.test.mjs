@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 import { serve, CHROMIUM_ARGS } from './static-server.mjs';
@@ -172,8 +173,10 @@ test('uploaded demo files: every number matches the CLI', async () => {
   const { page, log } = await openPage();
   await page.goto(srv.origin + VIEWER);
   await page.waitForSelector('#file-input');
-  // Any order: runs first.
-  await page.setInputFiles('#file-input', [DEMO_FILES[2], DEMO_FILES[0], DEMO_FILES[1]]);
+  // Any order (runs first), and gzip is detected from the bytes.
+  const gz = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-gz-')), 'runs.jsonl.gz');
+  fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(DEMO_FILES[2])));
+  await page.setInputFiles('#file-input', [gz, DEMO_FILES[0], DEMO_FILES[1]]);
   await waitReady(page);
   await page.waitForSelector('#summary-table tbody tr');
 
@@ -186,9 +189,10 @@ test('uploaded demo files: every number matches the CLI', async () => {
     [
       ['memories.jsonl', 'memories_jsonl'],
       ['queries.jsonl', 'queries_jsonl'],
-      ['runs.jsonl', 'runs_jsonl'],
+      ['runs.jsonl.gz', 'runs_jsonl'],
     ],
   );
+  assert.match(await page.textContent('#files-table tr[data-file="runs.jsonl.gz"]'), /gzip/);
   const warnings = await page.$$eval('#warnings li.warning', (lis) => lis.map((li) => [li.dataset.kind, Number(li.dataset.count)]));
   assert.deepEqual(
     warnings.sort(),

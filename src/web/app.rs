@@ -300,8 +300,9 @@ impl App {
                       outputs, in any order (memaudit JSONL bundles, per-hit rows, LongMemEval retrieval logs, TREC runs and qrels, \
                       LoCoMo and LongMemEval data; " }<code>{ ".gz" }</code>{ " accepted). Formats are detected from the content." }</p>
                 <div class="intake-actions">
-                    <label for="file-input" class="file-label">{ "Choose files" }</label>
-                    <input id="file-input" type="file" multiple=true {onchange} aria-describedby="privacy-note" />
+                    <input id="file-input" class="visually-hidden" type="file" multiple=true {onchange}
+                        aria-describedby="privacy-note" />
+                    <label for="file-input" class="file-label">{ "Choose files…" }</label>
                     <span class="or">{ "or" }</span>
                     <button type="button" id="demo-button" onclick={demo}>{ "Try the demo" }</button>
                 </div>
@@ -320,7 +321,7 @@ impl App {
                         <li><button type="button" class="link" id="clear-files" onclick={clear}>{ "clear all" }</button></li>
                     </ul>
                 }
-                <p class="muted" id="privacy-note">{ "Everything runs in this browser tab: files are never uploaded, and the page makes no network request." }</p>
+                <p class="muted" id="privacy-note">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
     }
@@ -527,9 +528,10 @@ impl Component for App {
             e.prevent_default();
             Msg::Dragging(true)
         });
-        let ondragleave = link.callback(|e: DragEvent| {
+        let ondragleave = link.batch_callback(|e: DragEvent| {
             e.prevent_default();
-            Msg::Dragging(false)
+            // Moving between child elements also fires dragleave; only leaving the page counts.
+            e.related_target().is_none().then_some(Msg::Dragging(false))
         });
         let ondrop = link.callback(|e: DragEvent| {
             e.prevent_default();

@@ -59,7 +59,9 @@ pub fn delta_histogram(props: &HistogramProps) -> Html {
     let draw_error = use_state(|| None::<String>);
 
     let pair = all_pairs.get(*pair_ix).or(all_pairs.first()).copied();
-    let dist = pair.and_then(|p| choose(&r.delta_distribution, p, &system));
+    // A system missing from a newer report falls back to the pooled distribution.
+    let dist = pair
+        .and_then(|p| choose(&r.delta_distribution, p, &system).or_else(|| choose(&r.delta_distribution, p, "all")));
     let plot = dist.as_ref().map(HistogramPlot::from_distribution);
 
     {

@@ -104,6 +104,9 @@ pub fn instability_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="instability" title="Instability between targets" report={props.report.clone()} exports={vec!["instability"]} {intro}>
+            if r.instability.is_empty() {
+                <p class="empty">{ "Needs at least two targets with eligible queries (TREC qrels give only Raw)." }</p>
+            }
             <div class="table-wrap">
             <table id="instability-table">
                 <thead><tr>
@@ -265,7 +268,7 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
 }
 
 /// Rows shown before "show all".
-const CONTESTED_PREVIEW: usize = 50;
+const CONTESTED_PREVIEW: usize = 20;
 
 /// Raw misses where Source and Canonical both hit, with the credited memories to judge.
 #[function_component(ContestedTable)]
