@@ -2,6 +2,8 @@
 //! statistics behind every number the viewer and the CLI show. Knows nothing of the web; the
 //! `web` feature adds the wasm API and the Yew viewer on top (see `ARCHITECTURE.md`).
 
+pub mod ablation;
+pub mod answers;
 pub mod audit;
 pub mod compare;
 pub mod conventions;

@@ -15,7 +15,9 @@ pub mod posterior;
 pub mod proportions;
 pub mod quantile;
 pub mod ranks;
+pub mod resample;
 pub mod studentized_range;
+pub mod weighted_spearman;
 pub mod wilcoxon;
 
 pub use bootstrap::{Interval, Resampler};

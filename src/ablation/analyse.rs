@@ -1,0 +1,387 @@
+//! Utilities, labels, the u histogram, positive rates and the non-circularity panel.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::read::{AblationWarningKind, AblationWarnings, PairRow};
+use crate::error::{Error, Result};
+use crate::stats::Interval;
+use crate::stats::bca::percentile_interval;
+use crate::stats::bootstrap::Scheme;
+use crate::stats::correlation::{fisher_z_interval, spearman};
+use crate::stats::proportions::wilson_interval;
+use crate::stats::resample::bootstrap_counts;
+use crate::stats::weighted_spearman::SpearmanPlan;
+
+/// A pre-set gate on the point estimate of ρ.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Gate {
+    /// |ρ| < limit (seed-000 pilot gate: 0.5).
+    AbsBelow { limit: f64 },
+    /// low ≤ ρ ≤ high (seed-000 at-scale gate: [−0.15, +0.15]).
+    Within { low: f64, high: f64 },
+}
+
+impl Gate {
+    /// seed-000's pilot gate |ρ| < 0.5.
+    pub const PILOT: Gate = Gate::AbsBelow { limit: 0.5 };
+    /// seed-000's at-scale gate ρ ∈ [−0.15, +0.15].
+    pub const SCALE: Gate = Gate::Within { low: -0.15, high: 0.15 };
+
+    /// Passes, and the margin: distance from ρ to the nearest gate bound, positive inside.
+    pub fn check(&self, rho: f64) -> (bool, f64) {
+        match *self {
+            Gate::AbsBelow { limit } => (rho.abs() < limit, limit - rho.abs()),
+            Gate::Within { low, high } => (rho >= low && rho <= high, (rho - low).min(high - rho)),
+        }
+    }
+
+    /// `|rho| < 0.5`, `rho in [-0.15, 0.15]`.
+    pub fn describe(&self) -> String {
+        match self {
+            Gate::AbsBelow { limit } => format!("|rho| < {limit}"),
+            Gate::Within { low, high } => format!("rho in [{low}, {high}]"),
+        }
+    }
+
+    /// Parses `pilot`, `scale`, `abs:T` or `within:LO,HI`.
+    pub fn parse(s: &str) -> Option<Gate> {
+        let s = s.trim();
+        match s {
+            "pilot" => return Some(Gate::PILOT),
+            "scale" => return Some(Gate::SCALE),
+            _ => {}
+        }
+        if let Some(t) = s.strip_prefix("abs:") {
+            return t.trim().parse().ok().filter(|x: &f64| *x > 0.0).map(|limit| Gate::AbsBelow { limit });
+        }
+        let (lo, hi) = s.strip_prefix("within:")?.split_once(',')?;
+        let (low, high): (f64, f64) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
+        (low <= high).then_some(Gate::Within { low, high })
+    }
+}
+
+/// Which variable is correlated with the retrieval score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// The three-valued utility u ∈ {−1, 0, +1} (what seed-000's text names).
+    #[default]
+    U,
+    /// The binary label y = [u = +1] (u = −1 folded into the negatives).
+    Y,
+}
+
+/// Settings of an ablation analysis, recorded with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AblationSettings {
+    pub target: Target,
+    pub gate: Gate,
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub confidence: f64,
+}
+
+impl Default for AblationSettings {
+    fn default() -> Self {
+        AblationSettings { target: Target::U, gate: Gate::SCALE, bootstrap: 10_000, seed: 42, confidence: 0.95 }
+    }
+}
+
+impl AblationSettings {
+    pub fn validate(&self) -> Result<()> {
+        if !(self.confidence > 0.5 && self.confidence < 1.0) {
+            return Err(Error::setting("confidence", "must be in (0.5, 1)"));
+        }
+        if self.bootstrap > 1_000_000 {
+            return Err(Error::setting("bootstrap", "at most 1,000,000 resamples"));
+        }
+        Ok(())
+    }
+}
+
+/// The three-way distribution of u (plot-ready: one bar per value).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct UHistogram {
+    /// u = −1: correct only without the memory ("harmful").
+    pub harmful: usize,
+    /// u = 0.
+    pub neutral: usize,
+    /// u = +1: correct only with the memory (y = 1).
+    pub helpful: usize,
+}
+
+/// Counts and rates of one group of pairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rates {
+    pub pairs: usize,
+    pub queries: usize,
+    /// Distinct numbers of removed memories per query (K; one value when uniform).
+    pub k_values: Vec<usize>,
+    pub histogram: UHistogram,
+    /// #{y = 1} / pairs, with its Wilson interval.
+    pub positive_rate: f64,
+    pub positive_low: f64,
+    pub positive_high: f64,
+    /// #{u = −1} / pairs.
+    pub harmful_rate: f64,
+    /// Queries whose base answer is correct.
+    pub base_correct: usize,
+    pub base_correct_rate: f64,
+    /// Answerer calls the trace implies: one base call per query plus one per removed memory.
+    pub answerer_calls: usize,
+}
+
+/// A bootstrap interval with how it was drawn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CiRecord {
+    pub low: f64,
+    pub high: f64,
+    /// `pair` (i.i.d. pairs) or `query` (whole queries, all their pairs).
+    pub unit: String,
+    pub method: String,
+    pub resamples: usize,
+    pub seed: u64,
+    pub rng: String,
+    /// Resamples where ρ was undefined (a constant variable), left out of the quantiles.
+    pub undefined: usize,
+}
+
+/// ρ(u or y, retrieval score) with its intervals and the gate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NonCircularity {
+    pub target: Target,
+    /// Pairs with a retrieval score.
+    pub n: usize,
+    pub n_queries: usize,
+    /// Spearman's ρ with mid-ranks for ties (`None` when a variable is constant).
+    pub rho: Option<f64>,
+    pub rho2: Option<f64>,
+    /// 1 − ρ²: the share of rank variance ρ leaves unexplained.
+    pub unexplained: Option<f64>,
+    pub pair_ci: Option<CiRecord>,
+    pub query_ci: Option<CiRecord>,
+    /// tanh(atanh ρ ± z/√(n − 3)): the i.i.d. normal approximation.
+    pub fisher_z: Option<Interval>,
+    /// The CI (pair-level) excludes 0: "statistically nonzero".
+    pub nonzero: Option<bool>,
+    pub gate: String,
+    /// The gate applied to the point estimate.
+    pub passes: Option<bool>,
+    /// Distance of ρ to the nearest gate bound (positive inside the gate).
+    pub margin: Option<f64>,
+}
+
+/// One group: a run, or a subset within a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupAblation {
+    pub run: String,
+    /// `None` for the whole run.
+    pub subset: Option<String>,
+    pub rates: Rates,
+    pub noncircularity: NonCircularity,
+}
+
+/// One run with its subsets and the breach audit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunAblation {
+    pub overall: GroupAblation,
+    pub subsets: Vec<GroupAblation>,
+    /// The run's ρ fails the gate.
+    pub breach: bool,
+    /// Subsets whose own ρ fails the gate (the drill-down on a breach; always computed).
+    pub breaching_subsets: Vec<String>,
+}
+
+/// The whole analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AblationReport {
+    pub settings: AblationSettings,
+    pub gate: String,
+    pub runs: Vec<RunAblation>,
+    pub warnings: AblationWarnings,
+}
+
+/// u = score(base) − score(without i) ∈ {−1, 0, +1}.
+pub fn utility(p: &PairRow) -> i8 {
+    (p.base - p.ablated) as i8
+}
+
+/// y = [u = +1]: the memory is causally necessary for the correct answer.
+pub fn label(p: &PairRow) -> bool {
+    utility(p) == 1
+}
+
+fn rates(pairs: &[&PairRow], confidence: f64) -> Rates {
+    let mut h = UHistogram::default();
+    let mut per_query: BTreeMap<&str, (usize, f64)> = BTreeMap::new();
+    for p in pairs {
+        match utility(p) {
+            -1 => h.harmful += 1,
+            1 => h.helpful += 1,
+            _ => h.neutral += 1,
+        }
+        let e = per_query.entry(&p.query_id).or_insert((0, p.base));
+        e.0 += 1;
+    }
+    let n = pairs.len();
+    let ci = wilson_interval(h.helpful as f64, n as f64, confidence);
+    let base_correct = per_query.values().filter(|(_, b)| *b == 1.0).count();
+    let q = per_query.len();
+    Rates {
+        pairs: n,
+        queries: q,
+        k_values: per_query.values().map(|(k, _)| *k).collect::<BTreeSet<_>>().into_iter().collect(),
+        histogram: h,
+        positive_rate: ratio(h.helpful, n),
+        positive_low: ci.map_or(f64::NAN, |c| c.low),
+        positive_high: ci.map_or(f64::NAN, |c| c.high),
+        harmful_rate: ratio(h.harmful, n),
+        base_correct,
+        base_correct_rate: ratio(base_correct, q),
+        answerer_calls: q + n,
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { f64::NAN } else { a as f64 / b as f64 }
+}
+
+/// Spearman's ρ(u or y, s) with pair-level and query-clustered percentile bootstrap intervals.
+pub fn noncircularity(pairs: &[&PairRow], settings: &AblationSettings) -> NonCircularity {
+    let scored: Vec<&PairRow> = pairs.iter().copied().filter(|p| p.retrieval_score.is_some()).collect();
+    let x: Vec<f64> = scored
+        .iter()
+        .map(|p| match settings.target {
+            Target::U => utility(p) as f64,
+            Target::Y => label(p) as u8 as f64,
+        })
+        .collect();
+    let s: Vec<f64> = scored.iter().map(|p| p.retrieval_score.unwrap_or(f64::NAN)).collect();
+    let mut qids: BTreeMap<&str, u32> = BTreeMap::new();
+    let clusters: Vec<u32> = scored
+        .iter()
+        .map(|p| {
+            let next = qids.len() as u32;
+            *qids.entry(&p.query_id).or_insert(next)
+        })
+        .collect();
+    let rho = spearman(&x, &s);
+    let n = scored.len();
+    let ci = |scheme: Scheme, unit: &str| -> Option<CiRecord> {
+        let plan = SpearmanPlan::new(&x, &s)?;
+        rho?;
+        let reps = bootstrap_counts(n, &scheme, settings.bootstrap, settings.seed, |c| plan.rho(c));
+        let (low, high) = percentile_interval(&reps.values, settings.confidence)?;
+        Some(CiRecord {
+            low,
+            high,
+            unit: unit.to_string(),
+            method: "percentile".into(),
+            resamples: settings.bootstrap,
+            seed: settings.seed,
+            rng: "chacha8".into(),
+            undefined: reps.undefined,
+        })
+    };
+    let pair_ci = ci(Scheme::Iid, "pair");
+    let query_ci = ci(Scheme::Cluster(clusters), "query");
+    let gate = rho.map(|r| settings.gate.check(r));
+    NonCircularity {
+        target: settings.target,
+        n,
+        n_queries: qids.len(),
+        rho,
+        rho2: rho.map(|r| r * r),
+        unexplained: rho.map(|r| 1.0 - r * r),
+        nonzero: pair_ci.as_ref().map(|c| c.low > 0.0 || c.high < 0.0),
+        pair_ci,
+        query_ci,
+        fisher_z: rho.and_then(|r| fisher_z_interval(r, n, settings.confidence)),
+        gate: settings.gate.describe(),
+        passes: gate.map(|g| g.0),
+        margin: gate.map(|g| g.1),
+    }
+}
+
+fn group(run: &str, subset: Option<&str>, pairs: &[&PairRow], settings: &AblationSettings) -> GroupAblation {
+    GroupAblation {
+        run: run.to_string(),
+        subset: subset.map(str::to_string),
+        rates: rates(pairs, settings.confidence),
+        noncircularity: noncircularity(pairs, settings),
+    }
+}
+
+/// Analyses every run (and every subset of a run) of the pairs.
+pub fn analyse(
+    pairs: &[PairRow],
+    settings: &AblationSettings,
+    mut warnings: AblationWarnings,
+) -> Result<AblationReport> {
+    settings.validate()?;
+    if pairs.is_empty() {
+        return Err(Error::Empty("no ablation pairs".into()));
+    }
+    let mut runs: Vec<&str> = Vec::new();
+    for p in pairs {
+        if !runs.contains(&p.run.as_str()) {
+            runs.push(&p.run);
+        }
+    }
+    let mut out = Vec::new();
+    for run in runs {
+        let in_run: Vec<&PairRow> = pairs.iter().filter(|p| p.run == run).collect();
+        let overall = group(run, None, &in_run, settings);
+        if overall.rates.k_values.len() > 1 {
+            let ks = overall.rates.k_values.clone();
+            warnings.add(AblationWarningKind::UnequalK, || format!("run {run}: K ∈ {ks:?}"));
+        }
+        let mut by_query: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+        for p in &in_run {
+            if let Some(r) = p.rank {
+                by_query.entry(&p.query_id).or_default().push(r);
+            }
+        }
+        for (q, mut ranks) in by_query {
+            ranks.sort_unstable();
+            if ranks.iter().enumerate().any(|(i, &r)| r != i as i64 + 1) {
+                warnings.add(AblationWarningKind::RankIrregular, || format!("run {run}, query {q}: ranks {ranks:?}"));
+            }
+        }
+        let mut subsets: Vec<&str> = Vec::new();
+        for p in &in_run {
+            if let Some(s) = &p.subset
+                && !subsets.contains(&s.as_str())
+            {
+                subsets.push(s);
+            }
+        }
+        let subsets: Vec<GroupAblation> = if subsets.len() > 1 {
+            subsets
+                .iter()
+                .map(|s| {
+                    let sub: Vec<&PairRow> =
+                        in_run.iter().copied().filter(|p| p.subset.as_deref() == Some(*s)).collect();
+                    group(run, Some(s), &sub, settings)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let breaching_subsets = subsets
+            .iter()
+            .filter(|g| g.noncircularity.passes == Some(false))
+            .filter_map(|g| g.subset.clone())
+            .collect();
+        out.push(RunAblation {
+            breach: overall.noncircularity.passes == Some(false),
+            overall,
+            subsets,
+            breaching_subsets,
+        });
+    }
+    Ok(AblationReport { settings: settings.clone(), gate: settings.gate.describe(), runs: out, warnings })
+}

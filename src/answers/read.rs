@@ -1,0 +1,272 @@
+//! Reading answer rows (CSV or JSON Lines / JSON) through the outcomes reader, and the column
+//! helpers the other issue-5 readers share (ablation pairs, per-query scores, claims).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{IngestError, Location};
+use crate::ingest::InputFile;
+use crate::ingest::warnings::{Kind, Severity, Warnings};
+use crate::outcomes::{OutcomeFormat, OutcomeRow, OutcomeTable, ReadOptions, read_outcomes};
+
+/// Reads a file as a long table: JSON (Lines, array, or `{"group": [records]}`) when its first
+/// non-blank character is `{` or `[`, else CSV/TSV with a header row. Rows keep their 1-based
+/// line; nested JSON objects are flattened with dotted keys, arrays kept as JSON text. CSV
+/// cells are trimmed (use JSON for byte-exact raw outputs).
+pub fn read_long_table(file: &InputFile) -> Result<OutcomeTable, IngestError> {
+    let (text, _) = crate::ingest::decode(&file.name, &file.bytes)?;
+    let json = matches!(text.trim_start().chars().next(), Some('{') | Some('['));
+    let format = if json { OutcomeFormat::LongJson } else { OutcomeFormat::LongCsv };
+    read_outcomes(file, &ReadOptions { format: Some(format) })
+}
+
+/// The column to read: `explicit` (must exist) or the first alias present.
+pub fn pick_column(
+    table: &OutcomeTable,
+    explicit: Option<&str>,
+    aliases: &[&str],
+) -> Result<Option<String>, IngestError> {
+    if let Some(c) = explicit {
+        if table.column(c).is_some() {
+            return Ok(Some(c.to_string()));
+        }
+        return Err(IngestError::new(
+            Location::file(&table.name).with_field(c),
+            format!("no column `{c}` (columns: {})", column_list(table)),
+        ));
+    }
+    Ok(aliases.iter().find(|a| table.column(a).is_some()).map(|a| a.to_string()))
+}
+
+/// Like [`pick_column`], but the column must exist.
+pub fn require_column(
+    table: &OutcomeTable,
+    explicit: Option<&str>,
+    aliases: &[&str],
+    what: &str,
+) -> Result<String, IngestError> {
+    pick_column(table, explicit, aliases)?.ok_or_else(|| {
+        IngestError::new(
+            Location::file(&table.name).with_field(aliases.first().copied().unwrap_or(what)),
+            format!("no {what} column (looked for {}; columns: {})", aliases.join(", "), column_list(table)),
+        )
+    })
+}
+
+fn column_list(table: &OutcomeTable) -> String {
+    table.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// The text of a cell, if present.
+pub fn cell<'a>(row: &'a OutcomeRow, col: Option<&str>) -> Option<&'a str> {
+    col.and_then(|c| row.fields.get(c)).map(String::as_str)
+}
+
+/// The number in a cell: `None` when the cell is missing, an error naming the line and field
+/// when it is present but not a number.
+pub fn number(table: &OutcomeTable, row: &OutcomeRow, col: Option<&str>) -> Result<Option<f64>, IngestError> {
+    let Some(c) = col else { return Ok(None) };
+    match (row.fields.get(c), row.values.get(c)) {
+        (None, _) => Ok(None),
+        (Some(_), Some(v)) => Ok(Some(*v)),
+        (Some(t), None) => Err(IngestError::new(table.location(row).with_field(c), format!("`{t}` is not a number"))),
+    }
+}
+
+/// An integer cell (a LoCoMo category, K, a rank).
+pub fn integer(table: &OutcomeTable, row: &OutcomeRow, col: Option<&str>) -> Result<Option<i64>, IngestError> {
+    match number(table, row, col)? {
+        None => Ok(None),
+        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => Ok(Some(v as i64)),
+        Some(v) => Err(IngestError::new(
+            table.location(row).with_field(col.unwrap_or_default()),
+            format!("{v} is not a whole number"),
+        )),
+    }
+}
+
+/// Gold variants from a cell: a JSON array (`["Paris", "paris, France"]`; nested arrays
+/// flattened one level, like MemoryAgentBench; numbers as their text) or a single string.
+pub fn gold_variants(text: &str) -> Vec<String> {
+    let t = text.trim_start();
+    if t.starts_with('[')
+        && let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(t)
+    {
+        let mut out = Vec::new();
+        for v in items {
+            match v {
+                serde_json::Value::Array(inner) => out.extend(inner.iter().filter_map(json_text)),
+                other => out.extend(json_text(&other)),
+            }
+        }
+        return out;
+    }
+    vec![text.to_string()]
+}
+
+fn json_text(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(if *b { "True".into() } else { "False".into() }),
+        _ => None,
+    }
+}
+
+/// Every kind of warning of the answer reader and rescoring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerWarningKind {
+    /// Rows without a prediction (the model returned nothing): left out, like the harness.
+    MissingPrediction,
+    /// Rows without a gold answer: every gold-based score is 0.
+    NoGold,
+    /// The same (arm, query) twice: the first row is kept.
+    DuplicateQuery,
+    /// A given parsed output differs from `parse_output(raw)`; memaudit scores its own parse.
+    ParsedDiffers,
+    /// MemoryAgentBench datasets scored by recall in the harness (`ruler_niah*`, `recsys*`):
+    /// scored here as default answer matching.
+    UnsupportedMabDataset,
+    /// LoCoMo F1 for rows without a category 1–5: plain F1.
+    UncategorisedLocomo,
+}
+
+impl Kind for AnswerWarningKind {
+    fn severity(self) -> Severity {
+        match self {
+            AnswerWarningKind::ParsedDiffers | AnswerWarningKind::UncategorisedLocomo => Severity::Note,
+            _ => Severity::Warning,
+        }
+    }
+    fn describe(self) -> &'static str {
+        match self {
+            AnswerWarningKind::MissingPrediction => "rows without a prediction: left out (the harness skips them)",
+            AnswerWarningKind::NoGold => "rows without a gold answer: gold-based scores are 0",
+            AnswerWarningKind::DuplicateQuery => "(arm, query) given twice: first row kept",
+            AnswerWarningKind::ParsedDiffers => {
+                "given parsed outputs differ from parse_output(raw): memaudit's parse used"
+            }
+            AnswerWarningKind::UnsupportedMabDataset => {
+                "ruler_niah/recsys datasets are recall-scored in the harness: scored here as answer matching"
+            }
+            AnswerWarningKind::UncategorisedLocomo => "LoCoMo F1 without a category 1-5: plain stemmed F1",
+        }
+    }
+}
+
+/// Warnings of the answer reader (the shared counter).
+pub type AnswerWarnings = Warnings<AnswerWarningKind>;
+
+/// One answer as read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerRow {
+    pub query_id: String,
+    pub arm: Option<String>,
+    pub dataset: Option<String>,
+    pub category: Option<i64>,
+    pub gold: Vec<String>,
+    pub prediction: String,
+    /// A parsed output given in the file (compared with memaudit's own parse, not scored).
+    pub parsed_prediction: Option<String>,
+    pub file: String,
+    pub line: usize,
+}
+
+/// Which columns hold what; `None` uses the aliases (first present wins).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnswerColumns {
+    pub query_id: Option<String>,
+    pub gold: Option<String>,
+    pub prediction: Option<String>,
+    pub arm: Option<String>,
+    pub dataset: Option<String>,
+    pub category: Option<String>,
+}
+
+pub const ID_ALIASES: [&str; 6] = ["query_id", "question_id", "qid", "id", "item", "item_id"];
+pub const GOLD_ALIASES: [&str; 8] =
+    ["gold", "gold_answers", "answers", "answer", "ground_truth", "ground_truths", "golds", "expected"];
+pub const PREDICTION_ALIASES: [&str; 7] =
+    ["prediction", "raw_prediction", "output", "raw_output", "response", "pred", "model_output"];
+pub const PARSED_ALIASES: [&str; 3] = ["parsed_output", "parsed_prediction", "parsed"];
+pub const ARM_ALIASES: [&str; 5] = ["arm", "system", "method", "config", "run"];
+pub const DATASET_ALIASES: [&str; 4] = ["dataset", "sub_dataset", "task", "subset"];
+
+/// Reads answer rows from one file (CSV or JSON; see [`read_long_table`]).
+pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<AnswerRow>, AnswerWarnings), IngestError> {
+    let table = read_long_table(file)?;
+    let id = require_column(&table, cols.query_id.as_deref(), &ID_ALIASES, "query id")?;
+    let pred = require_column(&table, cols.prediction.as_deref(), &PREDICTION_ALIASES, "prediction")?;
+    let gold = pick_column(&table, cols.gold.as_deref(), &GOLD_ALIASES)?;
+    let parsed = pick_column(&table, None, &PARSED_ALIASES)?;
+    let arm = pick_column(&table, cols.arm.as_deref(), &ARM_ALIASES)?;
+    let dataset = pick_column(&table, cols.dataset.as_deref(), &DATASET_ALIASES)?;
+    let category = pick_column(&table, cols.category.as_deref(), &["category"])?;
+    let mut warnings = AnswerWarnings::default();
+    let mut rows: Vec<AnswerRow> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for r in &table.rows {
+        let loc = table.location(r);
+        let Some(qid) = cell(r, Some(&id)) else {
+            return Err(IngestError::new(loc.with_field(id.clone()), "the query id is empty"));
+        };
+        let Some(prediction) = cell(r, Some(&pred)) else {
+            warnings.add(AnswerWarningKind::MissingPrediction, || format!("{loc}"));
+            continue;
+        };
+        let arm_v = cell(r, arm.as_deref()).map(str::to_string);
+        if !seen.insert((arm_v.clone(), qid.to_string())) {
+            warnings.add(AnswerWarningKind::DuplicateQuery, || format!("{loc}: {qid}"));
+            continue;
+        }
+        let gold_v = cell(r, gold.as_deref()).map(gold_variants).unwrap_or_default();
+        if gold_v.is_empty() {
+            warnings.add(AnswerWarningKind::NoGold, || format!("{loc}: {qid}"));
+        }
+        rows.push(AnswerRow {
+            query_id: qid.to_string(),
+            arm: arm_v,
+            dataset: cell(r, dataset.as_deref()).map(str::to_string),
+            category: integer(&table, r, category.as_deref())?,
+            gold: gold_v,
+            prediction: prediction.to_string(),
+            parsed_prediction: cell(r, parsed.as_deref()).map(str::to_string),
+            file: loc.file.clone(),
+            line: r.line,
+        });
+    }
+    Ok((rows, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(name: &str, text: &str) -> Result<(Vec<AnswerRow>, AnswerWarnings), IngestError> {
+        read_answers(&InputFile::new(name, text.as_bytes().to_vec()), &AnswerColumns::default())
+    }
+
+    #[test]
+    fn csv_and_jsonl() {
+        let (rows, w) = read("a.csv", "query_id,gold,prediction,dataset\nq1,\"[\"\"Paris\"\", \"\"paris\"\"]\",It is Paris,x\nq2,Rome,,x\nq1,a,b,x\n").unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].gold, vec!["Paris", "paris"]);
+        assert_eq!((w.count(AnswerWarningKind::MissingPrediction), w.count(AnswerWarningKind::DuplicateQuery)), (1, 1));
+        let (rows, _) =
+            read("a.jsonl", "{\"question_id\":\"q\",\"answer\":2022,\"output\":\"In 2022\",\"category\":2}\n").unwrap();
+        assert_eq!((rows[0].gold[0].as_str(), rows[0].category, rows[0].line), ("2022", Some(2), 1));
+        let (rows, _) =
+            read("a.jsonl", "{\"id\":\"q\",\"answers\":[[\"a\",\"b\"],[\"c\"]],\"output\":\"x\"}\n").unwrap();
+        assert_eq!(rows[0].gold, vec!["a", "b", "c"]);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let e = read("a.csv", "query_id,gold,prediction,category\nq1,a,b,one\n").unwrap_err();
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("category")));
+        let e = read("a.csv", "query_id,gold\nq1,a\n").unwrap_err();
+        assert!(e.message.contains("no prediction column"), "{e}");
+        let e = read("a.csv", "query_id,gold,prediction\n,a,b\n").unwrap_err();
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("query_id")));
+    }
+}

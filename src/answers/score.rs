@@ -1,0 +1,249 @@
+//! The scoring functions behind the profiles, each a port of its reference script (the exact
+//! rules are in `docs/answers.md`).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::normalize::{literal_normalize, locomo_normalize, py_split, py_strip, squad_normalize};
+use super::porter;
+
+/// Token F1 of SQuAD v1.1 `f1_score` (and of every script derived from it): with the common
+/// tokens counted as a multiset (`Counter(pred) & Counter(gold)`), P = common/|pred|,
+/// R = common/|gold|, F1 = 2PR/(P + R); 0 when nothing is common (so also when either side has
+/// no token). Computed in the same floating-point order as Python.
+pub fn token_f1<S: AsRef<str>>(pred: &[S], gold: &[S]) -> f64 {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for g in gold {
+        *counts.entry(g.as_ref()).or_insert(0) += 1;
+    }
+    let mut common = 0usize;
+    for p in pred {
+        if let Some(c) = counts.get_mut(p.as_ref())
+            && *c > 0
+        {
+            *c -= 1;
+            common += 1;
+        }
+    }
+    if common == 0 {
+        return 0.0;
+    }
+    let precision = 1.0 * common as f64 / pred.len() as f64;
+    let recall = 1.0 * common as f64 / gold.len() as f64;
+    (2.0 * precision * recall) / (precision + recall)
+}
+
+/// SQuAD v1.1 `exact_match_score`: normalised strings equal.
+pub fn squad_em(pred: &str, gold: &str) -> f64 {
+    if squad_normalize(pred) == squad_normalize(gold) { 1.0 } else { 0.0 }
+}
+
+/// SQuAD v1.1 `f1_score` on `normalize_answer(·).split()` tokens.
+pub fn squad_f1(pred: &str, gold: &str) -> f64 {
+    let (p, g) = (squad_normalize(pred), squad_normalize(gold));
+    token_f1(&py_split(&p), &py_split(&g))
+}
+
+/// MemoryAgentBench `substring_exact_match_score`: `normalize_answer(gold) in
+/// normalize_answer(pred)` (a character substring test, gold inside the prediction).
+pub fn mab_sem(pred: &str, gold: &str) -> f64 {
+    if squad_normalize(pred).contains(&squad_normalize(gold)) { 1.0 } else { 0.0 }
+}
+
+/// The paper-literal SEM of seed-000 §3.2: lower-case and white space folded only, gold
+/// inside the prediction (the direction of the harness).
+pub fn literal_sem(pred: &str, gold: &str) -> f64 {
+    if literal_normalize(pred).contains(&literal_normalize(gold)) { 1.0 } else { 0.0 }
+}
+
+/// MemoryAgentBench `f1_score`: SQuAD F1, except that when either normalised string is `yes`,
+/// `no` or `noanswer` and they differ the score is 0.
+pub fn mab_f1(pred: &str, gold: &str) -> f64 {
+    let (p, g) = (squad_normalize(pred), squad_normalize(gold));
+    let special = |s: &str| matches!(s, "yes" | "no" | "noanswer");
+    if (special(&p) || special(&g)) && p != g {
+        return 0.0;
+    }
+    token_f1(&py_split(&p), &py_split(&g))
+}
+
+/// MemoryAgentBench `parse_output(output, "Answer:")`: the rest of the line after the first
+/// `Answer:` (any case), else the first line; stripped, one leading `Answer:` removed, stripped
+/// again. (Python's case-insensitive `s` also matches `ſ` U+017F; so does this.)
+pub fn parse_output(raw: &str) -> String {
+    let chars: Vec<char> = raw.chars().collect();
+    let prefix: Vec<char> = "answer:".chars().collect();
+    let same = |c: char, p: char| c.to_ascii_lowercase() == p || (p == 's' && c == 'ſ');
+    let at = |i: usize| {
+        i + prefix.len() <= chars.len() && chars[i..i + prefix.len()].iter().zip(&prefix).all(|(&c, &p)| same(c, p))
+    };
+    let start = (0..chars.len()).find(|&i| at(i)).map_or(0, |i| i + prefix.len());
+    let line: String = chars[start..].iter().take_while(|&&c| c != '\n').collect();
+    let extracted = py_strip(&line);
+    let ex: Vec<char> = extracted.chars().collect();
+    let rest = if ex.len() >= prefix.len() && ex[..prefix.len()].iter().zip(&prefix).all(|(&c, &p)| same(c, p)) {
+        ex[prefix.len()..].iter().collect::<String>()
+    } else {
+        extracted.to_string()
+    };
+    py_strip(&rest).to_string()
+}
+
+/// LoCoMo `evaluation.py::f1_score`: LoCoMo normalisation, NLTK Porter stem of every token,
+/// token F1.
+pub fn locomo_f1_score(pred: &str, gold: &str) -> f64 {
+    let stems = |s: &str| py_split(&locomo_normalize(s)).into_iter().map(porter::stem).collect::<Vec<String>>();
+    token_f1(&stems(pred), &stems(gold))
+}
+
+/// LoCoMo `evaluation.py::f1` (multi-hop, category 1): prediction and gold split on `,` (parts
+/// stripped); for every gold part the best `f1_score` over the prediction parts; the mean over
+/// gold parts (`np.mean`, summed left to right).
+pub fn locomo_multi_f1(pred: &str, gold: &str) -> f64 {
+    let preds: Vec<&str> = pred.split(',').map(py_strip).collect();
+    let golds: Vec<&str> = gold.split(',').map(py_strip).collect();
+    let best: Vec<f64> =
+        golds.iter().map(|g| preds.iter().map(|p| locomo_f1_score(p, g)).fold(f64::NEG_INFINITY, f64::max)).collect();
+    best.iter().sum::<f64>() / best.len() as f64
+}
+
+/// LoCoMo category 5 (adversarial): 1 when the lower-cased prediction contains `no information
+/// available` or `not mentioned`.
+pub fn locomo_adversarial(pred: &str) -> f64 {
+    let p = pred.to_lowercase();
+    if p.contains("no information available") || p.contains("not mentioned") { 1.0 } else { 0.0 }
+}
+
+/// How LoCoMo scores one question, by category (`eval_question_answering`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocomoRule {
+    /// Category 1: multi-hop partial F1 ([`locomo_multi_f1`]).
+    MultiHop,
+    /// Categories 2 and 4: [`locomo_f1_score`].
+    F1,
+    /// Category 3: gold cut at its first `;`, then [`locomo_f1_score`].
+    FirstAlternative,
+    /// Category 5: [`locomo_adversarial`].
+    Adversarial,
+    /// No (or another) category: [`locomo_f1_score`] (memaudit's extension, counted).
+    Uncategorised,
+}
+
+impl LocomoRule {
+    pub fn of(category: Option<i64>) -> LocomoRule {
+        match category {
+            Some(1) => LocomoRule::MultiHop,
+            Some(2) | Some(4) => LocomoRule::F1,
+            Some(3) => LocomoRule::FirstAlternative,
+            Some(5) => LocomoRule::Adversarial,
+            _ => LocomoRule::Uncategorised,
+        }
+    }
+
+    /// The LoCoMo score of one (prediction, gold) under this rule.
+    pub fn score(self, pred: &str, gold: &str) -> f64 {
+        match self {
+            LocomoRule::MultiHop => locomo_multi_f1(pred, gold),
+            LocomoRule::F1 | LocomoRule::Uncategorised => locomo_f1_score(pred, gold),
+            LocomoRule::FirstAlternative => locomo_f1_score(pred, py_strip(gold.split(';').next().unwrap_or_default())),
+            LocomoRule::Adversarial => locomo_adversarial(pred),
+        }
+    }
+}
+
+/// How MemoryAgentBench's `post_process` treats a dataset (routing on its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MabRoute {
+    /// `default_post_process`: the best of the raw output and its parse.
+    RawAndParsed,
+    /// `icl*` and `eventqa*`: the parsed output only.
+    ParsedOnly,
+    /// `*choice_eng*`: SEM is `gold[1].lower() in raw.lower()`; F1 the best of raw and parse.
+    ChoiceEng,
+    /// `ruler_niah*`, `recsys*`: the harness scores these with recall metrics that are not
+    /// answer matching; memaudit scores them like [`MabRoute::RawAndParsed`] and counts them.
+    Unsupported,
+}
+
+impl MabRoute {
+    /// The route of a dataset name, in `post_process`'s order of tests.
+    pub fn of(dataset: Option<&str>) -> MabRoute {
+        let d = dataset.unwrap_or_default();
+        if d.contains("icl") || d.contains("eventqa") {
+            MabRoute::ParsedOnly
+        } else if (d.contains("infbench") || d.contains("longmemeval")) && d.contains("choice_eng") {
+            MabRoute::ChoiceEng
+        } else if d.contains("ruler_niah") || d.contains("recsys") {
+            MabRoute::Unsupported
+        } else {
+            MabRoute::RawAndParsed
+        }
+    }
+}
+
+/// Which output gave a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Output {
+    Raw,
+    Parsed,
+}
+
+/// The best score over gold variants (first maximum, like Python's `max`), with its index.
+pub fn best_over_gold(gold: &[String], f: impl Fn(&str) -> f64) -> (f64, Option<usize>) {
+    let mut best: Option<(f64, usize)> = None;
+    for (i, g) in gold.iter().enumerate() {
+        let s = f(g);
+        if best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, i));
+        }
+    }
+    best.map_or((0.0, None), |(s, i)| (s, Some(i)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_f1_counts_a_multiset() {
+        assert_eq!(token_f1(&["a", "a", "b"], &["a", "c"]), 2.0 * (1.0 / 3.0) * 0.5 / (1.0 / 3.0 + 0.5));
+        assert_eq!(token_f1::<&str>(&[], &[]), 0.0);
+        assert_eq!(squad_f1("The cat sat", "a cat"), 2.0 * 0.5 * 1.0 / 1.5);
+    }
+
+    #[test]
+    fn mab_rules() {
+        assert_eq!(mab_sem("It is in Paris, France.", "paris"), 1.0);
+        assert_eq!(mab_sem("concatenate", "cat"), 1.0, "a character substring, not a token match");
+        assert_eq!(literal_sem("Paris.", "paris"), 1.0);
+        assert_eq!(literal_sem("The U.S.", "us"), 0.0);
+        assert_eq!(mab_f1("yes", "no"), 0.0);
+        assert_eq!(mab_f1("Yes.", "yes"), 1.0);
+        assert_eq!(parse_output("Reasoning...\nFinal answer: Paris\nmore"), "Paris");
+        assert_eq!(parse_output("Paris\nbecause"), "Paris");
+        assert_eq!(parse_output("ANSWER: answer: x"), "x");
+        assert_eq!(parse_output(""), "");
+        assert_eq!(MabRoute::of(Some("icl_banking77")), MabRoute::ParsedOnly);
+        assert_eq!(MabRoute::of(Some("ruler_qa1_197K")), MabRoute::RawAndParsed);
+        assert_eq!(MabRoute::of(Some("infbench_choice_eng")), MabRoute::ChoiceEng);
+        assert_eq!(MabRoute::of(Some("ruler_niah_mk")), MabRoute::Unsupported);
+    }
+
+    #[test]
+    fn locomo_rules() {
+        assert_eq!(locomo_f1_score("running and swimming", "swim, run"), 1.0);
+        let mh = locomo_multi_f1("hiking, pottery", "pottery, camping");
+        assert_eq!(mh, 0.5);
+        assert_eq!(LocomoRule::of(Some(3)).score("June 2023", "June 2023; maybe July"), 1.0);
+        assert_eq!(LocomoRule::of(Some(5)).score("Not mentioned in the conversation", "x"), 1.0);
+        assert_eq!(
+            best_over_gold(&["b".into(), "a".into(), "a".into()], |g| if g == "a" { 1.0 } else { 0.0 }),
+            (1.0, Some(1))
+        );
+        assert_eq!(best_over_gold(&[], |_| 1.0), (0.0, None));
+    }
+}

@@ -1,0 +1,177 @@
+//! Counterfactual ablation: utilities and labels, the u histogram, positive rates, and the
+//! non-circularity panel against SciPy/NumPy (`tests/reference/issue5/noncircularity.py`)
+//! and against seed-000's own table of ρ with its intervals.
+
+use std::path::PathBuf;
+
+use memaudit::ablation::{
+    AblationColumns, AblationSettings, AblationWarningKind, Gate, OutcomeScoring, Target, analyse, read_ablation,
+};
+use memaudit::answers::Profile;
+use memaudit::ingest::InputFile;
+use serde_json::Value;
+
+fn reference(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/issue5").join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn read(
+    name: &str,
+    text: &str,
+) -> Result<(Vec<memaudit::ablation::PairRow>, memaudit::ablation::AblationWarnings), memaudit::error::IngestError> {
+    read_ablation(
+        &InputFile::new(name, text.as_bytes().to_vec()),
+        &AblationColumns::default(),
+        &OutcomeScoring::default(),
+    )
+}
+
+#[test]
+fn noncircularity_matches_scipy_and_the_papers_table() {
+    let file = InputFile::new("noncircularity.csv", reference("noncircularity.csv"));
+    let (pairs, w) = read_ablation(&file, &AblationColumns::default(), &OutcomeScoring::default()).unwrap();
+    assert!(w.is_empty(), "{w:?}");
+    // B = 2,000 keeps this debug-mode test fast; the Monte-Carlo error of a 2.5% quantile of ρ at
+    // B = 2,000 is about 0.001, well inside the tolerances below (the references use 10,000).
+    let settings = AblationSettings { bootstrap: 2_000, seed: 42, ..AblationSettings::default() };
+    let rep = analyse(&pairs, &settings, w).unwrap();
+    let doc: Value = serde_json::from_slice(&reference("noncircularity_reference.json")).unwrap();
+    let groups = doc["groups"].as_array().unwrap();
+    let mut checked = 0;
+    for g in groups {
+        let run = rep.runs.iter().find(|r| r.overall.run == g["run"].as_str().unwrap()).unwrap();
+        let grp = match g["subset"].as_str() {
+            None => &run.overall,
+            Some(s) => run.subsets.iter().find(|x| x.subset.as_deref() == Some(s)).unwrap(),
+        };
+        let nc = &grp.noncircularity;
+        assert_eq!(nc.n as u64, g["n"].as_u64().unwrap());
+        assert_eq!(grp.rates.histogram.helpful as u64, g["positives"].as_u64().unwrap());
+        assert_eq!(grp.rates.histogram.harmful as u64, g["harmful"].as_u64().unwrap());
+        // ρ: SciPy spearmanr, to the last bits
+        let want: f64 = g["rho"].as_str().unwrap().parse().unwrap();
+        let rho = nc.rho.unwrap();
+        assert!((rho - want).abs() < 1e-13, "{}: {rho} vs {want}", g["run"]);
+        let fz = nc.fisher_z.unwrap();
+        assert!((fz.low - g["fisher_z"][0].as_f64().unwrap()).abs() < 1e-9);
+        assert!((fz.high - g["fisher_z"][1].as_f64().unwrap()).abs() < 1e-9);
+        // bootstrap intervals: same method, another RNG (NumPy PCG64 vs ChaCha8): Monte-Carlo
+        // agreement within 0.01 (0.04 for the 25-pair pilot, whose ρ distribution is lumpy)
+        let tol = if nc.n < 100 { 0.04 } else { 0.01 };
+        let (p, q) = (nc.pair_ci.as_ref().unwrap(), nc.query_ci.as_ref().unwrap());
+        for (got, key) in [(p, "pair_ci"), (q, "query_ci")] {
+            let lo = g[key][0].as_f64().unwrap();
+            let hi = g[key][1].as_f64().unwrap();
+            assert!(
+                (got.low - lo).abs() < tol && (got.high - hi).abs() < tol,
+                "{} {key}: {got:?} vs [{lo}, {hi}]",
+                g["run"]
+            );
+        }
+        assert_eq!((p.unit.as_str(), q.unit.as_str(), p.resamples, p.seed), ("pair", "query", 2_000, 42));
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+
+    // seed-000 §3.4: the reported intervals are matched by a pair-level bootstrap on data of the
+    // same n and ρ (within 0.01 at n = 5,910 and 0.015 at n = 175, where the data's own tie
+    // pattern and Monte-Carlo error weigh more; the paper's agree with Fisher-z to ~0.004)
+    let paper = [
+        ("phase7_mab", None, 0.051, 0.023, 0.079, 0.01),
+        ("phase7_locomo", Some("multi_hop"), -0.024, -0.170, 0.121, 0.015),
+    ];
+    for (run, subset, rho, lo, hi, tol) in paper {
+        let r = rep.runs.iter().find(|r| r.overall.run == run).unwrap();
+        let g = match subset {
+            None => &r.overall,
+            Some(s) => r.subsets.iter().find(|x| x.subset.as_deref() == Some(s)).unwrap(),
+        };
+        let nc = &g.noncircularity;
+        assert!((nc.rho.unwrap() - rho).abs() < 0.001);
+        let ci = nc.pair_ci.as_ref().unwrap();
+        assert!((ci.low - lo).abs() < tol && (ci.high - hi).abs() < tol, "{run}: {ci:?} vs paper [{lo}, {hi}]");
+    }
+
+    // gates: the at-scale gate passes MAB (0.051) and is breached by LoCoMo (0.17), whose
+    // breach audit points at single-hop (0.182), not multi-hop (−0.024)
+    let mab = rep.runs.iter().find(|r| r.overall.run == "phase7_mab").unwrap();
+    assert_eq!(mab.overall.noncircularity.passes, Some(true));
+    assert!(!mab.breach);
+    let locomo = rep.runs.iter().find(|r| r.overall.run == "phase7_locomo").unwrap();
+    assert!(locomo.breach);
+    assert_eq!(locomo.breaching_subsets, vec!["single_hop"]);
+    let nc = &locomo.overall.noncircularity;
+    assert!((nc.margin.unwrap() - (0.15 - nc.rho.unwrap())).abs() < 1e-15);
+    assert_eq!(nc.nonzero, Some(true));
+    assert!((nc.unexplained.unwrap() - (1.0 - nc.rho2.unwrap())).abs() < 1e-15);
+    // the pilot under its own gate |ρ| < 0.5
+    let pilot: Vec<_> = pairs.iter().filter(|p| p.run == "phase6_pilot").cloned().collect();
+    let s = AblationSettings { gate: Gate::PILOT, bootstrap: 1000, ..settings.clone() };
+    let rp = analyse(&pilot, &s, Default::default()).unwrap();
+    assert_eq!(rp.runs[0].overall.noncircularity.passes, Some(true));
+    assert_eq!(rp.runs[0].overall.rates.answerer_calls, 5 + 25, "K + 1 calls per query");
+}
+
+#[test]
+fn utilities_labels_histogram_and_rates() {
+    // two queries, K = 3: q1 base right (memories m1 necessary, m2 not), q2 base wrong (m5 harmful)
+    let text = "run,query_id,subset,rank,memory_id,cosine,base_score,ablated_score\n\
+r,q1,a,1,m1,0.9,1,0\nr,q1,a,2,m2,0.8,1,1\nr,q1,a,3,m3,0.7,1,0\n\
+r,q2,b,1,m4,0.6,0,0\nr,q2,b,2,m5,0.5,0,1\nr,q2,b,3,m6,,0,0\n";
+    let (pairs, w) = read("t.csv", text).unwrap();
+    assert_eq!(w.count(AblationWarningKind::MissingRetrievalScore), 1);
+    let settings = AblationSettings { bootstrap: 200, ..AblationSettings::default() };
+    let rep = analyse(&pairs, &settings, w).unwrap();
+    let o = &rep.runs[0].overall;
+    assert_eq!((o.rates.histogram.harmful, o.rates.histogram.neutral, o.rates.histogram.helpful), (1, 3, 2));
+    assert_eq!(o.rates.positive_rate, 2.0 / 6.0);
+    assert_eq!(o.rates.harmful_rate, 1.0 / 6.0);
+    assert_eq!((o.rates.queries, o.rates.base_correct, o.rates.k_values.clone()), (2, 1, vec![3]));
+    let wil = memaudit::stats::proportions::wilson_interval(2.0, 6.0, 0.95).unwrap();
+    assert_eq!((o.rates.positive_low, o.rates.positive_high), (wil.low, wil.high));
+    // ρ on the 5 scored pairs, u = [1, 0, 1, 0, -1] vs s = [.9, .8, .7, .6, .5]
+    let want = memaudit::stats::correlation::spearman(&[1.0, 0.0, 1.0, 0.0, -1.0], &[0.9, 0.8, 0.7, 0.6, 0.5]).unwrap();
+    assert_eq!(o.noncircularity.rho, Some(want));
+    assert_eq!(o.noncircularity.n, 5);
+    assert_eq!(rep.runs[0].subsets.len(), 2);
+    // y instead of u: −1 folds into 0
+    let ry = analyse(&pairs, &AblationSettings { target: Target::Y, ..settings }, Default::default()).unwrap();
+    let want_y =
+        memaudit::stats::correlation::spearman(&[1.0, 0.0, 1.0, 0.0, 0.0], &[0.9, 0.8, 0.7, 0.6, 0.5]).unwrap();
+    assert_eq!(ry.runs[0].overall.noncircularity.rho, Some(want_y));
+    let json = serde_json::to_value(&rep).unwrap();
+    assert_eq!(json["runs"][0]["overall"]["rates"]["histogram"]["harmful"], 1);
+    assert_eq!(json["settings"]["gate"]["kind"], "within");
+}
+
+#[test]
+fn predictions_nested_items_and_errors() {
+    // per-query JSON with the retrieved memories in order, predictions scored by a profile
+    let text = r#"{"query_id":"q1","gold":["Paris"],"base_prediction":"It is Paris.","items":[{"memory_id":"a","score":0.9,"ablated_prediction":"Lyon"},{"memory_id":"b","score":0.7,"ablated_prediction":"paris"}]}
+{"query_id":"q2","gold":["Rome"],"base_prediction":"Milan","items":[{"memory_id":"c","score":0.8,"ablated_prediction":"Rome"}]}
+"#;
+    let (pairs, _) = read("n.jsonl", text).unwrap();
+    let u: Vec<i8> = pairs.iter().map(memaudit::ablation::utility).collect();
+    assert_eq!(u, vec![1, 0, -1]);
+    assert_eq!(pairs[1].rank, Some(2));
+    // the paper-literal profile would not find "paris" in "It is Paris." after lower-casing? it does
+    let lit = OutcomeScoring { profile: Profile::PaperSem, f1_threshold: 0.5 };
+    let (p2, _) =
+        read_ablation(&InputFile::new("n.jsonl", text.as_bytes().to_vec()), &AblationColumns::default(), &lit).unwrap();
+    assert_eq!(p2.iter().map(memaudit::ablation::utility).collect::<Vec<_>>(), vec![1, 0, -1]);
+    // errors name file, line and field
+    let e = read("e.csv", "query_id,base_score,ablated_score\nq1,1,2\n").unwrap_err();
+    assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("ablated_score")));
+    let e = read("e.csv", "query_id,base_score\nq1,1\n").unwrap_err();
+    assert!(e.message.contains("no ablated outcome"), "{e}");
+    let e =
+        read("e.jsonl", r#"{"query_id":"q","base_score":1,"items":[{"ablated_score":0,"score":"high"}]}"#).unwrap_err();
+    assert_eq!(e.location.field.as_deref(), Some("items[0].score"));
+    let (_, w) = read("d.csv", "query_id,rank,base_score,ablated_score\nq,1,1,0\nq,1,1,1\nq,2,0,0\n").unwrap();
+    assert_eq!((w.count(AblationWarningKind::DuplicatePair), w.count(AblationWarningKind::BaseDisagrees)), (1, 1));
+    assert!(analyse(&[], &AblationSettings::default(), Default::default()).is_err());
+    assert_eq!(Gate::parse("within:-0.2,0.2"), Some(Gate::Within { low: -0.2, high: 0.2 }));
+    assert_eq!(Gate::parse("abs:0.5"), Some(Gate::PILOT));
+    assert_eq!(Gate::parse("within:1,0"), None);
+}
