@@ -34,12 +34,13 @@ impl Discount {
     /// The multiplier applied to the gain at 1-based `rank`.
     pub fn at(self, rank: usize) -> f64 {
         match self {
-            Discount::Log2 => 1.0 / ((rank + 1) as f64).log2(),
+            // libm, not std: the same bits natively and in wasm (std uses the platform's libm)
+            Discount::Log2 => 1.0 / libm::log2((rank + 1) as f64),
             Discount::Lme => {
                 if rank <= 1 {
                     1.0
                 } else {
-                    1.0 / (rank as f64).log2()
+                    1.0 / libm::log2(rank as f64)
                 }
             }
         }
@@ -61,7 +62,7 @@ impl Gain {
     pub fn of(self, grade: f64) -> f64 {
         match self {
             Gain::Linear => grade,
-            Gain::Exponential => grade.exp2() - 1.0,
+            Gain::Exponential => libm::exp2(grade) - 1.0,
         }
     }
 }

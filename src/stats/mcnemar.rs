@@ -32,7 +32,7 @@ pub fn mcnemar(b: u64, c: u64) -> McNemar {
         return McNemar { b, c, exact_p, mid_p: None, chi2_cc: None, p_chi2_cc: None, chi2: None, p_chi2: None };
     }
     let m = b.min(c);
-    let pmf = (ln_choose(n, m) - n as f64 * std::f64::consts::LN_2).exp();
+    let pmf = libm::exp(ln_choose(n, m) - n as f64 * std::f64::consts::LN_2);
     // two-sided mid-p: 2·(P[X ≤ m] − ½P[X = m]) = exact − pmf (capped at 1 when b = c)
     let mid = if b == c { 1.0 - pmf } else { exact_p - pmf };
     let diff = (b as f64 - c as f64).abs();
@@ -44,8 +44,9 @@ pub fn mcnemar(b: u64, c: u64) -> McNemar {
     McNemar { b, c, exact_p, mid_p: Some(mid), chi2_cc: Some(chi2_cc), p_chi2_cc: sf(chi2_cc), chi2: Some(chi2), p_chi2: sf(chi2) }
 }
 
+/// ln C(n, k) = Σᵢ ln((n − k + i)/i), with libm so native and wasm builds agree bit for bit.
 fn ln_choose(n: u64, k: u64) -> f64 {
-    statrs::function::factorial::ln_binomial(n, k)
+    (1..=k).map(|i| libm::log((n - k + i) as f64) - libm::log(i as f64)).sum()
 }
 
 /// Exact two-sided McNemar p-value from the discordant counts `b` (A right, B wrong) and `c`
@@ -64,12 +65,13 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
     let mut terms = Vec::with_capacity(m as usize + 1);
     for i in 0..=m {
         if i > 0 {
-            ln_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+            ln_c += libm::log((n - i + 1) as f64) - libm::log(i as f64);
         }
         terms.push(ln_c + ln_half_n);
     }
     let max = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let cdf = max.exp() * terms.iter().map(|t| (t - max).exp()).sum::<f64>();
+    // libm rather than std: identical results natively and in the browser
+    let cdf = libm::exp(max) * terms.iter().map(|t| libm::exp(t - max)).sum::<f64>();
     (2.0 * cdf).min(1.0)
 }
 
