@@ -6,7 +6,7 @@ mod common;
 use memaudit::audit;
 use memaudit::conventions::{CreditUnit, Discount, Settings};
 use memaudit::dataset::Dataset;
-use memaudit::ingest::{decode, detect, read_all, InputFile};
+use memaudit::ingest::{InputFile, decode, detect, read_all};
 use memaudit::model::Target;
 use memaudit::rescore::rescore;
 use proptest::prelude::*;
@@ -112,7 +112,10 @@ fn bundle() -> impl Strategy<Value = (String, String, String)> {
             let mut m = String::new();
             for (i, (anchors, raw, can)) in mems.iter().enumerate() {
                 let a: Vec<String> = anchors.iter().map(|a| format!("\"a{a}\"")).collect();
-                m += &format!("{{\"memory_id\":\"m{i}\",\"anchors\":[{}],\"raw\":{raw},\"canonical\":{can}}}\n", a.join(","));
+                m += &format!(
+                    "{{\"memory_id\":\"m{i}\",\"anchors\":[{}],\"raw\":{raw},\"canonical\":{can}}}\n",
+                    a.join(",")
+                );
             }
             let mut q = String::new();
             for (i, ev) in queries.iter().enumerate() {
@@ -122,7 +125,12 @@ fn bundle() -> impl Strategy<Value = (String, String, String)> {
             let mut r = String::new();
             for (j, l) in lists.iter().enumerate() {
                 let items: Vec<String> = l.iter().map(|x| format!("\"m{x}\"")).collect();
-                r += &format!("{{\"system\":\"s{}\",\"query_id\":\"q{}\",\"ranked\":[{}]}}\n", j % 2, j / 2, items.join(","));
+                r += &format!(
+                    "{{\"system\":\"s{}\",\"query_id\":\"q{}\",\"ranked\":[{}]}}\n",
+                    j % 2,
+                    j / 2,
+                    items.join(",")
+                );
             }
             (m, q, r)
         })

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Interval;
 use super::normal;
 use super::ranks::average_ranks;
-use super::Interval;
 
 /// Pearson's r; `None` when n < 2 or a variable is constant.
 pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {

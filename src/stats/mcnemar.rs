@@ -41,7 +41,16 @@ pub fn mcnemar(b: u64, c: u64) -> McNemar {
     let chi2 = diff * diff / n as f64;
     let chi = ChiSquared::new(1.0).ok();
     let sf = |x: f64| chi.map(|d| d.sf(x));
-    McNemar { b, c, exact_p, mid_p: Some(mid), chi2_cc: Some(chi2_cc), p_chi2_cc: sf(chi2_cc), chi2: Some(chi2), p_chi2: sf(chi2) }
+    McNemar {
+        b,
+        c,
+        exact_p,
+        mid_p: Some(mid),
+        chi2_cc: Some(chi2_cc),
+        p_chi2_cc: sf(chi2_cc),
+        chi2: Some(chi2),
+        p_chi2: sf(chi2),
+    }
 }
 
 /// ln C(n, k) = Σᵢ ln((n − k + i)/i), with libm so native and wasm builds agree bit for bit.

@@ -79,7 +79,8 @@ mod tests {
     use super::*;
 
     fn csv() -> Vec<(usize, f64, f64, f64)> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/reference/nemenyi_qalpha.csv");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/reference/nemenyi_qalpha.csv");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         text.lines()
             .skip(1)

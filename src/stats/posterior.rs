@@ -28,7 +28,15 @@ pub fn prob_beta_greater(a1: f64, b1: f64, a2: f64, b2: f64) -> Option<f64> {
     let f = |phi: f64| {
         let s = phi.sin();
         let c = phi.cos();
-        let term = |x: f64, e: f64| if x > 0.0 { e * x.ln() } else if e == 0.0 { 0.0 } else { f64::NEG_INFINITY };
+        let term = |x: f64, e: f64| {
+            if x > 0.0 {
+                e * x.ln()
+            } else if e == 0.0 {
+                0.0
+            } else {
+                f64::NEG_INFINITY
+            }
+        };
         let ln_dens = term(s, 2.0 * a1 - 1.0) + term(c, 2.0 * b1 - 1.0) - ln_b1;
         2.0 * ln_dens.exp() * d2.cdf(s * s)
     };

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{Beta, ContinuousCDF};
 
-use super::normal;
 use super::Interval;
+use super::normal;
 
 /// Wilson score interval without continuity correction (Wilson 1927; Newcombe 1998, method 3):
 ///

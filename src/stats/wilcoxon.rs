@@ -63,7 +63,8 @@ pub fn wilcoxon_signed_rank(diffs: &[f64]) -> Option<Wilcoxon> {
     }
     let nf = n as f64;
     let mean = nf * (nf + 1.0) / 4.0;
-    let var = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties.iter().map(|&t| (t * t * t - t) as f64).sum::<f64>() / 48.0;
+    let var =
+        nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties.iter().map(|&t| (t * t * t - t) as f64).sum::<f64>() / 48.0;
     if var <= 0.0 {
         return None;
     }
