@@ -543,29 +543,6 @@ fn seeds() -> Vec<String> {
     ]
 }
 
-fn mutate(seed: &str, ops: &[(u8, usize, char)]) -> String {
-    let mut chars: Vec<char> = seed.chars().collect();
-    for &(op, pos, c) in ops {
-        if chars.is_empty() {
-            chars.push(c);
-            continue;
-        }
-        let i = pos % chars.len();
-        match op % 4 {
-            0 => {
-                chars.remove(i);
-            }
-            1 => chars.insert(i, c),
-            2 => chars[i] = c,
-            _ => {
-                let j = (pos / 7) % chars.len();
-                chars.swap(i, j);
-            }
-        }
-    }
-    chars.into_iter().collect()
-}
-
 /// The first 20 lines of real files (reclaim-eval, BriefBench, and the demo rescoring CSV).
 fn real_heads() -> &'static [String; 3] {
     static HEADS: std::sync::OnceLock<[String; 3]> = std::sync::OnceLock::new();
@@ -618,7 +595,7 @@ proptest! {
         which in 0usize..9,
         ops in proptest::collection::vec((any::<u8>(), any::<usize>(), proptest::char::any()), 0..12),
     ) {
-        let s = mutate(&seeds()[which % 9], &ops);
+        let s = common::mutate(&seeds()[which % 9], &ops);
         exercise("m", s.as_bytes());
     }
 
@@ -632,7 +609,7 @@ proptest! {
         let lines: Vec<&str> = heads[which].lines().collect();
         let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         let i = line % out.len();
-        out[i] = mutate(&out[i], &ops);
+        out[i] = common::mutate(&out[i], &ops);
         exercise("real", out.join("\n").as_bytes());
     }
 

@@ -35,29 +35,6 @@ const SEEDS: [&str; 9] = [
     r#"[{"question_id":"q","haystack_session_ids":["answer_s"],"haystack_sessions":[[{"role":"user","content":"c","has_answer":true}]],"answer_session_ids":["answer_s"]}]"#,
 ];
 
-fn mutate(seed: &str, ops: &[(u8, usize, char)]) -> String {
-    let mut chars: Vec<char> = seed.chars().collect();
-    for &(op, pos, c) in ops {
-        if chars.is_empty() {
-            chars.push(c);
-            continue;
-        }
-        let i = pos % chars.len();
-        match op % 4 {
-            0 => {
-                chars.remove(i);
-            }
-            1 => chars.insert(i, c),
-            2 => chars[i] = c,
-            _ => {
-                let j = (pos / 7) % chars.len();
-                chars.swap(i, j);
-            }
-        }
-    }
-    chars.into_iter().collect()
-}
-
 fn check_no_panic(files: &[InputFile]) {
     match read_all(files) {
         Ok(loaded) => {
@@ -91,7 +68,7 @@ proptest! {
         repeat in 1usize..4,
         ops in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['{', '}', '[', ']', '"', ',', ':', '1', '-', 'e', ' ', '\n', 'n', 'é', '\u{0}'])), 0..8),
     ) {
-        let line = mutate(SEEDS[seed], &ops);
+        let line = common::mutate(SEEDS[seed], &ops);
         let text = vec![line; repeat].join("\n");
         check_no_panic(&[InputFile::new("m.jsonl", text.into_bytes())]);
     }

@@ -41,3 +41,28 @@ pub fn demo_files() -> Vec<InputFile> {
         .map(|n| InputFile::new(format!("static/demo/{n}"), std::fs::read(dir.join(n)).unwrap()))
         .collect()
 }
+
+/// Applies byte-level edits to a seed text (for fuzz-style property tests): each op deletes,
+/// inserts, replaces or swaps a character at `pos` (taken modulo the length).
+pub fn mutate(seed: &str, ops: &[(u8, usize, char)]) -> String {
+    let mut chars: Vec<char> = seed.chars().collect();
+    for &(op, pos, c) in ops {
+        if chars.is_empty() {
+            chars.push(c);
+            continue;
+        }
+        let i = pos % chars.len();
+        match op % 4 {
+            0 => {
+                chars.remove(i);
+            }
+            1 => chars.insert(i, c),
+            2 => chars[i] = c,
+            _ => {
+                let j = (pos / 7) % chars.len();
+                chars.swap(i, j);
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
