@@ -183,7 +183,8 @@ pub struct AnswerColumns {
     pub category: Option<String>,
 }
 
-pub const ID_ALIASES: [&str; 6] = ["query_id", "question_id", "qid", "id", "item", "item_id"];
+pub const ID_ALIASES: [&str; 9] =
+    ["query_id", "question_id", "qid", "id", "item", "item_id", "task_id", "problem_id", "pid"];
 pub const GOLD_ALIASES: [&str; 8] =
     ["gold", "gold_answers", "answers", "answer", "ground_truth", "ground_truths", "golds", "expected"];
 pub const PREDICTION_ALIASES: [&str; 7] =

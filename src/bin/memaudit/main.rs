@@ -2,12 +2,16 @@
 //! arguments, read files, call the same functions the viewer calls, print. One module per
 //! group of subcommands.
 
+mod ablation;
+mod answers;
 mod bundle;
+mod claims;
 mod common;
 mod compare;
 mod probe;
 mod reclaim;
 mod rescore;
+mod rules;
 
 use std::process::ExitCode;
 
@@ -40,6 +44,14 @@ enum Command {
     Probe(probe::ProbeArgs),
     /// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
     Reclaim(reclaim::ReclaimArgs),
+    /// Rescore raw answers under scoring profiles (paper SEM, MemoryAgentBench, SQuAD, LoCoMo) and diff two.
+    Answers(answers::AnswersArgs),
+    /// Counterfactual ablation: utilities, labels, u histogram, positive rates, non-circularity ρ(u, s).
+    Ablation(ablation::AblationArgs),
+    /// K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.
+    Claims(claims::ClaimsArgs),
+    /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
+    Rules(rules::RulesArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +64,10 @@ fn main() -> ExitCode {
         Command::Compare(a) => compare::compare(a),
         Command::Probe(a) => probe::probe(a),
         Command::Reclaim(a) => reclaim::reclaim_cmd(a),
+        Command::Answers(a) => answers::answers_cmd(a),
+        Command::Ablation(a) => ablation::ablation_cmd(a),
+        Command::Claims(a) => claims::claims_cmd(a),
+        Command::Rules(a) => rules::rules_cmd(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

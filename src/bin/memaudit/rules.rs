@@ -1,0 +1,123 @@
+//! `memaudit rules`: pre-registered rules evaluated into verdict records with margins, input
+//! fingerprints and the temporal-integrity check.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use memaudit::error::Error;
+use memaudit::rules::{
+    EvalContext, GitLog, RulesReport, SourceInfo, evaluate, format_time, read_rules, read_values, sha256_hex,
+};
+
+use crate::answers::{Issue5Format, csv, fail};
+use crate::common::{Failure, json, read_path};
+
+#[derive(Args)]
+pub(crate) struct RulesArgs {
+    /// The rule registry (JSON, grammar in docs/rules.md).
+    #[arg(long, required = true)]
+    pub(crate) rules: PathBuf,
+    /// Named values the rules judge (JSON). Repeatable.
+    #[arg(long, required = true)]
+    pub(crate) values: Vec<PathBuf>,
+    /// A `git log --format='%H %cI' [--name-only]` export: commit times of rules and data.
+    #[arg(long)]
+    pub(crate) git_log: Option<PathBuf>,
+    /// Data files to fingerprint (SHA-256) under the name they are given (match the values' `source`). Repeatable.
+    #[arg(long)]
+    pub(crate) data: Vec<PathBuf>,
+    /// Evaluation time stamped on the verdicts (default: now, UTC).
+    #[arg(long)]
+    pub(crate) evaluated_at: Option<String>,
+    #[arg(long, value_enum, default_value_t = Issue5Format::Table)]
+    pub(crate) format: Issue5Format,
+    #[arg(long)]
+    pub(crate) pretty: bool,
+}
+
+pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
+    let ingest = |e: memaudit::error::IngestError| Failure::from(Error::from(e));
+    let rules = read_rules(&read_path(&args.rules)?).map_err(ingest)?;
+    let mut ctx = EvalContext::default();
+    for p in &args.values {
+        let v = read_values(&read_path(p)?).map_err(ingest)?;
+        for (k, q) in v.values {
+            if ctx.values.values.insert(k.clone(), q).is_some() {
+                return Err(fail(format!("value `{k}` is defined in two values files")));
+            }
+        }
+        ctx.values.sources.extend(v.sources);
+    }
+    for p in &args.data {
+        let f = read_path(p)?;
+        let e = ctx.values.sources.entry(f.name.clone()).or_insert_with(SourceInfo::default);
+        e.sha256 = Some(sha256_hex(&f.bytes));
+    }
+    if let Some(p) = &args.git_log {
+        let f = read_path(p)?;
+        let text = String::from_utf8(f.bytes.clone()).map_err(|_| fail(format!("{}: not UTF-8 text", f.name)))?;
+        ctx.git = GitLog::parse(&f.name, &text).map_err(ingest)?;
+    }
+    ctx.evaluated_at = Some(args.evaluated_at.clone().unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+        format_time(now)
+    }));
+    let report = evaluate(&rules, &ctx);
+    match args.format {
+        Issue5Format::Json => {
+            #[derive(serde::Serialize)]
+            struct Out<'a> {
+                #[serde(flatten)]
+                report: &'a RulesReport,
+                memaudit_version: &'static str,
+            }
+            println!("{}", json(&Out { report: &report, memaudit_version: env!("CARGO_PKG_VERSION") }, args.pretty)?);
+        }
+        Issue5Format::Csv => {
+            let rows = report
+                .verdicts
+                .iter()
+                .map(|v| {
+                    vec![
+                        v.rule_id.clone(),
+                        v.kind.clone(),
+                        v.fired.map(|f| f.to_string()).unwrap_or_default(),
+                        v.outcome.clone(),
+                        memaudit::report::num(v.margin),
+                        v.temporal.status.clone(),
+                        v.temporal.registered.clone().unwrap_or_default(),
+                        v.inputs.iter().map(|i| i.name.clone()).collect::<Vec<_>>().join(";"),
+                        v.error.clone().unwrap_or_default(),
+                    ]
+                })
+                .collect();
+            print!(
+                "{}",
+                csv(
+                    "verdicts",
+                    &["rule_id", "kind", "fired", "outcome", "margin", "temporal", "registered", "inputs", "error"],
+                    rows
+                )?
+            );
+        }
+        Issue5Format::Table => {
+            for v in &report.verdicts {
+                println!(
+                    "{:<28} {:<10} {:<28} margin {:>10}  {}{}",
+                    v.rule_id,
+                    v.kind,
+                    v.outcome,
+                    v.margin.map_or("-".into(), |m| format!("{m:+.4}")),
+                    v.temporal.status,
+                    v.error.as_ref().map(|e| format!(" — {e}")).unwrap_or_default()
+                );
+            }
+            println!(
+                "{} fired, {} not fired, {} errors, {} registered after their data",
+                report.fired, report.not_fired, report.errors, report.registered_after_data
+            );
+        }
+    }
+    Ok(())
+}

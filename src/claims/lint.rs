@@ -1,0 +1,526 @@
+//! The consistency linter: checks that hold for any table of estimates, intervals, n's, means
+//! and deltas, whoever computed it — a paper's printed table, a claims file, or memaudit's own
+//! tables. Each check is a named [`LintKind`] with its tolerance in `docs/claims.md`.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::number::{Printed, parse_interval, parse_printed};
+use crate::answers::read::{cell, read_long_table};
+use crate::error::IngestError;
+use crate::ingest::InputFile;
+use crate::stats::normal::z_two_sided;
+use crate::stats::proportions::{clopper_pearson_interval, cohens_h, two_proportion_z, wilson_interval};
+
+/// What a row estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    /// A mean (a proportion when `binary`).
+    #[default]
+    Mean,
+    /// A paired difference of two arms' means (a difference of proportions when `binary`).
+    Delta,
+}
+
+/// One row of a table to check. Values are on the printed scale (`scale` 100 for percentage
+/// points); `decimals` is how many decimals the table prints (`None`: exact values).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LintRow {
+    pub table: Option<String>,
+    pub id: String,
+    pub kind: RowKind,
+    pub estimate: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    /// Items behind the estimate (shared items for a delta).
+    pub n: Option<usize>,
+    pub mean_a: Option<f64>,
+    pub mean_b: Option<f64>,
+    pub n_a: Option<usize>,
+    pub n_b: Option<usize>,
+    /// Printed delta next to the two means (for a delta row the estimate is used if absent).
+    pub delta: Option<f64>,
+    /// A printed help/hurt ledger of a paired binary delta: items only a got right, only b.
+    pub help: Option<usize>,
+    pub hurt: Option<usize>,
+    /// Fingerprints (or id lists) of the two arms' query sets.
+    pub queries_a: Option<String>,
+    pub queries_b: Option<String>,
+    /// 1 for fractions, 100 for percentages / percentage points.
+    pub scale: f64,
+    /// Outcomes are 0/1: estimates are proportions (or differences of proportions) of n.
+    pub binary: bool,
+    /// `wilson` or `clopper_pearson` when the interval claims one of these.
+    pub ci_method: Option<String>,
+    pub confidence: Option<f64>,
+    pub planned_n: Option<usize>,
+    /// A printed two-proportion z and Cohen's h of mean_a vs mean_b.
+    pub z: Option<f64>,
+    pub cohen_h: Option<f64>,
+    pub run: Option<String>,
+    /// Decimals printed for estimates, means and deltas; for the interval; for z and h.
+    pub decimals: Option<u32>,
+    pub ci_decimals: Option<u32>,
+    pub stat_decimals: Option<u32>,
+    /// Where the row was read (`file, line N`), when from a file.
+    pub location: Option<String>,
+}
+
+/// Every check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LintKind {
+    /// The point estimate lies outside its own interval.
+    PointOutsideCi,
+    /// The printed delta is not the difference of the printed means.
+    DeltaNotDifference,
+    /// A proportion (or paired difference of proportions) is not k/n for any whole k.
+    OffGrid,
+    /// The two arms were not measured on the same queries.
+    DifferentQuerySets,
+    /// The interval is narrower than any plausible interval for this n.
+    CiTooNarrow,
+    /// The interval is wider than possible for this n.
+    CiTooWide,
+    /// An interval labelled Wilson / Clopper–Pearson is not that interval.
+    CiMethodMismatch,
+    /// The printed z or Cohen's h does not follow from the printed proportions.
+    StatisticInconsistent,
+    /// Fewer items than planned.
+    PartialRun,
+    /// The same row id twice in one table.
+    DuplicateRow,
+    /// Claims from one source match different runs of the data.
+    RunMixing,
+}
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub kind: LintKind,
+    pub table: Option<String>,
+    pub row: String,
+    pub message: String,
+    /// What consistency requires, and what is printed.
+    pub expected: Option<f64>,
+    pub found: Option<f64>,
+    pub location: Option<String>,
+}
+
+/// Tolerances of the interval-width checks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LintSettings {
+    /// Too narrow: width < narrow_factor × the narrowest plausible width − 2 grid steps.
+    pub narrow_factor: f64,
+    /// Too wide: width > wide_factor × the widest possible width + 2 grid steps.
+    pub wide_factor: f64,
+    /// Confidence of intervals whose row does not say.
+    pub confidence: f64,
+}
+
+impl Default for LintSettings {
+    fn default() -> Self {
+        LintSettings { narrow_factor: 0.6, wide_factor: 1.25, confidence: 0.95 }
+    }
+}
+
+impl LintRow {
+    /// Half a printed unit (0 for exact rows, plus a float allowance).
+    fn half(&self) -> f64 {
+        half_of(self.decimals, self.scale)
+    }
+    fn half_ci(&self) -> f64 {
+        half_of(self.ci_decimals.or(self.decimals), self.scale)
+    }
+}
+
+fn half_of(decimals: Option<u32>, scale: f64) -> f64 {
+    decimals.map_or(0.0, |d| Printed { value: 0.0, decimals: d }.half_unit()) + 1e-9 * scale.max(1.0)
+}
+
+/// Whether `est` (printed, on `scale`) is k/n·scale for some whole k in `range`, within `half`.
+pub fn on_grid(est: f64, n: usize, scale: f64, half: f64, signed: bool) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let k = (est / scale * n as f64).round() as i64;
+    let lo = if signed { -(n as i64) } else { 0 };
+    (k - 1..=k + 1).filter(|k| *k >= lo && *k <= n as i64).any(|k| (k as f64 / n as f64 * scale - est).abs() <= half)
+}
+
+fn finding(row: &LintRow, kind: LintKind, message: String, expected: Option<f64>, found: Option<f64>) -> Finding {
+    Finding {
+        kind,
+        table: row.table.clone(),
+        row: row.id.clone(),
+        message,
+        expected,
+        found,
+        location: row.location.clone(),
+    }
+}
+
+/// Runs every check on every row.
+pub fn lint(rows: &[LintRow], settings: &LintSettings) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for r in rows {
+        if !seen.insert((r.table.clone(), r.id.clone())) {
+            out.push(finding(r, LintKind::DuplicateRow, format!("row `{}` appears twice", r.id), None, None));
+        }
+        check_row(r, settings, &mut out);
+    }
+    out
+}
+
+fn check_row(r: &LintRow, settings: &LintSettings, out: &mut Vec<Finding>) {
+    let half = r.half();
+    let scale = if r.scale > 0.0 { r.scale } else { 1.0 };
+    let est = r.estimate.or(if r.kind == RowKind::Delta { r.delta } else { None });
+    let conf = r.confidence.unwrap_or(settings.confidence);
+    // point outside its interval
+    if let (Some(e), Some(lo), Some(hi)) = (est, r.ci_low, r.ci_high)
+        && (e < lo - half.max(r.half_ci()) || e > hi + half.max(r.half_ci()))
+    {
+        out.push(finding(
+            r,
+            LintKind::PointOutsideCi,
+            format!("estimate {e} lies outside its interval [{lo}, {hi}]"),
+            None,
+            Some(e),
+        ));
+    }
+    // delta vs difference of the displayed means (three printed roundings)
+    let delta = r.delta.or(if r.kind == RowKind::Delta { r.estimate } else { None });
+    if let (Some(d), Some(a), Some(b)) = (delta, r.mean_a, r.mean_b)
+        && (d - (a - b)).abs() > 3.0 * half
+    {
+        out.push(finding(
+            r,
+            LintKind::DeltaNotDifference,
+            format!("delta {d} is not mean_a − mean_b = {a} − {b} = {}", a - b),
+            Some(a - b),
+            Some(d),
+        ));
+    }
+    // delta vs the help/hurt ledger: (help − hurt)/n
+    if let (Some(d), Some(h), Some(u), Some(n)) = (delta, r.help, r.hurt, r.n)
+        && n > 0
+    {
+        let want = (h as f64 - u as f64) / n as f64 * scale;
+        if (d - want).abs() > half {
+            out.push(finding(
+                r,
+                LintKind::DeltaNotDifference,
+                format!("delta {d} is not (help − hurt)/n = ({h} − {u})/{n} = {want:.4}"),
+                Some(want),
+                Some(d),
+            ));
+        }
+    }
+    // different query sets
+    let sets_differ = match (&r.queries_a, &r.queries_b) {
+        (Some(x), Some(y)) => x != y,
+        _ => matches!((r.n_a, r.n_b), (Some(x), Some(y)) if x != y),
+    };
+    if sets_differ {
+        out.push(finding(
+            r,
+            LintKind::DifferentQuerySets,
+            format!(
+                "the arms were measured on different query sets (n_a = {}, n_b = {})",
+                r.n_a.map_or("?".into(), |n| n.to_string()),
+                r.n_b.map_or("?".into(), |n| n.to_string())
+            ),
+            None,
+            None,
+        ));
+    }
+    // partial runs
+    if let Some(p) = r.planned_n {
+        for n in [r.n, r.n_a, r.n_b].into_iter().flatten() {
+            if n < p {
+                out.push(finding(
+                    r,
+                    LintKind::PartialRun,
+                    format!("{n} items of {p} planned"),
+                    Some(p as f64),
+                    Some(n as f64),
+                ));
+                break;
+            }
+        }
+    }
+    if !r.binary {
+        if let (Some(n), Some(lo), Some(hi)) = (r.n, r.ci_low, r.ci_high)
+            && n > 0
+            && r.kind == RowKind::Mean
+        {
+            // a mean of values in [0, scale] has SD ≤ scale/2
+            let widest = 2.0 * z_two_sided(conf) * 0.5 / (n as f64).sqrt() * scale;
+            if hi - lo > settings.wide_factor * widest + half * 2.0 {
+                out.push(finding(
+                    r,
+                    LintKind::CiTooWide,
+                    format!("width {} exceeds {widest:.4} possible for n = {n}", hi - lo),
+                    Some(widest),
+                    Some(hi - lo),
+                ));
+            }
+        }
+        return;
+    }
+    // proportions on the k/n grid
+    let signed = r.kind == RowKind::Delta;
+    let n_est = r.n.or(if r.kind == RowKind::Mean { None } else { r.n_a.filter(|a| Some(*a) == r.n_b) });
+    if let (Some(e), Some(n)) = (est, n_est)
+        && !on_grid(e, n, scale, half, signed)
+    {
+        out.push(finding(r, LintKind::OffGrid, format!("{e} is not k/{n} for any whole k"), None, Some(e)));
+    }
+    for (m, n, side) in [(r.mean_a, r.n_a, "a"), (r.mean_b, r.n_b, "b")] {
+        if let (Some(m), Some(n)) = (m, n)
+            && !on_grid(m, n, scale, half, false)
+        {
+            out.push(finding(
+                r,
+                LintKind::OffGrid,
+                format!("mean_{side} {m} is not k/{n} for any whole k"),
+                None,
+                Some(m),
+            ));
+        }
+    }
+    // interval width and method
+    if let (Some(e), Some(n), Some(lo), Some(hi)) = (est, n_est, r.ci_low, r.ci_high)
+        && n > 0
+    {
+        check_width(r, e, n, lo, hi, conf, scale, half, r.half_ci(), settings, out);
+    }
+    // z and h from the displayed proportions
+    if let (Some(a), Some(b), Some(na), Some(nb)) = (r.mean_a, r.mean_b, r.n_a, r.n_b) {
+        let (xa, xb) = ((a / scale * na as f64).round(), (b / scale * nb as f64).round());
+        let tol = r.stat_decimals.map_or(1e-6, |d| Printed { value: 0.0, decimals: d }.half_unit() + 1e-9);
+        if let (Some(z), Some(t)) = (r.z, two_proportion_z(xa, na as f64, xb, nb as f64))
+            && (z - t.z).abs() > tol
+        {
+            out.push(finding(
+                r,
+                LintKind::StatisticInconsistent,
+                format!("z = {z} but the displayed {xa}/{na} vs {xb}/{nb} give z = {:.4}", t.z),
+                Some(t.z),
+                Some(z),
+            ));
+        }
+        let h = cohens_h(xa / na as f64, xb / nb as f64);
+        if let Some(hp) = r.cohen_h
+            && (hp - h).abs() > tol
+        {
+            out.push(finding(
+                r,
+                LintKind::StatisticInconsistent,
+                format!("Cohen's h = {hp} but the displayed proportions give {h:.4}"),
+                Some(h),
+                Some(hp),
+            ));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_width(
+    r: &LintRow,
+    e: f64,
+    n: usize,
+    lo: f64,
+    hi: f64,
+    conf: f64,
+    scale: f64,
+    half: f64,
+    half_ci: f64,
+    settings: &LintSettings,
+    out: &mut Vec<Finding>,
+) {
+    let nf = n as f64;
+    let step = scale / nf;
+    let width = hi - lo;
+    let z = z_two_sided(conf);
+    let (narrowest, widest) = match r.kind {
+        RowKind::Mean => {
+            // Wilson widths of the whole k that print as the estimate (the most favourable one)
+            let k0 = (e / scale * nf).round() as i64;
+            let ks: Vec<f64> = (k0 - 1..=k0 + 1)
+                .filter(|k| *k >= 0 && *k <= n as i64)
+                .map(|k| k as f64)
+                .filter(|k| (k / nf * scale - e).abs() <= half)
+                .collect();
+            let ks = if ks.is_empty() { vec![(e / scale * nf).clamp(0.0, nf)] } else { ks };
+            let w = |k: f64| wilson_interval(k, nf, conf).map_or(0.0, |i| (i.high - i.low) * scale);
+            let narrowest = if ks.iter().any(|k| *k == 0.0 || *k == nf) {
+                0.0
+            } else {
+                ks.iter().map(|k| w(*k)).fold(f64::INFINITY, f64::min)
+            };
+            (narrowest, w(nf / 2.0))
+        }
+        RowKind::Delta => {
+            let d = (e / scale).clamp(-1.0, 1.0);
+            let sd_min = (d.abs() - d * d).max(0.0).sqrt();
+            let sd_max = (1.0 - d * d).max(0.0).sqrt();
+            (2.0 * z * sd_min / nf.sqrt() * scale, 2.0 * z * sd_max / nf.sqrt() * scale)
+        }
+    };
+    if narrowest > 0.0 && width < settings.narrow_factor * narrowest - 2.0 * step {
+        out.push(finding(
+            r,
+            LintKind::CiTooNarrow,
+            format!(
+                "width {width} is below {:.4} (×{} of the narrowest plausible {narrowest:.4} for n = {n})",
+                settings.narrow_factor * narrowest,
+                settings.narrow_factor
+            ),
+            Some(narrowest),
+            Some(width),
+        ));
+    }
+    let bound = if r.kind == RowKind::Delta { -scale } else { 0.0 };
+    if width > settings.wide_factor * widest + 2.0 * step || lo < bound - half_ci || hi > scale + half_ci {
+        out.push(finding(
+            r,
+            LintKind::CiTooWide,
+            format!(
+                "width {width} exceeds what n = {n} allows ({widest:.4}, or the interval leaves [{bound}, {scale}])"
+            ),
+            Some(widest),
+            Some(width),
+        ));
+    }
+    if let Some(m) = r.ci_method.as_deref() {
+        let k = (e / scale * nf).round();
+        let want = match m {
+            "wilson" => wilson_interval(k, nf, conf),
+            "clopper_pearson" | "clopper-pearson" | "exact" => clopper_pearson_interval(k as u64, n as u64, conf),
+            _ => None,
+        };
+        if let Some(w) = want
+            && ((w.low * scale - lo).abs() > half_ci || (w.high * scale - hi).abs() > half_ci)
+        {
+            out.push(finding(
+                r,
+                LintKind::CiMethodMismatch,
+                format!("a {m} interval of {k}/{n} is [{:.4}, {:.4}], not [{lo}, {hi}]", w.low * scale, w.high * scale),
+                None,
+                None,
+            ));
+        }
+    }
+}
+
+/// Reads a table to lint (CSV or JSON; columns in `docs/claims.md`). Numbers may be printed
+/// with signs, `−` and `%`; the largest number of printed decimals sets the rounding
+/// allowance of the row.
+pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
+    let table = read_long_table(file)?;
+    let mut out = Vec::new();
+    for (i, r) in table.rows.iter().enumerate() {
+        let loc = table.location(r);
+        let printed = |col: &str| -> Result<Option<Printed>, IngestError> {
+            match cell(r, Some(col)) {
+                None => Ok(None),
+                Some(t) => parse_printed(t)
+                    .map(Some)
+                    .ok_or_else(|| IngestError::new(loc.clone().with_field(col), format!("`{t}` is not a number"))),
+            }
+        };
+        // printed decimals per group of fields: values, interval, statistics
+        let mut dec: [Option<u32>; 3] = [None; 3];
+        let mut num = |col: &str| -> Result<Option<f64>, IngestError> {
+            let p = printed(col)?;
+            let group = match col {
+                "ci_low" | "ci_high" => Some(1),
+                "z" | "cohen_h" => Some(2),
+                "scale" | "confidence" | "n" | "n_a" | "n_b" | "planned_n" | "help" | "hurt" => None,
+                _ => Some(0),
+            };
+            if let (Some(p), Some(g)) = (p, group) {
+                dec[g] = Some(dec[g].map_or(p.decimals, |d| d.max(p.decimals)));
+            }
+            Ok(p.map(|p| p.value))
+        };
+        let whole = |v: Option<f64>, col: &str| -> Result<Option<usize>, IngestError> {
+            match v {
+                Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(x as usize)),
+                Some(x) => Err(IngestError::new(loc.clone().with_field(col), format!("{x} is not a count"))),
+                None => Ok(None),
+            }
+        };
+        let estimate = match num("estimate")? {
+            Some(v) => Some(v),
+            None => num("value")?,
+        };
+        let (mut ci_low, mut ci_high) = (num("ci_low")?, num("ci_high")?);
+        let mut ci_decimals = 0;
+        if let Some(t) = cell(r, Some("ci")) {
+            let (a, b) = parse_interval(t).ok_or_else(|| {
+                IngestError::new(loc.clone().with_field("ci"), format!("`{t}` is not an interval [low, high]"))
+            })?;
+            ci_decimals = a.decimals.max(b.decimals);
+            (ci_low, ci_high) = (Some(a.value), Some(b.value));
+        }
+        let n = num("n")?;
+        let n_a = num("n_a")?;
+        let n_b = num("n_b")?;
+        let planned = num("planned_n")?;
+        let kind = match cell(r, Some("kind")).map(|k| k.trim().to_ascii_lowercase()) {
+            None => RowKind::Mean,
+            Some(k) if k == "delta" || k == "difference" => RowKind::Delta,
+            Some(k) if k == "mean" || k == "rate" || k == "proportion" => RowKind::Mean,
+            Some(k) => {
+                return Err(IngestError::new(loc.clone().with_field("kind"), format!("`{k}` is not mean or delta")));
+            }
+        };
+        let binary = match cell(r, Some("binary")).map(|b| b.trim().to_ascii_lowercase()) {
+            None => false,
+            Some(b) if matches!(b.as_str(), "true" | "1" | "yes") => true,
+            Some(b) if matches!(b.as_str(), "false" | "0" | "no") => false,
+            Some(b) => {
+                return Err(IngestError::new(loc.clone().with_field("binary"), format!("`{b}` is not true/false")));
+            }
+        };
+        let row = LintRow {
+            table: cell(r, Some("table")).map(str::to_string),
+            id: cell(r, Some("id")).or(cell(r, Some("row"))).map_or_else(|| format!("row {}", i + 1), str::to_string),
+            kind,
+            estimate,
+            ci_low,
+            ci_high,
+            n: whole(n, "n")?,
+            mean_a: num("mean_a")?,
+            mean_b: num("mean_b")?,
+            n_a: whole(n_a, "n_a")?,
+            n_b: whole(n_b, "n_b")?,
+            delta: num("delta")?,
+            help: whole(num("help")?, "help")?,
+            hurt: whole(num("hurt")?, "hurt")?,
+            queries_a: cell(r, Some("queries_a")).map(str::to_string),
+            queries_b: cell(r, Some("queries_b")).map(str::to_string),
+            scale: num("scale")?.unwrap_or(1.0),
+            binary,
+            ci_method: cell(r, Some("ci_method")).map(|m| m.trim().to_ascii_lowercase()),
+            confidence: num("confidence")?,
+            planned_n: whole(planned, "planned_n")?,
+            z: num("z")?,
+            cohen_h: num("cohen_h")?,
+            run: cell(r, Some("run")).map(str::to_string),
+            decimals: None,
+            ci_decimals: None,
+            stat_decimals: None,
+            location: Some(loc.to_string()),
+        };
+        let ci_dec = if cell(r, Some("ci")).is_some() { Some(ci_decimals) } else { dec[1] };
+        out.push(LintRow { decimals: dec[0], ci_decimals: ci_dec, stat_decimals: dec[2], ..row });
+    }
+    Ok(out)
+}

@@ -1,0 +1,19 @@
+//! The claims check (issue 5 §4): a claims file recomputed from the loaded per-query scores —
+//! reported vs recomputed, the difference, and a verdict (matches / within rounding / differs /
+//! cannot be computed, naming the missing input) — and the consistency linter that runs on
+//! every table, loaded or computed: point outside its interval, delta not the difference of
+//! the displayed means, proportions off the k/n grid, arms on different query sets, implausible
+//! interval widths, mislabelled interval methods, z/h inconsistent with the displayed
+//! proportions, partial runs, and claims of one source matching different runs
+//! (`docs/claims.md`).
+
+pub mod check;
+pub mod lint;
+pub mod number;
+pub mod report;
+
+pub use check::{
+    Claim, ClaimKind, ClaimResult, ClaimSettings, RunCheck, Verdict, check_claims, read_claims, run_mixing,
+};
+pub use lint::{Finding, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
+pub use report::{ClaimsReport, VerdictCounts, claims_report, sweep_lint_rows};

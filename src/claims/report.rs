@@ -1,0 +1,114 @@
+//! Everything `memaudit claims` reports: the checked claims, the linter's findings on every
+//! table (the claims, loaded tables, memaudit's own K-sweep), and the K-sweep itself.
+
+use serde::{Deserialize, Serialize};
+
+use super::check::{Claim, ClaimResult, ClaimSettings, Verdict, check_claims, run_mixing};
+use super::lint::{Finding, LintRow, LintSettings, RowKind, lint};
+use crate::ksweep::{KSweep, ScoreTable};
+
+/// How many claims got each verdict.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct VerdictCounts {
+    pub matches: usize,
+    pub within_rounding: usize,
+    pub differs: usize,
+    pub cannot_compute: usize,
+}
+
+/// The claims check and the linter's findings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimsReport {
+    pub settings: ClaimSettings,
+    pub lint_settings: LintSettings,
+    pub claims: Vec<ClaimResult>,
+    pub counts: VerdictCounts,
+    /// Findings on the claims, on loaded tables and on memaudit's computed tables.
+    pub findings: Vec<Finding>,
+    pub sweep: Option<KSweep>,
+}
+
+/// The K-sweep's own tables as linter rows (a self-check: a computed delta on a partial cell
+/// is flagged like a printed one). Cells are `sweep/cells`, deltas `sweep/deltas`.
+pub fn sweep_lint_rows(s: &KSweep) -> Vec<LintRow> {
+    let key = |run: &Option<String>, dataset: &Option<String>, k: Option<i64>| {
+        format!(
+            "{}{}k={}",
+            run.as_ref().map(|r| format!("{r}/")).unwrap_or_default(),
+            dataset.as_ref().map(|d| format!("{d}/")).unwrap_or_default(),
+            k.map_or("-".into(), |k| k.to_string())
+        )
+    };
+    let mut out = Vec::new();
+    for c in &s.cells {
+        out.push(LintRow {
+            table: Some("sweep/cells".into()),
+            id: format!("{}{}", key(&c.run, &c.dataset, c.k), format_args!("/{}", c.arm)),
+            estimate: Some(c.stats.mean),
+            ci_low: Some(c.stats.ci_low),
+            ci_high: Some(c.stats.ci_high),
+            n: Some(c.stats.n),
+            scale: 1.0,
+            binary: c.stats.binary,
+            ..LintRow::default()
+        });
+    }
+    for d in &s.deltas {
+        out.push(LintRow {
+            table: Some("sweep/deltas".into()),
+            id: format!("{}/{}-{}", key(&d.run, &d.dataset, d.k), d.a, d.b),
+            kind: RowKind::Delta,
+            estimate: Some(d.stats.delta),
+            ci_low: Some(d.stats.ci_low),
+            ci_high: Some(d.stats.ci_high),
+            n: Some(d.stats.n_shared),
+            mean_a: Some(d.stats.mean_a),
+            mean_b: Some(d.stats.mean_b),
+            n_a: Some(d.stats.n_a),
+            n_b: Some(d.stats.n_b),
+            scale: 1.0,
+            binary: d.stats.b_count.is_some(),
+            ..LintRow::default()
+        });
+    }
+    out
+}
+
+/// Checks the claims (if any) against the scores, and lints the claims, the loaded tables
+/// and the sweep's tables.
+pub fn claims_report(
+    claims: &[Claim],
+    scores: Option<&ScoreTable>,
+    tables: &[LintRow],
+    sweep: Option<KSweep>,
+    settings: &ClaimSettings,
+    lint_settings: &LintSettings,
+) -> ClaimsReport {
+    let (results, mut rows) = match scores {
+        Some(t) => check_claims(claims, t, settings),
+        None => (Vec::new(), Vec::new()),
+    };
+    rows.extend(tables.iter().cloned());
+    if let Some(s) = &sweep {
+        rows.extend(sweep_lint_rows(s));
+    }
+    let mut findings = lint(&rows, lint_settings);
+    findings.extend(run_mixing(&results));
+    let mut counts = VerdictCounts::default();
+    for r in &results {
+        match r.verdict {
+            Verdict::Matches => counts.matches += 1,
+            Verdict::WithinRounding => counts.within_rounding += 1,
+            Verdict::Differs => counts.differs += 1,
+            Verdict::CannotCompute => counts.cannot_compute += 1,
+        }
+    }
+    ClaimsReport {
+        settings: settings.clone(),
+        lint_settings: lint_settings.clone(),
+        claims: results,
+        counts,
+        findings,
+        sweep,
+    }
+}

@@ -1,0 +1,13 @@
+//! Arms across K (issue 5 §3; seed-000 §4.2.2): per (arm, dataset, K) means with intervals, the
+//! K-sweep series (plot-ready), paired deltas between arms at equal K labelled strict /
+//! boundary / directional / none as seed-000 §1.9 defines them, the Δ-stability check with a
+//! slack window, and crossovers (`docs/claims.md` §K-sweep).
+
+pub mod read;
+pub mod sweep;
+
+pub use read::{ScoreColumns, ScoreRow, ScoreTable, read_scores};
+pub use sweep::{
+    Cell, CellStats, Crossover, DeltaRow, DeltaStats, KSweep, Series, SeriesPoint, Significance, StabilityRow,
+    StabilitySummary, SweepSettings, cell_stats, cell_values, paired_delta, sweep,
+};

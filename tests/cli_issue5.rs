@@ -1,0 +1,315 @@
+//! CLI contract of `memaudit answers`, `ablation`, `claims` and `rules`: JSON keys (documented in
+//! docs/formats.md §8), CSV headers, exit codes and error locations.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memaudit")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = run(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("memaudit-cli-issue5-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
+const R: &str = "tests/reference/issue5/";
+
+#[test]
+fn answers_json_csv_and_diff() {
+    let f = temp(
+        "answers.jsonl",
+        "{\"query_id\":\"q1\",\"dataset\":\"ruler_qa1\",\"gold\":[\"The Louvre\"],\"output\":\"louvre\"}\n\
+{\"query_id\":\"q2\",\"dataset\":\"ruler_qa1\",\"gold\":[\"Paris\"],\"output\":\"Paris.\"}\n",
+    );
+    let p = f.to_str().unwrap();
+    let v = json_of(&[
+        "answers",
+        "--input",
+        p,
+        "--profiles",
+        "paper_sem,mab_sem,locomo_f1",
+        "--diff",
+        "paper_sem:mab_sem",
+        "--format",
+        "json",
+    ]);
+    let mut k = keys(&v);
+    k.sort();
+    assert_eq!(k, ["diff", "disagreements", "memaudit_version", "profiles", "rows", "settings", "summary", "warnings"]);
+    assert_eq!(v["diff"].as_array().unwrap().len(), 1);
+    assert_eq!(v["diff"][0]["query_id"], "q1");
+    assert_eq!(v["rows"][0]["scores"][1]["profile"], "mab_sem");
+    let mut rk = keys(&v["rows"][0]["scores"][0]);
+    rk.sort();
+    assert_eq!(rk, ["correct", "gold_index", "output", "profile", "score"]);
+    let mut sk = keys(&v["summary"][0]);
+    sk.sort();
+    assert_eq!(sk, ["arm", "correct", "correct_rate", "dataset", "mean", "n", "profile"]);
+    assert_eq!(v["profiles"][2]["profile"], "locomo_f1");
+    let out = run(&["answers", "--input", p, "--format", "csv", "--table", "rows", "--profiles", "mab_sem"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("query_id,arm,dataset,category,file,line,mab_sem,mab_sem_correct\n"), "{text}");
+    let out = run(&["answers", "--input", p, "--format", "csv", "--table", "diff", "--diff", "paper_sem:mab_sem"]);
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("query_id,arm,dataset,file,line,a,b,score_a,score_b"));
+    // errors: unknown profile (2), a bad cell names file, line and field (2), a missing file (1)
+    assert_eq!(run(&["answers", "--input", p, "--profiles", "nope"]).status.code(), Some(2));
+    let bad = temp("bad.csv", "query_id,gold,prediction,category\nq1,a,b,one\n");
+    let out = run(&["answers", "--input", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.csv, line 2, field `category`"), "{err}");
+    assert_eq!(run(&["answers", "--input", "/nonexistent/a.csv"]).status.code(), Some(1));
+}
+
+#[test]
+fn ablation_json_and_csv() {
+    let input = format!("{R}noncircularity.csv");
+    let v = json_of(&["ablation", "--input", &input, "--bootstrap", "200", "--format", "json"]);
+    let mut k = keys(&v);
+    k.sort();
+    assert_eq!(k, ["gate", "memaudit_version", "runs", "scoring", "settings", "warnings"]);
+    assert_eq!(v["gate"], "rho in [-0.15, 0.15]");
+    let locomo = v["runs"].as_array().unwrap().iter().find(|r| r["overall"]["run"] == "phase7_locomo").unwrap();
+    assert_eq!(locomo["breach"], true);
+    assert_eq!(locomo["breaching_subsets"][0], "single_hop");
+    let mut gk = keys(&locomo["overall"]["noncircularity"]);
+    gk.sort();
+    assert_eq!(
+        gk,
+        [
+            "fisher_z",
+            "gate",
+            "margin",
+            "n",
+            "n_queries",
+            "nonzero",
+            "pair_ci",
+            "passes",
+            "query_ci",
+            "rho",
+            "rho2",
+            "target",
+            "unexplained"
+        ]
+    );
+    let mut rk = keys(&locomo["overall"]["rates"]);
+    rk.sort();
+    assert_eq!(
+        rk,
+        [
+            "answerer_calls",
+            "base_correct",
+            "base_correct_rate",
+            "harmful_rate",
+            "histogram",
+            "k_values",
+            "pairs",
+            "positive_high",
+            "positive_low",
+            "positive_rate",
+            "queries"
+        ]
+    );
+    assert_eq!(v["settings"]["gate"]["kind"], "within");
+    let out = run(&["ablation", "--input", &input, "--bootstrap", "100", "--gate", "pilot", "--format", "csv"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("run,subset,pairs,queries,u_harmful,u_neutral,u_helpful,positive_rate"), "{text}");
+    assert_eq!(run(&["ablation", "--input", &input, "--gate", "wide"]).status.code(), Some(2));
+    let bad = temp("abl.csv", "query_id,base_score,ablated_score\nq1,1,5\n");
+    let out = run(&["ablation", "--input", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("abl.csv, line 2, field `ablated_score`"));
+}
+
+#[test]
+fn claims_json_and_tables() {
+    let (data, claims, tables) =
+        (format!("{R}seed000_scores.csv"), format!("{R}seed000_claims.csv"), format!("{R}seed000_tables.csv"));
+    let v = json_of(&[
+        "claims",
+        "--data",
+        &data,
+        "--claims",
+        &claims,
+        "--table",
+        &tables,
+        "--contrast",
+        "specialist:vanilla",
+        "--bootstrap",
+        "10000",
+        "--format",
+        "json",
+    ]);
+    let mut k = keys(&v);
+    k.sort();
+    assert_eq!(k, ["claims", "counts", "findings", "lint_settings", "memaudit_version", "settings", "sweep"]);
+    let mut ck = keys(&v["claims"][0]);
+    ck.sort();
+    assert_eq!(
+        ck,
+        [
+            "arms",
+            "ci_verdict",
+            "claim_id",
+            "dataset",
+            "difference",
+            "file",
+            "k",
+            "kind",
+            "line",
+            "matching_runs",
+            "metric",
+            "n",
+            "reason",
+            "recomputed",
+            "recomputed_ci",
+            "recomputed_text",
+            "reported",
+            "reported_ci",
+            "reported_n",
+            "reported_text",
+            "run",
+            "runs",
+            "source",
+            "text",
+            "verdict"
+        ]
+    );
+    assert_eq!(v["counts"]["differs"], 4);
+    let e1 = v["claims"].as_array().unwrap().iter().find(|c| c["claim_id"] == "t1_fc_vanilla").unwrap();
+    assert_eq!((e1["verdict"].as_str(), e1["recomputed"].as_f64()), (Some("differs"), Some(24.0)));
+    let mut sk = keys(&v["sweep"]);
+    sk.sort();
+    assert_eq!(sk, ["cells", "crossovers", "deltas", "series", "settings", "stability", "stability_summary"]);
+    let mut dk = keys(&v["sweep"]["deltas"][0]);
+    dk.sort();
+    assert_eq!(
+        dk,
+        [
+            "a",
+            "b",
+            "b_count",
+            "c_count",
+            "ci_high",
+            "ci_low",
+            "dataset",
+            "delta",
+            "k",
+            "label",
+            "mean_a",
+            "mean_a_shared",
+            "mean_b",
+            "mean_b_shared",
+            "n_a",
+            "n_b",
+            "n_shared",
+            "query_sets_differ",
+            "run"
+        ]
+    );
+    let mut fk = keys(&v["findings"][0]);
+    fk.sort();
+    assert_eq!(fk, ["expected", "found", "kind", "location", "message", "row", "table"]);
+    assert!(
+        v["findings"].as_array().unwrap().iter().any(|f| f["kind"] == "point_outside_ci" && f["table"] == "Table 2")
+    );
+    let out = run(&[
+        "claims",
+        "--data",
+        &data,
+        "--claims",
+        &claims,
+        "--bootstrap",
+        "200",
+        "--format",
+        "csv",
+        "--csv-table",
+        "claims",
+    ]);
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("claim_id,kind,arms,dataset,k,metric,run,reported,recomputed,difference")
+    );
+    let out = run(&["claims", "--data", &data, "--bootstrap", "200", "--format", "csv", "--csv-table", "deltas"]);
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("run,dataset,k,a,b,n_a,n_b,n_shared"));
+    // linting a table alone; errors
+    let v = json_of(&["claims", "--table", &tables, "--format", "json"]);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 9);
+    assert_eq!(run(&["claims", "--claims", &claims]).status.code(), Some(2));
+    assert_eq!(run(&["claims"]).status.code(), Some(2));
+}
+
+#[test]
+fn rules_json_and_table() {
+    let args = [
+        "rules",
+        "--rules",
+        "tests/reference/issue5/seed000_rules.json",
+        "--values",
+        "tests/reference/issue5/seed000_values.json",
+        "--git-log",
+        "tests/reference/issue5/seed000_gitlog.txt",
+        "--evaluated-at",
+        "2026-11-22T00:00:00Z",
+    ];
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    let v = json_of(&a);
+    let mut k = keys(&v);
+    k.sort();
+    assert_eq!(k, ["errors", "fired", "memaudit_version", "not_fired", "registered_after_data", "verdicts"]);
+    assert_eq!(v["registered_after_data"], 1);
+    let mut vk = keys(&v["verdicts"][0]);
+    vk.sort();
+    assert_eq!(
+        vk,
+        [
+            "commit",
+            "error",
+            "evaluated_at",
+            "fired",
+            "inputs",
+            "kind",
+            "margin",
+            "outcome",
+            "provenance",
+            "registered_at",
+            "rule_hash",
+            "rule_id",
+            "temporal",
+            "text",
+            "totals",
+            "tree"
+        ]
+    );
+    assert_eq!(v["verdicts"][0]["evaluated_at"], "2026-11-22T00:00:00Z");
+    assert_eq!(v["verdicts"][0]["provenance"], "pre-registered");
+    let mut ik = keys(&v["verdicts"][0]["inputs"][0]);
+    ik.sort();
+    assert_eq!(ik, ["data_time", "data_time_from", "estimate", "high", "low", "name", "sha256", "source"]);
+    let out = run(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("rule_d") && text.contains("1 registered after their data"), "{text}");
+    let bad = temp("rules.json", "{\"rules\": [{\"id\": \"r\", \"when\": {\"cmp\": [1, \"=>\", 2]}}]}");
+    let out =
+        run(&["rules", "--rules", bad.to_str().unwrap(), "--values", "tests/reference/issue5/seed000_values.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("rules[0].when.cmp[1]"));
+}
