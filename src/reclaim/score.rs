@@ -33,7 +33,7 @@ pub const TOLERANCE: f64 = 0.5;
 
 fn re(p: &str) -> Regex {
     // ok: the patterns are constants of this file, exercised by the tests
-    Regex::new(p).expect("valid pattern")
+    Regex::new(p).expect("valid pattern") // ok: constant pattern, exercised by the tests
 }
 
 static NUMERIC: LazyLock<Regex> = LazyLock::new(|| re(r#"(?i)ANSWER\s*:\s*[*_`'"(\[]*\s*\$?\s*(-?\d[\d,]*\.?\d*)"#));
