@@ -2,11 +2,11 @@
 //! targets, as the 20 bins of [`crate::audit::DeltaDistribution`], with the 0.1 shift threshold
 //! and the mean |Δ| marked.
 
-use std::fmt;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub use super::PlotError;
+use super::err;
 use crate::audit::{DeltaDistribution, HistogramBin};
 
 /// Bar fill (a muted blue that prints well).
@@ -39,22 +39,6 @@ impl HistogramPlot {
             threshold: Some(crate::audit::distribution::SHIFT_THRESHOLD),
         }
     }
-}
-
-/// A drawing failure, as text (backend errors differ per backend).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlotError(pub String);
-
-impl fmt::Display for PlotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "could not draw the plot: {}", self.0)
-    }
-}
-
-impl std::error::Error for PlotError {}
-
-fn err<E: fmt::Debug>(e: E) -> PlotError {
-    PlotError(format!("{e:?}"))
 }
 
 /// Draws the histogram onto `root` (filling it first). Call `root.present()` afterwards when
