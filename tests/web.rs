@@ -6,15 +6,29 @@
 
 use gloo::timers::future::TimeoutFuture;
 use memaudit::audit::distribution::histogram;
+use memaudit::compare::CompareSettings;
 use memaudit::conventions::Settings;
 use memaudit::error::Error;
 use memaudit::ingest::InputFile;
-use memaudit::plots::HistogramPlot;
+use memaudit::outcomes::PairingOptions;
+use memaudit::plots::{
+    CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, HistogramPlot, Plot, PosteriorArm, PosteriorPlot,
+    ReclaimPlot, VerdictBar, VerdictBars, VerdictGroup,
+};
+use memaudit::probe::{Mode, NoteInput, Verdict};
+use memaudit::reclaim::Engine as Resampler;
 use memaudit::report;
 use memaudit::web::codec::{Packed, WebCodec};
 use memaudit::web::components::histogram::draw_on_canvas;
+use memaudit::web::components::plot::draw_plot;
+use memaudit::web::engine::compare::CompareEngine;
+use memaudit::web::engine::probe::{ProbeEngine, explain_note};
+use memaudit::web::engine::reclaim::ReclaimEngine;
 use memaudit::web::engine::{self, Engine};
-use memaudit::web::protocol::{Audited, Request, SourceFile, Timing};
+use memaudit::web::protocol::{
+    Audited, CompareOutcome, CompareRun, ItemSelection, ItemsView, ProbeRun, ReclaimRun, Request, Response, SourceFile,
+    Timing,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -44,6 +58,145 @@ hybrid-rrf,source,shared,96,0.44740570447004074,0.39682907070013623,0.4974457499
 hybrid-rrf,canonical,all,96,0.2719015319446369,0.22592883146835538,0.3188945427961692,0.6354166666666666,0.71875,0.17563467319370618,0.041666666666666664\n\
 hybrid-rrf,canonical,shared,96,0.2719015319446369,0.22592883146835538,0.3188945427961692,0.6354166666666666,0.71875,0.17563467319370618,0.041666666666666664\n\
 ";
+
+/// 30 items × 3 arms (made by a script; the expected numbers below are the native CLI's:
+/// `memaudit compare --outcomes o.csv --bootstrap 2000 --format json`).
+const OUTCOMES_CSV: &str = "\
+item,arm,score\n\
+q0,a,0.0000\n\
+q0,b,0.8962\n\
+q0,c,0.7923\n\
+q1,a,0.5385\n\
+q1,b,0.4346\n\
+q1,c,0.3308\n\
+q2,a,0.0769\n\
+q2,b,0.9731\n\
+q2,c,0.8692\n\
+q3,a,0.6154\n\
+q3,b,0.5115\n\
+q3,c,0.4077\n\
+q4,a,0.1538\n\
+q4,b,0.0500\n\
+q4,c,0.9462\n\
+q5,a,0.6923\n\
+q5,b,0.5885\n\
+q5,c,0.4846\n\
+q6,a,0.2308\n\
+q6,b,0.1269\n\
+q6,c,1.0231\n\
+q7,a,0.7692\n\
+q7,b,0.6654\n\
+q7,c,0.5615\n\
+q8,a,0.3077\n\
+q8,b,0.2038\n\
+q8,c,0.1000\n\
+q9,a,0.8462\n\
+q9,b,0.7423\n\
+q9,c,0.6385\n\
+q10,a,0.3846\n\
+q10,b,0.2808\n\
+q10,c,0.1769\n\
+q11,a,0.9231\n\
+q11,b,0.8192\n\
+q11,c,0.7154\n\
+q12,a,0.4615\n\
+q12,b,0.3577\n\
+q12,c,0.2538\n\
+q13,a,0.0000\n\
+q13,b,0.8962\n\
+q13,c,0.7923\n\
+q14,a,0.5385\n\
+q14,b,0.4346\n\
+q14,c,0.3308\n\
+q15,a,0.0769\n\
+q15,b,0.9731\n\
+q15,c,0.8692\n\
+q16,a,0.6154\n\
+q16,b,0.5115\n\
+q16,c,0.4077\n\
+q17,a,0.1538\n\
+q17,b,0.0500\n\
+q17,c,0.9462\n\
+q18,a,0.6923\n\
+q18,b,0.5885\n\
+q18,c,0.4846\n\
+q19,a,0.2308\n\
+q19,b,0.1269\n\
+q19,c,1.0231\n\
+q20,a,0.7692\n\
+q20,b,0.6654\n\
+q20,c,0.5615\n\
+q21,a,0.3077\n\
+q21,b,0.2038\n\
+q21,c,0.1000\n\
+q22,a,0.8462\n\
+q22,b,0.7423\n\
+q22,c,0.6385\n\
+q23,a,0.3846\n\
+q23,b,0.2808\n\
+q23,c,0.1769\n\
+q24,a,0.9231\n\
+q24,b,0.8192\n\
+q24,c,0.7154\n\
+q25,a,0.4615\n\
+q25,b,0.3577\n\
+q25,c,0.2538\n\
+q26,a,0.0000\n\
+q26,b,0.8962\n\
+q26,c,0.7923\n\
+q27,a,0.5385\n\
+q27,b,0.4346\n\
+q27,c,0.3308\n\
+q28,a,0.0769\n\
+q28,b,0.9731\n\
+q28,c,0.8692\n\
+q29,a,0.6154\n\
+q29,b,0.5115\n\
+q29,c,0.4077\n";
+
+/// 40 trials, 2 policies × 2 integrities; expected numbers from `memaudit reclaim --trials t.jsonl
+/// --format json` (native CLI, Python resampler, 5,000 resamples, seed 0).
+const TRIALS: &str = "\
+{\"pid\":\"p0\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p1\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p2\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p3\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p4\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p0\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p1\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p2\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p3\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p4\",\"policy\":\"lossy\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p0\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p1\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p2\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p3\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p4\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p0\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p1\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p2\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p3\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p4\",\"policy\":\"lossy\",\"integrity\":0.3,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p0\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p1\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p2\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p3\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p4\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p0\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p1\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p2\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p3\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p4\",\"policy\":\"source_first\",\"integrity\":1.0,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p0\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":false,\"seed\":0}\n\
+{\"pid\":\"p1\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p2\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p3\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p4\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":0}\n\
+{\"pid\":\"p0\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":false,\"seed\":1}\n\
+{\"pid\":\"p1\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p2\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p3\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":1}\n\
+{\"pid\":\"p4\",\"policy\":\"source_first\",\"integrity\":0.3,\"correct\":true,\"seed\":1}\n";
 
 fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
@@ -78,6 +231,24 @@ async fn app_mounts() {
     yew::Renderer::<memaudit::web::App>::with_root(root.clone()).render();
     TimeoutFuture::new(50).await;
     for id in ["#file-input", "#demo-button", "#settings", "#k", "#bootstrap"] {
+        assert!(root.query_selector(id).unwrap().is_some(), "{id} missing");
+    }
+    // Every page is mounted; only the rescoring page is visible.
+    for id in [
+        "#nav-rescore",
+        "#nav-compare",
+        "#nav-probe",
+        "#nav-reclaim",
+        "#compare-file-input",
+        "#compare-format",
+        "#probe-note",
+        "#probe-source",
+        "#probe-stale",
+        "#probe-file-input",
+        "#reclaim-file-input",
+        "#reclaim-settings",
+        "#reclaim-resampler",
+    ] {
         assert!(root.query_selector(id).unwrap().is_some(), "{id} missing");
     }
     let input: web_sys::HtmlInputElement = root.query_selector("#file-input").unwrap().unwrap().dyn_into().unwrap();
@@ -174,5 +345,235 @@ fn messages_pass_blobs_through_the_codec() {
             assert_eq!(files[0].blob.size(), blob.size());
         }
         other => panic!("{other:?}"),
+    }
+}
+
+fn hidden(root: &web_sys::Element, id: &str) -> bool {
+    root.query_selector(id).unwrap().unwrap().has_attribute("hidden")
+}
+
+#[wasm_bindgen_test]
+async fn navigation_switches_pages_and_keeps_them_mounted() {
+    let root = mount_point();
+    yew::Renderer::<memaudit::web::App>::with_root(root.clone()).render();
+    TimeoutFuture::new(50).await;
+    assert!(!hidden(&root, "#page-rescore"));
+    for (nav, page) in
+        [("#nav-compare", "#page-compare"), ("#nav-probe", "#page-probe"), ("#nav-reclaim", "#page-reclaim")]
+    {
+        let a: web_sys::HtmlElement = root.query_selector(nav).unwrap().unwrap().dyn_into().unwrap();
+        a.click();
+        TimeoutFuture::new(50).await;
+        assert!(!hidden(&root, page), "{page} visible after {nav}");
+        assert!(hidden(&root, "#page-rescore"));
+        assert_eq!(a.get_attribute("aria-current").as_deref(), Some("page"));
+    }
+    let app = root.query_selector(".app").unwrap().unwrap();
+    assert_eq!(app.get_attribute("data-page").as_deref(), Some("reclaim"));
+    let _ = web_sys::window().unwrap().location().set_hash("");
+}
+
+/// A canvas of the plot's size, drawn; returns its RGBA pixels.
+fn draw<P: Plot>(plot: &P) -> Vec<u8> {
+    let canvas: web_sys::HtmlCanvasElement = document().create_element("canvas").unwrap().dyn_into().unwrap();
+    document().body().unwrap().append_child(&canvas).unwrap();
+    draw_plot(canvas.clone(), plot).unwrap();
+    let (w, h) = plot.size();
+    assert_eq!((canvas.width(), canvas.height()), (w, h));
+    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    ctx.get_image_data(0.0, 0.0, w as f64, h as f64).unwrap().data().to_vec()
+}
+
+/// Pixels within 30 of a colour in each channel.
+fn near(px: &[u8], c: plotters::style::RGBColor) -> usize {
+    px.chunks(4)
+        .filter(|p| {
+            (p[0] as i32 - c.0 as i32).abs() < 30
+                && (p[1] as i32 - c.1 as i32).abs() < 30
+                && (p[2] as i32 - c.2 as i32).abs() < 30
+        })
+        .count()
+}
+
+#[wasm_bindgen_test]
+fn forest_plot_draws_rows_and_hit_tests_them() {
+    let rows: Vec<ForestRow> = (0..6)
+        .map(|i| ForestRow {
+            label: format!("arm{i} − arm{}", i + 1),
+            estimate: i as f64 * 0.1 - 0.25,
+            low: i as f64 * 0.1 - 0.35,
+            high: i as f64 * 0.1 - 0.15,
+            significant: i % 2 == 0,
+            group: None,
+        })
+        .collect();
+    let plot = ForestPlot { title: "Contrasts".into(), x_label: "a − b".into(), rows, width: 800, selected: None };
+    let px = draw(&plot);
+    assert!(near(&px, memaudit::plots::forest::SIGNIFICANT) > 100, "significant rows in red");
+    assert!(near(&px, memaudit::plots::forest::NOT_SIGNIFICANT) > 100);
+    let l = ForestLayout::new(&plot);
+    for b in &l.rows {
+        assert_eq!(l.row_at(400.0, b.y as f64), Some(b.index));
+    }
+}
+
+#[wasm_bindgen_test]
+fn cd_diagram_draws_clique_bars_and_hit_tests_arms() {
+    let arms: Vec<CdArm> = (0..5).map(|i| CdArm { name: format!("arm{i}"), mean_rank: 1.3 + i as f64 * 0.8 }).collect();
+    let plot = CdPlot {
+        title: "CD".into(),
+        arms,
+        cd: Some(1.1),
+        cliques: vec![vec!["arm0".into(), "arm1".into()], vec!["arm3".into(), "arm4".into()]],
+        width: 800,
+        selected: Some(2),
+    };
+    let px = draw(&plot);
+    assert!(near(&px, memaudit::plots::cd_diagram::CLIQUE) > 300, "clique bars and axis");
+    assert!(near(&px, memaudit::plots::cd_diagram::RULER) > 50, "CD ruler");
+    assert!(near(&px, memaudit::plots::cd_diagram::SELECTED) > 50, "selected arm");
+    let l = CdLayout::new(&plot);
+    assert_eq!(l.cliques.len(), 2);
+    for a in &l.arms {
+        assert_eq!(l.arm_at(a.x_label as f64, a.y as f64), Some(a.index));
+    }
+}
+
+#[wasm_bindgen_test]
+fn posterior_reclaim_and_verdict_plots_draw_pixels() {
+    let p = PosteriorPlot {
+        a: PosteriorArm { name: "a".into(), successes: 80.0, n: 96.0 },
+        b: PosteriorArm { name: "b".into(), successes: 60.0, n: 96.0 },
+        width: 700,
+        height: 360,
+    };
+    let px = draw(&p);
+    assert!(near(&px, memaudit::plots::posterior::COLOR_A) > 200);
+    assert!(near(&px, memaudit::plots::posterior::COLOR_B) > 200);
+
+    let mut e = ReclaimEngine::new();
+    let run = ReclaimRun { settings: Default::default(), arm: None };
+    let b = e.load(vec![InputFile::new("t.jsonl", TRIALS.as_bytes())], &run, &mut |_, _, _| {}).unwrap();
+    let plot = ReclaimPlot::from_cells("RR", &b.report.cells, 760, 420);
+    let px = draw(&plot);
+    assert!(
+        near(&px, memaudit::plots::reclaim::PALETTE[0]) > 50 && near(&px, memaudit::plots::reclaim::PALETTE[1]) > 50
+    );
+
+    let v = VerdictBars {
+        title: "verdicts".into(),
+        groups: vec![VerdictGroup {
+            name: "itemized".into(),
+            bars: vec![
+                VerdictBar { verdict: "complete".into(), count: 10 },
+                VerdictBar { verdict: "silent".into(), count: 4 },
+            ],
+        }],
+        width: 600,
+        height: 320,
+    };
+    let px = draw(&v);
+    assert!(near(&px, memaudit::plots::verdicts::verdict_color("complete")) > 2000);
+    assert!(near(&px, memaudit::plots::verdicts::verdict_color("silent")) > 800);
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9
+}
+
+#[wasm_bindgen_test]
+fn compare_engine_in_wasm_matches_the_cli() {
+    let mut e = CompareEngine::new();
+    let run = CompareRun {
+        spec: None,
+        options: PairingOptions::default(),
+        settings: CompareSettings { bootstrap: 2000, ..CompareSettings::default() },
+    };
+    let r = e.load(vec![InputFile::new("o.csv", OUTCOMES_CSV.as_bytes())], None, &run, &mut |_, _, _| {}).unwrap();
+    let CompareOutcome::Compared { comparison: c, .. } = &r.outcome else { panic!("{:?}", r.outcome) };
+    // memaudit compare --outcomes o.csv --bootstrap 2000 --format json (native)
+    let arms = [
+        ("a", 0.4410266666666666, 0.3285740380127419, 0.5410333333333333, 1.5333333333333334),
+        ("b", 0.53718, 0.42948333333333333, 0.6346200000000001, 1.9333333333333333),
+        ("c", 0.5666666666666665, 0.4640933333333333, 0.66667, 2.533333333333333),
+    ];
+    for (row, (arm, mean, lo, hi, rank)) in c.arms.iter().zip(arms) {
+        assert_eq!(row.arm, arm);
+        assert!(close(row.mean, mean) && close(row.ci_low, lo) && close(row.ci_high, hi), "{row:?}");
+        assert!(close(row.mean_rank.unwrap(), rank));
+    }
+    let pairs = [
+        (-0.09615333333333337, -0.26283666666666666, 0.03717668846616833, 0.3209061647536561),
+        (-0.12563999999999992, -0.3256348442273801, 0.04103000000000001, 0.6398920131199),
+        (-0.02948666666666655, -0.19616666666666674, 0.07051333333333332, 0.04117188137078798),
+    ];
+    for (p, (diff, lo, hi, holm)) in c.pairs.iter().zip(pairs) {
+        assert!(close(p.diff, diff) && close(p.ci_low, lo) && close(p.ci_high, hi) && close(p.p_holm, holm), "{p:?}");
+    }
+    let f = c.friedman.as_ref().unwrap();
+    assert!(close(f.chi2, 15.199999999999994));
+    assert_eq!(f.cliques, vec![vec!["a".to_string(), "b".into()], vec!["b".into(), "c".into()]]);
+
+    // The result crosses the worker boundary unchanged (serde-wasm-bindgen, not bincode).
+    use gloo::worker::Codec;
+    let resp = Response::Compared { job: 3, result: Box::new(r.clone()) };
+    match WebCodec::decode::<Response>(WebCodec::encode(&resp)) {
+        Response::Compared { job, result } => {
+            assert_eq!(job, 3);
+            assert_eq!(*result, r);
+        }
+        other => panic!("{other:?}"),
+    }
+    match e.items(&ItemSelection::Pair { a: "a".into(), b: "c".into() }).unwrap() {
+        ItemsView::Pair { items, .. } => assert_eq!(items.len(), 30),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn probe_engine_explains_the_notebook_note_in_both_modes() {
+    let input = NoteInput::new("note", "(Memory of an earlier session.) You concluded the total before tax was $55.")
+        .with_source("notebooks at $4 each (7 bought) and pens at $2 each (9 bought)")
+        .with_stale("$55");
+    let live = explain_note(&input);
+    assert_eq!(live.itemized.as_ref().unwrap().row.verdict, Verdict::Silent);
+    assert_eq!(live.reference.as_ref().unwrap().row.verdict, Verdict::UncorrectableSilent);
+    let notes = "{\"note_id\": \"n1\", \"note\": \"7 notebooks at $4 and 9 pens at $2\", \"source\": \"notebooks at $4 each (7 bought) and pens at $2 each (9 bought)\", \"stale\": \"$55\", \"correct\": true}\n";
+    let mut e = ProbeEngine::new();
+    let b = e
+        .load(
+            vec![InputFile::new("n.jsonl", notes.as_bytes())],
+            &ProbeRun { mode: Mode::Itemized, confidence: 0.95, arm: None },
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+    assert_eq!(b.report.notes[0].verdict, Verdict::Complete);
+    assert_eq!(b.report.side_by_side.reference.summary.n, 1);
+}
+
+#[wasm_bindgen_test]
+fn reclaim_engine_in_wasm_matches_the_cli() {
+    let mut e = ReclaimEngine::new();
+    let run = ReclaimRun { settings: Default::default(), arm: None };
+    let b = e.load(vec![InputFile::new("t.jsonl", TRIALS.as_bytes())], &run, &mut |_, _, _| {}).unwrap();
+    // memaudit reclaim --trials t.jsonl --format json (native; CPython resampler, seed 0)
+    let want = [
+        ("lossy", 1.0, 7, 0.4, 1.0),
+        ("lossy", 0.3, 4, 0.1, 0.7),
+        ("source_first", 1.0, 7, 0.4, 1.0),
+        ("source_first", 0.3, 8, 0.5, 1.0),
+    ];
+    for (c, (policy, g, rec, lo, hi)) in b.report.cells.iter().zip(want) {
+        assert_eq!((c.policy.as_str(), c.integrity, c.recovered), (policy, Some(g), rec));
+        assert!(close(c.rr_low.unwrap(), lo) && close(c.rr_high.unwrap(), hi), "{c:?}");
+    }
+    let mut chacha = run.clone();
+    chacha.settings.bootstrap.engine = Resampler::ChaCha8;
+    chacha.settings.bootstrap.cluster_by_problem = true;
+    let b = e.run(&chacha, &mut |_, _, _| {}).unwrap();
+    // --resampler chacha8 --cluster-by-problem
+    let want = [(0.5, 0.9), (0.2, 0.5), (0.5, 0.9), (0.4, 1.0)];
+    for (c, (lo, hi)) in b.report.cells.iter().zip(want) {
+        assert!(close(c.rr_low.unwrap(), lo) && close(c.rr_high.unwrap(), hi), "{c:?}");
     }
 }

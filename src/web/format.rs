@@ -49,6 +49,30 @@ pub fn int_cell(col: &'static str, v: usize) -> Html {
     }
 }
 
+/// A p-value as the CLI's text tables print it: 4 decimals, or scientific below 1e-4.
+pub fn p_text(v: Option<f64>) -> String {
+    match v {
+        Some(p) if p.is_finite() && p < 1e-4 => format!("{p:.1e}"),
+        Some(p) => format!("{p:.4}"),
+        None => "—".into(),
+    }
+}
+
+/// A p-value cell: full precision in `data-value`, [`p_text`] shown.
+pub fn p_cell(col: &'static str, v: Option<f64>) -> Html {
+    html! {
+        <td class="num" data-col={col} data-value={num(v)}>{ p_text(v) }</td>
+    }
+}
+
+/// A signed number cell (`+0.0521`), full precision in `data-value`.
+pub fn signed_cell(col: &'static str, v: Option<f64>) -> Html {
+    let text = v.filter(|x| x.is_finite()).map(|x| format!("{x:+.4}")).unwrap_or_else(|| fmt4(v));
+    html! {
+        <td class="num" data-col={col} data-value={num(v)}>{ text }</td>
+    }
+}
+
 /// A text table cell.
 pub fn text_cell(col: &'static str, v: impl Into<String>) -> Html {
     let v: String = v.into();
@@ -66,5 +90,7 @@ mod tests {
         assert_eq!(count(1234567), "1\u{202f}234\u{202f}567");
         assert_eq!(count(12), "12");
         assert_eq!(duration(2410.0), "2.41 s");
+        assert_eq!(p_text(Some(7.57e-29)), "7.6e-29");
+        assert_eq!(p_text(Some(0.0625)), "0.0625");
     }
 }

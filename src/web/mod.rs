@@ -1,6 +1,8 @@
-//! The browser viewer (feature `web`): a Yew single-page app ([`app`]) and the Web Worker that
-//! does all heavy work ([`worker`]: reading files, [`crate::dataset::Dataset::build`],
-//! [`crate::audit::run`], drill-downs). The page and the worker talk through gloo-worker with
+//! The browser viewer (feature `web`): a Yew single-page app ([`app`], the shell, and its
+//! [`pages`]: rescoring, paired comparison, probe, reclaim) and the Web Worker that does all
+//! heavy work ([`worker`]: reading files, [`crate::dataset::Dataset::build`],
+//! [`crate::audit::run`], drill-downs, [`crate::compare::compare_table`], the probe and the
+//! reclaim analysis). The page and the worker talk through gloo-worker with
 //! the messages of [`protocol`], encoded by [`codec::WebCodec`]. [`engine`] is the worker's
 //! logic without any browser API, so it can be tested directly. See `docs/viewer.md`.
 
@@ -10,6 +12,7 @@ pub mod components;
 pub mod dom;
 pub mod engine;
 pub mod format;
+pub mod pages;
 pub mod protocol;
 pub mod worker;
 

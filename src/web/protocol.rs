@@ -2,15 +2,24 @@
 //!
 //! Every request carries a [`JobId`] chosen by the page; every response names the job it
 //! belongs to, so the page can ignore answers to requests it has superseded. One request may
-//! produce several responses: any number of [`Response::Progress`], then exactly one of
-//! [`Response::Audited`], [`Response::Drilldown`] or [`Response::Failed`].
+//! produce several responses: any number of [`Response::Progress`], then exactly one result
+//! ([`Response::Audited`], [`Response::Drilldown`], [`Response::Compared`],
+//! [`Response::CompareItems`], [`Response::ProbeExplained`], [`Response::Probed`],
+//! [`Response::Reclaimed`]) or [`Response::Failed`].
+//!
+//! Each page talks to the one worker through its own fork of the bridge, so responses reach
+//! the page that asked.
 
 use serde::{Deserialize, Serialize};
 
 use super::codec::Packed;
-use crate::audit::{Drilldown, Report};
+use crate::audit::{Drilldown, PerQueryRow, Report};
+use crate::compare::{CompareSettings, Comparison, PairItem};
 use crate::conventions::Settings;
 use crate::error::Error;
+use crate::outcomes::{ColumnInfo, OutcomeFormat, OutcomeWarnings, PairingOptions, PairingReport, Spec};
+use crate::probe::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeReport};
+use crate::reclaim::{ReclaimReport, ReclaimSettings};
 
 /// Identifies one request of the page.
 pub type JobId = u32;
@@ -37,6 +46,66 @@ pub enum Request {
     /// One system's ranked list for one query (indices into the report's `systems` and the
     /// query list of [`Audited::queries`]) from the kept dataset.
     Drilldown { job: JobId, settings: Settings, system: usize, query: usize },
+    /// Comparison page: read outcome files (formats detected, or `format` forced), keep the
+    /// table, and compare under `run` (its spec `None` = inferred).
+    CompareLoad { job: JobId, files: Vec<SourceFile>, format: Option<OutcomeFormat>, run: CompareRun },
+    /// Comparison page: a rescoring's per-query rows (`outcomes::from_per_query`) as the kept
+    /// table, then compare.
+    CompareRescoring { job: JobId, name: String, rows: Packed<Vec<PerQueryRow>>, run: CompareRun },
+    /// Comparison page: compare the kept table again (other spec, options or settings).
+    CompareRun { job: JobId, run: CompareRun },
+    /// Comparison page: the items behind a contrast or an arm of the last comparison.
+    CompareItems { job: JobId, selection: ItemSelection },
+    /// Probe page: one pasted note, probed in both modes.
+    ProbeNote { job: JobId, input: NoteInput },
+    /// Probe page: read notes files (and probe keys, recognised by content), keep the notes,
+    /// and report.
+    ProbeLoad { job: JobId, files: Vec<SourceFile>, run: ProbeRun },
+    /// Probe page: report the kept notes again (other mode, confidence or arm).
+    ProbeRun { job: JobId, run: ProbeRun },
+    /// Probe page: one kept note (index into the report's `notes`), in both modes.
+    ProbeDetail { job: JobId, run: ProbeRun, index: usize },
+    /// Reclaim page: read trial files (and probe keys), keep the trials, and analyse.
+    ReclaimLoad { job: JobId, files: Vec<SourceFile>, run: ReclaimRun },
+    /// Reclaim page: analyse the kept trials again.
+    ReclaimRun { job: JobId, run: ReclaimRun },
+}
+
+/// How to compare: the spec (`None`: inferred from the table), pairing tolerances and the
+/// statistics' settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareRun {
+    pub spec: Option<Spec>,
+    pub options: PairingOptions,
+    pub settings: CompareSettings,
+}
+
+/// What the items table shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemSelection {
+    /// The contrast a − b (a forest-plot row).
+    Pair { a: String, b: String },
+    /// One arm's values (a CD-diagram arm).
+    Arm { arm: String },
+}
+
+/// The probe report's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeRun {
+    /// The mode of the `notes` rows and the headline summary (both modes are always reported).
+    pub mode: Mode,
+    /// Level of the Wilson intervals.
+    pub confidence: f64,
+    /// Keep only notes of this arm (e.g. `directed`).
+    pub arm: Option<String>,
+}
+
+/// The reclaim analysis' settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReclaimRun {
+    pub settings: ReclaimSettings,
+    /// Keep only trials of this arm (reclaim-eval's tables use `directed`).
+    pub arm: Option<String>,
 }
 
 /// What stage a long job is in.
@@ -46,6 +115,12 @@ pub enum Phase {
     Building,
     Scoring,
     Tables,
+    /// Pairing outcome rows into an item × arm matrix.
+    Pairing,
+    /// Bootstrap, tests and ranks of a comparison.
+    Comparing,
+    /// Probing notes or analysing reclaim trials.
+    Analysing,
 }
 
 /// Worker → page.
@@ -67,6 +142,32 @@ pub enum Response {
         job: JobId,
         drilldown: Box<Drilldown>,
     },
+    /// The result of `CompareLoad`, `CompareRescoring` or `CompareRun`: a comparison, or the
+    /// pairing's refusal with its report.
+    Compared {
+        job: JobId,
+        result: Box<CompareResult>,
+    },
+    /// The items behind a contrast or an arm.
+    CompareItems {
+        job: JobId,
+        items: Box<ItemsView>,
+    },
+    /// One note in both probe modes (`ProbeNote`, `ProbeDetail`).
+    ProbeExplained {
+        job: JobId,
+        result: Box<LiveProbe>,
+    },
+    /// The result of `ProbeLoad` or `ProbeRun`.
+    Probed {
+        job: JobId,
+        result: Box<ProbeBatch>,
+    },
+    /// The result of `ReclaimLoad` or `ReclaimRun`.
+    Reclaimed {
+        job: JobId,
+        result: Box<ReclaimBatch>,
+    },
     /// The job failed; `kept_previous` tells whether the worker still holds the dataset of an
     /// earlier successful load (so earlier results remain valid).
     Failed {
@@ -82,6 +183,11 @@ impl Response {
             Response::Progress { job, .. }
             | Response::Audited { job, .. }
             | Response::Drilldown { job, .. }
+            | Response::Compared { job, .. }
+            | Response::CompareItems { job, .. }
+            | Response::ProbeExplained { job, .. }
+            | Response::Probed { job, .. }
+            | Response::Reclaimed { job, .. }
             | Response::Failed { job, .. } => *job,
         }
     }
@@ -112,4 +218,134 @@ pub struct Audited {
     /// the list is unchanged).
     pub queries: Option<Vec<QueryInfo>>,
     pub timing: Timing,
+}
+
+/// One column of a kept outcome table, with its first distinct texts (for filters).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnView {
+    pub info: ColumnInfo,
+    /// Up to [`COLUMN_VALUES`] distinct texts, in first-seen order.
+    pub values: Vec<String>,
+}
+
+/// How many distinct texts of a column the page gets.
+pub const COLUMN_VALUES: usize = 60;
+
+/// One file of a kept outcome table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeFileView {
+    pub name: String,
+    pub format: OutcomeFormat,
+    pub gzip: bool,
+    pub bytes: usize,
+    pub rows: usize,
+}
+
+/// The kept outcome table as the comparison page shows it (sent after a load).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableInfo {
+    pub name: String,
+    pub files: Vec<OutcomeFileView>,
+    pub columns: Vec<ColumnView>,
+    pub rows: usize,
+    pub warnings: OutcomeWarnings,
+    /// What `infer_spec` proposes, with its reasons.
+    pub inferred: Spec,
+    /// The table came from the rescoring page.
+    pub from_rescoring: bool,
+}
+
+/// A comparison, or why there is none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CompareOutcome {
+    /// The arms were compared.
+    Compared { comparison: Box<Comparison>, pairing: Box<PairingReport> },
+    /// The pairing refused a paired test: what is wrong and how to fix it (verbatim from the
+    /// core), with the pairing report when the rows could be placed.
+    Refused { message: String, pairing: Option<Box<PairingReport>> },
+}
+
+/// The answer to a comparison request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareResult {
+    /// The kept table, after a load (`None` after a re-run: unchanged).
+    pub table: Option<TableInfo>,
+    /// The spec used (inferred when none was given).
+    pub spec: Spec,
+    pub options: PairingOptions,
+    pub outcome: CompareOutcome,
+    /// Milliseconds: reading (loads only), pairing and comparing.
+    pub read_ms: f64,
+    pub total_ms: f64,
+}
+
+/// One item of an arm (a CD-diagram click): its value and its rank among the arms on that item
+/// (1 = best, ties averaged).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmItem {
+    pub item: String,
+    pub value: f64,
+    pub rank: f64,
+    pub group: Option<String>,
+}
+
+/// The items behind a selection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ItemsView {
+    /// `items_for_pair`: largest |a − b| first.
+    Pair { a: String, b: String, items: Vec<PairItem> },
+    /// The arm's value on every item, in item order.
+    Arm { arm: String, items: Vec<ArmItem> },
+}
+
+/// One note as the probe shows it in one mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeView {
+    pub note: String,
+    pub row: NoteRow,
+    pub items: Vec<ItemResult>,
+    pub highlights: Vec<Highlight>,
+}
+
+/// One note in both modes (an error text when the note cannot be probed, e.g. no source).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveProbe {
+    pub itemized: Result<ProbeView, String>,
+    pub reference: Result<ProbeView, String>,
+}
+
+/// A file the probe or reclaim page read, and what it was taken for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileNote {
+    pub name: String,
+    /// `notes`, `reclaim-eval realworld rows`, `probe keys`, `trials`.
+    pub kind: String,
+    /// Records read from it.
+    pub records: usize,
+}
+
+/// A probe batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeBatch {
+    pub files: Vec<FileNote>,
+    pub report: ProbeReport,
+    /// Distinct arms among the kept notes (for the arm filter).
+    pub arms: Vec<String>,
+    /// Notes read (before the arm filter).
+    pub notes_read: usize,
+    pub total_ms: f64,
+}
+
+/// A reclaim analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReclaimBatch {
+    pub files: Vec<FileNote>,
+    /// As `memaudit reclaim --format json` prints it (reading notices merged into `warnings`).
+    pub report: ReclaimReport,
+    /// Distinct arms among the kept trials (for the arm filter).
+    pub arms: Vec<String>,
+    /// Trials read (before the arm filter) and analysed.
+    pub trials_read: usize,
+    pub trials_used: usize,
+    pub total_ms: f64,
 }

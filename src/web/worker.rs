@@ -1,13 +1,19 @@
-//! The Web Worker (`memaudit-worker` binary): a gloo-worker [`Worker`] around [`Engine`].
+//! The Web Worker (`memaudit-worker` binary): a gloo-worker [`Worker`] around the engines of
+//! [`super::engine`] (rescoring, comparison, probe, reclaim).
 //!
 //! All heavy work runs here so the page never freezes: the user's files (browser `Blob`s) are
-//! read with `FileReaderSync`, parsed, built into a dataset and audited; progress goes back to
-//! the page while that runs (a worker may post messages in the middle of a synchronous job).
+//! read with `FileReaderSync`, parsed, built into a dataset and audited (or compared, probed,
+//! analysed); progress goes back to the page while that runs (a worker may post messages in
+//! the middle of a synchronous job). Each page uses its own fork of the bridge, so every
+//! response goes back to the page that asked.
 
 use gloo::worker::{HandlerId, Worker, WorkerScope};
 use wasm_bindgen::JsValue;
 
 use super::codec::Packed;
+use super::engine::compare::CompareEngine;
+use super::engine::probe::{ProbeEngine, explain_note};
+use super::engine::reclaim::ReclaimEngine;
 use super::engine::{self, Engine};
 use super::protocol::{Audited, JobId, Phase, Request, Response, SourceFile, Timing};
 use crate::error::{Error, IngestError, Location};
@@ -20,10 +26,13 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-/// The worker's state: the kept dataset.
+/// The worker's state: the kept rescoring dataset, outcome table, notes and trials.
 #[derive(Debug)]
 pub struct AuditWorker {
     engine: Engine,
+    compare: CompareEngine,
+    probe: ProbeEngine,
+    reclaim: ReclaimEngine,
 }
 
 /// Sends throttled progress for one job and times its phases.
@@ -65,6 +74,16 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// Milliseconds since the job began.
+    fn elapsed(&self) -> f64 {
+        now_ms() - self.start
+    }
+
+    /// Milliseconds from the job's start to the first message of `phase` (or the whole job).
+    fn until(&self, phase: Phase) -> f64 {
+        self.marks.iter().find(|m| m.0 == phase).map_or_else(|| self.elapsed(), |m| m.1 - self.start)
+    }
+
     fn timing(&self) -> Timing {
         let end = now_ms();
         let begin = |p: Phase| self.marks.iter().find(|m| m.0 == p).map(|m| m.1);
@@ -86,6 +105,16 @@ fn js_message(e: &JsValue) -> String {
     e.as_string()
         .or_else(|| js_sys::Reflect::get(e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
         .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Reads every file of a request.
+fn read_blobs(files: &[SourceFile], rep: &mut Reporter<'_>) -> Result<Vec<InputFile>, Error> {
+    let mut inputs = Vec::with_capacity(files.len());
+    for f in files {
+        rep.report(Phase::Reading, &format!("opening {}", f.name), 0.0);
+        inputs.push(read_blob(f)?);
+    }
+    Ok(inputs)
 }
 
 /// Reads a `Blob` into memory (synchronous reads are allowed, and cheapest, in a worker).
@@ -136,6 +165,107 @@ impl AuditWorker {
                     Err(error) => self.failed(job, error),
                 }
             }
+            Request::CompareLoad { job, files, format, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = read_blobs(&files, &mut rep).and_then(|inputs| {
+                    drop(files);
+                    self.compare.load(inputs, format, &run, &mut |p, s, f| rep.report(p, s, f))
+                });
+                self.compared(job, result, &rep)
+            }
+            Request::CompareRescoring { job, name, rows, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = rows
+                    .unpack()
+                    .map_err(|message| Error::Output { what: "the rescoring rows".into(), message })
+                    .and_then(|rows| {
+                        self.compare.load_rescoring(&name, &rows, &run, &mut |p, s, f| rep.report(p, s, f))
+                    });
+                self.compared(job, result, &rep)
+            }
+            Request::CompareRun { job, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = self.compare.run(&run, &mut |p, s, f| rep.report(p, s, f));
+                self.compared(job, result, &rep)
+            }
+            Request::CompareItems { job, selection } => match self.compare.items(&selection) {
+                Ok(items) => Response::CompareItems { job, items: Box::new(items) },
+                Err(error) => Response::Failed { job, error, kept_previous: self.compare.has_table() },
+            },
+            Request::ProbeNote { job, input } => {
+                Response::ProbeExplained { job, result: Box::new(explain_note(&input)) }
+            }
+            Request::ProbeLoad { job, files, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = read_blobs(&files, &mut rep).and_then(|inputs| {
+                    drop(files);
+                    self.probe.load(inputs, &run, &mut |p, s, f| rep.report(p, s, f))
+                });
+                self.probed(job, result, &rep)
+            }
+            Request::ProbeRun { job, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = self.probe.run(&run, &mut |p, s, f| rep.report(p, s, f));
+                self.probed(job, result, &rep)
+            }
+            Request::ProbeDetail { job, run, index } => match self.probe.detail(&run, index) {
+                Ok(live) => Response::ProbeExplained { job, result: Box::new(live) },
+                Err(error) => Response::Failed { job, error, kept_previous: self.probe.has_notes() },
+            },
+            Request::ReclaimLoad { job, files, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = read_blobs(&files, &mut rep).and_then(|inputs| {
+                    drop(files);
+                    self.reclaim.load(inputs, &run, &mut |p, s, f| rep.report(p, s, f))
+                });
+                self.reclaimed(job, result, &rep)
+            }
+            Request::ReclaimRun { job, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let result = self.reclaim.run(&run, &mut |p, s, f| rep.report(p, s, f));
+                self.reclaimed(job, result, &rep)
+            }
+        }
+    }
+
+    fn compared(
+        &self,
+        job: JobId,
+        result: Result<super::protocol::CompareResult, Error>,
+        rep: &Reporter<'_>,
+    ) -> Response {
+        match result {
+            Ok(mut r) => {
+                r.read_ms = if r.table.is_some() { rep.until(Phase::Pairing) } else { 0.0 };
+                r.total_ms = rep.elapsed();
+                Response::Compared { job, result: Box::new(r) }
+            }
+            Err(error) => Response::Failed { job, error, kept_previous: self.compare.has_table() },
+        }
+    }
+
+    fn probed(&self, job: JobId, result: Result<super::protocol::ProbeBatch, Error>, rep: &Reporter<'_>) -> Response {
+        match result {
+            Ok(mut b) => {
+                b.total_ms = rep.elapsed();
+                Response::Probed { job, result: Box::new(b) }
+            }
+            Err(error) => Response::Failed { job, error, kept_previous: self.probe.has_notes() },
+        }
+    }
+
+    fn reclaimed(
+        &self,
+        job: JobId,
+        result: Result<super::protocol::ReclaimBatch, Error>,
+        rep: &Reporter<'_>,
+    ) -> Response {
+        match result {
+            Ok(mut b) => {
+                b.total_ms = rep.elapsed();
+                Response::Reclaimed { job, result: Box::new(b) }
+            }
+            Err(error) => Response::Failed { job, error, kept_previous: self.reclaim.has_trials() },
         }
     }
 
@@ -173,7 +303,12 @@ impl Worker for AuditWorker {
     type Output = Response;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        AuditWorker { engine: Engine::new() }
+        AuditWorker {
+            engine: Engine::new(),
+            compare: CompareEngine::new(),
+            probe: ProbeEngine::new(),
+            reclaim: ReclaimEngine::new(),
+        }
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _msg: Self::Message) {}

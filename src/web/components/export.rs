@@ -87,3 +87,54 @@ pub fn export_buttons(props: &ExportProps) -> Html {
         </span>
     }
 }
+
+/// "CSV" and "JSON" buttons (`button[data-export={table}][data-kind=csv|json]`) whose contents
+/// are made on click by `csv` and `json`.
+pub fn lazy_exports(
+    table: &'static str,
+    label: &str,
+    csv: impl Fn() -> Result<String, String> + 'static,
+    json: impl Fn() -> Result<String, String> + 'static,
+) -> Html {
+    let on_csv = Callback::from(move |_: MouseEvent| {
+        if let Err(e) = csv().and_then(|t| download_text(&format!("memaudit-{table}.csv"), "text/csv", &t)) {
+            report_error(table, e);
+        }
+    });
+    let on_json = Callback::from(move |_: MouseEvent| {
+        if let Err(e) = json().and_then(|t| download_text(&format!("memaudit-{table}.json"), "application/json", &t)) {
+            report_error(table, e);
+        }
+    });
+    html! {
+        <span class="export" role="group" aria-label={format!("export {label}")}>
+            <button type="button" class="small" data-export={table} data-kind="csv"
+                title={format!("Download {label} as CSV")} onclick={on_csv}>{ format!("{label} CSV") }</button>
+            <button type="button" class="small" data-export={table} data-kind="json"
+                title={format!("Download {label} as JSON")} onclick={on_json}>{ format!("{label} JSON") }</button>
+        </span>
+    }
+}
+
+/// Pretty JSON of any serialisable value.
+pub fn to_json<T: Serialize + ?Sized>(v: &T) -> Result<String, String> {
+    pretty(v)
+}
+
+/// A download button for ready-made text: `button#{id}`.
+pub fn text_download(
+    id: &'static str,
+    label: &str,
+    filename: &'static str,
+    mime: &'static str,
+    make: impl Fn() -> Result<String, String> + 'static,
+) -> Html {
+    let onclick = Callback::from(move |_: MouseEvent| {
+        if let Err(e) = make().and_then(|t| download_text(filename, mime, &t)) {
+            report_error(filename, e);
+        }
+    });
+    html! {
+        <button type="button" class="small" id={id} {onclick}>{ label.to_string() }</button>
+    }
+}

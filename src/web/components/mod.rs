@@ -1,11 +1,14 @@
 //! The viewer's components, in the order the page shows them.
 
+pub mod compare;
 pub mod drilldown;
 pub mod export;
 pub mod histogram;
+pub mod plot;
 pub mod reading;
 pub mod settings;
 pub mod tables;
+pub mod warnings;
 
 use std::ops::Deref;
 use std::rc::Rc;
@@ -72,6 +75,45 @@ pub fn card(props: &CardProps) -> Html {
             { props.intro.clone() }
             { props.children.clone() }
             { conventions_line(&props.report) }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SectionProps {
+    /// The section's id (`<section id=...>`).
+    pub id: AttrValue,
+    pub title: AttrValue,
+    /// Export buttons in the header.
+    #[prop_or_default]
+    pub exports: Html,
+    #[prop_or_default]
+    pub intro: Html,
+    /// The settings line printed under the result (`None`: no line).
+    #[prop_or_default]
+    pub conventions: Option<AttrValue>,
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A titled result section of the comparison, probe and reclaim pages: export buttons in the
+/// header and the settings of the result under it.
+#[function_component(Section)]
+pub fn section(props: &SectionProps) -> Html {
+    html! {
+        <section class="card" id={props.id.clone()} aria-labelledby={format!("{}-title", props.id)}>
+            <header class="card-head">
+                <h2 id={format!("{}-title", props.id)}>{ props.title.clone() }</h2>
+                <div class="exports">{ props.exports.clone() }</div>
+            </header>
+            { props.intro.clone() }
+            { props.children.clone() }
+            if let Some(c) = &props.conventions {
+                <p class="conventions">
+                    <span class="label">{ "Settings: " }</span>
+                    <code>{ c.clone() }</code>
+                </p>
+            }
         </section>
     }
 }

@@ -1,6 +1,12 @@
 //! The worker's logic with no browser API in it: read files into a [`Dataset`], keep it,
-//! audit it under any [`Settings`], and answer drill-downs from it. The worker
-//! ([`super::worker`]) only adds message plumbing and file reading around this.
+//! audit it under any [`Settings`], and answer drill-downs from it ([`Engine`], the rescoring
+//! page); compare arms on kept outcome rows ([`compare::CompareEngine`]); probe notes and
+//! analyse reclaim trials ([`probe::ProbeEngine`], [`reclaim::ReclaimEngine`]). The worker
+//! ([`super::worker`]) only adds message plumbing and file reading around these.
+
+pub mod compare;
+pub mod probe;
+pub mod reclaim;
 
 use crate::audit::{self, Drilldown, Report};
 use crate::conventions::Settings;
@@ -20,9 +26,9 @@ const SCORING_SHARE: f64 = 0.45;
 /// into the worker so the demo works offline and never fetches anything.
 pub fn demo_files() -> Vec<InputFile> {
     vec![
-        InputFile::new("memories.jsonl", include_str!("../../static/demo/memories.jsonl").as_bytes()),
-        InputFile::new("queries.jsonl", include_str!("../../static/demo/queries.jsonl").as_bytes()),
-        InputFile::new("runs.jsonl", include_str!("../../static/demo/runs.jsonl").as_bytes()),
+        InputFile::new("memories.jsonl", include_str!("../../../static/demo/memories.jsonl").as_bytes()),
+        InputFile::new("queries.jsonl", include_str!("../../../static/demo/queries.jsonl").as_bytes()),
+        InputFile::new("runs.jsonl", include_str!("../../../static/demo/runs.jsonl").as_bytes()),
     ]
 }
 

@@ -1,45 +1,31 @@
-//! The page: drop zone and file picker, demo button, progress, settings, errors, and the
-//! report's sections in order (reading summary, coverage, scores, instability, winners,
-//! recommendations, contested credits, |ΔnDCG| histogram, drill-down).
+//! The rescoring page (issue 2): drop zone and file picker, demo button, progress, settings,
+//! errors, and the report's sections in order (reading summary, coverage, scores, instability,
+//! winners, recommendations, contested credits, |ΔnDCG| histogram, drill-down). "Use this
+//! rescoring" sends the report's per-query rows to the comparison page.
 //!
 //! The page does no heavy work: files go to the worker as browser `Blob`s, results come back
 //! as a [`Report`](crate::audit::Report). It renders user-provided text as text only.
 
 use std::rc::Rc;
 
-use gloo::worker::{Spawnable, WorkerBridge};
-use web_sys::{DragEvent, HtmlInputElement};
+use gloo::worker::WorkerBridge;
 use yew::prelude::*;
 
-use super::WORKER_LOADER;
-use super::codec::WebCodec;
-use super::components::drilldown::{DrillState, DrilldownView, Selection};
-use super::components::histogram::DeltaHistogram;
-use super::components::reading::ReadingSummary;
-use super::components::settings::SettingsPanel;
-use super::components::tables::{
+use super::{Busy, ErrorView, PageProps, PageState, error_box, file_picker, status_bar};
+use crate::conventions::Settings;
+use crate::error::Error;
+use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
+use crate::web::components::histogram::DeltaHistogram;
+use crate::web::components::reading::ReadingSummary;
+use crate::web::components::settings::SettingsPanel;
+use crate::web::components::tables::{
     ContestedTable, CoverageTable, InstabilityTable, RecommendationsTable, SummaryTable, WinnerGrid,
 };
-use super::components::{ReportRef, export::table_json};
-use super::dom::{self, download_text, source_files};
-use super::format::count;
-use super::protocol::{JobId, Phase, QueryInfo, Request, Response, SourceFile, Timing};
-use super::worker::AuditWorker;
-use crate::conventions::Settings;
-use crate::error::{Error, Location};
-
-/// Mounts the app on `#app` (or the body).
-pub fn mount() {
-    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
-    match root {
-        Some(el) => {
-            yew::Renderer::<App>::with_root(el).render();
-        }
-        None => {
-            yew::Renderer::<App>::new().render();
-        }
-    }
-}
+use crate::web::components::{ReportRef, export::table_json};
+use crate::web::dom::{self, download_text};
+use crate::web::format::count;
+use crate::web::protocol::{JobId, QueryInfo, Request, Response, SourceFile, Timing};
+use crate::web::worker::AuditWorker;
 
 /// Where the current data came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,57 +42,6 @@ enum JobKind {
     Rescore,
 }
 
-/// A running load or rescore.
-#[derive(Debug, Clone, PartialEq)]
-struct Busy {
-    job: JobId,
-    kind: JobKind,
-    phase: Phase,
-    stage: String,
-    fraction: f64,
-}
-
-/// An error as shown: what failed, where (file, line, field), and what it means for the page.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ErrorView {
-    pub title: String,
-    pub location: Option<Location>,
-    pub message: String,
-    pub note: Option<String>,
-}
-
-impl ErrorView {
-    pub fn from_error(e: &Error) -> ErrorView {
-        match e {
-            Error::Ingest(i) => ErrorView {
-                title: format!("Could not read {}", i.location.file),
-                location: Some(i.location.clone()),
-                message: i.message.clone(),
-                note: None,
-            },
-            Error::Setting { setting, message } => ErrorView {
-                title: format!("Invalid setting `{setting}`"),
-                location: None,
-                message: message.clone(),
-                note: None,
-            },
-            Error::Empty(m) => {
-                ErrorView { title: "Nothing to score yet".into(), location: None, message: m.clone(), note: None }
-            }
-            Error::Output { what, message } => ErrorView {
-                title: format!("Could not produce {what}"),
-                location: None,
-                message: message.clone(),
-                note: None,
-            },
-        }
-    }
-
-    pub fn plain(title: &str, message: impl Into<String>) -> ErrorView {
-        ErrorView { title: title.into(), location: None, message: message.into(), note: None }
-    }
-}
-
 pub enum Msg {
     AddFiles(Vec<SourceFile>),
     RemoveFile(usize),
@@ -115,17 +50,18 @@ pub enum Msg {
     BundleFetched(String, Result<Vec<SourceFile>, String>),
     Worker(Response),
     Apply(Settings),
-    Dragging(bool),
     Drill(Selection),
     DismissError,
     DownloadReport,
+    UseRescoring,
 }
 
-/// The root component.
-pub struct App {
+/// The rescoring page.
+pub struct RescorePage {
     bridge: WorkerBridge<AuditWorker>,
     next_job: JobId,
     busy: Option<Busy>,
+    busy_kind: JobKind,
     files: Vec<SourceFile>,
     /// Source of the report on screen, and of the load in progress.
     source: Source,
@@ -137,10 +73,11 @@ pub struct App {
     error: Option<ErrorView>,
     drill: DrillState,
     drill_job: Option<JobId>,
-    dragging: bool,
+    last_drop: Option<u32>,
+    state: PageState,
 }
 
-impl App {
+impl RescorePage {
     fn job(&mut self) -> JobId {
         self.next_job = self.next_job.wrapping_add(1);
         self.next_job
@@ -148,16 +85,14 @@ impl App {
 
     fn start(&mut self, kind: JobKind) -> JobId {
         let job = self.job();
-        self.busy = Some(Busy {
+        self.busy = Some(Busy::new(
             job,
-            kind,
-            phase: Phase::Reading,
-            stage: match kind {
-                JobKind::Load => "starting".into(),
-                JobKind::Rescore => "re-scoring".into(),
+            match kind {
+                JobKind::Load => "starting",
+                JobKind::Rescore => "re-scoring",
             },
-            fraction: 0.0,
-        });
+        ));
+        self.busy_kind = kind;
         self.error = None;
         job
     }
@@ -230,7 +165,7 @@ impl App {
                 true
             }
             Response::Audited { result, .. } => {
-                let kind = busy.kind;
+                let kind = self.busy_kind;
                 self.busy = None;
                 match result.unpack() {
                     Ok(a) => {
@@ -256,7 +191,7 @@ impl App {
                 true
             }
             Response::Failed { error, kept_previous, .. } => {
-                let kind = busy.kind;
+                let kind = self.busy_kind;
                 self.busy = None;
                 let mut view = ErrorView::from_error(&error);
                 if kind == JobKind::Load {
@@ -279,30 +214,23 @@ impl App {
                 self.error = Some(view);
                 true
             }
-            Response::Drilldown { .. } => false,
+            _ => false,
         }
     }
 
     fn view_intake(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let onchange = link.batch_callback(|e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let files = source_files(input.files());
-            input.set_value("");
-            (!files.is_empty()).then_some(Msg::AddFiles(files))
-        });
+        let on_files = link.callback(Msg::AddFiles);
         let demo = link.callback(|_: MouseEvent| Msg::Demo);
         let clear = link.callback(|_: MouseEvent| Msg::ClearFiles);
         html! {
-            <section id="intake" class={classes!("card", "drop-zone", self.dragging.then_some("dragging"))} aria-labelledby="intake-title">
+            <section id="intake" class="card drop-zone" aria-labelledby="intake-title">
                 <h2 id="intake-title">{ "Your results" }</h2>
                 <p>{ "Drop files anywhere on this page, or choose them: stored memories, queries with gold evidence, and saved ranked \
                       outputs, in any order (memaudit JSONL bundles, per-hit rows, LongMemEval retrieval logs, TREC runs and qrels, \
                       LoCoMo and LongMemEval data; " }<code>{ ".gz" }</code>{ " accepted). Formats are detected from the content." }</p>
                 <div class="intake-actions">
-                    <input id="file-input" class="visually-hidden" type="file" multiple=true {onchange}
-                        aria-describedby="privacy-note" />
-                    <label for="file-input" class="file-label">{ "Choose files…" }</label>
+                    { file_picker("file-input", "Choose files…", "privacy-note", on_files) }
                     <span class="or">{ "or" }</span>
                     <button type="button" id="demo-button" onclick={demo}>{ "Try the demo" }</button>
                 </div>
@@ -326,45 +254,9 @@ impl App {
         }
     }
 
-    fn view_status(&self) -> Html {
-        let Some(b) = &self.busy else {
-            return html! {};
-        };
-        let pct = (b.fraction * 100.0).round();
-        html! {
-            <div class="status" role="status" aria-live="polite" id="status">
-                <label for="progress">{ format!("{} — {pct:.0}%", b.stage) }</label>
-                <progress id="progress" max="1" value={format!("{:.4}", b.fraction)} data-phase={format!("{:?}", b.phase).to_lowercase()}>
-                    { format!("{pct:.0}%") }
-                </progress>
-            </div>
-        }
-    }
-
-    fn view_error(&self, ctx: &Context<Self>) -> Html {
-        let Some(e) = &self.error else {
-            return html! {};
-        };
-        let dismiss = ctx.link().callback(|_: MouseEvent| Msg::DismissError);
-        html! {
-            <div class="error-box" id="error" role="alert">
-                <h2>{ e.title.clone() }</h2>
-                if let Some(loc) = &e.location {
-                    <dl class="where">
-                        <dt>{ "file" }</dt><dd id="error-file">{ loc.file.clone() }</dd>
-                        if let Some(line) = loc.line { <dt>{ "line" }</dt><dd id="error-line">{ line }</dd> }
-                        if let Some(field) = &loc.field { <dt>{ "field" }</dt><dd id="error-field"><code>{ field.clone() }</code></dd> }
-                    </dl>
-                }
-                <p id="error-message">{ e.message.clone() }</p>
-                if let Some(n) = &e.note { <p class="muted">{ n.clone() }</p> }
-                <button type="button" class="small secondary" onclick={dismiss}>{ "Dismiss" }</button>
-            </div>
-        }
-    }
-
     fn view_results(&self, ctx: &Context<Self>, report: &ReportRef) -> Html {
         let download = ctx.link().callback(|_: MouseEvent| Msg::DownloadReport);
+        let use_rescoring = ctx.link().callback(|_: MouseEvent| Msg::UseRescoring);
         let on_select = ctx.link().callback(Msg::Drill);
         let source = match &self.source {
             Source::Demo => "the demo bundle (synthetic data)".to_string(),
@@ -375,8 +267,15 @@ impl App {
             <div id="results">
                 <div class="results-head">
                     <p>{ format!("Results for {source}, memaudit {}.", report.memaudit_version) }</p>
-                    <button type="button" class="small" id="download-report" onclick={download}
-                        title="the whole report, as memaudit rescore --format json prints it">{ "Full report JSON" }</button>
+                    <div class="exports">
+                        if !report.per_query.is_empty() {
+                            <button type="button" class="small" id="use-rescoring" onclick={use_rescoring} disabled={self.busy.is_some()}
+                                title="compare system × target as arms on the paired-comparison page (per-query rows)">
+                                { "Use this rescoring \u{2192} paired comparison" }</button>
+                        }
+                        <button type="button" class="small" id="download-report" onclick={download}
+                            title="the whole report, as memaudit rescore --format json prints it">{ "Full report JSON" }</button>
+                    </div>
                 </div>
                 <ReadingSummary report={report.clone()} timing={self.timing.clone()} />
                 <CoverageTable report={report.clone()} />
@@ -395,21 +294,19 @@ impl App {
     }
 }
 
-impl Component for App {
+impl Component for RescorePage {
     type Message = Msg;
-    type Properties = ();
+    type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
         let link = ctx.link().clone();
-        let bridge = AuditWorker::spawner()
-            .callback(move |r| link.send_message(Msg::Worker(r)))
-            .encoding::<WebCodec>()
-            .spawn_with_loader(WORKER_LOADER);
+        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
         let startup = dom::startup_request();
-        let mut app = App {
+        let mut page = RescorePage {
             bridge,
             next_job: 0,
             busy: None,
+            busy_kind: JobKind::Load,
             files: Vec::new(),
             source: Source::None,
             pending_source: Source::None,
@@ -420,28 +317,33 @@ impl Component for App {
             error: None,
             drill: DrillState::default(),
             drill_job: None,
-            dragging: false,
+            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
+            state: PageState::Idle,
         };
         if let Some(dir) = startup.bundle {
-            app.busy = Some(Busy {
-                job: 0,
-                kind: JobKind::Load,
-                phase: Phase::Reading,
-                stage: format!("fetching the bundle {dir}"),
-                fraction: 0.0,
-            });
+            page.busy = Some(Busy::new(0, format!("fetching the bundle {dir}")));
             let link = ctx.link().clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let result = dom::fetch_bundle(dir.clone()).await;
                 link.send_message(Msg::BundleFetched(dir, result));
             });
         } else if startup.demo {
-            app.load_demo();
+            page.load_demo();
         }
-        app
+        page
     }
 
-    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        if let Some(d) = ctx.props().dropped.clone()
+            && self.last_drop != Some(d.seq)
+        {
+            self.last_drop = Some(d.seq);
+            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
+        }
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
             Msg::AddFiles(files) => {
                 if self.source != Source::Files {
@@ -495,11 +397,6 @@ impl Component for App {
                 }
                 true
             }
-            Msg::Dragging(d) => {
-                let changed = self.dragging != d;
-                self.dragging = d;
-                changed
-            }
             Msg::Drill(sel) => {
                 self.request_drill(sel);
                 true
@@ -519,47 +416,42 @@ impl Component for App {
                 }
                 false
             }
+            Msg::UseRescoring => {
+                if let Some(r) = &self.report {
+                    let label = match &self.source {
+                        Source::Demo => "the rescoring of the demo bundle".to_string(),
+                        Source::Bundle(d) => format!("the rescoring of the bundle {d}"),
+                        Source::Files | Source::None => format!("the rescoring of {} file(s)", r.reading.files.len()),
+                    };
+                    ctx.props().on_use_rescoring.emit((r.clone(), label));
+                }
+                false
+            }
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        let state = PageState::of(self.busy.is_some(), self.report.is_some(), self.error.is_some());
+        if state != self.state {
+            self.state = state;
+            ctx.props().on_state.emit(state);
         }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let ondragover = link.callback(|e: DragEvent| {
-            e.prevent_default();
-            Msg::Dragging(true)
-        });
-        let ondragleave = link.batch_callback(|e: DragEvent| {
-            e.prevent_default();
-            // Moving between child elements also fires dragleave; only leaving the page counts.
-            e.related_target().is_none().then_some(Msg::Dragging(false))
-        });
-        let ondrop = link.callback(|e: DragEvent| {
-            e.prevent_default();
-            let files = source_files(e.data_transfer().and_then(|d| d.files()));
-            if files.is_empty() { Msg::Dragging(false) } else { Msg::AddFiles(files) }
-        });
-        let state = if self.busy.is_some() {
-            "busy"
-        } else if self.report.is_some() {
-            "ready"
-        } else if self.error.is_some() {
-            "error"
-        } else {
-            "idle"
-        };
+        let state = PageState::of(self.busy.is_some(), self.report.is_some(), self.error.is_some());
         let on_apply = link.callback(Msg::Apply);
         html! {
-            <div class="app" data-state={state} {ondragover} {ondragleave} {ondrop}>
-                <header class="page-head">
-                    <h1>{ "memaudit" }</h1>
-                    <p class="tagline">{ "Rescore saved LLM-memory retrieval results under the Raw, Source and Canonical credit \
-                        targets, and see which conclusions survive." }</p>
-                </header>
+            <section class="page" id="page-rescore" data-page="rescore" data-state={state.name()}
+                hidden={!ctx.props().active} aria-label="Rescoring">
+                <p class="tagline">{ "Rescore saved LLM-memory retrieval results under the Raw, Source and Canonical credit \
+                    targets, and see which conclusions survive." }</p>
                 { self.view_intake(ctx) }
                 <SettingsPanel applied={self.settings.clone()} has_data={self.report.is_some()}
                     busy={self.busy.is_some()} {on_apply} />
-                { self.view_status() }
-                { self.view_error(ctx) }
+                { status_bar("", self.busy.as_ref()) }
+                { error_box("", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(report) = &self.report {
                     { self.view_results(ctx, report) }
                 }
@@ -567,7 +459,7 @@ impl Component for App {
                     { "memaudit viewer — the same core as the memaudit CLI; every CSV export equals " }
                     <code>{ "memaudit rescore --format csv --table NAME" }</code>{ "." }
                 </footer>
-            </div>
+            </section>
         }
     }
 }

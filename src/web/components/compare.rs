@@ -1,0 +1,501 @@
+//! The comparison page's result views: the pairing report (coverage per arm, duplicates with
+//! examples, the refusal message verbatim), the arms and contrasts tables, the Friedman test
+//! with mean ranks and cliques, and the items behind a click. Numeric cells carry `data-col`
+//! (the CSV column of `memaudit compare --format csv --table NAME`) and `data-value` (full
+//! precision); rows carry their keys (`data-arm`, `data-a`, `data-b`, `data-item`).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::Section;
+use super::export::{lazy_exports, to_json};
+use super::warnings::warnings_list;
+use crate::compare::{Comparison, PairItem};
+use crate::outcomes::PairingReport;
+use crate::report::Table;
+use crate::report::compare::compare_table;
+use crate::web::format::{count, fmt4, int_cell, num_cell, p_cell, signed_cell, text_cell};
+use crate::web::protocol::{ArmItem, ItemsView};
+
+/// A comparison shared by the views; equal when it is the same one.
+#[derive(Debug, Clone)]
+pub struct ComparisonRef(pub Rc<Comparison>);
+
+impl PartialEq for ComparisonRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for ComparisonRef {
+    type Target = Comparison;
+    fn deref(&self) -> &Comparison {
+        &self.0
+    }
+}
+
+/// The CSV of one comparison table (`memaudit compare --format csv --table NAME`).
+pub fn compare_csv(c: &Comparison, name: &str) -> Result<String, String> {
+    compare_table(c, name).ok_or_else(|| format!("no table `{name}`"))?.to_csv().map_err(|e| e.to_string())
+}
+
+fn exports(c: &ComparisonRef, name: &'static str, label: &str) -> Html {
+    let (a, b) = (c.clone(), c.clone());
+    lazy_exports(
+        name,
+        label,
+        move || compare_csv(&a, name),
+        move || match name {
+            "arms" => to_json(&b.arms),
+            "pairs" => to_json(&b.pairs),
+            "friedman" | "ranks" => to_json(&b.friedman),
+            _ => Err(format!("no table `{name}`")),
+        },
+    )
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PairingProps {
+    pub report: Rc<PairingReport>,
+    /// The refusal message, verbatim, when the pairing refused a paired test.
+    #[prop_or_default]
+    pub refusal: Option<AttrValue>,
+}
+
+/// `#pairing`: what the validator found, shown before any test.
+#[function_component(PairingView)]
+pub fn pairing_view(props: &PairingProps) -> Html {
+    let r = &props.report;
+    let d = &r.duplicates;
+    let list = |v: &[String]| if v.is_empty() { "(none)".to_string() } else { v.join(" × ") };
+    let intro = html! {
+        <p class="intro">{ "Before any paired test: which items each arm has, and whether every (item, arm) holds exactly \
+            one value. A paired test runs only on paired data." }</p>
+    };
+    html! {
+        <Section id="pairing" title="Pairing" {intro}>
+            if let Some(m) = &props.refusal {
+                <div class="refusal" id="compare-refusal" role="alert">
+                    <h3>{ "No paired test: the data is not paired under this spec" }</h3>
+                    <p id="refusal-message" class="message">{ m.clone() }</p>
+                </div>
+            } else if r.is_paired || r.restricted_to_complete {
+                <p class="ok" id="pairing-ok" data-items={r.items_used.to_string()} data-arms={r.n_arms.to_string()}>
+                    { format!("Paired: {} items × {} arms{}.", count(r.items_used), r.n_arms,
+                        if r.restricted_to_complete { format!(" (restricted to the items present in every arm, of {})", count(r.n_items)) } else { String::new() }) }
+                </p>
+            }
+            <dl class="pairing-facts" id="pairing-facts">
+                <dt>{ "key" }</dt><dd data-key="key"><code>{ list(&r.key) }</code></dd>
+                <dt>{ "arm" }</dt><dd data-key="arm"><code>{ list(&r.arm) }</code></dd>
+                <dt>{ "value" }</dt><dd data-key="value">{ r.value.clone() }</dd>
+                <dt>{ "strata" }</dt><dd data-key="strata"><code>{ list(&r.strata) }</code></dd>
+                <dt>{ "rows" }</dt>
+                <dd data-key="rows">{ format!("{} read, {} filtered out, {} used", count(r.rows), count(r.rows_filtered), count(r.rows_used)) }</dd>
+                <dt>{ "items" }</dt>
+                <dd data-key="items" data-value={r.n_items.to_string()}>
+                    { format!("{} ({} with a value in every arm; {} used)", count(r.n_items), count(r.complete_items), count(r.items_used)) }
+                </dd>
+            </dl>
+            <div class="table-wrap">
+            <table id="pairing-arms" class="compact">
+                <thead><tr>
+                    <th scope="col">{"arm"}</th><th scope="col">{"rows"}</th><th scope="col">{"items with a value"}</th>
+                    <th scope="col">{"items without a row"}</th><th scope="col">{"items without a value"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.arms.iter().map(|a| html! {
+                    <tr data-arm={a.arm.clone()} class={classes!((a.items_without_row + a.items_without_value > 0).then_some("incomplete"))}>
+                        { text_cell("arm", a.arm.clone()) }
+                        { int_cell("rows", a.rows) }
+                        { int_cell("items_present", a.items_present) }
+                        { int_cell("items_without_row", a.items_without_row) }
+                        { int_cell("items_without_value", a.items_without_value) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            if d.cells > 0 {
+                <div class="duplicates" id="pairing-duplicates" data-cells={d.cells.to_string()}>
+                    <p>
+                        { format!("{} (item, arm) cells hold several rows ({} extra rows){}.", count(d.cells), count(d.surplus_rows),
+                            if d.aggregated { "; they were averaged as asked" } else { "" }) }
+                        if !d.varying_columns.is_empty() {
+                            { " Columns that differ within them: " }<code>{ d.varying_columns.join(", ") }</code>{ "." }
+                        }
+                    </p>
+                    <ul class="examples">
+                        { for d.examples.iter().map(|e| html! {
+                            <li>
+                                { "item " }<code>{ e.item.clone() }</code>{ ", arm " }<code>{ e.arm.clone() }</code>{ ": " }
+                                { e.rows.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("; ") }
+                            </li>
+                        }) }
+                    </ul>
+                </div>
+            }
+            if !r.arms_with_different_items.is_empty() {
+                <p class="notice">{ format!("Arms whose items differ from the others: {}.", r.arms_with_different_items.join(", ")) }</p>
+            }
+            { warnings_list("pairing-warnings", r.warnings.iter().map(|w| ("pairing", w))) }
+        </Section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareTableProps {
+    pub comparison: ComparisonRef,
+    /// The selected arm or contrast (highlighted).
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+    #[prop_or_default]
+    pub on_select: Callback<(String, Option<String>)>,
+}
+
+/// The arms a given arm beats significantly (Holm-adjusted), as in the LaTeX export.
+fn beats(c: &Comparison, arm: &str) -> Vec<String> {
+    c.pairs
+        .iter()
+        .filter(|p| p.significant)
+        .filter_map(|p| {
+            let better_a = if c.settings.higher_is_better { p.diff > 0.0 } else { p.diff < 0.0 };
+            let (winner, loser) = if better_a { (&p.a, &p.b) } else { (&p.b, &p.a) };
+            (winner == arm).then(|| loser.clone())
+        })
+        .collect()
+}
+
+/// `#arms`: each arm's mean with its interval, exact binomial intervals and mean rank.
+#[function_component(ArmsTable)]
+pub fn arms_table(props: &CompareTableProps) -> Html {
+    let c = &props.comparison;
+    let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
+    let binary = c.arms.iter().any(|a| a.binary);
+    let intro = html! {
+        <p class="intro">{ format!("Each arm's mean over the {} paired items with a {conf} bootstrap interval ({} unless noted), \
+            Wilson and Clopper–Pearson intervals for 0/1 outcomes, and the mean rank (1 = best). \u{201c}Better than\u{201d} lists \
+            the arms it beats significantly after Holm correction. Click a row for the arm's items.",
+            count(c.n_items), c.arms.first().map(|a| a.ci_method.clone()).unwrap_or_default()) }</p>
+    };
+    html! {
+        <Section id="arms" title="Arms" exports={exports(c, "arms", "arms")} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
+            <div class="table-wrap">
+            <table id="arms-table">
+                <thead><tr>
+                    <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
+                    <th scope="col">{ format!("{conf} CI low") }</th><th scope="col">{ format!("{conf} CI high") }</th><th scope="col">{"CI"}</th>
+                    if binary {
+                        <th scope="col">{"Wilson low"}</th><th scope="col">{"Wilson high"}</th>
+                        <th scope="col">{"Clopper–Pearson low"}</th><th scope="col">{"Clopper–Pearson high"}</th>
+                    }
+                    <th scope="col">{"mean rank"}</th><th scope="col">{"better than (Holm)"}</th>
+                </tr></thead>
+                <tbody>
+                { for c.arms.iter().map(|a| {
+                    let on_select = props.on_select.clone();
+                    let name = a.arm.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| on_select.emit((name.clone(), None)));
+                    let selected = props.selected.as_deref() == Some(a.arm.as_str());
+                    let won = beats(c, &a.arm);
+                    html! {
+                        <tr data-arm={a.arm.clone()} class={classes!("clickable", selected.then_some("selected"))} {onclick}
+                            title={a.ci_note.clone().unwrap_or_default()}>
+                            { text_cell("arm", a.arm.clone()) }
+                            { int_cell("n", a.n) }
+                            { num_cell("mean", Some(a.mean)) }
+                            { num_cell("ci_low", Some(a.ci_low)) }
+                            { num_cell("ci_high", Some(a.ci_high)) }
+                            <td data-col="ci_method">{ a.ci_method.clone() }{ if a.ci_note.is_some() { " \u{2020}" } else { "" } }</td>
+                            if binary {
+                                { num_cell("wilson_low", a.wilson_low) }
+                                { num_cell("wilson_high", a.wilson_high) }
+                                { num_cell("clopper_pearson_low", a.clopper_pearson_low) }
+                                { num_cell("clopper_pearson_high", a.clopper_pearson_high) }
+                            }
+                            { num_cell("mean_rank", a.mean_rank) }
+                            <td data-col="beats" class="beats">{ won.join(", ") }</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            if c.arms.iter().any(|a| a.ci_note.is_some()) {
+                <ul class="notes">
+                    { for c.arms.iter().filter_map(|a| a.ci_note.as_ref().map(|n| html! {
+                        <li>{ "\u{2020} " }<code>{ a.arm.clone() }</code>{ format!(": {n}") }</li>
+                    })) }
+                </ul>
+            }
+            if !c.notes.is_empty() {
+                <ul class="notes" id="compare-notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+            }
+        </Section>
+    }
+}
+
+/// `#pairs`: every contrast a − b with its interval, W/T/L (or McNemar's b/c), the test's
+/// p-value, Holm and BH adjusted p-values, Cohen's h and the posterior P(a > b).
+#[function_component(PairsTable)]
+pub fn pairs_table(props: &CompareTableProps) -> Html {
+    let c = &props.comparison;
+    let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
+    let binary = c.pairs.iter().any(|p| p.cohen_h.is_some() || p.p_superiority.is_some());
+    let intro = html! {
+        <p class="intro">{ format!("Every contrast a \u{2212} b on the same items: the mean difference with a {conf} paired bootstrap \
+            interval, wins/ties/losses, the paired test (exact McNemar for 0/1 outcomes, Wilcoxon signed-rank otherwise), p-values \
+            adjusted over all {} contrasts (Holm; Benjamini–Hochberg alongside), Cohen's h and the posterior P(a > b). \
+            * = significant after Holm at \u{03b1} = {}. Click a row for the items behind it.", c.pairs.len(), c.settings.alpha) }</p>
+    };
+    html! {
+        <Section id="pairs" title="Contrasts" exports={exports(c, "pairs", "pairs")} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
+            <div class="table-wrap">
+            <table id="pairs-table">
+                <thead><tr>
+                    <th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
+                    <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th><th scope="col">{"a \u{2212} b"}</th>
+                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th>
+                    <th scope="col" title="items where a is better / equal / worse">{"W / T / L"}</th>
+                    <th scope="col">{"test"}</th><th scope="col">{"p"}</th><th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th>
+                    if binary { <th scope="col">{"Cohen's h"}</th><th scope="col">{"P(a > b)"}</th> }
+                    <th scope="col">{""}</th>
+                </tr></thead>
+                <tbody>
+                { for c.pairs.iter().map(|p| {
+                    let on_select = props.on_select.clone();
+                    let (a, b) = (p.a.clone(), p.b.clone());
+                    let onclick = Callback::from(move |_: MouseEvent| on_select.emit((a.clone(), Some(b.clone()))));
+                    let key = format!("{}\u{2212}{}", p.a, p.b);
+                    let selected = props.selected.as_deref() == Some(key.as_str());
+                    html! {
+                        <tr data-a={p.a.clone()} data-b={p.b.clone()} data-significant={p.significant.to_string()}
+                            class={classes!("clickable", p.significant.then_some("significant"), selected.then_some("selected"))} {onclick}
+                            title={p.ci_note.clone().unwrap_or_default()}>
+                            { text_cell("a", p.a.clone()) }
+                            { text_cell("b", p.b.clone()) }
+                            { int_cell("n_pairs", p.n_pairs) }
+                            { num_cell("mean_a", Some(p.mean_a)) }
+                            { num_cell("mean_b", Some(p.mean_b)) }
+                            { signed_cell("diff", Some(p.diff)) }
+                            { signed_cell("ci_low", Some(p.ci_low)) }
+                            { signed_cell("ci_high", Some(p.ci_high)) }
+                            <td class="num wtl" data-col="wins" data-value={p.wins.to_string()}
+                                data-ties={p.ties.to_string()} data-losses={p.losses.to_string()}>
+                                { format!("{} / {} / {}", p.wins, p.ties, p.losses) }
+                            </td>
+                            <td data-col="test">{ if p.test == "mcnemar_exact" { "McNemar (exact)" } else { "Wilcoxon" } }</td>
+                            { p_cell("p_value", Some(p.p_value)) }
+                            { p_cell("p_holm", Some(p.p_holm)) }
+                            { p_cell("p_bh", Some(p.p_bh)) }
+                            if binary {
+                                <td class="num" data-col="cohen_h" data-value={crate::report::num(p.cohen_h)}>
+                                    { p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_else(|| "—".into()) }
+                                </td>
+                                { num_cell("p_superiority", p.p_superiority) }
+                            }
+                            <td class="sig" data-col="significant" data-value={p.significant.to_string()}>{ if p.significant { "*" } else { "" } }</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Section>
+    }
+}
+
+/// `#friedman`: the omnibus test, the Nemenyi critical difference and the mean ranks with
+/// their cliques (the numbers the CD diagram draws).
+#[function_component(FriedmanView)]
+pub fn friedman_view(props: &CompareTableProps) -> Html {
+    let c = &props.comparison;
+    let Some(f) = &c.friedman else {
+        return html! {};
+    };
+    let mut ranks = f.mean_ranks.clone();
+    ranks.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank));
+    let p = |v: f64| crate::web::format::p_text(Some(v));
+    let exports = html! { <>{ exports(c, "friedman", "friedman") }{ exports(c, "ranks", "ranks") }</> };
+    html! {
+        <Section id="friedman" title="Omnibus test and mean ranks" {exports} conventions={Some(AttrValue::from(c.conventions.clone()))}>
+            <p class="friedman-line" id="friedman-line" data-chi2={crate::report::num(Some(f.chi2))} data-p={crate::report::num(Some(f.p))}
+                data-cd={crate::report::num(Some(f.cd))}>
+                { format!("Friedman (k = {}, N = {}): \u{03c7}\u{00b2}_F = {:.3}, p = {}; tie-corrected {:.3}, p = {}{}. \
+                    Nemenyi critical difference CD = {:.3} (q_\u{03b1} = {:.4}, \u{03b1} = {}).",
+                    f.k, f.n_blocks, f.chi2, p(f.p), f.chi2_tie_corrected, p(f.p_tie_corrected),
+                    match (f.iman_davenport_f, f.p_iman_davenport) {
+                        (Some(x), Some(q)) => format!("; Iman–Davenport F = {x:.3}, p = {}", p(q)),
+                        _ => String::new(),
+                    },
+                    f.cd, f.q_alpha, f.alpha) }
+                if let (Some(bd), Some(ctl)) = (f.bonferroni_dunn_cd, &f.control) {
+                    { format!(" Bonferroni–Dunn against {ctl}: CD = {bd:.3}.") }
+                }
+            </p>
+            <div class="table-wrap">
+            <table id="ranks-table" class="compact">
+                <thead><tr><th scope="col">{"arm"}</th><th scope="col">{"mean rank (1 = best)"}</th><th scope="col">{"not significantly different from (bar)"}</th></tr></thead>
+                <tbody>
+                { for ranks.iter().map(|r| {
+                    let bars: Vec<String> = f.cliques.iter().enumerate().filter(|(_, cl)| cl.contains(&r.arm)).map(|(i, _)| (i + 1).to_string()).collect();
+                    html! {
+                        <tr data-arm={r.arm.clone()}>
+                            { text_cell("arm", r.arm.clone()) }
+                            { num_cell("mean_rank", Some(r.mean_rank)) }
+                            { text_cell("clique", bars.join(" ")) }
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <ul class="cliques" id="cliques" data-count={f.cliques.len().to_string()}>
+                { for f.cliques.iter().enumerate().map(|(i, cl)| html! {
+                    <li>{ format!("bar {}: ", i + 1) }<code>{ cl.join(", ") }</code></li>
+                }) }
+            </ul>
+            if !f.vs_control.is_empty() {
+                <ul class="vs-control">
+                    { for f.vs_control.iter().map(|v| html! {
+                        <li>{ format!("{}: rank difference to the control {:+.3}{}", v.arm, v.rank_diff, if v.significant { " (significant)" } else { "" }) }</li>
+                    }) }
+                </ul>
+            }
+        </Section>
+    }
+}
+
+/// Rows shown per page of the items table.
+pub const ITEMS_PAGE: usize = 100;
+
+fn items_csv(view: &ItemsView) -> Result<String, String> {
+    let num = |v: f64| crate::report::num(Some(v));
+    let t = match view {
+        ItemsView::Pair { a, b, items } => Table {
+            name: "items".into(),
+            headers: vec!["item".into(), a.clone(), b.clone(), "diff".into(), "group".into()],
+            rows: items
+                .iter()
+                .map(|i: &PairItem| {
+                    vec![i.item.clone(), num(i.a), num(i.b), num(i.diff), i.group.clone().unwrap_or_default()]
+                })
+                .collect(),
+        },
+        ItemsView::Arm { arm, items } => Table {
+            name: "items".into(),
+            headers: vec!["item".into(), arm.clone(), "rank".into(), "group".into()],
+            rows: items
+                .iter()
+                .map(|i: &ArmItem| vec![i.item.clone(), num(i.value), num(i.rank), i.group.clone().unwrap_or_default()])
+                .collect(),
+        },
+    };
+    t.to_csv().map_err(|e| e.to_string())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ItemsProps {
+    pub view: Rc<ItemsView>,
+    pub page: usize,
+    pub on_page: Callback<usize>,
+}
+
+/// `#compare-items`: the items behind a contrast (largest |a − b| first) or an arm.
+#[function_component(ItemsTable)]
+pub fn items_table(props: &ItemsProps) -> Html {
+    let v = &props.view;
+    let total = match &**v {
+        ItemsView::Pair { items, .. } => items.len(),
+        ItemsView::Arm { items, .. } => items.len(),
+    };
+    let pages = total.div_ceil(ITEMS_PAGE).max(1);
+    let page = props.page.min(pages - 1);
+    let range = page * ITEMS_PAGE..((page + 1) * ITEMS_PAGE).min(total);
+    let (title, selection) = match &**v {
+        ItemsView::Pair { a, b, .. } => (format!("Items behind {a} \u{2212} {b}"), format!("{a}\u{2212}{b}")),
+        ItemsView::Arm { arm, .. } => (format!("Items of {arm}"), arm.clone()),
+    };
+    let csv = {
+        let v = v.clone();
+        move || items_csv(&v)
+    };
+    let json = {
+        let v = v.clone();
+        move || to_json(&*v)
+    };
+    let exports = lazy_exports("items", "items", csv, json);
+    let prev = {
+        let on_page = props.on_page.clone();
+        Callback::from(move |_: MouseEvent| on_page.emit(page.saturating_sub(1)))
+    };
+    let next = {
+        let on_page = props.on_page.clone();
+        Callback::from(move |_: MouseEvent| on_page.emit(page + 1))
+    };
+    let intro = match &**v {
+        ItemsView::Pair { .. } => {
+            html! { <p class="intro">{ "Each paired item's values in both arms, largest |a \u{2212} b| first." }</p> }
+        }
+        ItemsView::Arm { .. } => {
+            html! { <p class="intro">{ "The arm's value on every item, and its rank among the arms on that item (1 = best, ties averaged)." }</p> }
+        }
+    };
+    html! {
+        <Section id="compare-items" title={title} {exports} {intro}>
+            <div class="table-wrap">
+            <table id="items-table" data-selection={selection} data-total={total.to_string()}>
+                { match &**v {
+                    ItemsView::Pair { a, b, items } => html! {
+                        <>
+                        <thead><tr><th scope="col">{"item"}</th><th scope="col">{ a.clone() }</th><th scope="col">{ b.clone() }</th>
+                            <th scope="col">{"a \u{2212} b"}</th><th scope="col">{"group"}</th></tr></thead>
+                        <tbody>
+                        { for items[range.clone()].iter().map(|i| html! {
+                            <tr data-item={i.item.clone()}>
+                                { text_cell("item", i.item.clone()) }
+                                { num_cell("a", Some(i.a)) }
+                                { num_cell("b", Some(i.b)) }
+                                { signed_cell("diff", Some(i.diff)) }
+                                { text_cell("group", i.group.clone().unwrap_or_default()) }
+                            </tr>
+                        }) }
+                        </tbody>
+                        </>
+                    },
+                    ItemsView::Arm { arm, items } => html! {
+                        <>
+                        <thead><tr><th scope="col">{"item"}</th><th scope="col">{ arm.clone() }</th><th scope="col">{"rank"}</th><th scope="col">{"group"}</th></tr></thead>
+                        <tbody>
+                        { for items[range.clone()].iter().map(|i| html! {
+                            <tr data-item={i.item.clone()}>
+                                { text_cell("item", i.item.clone()) }
+                                { num_cell("value", Some(i.value)) }
+                                <td class="num" data-col="rank" data-value={crate::report::num(Some(i.rank))}>{ format!("{:.1}", i.rank) }</td>
+                                { text_cell("group", i.group.clone().unwrap_or_default()) }
+                            </tr>
+                        }) }
+                        </tbody>
+                        </>
+                    },
+                } }
+            </table>
+            </div>
+            if pages > 1 {
+                <div class="pager">
+                    <button type="button" class="small secondary" id="items-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
+                    <span class="muted">{ format!(" rows {}\u{2013}{} of {} ", range.start + 1, range.end, count(total)) }</span>
+                    <button type="button" class="small secondary" id="items-next" onclick={next} disabled={page + 1 >= pages}>{ "next \u{2192}" }</button>
+                </div>
+            }
+            if total == 0 {
+                <p class="empty">{ "No items." }</p>
+            }
+            { if let ItemsView::Pair { items, .. } = &**v {
+                let mean = if items.is_empty() { None } else { Some(items.iter().map(|i| i.diff).sum::<f64>() / items.len() as f64) };
+                html! { <p class="muted">{ format!("Mean difference over these items: {}.", fmt4(mean)) }</p> }
+            } else { html! {} } }
+        </Section>
+    }
+}

@@ -1,0 +1,1249 @@
+//! The paired-comparison page (issue 3): drop outcome files of several arms run on the same
+//! items (any format the core reads; the format can be forced) or take a rescoring's per-query
+//! rows; see and edit the spec (pairing key, arm, value, strata, filters; the inferred choice
+//! with its reasons), the pairing tolerances and the statistics' settings; read the pairing
+//! report (or its refusal, verbatim); then the arms and contrasts tables, the Friedman test, a
+//! forest plot, Demšar's critical-difference diagram and the posterior densities of two binary
+//! arms. Clicking a forest row, a contrast, a CD-diagram arm or an arm row shows the items
+//! behind it.
+//!
+//! All the work runs in the worker ([`crate::web::engine::compare`]), which keeps the table so
+//! a change of settings re-runs without reading the files again.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use gloo::worker::WorkerBridge;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::{Busy, ErrorView, Handoff, PageProps, PageState, error_box, file_picker, status_bar};
+use crate::compare::{CiMethod, CompareOutput, CompareSettings, Resampling};
+use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
+use crate::plots::{CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
+use crate::report::compare::compare_latex;
+use crate::stats::bca::Z0Rule;
+use crate::web::codec::Packed;
+use crate::web::components::Section;
+use crate::web::components::compare::{ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable};
+use crate::web::components::export::text_download;
+use crate::web::components::plot::PlotCanvas;
+use crate::web::components::warnings::warnings_list;
+use crate::web::format::{count, duration};
+use crate::web::protocol::{
+    CompareOutcome, CompareResult, CompareRun, ItemSelection, ItemsView, JobId, Request, Response, SourceFile,
+    TableInfo,
+};
+use crate::web::worker::AuditWorker;
+
+/// Width of the comparison's plots in pixels.
+pub const PLOT_WIDTH: u32 = 1000;
+
+/// How the forest plot orders its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ForestOrder {
+    /// As the contrasts table.
+    #[default]
+    Table,
+    /// Largest difference first.
+    Difference,
+    /// Grouped under arm a.
+    GroupedByA,
+}
+
+impl ForestOrder {
+    const ALL: [(ForestOrder, &'static str, &'static str); 3] = [
+        (ForestOrder::Table, "table", "as the contrasts table"),
+        (ForestOrder::Difference, "difference", "sorted by difference"),
+        (ForestOrder::GroupedByA, "grouped", "grouped by arm a"),
+    ];
+}
+
+/// The spec, pairing options and settings as edited (text fields parsed on run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub key: Vec<String>,
+    pub arm: Vec<String>,
+    pub value: String,
+    pub judgment: Option<JudgmentChoice>,
+    pub strata: Vec<String>,
+    pub filter: BTreeMap<String, Vec<String>>,
+    pub duplicates: Duplicates,
+    pub allow_incomplete: bool,
+    pub alpha: String,
+    pub bootstrap: String,
+    pub seed: String,
+    pub ci: CiMethod,
+    pub z0: Z0Rule,
+    /// `iid`, `stratified` or `cluster`.
+    pub resampling: String,
+    pub by: String,
+    pub control: String,
+    pub higher_is_better: bool,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        let s = CompareSettings::default();
+        Draft {
+            key: Vec::new(),
+            arm: Vec::new(),
+            value: String::new(),
+            judgment: None,
+            strata: Vec::new(),
+            filter: BTreeMap::new(),
+            duplicates: Duplicates::Refuse,
+            allow_incomplete: false,
+            alpha: s.alpha.to_string(),
+            bootstrap: s.bootstrap.to_string(),
+            seed: s.seed.to_string(),
+            ci: s.ci,
+            z0: s.z0,
+            resampling: "iid".into(),
+            by: String::new(),
+            control: String::new(),
+            higher_is_better: s.higher_is_better,
+        }
+    }
+}
+
+impl Draft {
+    /// Takes the spec's choices (key, arm, value, strata, judgment, filter).
+    pub fn set_spec(&mut self, spec: &Spec) {
+        self.key = spec.key.clone();
+        self.arm = spec.arm.clone();
+        self.value = spec.value.clone();
+        self.judgment = spec.judgment;
+        self.strata = spec.strata.clone();
+        self.filter = spec.filter.clone();
+    }
+
+    /// The spec; `reasons` are kept when the choice is the inferred one.
+    pub fn spec(&self, inferred: Option<&Spec>) -> Spec {
+        let mut spec = Spec {
+            key: self.key.clone(),
+            arm: self.arm.clone(),
+            value: self.value.clone(),
+            strata: self.strata.clone(),
+            judgment: self.judgment,
+            filter: self.filter.clone(),
+            reasons: Vec::new(),
+        };
+        if let Some(i) = inferred {
+            let mut bare = i.clone();
+            bare.reasons.clear();
+            if bare == spec {
+                spec.reasons = i.reasons.clone();
+            }
+        }
+        spec
+    }
+
+    pub fn options(&self) -> PairingOptions {
+        PairingOptions { duplicates: self.duplicates, allow_incomplete: self.allow_incomplete }
+    }
+
+    /// The settings, or what is wrong (naming the field).
+    pub fn settings(&self) -> Result<CompareSettings, String> {
+        let alpha: f64 =
+            self.alpha.trim().parse().map_err(|_| format!("alpha: `{}` is not a number", self.alpha.trim()))?;
+        let bootstrap: usize = self
+            .bootstrap
+            .trim()
+            .parse()
+            .map_err(|_| format!("resamples: `{}` is not a whole number", self.bootstrap.trim()))?;
+        let seed: u64 =
+            self.seed.trim().parse().map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?;
+        let by = self.by.trim().to_string();
+        let resampling = match self.resampling.as_str() {
+            "stratified" | "cluster" if by.is_empty() => {
+                return Err(format!("{} resampling needs a column (a key or strata column)", self.resampling));
+            }
+            "stratified" => Resampling::Stratified(by),
+            "cluster" => Resampling::Cluster(by),
+            _ => Resampling::Iid,
+        };
+        let s = CompareSettings {
+            alpha,
+            bootstrap,
+            seed,
+            ci: self.ci,
+            z0: self.z0,
+            resampling,
+            control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
+            higher_is_better: self.higher_is_better,
+        };
+        s.validate().map_err(|e| e.to_string())?;
+        Ok(s)
+    }
+
+    /// Takes the settings of a result.
+    pub fn set_settings(&mut self, s: &CompareSettings) {
+        self.alpha = s.alpha.to_string();
+        self.bootstrap = s.bootstrap.to_string();
+        self.seed = s.seed.to_string();
+        self.ci = s.ci;
+        self.z0 = s.z0;
+        (self.resampling, self.by) = match &s.resampling {
+            Resampling::Iid => ("iid".into(), String::new()),
+            Resampling::Stratified(c) => ("stratified".into(), c.clone()),
+            Resampling::Cluster(c) => ("cluster".into(), c.clone()),
+        };
+        self.control = s.control.clone().unwrap_or_default();
+        self.higher_is_better = s.higher_is_better;
+    }
+}
+
+/// Judge-file judgment columns by prefix: `llm_judgments` → 3 (for `llm_judgments.judgment_1..3`).
+fn judgment_prefixes(table: &TableInfo) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for c in &table.columns {
+        if let Some((prefix, last)) = c.info.name.rsplit_once('.')
+            && last.starts_with("judgment")
+        {
+            match out.iter_mut().find(|(p, _)| p == prefix) {
+                Some((_, n)) => *n += 1,
+                None => out.push((prefix.to_string(), 1)),
+            }
+        }
+    }
+    out
+}
+
+/// The value select's option key for a choice.
+fn value_key(value: &str, judgment: Option<JudgmentChoice>) -> String {
+    match judgment {
+        None => format!("col:{value}"),
+        Some(JudgmentChoice::Majority) => format!("maj:{value}"),
+        Some(JudgmentChoice::Judgment(k)) => format!("j:{k}:{value}"),
+    }
+}
+
+fn parse_value_key(key: &str) -> Option<(String, Option<JudgmentChoice>)> {
+    if let Some(c) = key.strip_prefix("col:") {
+        return Some((c.to_string(), None));
+    }
+    if let Some(p) = key.strip_prefix("maj:") {
+        return Some((p.to_string(), Some(JudgmentChoice::Majority)));
+    }
+    let rest = key.strip_prefix("j:")?;
+    let (k, p) = rest.split_once(':')?;
+    Some((p.to_string(), Some(JudgmentChoice::Judgment(k.parse().ok()?))))
+}
+
+fn toggle(list: &mut Vec<String>, name: &str, on: bool) {
+    list.retain(|x| x != name);
+    if on {
+        list.push(name.to_string());
+    }
+}
+
+type Edit = Box<dyn FnOnce(&mut Draft)>;
+
+pub enum Msg {
+    AddFiles(Vec<SourceFile>),
+    ClearFiles,
+    SetFormat(Option<OutcomeFormat>),
+    UseRescoring(Handoff),
+    Worker(Response),
+    Edit(Edit),
+    Run,
+    Reinfer,
+    Defaults,
+    FilterColumn(String),
+    FilterValues(String),
+    AddFilter,
+    RemoveFilter(String),
+    Select(String, Option<String>),
+    ForestClick(f64, f64),
+    CdClick(f64, f64),
+    ForestOrder(ForestOrder),
+    Posterior(bool, String),
+    ItemsPage(usize),
+    DismissError,
+}
+
+/// The items panel.
+#[derive(Debug, Clone, Default)]
+struct Items {
+    selection: Option<(String, Option<String>)>,
+    job: Option<JobId>,
+    view: Option<Rc<ItemsView>>,
+    error: Option<String>,
+    page: usize,
+}
+
+/// The comparison page.
+pub struct ComparePage {
+    bridge: WorkerBridge<AuditWorker>,
+    next_job: JobId,
+    busy: Option<Busy>,
+    error: Option<ErrorView>,
+    files: Vec<SourceFile>,
+    format: Option<OutcomeFormat>,
+    /// What the kept table is, in words.
+    source: String,
+    table: Option<Rc<TableInfo>>,
+    draft: Draft,
+    /// The draft that produced the result on screen.
+    applied: Option<Draft>,
+    result: Option<Rc<CompareResult>>,
+    comparison: Option<ComparisonRef>,
+    pairing: Option<Rc<PairingReport>>,
+    filter_column: String,
+    filter_values: String,
+    forest_order: ForestOrder,
+    posterior: (Option<String>, Option<String>),
+    items: Items,
+    last_drop: Option<u32>,
+    last_handoff: Option<u32>,
+    state: PageState,
+}
+
+impl ComparePage {
+    fn job(&mut self) -> JobId {
+        self.next_job = self.next_job.wrapping_add(1);
+        self.next_job
+    }
+
+    fn start(&mut self, stage: &str) -> Option<(JobId, CompareRun)> {
+        let settings = match self.draft.settings() {
+            Ok(s) => s,
+            Err(e) => {
+                self.error = Some(ErrorView::plain("Invalid setting", e));
+                return None;
+            }
+        };
+        let job = self.job();
+        self.busy = Some(Busy::new(job, stage));
+        self.error = None;
+        let run = CompareRun { spec: None, options: self.draft.options(), settings };
+        Some((job, run))
+    }
+
+    fn load_files(&mut self) {
+        if self.files.is_empty() {
+            return;
+        }
+        let Some((job, run)) = self.start("reading outcome files") else { return };
+        self.source = match self.files.len() {
+            1 => self.files[0].name.clone(),
+            n => format!("{n} files"),
+        };
+        self.bridge.send(Request::CompareLoad { job, files: self.files.clone(), format: self.format, run });
+    }
+
+    fn run(&mut self) {
+        if self.table.is_none() {
+            self.load_files();
+            return;
+        }
+        let Some((job, mut run)) = self.start("comparing") else { return };
+        run.spec = Some(self.draft.spec(self.table.as_ref().map(|t| &t.inferred)));
+        self.bridge.send(Request::CompareRun { job, run });
+    }
+
+    fn use_rescoring(&mut self, h: Handoff) {
+        self.last_handoff = Some(h.seq);
+        let rows = match Packed::pack(&h.report.per_query) {
+            Ok(r) => r,
+            Err(e) => {
+                self.error = Some(ErrorView::plain("Could not take the rescoring", e));
+                return;
+            }
+        };
+        let Some((job, run)) = self.start("taking the rescoring's per-query rows") else { return };
+        self.files.clear();
+        self.source = h.label.clone();
+        self.bridge.send(Request::CompareRescoring { job, name: h.label, rows, run });
+    }
+
+    fn request_items(&mut self, arm: String, other: Option<String>) {
+        if self.comparison.is_none() {
+            return;
+        }
+        let job = self.job();
+        let selection = match &other {
+            Some(b) => ItemSelection::Pair { a: arm.clone(), b: b.clone() },
+            None => ItemSelection::Arm { arm: arm.clone() },
+        };
+        self.items = Items { selection: Some((arm, other)), job: Some(job), view: None, error: None, page: 0 };
+        self.bridge.send(Request::CompareItems { job, selection });
+    }
+
+    fn on_response(&mut self, r: Response) -> bool {
+        let job = r.job();
+        if self.items.job == Some(job) {
+            match r {
+                Response::CompareItems { items, .. } => {
+                    self.items.view = Some(Rc::new(*items));
+                    self.items.job = None;
+                }
+                Response::Failed { error, .. } => {
+                    self.items.error = Some(error.to_string());
+                    self.items.job = None;
+                }
+                _ => return false,
+            }
+            return true;
+        }
+        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
+            return false;
+        };
+        match r {
+            Response::Progress { phase, stage, fraction, .. } => {
+                busy.phase = phase;
+                busy.stage = stage;
+                busy.fraction = fraction;
+                true
+            }
+            Response::Compared { result, .. } => {
+                self.busy = None;
+                self.error = None;
+                let result = *result;
+                if let Some(t) = &result.table {
+                    self.table = Some(Rc::new(t.clone()));
+                    self.draft.set_spec(&result.spec);
+                    self.filter_column.clear();
+                    self.filter_values.clear();
+                }
+                match &result.outcome {
+                    CompareOutcome::Compared { comparison, pairing } => {
+                        self.draft.set_settings(&comparison.settings);
+                        let binary: Vec<String> = comparison
+                            .arms
+                            .iter()
+                            .filter(|a| a.binary && a.successes.is_some())
+                            .map(|a| a.arm.clone())
+                            .collect();
+                        let keep = |x: &Option<String>, i: usize| {
+                            x.clone().filter(|a| binary.contains(a)).or_else(|| binary.get(i).cloned())
+                        };
+                        self.posterior = (keep(&self.posterior.0, 0), keep(&self.posterior.1, 1));
+                        self.comparison = Some(ComparisonRef(Rc::new((**comparison).clone())));
+                        self.pairing = Some(Rc::new((**pairing).clone()));
+                    }
+                    CompareOutcome::Refused { pairing, .. } => {
+                        self.comparison = None;
+                        self.pairing = pairing.as_ref().map(|p| Rc::new((**p).clone()));
+                    }
+                }
+                self.applied = Some(self.draft.clone());
+                self.items = Items::default();
+                self.result = Some(Rc::new(result));
+                true
+            }
+            Response::Failed { error, kept_previous, .. } => {
+                self.busy = None;
+                let mut view = ErrorView::from_error(&error);
+                if let crate::error::Error::Ingest(e) = &error {
+                    let before = self.files.len();
+                    self.files.retain(|f| f.name != e.location.file);
+                    if self.files.len() < before {
+                        view = view.with_note(&format!("{} was removed from the file list.", e.location.file));
+                    }
+                }
+                if kept_previous && self.result.is_some() {
+                    view = view.with_note("The results below are from the previous data and settings.");
+                }
+                self.error = Some(view);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn forest(&self, c: &ComparisonRef) -> (ForestPlot, Vec<usize>) {
+        let mut order: Vec<usize> = (0..c.pairs.len()).collect();
+        match self.forest_order {
+            ForestOrder::Table => {}
+            ForestOrder::Difference => order.sort_by(|&x, &y| c.pairs[y].diff.total_cmp(&c.pairs[x].diff)),
+            ForestOrder::GroupedByA => {
+                let arm_ix = |a: &str| c.arms.iter().position(|r| r.arm == a).unwrap_or(usize::MAX);
+                order.sort_by(|&x, &y| {
+                    arm_ix(&c.pairs[x].a).cmp(&arm_ix(&c.pairs[y].a)).then(c.pairs[y].diff.total_cmp(&c.pairs[x].diff))
+                });
+            }
+        }
+        let selected = self.items.selection.as_ref().and_then(|(a, b)| {
+            let b = b.as_ref()?;
+            order.iter().position(|&i| c.pairs[i].a == *a && c.pairs[i].b == *b)
+        });
+        let value = self.pairing.as_ref().map(|p| p.value.clone()).unwrap_or_default();
+        let conf = (1.0 - c.settings.alpha) * 100.0;
+        let method = match c.settings.ci {
+            CiMethod::Bca => "BCa",
+            CiMethod::Percentile => "percentile",
+        };
+        let rows = order
+            .iter()
+            .map(|&i| {
+                let p = &c.pairs[i];
+                ForestRow {
+                    label: format!("{} \u{2212} {}", p.a, p.b),
+                    estimate: p.diff,
+                    low: p.ci_low,
+                    high: p.ci_high,
+                    significant: p.significant,
+                    group: (self.forest_order == ForestOrder::GroupedByA).then(|| format!("a = {}", p.a)),
+                }
+            })
+            .collect();
+        let plot = ForestPlot {
+            title: format!("Contrasts a \u{2212} b, {conf}% {method} intervals (red *: significant after Holm)"),
+            x_label: format!("difference a \u{2212} b ({value})"),
+            rows,
+            width: PLOT_WIDTH,
+            selected,
+        };
+        (plot, order)
+    }
+
+    fn cd(&self, c: &ComparisonRef) -> Option<CdPlot> {
+        let f = c.friedman.as_ref()?;
+        let arms: Vec<CdArm> =
+            f.mean_ranks.iter().map(|r| CdArm { name: r.arm.clone(), mean_rank: r.mean_rank }).collect();
+        let selected = self
+            .items
+            .selection
+            .as_ref()
+            .filter(|(_, b)| b.is_none())
+            .and_then(|(a, _)| arms.iter().position(|x| x.name == *a));
+        Some(CdPlot {
+            title: format!("Critical difference diagram (Nemenyi, \u{03b1} = {}; N = {} items)", f.alpha, f.n_blocks),
+            arms,
+            cd: Some(f.cd),
+            cliques: f.cliques.clone(),
+            width: PLOT_WIDTH,
+            selected,
+        })
+    }
+
+    fn posterior_plot(&self, c: &ComparisonRef) -> Option<PosteriorPlot> {
+        let arm = |name: &Option<String>| {
+            let a = c.arms.iter().find(|a| Some(&a.arm) == name.as_ref() && a.binary)?;
+            Some(PosteriorArm { name: a.arm.clone(), successes: a.successes?, n: a.n as f64 })
+        };
+        Some(PosteriorPlot { a: arm(&self.posterior.0)?, b: arm(&self.posterior.1)?, width: PLOT_WIDTH, height: 380 })
+    }
+
+    fn view_intake(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let on_files = link.callback(Msg::AddFiles);
+        let clear = link.callback(|_: MouseEvent| Msg::ClearFiles);
+        let on_format = link.callback(|e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            Msg::SetFormat(OutcomeFormat::parse(&sel.value()))
+        });
+        html! {
+            <section id="compare-intake" class="card drop-zone" aria-labelledby="compare-intake-title">
+                <h2 id="compare-intake-title">{ "Outcomes of several arms on the same items" }</h2>
+                <p>{ "Drop outcome files anywhere on this page, or choose them: long or wide CSV, JSON Lines, reclaim-eval results, \
+                    per-question LLM-judge files (one per configuration), MTEL-Mem records, or memaudit rescoring JSON (" }
+                    <code>{ ".gz" }</code>{ " accepted; several files are joined with a " }<code>{ "file" }</code>
+                    { " column). Or press \u{201c}Use this rescoring\u{201d} on the rescoring page: system \u{00d7} target become arms." }</p>
+                <div class="intake-actions">
+                    { file_picker("compare-file-input", "Choose outcome files…", "compare-privacy", on_files) }
+                    <div class="field inline">
+                        <label for="compare-format">{ "input format" }</label>
+                        <select id="compare-format" onchange={on_format} title="force a layout when detection guesses wrong">
+                            <option value="" selected={self.format.is_none()}>{ "detect from content" }</option>
+                            { for OutcomeFormat::ALL.iter().map(|f| html! {
+                                <option value={f.name()} selected={self.format == Some(*f)}>{ f.describe() }</option>
+                            }) }
+                        </select>
+                    </div>
+                </div>
+                if !self.files.is_empty() {
+                    <ul class="file-list" id="compare-file-list" aria-label="outcome files">
+                        { for self.files.iter().map(|f| html! {
+                            <li><code>{ f.name.clone() }</code><span class="muted">{ format!(" {} bytes", count(f.blob.size() as usize)) }</span></li>
+                        }) }
+                        <li><button type="button" class="link" id="compare-clear-files" onclick={clear}>{ "clear" }</button></li>
+                    </ul>
+                }
+                <p class="muted" id="compare-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
+            </section>
+        }
+    }
+
+    fn view_reading(&self, t: &TableInfo) -> Html {
+        let timing = self.result.as_ref().map(|r| {
+            if r.read_ms > 0.0 {
+                format!(
+                    "Read in {}; paired and compared in {} (total {}).",
+                    duration(r.read_ms),
+                    duration(r.total_ms - r.read_ms),
+                    duration(r.total_ms)
+                )
+            } else {
+                format!("Paired and compared in {}.", duration(r.total_ms))
+            }
+        });
+        html! {
+            <Section id="compare-reading" title="What was read">
+                if t.from_rescoring {
+                    <p id="compare-source">{ format!("The per-query rows of {}: {} rows.", self.source, count(t.rows)) }</p>
+                } else {
+                    <div class="table-wrap">
+                    <table id="compare-files" class="compact">
+                        <thead><tr><th scope="col">{"file"}</th><th scope="col">{"detected format"}</th><th scope="col">{"rows"}</th></tr></thead>
+                        <tbody>
+                        { for t.files.iter().map(|f| html! {
+                            <tr data-file={f.name.clone()}>
+                                <td data-col="name">{ f.name.clone() }</td>
+                                <td data-col="format" data-format={f.format.name()}>{ f.format.describe() }{ if f.gzip { " (gzip)" } else { "" } }</td>
+                                <td class="num" data-col="rows" data-value={f.rows.to_string()}>{ count(f.rows) }</td>
+                            </tr>
+                        }) }
+                        </tbody>
+                    </table>
+                    </div>
+                }
+                <p class="muted">{ format!("{} rows, {} columns.", count(t.rows), t.columns.len()) }
+                    if let Some(tm) = timing { { format!(" {tm}") } }</p>
+                { warnings_list("compare-warnings", t.warnings.iter().map(|w| ("reading", w))) }
+            </Section>
+        }
+    }
+
+    fn view_spec(&self, ctx: &Context<Self>, t: &TableInfo) -> Html {
+        let link = ctx.link();
+        let d = &self.draft;
+        // Text fields follow every keystroke (Yew keeps an input's value equal to the draft).
+        let edit = |f: fn(&mut Draft, String)| {
+            link.callback(move |e: InputEvent| {
+                let v = e.target_unchecked_into::<HtmlInputElement>().value();
+                Msg::Edit(Box::new(move |d: &mut Draft| f(d, v)))
+            })
+        };
+        let on_value = link.batch_callback(|e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            parse_value_key(&sel.value()).map(|(v, j)| {
+                Msg::Edit(Box::new(move |d: &mut Draft| {
+                    d.value = v;
+                    d.judgment = j;
+                }))
+            })
+        });
+        let role_box = |name: &str, role: &'static str, checked: bool| {
+            let name = name.to_string();
+            let onchange = link.callback(move |e: Event| {
+                let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+                let name = name.clone();
+                Msg::Edit(Box::new(move |d: &mut Draft| match role {
+                    "key" => toggle(&mut d.key, &name, on),
+                    "arm" => toggle(&mut d.arm, &name, on),
+                    _ => toggle(&mut d.strata, &name, on),
+                }))
+            });
+            html! { <input type="checkbox" data-role={role} checked={checked} {onchange} aria-label={role} /> }
+        };
+        let current_value = value_key(&d.value, d.judgment);
+        let mut value_options: Vec<(String, String)> = Vec::new();
+        for c in &t.columns {
+            if matches!(c.info.kind, ColumnKind::Numeric | ColumnKind::Binary) {
+                value_options
+                    .push((value_key(&c.info.name, None), format!("{} ({})", c.info.name, kind_name(c.info.kind))));
+            }
+        }
+        for (prefix, n) in judgment_prefixes(t) {
+            value_options.push((
+                value_key(&prefix, Some(JudgmentChoice::Majority)),
+                format!("majority of {prefix}.* ({n} judgments)"),
+            ));
+            for k in 1..=n {
+                value_options.push((
+                    value_key(&prefix, Some(JudgmentChoice::Judgment(k))),
+                    format!("judgment {k} of {prefix}.*"),
+                ));
+            }
+        }
+        if !d.value.is_empty() && !value_options.iter().any(|(k, _)| *k == current_value) {
+            value_options.push((current_value.clone(), d.value.clone()));
+        }
+        let filter_col =
+            link.callback(|e: Event| Msg::FilterColumn(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let filter_vals =
+            link.callback(|e: InputEvent| Msg::FilterValues(e.target_unchecked_into::<HtmlInputElement>().value()));
+        let add_filter = link.callback(|_: MouseEvent| Msg::AddFilter);
+        let datalist =
+            t.columns.iter().find(|c| c.info.name == self.filter_column).map(|c| c.values.clone()).unwrap_or_default();
+        let on_dup = link.callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::Edit(Box::new(move |d: &mut Draft| {
+                d.duplicates = if v == "mean" { Duplicates::Mean } else { Duplicates::Refuse }
+            }))
+        });
+        let on_incomplete = link.callback(|e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            Msg::Edit(Box::new(move |d: &mut Draft| d.allow_incomplete = on))
+        });
+        let reinfer = link.callback(|_: MouseEvent| Msg::Reinfer);
+        let inferred_now = {
+            let mut a = d.spec(None);
+            let mut b = t.inferred.clone();
+            a.reasons.clear();
+            b.reasons.clear();
+            a == b
+        };
+        let list = |v: &[String]| if v.is_empty() { "(none)".to_string() } else { v.join(" × ") };
+        html! {
+            <section class="card" id="spec" aria-labelledby="spec-title">
+                <header class="card-head">
+                    <h2 id="spec-title">{ "How the rows are read" }</h2>
+                    <button type="button" class="small secondary" id="spec-reinfer" onclick={reinfer} disabled={inferred_now}>{ "Use the inferred spec" }</button>
+                </header>
+                <p class="spec-line" id="spec-line">
+                    { "key " }<code id="spec-key">{ list(&d.key) }</code>
+                    { " \u{00b7} arm " }<code id="spec-arm">{ list(&d.arm) }</code>
+                    { " \u{00b7} value " }<code id="spec-value-name">{ Spec { judgment: d.judgment, value: d.value.clone(), ..Spec::default() }.describe().rsplit(" \u{00b7} value ").next().unwrap_or_default().to_string() }</code>
+                    if !d.strata.is_empty() { { " \u{00b7} strata " }<code id="spec-strata">{ list(&d.strata) }</code> }
+                    if inferred_now { <span class="badge note">{ "inferred" }</span> } else { <span class="badge warn">{ "edited" }</span> }
+                </p>
+                <details open={true} class="reasons">
+                    <summary>{ "Why (the inference's reasons)" }</summary>
+                    <ul id="spec-reasons">
+                        { for t.inferred.reasons.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
+                    </ul>
+                </details>
+                <div class="table-wrap">
+                <table id="spec-columns" class="compact">
+                    <thead><tr>
+                        <th scope="col">{"column"}</th><th scope="col">{"kind"}</th><th scope="col">{"distinct"}</th><th scope="col">{"missing"}</th>
+                        <th scope="col" title="the columns that together identify an item (the pairing key)">{"key"}</th>
+                        <th scope="col" title="the arm column(s), combined with /">{"arm"}</th>
+                        <th scope="col" title="per-item columns carried along (for stratified or cluster resampling)">{"strata"}</th>
+                        <th scope="col">{"first values"}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for t.columns.iter().map(|c| {
+                        let n = &c.info.name;
+                        html! {
+                            <tr data-column={n.clone()} data-kind={kind_name(c.info.kind)}>
+                                <td><code>{ n.clone() }</code></td>
+                                <td>{ kind_name(c.info.kind) }</td>
+                                <td class="num">{ count(c.info.distinct) }</td>
+                                <td class="num">{ count(c.info.missing) }</td>
+                                <td class="role">{ role_box(n, "key", d.key.contains(n)) }</td>
+                                <td class="role">{ role_box(n, "arm", d.arm.contains(n)) }</td>
+                                <td class="role">{ role_box(n, "strata", d.strata.contains(n)) }</td>
+                                <td class="values muted">{ preview(&c.values) }</td>
+                            </tr>
+                        }
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                <div class="fields">
+                    <div class="field grow">
+                        <label for="spec-value">{ "value" }</label>
+                        <select id="spec-value" onchange={on_value}>
+                            if d.value.is_empty() { <option value="" selected=true>{ "(choose a value column)" }</option> }
+                            { for value_options.iter().map(|(k, label)| html! {
+                                <option value={k.clone()} selected={*k == current_value}>{ label.clone() }</option>
+                            }) }
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="dup-policy" title="several rows for one (item, arm)">{ "repeated rows" }</label>
+                        <select id="dup-policy" onchange={on_dup}>
+                            <option value="refuse" selected={d.duplicates == Duplicates::Refuse}>{ "refuse (not paired)" }</option>
+                            <option value="mean" selected={d.duplicates == Duplicates::Mean}>{ "average them (mean)" }</option>
+                        </select>
+                    </div>
+                    <div class="field checkbox">
+                        <label for="allow-incomplete">
+                            <input type="checkbox" id="allow-incomplete" checked={d.allow_incomplete} onchange={on_incomplete} />
+                            { " compare on the items present in every arm" }
+                        </label>
+                    </div>
+                </div>
+                <div class="fields filters">
+                    <div class="field">
+                        <label for="filter-column">{ "keep only rows where" }</label>
+                        <select id="filter-column" onchange={filter_col}>
+                            <option value="" selected={self.filter_column.is_empty()}>{ "(column)" }</option>
+                            { for t.columns.iter().map(|c| html! {
+                                <option value={c.info.name.clone()} selected={self.filter_column == c.info.name}>{ c.info.name.clone() }</option>
+                            }) }
+                        </select>
+                    </div>
+                    <div class="field grow">
+                        <label for="filter-values">{ "is one of (comma-separated)" }</label>
+                        <input id="filter-values" type="text" list="filter-values-list" value={self.filter_values.clone()} oninput={filter_vals}
+                            placeholder={datalist.first().cloned().unwrap_or_default()} />
+                        <datalist id="filter-values-list">
+                            { for datalist.iter().map(|v| html! { <option value={v.clone()} /> }) }
+                        </datalist>
+                    </div>
+                    <div class="field buttons">
+                        <button type="button" class="small" id="filter-add" onclick={add_filter}
+                            disabled={self.filter_column.is_empty() || self.filter_values.trim().is_empty()}>{ "Add filter" }</button>
+                    </div>
+                </div>
+                if !d.filter.is_empty() {
+                    <ul class="chips" id="spec-filters">
+                        { for d.filter.iter().map(|(c, vals)| {
+                            let col = c.clone();
+                            let remove = link.callback(move |_: MouseEvent| Msg::RemoveFilter(col.clone()));
+                            html! {
+                                <li data-column={c.clone()}>
+                                    <code>{ format!("{c} \u{2208} {{{}}}", vals.join(", ")) }</code>
+                                    <button type="button" class="link" onclick={remove} aria-label={format!("remove the filter on {c}")}>{ "remove" }</button>
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                }
+                { self.view_settings(ctx, edit) }
+            </section>
+        }
+    }
+
+    fn view_settings(
+        &self,
+        ctx: &Context<Self>,
+        edit: impl Fn(fn(&mut Draft, String)) -> Callback<InputEvent>,
+    ) -> Html {
+        let link = ctx.link();
+        let d = &self.draft;
+        let select_edit = |f: fn(&mut Draft, &str)| {
+            link.callback(move |e: Event| {
+                let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+                Msg::Edit(Box::new(move |d: &mut Draft| f(d, &v)))
+            })
+        };
+        let on_higher = link.callback(|e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            Msg::Edit(Box::new(move |d: &mut Draft| d.higher_is_better = on))
+        });
+        let run = link.callback(|e: SubmitEvent| {
+            e.prevent_default();
+            Msg::Run
+        });
+        let defaults = link.callback(|_: MouseEvent| Msg::Defaults);
+        let by_options: Vec<String> = d.key.iter().chain(&d.strata).cloned().collect();
+        let arms: Vec<String> =
+            self.pairing.as_ref().map(|p| p.arms.iter().map(|a| a.arm.clone()).collect()).unwrap_or_default();
+        let settings_error = d.settings().err();
+        let pending = self.applied.as_ref().is_some_and(|a| a != d);
+        html! {
+            <form id="compare-settings" class="compare-settings" onsubmit={run}>
+                <h3>{ "Statistics" }</h3>
+                <div class="fields">
+                    <div class="field">
+                        <label for="cmp-alpha" title="two-sided level of every interval and test">{ "alpha" }</label>
+                        <input id="cmp-alpha" type="text" value={d.alpha.clone()} oninput={edit(|d, v| d.alpha = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="cmp-bootstrap">{ "resamples" }</label>
+                        <input id="cmp-bootstrap" type="number" value={d.bootstrap.clone()} oninput={edit(|d, v| d.bootstrap = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="cmp-seed">{ "seed" }</label>
+                        <input id="cmp-seed" type="number" value={d.seed.clone()} oninput={edit(|d, v| d.seed = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="cmp-ci">{ "interval" }</label>
+                        <select id="cmp-ci" onchange={select_edit(|d, v| d.ci = if v == "percentile" { CiMethod::Percentile } else { CiMethod::Bca })}>
+                            <option value="bca" selected={d.ci == CiMethod::Bca}>{ "BCa" }</option>
+                            <option value="percentile" selected={d.ci == CiMethod::Percentile}>{ "percentile" }</option>
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="cmp-z0" title="BCa bias correction: #{<} + ½#{=} (SciPy) or #{<} (R boot)">{ "z0 rule" }</label>
+                        <select id="cmp-z0" onchange={select_edit(|d, v| d.z0 = if v == "strict" { Z0Rule::Strict } else { Z0Rule::MidRank })}>
+                            <option value="mid-rank" selected={d.z0 == Z0Rule::MidRank}>{ "mid-rank (SciPy)" }</option>
+                            <option value="strict" selected={d.z0 == Z0Rule::Strict}>{ "strict (R boot)" }</option>
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="cmp-resampling">{ "resampling" }</label>
+                        <select id="cmp-resampling" onchange={select_edit(|d, v| d.resampling = v.to_string())}>
+                            <option value="iid" selected={d.resampling == "iid"}>{ "items (iid)" }</option>
+                            <option value="stratified" selected={d.resampling == "stratified"}>{ "within strata" }</option>
+                            <option value="cluster" selected={d.resampling == "cluster"}>{ "whole clusters" }</option>
+                        </select>
+                    </div>
+                    if d.resampling != "iid" {
+                        <div class="field">
+                            <label for="cmp-by">{ "by column" }</label>
+                            <select id="cmp-by" onchange={select_edit(|d, v| d.by = v.to_string())}>
+                                <option value="" selected={d.by.is_empty()}>{ "(choose)" }</option>
+                                { for by_options.iter().map(|c| html! { <option value={c.clone()} selected={d.by == *c}>{ c.clone() }</option> }) }
+                            </select>
+                        </div>
+                    }
+                    <div class="field">
+                        <label for="cmp-control" title="Bonferroni–Dunn comparisons against one arm">{ "control arm" }</label>
+                        <select id="cmp-control" onchange={select_edit(|d, v| d.control = v.to_string())}>
+                            <option value="" selected={d.control.is_empty()}>{ "(none)" }</option>
+                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.control == *a}>{ a.clone() }</option> }) }
+                        </select>
+                    </div>
+                    <div class="field checkbox">
+                        <label for="cmp-higher">
+                            <input type="checkbox" id="cmp-higher" checked={d.higher_is_better} onchange={on_higher} />{ " higher is better" }
+                        </label>
+                    </div>
+                </div>
+                <div class="actions">
+                    <button type="submit" id="compare-run" disabled={self.busy.is_some()}>{ "Compare" }</button>
+                    <button type="button" class="secondary" id="compare-defaults" onclick={defaults}>{ "Default settings" }</button>
+                    if pending {
+                        <span class="pending" role="status">{ "Changed: press Compare to apply." }</span>
+                    }
+                </div>
+                if let Some(e) = settings_error {
+                    <p class="error" id="compare-settings-error" role="alert">{ e }</p>
+                }
+            </form>
+        }
+    }
+
+    fn view_results(&self, ctx: &Context<Self>, result: &CompareResult, c: &ComparisonRef) -> Html {
+        let link = ctx.link();
+        let on_select = link.callback(|(a, b): (String, Option<String>)| Msg::Select(a, b));
+        let selected = self.items.selection.as_ref().map(|(a, b)| match b {
+            Some(b) => format!("{a}\u{2212}{b}"),
+            None => a.clone(),
+        });
+        let (forest, _) = self.forest(c);
+        let cd = self.cd(c);
+        let on_forest = link.callback(|(x, y): (f64, f64)| Msg::ForestClick(x, y));
+        let on_cd = link.callback(|(x, y): (f64, f64)| Msg::CdClick(x, y));
+        let on_order = link.callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::ForestOrder(ForestOrder::ALL.iter().find(|(_, k, _)| *k == v).map(|x| x.0).unwrap_or_default())
+        });
+        let binary: Vec<String> =
+            c.arms.iter().filter(|a| a.binary && a.successes.is_some()).map(|a| a.arm.clone()).collect();
+        let posterior = self.posterior_plot(c);
+        let post_select = |which: bool, current: &Option<String>| {
+            let onchange = link.callback(move |e: Event| {
+                Msg::Posterior(which, e.target_unchecked_into::<HtmlSelectElement>().value())
+            });
+            html! {
+                <select id={if which { "posterior-a" } else { "posterior-b" }} {onchange}>
+                    { for binary.iter().map(|a| html! { <option value={a.clone()} selected={current.as_deref() == Some(a.as_str())}>{ a.clone() }</option> }) }
+                </select>
+            }
+        };
+        let output = {
+            let pairing = match &result.outcome {
+                CompareOutcome::Compared { pairing, .. } => (**pairing).clone(),
+                CompareOutcome::Refused { .. } => return html! {},
+            };
+            Rc::new(CompareOutput { comparison: (*c.0).clone(), spec: result.spec.clone(), pairing })
+        };
+        let latex = {
+            let c = c.clone();
+            move || Ok(compare_latex(&c))
+        };
+        let json = {
+            let o = output.clone();
+            move || serde_json::to_string_pretty(&*o).map_err(|e| e.to_string())
+        };
+        let conv = Some(AttrValue::from(c.conventions.clone()));
+        let items_page = link.callback(Msg::ItemsPage);
+        html! {
+            <div id="compare-results">
+                <div class="results-head">
+                    <p id="compare-summary" data-arms={c.arms.len().to_string()} data-items={c.n_items.to_string()}>
+                        { format!("{} arms compared on {} paired items ({}), memaudit {}.", c.arms.len(), count(c.n_items), self.source, c.memaudit_version) }
+                    </p>
+                    <div class="exports">
+                        { text_download("export-latex", "LaTeX table", "memaudit-comparison.tex", "application/x-tex", latex) }
+                        { text_download("export-compare-json", "Full comparison JSON", "memaudit-comparison.json", "application/json", json) }
+                    </div>
+                </div>
+                <ArmsTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
+                <PairsTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
+                <Section id="forest" title="Forest plot" conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "One row per contrast: the difference a \u{2212} b and its interval; the grey line is no difference. Click a row for the items behind it." }</p> }}>
+                    <div class="controls">
+                        <div class="field">
+                            <label for="forest-order">{ "rows" }</label>
+                            <select id="forest-order" onchange={on_order}>
+                                { for ForestOrder::ALL.iter().map(|(o, k, label)| html! {
+                                    <option value={*k} selected={*o == self.forest_order}>{ *label }</option>
+                                }) }
+                            </select>
+                        </div>
+                    </div>
+                    <PlotCanvas<ForestPlot> id="forest-plot" plot={forest} filename="memaudit-forest" on_click={Some(on_forest)} />
+                </Section>
+                <FriedmanView comparison={c.clone()} />
+                if let Some(cd) = cd {
+                    <Section id="cd" title="Critical-difference diagram" conventions={conv.clone()}
+                        intro={html! { <p class="intro">{ "Demšar's diagram: each arm at its mean rank (1 = best); arms joined by a thick bar are not \
+                            significantly different (Nemenyi); the ruler is the critical difference. Click an arm for its items." }</p> }}>
+                        <PlotCanvas<CdPlot> id="cd-diagram" plot={cd} filename="memaudit-cd-diagram" on_click={Some(on_cd)} />
+                    </Section>
+                }
+                if binary.len() >= 2 {
+                    <Section id="posterior" title="Posterior densities" conventions={conv.clone()}
+                        intro={html! { <p class="intro">{ "Jeffreys Beta posteriors of two 0/1 arms (independent arms: on paired data an approximation), \
+                            with the posterior probability that a's rate exceeds b's." }</p> }}>
+                        <div class="controls">
+                            <div class="field"><label for="posterior-a">{ "arm a" }</label>{ post_select(true, &self.posterior.0) }</div>
+                            <div class="field"><label for="posterior-b">{ "arm b" }</label>{ post_select(false, &self.posterior.1) }</div>
+                        </div>
+                        if let Some(p) = posterior {
+                            <PlotCanvas<PosteriorPlot> id="posterior-plot" plot={p} filename="memaudit-posterior" />
+                        }
+                    </Section>
+                }
+                if let Some(e) = &self.items.error {
+                    <p class="error" role="alert" id="items-error">{ e.clone() }</p>
+                }
+                if self.items.job.is_some() {
+                    <p class="muted" id="items-loading">{ "Loading the items\u{2026}" }</p>
+                }
+                if let Some(v) = &self.items.view {
+                    <ItemsTable view={v.clone()} page={self.items.page} on_page={items_page} />
+                }
+            </div>
+        }
+    }
+}
+
+fn kind_name(k: ColumnKind) -> &'static str {
+    match k {
+        ColumnKind::Numeric => "numeric",
+        ColumnKind::Binary => "binary",
+        ColumnKind::Text => "text",
+    }
+}
+
+fn preview(values: &[String]) -> String {
+    let shown: Vec<String> = values.iter().take(4).map(|v| crate::plots::ellipsize(v, 24)).collect();
+    let more = if values.len() > 4 { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+impl Component for ComparePage {
+    type Message = Msg;
+    type Properties = PageProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
+        if let Some(h) = ctx.props().rescoring.clone() {
+            ctx.link().send_message(Msg::UseRescoring(h));
+        }
+        ComparePage {
+            bridge,
+            next_job: 0,
+            busy: None,
+            error: None,
+            files: Vec::new(),
+            format: None,
+            source: String::new(),
+            table: None,
+            draft: Draft::default(),
+            applied: None,
+            result: None,
+            comparison: None,
+            pairing: None,
+            filter_column: String::new(),
+            filter_values: String::new(),
+            forest_order: ForestOrder::default(),
+            posterior: (None, None),
+            items: Items::default(),
+            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
+            last_handoff: None,
+            state: PageState::Idle,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        if let Some(d) = ctx.props().dropped.clone()
+            && self.last_drop != Some(d.seq)
+        {
+            self.last_drop = Some(d.seq);
+            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
+        }
+        if let Some(h) = ctx.props().rescoring.clone()
+            && self.last_handoff != Some(h.seq)
+        {
+            ctx.link().send_message(Msg::UseRescoring(h));
+        }
+        true
+    }
+
+    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
+        match msg {
+            Msg::AddFiles(files) => {
+                if self.table.as_ref().is_some_and(|t| t.from_rescoring) {
+                    self.files.clear();
+                }
+                for f in files {
+                    self.files.retain(|g| g.name != f.name);
+                    self.files.push(f);
+                }
+                self.load_files();
+                true
+            }
+            Msg::ClearFiles => {
+                self.files.clear();
+                true
+            }
+            Msg::SetFormat(f) => {
+                self.format = f;
+                if !self.files.is_empty() {
+                    self.load_files();
+                }
+                true
+            }
+            Msg::UseRescoring(h) => {
+                self.use_rescoring(h);
+                true
+            }
+            Msg::Worker(r) => self.on_response(r),
+            Msg::Edit(f) => {
+                f(&mut self.draft);
+                true
+            }
+            Msg::Run => {
+                self.run();
+                true
+            }
+            Msg::Reinfer => {
+                if let Some(t) = &self.table {
+                    let spec = t.inferred.clone();
+                    self.draft.set_spec(&spec);
+                }
+                true
+            }
+            Msg::Defaults => {
+                let d = Draft::default();
+                self.draft.set_settings(&CompareSettings::default());
+                self.draft.duplicates = d.duplicates;
+                self.draft.allow_incomplete = d.allow_incomplete;
+                true
+            }
+            Msg::FilterColumn(c) => {
+                self.filter_column = c;
+                true
+            }
+            Msg::FilterValues(v) => {
+                self.filter_values = v;
+                true
+            }
+            Msg::AddFilter => {
+                let values: Vec<String> =
+                    self.filter_values.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+                if !self.filter_column.is_empty() && !values.is_empty() {
+                    self.draft.filter.insert(self.filter_column.clone(), values);
+                    self.filter_values.clear();
+                }
+                true
+            }
+            Msg::RemoveFilter(c) => {
+                self.draft.filter.remove(&c);
+                true
+            }
+            Msg::Select(a, b) => {
+                self.request_items(a, b);
+                true
+            }
+            Msg::ForestClick(x, y) => {
+                let Some(c) = self.comparison.clone() else { return false };
+                let (plot, order) = self.forest(&c);
+                let hit =
+                    ForestLayout::new(&plot).row_at(x, y).and_then(|row| order.get(row)).and_then(|&i| c.pairs.get(i));
+                match hit {
+                    Some(p) => {
+                        let (a, b) = (p.a.clone(), p.b.clone());
+                        self.request_items(a, Some(b));
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Msg::CdClick(x, y) => {
+                let Some(c) = self.comparison.clone() else { return false };
+                let Some(plot) = self.cd(&c) else { return false };
+                match CdLayout::new(&plot).arm_at(x, y).and_then(|i| plot.arms.get(i)) {
+                    Some(a) => {
+                        let name = a.name.clone();
+                        self.request_items(name, None);
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Msg::ForestOrder(o) => {
+                self.forest_order = o;
+                true
+            }
+            Msg::Posterior(which, arm) => {
+                if which {
+                    self.posterior.0 = Some(arm);
+                } else {
+                    self.posterior.1 = Some(arm);
+                }
+                true
+            }
+            Msg::ItemsPage(p) => {
+                self.items.page = p;
+                true
+            }
+            Msg::DismissError => {
+                self.error = None;
+                true
+            }
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        let state = PageState::of(self.busy.is_some(), self.result.is_some(), self.error.is_some());
+        if state != self.state {
+            self.state = state;
+            ctx.props().on_state.emit(state);
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let state = PageState::of(self.busy.is_some(), self.result.is_some(), self.error.is_some());
+        let refusal = self.result.as_ref().and_then(|r| match &r.outcome {
+            CompareOutcome::Refused { message, .. } => Some(message.clone()),
+            _ => None,
+        });
+        html! {
+            <section class="page" id="page-compare" data-page="compare" data-state={state.name()}
+                hidden={!ctx.props().active} aria-label="Paired comparison">
+                <p class="tagline">{ "Compare arms (systems, memory policies, configurations) run on the same items: each arm's score \
+                    with an interval, every contrast with an interval, an effect size and a multiplicity-corrected p-value, the omnibus \
+                    test with a critical-difference diagram, and a forest plot." }</p>
+                { self.view_intake(ctx) }
+                { status_bar("compare-", self.busy.as_ref()) }
+                { error_box("compare-", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                if let Some(t) = &self.table {
+                    { self.view_reading(t) }
+                    { self.view_spec(ctx, t) }
+                }
+                if let Some(p) = &self.pairing {
+                    <PairingView report={p.clone()} refusal={refusal.clone().map(AttrValue::from)} />
+                } else if let Some(m) = &refusal {
+                    <Section id="pairing" title="Pairing">
+                        <div class="refusal" id="compare-refusal" role="alert">
+                            <h3>{ "No paired test: the spec does not fit the table" }</h3>
+                            <p id="refusal-message" class="message">{ m.clone() }</p>
+                        </div>
+                    </Section>
+                }
+                if let (Some(r), Some(c)) = (&self.result, &self.comparison) {
+                    { self.view_results(ctx, r, c) }
+                }
+                <footer class="page-foot muted">
+                    { "The same numbers as " }<code>{ "memaudit compare --outcomes FILE … --format json" }</code>
+                    { " with the same spec and settings; CSV exports equal " }<code>{ "--format csv --table NAME" }</code>{ "." }
+                </footer>
+            </section>
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! The viewer's pages. Each is a component with its own state and its own fork of the worker
+//! bridge ([`BridgeRef::fork`]); the shell ([`super::app::App`]) shows one at a time (the
+//! others stay mounted, hidden, so their results survive switching), hands dropped files to the
+//! visible one, and carries a rescoring to the comparison page.
+//!
+//! | page | URL | what it does |
+//! |---|---|---|
+//! | [`rescore::RescorePage`] | `#rescore` (default) | credit-target rescoring (issue 2) |
+//! | [`compare::ComparePage`] | `#compare` | paired comparison of arms (issue 3) |
+//! | [`probe::ProbePage`] | `#probe` | the write-time source-token probe (issue 4) |
+//! | [`reclaim::ReclaimPage`] | `#reclaim` | reclaim rates by policy × integrity (issue 4) |
+
+pub mod compare;
+pub mod probe;
+pub mod reclaim;
+pub mod rescore;
+
+use std::rc::Rc;
+
+use gloo::worker::WorkerBridge;
+use yew::prelude::*;
+
+use super::components::ReportRef;
+use super::protocol::{JobId, Phase, Response, SourceFile};
+use super::worker::AuditWorker;
+use crate::error::{Error, Location};
+
+/// The pages, in navigation order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Page {
+    Rescore,
+    Compare,
+    Probe,
+    Reclaim,
+}
+
+impl Page {
+    pub const ALL: [Page; 4] = [Page::Rescore, Page::Compare, Page::Probe, Page::Reclaim];
+
+    /// The URL hash / `?page=` value.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Page::Rescore => "rescore",
+            Page::Compare => "compare",
+            Page::Probe => "probe",
+            Page::Reclaim => "reclaim",
+        }
+    }
+
+    /// The navigation label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Page::Rescore => "Rescoring",
+            Page::Compare => "Paired comparison",
+            Page::Probe => "Probe",
+            Page::Reclaim => "Reclaim",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<Page> {
+        let s = s.trim().trim_start_matches('#').trim_start_matches('/').to_ascii_lowercase();
+        Page::ALL.into_iter().find(|p| p.slug() == s)
+    }
+}
+
+/// What a page is doing (`.app[data-state]` shows the visible page's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PageState {
+    #[default]
+    Idle,
+    Busy,
+    Ready,
+    Error,
+}
+
+impl PageState {
+    pub fn name(self) -> &'static str {
+        match self {
+            PageState::Idle => "idle",
+            PageState::Busy => "busy",
+            PageState::Ready => "ready",
+            PageState::Error => "error",
+        }
+    }
+
+    /// Busy while a job runs, ready when results are on screen, error when only an error is.
+    pub fn of(busy: bool, ready: bool, error: bool) -> PageState {
+        if busy {
+            PageState::Busy
+        } else if ready {
+            PageState::Ready
+        } else if error {
+            PageState::Error
+        } else {
+            PageState::Idle
+        }
+    }
+}
+
+/// The shared worker bridge; every page forks it (equal always: it never changes).
+#[derive(Clone)]
+pub struct BridgeRef(pub Rc<WorkerBridge<AuditWorker>>);
+
+impl PartialEq for BridgeRef {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl BridgeRef {
+    /// A bridge to the same worker whose responses go to `f` only.
+    pub fn fork(&self, f: impl Fn(Response) + 'static) -> WorkerBridge<AuditWorker> {
+        self.0.fork(Some(f))
+    }
+}
+
+/// Files dropped on the page (or picked), for the visible page; a new `seq` is a new drop.
+#[derive(Debug, Clone)]
+pub struct Dropped {
+    pub seq: u32,
+    pub files: Rc<Vec<SourceFile>>,
+}
+
+impl PartialEq for Dropped {
+    fn eq(&self, other: &Self) -> bool {
+        self.seq == other.seq
+    }
+}
+
+/// A rescoring sent to the comparison page ("Use this rescoring"); a new `seq` is a new one.
+#[derive(Debug, Clone)]
+pub struct Handoff {
+    pub seq: u32,
+    pub report: ReportRef,
+    /// Where the rescoring came from, in words.
+    pub label: String,
+}
+
+impl PartialEq for Handoff {
+    fn eq(&self, other: &Self) -> bool {
+        self.seq == other.seq
+    }
+}
+
+/// What every page gets from the shell.
+#[derive(Properties, PartialEq)]
+pub struct PageProps {
+    pub bridge: BridgeRef,
+    /// The page is the one on screen.
+    pub active: bool,
+    /// Files dropped while this page was on screen.
+    #[prop_or_default]
+    pub dropped: Option<Dropped>,
+    /// The page's state, whenever it changes.
+    pub on_state: Callback<PageState>,
+    /// Rescoring page: "Use this rescoring".
+    #[prop_or_default]
+    pub on_use_rescoring: Callback<(ReportRef, String)>,
+    /// Comparison page: a rescoring to compare.
+    #[prop_or_default]
+    pub rescoring: Option<Handoff>,
+}
+
+/// A running job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Busy {
+    pub job: JobId,
+    pub phase: Phase,
+    pub stage: String,
+    pub fraction: f64,
+}
+
+impl Busy {
+    pub fn new(job: JobId, stage: impl Into<String>) -> Busy {
+        Busy { job, phase: Phase::Reading, stage: stage.into(), fraction: 0.0 }
+    }
+}
+
+/// The progress bar of a job: `#{prefix}status` with `<progress id="{prefix}progress">`.
+pub fn status_bar(prefix: &str, busy: Option<&Busy>) -> Html {
+    let Some(b) = busy else {
+        return html! {};
+    };
+    let pct = (b.fraction * 100.0).round();
+    html! {
+        <div class="status" role="status" aria-live="polite" id={format!("{prefix}status")}>
+            <label for={format!("{prefix}progress")}>{ format!("{} — {pct:.0}%", b.stage) }</label>
+            <progress id={format!("{prefix}progress")} class="progress" max="1" value={format!("{:.4}", b.fraction)}
+                data-phase={format!("{:?}", b.phase).to_lowercase()}>
+                { format!("{pct:.0}%") }
+            </progress>
+        </div>
+    }
+}
+
+/// An error as shown: what failed, where (file, line, field), and what it means for the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorView {
+    pub title: String,
+    pub location: Option<Location>,
+    pub message: String,
+    pub note: Option<String>,
+}
+
+impl ErrorView {
+    pub fn from_error(e: &Error) -> ErrorView {
+        match e {
+            Error::Ingest(i) => ErrorView {
+                title: format!("Could not read {}", i.location.file),
+                location: Some(i.location.clone()),
+                message: i.message.clone(),
+                note: None,
+            },
+            Error::Setting { setting, message } => ErrorView {
+                title: format!("Invalid setting `{setting}`"),
+                location: None,
+                message: message.clone(),
+                note: None,
+            },
+            Error::Empty(m) => {
+                ErrorView { title: "Nothing to show yet".into(), location: None, message: m.clone(), note: None }
+            }
+            Error::Output { what, message } => ErrorView {
+                title: format!("Could not produce {what}"),
+                location: None,
+                message: message.clone(),
+                note: None,
+            },
+        }
+    }
+
+    pub fn plain(title: &str, message: impl Into<String>) -> ErrorView {
+        ErrorView { title: title.into(), location: None, message: message.into(), note: None }
+    }
+
+    /// Adds a sentence to the note.
+    pub fn with_note(mut self, note: &str) -> ErrorView {
+        self.note = Some(match self.note {
+            Some(n) => format!("{n} {note}"),
+            None => note.to_string(),
+        });
+        self
+    }
+}
+
+/// The error box: `#{prefix}error` with `#{prefix}error-file`, `-line`, `-field`, `-message`.
+pub fn error_box(prefix: &str, e: Option<&ErrorView>, dismiss: Callback<MouseEvent>) -> Html {
+    let Some(e) = e else {
+        return html! {};
+    };
+    html! {
+        <div class="error-box" id={format!("{prefix}error")} role="alert">
+            <h2>{ e.title.clone() }</h2>
+            if let Some(loc) = &e.location {
+                <dl class="where">
+                    <dt>{ "file" }</dt><dd id={format!("{prefix}error-file")}>{ loc.file.clone() }</dd>
+                    if let Some(line) = loc.line { <dt>{ "line" }</dt><dd id={format!("{prefix}error-line")}>{ line }</dd> }
+                    if let Some(field) = &loc.field { <dt>{ "field" }</dt><dd id={format!("{prefix}error-field")}><code>{ field.clone() }</code></dd> }
+                </dl>
+            }
+            <p id={format!("{prefix}error-message")}>{ e.message.clone() }</p>
+            if let Some(n) = &e.note { <p class="muted">{ n.clone() }</p> }
+            <button type="button" class="small secondary" onclick={dismiss}>{ "Dismiss" }</button>
+        </div>
+    }
+}
+
+/// A file picker styled as a button: `<input id={id} type=file multiple>` + its label.
+pub fn file_picker(id: &str, label: &str, described_by: &str, on_files: Callback<Vec<SourceFile>>) -> Html {
+    let onchange = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        let files = super::dom::source_files(input.files());
+        input.set_value("");
+        if !files.is_empty() {
+            on_files.emit(files);
+        }
+    });
+    html! {
+        <>
+            <input id={id.to_string()} class="visually-hidden" type="file" multiple=true {onchange}
+                aria-describedby={described_by.to_string()} />
+            <label for={id.to_string()} class="file-label">{ label.to_string() }</label>
+        </>
+    }
+}

@@ -1,0 +1,887 @@
+//! The probe page (issue 4): paste a note, its source and its stale value and see the note with
+//! every found source token, stale token and completeness tag highlighted (as text nodes, never
+//! HTML) and the verdict explained in one sentence, in either probe mode; or drop a notes file
+//! (memaudit notes JSONL or reclaim-eval realworld rows, probe keys optional) and get the batch
+//! table, verdict bars and the outcome cross-tab with per-verdict recovery (Wilson intervals)
+//! for both modes side by side — the numbers of `memaudit probe --format json`.
+
+use std::rc::Rc;
+
+use gloo::worker::WorkerBridge;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::{Busy, ErrorView, PageProps, PageState, error_box, file_picker, status_bar};
+use crate::plots::{VerdictBar, VerdictBars, VerdictGroup};
+use crate::probe::summary::{ModeReport, probe_table};
+use crate::probe::{Highlight, HighlightRole, Mode, NoteInput, ProbeReport, SourceKind, Verdict};
+use crate::web::components::Section;
+use crate::web::components::export::{lazy_exports, to_json};
+use crate::web::components::plot::PlotCanvas;
+use crate::web::components::warnings::warnings_list;
+use crate::web::format::{count, duration, int_cell, num_cell, pct, text_cell};
+use crate::web::protocol::{JobId, LiveProbe, ProbeBatch, ProbeRun, ProbeView, Request, Response, SourceFile};
+use crate::web::worker::AuditWorker;
+
+/// Notes per page of the batch table.
+pub const NOTES_PAGE: usize = 50;
+
+/// One piece of a highlighted note: its text and the roles covering it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    pub text: String,
+    pub roles: Vec<HighlightRole>,
+    /// Tokens covering it (for the tooltip).
+    pub tokens: Vec<String>,
+}
+
+/// Cuts `note` at every highlight boundary; each piece lists the roles covering it. Spans that
+/// do not fall on character boundaries are ignored (the note is then shown as is).
+pub fn segments(note: &str, highlights: &[Highlight]) -> Vec<Segment> {
+    let mut cuts: Vec<usize> = vec![0, note.len()];
+    for h in highlights {
+        for b in [h.span.byte_start, h.span.byte_end] {
+            if b <= note.len() && note.is_char_boundary(b) {
+                cuts.push(b);
+            }
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out: Vec<Segment> = Vec::new();
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let Some(text) = note.get(a..b) else { continue };
+        let covering: Vec<&Highlight> = highlights
+            .iter()
+            .filter(|h| h.span.byte_start <= a && h.span.byte_end >= b && h.span.byte_start < h.span.byte_end)
+            .collect();
+        let mut roles: Vec<HighlightRole> = Vec::new();
+        let mut tokens: Vec<String> = Vec::new();
+        for h in covering {
+            if !roles.contains(&h.role) {
+                roles.push(h.role);
+            }
+            if !tokens.contains(&h.token) {
+                tokens.push(h.token.clone());
+            }
+        }
+        match out.last_mut() {
+            Some(last) if last.roles == roles && roles.is_empty() => last.text.push_str(text),
+            _ => out.push(Segment { text: text.to_string(), roles, tokens }),
+        }
+    }
+    out
+}
+
+fn role_name(r: HighlightRole) -> &'static str {
+    match r {
+        HighlightRole::Source => "source",
+        HighlightRole::Stale => "stale",
+        HighlightRole::Tag => "tag",
+    }
+}
+
+/// The note with its highlights, as text nodes inside `<mark>` elements.
+pub fn highlighted(id: &str, note: &str, highlights: &[Highlight]) -> Html {
+    html! {
+        <p class="highlighted" id={id.to_string()}>
+            { for segments(note, highlights).into_iter().map(|s| {
+                if s.roles.is_empty() {
+                    html! { { s.text } }
+                } else {
+                    let names: Vec<&str> = s.roles.iter().map(|r| role_name(*r)).collect();
+                    let classes: Vec<String> = names.iter().map(|n| format!("hl-{n}")).collect();
+                    html! {
+                        <mark class={classes!("hl", classes)} data-role={names.join(" ")}
+                            title={format!("{}: {}", names.join(" + "), s.tokens.join(", "))}>{ s.text }</mark>
+                    }
+                }
+            }) }
+        </p>
+    }
+}
+
+fn verdict_class(v: Verdict) -> &'static str {
+    if v.predicts_recovery() {
+        "v-ok"
+    } else if v.is_silent_failure() {
+        "v-silent"
+    } else if v == Verdict::PartialSilent {
+        "v-partial"
+    } else {
+        "v-loud"
+    }
+}
+
+/// One note in one mode: verdict, explanation, highlighted note, items.
+pub fn probe_view(prefix: &str, v: &ProbeView, other: Option<&Result<ProbeView, String>>) -> Html {
+    let r = &v.row;
+    html! {
+        <div class="probe-view" id={format!("{prefix}view")} data-mode={r.mode.name()}>
+            <p class="verdict-line">
+                <span class={classes!("verdict", verdict_class(r.verdict))} id={format!("{prefix}verdict")} data-verdict={r.verdict.name()}>
+                    { r.verdict.name() }
+                </span>
+                <span class="muted">{ format!(" {} mode: {} of {} source item(s) found; stale value {}{}.",
+                    r.mode.name(), r.items_found, r.items_total, if r.stale_found { "found" } else { "not found" },
+                    match (r.tag_k, r.tag_n) { (Some(k), Some(n)) => format!("; tag says {k} of {n}"), _ => String::new() }) }</span>
+                if let Some(Ok(o)) = other {
+                    <span class="muted other-verdict">{ format!(" The {} probe says ", o.row.mode.name()) }
+                        <span class={classes!("verdict", "small", verdict_class(o.row.verdict))} id={format!("{prefix}other-verdict")}
+                            data-verdict={o.row.verdict.name()}>{ o.row.verdict.name() }</span>{ "." }</span>
+                }
+            </p>
+            <p class="explanation" id={format!("{prefix}explanation")}>{ r.explanation.clone() }</p>
+            { highlighted(&format!("{prefix}highlighted"), &v.note, &v.highlights) }
+            <p class="legend muted">
+                <mark class="hl hl-source">{ "source token" }</mark>{ " " }
+                <mark class="hl hl-stale">{ "stale value" }</mark>{ " " }
+                <mark class="hl hl-tag">{ "completeness tag" }</mark>
+            </p>
+            <ul class="items" id={format!("{prefix}items")}>
+                { for v.items.iter().map(|i| html! {
+                    <li data-found={i.found.to_string()} class={classes!(if i.found { "found" } else { "missing" })}>
+                        { if i.found { "\u{2713} " } else { "\u{2717} " } }<code>{ i.label.clone() }</code>
+                        <span class="muted">{ format!(" ({})", i.tokens.iter().map(|t| format!("{}{}", t.token, if t.found { "" } else { " \u{2717}" })).collect::<Vec<_>>().join(", ")) }</span>
+                    </li>
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+pub enum Msg {
+    Note(String),
+    Source(String),
+    Stale(String),
+    SourceKind(String),
+    Mode(Mode),
+    Example,
+    AddFiles(Vec<SourceFile>),
+    BatchMode(Mode),
+    Confidence(String),
+    ApplyConfidence,
+    Arm(String),
+    NotesPage(usize),
+    Detail(usize),
+    Worker(Response),
+    DismissError,
+}
+
+/// The probe page.
+pub struct ProbePage {
+    bridge: WorkerBridge<AuditWorker>,
+    next_job: JobId,
+    note: String,
+    source: String,
+    stale: String,
+    source_kind: String,
+    mode: Mode,
+    live: Option<Rc<LiveProbe>>,
+    live_job: Option<JobId>,
+    files: Vec<SourceFile>,
+    busy: Option<Busy>,
+    error: Option<ErrorView>,
+    run: ProbeRun,
+    confidence: String,
+    batch: Option<Rc<ProbeBatch>>,
+    notes_page: usize,
+    detail: Option<(usize, Rc<LiveProbe>)>,
+    detail_job: Option<(JobId, usize)>,
+    last_drop: Option<u32>,
+    state: PageState,
+}
+
+/// The § A2.2 notebook example of reclaim-eval's notes.
+const EXAMPLE: (&str, &str, &str) = (
+    "(Memory of an earlier session.) You concluded the total before tax was $55.",
+    "notebooks at $4 each (7 bought) and pens at $2 each (9 bought)",
+    "$55",
+);
+
+impl ProbePage {
+    fn job(&mut self) -> JobId {
+        self.next_job = self.next_job.wrapping_add(1);
+        self.next_job
+    }
+
+    fn probe_live(&mut self) {
+        if self.note.trim().is_empty() {
+            self.live = None;
+            self.live_job = None;
+            return;
+        }
+        let mut input = NoteInput::new("note", self.note.clone());
+        input.source = (!self.source.trim().is_empty()).then(|| self.source.clone());
+        input.stale = (!self.stale.trim().is_empty()).then(|| self.stale.clone());
+        input.source_kind = SourceKind::parse(&self.source_kind).unwrap_or_default();
+        let job = self.job();
+        self.live_job = Some(job);
+        self.bridge.send(Request::ProbeNote { job, input });
+    }
+
+    fn start(&mut self, stage: &str) -> JobId {
+        let job = self.job();
+        self.busy = Some(Busy::new(job, stage));
+        self.error = None;
+        job
+    }
+
+    fn rerun(&mut self) {
+        if self.batch.is_none() {
+            return;
+        }
+        let job = self.start("probing notes");
+        self.bridge.send(Request::ProbeRun { job, run: self.run.clone() });
+    }
+
+    fn on_response(&mut self, r: Response) -> bool {
+        let job = r.job();
+        if self.live_job == Some(job) {
+            if let Response::ProbeExplained { result, .. } = r {
+                self.live = Some(Rc::new(*result));
+                self.live_job = None;
+                return true;
+            }
+            return false;
+        }
+        if let Some((dj, index)) = self.detail_job
+            && dj == job
+        {
+            self.detail_job = None;
+            match r {
+                Response::ProbeExplained { result, .. } => self.detail = Some((index, Rc::new(*result))),
+                Response::Failed { error, .. } => self.error = Some(ErrorView::from_error(&error)),
+                _ => return false,
+            }
+            return true;
+        }
+        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
+            return false;
+        };
+        match r {
+            Response::Progress { phase, stage, fraction, .. } => {
+                busy.phase = phase;
+                busy.stage = stage;
+                busy.fraction = fraction;
+                true
+            }
+            Response::Probed { result, .. } => {
+                self.busy = None;
+                self.error = None;
+                self.batch = Some(Rc::new(*result));
+                self.detail = None;
+                self.notes_page = 0;
+                true
+            }
+            Response::Failed { error, kept_previous, .. } => {
+                self.busy = None;
+                let mut view = ErrorView::from_error(&error);
+                if kept_previous && self.batch.is_some() {
+                    view = view.with_note("The results below are from the previous notes and settings.");
+                }
+                self.error = Some(view);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn view_live(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let text = |f: fn(String) -> Msg| {
+            link.callback(move |e: InputEvent| {
+                let target = e.target();
+                let v = target
+                    .and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok())
+                    .and_then(|v| v.as_string())
+                    .unwrap_or_default();
+                f(v)
+            })
+        };
+        let on_kind = link.callback(|e: Event| Msg::SourceKind(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let mode_radio = |m: Mode| {
+            let onchange = link.callback(move |_: Event| Msg::Mode(m));
+            html! {
+                <label class="radio">
+                    <input type="radio" name="probe-mode" id={format!("probe-mode-{}", m.name())} value={m.name()}
+                        checked={self.mode == m} {onchange} />{ format!(" {}", m.name()) }
+                </label>
+            }
+        };
+        let example = link.callback(|_: MouseEvent| Msg::Example);
+        let live = self.live.as_ref().map(|l| {
+            let (this, other) = match self.mode {
+                Mode::Itemized => (&l.itemized, &l.reference),
+                Mode::Reference => (&l.reference, &l.itemized),
+            };
+            match this {
+                Ok(v) => probe_view("probe-", v, Some(other)),
+                Err(e) => html! { <p class="error" id="probe-live-error" role="alert">{ e.clone() }</p> },
+            }
+        });
+        html! {
+            <section class="card" id="probe-live" aria-labelledby="probe-live-title">
+                <header class="card-head">
+                    <h2 id="probe-live-title">{ "One note" }</h2>
+                    <button type="button" class="small secondary" id="probe-example" onclick={example}>{ "Load the notebook example" }</button>
+                </header>
+                <p class="intro">{ "Paste a candidate memory note, the source it was written from and the stale value it must not assert \
+                    on its own. The probe says, without any model call, whether a later correction can still repair the note." }</p>
+                <div class="probe-inputs">
+                    <div class="field grow">
+                        <label for="probe-note">{ "note" }</label>
+                        <textarea id="probe-note" rows="4" value={self.note.clone()} oninput={text(Msg::Note)}
+                            placeholder="(Memory of an earlier session.) You concluded …" />
+                    </div>
+                    <div class="field grow">
+                        <label for="probe-source">{ "source" }</label>
+                        <textarea id="probe-source" rows="3" value={self.source.clone()} oninput={text(Msg::Source)}
+                            placeholder="notebooks at $4 each (7 bought) and pens at $2 each (9 bought)" />
+                    </div>
+                    <div class="fields">
+                        <div class="field">
+                            <label for="probe-stale">{ "stale value" }</label>
+                            <input id="probe-stale" type="text" value={self.stale.clone()} oninput={text(Msg::Stale)} placeholder="$55" />
+                        </div>
+                        <div class="field">
+                            <label for="probe-source-kind">{ "source kind" }</label>
+                            <select id="probe-source-kind" onchange={on_kind}>
+                                { for [("auto", "auto"), ("line_items", "line items"), ("times", "clock times"), ("clauses", "clauses")].iter().map(|(k, l)| html! {
+                                    <option value={*k} selected={self.source_kind == *k}>{ *l }</option>
+                                }) }
+                            </select>
+                        </div>
+                        <div class="field mode-switch" role="radiogroup" aria-label="probe mode">
+                            <span class="label-like">{ "mode" }</span>
+                            <div>{ mode_radio(Mode::Itemized) }{ mode_radio(Mode::Reference) }</div>
+                        </div>
+                    </div>
+                </div>
+                { for live }
+            </section>
+        }
+    }
+
+    fn view_batch(&self, ctx: &Context<Self>, b: &Rc<ProbeBatch>) -> Html {
+        let r = &b.report;
+        let side = &r.side_by_side;
+        let modes: [(&str, &ModeReport); 2] = [("itemized", &side.itemized), ("reference", &side.reference)];
+        let chart = VerdictBars {
+            title: format!("Probe verdicts of {} notes, both modes", count(r.notes.len())),
+            groups: modes
+                .iter()
+                .map(|(name, m)| VerdictGroup {
+                    name: name.to_string(),
+                    bars: m
+                        .summary
+                        .counts
+                        .iter()
+                        .map(|(v, c)| VerdictBar { verdict: v.name().to_string(), count: *c })
+                        .collect(),
+                })
+                .collect(),
+            width: 860,
+            height: 380,
+        };
+        let conf = format!("{}%", r.summary.confidence * 100.0);
+        let conv = Some(AttrValue::from(format!(
+            "mode={} confidence={} arm={} notes={}",
+            r.mode.name(),
+            r.summary.confidence,
+            self.run.arm.clone().unwrap_or_else(|| "all".into()),
+            r.notes.len()
+        )));
+        let exp = |name: &'static str| {
+            let (a, c) = (b.clone(), b.clone());
+            lazy_exports(
+                name,
+                &name.replace('_', " "),
+                move || {
+                    probe_table(&a.report, name)
+                        .ok_or_else(|| format!("no table `{name}`"))?
+                        .to_csv()
+                        .map_err(|e| e.to_string())
+                },
+                move || match name {
+                    "notes" => to_json(&c.report.notes),
+                    "by_verdict" => to_json(&[
+                        &c.report.side_by_side.itemized.by_verdict,
+                        &c.report.side_by_side.reference.by_verdict,
+                    ]),
+                    "by_policy" => to_json(&[
+                        &c.report.side_by_side.itemized.by_policy,
+                        &c.report.side_by_side.reference.by_policy,
+                    ]),
+                    _ => to_json(&c.report.side_by_side.agreement),
+                },
+            )
+        };
+        let report_json = {
+            let b = b.clone();
+            move || serde_json::to_string_pretty(&b.report).map_err(|e| e.to_string())
+        };
+        html! {
+            <div id="probe-results">
+                <Section id="probe-reading" title="What was read"
+                    exports={crate::web::components::export::text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
+                    <div class="table-wrap">
+                    <table id="probe-files" class="compact">
+                        <thead><tr><th scope="col">{"file"}</th><th scope="col">{"read as"}</th><th scope="col">{"records"}</th></tr></thead>
+                        <tbody>
+                        { for b.files.iter().map(|f| html! {
+                            <tr data-file={f.name.clone()} data-kind={f.kind.clone()}>
+                                <td>{ f.name.clone() }</td><td>{ f.kind.clone() }</td>
+                                <td class="num" data-col="records" data-value={f.records.to_string()}>{ count(f.records) }</td>
+                            </tr>
+                        }) }
+                        </tbody>
+                    </table>
+                    </div>
+                    <p class="muted">{ format!("{} notes read, {} probed (arm: {}), in {}.", count(b.notes_read), count(r.notes.len()),
+                        self.run.arm.clone().unwrap_or_else(|| "all".into()), duration(b.total_ms)) }</p>
+                    { warnings_list("probe-warnings", r.warnings.iter().map(|w| ("reading", w))) }
+                </Section>
+                <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ format!("Counts per verdict; the silent-uncorrectable rate (silent / uncorrectable_silent) and the \
+                        unflagged-failure rate (also silently partial notes) with {conf} Wilson intervals.") }</p> }}>
+                    <div class="table-wrap">
+                    <table id="probe-rates" class="compact">
+                        <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"notes"}</th><th scope="col">{"silent"}</th>
+                            <th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
+                            <th scope="col">{"unflagged"}</th><th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
+                            <th scope="col">{"most common"}</th></tr></thead>
+                        <tbody>
+                        { for modes.iter().map(|(name, m)| { let s = &m.summary; html! {
+                            <tr data-mode={*name}>
+                                { text_cell("mode", *name) }
+                                { int_cell("n", s.n) }
+                                { int_cell("silent_n", s.silent_n) }
+                                { num_cell("silent_rate", s.silent_rate) }
+                                { num_cell("silent_low", s.silent_low) }
+                                { num_cell("silent_high", s.silent_high) }
+                                { int_cell("unflagged_n", s.unflagged_n) }
+                                { num_cell("unflagged_rate", s.unflagged_rate) }
+                                { num_cell("unflagged_low", s.unflagged_low) }
+                                { num_cell("unflagged_high", s.unflagged_high) }
+                                { text_cell("modal_verdict", s.modal_verdict.map(|v| v.name()).unwrap_or("—")) }
+                            </tr>
+                        }}) }
+                        </tbody>
+                    </table>
+                    </div>
+                    <div class="table-wrap">
+                    <table id="probe-counts" class="compact">
+                        <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes"}</th><th scope="col">{"share"}</th></tr></thead>
+                        <tbody>
+                        { for modes.iter().flat_map(|(name, m)| m.summary.counts.iter().map(move |(v, c)| {
+                            let share = if m.summary.n > 0 { Some(*c as f64 / m.summary.n as f64) } else { None };
+                            html! {
+                                <tr data-mode={*name} data-verdict={v.name()}>
+                                    { text_cell("mode", *name) }
+                                    <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(*v))}>{ v.name() }</span></td>
+                                    { int_cell("count", *c) }
+                                    <td class="num">{ pct(share) }</td>
+                                </tr>
+                            }
+                        })) }
+                        </tbody>
+                    </table>
+                    </div>
+                    <PlotCanvas<VerdictBars> id="probe-verdict-chart" plot={chart} filename="memaudit-probe-verdicts" />
+                </Section>
+                if side.itemized.by_verdict.is_some() || side.reference.by_verdict.is_some() {
+                    <Section id="probe-outcomes" title="Verdicts against outcomes" conventions={conv.clone()}
+                        exports={html! { <>{ exp("by_verdict") }{ exp("agreement") }{ exp("by_policy") }</> }}
+                        intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
+                            intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
+                        <div class="table-wrap">
+                        <table id="probe-by-verdict" class="compact">
+                            <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes with outcome"}</th>
+                                <th scope="col">{"recovered"}</th><th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th></tr></thead>
+                            <tbody>
+                            { for modes.iter().flat_map(|(name, m)| m.by_verdict.iter().flatten().map(move |v| html! {
+                                <tr data-mode={*name} data-verdict={v.verdict.name()}>
+                                    { text_cell("mode", *name) }
+                                    <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(v.verdict))}>{ v.verdict.name() }</span></td>
+                                    { int_cell("n", v.n) }
+                                    { int_cell("recovered", v.recovered) }
+                                    { num_cell("rate", v.rate) }
+                                    { num_cell("low", v.low) }
+                                    { num_cell("high", v.high) }
+                                </tr>
+                            })) }
+                            </tbody>
+                        </table>
+                        </div>
+                        <div class="table-wrap">
+                        <table id="probe-confusion" class="compact">
+                            <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"n"}</th>
+                                <th scope="col" title="predicted recovery, recovered">{"TP"}</th><th scope="col" title="predicted recovery, failed">{"FP"}</th>
+                                <th scope="col" title="predicted failure, recovered">{"FN"}</th><th scope="col" title="predicted failure, failed">{"TN"}</th>
+                                <th scope="col">{"accuracy"}</th><th scope="col">{"precision"}</th><th scope="col">{"NPV"}</th>
+                                <th scope="col">{"sensitivity"}</th><th scope="col">{"specificity"}</th></tr></thead>
+                            <tbody>
+                            { for modes.iter().filter_map(|(name, m)| m.confusion.as_ref().map(|c| html! {
+                                <tr data-mode={*name}>
+                                    { text_cell("mode", *name) }
+                                    { int_cell("n", c.n) }
+                                    { int_cell("predicted_recover_recovered", c.predicted_recover_recovered) }
+                                    { int_cell("predicted_recover_failed", c.predicted_recover_failed) }
+                                    { int_cell("predicted_fail_recovered", c.predicted_fail_recovered) }
+                                    { int_cell("predicted_fail_failed", c.predicted_fail_failed) }
+                                    { num_cell("accuracy", c.accuracy) }
+                                    { num_cell("precision", c.precision) }
+                                    { num_cell("npv", c.npv) }
+                                    { num_cell("sensitivity", c.sensitivity) }
+                                    { num_cell("specificity", c.specificity) }
+                                </tr>
+                            })) }
+                            </tbody>
+                        </table>
+                        </div>
+                        { self.crosstab(r) }
+                    </Section>
+                }
+                if let Some((i, d)) = &self.detail {
+                    <Section id="probe-detail" title={format!("Note {} of the batch", i + 1)}>
+                        { {
+                            let (this, other) = match self.run.mode {
+                                Mode::Itemized => (&d.itemized, &d.reference),
+                                Mode::Reference => (&d.reference, &d.itemized),
+                            };
+                            match this {
+                                Ok(v) => probe_view("probe-detail-", v, Some(other)),
+                                Err(e) => html! { <p class="error">{ e.clone() }</p> },
+                            }
+                        } }
+                    </Section>
+                }
+                { self.view_notes(ctx, b, exp("notes")) }
+            </div>
+        }
+    }
+
+    fn crosstab(&self, r: &ProbeReport) -> Html {
+        let refs = Mode::Reference.verdicts();
+        html! {
+            <div class="table-wrap">
+            <table id="probe-agreement" class="compact crosstab">
+                <caption>{ "Itemized (rows) × reference (columns): notes, and recovered / with outcome" }</caption>
+                <thead><tr><th scope="col">{"itemized \\ reference"}</th>
+                    { for refs.iter().map(|v| html! { <th scope="col">{ v.name() }</th> }) }</tr></thead>
+                <tbody>
+                { for Mode::Itemized.verdicts().iter().map(|iv| html! {
+                    <tr data-itemized={iv.name()}>
+                        <th scope="row">{ iv.name() }</th>
+                        { for refs.iter().map(|rv| {
+                            match r.side_by_side.agreement.iter().find(|c| c.itemized == *iv && c.reference == *rv) {
+                                Some(c) => html! {
+                                    <td class="num" data-reference={rv.name()} data-notes={c.notes.to_string()} data-n={c.n.to_string()}
+                                        data-recovered={c.recovered.to_string()}>
+                                        { format!("{} ({}/{})", c.notes, c.recovered, c.n) }
+                                    </td>
+                                },
+                                None => html! { <td class="num muted" data-reference={rv.name()} data-notes="0">{ "0" }</td> },
+                            }
+                        }) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        }
+    }
+
+    fn view_notes(&self, ctx: &Context<Self>, b: &ProbeBatch, exports: Html) -> Html {
+        let link = ctx.link();
+        let notes = &b.report.notes;
+        let pages = notes.len().div_ceil(NOTES_PAGE).max(1);
+        let page = self.notes_page.min(pages - 1);
+        let range = page * NOTES_PAGE..((page + 1) * NOTES_PAGE).min(notes.len());
+        let prev = link.callback(move |_: MouseEvent| Msg::NotesPage(page.saturating_sub(1)));
+        let next = link.callback(move |_: MouseEvent| Msg::NotesPage(page + 1));
+        html! {
+            <Section id="probe-notes" title="Notes" {exports}
+                intro={html! { <p class="intro">{ format!("Every note in {} mode. Click a row to see the note highlighted.", b.report.mode.name()) }</p> }}>
+                <div class="table-wrap">
+                <table id="probe-notes-table" data-total={notes.len().to_string()}>
+                    <thead><tr><th scope="col">{"#"}</th><th scope="col">{"note"}</th><th scope="col">{"verdict"}</th>
+                        <th scope="col">{"k / N"}</th><th scope="col">{"stale"}</th><th scope="col">{"tag"}</th>
+                        <th scope="col">{"policy"}</th><th scope="col">{"arm"}</th><th scope="col">{"recovered"}</th><th scope="col">{"why"}</th></tr></thead>
+                    <tbody>
+                    { for notes[range.clone()].iter().enumerate().map(|(j, n)| {
+                        let i = range.start + j;
+                        let onclick = link.callback(move |_: MouseEvent| Msg::Detail(i));
+                        let selected = self.detail.as_ref().is_some_and(|(d, _)| *d == i);
+                        html! {
+                            <tr data-note-id={n.note_id.clone()} data-verdict={n.verdict.name()} data-index={i.to_string()}
+                                class={classes!("clickable", selected.then_some("selected"))} {onclick}>
+                                <td class="num">{ i + 1 }</td>
+                                <td data-col="note_id"><code>{ n.note_id.clone() }</code></td>
+                                <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(n.verdict))}>{ n.verdict.name() }</span></td>
+                                <td class="num" data-col="items_found" data-value={n.items_found.to_string()}>{ format!("{} / {}", n.items_found, n.items_total) }</td>
+                                <td data-col="stale_found">{ if n.stale_found { "found" } else { "—" } }</td>
+                                <td data-col="tag">{ match (n.tag_k, n.tag_n) { (Some(k), Some(t)) => format!("{k} of {t}"), _ => "—".into() } }</td>
+                                <td data-col="policy">{ n.policy.clone().unwrap_or_default() }</td>
+                                <td data-col="arm">{ n.arm.clone().unwrap_or_default() }</td>
+                                <td data-col="correct">{ match n.correct { Some(true) => "yes", Some(false) => "no", None => "—" } }</td>
+                                <td data-col="explanation" class="text">{ n.explanation.clone() }</td>
+                            </tr>
+                        }
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                if pages > 1 {
+                    <div class="pager">
+                        <button type="button" class="small secondary" id="probe-page-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
+                        <span class="muted" id="probe-page-info">{ format!(" notes {}\u{2013}{} of {} ", range.start + 1, range.end, count(notes.len())) }</span>
+                        <button type="button" class="small secondary" id="probe-page-next" onclick={next} disabled={page + 1 >= pages}>{ "next \u{2192}" }</button>
+                    </div>
+                }
+            </Section>
+        }
+    }
+}
+
+impl Component for ProbePage {
+    type Message = Msg;
+    type Properties = PageProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
+        ProbePage {
+            bridge,
+            next_job: 0,
+            note: String::new(),
+            source: String::new(),
+            stale: String::new(),
+            source_kind: "auto".into(),
+            mode: Mode::Itemized,
+            live: None,
+            live_job: None,
+            files: Vec::new(),
+            busy: None,
+            error: None,
+            run: ProbeRun { mode: Mode::Itemized, confidence: 0.95, arm: None },
+            confidence: "0.95".into(),
+            batch: None,
+            notes_page: 0,
+            detail: None,
+            detail_job: None,
+            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
+            state: PageState::Idle,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        if let Some(d) = ctx.props().dropped.clone()
+            && self.last_drop != Some(d.seq)
+        {
+            self.last_drop = Some(d.seq);
+            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
+        }
+        true
+    }
+
+    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
+        match msg {
+            Msg::Note(v) => {
+                self.note = v;
+                self.probe_live();
+                true
+            }
+            Msg::Source(v) => {
+                self.source = v;
+                self.probe_live();
+                true
+            }
+            Msg::Stale(v) => {
+                self.stale = v;
+                self.probe_live();
+                true
+            }
+            Msg::SourceKind(v) => {
+                self.source_kind = v;
+                self.probe_live();
+                true
+            }
+            Msg::Mode(m) => {
+                self.mode = m;
+                true
+            }
+            Msg::Example => {
+                self.note = EXAMPLE.0.into();
+                self.source = EXAMPLE.1.into();
+                self.stale = EXAMPLE.2.into();
+                self.source_kind = "auto".into();
+                self.probe_live();
+                true
+            }
+            Msg::AddFiles(files) => {
+                // A probe-keys file dropped alone joins the notes already chosen.
+                for f in files {
+                    self.files.retain(|g| g.name != f.name);
+                    self.files.push(f);
+                }
+                self.run.arm = None;
+                let job = self.start("reading notes");
+                self.bridge.send(Request::ProbeLoad { job, files: self.files.clone(), run: self.run.clone() });
+                true
+            }
+            Msg::BatchMode(m) => {
+                self.run.mode = m;
+                self.rerun();
+                true
+            }
+            Msg::Confidence(v) => {
+                self.confidence = v;
+                true
+            }
+            Msg::ApplyConfidence => {
+                match self.confidence.trim().parse::<f64>() {
+                    Ok(c) if c > 0.0 && c < 1.0 => {
+                        self.run.confidence = c;
+                        self.rerun();
+                    }
+                    _ => {
+                        self.error = Some(ErrorView::plain(
+                            "Invalid setting `confidence`",
+                            "must be between 0 and 1 (e.g. 0.95)",
+                        ))
+                    }
+                }
+                true
+            }
+            Msg::Arm(a) => {
+                self.run.arm = (!a.is_empty()).then_some(a);
+                self.rerun();
+                true
+            }
+            Msg::NotesPage(p) => {
+                self.notes_page = p;
+                true
+            }
+            Msg::Detail(i) => {
+                let job = self.job();
+                self.detail_job = Some((job, i));
+                self.bridge.send(Request::ProbeDetail { job, run: self.run.clone(), index: i });
+                false
+            }
+            Msg::Worker(r) => self.on_response(r),
+            Msg::DismissError => {
+                self.error = None;
+                true
+            }
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        let state =
+            PageState::of(self.busy.is_some(), self.batch.is_some() || self.live.is_some(), self.error.is_some());
+        if state != self.state {
+            self.state = state;
+            ctx.props().on_state.emit(state);
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let state =
+            PageState::of(self.busy.is_some(), self.batch.is_some() || self.live.is_some(), self.error.is_some());
+        let on_files = link.callback(Msg::AddFiles);
+        let on_mode = link.callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::BatchMode(Mode::parse(&v).unwrap_or_default())
+        });
+        let on_conf =
+            link.callback(|e: InputEvent| Msg::Confidence(e.target_unchecked_into::<HtmlInputElement>().value()));
+        let apply_conf = link.callback(|_: Event| Msg::ApplyConfidence);
+        let on_arm = link.callback(|e: Event| Msg::Arm(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let arms = self.batch.as_ref().map(|b| b.arms.clone()).unwrap_or_default();
+        html! {
+            <section class="page" id="page-probe" data-page="probe" data-state={state.name()}
+                hidden={!ctx.props().active} aria-label="Probe">
+                <p class="tagline">{ "The write-time source-token probe: does a memory note keep the source a later correction needs, or only a \
+                    stale conclusion that can never be repaired (the silent-uncorrectable case)?" }</p>
+                { self.view_live(ctx) }
+                <section id="probe-intake" class="card drop-zone" aria-labelledby="probe-intake-title">
+                    <h2 id="probe-intake-title">{ "A file of notes" }</h2>
+                    <p>{ "Drop a notes file anywhere on this page, or choose it: memaudit notes JSONL (" }<code>{ "note, source, stale, correct" }</code>
+                        { ") or reclaim-eval realworld rows (" }<code>{ "memory_text" }</code>{ "), with reclaim-eval's " }
+                        <code>{ "probe_keys_base16.json" }</code>{ " if you have it (recognised by its content)." }</p>
+                    <div class="intake-actions">
+                        { file_picker("probe-file-input", "Choose notes files…", "probe-privacy", on_files) }
+                    </div>
+                    <div class="fields">
+                        <div class="field">
+                            <label for="probe-batch-mode">{ "table mode" }</label>
+                            <select id="probe-batch-mode" onchange={on_mode}>
+                                <option value="itemized" selected={self.run.mode == Mode::Itemized}>{ "itemized (default)" }</option>
+                                <option value="reference" selected={self.run.mode == Mode::Reference}>{ "reference (reclaim-eval)" }</option>
+                            </select>
+                        </div>
+                        <div class="field">
+                            <label for="probe-confidence">{ "confidence" }</label>
+                            <input id="probe-confidence" type="text" value={self.confidence.clone()} oninput={on_conf} onchange={apply_conf} />
+                        </div>
+                        <div class="field">
+                            <label for="probe-arm">{ "arm" }</label>
+                            <select id="probe-arm" onchange={on_arm} disabled={arms.is_empty()}>
+                                <option value="" selected={self.run.arm.is_none()}>{ "all notes" }</option>
+                                { for arms.iter().map(|a| html! { <option value={a.clone()} selected={self.run.arm.as_deref() == Some(a.as_str())}>{ a.clone() }</option> }) }
+                            </select>
+                        </div>
+                    </div>
+                    <p class="muted" id="probe-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
+                </section>
+                { status_bar("probe-", self.busy.as_ref()) }
+                { error_box("probe-", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                if let Some(b) = &self.batch {
+                    { self.view_batch(ctx, b) }
+                }
+                <footer class="page-foot muted">
+                    { "The same numbers as " }<code>{ "memaudit probe --notes FILE --format json" }</code>{ "; CSV exports equal " }
+                    <code>{ "--format csv --table NAME" }</code>{ "." }
+                </footer>
+            </section>
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::text::Span;
+
+    fn hl(start: usize, end: usize, role: HighlightRole) -> Highlight {
+        Highlight {
+            span: Span { start, end, byte_start: start, byte_end: end },
+            role,
+            item: None,
+            item_found: None,
+            token: "t".into(),
+        }
+    }
+
+    #[test]
+    fn segments_cover_the_note_once_with_overlaps_split() {
+        let note = "total $55 and 7 pens";
+        let s = segments(
+            note,
+            &[hl(6, 9, HighlightRole::Stale), hl(0, 9, HighlightRole::Tag), hl(14, 15, HighlightRole::Source)],
+        );
+        assert_eq!(s.iter().map(|x| x.text.as_str()).collect::<String>(), note);
+        let roles: Vec<(&str, Vec<HighlightRole>)> = s.iter().map(|x| (x.text.as_str(), x.roles.clone())).collect();
+        assert_eq!(roles[0], ("total ", vec![HighlightRole::Tag]));
+        assert_eq!(roles[1].0, "$55");
+        assert!(roles[1].1.contains(&HighlightRole::Stale) && roles[1].1.contains(&HighlightRole::Tag));
+        assert_eq!(roles[3], ("7", vec![HighlightRole::Source]));
+        // Out-of-range or mid-character spans are ignored.
+        let s = segments("é$", &[hl(1, 3, HighlightRole::Stale)]);
+        assert_eq!(s.iter().map(|x| x.text.as_str()).collect::<String>(), "é$");
+    }
+}

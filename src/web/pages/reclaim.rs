@@ -1,0 +1,586 @@
+//! The reclaim page (issue 4): drop reclaim-eval trial rows (probe keys optional, recognised by
+//! content), choose the resampler and its settings, and see the reclaim rate (RR) per cell
+//! (model × task × policy × integrity × arm) with its interval, as a table and as a plot of RR
+//! against integrity per policy, the "worse than empty" contrast and any RR contrasts — the
+//! numbers of `memaudit reclaim --format json`.
+
+use std::rc::Rc;
+
+use gloo::worker::WorkerBridge;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::{Busy, ErrorView, PageProps, PageState, error_box, file_picker, status_bar};
+use crate::plots::ReclaimPlot;
+use crate::reclaim::analysis::reclaim_table;
+use crate::reclaim::{Engine, ReclaimSettings, ScoreMode};
+use crate::web::components::Section;
+use crate::web::components::export::{lazy_exports, text_download, to_json};
+use crate::web::components::plot::PlotCanvas;
+use crate::web::components::warnings::warnings_list;
+use crate::web::format::{count, duration, int_cell, num_cell, signed_cell, text_cell};
+use crate::web::protocol::{JobId, ReclaimBatch, ReclaimRun, Request, Response, SourceFile};
+use crate::web::worker::AuditWorker;
+
+/// The settings form as edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub engine: Engine,
+    pub resamples: String,
+    pub seed: String,
+    pub confidence: String,
+    pub cluster_by_problem: bool,
+    pub score: ScoreMode,
+    pub loose_time: bool,
+    pub lossy: String,
+    pub blank: String,
+    /// `a:b, c:d`
+    pub contrasts: String,
+    pub arm: String,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        Draft::from_run(&ReclaimRun { settings: ReclaimSettings::default(), arm: None })
+    }
+}
+
+impl Draft {
+    pub fn from_run(r: &ReclaimRun) -> Draft {
+        let s = &r.settings;
+        Draft {
+            engine: s.bootstrap.engine,
+            resamples: s.bootstrap.resamples.to_string(),
+            seed: s.bootstrap.seed.to_string(),
+            confidence: s.bootstrap.confidence.to_string(),
+            cluster_by_problem: s.bootstrap.cluster_by_problem,
+            score: s.score,
+            loose_time: s.loose_time,
+            lossy: s.lossy_policy.clone(),
+            blank: s.blank_policy.clone(),
+            contrasts: s.contrasts.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(", "),
+            arm: r.arm.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The run, or what is wrong (naming the field).
+    pub fn parse(&self) -> Result<ReclaimRun, String> {
+        let mut s = ReclaimSettings::default();
+        s.bootstrap.engine = self.engine;
+        s.bootstrap.resamples = self
+            .resamples
+            .trim()
+            .parse()
+            .map_err(|_| format!("resamples: `{}` is not a whole number", self.resamples.trim()))?;
+        s.bootstrap.seed =
+            self.seed.trim().parse().map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?;
+        s.bootstrap.confidence = self
+            .confidence
+            .trim()
+            .parse()
+            .map_err(|_| format!("confidence: `{}` is not a number", self.confidence.trim()))?;
+        s.bootstrap.cluster_by_problem = self.cluster_by_problem;
+        s.bootstrap.check().map_err(|m| format!("bootstrap: {m}"))?;
+        s.score = self.score;
+        s.loose_time = self.loose_time;
+        s.lossy_policy = self.lossy.trim().to_string();
+        s.blank_policy = self.blank.trim().to_string();
+        for c in self.contrasts.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+            match c.split_once(':') {
+                Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                    s.contrasts.push((a.trim().to_string(), b.trim().to_string()))
+                }
+                _ => return Err(format!("contrast `{c}`: use POLICY_A:POLICY_B")),
+            }
+        }
+        Ok(ReclaimRun { settings: s, arm: (!self.arm.is_empty()).then(|| self.arm.clone()) })
+    }
+}
+
+type Edit = Box<dyn FnOnce(&mut Draft)>;
+
+pub enum Msg {
+    AddFiles(Vec<SourceFile>),
+    Edit(Edit),
+    Apply,
+    Defaults,
+    Worker(Response),
+    DismissError,
+}
+
+/// The reclaim page.
+pub struct ReclaimPage {
+    bridge: WorkerBridge<AuditWorker>,
+    next_job: JobId,
+    files: Vec<SourceFile>,
+    busy: Option<Busy>,
+    error: Option<ErrorView>,
+    draft: Draft,
+    applied: Option<Draft>,
+    batch: Option<Rc<ReclaimBatch>>,
+    last_drop: Option<u32>,
+    state: PageState,
+}
+
+fn opt_text(v: &Option<String>) -> String {
+    v.clone().unwrap_or_default()
+}
+
+fn g_text(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+impl ReclaimPage {
+    fn start(&mut self, stage: &str) -> Option<(JobId, ReclaimRun)> {
+        let run = match self.draft.parse() {
+            Ok(r) => r,
+            Err(e) => {
+                self.error = Some(ErrorView::plain("Invalid setting", e));
+                return None;
+            }
+        };
+        self.next_job = self.next_job.wrapping_add(1);
+        let job = self.next_job;
+        self.busy = Some(Busy::new(job, stage));
+        self.error = None;
+        Some((job, run))
+    }
+
+    fn on_response(&mut self, r: Response) -> bool {
+        let job = r.job();
+        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
+            return false;
+        };
+        match r {
+            Response::Progress { phase, stage, fraction, .. } => {
+                busy.phase = phase;
+                busy.stage = stage;
+                busy.fraction = fraction;
+                true
+            }
+            Response::Reclaimed { result, .. } => {
+                self.busy = None;
+                self.error = None;
+                self.applied = Some(self.draft.clone());
+                self.batch = Some(Rc::new(*result));
+                true
+            }
+            Response::Failed { error, kept_previous, .. } => {
+                self.busy = None;
+                let mut view = ErrorView::from_error(&error);
+                if let crate::error::Error::Ingest(e) = &error {
+                    let before = self.files.len();
+                    self.files.retain(|f| f.name != e.location.file);
+                    if self.files.len() < before {
+                        view = view.with_note(&format!("{} was removed from the file list.", e.location.file));
+                    }
+                }
+                if kept_previous && self.batch.is_some() {
+                    view = view.with_note("The results below are from the previous trials and settings.");
+                }
+                self.error = Some(view);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn view_settings(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let d = &self.draft;
+        // Text fields follow every keystroke (Yew keeps an input's value equal to the draft).
+        let text = |f: fn(&mut Draft, String)| {
+            link.callback(move |e: InputEvent| {
+                let v = e.target_unchecked_into::<HtmlInputElement>().value();
+                Msg::Edit(Box::new(move |d: &mut Draft| f(d, v)))
+            })
+        };
+        let check = |f: fn(&mut Draft, bool)| {
+            link.callback(move |e: Event| {
+                let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+                Msg::Edit(Box::new(move |d: &mut Draft| f(d, on)))
+            })
+        };
+        let select = |f: fn(&mut Draft, &str)| {
+            link.callback(move |e: Event| {
+                let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+                Msg::Edit(Box::new(move |d: &mut Draft| f(d, &v)))
+            })
+        };
+        let apply = link.callback(|e: SubmitEvent| {
+            e.prevent_default();
+            Msg::Apply
+        });
+        let defaults = link.callback(|_: MouseEvent| Msg::Defaults);
+        let arms = self.batch.as_ref().map(|b| b.arms.clone()).unwrap_or_default();
+        let error = d.parse().err();
+        let pending = self.applied.as_ref().is_some_and(|a| a != d);
+        html! {
+            <form id="reclaim-settings" class="settings" onsubmit={apply} aria-labelledby="reclaim-settings-title">
+                <h2 id="reclaim-settings-title">{ "Settings" }</h2>
+                <div class="fields">
+                    <div class="field">
+                        <label for="reclaim-resampler" title="CPython random.Random reproduces reclaim-eval's intervals exactly">{ "resampler" }</label>
+                        <select id="reclaim-resampler" onchange={select(|d, v| d.engine = if v == "chacha8" { Engine::ChaCha8 } else { Engine::Python })}>
+                            <option value="python" selected={d.engine == Engine::Python}>{ "python (reclaim-eval)" }</option>
+                            <option value="chacha8" selected={d.engine == Engine::ChaCha8}>{ "chacha8 (memaudit)" }</option>
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-resamples">{ "resamples" }</label>
+                        <input id="reclaim-resamples" type="number" value={d.resamples.clone()} oninput={text(|d, v| d.resamples = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-seed">{ "seed" }</label>
+                        <input id="reclaim-seed" type="number" value={d.seed.clone()} oninput={text(|d, v| d.seed = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-confidence">{ "confidence" }</label>
+                        <input id="reclaim-confidence" type="text" value={d.confidence.clone()} oninput={text(|d, v| d.confidence = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-score" title="where each trial's correctness comes from">{ "scoring" }</label>
+                        <select id="reclaim-score" onchange={select(|d, v| d.score = match v { "stored" => ScoreMode::Stored, "strict" => ScoreMode::Strict, _ => ScoreMode::Auto })}>
+                            <option value="auto" selected={d.score == ScoreMode::Auto}>{ "auto (strict where possible)" }</option>
+                            <option value="stored" selected={d.score == ScoreMode::Stored}>{ "stored outcomes" }</option>
+                            <option value="strict" selected={d.score == ScoreMode::Strict}>{ "strict re-scoring" }</option>
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-arm">{ "arm" }</label>
+                        <select id="reclaim-arm" onchange={select(|d, v| d.arm = v.to_string())} disabled={arms.is_empty()}>
+                            <option value="" selected={d.arm.is_empty()}>{ "all trials" }</option>
+                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.arm == *a}>{ a.clone() }</option> }) }
+                        </select>
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-lossy">{ "lossy policy" }</label>
+                        <input id="reclaim-lossy" type="text" value={d.lossy.clone()} oninput={text(|d, v| d.lossy = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="reclaim-blank">{ "empty-memory policy" }</label>
+                        <input id="reclaim-blank" type="text" value={d.blank.clone()} oninput={text(|d, v| d.blank = v)} />
+                    </div>
+                    <div class="field grow">
+                        <label for="reclaim-contrast-input" title="RR(a) − RR(b) per model, g and arm">{ "RR contrasts (a:b, …)" }</label>
+                        <input id="reclaim-contrast-input" type="text" value={d.contrasts.clone()} oninput={text(|d, v| d.contrasts = v)}
+                            placeholder="source_first:lossy" />
+                    </div>
+                    <div class="field checkbox">
+                        <label for="reclaim-cluster"><input type="checkbox" id="reclaim-cluster" checked={d.cluster_by_problem}
+                            onchange={check(|d, on| d.cluster_by_problem = on)} />{ " resample whole problems" }</label>
+                        <label for="reclaim-loose-time"><input type="checkbox" id="reclaim-loose-time" checked={d.loose_time}
+                            onchange={check(|d, on| d.loose_time = on)} />{ " MultiWOZ: any time in the reply" }</label>
+                    </div>
+                </div>
+                <div class="actions">
+                    <button type="submit" id="reclaim-apply" disabled={self.busy.is_some()}>
+                        { if self.batch.is_some() { "Re-analyse" } else { "Use these settings" } }</button>
+                    <button type="button" class="secondary" onclick={defaults}>{ "Defaults" }</button>
+                    if pending { <span class="pending" role="status">{ "Changed: press Re-analyse to apply." }</span> }
+                </div>
+                if let Some(e) = error { <p class="error" id="reclaim-settings-error" role="alert">{ e }</p> }
+            </form>
+        }
+    }
+
+    fn view_results(&self, b: &Rc<ReclaimBatch>) -> Html {
+        let r = &b.report;
+        let conv = Some(AttrValue::from(format!(
+            "{}; scoring={}; arm={}",
+            r.interval_method,
+            serde_json::to_value(r.settings.score)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            self.applied.as_ref().map(|d| d.arm.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| "all".into())
+        )));
+        let exp = |name: &'static str| {
+            let (x, y) = (b.clone(), b.clone());
+            lazy_exports(
+                name,
+                &name.replace('_', " "),
+                move || {
+                    reclaim_table(&x.report, name)
+                        .ok_or_else(|| format!("no table `{name}`"))?
+                        .to_csv()
+                        .map_err(|e| e.to_string())
+                },
+                move || match name {
+                    "cells" => to_json(&y.report.cells),
+                    "worse_than_empty" => to_json(&y.report.worse_than_empty),
+                    _ => to_json(&y.report.contrasts),
+                },
+            )
+        };
+        let full = {
+            let b = b.clone();
+            move || serde_json::to_string_pretty(&b.report).map_err(|e| e.to_string())
+        };
+        let plot = ReclaimPlot::from_cells(
+            format!(
+                "Reclaim rate by policy and integrity ({})",
+                if r.settings.bootstrap.cluster_by_problem { "problems resampled" } else { "trials resampled" }
+            ),
+            &r.cells,
+            860,
+            440,
+        );
+        html! {
+            <div id="reclaim-results">
+                <Section id="reclaim-reading" title="What was read"
+                    exports={text_download("reclaim-report-json", "Full report JSON", "memaudit-reclaim.json", "application/json", full)}>
+                    <div class="table-wrap">
+                    <table id="reclaim-files" class="compact">
+                        <thead><tr><th scope="col">{"file"}</th><th scope="col">{"read as"}</th><th scope="col">{"records"}</th></tr></thead>
+                        <tbody>
+                        { for b.files.iter().map(|f| html! {
+                            <tr data-file={f.name.clone()} data-kind={f.kind.clone()}>
+                                <td>{ f.name.clone() }</td><td>{ f.kind.clone() }</td>
+                                <td class="num" data-col="records" data-value={f.records.to_string()}>{ count(f.records) }</td>
+                            </tr>
+                        }) }
+                        </tbody>
+                    </table>
+                    </div>
+                    <p class="muted" id="reclaim-counts" data-trials={b.trials_used.to_string()}>
+                        { format!("{} trials read, {} analysed, {} cells, in {}.", count(b.trials_read), count(b.trials_used), r.cells.len(), duration(b.total_ms)) }</p>
+                    { warnings_list("reclaim-warnings", r.warnings.iter().map(|w| ("reading", w))) }
+                </Section>
+                <Section id="reclaim-plot-card" title="Reclaim rate vs integrity" conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "RR = recovered / n per cell, with its bootstrap interval as a bar; one line per policy \
+                        (split by arm, model and task where the cells differ in them)." }</p> }}>
+                    <PlotCanvas<ReclaimPlot> id="reclaim-plot" plot={plot} filename="memaudit-reclaim-rr" />
+                </Section>
+                <Section id="reclaim-cells-card" title="Cells" exports={exp("cells")} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "One cell per model × task × policy × integrity g × arm: reclaim rate with its interval \
+                        (rule of three when all 0 or all 1), abstentions, confident-wrong emissions, and the attractor share with both \
+                        denominators the paper uses." }</p> }}>
+                    <div class="table-wrap">
+                    <table id="reclaim-cells">
+                        <thead><tr>
+                            <th scope="col">{"model"}</th><th scope="col">{"task"}</th><th scope="col">{"policy"}</th><th scope="col">{"g"}</th>
+                            <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"problems"}</th><th scope="col">{"recovered"}</th>
+                            <th scope="col">{"RR"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
+                            <th scope="col" title="rule of three">{"3/n bound"}</th>
+                            <th scope="col">{"abstain"}</th><th scope="col">{"emit"}</th>
+                            <th scope="col" title="attractors / n">{"attractor / n"}</th><th scope="col" title="attractors / emissions">{"attractor / emit"}</th>
+                            <th scope="col">{"re-scored"}</th><th scope="col">{"disagree"}</th>
+                        </tr></thead>
+                        <tbody>
+                        { for r.cells.iter().map(|c| html! {
+                            <tr data-model={opt_text(&c.model)} data-task={opt_text(&c.task)} data-policy={c.policy.clone()}
+                                data-integrity={g_text(c.integrity)} data-arm={opt_text(&c.arm)}>
+                                { text_cell("model", opt_text(&c.model)) }
+                                { text_cell("task", opt_text(&c.task)) }
+                                { text_cell("policy", c.policy.clone()) }
+                                { text_cell("integrity", g_text(c.integrity)) }
+                                { text_cell("arm", opt_text(&c.arm)) }
+                                { int_cell("n", c.n) }
+                                { int_cell("problems", c.problems) }
+                                { int_cell("recovered", c.recovered) }
+                                { num_cell("rr", c.rr) }
+                                { num_cell("rr_low", c.rr_low) }
+                                { num_cell("rr_high", c.rr_high) }
+                                <td class="num" data-col="rule_of_three" data-value={crate::report::num(c.rule_of_three_high.or(c.rule_of_three_low))}>
+                                    { match (c.rule_of_three_low, c.rule_of_three_high) {
+                                        (Some(l), _) => format!("\u{2265} {l:.4}"),
+                                        (_, Some(h)) => format!("\u{2264} {h:.4}"),
+                                        _ => String::new(),
+                                    } }
+                                </td>
+                                { num_cell("abstain_rate", c.abstain_rate) }
+                                { num_cell("emit_rate", c.emit_rate) }
+                                { num_cell("attractor_per_n", c.attractor_per_n.rate) }
+                                { num_cell("attractor_per_emission", c.attractor_per_emission.rate) }
+                                { int_cell("rescored", c.rescored) }
+                                { int_cell("rescore_disagrees", c.rescore_disagrees) }
+                            </tr>
+                        }) }
+                        </tbody>
+                    </table>
+                    </div>
+                </Section>
+                <Section id="reclaim-wte-card" title="Worse than empty?" exports={exp("worse_than_empty")} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ format!("\u{0394} = emit({}) \u{2212} emit({}): does the lossy memory make the model emit a \
+                        confident wrong answer more often than no memory at all? A row \u{201c}reverses\u{201d} when \u{0394} < 0.",
+                        r.settings.lossy_policy, r.settings.blank_policy) }</p> }}>
+                    if r.worse_than_empty.is_empty() {
+                        <p class="empty" id="reclaim-wte-empty">{ format!("No cell pairs a `{}` policy with a `{}` one in these trials.", r.settings.lossy_policy, r.settings.blank_policy) }</p>
+                    } else {
+                        <div class="table-wrap">
+                        <table id="reclaim-wte">
+                            <thead><tr><th scope="col">{"model"}</th><th scope="col">{"task"}</th><th scope="col">{"g"}</th><th scope="col">{"arm"}</th>
+                                <th scope="col">{"n lossy"}</th><th scope="col">{"n blank"}</th><th scope="col">{"emit lossy"}</th><th scope="col">{"emit blank"}</th>
+                                <th scope="col">{"\u{0394}"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th><th scope="col">{"pairing"}</th><th scope="col">{""}</th></tr></thead>
+                            <tbody>
+                            { for r.worse_than_empty.iter().map(|w| html! {
+                                <tr data-model={opt_text(&w.model)} data-integrity={g_text(w.integrity)} data-arm={opt_text(&w.arm)}
+                                    data-reverses={w.reverses.to_string()} class={classes!(w.reverses.then_some("flip"))}>
+                                    { text_cell("model", opt_text(&w.model)) }
+                                    { text_cell("task", opt_text(&w.task)) }
+                                    { text_cell("integrity", g_text(w.integrity)) }
+                                    { text_cell("arm", opt_text(&w.arm)) }
+                                    { int_cell("n_lossy", w.n_lossy) }
+                                    { int_cell("n_blank", w.n_blank) }
+                                    { num_cell("emit_lossy", w.emit_lossy) }
+                                    { num_cell("emit_blank", w.emit_blank) }
+                                    { signed_cell("delta", w.delta) }
+                                    { signed_cell("low", w.low) }
+                                    { signed_cell("high", w.high) }
+                                    { text_cell("pairing", format!("{} ({} pairs)", w.pairing, w.pairs)) }
+                                    <td>{ if w.reverses { "reverses" } else { "" } }</td>
+                                </tr>
+                            }) }
+                            </tbody>
+                        </table>
+                        </div>
+                    }
+                </Section>
+                if !r.contrasts.is_empty() {
+                    <Section id="reclaim-contrasts-card" title="RR contrasts" exports={exp("contrasts")} conventions={conv.clone()}>
+                        <div class="table-wrap">
+                        <table id="reclaim-contrasts">
+                            <thead><tr><th scope="col">{"model"}</th><th scope="col">{"g"}</th><th scope="col">{"arm"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
+                                <th scope="col">{"RR a"}</th><th scope="col">{"RR b"}</th><th scope="col">{"\u{0394}"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th><th scope="col">{"pairing"}</th></tr></thead>
+                            <tbody>
+                            { for r.contrasts.iter().map(|c| html! {
+                                <tr data-a={c.a.clone()} data-b={c.b.clone()} data-integrity={g_text(c.integrity)} data-arm={opt_text(&c.arm)}>
+                                    { text_cell("model", opt_text(&c.model)) }
+                                    { text_cell("integrity", g_text(c.integrity)) }
+                                    { text_cell("arm", opt_text(&c.arm)) }
+                                    { text_cell("a", c.a.clone()) }
+                                    { text_cell("b", c.b.clone()) }
+                                    { num_cell("rr_a", c.rr_a) }
+                                    { num_cell("rr_b", c.rr_b) }
+                                    { signed_cell("delta", c.delta) }
+                                    { signed_cell("low", c.low) }
+                                    { signed_cell("high", c.high) }
+                                    { text_cell("pairing", format!("{} ({} pairs)", c.pairing, c.pairs)) }
+                                </tr>
+                            }) }
+                            </tbody>
+                        </table>
+                        </div>
+                    </Section>
+                }
+            </div>
+        }
+    }
+}
+
+impl Component for ReclaimPage {
+    type Message = Msg;
+    type Properties = PageProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
+        ReclaimPage {
+            bridge,
+            next_job: 0,
+            files: Vec::new(),
+            busy: None,
+            error: None,
+            draft: Draft::default(),
+            applied: None,
+            batch: None,
+            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
+            state: PageState::Idle,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        if let Some(d) = ctx.props().dropped.clone()
+            && self.last_drop != Some(d.seq)
+        {
+            self.last_drop = Some(d.seq);
+            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
+        }
+        true
+    }
+
+    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
+        match msg {
+            Msg::AddFiles(files) => {
+                for f in files {
+                    self.files.retain(|g| g.name != f.name);
+                    self.files.push(f);
+                }
+                self.draft.arm.clear();
+                if let Some((job, run)) = self.start("reading trials") {
+                    self.bridge.send(Request::ReclaimLoad { job, files: self.files.clone(), run });
+                }
+                true
+            }
+            Msg::Edit(f) => {
+                f(&mut self.draft);
+                true
+            }
+            Msg::Apply => {
+                if self.batch.is_some()
+                    && let Some((job, run)) = self.start("analysing")
+                {
+                    self.bridge.send(Request::ReclaimRun { job, run });
+                }
+                true
+            }
+            Msg::Defaults => {
+                let arm = std::mem::take(&mut self.draft.arm);
+                self.draft = Draft { arm, ..Draft::default() };
+                true
+            }
+            Msg::Worker(r) => self.on_response(r),
+            Msg::DismissError => {
+                self.error = None;
+                true
+            }
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        let state = PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some());
+        if state != self.state {
+            self.state = state;
+            ctx.props().on_state.emit(state);
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let state = PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some());
+        let on_files = link.callback(Msg::AddFiles);
+        html! {
+            <section class="page" id="page-reclaim" data-page="reclaim" data-state={state.name()}
+                hidden={!ctx.props().active} aria-label="Reclaim">
+                <p class="tagline">{ "Reclaim rates: how often a correction recovers the answer, per memory policy and integrity, with \
+                    reclaim-eval's intervals reproduced exactly, and whether a lossy memory is worse than an empty one." }</p>
+                <section id="reclaim-intake" class="card drop-zone" aria-labelledby="reclaim-intake-title">
+                    <h2 id="reclaim-intake-title">{ "Trials" }</h2>
+                    <p>{ "Drop trial rows (JSONL: " }<code>{ "pid, policy, integrity, arm, seed, reply, answer, correct, …" }</code>
+                        { "; reclaim-eval's fix_*, realworld_*, srcconcl_*, blank_strict_*, multiwoz_* files) anywhere on this page, \
+                        or choose them; add " }<code>{ "probe_keys_base16.json" }</code>{ " for the truth and stale values." }</p>
+                    <div class="intake-actions">
+                        { file_picker("reclaim-file-input", "Choose trial files…", "reclaim-privacy", on_files) }
+                    </div>
+                    if !self.files.is_empty() {
+                        <ul class="file-list" id="reclaim-file-list">
+                            { for self.files.iter().map(|f| html! { <li><code>{ f.name.clone() }</code></li> }) }
+                        </ul>
+                    }
+                    <p class="muted" id="reclaim-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
+                </section>
+                { self.view_settings(ctx) }
+                { status_bar("reclaim-", self.busy.as_ref()) }
+                { error_box("reclaim-", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                if let Some(b) = &self.batch {
+                    { self.view_results(b) }
+                }
+                <footer class="page-foot muted">
+                    { "The same numbers as " }<code>{ "memaudit reclaim --trials FILE --format json" }</code>{ "; CSV exports equal " }
+                    <code>{ "--format csv --table NAME" }</code>{ "." }
+                </footer>
+            </section>
+        }
+    }
+}

@@ -1,0 +1,405 @@
+// End-to-end tests of the viewer's comparison, probe and reclaim pages in headless Chromium
+// (node:test + playwright-core), against the native CLI's JSON for the same files and settings.
+//
+// Needs: `trunk build --release` (-> dist/), /usr/bin/chromium, the native CLI in MEMAUDIT_BIN
+// and the fixtures in ../shared/fixtures/external. Run: MEMAUDIT_BIN=... npm run e2e
+//
+// Every number checked carries its full precision in `data-value` (compared to 1e-9). The pages
+// must raise no error, log no console error, and request nothing but their own files.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { serve, CHROMIUM_ARGS } from './static-server.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const EXT = path.resolve(ROOT, '..', 'shared', 'fixtures', 'external');
+const SRCCONCL = path.join(EXT, 'reclaim-eval', 'srcconcl_llama_arith.jsonl');
+const REALWORLD = path.join(EXT, 'reclaim-eval', 'realworld_meta-llama_llama-3.1-8b-instruct_arith_t0.7.jsonl');
+const FIX = path.join(EXT, 'reclaim-eval', 'fix_x-ai_grok-4.3-20260430_arith.jsonl');
+const BRIEFBENCH = path.join(EXT, 'BriefBench', 'all_rows_claude.jsonl');
+const DEMO = path.join(ROOT, 'static', 'demo');
+const VIEWER = '/viewer/';
+const TOL = 1e-9;
+
+let srv;
+let ctx;
+
+function cli(args) {
+  const bin = process.env.MEMAUDIT_BIN;
+  assert.ok(bin, 'set MEMAUDIT_BIN to the native memaudit CLI (cargo build --release --bin memaudit)');
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+
+/** The CLI's error message (exit code 2) for a run expected to fail. */
+function cliError(args) {
+  try {
+    execFileSync(process.env.MEMAUDIT_BIN, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    return String(e.stderr);
+  }
+  assert.fail(`memaudit ${args.join(' ')} was expected to fail`);
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), 'dist/ missing: run `trunk build --release` first');
+  for (const f of [SRCCONCL, REALWORLD, FIX, BRIEFBENCH]) assert.ok(fs.existsSync(f), `fixture missing: ${f}`);
+  srv = await serve({ [VIEWER]: DIST });
+  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-pages-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
+});
+
+after(async () => {
+  await ctx?.close();
+  srv?.server.close();
+});
+
+async function openPage() {
+  const page = await ctx.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') log.errors.push(`console.error: ${m.text()}`);
+  });
+  page.on('request', (r) => log.requests.push(r.url()));
+  return { page, log };
+}
+
+function assertClean(log) {
+  assert.deepEqual(log.errors, []);
+  for (const url of log.requests) {
+    if (url.startsWith('blob:') || url.startsWith('data:')) continue;
+    const u = new URL(url);
+    assert.equal(u.origin, srv.origin, `request to another origin: ${url}`);
+    assert.ok(u.pathname.startsWith(VIEWER), `request outside the page's own files: ${url}`);
+  }
+}
+
+/** Rows of a table as { attrs: {data-*}, cells: {col: {value, text}} }. */
+async function readRows(page, selector) {
+  return page.$$eval(`${selector} tbody tr`, (trs) =>
+    trs.map((tr) => {
+      const attrs = { ...tr.dataset };
+      const cells = {};
+      for (const el of tr.querySelectorAll('[data-col]')) {
+        cells[el.dataset.col] = { value: el.dataset.value, text: el.textContent.trim() };
+      }
+      return { attrs, cells };
+    }),
+  );
+}
+
+/** A numeric cell holds `expected` to 1e-9 (no value: empty). */
+function checkNumber(cell, expected, what) {
+  assert.ok(cell, `${what}: no cell`);
+  if (expected === null || expected === undefined) {
+    assert.equal(cell.value, '', `${what}: expected no value`);
+    return;
+  }
+  const v = Number(cell.value);
+  assert.ok(Math.abs(v - expected) <= TOL, `${what}: page ${cell.value} vs CLI ${expected}`);
+  // What is shown is the value rounded (4 decimals, signed or p-value notation allowed).
+  const shown = Number(cell.text.replace(/^\+/, '').replace(/[^0-9eE.+-].*$/, ''));
+  if (Number.isFinite(shown) && !/e/i.test(cell.text)) {
+    assert.ok(Math.abs(shown - expected) <= 0.00005 + 1e-12, `${what}: shown ${cell.text} is not ${expected}`);
+  }
+}
+
+async function inkPixels(page, selector) {
+  return page.$eval(selector, (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 230 || d[i + 1] < 230 || d[i + 2] < 230) ink++;
+    return ink;
+  });
+}
+
+async function download(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return fs.readFileSync(await dl.path(), 'utf8');
+}
+
+/** Same CSV up to numbers differing by at most 1e-12 (relative). */
+function assertCsvClose(got, want, what) {
+  const g = got.split('\n');
+  const w = want.split('\n');
+  assert.equal(g.length, w.length, `${what}: line count`);
+  assert.equal(g[0], w[0], `${what}: header`);
+  for (let i = 1; i < g.length; i++) {
+    const gc = g[i].split(',');
+    const wc = w[i].split(',');
+    assert.equal(gc.length, wc.length, `${what} line ${i + 1}`);
+    gc.forEach((cell, j) => {
+      if (cell === wc[j]) return;
+      const [x, y] = [Number(cell), Number(wc[j])];
+      assert.ok(Number.isFinite(x) && Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(y)), `${what} line ${i + 1}: ${cell} vs ${wc[j]}`);
+    });
+  }
+}
+
+const waitReady = (page, name) => page.waitForSelector(`#page-${name}[data-state="ready"]`, { timeout: 120_000 });
+
+/** Every arm and every contrast on the comparison page equals the CLI's JSON. */
+async function checkComparison(page, want) {
+  const arms = await readRows(page, '#arms-table');
+  assert.equal(arms.length, want.arms.length, 'arm rows');
+  for (const a of want.arms) {
+    const row = arms.find((r) => r.attrs.arm === a.arm);
+    assert.ok(row, `arm ${a.arm} missing`);
+    assert.equal(Number(row.cells.n.value), a.n, `${a.arm} n`);
+    for (const col of ['mean', 'ci_low', 'ci_high', 'mean_rank']) checkNumber(row.cells[col], a[col], `${a.arm} ${col}`);
+    if (a.binary) for (const col of ['wilson_low', 'wilson_high']) checkNumber(row.cells[col], a[col], `${a.arm} ${col}`);
+  }
+  const pairs = await readRows(page, '#pairs-table');
+  assert.equal(pairs.length, want.pairs.length, 'contrast rows');
+  for (const p of want.pairs) {
+    const key = `${p.a} − ${p.b}`;
+    const row = pairs.find((r) => r.attrs.a === p.a && r.attrs.b === p.b);
+    assert.ok(row, `contrast ${key} missing`);
+    assert.equal(row.attrs.significant, String(p.significant), `${key} significant`);
+    for (const col of ['diff', 'ci_low', 'ci_high', 'p_value', 'p_holm', 'p_bh']) checkNumber(row.cells[col], p[col], `${key} ${col}`);
+    assert.equal(Number(row.cells.wins.value), p.wins, `${key} wins`);
+  }
+  const conv = await page.$$eval('#compare-results .conventions code', (els) => els.map((e) => e.textContent));
+  assert.ok(conv.length >= 4, 'settings are shown next to every result');
+  for (const c of conv) assert.equal(c, want.conventions);
+}
+
+/** Makes the spec panel read key = pid × seed, arm = policy, value = correct; runs if it had to change anything. */
+async function setSpec(page, { key, arm, value }) {
+  let changed = false;
+  const columns = await page.$$eval('#spec-columns tbody tr', (trs) => trs.map((tr) => tr.dataset.column));
+  for (const col of columns) {
+    for (const [role, want] of [['key', key.includes(col)], ['arm', arm.includes(col)]]) {
+      const box = `#spec-columns tr[data-column="${col}"] input[data-role="${role}"]`;
+      if ((await page.isChecked(box)) !== want) {
+        await page.setChecked(box, want);
+        changed = true;
+      }
+    }
+  }
+  if ((await page.inputValue('#spec-value')) !== `col:${value}`) {
+    await page.selectOption('#spec-value', `col:${value}`);
+    changed = true;
+  }
+  return changed;
+}
+
+test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click-through, refusal', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#compare`);
+  await page.waitForSelector('#compare-file-input', { state: 'attached' });
+  assert.equal(await page.getAttribute('#nav-compare', 'aria-current'), 'page');
+  await page.setInputFiles('#compare-file-input', SRCCONCL);
+  await waitReady(page, 'compare');
+  await page.waitForSelector('#arms-table tbody tr');
+  assert.equal(await page.getAttribute('#compare-files tr[data-file="srcconcl_llama_arith.jsonl"] [data-format]', 'data-format'), 'reclaim_eval');
+  assert.ok((await page.$$eval('#spec-reasons li', (l) => l.length)) >= 3, 'the inference says why');
+
+  if (await setSpec(page, { key: ['pid', 'seed'], arm: ['policy'], value: 'correct' })) {
+    await page.click('#compare-run');
+    await waitReady(page, 'compare');
+  }
+  assert.equal(await page.textContent('#spec-key'), 'pid × seed');
+  assert.equal(await page.textContent('#pairing-ok'), 'Paired: 96 items × 3 arms.');
+
+  const base = ['compare', '--outcomes', SRCCONCL, '--item', 'pid,seed', '--arm', 'policy', '--value', 'correct'];
+  const want = JSON.parse(cli([...base, '--format', 'json']));
+  await checkComparison(page, want);
+  const f = await page.$eval('#friedman-line', (p) => ({ ...p.dataset }));
+  assert.ok(Math.abs(Number(f.chi2) - want.friedman.chi2) <= TOL && Math.abs(Number(f.cd) - want.friedman.cd) <= TOL);
+  assert.equal(Number(await page.getAttribute('#cliques', 'data-count')), want.friedman.cliques.length);
+
+  // Plots are drawn; the forest plot's first row is clickable.
+  for (const id of ['#forest-plot', '#cd-diagram', '#posterior-plot']) {
+    assert.ok((await inkPixels(page, id)) > 1500, `${id} has pixels`);
+  }
+  const box = await page.$eval('#forest-plot', (c) => ({ w: c.clientWidth, h: c.clientHeight, cw: c.width, ch: c.height }));
+  // Row 0 of the forest plot is centred at y = 50 canvas pixels (title 34 + 6, rows of 20).
+  await page.click('#forest-plot', { position: { x: box.w / 2, y: (50 * box.h) / box.ch } });
+  await page.waitForSelector('#items-table tbody tr');
+  const first = want.pairs[0];
+  assert.equal(await page.getAttribute('#items-table', 'data-selection'), `${first.a}−${first.b}`);
+  assert.equal(Number(await page.getAttribute('#items-table', 'data-total')), want.n_items);
+  const items = await readRows(page, '#items-table');
+  for (const r of items) checkNumber(r.cells.diff, Number(r.cells.a.value) - Number(r.cells.b.value), `item ${r.attrs.item}`);
+  // An arm row shows the arm's items with their ranks.
+  await page.click(`#arms-table tr[data-arm="${want.arms[2].arm}"]`);
+  await page.waitForSelector(`#items-table[data-selection="${want.arms[2].arm}"] tbody tr`);
+
+  // Exports: CSV as the CLI's --format csv, LaTeX as --format latex, the SVG from the same drawing.
+  assertCsvClose(await download(page, 'button[data-export="pairs"][data-kind="csv"]'), cli([...base, '--format', 'csv', '--table', 'pairs']), 'pairs');
+  assertCsvClose(await download(page, 'button[data-export="arms"][data-kind="csv"]'), cli([...base, '--format', 'csv', '--table', 'arms']), 'arms');
+  assert.equal(await download(page, '#export-latex'), cli([...base, '--format', 'latex']));
+  const json = JSON.parse(await download(page, '#export-compare-json'));
+  assert.deepEqual(Object.keys(json).sort(), Object.keys(want).sort());
+  const svg = await download(page, '#forest-plot-svg');
+  assert.match(svg, /^<svg/);
+  assert.equal((svg.match(/<circle/g) || []).length, want.pairs.length, 'one marker per contrast in the SVG');
+  assert.match(await download(page, '#cd-diagram-svg'), /CD = /);
+
+  // Other settings re-run on the kept table (no file read) and still equal the CLI.
+  await page.fill('#cmp-bootstrap', '2000');
+  await page.fill('#cmp-seed', '7');
+  await page.selectOption('#cmp-ci', 'percentile');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => document.querySelector('#arms .conventions code')?.textContent.includes('seed=7'));
+  await waitReady(page, 'compare');
+  await checkComparison(page, JSON.parse(cli([...base, '--bootstrap', '2000', '--seed', '7', '--ci', 'percentile', '--format', 'json'])));
+
+  // BriefBench rows carry no item id: refused, with the core's message verbatim.
+  await page.click('#compare-clear-files');
+  await page.setInputFiles('#compare-file-input', BRIEFBENCH);
+  await page.waitForSelector('#refusal-message', { timeout: 120_000 });
+  const message = cliError(['compare', '--outcomes', BRIEFBENCH, '--format', 'json'])
+    .replace(/^memaudit: error: cannot run a paired comparison: /, '')
+    .trim()
+    .replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl');
+  assert.equal((await page.textContent('#refusal-message')).trim(), message);
+  assert.equal(await page.$('#arms-table'), null, 'no comparison is shown for unpaired data');
+
+  assertClean(log);
+  await page.close();
+});
+
+test('comparison page: "Use this rescoring" compares system × target', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?demo`);
+  await page.waitForSelector('.app[data-state="ready"] #use-rescoring', { timeout: 120_000 });
+  await page.click('#use-rescoring');
+  await waitReady(page, 'compare');
+  assert.equal(await page.evaluate(() => location.hash), '#compare');
+  // Canonical has fewer eligible queries: refused with how to fix it.
+  assert.match(await page.textContent('#refusal-message'), /allow-incomplete/);
+  await page.check('#allow-incomplete');
+  await page.click('#compare-run');
+  await page.waitForSelector('#arms-table tbody tr', { timeout: 120_000 });
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-rescore-'));
+  const report = path.join(dir, 'report.json');
+  fs.writeFileSync(report, cli(['rescore', '-m', path.join(DEMO, 'memories.jsonl'), '-q', path.join(DEMO, 'queries.jsonl'), '-r', path.join(DEMO, 'runs.jsonl'), '--format', 'json']));
+  const want = JSON.parse(cli(['compare', '--outcomes', report, '--allow-incomplete', '--format', 'json']));
+  assert.equal(want.arms.length, 9);
+  await checkComparison(page, want);
+  assertClean(log);
+  await page.close();
+});
+
+test('probe page: the § A2.2 notebook note, highlighted as text; the realworld batch equals memaudit probe', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#probe`);
+  await page.fill('#probe-note', '(Memory of an earlier session.) You concluded the total before tax was $55.');
+  await page.fill('#probe-source', 'notebooks at $4 each (7 bought) and pens at $2 each (9 bought)');
+  await page.fill('#probe-stale', '$55');
+  await page.waitForSelector('#probe-verdict[data-verdict="silent"]');
+  assert.equal(await page.getAttribute('#probe-other-verdict', 'data-verdict'), 'uncorrectable_silent');
+  assert.deepEqual(await page.$$eval('#probe-highlighted mark.hl-stale', (m) => m.map((x) => x.textContent)), ['$55']);
+  assert.match(await page.textContent('#probe-explanation'), /silent-uncorrectable/);
+  await page.check('#probe-mode-reference');
+  await page.waitForSelector('#probe-verdict[data-verdict="uncorrectable_silent"]');
+  assert.equal(await page.getAttribute('#probe-other-verdict', 'data-verdict'), 'silent');
+  assert.deepEqual(await page.$$eval('#probe-highlighted mark.hl-stale', (m) => m.map((x) => x.textContent)), ['$55']);
+
+  // User text is text: markup in a note is shown, never parsed.
+  await page.fill('#probe-note', '<img src=x onerror="window.__pwned=1"> pens at $2, total $55');
+  await page.waitForFunction(() => document.querySelector('#probe-highlighted')?.textContent.startsWith('<img'));
+  assert.equal(await page.$('#probe-highlighted img'), null);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+  // A batch: counts, rates and recovery per verdict, both modes, as the CLI.
+  await page.setInputFiles('#probe-file-input', REALWORLD);
+  await waitReady(page, 'probe');
+  await page.waitForSelector('#probe-results');
+  const want = JSON.parse(cli(['probe', '--notes', REALWORLD, '--format', 'json']));
+  assert.equal(Number(await page.getAttribute('#probe-notes-table', 'data-total')), want.notes.length);
+  const counts = await readRows(page, '#probe-counts');
+  const rates = await readRows(page, '#probe-rates');
+  const byVerdict = await readRows(page, '#probe-by-verdict');
+  const confusion = await readRows(page, '#probe-confusion');
+  for (const mode of ['itemized', 'reference']) {
+    const m = want.side_by_side[mode];
+    for (const [verdict, n] of Object.entries(m.summary.counts)) {
+      const row = counts.find((r) => r.attrs.mode === mode && r.attrs.verdict === verdict);
+      assert.ok(row, `${mode}/${verdict} count missing`);
+      assert.equal(Number(row.cells.count.value), n, `${mode}/${verdict} count`);
+    }
+    const r = rates.find((x) => x.attrs.mode === mode);
+    for (const col of ['silent_rate', 'silent_low', 'silent_high', 'unflagged_rate', 'unflagged_low', 'unflagged_high']) {
+      checkNumber(r.cells[col], m.summary[col], `${mode} ${col}`);
+    }
+    for (const v of m.by_verdict) {
+      const row = byVerdict.find((x) => x.attrs.mode === mode && x.attrs.verdict === v.verdict);
+      assert.equal(Number(row.cells.n.value), v.n, `${mode}/${v.verdict} n`);
+      assert.equal(Number(row.cells.recovered.value), v.recovered, `${mode}/${v.verdict} recovered`);
+      for (const col of ['rate', 'low', 'high']) checkNumber(row.cells[col], v[col], `${mode}/${v.verdict} ${col}`);
+    }
+    const c = confusion.find((x) => x.attrs.mode === mode);
+    for (const col of ['accuracy', 'precision', 'npv', 'sensitivity', 'specificity']) checkNumber(c.cells[col], m.confusion[col], `${mode} ${col}`);
+  }
+  for (const cell of want.side_by_side.agreement) {
+    const notes = await page.getAttribute(`#probe-agreement tr[data-itemized="${cell.itemized}"] td[data-reference="${cell.reference}"]`, 'data-notes');
+    assert.equal(Number(notes), cell.notes, `${cell.itemized} × ${cell.reference}`);
+  }
+  assert.ok((await inkPixels(page, '#probe-verdict-chart')) > 5000, 'verdict bars drawn');
+  assert.equal(await download(page, 'button[data-export="notes"][data-kind="csv"]'), cli(['probe', '--notes', REALWORLD, '--format', 'csv', '--table', 'notes']));
+  // Paging and a note's highlights.
+  await page.click('#probe-page-next');
+  await page.waitForSelector('#probe-notes-table tr[data-index="50"]');
+  await page.click('#probe-notes-table tr[data-index="50"]');
+  await page.waitForSelector('#probe-detail-highlighted');
+  assert.equal(await page.getAttribute('#probe-detail-verdict', 'data-verdict'), want.notes[50].verdict);
+
+  assertClean(log);
+  await page.close();
+});
+
+test('reclaim page: cells equal memaudit reclaim, with both resamplers', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#reclaim`);
+  await page.setInputFiles('#reclaim-file-input', FIX);
+  await waitReady(page, 'reclaim');
+  await page.waitForSelector('#reclaim-cells tbody tr');
+
+  const check = async (want) => {
+    const rows = await readRows(page, '#reclaim-cells');
+    assert.equal(rows.length, want.cells.length, 'cell rows');
+    for (const c of want.cells) {
+      const key = `${c.policy}/g=${c.integrity}/${c.arm}`;
+      const row = rows.find(
+        (r) => r.attrs.policy === c.policy && Number(r.attrs.integrity) === c.integrity && r.attrs.arm === (c.arm ?? '') && r.attrs.model === (c.model ?? ''),
+      );
+      assert.ok(row, `cell ${key} missing`);
+      for (const col of ['n', 'problems', 'recovered']) assert.equal(Number(row.cells[col].value), c[col], `${key} ${col}`);
+      for (const col of ['rr', 'rr_low', 'rr_high', 'abstain_rate', 'emit_rate']) checkNumber(row.cells[col], c[col], `${key} ${col}`);
+      checkNumber(row.cells.attractor_per_n, c.attractor_per_n.rate, `${key} attractor_per_n`);
+    }
+  };
+  await check(JSON.parse(cli(['reclaim', '--trials', FIX, '--format', 'json'])));
+  assert.ok((await inkPixels(page, '#reclaim-plot')) > 5000, 'RR plot drawn');
+  assert.equal(await download(page, 'button[data-export="cells"][data-kind="csv"]'), cli(['reclaim', '--trials', FIX, '--format', 'csv', '--table', 'cells']));
+  assert.match(await download(page, '#reclaim-plot-svg'), /memory integrity g/);
+
+  await page.selectOption('#reclaim-resampler', 'chacha8');
+  await page.check('#reclaim-cluster');
+  await page.fill('#reclaim-resamples', '2000');
+  await page.fill('#reclaim-seed', '11');
+  await page.click('#reclaim-apply');
+  await page.waitForFunction(() => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes('ChaCha'));
+  await waitReady(page, 'reclaim');
+  await check(JSON.parse(cli(['reclaim', '--trials', FIX, '--resampler', 'chacha8', '--cluster-by-problem', '--bootstrap', '2000', '--seed', '11', '--format', 'json'])));
+
+  assertClean(log);
+  await page.close();
+});
