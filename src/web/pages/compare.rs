@@ -600,7 +600,10 @@ impl ComparePage {
                     </table>
                     </div>
                 }
-                <p class="muted">{ format!("{} rows, {} columns.", count(t.rows), t.columns.len()) }
+                <p class="muted" id="compare-timing"
+                    data-read-ms={self.result.as_ref().map(|r| format!("{:.1}", r.read_ms)).unwrap_or_default()}
+                    data-total-ms={self.result.as_ref().map(|r| format!("{:.1}", r.total_ms)).unwrap_or_default()}>
+                    { format!("{} rows, {} columns.", count(t.rows), t.columns.len()) }
                     if let Some(tm) = timing { { format!(" {tm}") } }</p>
                 { warnings_list("compare-warnings", t.warnings.iter().map(|w| ("reading", w))) }
             </Section>
