@@ -167,6 +167,13 @@ impl Component for App {
         }
     }
 
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        // The listener's closure is dropped with the app: unhook it first.
+        if let Some(w) = web_sys::window() {
+            w.set_onhashchange(None);
+        }
+    }
+
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let ondragover = link.callback(|e: DragEvent| {

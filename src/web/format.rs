@@ -73,6 +73,16 @@ pub fn signed_cell(col: &'static str, v: Option<f64>) -> Html {
     }
 }
 
+/// Enter or space on a focused clickable row (`tabindex="0"`) acts as a click.
+pub fn on_enter(cb: Callback<()>) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            cb.emit(());
+        }
+    })
+}
+
 /// A text table cell.
 pub fn text_cell(col: &'static str, v: impl Into<String>) -> Html {
     let v: String = v.into();

@@ -15,7 +15,7 @@ use crate::compare::{Comparison, PairItem};
 use crate::outcomes::PairingReport;
 use crate::report::Table;
 use crate::report::compare::compare_table;
-use crate::web::format::{count, fmt4, int_cell, num_cell, p_cell, signed_cell, text_cell};
+use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, p_cell, signed_cell, text_cell};
 use crate::web::protocol::{ArmItem, ItemsView};
 
 /// A comparison shared by the views; equal when it is the same one.
@@ -196,11 +196,13 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
                 { for c.arms.iter().map(|a| {
                     let on_select = props.on_select.clone();
                     let name = a.arm.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| on_select.emit((name.clone(), None)));
+                    let select = Callback::from(move |_: ()| on_select.emit((name.clone(), None)));
+                    let onkeydown = on_enter(select.clone());
+                    let onclick = select.reform(|_: MouseEvent| ());
                     let selected = props.selected.as_deref() == Some(a.arm.as_str());
                     let won = beats(c, &a.arm);
                     html! {
-                        <tr data-arm={a.arm.clone()} class={classes!("clickable", selected.then_some("selected"))} {onclick}
+                        <tr data-arm={a.arm.clone()} class={classes!("clickable", selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0"
                             title={a.ci_note.clone().unwrap_or_default()}>
                             { text_cell("arm", a.arm.clone()) }
                             { int_cell("n", a.n) }
@@ -266,12 +268,14 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                 { for c.pairs.iter().map(|p| {
                     let on_select = props.on_select.clone();
                     let (a, b) = (p.a.clone(), p.b.clone());
-                    let onclick = Callback::from(move |_: MouseEvent| on_select.emit((a.clone(), Some(b.clone()))));
+                    let select = Callback::from(move |_: ()| on_select.emit((a.clone(), Some(b.clone()))));
+                    let onkeydown = on_enter(select.clone());
+                    let onclick = select.reform(|_: MouseEvent| ());
                     let key = format!("{}\u{2212}{}", p.a, p.b);
                     let selected = props.selected.as_deref() == Some(key.as_str());
                     html! {
                         <tr data-a={p.a.clone()} data-b={p.b.clone()} data-significant={p.significant.to_string()}
-                            class={classes!("clickable", p.significant.then_some("significant"), selected.then_some("selected"))} {onclick}
+                            class={classes!("clickable", p.significant.then_some("significant"), selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0"
                             title={p.ci_note.clone().unwrap_or_default()}>
                             { text_cell("a", p.a.clone()) }
                             { text_cell("b", p.b.clone()) }

@@ -326,9 +326,9 @@ impl ComparePage {
             return;
         }
         let Some((job, run)) = self.start("reading outcome files") else { return };
-        self.source = match self.files.len() {
-            1 => self.files[0].name.clone(),
-            n => format!("{n} files"),
+        self.source = match self.files.as_slice() {
+            [only] => only.name.clone(),
+            many => format!("{} files", many.len()),
         };
         self.bridge.send(Request::CompareLoad { job, files: self.files.clone(), format: self.format, run });
     }

@@ -19,7 +19,7 @@ use crate::web::components::Section;
 use crate::web::components::export::{lazy_exports, to_json};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
-use crate::web::format::{count, duration, int_cell, num_cell, pct, text_cell};
+use crate::web::format::{count, duration, int_cell, num_cell, on_enter, pct, text_cell};
 use crate::web::protocol::{JobId, LiveProbe, ProbeBatch, ProbeRun, ProbeView, Request, Response, SourceFile};
 use crate::web::worker::AuditWorker;
 
@@ -614,10 +614,11 @@ impl ProbePage {
                     { for notes[range.clone()].iter().enumerate().map(|(j, n)| {
                         let i = range.start + j;
                         let onclick = link.callback(move |_: MouseEvent| Msg::Detail(i));
+                        let onkeydown = on_enter(link.callback(move |_: ()| Msg::Detail(i)));
                         let selected = self.detail.as_ref().is_some_and(|(d, _)| *d == i);
                         html! {
                             <tr data-note-id={n.note_id.clone()} data-verdict={n.verdict.name()} data-index={i.to_string()}
-                                class={classes!("clickable", selected.then_some("selected"))} {onclick}>
+                                class={classes!("clickable", selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0">
                                 <td class="num">{ i + 1 }</td>
                                 <td data-col="note_id"><code>{ n.note_id.clone() }</code></td>
                                 <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(n.verdict))}>{ n.verdict.name() }</span></td>
