@@ -32,6 +32,7 @@ fn main() {
             items: (0..n).map(|i| format!("item{i}")).collect(),
             values,
             groups: None,
+            per: None,
         };
         let settings = CompareSettings::default();
         let mut times = Vec::new();

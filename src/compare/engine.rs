@@ -45,6 +45,10 @@ pub struct CompareSettings {
     pub control: Option<String>,
     /// Higher values are better (ranks: 1 = best).
     pub higher_is_better: bool,
+    /// Also compare within each value of this column (a key or strata column): contrasts per
+    /// stratum, for a forest plot grouped by stratum. Holm and BH adjust within each stratum.
+    #[serde(default)]
+    pub per: Option<String>,
 }
 
 impl Default for CompareSettings {
@@ -58,6 +62,7 @@ impl Default for CompareSettings {
             resampling: Resampling::Iid,
             control: None,
             higher_is_better: true,
+            per: None,
         }
     }
 }
@@ -99,7 +104,7 @@ impl CompareSettings {
             },
             self.higher_is_better,
             self.control.as_ref().map(|c| format!(" control={c}")).unwrap_or_default()
-        )
+        ) + &self.per.as_ref().map(|b| format!(" per={b}")).unwrap_or_default()
     }
 }
 
@@ -112,6 +117,8 @@ pub struct CompareInput {
     pub values: Vec<Vec<f64>>,
     /// Per item, its label in the resampling column (strata or clusters), when resampling needs one.
     pub groups: Option<Vec<String>>,
+    /// Per item, its label in the breakdown column (`CompareSettings::per`).
+    pub per: Option<Vec<String>>,
 }
 
 /// One arm: `{arm, n, mean, ci_low, ci_high, wilson_low, wilson_high}` (+ more).
@@ -236,6 +243,18 @@ pub struct Comparison {
     /// Fleiss' κ across all arms (binary outcomes only): do the arms agree item by item?
     pub fleiss_kappa: Option<f64>,
     pub notes: Vec<String>,
+    /// Contrasts within each value of the `per` column (empty without one).
+    pub by_stratum: Vec<StratumComparison>,
+}
+
+/// The comparison restricted to the items of one stratum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StratumComparison {
+    pub column: String,
+    pub value: String,
+    pub n_items: usize,
+    pub arms: Vec<ArmRow>,
+    pub pairs: Vec<PairRow>,
 }
 
 fn is_binary(v: &[f64]) -> bool {
@@ -521,6 +540,13 @@ pub fn compare(
             "some arms are binary and some are not: McNemar and Cohen's h are given only for binary pairs".into(),
         );
     }
+    let by_stratum = match (&settings.per, &input.per) {
+        (Some(column), Some(labels)) => by_stratum(input, settings, column, labels, progress)?,
+        (Some(column), None) => {
+            return Err(Error::setting("per", format!("column `{column}` has no value per item")));
+        }
+        _ => Vec::new(),
+    };
     progress("done", 1.0);
     Ok(Comparison {
         memaudit_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -532,7 +558,44 @@ pub fn compare(
         friedman,
         fleiss_kappa,
         notes,
+        by_stratum,
     })
+}
+
+/// Runs the comparison on each stratum's items (values in sorted order). A stratum with a
+/// single item or a single value everywhere still gets its rows (intervals may be degenerate).
+fn by_stratum(
+    input: &CompareInput,
+    settings: &CompareSettings,
+    column: &str,
+    labels: &[String],
+    progress: &mut dyn FnMut(&str, f64),
+) -> Result<Vec<StratumComparison>> {
+    let mut values: Vec<&String> = labels.iter().collect();
+    values.sort();
+    values.dedup();
+    let inner = CompareSettings { per: None, ..settings.clone() };
+    let mut out = Vec::with_capacity(values.len());
+    for (vi, v) in values.iter().enumerate() {
+        let keep: Vec<usize> = (0..input.items.len()).filter(|&i| &labels[i] == *v).collect();
+        let sub = CompareInput {
+            arms: input.arms.clone(),
+            items: keep.iter().map(|&i| input.items[i].clone()).collect(),
+            values: keep.iter().map(|&i| input.values[i].clone()).collect(),
+            groups: input.groups.as_ref().map(|g| keep.iter().map(|&i| g[i].clone()).collect()),
+            per: None,
+        };
+        let c = compare(&sub, &inner, &mut |_, _| {})?;
+        progress(&format!("stratum {column} = {v}"), 0.9 + 0.1 * (vi + 1) as f64 / values.len() as f64);
+        out.push(StratumComparison {
+            column: column.to_string(),
+            value: (*v).clone(),
+            n_items: c.n_items,
+            arms: c.arms,
+            pairs: c.pairs,
+        });
+    }
+    Ok(out)
 }
 
 fn as_labels(v: &[f64]) -> Vec<u8> {
@@ -582,6 +645,7 @@ mod tests {
             items: (0..n).map(|i| format!("item{i}")).collect(),
             values: (0..n).map(|i| cols.iter().map(|c| c[i]).collect()).collect(),
             groups: None,
+            per: None,
         }
     }
 
@@ -635,6 +699,24 @@ mod tests {
         assert!((c.pairs[0].mcnemar_p.unwrap() - 2f64.powi(-12)).abs() < 1e-15);
         // the paired difference is not degenerate: BCa works
         assert_eq!(c.pairs[0].ci_method, "bca");
+    }
+
+    #[test]
+    fn contrasts_within_strata() {
+        let a = [1.0, 1.0, 1.0, 0.0, 1.0, 0.0];
+        let b = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0];
+        let mut inp = input(&["a", "b"], &[&a, &b]);
+        inp.per = Some(["x", "x", "x", "y", "y", "y"].iter().map(|s| s.to_string()).collect());
+        let s = CompareSettings { bootstrap: 500, per: Some("part".into()), ..Default::default() };
+        let c = compare(&inp, &s, &mut |_, _| {}).unwrap();
+        assert_eq!(c.by_stratum.len(), 2);
+        let (x, y) = (&c.by_stratum[0], &c.by_stratum[1]);
+        assert_eq!((x.value.as_str(), x.n_items, y.value.as_str()), ("x", 3, "y"));
+        assert!((x.pairs[0].diff - 2.0 / 3.0).abs() < 1e-12);
+        assert!((y.pairs[0].diff + 1.0 / 3.0).abs() < 1e-12);
+        assert!((c.pairs[0].diff - 1.0 / 6.0).abs() < 1e-12, "pooled");
+        let no_labels = CompareSettings { per: Some("part".into()), ..Default::default() };
+        assert!(compare(&input(&["a", "b"], &[&a, &b]), &no_labels, &mut |_, _| {}).is_err());
     }
 
     #[test]

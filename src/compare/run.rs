@@ -55,7 +55,7 @@ pub fn input_from_paired(paired: &Paired, resampling: &Resampling) -> Result<Com
         Resampling::Iid => None,
         Resampling::Stratified(c) | Resampling::Cluster(c) => Some(column_per_item(paired, c)?),
     };
-    Ok(CompareInput { arms: paired.arms.clone(), items: paired.items.clone(), values, groups })
+    Ok(CompareInput { arms: paired.arms.clone(), items: paired.items.clone(), values, groups, per: None })
 }
 
 /// Pairs `table` under `spec` (refusing unpaired data unless the options allow a restriction)
@@ -68,7 +68,10 @@ pub fn compare_table(
     progress: &mut dyn FnMut(&str, f64),
 ) -> Result<(CompareOutput, Paired), CompareError> {
     let paired = pair_for_test(table, spec, options)?;
-    let input = input_from_paired(&paired, &settings.resampling)?;
+    let mut input = input_from_paired(&paired, &settings.resampling)?;
+    if let Some(column) = &settings.per {
+        input.per = Some(column_per_item(&paired, column)?);
+    }
     let comparison = compare(&input, settings, progress)?;
     Ok((CompareOutput { comparison, spec: spec.clone(), pairing: paired.report.clone() }, paired))
 }

@@ -322,7 +322,10 @@ pub fn compare_latex(c: &Comparison) -> String {
     s.push_str(&format!(
         "\\caption{{Means with {:.0}\\% {} intervals over {} paired items; a superscript lists the arms a mean is significantly better than (paired test, Holm-adjusted, $\\alpha = {}$). {}}}\n",
         (1.0 - c.settings.alpha) * 100.0,
-        tex(&c.arms.first().map(|a| a.ci_method.clone()).unwrap_or_default()),
+        match c.settings.ci {
+            crate::compare::CiMethod::Bca => "BCa bootstrap",
+            crate::compare::CiMethod::Percentile => "percentile bootstrap",
+        },
         c.n_items,
         c.settings.alpha,
         tex(&c.conventions)

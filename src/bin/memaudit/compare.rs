@@ -103,6 +103,10 @@ pub(crate) struct CompareArgs {
     /// The column defining strata or clusters (a key or strata column).
     #[arg(long)]
     pub(crate) by: Option<String>,
+    /// Also compare within each value of this column (a key or strata column): contrasts per
+    /// stratum, reported in `by_stratum`.
+    #[arg(long)]
+    pub(crate) per: Option<String>,
     /// Lower values are better (ranks and winners flip).
     #[arg(long)]
     pub(crate) lower_is_better: bool,
@@ -183,6 +187,7 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
         resampling,
         control: args.control.clone(),
         higher_is_better: !args.lower_is_better,
+        per: args.per.clone(),
     };
     let options = PairingOptions {
         duplicates: match args.aggregate {

@@ -172,6 +172,7 @@ impl Draft {
             resampling,
             control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
             higher_is_better: self.higher_is_better,
+            per: None,
         };
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
