@@ -3,6 +3,8 @@
 //! consistency linter on the inconsistencies the notes list (seed-000 E1–E4, seed-002's
 //! run mixing and Wilson error, seed-003/004 off-grid proportions).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -300,15 +302,6 @@ mod readers_never_panic {
         "abcdef1234 2026-05-30T14:02:11+02:00\nresults/a.json\n",
     ];
 
-    fn config() -> ProptestConfig {
-        let seed = match std::env::var("PROPTEST_RNG_SEED").ok().as_deref() {
-            Some("random") => proptest::test_runner::RngSeed::Random,
-            Some(n) => proptest::test_runner::RngSeed::Fixed(n.parse().unwrap_or(20261122)),
-            None => proptest::test_runner::RngSeed::Fixed(20261122),
-        };
-        ProptestConfig { cases: 300, rng_seed: seed, failure_persistence: None, ..ProptestConfig::default() }
-    }
-
     fn all_readers(name: &str, text: &str) {
         let f = InputFile::new(name, text.as_bytes().to_vec());
         let _ = read_answers(&f, &AnswerColumns::default());
@@ -330,7 +323,7 @@ mod readers_never_panic {
     }
 
     proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(super::common::proptest_config(300))]
 
         #[test]
         fn spliced_seeds(seed in prop::sample::select(SEEDS.to_vec()), at in 0usize..400, cut in 0usize..8,

@@ -519,15 +519,6 @@ fn briefbench_rows_without_item_ids_are_refused() {
 // ---------------------------------------------------------------------------------------------
 // Properties: the readers never panic; the validator's counts are consistent.
 
-fn config(cases: u32) -> ProptestConfig {
-    let seed = match std::env::var("PROPTEST_RNG_SEED").ok().as_deref() {
-        Some("random") => proptest::test_runner::RngSeed::Random,
-        Some(n) => proptest::test_runner::RngSeed::Fixed(n.parse().unwrap_or(20261122)),
-        None => proptest::test_runner::RngSeed::Fixed(20261122),
-    };
-    ProptestConfig { cases, rng_seed: seed, failure_persistence: None, ..ProptestConfig::default() }
-}
-
 /// Valid inputs of every format, mutated character by character.
 fn seeds() -> Vec<String> {
     vec![
@@ -583,7 +574,7 @@ fn check_report(p: &Paired) {
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(common::proptest_config(256))]
 
     #[test]
     fn readers_never_panic_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {

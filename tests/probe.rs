@@ -354,19 +354,10 @@ fn highlight_spans_are_character_offsets() {
 // ---------------------------------------------------------------------------------------------
 // properties: nothing panics on arbitrary input
 
-fn config(cases: u32) -> ProptestConfig {
-    let seed = match std::env::var("PROPTEST_RNG_SEED").ok().as_deref() {
-        Some("random") => proptest::test_runner::RngSeed::Random,
-        Some(n) => proptest::test_runner::RngSeed::Fixed(n.parse().unwrap_or(20261122)),
-        None => proptest::test_runner::RngSeed::Fixed(20261122),
-    };
-    ProptestConfig { cases, rng_seed: seed, failure_persistence: None, ..ProptestConfig::default() }
-}
-
 const NOTE_CHARS: &str = r"[ -~\n\t$€£¥%:.,;()\[\]'’ΣσςİéÉ٣４0-9a-zA-Z−-]{0,120}";
 
 proptest! {
-    #![proptest_config(config(400))]
+    #![proptest_config(common::proptest_config(400))]
 
     #[test]
     fn probe_never_panics(note in NOTE_CHARS, source in NOTE_CHARS, stale in r"[ -~]{0,12}", kind in 0usize..4) {

@@ -11,17 +11,6 @@ use memaudit::model::Target;
 use memaudit::rescore::rescore;
 use proptest::prelude::*;
 
-/// A fixed seed keeps CI deterministic; set PROPTEST_RNG_SEED=random (or another number)
-/// locally to explore further.
-fn config(cases: u32) -> ProptestConfig {
-    let seed = match std::env::var("PROPTEST_RNG_SEED").ok().as_deref() {
-        Some("random") => proptest::test_runner::RngSeed::Random,
-        Some(n) => proptest::test_runner::RngSeed::Fixed(n.parse().unwrap_or(20261122)),
-        None => proptest::test_runner::RngSeed::Fixed(20261122),
-    };
-    ProptestConfig { cases, rng_seed: seed, failure_persistence: None, ..ProptestConfig::default() }
-}
-
 /// Valid lines of every format, used as seeds for mutation.
 const SEEDS: [&str; 9] = [
     r#"{"memory_id":"a","anchors":["a"],"raw":true,"canonical":false,"kind":"turn","text":"x"}"#,
@@ -51,7 +40,7 @@ fn check_no_panic(files: &[InputFile]) {
 }
 
 proptest! {
-    #![proptest_config(config(400))]
+    #![proptest_config(common::proptest_config(400))]
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -115,7 +104,7 @@ fn bundle() -> impl Strategy<Value = (String, String, String)> {
 }
 
 proptest! {
-    #![proptest_config(config(300))]
+    #![proptest_config(common::proptest_config(300))]
 
     #[test]
     fn rescoring_invariants((m, q, r) in bundle(), k in 1usize..12, id_unit in any::<bool>(), lme in any::<bool>()) {

@@ -256,17 +256,8 @@ fn rescored_cells_report_parser_drift() {
 // ---------------------------------------------------------------------------------------------
 // properties
 
-fn config(cases: u32) -> ProptestConfig {
-    let seed = match std::env::var("PROPTEST_RNG_SEED").ok().as_deref() {
-        Some("random") => proptest::test_runner::RngSeed::Random,
-        Some(n) => proptest::test_runner::RngSeed::Fixed(n.parse().unwrap_or(20261122)),
-        None => proptest::test_runner::RngSeed::Fixed(20261122),
-    };
-    ProptestConfig { cases, rng_seed: seed, failure_persistence: None, ..ProptestConfig::default() }
-}
-
 proptest! {
-    #![proptest_config(config(300))]
+    #![proptest_config(common::proptest_config(300))]
 
     #[test]
     fn parsers_never_panic(reply in r"[ -~\n٣４*_`'(\[$:,.-]{0,80}", opt in "[A-Za-z]{1,5}") {

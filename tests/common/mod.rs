@@ -66,3 +66,15 @@ pub fn mutate(seed: &str, ops: &[(u8, usize, char)]) -> String {
     }
     chars.into_iter().collect()
 }
+
+/// Property-test settings: a fixed seed keeps CI deterministic; set PROPTEST_RNG_SEED=random
+/// (or another number) locally to explore further.
+pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let seed = match std::env::var("PROPTEST_RNG_SEED").ok().as_deref() {
+        Some("random") => RngSeed::Random,
+        Some(n) => RngSeed::Fixed(n.parse().unwrap_or(20261122)),
+        None => RngSeed::Fixed(20261122),
+    };
+    Config { cases, rng_seed: seed, failure_persistence: None, ..Config::default() }
+}
