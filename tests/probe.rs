@@ -389,17 +389,7 @@ proptest! {
             r#"{"note":"x","source_items":["pens at $2 (9)",{"label":"n","numbers":[4,"7"],"times":["5pm"]}],"stale":55}"#,
             r#"{"seed":0,"pid":"g","variant":"lossy@0.1","memory_text":"You concluded the total before tax was $41.","arm":"directed","answer":null,"correct":false}"#,
         ];
-        let mut chars: Vec<char> = seeds[which].chars().collect();
-        for (op, pos, c) in ops {
-            let i = pos % (chars.len() + 1);
-            match op {
-                0 => chars.insert(i, c),
-                1 if i < chars.len() => { chars.remove(i); }
-                _ if i < chars.len() => chars[i] = c,
-                _ => {}
-            }
-        }
-        let text: String = chars.into_iter().collect();
+        let text = common::mutate(seeds[which], &ops);
         if let Ok(read) = probe::read_notes(&InputFile::new("m.jsonl", text.into_bytes()), None) {
             let _ = probe::report(&read.notes, Mode::Itemized, 0.95);
         }

@@ -272,17 +272,7 @@ proptest! {
     fn trial_reader_and_analysis_never_panic(ops in proptest::collection::vec((0u8..3, 0usize..220, any::<char>()), 0..6)) {
         let seed = r#"{"pid":"a","seed":0,"policy":"lossy","integrity":0.1,"arm":"directed","reply":"ANSWER: 55","answer":55,"correct":false,"truth":46,"drift":55,"options":["x"]}
 {"pid":"b","seed":1,"policy":"blank","bucket":"abstain","attractor":false}"#;
-        let mut chars: Vec<char> = seed.chars().collect();
-        for (op, pos, c) in ops {
-            let i = pos % (chars.len() + 1);
-            match op {
-                0 => chars.insert(i, c),
-                1 if i < chars.len() => { chars.remove(i); }
-                _ if i < chars.len() => chars[i] = c,
-                _ => {}
-            }
-        }
-        let text: String = chars.into_iter().collect();
+        let text = common::mutate(seed, &ops);
         if let Ok(r) = read_trials(&InputFile::new("t.jsonl", text.into_bytes()), None) {
             let s = ReclaimSettings {
                 bootstrap: BootstrapSettings { resamples: 50, cluster_by_problem: true, ..Default::default() },
