@@ -3,9 +3,12 @@
 //! star, and optional group headers (rows sharing a group are drawn under one heading).
 //!
 //! Everything is placed by [`ForestLayout`] in pixels, so the viewer's click handling
-//! ([`ForestLayout::row_at`]) uses exactly the numbers the drawing uses.
+//! ([`ForestLayout::row_at`]) uses exactly the numbers the drawing uses. Other forest-style
+//! plots (the K-sweep's paired deltas, the ablation's ρ panel) draw through [`draw_forest`]
+//! with their own [`Marks`]: a colour per row, dashed reference lines, a second interval.
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
@@ -31,6 +34,8 @@ const AXIS_H: i32 = 50;
 const FONT: f64 = 12.5;
 const PAD: i32 = 12;
 const VALUES_W: i32 = 190;
+/// Indent of grouped rows' labels, in pixels.
+const INDENT: i32 = 10;
 
 /// One contrast.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,10 +102,22 @@ pub struct ForestLayout {
 
 impl ForestLayout {
     pub fn new(plot: &ForestPlot) -> ForestLayout {
+        ForestLayout::with_extent(plot, &[])
+    }
+
+    /// The layout with the x axis also covering `extra` values (reference lines, second
+    /// intervals).
+    pub fn with_extent(plot: &ForestPlot, extra: &[f64]) -> ForestLayout {
         let width = plot.width.clamp(320, 4000) as i32;
         let values_left = (width >= 560).then_some(width - VALUES_W);
         let right_edge = values_left.unwrap_or(width) - PAD;
-        let longest = plot.rows.iter().map(|r| text_width(&r.label, FONT)).max().unwrap_or(40);
+        // Grouped rows are indented under their heading: reserve the indent too.
+        let longest = plot
+            .rows
+            .iter()
+            .map(|r| text_width(&r.label, FONT) + if r.group.is_some() { INDENT + 2 } else { 0 })
+            .max()
+            .unwrap_or(40);
         let label_w = longest.clamp(40, width * 2 / 5);
         let label_chars = ((label_w as f64) / (FONT * 0.58)).floor().max(4.0) as usize;
         let label_right = PAD + label_w;
@@ -111,6 +128,7 @@ impl ForestLayout {
             .rows
             .iter()
             .flat_map(|r| [r.estimate, r.low, r.high])
+            .chain(extra.iter().copied())
             .filter(|v| v.is_finite())
             .chain(std::iter::once(0.0))
             .collect();
@@ -187,78 +205,145 @@ impl Plot for ForestPlot {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
-        let l = ForestLayout::new(self);
-        root.fill(&WHITE).map_err(err)?;
-        root.draw_text(&self.title, &bold(15.0, INK, HPos::Center, VPos::Top), (l.width / 2, 8)).map_err(err)?;
-
-        // Row backgrounds first (stripes, the selected row).
-        for (i, b) in l.rows.iter().enumerate() {
-            let fill = if self.selected == Some(b.index) {
-                Some(SELECTED)
-            } else if i % 2 == 1 {
-                Some(STRIPE)
-            } else {
-                None
-            };
-            if let Some(c) = fill {
-                root.draw(&Rectangle::new([(0, b.top), (l.width, b.bottom)], c.filled())).map_err(err)?;
-            }
-        }
-        for (y, name) in &l.headers {
-            root.draw_text(&ellipsize(name, l.label_chars + 20), &bold(FONT, INK, HPos::Left, VPos::Center), (PAD, *y))
-                .map_err(err)?;
-        }
-        if (l.x_min..=l.x_max).contains(&0.0) {
-            let x0 = l.x(0.0);
-            root.draw(&PathElement::new(vec![(x0, TITLE_H), (x0, l.axis_y)], ZERO_LINE.stroke_width(1)))
-                .map_err(err)?;
-        }
-        for b in &l.rows {
-            let Some(r) = self.rows.get(b.index) else { continue };
-            let color = if r.significant { SIGNIFICANT } else { NOT_SIGNIFICANT };
-            let indent = if r.group.is_some() { 10 } else { 0 };
-            root.draw_text(
-                &ellipsize(&r.label, l.label_chars.saturating_sub(indent as usize / 6)),
-                &text(FONT, color, HPos::Right, VPos::Center),
-                (l.label_right, b.y),
-            )
-            .map_err(err)?;
-            if r.low.is_finite() && r.high.is_finite() {
-                let (x0, x1) = (l.x(r.low), l.x(r.high));
-                root.draw(&PathElement::new(vec![(x0, b.y), (x1, b.y)], color.stroke_width(2))).map_err(err)?;
-                for x in [x0, x1] {
-                    root.draw(&PathElement::new(vec![(x, b.y - 4), (x, b.y + 4)], color.stroke_width(1)))
-                        .map_err(err)?;
-                }
-            }
-            if r.estimate.is_finite() {
-                root.draw(&Circle::new((l.x(r.estimate), b.y), 4, color.filled())).map_err(err)?;
-            }
-            if let Some(vx) = l.values_left {
-                root.draw_text(&row_values(r), &text(FONT - 0.5, color, HPos::Left, VPos::Center), (vx, b.y))
-                    .map_err(err)?;
-            }
-        }
-
-        // The x axis.
-        root.draw(&PathElement::new(vec![(l.plot_left, l.axis_y), (l.plot_right, l.axis_y)], INK.stroke_width(1)))
-            .map_err(err)?;
-        let ticks = nice_ticks(l.x_min, l.x_max, 7);
-        for t in &ticks {
-            let x = l.x(*t);
-            root.draw(&PathElement::new(vec![(x, l.axis_y), (x, l.axis_y + 4)], INK.stroke_width(1))).map_err(err)?;
-            root.draw_text(&tick_label(*t, &ticks), &text(11.5, INK, HPos::Center, VPos::Top), (x, l.axis_y + 7))
-                .map_err(err)?;
-        }
-        root.draw_text(
-            &self.x_label,
-            &text(12.5, INK, HPos::Center, VPos::Top),
-            ((l.plot_left + l.plot_right) / 2, l.axis_y + 26),
-        )
-        .map_err(err)?;
-        Ok(())
+        let color = |_: usize, r: &ForestRow| if r.significant { SIGNIFICANT } else { NOT_SIGNIFICANT };
+        draw_forest(root, self, &ForestLayout::new(self), &Marks { color: &color, refs: &[], secondary: &[] })
     }
 }
+
+/// A vertical reference line (a gate bound, a threshold): dashed, labelled under the title.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefLine {
+    pub value: f64,
+    pub label: String,
+    pub color: RGBColor,
+}
+
+/// How a forest-style plot marks its rows.
+pub struct Marks<'a> {
+    /// The colour of a row by index (its label, interval, marker and numbers).
+    pub color: &'a dyn Fn(usize, &ForestRow) -> RGBColor,
+    /// Vertical reference lines besides the zero line.
+    pub refs: &'a [RefLine],
+    /// A second, thinner interval per row (by row index), drawn under the first.
+    pub secondary: &'a [Option<(f64, f64)>],
+}
+
+/// Draws a forest-style plot laid out by `l` (made from `plot`, with any extra extent).
+pub fn draw_forest<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    plot: &ForestPlot,
+    l: &ForestLayout,
+    marks: &Marks<'_>,
+) -> Result<(), PlotError> {
+    root.fill(&WHITE).map_err(err)?;
+    root.draw_text(&plot.title, &bold(15.0, INK, HPos::Center, VPos::Top), (l.width / 2, 8)).map_err(err)?;
+
+    // Row backgrounds first (stripes, the selected row).
+    for (i, b) in l.rows.iter().enumerate() {
+        let fill = if plot.selected == Some(b.index) {
+            Some(SELECTED)
+        } else if i % 2 == 1 {
+            Some(STRIPE)
+        } else {
+            None
+        };
+        if let Some(c) = fill {
+            root.draw(&Rectangle::new([(0, b.top), (l.width, b.bottom)], c.filled())).map_err(err)?;
+        }
+    }
+    for (y, name) in &l.headers {
+        root.draw_text(&ellipsize(name, l.label_chars + 20), &bold(FONT, INK, HPos::Left, VPos::Center), (PAD, *y))
+            .map_err(err)?;
+    }
+    if (l.x_min..=l.x_max).contains(&0.0) {
+        let x0 = l.x(0.0);
+        root.draw(&PathElement::new(vec![(x0, TITLE_H), (x0, l.axis_y)], ZERO_LINE.stroke_width(1))).map_err(err)?;
+    }
+    for r in marks.refs.iter().filter(|r| r.value.is_finite()) {
+        let x = l.x(r.value);
+        root.draw(&DashedPathElement::new(vec![(x, TITLE_H + 4), (x, l.axis_y)], 6, 4, r.color.stroke_width(2)))
+            .map_err(err)?;
+        root.draw_text(&r.label, &text(10.5, r.color, HPos::Center, VPos::Bottom), (x, TITLE_H + 4)).map_err(err)?;
+    }
+    for b in &l.rows {
+        let Some(r) = plot.rows.get(b.index) else { continue };
+        let color = (marks.color)(b.index, r);
+        let indent = if r.group.is_some() { INDENT } else { 0 };
+        root.draw_text(
+            &ellipsize(&r.label, l.label_chars.saturating_sub(indent as usize / 6)),
+            &text(FONT, color, HPos::Right, VPos::Center),
+            (l.label_right, b.y),
+        )
+        .map_err(err)?;
+        if let Some(Some((lo, hi))) = marks.secondary.get(b.index)
+            && lo.is_finite()
+            && hi.is_finite()
+        {
+            let (x0, x1) = (l.x(*lo), l.x(*hi));
+            root.draw(&PathElement::new(vec![(x0, b.y + 5), (x1, b.y + 5)], color.mix(0.55).stroke_width(1)))
+                .map_err(err)?;
+        }
+        if r.low.is_finite() && r.high.is_finite() {
+            let (x0, x1) = (l.x(r.low), l.x(r.high));
+            root.draw(&PathElement::new(vec![(x0, b.y), (x1, b.y)], color.stroke_width(2))).map_err(err)?;
+            for x in [x0, x1] {
+                root.draw(&PathElement::new(vec![(x, b.y - 4), (x, b.y + 4)], color.stroke_width(1))).map_err(err)?;
+            }
+        }
+        if r.estimate.is_finite() {
+            root.draw(&Circle::new((l.x(r.estimate), b.y), 4, color.filled())).map_err(err)?;
+        }
+        if let Some(vx) = l.values_left {
+            root.draw_text(&row_values(r), &text(FONT - 0.5, color, HPos::Left, VPos::Center), (vx, b.y))
+                .map_err(err)?;
+        }
+    }
+
+    // The x axis.
+    root.draw(&PathElement::new(vec![(l.plot_left, l.axis_y), (l.plot_right, l.axis_y)], INK.stroke_width(1)))
+        .map_err(err)?;
+    let ticks = nice_ticks(l.x_min, l.x_max, 7);
+    for t in &ticks {
+        let x = l.x(*t);
+        root.draw(&PathElement::new(vec![(x, l.axis_y), (x, l.axis_y + 4)], INK.stroke_width(1))).map_err(err)?;
+        root.draw_text(&tick_label(*t, &ticks), &text(11.5, INK, HPos::Center, VPos::Top), (x, l.axis_y + 7))
+            .map_err(err)?;
+    }
+    root.draw_text(
+        &plot.x_label,
+        &text(12.5, INK, HPos::Center, VPos::Top),
+        ((l.plot_left + l.plot_right) / 2, l.axis_y + 26),
+    )
+    .map_err(err)?;
+    Ok(())
+}
+
+/// The size of a forest-style plot with a legend line under it.
+pub fn size_with_legend(l: &ForestLayout) -> (u32, u32) {
+    (l.width as u32, (l.height + LEGEND_H) as u32)
+}
+
+/// Draws a forest-style plot and, under it, a legend line: a marker and a name per entry.
+pub fn draw_with_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    plot: &ForestPlot,
+    l: &ForestLayout,
+    marks: &Marks<'_>,
+    entries: &[(String, RGBColor)],
+) -> Result<(), PlotError> {
+    draw_forest(root, plot, l, marks)?;
+    let y = l.height + LEGEND_H / 2 - 4;
+    let mut x = l.plot_left;
+    for (name, color) in entries {
+        root.draw(&Circle::new((x, y), 4, color.filled())).map_err(err)?;
+        root.draw_text(name, &text(12.0, INK, HPos::Left, VPos::Center), (x + 8, y)).map_err(err)?;
+        x += 24 + text_width(name, 12.0);
+    }
+    Ok(())
+}
+
+/// Height of a legend line under a forest-style plot.
+pub const LEGEND_H: i32 = 24;
 
 #[cfg(test)]
 mod tests {

@@ -11,6 +11,12 @@
 //! | [`posterior`] | Jeffreys Beta posteriors of two binary arms, P(θa > θb) |
 //! | [`reclaim`] | reclaim rate vs integrity per policy, with interval bars |
 //! | [`verdicts`] | probe verdict counts, both modes side by side |
+//! | [`utility`] | the ablation's u histogram (−1 / 0 / +1 per run or pooled) |
+//! | [`noncircularity`] | ρ(u, retrieval score) per run and subset with both intervals and the gate lines |
+//! | [`ksweep`] | the K-sweep (score vs K per arm) and the paired deltas coloured by label |
+//!
+//! [`series`] (lines with interval bars) and [`forest::draw_forest`] (forest-style rows) are
+//! shared drawing code.
 //!
 //! Plots whose elements the viewer hit-tests (forest rows, CD-diagram arms) are laid out by a
 //! layout struct ([`forest::ForestLayout`], [`cd_diagram::CdLayout`]) in pixels; the drawing
@@ -19,8 +25,12 @@
 pub mod cd_diagram;
 pub mod forest;
 pub mod histogram;
+pub mod ksweep;
+pub mod noncircularity;
 pub mod posterior;
 pub mod reclaim;
+pub mod series;
+pub mod utility;
 pub mod verdicts;
 
 use std::fmt;
@@ -32,8 +42,11 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 pub use cd_diagram::{CdArm, CdLayout, CdPlot};
 pub use forest::{ForestLayout, ForestPlot, ForestRow};
 pub use histogram::{HistogramPlot, draw_histogram, histogram_svg};
+pub use ksweep::{DeltaForest, DeltaPoint, KSweepPlot};
+pub use noncircularity::{RhoPlot, RhoRow};
 pub use posterior::{PosteriorArm, PosteriorPlot};
 pub use reclaim::{ReclaimPlot, ReclaimSeries};
+pub use utility::{UtilityGroup, UtilityPlot};
 pub use verdicts::{VerdictBar, VerdictBars, VerdictGroup};
 
 /// A drawing failure, as text (backend errors differ per backend).

@@ -5,24 +5,12 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 
-use super::{Plot, PlotError, err, text};
+use super::series::{Axes, Line, Point, draw_lines};
+use super::{Plot, PlotError};
 use crate::reclaim::Cell;
 
-/// Series colours (Tableau 10), in series order.
-pub const PALETTE: [RGBColor; 10] = [
-    RGBColor(78, 121, 167),
-    RGBColor(242, 142, 43),
-    RGBColor(225, 87, 89),
-    RGBColor(118, 183, 178),
-    RGBColor(89, 161, 79),
-    RGBColor(237, 201, 72),
-    RGBColor(176, 122, 161),
-    RGBColor(255, 157, 167),
-    RGBColor(156, 117, 95),
-    RGBColor(186, 176, 172),
-];
+pub use super::series::PALETTE;
 
 /// One cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,19 +85,25 @@ impl ReclaimPlot {
         ReclaimPlot { title: title.into(), series, width, height }
     }
 
+    /// The series as chart lines (x = integrity, y = RR).
+    pub fn lines(&self) -> Vec<Line> {
+        self.series
+            .iter()
+            .map(|s| Line {
+                name: s.name.clone(),
+                points: s.points.iter().map(|p| Point { x: p.integrity, y: p.rr, low: p.low, high: p.high }).collect(),
+            })
+            .collect()
+    }
+
     /// Integrity on the x axis (else one column per series).
     pub fn numeric(&self) -> bool {
-        self.series.iter().flat_map(|s| &s.points).any(|p| p.integrity.is_some_and(f64::is_finite))
+        super::series::numeric(&self.lines())
     }
 
     /// Points drawn (cells with a rate and, on a numeric axis, an integrity).
     pub fn drawn_points(&self) -> usize {
-        let numeric = self.numeric();
-        self.series
-            .iter()
-            .flat_map(|s| &s.points)
-            .filter(|p| p.rr.is_some_and(f64::is_finite) && (!numeric || p.integrity.is_some_and(f64::is_finite)))
-            .count()
+        super::series::drawn_points(&self.lines())
     }
 }
 
@@ -123,108 +117,15 @@ impl Plot for ReclaimPlot {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
-        root.fill(&WHITE).map_err(err)?;
-        let numeric = self.numeric();
-        let s_count = self.series.len().max(1);
-        // The legend goes under the plot (two columns), never over the points.
-        let legend_rows = if numeric { self.series.len().div_ceil(2) } else { 0 };
-        let legend_h = if legend_rows > 0 { legend_rows as u32 * 18 + 8 } else { 0 };
-        let (_, h) = root.dim_in_pixel();
-        let (upper, lower) = root.split_vertically(h.saturating_sub(legend_h).max(1));
-        let (x_lo, x_hi) = if numeric {
-            let xs: Vec<f64> = self
-                .series
-                .iter()
-                .flat_map(|s| &s.points)
-                .filter_map(|p| p.integrity)
-                .filter(|x| x.is_finite())
-                .collect();
-            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let span = if hi - lo > 1e-9 { hi - lo } else { 1.0 };
-            (lo - 0.08 * span, hi + 0.08 * span)
-        } else {
-            (-0.6, s_count as f64 - 0.4)
+        let axes = Axes {
+            title: self.title.clone(),
+            x_desc: "memory integrity g".into(),
+            y_desc: "reclaim rate RR".into(),
+            y_range: (0.0, 1.05),
+            y_decimals: 1,
+            x_ticks: None,
         };
-        let span = x_hi - x_lo;
-        let dodge = if numeric { 0.012 * span } else { 0.0 };
-        let cap = if numeric { 0.008 * span } else { 0.08 };
-
-        let mut chart = ChartBuilder::on(&upper)
-            .caption(&self.title, ("sans-serif", 16))
-            .margin(12)
-            .x_label_area_size(if numeric { 40 } else { 58 })
-            .y_label_area_size(52)
-            .build_cartesian_2d(x_lo..x_hi, 0.0..1.05)
-            .map_err(err)?;
-        let mut mesh = chart.configure_mesh();
-        mesh.y_desc("reclaim rate RR")
-            .y_label_formatter(&|y| format!("{y:.1}"))
-            .disable_x_mesh()
-            .light_line_style(WHITE.mix(0.0));
-        if numeric {
-            mesh.x_desc("memory integrity g").x_label_formatter(&|x| format!("{x:.1}"));
-        } else {
-            mesh.x_labels(0);
-        }
-        mesh.draw().map_err(err)?;
-
-        for (si, s) in self.series.iter().enumerate() {
-            let color = PALETTE[si % PALETTE.len()];
-            let offset = (si as f64 - (s_count as f64 - 1.0) / 2.0) * dodge;
-            let pts: Vec<(f64, &ReclaimPoint)> = s
-                .points
-                .iter()
-                .filter(|p| p.rr.is_some_and(f64::is_finite))
-                .filter_map(|p| {
-                    if numeric {
-                        p.integrity.filter(|x| x.is_finite()).map(|x| (x + offset, p))
-                    } else {
-                        Some((si as f64, p))
-                    }
-                })
-                .collect();
-            for (x, p) in &pts {
-                if let (Some(lo), Some(hi)) = (p.low, p.high)
-                    && lo.is_finite()
-                    && hi.is_finite()
-                {
-                    chart
-                        .draw_series([
-                            PathElement::new(vec![(*x, lo), (*x, hi)], color.stroke_width(2)),
-                            PathElement::new(vec![(*x - cap, lo), (*x + cap, lo)], color.stroke_width(1)),
-                            PathElement::new(vec![(*x - cap, hi), (*x + cap, hi)], color.stroke_width(1)),
-                        ])
-                        .map_err(err)?;
-                }
-            }
-            if numeric && pts.len() > 1 {
-                let line: Vec<(f64, f64)> = pts.iter().map(|(x, p)| (*x, p.rr.unwrap_or(0.0))).collect();
-                chart
-                    .draw_series(std::iter::once(PathElement::new(line, color.mix(0.7).stroke_width(1))))
-                    .map_err(err)?;
-            }
-            chart
-                .draw_series(pts.iter().map(|(x, p)| Circle::new((*x, p.rr.unwrap_or(0.0)), 4, color.filled())))
-                .map_err(err)?;
-            if !numeric {
-                let (px, py) = chart.backend_coord(&(si as f64, 0.0));
-                root.draw_text(&s.name, &text(12.0, color, HPos::Center, VPos::Top), (px, py + 8)).map_err(err)?;
-            }
-        }
-        if legend_rows > 0 {
-            let (w, _) = lower.dim_in_pixel();
-            let col_w = (w as i32 - 80) / 2;
-            for (si, s) in self.series.iter().enumerate() {
-                let color = PALETTE[si % PALETTE.len()];
-                let (x, y) = (64 + (si % 2) as i32 * col_w, 6 + (si / 2) as i32 * 18 + 6);
-                lower.draw(&Circle::new((x, y), 4, color.filled())).map_err(err)?;
-                lower
-                    .draw_text(&s.name, &text(12.0, RGBColor(40, 45, 52), HPos::Left, VPos::Center), (x + 10, y))
-                    .map_err(err)?;
-            }
-        }
-        Ok(())
+        draw_lines(root, &axes, &self.lines())
     }
 }
 

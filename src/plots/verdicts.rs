@@ -74,62 +74,73 @@ impl Plot for VerdictBars {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
-        root.fill(&WHITE).map_err(err)?;
-        let (w, h) = (self.width as i32, self.height as i32);
-        root.draw_text(&self.title, &bold(15.0, INK, HPos::Center, VPos::Top), (w / 2, 8)).map_err(err)?;
-        let (y0, y1) = (TOP, h - BOTTOM);
-        let top = self.groups.iter().flat_map(|g| &g.bars).map(|b| b.count).max().unwrap_or(0);
-        let y_max = ((top as f64) * 1.15).max(1.0);
-        let y = |v: f64| y1 - ((v / y_max) * (y1 - y0) as f64).round() as i32;
+        draw_bars(root, self, &verdict_color, &two_lines)
+    }
+}
 
-        let ticks: Vec<f64> = nice_ticks(0.0, y_max, 6).into_iter().filter(|t| t.fract() == 0.0).collect();
-        for t in &ticks {
-            let py = y(*t);
-            root.draw(&PathElement::new(vec![(LEFT, py), (w - 10, py)], GRID.stroke_width(1))).map_err(err)?;
-            root.draw_text(&tick_label(*t, &ticks), &text(11.0, INK, HPos::Right, VPos::Center), (LEFT - 6, py))
-                .map_err(err)?;
-        }
-        root.draw(&PathElement::new(vec![(LEFT, y1), (w - 10, y1)], INK.stroke_width(1))).map_err(err)?;
+/// Draws grouped count bars with their counts and shares: `color` and `label` (one or two
+/// lines under the bar) by bar name.
+pub fn draw_bars<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &VerdictBars,
+    color: &dyn Fn(&str) -> RGBColor,
+    label: &dyn Fn(&str) -> (String, Option<String>),
+) -> Result<(), PlotError> {
+    root.fill(&WHITE).map_err(err)?;
+    let (w, h) = (chart.width as i32, chart.height as i32);
+    root.draw_text(&chart.title, &bold(15.0, INK, HPos::Center, VPos::Top), (w / 2, 8)).map_err(err)?;
+    let (y0, y1) = (TOP, h - BOTTOM);
+    let top = chart.groups.iter().flat_map(|g| &g.bars).map(|b| b.count).max().unwrap_or(0);
+    let y_max = ((top as f64) * 1.15).max(1.0);
+    let y = |v: f64| y1 - ((v / y_max) * (y1 - y0) as f64).round() as i32;
 
-        let n_bars: usize = self.groups.iter().map(|g| g.bars.len()).sum::<usize>().max(1);
-        let gaps = GROUP_GAP * (self.groups.len() as i32 - 1).max(0);
-        let slot = ((w - 10 - LEFT - gaps) as f64 / n_bars as f64).max(8.0);
-        let mut x = LEFT as f64;
-        for g in &self.groups {
-            let total = g.total();
-            let gx0 = x;
-            for b in &g.bars {
-                let (bx0, bx1) = ((x + slot * 0.15) as i32, (x + slot * 0.85) as i32);
-                let color = verdict_color(&b.verdict);
-                if b.count > 0 {
-                    root.draw(&Rectangle::new([(bx0, y(b.count as f64)), (bx1, y1)], color.filled())).map_err(err)?;
-                }
-                let share =
-                    if total > 0 { format!(" ({:.0}%)", 100.0 * b.count as f64 / total as f64) } else { String::new() };
-                let cx = (bx0 + bx1) / 2;
-                root.draw_text(
-                    &format!("{}{share}", b.count),
-                    &text(11.5, INK, HPos::Center, VPos::Bottom),
-                    (cx, y(b.count as f64) - 3),
-                )
-                .map_err(err)?;
-                let (l1, l2) = two_lines(&b.verdict);
-                root.draw_text(&l1, &text(11.5, color, HPos::Center, VPos::Top), (cx, y1 + 5)).map_err(err)?;
-                if let Some(l2) = l2 {
-                    root.draw_text(&l2, &text(11.5, color, HPos::Center, VPos::Top), (cx, y1 + 19)).map_err(err)?;
-                }
-                x += slot;
+    let ticks: Vec<f64> = nice_ticks(0.0, y_max, 6).into_iter().filter(|t| t.fract() == 0.0).collect();
+    for t in &ticks {
+        let py = y(*t);
+        root.draw(&PathElement::new(vec![(LEFT, py), (w - 10, py)], GRID.stroke_width(1))).map_err(err)?;
+        root.draw_text(&tick_label(*t, &ticks), &text(11.0, INK, HPos::Right, VPos::Center), (LEFT - 6, py))
+            .map_err(err)?;
+    }
+    root.draw(&PathElement::new(vec![(LEFT, y1), (w - 10, y1)], INK.stroke_width(1))).map_err(err)?;
+
+    let n_bars: usize = chart.groups.iter().map(|g| g.bars.len()).sum::<usize>().max(1);
+    let gaps = GROUP_GAP * (chart.groups.len() as i32 - 1).max(0);
+    let slot = ((w - 10 - LEFT - gaps) as f64 / n_bars as f64).max(8.0);
+    let mut x = LEFT as f64;
+    for g in &chart.groups {
+        let total = g.total();
+        let gx0 = x;
+        for b in &g.bars {
+            let (bx0, bx1) = ((x + slot * 0.15) as i32, (x + slot * 0.85) as i32);
+            let color = color(&b.verdict);
+            if b.count > 0 {
+                root.draw(&Rectangle::new([(bx0, y(b.count as f64)), (bx1, y1)], color.filled())).map_err(err)?;
             }
+            let share =
+                if total > 0 { format!(" ({:.0}%)", 100.0 * b.count as f64 / total as f64) } else { String::new() };
+            let cx = (bx0 + bx1) / 2;
             root.draw_text(
-                &format!("{} (n = {total})", g.name),
-                &bold(12.5, INK, HPos::Center, VPos::Top),
-                (((gx0 + x) / 2.0) as i32, y1 + 38),
+                &format!("{}{share}", b.count),
+                &text(11.5, INK, HPos::Center, VPos::Bottom),
+                (cx, y(b.count as f64) - 3),
             )
             .map_err(err)?;
-            x += GROUP_GAP as f64;
+            let (l1, l2) = label(&b.verdict);
+            root.draw_text(&l1, &text(11.5, color, HPos::Center, VPos::Top), (cx, y1 + 5)).map_err(err)?;
+            if let Some(l2) = l2 {
+                root.draw_text(&l2, &text(11.5, color, HPos::Center, VPos::Top), (cx, y1 + 19)).map_err(err)?;
+            }
+            x += slot;
         }
-        Ok(())
+        root.draw_text(
+            &format!("{} (n = {total})", g.name),
+            &bold(12.5, INK, HPos::Center, VPos::Top),
+            (((gx0 + x) / 2.0) as i32, y1 + 38),
+        )
+        .map_err(err)?;
+        x += GROUP_GAP as f64;
     }
+    Ok(())
 }
 
 #[cfg(test)]
