@@ -1,5 +1,6 @@
 //! The shell of the viewer: the title, the navigation between pages (the URL hash, or
-//! `?page=`, selects one: `#rescore`, `#compare`, `#probe`, `#reclaim`), the one Web Worker
+//! `?page=`, selects one: `#rescore`, `#compare`, `#probe`, `#reclaim`, `#answers`,
+//! `#ablation`, `#claims`, `#rules`), the one Web Worker
 //! every page talks to (each through its own fork of the bridge), and drag and drop anywhere
 //! on the page, handed to the page on screen.
 //!
@@ -18,10 +19,14 @@ use super::WORKER_LOADER;
 use super::codec::WebCodec;
 use super::components::ReportRef;
 use super::dom::source_files;
+use super::pages::ablation::AblationPage;
+use super::pages::answers::AnswersPage;
+use super::pages::claims::ClaimsPage;
 use super::pages::compare::ComparePage;
 use super::pages::probe::ProbePage;
 use super::pages::reclaim::ReclaimPage;
 use super::pages::rescore::RescorePage;
+use super::pages::rules::RulesPage;
 use super::pages::{BridgeRef, Dropped, Handoff, Page, PageState};
 use super::protocol::SourceFile;
 use super::worker::AuditWorker;
@@ -222,6 +227,14 @@ impl Component for App {
                     dropped={dropped(Page::Probe)} on_state={on_state(Page::Probe)} />
                 <ReclaimPage bridge={self.bridge.clone()} active={self.page == Page::Reclaim}
                     dropped={dropped(Page::Reclaim)} on_state={on_state(Page::Reclaim)} />
+                <AnswersPage bridge={self.bridge.clone()} active={self.page == Page::Answers}
+                    dropped={dropped(Page::Answers)} on_state={on_state(Page::Answers)} />
+                <AblationPage bridge={self.bridge.clone()} active={self.page == Page::Ablation}
+                    dropped={dropped(Page::Ablation)} on_state={on_state(Page::Ablation)} />
+                <ClaimsPage bridge={self.bridge.clone()} active={self.page == Page::Claims}
+                    dropped={dropped(Page::Claims)} on_state={on_state(Page::Claims)} />
+                <RulesPage bridge={self.bridge.clone()} active={self.page == Page::Rules}
+                    dropped={dropped(Page::Rules)} on_state={on_state(Page::Rules)} />
             </div>
         }
     }

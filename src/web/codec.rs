@@ -3,10 +3,16 @@
 //! (the user's `File`/`Blob` objects) passes to the worker by structured clone without being
 //! copied into wasm memory on the page; bulky results travel as bincode bytes
 //! ([`Packed`]), which arrive as one `Uint8Array`.
+//!
+//! gloo's `Codec::decode` cannot return an error, so a message that does not decode becomes a
+//! value instead ([`undecodable`]): the `Undecodable` variant of [`super::protocol::Request`] or
+//! [`super::protocol::Response`] carrying the decoder's message, delivered to the same bridge, so
+//! the page shows it and keeps working.
 
 use std::marker::PhantomData;
 
 use gloo::worker::Codec;
+use js_sys::{Array, Object, Reflect};
 use serde::de::{DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use wasm_bindgen::JsValue;
@@ -33,10 +39,55 @@ impl Codec for WebCodec {
     }
 
     fn decode<O: DeserializeOwned>(input: JsValue) -> O {
-        // ok: both ends are this crate's own types, encoded by `encode` above in the same
-        // build; a failure here is a programming error, and gloo's `Codec` cannot return one.
-        serde_wasm_bindgen::from_value(input).expect("memaudit: worker message does not decode")
+        match serde_wasm_bindgen::from_value(input.clone()) {
+            Ok(v) => v,
+            Err(e) => undecodable(&input, &e.to_string()),
+        }
     }
+}
+
+/// gloo-worker's envelope variants that carry a payload, as `{Variant: [handler, payload]}`.
+const CARRIERS: [&str; 2] = ["ProcessInput", "ProcessOutput"];
+
+/// The value a message that does not decode becomes, tried in order: the same envelope (same
+/// handler) with the payload replaced by `{Undecodable: {message}}`; that payload alone (a bare
+/// `Request`/`Response`); an envelope that carries nothing (`WorkerLoaded` to the page, a
+/// `Disconnected` the worker ignores). Only if none of these is a value of `O` (not one of this
+/// crate's message types) is a JavaScript exception thrown — never a Rust panic.
+pub fn undecodable<O: DeserializeOwned>(input: &JsValue, error: &str) -> O {
+    let message = format!("a message between the page and the worker could not be read: {error}");
+    for candidate in fallbacks(input, &message) {
+        if let Ok(v) = serde_wasm_bindgen::from_value(candidate) {
+            return v;
+        }
+    }
+    wasm_bindgen::throw_str(&message)
+}
+
+fn object(key: &str, value: &JsValue) -> JsValue {
+    let o = Object::new();
+    // Setting a property on a fresh plain object cannot fail.
+    let _ = Reflect::set(&o, &JsValue::from_str(key), value);
+    o.into()
+}
+
+fn fallbacks(input: &JsValue, message: &str) -> Vec<JsValue> {
+    let payload = object("Undecodable", &object("message", &JsValue::from_str(message)));
+    let mut out = Vec::new();
+    if input.is_object() {
+        for key in CARRIERS {
+            if let Ok(inner) = Reflect::get(input, &JsValue::from_str(key))
+                && Array::is_array(&inner)
+            {
+                let handler = Array::from(&inner).get(0);
+                out.push(object(key, &Array::of2(&handler, &payload)));
+            }
+        }
+    }
+    out.push(payload);
+    out.push(JsValue::from_str("WorkerLoaded"));
+    out.push(object("Disconnected", &JsValue::from_f64(0.0)));
+    out
 }
 
 /// A value shipped as bincode bytes (one `Uint8Array` on the JS side): much cheaper than a

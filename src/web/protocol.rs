@@ -5,21 +5,31 @@
 //! produce several responses: any number of [`Response::Progress`], then exactly one result
 //! ([`Response::Audited`], [`Response::Drilldown`], [`Response::Compared`],
 //! [`Response::CompareItems`], [`Response::ProbeExplained`], [`Response::Probed`],
-//! [`Response::Reclaimed`]) or [`Response::Failed`].
+//! [`Response::Reclaimed`], [`Response::Analysed`]) or [`Response::Failed`].
+//!
+//! A message that does not decode (a programming error, or a corrupted message) arrives as
+//! [`Request::Undecodable`] / [`Response::Undecodable`] with the decoder's message, so the page
+//! shows it instead of the worker or the page panicking ([`super::codec`]).
 //!
 //! Each page talks to the one worker through its own fork of the bridge, so responses reach
 //! the page that asked.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::codec::Packed;
+use crate::ablation::{AblationColumns, AblationReport, AblationSettings, OutcomeScoring};
+use crate::answers::{AnswerColumns, AnswerReport, AnswerSettings, DiffRow, Profile};
 use crate::audit::{Drilldown, PerQueryRow, Report};
+use crate::claims::ClaimsReport;
 use crate::compare::{CompareSettings, Comparison, PairItem};
 use crate::conventions::Settings;
 use crate::error::Error;
 use crate::outcomes::{ColumnInfo, OutcomeFormat, OutcomeWarnings, PairingOptions, PairingReport, Spec};
 use crate::probe::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeReport};
 use crate::reclaim::{ReclaimReport, ReclaimSettings};
+use crate::rules::RulesReport;
 
 /// Identifies one request of the page.
 pub type JobId = u32;
@@ -69,6 +79,12 @@ pub enum Request {
     ReclaimLoad { job: JobId, files: Vec<SourceFile>, run: ReclaimRun },
     /// Reclaim page: analyse the kept trials again.
     ReclaimRun { job: JobId, run: ReclaimRun },
+    /// Answers, ablation, claims or rules page (which: the kind of `run`): read these files
+    /// (formats and roles detected from their content), keep them and analyse; `files: None`
+    /// analyses the kept files again under `run`.
+    Analyse { job: JobId, files: Option<Vec<SourceFile>>, run: ToolRun },
+    /// A page's message that did not decode (the worker answers [`Response::Undecodable`]).
+    Undecodable { message: String },
 }
 
 /// How to compare: the spec (`None`: inferred from the table), pairing tolerances and the
@@ -168,6 +184,11 @@ pub enum Response {
         job: JobId,
         result: Box<ReclaimBatch>,
     },
+    /// The result of `Analyse`.
+    Analysed {
+        job: JobId,
+        result: Box<ToolResult>,
+    },
     /// The job failed; `kept_previous` tells whether the worker still holds the dataset of an
     /// earlier successful load (so earlier results remain valid).
     Failed {
@@ -175,10 +196,15 @@ pub enum Response {
         error: Error,
         kept_previous: bool,
     },
+    /// A message that did not decode (on either side): whatever was running is lost.
+    Undecodable {
+        message: String,
+    },
 }
 
 impl Response {
-    pub fn job(&self) -> JobId {
+    /// The job the response belongs to (`None`: an undecodable message, whose job is unknown).
+    pub fn job(&self) -> Option<JobId> {
         match self {
             Response::Progress { job, .. }
             | Response::Audited { job, .. }
@@ -188,7 +214,9 @@ impl Response {
             | Response::ProbeExplained { job, .. }
             | Response::Probed { job, .. }
             | Response::Reclaimed { job, .. }
-            | Response::Failed { job, .. } => *job,
+            | Response::Analysed { job, .. }
+            | Response::Failed { job, .. } => Some(*job),
+            Response::Undecodable { .. } => None,
         }
     }
 }
@@ -347,5 +375,190 @@ pub struct ReclaimBatch {
     /// Trials read (before the arm filter) and analysed.
     pub trials_read: usize,
     pub trials_used: usize,
+    pub total_ms: f64,
+}
+
+/// What one of the issue-5 pages asks the worker to do with its files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ToolRun {
+    Answers(AnswersRun),
+    Ablation(AblationRun),
+    Claims(ClaimsRun),
+    Rules(RulesRun),
+}
+
+/// The answer to [`ToolRun`] (the same kind).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ToolResult {
+    Answers(AnswersBatch),
+    Ablation(AblationBatch),
+    Claims(Box<ClaimsBatch>),
+    Rules(RulesBatch),
+}
+
+/// Answers page: `memaudit answers --profiles … --f1-threshold … [--diff A:B]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswersRun {
+    pub settings: AnswerSettings,
+    /// The two profiles of the diff (scored even when not chosen, as the CLI does).
+    pub diff: Option<(Profile, Profile)>,
+    pub columns: AnswerColumns,
+}
+
+/// A rescoring of answer rows (several files: rows concatenated, warnings merged).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswersBatch {
+    pub files: Vec<FileNote>,
+    /// As `memaudit answers --format json` prints it (without `diff`).
+    pub report: AnswerReport,
+    pub diff: Option<Vec<DiffRow>>,
+    pub total_ms: f64,
+}
+
+/// Ablation page: `memaudit ablation --target … --gate … --bootstrap … --seed … --profile …`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AblationRun {
+    pub settings: AblationSettings,
+    pub scoring: OutcomeScoring,
+    pub columns: AblationColumns,
+}
+
+/// An ablation analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AblationBatch {
+    pub files: Vec<FileNote>,
+    pub report: AblationReport,
+    pub scoring: OutcomeScoring,
+    pub total_ms: f64,
+}
+
+/// What a file dropped on the claims or rules page is taken for (detected from its content;
+/// the page may override it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileRole {
+    /// Claims to check (`--claims`).
+    Claims,
+    /// Per-query scores (`--data` of `memaudit claims`).
+    Scores,
+    /// A printed table to lint (`--table`).
+    Table,
+    /// A rule registry (`--rules`).
+    Rules,
+    /// Named values (`--values`).
+    Values,
+    /// A `git log --format='%H %cI' [--name-only]` export (`--git-log`).
+    GitLog,
+    /// A data file to fingerprint (`--data` of `memaudit rules`).
+    Data,
+}
+
+impl FileRole {
+    pub const CLAIMS_PAGE: [FileRole; 3] = [FileRole::Claims, FileRole::Scores, FileRole::Table];
+    pub const RULES_PAGE: [FileRole; 4] = [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data];
+
+    /// The snake_case name (`git_log`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FileRole::Claims => "claims",
+            FileRole::Scores => "scores",
+            FileRole::Table => "table",
+            FileRole::Rules => "rules",
+            FileRole::Values => "values",
+            FileRole::GitLog => "git_log",
+            FileRole::Data => "data",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FileRole> {
+        FileRole::CLAIMS_PAGE.into_iter().chain(FileRole::RULES_PAGE).find(|r| r.name() == s)
+    }
+
+    /// In words, with the CLI option it stands for.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileRole::Claims => "claims to check (--claims)",
+            FileRole::Scores => "per-query scores (--data)",
+            FileRole::Table => "printed table to lint (--table)",
+            FileRole::Rules => "rule registry (--rules)",
+            FileRole::Values => "named values (--values)",
+            FileRole::GitLog => "git log export (--git-log)",
+            FileRole::Data => "data file to fingerprint (--data)",
+        }
+    }
+}
+
+/// A file of the claims or rules page and what it was taken for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoleFile {
+    pub name: String,
+    pub role: FileRole,
+    /// What its content looks like (the role unless overridden).
+    pub detected: FileRole,
+    /// Records read (rows, claims, rules, values, commits; bytes for data files).
+    pub records: usize,
+    pub sha256: String,
+}
+
+/// Claims page: `memaudit claims --metric … --contrast … --slack … --base-k … --bootstrap …
+/// --seed … --confidence … [--no-sweep]`, the files' roles overridden by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimsRun {
+    pub roles: BTreeMap<String, FileRole>,
+    pub metric: Option<String>,
+    pub contrasts: Vec<(String, String)>,
+    pub slack: f64,
+    pub base_k: Option<i64>,
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub confidence: f64,
+    pub sweep: bool,
+}
+
+impl Default for ClaimsRun {
+    fn default() -> Self {
+        ClaimsRun {
+            roles: BTreeMap::new(),
+            metric: None,
+            contrasts: Vec::new(),
+            slack: 0.02,
+            base_k: None,
+            bootstrap: 10_000,
+            seed: 42,
+            confidence: 0.95,
+            sweep: true,
+        }
+    }
+}
+
+/// A claims check with its K-sweep and lint findings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimsBatch {
+    pub files: Vec<RoleFile>,
+    /// As `memaudit claims --format json` prints it.
+    pub report: ClaimsReport,
+    /// The scores' numeric columns and the one used.
+    pub metrics: Vec<String>,
+    pub metric: Option<String>,
+    /// The scores' arms (first seen) and K values (ascending).
+    pub arms: Vec<String>,
+    pub ks: Vec<i64>,
+    pub total_ms: f64,
+}
+
+/// Rules page: `memaudit rules --rules … --values … [--git-log …] [--data …] --evaluated-at …`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RulesRun {
+    pub roles: BTreeMap<String, FileRole>,
+    /// Stamped on every verdict (the page sends the time of the request).
+    pub evaluated_at: Option<String>,
+}
+
+/// Rule verdicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RulesBatch {
+    pub files: Vec<RoleFile>,
+    /// As `memaudit rules --format json` prints it.
+    pub report: RulesReport,
     pub total_ms: f64,
 }

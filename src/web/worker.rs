@@ -1,5 +1,6 @@
 //! The Web Worker (`memaudit-worker` binary): a gloo-worker [`Worker`] around the engines of
-//! [`super::engine`] (rescoring, comparison, probe, reclaim).
+//! [`super::engine`] (rescoring, comparison, probe, reclaim, and the answers, ablation, claims
+//! and rules pages).
 //!
 //! All heavy work runs here so the page never freezes: the user's files (browser `Blob`s) are
 //! read with `FileReaderSync`, parsed, built into a dataset and audited (or compared, probed,
@@ -14,8 +15,9 @@ use super::codec::Packed;
 use super::engine::compare::CompareEngine;
 use super::engine::probe::{ProbeEngine, explain_note};
 use super::engine::reclaim::ReclaimEngine;
+use super::engine::tools::ToolEngines;
 use super::engine::{self, Engine};
-use super::protocol::{Audited, JobId, Phase, Request, Response, SourceFile, Timing};
+use super::protocol::{Audited, JobId, Phase, Request, Response, SourceFile, Timing, ToolResult, ToolRun};
 use crate::error::{Error, IngestError, Location};
 use crate::ingest::InputFile;
 
@@ -33,6 +35,7 @@ pub struct AuditWorker {
     compare: CompareEngine,
     probe: ProbeEngine,
     reclaim: ReclaimEngine,
+    tools: ToolEngines,
 }
 
 /// Sends throttled progress for one job and times its phases.
@@ -225,7 +228,35 @@ impl AuditWorker {
                 let result = self.reclaim.run(&run, &mut |p, s, f| rep.report(p, s, f));
                 self.reclaimed(job, result, &rep)
             }
+            Request::Analyse { job, files, run } => {
+                let mut rep = Reporter::new(scope, id, job);
+                let inputs = match files {
+                    Some(files) => match read_blobs(&files, &mut rep) {
+                        Ok(inputs) => Some(inputs),
+                        Err(error) => return self.tool_failed(job, error, &run),
+                    },
+                    None => None,
+                };
+                match self.tools.analyse(inputs, &run, &mut |p, s, f| rep.report(p, s, f)) {
+                    Ok(mut result) => {
+                        let ms = rep.elapsed();
+                        match &mut result {
+                            ToolResult::Answers(b) => b.total_ms = ms,
+                            ToolResult::Ablation(b) => b.total_ms = ms,
+                            ToolResult::Claims(b) => b.total_ms = ms,
+                            ToolResult::Rules(b) => b.total_ms = ms,
+                        }
+                        Response::Analysed { job, result: Box::new(result) }
+                    }
+                    Err(error) => self.tool_failed(job, error, &run),
+                }
+            }
+            Request::Undecodable { message } => Response::Undecodable { message },
         }
+    }
+
+    fn tool_failed(&mut self, job: JobId, error: Error, run: &ToolRun) -> Response {
+        Response::Failed { job, error, kept_previous: self.tools.has_files(run) }
     }
 
     fn compared(
@@ -308,6 +339,7 @@ impl Worker for AuditWorker {
             compare: CompareEngine::new(),
             probe: ProbeEngine::new(),
             reclaim: ReclaimEngine::new(),
+            tools: ToolEngines::new(),
         }
     }
 

@@ -154,6 +154,25 @@ pub struct CompareTableProps {
     pub on_select: Callback<(String, Option<String>)>,
 }
 
+/// Click and Enter on a row select an arm (`b: None`) or a contrast a − b.
+fn row_select(
+    on_select: &Callback<(String, Option<String>)>,
+    a: &str,
+    b: Option<&str>,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let on_select = on_select.clone();
+    let (a, b) = (a.to_string(), b.map(str::to_string));
+    let select = Callback::from(move |_: ()| on_select.emit((a.clone(), b.clone())));
+    (select.reform(|_: MouseEvent| ()), on_enter(select))
+}
+
+/// The `*` of a contrast significant after Holm.
+fn sig_cell(significant: bool) -> Html {
+    html! {
+        <td class="sig" data-col="significant" data-value={significant.to_string()}>{ if significant { "*" } else { "" } }</td>
+    }
+}
+
 /// The arms a given arm beats significantly (Holm-adjusted), as in the LaTeX export.
 fn beats(c: &Comparison, arm: &str) -> Vec<String> {
     c.pairs
@@ -194,11 +213,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
                 </tr></thead>
                 <tbody>
                 { for c.arms.iter().map(|a| {
-                    let on_select = props.on_select.clone();
-                    let name = a.arm.clone();
-                    let select = Callback::from(move |_: ()| on_select.emit((name.clone(), None)));
-                    let onkeydown = on_enter(select.clone());
-                    let onclick = select.reform(|_: MouseEvent| ());
+                    let (onclick, onkeydown) = row_select(&props.on_select, &a.arm, None);
                     let selected = props.selected.as_deref() == Some(a.arm.as_str());
                     let won = beats(c, &a.arm);
                     html! {
@@ -266,11 +281,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                 </tr></thead>
                 <tbody>
                 { for c.pairs.iter().map(|p| {
-                    let on_select = props.on_select.clone();
-                    let (a, b) = (p.a.clone(), p.b.clone());
-                    let select = Callback::from(move |_: ()| on_select.emit((a.clone(), Some(b.clone()))));
-                    let onkeydown = on_enter(select.clone());
-                    let onclick = select.reform(|_: MouseEvent| ());
+                    let (onclick, onkeydown) = row_select(&props.on_select, &p.a, Some(&p.b));
                     let key = format!("{}\u{2212}{}", p.a, p.b);
                     let selected = props.selected.as_deref() == Some(key.as_str());
                     html! {
@@ -299,7 +310,79 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                                 </td>
                                 { num_cell("p_superiority", p.p_superiority) }
                             }
-                            <td class="sig" data-col="significant" data-value={p.significant.to_string()}>{ if p.significant { "*" } else { "" } }</td>
+                            { sig_cell(p.significant) }
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </Section>
+    }
+}
+
+/// The CSV of the contrasts per stratum: `column, value`, then the columns of
+/// `memaudit compare --format csv --table pairs` (the core's pairs table of each stratum).
+pub fn strata_csv(c: &Comparison) -> Result<String, String> {
+    let mut out: Option<Table> = None;
+    for s in &c.by_stratum {
+        let sub = Comparison { arms: s.arms.clone(), pairs: s.pairs.clone(), by_stratum: Vec::new(), ..c.clone() };
+        let t = compare_table(&sub, "pairs").ok_or("no pairs table")?;
+        let table = out.get_or_insert_with(|| Table {
+            name: "strata".into(),
+            headers: ["column", "value"].iter().map(|h| h.to_string()).chain(t.headers.iter().cloned()).collect(),
+            rows: Vec::new(),
+        });
+        for r in t.rows {
+            table.rows.push([s.column.clone(), s.value.clone()].into_iter().chain(r).collect());
+        }
+    }
+    out.ok_or_else(|| "no strata".to_string())?.to_csv().map_err(|e| e.to_string())
+}
+
+/// `#strata`: the contrasts within each value of the `per` column (Holm and BH adjusted within
+/// each stratum), one row per stratum and contrast.
+#[function_component(StrataTable)]
+pub fn strata_table(props: &CompareTableProps) -> Html {
+    let c = &props.comparison;
+    let column = c.by_stratum.first().map(|s| s.column.clone()).unwrap_or_default();
+    let exports = {
+        let (a, b) = (c.clone(), c.clone());
+        lazy_exports("strata", "strata", move || strata_csv(&a), move || to_json(&b.by_stratum))
+    };
+    let intro = html! {
+        <p class="intro">{ format!("The contrasts again on the items of each value of {column} (p-values adjusted within each stratum). \
+            Click a row for the items behind the contrast (all strata).") }</p>
+    };
+    html! {
+        <Section id="strata" title={format!("Contrasts per {column}")} {exports} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
+            <div class="table-wrap">
+            <table id="strata-table">
+                <thead><tr>
+                    <th scope="col">{ column.clone() }</th><th scope="col">{"items"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
+                    <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th><th scope="col">{"a \u{2212} b"}</th>
+                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"p"}</th>
+                    <th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th><th scope="col">{""}</th>
+                </tr></thead>
+                <tbody>
+                { for c.by_stratum.iter().flat_map(|s| s.pairs.iter().map(move |p| (s, p))).map(|(s, p)| {
+                    let (onclick, onkeydown) = row_select(&props.on_select, &p.a, Some(&p.b));
+                    html! {
+                        <tr data-stratum={s.value.clone()} data-a={p.a.clone()} data-b={p.b.clone()} data-significant={p.significant.to_string()}
+                            class={classes!("clickable", p.significant.then_some("significant"))} {onclick} {onkeydown} tabindex="0">
+                            { text_cell("value", s.value.clone()) }
+                            { int_cell("n_items", s.n_items) }
+                            { text_cell("a", p.a.clone()) }
+                            { text_cell("b", p.b.clone()) }
+                            { num_cell("mean_a", Some(p.mean_a)) }
+                            { num_cell("mean_b", Some(p.mean_b)) }
+                            { signed_cell("diff", Some(p.diff)) }
+                            { signed_cell("ci_low", Some(p.ci_low)) }
+                            { signed_cell("ci_high", Some(p.ci_high)) }
+                            { p_cell("p_value", Some(p.p_value)) }
+                            { p_cell("p_holm", Some(p.p_holm)) }
+                            { p_cell("p_bh", Some(p.p_bh)) }
+                            { sig_cell(p.significant) }
                         </tr>
                     }
                 }) }

@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod drilldown;
 pub mod export;
+pub mod grid;
 pub mod histogram;
 pub mod plot;
 pub mod reading;

@@ -1,12 +1,19 @@
 //! The worker's logic with no browser API in it: read files into a [`Dataset`], keep it,
 //! audit it under any [`Settings`], and answer drill-downs from it ([`Engine`], the rescoring
 //! page); compare arms on kept outcome rows ([`compare::CompareEngine`]); probe notes and
-//! analyse reclaim trials ([`probe::ProbeEngine`], [`reclaim::ReclaimEngine`]). The worker
+//! analyse reclaim trials ([`probe::ProbeEngine`], [`reclaim::ReclaimEngine`]); rescore answers,
+//! audit ablations, check claims and evaluate rules on kept files ([`tools::ToolEngines`] with
+//! [`answers`], [`ablation`], [`claims`], [`rules`]). The worker
 //! ([`super::worker`]) only adds message plumbing and file reading around these.
 
+pub mod ablation;
+pub mod answers;
+pub mod claims;
 pub mod compare;
 pub mod probe;
 pub mod reclaim;
+pub mod rules;
+pub mod tools;
 
 use crate::audit::{self, Drilldown, Report};
 use crate::conventions::Settings;

@@ -17,7 +17,10 @@ use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{Busy, ErrorView, Handoff, PageProps, PageState, error_box, file_picker, status_bar};
+use super::{
+    Busy, ErrorView, Handoff, PageProps, PageState, Track, add_files, error_box, failure, file_picker, forward_drop,
+    job_of, report_state, status_bar,
+};
 use crate::compare::{CiMethod, CompareOutput, CompareSettings, Resampling};
 use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
 use crate::plots::{CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
@@ -25,7 +28,9 @@ use crate::report::compare::compare_latex;
 use crate::stats::bca::Z0Rule;
 use crate::web::codec::Packed;
 use crate::web::components::Section;
-use crate::web::components::compare::{ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable};
+use crate::web::components::compare::{
+    ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
+};
 use crate::web::components::export::text_download;
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
@@ -49,13 +54,16 @@ pub enum ForestOrder {
     Difference,
     /// Grouped under arm a.
     GroupedByA,
+    /// The contrasts within each stratum of the `per` column, grouped by stratum.
+    ByStratum,
 }
 
 impl ForestOrder {
-    const ALL: [(ForestOrder, &'static str, &'static str); 3] = [
+    const ALL: [(ForestOrder, &'static str, &'static str); 4] = [
         (ForestOrder::Table, "table", "as the contrasts table"),
         (ForestOrder::Difference, "difference", "sorted by difference"),
         (ForestOrder::GroupedByA, "grouped", "grouped by arm a"),
+        (ForestOrder::ByStratum, "stratum", "per stratum (contrasts per column)"),
     ];
 }
 
@@ -78,6 +86,8 @@ pub struct Draft {
     /// `iid`, `stratified` or `cluster`.
     pub resampling: String,
     pub by: String,
+    /// Contrasts also per value of this column (empty: none).
+    pub per: String,
     pub control: String,
     pub higher_is_better: bool,
 }
@@ -101,6 +111,7 @@ impl Default for Draft {
             z0: s.z0,
             resampling: "iid".into(),
             by: String::new(),
+            per: String::new(),
             control: String::new(),
             higher_is_better: s.higher_is_better,
         }
@@ -172,7 +183,7 @@ impl Draft {
             resampling,
             control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
             higher_is_better: self.higher_is_better,
-            per: None,
+            per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
         };
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
@@ -192,6 +203,7 @@ impl Draft {
         };
         self.control = s.control.clone().unwrap_or_default();
         self.higher_is_better = s.higher_is_better;
+        self.per = s.per.clone().unwrap_or_default();
     }
 }
 
@@ -373,7 +385,9 @@ impl ComparePage {
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let job = r.job();
+        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
+            return true;
+        };
         if self.items.job == Some(job) {
             match r {
                 Response::CompareItems { items, .. } => {
@@ -388,16 +402,12 @@ impl ComparePage {
             }
             return true;
         }
-        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
-            return false;
-        };
+        match Busy::track(&mut self.busy, job, &r) {
+            Track::Other => return false,
+            Track::Progress => return true,
+            Track::Result => {}
+        }
         match r {
-            Response::Progress { phase, stage, fraction, .. } => {
-                busy.phase = phase;
-                busy.stage = stage;
-                busy.fraction = fraction;
-                true
-            }
             Response::Compared { result, .. } => {
                 self.busy = None;
                 self.error = None;
@@ -421,6 +431,14 @@ impl ComparePage {
                             x.clone().filter(|a| binary.contains(a)).or_else(|| binary.get(i).cloned())
                         };
                         self.posterior = (keep(&self.posterior.0, 0), keep(&self.posterior.1, 1));
+                        let had_strata = self.comparison.as_ref().is_some_and(|c| !c.by_stratum.is_empty());
+                        if comparison.by_stratum.is_empty() {
+                            if self.forest_order == ForestOrder::ByStratum {
+                                self.forest_order = ForestOrder::Table;
+                            }
+                        } else if !had_strata {
+                            self.forest_order = ForestOrder::ByStratum;
+                        }
                         self.comparison = Some(ComparisonRef(Rc::new((**comparison).clone())));
                         self.pairing = Some(Rc::new((**pairing).clone()));
                     }
@@ -436,39 +454,59 @@ impl ComparePage {
             }
             Response::Failed { error, kept_previous, .. } => {
                 self.busy = None;
-                let mut view = ErrorView::from_error(&error);
-                if let crate::error::Error::Ingest(e) = &error {
-                    let before = self.files.len();
-                    self.files.retain(|f| f.name != e.location.file);
-                    if self.files.len() < before {
-                        view = view.with_note(&format!("{} was removed from the file list.", e.location.file));
-                    }
-                }
-                if kept_previous && self.result.is_some() {
-                    view = view.with_note("The results below are from the previous data and settings.");
-                }
-                self.error = Some(view);
+                self.error = Some(failure(&error, kept_previous, self.result.is_some(), &mut self.files, "data"));
                 true
             }
             _ => false,
         }
     }
 
+    /// The forest plot and, per row, the index of its contrast in `c.pairs` (for clicks).
     fn forest(&self, c: &ComparisonRef) -> (ForestPlot, Vec<usize>) {
-        let mut order: Vec<usize> = (0..c.pairs.len()).collect();
-        match self.forest_order {
-            ForestOrder::Table => {}
-            ForestOrder::Difference => order.sort_by(|&x, &y| c.pairs[y].diff.total_cmp(&c.pairs[x].diff)),
-            ForestOrder::GroupedByA => {
-                let arm_ix = |a: &str| c.arms.iter().position(|r| r.arm == a).unwrap_or(usize::MAX);
-                order.sort_by(|&x, &y| {
-                    arm_ix(&c.pairs[x].a).cmp(&arm_ix(&c.pairs[y].a)).then(c.pairs[y].diff.total_cmp(&c.pairs[x].diff))
-                });
-            }
-        }
+        let row = |p: &crate::compare::PairRow, group: Option<String>| ForestRow {
+            label: format!("{} \u{2212} {}", p.a, p.b),
+            estimate: p.diff,
+            low: p.ci_low,
+            high: p.ci_high,
+            significant: p.significant,
+            group,
+        };
+        let pair_ix = |a: &str, b: &str| c.pairs.iter().position(|p| p.a == a && p.b == b).unwrap_or(usize::MAX);
+        let (rows, order): (Vec<ForestRow>, Vec<usize>) =
+            if self.forest_order == ForestOrder::ByStratum && !c.by_stratum.is_empty() {
+                c.by_stratum
+                    .iter()
+                    .flat_map(|s| {
+                        let group = format!("{} = {} ({} items)", s.column, s.value, s.n_items);
+                        s.pairs.iter().map(move |p| (row(p, Some(group.clone())), pair_ix(&p.a, &p.b)))
+                    })
+                    .unzip()
+            } else {
+                let mut order: Vec<usize> = (0..c.pairs.len()).collect();
+                match self.forest_order {
+                    ForestOrder::Difference => order.sort_by(|&x, &y| c.pairs[y].diff.total_cmp(&c.pairs[x].diff)),
+                    ForestOrder::GroupedByA => {
+                        let arm_ix = |a: &str| c.arms.iter().position(|r| r.arm == a).unwrap_or(usize::MAX);
+                        order.sort_by(|&x, &y| {
+                            arm_ix(&c.pairs[x].a)
+                                .cmp(&arm_ix(&c.pairs[y].a))
+                                .then(c.pairs[y].diff.total_cmp(&c.pairs[x].diff))
+                        });
+                    }
+                    ForestOrder::Table | ForestOrder::ByStratum => {}
+                }
+                let grouped = self.forest_order == ForestOrder::GroupedByA;
+                order
+                    .iter()
+                    .map(|&i| {
+                        let p = &c.pairs[i];
+                        (row(p, grouped.then(|| format!("a = {}", p.a))), i)
+                    })
+                    .unzip()
+            };
         let selected = self.items.selection.as_ref().and_then(|(a, b)| {
             let b = b.as_ref()?;
-            order.iter().position(|&i| c.pairs[i].a == *a && c.pairs[i].b == *b)
+            order.iter().position(|&i| c.pairs.get(i).is_some_and(|p| p.a == *a && p.b == *b))
         });
         let value = self.pairing.as_ref().map(|p| p.value.clone()).unwrap_or_default();
         let conf = (1.0 - c.settings.alpha) * 100.0;
@@ -476,20 +514,6 @@ impl ComparePage {
             CiMethod::Bca => "BCa",
             CiMethod::Percentile => "percentile",
         };
-        let rows = order
-            .iter()
-            .map(|&i| {
-                let p = &c.pairs[i];
-                ForestRow {
-                    label: format!("{} \u{2212} {}", p.a, p.b),
-                    estimate: p.diff,
-                    low: p.ci_low,
-                    high: p.ci_high,
-                    significant: p.significant,
-                    group: (self.forest_order == ForestOrder::GroupedByA).then(|| format!("a = {}", p.a)),
-                }
-            })
-            .collect();
         let plot = ForestPlot {
             title: format!("Contrasts a \u{2212} b, {conf}% {method} intervals (red *: significant after Holm)"),
             x_label: format!("difference a \u{2212} b ({value})"),
@@ -880,6 +904,13 @@ impl ComparePage {
                         </div>
                     }
                     <div class="field">
+                        <label for="cmp-per" title="also compare within each value of a key or strata column (--per)">{ "contrasts per" }</label>
+                        <select id="cmp-per" onchange={select_edit(|d, v| d.per = v.to_string())}>
+                            <option value="" selected={d.per.is_empty()}>{ "(all items only)" }</option>
+                            { for by_options.iter().map(|c| html! { <option value={c.clone()} selected={d.per == *c}>{ c.clone() }</option> }) }
+                        </select>
+                    </div>
+                    <div class="field">
                         <label for="cmp-control" title="Bonferroni–Dunn comparisons against one arm">{ "control arm" }</label>
                         <select id="cmp-control" onchange={select_edit(|d, v| d.control = v.to_string())}>
                             <option value="" selected={d.control.is_empty()}>{ "(none)" }</option>
@@ -970,7 +1001,7 @@ impl ComparePage {
                         <div class="field">
                             <label for="forest-order">{ "rows" }</label>
                             <select id="forest-order" onchange={on_order}>
-                                { for ForestOrder::ALL.iter().map(|(o, k, label)| html! {
+                                { for ForestOrder::ALL.iter().filter(|(o, _, _)| *o != ForestOrder::ByStratum || !c.by_stratum.is_empty()).map(|(o, k, label)| html! {
                                     <option value={*k} selected={*o == self.forest_order}>{ *label }</option>
                                 }) }
                             </select>
@@ -978,6 +1009,9 @@ impl ComparePage {
                     </div>
                     <PlotCanvas<ForestPlot> id="forest-plot" plot={forest} filename="memaudit-forest" on_click={Some(on_forest)} />
                 </Section>
+                if !c.by_stratum.is_empty() {
+                    <StrataTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
+                }
                 <FriedmanView comparison={c.clone()} />
                 if let Some(cd) = cd {
                     <Section id="cd" title="Critical-difference diagram" conventions={conv.clone()}
@@ -1063,12 +1097,7 @@ impl Component for ComparePage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        if let Some(d) = ctx.props().dropped.clone()
-            && self.last_drop != Some(d.seq)
-        {
-            self.last_drop = Some(d.seq);
-            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
-        }
+        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles);
         if let Some(h) = ctx.props().rescoring.clone()
             && self.last_handoff != Some(h.seq)
         {
@@ -1083,10 +1112,7 @@ impl Component for ComparePage {
                 if self.table.as_ref().is_some_and(|t| t.from_rescoring) {
                     self.files.clear();
                 }
-                for f in files {
-                    self.files.retain(|g| g.name != f.name);
-                    self.files.push(f);
-                }
+                add_files(&mut self.files, files);
                 self.load_files();
                 true
             }
@@ -1203,11 +1229,11 @@ impl Component for ComparePage {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        let state = PageState::of(self.busy.is_some(), self.result.is_some(), self.error.is_some());
-        if state != self.state {
-            self.state = state;
-            ctx.props().on_state.emit(state);
-        }
+        report_state(
+            ctx.props(),
+            &mut self.state,
+            PageState::of(self.busy.is_some(), self.result.is_some(), self.error.is_some()),
+        );
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {

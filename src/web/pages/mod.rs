@@ -9,11 +9,22 @@
 //! | [`compare::ComparePage`] | `#compare` | paired comparison of arms (issue 3) |
 //! | [`probe::ProbePage`] | `#probe` | the write-time source-token probe (issue 4) |
 //! | [`reclaim::ReclaimPage`] | `#reclaim` | reclaim rates by policy × integrity (issue 4) |
+//! | [`answers::AnswersPage`] | `#answers` | answer rescoring under scoring profiles, profile diffs (issue 5) |
+//! | [`ablation::AblationPage`] | `#ablation` | counterfactual ablation: u, y, non-circularity (issue 5) |
+//! | [`claims::ClaimsPage`] | `#claims` | arms across K, the claims check and the linter (issue 5) |
+//! | [`rules::RulesPage`] | `#rules` | pre-registered rules: verdicts, margins, temporal integrity (issue 5) |
+//!
+//! The four issue-5 pages share one component, [`tool::ToolPage`].
 
+pub mod ablation;
+pub mod answers;
+pub mod claims;
 pub mod compare;
 pub mod probe;
 pub mod reclaim;
 pub mod rescore;
+pub mod rules;
+pub mod tool;
 
 use std::rc::Rc;
 
@@ -32,10 +43,23 @@ pub enum Page {
     Compare,
     Probe,
     Reclaim,
+    Answers,
+    Ablation,
+    Claims,
+    Rules,
 }
 
 impl Page {
-    pub const ALL: [Page; 4] = [Page::Rescore, Page::Compare, Page::Probe, Page::Reclaim];
+    pub const ALL: [Page; 8] = [
+        Page::Rescore,
+        Page::Compare,
+        Page::Probe,
+        Page::Reclaim,
+        Page::Answers,
+        Page::Ablation,
+        Page::Claims,
+        Page::Rules,
+    ];
 
     /// The URL hash / `?page=` value.
     pub fn slug(self) -> &'static str {
@@ -44,6 +68,10 @@ impl Page {
             Page::Compare => "compare",
             Page::Probe => "probe",
             Page::Reclaim => "reclaim",
+            Page::Answers => "answers",
+            Page::Ablation => "ablation",
+            Page::Claims => "claims",
+            Page::Rules => "rules",
         }
     }
 
@@ -54,6 +82,10 @@ impl Page {
             Page::Compare => "Paired comparison",
             Page::Probe => "Probe",
             Page::Reclaim => "Reclaim",
+            Page::Answers => "Answers",
+            Page::Ablation => "Ablation",
+            Page::Claims => "K-sweep & claims",
+            Page::Rules => "Rules",
         }
     }
 
@@ -174,6 +206,40 @@ impl Busy {
     pub fn new(job: JobId, stage: impl Into<String>) -> Busy {
         Busy { job, phase: Phase::Reading, stage: stage.into(), fraction: 0.0 }
     }
+
+    /// What a response of `job` means for the running job: another job's (superseded), its
+    /// progress (applied here), or its result.
+    pub fn track(busy: &mut Option<Busy>, job: JobId, r: &Response) -> Track {
+        let Some(b) = busy.as_mut().filter(|b| b.job == job) else {
+            return Track::Other;
+        };
+        if let Response::Progress { phase, stage, fraction, .. } = r {
+            b.phase = *phase;
+            b.stage = stage.clone();
+            b.fraction = *fraction;
+            return Track::Progress;
+        }
+        Track::Result
+    }
+}
+
+/// The job a response belongs to; for an undecodable message (whose job is unknown) `None`,
+/// after stopping the running job and showing the error.
+pub fn job_of(r: &Response, busy: &mut Option<Busy>, error: &mut Option<ErrorView>) -> Option<JobId> {
+    let job = r.job();
+    if job.is_none() {
+        *busy = None;
+        *error = undecodable(r);
+    }
+    job
+}
+
+/// See [`Busy::track`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Track {
+    Other,
+    Progress,
+    Result,
 }
 
 /// The progress bar of a job: `#{prefix}status` with `<progress id="{prefix}progress">`.
@@ -240,6 +306,80 @@ impl ErrorView {
             None => note.to_string(),
         });
         self
+    }
+}
+
+/// Tells the shell when a page's state changes (`.app[data-state]` shows the visible page's).
+pub fn report_state(props: &PageProps, last: &mut PageState, now: PageState) {
+    if now != *last {
+        *last = now;
+        props.on_state.emit(now);
+    }
+}
+
+/// `Component::changed` of a page: a drop it has not seen yet becomes `msg(files)`.
+pub fn forward_drop<C: Component<Properties = PageProps>>(
+    ctx: &Context<C>,
+    last: &mut Option<u32>,
+    msg: fn(Vec<SourceFile>) -> C::Message,
+) -> bool {
+    if let Some(files) = new_drop(ctx.props(), last) {
+        ctx.link().send_message(msg(files));
+    }
+    true
+}
+
+/// The files of a drop the page has not seen yet (`last` remembers the last drop taken).
+pub fn new_drop(props: &PageProps, last: &mut Option<u32>) -> Option<Vec<SourceFile>> {
+    let d = props.dropped.as_ref()?;
+    if *last == Some(d.seq) {
+        return None;
+    }
+    *last = Some(d.seq);
+    Some(d.files.to_vec())
+}
+
+/// Adds files to a page's set; a file with the name of an earlier one replaces it.
+pub fn add_files(set: &mut Vec<SourceFile>, files: Vec<SourceFile>) {
+    for f in files {
+        set.retain(|g| g.name != f.name);
+        set.push(f);
+    }
+}
+
+/// The error box of a failed job: a file that could not be read is taken out of `files`
+/// (and the box says so); when the worker kept the earlier data and results are on screen,
+/// the box says they are from the previous `what` and settings.
+pub fn failure(
+    error: &Error,
+    kept_previous: bool,
+    has_results: bool,
+    files: &mut Vec<SourceFile>,
+    what: &str,
+) -> ErrorView {
+    let mut view = ErrorView::from_error(error);
+    if let Error::Ingest(e) = error {
+        let before = files.len();
+        files.retain(|f| f.name != e.location.file);
+        if files.len() < before {
+            view = view.with_note(&format!("{} was removed from the file list.", e.location.file));
+        }
+    }
+    if kept_previous && has_results {
+        view = view.with_note(&format!("The results below are from the previous {what} and settings."));
+    }
+    view
+}
+
+/// The error shown for [`Response::Undecodable`] (its job is unknown: whatever was running is
+/// lost, earlier results stay); `None` for any other response.
+pub fn undecodable(r: &Response) -> Option<ErrorView> {
+    match r {
+        Response::Undecodable { message } => Some(
+            ErrorView::plain("A message between the page and the worker could not be read", message.clone())
+                .with_note("Whatever was running was stopped; results on screen are from before. Please try again."),
+        ),
+        _ => None,
     }
 }
 

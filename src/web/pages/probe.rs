@@ -11,7 +11,10 @@ use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{Busy, ErrorView, PageProps, PageState, error_box, file_picker, status_bar};
+use super::{
+    Busy, ErrorView, PageProps, PageState, Track, add_files, error_box, file_picker, forward_drop, job_of,
+    report_state, status_bar,
+};
 use crate::plots::{VerdictBar, VerdictBars, VerdictGroup};
 use crate::probe::summary::{ModeReport, probe_table};
 use crate::probe::{Highlight, HighlightRole, Mode, NoteInput, ProbeReport, SourceKind, Verdict};
@@ -237,7 +240,9 @@ impl ProbePage {
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let job = r.job();
+        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
+            return true;
+        };
         if self.live_job == Some(job) {
             if let Response::ProbeExplained { result, .. } = r {
                 self.live = Some(Rc::new(*result));
@@ -257,16 +262,12 @@ impl ProbePage {
             }
             return true;
         }
-        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
-            return false;
-        };
+        match Busy::track(&mut self.busy, job, &r) {
+            Track::Other => return false,
+            Track::Progress => return true,
+            Track::Result => {}
+        }
         match r {
-            Response::Progress { phase, stage, fraction, .. } => {
-                busy.phase = phase;
-                busy.stage = stage;
-                busy.fraction = fraction;
-                true
-            }
             Response::Probed { result, .. } => {
                 self.busy = None;
                 self.error = None;
@@ -679,13 +680,7 @@ impl Component for ProbePage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        if let Some(d) = ctx.props().dropped.clone()
-            && self.last_drop != Some(d.seq)
-        {
-            self.last_drop = Some(d.seq);
-            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
-        }
-        true
+        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
@@ -724,10 +719,7 @@ impl Component for ProbePage {
             }
             Msg::AddFiles(files) => {
                 // A probe-keys file dropped alone joins the notes already chosen.
-                for f in files {
-                    self.files.retain(|g| g.name != f.name);
-                    self.files.push(f);
-                }
+                add_files(&mut self.files, files);
                 self.run.arm = None;
                 let job = self.start("reading notes");
                 self.bridge.send(Request::ProbeLoad { job, files: self.files.clone(), run: self.run.clone() });
@@ -781,12 +773,11 @@ impl Component for ProbePage {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        let state =
-            PageState::of(self.busy.is_some(), self.batch.is_some() || self.live.is_some(), self.error.is_some());
-        if state != self.state {
-            self.state = state;
-            ctx.props().on_state.emit(state);
-        }
+        report_state(
+            ctx.props(),
+            &mut self.state,
+            PageState::of(self.busy.is_some(), self.batch.is_some() || self.live.is_some(), self.error.is_some()),
+        );
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {

@@ -10,7 +10,10 @@ use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{Busy, ErrorView, PageProps, PageState, error_box, file_picker, status_bar};
+use super::{
+    Busy, ErrorView, PageProps, PageState, Track, add_files, error_box, failure, file_picker, forward_drop, job_of,
+    report_state, status_bar,
+};
 use crate::plots::ReclaimPlot;
 use crate::reclaim::analysis::reclaim_table;
 use crate::reclaim::{Engine, ReclaimSettings, ScoreMode};
@@ -147,17 +150,15 @@ impl ReclaimPage {
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let job = r.job();
-        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
-            return false;
+        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
+            return true;
         };
+        match Busy::track(&mut self.busy, job, &r) {
+            Track::Other => return false,
+            Track::Progress => return true,
+            Track::Result => {}
+        }
         match r {
-            Response::Progress { phase, stage, fraction, .. } => {
-                busy.phase = phase;
-                busy.stage = stage;
-                busy.fraction = fraction;
-                true
-            }
             Response::Reclaimed { result, .. } => {
                 self.busy = None;
                 self.error = None;
@@ -167,18 +168,7 @@ impl ReclaimPage {
             }
             Response::Failed { error, kept_previous, .. } => {
                 self.busy = None;
-                let mut view = ErrorView::from_error(&error);
-                if let crate::error::Error::Ingest(e) = &error {
-                    let before = self.files.len();
-                    self.files.retain(|f| f.name != e.location.file);
-                    if self.files.len() < before {
-                        view = view.with_note(&format!("{} was removed from the file list.", e.location.file));
-                    }
-                }
-                if kept_previous && self.batch.is_some() {
-                    view = view.with_note("The results below are from the previous trials and settings.");
-                }
-                self.error = Some(view);
+                self.error = Some(failure(&error, kept_previous, self.batch.is_some(), &mut self.files, "trials"));
                 true
             }
             _ => false,
@@ -491,22 +481,13 @@ impl Component for ReclaimPage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        if let Some(d) = ctx.props().dropped.clone()
-            && self.last_drop != Some(d.seq)
-        {
-            self.last_drop = Some(d.seq);
-            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
-        }
-        true
+        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
             Msg::AddFiles(files) => {
-                for f in files {
-                    self.files.retain(|g| g.name != f.name);
-                    self.files.push(f);
-                }
+                add_files(&mut self.files, files);
                 self.draft.arm.clear();
                 if let Some((job, run)) = self.start("reading trials") {
                     self.bridge.send(Request::ReclaimLoad { job, files: self.files.clone(), run });
@@ -539,11 +520,11 @@ impl Component for ReclaimPage {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        let state = PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some());
-        if state != self.state {
-            self.state = state;
-            ctx.props().on_state.emit(state);
-        }
+        report_state(
+            ctx.props(),
+            &mut self.state,
+            PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some()),
+        );
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {

@@ -11,7 +11,10 @@ use std::rc::Rc;
 use gloo::worker::WorkerBridge;
 use yew::prelude::*;
 
-use super::{Busy, ErrorView, PageProps, PageState, error_box, file_picker, status_bar};
+use super::{
+    Busy, ErrorView, PageProps, PageState, Track, add_files, error_box, file_picker, forward_drop, job_of,
+    report_state, status_bar,
+};
 use crate::conventions::Settings;
 use crate::error::Error;
 use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
@@ -138,7 +141,9 @@ impl RescorePage {
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let job = r.job();
+        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
+            return true;
+        };
         if self.drill_job == Some(job) {
             self.drill.loading = false;
             match r {
@@ -154,16 +159,12 @@ impl RescorePage {
             }
             return true;
         }
-        let Some(busy) = self.busy.as_mut().filter(|b| b.job == job) else {
-            return false; // a superseded job
-        };
+        match Busy::track(&mut self.busy, job, &r) {
+            Track::Other => return false,
+            Track::Progress => return true,
+            Track::Result => {}
+        }
         match r {
-            Response::Progress { phase, stage, fraction, .. } => {
-                busy.phase = phase;
-                busy.stage = stage;
-                busy.fraction = fraction;
-                true
-            }
             Response::Audited { result, .. } => {
                 let kind = self.busy_kind;
                 self.busy = None;
@@ -334,13 +335,7 @@ impl Component for RescorePage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        if let Some(d) = ctx.props().dropped.clone()
-            && self.last_drop != Some(d.seq)
-        {
-            self.last_drop = Some(d.seq);
-            ctx.link().send_message(Msg::AddFiles(d.files.to_vec()));
-        }
-        true
+        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Self::Message) -> bool {
@@ -350,10 +345,7 @@ impl Component for RescorePage {
                     // Files replace the demo or a bundle; later drops add to the user's files.
                     self.files.clear();
                 }
-                for f in files {
-                    self.files.retain(|g| g.name != f.name);
-                    self.files.push(f);
-                }
+                add_files(&mut self.files, files);
                 self.pending_source = Source::Files;
                 self.source = Source::Files;
                 self.load_files();
@@ -431,11 +423,11 @@ impl Component for RescorePage {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        let state = PageState::of(self.busy.is_some(), self.report.is_some(), self.error.is_some());
-        if state != self.state {
-            self.state = state;
-            ctx.props().on_state.emit(state);
-        }
+        report_state(
+            ctx.props(),
+            &mut self.state,
+            PageState::of(self.busy.is_some(), self.report.is_some(), self.error.is_some()),
+        );
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {

@@ -1,0 +1,436 @@
+//! The ablation page (issue 5 §2): drop counterfactual-ablation traces, and see the utility u
+//! and label y of every (query, memory) pair summarised — the u histogram with harmful (−1)
+//! memories, the positive rate per run and subset — and the non-circularity panel: Spearman's
+//! ρ(u, retrieval score) with its pair-level and query-clustered bootstrap intervals, ρ², the
+//! pre-set gate (configurable) and the per-subset breach audit — the numbers of
+//! `memaudit ablation --format json`.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::Page;
+use super::tool::{Tool, ToolPage, Ui, file_notes};
+use crate::ablation::{AblationColumns, AblationSettings, CiRecord, Gate, GroupAblation, OutcomeScoring, Target};
+use crate::answers::Profile;
+use crate::plots::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
+use crate::web::components::Section;
+use crate::web::components::export::text_download;
+use crate::web::components::export::{lazy_exports, to_json};
+use crate::web::components::grid::{Column, RowAttrs, Val, csv_text, grid};
+use crate::web::components::plot::PlotCanvas;
+use crate::web::components::warnings::warnings_list;
+use crate::web::format::{count, duration, fmt4};
+use crate::web::protocol::{AblationBatch, AblationRun, ToolResult, ToolRun};
+
+/// The settings as edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    /// `u` or `y`.
+    pub target: String,
+    /// `scale`, `pilot`, `abs` or `within`.
+    pub gate: String,
+    /// The bound of `abs` (`T`) or `within` (`LO,HI`).
+    pub gate_bounds: String,
+    pub bootstrap: String,
+    pub seed: String,
+    pub confidence: String,
+    pub profile: String,
+    pub f1_threshold: String,
+    pub score_column: String,
+    pub subset_column: String,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        let s = AblationSettings::default();
+        let o = OutcomeScoring::default();
+        Draft {
+            target: "u".into(),
+            gate: "scale".into(),
+            gate_bounds: String::new(),
+            bootstrap: s.bootstrap.to_string(),
+            seed: s.seed.to_string(),
+            confidence: s.confidence.to_string(),
+            profile: o.profile.name().into(),
+            f1_threshold: o.f1_threshold.to_string(),
+            score_column: String::new(),
+            subset_column: String::new(),
+        }
+    }
+}
+
+fn column(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+impl Draft {
+    /// The gate as `--gate` takes it.
+    pub fn gate_arg(&self) -> String {
+        match self.gate.as_str() {
+            "abs" => format!("abs:{}", self.gate_bounds.trim()),
+            "within" => format!("within:{}", self.gate_bounds.trim()),
+            g => g.to_string(),
+        }
+    }
+
+    /// The run, or what is wrong (naming the field).
+    pub fn parse(&self) -> Result<AblationRun, String> {
+        let num = |what: &str, v: &str| {
+            v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
+        };
+        let gate = Gate::parse(&self.gate_arg()).ok_or_else(|| {
+            format!("gate `{}`: scale, pilot, abs:T (T > 0) or within:LO,HI (LO ≤ HI)", self.gate_arg())
+        })?;
+        let settings = AblationSettings {
+            target: if self.target == "y" { Target::Y } else { Target::U },
+            gate,
+            bootstrap: self
+                .bootstrap
+                .trim()
+                .parse()
+                .map_err(|_| format!("resamples: `{}` is not a whole number", self.bootstrap.trim()))?,
+            seed: self
+                .seed
+                .trim()
+                .parse()
+                .map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?,
+            confidence: num("confidence", &self.confidence)?,
+        };
+        settings.validate().map_err(|e| e.to_string())?;
+        let scoring = OutcomeScoring {
+            profile: Profile::parse(&self.profile).ok_or_else(|| format!("profile `{}` is unknown", self.profile))?,
+            f1_threshold: num("F1 threshold", &self.f1_threshold)?,
+        };
+        let columns = AblationColumns {
+            score: column(&self.score_column),
+            subset: column(&self.subset_column),
+            ..AblationColumns::default()
+        };
+        Ok(AblationRun { settings, scoring, columns })
+    }
+}
+
+/// Local choices: which groups the u histogram shows (`runs`, `subsets`, `pooled`).
+#[derive(Debug, Default)]
+pub struct View {
+    pub histogram: String,
+}
+
+pub enum Ablation {}
+
+/// The ablation page.
+pub type AblationPage = ToolPage<Ablation>;
+
+fn conventions(b: &AblationBatch) -> String {
+    let s = &b.report.settings;
+    format!(
+        "target={} gate={} bootstrap={} seed={} confidence={} rng=chacha8 intervals=percentile profile={} f1_threshold={}",
+        match s.target {
+            Target::U => "u",
+            Target::Y => "y",
+        },
+        b.report.gate,
+        s.bootstrap,
+        s.seed,
+        s.confidence,
+        b.scoring.profile.name(),
+        b.scoring.f1_threshold
+    )
+}
+
+/// Every run's overall group followed by its subsets (the CLI's CSV order).
+fn groups(b: &AblationBatch) -> Vec<GroupAblation> {
+    b.report.runs.iter().flat_map(|r| std::iter::once(r.overall.clone()).chain(r.subsets.iter().cloned())).collect()
+}
+
+fn ci(c: &Option<CiRecord>, low: bool) -> Val {
+    Val::Signed(c.as_ref().map(|c| if low { c.low } else { c.high }))
+}
+
+/// The CLI's CSV columns (`memaudit ablation --format csv`), then what the page adds.
+fn group_cols(_: &AblationBatch) -> Vec<Column<GroupAblation>> {
+    type G = GroupAblation;
+    vec![
+        Column::named("run", |g: &G| Val::text(g.run.clone())),
+        Column::named("subset", |g: &G| Val::opt(&g.subset)),
+        Column::named("pairs", |g: &G| Val::count(g.rates.pairs)),
+        Column::named("queries", |g: &G| Val::count(g.rates.queries)),
+        Column::new("u_harmful", "u = −1", |g: &G| Val::count(g.rates.histogram.harmful))
+            .titled("harmful: correct only without the memory"),
+        Column::new("u_neutral", "u = 0", |g: &G| Val::count(g.rates.histogram.neutral)),
+        Column::new("u_helpful", "u = +1", |g: &G| Val::count(g.rates.histogram.helpful)).titled("helpful: y = 1"),
+        Column::new("positive_rate", "positive rate", |g: &G| Val::Num(Some(g.rates.positive_rate))),
+        Column::new("positive_low", "low", |g: &G| Val::Num(Some(g.rates.positive_low))).titled("Wilson interval"),
+        Column::new("positive_high", "high", |g: &G| Val::Num(Some(g.rates.positive_high))),
+        Column::new("base_correct_rate", "base correct", |g: &G| Val::Num(Some(g.rates.base_correct_rate))),
+        Column::new("rho_n", "ρ n", |g: &G| Val::count(g.noncircularity.n)).titled("pairs with a retrieval score"),
+        Column::new("rho", "ρ", |g: &G| Val::Signed(g.noncircularity.rho)),
+        Column::new("rho_pair_low", "pair low", |g: &G| ci(&g.noncircularity.pair_ci, true)),
+        Column::new("rho_pair_high", "pair high", |g: &G| ci(&g.noncircularity.pair_ci, false)),
+        Column::new("rho_query_low", "query low", |g: &G| ci(&g.noncircularity.query_ci, true)),
+        Column::new("rho_query_high", "query high", |g: &G| ci(&g.noncircularity.query_ci, false)),
+        Column::new("gate_passes", "passes gate", |g: &G| Val::Bool(g.noncircularity.passes)),
+        Column::new("gate_margin", "margin", |g: &G| Val::Signed(g.noncircularity.margin))
+            .titled("distance to the nearest gate bound, positive inside"),
+        Column::new("harmful_rate", "harmful rate", |g: &G| Val::Num(Some(g.rates.harmful_rate))).screen_only(),
+        Column::new("answerer_calls", "answerer calls", |g: &G| Val::count(g.rates.answerer_calls)).screen_only(),
+    ]
+}
+
+/// The non-circularity panel: ρ, ρ², 1 − ρ², both bootstrap intervals and Fisher's z.
+fn rho_cols() -> Vec<Column<GroupAblation>> {
+    type G = GroupAblation;
+    vec![
+        Column::named("run", |g: &G| Val::text(g.run.clone())),
+        Column::named("subset", |g: &G| Val::opt(&g.subset)),
+        Column::new("n", "pairs", |g: &G| Val::count(g.noncircularity.n)),
+        Column::new("n_queries", "queries", |g: &G| Val::count(g.noncircularity.n_queries)),
+        Column::new("rho", "ρ", |g: &G| Val::Signed(g.noncircularity.rho)),
+        Column::new("rho2", "ρ²", |g: &G| Val::Num(g.noncircularity.rho2)),
+        Column::new("unexplained", "1 − ρ²", |g: &G| Val::Num(g.noncircularity.unexplained)),
+        Column::new("pair_low", "pair CI low", |g: &G| ci(&g.noncircularity.pair_ci, true))
+            .titled("pairs drawn i.i.d. (what the paper's intervals match)"),
+        Column::new("pair_high", "pair CI high", |g: &G| ci(&g.noncircularity.pair_ci, false)),
+        Column::new("query_low", "query CI low", |g: &G| ci(&g.noncircularity.query_ci, true))
+            .titled("whole queries drawn with all their pairs"),
+        Column::new("query_high", "query CI high", |g: &G| ci(&g.noncircularity.query_ci, false)),
+        Column::new("fisher_low", "Fisher z low", |g: &G| Val::Signed(g.noncircularity.fisher_z.map(|f| f.low))),
+        Column::new("fisher_high", "Fisher z high", |g: &G| Val::Signed(g.noncircularity.fisher_z.map(|f| f.high))),
+        Column::new("nonzero", "excludes 0", |g: &G| Val::Bool(g.noncircularity.nonzero))
+            .titled("the pair interval excludes 0"),
+        Column::new("passes", "passes gate", |g: &G| Val::Bool(g.noncircularity.passes)),
+        Column::new("margin", "margin", |g: &G| Val::Signed(g.noncircularity.margin)),
+    ]
+}
+
+fn group_attrs(g: &GroupAblation) -> RowAttrs {
+    RowAttrs::data(vec![("data-run", g.run.clone()), ("data-subset", g.subset.clone().unwrap_or_default())]).with_class(
+        match g.noncircularity.passes {
+            Some(false) => Some("breach"),
+            _ if g.subset.is_none() => Some("overall"),
+            _ => None,
+        },
+    )
+}
+
+/// What `memaudit ablation --format json` prints.
+pub fn report_json(b: &AblationBatch) -> Result<String, String> {
+    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("scoring".into(), serde_json::to_value(&b.scoring).map_err(|e| e.to_string())?);
+        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
+    }
+    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+}
+
+fn rho_plot(b: &AblationBatch) -> RhoPlot {
+    let s = &b.report.settings;
+    let rows = groups(b)
+        .into_iter()
+        .map(|g| {
+            let nc = &g.noncircularity;
+            RhoRow {
+                label: g.subset.clone().unwrap_or_else(|| g.run.clone()),
+                group: g.subset.as_ref().map(|_| format!("{} by subset", g.run)),
+                rho: nc.rho,
+                pair: nc.pair_ci.as_ref().map(|c| (c.low, c.high)),
+                query: nc.query_ci.as_ref().map(|c| (c.low, c.high)),
+                passes: nc.passes,
+            }
+        })
+        .collect();
+    RhoPlot {
+        title: format!(
+            "\u{03c1}({}, retrieval score) with {:.0}% bootstrap intervals; gate {}",
+            if s.target == Target::Y { "y" } else { "u" },
+            s.confidence * 100.0,
+            b.report.gate
+        ),
+        x_label: "Spearman \u{03c1} (mid-ranks for ties)".into(),
+        rows,
+        gate: s.gate,
+        width: 1000,
+    }
+}
+
+fn utility_plot(b: &AblationBatch, mode: &str) -> UtilityPlot {
+    let runs: Vec<UtilityGroup> = b
+        .report
+        .runs
+        .iter()
+        .map(|r| UtilityGroup { name: r.overall.run.clone(), histogram: r.overall.rates.histogram })
+        .collect();
+    let groups = match mode {
+        "pooled" => vec![UtilityPlot::pooled("all runs pooled", &runs)],
+        "subsets" => b
+            .report
+            .runs
+            .iter()
+            .flat_map(|r| {
+                let subs = r.subsets.iter().map(|g| UtilityGroup {
+                    name: format!("{} · {}", g.run, g.subset.clone().unwrap_or_default()),
+                    histogram: g.rates.histogram,
+                });
+                let own = r
+                    .subsets
+                    .is_empty()
+                    .then(|| UtilityGroup { name: r.overall.run.clone(), histogram: r.overall.rates.histogram });
+                own.into_iter().chain(subs).collect::<Vec<_>>()
+            })
+            .collect(),
+        _ => runs,
+    };
+    UtilityPlot { title: "Utility u of each (query, memory) pair".into(), groups, width: 1000, height: 380 }
+}
+
+impl Tool for Ablation {
+    const PAGE: Page = Page::Ablation;
+    const INTAKE_TITLE: &'static str = "Ablation traces";
+    type Draft = Draft;
+    type Batch = AblationBatch;
+    type View = View;
+
+    fn tagline() -> Html {
+        html! { { "Counterfactual ablation: the utility u = score(all memories) − score(without one) of every retrieved memory, \
+        harmful memories included, and whether u is circular in the retrieval score (Spearman \u{03c1} with pair and query \
+        bootstrap intervals against a pre-set gate, audited per subset)." } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Drop ablation traces anywhere on this page, or choose them: CSV or JSON, one row per (query, removed memory) \
+                with " }<code>{ "query_id, rank, retrieval_score, base_score, ablated_score" }</code>{ " (optional " }
+                <code>{ "run" }</code>{ ", " }<code>{ "subset" }</code>{ "), or one record per query with an " }<code>{ "items" }</code>
+                { " array; predictions instead of 0/1 outcomes are scored by the chosen profile." }</p>
+        }
+    }
+
+    fn footer() -> Html {
+        html! { <>{ "The same numbers as " }<code>{ "memaudit ablation --input FILE --format json" }</code>
+        { "; the CSV export equals " }<code>{ "--format csv" }</code>{ "." }</> }
+    }
+
+    fn run(draft: &Draft) -> Result<ToolRun, String> {
+        draft.parse().map(ToolRun::Ablation)
+    }
+
+    fn take(result: ToolResult) -> Option<AblationBatch> {
+        match result {
+            ToolResult::Ablation(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        let d = &page.draft;
+        let opts = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+        let profiles: Vec<(String, String)> = Profile::ALL.iter().map(|p| (p.name().into(), p.name().into())).collect();
+        html! {
+            <>
+                { ui.select_field("ablation-target", "correlate", &opts(&[("u", "u (−1/0/+1)"), ("y", "y = [u = +1]")]), &d.target,
+                    ui.on_select(|d: &mut Draft, v| d.target = v)) }
+                { ui.select_field("ablation-gate", "gate on \u{03c1}", &opts(&[
+                    ("scale", "at scale: \u{03c1} \u{2208} [\u{2212}0.15, 0.15]"), ("pilot", "pilot: |\u{03c1}| < 0.5"),
+                    ("abs", "|\u{03c1}| < T"), ("within", "\u{03c1} \u{2208} [LO, HI]")]), &d.gate, ui.on_select(|d: &mut Draft, v| d.gate = v)) }
+                if d.gate == "abs" || d.gate == "within" {
+                    { ui.text_field("ablation-gate-bounds", if d.gate == "abs" { "T" } else { "LO,HI" }, &d.gate_bounds,
+                        "the gate's bound(s)", |d, v| d.gate_bounds = v) }
+                }
+                { ui.text_field("ablation-bootstrap", "resamples", &d.bootstrap, "bootstrap resamples of both intervals", |d, v| d.bootstrap = v) }
+                { ui.text_field("ablation-seed", "seed", &d.seed, "seed of the ChaCha8 stream", |d, v| d.seed = v) }
+                { ui.text_field("ablation-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
+                { ui.select_field("ablation-profile", "profile (text traces)", &profiles, &d.profile, ui.on_select(|d: &mut Draft, v| d.profile = v)) }
+                { ui.text_field("ablation-f1-threshold", "F1 threshold", &d.f1_threshold, "F1 profiles count as correct at ≥ this", |d, v| d.f1_threshold = v) }
+                { ui.text_field("ablation-score-column", "retrieval score column", &d.score_column, "default: retrieval_score, cosine, score, similarity, s", |d, v| d.score_column = v) }
+                { ui.text_field("ablation-subset-column", "subset column", &d.subset_column, "default: subset, category, dataset, substrate", |d, v| d.subset_column = v) }
+            </>
+        }
+    }
+
+    fn results(page: &ToolPage<Self>, b: &Rc<AblationBatch>, ui: &Ui<Self>) -> Html {
+        let r = &b.report;
+        let conv = Some(AttrValue::from(conventions(b)));
+        let json = {
+            let b = b.clone();
+            move || report_json(&b)
+        };
+        let all = groups(b);
+        let csv = {
+            let b = b.clone();
+            move || csv_text("groups", &group_cols(&b), &groups(&b))
+        };
+        let json_groups = {
+            let b = b.clone();
+            move || to_json(&groups(&b))
+        };
+        let mode = if page.view.histogram.is_empty() { "runs" } else { page.view.histogram.as_str() };
+        let modes: Vec<(String, String)> =
+            [("runs", "one group per run"), ("subsets", "per subset"), ("pooled", "all pairs pooled")]
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect();
+        let pairs: usize = r.runs.iter().map(|x| x.overall.rates.pairs).sum();
+        html! {
+            <>
+                <div class="results-head">
+                    <p id="ablation-summary-line" data-pairs={pairs.to_string()} data-runs={r.runs.len().to_string()}>
+                        { format!("{} pairs in {} runs analysed in {}, memaudit {}.", count(pairs), r.runs.len(), duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                    <div class="exports">{ text_download("ablation-report-json", "Full report JSON", "memaudit-ablation.json", "application/json", json) }</div>
+                </div>
+                <Section id="ablation-reading" title="What was read" conventions={conv.clone()}>
+                    { file_notes("ablation-", &b.files) }
+                    { warnings_list("ablation-warnings", r.warnings.iter().map(|w| ("reading", w))) }
+                </Section>
+                <Section id="ablation-noncircularity-card" title="Non-circularity: is u explained by the retrieval score?" conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "Spearman's \u{03c1} between u and the memory's retrieval score (mid-ranks for ties), its square \
+                        (the share of u's rank variance the score explains), two percentile bootstrap intervals — pairs drawn i.i.d., and whole \
+                        queries drawn with all their pairs (pairs of a query share the base answer) — and the pre-set gate on the point estimate." }</p> }}>
+                    <p class="gate-line" id="ablation-gate-line" data-gate={r.gate.clone()}>
+                        <span class="label">{ "Gate (set before the data): " }</span><code>{ r.gate.clone() }</code></p>
+                    { grid("ablation-noncircularity", &rho_cols(), &all, group_attrs) }
+                    <PlotCanvas<RhoPlot> id="ablation-rho-plot" plot={rho_plot(b)} filename="memaudit-ablation-rho" />
+                    <h3>{ "Breach audit" }</h3>
+                    <ul class="breach-audit" id="ablation-breaches">
+                        { for r.runs.iter().map(|run| {
+                            let nc = &run.overall.noncircularity;
+                            let verdict = match nc.passes {
+                                Some(true) => format!("passes (\u{03c1} = {}, margin {})", fmt4(nc.rho), fmt4(nc.margin)),
+                                Some(false) => format!("breaches the gate (\u{03c1} = {}, margin {})", fmt4(nc.rho), fmt4(nc.margin)),
+                                None => "no \u{03c1} (a constant variable)".into(),
+                            };
+                            let subsets = if run.subsets.is_empty() {
+                                "no subsets to audit".to_string()
+                            } else if run.breaching_subsets.is_empty() {
+                                format!("no subset breaches (of {})", run.subsets.len())
+                            } else {
+                                format!("breaching subsets: {}", run.breaching_subsets.join(", "))
+                            };
+                            html! {
+                                <li data-run={run.overall.run.clone()} data-breach={run.breach.to_string()}
+                                    data-breaching={run.breaching_subsets.join(",")} class={classes!(run.breach.then_some("breach"))}>
+                                    <strong>{ run.overall.run.clone() }</strong>{ format!(": {verdict}; {subsets}.") }
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                </Section>
+                <Section id="ablation-histogram-card" title="The u histogram" conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "u = \u{2212}1: the answer is correct only without the memory (harmful); 0: no change; +1: the memory \
+                        is needed for the correct answer (the label y = 1). Harmful memories fold into y's negatives, so they are counted here." }</p> }}>
+                    <div class="controls">
+                        { ui.select_field("ablation-hist-mode", "bars", &modes, mode, ui.on_view(|v: &mut View, m| v.histogram = m)) }
+                    </div>
+                    <PlotCanvas<UtilityPlot> id="ablation-u-histogram" plot={utility_plot(b, mode)} filename="memaudit-u-histogram" />
+                </Section>
+                <Section id="ablation-groups-card" title="Rates per run and subset" conventions={conv}
+                    exports={lazy_exports("groups", "groups", csv, json_groups)}
+                    intro={html! { <p class="intro">{ "Pairs, the u histogram, the positive rate #{y = 1}/pairs with its Wilson interval, the base answer's \
+                        accuracy per query, and \u{03c1} with the gate — the columns of the CSV export." }</p> }}>
+                    { grid("ablation-groups", &group_cols(b), &all, group_attrs) }
+                </Section>
+            </>
+        }
+    }
+}

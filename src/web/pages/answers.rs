@@ -1,0 +1,376 @@
+//! The answers page (issue 5 §1): drop per-query rows with gold answer variants and the raw
+//! prediction, choose scoring profiles (each documented: its rules and source), and see the
+//! scores per profile, arm and dataset, how often two profiles disagree, the queries whose
+//! verdict changes between two chosen profiles, and every row's scores — the numbers of
+//! `memaudit answers --format json`.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::Page;
+use super::tool::{Tool, ToolPage, Ui, file_notes};
+use crate::answers::{AnswerColumns, AnswerSettings, DiffRow, Disagreement, Profile, ProfileSummary, ScoredAnswer};
+use crate::web::components::Section;
+use crate::web::components::export::text_download;
+use crate::web::components::grid::{Column, RowAttrs, Val, grid, table_exports};
+use crate::web::components::warnings::warnings_list;
+use crate::web::format::{count, duration};
+use crate::web::protocol::{AnswersBatch, AnswersRun, ToolResult, ToolRun};
+
+/// Rows of the per-row table shown at once.
+const ROWS_PAGE: usize = 100;
+
+/// The settings as edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub profiles: Vec<Profile>,
+    pub f1_threshold: String,
+    /// The diff's two profiles (names; empty: no diff).
+    pub diff_a: String,
+    pub diff_b: String,
+    pub id_column: String,
+    pub gold_column: String,
+    pub prediction_column: String,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        Draft {
+            profiles: Profile::ALL.to_vec(),
+            f1_threshold: "0.5".into(),
+            diff_a: Profile::PaperSem.name().into(),
+            diff_b: Profile::MabSem.name().into(),
+            id_column: String::new(),
+            gold_column: String::new(),
+            prediction_column: String::new(),
+        }
+    }
+}
+
+fn column(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+impl Draft {
+    fn diff(&self) -> Option<(Profile, Profile)> {
+        match (Profile::parse(&self.diff_a), Profile::parse(&self.diff_b)) {
+            (Some(a), Some(b)) if a != b => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// The run, or what is wrong (naming the field).
+    pub fn parse(&self) -> Result<AnswersRun, String> {
+        if self.profiles.is_empty() {
+            return Err("profiles: choose at least one".into());
+        }
+        let f1_threshold: f64 = self
+            .f1_threshold
+            .trim()
+            .parse()
+            .map_err(|_| format!("F1 threshold: `{}` is not a number", self.f1_threshold.trim()))?;
+        let settings = AnswerSettings { profiles: self.profiles.clone(), f1_threshold };
+        settings.validate().map_err(|e| e.to_string())?;
+        let columns = AnswerColumns {
+            query_id: column(&self.id_column),
+            gold: column(&self.gold_column),
+            prediction: column(&self.prediction_column),
+            ..AnswerColumns::default()
+        };
+        Ok(AnswersRun { settings, diff: self.diff(), columns })
+    }
+}
+
+/// Local choices: the page of the per-row table.
+#[derive(Debug, Default)]
+pub struct View {
+    pub rows_page: usize,
+}
+
+pub enum Answers {}
+
+/// The answers page.
+pub type AnswersPage = ToolPage<Answers>;
+
+/// The settings of a result in one line (shown under every result).
+fn conventions(b: &AnswersBatch) -> String {
+    let s = &b.report.settings;
+    let names: Vec<&str> = s.profiles.iter().map(|p| p.name()).collect();
+    let diff = b.diff.as_ref().and_then(|d| d.first()).map(|d| format!(" diff={}:{}", d.a.name(), d.b.name()));
+    format!("profiles={} f1_threshold={}{}", names.join(","), s.f1_threshold, diff.unwrap_or_default())
+}
+
+fn summary_cols(_: &AnswersBatch) -> Vec<Column<ProfileSummary>> {
+    vec![
+        Column::named("profile", |s: &ProfileSummary| Val::text(s.profile.name())),
+        Column::named("arm", |s: &ProfileSummary| Val::opt(&s.arm)),
+        Column::new("dataset", "dataset", |s: &ProfileSummary| Val::text(s.dataset.clone().unwrap_or_default())),
+        Column::named("n", |s: &ProfileSummary| Val::count(s.n)),
+        Column::named("mean", |s: &ProfileSummary| Val::Num(Some(s.mean))),
+        Column::named("correct", |s: &ProfileSummary| Val::count(s.correct)),
+        Column::new("correct_rate", "correct rate", |s: &ProfileSummary| Val::Num(Some(s.correct_rate))),
+    ]
+}
+
+fn disagreement_cols(_: &AnswersBatch) -> Vec<Column<Disagreement>> {
+    vec![
+        Column::named("a", |d: &Disagreement| Val::text(d.a.name())),
+        Column::named("b", |d: &Disagreement| Val::text(d.b.name())),
+        Column::named("n", |d: &Disagreement| Val::count(d.n)),
+        Column::new("verdict_changes", "verdict changes", |d: &Disagreement| Val::count(d.verdict_changes))
+            .titled("rows correct under one profile only"),
+        Column::new("a_only", "correct under a only", |d: &Disagreement| Val::count(d.a_only)),
+        Column::new("b_only", "correct under b only", |d: &Disagreement| Val::count(d.b_only)),
+        Column::new("score_changes", "score changes", |d: &Disagreement| Val::count(d.score_changes)),
+    ]
+}
+
+fn diff_cols(_: &AnswersBatch) -> Vec<Column<DiffRow>> {
+    vec![
+        Column::new("query_id", "query", |d: &DiffRow| Val::text(d.query_id.clone())),
+        Column::named("arm", |d: &DiffRow| Val::opt(&d.arm)),
+        Column::named("dataset", |d: &DiffRow| Val::opt(&d.dataset)),
+        Column::named("file", |d: &DiffRow| Val::text(d.file.clone())),
+        Column::named("line", |d: &DiffRow| Val::count(d.line)),
+        Column::named("a", |d: &DiffRow| Val::text(d.a.name())),
+        Column::named("b", |d: &DiffRow| Val::text(d.b.name())),
+        Column::new("score_a", "score a", |d: &DiffRow| Val::Num(Some(d.score_a))),
+        Column::new("score_b", "score b", |d: &DiffRow| Val::Num(Some(d.score_b))),
+        Column::new("correct_a", "correct a", |d: &DiffRow| Val::Bool(Some(d.correct_a))),
+        Column::new("correct_b", "correct b", |d: &DiffRow| Val::Bool(Some(d.correct_b))),
+        Column::named("prediction", |d: &DiffRow| Val::text(d.prediction.clone())),
+        Column::named("gold", |d: &DiffRow| Val::text(d.gold.join(" | "))),
+    ]
+}
+
+/// The per-row table: its keys, then a score and a verdict per profile (the CLI's `rows`).
+fn row_cols(b: &AnswersBatch) -> Vec<Column<ScoredAnswer>> {
+    let mut cols = vec![
+        Column::new("query_id", "query", |r: &ScoredAnswer| Val::text(r.query_id.clone())),
+        Column::named("arm", |r: &ScoredAnswer| Val::opt(&r.arm)),
+        Column::named("dataset", |r: &ScoredAnswer| Val::opt(&r.dataset)),
+        Column::named("category", |r: &ScoredAnswer| Val::Int(r.category)),
+        Column::named("file", |r: &ScoredAnswer| Val::text(r.file.clone())),
+        Column::named("line", |r: &ScoredAnswer| Val::count(r.line)),
+    ];
+    for (i, p) in b.report.settings.profiles.iter().enumerate() {
+        let name = p.name();
+        cols.push(Column::new(name, name, move |r: &ScoredAnswer| Val::Num(r.scores.get(i).map(|s| s.score))));
+        cols.push(Column::new(format!("{name}_correct"), "✓", move |r: &ScoredAnswer| {
+            Val::Bool(r.scores.get(i).map(|s| s.correct))
+        }));
+    }
+    cols
+}
+
+fn summary_rows(b: &AnswersBatch) -> &[ProfileSummary] {
+    &b.report.summary
+}
+fn disagreement_rows(b: &AnswersBatch) -> &[Disagreement] {
+    &b.report.disagreements
+}
+fn diff_rows(b: &AnswersBatch) -> &[DiffRow] {
+    b.diff.as_deref().unwrap_or_default()
+}
+fn rows(b: &AnswersBatch) -> &[ScoredAnswer] {
+    &b.report.rows
+}
+
+/// What `memaudit answers --format json` prints.
+pub fn report_json(b: &AnswersBatch) -> Result<String, String> {
+    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("diff".into(), serde_json::to_value(&b.diff).map_err(|e| e.to_string())?);
+        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
+    }
+    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+}
+
+fn profile_options() -> Vec<(String, String)> {
+    Profile::ALL.iter().map(|p| (p.name().to_string(), p.name().to_string())).collect()
+}
+
+impl Tool for Answers {
+    const PAGE: Page = Page::Answers;
+    const INTAKE_TITLE: &'static str = "Answer rows";
+    type Draft = Draft;
+    type Batch = AnswersBatch;
+    type View = View;
+
+    fn tagline() -> Html {
+        html! { { "Rescore raw model answers against gold answers under the scoring profiles behind published numbers \
+        (paper SEM, MemoryAgentBench SEM and F1, SQuAD EM and F1, LoCoMo F1), and see which queries change verdict \
+        between two profiles." } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Drop answer rows anywhere on this page, or choose them: CSV or JSON Lines with a query id, the gold answer \
+                variants (a JSON array or one string) and the raw prediction; optional " }<code>{ "dataset" }</code>{ ", " }
+                <code>{ "category" }</code>{ " (LoCoMo 1–5), " }<code>{ "arm" }</code>{ " and " }<code>{ "parsed_output" }</code>
+                { ". Several files are scored together." }</p>
+        }
+    }
+
+    fn footer() -> Html {
+        html! { <>{ "The same numbers as " }<code>{ "memaudit answers --input FILE --format json" }</code>
+        { "; CSV exports equal " }<code>{ "--format csv --table rows|summary|diff" }</code>{ "." }</> }
+    }
+
+    fn run(draft: &Draft) -> Result<ToolRun, String> {
+        draft.parse().map(ToolRun::Answers)
+    }
+
+    fn take(result: ToolResult) -> Option<AnswersBatch> {
+        match result {
+            ToolResult::Answers(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn defaults(old: &Draft) -> Draft {
+        Draft { diff_a: old.diff_a.clone(), diff_b: old.diff_b.clone(), ..Draft::default() }
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        let d = &page.draft;
+        html! {
+            <>
+                <fieldset class="field grow profiles" id="answers-profiles-picker">
+                    <legend>{ "scoring profiles" }</legend>
+                    { for Profile::ALL.iter().map(|p| {
+                        let p = *p;
+                        let info = p.info();
+                        html! {
+                            <label title={format!("{} — {}", info.rules, info.source)}>
+                                <input type="checkbox" data-profile={p.name()} checked={d.profiles.contains(&p)}
+                                    onchange={ui.on_check(move |d: &mut Draft, on| {
+                                        d.profiles.retain(|x| *x != p);
+                                        if on {
+                                            d.profiles.push(p);
+                                            d.profiles.sort_by_key(|x| Profile::ALL.iter().position(|y| y == x));
+                                        }
+                                    })} />
+                                { format!(" {} ", p.name()) }
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+                { ui.text_field("answers-f1-threshold", "F1 threshold", &d.f1_threshold,
+                    "an F1 score counts as correct when ≥ this (--f1-threshold)", |d, v| d.f1_threshold = v) }
+                { ui.text_field("answers-id-column", "query id column", &d.id_column, "default: query_id, question_id, qid, id, …", |d, v| d.id_column = v) }
+                { ui.text_field("answers-gold-column", "gold column", &d.gold_column, "default: gold, gold_answers, answers, answer, …", |d, v| d.gold_column = v) }
+                { ui.text_field("answers-prediction-column", "prediction column", &d.prediction_column,
+                    "default: prediction, raw_prediction, output, raw_output, response, …", |d, v| d.prediction_column = v) }
+            </>
+        }
+    }
+
+    fn results(page: &ToolPage<Self>, b: &Rc<AnswersBatch>, ui: &Ui<Self>) -> Html {
+        let r = &b.report;
+        let conv = Some(AttrValue::from(conventions(b)));
+        let json = {
+            let b = b.clone();
+            move || report_json(&b)
+        };
+        let d = &page.draft;
+        let pick = |id: &'static str, current: &str, set: fn(&mut Draft, String)| {
+            let mut options = vec![(String::new(), "(none)".to_string())];
+            options.extend(profile_options());
+            ui.select_field(
+                id,
+                if id.ends_with('a') { "profile a" } else { "profile b" },
+                &options,
+                current,
+                ui.on_select_apply(set),
+            )
+        };
+        let row_count = r.rows.len();
+        let pages = row_count.div_ceil(ROWS_PAGE).max(1);
+        let current = page.view.rows_page.min(pages - 1);
+        let shown = &r.rows[(current * ROWS_PAGE).min(row_count)..((current + 1) * ROWS_PAGE).min(row_count)];
+        let pager = |to: usize, id: &'static str, label: &'static str, enabled: bool| {
+            let onclick = ui.on_view_click(move |v: &mut View| v.rows_page = to);
+            html! { <button type="button" class="small secondary" id={id} disabled={!enabled} {onclick}>{ label }</button> }
+        };
+        html! {
+            <>
+                <div class="results-head">
+                    <p id="answers-summary-line" data-rows={row_count.to_string()}>
+                        { format!("{} answers scored under {} profiles in {}, memaudit {}.", count(row_count), r.settings.profiles.len(),
+                            duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                    <div class="exports">{ text_download("answers-report-json", "Full report JSON", "memaudit-answers.json", "application/json", json) }</div>
+                </div>
+                <Section id="answers-reading" title="What was read" conventions={conv.clone()}>
+                    { file_notes("answers-", &b.files) }
+                    { warnings_list("answers-warnings", r.warnings.iter().map(|w| ("reading", w))) }
+                </Section>
+                <Section id="answers-profiles-card" title="Scoring profiles" conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "Each profile is a port of the script behind published numbers; its rules and source are recorded with every result." }</p> }}>
+                    <div class="table-wrap">
+                    <table id="answers-profiles">
+                        <thead><tr><th scope="col">{"profile"}</th><th scope="col">{"scores"}</th><th scope="col">{"rules"}</th><th scope="col">{"source"}</th></tr></thead>
+                        <tbody>
+                        { for r.profiles.iter().map(|p| html! {
+                            <tr data-profile={p.profile.name()}>
+                                <td data-col="profile"><code>{ p.profile.name() }</code></td>
+                                <td data-col="binary">{ if p.binary { "0/1".to_string() } else { format!("F1 (correct at \u{2265} {})", r.settings.f1_threshold) } }</td>
+                                <td data-col="rules" class="text">{ p.rules.clone() }</td>
+                                <td data-col="source" class="text muted">{ p.source.clone() }</td>
+                            </tr>
+                        }) }
+                        </tbody>
+                    </table>
+                    </div>
+                </Section>
+                <Section id="answers-summary-card" title="Scores per profile" conventions={conv.clone()}
+                    exports={table_exports("summary", b, summary_rows, summary_cols)}
+                    intro={html! { <p class="intro">{ "Mean score and the share counted correct per profile, arm and dataset (an empty dataset row: all datasets)." }</p> }}>
+                    { grid("answers-summary", &summary_cols(b), &r.summary, |s| RowAttrs::data(vec![
+                        ("data-profile", s.profile.name().to_string()),
+                        ("data-arm", s.arm.clone().unwrap_or_default()),
+                        ("data-dataset", s.dataset.clone().unwrap_or_default()),
+                    ])) }
+                </Section>
+                <Section id="answers-disagreements-card" title="How the profiles disagree" conventions={conv.clone()}
+                    exports={table_exports("disagreements", b, disagreement_rows, disagreement_cols)}>
+                    { grid("answers-disagreements", &disagreement_cols(b), &r.disagreements, |x| RowAttrs::data(vec![
+                        ("data-a", x.a.name().to_string()), ("data-b", x.b.name().to_string()),
+                    ]).with_class((x.verdict_changes > 0).then_some("changes"))) }
+                </Section>
+                <Section id="answers-diff-card" title="Queries whose verdict changes" conventions={conv.clone()}
+                    exports={table_exports("diff", b, diff_rows, diff_cols)}
+                    intro={html! { <p class="intro">{ "The rows correct under one of two profiles and not under the other, with the raw prediction and the gold answers (shown as text)." }</p> }}>
+                    <div class="controls">
+                        { pick("answers-diff-a", &d.diff_a, |d, v| d.diff_a = v) }
+                        { pick("answers-diff-b", &d.diff_b, |d, v| d.diff_b = v) }
+                    </div>
+                    if let Some(rows) = &b.diff {
+                        <p class="muted" id="answers-diff-count" data-count={rows.len().to_string()}>
+                            { format!("{} of {} rows change verdict.", count(rows.len()), count(row_count)) }</p>
+                        { grid("answers-diff", &diff_cols(b), rows, |x| RowAttrs::data(vec![
+                            ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
+                        ])) }
+                    } else {
+                        <p class="empty" id="answers-diff-empty">{ "Choose two different profiles." }</p>
+                    }
+                </Section>
+                <Section id="answers-rows-card" title="Every answer" conventions={conv}
+                    exports={table_exports("rows", b, rows, row_cols)}>
+                    { grid("answers-rows", &row_cols(b), shown, |x| RowAttrs::data(vec![
+                        ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
+                    ])) }
+                    if pages > 1 {
+                        <div class="pager">
+                            { pager(current.saturating_sub(1), "answers-rows-prev", "Previous", current > 0) }
+                            <span class="muted">{ format!("rows {}–{} of {}", current * ROWS_PAGE + 1, current * ROWS_PAGE + shown.len(), count(row_count)) }</span>
+                            { pager(current + 1, "answers-rows-next", "Next", current + 1 < pages) }
+                        </div>
+                    }
+                </Section>
+            </>
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! The K-sweep and claims page (issue 5 §3–4): drop per-query scores, claims and printed
+//! tables (each recognised by its columns), and see arms across K — the K-sweep plot and
+//! cells, the paired deltas at equal K labelled strict / boundary / directional / none, as a
+//! table and a forest plot, Δ-stability and crossovers — the claims recomputed (reported vs
+//! recomputed, the difference and a verdict naming any missing input), and the consistency
+//! linter's findings on every table loaded or computed — the numbers of
+//! `memaudit claims --format json`.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::Serialize;
+use yew::prelude::*;
+
+use super::Page;
+use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
+use crate::claims::{ClaimResult, Finding};
+use crate::ksweep::{Cell, Crossover, DeltaRow, KSweep, StabilityRow};
+use crate::plots::ksweep::label_name;
+use crate::plots::{DeltaForest, DeltaPoint, KSweepPlot};
+use crate::web::components::Section;
+use crate::web::components::export::text_download;
+use crate::web::components::grid::{Column, RowAttrs, Val, grid, table_exports};
+use crate::web::components::plot::PlotCanvas;
+use crate::web::format::{count, duration};
+use crate::web::protocol::{ClaimsBatch, ClaimsRun, FileRole, ToolResult, ToolRun};
+
+/// The settings as edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub roles: BTreeMap<String, FileRole>,
+    /// Empty: the data's default metric.
+    pub metric: String,
+    /// `a:b, c:d` (empty: every pair of arms).
+    pub contrasts: String,
+    pub slack: String,
+    /// Empty: the smallest K.
+    pub base_k: String,
+    pub bootstrap: String,
+    pub seed: String,
+    pub confidence: String,
+    pub sweep: bool,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        let r = ClaimsRun::default();
+        Draft {
+            roles: BTreeMap::new(),
+            metric: String::new(),
+            contrasts: String::new(),
+            slack: r.slack.to_string(),
+            base_k: String::new(),
+            bootstrap: r.bootstrap.to_string(),
+            seed: r.seed.to_string(),
+            confidence: r.confidence.to_string(),
+            sweep: r.sweep,
+        }
+    }
+}
+
+impl Draft {
+    /// The run, or what is wrong (naming the field).
+    pub fn parse(&self) -> Result<ClaimsRun, String> {
+        let whole = |what: &str, v: &str| {
+            v.trim().parse::<u64>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
+        };
+        let number = |what: &str, v: &str| {
+            v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
+        };
+        let mut contrasts = Vec::new();
+        for c in self.contrasts.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+            match c.split_once(':') {
+                Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                    contrasts.push((a.trim().to_string(), b.trim().to_string()))
+                }
+                _ => return Err(format!("contrast `{c}`: use ARM_A:ARM_B")),
+            }
+        }
+        let base_k = match self.base_k.trim() {
+            "" => None,
+            k => Some(k.parse::<i64>().map_err(|_| format!("base K: `{k}` is not a whole number"))?),
+        };
+        let run = ClaimsRun {
+            roles: self.roles.clone(),
+            metric: (!self.metric.trim().is_empty()).then(|| self.metric.trim().to_string()),
+            contrasts,
+            slack: number("slack", &self.slack)?,
+            base_k,
+            bootstrap: whole("resamples", &self.bootstrap)? as usize,
+            seed: whole("seed", &self.seed)?,
+            confidence: number("confidence", &self.confidence)?,
+            sweep: self.sweep,
+        };
+        if !(run.confidence > 0.5 && run.confidence < 1.0) {
+            return Err("confidence: must be in (0.5, 1)".into());
+        }
+        if run.bootstrap == 0 || run.bootstrap > 1_000_000 {
+            return Err("resamples: between 1 and 1,000,000".into());
+        }
+        if run.slack.is_nan() || run.slack < 0.0 {
+            return Err("slack: must be ≥ 0".into());
+        }
+        Ok(run)
+    }
+}
+
+/// Local choices: the K-sweep panel shown (`run/dataset`).
+#[derive(Debug, Default)]
+pub struct View {
+    pub panel: String,
+}
+
+pub enum Claims {}
+
+/// The K-sweep and claims page.
+pub type ClaimsPage = ToolPage<Claims>;
+
+fn snake<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn k_val(k: Option<i64>) -> Val {
+    Val::Int(k)
+}
+
+fn conventions(b: &ClaimsBatch) -> String {
+    let s = &b.report.settings;
+    let l = &b.report.lint_settings;
+    let mut out = format!(
+        "bootstrap={} seed={} confidence={} rng=chacha8 narrow_factor={} wide_factor={}",
+        s.bootstrap, s.seed, s.confidence, l.narrow_factor, l.wide_factor
+    );
+    if let Some(sw) = &b.report.sweep {
+        let c = &sw.settings;
+        let contrasts = if c.contrasts.is_empty() {
+            "all pairs".to_string()
+        } else {
+            c.contrasts.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(",")
+        };
+        out.push_str(&format!(
+            " metric={} slack={} base_k={} contrasts={contrasts}",
+            c.metric,
+            c.slack,
+            c.base_k.map_or("smallest".into(), |k| k.to_string())
+        ));
+    }
+    out
+}
+
+fn panel_key(run: &Option<String>, dataset: &Option<String>) -> String {
+    format!("{}/{}", run.clone().unwrap_or_default(), dataset.clone().unwrap_or_default())
+}
+
+fn panel_name(run: &Option<String>, dataset: &Option<String>) -> String {
+    match (run, dataset) {
+        (Some(r), Some(d)) => format!("run {r} · {d}"),
+        (Some(r), None) => format!("run {r}"),
+        (None, Some(d)) => d.clone(),
+        (None, None) => "all rows".into(),
+    }
+}
+
+fn claim_cols(_: &ClaimsBatch) -> Vec<Column<ClaimResult>> {
+    type C = ClaimResult;
+    let lo_hi = |v: Option<[f64; 2]>, i: usize| Val::Num(v.map(|x| x[i]));
+    vec![
+        Column::new("claim_id", "claim", |c: &C| Val::text(c.claim_id.clone())),
+        Column::named("kind", |c: &C| Val::text(snake(&c.kind))),
+        Column::named("arms", |c: &C| Val::text(c.arms.join(";"))),
+        Column::named("dataset", |c: &C| Val::opt(&c.dataset)),
+        Column::new("k", "K", |c: &C| k_val(c.k)),
+        Column::named("metric", |c: &C| Val::text(c.metric.clone())),
+        Column::named("run", |c: &C| Val::opt(&c.run)),
+        Column::named("reported", |c: &C| Val::NumOr(c.reported, c.reported_text.clone().unwrap_or_default())),
+        Column::named("recomputed", |c: &C| Val::NumOr(c.recomputed, c.recomputed_text.clone().unwrap_or_default())),
+        Column::new("difference", "reported − recomputed", |c: &C| Val::Signed(c.difference)),
+        Column::new("reported_ci_low", "reported CI low", move |c: &C| lo_hi(c.reported_ci, 0)),
+        Column::new("reported_ci_high", "reported CI high", move |c: &C| lo_hi(c.reported_ci, 1)),
+        Column::new("recomputed_ci_low", "recomputed CI low", move |c: &C| lo_hi(c.recomputed_ci, 0)),
+        Column::new("recomputed_ci_high", "recomputed CI high", move |c: &C| lo_hi(c.recomputed_ci, 1)),
+        Column::new("reported_n", "reported n", |c: &C| Val::Int(c.reported_n.map(|n| n as i64))),
+        Column::named("n", |c: &C| Val::Int(c.n.map(|n| n as i64))),
+        Column::named("verdict", |c: &C| Val::text(snake(&c.verdict))),
+        Column::named("reason", |c: &C| Val::text(c.reason.clone())),
+        Column::new("ci_verdict", "CI verdict", |c: &C| Val::text(c.ci_verdict.map(|v| snake(&v)).unwrap_or_default()))
+            .screen_only(),
+        Column::new("matching_runs", "matching runs", |c: &C| Val::text(c.matching_runs.join(", "))).screen_only(),
+        Column::named("text", |c: &C| Val::opt(&c.text)).screen_only(),
+    ]
+}
+
+fn finding_cols(_: &ClaimsBatch) -> Vec<Column<Finding>> {
+    vec![
+        Column::named("kind", |f: &Finding| Val::text(snake(&f.kind))),
+        Column::named("table", |f: &Finding| Val::opt(&f.table)),
+        Column::named("row", |f: &Finding| Val::text(f.row.clone())),
+        Column::named("message", |f: &Finding| Val::text(f.message.clone())),
+        Column::named("expected", |f: &Finding| Val::Num(f.expected)),
+        Column::named("found", |f: &Finding| Val::Num(f.found)),
+        Column::named("location", |f: &Finding| Val::opt(&f.location)),
+    ]
+}
+
+fn cell_cols(_: &ClaimsBatch) -> Vec<Column<Cell>> {
+    vec![
+        Column::named("run", |c: &Cell| Val::opt(&c.run)),
+        Column::named("dataset", |c: &Cell| Val::opt(&c.dataset)),
+        Column::named("arm", |c: &Cell| Val::text(c.arm.clone())),
+        Column::new("k", "K", |c: &Cell| k_val(c.k)),
+        Column::named("n", |c: &Cell| Val::count(c.stats.n)),
+        Column::named("mean", |c: &Cell| Val::Num(Some(c.stats.mean))),
+        Column::new("ci_low", "CI low", |c: &Cell| Val::Num(Some(c.stats.ci_low))),
+        Column::new("ci_high", "CI high", |c: &Cell| Val::Num(Some(c.stats.ci_high))),
+        Column::new("wilson_low", "Wilson low", |c: &Cell| Val::Num(c.stats.wilson_low)),
+        Column::new("wilson_high", "Wilson high", |c: &Cell| Val::Num(c.stats.wilson_high)),
+    ]
+}
+
+fn delta_cols(_: &ClaimsBatch) -> Vec<Column<DeltaRow>> {
+    type D = DeltaRow;
+    vec![
+        Column::named("run", |d: &D| Val::opt(&d.run)),
+        Column::named("dataset", |d: &D| Val::opt(&d.dataset)),
+        Column::new("k", "K", |d: &D| k_val(d.k)),
+        Column::named("a", |d: &D| Val::text(d.a.clone())),
+        Column::named("b", |d: &D| Val::text(d.b.clone())),
+        Column::new("n_a", "n a", |d: &D| Val::count(d.stats.n_a)),
+        Column::new("n_b", "n b", |d: &D| Val::count(d.stats.n_b)),
+        Column::new("n_shared", "shared", |d: &D| Val::count(d.stats.n_shared)).titled("queries both arms answered"),
+        Column::new("mean_a", "mean a", |d: &D| Val::Num(Some(d.stats.mean_a))),
+        Column::new("mean_b", "mean b", |d: &D| Val::Num(Some(d.stats.mean_b))),
+        Column::new("delta", "a − b", |d: &D| Val::Signed(Some(d.stats.delta)))
+            .titled("mean of the paired differences on the shared queries"),
+        Column::new("ci_low", "CI low", |d: &D| Val::Signed(Some(d.stats.ci_low))),
+        Column::new("ci_high", "CI high", |d: &D| Val::Signed(Some(d.stats.ci_high))),
+        Column::named("label", |d: &D| Val::text(label_name(d.stats.label))),
+        Column::new("query_sets_differ", "query sets differ", |d: &D| Val::Bool(Some(d.stats.query_sets_differ))),
+        Column::new("mean_a_shared", "mean a (shared)", |d: &D| Val::Num(Some(d.stats.mean_a_shared))).screen_only(),
+        Column::new("mean_b_shared", "mean b (shared)", |d: &D| Val::Num(Some(d.stats.mean_b_shared))).screen_only(),
+        Column::new("b_count", "a only right", |d: &D| Val::Int(d.stats.b_count.map(|n| n as i64))).screen_only(),
+        Column::new("c_count", "b only right", |d: &D| Val::Int(d.stats.c_count.map(|n| n as i64))).screen_only(),
+    ]
+}
+
+fn stability_cols(_: &ClaimsBatch) -> Vec<Column<StabilityRow>> {
+    type S = StabilityRow;
+    vec![
+        Column::named("run", |s: &S| Val::opt(&s.run)),
+        Column::named("dataset", |s: &S| Val::opt(&s.dataset)),
+        Column::named("a", |s: &S| Val::text(s.a.clone())),
+        Column::named("b", |s: &S| Val::text(s.b.clone())),
+        Column::new("base_k", "base K", |s: &S| k_val(s.base_k)),
+        Column::new("k", "K", |s: &S| k_val(s.k)),
+        Column::new("delta_base", "Δ at base K", |s: &S| Val::Signed(Some(s.delta_base))),
+        Column::new("delta_k", "Δ at K", |s: &S| Val::Signed(Some(s.delta_k))),
+        Column::named("change", |s: &S| Val::Signed(Some(s.change))),
+        Column::named("slack", |s: &S| Val::Num(Some(s.slack))),
+        Column::new("within", "within slack", |s: &S| Val::Bool(Some(s.within))),
+        Column::named("partial", |s: &S| Val::Bool(Some(s.partial))),
+    ]
+}
+
+fn crossover_cols(_: &ClaimsBatch) -> Vec<Column<Crossover>> {
+    type X = Crossover;
+    vec![
+        Column::named("run", |x: &X| Val::opt(&x.run)),
+        Column::named("dataset", |x: &X| Val::opt(&x.dataset)),
+        Column::named("arm", |x: &X| Val::text(x.arm.clone())),
+        Column::new("k", "K", |x: &X| k_val(x.k)),
+        Column::named("mean", |x: &X| Val::Num(Some(x.mean))),
+        Column::new("other", "below", |x: &X| Val::text(x.other.clone())),
+        Column::new("other_k", "at K", |x: &X| k_val(x.other_k)),
+        Column::new("other_mean", "its mean", |x: &X| Val::Num(Some(x.other_mean))),
+    ]
+}
+
+fn sweep_of(b: &ClaimsBatch) -> Option<&KSweep> {
+    b.report.sweep.as_ref()
+}
+fn claim_rows(b: &ClaimsBatch) -> &[ClaimResult] {
+    &b.report.claims
+}
+fn finding_rows(b: &ClaimsBatch) -> &[Finding] {
+    &b.report.findings
+}
+fn cell_rows(b: &ClaimsBatch) -> &[Cell] {
+    sweep_of(b).map_or(&[], |s| s.cells.as_slice())
+}
+fn delta_rows(b: &ClaimsBatch) -> &[DeltaRow] {
+    sweep_of(b).map_or(&[], |s| s.deltas.as_slice())
+}
+fn stability_rows(b: &ClaimsBatch) -> &[StabilityRow] {
+    sweep_of(b).map_or(&[], |s| s.stability.as_slice())
+}
+fn crossover_rows(b: &ClaimsBatch) -> &[Crossover] {
+    sweep_of(b).map_or(&[], |s| s.crossovers.as_slice())
+}
+
+/// What `memaudit claims --format json` prints.
+pub fn report_json(b: &ClaimsBatch) -> Result<String, String> {
+    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
+    }
+    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+}
+
+fn ksweep_plot(s: &KSweep, key: &str) -> Option<KSweepPlot> {
+    let first = s.series.first()?;
+    let key = if s.series.iter().any(|x| panel_key(&x.run, &x.dataset) == key) {
+        key.to_string()
+    } else {
+        panel_key(&first.run, &first.dataset)
+    };
+    let series: Vec<_> = s.series.iter().filter(|x| panel_key(&x.run, &x.dataset) == key).cloned().collect();
+    let name = series.first().map(|x| panel_name(&x.run, &x.dataset)).unwrap_or_default();
+    Some(KSweepPlot {
+        title: format!(
+            "{name}: mean {} by K with {:.0}% bootstrap intervals",
+            s.settings.metric,
+            s.settings.confidence * 100.0
+        ),
+        y_label: format!("mean {}", s.settings.metric),
+        series,
+        width: 1000,
+        height: 420,
+    })
+}
+
+fn delta_forest(s: &KSweep) -> DeltaForest {
+    DeltaForest {
+        title: format!(
+            "Paired deltas a \u{2212} b at equal K ({:.0}% paired bootstrap intervals)",
+            s.settings.confidence * 100.0
+        ),
+        x_label: format!("a \u{2212} b (mean {} on the shared queries)", s.settings.metric),
+        rows: s
+            .deltas
+            .iter()
+            .map(|d| DeltaPoint {
+                label: format!("{} \u{2212} {}{}", d.a, d.b, d.k.map(|k| format!(" · K={k}")).unwrap_or_default()),
+                group: Some(panel_name(&d.run, &d.dataset)),
+                delta: d.stats.delta,
+                low: d.stats.ci_low,
+                high: d.stats.ci_high,
+                significance: d.stats.label,
+            })
+            .collect(),
+        width: 1000,
+        selected: None,
+    }
+}
+
+impl Claims {
+    fn view_sweep(
+        page: &ToolPage<Self>,
+        b: &Rc<ClaimsBatch>,
+        s: &KSweep,
+        ui: &Ui<Self>,
+        conv: &Option<AttrValue>,
+    ) -> Html {
+        let mut panels: Vec<(String, String)> = Vec::new();
+        for x in &s.series {
+            let k = panel_key(&x.run, &x.dataset);
+            if !panels.iter().any(|(p, _)| *p == k) {
+                panels.push((k, panel_name(&x.run, &x.dataset)));
+            }
+        }
+        let current = if panels.iter().any(|(p, _)| *p == page.view.panel) {
+            page.view.panel.clone()
+        } else {
+            panels.first().map(|p| p.0.clone()).unwrap_or_default()
+        };
+        let labels = |l: &str| s.deltas.iter().filter(|d| label_name(d.stats.label) == l).count();
+        html! {
+            <>
+                <Section id="ksweep-card" title="Arms across K" conventions={conv.clone()}
+                    exports={table_exports("cells", b, cell_rows, cell_cols)}
+                    intro={html! { <p class="intro">{ "Each arm's mean score at each K with its percentile bootstrap interval (and Wilson's for 0/1 scores), \
+                        one panel per run and dataset." }</p> }}>
+                    <div class="controls">
+                        { ui.select_field("ksweep-panel", "panel", &panels, &current, ui.on_view(|v: &mut View, p| v.panel = p)) }
+                    </div>
+                    if let Some(plot) = ksweep_plot(s, &current) {
+                        <PlotCanvas<KSweepPlot> id="ksweep-plot" plot={plot} filename="memaudit-ksweep" />
+                    }
+                    { grid("ksweep-cells", &cell_cols(b), &s.cells, |c| RowAttrs::data(vec![
+                        ("data-run", c.run.clone().unwrap_or_default()), ("data-dataset", c.dataset.clone().unwrap_or_default()),
+                        ("data-arm", c.arm.clone()), ("data-k", c.k.map(|k| k.to_string()).unwrap_or_default()),
+                    ])) }
+                </Section>
+                <Section id="ksweep-deltas-card" title="Paired deltas at equal K" conventions={conv.clone()}
+                    exports={table_exports("deltas", b, delta_rows, delta_cols)}
+                    intro={html! { <p class="intro">{ "a \u{2212} b on the queries both arms answered, with a paired bootstrap interval, labelled as seed-000 \
+                        does: strict (the interval excludes 0), boundary (a bound at 0), directional (0 inside), none (point estimate 0)." }</p> }}>
+                    <p class="muted" id="ksweep-labels" data-strict={labels("strict").to_string()} data-boundary={labels("boundary").to_string()}
+                        data-directional={labels("directional").to_string()} data-none={labels("none").to_string()}>
+                        { format!("{} strict, {} boundary, {} directional, {} none.", labels("strict"), labels("boundary"), labels("directional"), labels("none")) }</p>
+                    <PlotCanvas<DeltaForest> id="ksweep-deltas-plot" plot={delta_forest(s)} filename="memaudit-ksweep-deltas" />
+                    { grid("ksweep-deltas", &delta_cols(b), &s.deltas, |d| RowAttrs::data(vec![
+                        ("data-run", d.run.clone().unwrap_or_default()), ("data-dataset", d.dataset.clone().unwrap_or_default()),
+                        ("data-k", d.k.map(|k| k.to_string()).unwrap_or_default()), ("data-a", d.a.clone()), ("data-b", d.b.clone()),
+                        ("data-label", label_name(d.stats.label).to_string()),
+                    ]).with_class(Some(match label_name(d.stats.label) { "strict" => "label-strict", "boundary" => "label-boundary",
+                        "directional" => "label-directional", _ => "label-none" }))) }
+                </Section>
+                <Section id="ksweep-stability-card" title="\u{0394}-stability across K" conventions={conv.clone()}
+                    exports={table_exports("stability", b, stability_rows, stability_cols)}
+                    intro={html! { <p class="intro">{ format!("|\u{0394}_K \u{2212} \u{0394}_base| \u{2264} slack ({}) per contrast and dataset; \
+                        partial marks deltas on arms with different query sets.", s.settings.slack) }</p> }}>
+                    <ul id="ksweep-stability-summary">
+                        { for s.stability_summary.iter().map(|x| html! {
+                            <li data-a={x.a.clone()} data-b={x.b.clone()} data-k={x.k.map(|k| k.to_string()).unwrap_or_default()}
+                                data-within={x.within.to_string()} data-datasets={x.datasets.to_string()}>
+                                { format!("{} \u{2212} {}, K = {} vs {}: {} of {} datasets within slack{}", x.a, x.b,
+                                    x.k.map_or("—".into(), |k| k.to_string()), x.base_k.map_or("—".into(), |k| k.to_string()),
+                                    x.within, x.datasets, if x.within_datasets.is_empty() { String::new() } else { format!(" ({})", x.within_datasets.join(", ")) }) }
+                            </li>
+                        }) }
+                    </ul>
+                    { grid("ksweep-stability", &stability_cols(b), &s.stability, |x| RowAttrs::data(vec![
+                        ("data-dataset", x.dataset.clone().unwrap_or_default()), ("data-a", x.a.clone()), ("data-b", x.b.clone()),
+                        ("data-k", x.k.map(|k| k.to_string()).unwrap_or_default()),
+                    ]).with_class((!x.within).then_some("flip"))) }
+                </Section>
+                if !s.crossovers.is_empty() {
+                    <Section id="ksweep-crossovers-card" title="Crossovers" conventions={conv.clone()}
+                        exports={table_exports("crossovers", b, crossover_rows, crossover_cols)}
+                        intro={html! { <p class="intro">{ "An arm ahead of another at K whose score is below the other's at the next K." }</p> }}>
+                        { grid("ksweep-crossovers", &crossover_cols(b), &s.crossovers, |x| RowAttrs::data(vec![
+                            ("data-dataset", x.dataset.clone().unwrap_or_default()), ("data-arm", x.arm.clone()),
+                        ])) }
+                    </Section>
+                }
+            </>
+        }
+    }
+}
+
+impl Tool for Claims {
+    const PAGE: Page = Page::Claims;
+    const INTAKE_TITLE: &'static str = "Scores, claims and tables";
+    type Draft = Draft;
+    type Batch = ClaimsBatch;
+    type View = View;
+
+    fn tagline() -> Html {
+        html! { { "Arms across K with intervals and labelled paired deltas; every reported number recomputed from the per-query \
+        scores; and a consistency linter over every table, loaded or computed." } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Drop files anywhere on this page, or choose them, in any order; each is recognised by its columns: per-query scores (" }
+                <code>{ "arm, query_id, score [, dataset, k, run]" }</code>{ "), claims to check (" }<code>{ "claim_id, kind, arms, reported, …" }</code>
+                { ") and printed tables to lint (" }<code>{ "table, id, estimate, ci, n, mean_a, mean_b, delta, …" }</code>
+                { "). A file taken for the wrong thing can be switched in the files table." }</p>
+        }
+    }
+
+    fn footer() -> Html {
+        html! { <>{ "The same numbers as " }<code>{ "memaudit claims --data F --claims F --table F --format json" }</code>
+        { "; CSV exports equal " }<code>{ "--format csv --csv-table claims|findings|cells|deltas|stability" }</code>{ "." }</> }
+    }
+
+    fn run(draft: &Draft) -> Result<ToolRun, String> {
+        draft.parse().map(ToolRun::Claims)
+    }
+
+    fn take(result: ToolResult) -> Option<ClaimsBatch> {
+        match result {
+            ToolResult::Claims(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn defaults(old: &Draft) -> Draft {
+        Draft { roles: old.roles.clone(), ..Draft::default() }
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        let d = &page.draft;
+        let b = page.batch.as_ref();
+        let mut metrics = vec![(String::new(), "(the data's default)".to_string())];
+        metrics.extend(b.iter().flat_map(|b| b.metrics.iter().map(|m| (m.clone(), m.clone()))));
+        let mut ks = vec![(String::new(), "(the smallest)".to_string())];
+        ks.extend(b.iter().flat_map(|b| b.ks.iter().map(|k| (k.to_string(), k.to_string()))));
+        let arms = b.map(|b| b.arms.join(", ")).unwrap_or_default();
+        html! {
+            <>
+                { ui.select_field("claims-metric", "score column", &metrics, &d.metric, ui.on_select(|d: &mut Draft, v| d.metric = v)) }
+                { ui.select_field("claims-base-k", "base K", &ks, &d.base_k, ui.on_select(|d: &mut Draft, v| d.base_k = v)) }
+                { ui.text_field("claims-slack", "\u{0394}-stability slack", &d.slack, "in the data's units (0.02 = 2pp for 0/1 scores)", |d, v| d.slack = v) }
+                { ui.text_field("claims-bootstrap", "resamples", &d.bootstrap, "bootstrap resamples of every interval", |d, v| d.bootstrap = v) }
+                { ui.text_field("claims-seed", "seed", &d.seed, "seed of the ChaCha8 stream", |d, v| d.seed = v) }
+                { ui.text_field("claims-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
+                <div class="field grow">
+                    <label for="claims-contrasts" title={format!("a − b at equal K; empty: every pair of arms ({arms})")}>{ "contrasts (a:b, …)" }</label>
+                    <input id="claims-contrasts" type="text" value={d.contrasts.clone()} placeholder="specialist:vanilla"
+                        oninput={ui.on_text(|d: &mut Draft, v| d.contrasts = v)} />
+                </div>
+                { ui.check_field("claims-sweep", "K-sweep (with per-query scores)", d.sweep, |d, on| d.sweep = on) }
+            </>
+        }
+    }
+
+    fn results(page: &ToolPage<Self>, b: &Rc<ClaimsBatch>, ui: &Ui<Self>) -> Html {
+        let r = &b.report;
+        let conv = Some(AttrValue::from(conventions(b)));
+        let json = {
+            let b = b.clone();
+            move || report_json(&b)
+        };
+        let n = &r.counts;
+        let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
+        html! {
+            <>
+                <div class="results-head">
+                    <p id="claims-summary-line">{ format!("{} files checked in {}, memaudit {}.", b.files.len(), duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                    <div class="exports">{ text_download("claims-report-json", "Full report JSON", "memaudit-claims.json", "application/json", json) }</div>
+                </div>
+                <Section id="claims-reading" title="What was read" conventions={conv.clone()}>
+                    { role_files("claims-", &b.files, &FileRole::CLAIMS_PAGE, on_role) }
+                </Section>
+                if !r.claims.is_empty() {
+                    <Section id="claims-card" title="Claims: reported vs recomputed" conventions={conv.clone()}
+                        exports={table_exports("claims", b, claim_rows, claim_cols)}
+                        intro={html! { <p class="intro">{ "Each claim recomputed from the per-query scores on the printed scale: matches (within its \
+                            tolerance), within rounding (half a unit of the last printed decimal), differs, or cannot be computed (the reason names \
+                            the missing input)." }</p> }}>
+                        <p class="verdict-counts" id="claims-counts" data-matches={n.matches.to_string()} data-within-rounding={n.within_rounding.to_string()}
+                            data-differs={n.differs.to_string()} data-cannot-compute={n.cannot_compute.to_string()}>
+                            <span class="badge ok">{ format!("{} match", n.matches) }</span>{ " " }
+                            <span class="badge note">{ format!("{} within rounding", n.within_rounding) }</span>{ " " }
+                            <span class="badge warning">{ format!("{} differ", n.differs) }</span>{ " " }
+                            <span class="badge">{ format!("{} cannot be computed", n.cannot_compute) }</span>
+                        </p>
+                        { grid("claims-table", &claim_cols(b), &r.claims, |c| RowAttrs::data(vec![
+                            ("data-claim", c.claim_id.clone()), ("data-verdict", snake(&c.verdict)),
+                        ]).with_class(Some(match c.verdict {
+                            crate::claims::Verdict::Matches => "verdict-matches",
+                            crate::claims::Verdict::WithinRounding => "verdict-rounding",
+                            crate::claims::Verdict::Differs => "verdict-differs",
+                            crate::claims::Verdict::CannotCompute => "verdict-missing",
+                        }))) }
+                    </Section>
+                }
+                <Section id="claims-findings-card" title="Consistency checks" conventions={conv.clone()}
+                    exports={table_exports("findings", b, finding_rows, finding_cols)}
+                    intro={html! { <p class="intro">{ "The linter on every table — the claims, the printed tables and memaudit's own K-sweep cells and deltas \
+                        (sweep/cells, sweep/deltas): points outside their interval, deltas that are not the difference of the means, proportions off \
+                        the k/n grid, different query sets, implausible widths, mislabelled interval methods, partial runs, run mixing." }</p> }}>
+                    if r.findings.is_empty() {
+                        <p class="ok" id="claims-findings-empty">{ "No inconsistency found." }</p>
+                    } else {
+                        <p class="muted" id="claims-findings-count" data-count={r.findings.len().to_string()}>{ format!("{} findings.", count(r.findings.len())) }</p>
+                        { grid("claims-findings", &finding_cols(b), &r.findings, |f| RowAttrs::data(vec![
+                            ("data-kind", snake(&f.kind)), ("data-table", f.table.clone().unwrap_or_default()), ("data-row", f.row.clone()),
+                        ])) }
+                    }
+                </Section>
+                if let Some(s) = &r.sweep {
+                    { Claims::view_sweep(page, b, s, ui, &conv) }
+                }
+            </>
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! The rules page (issue 5 §5): drop a pre-registered rule registry, the named values it
+//! judges, optionally a `git log --format='%H %cI' [--name-only]` export and the data files
+//! behind the values (fingerprinted with SHA-256), and see every rule's verdict — fired or
+//! not, the outcome, the margin to its threshold, the inputs used with their file hashes, the
+//! predicate tree — and a clear flag on every rule registered after the data it judges — the
+//! numbers of `memaudit rules --format json`.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::Page;
+use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
+use crate::rules::expr::Eval;
+use crate::rules::{InputUsed, RuleVerdict, Temporal, format_time, parse_time};
+use crate::web::components::Section;
+use crate::web::components::export::text_download;
+use crate::web::components::grid::{Column, RowAttrs, Val, grid, table_exports};
+use crate::web::format::{duration, fmt4};
+use crate::web::protocol::{FileRole, RulesBatch, RulesRun, ToolResult, ToolRun};
+
+/// The temporal status of a rule registered after its data.
+pub const LATE: &str = "registered_after_data";
+
+/// The settings as edited.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Draft {
+    pub roles: BTreeMap<String, FileRole>,
+    /// Stamped on the verdicts (empty: the time of the request).
+    pub evaluated_at: String,
+}
+
+/// Now, as `memaudit rules` stamps it by default.
+fn now() -> String {
+    format_time((js_sys::Date::now() / 1000.0).floor() as i64)
+}
+
+impl Draft {
+    /// The run, or what is wrong (naming the field).
+    pub fn parse(&self) -> Result<RulesRun, String> {
+        let t = self.evaluated_at.trim();
+        if !t.is_empty() && parse_time(t).is_none() {
+            return Err(format!("evaluated at: `{t}` is not an ISO 8601 time (2026-11-22T00:00:00Z)"));
+        }
+        Ok(RulesRun { roles: self.roles.clone(), evaluated_at: Some(if t.is_empty() { now() } else { t.to_string() }) })
+    }
+}
+
+pub enum Rules {}
+
+/// The rules page.
+pub type RulesPage = ToolPage<Rules>;
+
+fn conventions(b: &RulesBatch) -> String {
+    let at = b.report.verdicts.first().and_then(|v| v.evaluated_at.clone()).unwrap_or_default();
+    let git = b.files.iter().find(|f| f.role == FileRole::GitLog).map_or("none".into(), |f| f.name.clone());
+    let data = b.files.iter().filter(|f| f.role == FileRole::Data).count();
+    format!("evaluated_at={at} git_log={git} data_files={data} hash=sha256")
+}
+
+fn late(v: &RuleVerdict) -> bool {
+    v.temporal.status == LATE
+}
+
+fn registered(t: &Temporal) -> String {
+    t.registered.clone().unwrap_or_default()
+}
+
+/// The CLI's CSV columns (`memaudit rules --format csv`), then what the page adds.
+fn verdict_cols(_: &RulesBatch) -> Vec<Column<RuleVerdict>> {
+    type V = RuleVerdict;
+    vec![
+        Column::new("rule_id", "rule", |v: &V| Val::text(v.rule_id.clone())),
+        Column::named("kind", |v: &V| Val::text(v.kind.clone())),
+        Column::named("fired", |v: &V| Val::Bool(v.fired)),
+        Column::named("outcome", |v: &V| Val::text(v.outcome.clone())),
+        Column::new("margin", "margin", |v: &V| Val::Signed(v.margin))
+            .titled("distance to the threshold: positive = fired with room, negative = missed by"),
+        Column::new("temporal", "temporal check", |v: &V| Val::text(v.temporal.status.clone())),
+        Column::new("registered", "registered", |v: &V| Val::text(registered(&v.temporal))),
+        Column::new("inputs", "inputs", |v: &V| {
+            Val::text(v.inputs.iter().map(|i| i.name.clone()).collect::<Vec<_>>().join(";"))
+        }),
+        Column::named("error", |v: &V| Val::text(v.error.clone().unwrap_or_default())),
+        Column::new("flag", "flag", |v: &V| Val::text(if late(v) { "\u{26a0} registered after its data" } else { "" }))
+            .screen_only(),
+        Column::named("provenance", |v: &V| {
+            Val::text(
+                serde_json::to_value(&v.provenance)
+                    .ok()
+                    .and_then(|p| p.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+            )
+        })
+        .screen_only(),
+    ]
+}
+
+fn input_cols(late_for: &[String]) -> Vec<Column<InputUsed>> {
+    let late_for = late_for.to_vec();
+    vec![
+        Column::named("name", |i: &InputUsed| Val::text(i.name.clone())),
+        Column::named("estimate", |i: &InputUsed| Val::Num(i.estimate)),
+        Column::named("low", |i: &InputUsed| Val::Num(i.low)),
+        Column::named("high", |i: &InputUsed| Val::Num(i.high)),
+        Column::named("source", |i: &InputUsed| Val::opt(&i.source)),
+        Column::new("sha256", "SHA-256", |i: &InputUsed| Val::opt(&i.sha256)),
+        Column::new("data_time", "data time", |i: &InputUsed| Val::opt(&i.data_time)),
+        Column::new("data_time_from", "dated by", |i: &InputUsed| Val::opt(&i.data_time_from)),
+        Column::new("late", "older than the rule", move |i: &InputUsed| Val::Bool(Some(late_for.contains(&i.name)))),
+    ]
+}
+
+fn verdict_rows(b: &RulesBatch) -> &[RuleVerdict] {
+    &b.report.verdicts
+}
+
+/// What `memaudit rules --format json` prints.
+pub fn report_json(b: &RulesBatch) -> Result<String, String> {
+    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
+    }
+    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+}
+
+/// A predicate node and its children: fired or not, margin, the numbers.
+fn tree(nodes: &[Eval]) -> Html {
+    html! {
+        <ul class="tree">
+            { for nodes.iter().map(|e| html! {
+                <li data-fired={e.fired.to_string()} data-margin={crate::report::num(e.margin)} class={classes!(if e.fired { "fired" } else { "not-fired" })}>
+                    <span class="badge">{ if e.fired { "holds" } else { "fails" } }</span>
+                    { format!(" {} ", e.detail) }
+                    if e.margin.is_some() { <span class="muted">{ format!("(margin {})", fmt4(e.margin)) }</span> }
+                    if !e.children.is_empty() { { tree(&e.children) } }
+                </li>
+            }) }
+        </ul>
+    }
+}
+
+fn detail(i: usize, v: &RuleVerdict) -> Html {
+    let t = &v.temporal;
+    html! {
+        <details class={classes!("rule-detail", late(v).then_some("late"))} id={format!("rules-detail-{i}")} data-rule={v.rule_id.clone()}
+            open={late(v)}>
+            <summary>
+                <code>{ v.rule_id.clone() }</code>{ format!(" \u{2192} {}", v.outcome) }
+                if late(v) { <span class="badge warning late-flag">{ "registered after its data" }</span> }
+            </summary>
+            if let Some(text) = &v.text { <p class="rule-text">{ text.clone() }</p> }
+            <dl class="rule-facts">
+                <dt>{ "registered" }</dt>
+                <dd data-key="registered">{ format!("{} (from {})", registered(t), t.registered_from.clone().unwrap_or_else(|| "—".into())) }</dd>
+                <dt>{ "temporal check" }</dt><dd data-key="temporal" data-status={t.status.clone()}>{ t.detail.clone() }</dd>
+                <dt>{ "rule hash" }</dt><dd data-key="rule_hash"><code>{ v.rule_hash.clone() }</code></dd>
+                <dt>{ "evaluated at" }</dt><dd data-key="evaluated_at">{ v.evaluated_at.clone().unwrap_or_default() }</dd>
+                if let Some(e) = &v.error { <dt>{ "error" }</dt><dd data-key="error" class="error">{ e.clone() }</dd> }
+            </dl>
+            if let Some(totals) = &v.totals {
+                <p class="totals" data-key="totals">{ "Vote totals: " }
+                    { totals.iter().map(|(k, x)| format!("{k} = {x}")).collect::<Vec<_>>().join(", ") }</p>
+            }
+            { tree(&v.tree) }
+            { grid(&format!("rules-inputs-{i}"), &input_cols(&t.late_for), &v.inputs, |x| {
+                RowAttrs::data(vec![("data-input", x.name.clone())]).with_class(t.late_for.contains(&x.name).then_some("late"))
+            }) }
+        </details>
+    }
+}
+
+impl Tool for Rules {
+    const PAGE: Page = Page::Rules;
+    const INTAKE_TITLE: &'static str = "Rules, values and their history";
+    type Draft = Draft;
+    type Batch = RulesBatch;
+    type View = ();
+
+    fn tagline() -> Html {
+        html! { { "Pre-registered decision rules evaluated on the numbers they judge: fired or not, by how much, on which inputs \
+        (with file hashes), and whether each rule was registered before its data." } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Drop files anywhere on this page, or choose them, in any order; each is recognised by its content: the rule registry (" }
+                <code>{ "{\"rules\": […]}" }</code>{ "), named values (" }<code>{ "{\"values\": {…}}" }</code>{ "), a " }
+                <code>{ "git log --format='%H %cI' --name-only" }</code>{ " export (commit times of rules and data), and any other file as data \
+                to fingerprint (SHA-256; matched to the values' sources by name)." }</p>
+        }
+    }
+
+    fn footer() -> Html {
+        html! { <>{ "The same numbers as " }<code>{ "memaudit rules --rules F --values F --git-log F --data F --format json" }</code>
+        { "; the CSV export equals " }<code>{ "--format csv" }</code>{ "." }</> }
+    }
+
+    fn run(draft: &Draft) -> Result<ToolRun, String> {
+        draft.parse().map(ToolRun::Rules)
+    }
+
+    fn take(result: ToolResult) -> Option<RulesBatch> {
+        match result {
+            ToolResult::Rules(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn defaults(old: &Draft) -> Draft {
+        Draft { roles: old.roles.clone(), evaluated_at: String::new() }
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        html! {
+            { ui.text_field("rules-evaluated-at", "evaluated at", &page.draft.evaluated_at,
+                "the time stamped on every verdict (--evaluated-at; empty: now)", |d, v| d.evaluated_at = v) }
+        }
+    }
+
+    fn results(_page: &ToolPage<Self>, b: &Rc<RulesBatch>, ui: &Ui<Self>) -> Html {
+        let r = &b.report;
+        let conv = Some(AttrValue::from(conventions(b)));
+        let json = {
+            let b = b.clone();
+            move || report_json(&b)
+        };
+        let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
+        let late_rules: Vec<&RuleVerdict> = r.verdicts.iter().filter(|v| late(v)).collect();
+        html! {
+            <>
+                <div class="results-head">
+                    <p id="rules-counts" data-fired={r.fired.to_string()} data-not-fired={r.not_fired.to_string()}
+                        data-errors={r.errors.to_string()} data-late={r.registered_after_data.to_string()}>
+                        { format!("{} rules: {} fired, {} not fired, {} errors, {} registered after their data ({}).", r.verdicts.len(),
+                            r.fired, r.not_fired, r.errors, r.registered_after_data, duration(b.total_ms)) }</p>
+                    <div class="exports">{ text_download("rules-report-json", "Full report JSON", "memaudit-rules.json", "application/json", json) }</div>
+                </div>
+                if !late_rules.is_empty() {
+                    <div class="late-alert" id="rules-late" role="alert" data-count={late_rules.len().to_string()}>
+                        <h3>{ "\u{26a0} Registered after the data they judge" }</h3>
+                        <ul>
+                            { for late_rules.iter().map(|v| html! {
+                                <li data-rule={v.rule_id.clone()}><code>{ v.rule_id.clone() }</code>{ format!(": {}", v.temporal.detail) }</li>
+                            }) }
+                        </ul>
+                    </div>
+                }
+                <Section id="rules-reading" title="What was read" conventions={conv.clone()}>
+                    { role_files("rules-", &b.files, &FileRole::RULES_PAGE, on_role) }
+                </Section>
+                <Section id="rules-verdicts-card" title="Verdicts" conventions={conv.clone()}
+                    exports={table_exports("verdicts", b, verdict_rows, verdict_cols)}
+                    intro={html! { <p class="intro">{ "One row per rule: fired or not, the outcome, the margin to the threshold (positive: fired with room; \
+                        negative: missed by), the temporal check (registration time from the rule's commit in the git log, else its registered_at, \
+                        against the time of every input it judges) and the inputs used." }</p> }}>
+                    { grid("rules-verdicts", &verdict_cols(b), &r.verdicts, |v| RowAttrs::data(vec![
+                        ("data-rule", v.rule_id.clone()),
+                        ("data-fired", v.fired.map(|f| f.to_string()).unwrap_or_default()),
+                        ("data-temporal", v.temporal.status.clone()),
+                    ]).with_class(late(v).then_some("late"))) }
+                </Section>
+                <Section id="rules-details-card" title="Each rule: predicates, inputs and hashes" conventions={conv}>
+                    { for r.verdicts.iter().enumerate().map(|(i, v)| detail(i, v)) }
+                </Section>
+            </>
+        }
+    }
+}

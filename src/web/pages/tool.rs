@@ -1,0 +1,475 @@
+//! One component for the four issue-5 pages (answers, ablation, claims, rules): a drop zone
+//! for the page's files, a settings form, the progress bar and error box, and the page's
+//! results. What differs per page is a [`Tool`]: its settings draft, how the draft becomes a
+//! worker request ([`ToolRun`]), and how its result is shown.
+//!
+//! Dropped files are added to the page's set (a file of the same name replaces the earlier
+//! one) and the whole set is analysed again; "Re-analyse" analyses the files the worker kept
+//! under the edited settings. A file that cannot be read is named with its line and field and
+//! taken out of the set; earlier results stay on screen.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use gloo::worker::WorkerBridge;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::html::Scope;
+use yew::prelude::*;
+
+use super::{
+    Busy, ErrorView, Page, PageProps, PageState, Track, add_files, error_box, failure, file_picker, forward_drop,
+    job_of, report_state, status_bar,
+};
+use crate::web::components::grid::{Column, RowAttrs, Val, grid};
+use crate::web::format::count;
+use crate::web::protocol::{FileNote, FileRole, JobId, Request, Response, RoleFile, SourceFile, ToolResult, ToolRun};
+use crate::web::worker::AuditWorker;
+
+/// What one issue-5 page is.
+pub trait Tool: Sized + 'static {
+    const PAGE: Page;
+    /// The drop zone's heading.
+    const INTAKE_TITLE: &'static str;
+    /// The settings as edited (text fields parsed on run).
+    type Draft: Clone + PartialEq + Default + 'static;
+    /// A result as the page keeps it.
+    type Batch: 'static;
+    /// Page-local choices about how results are shown (plot pickers), kept across results.
+    type View: Default + 'static;
+
+    /// One sentence under the navigation.
+    fn tagline() -> Html;
+    /// What to drop, in the drop zone.
+    fn intake() -> Html;
+    /// The CLI twin, at the foot of the page.
+    fn footer() -> Html;
+    /// The request, or what is wrong with the settings (naming the field).
+    fn run(draft: &Self::Draft) -> Result<ToolRun, String>;
+    /// The result of this page's kind.
+    fn take(result: ToolResult) -> Option<Self::Batch>;
+    /// The settings fields.
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html;
+    /// The results.
+    fn results(page: &ToolPage<Self>, batch: &Rc<Self::Batch>, ui: &Ui<Self>) -> Html;
+    /// The default settings (`old`: what the data-dependent fields keep).
+    fn defaults(_old: &Self::Draft) -> Self::Draft {
+        Self::Draft::default()
+    }
+}
+
+type Edit<D> = Box<dyn FnOnce(&mut D)>;
+type ViewEdit<V> = Box<dyn FnOnce(&mut V)>;
+
+pub enum Msg<T: Tool> {
+    AddFiles(Vec<SourceFile>),
+    ClearFiles,
+    /// Change the draft.
+    Edit(Edit<T::Draft>),
+    /// Change the draft and analyse again at once (pickers next to a result).
+    EditApply(Edit<T::Draft>),
+    View(ViewEdit<T::View>),
+    Apply,
+    Defaults,
+    Worker(Response),
+    DismissError,
+}
+
+/// An issue-5 page.
+pub struct ToolPage<T: Tool> {
+    bridge: WorkerBridge<AuditWorker>,
+    next_job: JobId,
+    pub files: Vec<SourceFile>,
+    busy: Option<Busy>,
+    error: Option<ErrorView>,
+    pub draft: T::Draft,
+    /// The draft behind the result on screen.
+    pub applied: Option<T::Draft>,
+    pub batch: Option<Rc<T::Batch>>,
+    pub view: T::View,
+    last_drop: Option<u32>,
+    state: PageState,
+}
+
+/// Builds the callbacks of a page's fields.
+pub struct Ui<T: Tool> {
+    link: Scope<ToolPage<T>>,
+}
+
+impl<T: Tool> Ui<T> {
+    fn edit<E: 'static, V: 'static>(
+        &self,
+        apply: bool,
+        read: fn(&E) -> V,
+        set: impl Fn(&mut T::Draft, V) + 'static,
+    ) -> Callback<E> {
+        let set = Rc::new(set);
+        self.link.callback(move |e: E| {
+            let v = read(&e);
+            let set = set.clone();
+            let edit: Edit<T::Draft> = Box::new(move |d| set(d, v));
+            if apply { Msg::EditApply(edit) } else { Msg::Edit(edit) }
+        })
+    }
+
+    /// A text field that follows every keystroke.
+    pub fn on_text(&self, set: impl Fn(&mut T::Draft, String) + 'static) -> Callback<InputEvent> {
+        self.edit(false, |e: &InputEvent| e.target_unchecked_into::<HtmlInputElement>().value(), set)
+    }
+
+    pub fn on_select(&self, set: impl Fn(&mut T::Draft, String) + 'static) -> Callback<Event> {
+        self.edit(false, |e: &Event| e.target_unchecked_into::<HtmlSelectElement>().value(), set)
+    }
+
+    /// A select whose change re-runs the analysis at once.
+    pub fn on_select_apply(&self, set: impl Fn(&mut T::Draft, String) + 'static) -> Callback<Event> {
+        self.edit(true, |e: &Event| e.target_unchecked_into::<HtmlSelectElement>().value(), set)
+    }
+
+    pub fn on_check(&self, set: impl Fn(&mut T::Draft, bool) + 'static) -> Callback<Event> {
+        self.edit(false, |e: &Event| e.target_unchecked_into::<HtmlInputElement>().checked(), set)
+    }
+
+    /// A callback that changes the draft with its value and analyses again at once.
+    pub fn apply_with<V: 'static>(&self, set: impl Fn(&mut T::Draft, V) + 'static) -> Callback<V> {
+        let set = Rc::new(set);
+        self.link.callback(move |v: V| {
+            let set = set.clone();
+            Msg::EditApply(Box::new(move |d| set(d, v)))
+        })
+    }
+
+    /// A select that changes how results are shown (no new analysis).
+    pub fn on_view(&self, set: impl Fn(&mut T::View, String) + 'static) -> Callback<Event> {
+        let set = Rc::new(set);
+        self.link.callback(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let set = set.clone();
+            Msg::View(Box::new(move |view| set(view, v)))
+        })
+    }
+
+    /// A button that changes how results are shown.
+    pub fn on_view_click(&self, set: impl Fn(&mut T::View) + 'static) -> Callback<MouseEvent> {
+        let set = Rc::new(set);
+        self.link.callback(move |_: MouseEvent| {
+            let set = set.clone();
+            Msg::View(Box::new(move |view| set(view)))
+        })
+    }
+
+    /// `<div class="field">` with a label and a text input.
+    pub fn text_field(
+        &self,
+        id: &str,
+        label: &str,
+        value: &str,
+        title: &str,
+        set: impl Fn(&mut T::Draft, String) + 'static,
+    ) -> Html {
+        let title = (!title.is_empty()).then(|| title.to_string());
+        html! {
+            <div class="field">
+                <label for={id.to_string()} title={title.clone()}>{ label.to_string() }</label>
+                <input id={id.to_string()} type="text" value={value.to_string()} oninput={self.on_text(set)} {title} />
+            </div>
+        }
+    }
+
+    /// `<div class="field">` with a label and a select of `(value, label)` options.
+    pub fn select_field(
+        &self,
+        id: &str,
+        label: &str,
+        options: &[(String, String)],
+        current: &str,
+        onchange: Callback<Event>,
+    ) -> Html {
+        html! {
+            <div class="field">
+                <label for={id.to_string()}>{ label.to_string() }</label>
+                <select id={id.to_string()} {onchange}>
+                    { for options.iter().map(|(v, l)| html! { <option value={v.clone()} selected={v == current}>{ l.clone() }</option> }) }
+                </select>
+            </div>
+        }
+    }
+
+    /// A labelled checkbox.
+    pub fn check_field(
+        &self,
+        id: &str,
+        label: &str,
+        checked: bool,
+        set: impl Fn(&mut T::Draft, bool) + 'static,
+    ) -> Html {
+        html! {
+            <div class="field checkbox">
+                <label for={id.to_string()}>
+                    <input type="checkbox" id={id.to_string()} {checked} onchange={self.on_check(set)} />{ format!(" {label}") }
+                </label>
+            </div>
+        }
+    }
+}
+
+/// The files a page read (`#{prefix}files tr[data-file][data-kind]`).
+pub fn file_notes(prefix: &str, files: &[FileNote]) -> Html {
+    let cols = vec![
+        Column::new("name", "file", |f: &FileNote| Val::text(f.name.clone())),
+        Column::new("kind", "read as", |f: &FileNote| Val::text(f.kind.clone())),
+        Column::new("records", "records", |f: &FileNote| Val::count(f.records)),
+    ];
+    grid(&format!("{prefix}files"), &cols, files, |f| {
+        RowAttrs::data(vec![("data-file", f.name.clone()), ("data-kind", f.kind.clone())])
+    })
+}
+
+/// The files of the claims or rules page with their roles (`#{prefix}files tr[data-file]
+/// [data-role][data-detected]`), each with a select to take it as something else
+/// (`select[data-file]`), and its SHA-256.
+pub fn role_files(
+    prefix: &str,
+    files: &[RoleFile],
+    allowed: &[FileRole],
+    on_role: Callback<(String, FileRole)>,
+) -> Html {
+    html! {
+        <div class="table-wrap">
+        <table id={format!("{prefix}files")} class="compact">
+            <thead><tr>
+                <th scope="col">{ "file" }</th><th scope="col">{ "taken as" }</th><th scope="col">{ "records" }</th>
+                <th scope="col" title="SHA-256 of the file's bytes">{ "SHA-256" }</th>
+            </tr></thead>
+            <tbody>
+            { for files.iter().map(|f| {
+                let name = f.name.clone();
+                let cb = on_role.clone();
+                let onchange = Callback::from(move |e: Event| {
+                    let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+                    if let Some(r) = FileRole::parse(&v) {
+                        cb.emit((name.clone(), r));
+                    }
+                });
+                html! {
+                    <tr data-file={f.name.clone()} data-role={f.role.name()} data-detected={f.detected.name()}>
+                        <td data-col="name"><code>{ f.name.clone() }</code></td>
+                        <td data-col="role">
+                            <select data-file={f.name.clone()} aria-label={format!("what {} is", f.name)} {onchange}>
+                                { for allowed.iter().map(|r| html! {
+                                    <option value={r.name()} selected={*r == f.role}>
+                                        { r.describe() }{ if *r == f.detected && f.role != f.detected { " (detected)" } else { "" } }
+                                    </option>
+                                }) }
+                            </select>
+                        </td>
+                        <td class="num" data-col="records" data-value={f.records.to_string()}>{ count(f.records) }</td>
+                        <td data-col="sha256" class="hash" title={f.sha256.clone()}><code>{ f.sha256.chars().take(12).collect::<String>() }{ "…" }</code></td>
+                    </tr>
+                }
+            }) }
+            </tbody>
+        </table>
+        </div>
+    }
+}
+
+/// Sets the role of a file in a draft's overrides.
+pub fn set_role(roles: &mut BTreeMap<String, FileRole>, (name, role): (String, FileRole)) {
+    roles.insert(name, role);
+}
+
+impl<T: Tool> ToolPage<T> {
+    fn prefix() -> String {
+        format!("{}-", T::PAGE.slug())
+    }
+
+    fn start(&mut self, stage: &str) -> Option<(JobId, ToolRun)> {
+        let run = match T::run(&self.draft) {
+            Ok(r) => r,
+            Err(e) => {
+                self.error = Some(ErrorView::plain("Invalid setting", e));
+                return None;
+            }
+        };
+        self.next_job = self.next_job.wrapping_add(1);
+        let job = self.next_job;
+        self.busy = Some(Busy::new(job, stage));
+        self.error = None;
+        Some((job, run))
+    }
+
+    fn analyse_files(&mut self) {
+        if self.files.is_empty() {
+            return;
+        }
+        if let Some((job, run)) = self.start("reading") {
+            self.bridge.send(Request::Analyse { job, files: Some(self.files.clone()), run });
+        }
+    }
+
+    fn apply(&mut self) {
+        if self.batch.is_none() {
+            self.analyse_files();
+        } else if let Some((job, run)) = self.start("analysing") {
+            self.bridge.send(Request::Analyse { job, files: None, run });
+        }
+    }
+
+    fn on_response(&mut self, r: Response) -> bool {
+        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
+            return true;
+        };
+        match Busy::track(&mut self.busy, job, &r) {
+            Track::Other => return false,
+            Track::Progress => return true,
+            Track::Result => {}
+        }
+        match r {
+            Response::Analysed { result, .. } => {
+                self.busy = None;
+                match T::take(*result) {
+                    Some(b) => {
+                        self.error = None;
+                        self.applied = Some(self.draft.clone());
+                        self.batch = Some(Rc::new(b));
+                    }
+                    None => {
+                        self.error = Some(ErrorView::plain("Unexpected result", "the worker answered another page"))
+                    }
+                }
+            }
+            Response::Failed { error, kept_previous, .. } => {
+                self.busy = None;
+                self.error = Some(failure(&error, kept_previous, self.batch.is_some(), &mut self.files, "files"));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn view_intake(&self, ctx: &Context<Self>) -> Html {
+        let p = Self::prefix();
+        let link = ctx.link();
+        let clear = link.callback(|_: MouseEvent| Msg::ClearFiles);
+        html! {
+            <section id={format!("{p}intake")} class="card drop-zone" aria-labelledby={format!("{p}intake-title")}>
+                <h2 id={format!("{p}intake-title")}>{ T::INTAKE_TITLE }</h2>
+                { T::intake() }
+                <div class="intake-actions">
+                    { file_picker(&format!("{p}file-input"), "Choose files…", &format!("{p}privacy"), link.callback(Msg::AddFiles)) }
+                </div>
+                if !self.files.is_empty() {
+                    <ul class="file-list" id={format!("{p}file-list")}>
+                        { for self.files.iter().map(|f| html! {
+                            <li><code>{ f.name.clone() }</code><span class="muted">{ format!(" {} bytes", count(f.blob.size() as usize)) }</span></li>
+                        }) }
+                        <li><button type="button" class="link" id={format!("{p}clear-files")} onclick={clear}>{ "clear" }</button></li>
+                    </ul>
+                }
+                <p class="muted" id={format!("{p}privacy")}>{ "Everything runs in this browser tab: your files are never uploaded." }</p>
+            </section>
+        }
+    }
+
+    fn view_settings(&self, ctx: &Context<Self>, ui: &Ui<T>) -> Html {
+        let p = Self::prefix();
+        let link = ctx.link();
+        let apply = link.callback(|e: SubmitEvent| {
+            e.prevent_default();
+            Msg::Apply
+        });
+        let defaults = link.callback(|_: MouseEvent| Msg::Defaults);
+        let error = T::run(&self.draft).err();
+        let pending = self.applied.as_ref().is_some_and(|a| *a != self.draft);
+        html! {
+            <form id={format!("{p}settings")} class="settings" onsubmit={apply} aria-labelledby={format!("{p}settings-title")}>
+                <h2 id={format!("{p}settings-title")}>{ "Settings" }</h2>
+                <div class="fields">{ T::settings(self, ui) }</div>
+                <div class="actions">
+                    <button type="submit" id={format!("{p}apply")} disabled={self.busy.is_some()}>
+                        { if self.batch.is_some() { "Re-analyse" } else { "Use these settings" } }</button>
+                    <button type="button" class="secondary" id={format!("{p}defaults")} onclick={defaults}>{ "Defaults" }</button>
+                    if pending { <span class="pending" role="status">{ "Changed: press Re-analyse to apply." }</span> }
+                </div>
+                if let Some(e) = error { <p class="error" id={format!("{p}settings-error")} role="alert">{ e }</p> }
+            </form>
+        }
+    }
+}
+
+impl<T: Tool> Component for ToolPage<T> {
+    type Message = Msg<T>;
+    type Properties = PageProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
+        ToolPage {
+            bridge,
+            next_job: 0,
+            files: Vec::new(),
+            busy: None,
+            error: None,
+            draft: T::Draft::default(),
+            applied: None,
+            batch: None,
+            view: T::View::default(),
+            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
+            state: PageState::Idle,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
+    }
+
+    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
+        match msg {
+            Msg::AddFiles(files) => {
+                add_files(&mut self.files, files);
+                self.analyse_files();
+            }
+            Msg::ClearFiles => self.files.clear(),
+            Msg::Edit(f) => f(&mut self.draft),
+            Msg::EditApply(f) => {
+                f(&mut self.draft);
+                self.apply();
+            }
+            Msg::View(f) => f(&mut self.view),
+            Msg::Apply => self.apply(),
+            Msg::Defaults => self.draft = T::defaults(&self.draft),
+            Msg::Worker(r) => return self.on_response(r),
+            Msg::DismissError => self.error = None,
+        }
+        true
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        report_state(
+            ctx.props(),
+            &mut self.state,
+            PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some()),
+        );
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let slug = T::PAGE.slug();
+        let p = Self::prefix();
+        let state = PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some());
+        let ui = Ui { link: ctx.link().clone() };
+        html! {
+            <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()}
+                hidden={!ctx.props().active} aria-label={T::PAGE.label()}>
+                <p class="tagline">{ T::tagline() }</p>
+                { self.view_intake(ctx) }
+                { self.view_settings(ctx, &ui) }
+                { status_bar(&p, self.busy.as_ref()) }
+                { error_box(&p, self.error.as_ref(), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
+                if let Some(b) = &self.batch {
+                    <div id={format!("{p}results")}>{ T::results(self, b, &ui) }</div>
+                }
+                <footer class="page-foot muted">{ T::footer() }</footer>
+            </section>
+        }
+    }
+}
