@@ -12,8 +12,9 @@ use memaudit::error::Error;
 use memaudit::ingest::InputFile;
 use memaudit::outcomes::PairingOptions;
 use memaudit::plots::{
-    CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, HistogramPlot, Plot, PosteriorArm, PosteriorPlot,
-    ReclaimPlot, VerdictBar, VerdictBars, VerdictGroup,
+    CdArm, CdLayout, CdPlot, DeltaForest, DeltaPoint, ForestLayout, ForestPlot, ForestRow, HistogramPlot, KSweepPlot,
+    Plot, PosteriorArm, PosteriorPlot, ReclaimPlot, RhoPlot, RhoRow, UtilityGroup, UtilityPlot, VerdictBar,
+    VerdictBars, VerdictGroup,
 };
 use memaudit::probe::{Mode, NoteInput, Verdict};
 use memaudit::reclaim::Engine as Resampler;
@@ -24,10 +25,11 @@ use memaudit::web::components::plot::draw_plot;
 use memaudit::web::engine::compare::CompareEngine;
 use memaudit::web::engine::probe::{ProbeEngine, explain_note};
 use memaudit::web::engine::reclaim::ReclaimEngine;
+use memaudit::web::engine::tools::ToolEngines;
 use memaudit::web::engine::{self, Engine};
 use memaudit::web::protocol::{
-    Audited, CompareOutcome, CompareRun, ItemSelection, ItemsView, ProbeRun, ReclaimRun, Request, Response, SourceFile,
-    Timing,
+    AblationRun, AnswersRun, Audited, ClaimsRun, CompareOutcome, CompareRun, ItemSelection, ItemsView, ProbeRun,
+    ReclaimRun, Request, Response, RulesRun, SourceFile, Timing, ToolResult, ToolRun,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -248,6 +250,25 @@ async fn app_mounts() {
         "#reclaim-file-input",
         "#reclaim-settings",
         "#reclaim-resampler",
+        "#nav-answers",
+        "#nav-ablation",
+        "#nav-claims",
+        "#nav-rules",
+        "#page-answers",
+        "#answers-file-input",
+        "#answers-settings",
+        "#answers-f1-threshold",
+        "#page-ablation",
+        "#ablation-file-input",
+        "#ablation-gate",
+        "#ablation-bootstrap",
+        "#page-claims",
+        "#claims-file-input",
+        "#claims-slack",
+        "#claims-contrasts",
+        "#page-rules",
+        "#rules-file-input",
+        "#rules-evaluated-at",
     ] {
         assert!(root.query_selector(id).unwrap().is_some(), "{id} missing");
     }
@@ -358,9 +379,15 @@ async fn navigation_switches_pages_and_keeps_them_mounted() {
     yew::Renderer::<memaudit::web::App>::with_root(root.clone()).render();
     TimeoutFuture::new(50).await;
     assert!(!hidden(&root, "#page-rescore"));
-    for (nav, page) in
-        [("#nav-compare", "#page-compare"), ("#nav-probe", "#page-probe"), ("#nav-reclaim", "#page-reclaim")]
-    {
+    for (nav, page) in [
+        ("#nav-compare", "#page-compare"),
+        ("#nav-probe", "#page-probe"),
+        ("#nav-answers", "#page-answers"),
+        ("#nav-ablation", "#page-ablation"),
+        ("#nav-claims", "#page-claims"),
+        ("#nav-rules", "#page-rules"),
+        ("#nav-reclaim", "#page-reclaim"),
+    ] {
         let a: web_sys::HtmlElement = root.query_selector(nav).unwrap().unwrap().dyn_into().unwrap();
         a.click();
         TimeoutFuture::new(50).await;
@@ -576,4 +603,244 @@ fn reclaim_engine_in_wasm_matches_the_cli() {
     for (c, (lo, hi)) in b.report.cells.iter().zip(want) {
         assert!(close(c.rr_low.unwrap(), lo) && close(c.rr_high.unwrap(), hi), "{c:?}");
     }
+}
+
+/// `memaudit ablation --input abl.csv --bootstrap 500 --format json` (native) on this trace.
+const ABLATION_CSV: &str = "\
+run,query_id,subset,rank,cosine,base_score,ablated_score\n\
+r1,q00,multi,1,0.8311,0,1\nr1,q00,multi,2,0.7398,0,1\nr1,q00,multi,3,0.637,0,1\n\
+r1,q01,single,1,0.8015,1,1\nr1,q01,single,2,0.7472,1,1\nr1,q01,single,3,0.645,1,1\n\
+r1,q02,multi,1,0.8235,1,1\nr1,q02,multi,2,0.7272,1,1\nr1,q02,multi,3,0.6007,1,1\n\
+r1,q03,single,1,0.814,0,1\nr1,q03,single,2,0.7383,0,0\nr1,q03,single,3,0.6399,0,0\n\
+r1,q04,multi,1,0.8309,1,1\nr1,q04,multi,2,0.7001,1,0\nr1,q04,multi,3,0.6105,1,1\n\
+r1,q05,single,1,0.8491,1,0\nr1,q05,single,2,0.7145,1,0\nr1,q05,single,3,0.627,1,1\n\
+r1,q06,multi,1,0.8102,0,1\nr1,q06,multi,2,0.7345,0,1\nr1,q06,multi,3,0.6447,0,0\n\
+r1,q07,single,1,0.8181,1,1\nr1,q07,single,2,0.7073,1,1\nr1,q07,single,3,0.6151,1,1\n\
+r1,q08,multi,1,0.8002,1,1\nr1,q08,multi,2,0.7169,1,1\nr1,q08,multi,3,0.6409,1,1\n\
+r1,q09,single,1,0.8158,0,0\nr1,q09,single,2,0.7352,0,0\nr1,q09,single,3,0.6488,0,0\n\
+r1,q10,multi,1,0.8375,1,0\nr1,q10,multi,2,0.7009,1,0\nr1,q10,multi,3,0.6183,1,1\n\
+r1,q11,single,1,0.8005,1,1\nr1,q11,single,2,0.709,1,0\nr1,q11,single,3,0.6098,1,0\n";
+
+fn issue5(name: &str) -> InputFile {
+    let bytes: &[u8] = match name {
+        "seed000_scores.csv" => include_bytes!("reference/issue5/seed000_scores.csv"),
+        "seed000_claims.csv" => include_bytes!("reference/issue5/seed000_claims.csv"),
+        "seed000_tables.csv" => include_bytes!("reference/issue5/seed000_tables.csv"),
+        "seed000_rules.json" => include_bytes!("reference/issue5/seed000_rules.json"),
+        "seed000_values.json" => include_bytes!("reference/issue5/seed000_values.json"),
+        "seed000_gitlog.txt" => include_bytes!("reference/issue5/seed000_gitlog.txt"),
+        other => panic!("no fixture {other}"),
+    };
+    InputFile::new(name, bytes)
+}
+
+/// The result crosses the worker boundary unchanged (plain JS values: the core types use serde
+/// features bincode cannot carry: flatten, internally tagged enums).
+fn round_trip(result: &ToolResult) {
+    use gloo::worker::Codec;
+    let resp = Response::Analysed { job: 9, result: Box::new(result.clone()) };
+    match WebCodec::decode::<Response>(WebCodec::encode(&resp)) {
+        Response::Analysed { job, result: back } => {
+            assert_eq!(job, 9);
+            // NaN != NaN: compare the JSON texts (NaN → null on both sides).
+            assert_eq!(serde_json::to_string(&*back).unwrap(), serde_json::to_string(result).unwrap());
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn issue5_engines_in_wasm_match_the_cli() {
+    let mut tools = ToolEngines::new();
+    // memaudit claims --data … --claims … --table … --bootstrap 2000 --format json (native)
+    let mut claims = ClaimsRun { bootstrap: 2000, ..ClaimsRun::default() };
+    let files =
+        ["seed000_claims.csv", "seed000_scores.csv", "seed000_tables.csv"].into_iter().map(issue5).collect::<Vec<_>>();
+    let r = tools.analyse(Some(files), &ToolRun::Claims(claims.clone()), &mut |_, _, _| {}).unwrap();
+    let ToolResult::Claims(b) = &r else { panic!("{r:?}") };
+    let n = &b.report.counts;
+    assert_eq!((n.matches, n.within_rounding, n.differs, n.cannot_compute), (7, 3, 4, 1));
+    assert_eq!(b.report.findings.len(), 20);
+    let d = &b.report.sweep.as_ref().unwrap().deltas;
+    assert!(close(d[1].stats.delta, 0.07894736842105263) && close(d[1].stats.ci_high, 0.15789473684210525));
+    assert_eq!(d[1].stats.label, memaudit::ksweep::Significance::Boundary);
+    round_trip(&r);
+    // A re-run on the kept files under another seed.
+    claims.seed = 7;
+    let r = tools.analyse(None, &ToolRun::Claims(claims), &mut |_, _, _| {}).unwrap();
+    let ToolResult::Claims(b) = &r else { panic!("{r:?}") };
+    assert_eq!(b.report.settings.seed, 7);
+
+    // memaudit rules --rules … --values … --git-log …
+    let files =
+        ["seed000_rules.json", "seed000_values.json", "seed000_gitlog.txt"].into_iter().map(issue5).collect::<Vec<_>>();
+    let run = RulesRun { roles: Default::default(), evaluated_at: Some("2026-11-22T00:00:00Z".into()) };
+    let r = tools.analyse(Some(files), &ToolRun::Rules(run), &mut |_, _, _| {}).unwrap();
+    let ToolResult::Rules(b) = &r else { panic!("{r:?}") };
+    assert_eq!((b.report.fired, b.report.registered_after_data), (7, 1));
+    let locomo = b.report.verdicts.iter().find(|v| v.rule_id == "noncircularity_scale_locomo").unwrap();
+    assert!(close(locomo.margin.unwrap(), -0.01100000000000001));
+    round_trip(&r);
+
+    // memaudit ablation --input abl.csv --bootstrap 500 --format json
+    let run = AblationRun {
+        settings: memaudit::ablation::AblationSettings { bootstrap: 500, ..Default::default() },
+        scoring: Default::default(),
+        columns: Default::default(),
+    };
+    let files = vec![InputFile::new("abl.csv", ABLATION_CSV.as_bytes())];
+    let r = tools.analyse(Some(files), &ToolRun::Ablation(run), &mut |_, _, _| {}).unwrap();
+    let ToolResult::Ablation(b) = &r else { panic!("{r:?}") };
+    let o = &b.report.runs[0].overall.noncircularity;
+    assert!(close(o.rho.unwrap(), -0.11540765621062823) && close(o.margin.unwrap(), 0.03459234378937176));
+    let (p, q) = (o.pair_ci.as_ref().unwrap(), o.query_ci.as_ref().unwrap());
+    assert!(close(p.low, -0.4424611461792109) && close(p.high, 0.24017333859347562), "{p:?}");
+    assert!(close(q.low, -0.40255329163296766) && close(q.high, 0.21015874345990754), "{q:?}");
+    let single = &b.report.runs[0].subsets[1];
+    assert_eq!(single.subset.as_deref(), Some("single"));
+    assert!(close(single.noncircularity.pair_ci.as_ref().unwrap().low, -0.6384696222193861));
+    round_trip(&r);
+
+    // answers: the diff of paper_sem and mab_sem
+    let text = "{\"query_id\":\"q1\",\"dataset\":\"ruler_qa1\",\"gold\":[\"The Louvre\"],\"output\":\"louvre\"}\n\
+{\"query_id\":\"q2\",\"dataset\":\"ruler_qa1\",\"gold\":[\"Paris\"],\"output\":\"Paris.\"}\n";
+    let run = AnswersRun {
+        settings: Default::default(),
+        diff: Some((memaudit::answers::Profile::PaperSem, memaudit::answers::Profile::MabSem)),
+        columns: Default::default(),
+    };
+    let files = vec![InputFile::new("answers.jsonl", text.as_bytes())];
+    let r = tools.analyse(Some(files), &ToolRun::Answers(run), &mut |_, _, _| {}).unwrap();
+    let ToolResult::Answers(b) = &r else { panic!("{r:?}") };
+    assert_eq!(b.diff.as_ref().unwrap().iter().map(|d| d.query_id.as_str()).collect::<Vec<_>>(), ["q1"]);
+    round_trip(&r);
+    // A bad file keeps the earlier files of that page.
+    let bad = vec![InputFile::new("bad.csv", b"query_id,gold,prediction,category\nq1,a,b,one\n".to_vec())];
+    let run = ToolRun::Answers(AnswersRun { diff: None, settings: Default::default(), columns: Default::default() });
+    assert!(matches!(tools.analyse(Some(bad), &run, &mut |_, _, _| {}), Err(Error::Ingest(_))));
+    assert!(tools.has_files(&run));
+}
+
+/// gloo-worker's envelopes as they travel (a mirror of its private `FromWorker`).
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+enum Envelope {
+    WorkerLoaded,
+    ProcessOutput(usize, Response),
+}
+
+#[wasm_bindgen_test]
+fn a_malformed_message_becomes_an_error_value_not_a_panic() {
+    use gloo::worker::Codec;
+    // A response whose payload is not a Response keeps its handler and carries the error.
+    let bad = js_sys::JSON::parse(r#"{"ProcessOutput": [3, {"Bogus": {"job": 1}}]}"#).unwrap();
+    match WebCodec::decode::<Envelope>(bad) {
+        Envelope::ProcessOutput(3, Response::Undecodable { message }) => {
+            assert!(message.contains("could not be read"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A bare request that is not one.
+    match WebCodec::decode::<Request>(wasm_bindgen::JsValue::from_f64(42.0)) {
+        Request::Undecodable { message } => assert!(!message.is_empty()),
+        other => panic!("{other:?}"),
+    }
+    // An envelope that is not one at all: the harmless `WorkerLoaded`.
+    assert!(matches!(WebCodec::decode::<Envelope>(wasm_bindgen::JsValue::NULL), Envelope::WorkerLoaded));
+    // Undecodable responses have no job.
+    assert_eq!(Response::Undecodable { message: "x".into() }.job(), None);
+}
+
+#[wasm_bindgen_test]
+fn issue5_plots_draw_pixels() {
+    use memaudit::ablation::{Gate, UHistogram};
+    use memaudit::ksweep::{Series, SeriesPoint, Significance};
+    let u = UtilityPlot {
+        title: "u".into(),
+        groups: vec![
+            UtilityGroup { name: "mab".into(), histogram: UHistogram { harmful: 141, neutral: 500, helpful: 573 } },
+            UtilityGroup { name: "locomo".into(), histogram: UHistogram { harmful: 26, neutral: 300, helpful: 366 } },
+        ],
+        width: 800,
+        height: 360,
+    };
+    let px = draw(&u);
+    assert!(near(&px, memaudit::plots::utility::HARMFUL) > 300, "harmful bars");
+    assert!(near(&px, memaudit::plots::utility::HELPFUL) > 3000, "helpful bars");
+
+    let series = |arm: &str, m: f64| Series {
+        run: None,
+        dataset: Some("d".into()),
+        arm: arm.into(),
+        points: [5, 10, 20]
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeriesPoint { k: Some(*k), mean: m + i as f64 * 0.05, low: m - 0.05, high: m + 0.15, n: 100 })
+            .collect(),
+    };
+    let k = KSweepPlot {
+        title: "K".into(),
+        y_label: "mean".into(),
+        series: vec![series("a", 0.4), series("b", 0.3)],
+        width: 800,
+        height: 400,
+    };
+    let px = draw(&k);
+    assert!(near(&px, memaudit::plots::series::series_color(0)) > 100);
+    assert!(near(&px, memaudit::plots::series::series_color(1)) > 100);
+
+    let labels = [Significance::Strict, Significance::Boundary, Significance::Directional, Significance::None];
+    let deltas = DeltaForest {
+        title: "deltas".into(),
+        x_label: "a − b".into(),
+        rows: labels
+            .iter()
+            .enumerate()
+            .map(|(i, s)| DeltaPoint {
+                label: format!("a − b · K={}", 5 * (i + 1)),
+                group: Some("d".into()),
+                delta: 0.05 * i as f64,
+                low: -0.05,
+                high: 0.2,
+                significance: *s,
+            })
+            .collect(),
+        width: 800,
+        selected: None,
+    };
+    let px = draw(&deltas);
+    for s in labels {
+        assert!(near(&px, memaudit::plots::ksweep::label_color(s)) > 30, "{s:?}");
+    }
+    let l = deltas.layout();
+    for b in &l.rows {
+        assert_eq!(l.row_at(400.0, b.y as f64), Some(b.index));
+    }
+
+    let rho = RhoPlot {
+        title: "rho".into(),
+        x_label: "rho".into(),
+        rows: vec![
+            RhoRow {
+                label: "mab".into(),
+                group: None,
+                rho: Some(0.05),
+                pair: Some((0.02, 0.08)),
+                query: Some((0.02, 0.08)),
+                passes: Some(true),
+            },
+            RhoRow {
+                label: "locomo".into(),
+                group: None,
+                rho: Some(0.17),
+                pair: Some((0.13, 0.22)),
+                query: Some((0.12, 0.22)),
+                passes: Some(false),
+            },
+        ],
+        gate: Gate::SCALE,
+        width: 800,
+    };
+    let px = draw(&rho);
+    assert!(near(&px, memaudit::plots::noncircularity::GATE) > 50, "gate lines");
+    assert!(near(&px, memaudit::plots::forest::SIGNIFICANT) > 50, "the breaching row");
 }

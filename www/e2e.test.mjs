@@ -11,55 +11,41 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { chromium } from 'playwright-core';
 
-import { serve, CHROMIUM_ARGS } from './static-server.mjs';
+import {
+  ROOT, DIST, cli, launch, openPage as open, assertOwnFilesOnly as ownFilesOnly, readRows,
+  checkNumber as check, download, assertCsvClose,
+} from './testkit.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = path.join(ROOT, 'dist');
 const DEMO = path.join(ROOT, 'static', 'demo');
 const DEMO_FILES = ['memories.jsonl', 'queries.jsonl', 'runs.jsonl'].map((f) => path.join(DEMO, f));
 const SCREENSHOT = path.join(ROOT, 'www', 'screenshot.png');
 const VIEWER = '/some/sub/path/viewer/';
 const SITE = '/site/';
-const TOL = 1e-9;
 
 let srv;
 let ctx;
 let cliReport;
-
-function cli(args) {
-  const bin = process.env.MEMAUDIT_BIN;
-  assert.ok(bin, 'set MEMAUDIT_BIN to the native memaudit CLI (cargo build --release --bin memaudit)');
-  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-}
 
 function rescoreArgs(extra = []) {
   return ['rescore', '-m', DEMO_FILES[0], '-q', DEMO_FILES[1], '-r', DEMO_FILES[2], ...extra];
 }
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), 'dist/ missing: run `trunk build --release` first');
   cliReport = JSON.parse(cli(rescoreArgs(['--format', 'json'])));
-  srv = await serve({
-    [VIEWER]: DIST,
-    [`${SITE}viewer/`]: DIST,
-    [`${SITE}traces/demo/`]: DEMO,
-    [SITE]: path.join(ROOT, 'www'),
-  });
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-e2e-')), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-  });
+  ({ srv, ctx } = await launch(
+    {
+      [VIEWER]: DIST,
+      [`${SITE}viewer/`]: DIST,
+      [`${SITE}traces/demo/`]: DEMO,
+      [SITE]: path.join(ROOT, 'www'),
+    },
+    'e2e',
+  ));
 });
 
 after(async () => {
@@ -67,64 +53,17 @@ after(async () => {
   srv?.server.close();
 });
 
-/** A fresh page that records page errors, console errors and every request. */
-async function openPage() {
-  const page = await ctx.newPage();
-  const log = { errors: [], requests: [] };
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') log.errors.push(`console.error: ${m.text()}`);
-  });
-  page.on('request', (r) => log.requests.push(r.url()));
-  return { page, log };
-}
+const openPage = () => open(ctx);
 
 /** Every request went to the page's own files (or to a blob:/data: URL it created). */
-function assertOwnFilesOnly(log, allowedPrefixes) {
-  for (const url of log.requests) {
-    if (url.startsWith('blob:') || url.startsWith('data:')) continue;
-    const u = new URL(url);
-    assert.equal(u.origin, srv.origin, `request to another origin: ${url}`);
-    assert.ok(
-      allowedPrefixes.some((p) => u.pathname.startsWith(p)),
-      `request outside the page's own files: ${url}`,
-    );
-  }
-}
+const assertOwnFilesOnly = (log, allowedPrefixes) => ownFilesOnly(log, srv.origin, allowedPrefixes);
 
 async function waitReady(page) {
   await page.waitForSelector('.app[data-state="ready"]', { timeout: 120_000 });
 }
 
-/** Rows of a table as { attrs: {data-*}, cells: {col: {value, text}} }. */
-async function readRows(page, selector) {
-  return page.$$eval(`${selector} tbody tr`, (trs) =>
-    trs.map((tr) => {
-      const attrs = { ...tr.dataset };
-      const cells = {};
-      for (const el of tr.querySelectorAll('[data-col]')) {
-        cells[el.dataset.col] = { value: el.dataset.value, text: el.textContent.trim() };
-      }
-      return { attrs, cells };
-    }),
-  );
-}
-
 /** A numeric cell holds `expected` exactly (to 1e-9) and shows its 4-decimal rounding. */
-function checkNumber(cell, expected, what, { fourDecimals = true } = {}) {
-  assert.ok(cell, `${what}: no cell`);
-  if (expected === null || expected === undefined) {
-    assert.equal(cell.value, '', `${what}: expected no value`);
-    if (fourDecimals) assert.equal(cell.text, '—', `${what}: expected a dash`);
-    return;
-  }
-  const v = Number(cell.value);
-  assert.ok(Math.abs(v - expected) <= TOL, `${what}: page ${cell.value} vs CLI ${expected}`);
-  if (fourDecimals) {
-    assert.match(cell.text, /^-?\d+\.\d{4}$/, `${what}: shown as ${cell.text}`);
-    assert.ok(Math.abs(Number(cell.text) - expected) <= 0.00005 + 1e-12, `${what}: ${cell.text} is not ${expected} rounded`);
-  }
-}
+const checkNumber = (cell, expected, what, opts = {}) => check(cell, expected, what, { fourDecimals: true, ...opts });
 
 function checkInt(cell, expected, what) {
   assert.ok(cell, `${what}: no cell`);
@@ -143,30 +82,6 @@ async function canvasInkPixels(page) {
     }
     return { ink, bar };
   });
-}
-
-/** Same CSV up to numbers differing by at most 1e-12 (relative). */
-function assertCsvClose(got, want, what) {
-  const g = got.split('\n');
-  const w = want.split('\n');
-  assert.equal(g.length, w.length, `${what}: line count`);
-  assert.equal(g[0], w[0], `${what}: header`);
-  for (let i = 1; i < g.length; i++) {
-    const gc = g[i].split(',');
-    const wc = w[i].split(',');
-    assert.equal(gc.length, wc.length, `${what} line ${i + 1}`);
-    gc.forEach((cell, j) => {
-      if (cell === wc[j]) return;
-      const [x, y] = [Number(cell), Number(wc[j])];
-      assert.ok(Number.isFinite(x) && Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(y)), `${what} line ${i + 1}: ${cell} vs ${wc[j]}`);
-    });
-  }
-}
-
-async function download(page, selector) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  const file = await dl.path();
-  return fs.readFileSync(file, 'utf8');
 }
 
 test('uploaded demo files: every number matches the CLI', async () => {

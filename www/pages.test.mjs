@@ -9,16 +9,15 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
-import { serve, CHROMIUM_ARGS } from './static-server.mjs';
+import {
+  ROOT, TOL, cli, cliError, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
+  download, assertCsvClose, assertDeepClose,
+} from './testkit.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const EXT = path.resolve(ROOT, '..', 'shared', 'fixtures', 'external');
 const SRCCONCL = path.join(EXT, 'reclaim-eval', 'srcconcl_llama_arith.jsonl');
@@ -27,38 +26,13 @@ const FIX = path.join(EXT, 'reclaim-eval', 'fix_x-ai_grok-4.3-20260430_arith.jso
 const BRIEFBENCH = path.join(EXT, 'BriefBench', 'all_rows_claude.jsonl');
 const DEMO = path.join(ROOT, 'static', 'demo');
 const VIEWER = '/viewer/';
-const TOL = 1e-9;
 
 let srv;
 let ctx;
 
-function cli(args) {
-  const bin = process.env.MEMAUDIT_BIN;
-  assert.ok(bin, 'set MEMAUDIT_BIN to the native memaudit CLI (cargo build --release --bin memaudit)');
-  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-}
-
-/** The CLI's error message (exit code 2) for a run expected to fail. */
-function cliError(args) {
-  try {
-    execFileSync(process.env.MEMAUDIT_BIN, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (e) {
-    return String(e.stderr);
-  }
-  assert.fail(`memaudit ${args.join(' ')} was expected to fail`);
-}
-
 before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), 'dist/ missing: run `trunk build --release` first');
   for (const f of [SRCCONCL, REALWORLD, FIX, BRIEFBENCH]) assert.ok(fs.existsSync(f), `fixture missing: ${f}`);
-  srv = await serve({ [VIEWER]: DIST });
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-pages-')), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-  });
+  ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'pages'));
 });
 
 after(async () => {
@@ -66,90 +40,8 @@ after(async () => {
   srv?.server.close();
 });
 
-async function openPage() {
-  const page = await ctx.newPage();
-  const log = { errors: [], requests: [] };
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') log.errors.push(`console.error: ${m.text()}`);
-  });
-  page.on('request', (r) => log.requests.push(r.url()));
-  return { page, log };
-}
-
-function assertClean(log) {
-  assert.deepEqual(log.errors, []);
-  for (const url of log.requests) {
-    if (url.startsWith('blob:') || url.startsWith('data:')) continue;
-    const u = new URL(url);
-    assert.equal(u.origin, srv.origin, `request to another origin: ${url}`);
-    assert.ok(u.pathname.startsWith(VIEWER), `request outside the page's own files: ${url}`);
-  }
-}
-
-/** Rows of a table as { attrs: {data-*}, cells: {col: {value, text}} }. */
-async function readRows(page, selector) {
-  return page.$$eval(`${selector} tbody tr`, (trs) =>
-    trs.map((tr) => {
-      const attrs = { ...tr.dataset };
-      const cells = {};
-      for (const el of tr.querySelectorAll('[data-col]')) {
-        cells[el.dataset.col] = { value: el.dataset.value, text: el.textContent.trim() };
-      }
-      return { attrs, cells };
-    }),
-  );
-}
-
-/** A numeric cell holds `expected` to 1e-9 (no value: empty). */
-function checkNumber(cell, expected, what) {
-  assert.ok(cell, `${what}: no cell`);
-  if (expected === null || expected === undefined) {
-    assert.equal(cell.value, '', `${what}: expected no value`);
-    return;
-  }
-  const v = Number(cell.value);
-  assert.ok(Math.abs(v - expected) <= TOL, `${what}: page ${cell.value} vs CLI ${expected}`);
-  // What is shown is the value rounded (4 decimals, signed or p-value notation allowed).
-  const shown = Number(cell.text.replace(/^\+/, '').replace(/[^0-9eE.+-].*$/, ''));
-  if (Number.isFinite(shown) && !/e/i.test(cell.text)) {
-    assert.ok(Math.abs(shown - expected) <= 0.00005 + 1e-12, `${what}: shown ${cell.text} is not ${expected}`);
-  }
-}
-
-async function inkPixels(page, selector) {
-  return page.$eval(selector, (c) => {
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let ink = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] < 230 || d[i + 1] < 230 || d[i + 2] < 230) ink++;
-    return ink;
-  });
-}
-
-async function download(page, selector) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return fs.readFileSync(await dl.path(), 'utf8');
-}
-
-/** Same CSV up to numbers differing by at most 1e-12 (relative). */
-function assertCsvClose(got, want, what) {
-  const g = got.split('\n');
-  const w = want.split('\n');
-  assert.equal(g.length, w.length, `${what}: line count`);
-  assert.equal(g[0], w[0], `${what}: header`);
-  for (let i = 1; i < g.length; i++) {
-    const gc = g[i].split(',');
-    const wc = w[i].split(',');
-    assert.equal(gc.length, wc.length, `${what} line ${i + 1}`);
-    gc.forEach((cell, j) => {
-      if (cell === wc[j]) return;
-      const [x, y] = [Number(cell), Number(wc[j])];
-      assert.ok(Number.isFinite(x) && Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(y)), `${what} line ${i + 1}: ${cell} vs ${wc[j]}`);
-    });
-  }
-}
-
-const waitReady = (page, name) => page.waitForSelector(`#page-${name}[data-state="ready"]`, { timeout: 120_000 });
+const openPage = () => open(ctx);
+const assertClean = (log) => clean(log, srv.origin, VIEWER);
 
 /** Every arm and every contrast on the comparison page equals the CLI's JSON. */
 async function checkComparison(page, want) {
@@ -270,6 +162,44 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   assert.equal((await page.textContent('#refusal-message')).trim(), message);
   assert.equal(await page.$('#arms-table'), null, 'no comparison is shown for unpaired data');
 
+  assertClean(log);
+  await page.close();
+});
+
+test('comparison page: contrasts per stratum equal memaudit compare --per, forest plot grouped by stratum', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#compare`);
+  await page.setInputFiles('#compare-file-input', SRCCONCL);
+  await waitReady(page, 'compare');
+  await setSpec(page, { key: ['pid', 'seed'], arm: ['policy'], value: 'correct' });
+  await page.selectOption('#cmp-per', 'seed');
+  await page.fill('#cmp-bootstrap', '2000');
+  await page.click('#compare-run');
+  await page.waitForSelector('#strata-table tbody tr', { timeout: 120_000 });
+  await waitReady(page, 'compare');
+  const want = JSON.parse(cli(['compare', '--outcomes', SRCCONCL, '--item', 'pid,seed', '--arm', 'policy', '--value', 'correct', '--per', 'seed', '--bootstrap', '2000', '--format', 'json']));
+  assert.equal(want.by_stratum.length, 3);
+  // The overall tables are unchanged by --per; one stratum's contrasts equal the CLI's.
+  await checkComparison(page, want);
+  const stratum = want.by_stratum[1];
+  const rows = (await readRows(page, '#strata-table')).filter((r) => r.attrs.stratum === stratum.value);
+  assert.equal(rows.length, stratum.pairs.length);
+  for (const p of stratum.pairs) {
+    const row = rows.find((r) => r.attrs.a === p.a && r.attrs.b === p.b);
+    assert.ok(row, `${stratum.value}: ${p.a} − ${p.b} missing`);
+    assert.equal(Number(row.cells.n_items.value), stratum.n_items);
+    for (const col of ['mean_a', 'mean_b', 'diff', 'ci_low', 'ci_high', 'p_value', 'p_holm', 'p_bh']) checkNumber(row.cells[col], p[col], `seed ${stratum.value} ${p.a} − ${p.b} ${col}`);
+    assert.equal(row.attrs.significant, String(p.significant));
+  }
+  assert.equal((await readRows(page, '#strata-table')).length, want.by_stratum.reduce((n, s) => n + s.pairs.length, 0));
+  // The forest plot groups its rows by stratum: one marker per stratum contrast, one heading per stratum.
+  assert.equal(await page.inputValue('#forest-order'), 'stratum');
+  const svg = await download(page, '#forest-plot-svg');
+  assert.equal((svg.match(/<circle/g) || []).length, want.by_stratum.reduce((n, s) => n + s.pairs.length, 0));
+  for (const s of want.by_stratum) assert.ok(svg.includes(`seed = ${s.value} (${s.n_items} items)`), `heading of seed ${s.value}`);
+  assert.match(await download(page, 'button[data-export="strata"][data-kind="csv"]'), /^column,value,a,b,n_pairs,/);
+  assertDeepClose(JSON.parse(await download(page, 'button[data-export="strata"][data-kind="json"]')), want.by_stratum, 'strata JSON');
+  assert.match(await page.textContent('#strata .conventions code'), / per=seed$/);
   assertClean(log);
   await page.close();
 });

@@ -1,0 +1,318 @@
+// End-to-end tests of the viewer's answers, ablation, K-sweep & claims and rules pages
+// (issue 5) in headless Chromium, against `memaudit answers|ablation|claims|rules --format json`
+// on the same files and settings (the core's committed test inputs).
+//
+// Needs: `trunk build --release` (-> dist/), /usr/bin/chromium and the native CLI in
+// MEMAUDIT_BIN. Run: MEMAUDIT_BIN=... npm run e2e
+//
+// Every number checked carries its full precision in `data-value` (compared to 1e-9); CSV
+// downloads equal the CLI's `--format csv` byte for byte. The pages must raise no error, log no
+// console error, and request nothing but their own files. The CLI runs in the files' folder
+// with relative names, so the file names it records are the browser's (a file's name without
+// folders).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import {
+  ROOT, DIST, cli, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels, download,
+  assertUniqueIds, assertDeepClose,
+} from './testkit.mjs';
+
+const I5 = path.join(ROOT, 'tests', 'reference', 'issue5');
+const ANSWERS_REFERENCE = path.join(ROOT, 'tests', 'reference', 'answers', 'answers_reference.json');
+const VIEWER = '/viewer/';
+
+let srv;
+let ctx;
+let work;
+
+before(async () => {
+  ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'issue5'));
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-issue5-'));
+  // The 45 worked examples of tests/answers.rs as answer rows, plus one whose text is markup.
+  const cases = JSON.parse(fs.readFileSync(ANSWERS_REFERENCE, 'utf8')).cases;
+  const rows = cases.map((c, i) => {
+    const r = { query_id: `case${String(i).padStart(2, '0')}`, gold: c.gold, prediction: c.prediction };
+    if (c.dataset !== null) r.dataset = c.dataset;
+    if (c.category !== null) r.category = c.category;
+    return r;
+  });
+  rows.push({ query_id: 'markup', gold: ['<b>bold</b>'], prediction: '<img src=x onerror="window.__pwned=1"> <b>bold</b>' });
+  fs.writeFileSync(path.join(work, 'answers.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  for (const f of fs.readdirSync(I5)) fs.copyFileSync(path.join(I5, f), path.join(work, f));
+  // A data file behind some of the rules' values, fingerprinted by both.
+  fs.mkdirSync(path.join(work, 'results', 'v7'), { recursive: true });
+  fs.mkdirSync(path.join(work, 'drop'));
+  const data = '{"bm25": "the BM25 baseline run, as committed"}\n';
+  fs.writeFileSync(path.join(work, 'results', 'v7', 'bm25-baseline-mab.json'), data);
+  fs.writeFileSync(path.join(work, 'drop', 'bm25-baseline-mab.json'), data);
+});
+
+after(async () => {
+  await ctx?.close();
+  srv?.server.close();
+});
+
+const openPage = () => open(ctx);
+const assertClean = (log) => clean(log, srv.origin, VIEWER);
+const inWork = (args) => cli(args, { cwd: work });
+const file = (name) => path.join(work, name);
+const opt = (v) => v ?? '';
+
+/** Goes to a page, drops files on it and waits for its results. */
+async function load(page, name, files) {
+  await page.goto(`${srv.origin}${VIEWER}#${name}`);
+  await page.waitForSelector(`#${name}-file-input`, { state: 'attached' });
+  await page.setInputFiles(`#${name}-file-input`, files);
+  await waitReady(page, name);
+}
+
+/** Presses the page's "Re-analyse" and waits for the result whose settings line has `marker`. */
+async function reanalyse(page, name, card, marker) {
+  await page.click(`#${name}-apply`);
+  await page.waitForFunction(
+    ([c, m]) => document.querySelector(`#${c} .conventions code`)?.textContent.includes(m),
+    [card, marker],
+    { timeout: 120_000 },
+  );
+  await waitReady(page, name);
+}
+
+/** Every row of `selector` in order equals `want` in the listed numeric columns. */
+async function checkTable(page, selector, want, columns, what) {
+  const rows = await readRows(page, selector);
+  assert.equal(rows.length, want.length, `${what}: rows`);
+  rows.forEach((r, i) => {
+    for (const [col, get] of Object.entries(columns)) checkNumber(r.cells[col], get(want[i]), `${what} row ${i + 1} ${col}`);
+  });
+  return rows;
+}
+
+test('answers page: profiles, summary, rows and the profile diff equal memaudit answers', async () => {
+  const { page, log } = await openPage();
+  await load(page, 'answers', file('answers.jsonl'));
+  const base = ['answers', '--input', 'answers.jsonl'];
+  const check = async (args) => {
+    const want = JSON.parse(inWork([...base, ...args, '--format', 'json']));
+    await checkTable(page, '#answers-summary', want.summary, { n: (s) => s.n, mean: (s) => s.mean, correct: (s) => s.correct, correct_rate: (s) => s.correct_rate }, 'summary');
+    const rows = await readRows(page, '#answers-rows');
+    assert.equal(rows.length, want.rows.length, 'rows');
+    rows.forEach((r, i) => {
+      assert.equal(r.attrs.query, want.rows[i].query_id);
+      for (const s of want.rows[i].scores) {
+        checkNumber(r.cells[s.profile], s.score, `${r.attrs.query} ${s.profile}`);
+        assert.equal(r.cells[`${s.profile}_correct`].value, String(s.correct), `${r.attrs.query} ${s.profile} verdict`);
+      }
+    });
+    await checkTable(page, '#answers-disagreements', want.disagreements, { n: (d) => d.n, verdict_changes: (d) => d.verdict_changes, a_only: (d) => d.a_only, b_only: (d) => d.b_only, score_changes: (d) => d.score_changes }, 'disagreements');
+    const diff = await checkTable(page, '#answers-diff', want.diff, { score_a: (d) => d.score_a, score_b: (d) => d.score_b, line: (d) => d.line }, 'diff');
+    assert.deepEqual(diff.map((d) => d.attrs.query), want.diff.map((d) => d.query_id));
+    assert.equal(Number(await page.getAttribute('#answers-diff-count', 'data-count')), want.diff.length);
+    return want;
+  };
+  const want = await check(['--diff', 'paper_sem:mab_sem']);
+  assert.ok(want.diff.length > 0, 'the two profiles disagree somewhere');
+  // Every profile is documented next to its numbers.
+  const profiles = await page.$$eval('#answers-profiles tbody tr', (trs) => trs.map((tr) => [tr.dataset.profile, tr.querySelector('[data-col=rules]').textContent]));
+  assert.deepEqual(profiles.map((p) => p[0]), want.profiles.map((p) => p.profile));
+  profiles.forEach((p, i) => assert.equal(p[1], want.profiles[i].rules));
+  for (const c of await page.$$eval('#page-answers .conventions code', (els) => els.map((e) => e.textContent))) {
+    assert.equal(c, 'profiles=paper_sem,mab_sem,mab_f1,squad_em,squad_f1,locomo_f1 f1_threshold=0.5 diff=paper_sem:mab_sem');
+  }
+  // User text is text: the markup row is shown, never parsed.
+  assert.equal(await page.$('#page-answers img'), null);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  // Exports: the CLI's CSV tables.
+  for (const t of ['summary', 'rows', 'diff']) {
+    assert.equal(await download(page, `#page-answers button[data-export="${t}"][data-kind="csv"]`), inWork([...base, '--diff', 'paper_sem:mab_sem', '--format', 'csv', '--table', t]), t);
+  }
+  const json = JSON.parse(await download(page, '#answers-report-json'));
+  assertDeepClose(json, want, 'answers JSON');
+
+  // Another diff: the pickers re-run at once.
+  await page.selectOption('#answers-diff-a', 'squad_em');
+  await page.selectOption('#answers-diff-b', 'squad_f1');
+  await page.waitForFunction(() => document.querySelector('#answers-diff-card .conventions code')?.textContent.includes('diff=squad_em:squad_f1'));
+  await waitReady(page, 'answers');
+  await check(['--diff', 'squad_em:squad_f1']);
+
+  // Fewer profiles and another F1 threshold.
+  for (const p of ['paper_sem', 'mab_f1', 'locomo_f1']) await page.uncheck(`#answers-profiles-picker input[data-profile="${p}"]`);
+  await page.fill('#answers-f1-threshold', '0.4');
+  await reanalyse(page, 'answers', 'answers-summary-card', 'f1_threshold=0.4');
+  await check(['--profiles', 'mab_sem,squad_em,squad_f1', '--f1-threshold', '0.4', '--diff', 'squad_em:squad_f1']);
+
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('ablation page: u histogram, rates, rho with both intervals, the gate and the breach audit equal memaudit ablation', async () => {
+  const { page, log } = await openPage();
+  await load(page, 'ablation', file('noncircularity.csv'));
+  const check = async (args) => {
+    const want = JSON.parse(inWork(['ablation', '--input', 'noncircularity.csv', ...args, '--format', 'json']));
+    const groups = want.runs.flatMap((r) => [r.overall, ...r.subsets]);
+    const ci = (k, side) => (g) => g.noncircularity[k]?.[side] ?? null;
+    await checkTable(page, '#ablation-groups', groups, {
+      pairs: (g) => g.rates.pairs, queries: (g) => g.rates.queries,
+      u_harmful: (g) => g.rates.histogram.harmful, u_neutral: (g) => g.rates.histogram.neutral, u_helpful: (g) => g.rates.histogram.helpful,
+      positive_rate: (g) => g.rates.positive_rate, positive_low: (g) => g.rates.positive_low, positive_high: (g) => g.rates.positive_high,
+      base_correct_rate: (g) => g.rates.base_correct_rate, rho_n: (g) => g.noncircularity.n, rho: (g) => g.noncircularity.rho,
+      rho_pair_low: ci('pair_ci', 'low'), rho_pair_high: ci('pair_ci', 'high'), rho_query_low: ci('query_ci', 'low'), rho_query_high: ci('query_ci', 'high'),
+      gate_margin: (g) => g.noncircularity.margin,
+    }, 'groups');
+    const nc = await checkTable(page, '#ablation-noncircularity', groups, {
+      rho: (g) => g.noncircularity.rho, rho2: (g) => g.noncircularity.rho2, unexplained: (g) => g.noncircularity.unexplained,
+      pair_low: ci('pair_ci', 'low'), pair_high: ci('pair_ci', 'high'), query_low: ci('query_ci', 'low'), query_high: ci('query_ci', 'high'),
+      fisher_low: ci('fisher_z', 'low'), fisher_high: ci('fisher_z', 'high'), margin: (g) => g.noncircularity.margin,
+    }, 'non-circularity');
+    nc.forEach((r, i) => {
+      assert.equal(r.attrs.run, groups[i].run);
+      assert.equal(r.attrs.subset, opt(groups[i].subset));
+      assert.equal(r.cells.passes.value, String(groups[i].noncircularity.passes ?? ''), `${r.attrs.run}/${r.attrs.subset} passes`);
+    });
+    assert.equal(await page.getAttribute('#ablation-gate-line', 'data-gate'), want.gate);
+    for (const r of want.runs) {
+      const li = `#ablation-breaches li[data-run="${r.overall.run}"]`;
+      assert.equal(await page.getAttribute(li, 'data-breach'), String(r.breach));
+      assert.equal(await page.getAttribute(li, 'data-breaching'), r.breaching_subsets.join(','));
+    }
+    return want;
+  };
+  const want = await check([]);
+  // seed-000: the at-scale gate flags LoCoMo, and the audit names single-hop.
+  assert.equal(await page.getAttribute('#ablation-breaches li[data-run="phase7_locomo"]', 'data-breaching'), 'single_hop');
+  assert.ok(want.runs.some((r) => r.breach));
+  for (const id of ['#ablation-u-histogram', '#ablation-rho-plot']) assert.ok((await inkPixels(page, id)) > 5000, `${id} drawn`);
+  assert.equal(await download(page, '#page-ablation button[data-export="groups"][data-kind="csv"]'), inWork(['ablation', '--input', 'noncircularity.csv', '--format', 'csv']));
+  assert.match(await download(page, '#ablation-u-histogram-svg'), /u = \+1/);
+  assert.match(await download(page, '#ablation-rho-plot-svg'), /gate -0\.15/);
+  const json = JSON.parse(await download(page, '#ablation-report-json'));
+  assert.deepEqual(Object.keys(json).sort(), Object.keys(want).sort());
+  await page.selectOption('#ablation-hist-mode', 'pooled');
+  assert.ok((await inkPixels(page, '#ablation-u-histogram')) > 3000);
+
+  // Another gate, resamples and seed: re-analysed from the kept file.
+  await page.selectOption('#ablation-gate', 'pilot');
+  await page.fill('#ablation-bootstrap', '2000');
+  await page.fill('#ablation-seed', '7');
+  await reanalyse(page, 'ablation', 'ablation-groups-card', 'seed=7');
+  await check(['--gate', 'pilot', '--bootstrap', '2000', '--seed', '7']);
+
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('K-sweep and claims page: claims, findings, cells and labelled deltas equal memaudit claims', async () => {
+  const { page, log } = await openPage();
+  await load(page, 'claims', ['seed000_claims.csv', 'seed000_scores.csv', 'seed000_tables.csv'].map(file));
+  const roles = await page.$$eval('#claims-files tbody tr', (trs) => trs.map((tr) => [tr.dataset.file, tr.dataset.role]));
+  assert.deepEqual(roles, [['seed000_claims.csv', 'claims'], ['seed000_scores.csv', 'scores'], ['seed000_tables.csv', 'table']]);
+  const base = ['claims', '--data', 'seed000_scores.csv', '--claims', 'seed000_claims.csv', '--table', 'seed000_tables.csv'];
+  const check = async (args) => {
+    const want = JSON.parse(inWork([...base, ...args, '--format', 'json']));
+    const claims = await checkTable(page, '#claims-table', want.claims, {
+      reported: (c) => c.reported, recomputed: (c) => c.recomputed, difference: (c) => c.difference, n: (c) => c.n, reported_n: (c) => c.reported_n,
+      recomputed_ci_low: (c) => c.recomputed_ci?.[0], recomputed_ci_high: (c) => c.recomputed_ci?.[1],
+    }, 'claims');
+    claims.forEach((r, i) => {
+      assert.equal(r.attrs.claim, want.claims[i].claim_id);
+      assert.equal(r.attrs.verdict, want.claims[i].verdict, `${r.attrs.claim} verdict`);
+      assert.equal(r.cells.reason.text, want.claims[i].reason);
+    });
+    const counts = await page.$eval('#claims-counts', (p) => ({ ...p.dataset }));
+    assert.deepEqual(counts, { matches: String(want.counts.matches), withinRounding: String(want.counts.within_rounding), differs: String(want.counts.differs), cannotCompute: String(want.counts.cannot_compute) });
+    const findings = await checkTable(page, '#claims-findings', want.findings, { expected: (f) => f.expected, found: (f) => f.found }, 'findings');
+    findings.forEach((r, i) => assert.deepEqual([r.attrs.kind, r.attrs.table, r.attrs.row], [want.findings[i].kind, opt(want.findings[i].table), want.findings[i].row]));
+    const s = want.sweep;
+    await checkTable(page, '#ksweep-cells', s.cells, { n: (c) => c.n, mean: (c) => c.mean, ci_low: (c) => c.ci_low, ci_high: (c) => c.ci_high, wilson_low: (c) => c.wilson_low, wilson_high: (c) => c.wilson_high }, 'cells');
+    const deltas = await checkTable(page, '#ksweep-deltas', s.deltas, { n_shared: (d) => d.n_shared, mean_a: (d) => d.mean_a, mean_b: (d) => d.mean_b, delta: (d) => d.delta, ci_low: (d) => d.ci_low, ci_high: (d) => d.ci_high }, 'deltas');
+    deltas.forEach((r, i) => assert.deepEqual([r.attrs.a, r.attrs.b, r.attrs.k, r.attrs.label], [s.deltas[i].a, s.deltas[i].b, String(s.deltas[i].k), s.deltas[i].label]));
+    await checkTable(page, '#ksweep-stability', s.stability, { delta_base: (x) => x.delta_base, delta_k: (x) => x.delta_k, change: (x) => x.change }, 'stability');
+    return want;
+  };
+  const want = await check([]);
+  // seed-000: E1 recomputes to 24, a boundary label, 1 of 4 datasets within ±2pp.
+  assert.equal(await page.getAttribute('#claims-table tr[data-claim="t1_fc_vanilla"]', 'data-verdict'), 'differs');
+  assert.ok(Number(await page.getAttribute('#ksweep-labels', 'data-boundary')) > 0);
+  for (const id of ['#ksweep-plot', '#ksweep-deltas-plot']) assert.ok((await inkPixels(page, id)) > 5000, `${id} drawn`);
+  assert.match(await download(page, '#ksweep-deltas-plot-svg'), /boundary/);
+  for (const t of ['claims', 'findings', 'cells', 'deltas', 'stability']) {
+    assert.equal(await download(page, `#page-claims button[data-export="${t}"][data-kind="csv"]`), inWork([...base, '--format', 'csv', '--csv-table', t]), t);
+  }
+  assertDeepClose(JSON.parse(await download(page, '#claims-report-json')), want, 'claims JSON');
+  // Another panel of the K-sweep plot.
+  const panels = await page.$$eval('#ksweep-panel option', (o) => o.map((x) => x.value));
+  await page.selectOption('#ksweep-panel', panels[panels.length - 1]);
+  assert.ok((await inkPixels(page, '#ksweep-plot')) > 5000);
+
+  // One contrast, another slack and seed.
+  await page.fill('#claims-contrasts', 'specialist:vanilla');
+  await page.fill('#claims-slack', '0.03');
+  await page.fill('#claims-seed', '11');
+  await reanalyse(page, 'claims', 'ksweep-deltas-card', 'seed=11');
+  await check(['--contrast', 'specialist:vanilla', '--slack', '0.03', '--seed', '11']);
+
+  // A printed table alone is linted.
+  await page.click('#claims-clear-files');
+  await page.setInputFiles('#claims-file-input', file('other_seeds_tables.csv'));
+  await page.waitForFunction(() => document.querySelector('#claims-files tbody tr')?.dataset.file === 'other_seeds_tables.csv', null, { timeout: 120_000 });
+  await waitReady(page, 'claims');
+  const lint = JSON.parse(inWork(['claims', '--table', 'other_seeds_tables.csv', '--format', 'json']));
+  const rows = await readRows(page, '#claims-findings');
+  assert.deepEqual(rows.map((r) => [r.attrs.kind, r.attrs.row]), lint.findings.map((f) => [f.kind, f.row]));
+  assert.equal(await page.$('#ksweep-cells'), null, 'no K-sweep without scores');
+
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('rules page: verdicts, margins, input hashes and the late rule flagged equal memaudit rules', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#rules`);
+  await page.fill('#rules-evaluated-at', '2026-11-22T00:00:00Z');
+  await page.setInputFiles('#rules-file-input', [file('seed000_gitlog.txt'), file('seed000_values.json'), path.join(work, 'drop', 'bm25-baseline-mab.json'), file('seed000_rules.json')]);
+  await waitReady(page, 'rules');
+  const roles = await page.$$eval('#rules-files tbody tr', (trs) => trs.map((tr) => [tr.dataset.file, tr.dataset.role]));
+  assert.deepEqual(roles, [['seed000_gitlog.txt', 'git_log'], ['seed000_values.json', 'values'], ['bm25-baseline-mab.json', 'data'], ['seed000_rules.json', 'rules']]);
+  const args = ['rules', '--rules', 'seed000_rules.json', '--values', 'seed000_values.json', '--git-log', 'seed000_gitlog.txt', '--data', 'results/v7/bm25-baseline-mab.json', '--evaluated-at', '2026-11-22T00:00:00Z'];
+  const want = JSON.parse(inWork([...args, '--format', 'json']));
+  const rows = await checkTable(page, '#rules-verdicts', want.verdicts, { margin: (v) => v.margin }, 'verdicts');
+  rows.forEach((r, i) => {
+    const v = want.verdicts[i];
+    assert.deepEqual([r.attrs.rule, r.attrs.fired, r.attrs.temporal], [v.rule_id, String(v.fired ?? ''), v.temporal.status]);
+    assert.equal(r.cells.outcome.text, v.outcome);
+    assert.equal(r.cells.registered.text, opt(v.temporal.registered));
+  });
+  const counts = await page.$eval('#rules-counts', (p) => ({ ...p.dataset }));
+  assert.deepEqual(counts, { fired: String(want.fired), notFired: String(want.not_fired), errors: String(want.errors), late: String(want.registered_after_data) });
+  // The rule registered after its data is flagged, in the alert, the table and its details.
+  assert.equal(want.registered_after_data, 1);
+  assert.deepEqual(await page.$$eval('#rules-late li', (l) => l.map((x) => x.dataset.rule)), ['bm25_layer']);
+  assert.match(await page.getAttribute('#rules-verdicts tr[data-rule="bm25_layer"]', 'class'), /late/);
+  assert.match(await page.textContent('#rules-verdicts tr[data-rule="bm25_layer"] [data-col="flag"]'), /registered after its data/);
+  assert.equal(await page.$$eval('#rules-verdicts tr.late', (l) => l.length), 1);
+  // Inputs with their file hashes (the dropped data file fingerprints its source).
+  const i = want.verdicts.findIndex((v) => v.rule_id === 'bm25_layer');
+  const inputs = await readRows(page, `#rules-inputs-${i}`);
+  assert.equal(inputs.length, want.verdicts[i].inputs.length);
+  inputs.forEach((r, j) => {
+    const w = want.verdicts[i].inputs[j];
+    assert.ok(w.sha256, 'the CLI fingerprints the data file');
+    assert.deepEqual([r.attrs.input, r.cells.sha256.text, r.cells.data_time.text, r.cells.late.value], [w.name, w.sha256, w.data_time, 'true']);
+    checkNumber(r.cells.estimate, w.estimate, `${w.name} estimate`);
+  });
+  assert.equal(await download(page, '#page-rules button[data-export="verdicts"][data-kind="csv"]'), inWork([...args, '--format', 'csv']));
+  assertDeepClose(JSON.parse(await download(page, '#rules-report-json')), want, 'rules JSON');
+
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
