@@ -204,6 +204,13 @@ pub struct AblationReport {
     pub warnings: AblationWarnings,
 }
 
+impl AblationReport {
+    /// Every run's overall group followed by its subsets (the order of the CSV table).
+    pub fn groups(&self) -> impl Iterator<Item = &GroupAblation> {
+        self.runs.iter().flat_map(|r| std::iter::once(&r.overall).chain(&r.subsets))
+    }
+}
+
 /// u = score(base) − score(without i) ∈ {−1, 0, +1}.
 pub fn utility(p: &PairRow) -> i8 {
     (p.base - p.ablated) as i8

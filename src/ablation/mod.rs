@@ -8,9 +8,11 @@
 
 pub mod analyse;
 pub mod read;
+pub mod table;
 
 pub use analyse::{
     AblationReport, AblationSettings, CiRecord, Gate, GroupAblation, NonCircularity, Rates, RunAblation, Target,
     UHistogram, analyse, label, noncircularity, utility,
 };
 pub use read::{AblationColumns, AblationWarningKind, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
+pub use table::{TABLES, table};

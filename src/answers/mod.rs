@@ -16,6 +16,7 @@ pub mod profile;
 pub mod read;
 pub mod rescore;
 pub mod score;
+pub mod table;
 
 pub use profile::{AnswerInput, Profile, ProfileInfo, Scored, score};
 pub use read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, read_answers};
@@ -23,3 +24,4 @@ pub use rescore::{
     AnswerReport, AnswerSettings, DiffRow, Disagreement, ProfileScore, ProfileSummary, ScoredAnswer, diff,
     rescore_answers,
 };
+pub use table::{TABLES, rows_table, table};

@@ -11,9 +11,11 @@ pub mod check;
 pub mod lint;
 pub mod number;
 pub mod report;
+pub mod table;
 
 pub use check::{
     Claim, ClaimKind, ClaimResult, ClaimSettings, RunCheck, Verdict, check_claims, read_claims, run_mixing,
 };
 pub use lint::{Finding, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
 pub use report::{ClaimsReport, VerdictCounts, claims_report, sweep_lint_rows};
+pub use table::{TABLES, table};

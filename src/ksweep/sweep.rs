@@ -25,6 +25,16 @@ pub enum Significance {
 }
 
 impl Significance {
+    /// The label's name (`strict`, `boundary`, `directional`, `none`), as serde writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Significance::Strict => "strict",
+            Significance::Boundary => "boundary",
+            Significance::Directional => "directional",
+            Significance::None => "none",
+        }
+    }
+
     /// Labels (delta, [low, high]); values within `eps` of 0 count as 0.
     pub fn of(delta: f64, low: f64, high: f64, eps: f64) -> Significance {
         if delta.abs() <= eps {

@@ -22,16 +22,6 @@ pub fn label_color(label: Significance) -> RGBColor {
     }
 }
 
-/// The label's name as printed (`strict`, …).
-pub fn label_name(label: Significance) -> &'static str {
-    match label {
-        Significance::Strict => "strict",
-        Significance::Boundary => "boundary",
-        Significance::Directional => "directional",
-        Significance::None => "none",
-    }
-}
-
 /// The K-sweep of one panel (a run and dataset): one line per arm.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KSweepPlot {
@@ -162,7 +152,7 @@ impl Plot for DeltaForest {
         let legend: Vec<(String, RGBColor)> =
             [Significance::Strict, Significance::Boundary, Significance::Directional, Significance::None]
                 .into_iter()
-                .map(|s| (label_name(s).to_string(), label_color(s)))
+                .map(|s| (s.name().to_string(), label_color(s)))
                 .collect();
         draw_with_legend(root, &forest, &l, &Marks { color: &color, refs: &[], secondary: &[] }, &legend)
     }

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::warnings::ProbeWarnings;
 use super::{Mode, NoteInput, NoteRow, Verdict, probe_note};
 use crate::error::IngestError;
-use crate::report::Table;
+use crate::report::{Table, num, opt};
 use crate::stats::proportions::wilson_interval;
 
 /// Counts and the silent-failure rate of one mode.
@@ -331,23 +331,11 @@ pub fn report(notes: &[NoteInput], mode: Mode, confidence: f64) -> Result<ProbeR
 /// (both modes), `agreement`.
 pub const TABLE_NAMES: [&str; 4] = ["notes", "by_verdict", "by_policy", "agreement"];
 
-fn cell_num(v: Option<f64>) -> String {
-    crate::report::num(v)
-}
-
-fn cell_opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
-fn table(name: &str, headers: &[&str]) -> Table {
-    Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
-}
-
 /// One table of a probe report by name (`None` for an unknown name).
 pub fn probe_table(r: &ProbeReport, name: &str) -> Option<Table> {
     match name {
         "notes" => {
-            let mut t = table(
+            let mut t = Table::new(
                 "notes",
                 &[
                     "note_id",
@@ -379,25 +367,26 @@ pub fn probe_table(r: &ProbeReport, name: &str) -> Option<Table> {
                     n.items_total.to_string(),
                     n.items_found.to_string(),
                     n.stale_found.to_string(),
-                    cell_opt(&n.tag_k),
-                    cell_opt(&n.tag_n),
-                    cell_opt(&n.tag_variant),
-                    cell_opt(&n.tag_agrees),
+                    opt(&n.tag_k),
+                    opt(&n.tag_n),
+                    opt(&n.tag_variant),
+                    opt(&n.tag_agrees),
                     n.missing.join(" | "),
                     n.note_chars.to_string(),
-                    cell_opt(&n.budget),
-                    cell_opt(&n.over_budget),
-                    cell_opt(&n.policy),
-                    cell_opt(&n.integrity),
-                    cell_opt(&n.arm),
-                    cell_opt(&n.correct),
+                    opt(&n.budget),
+                    opt(&n.over_budget),
+                    opt(&n.policy),
+                    opt(&n.integrity),
+                    opt(&n.arm),
+                    opt(&n.correct),
                     n.explanation.clone(),
                 ]);
             }
             Some(t)
         }
         "by_verdict" => {
-            let mut t = table("by_verdict", &["mode", "verdict", "notes", "n", "recovered", "rate", "low", "high"]);
+            let mut t =
+                Table::new("by_verdict", &["mode", "verdict", "notes", "n", "recovered", "rate", "low", "high"]);
             for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
                 for &v in m.summary.mode.verdicts() {
                     let rec = m.by_verdict.as_ref().and_then(|b| b.iter().find(|x| x.verdict == v));
@@ -407,17 +396,19 @@ pub fn probe_table(r: &ProbeReport, name: &str) -> Option<Table> {
                         m.summary.counts.get(&v).copied().unwrap_or(0).to_string(),
                         rec.map(|x| x.n.to_string()).unwrap_or_default(),
                         rec.map(|x| x.recovered.to_string()).unwrap_or_default(),
-                        cell_num(rec.and_then(|x| x.rate)),
-                        cell_num(rec.and_then(|x| x.low)),
-                        cell_num(rec.and_then(|x| x.high)),
+                        num(rec.and_then(|x| x.rate)),
+                        num(rec.and_then(|x| x.low)),
+                        num(rec.and_then(|x| x.high)),
                     ]);
                 }
             }
             Some(t)
         }
         "by_policy" => {
-            let mut t =
-                table("by_policy", &["mode", "policy", "verdict", "notes", "n", "recovered", "rate", "low", "high"]);
+            let mut t = Table::new(
+                "by_policy",
+                &["mode", "policy", "verdict", "notes", "n", "recovered", "rate", "low", "high"],
+            );
             for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
                 for p in &m.by_policy {
                     t.rows.push(vec![
@@ -427,16 +418,16 @@ pub fn probe_table(r: &ProbeReport, name: &str) -> Option<Table> {
                         p.notes.to_string(),
                         p.n.to_string(),
                         p.recovered.to_string(),
-                        cell_num(p.rate),
-                        cell_num(p.low),
-                        cell_num(p.high),
+                        num(p.rate),
+                        num(p.low),
+                        num(p.high),
                     ]);
                 }
             }
             Some(t)
         }
         "agreement" => {
-            let mut t = table("agreement", &["itemized", "reference", "notes", "n", "recovered"]);
+            let mut t = Table::new("agreement", &["itemized", "reference", "notes", "n", "recovered"]);
             for a in &r.side_by_side.agreement {
                 t.rows.push(vec![
                     a.itemized.name().into(),
@@ -489,7 +480,7 @@ fn pct(v: Option<f64>) -> String {
 /// recovery per verdict of both modes.
 pub fn render_text(r: &ProbeReport) -> String {
     let mut out = String::new();
-    let mut notes = table("notes", &["note_id", "verdict", "k/N", "stale", "tag", "explanation"]);
+    let mut notes = Table::new("notes", &["note_id", "verdict", "k/N", "stale", "tag", "explanation"]);
     for n in &r.notes {
         notes.rows.push(vec![
             n.note_id.clone(),
@@ -519,7 +510,7 @@ pub fn render_text(r: &ProbeReport) -> String {
     for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
         if let Some(bv) = &m.by_verdict {
             out.push_str(&format!("\nrecovery by verdict ({} mode):\n", m.summary.mode.name()));
-            let mut t = table("by_verdict", &["verdict", "n", "recovered", "rate", "95% CI"]);
+            let mut t = Table::new("by_verdict", &["verdict", "n", "recovered", "rate", "95% CI"]);
             for v in bv {
                 t.rows.push(vec![
                     v.verdict.name().into(),

@@ -34,7 +34,7 @@ use super::bootstrap::{self, BootstrapSettings};
 use super::score::{Answer, parse_reply, same_answer};
 use super::trials::Trial;
 use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
-use crate::report::Table;
+use crate::report::{Table, num, opt};
 
 /// Where each trial's correctness comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -486,46 +486,39 @@ pub fn filter_arm(trials: Vec<Trial>, arm: &str) -> Vec<Trial> {
 /// The CSV/text tables of a reclaim report.
 pub const TABLE_NAMES: [&str; 3] = ["cells", "worse_than_empty", "contrasts"];
 
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
 /// One table of a reclaim report by name (`None` for an unknown name).
 pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
-    let num = crate::report::num;
-    let new = |headers: &[&str]| Table {
-        name: name.to_string(),
-        headers: headers.iter().map(|h| h.to_string()).collect(),
-        rows: Vec::new(),
-    };
     match name {
         "cells" => {
-            let mut t = new(&[
-                "model",
-                "task",
-                "policy",
-                "integrity",
-                "arm",
-                "n",
-                "problems",
-                "recovered",
-                "rr",
-                "rr_low",
-                "rr_high",
-                "rule_of_three_low",
-                "rule_of_three_high",
-                "answered_known",
-                "abstain",
-                "abstain_rate",
-                "emit",
-                "emit_rate",
-                "attractor",
-                "attractor_per_n",
-                "attractor_per_emission",
-                "stale_known",
-                "rescored",
-                "rescore_disagrees",
-            ]);
+            let mut t = Table::new(
+                name,
+                &[
+                    "model",
+                    "task",
+                    "policy",
+                    "integrity",
+                    "arm",
+                    "n",
+                    "problems",
+                    "recovered",
+                    "rr",
+                    "rr_low",
+                    "rr_high",
+                    "rule_of_three_low",
+                    "rule_of_three_high",
+                    "answered_known",
+                    "abstain",
+                    "abstain_rate",
+                    "emit",
+                    "emit_rate",
+                    "attractor",
+                    "attractor_per_n",
+                    "attractor_per_emission",
+                    "stale_known",
+                    "rescored",
+                    "rescore_disagrees",
+                ],
+            );
             for c in &r.cells {
                 t.rows.push(vec![
                     opt(&c.model),
@@ -557,24 +550,27 @@ pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
             Some(t)
         }
         "worse_than_empty" => {
-            let mut t = new(&[
-                "model",
-                "task",
-                "integrity",
-                "arm",
-                "lossy_policy",
-                "blank_policy",
-                "n_lossy",
-                "n_blank",
-                "emit_lossy",
-                "emit_blank",
-                "delta",
-                "low",
-                "high",
-                "pairing",
-                "pairs",
-                "reverses",
-            ]);
+            let mut t = Table::new(
+                name,
+                &[
+                    "model",
+                    "task",
+                    "integrity",
+                    "arm",
+                    "lossy_policy",
+                    "blank_policy",
+                    "n_lossy",
+                    "n_blank",
+                    "emit_lossy",
+                    "emit_blank",
+                    "delta",
+                    "low",
+                    "high",
+                    "pairing",
+                    "pairs",
+                    "reverses",
+                ],
+            );
             for w in &r.worse_than_empty {
                 t.rows.push(vec![
                     opt(&w.model),
@@ -598,23 +594,26 @@ pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
             Some(t)
         }
         "contrasts" => {
-            let mut t = new(&[
-                "model",
-                "task",
-                "integrity",
-                "arm",
-                "a",
-                "b",
-                "n_a",
-                "n_b",
-                "rr_a",
-                "rr_b",
-                "delta",
-                "low",
-                "high",
-                "pairing",
-                "pairs",
-            ]);
+            let mut t = Table::new(
+                name,
+                &[
+                    "model",
+                    "task",
+                    "integrity",
+                    "arm",
+                    "a",
+                    "b",
+                    "n_a",
+                    "n_b",
+                    "rr_a",
+                    "rr_b",
+                    "delta",
+                    "low",
+                    "high",
+                    "pairing",
+                    "pairs",
+                ],
+            );
             for c in &r.contrasts {
                 t.rows.push(vec![
                     opt(&c.model),
@@ -672,26 +671,10 @@ pub fn paper_cell(rate: Option<f64>, low: Option<f64>, high: Option<f64>) -> Str
 pub fn render_text(r: &ReclaimReport) -> String {
     use crate::probe::summary::render_table;
     let dash = |v: Option<f64>| v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into());
-    let mut cells = Table {
-        name: "cells".into(),
-        headers: [
-            "model",
-            "policy",
-            "g",
-            "arm",
-            "n",
-            "RR [95% CI]",
-            "abstain",
-            "emit",
-            "attr/n",
-            "attr/emit",
-            "rescored",
-        ]
-        .iter()
-        .map(|h| h.to_string())
-        .collect(),
-        rows: Vec::new(),
-    };
+    let mut cells = Table::new(
+        "cells",
+        &["model", "policy", "g", "arm", "n", "RR [95% CI]", "abstain", "emit", "attr/n", "attr/emit", "rescored"],
+    );
     for c in &r.cells {
         cells.rows.push(vec![
             opt(&c.model),

@@ -1,44 +1,34 @@
 //! Tables of a [`Comparison`]: the same [`Table`]s feed the CLI's CSV and text output, the
 //! LaTeX export and the viewer.
 
-use super::{Table, num};
+use super::{Table, flag, num, opt};
 use crate::compare::Comparison;
 
 /// Tables a comparison can be exported as (`--table NAME`).
 pub const COMPARE_TABLES: [&str; 4] = ["arms", "pairs", "ranks", "friedman"];
 
-fn opt_num(v: Option<f64>) -> String {
-    num(v)
-}
-
-fn flag(b: bool) -> String {
-    if b { "true".into() } else { "false".into() }
-}
-
 /// One table of a comparison by name.
 pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
-    let t = |headers: &[&str]| Table {
-        name: name.to_string(),
-        headers: headers.iter().map(|h| h.to_string()).collect(),
-        rows: Vec::new(),
-    };
     Some(match name {
         "arms" => {
-            let mut tb = t(&[
-                "arm",
-                "n",
-                "mean",
-                "ci_low",
-                "ci_high",
-                "ci_method",
-                "wilson_low",
-                "wilson_high",
-                "clopper_pearson_low",
-                "clopper_pearson_high",
-                "hoeffding_half_width",
-                "mean_rank",
-                "ci_note",
-            ]);
+            let mut tb = Table::new(
+                name,
+                &[
+                    "arm",
+                    "n",
+                    "mean",
+                    "ci_low",
+                    "ci_high",
+                    "ci_method",
+                    "wilson_low",
+                    "wilson_high",
+                    "clopper_pearson_low",
+                    "clopper_pearson_high",
+                    "hoeffding_half_width",
+                    "mean_rank",
+                    "ci_note",
+                ],
+            );
             for a in &c.arms {
                 tb.rows.push(vec![
                     a.arm.clone(),
@@ -47,49 +37,52 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
                     num(Some(a.ci_low)),
                     num(Some(a.ci_high)),
                     a.ci_method.clone(),
-                    opt_num(a.wilson_low),
-                    opt_num(a.wilson_high),
-                    opt_num(a.clopper_pearson_low),
-                    opt_num(a.clopper_pearson_high),
-                    opt_num(a.hoeffding_half_width),
-                    opt_num(a.mean_rank),
-                    a.ci_note.clone().unwrap_or_default(),
+                    num(a.wilson_low),
+                    num(a.wilson_high),
+                    num(a.clopper_pearson_low),
+                    num(a.clopper_pearson_high),
+                    num(a.hoeffding_half_width),
+                    num(a.mean_rank),
+                    opt(&a.ci_note),
                 ]);
             }
             tb
         }
         "pairs" => {
-            let mut tb = t(&[
-                "a",
-                "b",
-                "n_pairs",
-                "mean_a",
-                "mean_b",
-                "diff",
-                "ci_low",
-                "ci_high",
-                "ci_method",
-                "b_count",
-                "c_count",
-                "wins",
-                "ties",
-                "losses",
-                "test",
-                "p_value",
-                "mcnemar_p",
-                "mcnemar_mid_p",
-                "wilcoxon_p",
-                "cohen_h",
-                "cohen_h_label",
-                "p_superiority",
-                "z_two_proportion",
-                "p_two_proportion",
-                "spearman",
-                "kappa",
-                "p_holm",
-                "p_bh",
-                "significant",
-            ]);
+            let mut tb = Table::new(
+                name,
+                &[
+                    "a",
+                    "b",
+                    "n_pairs",
+                    "mean_a",
+                    "mean_b",
+                    "diff",
+                    "ci_low",
+                    "ci_high",
+                    "ci_method",
+                    "b_count",
+                    "c_count",
+                    "wins",
+                    "ties",
+                    "losses",
+                    "test",
+                    "p_value",
+                    "mcnemar_p",
+                    "mcnemar_mid_p",
+                    "wilcoxon_p",
+                    "cohen_h",
+                    "cohen_h_label",
+                    "p_superiority",
+                    "z_two_proportion",
+                    "p_two_proportion",
+                    "spearman",
+                    "kappa",
+                    "p_holm",
+                    "p_bh",
+                    "significant",
+                ],
+            );
             for p in &c.pairs {
                 tb.rows.push(vec![
                     p.a.clone(),
@@ -101,23 +94,23 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
                     num(Some(p.ci_low)),
                     num(Some(p.ci_high)),
                     p.ci_method.clone(),
-                    p.b_count.map(|x| x.to_string()).unwrap_or_default(),
-                    p.c_count.map(|x| x.to_string()).unwrap_or_default(),
+                    opt(&p.b_count),
+                    opt(&p.c_count),
                     p.wins.to_string(),
                     p.ties.to_string(),
                     p.losses.to_string(),
                     p.test.clone(),
                     num(Some(p.p_value)),
-                    opt_num(p.mcnemar_p),
-                    opt_num(p.mcnemar_mid_p),
-                    opt_num(p.wilcoxon_p),
-                    opt_num(p.cohen_h),
-                    p.cohen_h_label.clone().unwrap_or_default(),
-                    opt_num(p.p_superiority),
-                    opt_num(p.z_two_proportion),
-                    opt_num(p.p_two_proportion),
-                    opt_num(p.spearman),
-                    opt_num(p.kappa),
+                    num(p.mcnemar_p),
+                    num(p.mcnemar_mid_p),
+                    num(p.wilcoxon_p),
+                    num(p.cohen_h),
+                    opt(&p.cohen_h_label),
+                    num(p.p_superiority),
+                    num(p.z_two_proportion),
+                    num(p.p_two_proportion),
+                    num(p.spearman),
+                    num(p.kappa),
                     num(Some(p.p_holm)),
                     num(Some(p.p_bh)),
                     flag(p.significant),
@@ -126,7 +119,7 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
             tb
         }
         "ranks" => {
-            let mut tb = t(&["arm", "mean_rank", "clique"]);
+            let mut tb = Table::new(name, &["arm", "mean_rank", "clique"]);
             if let Some(f) = &c.friedman {
                 for r in &f.mean_ranks {
                     let cliques: Vec<String> = f
@@ -142,21 +135,24 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
             tb
         }
         "friedman" => {
-            let mut tb = t(&[
-                "k",
-                "n_blocks",
-                "chi2",
-                "p",
-                "chi2_tie_corrected",
-                "p_tie_corrected",
-                "iman_davenport_f",
-                "p_iman_davenport",
-                "alpha",
-                "q_alpha",
-                "cd",
-                "bonferroni_dunn_cd",
-                "cliques",
-            ]);
+            let mut tb = Table::new(
+                name,
+                &[
+                    "k",
+                    "n_blocks",
+                    "chi2",
+                    "p",
+                    "chi2_tie_corrected",
+                    "p_tie_corrected",
+                    "iman_davenport_f",
+                    "p_iman_davenport",
+                    "alpha",
+                    "q_alpha",
+                    "cd",
+                    "bonferroni_dunn_cd",
+                    "cliques",
+                ],
+            );
             if let Some(f) = &c.friedman {
                 tb.rows.push(vec![
                     f.k.to_string(),
@@ -165,12 +161,12 @@ pub fn compare_table(c: &Comparison, name: &str) -> Option<Table> {
                     num(Some(f.p)),
                     num(Some(f.chi2_tie_corrected)),
                     num(Some(f.p_tie_corrected)),
-                    opt_num(f.iman_davenport_f),
-                    opt_num(f.p_iman_davenport),
+                    num(f.iman_davenport_f),
+                    num(f.p_iman_davenport),
                     num(Some(f.alpha)),
                     num(Some(f.q_alpha)),
                     num(Some(f.cd)),
-                    opt_num(f.bonferroni_dunn_cd),
+                    num(f.bonferroni_dunn_cd),
                     f.cliques.iter().map(|c| c.join("+")).collect::<Vec<_>>().join(" | "),
                 ]);
             }

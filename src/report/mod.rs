@@ -7,7 +7,7 @@ use crate::audit::Report;
 use crate::error::{Error, Result};
 
 /// A named table of display strings (full precision for numbers).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub name: String,
     pub headers: Vec<String>,
@@ -34,16 +34,25 @@ pub fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x}")).unwrap_or_default()
 }
 
-fn flag(b: bool) -> String {
+/// `true` or `false`.
+pub fn flag(b: bool) -> String {
     if b { "true".into() } else { "false".into() }
 }
 
-fn opt(s: &Option<String>) -> String {
-    s.clone().unwrap_or_default()
+/// The value as text, empty for `None`.
+pub fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+/// The name serde writes for a value (a unit variant's snake_case name: `within_rounding`),
+/// empty when it is not a string.
+pub fn serde_name<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 impl Table {
-    fn new(name: &str, headers: &[&str]) -> Table {
+    /// An empty table with these column names.
+    pub fn new(name: &str, headers: &[&str]) -> Table {
         Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
     }
 
@@ -349,10 +358,7 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
                 for w in ws {
                     t.rows.push(vec![
                         stage.into(),
-                        serde_json::to_value(w.kind)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default(),
+                        serde_name(&w.kind),
                         format!("{:?}", w.severity).to_lowercase(),
                         w.count.to_string(),
                         w.message.clone(),

@@ -8,6 +8,7 @@
 
 pub mod expr;
 pub mod registry;
+pub mod table;
 pub mod time;
 
 pub use expr::{CiTest, Eval, Op, Operand, Pred, Quantity};
@@ -15,4 +16,5 @@ pub use registry::{
     Ballot, EvalContext, GitLog, InputUsed, Provenance, Rule, RuleBody, RuleVerdict, RulesReport, SourceInfo, Temporal,
     Values, evaluate, read_rules, read_values, sha256_hex,
 };
+pub use table::{TABLES, table};
 pub use time::{format_time, parse_time};

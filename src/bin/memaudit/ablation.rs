@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use memaudit::ablation::{
-    AblationColumns, AblationReport, AblationSettings, Gate, GroupAblation, OutcomeScoring, Target, analyse,
-    read_ablation,
+    AblationColumns, AblationReport, AblationSettings, Gate, OutcomeScoring, TABLES, Target, analyse, read_ablation,
+    table,
 };
 use memaudit::answers::Profile;
 use memaudit::error::Error;
-use memaudit::report::num;
+use memaudit::report::opt;
 
-use crate::answers::{BootArgs, Issue5Format, csv, fail, opt};
+use crate::answers::{BootArgs, Issue5Format, fail, table_csv};
 use crate::common::{Failure, json, read_path};
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -88,10 +88,10 @@ pub(crate) fn ablation_cmd(args: AblationArgs) -> Result<(), Failure> {
                 )?
             );
         }
-        Issue5Format::Csv => print!("{}", groups_csv(&report)?),
+        Issue5Format::Csv => print!("{}", table_csv(table(&report, "groups"), "groups", &TABLES)?),
         Issue5Format::Table => {
             println!("gate: {}   ({} resamples, seed {})", report.gate, settings.bootstrap, settings.seed);
-            for g in report.runs.iter().flat_map(|r| std::iter::once(&r.overall).chain(&r.subsets)) {
+            for g in report.groups() {
                 let nc = &g.noncircularity;
                 let ci = |c: &Option<memaudit::ablation::CiRecord>| {
                     c.as_ref().map_or("-".into(), |c| format!("[{:.3}, {:.3}]", c.low, c.high))
@@ -121,60 +121,4 @@ pub(crate) fn ablation_cmd(args: AblationArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-fn groups_csv(report: &AblationReport) -> Result<String, Failure> {
-    let row = |g: &GroupAblation| {
-        let nc = &g.noncircularity;
-        let c = |x: &Option<memaudit::ablation::CiRecord>, lo: bool| {
-            num(x.as_ref().map(|c| if lo { c.low } else { c.high }))
-        };
-        vec![
-            g.run.clone(),
-            opt(&g.subset),
-            g.rates.pairs.to_string(),
-            g.rates.queries.to_string(),
-            g.rates.histogram.harmful.to_string(),
-            g.rates.histogram.neutral.to_string(),
-            g.rates.histogram.helpful.to_string(),
-            num(Some(g.rates.positive_rate)),
-            num(Some(g.rates.positive_low)),
-            num(Some(g.rates.positive_high)),
-            num(Some(g.rates.base_correct_rate)),
-            nc.n.to_string(),
-            num(nc.rho),
-            c(&nc.pair_ci, true),
-            c(&nc.pair_ci, false),
-            c(&nc.query_ci, true),
-            c(&nc.query_ci, false),
-            nc.passes.map(|p| p.to_string()).unwrap_or_default(),
-            num(nc.margin),
-        ]
-    };
-    let rows = report.runs.iter().flat_map(|r| std::iter::once(&r.overall).chain(&r.subsets)).map(row).collect();
-    csv(
-        "groups",
-        &[
-            "run",
-            "subset",
-            "pairs",
-            "queries",
-            "u_harmful",
-            "u_neutral",
-            "u_helpful",
-            "positive_rate",
-            "positive_low",
-            "positive_high",
-            "base_correct_rate",
-            "rho_n",
-            "rho",
-            "rho_pair_low",
-            "rho_pair_high",
-            "rho_query_low",
-            "rho_query_high",
-            "gate_passes",
-            "gate_margin",
-        ],
-        rows,
-    )
 }

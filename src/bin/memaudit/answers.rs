@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 
 use memaudit::answers::{AnswerColumns, AnswerReport, AnswerSettings, Profile, diff, read_answers, rescore_answers};
 use memaudit::error::Error;
-use memaudit::report::{Table, num};
+use memaudit::report::{Table, opt};
 
 use crate::common::{Failure, json, read_path};
 
@@ -65,14 +65,10 @@ pub(crate) fn fail(e: impl std::fmt::Display) -> Failure {
     Failure { message: e.to_string(), code: 2 }
 }
 
-/// CSV of one table (the shared `report::Table` writer).
-pub(crate) fn csv(name: &str, headers: &[&str], rows: Vec<Vec<String>>) -> Result<String, Failure> {
-    let t = Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows };
+/// The CSV of a core table, or the error for an unknown table name (listing `names`).
+pub(crate) fn table_csv(table: Option<Table>, name: &str, names: &[&str]) -> Result<String, Failure> {
+    let t = table.ok_or_else(|| fail(format!("unknown table `{name}` ({})", names.join(", "))))?;
     Ok(t.to_csv()?)
-}
-
-pub(crate) fn opt(s: &Option<String>) -> String {
-    s.clone().unwrap_or_default()
 }
 
 pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
@@ -125,7 +121,13 @@ pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
             let out = Out { report: &report, diff: &diff_rows, memaudit_version: env!("CARGO_PKG_VERSION") };
             println!("{}", json(&out, args.pretty)?);
         }
-        Issue5Format::Csv => print!("{}", answers_csv(&report, &diff_rows, &args.table)?),
+        Issue5Format::Csv => {
+            if args.table == "diff" && diff_rows.is_none() {
+                return Err(fail("--table diff needs --diff A:B"));
+            }
+            let t = memaudit::answers::table(&report, diff_rows.as_deref(), &args.table);
+            print!("{}", table_csv(t, &args.table, &memaudit::answers::TABLES)?);
+        }
         Issue5Format::Table => {
             println!("{:<10} {:<20} {:<24} {:>6} {:>8} {:>8}", "profile", "arm", "dataset", "n", "mean", "correct");
             for s in &report.summary {
@@ -165,99 +167,4 @@ pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
 
 fn names() -> String {
     Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
-}
-
-fn answers_csv(
-    report: &AnswerReport,
-    diff_rows: &Option<Vec<memaudit::answers::DiffRow>>,
-    table: &str,
-) -> Result<String, Failure> {
-    match table {
-        "summary" => csv(
-            "summary",
-            &["profile", "arm", "dataset", "n", "mean", "correct", "correct_rate"],
-            report
-                .summary
-                .iter()
-                .map(|s| {
-                    vec![
-                        s.profile.name().into(),
-                        opt(&s.arm),
-                        opt(&s.dataset),
-                        s.n.to_string(),
-                        num(Some(s.mean)),
-                        s.correct.to_string(),
-                        num(Some(s.correct_rate)),
-                    ]
-                })
-                .collect(),
-        ),
-        "rows" => {
-            let mut headers = vec!["query_id", "arm", "dataset", "category", "file", "line"];
-            let names: Vec<String> = report.settings.profiles.iter().map(|p| p.name().to_string()).collect();
-            let extra: Vec<String> = names.iter().flat_map(|n| [n.clone(), format!("{n}_correct")]).collect();
-            headers.extend(extra.iter().map(String::as_str));
-            let rows = report
-                .rows
-                .iter()
-                .map(|r| {
-                    let mut v = vec![
-                        r.query_id.clone(),
-                        opt(&r.arm),
-                        opt(&r.dataset),
-                        r.category.map(|c| c.to_string()).unwrap_or_default(),
-                        r.file.clone(),
-                        r.line.to_string(),
-                    ];
-                    for s in &r.scores {
-                        v.push(num(Some(s.score)));
-                        v.push(s.correct.to_string());
-                    }
-                    v
-                })
-                .collect();
-            csv("rows", &headers, rows)
-        }
-        "diff" => {
-            let rows = diff_rows.as_ref().ok_or_else(|| fail("--table diff needs --diff A:B"))?;
-            csv(
-                "diff",
-                &[
-                    "query_id",
-                    "arm",
-                    "dataset",
-                    "file",
-                    "line",
-                    "a",
-                    "b",
-                    "score_a",
-                    "score_b",
-                    "correct_a",
-                    "correct_b",
-                    "prediction",
-                    "gold",
-                ],
-                rows.iter()
-                    .map(|r| {
-                        vec![
-                            r.query_id.clone(),
-                            opt(&r.arm),
-                            opt(&r.dataset),
-                            r.file.clone(),
-                            r.line.to_string(),
-                            r.a.name().into(),
-                            r.b.name().into(),
-                            num(Some(r.score_a)),
-                            num(Some(r.score_b)),
-                            r.correct_a.to_string(),
-                            r.correct_b.to_string(),
-                            r.prediction.clone(),
-                            r.gold.join(" | "),
-                        ]
-                    })
-                    .collect(),
-            )
-        }
-        t => Err(fail(format!("unknown table `{t}` (rows, summary, diff)"))),
-    }
 }

@@ -9,10 +9,10 @@ use memaudit::claims::{
     ClaimSettings, ClaimsReport, LintRow, LintSettings, claims_report, read_claims, read_lint_table,
 };
 use memaudit::error::Error;
-use memaudit::ksweep::{ScoreColumns, SweepSettings, read_scores, sweep};
-use memaudit::report::num;
+use memaudit::ksweep::{self, ScoreColumns, SweepSettings, read_scores, sweep};
+use memaudit::report::opt;
 
-use crate::answers::{BootArgs, Issue5Format, csv, fail, opt};
+use crate::answers::{BootArgs, Issue5Format, fail, table_csv};
 use crate::common::{Failure, json, read_path};
 
 #[derive(Args)]
@@ -107,7 +107,13 @@ pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
             }
             println!("{}", json(&Out { report: &report, memaudit_version: env!("CARGO_PKG_VERSION") }, args.pretty)?);
         }
-        Issue5Format::Csv => print!("{}", claims_csv(&report, &args.csv_table)?),
+        Issue5Format::Csv => {
+            let name = &args.csv_table;
+            if ksweep::TABLES.contains(&name.as_str()) && report.sweep.is_none() {
+                return Err(fail("this table needs --data (and no --no-sweep)"));
+            }
+            print!("{}", table_csv(memaudit::claims::table(&report, name), name, &memaudit::claims::TABLES)?);
+        }
         Issue5Format::Table => {
             for c in &report.claims {
                 println!(
@@ -149,189 +155,4 @@ pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-fn claims_csv(report: &ClaimsReport, table: &str) -> Result<String, Failure> {
-    let k = |k: Option<i64>| k.map(|k| k.to_string()).unwrap_or_default();
-    match table {
-        "claims" => csv(
-            "claims",
-            &[
-                "claim_id",
-                "kind",
-                "arms",
-                "dataset",
-                "k",
-                "metric",
-                "run",
-                "reported",
-                "recomputed",
-                "difference",
-                "reported_ci_low",
-                "reported_ci_high",
-                "recomputed_ci_low",
-                "recomputed_ci_high",
-                "reported_n",
-                "n",
-                "verdict",
-                "reason",
-            ],
-            report
-                .claims
-                .iter()
-                .map(|c| {
-                    vec![
-                        c.claim_id.clone(),
-                        format!("{:?}", c.kind).to_lowercase(),
-                        c.arms.join(";"),
-                        opt(&c.dataset),
-                        k(c.k),
-                        c.metric.clone(),
-                        opt(&c.run),
-                        c.reported.map_or_else(|| opt(&c.reported_text), |v| num(Some(v))),
-                        c.recomputed.map_or_else(|| opt(&c.recomputed_text), |v| num(Some(v))),
-                        num(c.difference),
-                        num(c.reported_ci.map(|x| x[0])),
-                        num(c.reported_ci.map(|x| x[1])),
-                        num(c.recomputed_ci.map(|x| x[0])),
-                        num(c.recomputed_ci.map(|x| x[1])),
-                        c.reported_n.map(|n| n.to_string()).unwrap_or_default(),
-                        c.n.map(|n| n.to_string()).unwrap_or_default(),
-                        serde_json::to_value(c.verdict)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default(),
-                        c.reason.clone(),
-                    ]
-                })
-                .collect(),
-        ),
-        "findings" => csv(
-            "findings",
-            &["kind", "table", "row", "message", "expected", "found", "location"],
-            report
-                .findings
-                .iter()
-                .map(|f| {
-                    vec![
-                        serde_json::to_value(f.kind)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default(),
-                        opt(&f.table),
-                        f.row.clone(),
-                        f.message.clone(),
-                        num(f.expected),
-                        num(f.found),
-                        opt(&f.location),
-                    ]
-                })
-                .collect(),
-        ),
-        "cells" | "deltas" | "stability" => {
-            let s = report.sweep.as_ref().ok_or_else(|| fail("this table needs --data (and no --no-sweep)"))?;
-            match table {
-                "cells" => csv(
-                    "cells",
-                    &["run", "dataset", "arm", "k", "n", "mean", "ci_low", "ci_high", "wilson_low", "wilson_high"],
-                    s.cells
-                        .iter()
-                        .map(|c| {
-                            vec![
-                                opt(&c.run),
-                                opt(&c.dataset),
-                                c.arm.clone(),
-                                k(c.k),
-                                c.stats.n.to_string(),
-                                num(Some(c.stats.mean)),
-                                num(Some(c.stats.ci_low)),
-                                num(Some(c.stats.ci_high)),
-                                num(c.stats.wilson_low),
-                                num(c.stats.wilson_high),
-                            ]
-                        })
-                        .collect(),
-                ),
-                "deltas" => csv(
-                    "deltas",
-                    &[
-                        "run",
-                        "dataset",
-                        "k",
-                        "a",
-                        "b",
-                        "n_a",
-                        "n_b",
-                        "n_shared",
-                        "mean_a",
-                        "mean_b",
-                        "delta",
-                        "ci_low",
-                        "ci_high",
-                        "label",
-                        "query_sets_differ",
-                    ],
-                    s.deltas
-                        .iter()
-                        .map(|d| {
-                            vec![
-                                opt(&d.run),
-                                opt(&d.dataset),
-                                k(d.k),
-                                d.a.clone(),
-                                d.b.clone(),
-                                d.stats.n_a.to_string(),
-                                d.stats.n_b.to_string(),
-                                d.stats.n_shared.to_string(),
-                                num(Some(d.stats.mean_a)),
-                                num(Some(d.stats.mean_b)),
-                                num(Some(d.stats.delta)),
-                                num(Some(d.stats.ci_low)),
-                                num(Some(d.stats.ci_high)),
-                                format!("{:?}", d.stats.label).to_lowercase(),
-                                d.stats.query_sets_differ.to_string(),
-                            ]
-                        })
-                        .collect(),
-                ),
-                _ => csv(
-                    "stability",
-                    &[
-                        "run",
-                        "dataset",
-                        "a",
-                        "b",
-                        "base_k",
-                        "k",
-                        "delta_base",
-                        "delta_k",
-                        "change",
-                        "slack",
-                        "within",
-                        "partial",
-                    ],
-                    s.stability
-                        .iter()
-                        .map(|r| {
-                            vec![
-                                opt(&r.run),
-                                opt(&r.dataset),
-                                r.a.clone(),
-                                r.b.clone(),
-                                k(r.base_k),
-                                k(r.k),
-                                num(Some(r.delta_base)),
-                                num(Some(r.delta_k)),
-                                num(Some(r.change)),
-                                num(Some(r.slack)),
-                                r.within.to_string(),
-                                r.partial.to_string(),
-                            ]
-                        })
-                        .collect(),
-                ),
-            }
-        }
-        t => Err(fail(format!("unknown table `{t}` (claims, findings, cells, deltas, stability)"))),
-    }
 }

@@ -7,10 +7,11 @@ use clap::Args;
 
 use memaudit::error::Error;
 use memaudit::rules::{
-    EvalContext, GitLog, RulesReport, SourceInfo, evaluate, format_time, read_rules, read_values, sha256_hex,
+    EvalContext, GitLog, RulesReport, SourceInfo, TABLES, evaluate, format_time, read_rules, read_values, sha256_hex,
+    table,
 };
 
-use crate::answers::{Issue5Format, csv, fail};
+use crate::answers::{Issue5Format, fail, table_csv};
 use crate::common::{Failure, json, read_path};
 
 #[derive(Args)]
@@ -74,33 +75,7 @@ pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
             }
             println!("{}", json(&Out { report: &report, memaudit_version: env!("CARGO_PKG_VERSION") }, args.pretty)?);
         }
-        Issue5Format::Csv => {
-            let rows = report
-                .verdicts
-                .iter()
-                .map(|v| {
-                    vec![
-                        v.rule_id.clone(),
-                        v.kind.clone(),
-                        v.fired.map(|f| f.to_string()).unwrap_or_default(),
-                        v.outcome.clone(),
-                        memaudit::report::num(v.margin),
-                        v.temporal.status.clone(),
-                        v.temporal.registered.clone().unwrap_or_default(),
-                        v.inputs.iter().map(|i| i.name.clone()).collect::<Vec<_>>().join(";"),
-                        v.error.clone().unwrap_or_default(),
-                    ]
-                })
-                .collect();
-            print!(
-                "{}",
-                csv(
-                    "verdicts",
-                    &["rule_id", "kind", "fired", "outcome", "margin", "temporal", "registered", "inputs", "error"],
-                    rows
-                )?
-            );
-        }
+        Issue5Format::Csv => print!("{}", table_csv(table(&report, "verdicts"), "verdicts", &TABLES)?),
         Issue5Format::Table => {
             for v in &report.verdicts {
                 println!(

@@ -1,8 +1,10 @@
-//! Tables described once by their columns: the same [`Column`]s give the CSV export (the
-//! columns marked for it, in order, with the CLI's number text) and the table on screen (every
-//! cell with `data-col` = the CSV column and, for numbers, `data-value` = the full-precision
-//! text). Used by the answers, ablation, claims and rules pages, whose CSV exports equal
-//! `memaudit answers|ablation|claims|rules --format csv` column for column.
+//! Tables on screen. A core [`Table`] (the CLI's CSV, e.g. [`crate::answers::table`]) is shown
+//! by [`table_grid`]: every cell is its CSV text, shown as its column's [`Look`] says (four
+//! decimals, signed, yes/no) with `data-col` = the CSV column and, for numbers, `data-value` =
+//! the CSV text; screen-only [`Column`]s may follow. Tables the CLI does not print are
+//! described once by their [`Column`]s ([`grid`], [`columns_exports`]). Used by the answers,
+//! ablation, claims and rules pages, whose CSV exports are the core's tables
+//! ([`table_exports`]).
 
 use std::rc::Rc;
 
@@ -43,6 +45,32 @@ impl Val {
         Val::Int(Some(n as i64))
     }
 
+    /// The value behind a CSV cell read as `kind` (its [`Val::csv`] is `text` again; text that
+    /// is not of the kind stays text).
+    pub fn parse(kind: Kind, text: &str) -> Val {
+        let number = |wrap: fn(Option<f64>) -> Val| match text {
+            "" => wrap(None),
+            t => t.parse().map_or_else(|_| Val::NumOr(None, t.to_string()), |x| wrap(Some(x))),
+        };
+        match kind {
+            Kind::Text => Val::text(text),
+            Kind::Num => number(Val::Num),
+            Kind::Signed => number(Val::Signed),
+            Kind::Share => number(Val::Share),
+            Kind::NumOr => Val::NumOr(text.parse().ok(), text.to_string()),
+            Kind::Int => match text {
+                "" => Val::Int(None),
+                t => t.parse().map_or_else(|_| Val::NumOr(None, t.to_string()), |x| Val::Int(Some(x))),
+            },
+            Kind::Bool => match text {
+                "" => Val::Bool(None),
+                "true" => Val::Bool(Some(true)),
+                "false" => Val::Bool(Some(false)),
+                t => Val::text(t),
+            },
+        }
+    }
+
     /// The CSV text (the CLI's: shortest round-trip numbers, empty for none).
     pub fn csv(&self) -> String {
         match self {
@@ -78,6 +106,48 @@ impl Val {
     }
 }
 
+/// How a column's CSV text is shown (the [`Val`] it is read as).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    /// Four decimals.
+    Num,
+    /// Four decimals with a sign.
+    Signed,
+    /// A percentage.
+    Share,
+    /// A number when the text is one, else the text (the CLI's `reported`).
+    NumOr,
+    Int,
+    /// yes / no.
+    Bool,
+}
+
+/// How a column of a core table is shown: its header, a tooltip and its [`Kind`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Look {
+    pub header: AttrValue,
+    pub title: Option<AttrValue>,
+    pub kind: Kind,
+}
+
+impl Look {
+    pub fn new(header: impl Into<AttrValue>, kind: Kind) -> Look {
+        Look { header: header.into(), title: None, kind }
+    }
+
+    /// A column whose header is its CSV name (`_` shown as a space).
+    pub fn named(column: &str, kind: Kind) -> Look {
+        Look::new(column.replace('_', " "), kind)
+    }
+
+    /// A tooltip on the header.
+    pub fn titled(mut self, title: impl Into<AttrValue>) -> Look {
+        self.title = Some(title.into());
+        self
+    }
+}
+
 type Getter<R> = Rc<dyn Fn(&R) -> Val>;
 
 /// One column: its CSV name (also `data-col`), its header on screen, and its value.
@@ -86,25 +156,17 @@ pub struct Column<R> {
     pub name: AttrValue,
     pub header: AttrValue,
     pub title: Option<AttrValue>,
-    /// Part of the CSV export (else on screen only).
-    pub csv: bool,
     pub get: Getter<R>,
 }
 
 impl<R> Column<R> {
     pub fn new(name: impl Into<AttrValue>, header: impl Into<AttrValue>, get: impl Fn(&R) -> Val + 'static) -> Self {
-        Column { name: name.into(), header: header.into(), title: None, csv: true, get: Rc::new(get) }
+        Column { name: name.into(), header: header.into(), title: None, get: Rc::new(get) }
     }
 
     /// A column whose header is its CSV name.
     pub fn named(name: &'static str, get: impl Fn(&R) -> Val + 'static) -> Self {
         Column::new(name, name.replace('_', " "), get)
-    }
-
-    /// Shown, not exported.
-    pub fn screen_only(mut self) -> Self {
-        self.csv = false;
-        self
     }
 
     /// A tooltip on the header.
@@ -114,19 +176,14 @@ impl<R> Column<R> {
     }
 }
 
-/// The CSV table of `rows` (the columns marked for it).
-pub fn csv_table<R>(name: &str, cols: &[Column<R>], rows: &[R]) -> Table {
-    let cols: Vec<&Column<R>> = cols.iter().filter(|c| c.csv).collect();
-    Table {
+/// The CSV text of `rows`, one column per [`Column`].
+pub fn csv_text<R>(name: &str, cols: &[Column<R>], rows: &[R]) -> Result<String, String> {
+    let t = Table {
         name: name.to_string(),
         headers: cols.iter().map(|c| c.name.to_string()).collect(),
         rows: rows.iter().map(|r| cols.iter().map(|c| (c.get)(r).csv()).collect()).collect(),
-    }
-}
-
-/// The CSV text of `rows`.
-pub fn csv_text<R>(name: &str, cols: &[Column<R>], rows: &[R]) -> Result<String, String> {
-    csv_table(name, cols, rows).to_csv().map_err(|e| e.to_string())
+    };
+    t.to_csv().map_err(|e| e.to_string())
 }
 
 /// A row's keys (`data-*` attributes) and classes.
@@ -147,33 +204,26 @@ impl RowAttrs {
     }
 }
 
-/// `<div class="table-wrap"><table id={id}>` with a header row and one row per item.
-pub fn grid<'a, R: 'a>(
-    id: &str,
-    cols: &[Column<R>],
-    rows: impl IntoIterator<Item = &'a R>,
-    attrs: impl Fn(&R) -> RowAttrs,
-) -> Html {
-    let body: Vec<Html> = rows
-        .into_iter()
-        .map(|r| {
-            let a = attrs(r);
-            let mut tr = VTag::new("tr");
-            for (k, v) in a.data {
-                tr.add_attribute(k, v);
-            }
-            if !a.class.is_empty() {
-                tr.add_attribute("class", a.class.to_string());
-            }
-            tr.add_children(cols.iter().map(|c| (c.get)(r).cell(&c.name)));
-            Html::VTag(Rc::new(tr))
-        })
-        .collect();
+/// `<tr>` with a row's attributes and cells.
+fn row(a: RowAttrs, cells: impl IntoIterator<Item = Html>) -> Html {
+    let mut tr = VTag::new("tr");
+    for (k, v) in a.data {
+        tr.add_attribute(k, v);
+    }
+    if !a.class.is_empty() {
+        tr.add_attribute("class", a.class.to_string());
+    }
+    tr.add_children(cells);
+    Html::VTag(Rc::new(tr))
+}
+
+/// `<div class="table-wrap"><table id={id}>` with a header row (header, tooltip) and `body`.
+fn wrap(id: &str, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)>, body: Vec<Html>) -> Html {
     html! {
         <div class="table-wrap">
             <table id={id.to_string()}>
                 <thead><tr>
-                    { for cols.iter().map(|c| html! { <th scope="col" title={c.title.clone()}>{ c.header.clone() }</th> }) }
+                    { for heads.into_iter().map(|(h, title)| html! { <th scope="col" {title}>{ h }</th> }) }
                 </tr></thead>
                 <tbody>{ for body }</tbody>
             </table>
@@ -181,9 +231,58 @@ pub fn grid<'a, R: 'a>(
     }
 }
 
-/// CSV and JSON buttons for a table of a shared result `b`: the CSV from `cols`, the JSON the
-/// rows themselves (the CLI's JSON keys).
-pub fn table_exports<B: 'static, R: Serialize + 'static>(
+/// `<div class="table-wrap"><table id={id}>` with a header row and one row per item.
+pub fn grid<'a, R: 'a>(
+    id: &str,
+    cols: &[Column<R>],
+    rows: impl IntoIterator<Item = &'a R>,
+    attrs: impl Fn(&R) -> RowAttrs,
+) -> Html {
+    let body = rows.into_iter().map(|r| row(attrs(r), cols.iter().map(|c| (c.get)(r).cell(&c.name)))).collect();
+    wrap(id, cols.iter().map(|c| (c.header.clone(), c.title.clone())), body)
+}
+
+/// A core table on screen: its columns as `look` shows them, then the screen-only `extra`
+/// columns. `rows` are the records behind the table's rows, in the same order (their keys
+/// become the rows' attributes, and `extra` reads them).
+pub fn table_grid<R>(
+    id: &str,
+    table: &Table,
+    look: impl Fn(&str) -> Look,
+    rows: &[R],
+    extra: &[Column<R>],
+    attrs: impl Fn(&R) -> RowAttrs,
+) -> Html {
+    let looks: Vec<(AttrValue, Look)> = table.headers.iter().map(|h| (AttrValue::from(h.clone()), look(h))).collect();
+    let body = table
+        .rows
+        .iter()
+        .zip(rows)
+        .map(|(cells, r)| {
+            let shown = cells.iter().zip(&looks).map(|(text, (col, l))| Val::parse(l.kind, text).cell(col));
+            row(attrs(r), shown.chain(extra.iter().map(|c| (c.get)(r).cell(&c.name))))
+        })
+        .collect();
+    let heads = looks.iter().map(|(_, l)| (l.header.clone(), l.title.clone()));
+    wrap(id, heads.chain(extra.iter().map(|c| (c.header.clone(), c.title.clone()))), body)
+}
+
+/// CSV and JSON buttons for a core table of a shared result `b`: the CSV is `table(b, name)`
+/// (what the CLI prints), the JSON `json(b)` (the rows with the CLI's JSON keys).
+pub fn table_exports<B: 'static>(
+    name: &'static str,
+    b: &Rc<B>,
+    table: fn(&B, &str) -> Option<Table>,
+    json: fn(&B) -> Result<String, String>,
+) -> Html {
+    let (x, y) = (b.clone(), b.clone());
+    let csv = move || table(&x, name).ok_or_else(|| format!("no table `{name}`"))?.to_csv().map_err(|e| e.to_string());
+    lazy_exports(name, &name.replace('_', " "), csv, move || json(&y))
+}
+
+/// CSV and JSON buttons for a table described by its columns, of a shared result `b`: the CSV
+/// from `cols`, the JSON the rows themselves.
+pub fn columns_exports<B: 'static, R: Serialize + 'static>(
     name: &'static str,
     b: &Rc<B>,
     rows: fn(&B) -> &[R],
@@ -191,4 +290,43 @@ pub fn table_exports<B: 'static, R: Serialize + 'static>(
 ) -> Html {
     let (x, y) = (b.clone(), b.clone());
     lazy_exports(name, &name.replace('_', " "), move || csv_text(name, &cols(&x), rows(&x)), move || to_json(rows(&y)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_text_read_back_as_a_kind_is_the_same_text() {
+        let cases = [
+            (Kind::Num, "0.1"),
+            (Kind::Num, "-0"),
+            (Kind::Num, "0.0000001"),
+            (Kind::Num, "NaN"),
+            (Kind::Num, "inf"),
+            (Kind::Num, ""),
+            (Kind::Signed, "-0.052"),
+            (Kind::Share, "0.25"),
+            (Kind::Int, "12"),
+            (Kind::Int, ""),
+            (Kind::Bool, "true"),
+            (Kind::Bool, "false"),
+            (Kind::Bool, ""),
+            (Kind::NumOr, "24.5"),
+            (Kind::NumOr, "vanilla"),
+            (Kind::NumOr, ""),
+            (Kind::Text, "a, \"b\""),
+        ];
+        for (kind, text) in cases {
+            assert_eq!(Val::parse(kind, text).csv(), text, "{kind:?} {text}");
+        }
+        assert_eq!(Val::parse(Kind::Num, "0.1"), Val::Num(Some(0.1)));
+        assert_eq!(Val::parse(Kind::Signed, ""), Val::Signed(None));
+        assert_eq!(Val::parse(Kind::Bool, "true"), Val::Bool(Some(true)));
+        assert_eq!(Val::parse(Kind::NumOr, "x"), Val::NumOr(None, "x".into()));
+        assert_eq!(Val::parse(Kind::Num, "n/a"), Val::NumOr(None, "n/a".into()));
+        for x in [0.1 + 0.2, 1e-300, -123456.789, f64::MIN_POSITIVE, 1.0 / 3.0] {
+            assert_eq!(Val::parse(Kind::Num, &num(Some(x))), Val::Num(Some(x)));
+        }
+    }
 }

@@ -11,13 +11,12 @@ use yew::prelude::*;
 
 use super::Page;
 use super::tool::{Tool, ToolPage, Ui, file_notes};
-use crate::ablation::{AblationColumns, AblationSettings, CiRecord, Gate, GroupAblation, OutcomeScoring, Target};
+use crate::ablation::{self, AblationColumns, AblationSettings, CiRecord, Gate, GroupAblation, OutcomeScoring, Target};
 use crate::answers::Profile;
 use crate::plots::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
 use crate::web::components::Section;
-use crate::web::components::export::text_download;
-use crate::web::components::export::{lazy_exports, to_json};
-use crate::web::components::grid::{Column, RowAttrs, Val, csv_text, grid};
+use crate::web::components::export::{text_download, to_json};
+use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, table_exports, table_grid};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, fmt4};
@@ -140,42 +139,42 @@ fn conventions(b: &AblationBatch) -> String {
     )
 }
 
-/// Every run's overall group followed by its subsets (the CLI's CSV order).
-fn groups(b: &AblationBatch) -> Vec<GroupAblation> {
-    b.report.runs.iter().flat_map(|r| std::iter::once(r.overall.clone()).chain(r.subsets.iter().cloned())).collect()
-}
-
 fn ci(c: &Option<CiRecord>, low: bool) -> Val {
     Val::Signed(c.as_ref().map(|c| if low { c.low } else { c.high }))
 }
 
-/// The CLI's CSV columns (`memaudit ablation --format csv`), then what the page adds.
-fn group_cols(_: &AblationBatch) -> Vec<Column<GroupAblation>> {
+/// The CLI's CSV columns (`memaudit ablation --format csv`) as shown.
+fn group_look(col: &str) -> Look {
+    match col {
+        "run" | "subset" => Look::named(col, Kind::Text),
+        "pairs" | "queries" => Look::named(col, Kind::Int),
+        "u_harmful" => Look::new("u = −1", Kind::Int).titled("harmful: correct only without the memory"),
+        "u_neutral" => Look::new("u = 0", Kind::Int),
+        "u_helpful" => Look::new("u = +1", Kind::Int).titled("helpful: y = 1"),
+        "positive_rate" => Look::new("positive rate", Kind::Num),
+        "positive_low" => Look::new("low", Kind::Num).titled("Wilson interval"),
+        "positive_high" => Look::new("high", Kind::Num),
+        "base_correct_rate" => Look::new("base correct", Kind::Num),
+        "rho_n" => Look::new("ρ n", Kind::Int).titled("pairs with a retrieval score"),
+        "rho" => Look::new("ρ", Kind::Signed),
+        "rho_pair_low" => Look::new("pair low", Kind::Signed),
+        "rho_pair_high" => Look::new("pair high", Kind::Signed),
+        "rho_query_low" => Look::new("query low", Kind::Signed),
+        "rho_query_high" => Look::new("query high", Kind::Signed),
+        "gate_passes" => Look::new("passes gate", Kind::Bool),
+        "gate_margin" => {
+            Look::new("margin", Kind::Signed).titled("distance to the nearest gate bound, positive inside")
+        }
+        _ => Look::named(col, Kind::Text),
+    }
+}
+
+/// What the page shows after the CSV columns.
+fn group_extra() -> Vec<Column<GroupAblation>> {
     type G = GroupAblation;
     vec![
-        Column::named("run", |g: &G| Val::text(g.run.clone())),
-        Column::named("subset", |g: &G| Val::opt(&g.subset)),
-        Column::named("pairs", |g: &G| Val::count(g.rates.pairs)),
-        Column::named("queries", |g: &G| Val::count(g.rates.queries)),
-        Column::new("u_harmful", "u = −1", |g: &G| Val::count(g.rates.histogram.harmful))
-            .titled("harmful: correct only without the memory"),
-        Column::new("u_neutral", "u = 0", |g: &G| Val::count(g.rates.histogram.neutral)),
-        Column::new("u_helpful", "u = +1", |g: &G| Val::count(g.rates.histogram.helpful)).titled("helpful: y = 1"),
-        Column::new("positive_rate", "positive rate", |g: &G| Val::Num(Some(g.rates.positive_rate))),
-        Column::new("positive_low", "low", |g: &G| Val::Num(Some(g.rates.positive_low))).titled("Wilson interval"),
-        Column::new("positive_high", "high", |g: &G| Val::Num(Some(g.rates.positive_high))),
-        Column::new("base_correct_rate", "base correct", |g: &G| Val::Num(Some(g.rates.base_correct_rate))),
-        Column::new("rho_n", "ρ n", |g: &G| Val::count(g.noncircularity.n)).titled("pairs with a retrieval score"),
-        Column::new("rho", "ρ", |g: &G| Val::Signed(g.noncircularity.rho)),
-        Column::new("rho_pair_low", "pair low", |g: &G| ci(&g.noncircularity.pair_ci, true)),
-        Column::new("rho_pair_high", "pair high", |g: &G| ci(&g.noncircularity.pair_ci, false)),
-        Column::new("rho_query_low", "query low", |g: &G| ci(&g.noncircularity.query_ci, true)),
-        Column::new("rho_query_high", "query high", |g: &G| ci(&g.noncircularity.query_ci, false)),
-        Column::new("gate_passes", "passes gate", |g: &G| Val::Bool(g.noncircularity.passes)),
-        Column::new("gate_margin", "margin", |g: &G| Val::Signed(g.noncircularity.margin))
-            .titled("distance to the nearest gate bound, positive inside"),
-        Column::new("harmful_rate", "harmful rate", |g: &G| Val::Num(Some(g.rates.harmful_rate))).screen_only(),
-        Column::new("answerer_calls", "answerer calls", |g: &G| Val::count(g.rates.answerer_calls)).screen_only(),
+        Column::new("harmful_rate", "harmful rate", |g: &G| Val::Num(Some(g.rates.harmful_rate))),
+        Column::new("answerer_calls", "answerer calls", |g: &G| Val::count(g.rates.answerer_calls)),
     ]
 }
 
@@ -227,8 +226,9 @@ pub fn report_json(b: &AblationBatch) -> Result<String, String> {
 
 fn rho_plot(b: &AblationBatch) -> RhoPlot {
     let s = &b.report.settings;
-    let rows = groups(b)
-        .into_iter()
+    let rows = b
+        .report
+        .groups()
         .map(|g| {
             let nc = &g.noncircularity;
             RhoRow {
@@ -356,15 +356,7 @@ impl Tool for Ablation {
             let b = b.clone();
             move || report_json(&b)
         };
-        let all = groups(b);
-        let csv = {
-            let b = b.clone();
-            move || csv_text("groups", &group_cols(&b), &groups(&b))
-        };
-        let json_groups = {
-            let b = b.clone();
-            move || to_json(&groups(&b))
-        };
+        let all: Vec<GroupAblation> = r.groups().cloned().collect();
         let mode = if page.view.histogram.is_empty() { "runs" } else { page.view.histogram.as_str() };
         let modes: Vec<(String, String)> =
             [("runs", "one group per run"), ("subsets", "per subset"), ("pooled", "all pairs pooled")]
@@ -425,10 +417,10 @@ impl Tool for Ablation {
                     <PlotCanvas<UtilityPlot> id="ablation-u-histogram" plot={utility_plot(b, mode)} filename="memaudit-u-histogram" />
                 </Section>
                 <Section id="ablation-groups-card" title="Rates per run and subset" conventions={conv}
-                    exports={lazy_exports("groups", "groups", csv, json_groups)}
+                    exports={table_exports("groups", b, |b, name| ablation::table(&b.report, name), |b| to_json(&b.report.groups().collect::<Vec<_>>()))}
                     intro={html! { <p class="intro">{ "Pairs, the u histogram, the positive rate #{y = 1}/pairs with its Wilson interval, the base answer's \
                         accuracy per query, and \u{03c1} with the gate — the columns of the CSV export." }</p> }}>
-                    { grid("ablation-groups", &group_cols(b), &all, group_attrs) }
+                    { table_grid("ablation-groups", &ablation::table(r, "groups").unwrap_or_default(), group_look, &all, &group_extra(), group_attrs) }
                 </Section>
             </>
         }

@@ -10,10 +10,14 @@ use yew::prelude::*;
 
 use super::Page;
 use super::tool::{Tool, ToolPage, Ui, file_notes};
-use crate::answers::{AnswerColumns, AnswerSettings, DiffRow, Disagreement, Profile, ProfileSummary, ScoredAnswer};
+use crate::answers::{self, AnswerColumns, AnswerSettings, Disagreement, Profile, rows_table};
+use crate::report::Table;
 use crate::web::components::Section;
 use crate::web::components::export::text_download;
-use crate::web::components::grid::{Column, RowAttrs, Val, grid, table_exports};
+use crate::web::components::export::to_json;
+use crate::web::components::grid::{
+    Column, Kind, Look, RowAttrs, Val, columns_exports, grid, table_exports, table_grid,
+};
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
 use crate::web::protocol::{AnswersBatch, AnswersRun, ToolResult, ToolRun};
@@ -102,16 +106,13 @@ fn conventions(b: &AnswersBatch) -> String {
     format!("profiles={} f1_threshold={}{}", names.join(","), s.f1_threshold, diff.unwrap_or_default())
 }
 
-fn summary_cols(_: &AnswersBatch) -> Vec<Column<ProfileSummary>> {
-    vec![
-        Column::named("profile", |s: &ProfileSummary| Val::text(s.profile.name())),
-        Column::named("arm", |s: &ProfileSummary| Val::opt(&s.arm)),
-        Column::new("dataset", "dataset", |s: &ProfileSummary| Val::text(s.dataset.clone().unwrap_or_default())),
-        Column::named("n", |s: &ProfileSummary| Val::count(s.n)),
-        Column::named("mean", |s: &ProfileSummary| Val::Num(Some(s.mean))),
-        Column::named("correct", |s: &ProfileSummary| Val::count(s.correct)),
-        Column::new("correct_rate", "correct rate", |s: &ProfileSummary| Val::Num(Some(s.correct_rate))),
-    ]
+fn summary_look(col: &str) -> Look {
+    match col {
+        "n" | "correct" => Look::named(col, Kind::Int),
+        "mean" => Look::named(col, Kind::Num),
+        "correct_rate" => Look::new("correct rate", Kind::Num),
+        _ => Look::named(col, Kind::Text),
+    }
 }
 
 fn disagreement_cols(_: &AnswersBatch) -> Vec<Column<Disagreement>> {
@@ -127,55 +128,32 @@ fn disagreement_cols(_: &AnswersBatch) -> Vec<Column<Disagreement>> {
     ]
 }
 
-fn diff_cols(_: &AnswersBatch) -> Vec<Column<DiffRow>> {
-    vec![
-        Column::new("query_id", "query", |d: &DiffRow| Val::text(d.query_id.clone())),
-        Column::named("arm", |d: &DiffRow| Val::opt(&d.arm)),
-        Column::named("dataset", |d: &DiffRow| Val::opt(&d.dataset)),
-        Column::named("file", |d: &DiffRow| Val::text(d.file.clone())),
-        Column::named("line", |d: &DiffRow| Val::count(d.line)),
-        Column::named("a", |d: &DiffRow| Val::text(d.a.name())),
-        Column::named("b", |d: &DiffRow| Val::text(d.b.name())),
-        Column::new("score_a", "score a", |d: &DiffRow| Val::Num(Some(d.score_a))),
-        Column::new("score_b", "score b", |d: &DiffRow| Val::Num(Some(d.score_b))),
-        Column::new("correct_a", "correct a", |d: &DiffRow| Val::Bool(Some(d.correct_a))),
-        Column::new("correct_b", "correct b", |d: &DiffRow| Val::Bool(Some(d.correct_b))),
-        Column::named("prediction", |d: &DiffRow| Val::text(d.prediction.clone())),
-        Column::named("gold", |d: &DiffRow| Val::text(d.gold.join(" | "))),
-    ]
-}
-
-/// The per-row table: its keys, then a score and a verdict per profile (the CLI's `rows`).
-fn row_cols(b: &AnswersBatch) -> Vec<Column<ScoredAnswer>> {
-    let mut cols = vec![
-        Column::new("query_id", "query", |r: &ScoredAnswer| Val::text(r.query_id.clone())),
-        Column::named("arm", |r: &ScoredAnswer| Val::opt(&r.arm)),
-        Column::named("dataset", |r: &ScoredAnswer| Val::opt(&r.dataset)),
-        Column::named("category", |r: &ScoredAnswer| Val::Int(r.category)),
-        Column::named("file", |r: &ScoredAnswer| Val::text(r.file.clone())),
-        Column::named("line", |r: &ScoredAnswer| Val::count(r.line)),
-    ];
-    for (i, p) in b.report.settings.profiles.iter().enumerate() {
-        let name = p.name();
-        cols.push(Column::new(name, name, move |r: &ScoredAnswer| Val::Num(r.scores.get(i).map(|s| s.score))));
-        cols.push(Column::new(format!("{name}_correct"), "✓", move |r: &ScoredAnswer| {
-            Val::Bool(r.scores.get(i).map(|s| s.correct))
-        }));
+fn diff_look(col: &str) -> Look {
+    match col {
+        "query_id" => Look::new("query", Kind::Text),
+        "line" => Look::named(col, Kind::Int),
+        "score_a" | "score_b" => Look::named(col, Kind::Num),
+        "correct_a" | "correct_b" => Look::named(col, Kind::Bool),
+        _ => Look::named(col, Kind::Text),
     }
-    cols
 }
 
-fn summary_rows(b: &AnswersBatch) -> &[ProfileSummary] {
-    &b.report.summary
+/// The per-row table: its keys, then a score and a verdict (✓) per profile.
+fn row_look(col: &str) -> Look {
+    match col {
+        "query_id" => Look::new("query", Kind::Text),
+        "category" | "line" => Look::named(col, Kind::Int),
+        "arm" | "dataset" | "file" => Look::named(col, Kind::Text),
+        c if c.ends_with("_correct") => Look::new("✓", Kind::Bool),
+        c => Look::new(c.to_string(), Kind::Num),
+    }
+}
+
+fn table(b: &AnswersBatch, name: &str) -> Option<Table> {
+    answers::table(&b.report, b.diff.as_deref(), name)
 }
 fn disagreement_rows(b: &AnswersBatch) -> &[Disagreement] {
     &b.report.disagreements
-}
-fn diff_rows(b: &AnswersBatch) -> &[DiffRow] {
-    b.diff.as_deref().unwrap_or_default()
-}
-fn rows(b: &AnswersBatch) -> &[ScoredAnswer] {
-    &b.report.rows
 }
 
 /// What `memaudit answers --format json` prints.
@@ -326,22 +304,22 @@ impl Tool for Answers {
                     </div>
                 </Section>
                 <Section id="answers-summary-card" title="Scores per profile" conventions={conv.clone()}
-                    exports={table_exports("summary", b, summary_rows, summary_cols)}
+                    exports={table_exports("summary", b, table, |b| to_json(&b.report.summary))}
                     intro={html! { <p class="intro">{ "Mean score and the share counted correct per profile, arm and dataset (an empty dataset row: all datasets)." }</p> }}>
-                    { grid("answers-summary", &summary_cols(b), &r.summary, |s| RowAttrs::data(vec![
+                    { table_grid("answers-summary", &table(b, "summary").unwrap_or_default(), summary_look, &r.summary, &[], |s| RowAttrs::data(vec![
                         ("data-profile", s.profile.name().to_string()),
                         ("data-arm", s.arm.clone().unwrap_or_default()),
                         ("data-dataset", s.dataset.clone().unwrap_or_default()),
                     ])) }
                 </Section>
                 <Section id="answers-disagreements-card" title="How the profiles disagree" conventions={conv.clone()}
-                    exports={table_exports("disagreements", b, disagreement_rows, disagreement_cols)}>
+                    exports={columns_exports("disagreements", b, disagreement_rows, disagreement_cols)}>
                     { grid("answers-disagreements", &disagreement_cols(b), &r.disagreements, |x| RowAttrs::data(vec![
                         ("data-a", x.a.name().to_string()), ("data-b", x.b.name().to_string()),
                     ]).with_class((x.verdict_changes > 0).then_some("changes"))) }
                 </Section>
                 <Section id="answers-diff-card" title="Queries whose verdict changes" conventions={conv.clone()}
-                    exports={table_exports("diff", b, diff_rows, diff_cols)}
+                    exports={table_exports("diff", b, table, |b| to_json(b.diff.as_deref().unwrap_or_default()))}
                     intro={html! { <p class="intro">{ "The rows correct under one of two profiles and not under the other, with the raw prediction and the gold answers (shown as text)." }</p> }}>
                     <div class="controls">
                         { pick("answers-diff-a", &d.diff_a, |d, v| d.diff_a = v) }
@@ -350,7 +328,7 @@ impl Tool for Answers {
                     if let Some(rows) = &b.diff {
                         <p class="muted" id="answers-diff-count" data-count={rows.len().to_string()}>
                             { format!("{} of {} rows change verdict.", count(rows.len()), count(row_count)) }</p>
-                        { grid("answers-diff", &diff_cols(b), rows, |x| RowAttrs::data(vec![
+                        { table_grid("answers-diff", &table(b, "diff").unwrap_or_default(), diff_look, rows, &[], |x| RowAttrs::data(vec![
                             ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
                         ])) }
                     } else {
@@ -358,8 +336,8 @@ impl Tool for Answers {
                     }
                 </Section>
                 <Section id="answers-rows-card" title="Every answer" conventions={conv}
-                    exports={table_exports("rows", b, rows, row_cols)}>
-                    { grid("answers-rows", &row_cols(b), shown, |x| RowAttrs::data(vec![
+                    exports={table_exports("rows", b, table, |b| to_json(&b.report.rows))}>
+                    { table_grid("answers-rows", &rows_table(&r.settings.profiles, shown), row_look, shown, &[], |x| RowAttrs::data(vec![
                         ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
                     ])) }
                     if pages > 1 {

@@ -14,13 +14,15 @@ use yew::prelude::*;
 
 use super::Page;
 use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
-use crate::claims::{ClaimResult, Finding};
-use crate::ksweep::{Cell, Crossover, DeltaRow, KSweep, StabilityRow};
-use crate::plots::ksweep::label_name;
+use crate::claims::{self, ClaimResult};
+use crate::ksweep::{self, Crossover, DeltaRow, KSweep};
 use crate::plots::{DeltaForest, DeltaPoint, KSweepPlot};
+use crate::report::{Table, serde_name};
 use crate::web::components::Section;
-use crate::web::components::export::text_download;
-use crate::web::components::grid::{Column, RowAttrs, Val, grid, table_exports};
+use crate::web::components::export::{text_download, to_json};
+use crate::web::components::grid::{
+    Column, Kind, Look, RowAttrs, Val, columns_exports, grid, table_exports, table_grid,
+};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::format::{count, duration};
 use crate::web::protocol::{ClaimsBatch, ClaimsRun, FileRole, ToolResult, ToolRun};
@@ -116,10 +118,6 @@ pub enum Claims {}
 /// The K-sweep and claims page.
 pub type ClaimsPage = ToolPage<Claims>;
 
-fn snake<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
 fn k_val(k: Option<i64>) -> Val {
     Val::Int(k)
 }
@@ -161,104 +159,96 @@ fn panel_name(run: &Option<String>, dataset: &Option<String>) -> String {
     }
 }
 
-fn claim_cols(_: &ClaimsBatch) -> Vec<Column<ClaimResult>> {
+fn k_look(col: &str) -> Option<Look> {
+    match col {
+        "k" => Some(Look::new("K", Kind::Int)),
+        "base_k" => Some(Look::new("base K", Kind::Int)),
+        "run" | "dataset" | "arm" | "a" | "b" => Some(Look::named(col, Kind::Text)),
+        _ => None,
+    }
+}
+
+fn claim_look(col: &str) -> Look {
+    let num = |h: &str| Look::new(h.to_string(), Kind::Num);
+    k_look(col).unwrap_or_else(|| match col {
+        "claim_id" => Look::new("claim", Kind::Text),
+        "reported" | "recomputed" => Look::named(col, Kind::NumOr),
+        "difference" => Look::new("reported − recomputed", Kind::Signed),
+        "reported_ci_low" => num("reported CI low"),
+        "reported_ci_high" => num("reported CI high"),
+        "recomputed_ci_low" => num("recomputed CI low"),
+        "recomputed_ci_high" => num("recomputed CI high"),
+        "reported_n" => Look::new("reported n", Kind::Int),
+        "n" => Look::named(col, Kind::Int),
+        _ => Look::named(col, Kind::Text),
+    })
+}
+
+/// What the page shows after the claims' CSV columns.
+fn claim_extra() -> Vec<Column<ClaimResult>> {
     type C = ClaimResult;
-    let lo_hi = |v: Option<[f64; 2]>, i: usize| Val::Num(v.map(|x| x[i]));
     vec![
-        Column::new("claim_id", "claim", |c: &C| Val::text(c.claim_id.clone())),
-        Column::named("kind", |c: &C| Val::text(snake(&c.kind))),
-        Column::named("arms", |c: &C| Val::text(c.arms.join(";"))),
-        Column::named("dataset", |c: &C| Val::opt(&c.dataset)),
-        Column::new("k", "K", |c: &C| k_val(c.k)),
-        Column::named("metric", |c: &C| Val::text(c.metric.clone())),
-        Column::named("run", |c: &C| Val::opt(&c.run)),
-        Column::named("reported", |c: &C| Val::NumOr(c.reported, c.reported_text.clone().unwrap_or_default())),
-        Column::named("recomputed", |c: &C| Val::NumOr(c.recomputed, c.recomputed_text.clone().unwrap_or_default())),
-        Column::new("difference", "reported − recomputed", |c: &C| Val::Signed(c.difference)),
-        Column::new("reported_ci_low", "reported CI low", move |c: &C| lo_hi(c.reported_ci, 0)),
-        Column::new("reported_ci_high", "reported CI high", move |c: &C| lo_hi(c.reported_ci, 1)),
-        Column::new("recomputed_ci_low", "recomputed CI low", move |c: &C| lo_hi(c.recomputed_ci, 0)),
-        Column::new("recomputed_ci_high", "recomputed CI high", move |c: &C| lo_hi(c.recomputed_ci, 1)),
-        Column::new("reported_n", "reported n", |c: &C| Val::Int(c.reported_n.map(|n| n as i64))),
-        Column::named("n", |c: &C| Val::Int(c.n.map(|n| n as i64))),
-        Column::named("verdict", |c: &C| Val::text(snake(&c.verdict))),
-        Column::named("reason", |c: &C| Val::text(c.reason.clone())),
-        Column::new("ci_verdict", "CI verdict", |c: &C| Val::text(c.ci_verdict.map(|v| snake(&v)).unwrap_or_default()))
-            .screen_only(),
-        Column::new("matching_runs", "matching runs", |c: &C| Val::text(c.matching_runs.join(", "))).screen_only(),
-        Column::named("text", |c: &C| Val::opt(&c.text)).screen_only(),
+        Column::new("ci_verdict", "CI verdict", |c: &C| {
+            Val::text(c.ci_verdict.map(|v| serde_name(&v)).unwrap_or_default())
+        }),
+        Column::new("matching_runs", "matching runs", |c: &C| Val::text(c.matching_runs.join(", "))),
+        Column::named("text", |c: &C| Val::opt(&c.text)),
     ]
 }
 
-fn finding_cols(_: &ClaimsBatch) -> Vec<Column<Finding>> {
-    vec![
-        Column::named("kind", |f: &Finding| Val::text(snake(&f.kind))),
-        Column::named("table", |f: &Finding| Val::opt(&f.table)),
-        Column::named("row", |f: &Finding| Val::text(f.row.clone())),
-        Column::named("message", |f: &Finding| Val::text(f.message.clone())),
-        Column::named("expected", |f: &Finding| Val::Num(f.expected)),
-        Column::named("found", |f: &Finding| Val::Num(f.found)),
-        Column::named("location", |f: &Finding| Val::opt(&f.location)),
-    ]
+fn finding_look(col: &str) -> Look {
+    match col {
+        "expected" | "found" => Look::named(col, Kind::Num),
+        _ => Look::named(col, Kind::Text),
+    }
 }
 
-fn cell_cols(_: &ClaimsBatch) -> Vec<Column<Cell>> {
-    vec![
-        Column::named("run", |c: &Cell| Val::opt(&c.run)),
-        Column::named("dataset", |c: &Cell| Val::opt(&c.dataset)),
-        Column::named("arm", |c: &Cell| Val::text(c.arm.clone())),
-        Column::new("k", "K", |c: &Cell| k_val(c.k)),
-        Column::named("n", |c: &Cell| Val::count(c.stats.n)),
-        Column::named("mean", |c: &Cell| Val::Num(Some(c.stats.mean))),
-        Column::new("ci_low", "CI low", |c: &Cell| Val::Num(Some(c.stats.ci_low))),
-        Column::new("ci_high", "CI high", |c: &Cell| Val::Num(Some(c.stats.ci_high))),
-        Column::new("wilson_low", "Wilson low", |c: &Cell| Val::Num(c.stats.wilson_low)),
-        Column::new("wilson_high", "Wilson high", |c: &Cell| Val::Num(c.stats.wilson_high)),
-    ]
+fn cell_look(col: &str) -> Look {
+    k_look(col).unwrap_or_else(|| match col {
+        "n" => Look::named(col, Kind::Int),
+        "mean" => Look::named(col, Kind::Num),
+        "ci_low" => Look::new("CI low", Kind::Num),
+        "ci_high" => Look::new("CI high", Kind::Num),
+        "wilson_low" => Look::new("Wilson low", Kind::Num),
+        "wilson_high" => Look::new("Wilson high", Kind::Num),
+        _ => Look::named(col, Kind::Text),
+    })
 }
 
-fn delta_cols(_: &ClaimsBatch) -> Vec<Column<DeltaRow>> {
+fn delta_look(col: &str) -> Look {
+    k_look(col).unwrap_or_else(|| match col {
+        "n_a" | "n_b" => Look::named(col, Kind::Int),
+        "n_shared" => Look::new("shared", Kind::Int).titled("queries both arms answered"),
+        "mean_a" | "mean_b" => Look::named(col, Kind::Num),
+        "delta" => Look::new("a − b", Kind::Signed).titled("mean of the paired differences on the shared queries"),
+        "ci_low" => Look::new("CI low", Kind::Signed),
+        "ci_high" => Look::new("CI high", Kind::Signed),
+        "query_sets_differ" => Look::named(col, Kind::Bool),
+        _ => Look::named(col, Kind::Text),
+    })
+}
+
+/// What the page shows after the deltas' CSV columns.
+fn delta_extra() -> Vec<Column<DeltaRow>> {
     type D = DeltaRow;
     vec![
-        Column::named("run", |d: &D| Val::opt(&d.run)),
-        Column::named("dataset", |d: &D| Val::opt(&d.dataset)),
-        Column::new("k", "K", |d: &D| k_val(d.k)),
-        Column::named("a", |d: &D| Val::text(d.a.clone())),
-        Column::named("b", |d: &D| Val::text(d.b.clone())),
-        Column::new("n_a", "n a", |d: &D| Val::count(d.stats.n_a)),
-        Column::new("n_b", "n b", |d: &D| Val::count(d.stats.n_b)),
-        Column::new("n_shared", "shared", |d: &D| Val::count(d.stats.n_shared)).titled("queries both arms answered"),
-        Column::new("mean_a", "mean a", |d: &D| Val::Num(Some(d.stats.mean_a))),
-        Column::new("mean_b", "mean b", |d: &D| Val::Num(Some(d.stats.mean_b))),
-        Column::new("delta", "a − b", |d: &D| Val::Signed(Some(d.stats.delta)))
-            .titled("mean of the paired differences on the shared queries"),
-        Column::new("ci_low", "CI low", |d: &D| Val::Signed(Some(d.stats.ci_low))),
-        Column::new("ci_high", "CI high", |d: &D| Val::Signed(Some(d.stats.ci_high))),
-        Column::named("label", |d: &D| Val::text(label_name(d.stats.label))),
-        Column::new("query_sets_differ", "query sets differ", |d: &D| Val::Bool(Some(d.stats.query_sets_differ))),
-        Column::new("mean_a_shared", "mean a (shared)", |d: &D| Val::Num(Some(d.stats.mean_a_shared))).screen_only(),
-        Column::new("mean_b_shared", "mean b (shared)", |d: &D| Val::Num(Some(d.stats.mean_b_shared))).screen_only(),
-        Column::new("b_count", "a only right", |d: &D| Val::Int(d.stats.b_count.map(|n| n as i64))).screen_only(),
-        Column::new("c_count", "b only right", |d: &D| Val::Int(d.stats.c_count.map(|n| n as i64))).screen_only(),
+        Column::new("mean_a_shared", "mean a (shared)", |d: &D| Val::Num(Some(d.stats.mean_a_shared))),
+        Column::new("mean_b_shared", "mean b (shared)", |d: &D| Val::Num(Some(d.stats.mean_b_shared))),
+        Column::new("b_count", "a only right", |d: &D| Val::Int(d.stats.b_count.map(|n| n as i64))),
+        Column::new("c_count", "b only right", |d: &D| Val::Int(d.stats.c_count.map(|n| n as i64))),
     ]
 }
 
-fn stability_cols(_: &ClaimsBatch) -> Vec<Column<StabilityRow>> {
-    type S = StabilityRow;
-    vec![
-        Column::named("run", |s: &S| Val::opt(&s.run)),
-        Column::named("dataset", |s: &S| Val::opt(&s.dataset)),
-        Column::named("a", |s: &S| Val::text(s.a.clone())),
-        Column::named("b", |s: &S| Val::text(s.b.clone())),
-        Column::new("base_k", "base K", |s: &S| k_val(s.base_k)),
-        Column::new("k", "K", |s: &S| k_val(s.k)),
-        Column::new("delta_base", "Δ at base K", |s: &S| Val::Signed(Some(s.delta_base))),
-        Column::new("delta_k", "Δ at K", |s: &S| Val::Signed(Some(s.delta_k))),
-        Column::named("change", |s: &S| Val::Signed(Some(s.change))),
-        Column::named("slack", |s: &S| Val::Num(Some(s.slack))),
-        Column::new("within", "within slack", |s: &S| Val::Bool(Some(s.within))),
-        Column::named("partial", |s: &S| Val::Bool(Some(s.partial))),
-    ]
+fn stability_look(col: &str) -> Look {
+    k_look(col).unwrap_or_else(|| match col {
+        "delta_base" => Look::new("Δ at base K", Kind::Signed),
+        "delta_k" => Look::new("Δ at K", Kind::Signed),
+        "change" => Look::named(col, Kind::Signed),
+        "slack" => Look::named(col, Kind::Num),
+        "within" => Look::new("within slack", Kind::Bool),
+        "partial" => Look::named(col, Kind::Bool),
+        _ => Look::named(col, Kind::Text),
+    })
 }
 
 fn crossover_cols(_: &ClaimsBatch) -> Vec<Column<Crossover>> {
@@ -275,26 +265,15 @@ fn crossover_cols(_: &ClaimsBatch) -> Vec<Column<Crossover>> {
     ]
 }
 
-fn sweep_of(b: &ClaimsBatch) -> Option<&KSweep> {
-    b.report.sweep.as_ref()
-}
-fn claim_rows(b: &ClaimsBatch) -> &[ClaimResult] {
-    &b.report.claims
-}
-fn finding_rows(b: &ClaimsBatch) -> &[Finding] {
-    &b.report.findings
-}
-fn cell_rows(b: &ClaimsBatch) -> &[Cell] {
-    sweep_of(b).map_or(&[], |s| s.cells.as_slice())
-}
-fn delta_rows(b: &ClaimsBatch) -> &[DeltaRow] {
-    sweep_of(b).map_or(&[], |s| s.deltas.as_slice())
-}
-fn stability_rows(b: &ClaimsBatch) -> &[StabilityRow] {
-    sweep_of(b).map_or(&[], |s| s.stability.as_slice())
+fn table(b: &ClaimsBatch, name: &str) -> Option<Table> {
+    claims::table(&b.report, name)
 }
 fn crossover_rows(b: &ClaimsBatch) -> &[Crossover] {
-    sweep_of(b).map_or(&[], |s| s.crossovers.as_slice())
+    b.report.sweep.as_ref().map_or(&[], |s| s.crossovers.as_slice())
+}
+/// The JSON rows of a K-sweep table.
+fn sweep_json<T: Serialize>(b: &ClaimsBatch, rows: fn(&KSweep) -> &[T]) -> Result<String, String> {
+    to_json(b.report.sweep.as_ref().map_or(&[][..], rows))
 }
 
 /// What `memaudit claims --format json` prints.
@@ -372,11 +351,11 @@ impl Claims {
         } else {
             panels.first().map(|p| p.0.clone()).unwrap_or_default()
         };
-        let labels = |l: &str| s.deltas.iter().filter(|d| label_name(d.stats.label) == l).count();
+        let labels = |l: &str| s.deltas.iter().filter(|d| d.stats.label.name() == l).count();
         html! {
             <>
                 <Section id="ksweep-card" title="Arms across K" conventions={conv.clone()}
-                    exports={table_exports("cells", b, cell_rows, cell_cols)}
+                    exports={table_exports("cells", b, table, |b| sweep_json(b, |s| &s.cells))}
                     intro={html! { <p class="intro">{ "Each arm's mean score at each K with its percentile bootstrap interval (and Wilson's for 0/1 scores), \
                         one panel per run and dataset." }</p> }}>
                     <div class="controls">
@@ -385,28 +364,28 @@ impl Claims {
                     if let Some(plot) = ksweep_plot(s, &current) {
                         <PlotCanvas<KSweepPlot> id="ksweep-plot" plot={plot} filename="memaudit-ksweep" />
                     }
-                    { grid("ksweep-cells", &cell_cols(b), &s.cells, |c| RowAttrs::data(vec![
+                    { table_grid("ksweep-cells", &ksweep::table(s, "cells").unwrap_or_default(), cell_look, &s.cells, &[], |c| RowAttrs::data(vec![
                         ("data-run", c.run.clone().unwrap_or_default()), ("data-dataset", c.dataset.clone().unwrap_or_default()),
                         ("data-arm", c.arm.clone()), ("data-k", c.k.map(|k| k.to_string()).unwrap_or_default()),
                     ])) }
                 </Section>
                 <Section id="ksweep-deltas-card" title="Paired deltas at equal K" conventions={conv.clone()}
-                    exports={table_exports("deltas", b, delta_rows, delta_cols)}
+                    exports={table_exports("deltas", b, table, |b| sweep_json(b, |s| &s.deltas))}
                     intro={html! { <p class="intro">{ "a \u{2212} b on the queries both arms answered, with a paired bootstrap interval, labelled as seed-000 \
                         does: strict (the interval excludes 0), boundary (a bound at 0), directional (0 inside), none (point estimate 0)." }</p> }}>
                     <p class="muted" id="ksweep-labels" data-strict={labels("strict").to_string()} data-boundary={labels("boundary").to_string()}
                         data-directional={labels("directional").to_string()} data-none={labels("none").to_string()}>
                         { format!("{} strict, {} boundary, {} directional, {} none.", labels("strict"), labels("boundary"), labels("directional"), labels("none")) }</p>
                     <PlotCanvas<DeltaForest> id="ksweep-deltas-plot" plot={delta_forest(s)} filename="memaudit-ksweep-deltas" />
-                    { grid("ksweep-deltas", &delta_cols(b), &s.deltas, |d| RowAttrs::data(vec![
+                    { table_grid("ksweep-deltas", &ksweep::table(s, "deltas").unwrap_or_default(), delta_look, &s.deltas, &delta_extra(), |d| RowAttrs::data(vec![
                         ("data-run", d.run.clone().unwrap_or_default()), ("data-dataset", d.dataset.clone().unwrap_or_default()),
                         ("data-k", d.k.map(|k| k.to_string()).unwrap_or_default()), ("data-a", d.a.clone()), ("data-b", d.b.clone()),
-                        ("data-label", label_name(d.stats.label).to_string()),
-                    ]).with_class(Some(match label_name(d.stats.label) { "strict" => "label-strict", "boundary" => "label-boundary",
+                        ("data-label", d.stats.label.name().to_string()),
+                    ]).with_class(Some(match d.stats.label.name() { "strict" => "label-strict", "boundary" => "label-boundary",
                         "directional" => "label-directional", _ => "label-none" }))) }
                 </Section>
                 <Section id="ksweep-stability-card" title="\u{0394}-stability across K" conventions={conv.clone()}
-                    exports={table_exports("stability", b, stability_rows, stability_cols)}
+                    exports={table_exports("stability", b, table, |b| sweep_json(b, |s| &s.stability))}
                     intro={html! { <p class="intro">{ format!("|\u{0394}_K \u{2212} \u{0394}_base| \u{2264} slack ({}) per contrast and dataset; \
                         partial marks deltas on arms with different query sets.", s.settings.slack) }</p> }}>
                     <ul id="ksweep-stability-summary">
@@ -419,14 +398,14 @@ impl Claims {
                             </li>
                         }) }
                     </ul>
-                    { grid("ksweep-stability", &stability_cols(b), &s.stability, |x| RowAttrs::data(vec![
+                    { table_grid("ksweep-stability", &ksweep::table(s, "stability").unwrap_or_default(), stability_look, &s.stability, &[], |x| RowAttrs::data(vec![
                         ("data-dataset", x.dataset.clone().unwrap_or_default()), ("data-a", x.a.clone()), ("data-b", x.b.clone()),
                         ("data-k", x.k.map(|k| k.to_string()).unwrap_or_default()),
                     ]).with_class((!x.within).then_some("flip"))) }
                 </Section>
                 if !s.crossovers.is_empty() {
                     <Section id="ksweep-crossovers-card" title="Crossovers" conventions={conv.clone()}
-                        exports={table_exports("crossovers", b, crossover_rows, crossover_cols)}
+                        exports={columns_exports("crossovers", b, crossover_rows, crossover_cols)}
                         intro={html! { <p class="intro">{ "An arm ahead of another at K whose score is below the other's at the next K." }</p> }}>
                         { grid("ksweep-crossovers", &crossover_cols(b), &s.crossovers, |x| RowAttrs::data(vec![
                             ("data-dataset", x.dataset.clone().unwrap_or_default()), ("data-arm", x.arm.clone()),
@@ -525,7 +504,7 @@ impl Tool for Claims {
                 </Section>
                 if !r.claims.is_empty() {
                     <Section id="claims-card" title="Claims: reported vs recomputed" conventions={conv.clone()}
-                        exports={table_exports("claims", b, claim_rows, claim_cols)}
+                        exports={table_exports("claims", b, table, |b| to_json(&b.report.claims))}
                         intro={html! { <p class="intro">{ "Each claim recomputed from the per-query scores on the printed scale: matches (within its \
                             tolerance), within rounding (half a unit of the last printed decimal), differs, or cannot be computed (the reason names \
                             the missing input)." }</p> }}>
@@ -536,8 +515,8 @@ impl Tool for Claims {
                             <span class="badge warning">{ format!("{} differ", n.differs) }</span>{ " " }
                             <span class="badge">{ format!("{} cannot be computed", n.cannot_compute) }</span>
                         </p>
-                        { grid("claims-table", &claim_cols(b), &r.claims, |c| RowAttrs::data(vec![
-                            ("data-claim", c.claim_id.clone()), ("data-verdict", snake(&c.verdict)),
+                        { table_grid("claims-table", &table(b, "claims").unwrap_or_default(), claim_look, &r.claims, &claim_extra(), |c| RowAttrs::data(vec![
+                            ("data-claim", c.claim_id.clone()), ("data-verdict", serde_name(&c.verdict)),
                         ]).with_class(Some(match c.verdict {
                             crate::claims::Verdict::Matches => "verdict-matches",
                             crate::claims::Verdict::WithinRounding => "verdict-rounding",
@@ -547,7 +526,7 @@ impl Tool for Claims {
                     </Section>
                 }
                 <Section id="claims-findings-card" title="Consistency checks" conventions={conv.clone()}
-                    exports={table_exports("findings", b, finding_rows, finding_cols)}
+                    exports={table_exports("findings", b, table, |b| to_json(&b.report.findings))}
                     intro={html! { <p class="intro">{ "The linter on every table — the claims, the printed tables and memaudit's own K-sweep cells and deltas \
                         (sweep/cells, sweep/deltas): points outside their interval, deltas that are not the difference of the means, proportions off \
                         the k/n grid, different query sets, implausible widths, mislabelled interval methods, partial runs, run mixing." }</p> }}>
@@ -555,8 +534,8 @@ impl Tool for Claims {
                         <p class="ok" id="claims-findings-empty">{ "No inconsistency found." }</p>
                     } else {
                         <p class="muted" id="claims-findings-count" data-count={r.findings.len().to_string()}>{ format!("{} findings.", count(r.findings.len())) }</p>
-                        { grid("claims-findings", &finding_cols(b), &r.findings, |f| RowAttrs::data(vec![
-                            ("data-kind", snake(&f.kind)), ("data-table", f.table.clone().unwrap_or_default()), ("data-row", f.row.clone()),
+                        { table_grid("claims-findings", &table(b, "findings").unwrap_or_default(), finding_look, &r.findings, &[], |f| RowAttrs::data(vec![
+                            ("data-kind", serde_name(&f.kind)), ("data-table", f.table.clone().unwrap_or_default()), ("data-row", f.row.clone()),
                         ])) }
                     }
                 </Section>

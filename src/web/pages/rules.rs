@@ -12,11 +12,12 @@ use yew::prelude::*;
 
 use super::Page;
 use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
+use crate::report::serde_name;
 use crate::rules::expr::Eval;
-use crate::rules::{InputUsed, RuleVerdict, Temporal, format_time, parse_time};
+use crate::rules::{self, InputUsed, RuleVerdict, Temporal, format_time, parse_time};
 use crate::web::components::Section;
-use crate::web::components::export::text_download;
-use crate::web::components::grid::{Column, RowAttrs, Val, grid, table_exports};
+use crate::web::components::export::{text_download, to_json};
+use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, table_exports, table_grid};
 use crate::web::format::{duration, fmt4};
 use crate::web::protocol::{FileRole, RulesBatch, RulesRun, ToolResult, ToolRun};
 
@@ -67,33 +68,24 @@ fn registered(t: &Temporal) -> String {
     t.registered.clone().unwrap_or_default()
 }
 
-/// The CLI's CSV columns (`memaudit rules --format csv`), then what the page adds.
-fn verdict_cols(_: &RulesBatch) -> Vec<Column<RuleVerdict>> {
+/// The CLI's CSV columns (`memaudit rules --format csv`) as shown.
+fn verdict_look(col: &str) -> Look {
+    match col {
+        "rule_id" => Look::new("rule", Kind::Text),
+        "fired" => Look::named(col, Kind::Bool),
+        "margin" => Look::named(col, Kind::Signed)
+            .titled("distance to the threshold: positive = fired with room, negative = missed by"),
+        "temporal" => Look::new("temporal check", Kind::Text),
+        _ => Look::named(col, Kind::Text),
+    }
+}
+
+/// What the page shows after the CSV columns.
+fn verdict_extra() -> Vec<Column<RuleVerdict>> {
     type V = RuleVerdict;
     vec![
-        Column::new("rule_id", "rule", |v: &V| Val::text(v.rule_id.clone())),
-        Column::named("kind", |v: &V| Val::text(v.kind.clone())),
-        Column::named("fired", |v: &V| Val::Bool(v.fired)),
-        Column::named("outcome", |v: &V| Val::text(v.outcome.clone())),
-        Column::new("margin", "margin", |v: &V| Val::Signed(v.margin))
-            .titled("distance to the threshold: positive = fired with room, negative = missed by"),
-        Column::new("temporal", "temporal check", |v: &V| Val::text(v.temporal.status.clone())),
-        Column::new("registered", "registered", |v: &V| Val::text(registered(&v.temporal))),
-        Column::new("inputs", "inputs", |v: &V| {
-            Val::text(v.inputs.iter().map(|i| i.name.clone()).collect::<Vec<_>>().join(";"))
-        }),
-        Column::named("error", |v: &V| Val::text(v.error.clone().unwrap_or_default())),
-        Column::new("flag", "flag", |v: &V| Val::text(if late(v) { "\u{26a0} registered after its data" } else { "" }))
-            .screen_only(),
-        Column::named("provenance", |v: &V| {
-            Val::text(
-                serde_json::to_value(&v.provenance)
-                    .ok()
-                    .and_then(|p| p.as_str().map(str::to_string))
-                    .unwrap_or_default(),
-            )
-        })
-        .screen_only(),
+        Column::new("flag", "flag", |v: &V| Val::text(if late(v) { "\u{26a0} registered after its data" } else { "" })),
+        Column::named("provenance", |v: &V| Val::text(serde_name(&v.provenance))),
     ]
 }
 
@@ -110,10 +102,6 @@ fn input_cols(late_for: &[String]) -> Vec<Column<InputUsed>> {
         Column::new("data_time_from", "dated by", |i: &InputUsed| Val::opt(&i.data_time_from)),
         Column::new("late", "older than the rule", move |i: &InputUsed| Val::Bool(Some(late_for.contains(&i.name)))),
     ]
-}
-
-fn verdict_rows(b: &RulesBatch) -> &[RuleVerdict] {
-    &b.report.verdicts
 }
 
 /// What `memaudit rules --format json` prints.
@@ -251,11 +239,11 @@ impl Tool for Rules {
                     { role_files("rules-", &b.files, &FileRole::RULES_PAGE, on_role) }
                 </Section>
                 <Section id="rules-verdicts-card" title="Verdicts" conventions={conv.clone()}
-                    exports={table_exports("verdicts", b, verdict_rows, verdict_cols)}
+                    exports={table_exports("verdicts", b, |b, name| rules::table(&b.report, name), |b| to_json(&b.report.verdicts))}
                     intro={html! { <p class="intro">{ "One row per rule: fired or not, the outcome, the margin to the threshold (positive: fired with room; \
                         negative: missed by), the temporal check (registration time from the rule's commit in the git log, else its registered_at, \
                         against the time of every input it judges) and the inputs used." }</p> }}>
-                    { grid("rules-verdicts", &verdict_cols(b), &r.verdicts, |v| RowAttrs::data(vec![
+                    { table_grid("rules-verdicts", &rules::table(r, "verdicts").unwrap_or_default(), verdict_look, &r.verdicts, &verdict_extra(), |v| RowAttrs::data(vec![
                         ("data-rule", v.rule_id.clone()),
                         ("data-fired", v.fired.map(|f| f.to_string()).unwrap_or_default()),
                         ("data-temporal", v.temporal.status.clone()),
