@@ -10,6 +10,7 @@ pub mod compare;
 pub mod conventions;
 pub mod dataset;
 pub mod error;
+pub mod file_role;
 pub mod ingest;
 pub mod ksweep;
 pub mod metrics;

@@ -313,3 +313,25 @@ fn rules_json_and_table() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("rules[0].when.cmp[1]"));
 }
+
+#[test]
+fn a_file_given_to_the_wrong_option_is_named_by_what_its_content_looks_like() {
+    const I5: &str = "tests/reference/issue5";
+    let stderr = |args: &[&str]| {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let scores = format!("{I5}/seed000_scores.csv");
+    let err = stderr(&["claims", "--claims", &scores, "--data", &scores]);
+    assert!(err.contains("seed000_scores.csv, line 2, field `claim_id`"), "{err}");
+    assert!(err.contains("its content looks like a file for --data"), "{err}");
+    let values = format!("{I5}/seed000_values.json");
+    let err = stderr(&["rules", "--rules", &values, "--values", &values]);
+    assert!(err.contains("its content looks like a file for --values"), "{err}");
+    // A file that looks like nothing else (data) gets no hint.
+    let rules = format!("{I5}/seed000_rules.json");
+    let log = temp("not-a-log.txt", "hello\n");
+    let err = stderr(&["rules", "--rules", &rules, "--values", &values, "--git-log", log.to_str().unwrap()]);
+    assert!(err.contains("is not a commit line") && !err.contains("looks like"), "{err}");
+}

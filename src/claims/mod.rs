@@ -11,6 +11,7 @@ pub mod check;
 pub mod lint;
 pub mod number;
 pub mod report;
+pub mod role;
 pub mod table;
 
 pub use check::{
@@ -18,4 +19,5 @@ pub use check::{
 };
 pub use lint::{Finding, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
 pub use report::{ClaimsReport, VerdictCounts, claims_report, sweep_lint_rows};
+pub use role::detect_file_role;
 pub use table::{TABLES, table};

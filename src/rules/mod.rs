@@ -8,6 +8,7 @@
 
 pub mod expr;
 pub mod registry;
+pub mod role;
 pub mod table;
 pub mod time;
 
@@ -16,5 +17,6 @@ pub use registry::{
     Ballot, EvalContext, GitLog, InputUsed, Provenance, Rule, RuleBody, RuleVerdict, RulesReport, SourceInfo, Temporal,
     Values, evaluate, read_rules, read_values, sha256_hex,
 };
+pub use role::detect_file_role;
 pub use table::{TABLES, table};
 pub use time::{format_time, parse_time};

@@ -301,6 +301,17 @@ pub struct GitLog {
     pub files: BTreeMap<String, (i64, String)>,
 }
 
+/// A `git log --format='%H %cI'` commit line: `<hash> <ISO time>` (7 to 64 hex digits), as
+/// its hash, its time as written and that time.
+pub fn commit_line(line: &str) -> Option<(&str, &str, i64)> {
+    let (hash, rest) = line.trim().split_once(' ')?;
+    if hash.len() < 7 || hash.len() > 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let rest = rest.trim();
+    Some((hash, rest, parse_time(rest)?))
+}
+
 impl GitLog {
     /// Parses the export; lines that are neither a commit line nor a file name are errors.
     pub fn parse(name: &str, text: &str) -> Result<GitLog, IngestError> {
@@ -311,13 +322,8 @@ impl GitLog {
             if l.is_empty() {
                 continue;
             }
-            let head = l
-                .split_once(' ')
-                .filter(|(h, _)| h.len() >= 7 && h.len() <= 64 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-            if let Some((hash, rest)) = head
-                && let Some(t) = parse_time(rest.trim())
-            {
-                log.commits.push((hash.to_ascii_lowercase(), t, rest.trim().to_string()));
+            if let Some((hash, rest, t)) = commit_line(l) {
+                log.commits.push((hash.to_ascii_lowercase(), t, rest.to_string()));
                 current = Some((t, hash.to_ascii_lowercase()));
                 continue;
             }

@@ -26,6 +26,7 @@ use crate::claims::ClaimsReport;
 use crate::compare::{CompareSettings, Comparison, PairItem};
 use crate::conventions::Settings;
 use crate::error::Error;
+pub use crate::file_role::FileRole;
 use crate::outcomes::{ColumnInfo, OutcomeFormat, OutcomeWarnings, PairingOptions, PairingReport, Spec};
 use crate::probe::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeReport};
 use crate::reclaim::{ReclaimReport, ReclaimSettings};
@@ -430,62 +431,6 @@ pub struct AblationBatch {
     pub report: AblationReport,
     pub scoring: OutcomeScoring,
     pub total_ms: f64,
-}
-
-/// What a file dropped on the claims or rules page is taken for (detected from its content;
-/// the page may override it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FileRole {
-    /// Claims to check (`--claims`).
-    Claims,
-    /// Per-query scores (`--data` of `memaudit claims`).
-    Scores,
-    /// A printed table to lint (`--table`).
-    Table,
-    /// A rule registry (`--rules`).
-    Rules,
-    /// Named values (`--values`).
-    Values,
-    /// A `git log --format='%H %cI' [--name-only]` export (`--git-log`).
-    GitLog,
-    /// A data file to fingerprint (`--data` of `memaudit rules`).
-    Data,
-}
-
-impl FileRole {
-    pub const CLAIMS_PAGE: [FileRole; 3] = [FileRole::Claims, FileRole::Scores, FileRole::Table];
-    pub const RULES_PAGE: [FileRole; 4] = [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data];
-
-    /// The snake_case name (`git_log`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FileRole::Claims => "claims",
-            FileRole::Scores => "scores",
-            FileRole::Table => "table",
-            FileRole::Rules => "rules",
-            FileRole::Values => "values",
-            FileRole::GitLog => "git_log",
-            FileRole::Data => "data",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<FileRole> {
-        FileRole::CLAIMS_PAGE.into_iter().chain(FileRole::RULES_PAGE).find(|r| r.name() == s)
-    }
-
-    /// In words, with the CLI option it stands for.
-    pub fn describe(self) -> &'static str {
-        match self {
-            FileRole::Claims => "claims to check (--claims)",
-            FileRole::Scores => "per-query scores (--data)",
-            FileRole::Table => "printed table to lint (--table)",
-            FileRole::Rules => "rule registry (--rules)",
-            FileRole::Values => "named values (--values)",
-            FileRole::GitLog => "git log export (--git-log)",
-            FileRole::Data => "data file to fingerprint (--data)",
-        }
-    }
 }
 
 /// A file of the claims or rules page and what it was taken for.

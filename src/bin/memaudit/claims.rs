@@ -1,19 +1,21 @@
 //! `memaudit claims`: the K-sweep over per-query scores, claims recomputed from them, and the
 //! consistency linter over the claims, loaded tables and the computed tables.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use memaudit::claims::{
-    ClaimSettings, ClaimsReport, LintRow, LintSettings, claims_report, read_claims, read_lint_table,
+    ClaimSettings, ClaimsReport, LintRow, LintSettings, claims_report, detect_file_role, read_claims, read_lint_table,
 };
-use memaudit::error::Error;
+use memaudit::error::IngestError;
+use memaudit::file_role::FileRole;
+use memaudit::ingest::InputFile;
 use memaudit::ksweep::{self, ScoreColumns, SweepSettings, read_scores, sweep};
 use memaudit::report::opt;
 
 use crate::answers::{BootArgs, Issue5Format, fail, table_csv};
-use crate::common::{Failure, json, read_path};
+use crate::common::{Failure, json, read_as, read_path};
 
 #[derive(Args)]
 pub(crate) struct ClaimsArgs {
@@ -52,8 +54,9 @@ pub(crate) struct ClaimsArgs {
     pub(crate) pretty: bool,
 }
 
-fn ingest<T>(r: Result<T, memaudit::error::IngestError>) -> Result<T, Failure> {
-    r.map_err(|e| Failure::from(Error::from(e)))
+/// Reads a file given as `role`; a failure names the role its columns suggest.
+fn read<T>(path: &Path, role: FileRole, read: impl FnOnce(&InputFile) -> Result<T, IngestError>) -> Result<T, Failure> {
+    read_as(&read_path(path)?, role, |f| detect_file_role(f).ok(), read)
 }
 
 pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
@@ -64,19 +67,19 @@ pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
         return Err(fail("--claims needs --data (the per-query scores the claims are recomputed from)"));
     }
     let scores = match &args.data {
-        Some(p) => Some(ingest(read_scores(
-            &read_path(p)?,
-            &ScoreColumns { metric: args.metric.clone(), ..Default::default() },
-        ))?),
+        Some(p) => {
+            let cols = ScoreColumns { metric: args.metric.clone(), ..Default::default() };
+            Some(read(p, FileRole::Scores, |f| read_scores(f, &cols))?)
+        }
         None => None,
     };
     let claims = match &args.claims {
-        Some(p) => ingest(read_claims(&read_path(p)?))?,
+        Some(p) => read(p, FileRole::Claims, read_claims)?,
         None => Vec::new(),
     };
     let mut tables: Vec<LintRow> = Vec::new();
     for p in &args.tables {
-        tables.extend(ingest(read_lint_table(&read_path(p)?))?);
+        tables.extend(read(p, FileRole::Table, read_lint_table)?);
     }
     let sweep_out = match (&scores, args.no_sweep) {
         (Some(t), false) => {

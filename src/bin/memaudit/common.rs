@@ -7,7 +7,8 @@ use clap::{Args, ValueEnum};
 
 use memaudit::conventions::{CreditUnit, Discount, Gain, MissingRun, RankOrder, Settings};
 use memaudit::dataset::Dataset;
-use memaudit::error::Error;
+use memaudit::error::{Error, IngestError};
+use memaudit::file_role::FileRole;
 use memaudit::ingest::{self, InputFile, Loaded, Role};
 
 #[derive(Args, Clone)]
@@ -143,6 +144,24 @@ pub(crate) fn io_failure(what: &Path, e: std::io::Error) -> Failure {
 pub(crate) fn read_path(p: &Path) -> Result<InputFile, Failure> {
     let bytes = std::fs::read(p).map_err(|e| io_failure(p, e))?;
     Ok(InputFile::new(p.display().to_string(), bytes))
+}
+
+/// Reads `file`, given as a file of `role`, with `read`; when that fails and `detect` (the
+/// core's detection by content) recognises another role, the error names its option. (A
+/// rules file that is none of the others is data: that says nothing, so it is not named.)
+pub(crate) fn read_as<T>(
+    file: &InputFile,
+    role: FileRole,
+    detect: impl FnOnce(&InputFile) -> Option<FileRole>,
+    read: impl FnOnce(&InputFile) -> Result<T, IngestError>,
+) -> Result<T, Failure> {
+    read(file).map_err(|e| {
+        let mut f = Failure::from(Error::from(e));
+        if let Some(seen) = detect(file).filter(|r| *r != role && *r != FileRole::Data) {
+            f.message.push_str(&format!("; its content looks like a file for {}", seen.option()));
+        }
+        f
+    })
 }
 
 pub(crate) fn load(input: &InputArgs) -> Result<Dataset, Failure> {

@@ -5,14 +5,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use memaudit::error::Error;
+use memaudit::file_role::FileRole;
+use memaudit::ingest::InputFile;
 use memaudit::rules::{
-    EvalContext, GitLog, RulesReport, SourceInfo, TABLES, evaluate, format_time, read_rules, read_values, sha256_hex,
-    table,
+    EvalContext, GitLog, RulesReport, SourceInfo, TABLES, detect_file_role, evaluate, format_time, read_rules,
+    read_values, sha256_hex, table,
 };
 
 use crate::answers::{Issue5Format, fail, table_csv};
-use crate::common::{Failure, json, read_path};
+use crate::common::{Failure, json, read_as, read_path};
 
 #[derive(Args)]
 pub(crate) struct RulesArgs {
@@ -38,11 +39,11 @@ pub(crate) struct RulesArgs {
 }
 
 pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
-    let ingest = |e: memaudit::error::IngestError| Failure::from(Error::from(e));
-    let rules = read_rules(&read_path(&args.rules)?).map_err(ingest)?;
+    let detect = |f: &InputFile| Some(detect_file_role(f));
+    let rules = read_as(&read_path(&args.rules)?, FileRole::Rules, detect, read_rules)?;
     let mut ctx = EvalContext::default();
     for p in &args.values {
-        let v = read_values(&read_path(p)?).map_err(ingest)?;
+        let v = read_as(&read_path(p)?, FileRole::Values, detect, read_values)?;
         for (k, q) in v.values {
             if ctx.values.values.insert(k.clone(), q).is_some() {
                 return Err(fail(format!("value `{k}` is defined in two values files")));
@@ -58,7 +59,7 @@ pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
     if let Some(p) = &args.git_log {
         let f = read_path(p)?;
         let text = String::from_utf8(f.bytes.clone()).map_err(|_| fail(format!("{}: not UTF-8 text", f.name)))?;
-        ctx.git = GitLog::parse(&f.name, &text).map_err(ingest)?;
+        ctx.git = read_as(&f, FileRole::GitLog, detect, |f| GitLog::parse(&f.name, &text))?;
     }
     ctx.evaluated_at = Some(args.evaluated_at.clone().unwrap_or_else(|| {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);

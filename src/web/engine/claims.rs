@@ -1,44 +1,24 @@
 //! The claims page's analysis: `memaudit claims` on the page's files, each taken as claims,
-//! per-query scores or a printed table by its columns (the page may override a file's role).
+//! per-query scores or a printed table by its columns ([`detect_file_role`]; the page may
+//! override a file's role).
 
 use std::collections::BTreeSet;
 
-use crate::answers::read::{ID_ALIASES, read_long_table};
-use crate::claims::{ClaimSettings, LintSettings, claims_report, read_claims, read_lint_table};
+use crate::claims::{ClaimSettings, LintSettings, claims_report, detect_file_role, read_claims, read_lint_table};
 use crate::error::Error;
 use crate::ingest::InputFile;
-use crate::ksweep::read::ARM_ALIASES;
 use crate::ksweep::{ScoreColumns, SweepSettings, read_scores, sweep};
 
 use super::ProgressFn;
 use super::tools::{nothing, role_files, roles};
 use crate::web::protocol::{ClaimsBatch, ClaimsRun, FileRole, Phase};
 
-/// Columns only a printed table (lint rows) has.
-const TABLE_COLUMNS: [&str; 8] = ["estimate", "ci", "ci_low", "ci_high", "mean_a", "mean_b", "delta", "help"];
-
-/// What a file of the claims page is, by its columns: claims (`claim_id` or `reported`), a
-/// printed table (estimates, intervals or means of a/b, and no arm + query id), else per-query
-/// scores.
-pub fn detect(f: &InputFile) -> Result<FileRole, Error> {
-    let t = read_long_table(f)?;
-    let has = |c: &str| t.column(c).is_some();
-    if has("claim_id") || has("reported") {
-        return Ok(FileRole::Claims);
-    }
-    let per_query = ARM_ALIASES.iter().any(|c| has(c)) && ID_ALIASES.iter().any(|c| has(c));
-    if !per_query && TABLE_COLUMNS.iter().any(|c| has(c)) {
-        return Ok(FileRole::Table);
-    }
-    Ok(FileRole::Scores)
-}
-
 /// Reads the files by role, runs the K-sweep (unless switched off) and checks and lints.
 pub fn analyse(files: &[InputFile], run: &ClaimsRun, progress: ProgressFn<'_>) -> Result<ClaimsBatch, Error> {
     if files.is_empty() {
         return Err(nothing("claims, per-query scores or tables"));
     }
-    let roles = roles(files, &run.roles, &FileRole::CLAIMS_PAGE, detect)?;
+    let roles = roles(files, &run.roles, &FileRole::CLAIMS, |f| Ok(detect_file_role(f)?))?;
     let of = |r: FileRole| files.iter().zip(&roles).filter(move |(_, (role, _))| *role == r).map(|(f, _)| f);
     let score_files: Vec<&InputFile> = of(FileRole::Scores).collect();
     if score_files.len() > 1 {
@@ -142,7 +122,7 @@ mod tests {
     #[test]
     fn roles_by_content_and_the_cli_pipeline() {
         let f = files();
-        let got: Vec<FileRole> = f.iter().map(|x| detect(x).unwrap()).collect();
+        let got: Vec<FileRole> = f.iter().map(|x| detect_file_role(x).unwrap()).collect();
         assert_eq!(got, [FileRole::Claims, FileRole::Scores, FileRole::Table]);
         let run = ClaimsRun { bootstrap: 200, ..ClaimsRun::default() };
         let b = analyse(&f, &run, &mut |_, _, _| {}).unwrap();

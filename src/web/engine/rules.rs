@@ -1,46 +1,18 @@
 //! The rules page's analysis: `memaudit rules` on the page's files, each taken as the rule
 //! registry, named values, a `git log` export or a data file to fingerprint by its content
-//! (the page may override a file's role).
+//! ([`detect_file_role`]; the page may override a file's role).
 //!
 //! Browsers give a dropped file its name without folders, so a data file also fingerprints
 //! every source whose last path component is its name (`locomo-evaluation.json` →
 //! `results/v7/locomo-evaluation.json`).
 
-use serde_json::Value;
-
 use crate::error::Error;
 use crate::ingest::{InputFile, decode};
-use crate::rules::{EvalContext, GitLog, SourceInfo, evaluate, parse_time, read_rules, read_values, sha256_hex};
+use crate::rules::{EvalContext, GitLog, SourceInfo, detect_file_role, evaluate, read_rules, read_values, sha256_hex};
 
 use super::ProgressFn;
 use super::tools::{nothing, role_files, roles};
 use crate::web::protocol::{FileRole, Phase, RulesBatch, RulesRun};
-
-/// The first non-blank line is a commit line `<hash> <ISO time>`.
-fn looks_like_git_log(text: &str) -> bool {
-    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else { return false };
-    first.split_once(' ').is_some_and(|(h, rest)| {
-        h.len() >= 7 && h.len() <= 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) && parse_time(rest.trim()).is_some()
-    })
-}
-
-/// What a file of the rules page is: a registry (`{"rules": …}` or an array of rules), values
-/// (`{"values": …}`), a git log export, else a data file.
-pub fn detect(f: &InputFile) -> FileRole {
-    let Ok((text, _)) = decode(&f.name, &f.bytes) else { return FileRole::Data };
-    if let Ok(doc) = serde_json::from_str::<Value>(&text) {
-        let rule_like =
-            |v: &Value| v.get("id").is_some() && ["when", "tiers", "vote"].iter().any(|k| v.get(k).is_some());
-        if doc.get("rules").is_some() || doc.as_array().and_then(|a| a.first()).is_some_and(rule_like) {
-            return FileRole::Rules;
-        }
-        if doc.get("values").is_some_and(Value::is_object) {
-            return FileRole::Values;
-        }
-        return FileRole::Data;
-    }
-    if looks_like_git_log(&text) { FileRole::GitLog } else { FileRole::Data }
-}
 
 fn basename(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
@@ -48,7 +20,7 @@ fn basename(path: &str) -> &str {
 
 /// Reads the registry, values, git log and data files and evaluates every rule.
 pub fn analyse(files: &[InputFile], run: &RulesRun, progress: ProgressFn<'_>) -> Result<RulesBatch, Error> {
-    let roles = roles(files, &run.roles, &FileRole::RULES_PAGE, |f| Ok(detect(f)))?;
+    let roles = roles(files, &run.roles, &FileRole::RULES, |f| Ok(detect_file_role(f)))?;
     let of = |r: FileRole| files.iter().zip(&roles).filter(move |(_, (role, _))| *role == r).map(|(f, _)| f);
     let mut records = vec![0usize; files.len()];
     let mut rules = Vec::new();
@@ -133,7 +105,7 @@ mod tests {
             InputFile::new("log.txt", LOG.as_bytes()),
             InputFile::new("x.json", b"{\"anything\": 1}".to_vec()),
         ];
-        let got: Vec<FileRole> = files.iter().map(detect).collect();
+        let got: Vec<FileRole> = files.iter().map(detect_file_role).collect();
         assert_eq!(got, [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data]);
         let run = RulesRun { roles: Default::default(), evaluated_at: Some("2026-11-22T00:00:00Z".into()) };
         let b = analyse(&files, &run, &mut |_, _, _| {}).unwrap();

@@ -500,7 +500,7 @@ impl Tool for Claims {
                     <div class="exports">{ text_download("claims-report-json", "Full report JSON", "memaudit-claims.json", "application/json", json) }</div>
                 </div>
                 <Section id="claims-reading" title="What was read" conventions={conv.clone()}>
-                    { role_files("claims-", &b.files, &FileRole::CLAIMS_PAGE, on_role) }
+                    { role_files("claims-", &b.files, &FileRole::CLAIMS, on_role) }
                 </Section>
                 if !r.claims.is_empty() {
                     <Section id="claims-card" title="Claims: reported vs recomputed" conventions={conv.clone()}

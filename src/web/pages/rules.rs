@@ -236,7 +236,7 @@ impl Tool for Rules {
                     </div>
                 }
                 <Section id="rules-reading" title="What was read" conventions={conv.clone()}>
-                    { role_files("rules-", &b.files, &FileRole::RULES_PAGE, on_role) }
+                    { role_files("rules-", &b.files, &FileRole::RULES, on_role) }
                 </Section>
                 <Section id="rules-verdicts-card" title="Verdicts" conventions={conv.clone()}
                     exports={table_exports("verdicts", b, |b, name| rules::table(&b.report, name), |b| to_json(&b.report.verdicts))}
