@@ -35,7 +35,7 @@ fn noncircularity_matches_scipy_and_the_papers_table() {
     // B = 2,000 keeps this debug-mode test fast; the Monte-Carlo error of a 2.5% quantile of ρ at
     // B = 2,000 is about 0.001, well inside the tolerances below (the references use 10,000).
     let settings = AblationSettings { bootstrap: 2_000, seed: 42, ..AblationSettings::default() };
-    let rep = analyse(&pairs, &settings, w).unwrap();
+    let rep = analyse(&pairs, &settings, w, &mut |_, _| {}).unwrap();
     let doc: Value = serde_json::from_slice(&reference("noncircularity_reference.json")).unwrap();
     let groups = doc["groups"].as_array().unwrap();
     let mut checked = 0;
@@ -108,7 +108,7 @@ fn noncircularity_matches_scipy_and_the_papers_table() {
     // the pilot under its own gate |ρ| < 0.5
     let pilot: Vec<_> = pairs.iter().filter(|p| p.run == "phase6_pilot").cloned().collect();
     let s = AblationSettings { gate: Gate::PILOT, bootstrap: 1000, ..settings.clone() };
-    let rp = analyse(&pilot, &s, Default::default()).unwrap();
+    let rp = analyse(&pilot, &s, Default::default(), &mut |_, _| {}).unwrap();
     assert_eq!(rp.runs[0].overall.noncircularity.passes, Some(true));
     assert_eq!(rp.runs[0].overall.rates.answerer_calls, 5 + 25, "K + 1 calls per query");
 }
@@ -122,7 +122,7 @@ r,q2,b,1,m4,0.6,0,0\nr,q2,b,2,m5,0.5,0,1\nr,q2,b,3,m6,,0,0\n";
     let (pairs, w) = read("t.csv", text).unwrap();
     assert_eq!(w.count(AblationWarningKind::MissingRetrievalScore), 1);
     let settings = AblationSettings { bootstrap: 200, ..AblationSettings::default() };
-    let rep = analyse(&pairs, &settings, w).unwrap();
+    let rep = analyse(&pairs, &settings, w, &mut |_, _| {}).unwrap();
     let o = &rep.runs[0].overall;
     assert_eq!((o.rates.histogram.harmful, o.rates.histogram.neutral, o.rates.histogram.helpful), (1, 3, 2));
     assert_eq!(o.rates.positive_rate, 2.0 / 6.0);
@@ -136,7 +136,8 @@ r,q2,b,1,m4,0.6,0,0\nr,q2,b,2,m5,0.5,0,1\nr,q2,b,3,m6,,0,0\n";
     assert_eq!(o.noncircularity.n, 5);
     assert_eq!(rep.runs[0].subsets.len(), 2);
     // y instead of u: −1 folds into 0
-    let ry = analyse(&pairs, &AblationSettings { target: Target::Y, ..settings }, Default::default()).unwrap();
+    let ry = analyse(&pairs, &AblationSettings { target: Target::Y, ..settings }, Default::default(), &mut |_, _| {})
+        .unwrap();
     let want_y =
         memaudit::stats::correlation::spearman(&[1.0, 0.0, 1.0, 0.0, 0.0], &[0.9, 0.8, 0.7, 0.6, 0.5]).unwrap();
     assert_eq!(ry.runs[0].overall.noncircularity.rho, Some(want_y));
@@ -170,8 +171,38 @@ fn predictions_nested_items_and_errors() {
     assert_eq!(e.location.field.as_deref(), Some("items[0].score"));
     let (_, w) = read("d.csv", "query_id,rank,base_score,ablated_score\nq,1,1,0\nq,1,1,1\nq,2,0,0\n").unwrap();
     assert_eq!((w.count(AblationWarningKind::DuplicatePair), w.count(AblationWarningKind::BaseDisagrees)), (1, 1));
-    assert!(analyse(&[], &AblationSettings::default(), Default::default()).is_err());
+    assert!(analyse(&[], &AblationSettings::default(), Default::default(), &mut |_, _| {}).is_err());
     assert_eq!(Gate::parse("within:-0.2,0.2"), Some(Gate::Within { low: -0.2, high: 0.2 }));
     assert_eq!(Gate::parse("abs:0.5"), Some(Gate::PILOT));
     assert_eq!(Gate::parse("within:1,0"), None);
+}
+
+#[test]
+fn progress_names_every_bootstrap_of_every_run_and_subset_in_order() {
+    let text = "run,query_id,subset,rank,cosine,base_score,ablated_score\n\
+r,q1,a,1,0.9,1,0\nr,q1,a,2,0.5,1,1\nr,q2,b,1,0.8,0,1\nr,q2,b,2,0.1,0,0\ns,q3,a,1,0.7,1,0\ns,q3,a,2,0.2,1,1\n";
+    let (pairs, w) = read("p.csv", text).unwrap();
+    let settings = AblationSettings { bootstrap: 50, ..AblationSettings::default() };
+    let mut seen: Vec<(String, f64)> = Vec::new();
+    let rep = analyse(&pairs, &settings, w.clone(), &mut |stage, f| seen.push((stage.to_string(), f))).unwrap();
+    let stages: Vec<&str> = seen.iter().map(|(s, _)| s.as_str()).collect();
+    // Run r has two subsets (each a group of its own), run s one (no subset groups).
+    assert_eq!(
+        stages,
+        [
+            "run r: pair bootstrap",
+            "run r: query bootstrap",
+            "run r, subset a: pair bootstrap",
+            "run r, subset a: query bootstrap",
+            "run r, subset b: pair bootstrap",
+            "run r, subset b: query bootstrap",
+            "run s: pair bootstrap",
+            "run s: query bootstrap",
+            "done",
+        ]
+    );
+    let fractions: Vec<f64> = seen.iter().map(|(_, f)| *f).collect();
+    assert_eq!(fractions, [0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0]);
+    // Reporting changes nothing.
+    assert_eq!(rep, analyse(&pairs, &settings, w, &mut |_, _| {}).unwrap());
 }

@@ -258,6 +258,12 @@ fn ratio(a: usize, b: usize) -> f64 {
 
 /// Spearman's ρ(u or y, s) with pair-level and query-clustered percentile bootstrap intervals.
 pub fn noncircularity(pairs: &[&PairRow], settings: &AblationSettings) -> NonCircularity {
+    noncircularity_steps(pairs, settings, &mut |_| {})
+}
+
+/// [`noncircularity`], calling `step` with the unit of each bootstrap (`pair`, `query`) before
+/// it runs.
+fn noncircularity_steps(pairs: &[&PairRow], settings: &AblationSettings, step: &mut dyn FnMut(&str)) -> NonCircularity {
     let scored: Vec<&PairRow> = pairs.iter().copied().filter(|p| p.retrieval_score.is_some()).collect();
     let x: Vec<f64> = scored
         .iter()
@@ -277,7 +283,8 @@ pub fn noncircularity(pairs: &[&PairRow], settings: &AblationSettings) -> NonCir
         .collect();
     let rho = spearman(&x, &s);
     let n = scored.len();
-    let ci = |scheme: Scheme, unit: &str| -> Option<CiRecord> {
+    let mut ci = |scheme: Scheme, unit: &str| -> Option<CiRecord> {
+        step(unit);
         let plan = SpearmanPlan::new(&x, &s)?;
         rho?;
         let reps = bootstrap_counts(n, &scheme, settings.bootstrap, settings.seed, |c| plan.rho(c));
@@ -313,35 +320,67 @@ pub fn noncircularity(pairs: &[&PairRow], settings: &AblationSettings) -> NonCir
     }
 }
 
-fn group(run: &str, subset: Option<&str>, pairs: &[&PairRow], settings: &AblationSettings) -> GroupAblation {
+fn group(
+    run: &str,
+    subset: Option<&str>,
+    pairs: &[&PairRow],
+    settings: &AblationSettings,
+    step: &mut dyn FnMut(&str),
+) -> GroupAblation {
+    let name = match subset {
+        Some(s) => format!("run {run}, subset {s}"),
+        None => format!("run {run}"),
+    };
     GroupAblation {
         run: run.to_string(),
         subset: subset.map(str::to_string),
         rates: rates(pairs, settings.confidence),
-        noncircularity: noncircularity(pairs, settings),
+        noncircularity: noncircularity_steps(pairs, settings, &mut |unit| step(&format!("{name}: {unit} bootstrap"))),
     }
 }
 
-/// Analyses every run (and every subset of a run) of the pairs.
+fn first_seen<'a>(it: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for x in it {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// Analyses every run (and every subset of a run) of the pairs. `progress` hears of every
+/// bootstrap before it runs (two per run and subset: pairs, whole queries), with the share of
+/// them done, and `done` at 1.
 pub fn analyse(
     pairs: &[PairRow],
     settings: &AblationSettings,
     mut warnings: AblationWarnings,
+    progress: &mut dyn FnMut(&str, f64),
 ) -> Result<AblationReport> {
     settings.validate()?;
     if pairs.is_empty() {
         return Err(Error::Empty("no ablation pairs".into()));
     }
-    let mut runs: Vec<&str> = Vec::new();
-    for p in pairs {
-        if !runs.contains(&p.run.as_str()) {
-            runs.push(&p.run);
-        }
-    }
+    let runs: Vec<(&str, Vec<&PairRow>, Vec<&str>)> = first_seen(pairs.iter().map(|p| p.run.as_str()))
+        .into_iter()
+        .map(|run| {
+            let in_run: Vec<&PairRow> = pairs.iter().filter(|p| p.run == run).collect();
+            let subsets = first_seen(in_run.iter().filter_map(|p| p.subset.as_deref()));
+            (run, in_run, subsets)
+        })
+        .collect();
+    // Two bootstraps per group: the run, and its subsets when it has more than one.
+    let groups: usize = runs.iter().map(|(_, _, s)| 1 + if s.len() > 1 { s.len() } else { 0 }).sum();
+    let total = (2 * groups) as f64;
+    let mut done = 0usize;
+    let mut step = |what: &str| {
+        progress(what, done as f64 / total);
+        done += 1;
+    };
     let mut out = Vec::new();
-    for run in runs {
-        let in_run: Vec<&PairRow> = pairs.iter().filter(|p| p.run == run).collect();
-        let overall = group(run, None, &in_run, settings);
+    for (run, in_run, subsets) in runs {
+        let overall = group(run, None, &in_run, settings, &mut step);
         if overall.rates.k_values.len() > 1 {
             let ks = overall.rates.k_values.clone();
             warnings.add(AblationWarningKind::UnequalK, || format!("run {run}: K ∈ {ks:?}"));
@@ -358,21 +397,13 @@ pub fn analyse(
                 warnings.add(AblationWarningKind::RankIrregular, || format!("run {run}, query {q}: ranks {ranks:?}"));
             }
         }
-        let mut subsets: Vec<&str> = Vec::new();
-        for p in &in_run {
-            if let Some(s) = &p.subset
-                && !subsets.contains(&s.as_str())
-            {
-                subsets.push(s);
-            }
-        }
         let subsets: Vec<GroupAblation> = if subsets.len() > 1 {
             subsets
                 .iter()
                 .map(|s| {
                     let sub: Vec<&PairRow> =
                         in_run.iter().copied().filter(|p| p.subset.as_deref() == Some(*s)).collect();
-                    group(run, Some(s), &sub, settings)
+                    group(run, Some(s), &sub, settings, &mut step)
                 })
                 .collect()
         } else {
@@ -390,5 +421,6 @@ pub fn analyse(
             breaching_subsets,
         });
     }
+    progress("done", 1.0);
     Ok(AblationReport { settings: settings.clone(), gate: settings.gate.describe(), runs: out, warnings })
 }

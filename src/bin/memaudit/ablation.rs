@@ -70,7 +70,7 @@ pub(crate) fn ablation_cmd(args: AblationArgs) -> Result<(), Failure> {
         seed: args.boot.seed,
         confidence: args.boot.confidence,
     };
-    let report = analyse(&pairs, &settings, warnings)?;
+    let report = analyse(&pairs, &settings, warnings, &mut |_, _| {})?;
     match args.format {
         Issue5Format::Json => {
             #[derive(serde::Serialize)]

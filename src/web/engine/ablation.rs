@@ -10,7 +10,10 @@ use super::ProgressFn;
 use super::tools::nothing;
 use crate::web::protocol::{AblationBatch, AblationRun, FileNote, Phase};
 
-/// Reads the traces and analyses every run and subset.
+/// Share of the progress bar given to reading the traces (the bootstraps take the rest).
+const READ_SHARE: f64 = 0.2;
+
+/// Reads the traces and analyses every run and subset, reporting every bootstrap.
 pub fn analyse(files: &[InputFile], run: &AblationRun, progress: ProgressFn<'_>) -> Result<AblationBatch, Error> {
     if files.is_empty() {
         return Err(nothing("ablation traces"));
@@ -25,9 +28,10 @@ pub fn analyse(files: &[InputFile], run: &AblationRun, progress: ProgressFn<'_>)
         pairs.extend(p);
         warnings.extend(&w);
     }
-    progress(Phase::Analysing, "utilities, rates and bootstrap intervals of ρ", 0.2);
-    let report = analyse_pairs(&pairs, &run.settings, warnings)?;
-    progress(Phase::Analysing, "done", 1.0);
+    progress(Phase::Analysing, "utilities, rates and bootstrap intervals of ρ", READ_SHARE);
+    let report = analyse_pairs(&pairs, &run.settings, warnings, &mut |stage, f| {
+        progress(Phase::Analysing, stage, READ_SHARE + (1.0 - READ_SHARE) * f.clamp(0.0, 1.0))
+    })?;
     Ok(AblationBatch { files: notes, report, scoring: run.scoring.clone(), total_ms: 0.0 })
 }
 
@@ -46,9 +50,14 @@ r,q1,a,1,0.9,1,0\nr,q1,a,2,0.5,1,1\nr,q2,b,1,0.8,0,1\nr,q2,b,2,0.1,0,0\nr,q3,a,1
             scoring: OutcomeScoring::default(),
             columns: AblationColumns::default(),
         };
-        let b = analyse(&f, &run, &mut |_, _, _| {}).unwrap();
+        let mut seen: Vec<(Phase, String, f64)> = Vec::new();
+        let b = analyse(&f, &run, &mut |p, s, x| seen.push((p, s.to_string(), x))).unwrap();
         let (pairs, w) = read_ablation(&f[0], &run.columns, &run.scoring).unwrap();
-        assert_eq!(b.report, analyse_pairs(&pairs, &run.settings, w).unwrap());
+        assert_eq!(b.report, analyse_pairs(&pairs, &run.settings, w, &mut |_, _| {}).unwrap());
+        // One step per bootstrap (run and two subsets, two each), forward, ending at 1.
+        assert_eq!(seen.iter().filter(|(_, s, _)| s.ends_with("bootstrap")).count(), 6);
+        assert!(seen.windows(2).all(|w| w[1].2 >= w[0].2), "{seen:?}");
+        assert_eq!(seen.last().map(|x| (x.1.as_str(), x.2)), Some(("done", 1.0)));
         assert_eq!(b.report.runs[0].subsets.len(), 2);
         assert_eq!(b.files[0].records, 6);
         let bad = vec![InputFile::new("abl.csv", "query_id,base_score,ablated_score\nq1,1,5\n".as_bytes())];
