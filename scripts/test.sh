@@ -22,6 +22,9 @@ cargo clippy --all-targets --locked -- -D warnings
 step "native tests (unit, integration, property, doc)"
 cargo test --locked
 
+step "the viewer's engine unit tests, natively (the web feature without a browser)"
+cargo test --locked --features web --lib web::
+
 step "wasm tests in headless Chromium"
 cargo test --locked --target wasm32-unknown-unknown --features web --no-default-features --test web
 

@@ -230,10 +230,13 @@ test('comparison page: "Use this rescoring" compares system × target', async ()
 test('probe page: the § A2.2 notebook note, highlighted as text; the realworld batch equals memaudit probe', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}#probe`);
+  // The live probe runs in the worker, which may still be compiling its wasm on a loaded machine:
+  // requests queue until it is up, so wait for the page, then give the first verdict time.
+  await page.waitForSelector('#page-probe', { timeout: 120_000 });
   await page.fill('#probe-note', '(Memory of an earlier session.) You concluded the total before tax was $55.');
   await page.fill('#probe-source', 'notebooks at $4 each (7 bought) and pens at $2 each (9 bought)');
   await page.fill('#probe-stale', '$55');
-  await page.waitForSelector('#probe-verdict[data-verdict="silent"]');
+  await page.waitForSelector('#probe-verdict[data-verdict="silent"]', { timeout: 120_000 });
   assert.equal(await page.getAttribute('#probe-other-verdict', 'data-verdict'), 'uncorrectable_silent');
   assert.deepEqual(await page.$$eval('#probe-highlighted mark.hl-stale', (m) => m.map((x) => x.textContent)), ['$55']);
   assert.match(await page.textContent('#probe-explanation'), /silent-uncorrectable/);
