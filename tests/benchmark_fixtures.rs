@@ -98,6 +98,25 @@ fn locomo_oracle_runs_rescore_as_expected() {
     }
     assert_eq!(raw_n, 1986 - 4, "every query with evidence has a Raw target");
     assert!(can_n > 1000 && can_n < raw_n, "canonical coverage {can_n}");
+
+    // The per-category instability (TIAP §5.3): every LoCoMo category "1"…"5" has a row for
+    // each (system, pair), and the categories' n and counts sum to the pair's shared n.
+    let report = memaudit::audit::audit(&ds, &r, &mut |_, _| {});
+    let cats = ["1", "2", "3", "4", "5"];
+    assert_eq!(report.instability_by_category.len(), report.instability.len() * cats.len());
+    for whole in &report.instability {
+        let parts: Vec<_> = report
+            .instability_by_category
+            .iter()
+            .filter(|c| c.system == whole.system && c.a == whole.a && c.b == whole.b)
+            .collect();
+        let names: Vec<&str> = parts.iter().map(|c| c.category.as_str()).collect();
+        assert_eq!(names, cats, "{} {} vs {}", whole.system, whole.a, whole.b);
+        assert_eq!(parts.iter().map(|c| c.n).sum::<usize>(), whole.n);
+        assert_eq!(parts.iter().map(|c| c.ndcg_changed).sum::<usize>(), whole.ndcg_changed);
+        assert_eq!(parts.iter().map(|c| c.hit_flips).sum::<usize>(), whole.hit_flips);
+        assert_eq!(parts.iter().map(|c| c.top1_flips).sum::<usize>(), whole.top1_flips);
+    }
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn json_has_the_contract_arrays_and_keys() {
     let out = bin().arg("rescore").args(demo_args()).args(["--format", "json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let contract: [(&str, &[&str]); 4] = [
+    let contract: [(&str, &[&str]); 5] = [
         ("per_query", &["system", "query_id", "target", "eligible", "ndcg", "recall", "hit", "mrr"]),
         ("summary", &["system", "target", "subset", "n", "ndcg", "recall", "hit", "mrr"]),
         (
@@ -57,6 +57,21 @@ fn json_has_the_contract_arrays_and_keys() {
             ],
         ),
         ("winners", &["target", "a", "b", "delta_ndcg", "winner"]),
+        (
+            "instability_by_category",
+            &[
+                "system",
+                "a",
+                "b",
+                "category",
+                "n",
+                "ndcg_changed",
+                "change_rate",
+                "hit_flips",
+                "top1_flips",
+                "mean_diff_ndcg",
+            ],
+        ),
     ];
     for (array, keys) in contract {
         let rows = v[array].as_array().unwrap_or_else(|| panic!("{array} missing"));
@@ -101,6 +116,15 @@ fn csv_tables_and_out_dir() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("target,a,b,n,mean_a,mean_b,delta_ndcg,ci_low,ci_high,winner,significant,flip\n"));
+    let out = bin()
+        .arg("rescore")
+        .args(demo_args())
+        .args(["--format", "csv", "--table", "instability_by_category"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("system,a,b,category,n,ndcg_changed,change_rate,hit_flips,top1_flips,mean_diff_ndcg\n"));
     let dir = tmpdir("out");
     let out =
         bin().arg("rescore").args(demo_args()).args(["--format", "table", "--out-dir"]).arg(&dir).output().unwrap();

@@ -1,6 +1,6 @@
 //! The audit outputs of a rescoring (TIAP Stage III): per-target means on all eligible
 //! queries and on the shared subset, per-query instability between targets, winners and flips
-//! between systems, design recommendations, contested credits, and the |ΔnDCG| distribution.
+//! between systems (also per query category), design recommendations, contested credits, and the |ΔnDCG| distribution.
 //! [`audit`] assembles them into one [`Report`], the object the CLI prints as JSON and the
 //! viewer shows.
 
@@ -27,7 +27,7 @@ pub use contested::{ContestedRow, ContestedSummary};
 pub use coverage::CoverageRow;
 pub use distribution::{DeltaDistribution, HistogramBin};
 pub use drilldown::{Drilldown, drilldown};
-pub use instability::InstabilityRow;
+pub use instability::{CategoryInstabilityRow, InstabilityRow, NO_CATEGORY};
 pub use recommend::RecommendationRow;
 pub use summary::SummaryRow;
 pub use winners::WinnerRow;
@@ -112,6 +112,11 @@ pub struct Report {
     pub per_query: Vec<PerQueryRow>,
     pub summary: Vec<SummaryRow>,
     pub instability: Vec<InstabilityRow>,
+    /// `instability` per query category (TIAP §5.3); see
+    /// [`instability::instability_by_category`]. Defaults to empty when reading a report
+    /// written before this key existed.
+    #[serde(default)]
+    pub instability_by_category: Vec<CategoryInstabilityRow>,
     pub winners: Vec<WinnerRow>,
     pub recommendations: Vec<RecommendationRow>,
     pub contested_summary: Vec<ContestedSummary>,
@@ -156,6 +161,7 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
     let summary = summary::summary(ds, r, &compared, &mut resampler);
     progress("intervals: target pairs", 0.4);
     let instability = instability::instability(ds, r, &compared, &mut resampler);
+    let instability_by_category = instability::instability_by_category(ds, r, &compared);
     progress("intervals: system pairs", 0.6);
     let winners = winners::winners(ds, r, &mut resampler);
     progress("recommendations", 0.9);
@@ -181,6 +187,7 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
         per_query,
         summary,
         instability,
+        instability_by_category,
         winners,
         recommendations,
         contested_summary,

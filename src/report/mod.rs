@@ -15,10 +15,11 @@ pub struct Table {
 }
 
 /// The tables a rescoring report can be exported as (`--table NAME`).
-pub const TABLE_NAMES: [&str; 11] = [
+pub const TABLE_NAMES: [&str; 12] = [
     "summary",
     "per_query",
     "instability",
+    "instability_by_category",
     "winners",
     "recommendations",
     "contested",
@@ -190,6 +191,38 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
                     num(r.mean_diff_ndcg),
                     num(r.ci_low),
                     num(r.ci_high),
+                ]);
+            }
+            t
+        }
+        "instability_by_category" => {
+            let mut t = Table::new(
+                "instability_by_category",
+                &[
+                    "system",
+                    "a",
+                    "b",
+                    "category",
+                    "n",
+                    "ndcg_changed",
+                    "change_rate",
+                    "hit_flips",
+                    "top1_flips",
+                    "mean_diff_ndcg",
+                ],
+            );
+            for r in &report.instability_by_category {
+                t.rows.push(vec![
+                    r.system.clone(),
+                    r.a.name().into(),
+                    r.b.name().into(),
+                    r.category.clone(),
+                    r.n.to_string(),
+                    r.ndcg_changed.to_string(),
+                    num(r.change_rate),
+                    r.hit_flips.to_string(),
+                    r.top1_flips.to_string(),
+                    num(r.mean_diff_ndcg),
                 ]);
             }
             t
@@ -497,6 +530,34 @@ pub fn render_text(r: &Report) -> String {
         &["system", "pair", "n", "nDCG changed", "hit flips", "top-1 flips", "mean diff", "CI"],
         &rows,
     ));
+
+    if !r.instability_by_category.is_empty() {
+        out.push_str("\n== Instability per query category (diff = b − a)\n");
+        let rows: Vec<Vec<String>> = r
+            .instability_by_category
+            .iter()
+            .map(|s| {
+                vec![
+                    s.system.clone(),
+                    format!("{} vs {}", s.a, s.b),
+                    s.category.clone(),
+                    s.n.to_string(),
+                    format!(
+                        "{} ({})",
+                        s.ndcg_changed,
+                        s.change_rate.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
+                    ),
+                    s.hit_flips.to_string(),
+                    s.top1_flips.to_string(),
+                    fmt4(s.mean_diff_ndcg),
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(
+            &["system", "pair", "category", "n", "nDCG changed", "hit flips", "top-1 flips", "mean diff"],
+            &rows,
+        ));
+    }
 
     out.push_str("\n== Winners (delta = a − b, paired queries)\n");
     let rows: Vec<Vec<String>> = r

@@ -20,6 +20,7 @@ pub fn table_json(r: &Report, table: &str) -> Result<String, String> {
         "summary" => pretty(&r.summary),
         "per_query" => pretty(&r.per_query),
         "instability" => pretty(&r.instability),
+        "instability_by_category" => pretty(&r.instability_by_category),
         "winners" => pretty(&r.winners),
         "recommendations" => pretty(&r.recommendations),
         "contested" => pretty(&r.contested),

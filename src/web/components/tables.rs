@@ -1,7 +1,7 @@
 //! The report's tables: coverage, per-target means with nDCG intervals, instability between
-//! targets, the winner grid, design recommendations and contested credits. Every numeric cell
-//! carries its full-precision value in `data-value` and its column (the CSV header) in
-//! `data-col`; rows carry their keys as `data-*` attributes.
+//! targets (overall and per query category), the winner grid, design recommendations and
+//! contested credits. Every numeric cell carries its full-precision value in `data-value` and
+//! its column (the CSV header) in `data-col`; rows carry their keys as `data-*` attributes.
 
 use yew::prelude::*;
 
@@ -144,6 +144,67 @@ pub fn instability_table(props: &ReportProps) -> Html {
                 </tbody>
             </table>
             </div>
+        </Card>
+    }
+}
+
+/// The instability counts within each query category (TIAP §5.3), on the queries of the
+/// category eligible under both targets; queries without a category are the category
+/// `(none)`. Long tables start folded in a `<details>`.
+#[function_component(InstabilityByCategoryTable)]
+pub fn instability_by_category_table(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let rows = &r.instability_by_category;
+    let categories = {
+        let mut c: Vec<&str> = Vec::new();
+        for row in rows {
+            if !c.contains(&row.category.as_str()) {
+                c.push(row.category.as_str());
+            }
+        }
+        c.len()
+    };
+    let intro = html! {
+        <p class="intro">{ format!("The instability table split by query category (TIAP \u{a7}5.3): for each system, pair of \
+            targets (a, b) and category, on the category's queries eligible under both targets, how many change nDCG, flip Hit@k \
+            or the credited top-1 item, and the mean nDCG difference b \u{2212} a (no interval). Queries without a category are \
+            counted under \u{201c}{}\u{201d}.", crate::audit::NO_CATEGORY) }</p>
+    };
+    html! {
+        <Card id="instability-by-category" title="Instability per query category" report={props.report.clone()}
+            exports={vec!["instability_by_category"]} {intro}>
+            if rows.is_empty() {
+                <p class="empty">{ "Needs at least two targets with eligible queries (TREC qrels give only Raw)." }</p>
+            }
+            <details open={rows.len() <= 40}>
+            <summary>{ format!("{} rows ({categories} categories)", rows.len()) }</summary>
+            <div class="table-wrap">
+            <table id="instability-by-category-table">
+                <thead><tr>
+                    <th scope="col">{"system"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
+                    <th scope="col">{"category"}</th><th scope="col">{"n"}</th>
+                    <th scope="col">{"nDCG changed"}</th><th scope="col">{"rate"}</th>
+                    <th scope="col">{"hit flips"}</th><th scope="col">{"top-1 flips"}</th><th scope="col">{"mean diff"}</th>
+                </tr></thead>
+                <tbody>
+                { for rows.iter().map(|s| html! {
+                    <tr data-system={s.system.clone()} data-a={s.a.name()} data-b={s.b.name()} data-category={s.category.clone()}>
+                        { text_cell("system", s.system.clone()) }
+                        { text_cell("a", s.a.name()) }
+                        { text_cell("b", s.b.name()) }
+                        { text_cell("category", s.category.clone()) }
+                        { int_cell("n", s.n) }
+                        { int_cell("ndcg_changed", s.ndcg_changed) }
+                        <td class="num" data-col="change_rate" data-value={crate::report::num(s.change_rate)}>{ pct(s.change_rate) }</td>
+                        { int_cell("hit_flips", s.hit_flips) }
+                        { int_cell("top1_flips", s.top1_flips) }
+                        { num_cell("mean_diff_ndcg", s.mean_diff_ndcg) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            </details>
         </Card>
     }
 }

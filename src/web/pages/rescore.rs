@@ -1,7 +1,8 @@
 //! The rescoring page (issue 2): drop zone and file picker, demo button, progress, settings,
 //! errors, and the report's sections in order (reading summary, coverage, scores, instability,
-//! winners, recommendations, contested credits, |ΔnDCG| histogram, drill-down). "Use this
-//! rescoring" sends the report's per-query rows to the comparison page.
+//! instability per query category, winners, recommendations, contested credits, |ΔnDCG|
+//! histogram, drill-down). "Use this rescoring" sends the report's per-query rows to the
+//! comparison page.
 //!
 //! The page does no heavy work: files go to the worker as browser `Blob`s, results come back
 //! as a [`Report`](crate::audit::Report). It renders user-provided text as text only.
@@ -22,7 +23,8 @@ use crate::web::components::histogram::DeltaHistogram;
 use crate::web::components::reading::ReadingSummary;
 use crate::web::components::settings::SettingsPanel;
 use crate::web::components::tables::{
-    ContestedTable, CoverageTable, InstabilityTable, RecommendationsTable, SummaryTable, WinnerGrid,
+    ContestedTable, CoverageTable, InstabilityByCategoryTable, InstabilityTable, RecommendationsTable, SummaryTable,
+    WinnerGrid,
 };
 use crate::web::components::{ReportRef, export::table_json};
 use crate::web::dom::{self, download_text};
@@ -283,6 +285,7 @@ impl RescorePage {
                 if !report.systems.is_empty() {
                     <SummaryTable report={report.clone()} />
                     <InstabilityTable report={report.clone()} />
+                    <InstabilityByCategoryTable report={report.clone()} />
                     <WinnerGrid report={report.clone()} />
                     <RecommendationsTable report={report.clone()} />
                     <ContestedTable report={report.clone()} />
