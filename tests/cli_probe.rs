@@ -207,3 +207,71 @@ fn reclaim_json_keys_and_paper_cells() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn reclaim_abstain_rule_flag() {
+    let grok = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/reference/reclaim_hedge/blank_strict_grok-4.3.head54.jsonl")
+        .display()
+        .to_string();
+    let keys = reclaim("probe_keys_base16.json");
+    let cell = |v: &Value, policy: &str| {
+        v["cells"].as_array().unwrap().iter().find(|c| c["policy"] == policy).cloned().unwrap()
+    };
+    // default: strict, recorded in the settings and on every cell
+    let strict = run_json(&["reclaim", "--trials", &grok, "--keys", &keys, "--format", "json"]);
+    assert_eq!(strict["settings"]["abstain"], "strict");
+    assert!(strict["abstain_method"].as_str().unwrap().starts_with("strict: "));
+    let lossy = cell(&strict, "lossy");
+    assert_eq!(
+        (lossy["abstain_rule"].as_str(), lossy["emit"].as_u64(), lossy["abstain"].as_u64()),
+        (Some("strict"), Some(17), Some(10))
+    );
+    // hedge: the five stale commits grok hedges in prose become abstentions; RR unchanged
+    let hedge = run_json(&["reclaim", "--trials", &grok, "--keys", &keys, "--abstain", "hedge", "--format", "json"]);
+    assert_eq!(hedge["settings"]["abstain"], "hedge");
+    let lossy_h = cell(&hedge, "lossy");
+    assert_eq!(
+        (
+            lossy_h["abstain_rule"].as_str(),
+            lossy_h["emit"].as_u64(),
+            lossy_h["abstain"].as_u64(),
+            lossy_h["hedge_abstain"].as_u64()
+        ),
+        (Some("hedge"), Some(12), Some(15), Some(5))
+    );
+    assert_eq!(lossy_h["rr"], lossy["rr"]);
+    assert_eq!(hedge["worse_than_empty"][0]["abstain_rule"], "hedge");
+    // CSV carries the rule on every row
+    let out = bin().args(["reclaim", "--trials", &grok, "--abstain", "hedge", "--format", "csv"]).output().unwrap();
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with("abstain_rule,hedge_abstain,abstain_fallback"), "{csv}");
+    assert!(csv.lines().skip(1).all(|l| l.contains(",hedge,")), "{csv}");
+    // text output names the rule
+    let out = bin().args(["reclaim", "--trials", &grok, "--abstain", "hedge"]).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("abstention: hedge"));
+    // rows without replies: strict fallback, counted in a warning (never silent)
+    let v = run_json(&[
+        "reclaim",
+        "--trials",
+        &reclaim("srcconcl_llama_arith.jsonl"),
+        "--abstain",
+        "hedge",
+        "--format",
+        "json",
+    ]);
+    let w = v["warnings"]["items"].as_array().unwrap().iter().find(|w| w["kind"] == "hedge_no_reply").cloned().unwrap();
+    assert_eq!(w["count"], 288);
+    assert_eq!(
+        v["cells"].as_array().unwrap().iter().map(|c| c["abstain_fallback"].as_u64().unwrap()).sum::<u64>(),
+        288
+    );
+    let out = bin()
+        .args(["reclaim", "--trials", &reclaim("srcconcl_llama_arith.jsonl"), "--abstain", "hedge"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("note: abstain rule `hedge`: trials without reply text"));
+    // an unknown rule is a usage error
+    let out = bin().args(["reclaim", "--trials", &grok, "--abstain", "lenient"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -161,6 +161,9 @@ mod tests {
             stale_known: 0,
             rescored: 0,
             rescore_disagrees: 0,
+            abstain_rule: "strict".into(),
+            hedge_abstain: 0,
+            abstain_fallback: 0,
         }
     }
 

@@ -29,6 +29,14 @@ pub enum ProbeWarningKind {
     StrictUnavailable,
     /// A trial's strict re-score differs from its stored `correct` (parser drift).
     RescoreDisagrees,
+    /// `--abstain hedge`, but a trial has no reply text: its abstention is decided by the
+    /// strict rule.
+    HedgeNoReply,
+    /// `--abstain hedge`: a trial the strict rule counts as an abstention has an answer under
+    /// `_is_abstain`'s own parse (words are parsed without the problem's options, only the
+    /// `_NONANSWER` blocklist refused; numbers from the reply rather than a stored answer) and no
+    /// hedge phrase: it counts as an emission.
+    HedgeCountsAnswer,
 }
 
 impl ProbeWarningKind {
@@ -55,6 +63,13 @@ impl ProbeWarningKind {
             PolicyMissing => "trials without `policy`: grouped as `all`",
             StrictUnavailable => "trials without a reply or a known truth: stored outcomes used",
             RescoreDisagrees => "trials whose strict re-score differs from the stored `correct`",
+            HedgeNoReply => {
+                "abstain rule `hedge`: trials without reply text use the strict rule (no hedge phrases to search)"
+            }
+            HedgeCountsAnswer => {
+                "abstain rule `hedge`: trials the strict rule counts as abstentions have an answer under _is_abstain's \
+                 parse (words without the options list) and no hedge phrase: counted as emissions"
+            }
         }
     }
 }

@@ -12,7 +12,11 @@
 //!   Cells report how many trials were re-scored and how many disagree with the stored
 //!   `correct` (parser drift, the v2-erratum class of bug).
 //! * **Abstain** = no committed answer; **confident-wrong emission** (`emit`) = an answer that
-//!   is not correct (reclaim `bench_blank.classify`: abstain / true / emit). Rates per n.
+//!   is not correct (reclaim `bench_blank.classify`: abstain / true / emit). Rates per n. With
+//!   [`AbstainRule::Hedge`] a non-recovered trial with a reply abstains by reclaim-eval's
+//!   `_is_abstain` instead (no parsable answer or a hedge phrase anywhere in the raw reply;
+//!   [`super::abstain`]); recovered trials and RR are the same under both rules, and the
+//!   attractor counts and "worse than empty" follow the emissions of the chosen rule.
 //! * **Attractor** = an emission equal to the stale value (|ans − y′| < 0.5; words ignoring
 //!   case), with **both** denominators the paper uses: `attractor_per_n` = #attractor / n
 //!   (Table 3) and `attractor_per_emission` = #attractor / #emit (Table 17; `None` when nothing
@@ -30,6 +34,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::abstain::{AbstainRule, hedge_parses, hedge_phrase};
 use super::bootstrap::{self, BootstrapSettings};
 use super::score::{Answer, parse_reply, same_answer};
 use super::trials::Trial;
@@ -61,6 +66,10 @@ pub struct ReclaimSettings {
     pub blank_policy: String,
     /// Extra RR contrasts a − b.
     pub contrasts: Vec<(String, String)>,
+    /// Which non-recovered trials count as abstentions (`strict`, the paper's tables, or
+    /// `hedge`, reclaim-eval's behavioural `_is_abstain`).
+    #[serde(default)]
+    pub abstain: AbstainRule,
 }
 
 impl Default for ReclaimSettings {
@@ -72,6 +81,7 @@ impl Default for ReclaimSettings {
             lossy_policy: "lossy".into(),
             blank_policy: "blank".into(),
             contrasts: Vec::new(),
+            abstain: AbstainRule::Strict,
         }
     }
 }
@@ -135,6 +145,14 @@ pub struct Cell {
     pub rescored: usize,
     /// Re-scored trials whose strict outcome differs from the stored `correct`.
     pub rescore_disagrees: usize,
+    /// The abstention rule these counts follow (`strict` or `hedge`).
+    pub abstain_rule: String,
+    /// `hedge`: non-recovered trials that abstain only because their reply contains a hedge
+    /// phrase (an answer parses from it); 0 under `strict`.
+    pub hedge_abstain: usize,
+    /// `hedge`: trials without reply text, whose abstention follows the strict rule; 0 under
+    /// `strict`.
+    pub abstain_fallback: usize,
 }
 
 /// Δ = emit(lossy) − emit(blank) for one (model, task, g, arm).
@@ -158,6 +176,8 @@ pub struct WorseThanEmpty {
     pub pairs: usize,
     /// Δ < 0: the lossy memory emits less than the empty one.
     pub reverses: bool,
+    /// The abstention rule the emissions follow (`strict` or `hedge`).
+    pub abstain_rule: String,
 }
 
 /// RR(a) − RR(b) for one (model, task, g, arm).
@@ -189,6 +209,9 @@ pub struct ReclaimReport {
     pub settings: ReclaimSettings,
     /// The interval method in words.
     pub interval_method: String,
+    /// The abstention rule in words.
+    #[serde(default)]
+    pub abstain_method: String,
     pub warnings: ProbeWarnings,
 }
 
@@ -201,6 +224,10 @@ struct Scored {
     answer: Option<Answer>,
     rescored: bool,
     disagrees: bool,
+    /// `hedge`: abstains only because of a hedge phrase.
+    hedged: bool,
+    /// `hedge`: no reply text, the strict rule decided.
+    fallback: bool,
 }
 
 fn bucket_says(b: &str) -> (Option<bool>, Option<bool>) {
@@ -214,6 +241,35 @@ fn bucket_says(b: &str) -> (Option<bool>, Option<bool>) {
 }
 
 fn score(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) -> Scored {
+    let mut sc = score_outcome(t, s, notices);
+    if s.abstain == AbstainRule::Hedge {
+        apply_hedge(t, s, &mut sc, notices);
+    }
+    sc
+}
+
+/// reclaim-eval's behavioural confirm: `if not ok: declined += _is_abstain(reply, p)` — only
+/// trials that were not recovered are asked, from their whole raw reply.
+fn apply_hedge(t: &Trial, s: &ReclaimSettings, sc: &mut Scored, notices: &mut ProbeWarnings) {
+    let Some(reply) = &t.reply else {
+        sc.fallback = true;
+        notices.add(W::HedgeNoReply, || format!("{}, line {}", t.file, t.line));
+        return;
+    };
+    if sc.correct != Some(false) {
+        return;
+    }
+    let parses = hedge_parses(reply, t.kind, s.loose_time);
+    let hedges = hedge_phrase(reply).is_some();
+    let answered = parses && !hedges;
+    if answered && sc.answered == Some(false) {
+        notices.add(W::HedgeCountsAnswer, || format!("{}, line {}", t.file, t.line));
+    }
+    sc.hedged = parses && hedges;
+    sc.answered = Some(answered);
+}
+
+fn score_outcome(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) -> Scored {
     let stored = {
         let (bc, ba) = t.bucket.as_deref().map_or((None, None), bucket_says);
         let answered = if t.answer_given { Some(t.answer.is_some()) } else { ba };
@@ -222,7 +278,15 @@ fn score(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) -> Scored 
             (None, Some(_)) if t.answer_given => Some(false),
             _ => None,
         });
-        Scored { correct, answered, answer: t.answer.clone(), rescored: false, disagrees: false }
+        Scored {
+            correct,
+            answered,
+            answer: t.answer.clone(),
+            rescored: false,
+            disagrees: false,
+            hedged: false,
+            fallback: false,
+        }
     };
     let can_rescore = t.reply.is_some() && t.truth.is_some();
     let strict = match s.score {
@@ -245,7 +309,15 @@ fn score(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) -> Scored 
     if disagrees {
         notices.add(W::RescoreDisagrees, || format!("{}, line {}", t.file, t.line));
     }
-    Scored { correct: Some(correct), answered: Some(answer.is_some()), answer, rescored: true, disagrees }
+    Scored {
+        correct: Some(correct),
+        answered: Some(answer.is_some()),
+        answer,
+        rescored: true,
+        disagrees,
+        hedged: false,
+        fallback: false,
+    }
 }
 
 type GroupKey = (Option<String>, Option<String>, Option<u64>, Option<String>);
@@ -332,6 +404,9 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         stale_known,
         rescored: data.trials.iter().filter(|(_, sc)| sc.rescored).count(),
         rescore_disagrees: data.trials.iter().filter(|(_, sc)| sc.disagrees).count(),
+        abstain_rule: s.abstain.name().to_string(),
+        hedge_abstain: data.trials.iter().filter(|(_, sc)| sc.hedged).count(),
+        abstain_fallback: data.trials.iter().filter(|(_, sc)| sc.fallback).count(),
     }
 }
 
@@ -440,6 +515,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
                 pairing,
                 pairs,
                 reverses: delta.is_some_and(|d| d < 0.0),
+                abstain_rule: s.abstain.name().to_string(),
             });
         }
         for (a, b) in &s.contrasts {
@@ -474,6 +550,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
         contrasts,
         settings: s.clone(),
         interval_method: s.bootstrap.describe(),
+        abstain_method: format!("{}: {}", s.abstain.name(), s.abstain.describe()),
         warnings: notices,
     }
 }
@@ -517,6 +594,9 @@ pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
                     "stale_known",
                     "rescored",
                     "rescore_disagrees",
+                    "abstain_rule",
+                    "hedge_abstain",
+                    "abstain_fallback",
                 ],
             );
             for c in &r.cells {
@@ -545,6 +625,9 @@ pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
                     c.stale_known.to_string(),
                     c.rescored.to_string(),
                     c.rescore_disagrees.to_string(),
+                    c.abstain_rule.clone(),
+                    c.hedge_abstain.to_string(),
+                    c.abstain_fallback.to_string(),
                 ]);
             }
             Some(t)
@@ -569,6 +652,7 @@ pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
                     "pairing",
                     "pairs",
                     "reverses",
+                    "abstain_rule",
                 ],
             );
             for w in &r.worse_than_empty {
@@ -589,6 +673,7 @@ pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
                     w.pairing.clone(),
                     w.pairs.to_string(),
                     w.reverses.to_string(),
+                    w.abstain_rule.clone(),
                 ]);
             }
             Some(t)
@@ -692,6 +777,7 @@ pub fn render_text(r: &ReclaimReport) -> String {
     }
     let mut out = render_table(&cells);
     out.push_str(&format!("intervals: {}\n", r.interval_method));
+    out.push_str(&format!("abstention: {}\n", r.abstain_method));
     if !r.worse_than_empty.is_empty() {
         out.push_str("\nworse than empty: Δ = emit(lossy) − emit(blank)\n");
         for w in &r.worse_than_empty {
@@ -789,6 +875,67 @@ mod tests {
         assert_eq!(r.warnings.count(W::RescoreDisagrees), 1);
         let stored = analyze(&trials(rows), &ReclaimSettings { score: ScoreMode::Stored, ..Default::default() });
         assert_eq!(stored.cells[0].n, 1, "only the stored `correct` counts");
+    }
+
+    #[test]
+    fn hedge_rule_counts_hedged_commits_as_abstentions() {
+        let rows = r#"{"pid":"a","seed":0,"policy":"lossy","reply":"I cannot recompute this.\nANSWER: 55","truth":46,"drift":55}
+{"pid":"b","seed":0,"policy":"lossy","reply":"ANSWER: 55","truth":46,"drift":55}
+{"pid":"c","seed":0,"policy":"lossy","reply":"Not sure, but ANSWER: 46","truth":46,"drift":55}
+{"pid":"d","seed":0,"policy":"lossy","reply":"No idea.","truth":46,"drift":55}
+{"pid":"e","seed":0,"policy":"lossy","answer":55,"correct":false,"drift":55}
+{"pid":"a","seed":0,"policy":"blank","reply":"I don't have the figures.","truth":46}
+{"pid":"b","seed":0,"policy":"blank","reply":"Insufficient. ANSWER: 50","truth":46}
+{"pid":"c","seed":0,"policy":"blank","reply":"ANSWER: unknown","truth":46}
+{"pid":"d","seed":0,"policy":"blank","reply":"ANSWER: 46","truth":46}
+{"pid":"e","seed":0,"policy":"blank","answer":null,"correct":false}"#;
+        let strict = analyze(&trials(rows), &ReclaimSettings::default());
+        let hedge = analyze(&trials(rows), &ReclaimSettings { abstain: AbstainRule::Hedge, ..Default::default() });
+        let (sl, hl) = (&strict.cells[0], &hedge.cells[0]);
+        // strict: a, b, e emit 55; d abstains; c recovered
+        assert_eq!((sl.n, sl.recovered, sl.emit, sl.abstain, sl.attractor_per_n.count), (5, 1, 3, 1, 3));
+        assert_eq!((sl.abstain_rule.as_str(), sl.hedge_abstain, sl.abstain_fallback), ("strict", 0, 0));
+        // hedge: a hedges → abstain; c hedges but is correct → still recovered; e has no reply → strict
+        assert_eq!((hl.n, hl.recovered, hl.emit, hl.abstain, hl.attractor_per_n.count), (5, 1, 2, 2, 2));
+        assert_eq!((hl.abstain_rule.as_str(), hl.hedge_abstain, hl.abstain_fallback), ("hedge", 1, 1));
+        assert_eq!((hl.rr, hl.rr_low, hl.rr_high), (sl.rr, sl.rr_low, sl.rr_high), "RR is the same under both rules");
+        assert_eq!(hl.attractor_per_emission.rate, Some(1.0));
+        let (sb, hb) = (&strict.cells[1], &hedge.cells[1]);
+        assert_eq!((sb.emit, sb.abstain), (1, 3));
+        assert_eq!((hb.emit, hb.abstain, hb.hedge_abstain, hb.abstain_fallback), (0, 4, 1, 1));
+        assert_eq!(hedge.worse_than_empty[0].emit_lossy, Some(0.4));
+        assert_eq!(hedge.worse_than_empty[0].emit_blank, Some(0.0));
+        assert_eq!(hedge.worse_than_empty[0].abstain_rule, "hedge");
+        assert_eq!(strict.worse_than_empty[0].emit_blank, Some(0.2));
+        // the fallback is counted and named, never silent
+        assert_eq!(hedge.warnings.count(W::HedgeNoReply), 2);
+        assert_eq!(strict.warnings.count(W::HedgeNoReply), 0);
+        assert!(hedge.abstain_method.starts_with("hedge: "), "{}", hedge.abstain_method);
+        assert!(render_text(&hedge).contains("abstention: hedge"));
+        let csv = reclaim_table(&hedge, "cells").unwrap().to_csv().unwrap();
+        assert!(csv.lines().next().unwrap().ends_with(",abstain_rule,hedge_abstain,abstain_fallback"), "{csv}");
+        assert!(csv.lines().nth(1).unwrap().ends_with(",hedge,1,1"), "{csv}");
+    }
+
+    #[test]
+    fn hedge_rule_words_parse_without_options() {
+        let rows = r#"{"pid":"r","seed":0,"policy":"lossy","reply":"ANSWER: Zed","truth":"Ana","options":["Ana","Ben"]}
+{"pid":"s","seed":0,"policy":"lossy","reply":"ANSWER: unknown","truth":"Ana","options":["Ana","Ben"]}
+{"pid":"t","seed":0,"policy":"lossy","reply":"ANSWER: Ben","truth":"Ana","options":["Ana","Ben"]}"#;
+        let strict = analyze(&trials(rows), &ReclaimSettings::default());
+        assert_eq!((strict.cells[0].emit, strict.cells[0].abstain), (1, 2));
+        let hedge = analyze(&trials(rows), &ReclaimSettings { abstain: AbstainRule::Hedge, ..Default::default() });
+        assert_eq!((hedge.cells[0].emit, hedge.cells[0].abstain), (2, 1), "Zed is an answer to _is_abstain");
+        assert_eq!(hedge.warnings.count(W::HedgeCountsAnswer), 1);
+    }
+
+    #[test]
+    fn settings_without_abstain_read_as_strict() {
+        let mut v = serde_json::to_value(ReclaimSettings::default()).unwrap();
+        assert_eq!(v["abstain"], "strict");
+        v.as_object_mut().unwrap().remove("abstain");
+        let s: ReclaimSettings = serde_json::from_value(v).unwrap();
+        assert_eq!(s.abstain, AbstainRule::Strict);
     }
 
     #[test]

@@ -9,12 +9,14 @@
 //!       ReclaimReport { cells, worse_than_empty, contrasts, warnings }
 //! ```
 
+pub mod abstain;
 pub mod analysis;
 pub mod bootstrap;
 pub mod pyrandom;
 pub mod score;
 pub mod trials;
 
+pub use abstain::AbstainRule;
 pub use analysis::{
     Cell, Contrast, ReclaimReport, ReclaimSettings, ScoreMode, Share, WorseThanEmpty, analyze, filter_arm,
 };

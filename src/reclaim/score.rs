@@ -90,11 +90,16 @@ pub fn parse_answer(text: &str) -> Option<f64> {
     parse_float(last.get(1)?.as_str())
 }
 
+/// The last ANSWER-line word (`ANSWER\s*:\s*<wrap>([A-Za-z][A-Za-z/]*)`), unvalidated.
+pub fn word_on_answer_line(text: &str) -> Option<String> {
+    let last = WORD.captures_iter(text).last()?;
+    Some(last.get(1)?.as_str().to_string())
+}
+
 /// reclaim's `parse_answer_word`: the last ANSWER-line word if it is one of `options`
 /// (ignoring case), in the option's spelling; otherwise `None` (abstain).
 pub fn parse_answer_word(text: &str, options: &[String]) -> Option<String> {
-    let last = WORD.captures_iter(text).last()?;
-    let tok = last.get(1)?.as_str().to_lowercase();
+    let tok = word_on_answer_line(text)?.to_lowercase();
     options.iter().find(|o| o.to_lowercase() == tok).cloned()
 }
 

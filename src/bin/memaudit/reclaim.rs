@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 
 use memaudit::error::Error;
 use memaudit::probe::{self, ProbeKeys};
-use memaudit::reclaim::{self, BootstrapSettings, Engine, ReclaimSettings, ScoreMode};
+use memaudit::reclaim::{self, AbstainRule, BootstrapSettings, Engine, ReclaimSettings, ScoreMode};
 
 use crate::common::{Failure, OutFormat, json, read_path};
 
@@ -24,6 +24,14 @@ pub(crate) enum ScoreArg {
     Auto,
     Stored,
     Strict,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+pub(crate) enum AbstainArg {
+    /// No committed value on the ANSWER line (the paper's tables).
+    Strict,
+    /// reclaim-eval's behavioural _is_abstain: not recovered and no parsable answer or a hedge phrase in the raw reply.
+    Hedge,
 }
 
 #[derive(Args)]
@@ -58,6 +66,9 @@ pub(crate) struct ReclaimArgs {
     /// MultiWOZ: fall back to the last time anywhere in a reply without an ANSWER-line time.
     #[arg(long)]
     pub(crate) loose_time: bool,
+    /// Which non-recovered trials count as abstentions: strict (no ANSWER-line value) or hedge (reclaim-eval's _is_abstain; needs replies).
+    #[arg(long, value_enum, default_value_t = AbstainArg::Strict)]
+    pub(crate) abstain: AbstainArg,
     /// The lossy policy of the worse-than-empty contrast.
     #[arg(long, default_value = "lossy")]
     pub(crate) lossy: String,
@@ -125,6 +136,10 @@ pub(crate) fn reclaim_cmd(args: ReclaimArgs) -> Result<(), Failure> {
         lossy_policy: args.lossy.clone(),
         blank_policy: args.blank.clone(),
         contrasts,
+        abstain: match args.abstain {
+            AbstainArg::Strict => AbstainRule::Strict,
+            AbstainArg::Hedge => AbstainRule::Hedge,
+        },
     };
     let mut report = reclaim::analyze(&trials, &settings);
     notices.extend(&report.warnings);

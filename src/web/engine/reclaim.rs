@@ -147,6 +147,16 @@ mod tests {
         let b = e.run(&chacha, &mut |_, _, _| {}).unwrap();
         assert_eq!(b.trials_used, 3);
         assert!(b.report.interval_method.to_lowercase().contains("chacha"), "{}", b.report.interval_method);
+        let mut hedge = run.clone();
+        hedge.settings.abstain = crate::reclaim::AbstainRule::Hedge;
+        let b = e.run(&hedge, &mut |_, _, _| {}).unwrap();
+        assert_eq!(b.report.settings.abstain, crate::reclaim::AbstainRule::Hedge);
+        assert!(b.report.cells.iter().all(|c| c.abstain_rule == "hedge"));
+        assert_eq!(
+            b.report.warnings.count(crate::probe::warnings::ProbeWarningKind::HedgeNoReply),
+            4,
+            "no reply text: the strict fallback is counted"
+        );
         let mut bad = run.clone();
         bad.settings.bootstrap.resamples = 0;
         assert!(matches!(e.run(&bad, &mut |_, _, _| {}), Err(Error::Setting { .. })));

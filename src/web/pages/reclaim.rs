@@ -16,7 +16,7 @@ use super::{
 };
 use crate::plots::ReclaimPlot;
 use crate::reclaim::analysis::reclaim_table;
-use crate::reclaim::{Engine, ReclaimSettings, ScoreMode};
+use crate::reclaim::{AbstainRule, Engine, ReclaimSettings, ScoreMode};
 use crate::web::components::Section;
 use crate::web::components::export::{lazy_exports, text_download, to_json};
 use crate::web::components::plot::PlotCanvas;
@@ -35,6 +35,7 @@ pub struct Draft {
     pub cluster_by_problem: bool,
     pub score: ScoreMode,
     pub loose_time: bool,
+    pub abstain: AbstainRule,
     pub lossy: String,
     pub blank: String,
     /// `a:b, c:d`
@@ -59,6 +60,7 @@ impl Draft {
             cluster_by_problem: s.bootstrap.cluster_by_problem,
             score: s.score,
             loose_time: s.loose_time,
+            abstain: s.abstain,
             lossy: s.lossy_policy.clone(),
             blank: s.blank_policy.clone(),
             contrasts: s.contrasts.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(", "),
@@ -86,6 +88,7 @@ impl Draft {
         s.bootstrap.check().map_err(|m| format!("bootstrap: {m}"))?;
         s.score = self.score;
         s.loose_time = self.loose_time;
+        s.abstain = self.abstain;
         s.lossy_policy = self.lossy.trim().to_string();
         s.blank_policy = self.blank.trim().to_string();
         for c in self.contrasts.split(',').map(str::trim).filter(|c| !c.is_empty()) {
@@ -237,6 +240,13 @@ impl ReclaimPage {
                         </select>
                     </div>
                     <div class="field">
+                        <label for="reclaim-abstain" title="which trials that were not recovered count as abstentions">{ "abstention" }</label>
+                        <select id="reclaim-abstain" onchange={select(|d, v| d.abstain = AbstainRule::parse(v).unwrap_or_default())}>
+                            <option value="strict" selected={d.abstain == AbstainRule::Strict}>{ "strict: no ANSWER-line value (paper)" }</option>
+                            <option value="hedge" selected={d.abstain == AbstainRule::Hedge}>{ "hedge: or a hedge phrase in the reply (probe)" }</option>
+                        </select>
+                    </div>
+                    <div class="field">
                         <label for="reclaim-arm">{ "arm" }</label>
                         <select id="reclaim-arm" onchange={select(|d, v| d.arm = v.to_string())} disabled={arms.is_empty()}>
                             <option value="" selected={d.arm.is_empty()}>{ "all trials" }</option>
@@ -277,12 +287,13 @@ impl ReclaimPage {
     fn view_results(&self, b: &Rc<ReclaimBatch>) -> Html {
         let r = &b.report;
         let conv = Some(AttrValue::from(format!(
-            "{}; scoring={}; arm={}",
+            "{}; scoring={}; abstain={}; arm={}",
             r.interval_method,
             serde_json::to_value(r.settings.score)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
+            r.settings.abstain.name(),
             self.applied.as_ref().map(|d| d.arm.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| "all".into())
         )));
         let exp = |name: &'static str| {
@@ -343,9 +354,10 @@ impl ReclaimPage {
                     <PlotCanvas<ReclaimPlot> id="reclaim-plot" plot={plot} filename="memaudit-reclaim-rr" />
                 </Section>
                 <Section id="reclaim-cells-card" title="Cells" exports={exp("cells")} conventions={conv.clone()}
-                    intro={html! { <p class="intro">{ "One cell per model × task × policy × integrity g × arm: reclaim rate with its interval \
-                        (rule of three when all 0 or all 1), abstentions, confident-wrong emissions, and the attractor share with both \
-                        denominators the paper uses." }</p> }}>
+                    intro={html! { <><p class="intro">{ "One cell per model × task × policy × integrity g × arm: reclaim rate with its interval \
+                        (rule of three when all 0 or all 1), abstentions and confident-wrong emissions under the chosen abstention rule, \
+                        and the attractor share with both denominators the paper uses." }</p>
+                        <p class="muted" id="reclaim-abstain-rule" data-rule={r.settings.abstain.name()}>{ format!("Abstention: {}", r.abstain_method) }</p></> }}>
                     <div class="table-wrap">
                     <table id="reclaim-cells">
                         <thead><tr>
@@ -356,6 +368,8 @@ impl ReclaimPage {
                             <th scope="col">{"abstain"}</th><th scope="col">{"emit"}</th>
                             <th scope="col" title="attractors / n">{"attractor / n"}</th><th scope="col" title="attractors / emissions">{"attractor / emit"}</th>
                             <th scope="col">{"re-scored"}</th><th scope="col">{"disagree"}</th>
+                            <th scope="col" title="abstain rule hedge: abstentions owed only to a hedge phrase">{"hedged"}</th>
+                            <th scope="col" title="abstain rule hedge: trials without reply text, decided by the strict rule">{"no reply"}</th>
                         </tr></thead>
                         <tbody>
                         { for r.cells.iter().map(|c| html! {
@@ -385,6 +399,8 @@ impl ReclaimPage {
                                 { num_cell("attractor_per_emission", c.attractor_per_emission.rate) }
                                 { int_cell("rescored", c.rescored) }
                                 { int_cell("rescore_disagrees", c.rescore_disagrees) }
+                                { int_cell("hedge_abstain", c.hedge_abstain) }
+                                { int_cell("abstain_fallback", c.abstain_fallback) }
                             </tr>
                         }) }
                         </tbody>
