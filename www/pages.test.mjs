@@ -23,6 +23,7 @@ const EXT = path.resolve(ROOT, '..', 'shared', 'fixtures', 'external');
 const SRCCONCL = path.join(EXT, 'reclaim-eval', 'srcconcl_llama_arith.jsonl');
 const REALWORLD = path.join(EXT, 'reclaim-eval', 'realworld_meta-llama_llama-3.1-8b-instruct_arith_t0.7.jsonl');
 const FIX = path.join(EXT, 'reclaim-eval', 'fix_x-ai_grok-4.3-20260430_arith.jsonl');
+const HEDGE = path.join(ROOT, 'tests', 'reference', 'reclaim_hedge', 'blank_strict_grok-4.3.head54.jsonl');
 const BRIEFBENCH = path.join(EXT, 'BriefBench', 'all_rows_claude.jsonl');
 const DEMO = path.join(ROOT, 'static', 'demo');
 const VIEWER = '/viewer/';
@@ -332,6 +333,44 @@ test('reclaim page: cells equal memaudit reclaim, with both resamplers', async (
   await page.waitForFunction(() => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes('ChaCha'));
   await waitReady(page, 'reclaim');
   await check(JSON.parse(cli(['reclaim', '--trials', FIX, '--resampler', 'chacha8', '--cluster-by-problem', '--bootstrap', '2000', '--seed', '11', '--format', 'json'])));
+
+  assertClean(log);
+  await page.close();
+});
+
+test('reclaim page: the abstention rule (strict, hedge) equals memaudit reclaim --abstain', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#reclaim`);
+  await page.setInputFiles('#reclaim-file-input', HEDGE);
+  await waitReady(page, 'reclaim');
+  await page.waitForSelector('#reclaim-cells tbody tr');
+
+  const check = async (rule) => {
+    const want = JSON.parse(cli(['reclaim', '--trials', HEDGE, '--abstain', rule, '--format', 'json']));
+    assert.equal(await page.getAttribute('#reclaim-abstain-rule', 'data-rule'), rule);
+    assert.ok((await page.textContent('#reclaim-cells-card .conventions code')).includes(`abstain=${rule}`), 'rule under the table');
+    const rows = await readRows(page, '#reclaim-cells');
+    assert.equal(rows.length, want.cells.length, 'cell rows');
+    for (const c of want.cells) {
+      const row = rows.find((r) => r.attrs.policy === c.policy);
+      assert.ok(row, `cell ${c.policy} missing`);
+      for (const col of ['n', 'recovered', 'hedge_abstain', 'abstain_fallback']) assert.equal(Number(row.cells[col].value), c[col], `${rule} ${c.policy} ${col}`);
+      for (const col of ['rr', 'abstain_rate', 'emit_rate']) checkNumber(row.cells[col], c[col], `${rule} ${c.policy} ${col}`);
+    }
+    assert.equal(
+      await download(page, 'button[data-export="cells"][data-kind="csv"]'),
+      cli(['reclaim', '--trials', HEDGE, '--abstain', rule, '--format', 'csv', '--table', 'cells']),
+    );
+    return want;
+  };
+  const strict = await check('strict');
+  await page.selectOption('#reclaim-abstain', 'hedge');
+  await page.click('#reclaim-apply');
+  await page.waitForFunction(() => document.querySelector('#reclaim-abstain-rule')?.dataset.rule === 'hedge');
+  await waitReady(page, 'reclaim');
+  const hedge = await check('hedge');
+  const lossy = (r) => r.cells.find((c) => c.policy === 'lossy');
+  assert.deepEqual([lossy(strict).emit, lossy(hedge).emit, lossy(hedge).hedge_abstain], [17, 12, 5]);
 
   assertClean(log);
   await page.close();
