@@ -143,6 +143,22 @@ test('uploaded demo files: every number matches the CLI', async () => {
     }
   }
 
+  // Instability per query category (TIAP §5.3): every row, every column.
+  const byCat = await readRows(page, '#instability-by-category-table');
+  assert.ok(cliReport.instability_by_category.length > 0, 'the demo has categories');
+  assert.equal(byCat.length, cliReport.instability_by_category.length);
+  for (const want of cliReport.instability_by_category) {
+    const key = `${want.system}/${want.a}-${want.b}/${want.category}`;
+    const row = byCat.find(
+      (r) => r.attrs.system === want.system && r.attrs.a === want.a && r.attrs.b === want.b && r.attrs.category === want.category,
+    );
+    assert.ok(row, `instability_by_category row ${key} missing`);
+    assert.equal(row.cells.category.text, want.category, `${key} category`);
+    for (const col of ['n', 'ndcg_changed', 'hit_flips', 'top1_flips']) checkInt(row.cells[col], want[col], `${key} ${col}`);
+    checkNumber(row.cells.change_rate, want.change_rate, `${key} change_rate`, { fourDecimals: false });
+    checkNumber(row.cells.mean_diff_ndcg, want.mean_diff_ndcg, `${key} mean_diff_ndcg`);
+  }
+
   // Winner grid: every (pair, target) cell.
   const grid = await page.$$eval('#winner-grid tbody tr', (trs) =>
     trs.map((tr) => ({
@@ -184,7 +200,7 @@ test('uploaded demo files: every number matches the CLI', async () => {
   // identical where the numbers use only + − × ÷ and √ (IEEE-exact on every platform).
   // instability's mcnemar_p goes through ln/exp, whose last bit may differ between the
   // platform libm of the native CLI and Rust's wasm32 libm: there, numbers agree to 1e-12.
-  for (const table of ['summary', 'winners', 'coverage', 'recommendations', 'instability']) {
+  for (const table of ['summary', 'winners', 'coverage', 'recommendations', 'instability', 'instability_by_category']) {
     const csv = await download(page, `button[data-export="${table}"][data-kind="csv"]`);
     const want = cli(rescoreArgs(['--format', 'csv', '--table', table]));
     if (table === 'instability') assertCsvClose(csv, want, table);
@@ -192,6 +208,8 @@ test('uploaded demo files: every number matches the CLI', async () => {
   }
   const json = JSON.parse(await download(page, 'button[data-export="summary"][data-kind="json"]'));
   assert.deepEqual(json.length, cliReport.summary.length);
+  const catJson = JSON.parse(await download(page, 'button[data-export="instability_by_category"][data-kind="json"]'));
+  assert.deepEqual(catJson, cliReport.instability_by_category);
 
   // Drill-down: a ranked list with marks.
   await page.waitForSelector('#drill-items tbody tr[data-rank]');
