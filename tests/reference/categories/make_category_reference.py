@@ -2,6 +2,7 @@
 
 Run (from the repository root, with any build of the CLI):
     python3 tests/reference/categories/make_category_reference.py target/release/memaudit
+(any Python 3 with numpy, e.g. the venv of tests/reference/README.md)
 
 What it does, independently of memaudit's own per-category code:
 1. writes `queries.jsonl` here: the demo queries (static/demo/queries.jsonl) with the
