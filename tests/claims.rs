@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use memaudit::claims::{
-    ClaimSettings, LintKind, LintSettings, Verdict, claims_report, lint, read_claims, read_lint_table,
+    ClaimSettings, Finding, LintKind, LintSettings, Verdict, claims_report, lint, read_claims, read_lint_table,
 };
 use memaudit::ingest::InputFile;
 use memaudit::ksweep::{ScoreColumns, Significance, SweepSettings, read_scores, sweep};
@@ -278,6 +278,119 @@ fn reader_errors_name_file_line_and_field() {
     assert_eq!((c[0].arms.len(), c[0].reported.map(|p| p.value)), (2, Some(1.5)));
 }
 
+/// `memaudit claims --data` on hand-built per-query scores (no claims, no tables, no sweep):
+/// the findings of the two per-query checks and the reading warnings.
+fn score_report(csv: &str) -> memaudit::claims::ClaimsReport {
+    let t = read_scores(&InputFile::new("s.csv", csv.as_bytes().to_vec()), &ScoreColumns::default()).unwrap();
+    let settings = ClaimSettings { bootstrap: 200, seed: 42, confidence: 0.95 };
+    claims_report(&[], Some(&t), &[], None, &settings, &LintSettings::default())
+}
+
+fn of_kind(r: &memaudit::claims::ClaimsReport, kind: LintKind) -> Vec<&Finding> {
+    r.findings.iter().filter(|f| f.kind == kind).collect()
+}
+
+#[test]
+fn config_mismatch_two_arms_with_different_prompts_at_equal_k() {
+    // (a) spec and vanilla at K = 10 on banking77 with different prompt hashes: one finding.
+    let r = score_report(
+        "arm,dataset,k,query_id,sem,prompt_hash\n\
+         spec,icl_banking77,10,q1,0,generic\nspec,icl_banking77,10,q2,1,generic\n\
+         vanilla,icl_banking77,10,q1,1,icl\nvanilla,icl_banking77,10,q2,1,icl\n",
+    );
+    let f = of_kind(&r, LintKind::ConfigMismatch);
+    assert_eq!(f.len(), 1, "{:#?}", r.findings);
+    let f = f[0];
+    assert_eq!(
+        (f.dataset.as_deref(), f.field.as_deref(), f.row.as_str()),
+        (Some("icl_banking77"), Some("prompt_hash"), "icl_banking77/k=10/spec-vanilla")
+    );
+    let sides: Vec<(&str, Option<i64>, &str)> =
+        f.sides.iter().map(|s| (s.arm.as_str(), s.k, s.value.as_str())).collect();
+    assert_eq!(sides, [("spec", Some(10), "generic"), ("vanilla", Some(10), "icl")]);
+    assert_eq!(f.location.as_deref(), Some("s.csv, line 2; s.csv, line 4"));
+    for w in ["`spec`", "`vanilla`", "icl_banking77", "K = 10", "`generic`", "`icl`"] {
+        assert!(f.message.contains(w), "{w}: {}", f.message);
+    }
+    assert!(r.warnings.is_empty());
+    // (b) equal hashes (prompt and config): nothing.
+    let r = score_report(
+        "arm,dataset,k,query_id,sem,prompt_hash,config_hash\nspec,d,10,q1,0,icl,c1\nspec,d,10,q2,1,icl,c1\n\
+         vanilla,d,10,q1,1,icl,c2\nvanilla,d,10,q2,1,icl,c2\nspec,d,5,q1,0,icl,c1\nvanilla,d,5,q1,0,icl,c2\n",
+    );
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+    // (c) no hash columns: nothing, and no warning.
+    let r = score_report("arm,dataset,k,query_id,sem\nspec,d,10,q1,0\nvanilla,d,10,q1,1\n");
+    assert!(r.findings.is_empty() && r.warnings.is_empty(), "{:#?}", r.findings);
+}
+
+#[test]
+fn config_mismatch_the_banking77_artifact_across_k() {
+    // seed-000 Table 4: the specialist at K = 10 ran with a generic prompt, everything else with
+    // the ICL label-format prompt. Two findings: the K = 10 delta compares prompts, and the
+    // specialist's K = 5 → 10 change (Δ-stability) does too. K = 5 is clean.
+    let mut csv = String::from("arm,dataset,k,query_id,sem,prompt_hash\n");
+    for (arm, k, p) in [("spec", 5, "icl"), ("vanilla", 5, "icl"), ("spec", 10, "generic"), ("vanilla", 10, "icl")] {
+        for q in 0..4 {
+            csv.push_str(&format!("{arm},icl_banking77,{k},q{q},{},{p}\n", (q + k) % 2));
+        }
+    }
+    let r = score_report(&csv);
+    let f = of_kind(&r, LintKind::ConfigMismatch);
+    let rows: Vec<&str> = f.iter().map(|x| x.row.as_str()).collect();
+    assert_eq!(rows, ["icl_banking77/spec", "icl_banking77/k=10/spec-vanilla"], "{:#?}", r.findings);
+    let ks: Vec<(Option<i64>, &str)> = f[0].sides.iter().map(|s| (s.k, s.value.as_str())).collect();
+    assert_eq!(ks, [(Some(5), "icl"), (Some(10), "generic")]);
+    assert_eq!(r.findings.len(), 2);
+    // the printed Table 4 row with its arms' prompt fingerprints
+    let t = read_lint_table(&InputFile::new(
+        "t4.csv",
+        "table,id,kind,mean_a,mean_b,delta,prompt_hash_a,prompt_hash_b\nTable 4,banking77,delta,16.00,90.00,−74.00,generic,icl\n\
+         Table 4,qa2,delta,37.00,37.00,0.00,p,p\n"
+            .as_bytes()
+            .to_vec(),
+    ))
+    .unwrap();
+    let f = lint(&t, &LintSettings::default());
+    assert_eq!(
+        f.iter().map(|x| (x.kind, x.row.as_str())).collect::<Vec<_>>(),
+        [(LintKind::ConfigMismatch, "banking77")]
+    );
+}
+
+#[test]
+fn duplicate_query_id_is_a_finding_and_a_warning_naming_both_lines() {
+    // (d) q1 twice for (a, d, K = 5): lines 2 and 4; the second row is not used.
+    let csv = "arm,dataset,k,query_id,sem\na,d,5,q1,1\na,d,5,q2,0\na,d,5,q1,0\nb,d,5,q1,1\na,d,10,q1,1\n";
+    let r = score_report(csv);
+    let f = of_kind(&r, LintKind::DuplicateQueryId);
+    assert_eq!(f.len(), 1, "{:#?}", r.findings);
+    assert_eq!(r.findings.len(), 1);
+    assert_eq!((f[0].row.as_str(), f[0].field.as_deref()), ("d/k=5/a/q1", Some("query_id")));
+    assert_eq!(f[0].location.as_deref(), Some("s.csv, line 2; s.csv, line 4"));
+    assert!(f[0].message.contains("line 2 and line 4"), "{}", f[0].message);
+    let w = r.warnings.get(memaudit::ksweep::ScoreWarningKind::DuplicateQueryId).unwrap();
+    assert_eq!(w.count, 1);
+    assert!(w.examples[0].starts_with("s.csv, line 2 and line 4: query `q1` of arm `a`"), "{}", w.examples[0]);
+    // the first row is kept: a's K = 5 cell is q1 = 1, q2 = 0 (n = 2), never averaged with line 4
+    let t = read_scores(&InputFile::new("s.csv", csv.as_bytes().to_vec()), &ScoreColumns::default()).unwrap();
+    let mut s = SweepSettings::new("sem");
+    s.bootstrap = 200;
+    let k = sweep(&t, &s).unwrap();
+    let c = k.cells.iter().find(|c| c.arm == "a" && c.k == Some(5)).unwrap();
+    assert_eq!((c.stats.n, c.stats.mean), (2, 0.5));
+    // the same id at another K, for another arm or in another dataset is not a duplicate
+    let r = score_report("arm,dataset,k,query_id,sem\na,d,5,q1,1\na,d,10,q1,1\nb,d,5,q1,1\na,e,5,q1,0\n");
+    assert!(r.findings.is_empty() && r.warnings.is_empty());
+}
+
+#[test]
+fn seed000_scores_have_no_fingerprint_or_duplicate_findings() {
+    let t = seed000_scores();
+    assert!(t.duplicates.is_empty() && t.warnings.is_empty());
+    assert!(memaudit::claims::config_findings(&t, &[]).is_empty());
+}
+
 mod readers_never_panic {
     //! Every issue-5 reader returns a value or an error on any input (a panic in wasm kills the
     //! page): valid seeds of each format with random text spliced in, and arbitrary text.
@@ -289,12 +402,13 @@ mod readers_never_panic {
     use memaudit::rules::{GitLog, parse_time, read_rules, read_values};
     use proptest::prelude::*;
 
-    const SEEDS: [&str; 10] = [
+    const SEEDS: [&str; 11] = [
         "query_id,gold,prediction,dataset,category\nq1,\"[\"\"a\"\"]\",Answer: a,icl_x,1\n",
         "{\"query_id\":\"q\",\"gold\":[[\"a\"]],\"output\":\"a\\nAnswer: b\",\"category\":3}\n",
         "run,query_id,subset,rank,memory_id,cosine,base_score,ablated_score\nr,q,s,1,m,0.5,1,0\n",
         "{\"query_id\":\"q\",\"gold\":\"a\",\"base_prediction\":\"a\",\"items\":[{\"score\":1,\"ablated_prediction\":\"b\"}]}\n",
         "arm,dataset,k,query_id,sem\na,d,5,q1,1\nb,d,5,q1,0\n",
+        "arm,dataset,k,query_id,sem,prompt_hash,config_hash\na,d,5,q1,1,p,c\na,d,5,q1,0,g,c\nb,d,5,q1,1,g,d\n",
         "claim_id,kind,arms,dataset,k,reported,reported_ci,reported_n,scale\nc,delta,a;b,d,5,+1.0,\"[−1, 2]\",10,100\n",
         "table,id,kind,estimate,ci,n,mean_a,mean_b,n_a,n_b,delta,binary,scale,help,hurt\nt,r,delta,1,\"[0, 2]\",9,5,4,9,9,1,true,100,1,0\n",
         "{\"rules\":[{\"id\":\"r\",\"registered_at\":\"2026-01-01\",\"when\":{\"count\":{\"over\":[\"a\"],\"pred\":{\"ci\":\"x/{d}\",\"test\":\"overlaps_0\"}},\"at_least\":1}}]}",
@@ -306,7 +420,10 @@ mod readers_never_panic {
         let f = InputFile::new(name, text.as_bytes().to_vec());
         let _ = read_answers(&f, &AnswerColumns::default());
         let _ = read_ablation(&f, &AblationColumns::default(), &OutcomeScoring::default());
-        let _ = read_scores(&f, &ScoreColumns::default());
+        if let Ok(t) = read_scores(&f, &ScoreColumns::default()) {
+            let _ = memaudit::claims::config_findings(&t, &[]);
+            let _ = memaudit::claims::duplicate_findings(&t);
+        }
         let _ = read_claims(&f);
         let _ = read_lint_table(&f);
         let _ = read_rules(&f);

@@ -158,7 +158,10 @@ fn claims_json_and_tables() {
     ]);
     let mut k = keys(&v);
     k.sort();
-    assert_eq!(k, ["claims", "counts", "findings", "lint_settings", "memaudit_version", "settings", "sweep"]);
+    assert_eq!(
+        k,
+        ["claims", "counts", "findings", "lint_settings", "memaudit_version", "settings", "sweep", "warnings"]
+    );
     let mut ck = keys(&v["claims"][0]);
     ck.sort();
     assert_eq!(
@@ -225,7 +228,10 @@ fn claims_json_and_tables() {
     );
     let mut fk = keys(&v["findings"][0]);
     fk.sort();
-    assert_eq!(fk, ["expected", "found", "kind", "location", "message", "row", "table"]);
+    assert_eq!(
+        fk,
+        ["dataset", "expected", "field", "found", "kind", "location", "message", "row", "run", "sides", "table"]
+    );
     assert!(
         v["findings"].as_array().unwrap().iter().any(|f| f["kind"] == "point_outside_ci" && f["table"] == "Table 2")
     );
@@ -254,6 +260,72 @@ fn claims_json_and_tables() {
     assert_eq!(v["findings"].as_array().unwrap().len(), 9);
     assert_eq!(run(&["claims", "--claims", &claims]).status.code(), Some(2));
     assert_eq!(run(&["claims"]).status.code(), Some(2));
+}
+
+#[test]
+fn claims_config_mismatch_and_duplicate_query_id() {
+    // spec ran K = 10 with another prompt (seed-000's banking77 artifact); vanilla's q1 at K = 5
+    // is given twice (lines 6 and 8).
+    let f = temp(
+        "fingerprints.csv",
+        "arm,dataset,k,query_id,sem,prompt_hash\n\
+         spec,icl_banking77,5,q1,1,icl\nspec,icl_banking77,5,q2,0,icl\n\
+         spec,icl_banking77,10,q1,0,generic\nspec,icl_banking77,10,q2,0,generic\n\
+         vanilla,icl_banking77,5,q1,1,icl\nvanilla,icl_banking77,5,q2,1,icl\nvanilla,icl_banking77,5,q1,0,icl\n\
+         vanilla,icl_banking77,10,q1,1,icl\nvanilla,icl_banking77,10,q2,1,icl\n",
+    );
+    let p = f.to_str().unwrap();
+    let v = json_of(&["claims", "--data", p, "--bootstrap", "200", "--format", "json"]);
+    let kinds: Vec<(&str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap(), f["row"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("config_mismatch", "icl_banking77/spec"),
+            ("config_mismatch", "icl_banking77/k=10/spec-vanilla"),
+            ("duplicate_query_id", "icl_banking77/k=5/vanilla/q1")
+        ]
+    );
+    let m = &v["findings"][1];
+    assert_eq!((m["dataset"].as_str(), m["field"].as_str()), (Some("icl_banking77"), Some("prompt_hash")));
+    assert_eq!(m["sides"][0]["arm"], "spec");
+    assert_eq!(m["sides"][1]["arm"], "vanilla");
+    assert_eq!((m["sides"][0]["k"].as_i64(), m["sides"][0]["value"].as_str()), (Some(10), Some("generic")));
+    assert_eq!(m["sides"][1]["value"], "icl");
+    let mut sk = keys(&m["sides"][0]);
+    sk.sort();
+    assert_eq!(sk, ["arm", "k", "location", "value"]);
+    let d = &v["findings"][2];
+    assert_eq!(d["location"], format!("{p}, line 6; {p}, line 8"));
+    let w = &v["warnings"]["items"][0];
+    assert_eq!((w["kind"].as_str(), w["count"].as_u64()), (Some("duplicate_query_id"), Some(1)));
+    assert!(w["examples"][0].as_str().unwrap().starts_with(&format!("{p}, line 6 and line 8")), "{w}");
+    // the sweep used the first row only: vanilla K = 5 is n = 2, mean 1
+    let cell = v["sweep"]["cells"].as_array().unwrap().iter().find(|c| c["arm"] == "vanilla" && c["k"] == 5).unwrap();
+    assert_eq!((cell["n"].as_u64(), cell["mean"].as_f64()), (Some(2), Some(1.0)));
+    // CSV: the findings table gains run, dataset, field, arms, k, values
+    let out = run(&["claims", "--data", p, "--bootstrap", "200", "--format", "csv", "--csv-table", "findings"]);
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        csv.starts_with("kind,table,row,message,expected,found,location,run,dataset,field,arms,k,values\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.lines().any(|l| l.starts_with("config_mismatch,")
+            && l.ends_with(",icl_banking77,prompt_hash,spec;vanilla,10;10,generic;icl")),
+        "{csv}"
+    );
+    // text: the warning is printed
+    let out = run(&["claims", "--data", p, "--bootstrap", "200", "--no-sweep"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("DuplicateQueryId") && text.contains("warning: query ids given twice"), "{text}");
+    // a contrast limits the prompt comparison to its pair (vanilla:spec is the same pair)
+    let v = json_of(&["claims", "--data", p, "--bootstrap", "200", "--contrast", "vanilla:spec", "--format", "json"]);
+    assert!(v["findings"].as_array().unwrap().iter().any(|f| f["row"] == "icl_banking77/k=10/vanilla-spec"));
 }
 
 #[test]

@@ -604,15 +604,15 @@ pub fn run_mixing(results: &[ClaimResult]) -> Vec<Finding> {
         if common.is_some_and(|c| c.is_empty()) {
             let detail: Vec<String> =
                 claims.iter().map(|c| format!("{} → {}", c.claim_id, c.matching_runs.join("/"))).collect();
-            out.push(Finding {
-                kind: LintKind::RunMixing,
-                table: Some(source.clone()),
-                row: source.clone(),
-                message: format!("no single run matches every claim of `{source}`: {}", detail.join("; ")),
-                expected: None,
-                found: None,
-                location: None,
-            });
+            out.push(Finding::new(
+                LintKind::RunMixing,
+                Some(source.clone()),
+                source.clone(),
+                format!("no single run matches every claim of `{source}`: {}", detail.join("; ")),
+                None,
+                None,
+                None,
+            ));
         }
     }
     out

@@ -48,6 +48,11 @@ pub struct LintRow {
     /// Fingerprints (or id lists) of the two arms' query sets.
     pub queries_a: Option<String>,
     pub queries_b: Option<String>,
+    /// Prompt fingerprints of the two arms (`prompt_hash_a`, `prompt_hash_b`): must be equal.
+    #[serde(default)]
+    pub prompt_hash_a: Option<String>,
+    #[serde(default)]
+    pub prompt_hash_b: Option<String>,
     /// 1 for fractions, 100 for percentages / percentage points.
     pub scale: f64,
     /// Outcomes are 0/1: estimates are proportions (or differences of proportions) of n.
@@ -94,6 +99,23 @@ pub enum LintKind {
     DuplicateRow,
     /// Claims from one source match different runs of the data.
     RunMixing,
+    /// Two arms compared at equal K with different prompt fingerprints (`prompt_hash`), one
+    /// arm with different fingerprints across K, or one cell mixing fingerprints (the
+    /// banking77 −74pp artifact of seed-000).
+    ConfigMismatch,
+    /// A query id given twice for the same (run, dataset, target, arm, K) in per-query scores.
+    DuplicateQueryId,
+}
+
+/// One side of a finding that compares cells of per-query scores: an arm at a K, with the
+/// value found there (a fingerprint for `config_mismatch`, the query id for
+/// `duplicate_query_id`) and where it was read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FindingSide {
+    pub arm: String,
+    pub k: Option<i64>,
+    pub value: String,
+    pub location: Option<String>,
 }
 
 /// One problem found.
@@ -107,6 +129,45 @@ pub struct Finding {
     pub expected: Option<f64>,
     pub found: Option<f64>,
     pub location: Option<String>,
+    /// The run and dataset of a finding on per-query scores (`config_mismatch`,
+    /// `duplicate_query_id`); `null` otherwise.
+    #[serde(default)]
+    pub run: Option<String>,
+    #[serde(default)]
+    pub dataset: Option<String>,
+    /// The column the finding is about (`prompt_hash`, `config_hash`, `query_id`).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The cells compared (arm, K, value, location); empty for the table checks.
+    #[serde(default)]
+    pub sides: Vec<FindingSide>,
+}
+
+impl Finding {
+    /// A finding with no per-query-score detail (run, dataset, field, sides empty).
+    pub fn new(
+        kind: LintKind,
+        table: Option<String>,
+        row: String,
+        message: String,
+        expected: Option<f64>,
+        found: Option<f64>,
+        location: Option<String>,
+    ) -> Finding {
+        Finding {
+            kind,
+            table,
+            row,
+            message,
+            expected,
+            found,
+            location,
+            run: None,
+            dataset: None,
+            field: None,
+            sides: Vec::new(),
+        }
+    }
 }
 
 /// Tolerances of the interval-width checks.
@@ -151,15 +212,7 @@ pub fn on_grid(est: f64, n: usize, scale: f64, half: f64, signed: bool) -> bool 
 }
 
 fn finding(row: &LintRow, kind: LintKind, message: String, expected: Option<f64>, found: Option<f64>) -> Finding {
-    Finding {
-        kind,
-        table: row.table.clone(),
-        row: row.id.clone(),
-        message,
-        expected,
-        found,
-        location: row.location.clone(),
-    }
+    Finding::new(kind, row.table.clone(), row.id.clone(), message, expected, found, row.location.clone())
 }
 
 /// Runs every check on every row.
@@ -234,6 +287,18 @@ fn check_row(r: &LintRow, settings: &LintSettings, out: &mut Vec<Finding>) {
                 r.n_a.map_or("?".into(), |n| n.to_string()),
                 r.n_b.map_or("?".into(), |n| n.to_string())
             ),
+            None,
+            None,
+        ));
+    }
+    // the two arms' prompt fingerprints
+    if let (Some(x), Some(y)) = (&r.prompt_hash_a, &r.prompt_hash_b)
+        && x != y
+    {
+        out.push(finding(
+            r,
+            LintKind::ConfigMismatch,
+            format!("the arms were run with different prompts: prompt_hash_a `{x}` ≠ prompt_hash_b `{y}`"),
             None,
             None,
         ));
@@ -506,6 +571,8 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
             hurt: whole(num("hurt")?, "hurt")?,
             queries_a: cell(r, Some("queries_a")).map(str::to_string),
             queries_b: cell(r, Some("queries_b")).map(str::to_string),
+            prompt_hash_a: cell(r, Some("prompt_hash_a")).map(str::to_string),
+            prompt_hash_b: cell(r, Some("prompt_hash_b")).map(str::to_string),
             scale: num("scale")?.unwrap_or(1.0),
             binary,
             ci_method: cell(r, Some("ci_method")).map(|m| m.trim().to_ascii_lowercase()),

@@ -4,10 +4,12 @@
 //! every table, loaded or computed: point outside its interval, delta not the difference of
 //! the displayed means, proportions off the k/n grid, arms on different query sets, implausible
 //! interval widths, mislabelled interval methods, z/h inconsistent with the displayed
-//! proportions, partial runs, and claims of one source matching different runs
+//! proportions, partial runs, claims of one source matching different runs, arms compared
+//! with different configuration or prompt fingerprints, and query ids given twice
 //! (`docs/claims.md`).
 
 pub mod check;
+pub mod config;
 pub mod lint;
 pub mod number;
 pub mod report;
@@ -17,7 +19,8 @@ pub mod table;
 pub use check::{
     Claim, ClaimKind, ClaimResult, ClaimSettings, RunCheck, Verdict, check_claims, read_claims, run_mixing,
 };
-pub use lint::{Finding, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
+pub use config::{config_findings, duplicate_findings};
+pub use lint::{Finding, FindingSide, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
 pub use report::{ClaimsReport, VerdictCounts, claims_report, sweep_lint_rows};
 pub use role::detect_file_role;
 pub use table::{TABLES, table};

@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::check::{Claim, ClaimResult, ClaimSettings, Verdict, check_claims, run_mixing};
+use super::config::{config_findings, duplicate_findings};
 use super::lint::{Finding, LintRow, LintSettings, RowKind, lint};
-use crate::ksweep::{KSweep, ScoreTable};
+use crate::ksweep::{KSweep, ScoreTable, ScoreWarnings};
 
 /// How many claims got each verdict.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -26,6 +27,9 @@ pub struct ClaimsReport {
     /// Findings on the claims, on loaded tables and on memaudit's computed tables.
     pub findings: Vec<Finding>,
     pub sweep: Option<KSweep>,
+    /// Reading warnings of the per-query scores (rows left out, naming file and lines).
+    #[serde(default)]
+    pub warnings: ScoreWarnings,
 }
 
 /// The K-sweep's own tables as linter rows (a self-check: a computed delta on a partial cell
@@ -94,6 +98,11 @@ pub fn claims_report(
     }
     let mut findings = lint(&rows, lint_settings);
     findings.extend(run_mixing(&results));
+    if let Some(t) = scores {
+        let contrasts = sweep.as_ref().map(|s| s.settings.contrasts.as_slice()).unwrap_or_default();
+        findings.extend(config_findings(t, contrasts));
+        findings.extend(duplicate_findings(t));
+    }
     let mut counts = VerdictCounts::default();
     for r in &results {
         match r.verdict {
@@ -110,5 +119,6 @@ pub fn claims_report(
         counts,
         findings,
         sweep,
+        warnings: scores.map(|t| t.warnings.clone()).unwrap_or_default(),
     }
 }

@@ -62,8 +62,17 @@ pub fn table(report: &ClaimsReport, name: &str) -> Option<Table> {
             Some(t)
         }
         "findings" => {
-            let mut t = Table::new("findings", &["kind", "table", "row", "message", "expected", "found", "location"]);
+            let mut t = Table::new(
+                "findings",
+                &[
+                    "kind", "table", "row", "message", "expected", "found", "location", "run", "dataset", "field",
+                    "arms", "k", "values",
+                ],
+            );
             for f in &report.findings {
+                let join = |g: &dyn Fn(&crate::claims::FindingSide) -> String| {
+                    f.sides.iter().map(g).collect::<Vec<_>>().join(";")
+                };
                 t.rows.push(vec![
                     serde_name(&f.kind),
                     opt(&f.table),
@@ -72,6 +81,12 @@ pub fn table(report: &ClaimsReport, name: &str) -> Option<Table> {
                     num(f.expected),
                     num(f.found),
                     opt(&f.location),
+                    opt(&f.run),
+                    opt(&f.dataset),
+                    opt(&f.field),
+                    join(&|s| s.arm.clone()),
+                    join(&|s| opt(&s.k)),
+                    join(&|s| s.value.clone()),
                 ]);
             }
             Some(t)

@@ -7,7 +7,7 @@ pub mod read;
 pub mod sweep;
 pub mod table;
 
-pub use read::{ScoreColumns, ScoreRow, ScoreTable, read_scores};
+pub use read::{DuplicateQueryId, ScoreColumns, ScoreRow, ScoreTable, ScoreWarningKind, ScoreWarnings, read_scores};
 pub use sweep::{
     Cell, CellStats, Crossover, DeltaRow, DeltaStats, KSweep, Series, SeriesPoint, Significance, StabilityRow,
     StabilitySummary, SweepSettings, cell_stats, cell_values, paired_delta, sweep,

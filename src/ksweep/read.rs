@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::answers::read::{ID_ALIASES, cell, integer, pick_column, read_long_table, require_column};
 use crate::error::{IngestError, Location};
 use crate::ingest::InputFile;
+use crate::ingest::warnings::{Kind, Severity, Warnings};
 use crate::outcomes::ColumnKind;
 
 /// One per-query score row.
@@ -24,6 +25,53 @@ pub struct ScoreRow {
     pub values: BTreeMap<String, f64>,
     pub file: String,
     pub line: usize,
+    /// Fingerprint of the arm's configuration apart from K (`config_hash` column).
+    #[serde(default)]
+    pub config_hash: Option<String>,
+    /// Fingerprint of the prompt template, common to the arms compared (`prompt_hash` column).
+    #[serde(default)]
+    pub prompt_hash: Option<String>,
+}
+
+/// Every kind of warning of the per-query score reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreWarningKind {
+    /// The same query id twice for one (run, dataset, target, arm, K): the first row is kept.
+    DuplicateQueryId,
+}
+
+impl Kind for ScoreWarningKind {
+    fn severity(self) -> Severity {
+        Severity::Warning
+    }
+    fn describe(self) -> &'static str {
+        match self {
+            ScoreWarningKind::DuplicateQueryId => {
+                "query ids given twice for one (run, dataset, target, arm, K): first row kept, the later one not used"
+            }
+        }
+    }
+}
+
+/// Warnings of the per-query score reader (the shared counter).
+pub type ScoreWarnings = Warnings<ScoreWarningKind>;
+
+/// A query id given a second time for the same (run, dataset, target, arm, K): where both rows
+/// are. The second row is not used (the first is kept, as for every repeated id in memaudit).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DuplicateQueryId {
+    pub run: Option<String>,
+    pub dataset: Option<String>,
+    pub target: Option<String>,
+    pub arm: String,
+    pub k: Option<i64>,
+    pub query_id: String,
+    pub file: String,
+    /// The line of the row kept.
+    pub first_line: usize,
+    /// The line of the row left out.
+    pub line: usize,
 }
 
 /// Per-query scores as read.
@@ -35,6 +83,12 @@ pub struct ScoreTable {
     pub metrics: Vec<String>,
     /// The metric used when none is named.
     pub default_metric: String,
+    /// Rows left out because their query id was already given for the same cell.
+    #[serde(default)]
+    pub duplicates: Vec<DuplicateQueryId>,
+    /// Counted reading warnings (every left-out row, naming file and both lines).
+    #[serde(default)]
+    pub warnings: ScoreWarnings,
 }
 
 impl ScoreTable {
@@ -57,6 +111,9 @@ pub const ARM_ALIASES: [&str; 5] = ["arm", "system", "method", "config", "varian
 pub const K_ALIASES: [&str; 4] = ["k", "K", "top_k", "cutoff"];
 pub const METRIC_ALIASES: [&str; 8] = ["score", "value", "sem", "correct", "f1", "em", "accuracy", "compliance"];
 const KEY_COLUMNS: [&str; 6] = ["dataset", "subset", "target", "run", "category", "line"];
+/// The fingerprint columns (`docs/claims.md`): never metrics.
+pub const CONFIG_HASH: &str = "config_hash";
+pub const PROMPT_HASH: &str = "prompt_hash";
 
 /// Reads per-query scores (see `docs/claims.md` for the columns).
 pub fn read_scores(file: &InputFile, cols: &ScoreColumns) -> Result<ScoreTable, IngestError> {
@@ -68,12 +125,23 @@ pub fn read_scores(file: &InputFile, cols: &ScoreColumns) -> Result<ScoreTable, 
     let subset = pick_column(&table, None, &["subset", "category"])?;
     let target = pick_column(&table, None, &["target"])?;
     let run = pick_column(&table, None, &["run", "run_id", "phase"])?;
-    let taken: Vec<&str> =
-        [Some(&arm), Some(&id), k.as_ref(), dataset.as_ref(), subset.as_ref(), target.as_ref(), run.as_ref()]
-            .into_iter()
-            .flatten()
-            .map(String::as_str)
-            .collect();
+    let config_hash = pick_column(&table, None, &[CONFIG_HASH])?;
+    let prompt_hash = pick_column(&table, None, &[PROMPT_HASH])?;
+    let taken: Vec<&str> = [
+        Some(&arm),
+        Some(&id),
+        k.as_ref(),
+        dataset.as_ref(),
+        subset.as_ref(),
+        target.as_ref(),
+        run.as_ref(),
+        config_hash.as_ref(),
+        prompt_hash.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(String::as_str)
+    .collect();
     let metrics: Vec<String> = table
         .columns
         .iter()
@@ -108,7 +176,11 @@ pub fn read_scores(file: &InputFile, cols: &ScoreColumns) -> Result<ScoreTable, 
                 )
             })?,
     };
-    let mut rows = Vec::with_capacity(table.rows.len());
+    let mut rows: Vec<ScoreRow> = Vec::with_capacity(table.rows.len());
+    let mut duplicates = Vec::new();
+    let mut warnings = ScoreWarnings::default();
+    type CellKey = (Option<String>, Option<String>, Option<String>, String, Option<i64>, String);
+    let mut first: std::collections::HashMap<CellKey, usize> = std::collections::HashMap::new();
     for r in &table.rows {
         let loc = table.location(r);
         let (Some(a), Some(q)) = (cell(r, Some(&arm)), cell(r, Some(&id))) else {
@@ -116,7 +188,7 @@ pub fn read_scores(file: &InputFile, cols: &ScoreColumns) -> Result<ScoreTable, 
             return Err(IngestError::new(loc.with_field(f.clone()), format!("`{f}` is empty")));
         };
         let values = metrics.iter().filter_map(|m| r.values.get(m).map(|v| (m.clone(), *v))).collect();
-        rows.push(ScoreRow {
+        let row = ScoreRow {
             arm: a.to_string(),
             query_id: q.to_string(),
             k: integer(&table, r, k.as_deref())?,
@@ -127,7 +199,40 @@ pub fn read_scores(file: &InputFile, cols: &ScoreColumns) -> Result<ScoreTable, 
             values,
             file: loc.file.clone(),
             line: r.line,
-        });
+            config_hash: cell(r, config_hash.as_deref()).map(str::to_string),
+            prompt_hash: cell(r, prompt_hash.as_deref()).map(str::to_string),
+        };
+        let key =
+            (row.run.clone(), row.dataset.clone(), row.target.clone(), row.arm.clone(), row.k, row.query_id.clone());
+        if let Some(&first_line) = first.get(&key) {
+            let d = DuplicateQueryId {
+                run: row.run,
+                dataset: row.dataset,
+                target: row.target,
+                arm: row.arm,
+                k: row.k,
+                query_id: row.query_id,
+                file: row.file,
+                first_line,
+                line: row.line,
+            };
+            warnings.add(ScoreWarningKind::DuplicateQueryId, || {
+                format!(
+                    "{}, line {} and line {}: query `{}` of arm `{}`{}{}",
+                    d.file,
+                    d.first_line,
+                    d.line,
+                    d.query_id,
+                    d.arm,
+                    d.dataset.as_ref().map(|x| format!(", dataset `{x}`")).unwrap_or_default(),
+                    d.k.map(|k| format!(", K = {k}")).unwrap_or_default()
+                )
+            });
+            duplicates.push(d);
+            continue;
+        }
+        first.insert(key, row.line);
+        rows.push(row);
     }
-    Ok(ScoreTable { name: table.name.clone(), rows, metrics, default_metric })
+    Ok(ScoreTable { name: table.name.clone(), rows, metrics, default_metric, duplicates, warnings })
 }

@@ -139,6 +139,9 @@ pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
             for f in &report.findings {
                 println!("{:?} [{}] {}: {}", f.kind, opt(&f.table), f.row, f.message);
             }
+            for w in report.warnings.iter() {
+                println!("warning: {} ({}): {}", w.message, w.count, w.examples.join("; "));
+            }
             if let Some(s) = &report.sweep {
                 for d in &s.deltas {
                     println!(

@@ -106,6 +106,8 @@ pub fn analyse(files: &[InputFile], run: &ClaimsRun, progress: ProgressFn<'_>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::claims::LintKind;
+    use crate::ksweep::ScoreWarningKind;
 
     const SCORES: &str = "arm,dataset,k,query_id,sem\na,d,5,q1,1\na,d,5,q2,0\nb,d,5,q1,0\nb,d,5,q2,0\na,d,10,q1,1\na,d,10,q2,1\nb,d,10,q1,1\nb,d,10,q2,0\n";
     const CLAIMS: &str = "claim_id,kind,arms,dataset,k,metric,reported,scale\nc1,mean,a,d,5,sem,50.00,100\n";
@@ -155,5 +157,22 @@ mod tests {
         // A table alone lints.
         let b = analyse(&f[2..], &run, &mut |_, _, _| {}).unwrap();
         assert!(b.report.sweep.is_none() && !b.report.findings.is_empty());
+    }
+
+    #[test]
+    fn fingerprint_and_duplicate_findings_reach_the_page() {
+        // b ran with another prompt at K = 5; a's q1 at K = 5 is given twice (lines 2 and 4).
+        let scores = "arm,dataset,k,query_id,sem,prompt_hash\na,d,5,q1,1,p\na,d,5,q2,0,p\na,d,5,q1,0,p\nb,d,5,q1,0,g\nb,d,5,q2,0,g\n";
+        let f = vec![InputFile::new("scores.csv", scores.as_bytes())];
+        let run = ClaimsRun { bootstrap: 200, ..ClaimsRun::default() };
+        let b = analyse(&f, &run, &mut |_, _, _| {}).unwrap();
+        let kinds: Vec<(LintKind, &str)> = b.report.findings.iter().map(|x| (x.kind, x.row.as_str())).collect();
+        assert_eq!(kinds, [(LintKind::ConfigMismatch, "d/k=5/a-b"), (LintKind::DuplicateQueryId, "d/k=5/a/q1")]);
+        assert_eq!(b.report.findings[0].sides.iter().map(|s| s.value.as_str()).collect::<Vec<_>>(), ["p", "g"]);
+        assert_eq!(b.report.warnings.count(ScoreWarningKind::DuplicateQueryId), 1);
+        assert_eq!(b.files[0].records, 4, "the duplicate row is not used");
+        // the findings table (its CSV export) names arms, K and both values
+        let t = crate::claims::table(&b.report, "findings").unwrap();
+        assert_eq!(&t.rows[0][10..], ["a;b", "5;5", "p;g"]);
     }
 }

@@ -24,6 +24,7 @@ use crate::web::components::grid::{
     Column, Kind, Look, RowAttrs, Val, columns_exports, grid, table_exports, table_grid,
 };
 use crate::web::components::plot::PlotCanvas;
+use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
 use crate::web::protocol::{ClaimsBatch, ClaimsRun, FileRole, ToolResult, ToolRun};
 
@@ -501,6 +502,7 @@ impl Tool for Claims {
                 </div>
                 <Section id="claims-reading" title="What was read" conventions={conv.clone()}>
                     { role_files("claims-", &b.files, &FileRole::CLAIMS, on_role) }
+                    { warnings_list("claims-warnings", r.warnings.iter().map(|w| ("reading", w))) }
                 </Section>
                 if !r.claims.is_empty() {
                     <Section id="claims-card" title="Claims: reported vs recomputed" conventions={conv.clone()}
@@ -529,7 +531,9 @@ impl Tool for Claims {
                     exports={table_exports("findings", b, table, |b| to_json(&b.report.findings))}
                     intro={html! { <p class="intro">{ "The linter on every table — the claims, the printed tables and memaudit's own K-sweep cells and deltas \
                         (sweep/cells, sweep/deltas): points outside their interval, deltas that are not the difference of the means, proportions off \
-                        the k/n grid, different query sets, implausible widths, mislabelled interval methods, partial runs, run mixing." }</p> }}>
+                        the k/n grid, different query sets, implausible widths, mislabelled interval methods, partial runs, run mixing; and on the \
+                        per-query scores, arms compared with different prompt or configuration fingerprints (config_mismatch) and query ids \
+                        given twice (duplicate_query_id)." }</p> }}>
                     if r.findings.is_empty() {
                         <p class="ok" id="claims-findings-empty">{ "No inconsistency found." }</p>
                     } else {
