@@ -117,6 +117,25 @@ fn locomo_oracle_runs_rescore_as_expected() {
         assert_eq!(parts.iter().map(|c| c.hit_flips).sum::<usize>(), whole.hit_flips);
         assert_eq!(parts.iter().map(|c| c.top1_flips).sum::<usize>(), whole.top1_flips);
     }
+
+    // Aggregations (TIAP App. B): both oracles' population is the 1,982 Raw-eligible queries,
+    // Canonical falls back to Raw on the queries without a canonical target. The Raw oracle
+    // scores (1, 1, C_q) with C_q = 1 on fallback queries, so its min is its Canonical mean,
+    // its arithmetic mean (2 + Canonical)/3, and it keeps exactly the queries Canonical hits.
+    assert_eq!(report.aggregations.len(), 2);
+    for a in &report.aggregations {
+        assert_eq!((a.n, a.source_fallback, a.canonical_fallback), (raw_n, 0, raw_n - can_n), "{}", a.system);
+    }
+    let ro = &report.aggregations[0];
+    assert_eq!(ro.system, "raw-oracle");
+    let (c, close) = (ro.canonical.unwrap(), |x: Option<f64>, y: f64| (x.unwrap() - y).abs() < 1e-12);
+    assert!(close(ro.raw, 1.0) && close(ro.source, 1.0) && close(ro.min, c) && close(ro.arith, (2.0 + c) / 3.0));
+    let can_hits = (0..ds.queries.len())
+        .filter(|&q| r.cell(0, q, Target::Raw).counted().is_some())
+        .filter(|&q| r.cell(0, q, Target::Canonical).counted().is_none_or(|s| s.hit == 1.0))
+        .count();
+    assert_eq!(report.agreement[0].kept, can_hits);
+    assert_eq!(report.kendall_from_raw.len(), 5);
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn json_has_the_contract_arrays_and_keys() {
     let out = bin().arg("rescore").args(demo_args()).args(["--format", "json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let contract: [(&str, &[&str]); 5] = [
+    let contract: [(&str, &[&str]); 8] = [
         ("per_query", &["system", "query_id", "target", "eligible", "ndcg", "recall", "hit", "mrr"]),
         ("summary", &["system", "target", "subset", "n", "ndcg", "recall", "hit", "mrr"]),
         (
@@ -70,6 +70,38 @@ fn json_has_the_contract_arrays_and_keys() {
                 "hit_flips",
                 "top1_flips",
                 "mean_diff_ndcg",
+            ],
+        ),
+        (
+            "aggregations",
+            &[
+                "system",
+                "population",
+                "fallback",
+                "n",
+                "source_fallback",
+                "canonical_fallback",
+                "raw",
+                "source",
+                "canonical",
+                "arith",
+                "geom",
+                "min",
+            ],
+        ),
+        ("kendall_from_raw", &["aggregation", "systems", "tau_d", "max", "ties", "order"]),
+        (
+            "agreement",
+            &[
+                "system",
+                "population",
+                "fallback",
+                "n",
+                "kept",
+                "retention",
+                "spread_kept",
+                "n_all_hit",
+                "spread_all_hit",
             ],
         ),
     ];
@@ -125,12 +157,28 @@ fn csv_tables_and_out_dir() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("system,a,b,category,n,ndcg_changed,change_rate,hit_flips,top1_flips,mean_diff_ndcg\n"));
+    for (table, header) in [
+        (
+            "aggregations",
+            "system,population,fallback,n,source_fallback,canonical_fallback,raw,source,canonical,arith,geom,min\n",
+        ),
+        ("kendall_from_raw", "aggregation,systems,tau_d,max,ties,order\n"),
+        ("agreement", "system,population,fallback,n,kept,retention,spread_kept,n_all_hit,spread_all_hit\n"),
+    ] {
+        let out = bin().arg("rescore").args(demo_args()).args(["--format", "csv", "--table", table]).output().unwrap();
+        assert!(out.status.success(), "{table}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with(header), "{table}: {text}");
+        assert_eq!(text.lines().count(), if table == "kendall_from_raw" { 6 } else { 4 }, "{table}");
+    }
     let dir = tmpdir("out");
     let out =
         bin().arg("rescore").args(demo_args()).args(["--format", "table", "--out-dir"]).arg(&dir).output().unwrap();
     assert!(out.status.success());
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.contains("conventions: k=60 unit=group"), "settings printed with results");
+    assert!(table.contains("== Aggregations over the per-query nDCG triplet"), "aggregation section");
+    assert!(table.contains("== Agreement filtering"), "agreement section");
     for name in memaudit::report::TABLE_NAMES {
         assert!(dir.join(format!("{name}.csv")).is_file(), "{name}.csv");
     }

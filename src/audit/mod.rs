@@ -1,9 +1,12 @@
 //! The audit outputs of a rescoring (TIAP Stage III): per-target means on all eligible
 //! queries and on the shared subset, per-query instability between targets, winners and flips
-//! between systems (also per query category), design recommendations, contested credits, and the |ΔnDCG| distribution.
+//! between systems (also per query category), aggregations over the per-query target triplet
+//! with agreement filtering (TIAP App. B), design recommendations, contested credits, and the
+//! |ΔnDCG| distribution.
 //! [`audit`] assembles them into one [`Report`], the object the CLI prints as JSON and the
 //! viewer shows.
 
+pub mod aggregation;
 pub mod contested;
 pub mod coverage;
 pub mod distribution;
@@ -23,6 +26,7 @@ use crate::model::Target;
 use crate::rescore::{Rescored, rescore};
 use crate::stats::Resampler;
 
+pub use aggregation::{AggregationRow, AgreementRow, KendallRow};
 pub use contested::{ContestedRow, ContestedSummary};
 pub use coverage::CoverageRow;
 pub use distribution::{DeltaDistribution, HistogramBin};
@@ -117,6 +121,17 @@ pub struct Report {
     /// written before this key existed.
     #[serde(default)]
     pub instability_by_category: Vec<CategoryInstabilityRow>,
+    /// Means of the per-query nDCG triplet and its arithmetic mean, geometric mean and
+    /// minimum over each system's Raw-eligible queries, Source/Canonical falling back to Raw
+    /// (TIAP App. B, Table 8); see [`aggregation`]. Keys added later default to empty.
+    #[serde(default)]
+    pub aggregations: Vec<AggregationRow>,
+    /// τ_d of each aggregation from the Raw system ordering (Table 8).
+    #[serde(default)]
+    pub kendall_from_raw: Vec<KendallRow>,
+    /// Agreement filtering on Hit@k across the triplet, with nDCG spreads (TIAP App. B).
+    #[serde(default)]
+    pub agreement: Vec<AgreementRow>,
     pub winners: Vec<WinnerRow>,
     pub recommendations: Vec<RecommendationRow>,
     pub contested_summary: Vec<ContestedSummary>,
@@ -162,6 +177,9 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
     progress("intervals: target pairs", 0.4);
     let instability = instability::instability(ds, r, &compared, &mut resampler);
     let instability_by_category = instability::instability_by_category(ds, r, &compared);
+    let aggregations = aggregation::aggregations(ds, r, &compared);
+    let kendall_from_raw = aggregation::kendall_from_raw(&aggregations);
+    let agreement = aggregation::agreement(ds, r, &compared);
     progress("intervals: system pairs", 0.6);
     let winners = winners::winners(ds, r, &mut resampler);
     progress("recommendations", 0.9);
@@ -188,6 +206,9 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
         summary,
         instability,
         instability_by_category,
+        aggregations,
+        kendall_from_raw,
+        agreement,
         winners,
         recommendations,
         contested_summary,

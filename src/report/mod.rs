@@ -15,11 +15,14 @@ pub struct Table {
 }
 
 /// The tables a rescoring report can be exported as (`--table NAME`).
-pub const TABLE_NAMES: [&str; 12] = [
+pub const TABLE_NAMES: [&str; 15] = [
     "summary",
     "per_query",
     "instability",
     "instability_by_category",
+    "aggregations",
+    "kendall_from_raw",
+    "agreement",
     "winners",
     "recommendations",
     "contested",
@@ -223,6 +226,86 @@ pub fn table(report: &Report, name: &str) -> Option<Table> {
                     r.hit_flips.to_string(),
                     r.top1_flips.to_string(),
                     num(r.mean_diff_ndcg),
+                ]);
+            }
+            t
+        }
+        "aggregations" => {
+            let mut t = Table::new(
+                "aggregations",
+                &[
+                    "system",
+                    "population",
+                    "fallback",
+                    "n",
+                    "source_fallback",
+                    "canonical_fallback",
+                    "raw",
+                    "source",
+                    "canonical",
+                    "arith",
+                    "geom",
+                    "min",
+                ],
+            );
+            for r in &report.aggregations {
+                t.rows.push(vec![
+                    r.system.clone(),
+                    r.population.clone(),
+                    r.fallback.clone(),
+                    r.n.to_string(),
+                    r.source_fallback.to_string(),
+                    r.canonical_fallback.to_string(),
+                    num(r.raw),
+                    num(r.source),
+                    num(r.canonical),
+                    num(r.arith),
+                    num(r.geom),
+                    num(r.min),
+                ]);
+            }
+            t
+        }
+        "kendall_from_raw" => {
+            let mut t = Table::new("kendall_from_raw", &["aggregation", "systems", "tau_d", "max", "ties", "order"]);
+            for r in &report.kendall_from_raw {
+                t.rows.push(vec![
+                    r.aggregation.clone(),
+                    r.systems.to_string(),
+                    r.tau_d.to_string(),
+                    r.max.to_string(),
+                    r.ties.to_string(),
+                    r.order.clone(),
+                ]);
+            }
+            t
+        }
+        "agreement" => {
+            let mut t = Table::new(
+                "agreement",
+                &[
+                    "system",
+                    "population",
+                    "fallback",
+                    "n",
+                    "kept",
+                    "retention",
+                    "spread_kept",
+                    "n_all_hit",
+                    "spread_all_hit",
+                ],
+            );
+            for r in &report.agreement {
+                t.rows.push(vec![
+                    r.system.clone(),
+                    r.population.clone(),
+                    r.fallback.clone(),
+                    r.n.to_string(),
+                    r.kept.to_string(),
+                    num(r.retention),
+                    num(r.spread_kept),
+                    r.n_all_hit.to_string(),
+                    num(r.spread_all_hit),
                 ]);
             }
             t
@@ -557,6 +640,62 @@ pub fn render_text(r: &Report) -> String {
             &["system", "pair", "category", "n", "nDCG changed", "hit flips", "top-1 flips", "mean diff"],
             &rows,
         ));
+    }
+
+    if !r.aggregations.is_empty() {
+        out.push_str(
+            "\n== Aggregations over the per-query nDCG triplet (TIAP App. B, Table 8; population: Raw-eligible \
+             queries; Source/Canonical fall back to Raw where not eligible)\n",
+        );
+        let rows: Vec<Vec<String>> = r
+            .aggregations
+            .iter()
+            .map(|a| {
+                vec![
+                    a.system.clone(),
+                    a.n.to_string(),
+                    format!("{}/{}", a.source_fallback, a.canonical_fallback),
+                    fmt4(a.raw),
+                    fmt4(a.source),
+                    fmt4(a.canonical),
+                    fmt4(a.arith),
+                    fmt4(a.geom),
+                    fmt4(a.min),
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(
+            &["system", "n", "fallback S/C", "raw", "source", "canonical", "arith", "geom", "min"],
+            &rows,
+        ));
+        out.push_str("\n== τ_d from the Raw ordering (discordant system pairs; exact ties never discordant)\n");
+        let rows: Vec<Vec<String>> = r
+            .kendall_from_raw
+            .iter()
+            .map(|k| {
+                vec![k.aggregation.clone(), format!("{} / {}", k.tau_d, k.max), k.ties.to_string(), k.order.clone()]
+            })
+            .collect();
+        out.push_str(&render_columns(&["aggregation", "tau_d / max", "ties", "order"], &rows));
+    }
+
+    if !r.agreement.is_empty() {
+        out.push_str("\n== Agreement filtering: all three targets agree on Hit@k (spread = max − min nDCG)\n");
+        let rows: Vec<Vec<String>> = r
+            .agreement
+            .iter()
+            .map(|a| {
+                vec![
+                    a.system.clone(),
+                    a.n.to_string(),
+                    format!("{} ({})", a.kept, a.retention.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()),
+                    fmt4(a.spread_kept),
+                    a.n_all_hit.to_string(),
+                    fmt4(a.spread_all_hit),
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(&["system", "n", "kept", "spread (kept)", "all-hit", "spread (all-hit)"], &rows));
     }
 
     out.push_str("\n== Winners (delta = a − b, paired queries)\n");
