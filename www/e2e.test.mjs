@@ -159,6 +159,41 @@ test('uploaded demo files: every number matches the CLI', async () => {
     checkNumber(row.cells.mean_diff_ndcg, want.mean_diff_ndcg, `${key} mean_diff_ndcg`);
   }
 
+  // Aggregations over the per-query nDCG triplet, τ_d from Raw, agreement filtering (TIAP
+  // App. B, Table 8): every row, every column, and the population / fallback labels.
+  assert.ok(cliReport.aggregations.length > 0, 'the demo has three targets');
+  const setting = await page.$eval('#aggregations-setting', (p) => ({ ...p.dataset, text: p.textContent }));
+  assert.equal(setting.population, cliReport.aggregations[0].population);
+  assert.equal(setting.fallback, cliReport.aggregations[0].fallback);
+  assert.match(setting.text, /fallback for targetless queries: raw/);
+  const aggs = await readRows(page, '#aggregations-table');
+  assert.equal(aggs.length, cliReport.aggregations.length);
+  for (const want of cliReport.aggregations) {
+    const row = aggs.find((r) => r.attrs.system === want.system);
+    assert.ok(row, `aggregations row ${want.system} missing`);
+    assert.equal(row.attrs.population, want.population);
+    assert.equal(row.attrs.fallback, want.fallback);
+    for (const col of ['n', 'source_fallback', 'canonical_fallback']) checkInt(row.cells[col], want[col], `${want.system} ${col}`);
+    for (const col of ['raw', 'source', 'canonical', 'arith', 'geom', 'min']) checkNumber(row.cells[col], want[col], `${want.system} ${col}`);
+  }
+  const taus = await readRows(page, '#kendall-from-raw-table');
+  assert.equal(taus.length, cliReport.kendall_from_raw.length);
+  for (const want of cliReport.kendall_from_raw) {
+    const row = taus.find((r) => r.attrs.aggregation === want.aggregation);
+    assert.ok(row, `kendall_from_raw row ${want.aggregation} missing`);
+    for (const col of ['systems', 'tau_d', 'max', 'ties']) checkInt(row.cells[col], want[col], `${want.aggregation} ${col}`);
+    assert.equal(row.cells.order.text, want.order, `${want.aggregation} order`);
+  }
+  const agree = await readRows(page, '#agreement-table');
+  assert.equal(agree.length, cliReport.agreement.length);
+  for (const want of cliReport.agreement) {
+    const row = agree.find((r) => r.attrs.system === want.system);
+    assert.ok(row, `agreement row ${want.system} missing`);
+    for (const col of ['n', 'kept', 'n_all_hit']) checkInt(row.cells[col], want[col], `${want.system} ${col}`);
+    checkNumber(row.cells.retention, want.retention, `${want.system} retention`, { fourDecimals: false });
+    for (const col of ['spread_kept', 'spread_all_hit']) checkNumber(row.cells[col], want[col], `${want.system} ${col}`);
+  }
+
   // Winner grid: every (pair, target) cell.
   const grid = await page.$$eval('#winner-grid tbody tr', (trs) =>
     trs.map((tr) => ({
@@ -263,6 +298,38 @@ test('uploaded demo files: every number matches the CLI', async () => {
     checkNumber(row.cells.ndcg_ci_low, want.ndcg_ci_low, `k=10 ${want.system}/${want.target}/${want.subset} ci_low`);
   }
 
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [VIEWER]);
+  await page.close();
+});
+
+// The aggregation card's exports (TIAP App. B), on a fresh page (Chromium stops offering
+// downloads after about ten on one page): CSV equal to the CLI's --table output (the
+// geometric mean goes through cbrt, whose last bit may differ between native libm and
+// wasm32: numbers to 1e-12 there), JSON equal to the CLI's rows.
+test('aggregation exports equal the CLI', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?demo`);
+  await waitReady(page);
+  await page.waitForSelector('#aggregations-table tbody tr');
+  for (const table of ['aggregations', 'kendall_from_raw', 'agreement']) {
+    const csv = await download(page, `button[data-export="${table}"][data-kind="csv"]`);
+    const want = cli(rescoreArgs(['--format', 'csv', '--table', table]));
+    if (table === 'aggregations') assertCsvClose(csv, want, table);
+    else assert.equal(csv, want, `${table} CSV`);
+  }
+  for (const table of ['kendall_from_raw', 'agreement']) {
+    const got = JSON.parse(await download(page, `button[data-export="${table}"][data-kind="json"]`));
+    assert.deepEqual(got, cliReport[table], `${table} JSON`);
+  }
+  const aggJson = JSON.parse(await download(page, 'button[data-export="aggregations"][data-kind="json"]'));
+  assert.equal(aggJson.length, cliReport.aggregations.length);
+  for (const [i, want] of cliReport.aggregations.entries()) {
+    for (const [key, v] of Object.entries(want)) {
+      if (typeof v === 'number' && !Number.isInteger(v)) assert.ok(Math.abs(aggJson[i][key] - v) < 1e-12, `aggregations JSON ${key}`);
+      else assert.equal(aggJson[i][key], v, `aggregations JSON ${key}`);
+    }
+  }
   assert.deepEqual(log.errors, []);
   assertOwnFilesOnly(log, [VIEWER]);
   await page.close();

@@ -1,5 +1,6 @@
 //! The report's tables: coverage, per-target means with nDCG intervals, instability between
-//! targets (overall and per query category), the winner grid, design recommendations and
+//! targets (overall and per query category), aggregations over the target triplet with
+//! agreement filtering, the winner grid, design recommendations and
 //! contested credits. Every numeric cell carries its full-precision value in `data-value` and
 //! its column (the CSV header) in `data-col`; rows carry their keys as `data-*` attributes.
 
@@ -205,6 +206,116 @@ pub fn instability_by_category_table(props: &ReportProps) -> Html {
             </table>
             </div>
             </details>
+        </Card>
+    }
+}
+
+/// Aggregations over the per-query nDCG triplet, τ_d from the Raw ordering and agreement
+/// filtering (TIAP App. B, Table 8; see [`crate::audit::aggregation`]). The population and the
+/// Raw fallback are shown with the results (the paper does not state the fallback).
+#[function_component(AggregationTables)]
+pub fn aggregation_tables(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let fallback = r
+        .aggregations
+        .first()
+        .map(|a| a.fallback.clone())
+        .unwrap_or_else(|| crate::audit::aggregation::FALLBACK_RAW.into());
+    let population = r
+        .aggregations
+        .first()
+        .map(|a| a.population.clone())
+        .unwrap_or_else(|| crate::audit::aggregation::POPULATION_RAW_ELIGIBLE.into());
+    let intro = html! {
+        <p class="intro">{ "Can one aggregate score absorb the choice of target? (TIAP App. B, Table 8.) Per system, over its \
+            queries eligible under Raw, the per-query nDCG triplet (Raw, Source, Canonical) is averaged as the arithmetic mean, \
+            the geometric mean (cube root of the product; any zero gives 0) and the minimum. Where a query has no Source or \
+            Canonical target, that member falls back to the Raw value: the paper does not state this, but it reproduces \
+            Table 8 (the counts are shown). \u{3c4}_d counts the system pairs ordered differently from the Raw means \
+            (exact ties are never discordant). Agreement filtering keeps the queries where all three targets agree on Hit@k \
+            and reports the mean nDCG spread (max \u{2212} min of the triplet) on the kept queries and on the kept all-hit \
+            queries (the paper does not say which)." }</p>
+    };
+    html! {
+        <Card id="aggregations" title="Aggregations and agreement filtering" report={props.report.clone()}
+            exports={vec!["aggregations", "kendall_from_raw", "agreement"]} {intro}>
+            if r.aggregations.is_empty() {
+                <p class="empty">{ "Needs Raw and at least one other target with eligible queries (TREC qrels give only Raw)." }</p>
+            } else {
+                <p id="aggregations-setting" data-population={population.clone()} data-fallback={fallback.clone()}>
+                    { "population: " }<code>{ population }</code>{ " \u{b7} fallback for targetless queries: " }<code>{ fallback }</code>
+                </p>
+                <div class="table-wrap">
+                <table id="aggregations-table">
+                    <thead><tr>
+                        <th scope="col">{"system"}</th><th scope="col">{"n"}</th>
+                        <th scope="col" title="queries whose Source value is the Raw value">{"Source fallback"}</th>
+                        <th scope="col" title="queries whose Canonical value is the Raw value">{"Canonical fallback"}</th>
+                        <th scope="col">{"Raw"}</th><th scope="col">{"Source"}</th><th scope="col">{"Canonical"}</th>
+                        <th scope="col">{"arith. mean"}</th><th scope="col">{"geom. mean"}</th><th scope="col">{"min"}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for r.aggregations.iter().map(|a| html! {
+                        <tr data-system={a.system.clone()} data-population={a.population.clone()} data-fallback={a.fallback.clone()}>
+                            { text_cell("system", a.system.clone()) }
+                            { int_cell("n", a.n) }
+                            { int_cell("source_fallback", a.source_fallback) }
+                            { int_cell("canonical_fallback", a.canonical_fallback) }
+                            { num_cell("raw", a.raw) }
+                            { num_cell("source", a.source) }
+                            { num_cell("canonical", a.canonical) }
+                            { num_cell("arith", a.arith) }
+                            { num_cell("geom", a.geom) }
+                            { num_cell("min", a.min) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                <div class="table-wrap">
+                <table id="kendall-from-raw-table">
+                    <thead><tr>
+                        <th scope="col">{"aggregation"}</th><th scope="col">{"systems"}</th>
+                        <th scope="col">{"\u{3c4}_d"}</th><th scope="col">{"max"}</th><th scope="col">{"ties"}</th>
+                        <th scope="col">{"order (best first)"}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for r.kendall_from_raw.iter().map(|k| html! {
+                        <tr data-aggregation={k.aggregation.clone()}>
+                            { text_cell("aggregation", k.aggregation.clone()) }
+                            { int_cell("systems", k.systems) }
+                            { int_cell("tau_d", k.tau_d) }
+                            { int_cell("max", k.max) }
+                            { int_cell("ties", k.ties) }
+                            { text_cell("order", k.order.clone()) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                <div class="table-wrap">
+                <table id="agreement-table">
+                    <thead><tr>
+                        <th scope="col">{"system"}</th><th scope="col">{"n"}</th><th scope="col">{"kept"}</th>
+                        <th scope="col">{"retention"}</th><th scope="col">{"spread (kept)"}</th>
+                        <th scope="col">{"all-hit"}</th><th scope="col">{"spread (all-hit)"}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for r.agreement.iter().map(|a| html! {
+                        <tr data-system={a.system.clone()} data-population={a.population.clone()} data-fallback={a.fallback.clone()}>
+                            { text_cell("system", a.system.clone()) }
+                            { int_cell("n", a.n) }
+                            { int_cell("kept", a.kept) }
+                            <td class="num" data-col="retention" data-value={crate::report::num(a.retention)}>{ pct(a.retention) }</td>
+                            { num_cell("spread_kept", a.spread_kept) }
+                            { int_cell("n_all_hit", a.n_all_hit) }
+                            { num_cell("spread_all_hit", a.spread_all_hit) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+            }
         </Card>
     }
 }

@@ -169,7 +169,16 @@ mod tests {
         let mut reversed = demo_files();
         reversed.reverse();
         let (_, report) = load_and_audit(reversed, &settings, &mut |_, _, f| fractions.push(f)).unwrap();
-        for name in ["summary", "instability", "instability_by_category", "winners", "coverage"] {
+        for name in [
+            "summary",
+            "instability",
+            "instability_by_category",
+            "aggregations",
+            "kendall_from_raw",
+            "agreement",
+            "winners",
+            "coverage",
+        ] {
             assert_eq!(csv(&report, name), csv(&direct, name), "{name}");
         }
         assert!(fractions.windows(2).all(|w| w[1] >= w[0] - 1e-12), "progress never goes back");

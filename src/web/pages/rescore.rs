@@ -1,7 +1,7 @@
 //! The rescoring page (issue 2): drop zone and file picker, demo button, progress, settings,
 //! errors, and the report's sections in order (reading summary, coverage, scores, instability,
-//! instability per query category, winners, recommendations, contested credits, |ΔnDCG|
-//! histogram, drill-down). "Use this rescoring" sends the report's per-query rows to the
+//! instability per query category, aggregations and agreement filtering, winners,
+//! recommendations, contested credits, |ΔnDCG| histogram, drill-down). "Use this rescoring" sends the report's per-query rows to the
 //! comparison page.
 //!
 //! The page does no heavy work: files go to the worker as browser `Blob`s, results come back
@@ -23,8 +23,8 @@ use crate::web::components::histogram::DeltaHistogram;
 use crate::web::components::reading::ReadingSummary;
 use crate::web::components::settings::SettingsPanel;
 use crate::web::components::tables::{
-    ContestedTable, CoverageTable, InstabilityByCategoryTable, InstabilityTable, RecommendationsTable, SummaryTable,
-    WinnerGrid,
+    AggregationTables, ContestedTable, CoverageTable, InstabilityByCategoryTable, InstabilityTable,
+    RecommendationsTable, SummaryTable, WinnerGrid,
 };
 use crate::web::components::{ReportRef, export::table_json};
 use crate::web::dom::{self, download_text};
@@ -286,6 +286,7 @@ impl RescorePage {
                     <SummaryTable report={report.clone()} />
                     <InstabilityTable report={report.clone()} />
                     <InstabilityByCategoryTable report={report.clone()} />
+                    <AggregationTables report={report.clone()} />
                     <WinnerGrid report={report.clone()} />
                     <RecommendationsTable report={report.clone()} />
                     <ContestedTable report={report.clone()} />
