@@ -1,13 +1,15 @@
 //! `aggregations`, `kendall_from_raw` and `agreement` (TIAP App. B, Table 8) against an
 //! independent Python recomputation from the CLI's `per_query` rows
 //! (`tests/reference/aggregation/make_aggregation_reference.py`): the demo bundle at k = 60
-//! and k = 5, every row and column compared (counts and orders exactly, numbers to 1e-12).
+//! and k = 5, every row and column compared (counts and orders exactly, numbers to 1e-12);
+//! and on the real LoCoMo-10 file (test input only) with three synthetic systems rebuilt here
+//! exactly as `tests/reference/aggregation/make_locomo_reference.py` builds them.
 
 mod common;
 
 use std::path::PathBuf;
 
-use common::dataset;
+use common::{dataset, file, fixture};
 use memaudit::audit;
 use memaudit::conventions::Settings;
 use memaudit::ingest::InputFile;
@@ -67,5 +69,61 @@ fn every_row_matches_the_python_reference() {
         }
         // The demo exercises the Canonical fallback.
         assert!(case["aggregations"].as_array().unwrap().iter().all(|r| r["canonical_fallback"].as_u64() > Some(0)));
+    }
+}
+
+fn fnv1a64(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn locomo_matches_the_python_reference() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/aggregation/locomo_reference.json");
+    let reference: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let base = dataset(&[fixture("locomo-audit/locomo10.json")]);
+    let depth = reference["depth"].as_u64().unwrap() as usize;
+    let mut runs = String::new();
+    for sys in reference["systems"].as_array().unwrap() {
+        let (name, shift) = (sys["name"].as_str().unwrap(), sys["shift"].as_u64().unwrap() as u32);
+        for q in &base.queries {
+            let tenant = q.query_id.split('/').next().unwrap_or("");
+            let evidence: Vec<&str> = q.evidence.iter().map(|e| e.anchor.as_str()).collect();
+            let seed = fnv1a64(&format!("{name}|{}", q.query_id));
+            let mut keyed: Vec<(u64, &str)> = base
+                .memories
+                .iter()
+                .filter(|m| m.memory_id.split('/').next() == Some(tenant))
+                .map(|m| {
+                    let key = splitmix64(fnv1a64(&m.memory_id) ^ seed);
+                    let relevant = evidence.contains(&m.memory_id.as_str())
+                        || m.anchors.iter().any(|a| evidence.contains(&a.as_str()));
+                    (if relevant { key >> shift } else { key }, m.memory_id.as_str())
+                })
+                .collect();
+            keyed.sort();
+            let ranked: Vec<String> = keyed.iter().take(depth).map(|(_, id)| format!("\"{id}\"")).collect();
+            runs += &format!(
+                "{{\"system\":\"{name}\",\"query_id\":\"{}\",\"ranked\":[{}]}}\n",
+                q.query_id,
+                ranked.join(",")
+            );
+        }
+    }
+    let ds = dataset(&[fixture("locomo-audit/locomo10.json"), file("runs.jsonl", &runs)]);
+    let settings = Settings { k: reference["k"].as_u64().unwrap() as usize, bootstrap: 0, ..Settings::default() };
+    let report = serde_json::to_value(audit::run(&ds, &settings, &mut |_, _| {})).unwrap();
+    for table in ["aggregations", "kendall_from_raw", "agreement"] {
+        let (got, want) = (report[table].as_array().unwrap(), reference[table].as_array().unwrap());
+        assert_eq!(got.len(), want.len(), "LoCoMo {table}: row count");
+        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            same_row(g, w, &format!("LoCoMo {table}[{i}]"));
+        }
     }
 }
