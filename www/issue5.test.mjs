@@ -269,6 +269,24 @@ test('K-sweep and claims page: claims, findings, cells and labelled deltas equal
   assert.deepEqual(rows.map((r) => [r.attrs.kind, r.attrs.row]), lint.findings.map((f) => [f.kind, f.row]));
   assert.equal(await page.$('#ksweep-cells'), null, 'no K-sweep without scores');
 
+  // Fingerprints and a duplicated query id (seed-000's banking77 artifact): the specialist ran
+  // K = 10 with another prompt; vanilla's q1 at K = 5 is given twice (lines 6 and 8).
+  fs.writeFileSync(file('fingerprints.csv'), 'arm,dataset,k,query_id,sem,prompt_hash\n'
+    + 'specialist,icl_banking77,5,q1,1,icl\nspecialist,icl_banking77,5,q2,0,icl\nspecialist,icl_banking77,10,q1,0,generic\n'
+    + 'specialist,icl_banking77,10,q2,0,generic\nvanilla,icl_banking77,5,q1,1,icl\nvanilla,icl_banking77,5,q2,1,icl\n'
+    + 'vanilla,icl_banking77,5,q1,0,icl\nvanilla,icl_banking77,10,q1,1,icl\nvanilla,icl_banking77,10,q2,1,icl\n');
+  await page.click('#claims-clear-files');
+  await page.setInputFiles('#claims-file-input', file('fingerprints.csv'));
+  await page.waitForFunction(() => document.querySelector('#claims-files tbody tr')?.dataset.file === 'fingerprints.csv', null, { timeout: 120_000 });
+  await waitReady(page, 'claims');
+  const fp = ['claims', '--data', 'fingerprints.csv', '--contrast', 'specialist:vanilla', '--slack', '0.03', '--seed', '11'];
+  const fpWant = JSON.parse(inWork([...fp, '--format', 'json']));
+  const fpRows = await readRows(page, '#claims-findings');
+  assert.deepEqual(fpRows.map((r) => [r.attrs.kind, r.attrs.row]), fpWant.findings.map((f) => [f.kind, f.row]));
+  assert.deepEqual(fpWant.findings.map((f) => f.kind), ['config_mismatch', 'config_mismatch', 'duplicate_query_id']);
+  assert.equal(await page.getAttribute('#claims-warnings li[data-kind="duplicate_query_id"]', 'data-count'), '1');
+  assert.equal(await download(page, '#page-claims button[data-export="findings"][data-kind="csv"]'), inWork([...fp, '--format', 'csv', '--csv-table', 'findings']));
+
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();
