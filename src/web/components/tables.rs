@@ -247,6 +247,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                 </p>
                 <div class="table-wrap">
                 <table id="aggregations-table">
+                    <caption>{ "Mean nDCG@k per system under each target and aggregation" }</caption>
                     <thead><tr>
                         <th scope="col">{"system"}</th><th scope="col">{"n"}</th>
                         <th scope="col" title="queries whose Source value is the Raw value">{"Source fallback"}</th>
@@ -274,6 +275,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                 </div>
                 <div class="table-wrap">
                 <table id="kendall-from-raw-table">
+                    <caption>{ "\u{3c4}_d: system pairs ordered differently from the Raw means" }</caption>
                     <thead><tr>
                         <th scope="col">{"aggregation"}</th><th scope="col">{"systems"}</th>
                         <th scope="col">{"\u{3c4}_d"}</th><th scope="col">{"max"}</th><th scope="col">{"ties"}</th>
@@ -295,6 +297,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                 </div>
                 <div class="table-wrap">
                 <table id="agreement-table">
+                    <caption>{ "Agreement filtering: queries where all three targets agree on Hit@k" }</caption>
                     <thead><tr>
                         <th scope="col">{"system"}</th><th scope="col">{"n"}</th><th scope="col">{"kept"}</th>
                         <th scope="col">{"retention"}</th><th scope="col">{"spread (kept)"}</th>
