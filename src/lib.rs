@@ -9,6 +9,7 @@ pub mod claims;
 pub mod compare;
 pub mod conventions;
 pub mod dataset;
+pub mod distinct;
 pub mod error;
 pub mod file_role;
 pub mod ingest;

@@ -1,5 +1,6 @@
 //! Utilities, labels, the u histogram, positive rates and the non-circularity panel.
 
+use crate::distinct::first_seen;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -337,16 +338,6 @@ fn group(
         rates: rates(pairs, settings.confidence),
         noncircularity: noncircularity_steps(pairs, settings, &mut |unit| step(&format!("{name}: {unit} bootstrap"))),
     }
-}
-
-fn first_seen<'a>(it: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut out: Vec<&str> = Vec::new();
-    for x in it {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
 }
 
 /// Analyses every run (and every subset of a run) of the pairs. `progress` hears of every

@@ -14,6 +14,7 @@
 //!    both values. `config_hash` is the arm's own configuration and differs between arms by
 //!    design, so it is never compared across arms.
 
+use crate::distinct::first_seen;
 use std::collections::BTreeMap;
 
 use super::lint::{Finding, FindingSide, LintKind};
@@ -21,16 +22,6 @@ use crate::ksweep::read::{CONFIG_HASH, PROMPT_HASH};
 use crate::ksweep::{ScoreRow, ScoreTable};
 
 type Group = (Option<String>, Option<String>); // (run, dataset)
-
-fn first_seen<T: PartialEq + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for x in it {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
-}
 
 fn k_text(k: Option<i64>) -> String {
     k.map_or("-".into(), |k| k.to_string())

@@ -1,6 +1,7 @@
 //! Means with intervals per (run, dataset, arm, K), the K-sweep series, paired deltas at equal
 //! K with seed-000's significance labels, the Δ-stability check and crossovers.
 
+use crate::distinct::first_seen;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -305,16 +306,6 @@ pub struct KSweep {
 }
 
 type Key = (Option<String>, Option<String>); // (run, dataset)
-
-fn first_seen<T: PartialEq + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for x in it {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
-}
 
 /// Per-query (query, value) of one arm in one (run, dataset, K) cell.
 pub fn cell_values(rows: &[&ScoreRow], metric: &str) -> Vec<(String, f64)> {
