@@ -234,6 +234,18 @@ test('probe page: the § A2.2 notebook note, highlighted as text; the realworld 
   // The live probe runs in the worker, which may still be compiling its wasm on a loaded machine:
   // requests queue until it is up, so wait for the page, then give the first verdict time.
   await page.waitForSelector('#page-probe', { timeout: 120_000 });
+  // The first result must not re-create the fields above it (a user typing in `source` while it
+  // arrives would lose focus and the keystrokes): the same elements before and after.
+  await page.evaluate(() => {
+    window.__fields = ['#probe-note', '#probe-source', '#probe-stale', '#probe-example'].map((s) => document.querySelector(s));
+  });
+  await page.fill('#probe-note', 'pens at $2, total $55');
+  await page.waitForSelector('#probe-view, #probe-live-error', { timeout: 120_000 });
+  assert.deepEqual(
+    await page.evaluate(() => window.__fields.map((el, i) => el === document.querySelector(['#probe-note', '#probe-source', '#probe-stale', '#probe-example'][i]))),
+    [true, true, true, true],
+    'the first live result re-created the input fields',
+  );
   await page.fill('#probe-note', '(Memory of an earlier session.) You concluded the total before tax was $55.');
   await page.fill('#probe-source', 'notebooks at $4 each (7 bought) and pens at $2 each (9 bought)');
   await page.fill('#probe-stale', '$55');

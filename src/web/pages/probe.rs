@@ -360,7 +360,10 @@ impl ProbePage {
                         </div>
                     </div>
                 </div>
-                { for live }
+                // Exactly one child, result or not: `{ for live }` spliced 0 or 1 nodes into this
+                // list, and Yew's unkeyed diff aligns lists at their end, so the first result
+                // re-created the textareas above it, dropping focus and a fill in flight.
+                { live.unwrap_or_default() }
             </section>
         }
     }
