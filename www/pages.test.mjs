@@ -236,13 +236,14 @@ test('probe page: the § A2.2 notebook note, highlighted as text; the realworld 
   await page.waitForSelector('#page-probe', { timeout: 120_000 });
   // The first result must not re-create the fields above it (a user typing in `source` while it
   // arrives would lose focus and the keystrokes): the same elements before and after.
-  await page.evaluate(() => {
-    window.__fields = ['#probe-note', '#probe-source', '#probe-stale', '#probe-example'].map((s) => document.querySelector(s));
-  });
+  const fields = ['#probe-note', '#probe-source', '#probe-stale', '#probe-example'];
+  await page.evaluate((sels) => {
+    window.__fields = sels.map((s) => document.querySelector(s));
+  }, fields);
   await page.fill('#probe-note', 'pens at $2, total $55');
   await page.waitForSelector('#probe-view, #probe-live-error', { timeout: 120_000 });
   assert.deepEqual(
-    await page.evaluate(() => window.__fields.map((el, i) => el === document.querySelector(['#probe-note', '#probe-source', '#probe-stale', '#probe-example'][i]))),
+    await page.evaluate((sels) => sels.map((s, i) => window.__fields[i] === document.querySelector(s)), fields),
     [true, true, true, true],
     'the first live result re-created the input fields',
   );

@@ -103,8 +103,7 @@ pub fn reading_summary(props: &ReadingProps) -> Html {
             if !c.kinds.is_empty() {
                 <p class="kinds muted">{ "Memory kinds: " }{ c.kinds.iter().map(|(k, n)| format!("{k} {}", count(*n))).collect::<Vec<_>>().join(", ") }</p>
             }
-            // One child whether or not there is a timing line (`{ for option }` would splice 0 or 1
-            // nodes and shift every earlier sibling in Yew's end-aligned diff).
+            // One node, line or not (ARCHITECTURE.md, invariants: optional view children).
             { timing.unwrap_or_default() }
             if r.reading.warnings.is_empty() && r.scoring_warnings.is_empty() {
                 <p class="ok">{ "No warnings: everything read was used as is." }</p>
