@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 
 /// What one unit of credit is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum CreditUnit {
     /// One relevance group per evidence anchor, counted once at its best rank (TIAP's tables;
@@ -20,6 +21,7 @@ pub enum CreditUnit {
 
 /// Rank discount in DCG.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Discount {
     /// trec_eval 9.x: gain / log2(rank + 1).
@@ -49,6 +51,7 @@ impl Discount {
 
 /// How a graded relevance level becomes a gain (identical for binary evidence).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Gain {
     /// gain = rel (trec_eval, pytrec_eval, ranx `ndcg`).
@@ -69,6 +72,7 @@ impl Gain {
 
 /// In which order the items of a saved list are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum RankOrder {
     /// The saved order, never re-sorted (TIAP: "the ranked traces remain fixed").
@@ -81,6 +85,7 @@ pub enum RankOrder {
 
 /// What to do with a (system, query) pair that has no ranked list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum MissingRun {
     /// Leave the query out of that system's populations (TIAP, MTEL-Mem).
@@ -137,13 +142,12 @@ impl Settings {
         if self.k > 1_000_000 {
             return Err(Error::setting("k", "must be at most 1,000,000"));
         }
-        if self.bootstrap > 1_000_000 {
-            return Err(Error::setting("bootstrap", "must be at most 1,000,000 resamples"));
-        }
-        if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(Error::setting("confidence", "must be strictly between 0 and 1"));
-        }
-        Ok(())
+        self.bootstrap().validate(0)
+    }
+
+    /// The bootstrap settings of every interval (B = 0: no intervals).
+    pub fn bootstrap(&self) -> crate::stats::bootstrap::Bootstrap {
+        crate::stats::bootstrap::Bootstrap { resamples: self.bootstrap, seed: self.seed, confidence: self.confidence }
     }
 
     /// One line describing every convention, for table and CSV headers.

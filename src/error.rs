@@ -67,6 +67,10 @@ pub enum Error {
     /// The loaded files do not make a scorable dataset (e.g. no queries at all).
     #[error("nothing to score: {0}")]
     Empty(String),
+    /// A paired comparison was refused: what is wrong and how to fix it, with the pairing
+    /// report when the rows could be placed (the viewer shows it under the message).
+    #[error("cannot run a paired comparison: {message}")]
+    Unpaired { message: String, pairing: Option<Box<crate::outcomes::PairingReport>> },
     /// Writing an output table failed.
     #[error("could not write {what}: {message}")]
     Output { what: String, message: String },

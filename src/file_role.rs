@@ -1,28 +1,48 @@
-//! What a file given to `memaudit claims` or `memaudit rules` is: the option it belongs to.
-//! The CLI knows it from the option; the viewer, which takes files in any order, detects it
-//! from the content ([`crate::claims::detect_file_role`], [`crate::rules::detect_file_role`])
-//! and lets the user override it.
+//! What an input file is for: the role it plays in a capability (the option it belongs to on
+//! the command line). The CLI knows it from the option; the viewer, which takes files in any
+//! order, detects it from the content ([`crate::capability::Capability::detect`]) and lets the
+//! user override it.
 
-use serde::{Deserialize, Serialize};
-
-/// The role of an input file of `memaudit claims` or `memaudit rules`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FileRole {
-    /// Claims to check (`--claims`).
-    Claims,
-    /// Per-query scores (`--data` of `memaudit claims`).
-    Scores,
-    /// A printed table to lint (`--table`).
-    Table,
-    /// A rule registry (`--rules`).
-    Rules,
-    /// Named values (`--values`).
-    Values,
-    /// A `git log --format='%H %cI' [--name-only]` export (`--git-log`).
-    GitLog,
-    /// A data file to fingerprint (`--data` of `memaudit rules`).
-    Data,
+crate::choice! {
+    /// The role of an input file.
+    pub enum FileRole {
+        /// Any retrieval file of `memaudit rescore`, its format detected (`--input`).
+        Retrieval = "retrieval",
+        /// Stored memories with their lineage (`--memories`).
+        Memories = "memories",
+        /// Queries with gold evidence (`--queries`).
+        Queries = "queries",
+        /// Saved ranked outputs (`--runs`).
+        Runs = "runs",
+        /// TREC qrels (`--qrels`).
+        Qrels = "qrels",
+        /// Per-item outcomes of several arms (`--outcomes`).
+        Outcomes = "outcomes",
+        /// Memory notes to probe (`--notes`).
+        Notes = "notes",
+        /// reclaim-eval probe keys: truth, stale value and options by pid (`--keys`).
+        Keys = "keys",
+        /// Per-trial reclaim rows (`--trials`).
+        Trials = "trials",
+        /// Answer rows to rescore (`--input` of `memaudit answers`).
+        Answers = "answers",
+        /// Counterfactual-ablation traces (`--input` of `memaudit ablation`).
+        Traces = "traces",
+        /// Claims to check (`--claims`).
+        Claims = "claims",
+        /// Per-query scores (`--data` of `memaudit claims`).
+        Scores = "scores",
+        /// A printed table to lint (`--printed-table`).
+        Table = "table",
+        /// A rule registry (`--rules`).
+        Rules = "rules",
+        /// Named values (`--values`).
+        Values = "values",
+        /// A `git log --format='%H %cI' [--name-only]` export (`--git-log`).
+        GitLog = "git_log",
+        /// A data file to fingerprint (`--data` of `memaudit rules`).
+        Data = "data",
+    }
 }
 
 impl FileRole {
@@ -31,30 +51,21 @@ impl FileRole {
     /// The roles of `memaudit rules`' files.
     pub const RULES: [FileRole; 4] = [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data];
 
-    /// The snake_case name (`git_log`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FileRole::Claims => "claims",
-            FileRole::Scores => "scores",
-            FileRole::Table => "table",
-            FileRole::Rules => "rules",
-            FileRole::Values => "values",
-            FileRole::GitLog => "git_log",
-            FileRole::Data => "data",
-        }
-    }
-
-    /// The role of a [`FileRole::name`].
-    pub fn parse(s: &str) -> Option<FileRole> {
-        FileRole::CLAIMS.into_iter().chain(FileRole::RULES).find(|r| r.name() == s)
-    }
-
     /// The CLI option of a file of this role.
     pub fn option(self) -> &'static str {
         match self {
+            FileRole::Retrieval | FileRole::Answers | FileRole::Traces => "--input",
+            FileRole::Memories => "--memories",
+            FileRole::Queries => "--queries",
+            FileRole::Runs => "--runs",
+            FileRole::Qrels => "--qrels",
+            FileRole::Outcomes => "--outcomes",
+            FileRole::Notes => "--notes",
+            FileRole::Keys => "--keys",
+            FileRole::Trials => "--trials",
             FileRole::Claims => "--claims",
             FileRole::Scores | FileRole::Data => "--data",
-            FileRole::Table => "--table",
+            FileRole::Table => "--printed-table",
             FileRole::Rules => "--rules",
             FileRole::Values => "--values",
             FileRole::GitLog => "--git-log",
@@ -62,15 +73,27 @@ impl FileRole {
     }
 
     /// In words, with the CLI option it stands for.
-    pub fn describe(self) -> &'static str {
-        match self {
-            FileRole::Claims => "claims to check (--claims)",
-            FileRole::Scores => "per-query scores (--data)",
-            FileRole::Table => "printed table to lint (--table)",
-            FileRole::Rules => "rule registry (--rules)",
-            FileRole::Values => "named values (--values)",
-            FileRole::GitLog => "git log export (--git-log)",
-            FileRole::Data => "data file to fingerprint (--data)",
-        }
+    pub fn describe(self) -> String {
+        let what = match self {
+            FileRole::Retrieval => "retrieval data, format detected",
+            FileRole::Memories => "stored memories",
+            FileRole::Queries => "queries with evidence",
+            FileRole::Runs => "ranked outputs",
+            FileRole::Qrels => "TREC qrels",
+            FileRole::Outcomes => "per-item outcomes",
+            FileRole::Notes => "memory notes",
+            FileRole::Keys => "probe keys",
+            FileRole::Trials => "reclaim trials",
+            FileRole::Answers => "answer rows",
+            FileRole::Traces => "ablation traces",
+            FileRole::Claims => "claims to check",
+            FileRole::Scores => "per-query scores",
+            FileRole::Table => "printed table to lint",
+            FileRole::Rules => "rule registry",
+            FileRole::Values => "named values",
+            FileRole::GitLog => "git log export",
+            FileRole::Data => "data file to fingerprint",
+        };
+        format!("{what} ({})", self.option())
     }
 }

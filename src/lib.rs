@@ -5,6 +5,8 @@
 pub mod ablation;
 pub mod answers;
 pub mod audit;
+pub mod capability;
+pub mod choice;
 pub mod claims;
 pub mod compare;
 pub mod conventions;
@@ -28,3 +30,5 @@ pub mod synth;
 pub mod targets;
 #[cfg(feature = "web")]
 pub mod web;
+
+pub use capability::VERSION;

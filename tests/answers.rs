@@ -38,7 +38,7 @@ fn worked_examples_match_the_python_scripts() {
         assert_eq!(squad_normalize(pred), c["squad_normalized"].as_str().unwrap(), "{pred:?}");
         assert_eq!(locomo_normalize(pred), c["locomo_normalized"].as_str().unwrap(), "{pred:?}");
         assert_eq!(parse_output(pred), c["parse_output"].as_str().unwrap(), "{pred:?}");
-        for p in Profile::ALL {
+        for &p in Profile::ALL {
             let want = c[p.name()].as_f64().unwrap();
             let got = score(p, &input).score;
             assert!((got - want).abs() < 1e-12, "{} on {gold:?} / {pred:?}: {got} vs Python {want}", p.name());

@@ -459,7 +459,7 @@ mod readers_never_panic {
         fn scoring_and_stemming(pred in ".{0,60}", gold in ".{0,40}", cat in prop::option::of(0i64..7)) {
             use memaudit::answers::{AnswerInput, Profile, porter, score};
             let g = vec![gold.clone()];
-            for p in Profile::ALL {
+            for &p in Profile::ALL {
                 let s = score(p, &AnswerInput { gold: &g, prediction: &pred, dataset: Some("icl_x"), category: cat });
                 prop_assert!((0.0..=1.0).contains(&s.score), "{} {}", p.name(), s.score);
             }

@@ -179,7 +179,8 @@ fn csv_tables_and_out_dir() {
     assert!(table.contains("conventions: k=60 unit=group"), "settings printed with results");
     assert!(table.contains("== Aggregations over the per-query nDCG triplet"), "aggregation section");
     assert!(table.contains("== Agreement filtering"), "agreement section");
-    for name in memaudit::report::TABLE_NAMES {
+    for table in memaudit::audit::RescoreTable::ALL {
+        let name = table.name();
         assert!(dir.join(format!("{name}.csv")).is_file(), "{name}.csv");
     }
     let report: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();

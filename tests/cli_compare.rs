@@ -150,7 +150,10 @@ fn wide_csv_percentile_latex_and_items() {
         .args(["--items", "alpha,gamma", "--bootstrap", "500"])
         .output()
         .unwrap();
-    let items: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((out["a"].as_str(), out["b"].as_str()), (Some("alpha"), Some("gamma")));
+    assert!(out["memaudit_version"].is_string(), "the version envelope");
+    let items = &out["items"];
     assert_eq!(items.as_array().unwrap().len(), 6);
     assert!((items[0]["diff"].as_f64().unwrap() - 0.8).abs() < 1e-12, "largest |diff| first");
 }

@@ -147,7 +147,7 @@ fn claims_json_and_tables() {
         &data,
         "--claims",
         &claims,
-        "--table",
+        "--printed-table",
         &tables,
         "--contrast",
         "specialist:vanilla",
@@ -256,7 +256,7 @@ fn claims_json_and_tables() {
     let out = run(&["claims", "--data", &data, "--bootstrap", "200", "--format", "csv", "--csv-table", "deltas"]);
     assert!(String::from_utf8(out.stdout).unwrap().starts_with("run,dataset,k,a,b,n_a,n_b,n_shared"));
     // linting a table alone; errors
-    let v = json_of(&["claims", "--table", &tables, "--format", "json"]);
+    let v = json_of(&["claims", "--printed-table", &tables, "--format", "json"]);
     assert_eq!(v["findings"].as_array().unwrap().len(), 9);
     assert_eq!(run(&["claims", "--claims", &claims]).status.code(), Some(2));
     assert_eq!(run(&["claims"]).status.code(), Some(2));

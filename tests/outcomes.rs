@@ -211,7 +211,7 @@ fn rescoring_per_query_rows() {
     let pretty = serde_json::to_string_pretty(&report).unwrap();
     let per_query_array = serde_json::to_string_pretty(&report.per_query).unwrap();
     let jsonl: String = report.per_query.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
-    let csv = memaudit::report::table(&report, "per_query").unwrap().to_csv().unwrap();
+    let csv = memaudit::audit::table::table(&report, memaudit::audit::RescoreTable::PerQuery).to_csv().unwrap();
     for (name, text) in [
         ("report.json", json.as_str()),
         ("report.pretty.json", &pretty),
@@ -539,7 +539,8 @@ fn real_heads() -> &'static [String; 3] {
     static HEADS: std::sync::OnceLock<[String; 3]> = std::sync::OnceLock::new();
     HEADS.get_or_init(|| {
         let head = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap().lines().take(20).collect::<Vec<_>>().join("\n");
-        let csv = memaudit::report::table(&demo_report(), "per_query").unwrap().to_csv().unwrap();
+        let csv =
+            memaudit::audit::table::table(&demo_report(), memaudit::audit::RescoreTable::PerQuery).to_csv().unwrap();
         [head(common::fixture(GROK_FIX).bytes), head(common::fixture(BRIEFBENCH).bytes), head(csv.into_bytes())]
     })
 }
@@ -547,7 +548,7 @@ fn real_heads() -> &'static [String; 3] {
 /// Reads with every format (detected and forced); whatever reads is inferred and paired.
 fn exercise(name: &str, bytes: &[u8]) {
     let mut formats: Vec<Option<OutcomeFormat>> = vec![None];
-    formats.extend(OutcomeFormat::ALL.into_iter().map(Some));
+    formats.extend(OutcomeFormat::ALL.iter().copied().map(Some));
     for format in formats {
         if let Ok(t) = read_outcomes(&InputFile::new(name, bytes.to_vec()), &ReadOptions { format }) {
             let spec = infer_spec(&t);

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use memaudit::ingest::InputFile;
 use memaudit::probe::{self, ProbeKeys};
-use memaudit::reclaim::analysis::paper_cell;
 use memaudit::reclaim::bootstrap::{self, BootstrapSettings, Engine};
 use memaudit::reclaim::score::{self, Answer, AnswerKind};
+use memaudit::reclaim::table::paper_cell;
 use memaudit::reclaim::{PyRandom, ReclaimSettings, ScoreMode, Trial, analyze, filter_arm, read_trials};
 use proptest::prelude::*;
 use serde_json::Value;

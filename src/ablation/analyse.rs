@@ -47,7 +47,8 @@ impl Gate {
         }
     }
 
-    /// Parses `pilot`, `scale`, `abs:T` or `within:LO,HI`.
+    /// Parses `pilot`, `scale`, `abs:T` or `within:LO,HI` (also `str::parse`, so the CLI's
+    /// `--gate` reads a `Gate` directly).
     pub fn parse(s: &str) -> Option<Gate> {
         let s = s.trim();
         match s {
@@ -64,15 +65,27 @@ impl Gate {
     }
 }
 
-/// Which variable is correlated with the retrieval score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    /// The three-valued utility u ∈ {−1, 0, +1} (what seed-000's text names).
-    #[default]
-    U,
-    /// The binary label y = [u = +1] (u = −1 folded into the negatives).
-    Y,
+impl std::str::FromStr for Gate {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Gate, String> {
+        Gate::parse(s).ok_or_else(|| format!("`{s}`: use scale, pilot, abs:T or within:LO,HI"))
+    }
+}
+
+crate::choice! {
+    /// Which variable is correlated with the retrieval score.
+    pub enum Target {
+        /// The three-valued utility u ∈ {−1, 0, +1} (what seed-000's text names).
+        U = "u",
+        /// The binary label y = [u = +1] (u = −1 folded into the negatives).
+        Y = "y",
+    }
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target::U
+    }
 }
 
 /// Settings of an ablation analysis, recorded with it.
@@ -93,13 +106,8 @@ impl Default for AblationSettings {
 
 impl AblationSettings {
     pub fn validate(&self) -> Result<()> {
-        if !(self.confidence > 0.5 && self.confidence < 1.0) {
-            return Err(Error::setting("confidence", "must be in (0.5, 1)"));
-        }
-        if self.bootstrap > 1_000_000 {
-            return Err(Error::setting("bootstrap", "at most 1,000,000 resamples"));
-        }
-        Ok(())
+        crate::stats::bootstrap::Bootstrap { resamples: self.bootstrap, seed: self.seed, confidence: self.confidence }
+            .validate(0)
     }
 }
 
@@ -203,6 +211,9 @@ pub struct AblationReport {
     pub gate: String,
     pub runs: Vec<RunAblation>,
     pub warnings: AblationWarnings,
+    /// How texts became outcomes (set by [`super::Ablation`]; `None` when called directly).
+    #[serde(default)]
+    pub scoring: Option<super::OutcomeScoring>,
 }
 
 impl AblationReport {
@@ -413,5 +424,11 @@ pub fn analyse(
         });
     }
     progress("done", 1.0);
-    Ok(AblationReport { settings: settings.clone(), gate: settings.gate.describe(), runs: out, warnings })
+    Ok(AblationReport {
+        settings: settings.clone(),
+        gate: settings.gate.describe(),
+        runs: out,
+        warnings,
+        scoring: None,
+    })
 }

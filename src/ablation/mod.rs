@@ -9,10 +9,13 @@
 pub mod analyse;
 pub mod read;
 pub mod table;
+pub mod text;
+pub mod unit;
 
 pub use analyse::{
     AblationReport, AblationSettings, CiRecord, Gate, GroupAblation, NonCircularity, Rates, RunAblation, Target,
     UHistogram, analyse, label, noncircularity, utility,
 };
 pub use read::{AblationColumns, AblationWarningKind, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
-pub use table::{TABLES, table};
+pub use table::{AblationTable, table};
+pub use unit::{Ablation, AblationRequest};

@@ -1,68 +1,46 @@
-//! The CSV table of an ablation analysis (`memaudit ablation --format csv`): the same
+//! The tables of an ablation analysis (`memaudit ablation --format csv --table NAME`): the same
 //! [`Table`] feeds the CLI and the viewer's export and table.
 
-use super::{AblationReport, CiRecord};
-use crate::report::{Table, num, opt};
+use super::{AblationReport, GroupAblation};
+use crate::report::{Column, Table, num, opt};
 
-/// The tables an ablation analysis can be exported as.
-pub const TABLES: [&str; 1] = ["groups"];
+crate::choice! {
+    /// The tables an ablation analysis can be exported as.
+    pub enum AblationTable {
+        /// One row per run and per subset ([`AblationReport::groups`]) with the u histogram,
+        /// the positive rate, ρ with both intervals and the gate.
+        Groups = "groups",
+    }
+}
 
-/// One table by name (`None` for an unknown name): `groups`, one row per run and per subset
-/// ([`AblationReport::groups`]) with the u histogram, the positive rate, ρ with both intervals
-/// and the gate.
-pub fn table(report: &AblationReport, name: &str) -> Option<Table> {
-    if name != "groups" {
-        return None;
+const GROUPS: &[Column<GroupAblation>] = &crate::columns![GroupAblation;
+    "run" => |g| g.run.clone(),
+    "subset" => |g| opt(&g.subset),
+    "pairs" => |g| g.rates.pairs.to_string(),
+    "queries" => |g| g.rates.queries.to_string(),
+    "u_harmful" => |g| g.rates.histogram.harmful.to_string(),
+    "u_neutral" => |g| g.rates.histogram.neutral.to_string(),
+    "u_helpful" => |g| g.rates.histogram.helpful.to_string(),
+    "positive_rate" => |g| num(Some(g.rates.positive_rate)),
+    "positive_low" => |g| num(Some(g.rates.positive_low)),
+    "positive_high" => |g| num(Some(g.rates.positive_high)),
+    "base_correct_rate" => |g| num(Some(g.rates.base_correct_rate)),
+    "rho_n" => |g| g.noncircularity.n.to_string(),
+    "rho" => |g| num(g.noncircularity.rho),
+    "rho_pair_low" => |g| num(g.noncircularity.pair_ci.as_ref().map(|c| c.low)),
+    "rho_pair_high" => |g| num(g.noncircularity.pair_ci.as_ref().map(|c| c.high)),
+    "rho_query_low" => |g| num(g.noncircularity.query_ci.as_ref().map(|c| c.low)),
+    "rho_query_high" => |g| num(g.noncircularity.query_ci.as_ref().map(|c| c.high)),
+    "gate_passes" => |g| opt(&g.noncircularity.passes),
+    "gate_margin" => |g| num(g.noncircularity.margin),
+];
+
+/// One table of an ablation analysis.
+pub fn table(report: &AblationReport, which: AblationTable) -> Table {
+    match which {
+        AblationTable::Groups => {
+            let groups: Vec<&GroupAblation> = report.groups().collect();
+            Table::of(which.name(), GROUPS, groups.iter().copied())
+        }
     }
-    let mut t = Table::new(
-        "groups",
-        &[
-            "run",
-            "subset",
-            "pairs",
-            "queries",
-            "u_harmful",
-            "u_neutral",
-            "u_helpful",
-            "positive_rate",
-            "positive_low",
-            "positive_high",
-            "base_correct_rate",
-            "rho_n",
-            "rho",
-            "rho_pair_low",
-            "rho_pair_high",
-            "rho_query_low",
-            "rho_query_high",
-            "gate_passes",
-            "gate_margin",
-        ],
-    );
-    let low = |c: &Option<CiRecord>| num(c.as_ref().map(|c| c.low));
-    let high = |c: &Option<CiRecord>| num(c.as_ref().map(|c| c.high));
-    for g in report.groups() {
-        let (r, nc) = (&g.rates, &g.noncircularity);
-        t.rows.push(vec![
-            g.run.clone(),
-            opt(&g.subset),
-            r.pairs.to_string(),
-            r.queries.to_string(),
-            r.histogram.harmful.to_string(),
-            r.histogram.neutral.to_string(),
-            r.histogram.helpful.to_string(),
-            num(Some(r.positive_rate)),
-            num(Some(r.positive_low)),
-            num(Some(r.positive_high)),
-            num(Some(r.base_correct_rate)),
-            nc.n.to_string(),
-            num(nc.rho),
-            low(&nc.pair_ci),
-            high(&nc.pair_ci),
-            low(&nc.query_ci),
-            high(&nc.query_ci),
-            opt(&nc.passes),
-            num(nc.margin),
-        ]);
-    }
-    Some(t)
 }

@@ -17,6 +17,8 @@ pub mod read;
 pub mod rescore;
 pub mod score;
 pub mod table;
+pub mod text;
+pub mod unit;
 
 pub use profile::{AnswerInput, Profile, ProfileInfo, Scored, score};
 pub use read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, read_answers};
@@ -24,4 +26,5 @@ pub use rescore::{
     AnswerReport, AnswerSettings, DiffRow, Disagreement, ProfileScore, ProfileSummary, ScoredAnswer, diff,
     rescore_answers,
 };
-pub use table::{TABLES, rows_table, table};
+pub use table::{AnswersTable, rows_table, table};
+pub use unit::{Answers, AnswersRequest};

@@ -3,29 +3,31 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::choice::Choice;
+
 use super::score::{
     LocomoRule, MabRoute, Output, best_over_gold, literal_sem, mab_f1, mab_sem, parse_output, squad_em, squad_f1,
 };
 
-/// A scoring profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Profile {
-    /// Substring exact match as seed-000 states it: lower-case and white space folded, gold
-    /// inside the prediction, best over gold variants, raw output only.
-    PaperSem,
-    /// MemoryAgentBench harness SEM: SQuAD normalisation, gold inside the prediction, best over
-    /// gold variants and over the raw output and its `parse_output` (parse only for `icl*`).
-    MabSem,
-    /// MemoryAgentBench harness F1: SQuAD F1 with the yes/no/noanswer rule, same maxima.
-    MabF1,
-    /// SQuAD v1.1 exact match (normalised strings equal), best over gold variants.
-    SquadEm,
-    /// SQuAD v1.1 token F1, best over gold variants.
-    SquadF1,
-    /// LoCoMo official F1 (`task_eval/evaluation.py`): commas and "and" removed, Porter stems,
-    /// multi-hop partial credit, category rules; best over gold variants.
-    LocomoF1,
+crate::choice! {
+    /// A scoring profile.
+    pub enum Profile {
+        /// Substring exact match as seed-000 states it: lower-case and white space folded, gold
+        /// inside the prediction, best over gold variants, raw output only.
+        PaperSem = "paper_sem",
+        /// MemoryAgentBench harness SEM: SQuAD normalisation, gold inside the prediction, best over
+        /// gold variants and over the raw output and its `parse_output` (parse only for `icl*`).
+        MabSem = "mab_sem",
+        /// MemoryAgentBench harness F1: SQuAD F1 with the yes/no/noanswer rule, same maxima.
+        MabF1 = "mab_f1",
+        /// SQuAD v1.1 exact match (normalised strings equal), best over gold variants.
+        SquadEm = "squad_em",
+        /// SQuAD v1.1 token F1, best over gold variants.
+        SquadF1 = "squad_f1",
+        /// LoCoMo official F1 (`task_eval/evaluation.py`): commas and "and" removed, Porter stems,
+        /// multi-hop partial credit, category rules; best over gold variants.
+        LocomoF1 = "locomo_f1",
+    }
 }
 
 /// A profile's name, kind and rules, shown next to its numbers.
@@ -41,25 +43,9 @@ pub struct ProfileInfo {
 }
 
 impl Profile {
-    pub const ALL: [Profile; 6] =
-        [Profile::PaperSem, Profile::MabSem, Profile::MabF1, Profile::SquadEm, Profile::SquadF1, Profile::LocomoF1];
-
-    /// The stable name (`paper_sem`, `mab_sem`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::PaperSem => "paper_sem",
-            Profile::MabSem => "mab_sem",
-            Profile::MabF1 => "mab_f1",
-            Profile::SquadEm => "squad_em",
-            Profile::SquadF1 => "squad_f1",
-            Profile::LocomoF1 => "locomo_f1",
-        }
-    }
-
-    /// Parses a name as written by [`Profile::name`] (`-` may replace `_`).
+    /// Parses a name as written by [`Choice::name`] (`-` may replace `_`).
     pub fn parse(s: &str) -> Option<Profile> {
-        let s = s.trim().to_ascii_lowercase().replace('-', "_");
-        Profile::ALL.into_iter().find(|p| p.name() == s)
+        <Profile as Choice>::parse(&s.trim().to_ascii_lowercase().replace('-', "_"))
     }
 
     /// 0/1 scores.
@@ -184,7 +170,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for p in Profile::ALL {
+        for &p in Profile::ALL {
             assert_eq!(Profile::parse(p.name()), Some(p));
             assert!(!p.info().rules.is_empty());
         }

@@ -129,6 +129,9 @@ pub struct AnswerReport {
     /// Every pair of the chosen profiles.
     pub disagreements: Vec<Disagreement>,
     pub warnings: AnswerWarnings,
+    /// The rows whose verdict changes between the two profiles of a diff (`None`: no diff asked).
+    #[serde(default)]
+    pub diff: Option<Vec<DiffRow>>,
 }
 
 /// Scores every row under every profile of `settings`.
@@ -201,6 +204,7 @@ pub fn rescore_answers(
         summary,
         disagreements,
         warnings,
+        diff: None,
     })
 }
 

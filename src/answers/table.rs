@@ -1,72 +1,60 @@
 //! The CSV tables of an answer rescoring (`memaudit answers --format csv --table NAME`): the
 //! same [`Table`]s feed the CLI and the viewer's exports and tables.
 
-use super::{AnswerReport, DiffRow, Profile, ScoredAnswer};
-use crate::report::{Table, flag, num, opt};
+use super::{AnswerReport, DiffRow, Profile, ProfileSummary, ScoredAnswer};
+use crate::error::{Error, Result};
+use crate::report::{Column, Table, flag, num, opt};
 
-/// The tables an answer rescoring can be exported as (`--table NAME`).
-pub const TABLES: [&str; 3] = ["rows", "summary", "diff"];
-
-/// One table by name; `diff` needs the rows of a profile diff (`None` without them, and for an
-/// unknown name).
-pub fn table(report: &AnswerReport, diff: Option<&[DiffRow]>, name: &str) -> Option<Table> {
-    match name {
-        "rows" => Some(rows_table(&report.settings.profiles, &report.rows)),
-        "summary" => {
-            let mut t = Table::new("summary", &["profile", "arm", "dataset", "n", "mean", "correct", "correct_rate"]);
-            for s in &report.summary {
-                t.rows.push(vec![
-                    s.profile.name().into(),
-                    opt(&s.arm),
-                    opt(&s.dataset),
-                    s.n.to_string(),
-                    num(Some(s.mean)),
-                    s.correct.to_string(),
-                    num(Some(s.correct_rate)),
-                ]);
-            }
-            Some(t)
-        }
-        "diff" => {
-            let mut t = Table::new(
-                "diff",
-                &[
-                    "query_id",
-                    "arm",
-                    "dataset",
-                    "file",
-                    "line",
-                    "a",
-                    "b",
-                    "score_a",
-                    "score_b",
-                    "correct_a",
-                    "correct_b",
-                    "prediction",
-                    "gold",
-                ],
-            );
-            for r in diff? {
-                t.rows.push(vec![
-                    r.query_id.clone(),
-                    opt(&r.arm),
-                    opt(&r.dataset),
-                    r.file.clone(),
-                    r.line.to_string(),
-                    r.a.name().into(),
-                    r.b.name().into(),
-                    num(Some(r.score_a)),
-                    num(Some(r.score_b)),
-                    flag(r.correct_a),
-                    flag(r.correct_b),
-                    r.prediction.clone(),
-                    r.gold.join(" | "),
-                ]);
-            }
-            Some(t)
-        }
-        _ => None,
+crate::choice! {
+    /// The tables an answer rescoring can be exported as (`--table NAME`).
+    pub enum AnswersTable {
+        Rows = "rows",
+        Summary = "summary",
+        /// The rows whose verdict changes between the two profiles of `--diff A:B`.
+        Diff = "diff",
     }
+}
+
+const SUMMARY: &[Column<ProfileSummary>] = &crate::columns![ProfileSummary;
+    "profile" => |s| s.profile.name().into(),
+    "arm" => |s| opt(&s.arm),
+    "dataset" => |s| opt(&s.dataset),
+    "n" => |s| s.n.to_string(),
+    "mean" => |s| num(Some(s.mean)),
+    "correct" => |s| s.correct.to_string(),
+    "correct_rate" => |s| num(Some(s.correct_rate)),
+];
+
+const DIFF: &[Column<DiffRow>] = &crate::columns![DiffRow;
+    "query_id" => |r| r.query_id.clone(),
+    "arm" => |r| opt(&r.arm),
+    "dataset" => |r| opt(&r.dataset),
+    "file" => |r| r.file.clone(),
+    "line" => |r| r.line.to_string(),
+    "a" => |r| r.a.name().into(),
+    "b" => |r| r.b.name().into(),
+    "score_a" => |r| num(Some(r.score_a)),
+    "score_b" => |r| num(Some(r.score_b)),
+    "correct_a" => |r| flag(r.correct_a),
+    "correct_b" => |r| flag(r.correct_b),
+    "prediction" => |r| r.prediction.clone(),
+    "gold" => |r| r.gold.join(" | "),
+];
+
+/// One table of an answer rescoring; `diff` needs a report made with a profile diff.
+pub fn table(report: &AnswerReport, which: AnswersTable) -> Result<Table> {
+    let name = which.name();
+    Ok(match which {
+        AnswersTable::Rows => rows_table(&report.settings.profiles, &report.rows),
+        AnswersTable::Summary => Table::of(name, SUMMARY, &report.summary),
+        AnswersTable::Diff => {
+            let rows = report
+                .diff
+                .as_ref()
+                .ok_or_else(|| Error::setting("table", "the diff table needs a profile diff: add --diff A:B"))?;
+            Table::of(name, DIFF, rows)
+        }
+    })
 }
 
 /// The `rows` table of some scored answers: their keys, then a score and a verdict per profile

@@ -168,3 +168,41 @@ pub fn drilldown(ds: &Dataset, settings: &Settings, system: usize, query: usize)
         items,
     })
 }
+
+/// One drill-down as text (`memaudit drilldown --format table`).
+pub fn render_text(d: &Drilldown, settings: &Settings) -> String {
+    let mut out = format!("{} — {} ({})\n", d.system, d.query_id, settings.describe());
+    if let Some(t) = &d.query_text {
+        out.push_str(&format!("query: {t}\n"));
+    }
+    out.push_str(&format!("evidence: {}\n", d.evidence.join(", ")));
+    for t in &d.targets {
+        match &t.score {
+            Some(s) => out.push_str(&format!(
+                "  {:<9} nDCG {:.4}  recall {:.4}  hit {}  MRR {:.4}  groups {}\n",
+                t.target.name(),
+                s.ndcg,
+                s.recall,
+                s.hit,
+                s.mrr,
+                t.groups.len()
+            )),
+            None => out.push_str(&format!(
+                "  {:<9} not eligible (no stored memory of the evidence is in this target)\n",
+                t.target.name()
+            )),
+        }
+    }
+    for it in &d.items {
+        out.push_str(&format!(
+            "  {:>3}{} {:<40} {:<16} {:<10} {}\n",
+            it.rank,
+            if it.within_k { " " } else { "*" },
+            it.memory_id,
+            format!("{:?}", it.mark).to_lowercase(),
+            it.kind.clone().unwrap_or_default(),
+            it.evidence_anchors.join(", ")
+        ));
+    }
+    out
+}

@@ -14,6 +14,9 @@ pub mod drilldown;
 pub mod instability;
 pub mod recommend;
 pub mod summary;
+pub mod table;
+pub mod text;
+pub mod unit;
 pub mod winners;
 
 use serde::{Deserialize, Serialize};
@@ -34,6 +37,9 @@ pub use drilldown::{Drilldown, drilldown};
 pub use instability::{CategoryInstabilityRow, InstabilityRow, NO_CATEGORY};
 pub use recommend::RecommendationRow;
 pub use summary::SummaryRow;
+pub use table::RescoreTable;
+pub use text::render_text;
+pub use unit::{DrilldownQuery, QueryInfo, Rescore, RescoreOverview};
 pub use winners::WinnerRow;
 
 /// A ranking metric.
@@ -102,7 +108,6 @@ pub struct Reading {
 /// keys, never rename them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    pub memaudit_version: String,
     pub settings: Settings,
     /// The conventions in words, as printed with every table.
     pub conventions: String,
@@ -189,7 +194,6 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
     progress("done", 1.0);
 
     Report {
-        memaudit_version: env!("CARGO_PKG_VERSION").to_string(),
         settings: settings.clone(),
         conventions: settings.describe(),
         multi_anchor_rule: MULTI_ANCHOR_RULE.to_string(),

@@ -15,6 +15,8 @@ pub mod number;
 pub mod report;
 pub mod role;
 pub mod table;
+pub mod text;
+pub mod unit;
 
 pub use check::{
     Claim, ClaimKind, ClaimResult, ClaimSettings, RunCheck, Verdict, check_claims, read_claims, run_mixing,
@@ -23,4 +25,5 @@ pub use config::{config_findings, duplicate_findings};
 pub use lint::{Finding, FindingSide, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
 pub use report::{ClaimsReport, VerdictCounts, claims_report, sweep_lint_rows};
 pub use role::detect_file_role;
-pub use table::{TABLES, table};
+pub use table::{ClaimsTable, table};
+pub use unit::{Claims, ClaimsOverview, ClaimsRequest};

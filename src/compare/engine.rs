@@ -11,6 +11,7 @@ use crate::stats::{
 
 /// Which interval the bootstrap reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum CiMethod {
     /// Bias-corrected and accelerated (Efron 1987), the default.
@@ -30,6 +31,37 @@ pub enum Resampling {
     Stratified(String),
     /// Whole clusters given by this column (e.g. the task, with several seeds per task).
     Cluster(String),
+}
+
+crate::choice! {
+    /// The unit a resampling draws (`--resample`); strata and clusters need a column.
+    pub enum ResampleUnit {
+        Iid = "iid",
+        Stratified = "stratified",
+        Cluster = "cluster",
+    }
+}
+
+impl Resampling {
+    /// The resampling of `unit` by column `by` (needed for strata and clusters, else ignored).
+    pub fn of(unit: ResampleUnit, by: Option<String>) -> Result<Resampling> {
+        match (unit, by) {
+            (ResampleUnit::Iid, _) => Ok(Resampling::Iid),
+            (ResampleUnit::Stratified, Some(c)) => Ok(Resampling::Stratified(c)),
+            (ResampleUnit::Cluster, Some(c)) => Ok(Resampling::Cluster(c)),
+            (u, None) => {
+                Err(Error::setting("by", format!("--resample {u} needs --by COLUMN (the strata or clusters)")))
+            }
+        }
+    }
+
+    pub fn unit(&self) -> ResampleUnit {
+        match self {
+            Resampling::Iid => ResampleUnit::Iid,
+            Resampling::Stratified(_) => ResampleUnit::Stratified,
+            Resampling::Cluster(_) => ResampleUnit::Cluster,
+        }
+    }
 }
 
 /// Settings of a comparison, shown next to every result.
@@ -72,10 +104,8 @@ impl CompareSettings {
         if !(self.alpha > 0.0 && self.alpha < 0.5) {
             return Err(Error::setting("alpha", "must be in (0, 0.5)"));
         }
-        if self.bootstrap < 100 || self.bootstrap > 1_000_000 {
-            return Err(Error::setting("bootstrap", "must be between 100 and 1,000,000 resamples"));
-        }
-        Ok(())
+        // The confidence of every interval is 1 − alpha.
+        crate::stats::bootstrap::check_resamples(self.bootstrap, 100)
     }
 
     /// The settings in words, printed with every table.
@@ -233,7 +263,6 @@ pub struct FriedmanRow {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
-    pub memaudit_version: String,
     pub settings: CompareSettings,
     pub conventions: String,
     pub n_items: usize,
@@ -549,7 +578,6 @@ pub fn compare(
     };
     progress("done", 1.0);
     Ok(Comparison {
-        memaudit_version: env!("CARGO_PKG_VERSION").to_string(),
         settings: settings.clone(),
         conventions: settings.describe(),
         n_items: n,

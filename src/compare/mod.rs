@@ -1,4 +1,4 @@
-//! Paired comparison of arms (issue 3): each arm's score with an interval, every contrast with
+//! Paired comparison of arms: each arm's score with an interval, every contrast with
 //! an interval, an effect size and a multiplicity-corrected p-value, and the Friedman omnibus
 //! test with Nemenyi critical differences — the comparison a careful reviewer would write.
 //!
@@ -10,9 +10,13 @@
 
 pub mod engine;
 pub mod run;
+pub mod table;
+pub mod unit;
 
 pub use engine::{
-    ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow, Resampling, compare,
-    items_for_pair,
+    ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow, ResampleUnit,
+    Resampling, compare, items_for_pair,
 };
 pub use run::{CompareError, CompareOutput, compare_table, input_from_paired};
+pub use table::{CompareTable, compare_latex, render_compare_text};
+pub use unit::{Compare, CompareRequest, ItemSelection, ItemsView, SpecChoice, TableInfo};

@@ -12,4 +12,4 @@ pub use sweep::{
     Cell, CellStats, Crossover, DeltaRow, DeltaStats, KSweep, Series, SeriesPoint, Significance, StabilityRow,
     StabilitySummary, SweepSettings, cell_stats, cell_values, paired_delta, sweep,
 };
-pub use table::{TABLES, table};
+pub use table::{SweepTable, table};

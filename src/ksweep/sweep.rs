@@ -92,12 +92,8 @@ impl SweepSettings {
     }
 
     pub fn validate(&self) -> Result<()> {
-        if !(self.confidence > 0.5 && self.confidence < 1.0) {
-            return Err(Error::setting("confidence", "must be in (0.5, 1)"));
-        }
-        if self.bootstrap == 0 || self.bootstrap > 1_000_000 {
-            return Err(Error::setting("bootstrap", "between 1 and 1,000,000 resamples"));
-        }
+        crate::stats::bootstrap::Bootstrap { resamples: self.bootstrap, seed: self.seed, confidence: self.confidence }
+            .validate(1)?;
         if self.slack.is_nan() || self.slack < 0.0 {
             return Err(Error::setting("slack", "must be ≥ 0"));
         }

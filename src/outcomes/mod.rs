@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::audit::PerQueryRow;
+use crate::choice::Choice;
 use crate::error::{IngestError, Location};
 use crate::ingest::{InputFile, decode, file_stem};
 
@@ -34,51 +35,32 @@ pub use pairing::{
 pub use spec::{JudgmentChoice, Spec, infer_spec};
 pub use warnings::{OutcomeWarning, OutcomeWarningKind, OutcomeWarnings};
 
-/// Every outcomes layout memaudit reads (detected from the content, or forced by the caller
-/// with [`ReadOptions::format`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OutcomeFormat {
-    /// CSV with a header row, one row per (item, arm): item columns, an arm column, values.
-    LongCsv,
-    /// CSV `item, arm1, arm2, …`: the first column is the item, every other column an arm.
-    WideCsv,
-    /// JSON Lines (or a JSON array) of flat or nested objects, one per (item, arm).
-    LongJson,
-    /// reclaim-eval result JSONL (`pid`, `seed`, `policy` / `variant` / `arm`, `correct`, …).
-    ReclaimEval,
-    /// Per-question judge records `{"question_id", "llm_judgments": {"judgment_1": true, …}}`.
-    JudgeFile,
-    /// MTEL-Mem per-query records CSV (`run_id, query_index, {raw,source,canonical}_{metric}`).
-    MtelRecords,
-    /// memaudit's own rescoring per-query rows (`memaudit rescore --format json`, its
-    /// `per_query` array, JSONL of those rows, or the `per_query` CSV table).
-    RescorePerQuery,
+crate::choice! {
+    /// Every outcomes layout memaudit reads (detected from the content, or forced by the caller
+    /// with [`ReadOptions::format`]), in the order detection considers them.
+    pub enum OutcomeFormat {
+        /// memaudit's own rescoring per-query rows (`memaudit rescore --format json`, its
+        /// `per_query` array, JSONL of those rows, or the `per_query` CSV table).
+        RescorePerQuery = "rescore_per_query",
+        /// Per-question judge records `{"question_id", "llm_judgments": {"judgment_1": true, …}}`.
+        JudgeFile = "judge_file",
+        /// reclaim-eval result JSONL (`pid`, `seed`, `policy` / `variant` / `arm`, `correct`, …).
+        ReclaimEval = "reclaim_eval",
+        /// MTEL-Mem per-query records CSV (`run_id, query_index, {raw,source,canonical}_{metric}`).
+        MtelRecords = "mtel_records",
+        /// CSV `item, arm1, arm2, …`: the first column is the item, every other column an arm.
+        WideCsv = "wide_csv",
+        /// CSV with a header row, one row per (item, arm): item columns, an arm column, values.
+        LongCsv = "long_csv",
+        /// JSON Lines (or a JSON array) of flat or nested objects, one per (item, arm).
+        LongJson = "long_json",
+    }
 }
 
 impl OutcomeFormat {
-    /// Every format, in the order detection considers them.
-    pub const ALL: [OutcomeFormat; 7] = [
-        OutcomeFormat::RescorePerQuery,
-        OutcomeFormat::JudgeFile,
-        OutcomeFormat::ReclaimEval,
-        OutcomeFormat::MtelRecords,
-        OutcomeFormat::WideCsv,
-        OutcomeFormat::LongCsv,
-        OutcomeFormat::LongJson,
-    ];
-
-    /// The stable name (`long_csv`, `wide_csv`, …) used in JSON and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutcomeFormat::LongCsv => "long_csv",
-            OutcomeFormat::WideCsv => "wide_csv",
-            OutcomeFormat::LongJson => "long_json",
-            OutcomeFormat::ReclaimEval => "reclaim_eval",
-            OutcomeFormat::JudgeFile => "judge_file",
-            OutcomeFormat::MtelRecords => "mtel_records",
-            OutcomeFormat::RescorePerQuery => "rescore_per_query",
-        }
+    /// Parses a name as written by [`Choice::name`]; `-` may replace `_`.
+    pub fn parse(s: &str) -> Option<OutcomeFormat> {
+        <OutcomeFormat as Choice>::parse(&s.trim().to_ascii_lowercase().replace('-', "_"))
     }
 
     /// A human description for the reading summary.
@@ -92,12 +74,6 @@ impl OutcomeFormat {
             OutcomeFormat::MtelRecords => "MTEL-Mem per-query records (CSV)",
             OutcomeFormat::RescorePerQuery => "memaudit rescoring per-query rows",
         }
-    }
-
-    /// Parses a name as written by [`OutcomeFormat::name`]; `-` may replace `_`.
-    pub fn parse(s: &str) -> Option<OutcomeFormat> {
-        let s = s.trim().to_ascii_lowercase().replace('-', "_");
-        OutcomeFormat::ALL.into_iter().find(|f| f.name() == s)
     }
 }
 
@@ -457,7 +433,7 @@ mod tests {
 
     #[test]
     fn format_names_round_trip() {
-        for f in OutcomeFormat::ALL {
+        for &f in OutcomeFormat::ALL {
             assert_eq!(OutcomeFormat::parse(f.name()), Some(f));
             assert!(!f.describe().is_empty());
         }

@@ -20,6 +20,7 @@ use crate::error::{IngestError, Location};
 
 /// What to do when several rows share an (item, arm).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Duplicates {
     /// Not paired: the key does not identify the item (the default).

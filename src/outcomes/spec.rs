@@ -43,6 +43,20 @@ pub enum JudgmentChoice {
     Judgment(usize),
 }
 
+impl std::str::FromStr for JudgmentChoice {
+    type Err = String;
+    /// `majority` or the 1-based number of a judgment.
+    fn from_str(s: &str) -> Result<JudgmentChoice, String> {
+        match s.trim() {
+            "majority" => Ok(JudgmentChoice::Majority),
+            k => match k.parse::<usize>() {
+                Ok(k) if k >= 1 => Ok(JudgmentChoice::Judgment(k)),
+                _ => Err(format!("`{s}`: use `majority` or the number of a judgment (1, 2, …)")),
+            },
+        }
+    }
+}
+
 /// How to read the rows: which columns make the item, the arm and the value.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Spec {

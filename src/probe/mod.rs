@@ -29,6 +29,7 @@ pub mod source;
 pub mod summary;
 pub mod tag;
 pub mod text;
+pub mod unit;
 pub mod warnings;
 
 use serde::{Deserialize, Serialize};
@@ -37,12 +38,14 @@ use crate::error::{IngestError, Location};
 pub use itemized::{ItemResult, TokenResult};
 pub use read::{ProbeKey, ProbeKeys, read_notes, read_probe_keys};
 pub use source::{ItemInput, ItemKind, ItemSpec, SourceKind};
-pub use summary::{ProbeReport, ProbeSummary, report};
+pub use summary::{ProbeReport, ProbeSummary, ProbeTable, probe_table, render_text, report};
 pub use tag::Tag;
 pub use text::Span;
+pub use unit::{LiveProbe, NoteChoice, Probe, ProbeOverview, ProbeRequest, ProbeView, explain_note};
 
 /// Which probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     #[default]

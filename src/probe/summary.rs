@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::warnings::ProbeWarnings;
 use super::{Mode, NoteInput, NoteRow, Verdict, probe_note};
 use crate::error::IngestError;
-use crate::report::{Table, num, opt};
+use crate::report::{Column, Table, num, opt};
 use crate::stats::proportions::wilson_interval;
 
 /// Counts and the silent-failure rate of one mode.
@@ -135,6 +135,9 @@ pub struct ProbeReport {
     pub by_policy: Vec<PolicyVerdict>,
     pub side_by_side: SideBySide,
     pub warnings: ProbeWarnings,
+    /// Per note: items, tokens and highlight spans (`--details` only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub details: Option<Vec<super::unit::NoteDetail>>,
 }
 
 fn rate(x: usize, n: usize, confidence: f64) -> (Option<f64>, Option<f64>, Option<f64>) {
@@ -324,122 +327,118 @@ pub fn report(notes: &[NoteInput], mode: Mode, confidence: f64) -> Result<ProbeR
         notes: rows,
         side_by_side: side,
         warnings: ProbeWarnings::default(),
+        details: None,
     })
 }
 
-/// The CSV/text tables of a probe report: `notes`, `by_verdict` (both modes), `by_policy`
-/// (both modes), `agreement`.
-pub const TABLE_NAMES: [&str; 4] = ["notes", "by_verdict", "by_policy", "agreement"];
+crate::choice! {
+    /// The tables of a probe report: `notes`, `by_verdict` (both modes), `by_policy` (both
+    /// modes), `agreement`.
+    pub enum ProbeTable {
+        Notes = "notes",
+        ByVerdict = "by_verdict",
+        ByPolicy = "by_policy",
+        Agreement = "agreement",
+    }
+}
 
-/// One table of a probe report by name (`None` for an unknown name).
-pub fn probe_table(r: &ProbeReport, name: &str) -> Option<Table> {
-    match name {
-        "notes" => {
-            let mut t = Table::new(
-                "notes",
-                &[
-                    "note_id",
-                    "mode",
-                    "verdict",
-                    "items_total",
-                    "items_found",
-                    "stale_found",
-                    "tag_k",
-                    "tag_n",
-                    "tag_variant",
-                    "tag_agrees",
-                    "missing",
-                    "note_chars",
-                    "budget",
-                    "over_budget",
-                    "policy",
-                    "integrity",
-                    "arm",
-                    "correct",
-                    "explanation",
-                ],
-            );
-            for n in &r.notes {
-                t.rows.push(vec![
-                    n.note_id.clone(),
-                    n.mode.name().into(),
-                    n.verdict.name().into(),
-                    n.items_total.to_string(),
-                    n.items_found.to_string(),
-                    n.stale_found.to_string(),
-                    opt(&n.tag_k),
-                    opt(&n.tag_n),
-                    opt(&n.tag_variant),
-                    opt(&n.tag_agrees),
-                    n.missing.join(" | "),
-                    n.note_chars.to_string(),
-                    opt(&n.budget),
-                    opt(&n.over_budget),
-                    opt(&n.policy),
-                    opt(&n.integrity),
-                    opt(&n.arm),
-                    opt(&n.correct),
-                    n.explanation.clone(),
-                ]);
-            }
-            Some(t)
+const NOTES: &[Column<NoteRow>] = &crate::columns![NoteRow;
+    "note_id" => |n| n.note_id.clone(),
+    "mode" => |n| n.mode.name().into(),
+    "verdict" => |n| n.verdict.name().into(),
+    "items_total" => |n| n.items_total.to_string(),
+    "items_found" => |n| n.items_found.to_string(),
+    "stale_found" => |n| n.stale_found.to_string(),
+    "tag_k" => |n| opt(&n.tag_k),
+    "tag_n" => |n| opt(&n.tag_n),
+    "tag_variant" => |n| opt(&n.tag_variant),
+    "tag_agrees" => |n| opt(&n.tag_agrees),
+    "missing" => |n| n.missing.join(" | "),
+    "note_chars" => |n| n.note_chars.to_string(),
+    "budget" => |n| opt(&n.budget),
+    "over_budget" => |n| opt(&n.over_budget),
+    "policy" => |n| opt(&n.policy),
+    "integrity" => |n| opt(&n.integrity),
+    "arm" => |n| opt(&n.arm),
+    "correct" => |n| opt(&n.correct),
+    "explanation" => |n| n.explanation.clone(),
+];
+
+/// One verdict of one mode with its recovery.
+pub struct VerdictLine<'a> {
+    pub mode: &'a ModeReport,
+    pub verdict: Verdict,
+    pub recovery: Option<&'a VerdictRecovery>,
+}
+
+fn verdict_columns<'a>() -> [Column<VerdictLine<'a>>; 8] {
+    crate::columns![VerdictLine<'a>;
+        "mode" => |l| l.mode.summary.mode.name().into(),
+        "verdict" => |l| l.verdict.name().into(),
+        "notes" => |l| l.mode.summary.counts.get(&l.verdict).copied().unwrap_or(0).to_string(),
+        "n" => |l| l.recovery.map(|x| x.n.to_string()).unwrap_or_default(),
+        "recovered" => |l| l.recovery.map(|x| x.recovered.to_string()).unwrap_or_default(),
+        "rate" => |l| num(l.recovery.and_then(|x| x.rate)),
+        "low" => |l| num(l.recovery.and_then(|x| x.low)),
+        "high" => |l| num(l.recovery.and_then(|x| x.high)),
+    ]
+}
+
+/// One policy × verdict row of one mode.
+pub struct PolicyLine<'a> {
+    pub mode: Mode,
+    pub row: &'a PolicyVerdict,
+}
+
+fn policy_columns<'a>() -> [Column<PolicyLine<'a>>; 9] {
+    crate::columns![PolicyLine<'a>;
+        "mode" => |l| l.mode.name().into(),
+        "policy" => |l| l.row.policy.clone(),
+        "verdict" => |l| l.row.verdict.name().into(),
+        "notes" => |l| l.row.notes.to_string(),
+        "n" => |l| l.row.n.to_string(),
+        "recovered" => |l| l.row.recovered.to_string(),
+        "rate" => |l| num(l.row.rate),
+        "low" => |l| num(l.row.low),
+        "high" => |l| num(l.row.high),
+    ]
+}
+
+const AGREEMENT: &[Column<AgreementCell>] = &crate::columns![AgreementCell;
+    "itemized" => |a| a.itemized.name().into(),
+    "reference" => |a| a.reference.name().into(),
+    "notes" => |a| a.notes.to_string(),
+    "n" => |a| a.n.to_string(),
+    "recovered" => |a| a.recovered.to_string(),
+];
+
+/// One table of a probe report.
+pub fn probe_table(r: &ProbeReport, which: ProbeTable) -> Table {
+    let name = which.name();
+    let modes = [&r.side_by_side.itemized, &r.side_by_side.reference];
+    match which {
+        ProbeTable::Notes => Table::of(name, NOTES, &r.notes),
+        ProbeTable::ByVerdict => {
+            let rows: Vec<VerdictLine<'_>> = modes
+                .iter()
+                .flat_map(|m| {
+                    m.summary.mode.verdicts().iter().map(move |&verdict| VerdictLine {
+                        mode: m,
+                        verdict,
+                        recovery: m.by_verdict.as_ref().and_then(|b| b.iter().find(|x| x.verdict == verdict)),
+                    })
+                })
+                .collect();
+            Table::of(name, &verdict_columns(), &rows)
         }
-        "by_verdict" => {
-            let mut t =
-                Table::new("by_verdict", &["mode", "verdict", "notes", "n", "recovered", "rate", "low", "high"]);
-            for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
-                for &v in m.summary.mode.verdicts() {
-                    let rec = m.by_verdict.as_ref().and_then(|b| b.iter().find(|x| x.verdict == v));
-                    t.rows.push(vec![
-                        m.summary.mode.name().into(),
-                        v.name().into(),
-                        m.summary.counts.get(&v).copied().unwrap_or(0).to_string(),
-                        rec.map(|x| x.n.to_string()).unwrap_or_default(),
-                        rec.map(|x| x.recovered.to_string()).unwrap_or_default(),
-                        num(rec.and_then(|x| x.rate)),
-                        num(rec.and_then(|x| x.low)),
-                        num(rec.and_then(|x| x.high)),
-                    ]);
-                }
-            }
-            Some(t)
+        ProbeTable::ByPolicy => {
+            let rows: Vec<PolicyLine<'_>> = modes
+                .iter()
+                .flat_map(|m| m.by_policy.iter().map(move |row| PolicyLine { mode: m.summary.mode, row }))
+                .collect();
+            Table::of(name, &policy_columns(), &rows)
         }
-        "by_policy" => {
-            let mut t = Table::new(
-                "by_policy",
-                &["mode", "policy", "verdict", "notes", "n", "recovered", "rate", "low", "high"],
-            );
-            for m in [&r.side_by_side.itemized, &r.side_by_side.reference] {
-                for p in &m.by_policy {
-                    t.rows.push(vec![
-                        m.summary.mode.name().into(),
-                        p.policy.clone(),
-                        p.verdict.name().into(),
-                        p.notes.to_string(),
-                        p.n.to_string(),
-                        p.recovered.to_string(),
-                        num(p.rate),
-                        num(p.low),
-                        num(p.high),
-                    ]);
-                }
-            }
-            Some(t)
-        }
-        "agreement" => {
-            let mut t = Table::new("agreement", &["itemized", "reference", "notes", "n", "recovered"]);
-            for a in &r.side_by_side.agreement {
-                t.rows.push(vec![
-                    a.itemized.name().into(),
-                    a.reference.name().into(),
-                    a.notes.to_string(),
-                    a.n.to_string(),
-                    a.recovered.to_string(),
-                ]);
-            }
-            Some(t)
-        }
-        _ => None,
+        ProbeTable::Agreement => Table::of(name, AGREEMENT, &r.side_by_side.agreement),
     }
 }
 

@@ -95,6 +95,7 @@ pub const NONANSWER_WORDS: [&str; 42] = [
 
 /// Which trials count as abstentions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum AbstainRule {
     /// No committed value on the ANSWER line (the paper's tables).

@@ -39,10 +39,10 @@ use super::bootstrap::{self, BootstrapSettings};
 use super::score::{Answer, parse_reply, same_answer};
 use super::trials::Trial;
 use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
-use crate::report::{Table, num, opt};
 
 /// Where each trial's correctness comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum ScoreMode {
     /// Strict re-scoring where the reply and the truth are known, stored values elsewhere.
@@ -213,6 +213,9 @@ pub struct ReclaimReport {
     #[serde(default)]
     pub abstain_method: String,
     pub warnings: ProbeWarnings,
+    /// Trials analysed (after the arm filter).
+    #[serde(default)]
+    pub trials: usize,
 }
 
 /// One trial, scored.
@@ -552,6 +555,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
         interval_method: s.bootstrap.describe(),
         abstain_method: format!("{}: {}", s.abstain.name(), s.abstain.describe()),
         warnings: notices,
+        trials: trials.len(),
     }
 }
 
@@ -560,273 +564,11 @@ pub fn filter_arm(trials: Vec<Trial>, arm: &str) -> Vec<Trial> {
     trials.into_iter().filter(|t| t.arm.as_deref() == Some(arm)).collect()
 }
 
-/// The CSV/text tables of a reclaim report.
-pub const TABLE_NAMES: [&str; 3] = ["cells", "worse_than_empty", "contrasts"];
-
-/// One table of a reclaim report by name (`None` for an unknown name).
-pub fn reclaim_table(r: &ReclaimReport, name: &str) -> Option<Table> {
-    match name {
-        "cells" => {
-            let mut t = Table::new(
-                name,
-                &[
-                    "model",
-                    "task",
-                    "policy",
-                    "integrity",
-                    "arm",
-                    "n",
-                    "problems",
-                    "recovered",
-                    "rr",
-                    "rr_low",
-                    "rr_high",
-                    "rule_of_three_low",
-                    "rule_of_three_high",
-                    "answered_known",
-                    "abstain",
-                    "abstain_rate",
-                    "emit",
-                    "emit_rate",
-                    "attractor",
-                    "attractor_per_n",
-                    "attractor_per_emission",
-                    "stale_known",
-                    "rescored",
-                    "rescore_disagrees",
-                    "abstain_rule",
-                    "hedge_abstain",
-                    "abstain_fallback",
-                ],
-            );
-            for c in &r.cells {
-                t.rows.push(vec![
-                    opt(&c.model),
-                    opt(&c.task),
-                    c.policy.clone(),
-                    opt(&c.integrity),
-                    opt(&c.arm),
-                    c.n.to_string(),
-                    c.problems.to_string(),
-                    c.recovered.to_string(),
-                    num(c.rr),
-                    num(c.rr_low),
-                    num(c.rr_high),
-                    num(c.rule_of_three_low),
-                    num(c.rule_of_three_high),
-                    c.answered_known.to_string(),
-                    c.abstain.to_string(),
-                    num(c.abstain_rate),
-                    c.emit.to_string(),
-                    num(c.emit_rate),
-                    c.attractor_per_n.count.to_string(),
-                    num(c.attractor_per_n.rate),
-                    num(c.attractor_per_emission.rate),
-                    c.stale_known.to_string(),
-                    c.rescored.to_string(),
-                    c.rescore_disagrees.to_string(),
-                    c.abstain_rule.clone(),
-                    c.hedge_abstain.to_string(),
-                    c.abstain_fallback.to_string(),
-                ]);
-            }
-            Some(t)
-        }
-        "worse_than_empty" => {
-            let mut t = Table::new(
-                name,
-                &[
-                    "model",
-                    "task",
-                    "integrity",
-                    "arm",
-                    "lossy_policy",
-                    "blank_policy",
-                    "n_lossy",
-                    "n_blank",
-                    "emit_lossy",
-                    "emit_blank",
-                    "delta",
-                    "low",
-                    "high",
-                    "pairing",
-                    "pairs",
-                    "reverses",
-                    "abstain_rule",
-                ],
-            );
-            for w in &r.worse_than_empty {
-                t.rows.push(vec![
-                    opt(&w.model),
-                    opt(&w.task),
-                    opt(&w.integrity),
-                    opt(&w.arm),
-                    w.lossy_policy.clone(),
-                    w.blank_policy.clone(),
-                    w.n_lossy.to_string(),
-                    w.n_blank.to_string(),
-                    num(w.emit_lossy),
-                    num(w.emit_blank),
-                    num(w.delta),
-                    num(w.low),
-                    num(w.high),
-                    w.pairing.clone(),
-                    w.pairs.to_string(),
-                    w.reverses.to_string(),
-                    w.abstain_rule.clone(),
-                ]);
-            }
-            Some(t)
-        }
-        "contrasts" => {
-            let mut t = Table::new(
-                name,
-                &[
-                    "model",
-                    "task",
-                    "integrity",
-                    "arm",
-                    "a",
-                    "b",
-                    "n_a",
-                    "n_b",
-                    "rr_a",
-                    "rr_b",
-                    "delta",
-                    "low",
-                    "high",
-                    "pairing",
-                    "pairs",
-                ],
-            );
-            for c in &r.contrasts {
-                t.rows.push(vec![
-                    opt(&c.model),
-                    opt(&c.task),
-                    opt(&c.integrity),
-                    opt(&c.arm),
-                    c.a.clone(),
-                    c.b.clone(),
-                    c.n_a.to_string(),
-                    c.n_b.to_string(),
-                    num(c.rr_a),
-                    num(c.rr_b),
-                    num(c.delta),
-                    num(c.low),
-                    num(c.high),
-                    c.pairing.clone(),
-                    c.pairs.to_string(),
-                ]);
-            }
-            Some(t)
-        }
-        _ => None,
-    }
-}
-
-/// reclaim-eval's display of a CI bound (`_b`): `1` if ≥ 0.9995, `0` if ≤ 0.0005, otherwise
-/// two decimals without the leading zero (`.52`). Rust's `{:.2}` rounds like Python's `:.2f`.
-pub fn paper_bound(x: f64) -> String {
-    if x >= 0.9995 {
-        "1".into()
-    } else if x <= 0.0005 {
-        "0".into()
-    } else {
-        let s = format!("{x:.2}");
-        match s.strip_prefix("0.") {
-            Some(rest) => format!(".{rest}"),
-            None => match s.strip_prefix("-0.") {
-                Some(rest) => format!("-.{rest}"),
-                None => s,
-            },
-        }
-    }
-}
-
-/// A rate with its interval as the paper prints it: `0.61 [.52,.71]`.
-pub fn paper_cell(rate: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
-    match (rate, low, high) {
-        (Some(m), Some(l), Some(h)) => format!("{m:.2} [{},{}]", paper_bound(l), paper_bound(h)),
-        (Some(m), _, _) => format!("{m:.2}"),
-        _ => "—".into(),
-    }
-}
-
-/// The reclaim report as text.
-pub fn render_text(r: &ReclaimReport) -> String {
-    use crate::probe::summary::render_table;
-    let dash = |v: Option<f64>| v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into());
-    let mut cells = Table::new(
-        "cells",
-        &["model", "policy", "g", "arm", "n", "RR [95% CI]", "abstain", "emit", "attr/n", "attr/emit", "rescored"],
-    );
-    for c in &r.cells {
-        cells.rows.push(vec![
-            opt(&c.model),
-            c.policy.clone(),
-            opt(&c.integrity),
-            opt(&c.arm),
-            c.n.to_string(),
-            paper_cell(c.rr, c.rr_low, c.rr_high),
-            dash(c.abstain_rate),
-            dash(c.emit_rate),
-            dash(c.attractor_per_n.rate),
-            dash(c.attractor_per_emission.rate),
-            if c.rescored == 0 { "—".into() } else { format!("{} ({} differ)", c.rescored, c.rescore_disagrees) },
-        ]);
-    }
-    let mut out = render_table(&cells);
-    out.push_str(&format!("intervals: {}\n", r.interval_method));
-    out.push_str(&format!("abstention: {}\n", r.abstain_method));
-    if !r.worse_than_empty.is_empty() {
-        out.push_str("\nworse than empty: Δ = emit(lossy) − emit(blank)\n");
-        for w in &r.worse_than_empty {
-            out.push_str(&format!(
-                "  {} g={} {}: {} − {} = {:+.2} [{}, {}] ({}, n={}/{}){}\n",
-                opt(&w.model),
-                opt(&w.integrity),
-                opt(&w.arm),
-                dash(w.emit_lossy),
-                dash(w.emit_blank),
-                w.delta.unwrap_or(f64::NAN),
-                dash(w.low),
-                dash(w.high),
-                w.pairing,
-                w.n_lossy,
-                w.n_blank,
-                if w.reverses { "  REVERSES" } else { "" }
-            ));
-        }
-    }
-    if !r.contrasts.is_empty() {
-        out.push_str("\ncontrasts: RR(a) − RR(b)\n");
-        for c in &r.contrasts {
-            out.push_str(&format!(
-                "  {} g={} {}: {} − {} = {:+.2} [{:+.2}, {:+.2}] ({}, n={}/{})\n",
-                opt(&c.model),
-                opt(&c.integrity),
-                opt(&c.arm),
-                c.a,
-                c.b,
-                c.delta.unwrap_or(f64::NAN),
-                c.low.unwrap_or(f64::NAN),
-                c.high.unwrap_or(f64::NAN),
-                c.pairing,
-                c.n_a,
-                c.n_b
-            ));
-        }
-    }
-    for w in r.warnings.iter() {
-        out.push_str(&format!("note: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ingest::InputFile;
+    use crate::reclaim::table::{ReclaimTable, paper_bound, paper_cell, reclaim_table, render_text};
     use crate::reclaim::trials::read_trials;
 
     fn trials(text: &str) -> Vec<Trial> {
@@ -912,7 +654,7 @@ mod tests {
         assert_eq!(strict.warnings.count(W::HedgeNoReply), 0);
         assert!(hedge.abstain_method.starts_with("hedge: "), "{}", hedge.abstain_method);
         assert!(render_text(&hedge).contains("abstention: hedge"));
-        let csv = reclaim_table(&hedge, "cells").unwrap().to_csv().unwrap();
+        let csv = reclaim_table(&hedge, ReclaimTable::Cells).to_csv().unwrap();
         assert!(csv.lines().next().unwrap().ends_with(",abstain_rule,hedge_abstain,abstain_fallback"), "{csv}");
         assert!(csv.lines().nth(1).unwrap().ends_with(",hedge,1,1"), "{csv}");
     }

@@ -31,6 +31,7 @@ use crate::stats::quantile::quantile_sorted;
 
 /// Which resampler draws the bootstrap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Engine {
     /// CPython `random.Random(seed)`: reproduces reclaim-eval's intervals exactly.
@@ -38,6 +39,7 @@ pub enum Engine {
     Python,
     /// memaudit's ChaCha8 resampler (not digit-compatible with the paper).
     #[serde(rename = "chacha8")]
+    #[cfg_attr(feature = "cli", value(name = "chacha8"))]
     ChaCha8,
 }
 
@@ -76,14 +78,9 @@ impl Default for BootstrapSettings {
 
 impl BootstrapSettings {
     /// `None` when the settings are out of range (B = 0 or confidence ∉ (0, 1)).
-    pub fn check(&self) -> Result<(), String> {
-        if self.resamples == 0 {
-            return Err("the number of bootstrap resamples must be at least 1".into());
-        }
-        if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err("the confidence level must be between 0 and 1 (e.g. 0.95)".into());
-        }
-        Ok(())
+    pub fn validate(&self) -> crate::error::Result<()> {
+        crate::stats::bootstrap::Bootstrap { resamples: self.resamples, seed: self.seed, confidence: self.confidence }
+            .validate(1)
     }
 
     /// A short description for outputs, e.g. `python random.Random(0), B=5000, 95%, iid`.
@@ -269,8 +266,8 @@ mod tests {
         assert_eq!(interval(&[1.0; 24], None, &s), Some(Interval { low: 1.0, high: 1.0 }));
         let c = BootstrapSettings { engine: Engine::ChaCha8, ..s };
         assert_eq!(interval(&[0.0; 5], None, &c), Some(Interval { low: 0.0, high: 0.0 }));
-        assert!(BootstrapSettings { resamples: 0, ..s }.check().is_err());
-        assert!(BootstrapSettings { confidence: 1.0, ..s }.check().is_err());
+        assert!(BootstrapSettings { resamples: 0, ..s }.validate().is_err());
+        assert!(BootstrapSettings { confidence: 1.0, ..s }.validate().is_err());
     }
 
     #[test]

@@ -14,7 +14,9 @@ pub mod analysis;
 pub mod bootstrap;
 pub mod pyrandom;
 pub mod score;
+pub mod table;
 pub mod trials;
+pub mod unit;
 
 pub use abstain::AbstainRule;
 pub use analysis::{
@@ -23,4 +25,6 @@ pub use analysis::{
 pub use bootstrap::{BootstrapSettings, Engine};
 pub use pyrandom::PyRandom;
 pub use score::{Answer, AnswerKind};
+pub use table::{ReclaimTable, reclaim_table, render_text};
 pub use trials::{Trial, TrialsRead, read_trials};
+pub use unit::{Reclaim, ReclaimOverview, ReclaimRequest};

@@ -10,7 +10,9 @@ pub mod expr;
 pub mod registry;
 pub mod role;
 pub mod table;
+pub mod text;
 pub mod time;
+pub mod unit;
 
 pub use expr::{CiTest, Eval, Op, Operand, Pred, Quantity};
 pub use registry::{
@@ -18,5 +20,6 @@ pub use registry::{
     Values, evaluate, read_rules, read_values, sha256_hex,
 };
 pub use role::detect_file_role;
-pub use table::{TABLES, table};
+pub use table::{RulesTable, table};
 pub use time::{format_time, parse_time};
+pub use unit::{Rules, RulesRequest};

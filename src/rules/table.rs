@@ -1,33 +1,32 @@
-//! The CSV table of a rules evaluation (`memaudit rules --format csv`): the same [`Table`]
-//! feeds the CLI and the viewer's export and table.
+//! The tables of a rules evaluation (`memaudit rules --format csv --table NAME`): the same
+//! [`Table`] feeds the CLI and the viewer's export and table.
 
-use super::RulesReport;
-use crate::report::{Table, num, opt};
+use super::{RuleVerdict, RulesReport};
+use crate::report::{Column, Table, num, opt};
 
-/// The tables a rules evaluation can be exported as.
-pub const TABLES: [&str; 1] = ["verdicts"];
-
-/// One table by name (`None` for an unknown name): `verdicts`, one row per rule.
-pub fn table(report: &RulesReport, name: &str) -> Option<Table> {
-    if name != "verdicts" {
-        return None;
+crate::choice! {
+    /// The tables a rules evaluation can be exported as.
+    pub enum RulesTable {
+        /// One row per rule.
+        Verdicts = "verdicts",
     }
-    let mut t = Table::new(
-        "verdicts",
-        &["rule_id", "kind", "fired", "outcome", "margin", "temporal", "registered", "inputs", "error"],
-    );
-    for v in &report.verdicts {
-        t.rows.push(vec![
-            v.rule_id.clone(),
-            v.kind.clone(),
-            opt(&v.fired),
-            v.outcome.clone(),
-            num(v.margin),
-            v.temporal.status.clone(),
-            opt(&v.temporal.registered),
-            v.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(";"),
-            opt(&v.error),
-        ]);
+}
+
+const VERDICTS: &[Column<RuleVerdict>] = &crate::columns![RuleVerdict;
+    "rule_id" => |v| v.rule_id.clone(),
+    "kind" => |v| v.kind.clone(),
+    "fired" => |v| opt(&v.fired),
+    "outcome" => |v| v.outcome.clone(),
+    "margin" => |v| num(v.margin),
+    "temporal" => |v| v.temporal.status.clone(),
+    "registered" => |v| opt(&v.temporal.registered),
+    "inputs" => |v| v.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(";"),
+    "error" => |v| opt(&v.error),
+];
+
+/// One table of a rules evaluation.
+pub fn table(report: &RulesReport, which: RulesTable) -> Table {
+    match which {
+        RulesTable::Verdicts => Table::of(which.name(), VERDICTS, &report.verdicts),
     }
-    Some(t)
 }

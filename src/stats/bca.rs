@@ -23,6 +23,7 @@ use super::quantile::quantile_sorted;
 
 /// How ẑ₀ counts resamples equal to the estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Z0Rule {
     /// #{<} + ½#{=} (SciPy `stats.bootstrap(method="BCa")`).

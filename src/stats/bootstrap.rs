@@ -22,6 +22,55 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use super::quantile::quantile_sorted;
+use crate::error::{Error, Result};
+
+/// Most resamples any interval of any capability draws (time and memory stay bounded, also in
+/// the browser).
+pub const MAX_RESAMPLES: usize = 1_000_000;
+
+/// The settings behind every bootstrap interval — resamples B, the seed of the ChaCha8 stream,
+/// and the two-sided confidence level — and their one validation, used by every capability.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Bootstrap {
+    pub resamples: usize,
+    pub seed: u64,
+    pub confidence: f64,
+}
+
+impl Bootstrap {
+    /// Checks B in `min_resamples..=MAX_RESAMPLES` and the confidence in (0, 1).
+    pub fn validate(&self, min_resamples: usize) -> Result<()> {
+        check_resamples(self.resamples, min_resamples)?;
+        check_confidence(self.confidence)
+    }
+
+    /// A resampler drawing B resamples from the seed.
+    pub fn resampler(&self) -> Resampler {
+        Resampler::new(self.resamples, self.seed)
+    }
+}
+
+/// B must be in `min..=`[`MAX_RESAMPLES`] (`min` is 0 where B = 0 means "no intervals").
+pub fn check_resamples(resamples: usize, min: usize) -> Result<()> {
+    if resamples < min || resamples > MAX_RESAMPLES {
+        return Err(Error::setting(
+            "bootstrap",
+            format!("must be between {min} and 1,000,000 resamples (got {resamples})"),
+        ));
+    }
+    Ok(())
+}
+
+/// A two-sided confidence level must be strictly between 0 and 1.
+pub fn check_confidence(confidence: f64) -> Result<()> {
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(Error::setting(
+            "confidence",
+            format!("must be strictly between 0 and 1, e.g. 0.95 (got {confidence})"),
+        ));
+    }
+    Ok(())
+}
 
 /// A two-sided interval.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]

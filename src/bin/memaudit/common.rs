@@ -1,128 +1,16 @@
-//! Arguments and plumbing shared by the subcommands: input files, scoring settings, output
-//! formats, and the failure type that maps to exit codes (2: bad input or settings, 1: I/O).
+//! What every subcommand shares: reading the input files with their roles, running a core
+//! capability, and one emitter (JSON in the version envelope, CSV by table enum, text, LaTeX),
+//! plus the failure type that maps to exit codes (2: bad input or settings, 1: I/O).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use memaudit::conventions::{CreditUnit, Discount, Gain, MissingRun, RankOrder, Settings};
-use memaudit::dataset::Dataset;
-use memaudit::error::{Error, IngestError};
-use memaudit::file_role::FileRole;
-use memaudit::ingest::{self, InputFile, Loaded, Role};
-
-#[derive(Args, Clone)]
-pub(crate) struct InputArgs {
-    /// Stored memories with their lineage (memories.jsonl[.gz], a bundle .json, LoCoMo or LongMemEval data).
-    #[arg(long, short = 'm')]
-    pub(crate) memories: Option<PathBuf>,
-    /// Queries with gold evidence (queries.jsonl[.gz]; may be the same file as --memories).
-    #[arg(long, short = 'q')]
-    pub(crate) queries: Option<PathBuf>,
-    /// Saved ranked outputs (runs.jsonl, per-hit rows, LongMemEval retrieval logs, TREC runs). Repeatable.
-    #[arg(long, short = 'r')]
-    pub(crate) runs: Vec<PathBuf>,
-    /// TREC qrels (then only the Raw target exists).
-    #[arg(long)]
-    pub(crate) qrels: Option<PathBuf>,
-    /// Any other input file, format detected from its content. Repeatable.
-    #[arg(long, short = 'i')]
-    pub(crate) input: Vec<PathBuf>,
-}
-
-#[derive(Args, Clone)]
-pub(crate) struct SettingsArgs {
-    /// Cutoff: only the first k items of each list count.
-    #[arg(long, default_value_t = 60)]
-    pub(crate) k: usize,
-    /// Credit unit: one group per evidence anchor, or every memory id.
-    #[arg(long, value_enum, default_value_t = UnitArg::Group)]
-    pub(crate) unit: UnitArg,
-    /// Rank discount: trec_eval 9 log2(rank+1), or LongMemEval's (ranks 1 and 2 undiscounted).
-    #[arg(long, value_enum, default_value_t = DiscountArg::Log2)]
-    pub(crate) discount: DiscountArg,
-    /// Gain of graded relevance: linear or 2^rel-1.
-    #[arg(long, value_enum, default_value_t = GainArg::Linear)]
-    pub(crate) gain: GainArg,
-    /// Rank order: the saved order, or trec_eval's (score descending, ties by id descending).
-    #[arg(long, value_enum, default_value_t = OrderArg::Saved)]
-    pub(crate) order: OrderArg,
-    /// Queries without a run for a system: leave out (skip) or score 0 (zero).
-    #[arg(long, value_enum, default_value_t = MissingArg::Skip)]
-    pub(crate) missing: MissingArg,
-    /// Paired bootstrap resamples for every interval.
-    #[arg(long, default_value_t = 3000)]
-    pub(crate) bootstrap: usize,
-    /// RNG seed for the bootstrap.
-    #[arg(long, default_value_t = 1337)]
-    pub(crate) seed: u64,
-    /// Confidence level of the intervals.
-    #[arg(long, default_value_t = 0.95)]
-    pub(crate) confidence: f64,
-}
-
-#[derive(Copy, Clone, ValueEnum)]
-pub(crate) enum UnitArg {
-    Group,
-    Id,
-}
-#[derive(Copy, Clone, ValueEnum)]
-pub(crate) enum DiscountArg {
-    Log2,
-    Lme,
-}
-#[derive(Copy, Clone, ValueEnum)]
-pub(crate) enum GainArg {
-    Linear,
-    Exponential,
-}
-#[derive(Copy, Clone, ValueEnum)]
-pub(crate) enum OrderArg {
-    Saved,
-    TrecEval,
-}
-#[derive(Copy, Clone, ValueEnum)]
-pub(crate) enum MissingArg {
-    Skip,
-    Zero,
-}
-#[derive(Copy, Clone, ValueEnum, PartialEq)]
-pub(crate) enum OutFormat {
-    Json,
-    Csv,
-    Table,
-}
-
-impl SettingsArgs {
-    pub(crate) fn settings(&self) -> Settings {
-        Settings {
-            k: self.k,
-            unit: match self.unit {
-                UnitArg::Group => CreditUnit::Group,
-                UnitArg::Id => CreditUnit::Id,
-            },
-            discount: match self.discount {
-                DiscountArg::Log2 => Discount::Log2,
-                DiscountArg::Lme => Discount::Lme,
-            },
-            gain: match self.gain {
-                GainArg::Linear => Gain::Linear,
-                GainArg::Exponential => Gain::Exponential,
-            },
-            order: match self.order {
-                OrderArg::Saved => RankOrder::Saved,
-                OrderArg::TrecEval => RankOrder::TrecEval,
-            },
-            missing: match self.missing {
-                MissingArg::Skip => MissingRun::Skip,
-                MissingArg::Zero => MissingRun::Zero,
-            },
-            bootstrap: self.bootstrap,
-            seed: self.seed,
-            confidence: self.confidence,
-        }
-    }
-}
+use memaudit::capability::{self, Capability, FileRole, RoleFile, envelope, quiet};
+use memaudit::choice::Choice;
+use memaudit::error::Error;
+use memaudit::ingest::InputFile;
 
 /// A failure with the exit code it maps to: 2 for bad input or settings, 1 for I/O.
 pub(crate) struct Failure {
@@ -137,6 +25,17 @@ impl From<Error> for Failure {
     }
 }
 
+impl From<memaudit::error::IngestError> for Failure {
+    fn from(e: memaudit::error::IngestError) -> Self {
+        Failure::from(Error::from(e))
+    }
+}
+
+/// A refusal of the arguments (exit code 2).
+pub(crate) fn fail(e: impl std::fmt::Display) -> Failure {
+    Failure { message: e.to_string(), code: 2 }
+}
+
 pub(crate) fn io_failure(what: &Path, e: std::io::Error) -> Failure {
     Failure { message: format!("{}: {e}", what.display()), code: 1 }
 }
@@ -146,65 +45,139 @@ pub(crate) fn read_path(p: &Path) -> Result<InputFile, Failure> {
     Ok(InputFile::new(p.display().to_string(), bytes))
 }
 
-/// Reads `file`, given as a file of `role`, with `read`; when that fails and `detect` (the
-/// core's detection by content) recognises another role, the error names its option. (A
-/// rules file that is none of the others is data: that says nothing, so it is not named.)
-pub(crate) fn read_as<T>(
-    file: &InputFile,
-    role: FileRole,
-    detect: impl FnOnce(&InputFile) -> Option<FileRole>,
-    read: impl FnOnce(&InputFile) -> Result<T, IngestError>,
-) -> Result<T, Failure> {
-    read(file).map_err(|e| {
-        let mut f = Failure::from(Error::from(e));
-        if let Some(seen) = detect(file).filter(|r| *r != role && *r != FileRole::Data) {
-            f.message.push_str(&format!("; its content looks like a file for {}", seen.option()));
-        }
-        f
-    })
+/// The output format of a subcommand.
+#[derive(Copy, Clone, ValueEnum, PartialEq, Default)]
+pub(crate) enum OutFormat {
+    Json,
+    Csv,
+    #[default]
+    Table,
+    /// LaTeX (`memaudit compare` only).
+    Latex,
 }
 
-pub(crate) fn load(input: &InputArgs) -> Result<Dataset, Failure> {
-    let mut loaded = Loaded::default();
-    let mut done: Vec<PathBuf> = Vec::new();
-    let mut plan: Vec<(&PathBuf, Role)> = Vec::new();
-    if let Some(m) = &input.memories {
-        plan.push((m, Role::Memories));
-    }
-    if let Some(q) = &input.queries {
-        plan.push((q, Role::Queries));
-    }
-    if let Some(q) = &input.qrels {
-        plan.push((q, Role::Queries));
-    }
-    for r in &input.runs {
-        plan.push((r, Role::Runs));
-    }
-    for i in &input.input {
-        plan.push((i, Role::Any));
-    }
-    if plan.is_empty() {
-        return Err(Failure {
-            message: "no input files: give --memories, --queries and --runs (or --input)".into(),
-            code: 2,
-        });
-    }
-    for (path, role) in plan {
-        if done.contains(path) {
-            continue;
-        }
-        let file = read_path(path)?;
-        ingest::read_into(&file, role, &mut loaded, &mut |_| {}).map_err(|e| Failure::from(Error::from(e)))?;
-        done.push(path.clone());
-    }
-    Ok(Dataset::build(loaded))
+/// The output options every subcommand has; `T` is its capability's table enum.
+#[derive(Args, Clone)]
+pub(crate) struct Output<T: ValueEnum + Choice + Send + Sync + 'static> {
+    /// Output format: json (the report in the version envelope), csv (one --table), table (text).
+    #[arg(long, value_enum, default_value_t = OutFormat::Table)]
+    pub(crate) format: OutFormat,
+    /// With --format csv: which table (default: the first).
+    #[arg(long, value_enum, alias = "csv-table")]
+    pub(crate) table: Option<T>,
+    /// Also write the JSON report, every table as CSV (and LaTeX where offered) into this directory.
+    #[arg(long)]
+    pub(crate) out_dir: Option<PathBuf>,
+    /// Pretty-print JSON.
+    #[arg(long)]
+    pub(crate) pretty: bool,
+}
+
+/// Writes to stdout; a closed pipe or a full disk is a failure with a message, never a panic.
+pub(crate) fn print(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| Failure { message: format!("could not write the output: {e}"), code: 1 })
 }
 
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), Failure> {
     std::fs::write(path, text).map_err(|e| io_failure(path, e))
 }
 
+/// A value as JSON (the capability reports go through [`json_report`]).
 pub(crate) fn json<T: serde::Serialize>(v: &T, pretty: bool) -> Result<String, Failure> {
     let r = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };
     r.map_err(|e| Failure { message: format!("could not serialise output: {e}"), code: 1 })
+}
+
+/// A report in the version envelope every JSON output has.
+pub(crate) fn json_report<R: serde::Serialize>(report: &R, pretty: bool) -> Result<String, Failure> {
+    json(&envelope(report), pretty)
+}
+
+/// Reads each file given with a stated role (an option) or `None` (detected from the content),
+/// and gives each its role.
+pub(crate) fn inputs<C: Capability>(given: Vec<(PathBuf, Option<FileRole>)>) -> Result<Vec<RoleFile>, Failure> {
+    let mut files = Vec::with_capacity(given.len());
+    for (path, role) in given {
+        files.push((read_path(&path)?, role));
+    }
+    Ok(capability::assign_roles::<C>(files)?)
+}
+
+/// A reading failure names the option the file's content suggests when it was given under
+/// another one ("its content looks like a file for --claims").
+fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
+    let mut f = Failure::from(e.clone());
+    if let Error::Ingest(i) = &e {
+        // The same file may be given under two options: hint when one of them is not what it looks like.
+        let named: Vec<&RoleFile> = files.iter().filter(|f| f.file.name == i.location.file).collect();
+        if let Some(file) = named.first()
+            && let Ok(seen) = C::detect(&file.file)
+            && seen != FileRole::Data
+            && named.iter().any(|f| f.role != seen)
+        {
+            f.message.push_str(&format!("; its content looks like a file for {}", seen.option()));
+        }
+    }
+    f
+}
+
+/// Validates the request, reads the files and runs the capability.
+pub(crate) fn run<C: Capability>(files: &[RoleFile], request: &C::Request) -> Result<(C::Loaded, C::Report), Failure> {
+    capability::run_once::<C>(files, request, &mut quiet()).map_err(|e| hint::<C>(e, files))
+}
+
+/// A drill-down on freshly read files.
+pub(crate) fn detail<C: Capability>(
+    files: &[RoleFile],
+    request: &C::Request,
+    detail: &C::Detail,
+) -> Result<C::DetailView, Failure> {
+    use memaudit::capability::Validate;
+    request.validate()?;
+    let loaded = C::load(files, request, &mut quiet()).map_err(|e| hint::<C>(e, files))?;
+    Ok(C::detail(&loaded, request, detail)?)
+}
+
+/// Prints a report in the chosen format (and writes `--out-dir`).
+pub(crate) fn emit<C: Capability>(report: &C::Report, out: &Output<C::Table>) -> Result<(), Failure>
+where
+    C::Table: ValueEnum + Send + Sync,
+{
+    if let Some(dir) = &out.out_dir {
+        std::fs::create_dir_all(dir).map_err(|e| io_failure(dir, e))?;
+        let stem = if C::ANALYSIS == memaudit::capability::Analysis::Compare { "comparison" } else { "report" };
+        write(&dir.join(format!("{stem}.json")), &json_report(report, true)?)?;
+        for &t in C::Table::ALL {
+            // A table the report cannot have (e.g. a diff without --diff) is not written.
+            if let Ok(table) = C::table(report, t) {
+                write(&dir.join(format!("{}.csv", t.name())), &table.to_csv()?)?;
+            }
+        }
+        if let Some(tex) = C::latex(report) {
+            write(&dir.join(format!("{stem}.tex")), &tex)?;
+        }
+    }
+    match out.format {
+        OutFormat::Json => print(&format!("{}\n", json_report(report, out.pretty)?)),
+        OutFormat::Csv => {
+            let which = out.table.unwrap_or(C::Table::ALL[0]);
+            print(&C::table(report, which)?.to_csv()?)
+        }
+        OutFormat::Table => print(&C::render_text(report)),
+        OutFormat::Latex => match C::latex(report) {
+            Some(tex) => print(&tex),
+            None => Err(fail(format!("`memaudit {}` has no LaTeX output: use json, csv or table", C::ANALYSIS))),
+        },
+    }
+}
+
+/// `A:B` (a contrast, a diff) as two non-empty names.
+pub(crate) fn pair(text: &str, option: &str) -> Result<(String, String), Failure> {
+    match text.split_once(':') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => Ok((a.trim().into(), b.trim().into())),
+        _ => Err(fail(format!("{option} `{text}`: expected A:B"))),
+    }
 }

@@ -1,6 +1,6 @@
-//! `memaudit`: the command-line twin of the viewer. A thin layer over the core: parse
-//! arguments, read files, call the same functions the viewer calls, print. One module per
-//! group of subcommands.
+//! `memaudit`: the command-line twin of the viewer. A thin layer over the core: each
+//! subcommand is "arguments → request → the core capability's run → emit" (`common`), the
+//! same `run` the viewer's worker calls. One module per group of subcommands.
 
 mod ablation;
 mod answers;
@@ -13,6 +13,7 @@ mod reclaim;
 mod rescore;
 mod rules;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -72,7 +73,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("memaudit: error: {}", f.message);
+            // A closed stderr must not turn a refusal into a panic.
+            let _ = writeln!(std::io::stderr(), "memaudit: error: {}", f.message);
             ExitCode::from(f.code)
         }
     }

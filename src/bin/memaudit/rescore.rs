@@ -1,14 +1,99 @@
-//! `memaudit rescore` and `memaudit drilldown`: credit-target rescoring of saved ranked lists.
+//! `memaudit rescore` and `memaudit drilldown`: arguments → [`Settings`] → the core's
+//! [`Rescore`] capability → output.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use memaudit::audit::{self, Report};
-use memaudit::error::Error;
-use memaudit::report;
+use memaudit::audit::{DrilldownQuery, Rescore, RescoreTable};
+use memaudit::capability::FileRole;
+use memaudit::conventions::{CreditUnit, Discount, Gain, MissingRun, RankOrder, Settings};
 
-use crate::common::{Failure, InputArgs, OutFormat, SettingsArgs, io_failure, json, load, write};
+use crate::common::{Failure, OutFormat, Output, detail, emit, inputs, json_report, print, run};
+
+fn defaults() -> Settings {
+    Settings::default()
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct InputArgs {
+    /// Stored memories with their lineage (memories.jsonl[.gz], a bundle .json, LoCoMo or LongMemEval data).
+    #[arg(long, short = 'm')]
+    pub(crate) memories: Option<PathBuf>,
+    /// Queries with gold evidence (queries.jsonl[.gz]; may be the same file as --memories).
+    #[arg(long, short = 'q')]
+    pub(crate) queries: Option<PathBuf>,
+    /// Saved ranked outputs (runs.jsonl, per-hit rows, LongMemEval retrieval logs, TREC runs). Repeatable.
+    #[arg(long, short = 'r')]
+    pub(crate) runs: Vec<PathBuf>,
+    /// TREC qrels (then only the Raw target exists).
+    #[arg(long)]
+    pub(crate) qrels: Option<PathBuf>,
+    /// Any other input file, format detected from its content. Repeatable.
+    #[arg(long, short = 'i')]
+    pub(crate) input: Vec<PathBuf>,
+}
+
+impl InputArgs {
+    /// Every file with the role of its option.
+    fn files(&self) -> Vec<(PathBuf, Option<FileRole>)> {
+        let mut out = Vec::new();
+        out.extend(self.memories.iter().map(|p| (p.clone(), Some(FileRole::Memories))));
+        out.extend(self.queries.iter().map(|p| (p.clone(), Some(FileRole::Queries))));
+        out.extend(self.qrels.iter().map(|p| (p.clone(), Some(FileRole::Qrels))));
+        out.extend(self.runs.iter().map(|p| (p.clone(), Some(FileRole::Runs))));
+        out.extend(self.input.iter().map(|p| (p.clone(), Some(FileRole::Retrieval))));
+        out
+    }
+}
+
+/// Every scoring convention; the defaults are the core's ([`Settings::default`]).
+#[derive(Args, Clone)]
+pub(crate) struct SettingsArgs {
+    /// Cutoff: only the first k items of each list count.
+    #[arg(long, default_value_t = defaults().k)]
+    pub(crate) k: usize,
+    /// Credit unit: one group per evidence anchor, or every memory id.
+    #[arg(long, value_enum, default_value_t = defaults().unit)]
+    pub(crate) unit: CreditUnit,
+    /// Rank discount: trec_eval 9 log2(rank+1), or LongMemEval's (ranks 1 and 2 undiscounted).
+    #[arg(long, value_enum, default_value_t = defaults().discount)]
+    pub(crate) discount: Discount,
+    /// Gain of graded relevance: linear or 2^rel-1.
+    #[arg(long, value_enum, default_value_t = defaults().gain)]
+    pub(crate) gain: Gain,
+    /// Rank order: the saved order, or trec_eval's (score descending, ties by id descending).
+    #[arg(long, value_enum, default_value_t = defaults().order)]
+    pub(crate) order: RankOrder,
+    /// Queries without a run for a system: leave out (skip) or score 0 (zero).
+    #[arg(long, value_enum, default_value_t = defaults().missing)]
+    pub(crate) missing: MissingRun,
+    /// Paired bootstrap resamples for every interval (0: no intervals).
+    #[arg(long, default_value_t = defaults().bootstrap)]
+    pub(crate) bootstrap: usize,
+    /// RNG seed for the bootstrap.
+    #[arg(long, default_value_t = defaults().seed)]
+    pub(crate) seed: u64,
+    /// Confidence level of the intervals.
+    #[arg(long, default_value_t = defaults().confidence)]
+    pub(crate) confidence: f64,
+}
+
+impl SettingsArgs {
+    pub(crate) fn settings(&self) -> Settings {
+        Settings {
+            k: self.k,
+            unit: self.unit,
+            discount: self.discount,
+            gain: self.gain,
+            order: self.order,
+            missing: self.missing,
+            bootstrap: self.bootstrap,
+            seed: self.seed,
+            confidence: self.confidence,
+        }
+    }
+}
 
 #[derive(Args)]
 pub(crate) struct RescoreArgs {
@@ -16,18 +101,8 @@ pub(crate) struct RescoreArgs {
     pub(crate) input: InputArgs,
     #[command(flatten)]
     pub(crate) settings: SettingsArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutFormat::Table)]
-    pub(crate) format: OutFormat,
-    /// With --format csv: which table to print.
-    #[arg(long, default_value = "summary", value_parser = clap::builder::PossibleValuesParser::new(report::TABLE_NAMES))]
-    pub(crate) table: String,
-    /// Also write report.json and every table as CSV into this directory.
-    #[arg(long)]
-    pub(crate) out_dir: Option<PathBuf>,
-    /// Pretty-print JSON.
-    #[arg(long)]
-    pub(crate) pretty: bool,
+    #[command(flatten)]
+    pub(crate) output: Output<RescoreTable>,
 }
 
 #[derive(Args)]
@@ -42,91 +117,28 @@ pub(crate) struct DrilldownArgs {
     /// Query id.
     #[arg(long)]
     pub(crate) query: String,
+    /// Output format: json or table (text).
     #[arg(long, value_enum, default_value_t = OutFormat::Table)]
     pub(crate) format: OutFormat,
 }
 
 pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
-    let settings = args.settings.settings();
-    settings.validate()?;
-    let ds = load(&args.input)?;
-    if ds.queries.is_empty() {
-        return Err(Error::Empty("no queries were read (give a queries file, qrels, or benchmark data)".into()).into());
-    }
-    let report: Report = audit::run(&ds, &settings, &mut |_, _| {});
-    if let Some(dir) = &args.out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| io_failure(dir, e))?;
-        write(&dir.join("report.json"), &json(&report, true)?)?;
-        for name in report::TABLE_NAMES {
-            if let Some(t) = report::table(&report, name) {
-                write(&dir.join(format!("{name}.csv")), &t.to_csv()?)?;
-            }
-        }
-    }
-    match args.format {
-        OutFormat::Json => println!("{}", json(&report, args.pretty)?),
-        OutFormat::Csv => {
-            let t = report::table(&report, &args.table)
-                .ok_or_else(|| Failure { message: format!("unknown table `{}`", args.table), code: 2 })?;
-            print!("{}", t.to_csv()?);
-            let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
-            if n > 0 {
-                eprintln!("memaudit: {} reading warning(s); see `--table warnings`", n);
-            }
-        }
-        OutFormat::Table => print!("{}", report::render_text(&report)),
+    let files = inputs::<Rescore>(args.input.files())?;
+    let (_, report) = run::<Rescore>(&files, &args.settings.settings())?;
+    emit::<Rescore>(&report, &args.output)?;
+    let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
+    if args.output.format == OutFormat::Csv && n > 0 {
+        eprintln!("memaudit: {n} reading warning(s); see `--table warnings`");
     }
     Ok(())
 }
 
 pub(crate) fn drill(args: DrilldownArgs) -> Result<(), Failure> {
     let settings = args.settings.settings();
-    settings.validate()?;
-    let ds = load(&args.input)?;
-    let s = ds.system_index(&args.system).ok_or_else(|| Failure {
-        message: format!("no system `{}` (have: {})", args.system, ds.systems.join(", ")),
-        code: 2,
-    })?;
-    let q = ds
-        .query_index(&args.query)
-        .ok_or_else(|| Failure { message: format!("no query `{}`", args.query), code: 2 })?;
-    let d = audit::drilldown(&ds, &settings, s, q as usize)
-        .ok_or_else(|| Failure { message: "nothing to show".into(), code: 2 })?;
+    let files = inputs::<Rescore>(args.input.files())?;
+    let d = detail::<Rescore>(&files, &settings, &DrilldownQuery { system: args.system, query: args.query })?;
     if args.format == OutFormat::Json {
-        println!("{}", json(&d, true)?);
-        return Ok(());
+        return print(&format!("{}\n", json_report(&d, true)?));
     }
-    println!("{} — {} ({})", d.system, d.query_id, settings.describe());
-    if let Some(t) = &d.query_text {
-        println!("query: {t}");
-    }
-    println!("evidence: {}", d.evidence.join(", "));
-    for t in &d.targets {
-        match &t.score {
-            Some(s) => println!(
-                "  {:<9} nDCG {:.4}  recall {:.4}  hit {}  MRR {:.4}  groups {}",
-                t.target.name(),
-                s.ndcg,
-                s.recall,
-                s.hit,
-                s.mrr,
-                t.groups.len()
-            ),
-            None => {
-                println!("  {:<9} not eligible (no stored memory of the evidence is in this target)", t.target.name())
-            }
-        }
-    }
-    for it in &d.items {
-        println!(
-            "  {:>3}{} {:<40} {:<16} {:<10} {}",
-            it.rank,
-            if it.within_k { " " } else { "*" },
-            it.memory_id,
-            format!("{:?}", it.mark).to_lowercase(),
-            it.kind.clone().unwrap_or_default(),
-            it.evidence_anchors.join(", ")
-        );
-    }
-    Ok(())
+    print(&memaudit::audit::drilldown::render_text(&d, &settings))
 }

@@ -1,0 +1,108 @@
+//! Counterfactual-ablation analysis as one capability ([`Ablation`]): `memaudit ablation` and
+//! the viewer's ablation page (several files: pairs concatenated, warnings merged).
+
+use serde::{Deserialize, Serialize};
+
+use super::analyse::{AblationReport, AblationSettings, analyse};
+use super::read::{AblationColumns, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
+use super::table::{AblationTable, table};
+use super::text;
+use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::error::{Error, Result};
+use crate::ingest::InputFile;
+use crate::report::Table;
+
+/// Utilities, labels, the u histogram, positive rates and the non-circularity panel.
+pub struct Ablation;
+
+/// `memaudit ablation [--profile P] [--f1-threshold T] [--target u|y] [--gate G] [--bootstrap …]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AblationRequest {
+    pub settings: AblationSettings,
+    /// How texts become 0/1 outcomes when a trace has predictions instead of scores.
+    pub scoring: OutcomeScoring,
+    pub columns: AblationColumns,
+}
+
+impl Validate for AblationRequest {
+    fn validate(&self) -> Result<()> {
+        self.settings.validate()?;
+        if !(0.0..=1.0).contains(&self.scoring.f1_threshold) {
+            return Err(Error::setting("f1_threshold", "must be in [0, 1]"));
+        }
+        Ok(())
+    }
+}
+
+/// The ablation pairs read, kept between runs.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedPairs {
+    pub pairs: Vec<PairRow>,
+    pub warnings: AblationWarnings,
+    pub files: Vec<FileSummary>,
+}
+
+/// Share of a run's progress reported before the bootstraps.
+const SETUP_SHARE: f64 = 0.05;
+
+impl Capability for Ablation {
+    const ANALYSIS: Analysis = Analysis::Ablation;
+    const ROLES: &'static [FileRole] = &[FileRole::Traces];
+
+    type Request = AblationRequest;
+    type Loaded = LoadedPairs;
+    type Overview = Vec<FileSummary>;
+    type Report = AblationReport;
+    type Table = AblationTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(_file: &InputFile) -> Result<FileRole> {
+        Ok(FileRole::Traces)
+    }
+
+    fn load(files: &[RoleFile], request: &AblationRequest, progress: Progress<'_>) -> Result<LoadedPairs> {
+        if files.is_empty() {
+            return Err(Error::Empty("no ablation traces: give --input, or drop traces (CSV or JSONL)".into()));
+        }
+        progress(Phase::Reading, "reading ablation traces", 0.0);
+        let mut out = LoadedPairs::default();
+        for f in files {
+            let (pairs, warnings) = read_ablation(&f.file, &request.columns, &request.scoring)?;
+            out.files.push(FileSummary::of(f, "ablation traces", pairs.len()));
+            out.pairs.extend(pairs);
+            out.warnings.extend(&warnings);
+        }
+        Ok(out)
+    }
+
+    /// Traces with texts are scored while reading: another profile reads them again.
+    fn reload(old: &AblationRequest, new: &AblationRequest) -> bool {
+        old.columns != new.columns || old.scoring != new.scoring
+    }
+
+    fn overview(l: &LoadedPairs) -> Vec<FileSummary> {
+        l.files.clone()
+    }
+
+    fn run(l: &LoadedPairs, request: &AblationRequest, progress: Progress<'_>) -> Result<AblationReport> {
+        progress(Phase::Analysing, "utilities, rates and bootstrap intervals of ρ", 0.0);
+        let mut report = analyse(&l.pairs, &request.settings, l.warnings.clone(), &mut |stage, f| {
+            progress(Phase::Analysing, stage, SETUP_SHARE + (1.0 - SETUP_SHARE) * f.clamp(0.0, 1.0))
+        })?;
+        report.scoring = Some(request.scoring.clone());
+        Ok(report)
+    }
+
+    fn detail(_: &LoadedPairs, _: &AblationRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &AblationReport, which: AblationTable) -> Result<Table> {
+        Ok(table(report, which))
+    }
+
+    fn render_text(report: &AblationReport) -> String {
+        text::render_text(report)
+    }
+}

@@ -1,0 +1,112 @@
+//! Answer rescoring as one capability ([`Answers`]): `memaudit answers` and the viewer's
+//! answers page (several files: rows concatenated, warnings merged).
+
+use serde::{Deserialize, Serialize};
+
+use super::read::{AnswerColumns, AnswerRow, AnswerWarnings, read_answers};
+use super::rescore::{AnswerReport, AnswerSettings, diff, rescore_answers};
+use super::table::{AnswersTable, table};
+use super::{Profile, text};
+use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::error::{Error, Result};
+use crate::ingest::InputFile;
+use crate::report::Table;
+
+/// Rescoring raw answers under scoring profiles, and the diff of two.
+pub struct Answers;
+
+/// `memaudit answers [--profiles …] [--f1-threshold T] [--diff A:B] [--id-column …]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnswersRequest {
+    pub settings: AnswerSettings,
+    /// The two profiles of the diff (scored even when not chosen).
+    pub diff: Option<(Profile, Profile)>,
+    pub columns: AnswerColumns,
+}
+
+impl AnswersRequest {
+    /// The profiles scored: the chosen ones, then the diff's two.
+    pub fn scoring(&self) -> AnswerSettings {
+        let mut profiles = self.settings.profiles.clone();
+        for p in self.diff.iter().flat_map(|(a, b)| [*a, *b]) {
+            if !profiles.contains(&p) {
+                profiles.push(p);
+            }
+        }
+        AnswerSettings { profiles, f1_threshold: self.settings.f1_threshold }
+    }
+}
+
+impl Validate for AnswersRequest {
+    fn validate(&self) -> Result<()> {
+        self.scoring().validate()
+    }
+}
+
+/// The answer rows read, kept between runs.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedAnswers {
+    pub rows: Vec<AnswerRow>,
+    pub warnings: AnswerWarnings,
+    pub files: Vec<FileSummary>,
+}
+
+impl Capability for Answers {
+    const ANALYSIS: Analysis = Analysis::Answers;
+    const ROLES: &'static [FileRole] = &[FileRole::Answers];
+
+    type Request = AnswersRequest;
+    type Loaded = LoadedAnswers;
+    type Overview = Vec<FileSummary>;
+    type Report = AnswerReport;
+    type Table = AnswersTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(_file: &InputFile) -> Result<FileRole> {
+        Ok(FileRole::Answers)
+    }
+
+    fn load(files: &[RoleFile], request: &AnswersRequest, progress: Progress<'_>) -> Result<LoadedAnswers> {
+        if files.is_empty() {
+            return Err(Error::Empty("no answer files: give --input, or drop answer rows (CSV or JSONL)".into()));
+        }
+        progress(Phase::Reading, "reading answer rows", 0.0);
+        let mut out = LoadedAnswers::default();
+        for f in files {
+            let (rows, warnings) = read_answers(&f.file, &request.columns)?;
+            out.files.push(FileSummary::of(f, "answers", rows.len()));
+            out.rows.extend(rows);
+            out.warnings.extend(&warnings);
+        }
+        Ok(out)
+    }
+
+    fn reload(old: &AnswersRequest, new: &AnswersRequest) -> bool {
+        old.columns != new.columns
+    }
+
+    fn overview(l: &LoadedAnswers) -> Vec<FileSummary> {
+        l.files.clone()
+    }
+
+    fn run(l: &LoadedAnswers, request: &AnswersRequest, progress: Progress<'_>) -> Result<AnswerReport> {
+        progress(Phase::Analysing, "scoring under every profile", 0.0);
+        let mut report = rescore_answers(&l.rows, &request.scoring(), l.warnings.clone())?;
+        report.diff = request.diff.map(|(a, b)| diff(&report, &l.rows, a, b)).transpose()?;
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(report)
+    }
+
+    fn detail(_: &LoadedAnswers, _: &AnswersRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &AnswerReport, which: AnswersTable) -> Result<Table> {
+        table(report, which)
+    }
+
+    fn render_text(report: &AnswerReport) -> String {
+        text::render_text(report)
+    }
+}

@@ -1,0 +1,272 @@
+//! The tables of a rescoring report (`memaudit rescore --format csv --table NAME`, `--out-dir`,
+//! and the viewer's CSV exports): each column's name and value defined once.
+
+use super::{
+    AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedRow, ContestedSummary, CoverageRow,
+    DeltaDistribution, HistogramBin, InstabilityRow, KendallRow, PerQueryRow, RecommendationRow, Report, SummaryRow,
+    WinnerRow,
+};
+use crate::ingest::Warning;
+use crate::report::{Column, Table, flag, num, opt, serde_name};
+
+crate::choice! {
+    /// The tables a rescoring report can be exported as (`--table NAME`).
+    pub enum RescoreTable {
+        Summary = "summary",
+        PerQuery = "per_query",
+        Instability = "instability",
+        InstabilityByCategory = "instability_by_category",
+        Aggregations = "aggregations",
+        KendallFromRaw = "kendall_from_raw",
+        Agreement = "agreement",
+        Winners = "winners",
+        Recommendations = "recommendations",
+        Contested = "contested",
+        ContestedSummary = "contested_summary",
+        DeltaDistribution = "delta_distribution",
+        DeltaHistogram = "delta_histogram",
+        Coverage = "coverage",
+        Warnings = "warnings",
+    }
+}
+
+/// One bin of the |ΔnDCG| histogram of a (system, target pair).
+pub struct HistogramRow<'a> {
+    pub distribution: &'a DeltaDistribution,
+    pub bin: &'a HistogramBin,
+}
+
+/// One warning with the stage that raised it (`reading` or `scoring`).
+pub struct StageWarning<'a> {
+    pub stage: &'static str,
+    pub warning: &'a Warning,
+}
+
+const SUMMARY: &[Column<SummaryRow>] = &crate::columns![SummaryRow;
+    "system" => |r| r.system.clone(),
+    "target" => |r| r.target.name().into(),
+    "subset" => |r| r.subset.clone(),
+    "n" => |r| r.n.to_string(),
+    "ndcg" => |r| num(r.ndcg),
+    "ndcg_ci_low" => |r| num(r.ndcg_ci_low),
+    "ndcg_ci_high" => |r| num(r.ndcg_ci_high),
+    "recall" => |r| num(r.recall),
+    "hit" => |r| num(r.hit),
+    "mrr" => |r| num(r.mrr),
+    "top1" => |r| num(r.top1),
+];
+
+const PER_QUERY: &[Column<PerQueryRow>] = &crate::columns![PerQueryRow;
+    "system" => |r| r.system.clone(),
+    "query_id" => |r| r.query_id.clone(),
+    "target" => |r| r.target.name().into(),
+    "eligible" => |r| flag(r.eligible),
+    "ndcg" => |r| num(r.ndcg),
+    "recall" => |r| num(r.recall),
+    "hit" => |r| num(r.hit),
+    "mrr" => |r| num(r.mrr),
+    "top1" => |r| num(r.top1),
+    "has_run" => |r| flag(r.has_run),
+    "groups" => |r| r.groups.to_string(),
+    "groups_hit" => |r| r.groups_hit.to_string(),
+    "first_rank" => |r| r.first_rank.map(|x| x.to_string()).unwrap_or_default(),
+    "category" => |r| opt(&r.category),
+];
+
+const INSTABILITY: &[Column<InstabilityRow>] = &crate::columns![InstabilityRow;
+    "system" => |r| r.system.clone(),
+    "a" => |r| r.a.name().into(),
+    "b" => |r| r.b.name().into(),
+    "n" => |r| r.n.to_string(),
+    "ndcg_changed" => |r| r.ndcg_changed.to_string(),
+    "change_rate" => |r| num(r.change_rate),
+    "hit_flips" => |r| r.hit_flips.to_string(),
+    "hit_gained" => |r| r.hit_gained.to_string(),
+    "hit_lost" => |r| r.hit_lost.to_string(),
+    "mcnemar_p" => |r| num(Some(r.mcnemar_p)),
+    "top1_flips" => |r| r.top1_flips.to_string(),
+    "recall_changed" => |r| r.recall_changed.to_string(),
+    "mrr_changed" => |r| r.mrr_changed.to_string(),
+    "mean_a" => |r| num(r.mean_a),
+    "mean_b" => |r| num(r.mean_b),
+    "mean_diff_ndcg" => |r| num(r.mean_diff_ndcg),
+    "ci_low" => |r| num(r.ci_low),
+    "ci_high" => |r| num(r.ci_high),
+];
+
+const INSTABILITY_BY_CATEGORY: &[Column<CategoryInstabilityRow>] = &crate::columns![CategoryInstabilityRow;
+    "system" => |r| r.system.clone(),
+    "a" => |r| r.a.name().into(),
+    "b" => |r| r.b.name().into(),
+    "category" => |r| r.category.clone(),
+    "n" => |r| r.n.to_string(),
+    "ndcg_changed" => |r| r.ndcg_changed.to_string(),
+    "change_rate" => |r| num(r.change_rate),
+    "hit_flips" => |r| r.hit_flips.to_string(),
+    "top1_flips" => |r| r.top1_flips.to_string(),
+    "mean_diff_ndcg" => |r| num(r.mean_diff_ndcg),
+];
+
+const AGGREGATIONS: &[Column<AggregationRow>] = &crate::columns![AggregationRow;
+    "system" => |r| r.system.clone(),
+    "population" => |r| r.population.clone(),
+    "fallback" => |r| r.fallback.clone(),
+    "n" => |r| r.n.to_string(),
+    "source_fallback" => |r| r.source_fallback.to_string(),
+    "canonical_fallback" => |r| r.canonical_fallback.to_string(),
+    "raw" => |r| num(r.raw),
+    "source" => |r| num(r.source),
+    "canonical" => |r| num(r.canonical),
+    "arith" => |r| num(r.arith),
+    "geom" => |r| num(r.geom),
+    "min" => |r| num(r.min),
+];
+
+const KENDALL_FROM_RAW: &[Column<KendallRow>] = &crate::columns![KendallRow;
+    "aggregation" => |r| r.aggregation.clone(),
+    "systems" => |r| r.systems.to_string(),
+    "tau_d" => |r| r.tau_d.to_string(),
+    "max" => |r| r.max.to_string(),
+    "ties" => |r| r.ties.to_string(),
+    "order" => |r| r.order.clone(),
+];
+
+const AGREEMENT: &[Column<AgreementRow>] = &crate::columns![AgreementRow;
+    "system" => |r| r.system.clone(),
+    "population" => |r| r.population.clone(),
+    "fallback" => |r| r.fallback.clone(),
+    "n" => |r| r.n.to_string(),
+    "kept" => |r| r.kept.to_string(),
+    "retention" => |r| num(r.retention),
+    "spread_kept" => |r| num(r.spread_kept),
+    "n_all_hit" => |r| r.n_all_hit.to_string(),
+    "spread_all_hit" => |r| num(r.spread_all_hit),
+];
+
+const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
+    "target" => |r| r.target.name().into(),
+    "a" => |r| r.a.clone(),
+    "b" => |r| r.b.clone(),
+    "n" => |r| r.n.to_string(),
+    "mean_a" => |r| num(r.mean_a),
+    "mean_b" => |r| num(r.mean_b),
+    "delta_ndcg" => |r| num(r.delta_ndcg),
+    "ci_low" => |r| num(r.ci_low),
+    "ci_high" => |r| num(r.ci_high),
+    "winner" => |r| opt(&r.winner),
+    "significant" => |r| flag(r.significant),
+    "flip" => |r| flag(r.flip),
+];
+
+const RECOMMENDATIONS: &[Column<RecommendationRow>] = &crate::columns![RecommendationRow;
+    "target" => |r| r.target.name().into(),
+    "metric" => |r| r.metric.name().into(),
+    "n" => |r| r.n.to_string(),
+    "best" => |r| opt(&r.best),
+    "value" => |r| num(r.value),
+    "runner_up" => |r| opt(&r.runner_up),
+    "runner_up_value" => |r| num(r.runner_up_value),
+    "margin" => |r| num(r.margin),
+    "tied" => |r| flag(r.tied),
+    "ranking" => |r| r.ranking.join(" > "),
+    "changes_across_targets" => |r| flag(r.changes_across_targets),
+];
+
+const CONTESTED: &[Column<ContestedRow>] = &crate::columns![ContestedRow;
+    "system" => |r| r.system.clone(),
+    "query_id" => |r| r.query_id.clone(),
+    "rank" => |r| r.rank.to_string(),
+    "memory_id" => |r| r.memory_id.clone(),
+    "kind" => |r| opt(&r.kind),
+    "source" => |r| flag(r.source),
+    "canonical" => |r| flag(r.canonical),
+    "anchors" => |r| r.anchors.clone(),
+    "text" => |r| opt(&r.text),
+    "query_text" => |r| opt(&r.query_text),
+    "answer" => |r| opt(&r.answer),
+];
+
+const CONTESTED_SUMMARY: &[Column<ContestedSummary>] = &crate::columns![ContestedSummary;
+    "system" => |r| r.system.clone(),
+    "raw_covered" => |r| r.raw_covered.to_string(),
+    "contested" => |r| r.contested.to_string(),
+];
+
+const DELTA_DISTRIBUTION: &[Column<DeltaDistribution>] = &crate::columns![DeltaDistribution;
+    "system" => |r| r.system.clone(),
+    "a" => |r| r.a.name().into(),
+    "b" => |r| r.b.name().into(),
+    "n" => |r| r.n.to_string(),
+    "mean_abs" => |r| num(r.mean_abs),
+    "median_abs" => |r| num(r.median_abs),
+    "share_ge_0_1" => |r| num(r.share_ge_0_1),
+];
+
+const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
+    "target" => |r| r.target.clone(),
+    "queries" => |r| r.queries.to_string(),
+    "eligible" => |r| r.eligible.to_string(),
+    "zero_target" => |r| r.zero_target.to_string(),
+    "groups" => |r| r.groups.to_string(),
+    "group_sizes" => |r| r.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "),
+];
+
+fn histogram_columns<'a>() -> [Column<HistogramRow<'a>>; 6] {
+    crate::columns![HistogramRow<'a>;
+        "system" => |r| r.distribution.system.clone(),
+        "a" => |r| r.distribution.a.name().into(),
+        "b" => |r| r.distribution.b.name().into(),
+        "low" => |r| num(Some(r.bin.low)),
+        "high" => |r| num(Some(r.bin.high)),
+        "count" => |r| r.bin.count.to_string(),
+    ]
+}
+
+fn warning_columns<'a>() -> [Column<StageWarning<'a>>; 6] {
+    crate::columns![StageWarning<'a>;
+        "stage" => |r| r.stage.into(),
+        "kind" => |r| serde_name(&r.warning.kind),
+        "severity" => |r| format!("{:?}", r.warning.severity).to_lowercase(),
+        "count" => |r| r.warning.count.to_string(),
+        "message" => |r| r.warning.message.clone(),
+        "examples" => |r| r.warning.examples.join(" | "),
+    ]
+}
+
+/// One table of the report.
+pub fn table(report: &Report, which: RescoreTable) -> Table {
+    let name = which.name();
+    match which {
+        RescoreTable::Summary => Table::of(name, SUMMARY, &report.summary),
+        RescoreTable::PerQuery => Table::of(name, PER_QUERY, &report.per_query),
+        RescoreTable::Instability => Table::of(name, INSTABILITY, &report.instability),
+        RescoreTable::InstabilityByCategory => {
+            Table::of(name, INSTABILITY_BY_CATEGORY, &report.instability_by_category)
+        }
+        RescoreTable::Aggregations => Table::of(name, AGGREGATIONS, &report.aggregations),
+        RescoreTable::KendallFromRaw => Table::of(name, KENDALL_FROM_RAW, &report.kendall_from_raw),
+        RescoreTable::Agreement => Table::of(name, AGREEMENT, &report.agreement),
+        RescoreTable::Winners => Table::of(name, WINNERS, &report.winners),
+        RescoreTable::Recommendations => Table::of(name, RECOMMENDATIONS, &report.recommendations),
+        RescoreTable::Contested => Table::of(name, CONTESTED, &report.contested),
+        RescoreTable::ContestedSummary => Table::of(name, CONTESTED_SUMMARY, &report.contested_summary),
+        RescoreTable::DeltaDistribution => Table::of(name, DELTA_DISTRIBUTION, &report.delta_distribution),
+        RescoreTable::DeltaHistogram => {
+            let rows: Vec<HistogramRow<'_>> = report
+                .delta_distribution
+                .iter()
+                .flat_map(|d| d.bins.iter().map(move |bin| HistogramRow { distribution: d, bin }))
+                .collect();
+            Table::of(name, &histogram_columns(), &rows)
+        }
+        RescoreTable::Coverage => Table::of(name, COVERAGE, &report.coverage),
+        RescoreTable::Warnings => {
+            let rows: Vec<StageWarning<'_>> =
+                [("reading", &report.reading.warnings), ("scoring", &report.scoring_warnings)]
+                    .into_iter()
+                    .flat_map(|(stage, ws)| ws.iter().map(move |warning| StageWarning { stage, warning }))
+                    .collect();
+            Table::of(name, &warning_columns(), &rows)
+        }
+    }
+}

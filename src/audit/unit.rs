@@ -1,0 +1,154 @@
+//! Credit-target rescoring as one capability ([`Rescore`]): `memaudit rescore` / `drilldown`
+//! and the viewer's rescoring page.
+
+use serde::{Deserialize, Serialize};
+
+use super::table::{RescoreTable, table};
+use super::{Drilldown, Report, drilldown, run};
+use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate};
+use crate::conventions::Settings;
+use crate::dataset::Dataset;
+use crate::error::{Error, Result};
+use crate::ingest::{self, InputFile, Loaded, Role};
+use crate::report::Table;
+
+/// Share of a load's progress given to building the dataset (reading takes the rest).
+const BUILD_SHARE: f64 = 0.1;
+/// Within a run, the share of rescoring (the rest is tables and bootstrap intervals).
+const SCORING_SHARE: f64 = 0.45;
+
+/// Credit-target rescoring (TIAP): saved ranked outputs rescored under Raw, Source and
+/// Canonical credit, with the audit tables.
+pub struct Rescore;
+
+impl Validate for Settings {
+    fn validate(&self) -> Result<()> {
+        Settings::validate(self)
+    }
+}
+
+/// One query, for the drill-down picker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryInfo {
+    pub id: String,
+    pub text: Option<String>,
+    pub category: Option<String>,
+}
+
+/// What a rescoring page needs of the loaded dataset: its queries (in index order) and systems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RescoreOverview {
+    pub queries: Vec<QueryInfo>,
+    pub systems: Vec<String>,
+}
+
+/// One system's ranked list for one query (`memaudit drilldown --system S --query Q`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrilldownQuery {
+    pub system: String,
+    pub query: String,
+}
+
+fn role_of(r: FileRole) -> Role {
+    match r {
+        FileRole::Memories => Role::Memories,
+        FileRole::Queries | FileRole::Qrels => Role::Queries,
+        FileRole::Runs => Role::Runs,
+        _ => Role::Any,
+    }
+}
+
+impl Capability for Rescore {
+    const ANALYSIS: Analysis = Analysis::Rescore;
+    const ROLES: &'static [FileRole] =
+        &[FileRole::Retrieval, FileRole::Memories, FileRole::Queries, FileRole::Runs, FileRole::Qrels];
+
+    type Request = Settings;
+    type Loaded = Dataset;
+    type Overview = RescoreOverview;
+    type Report = Report;
+    type Table = RescoreTable;
+    type Detail = DrilldownQuery;
+    type DetailView = Drilldown;
+
+    /// Every retrieval format is recognised while reading (`ingest::detect`).
+    fn detect(_file: &InputFile) -> Result<FileRole> {
+        Ok(FileRole::Retrieval)
+    }
+
+    fn load(files: &[RoleFile], _settings: &Settings, progress: Progress<'_>) -> Result<Dataset> {
+        if files.is_empty() {
+            return Err(Error::Empty(
+                "no input files: give --memories, --queries and --runs (or --input), or drop them on the page".into(),
+            ));
+        }
+        let total: f64 = files.iter().map(|f| f.file.bytes.len().max(1) as f64).sum();
+        let mut done = 0.0;
+        let mut loaded = Loaded::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for f in files {
+            // The same file given twice (e.g. one bundle as --memories and --queries) is read once.
+            if seen.contains(&f.file.name.as_str()) {
+                continue;
+            }
+            seen.push(&f.file.name);
+            let size = f.file.bytes.len().max(1) as f64;
+            let start = done;
+            ingest::read_into(&f.file, role_of(f.role), &mut loaded, &mut |p| {
+                let share = (1.0 - BUILD_SHARE) * (start + p.fraction.clamp(0.0, 1.0) * size) / total;
+                progress(Phase::Reading, &p.stage, share);
+            })?;
+            done += size;
+        }
+        progress(Phase::Building, "checking and indexing", 1.0 - BUILD_SHARE);
+        let ds = Dataset::build(loaded);
+        if ds.queries.is_empty() {
+            return Err(Error::Empty(
+                "no queries were read: add a queries file (queries.jsonl), TREC qrels, or LoCoMo / LongMemEval data"
+                    .into(),
+            ));
+        }
+        progress(Phase::Building, "checked and indexed", 1.0);
+        Ok(ds)
+    }
+
+    fn overview(ds: &Dataset) -> RescoreOverview {
+        RescoreOverview {
+            queries: ds
+                .queries
+                .iter()
+                .map(|q| QueryInfo { id: q.query_id.clone(), text: q.text.clone(), category: q.category.clone() })
+                .collect(),
+            systems: ds.systems.clone(),
+        }
+    }
+
+    fn run(ds: &Dataset, settings: &Settings, progress: Progress<'_>) -> Result<Report> {
+        Ok(run(ds, settings, &mut |stage, f| {
+            let f = f.clamp(0.0, 1.0);
+            if stage == "scoring" {
+                progress(Phase::Scoring, "scoring ranked lists", SCORING_SHARE * f);
+            } else {
+                progress(Phase::Tables, stage, SCORING_SHARE + (1.0 - SCORING_SHARE) * f);
+            }
+        }))
+    }
+
+    fn detail(ds: &Dataset, settings: &Settings, d: &DrilldownQuery) -> Result<Drilldown> {
+        let s = ds.system_index(&d.system).ok_or_else(|| {
+            Error::setting("system", format!("no system `{}` (have: {})", d.system, ds.systems.join(", ")))
+        })?;
+        let q = ds.query_index(&d.query).ok_or_else(|| Error::setting("query", format!("no query `{}`", d.query)))?;
+        drilldown(ds, settings, s, q as usize).ok_or_else(|| {
+            Error::Empty(format!("no ranked list to show for system `{}`, query `{}`", d.system, d.query))
+        })
+    }
+
+    fn table(report: &Report, which: RescoreTable) -> Result<Table> {
+        Ok(table(report, which))
+    }
+
+    fn render_text(report: &Report) -> String {
+        super::text::render_text(report)
+    }
+}

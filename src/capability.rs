@@ -1,0 +1,337 @@
+//! A capability is one core unit with the same parts everywhere:
+//!
+//! * its **input roles** ([`FileRole`]), each file's role detected from its content
+//!   ([`Capability::detect`]) unless the caller states it (a CLI option, a viewer override);
+//! * a typed **request** with `Default` (the documented defaults) and one `validate`
+//!   ([`Validate`]);
+//! * **load** (read the files into what is kept between runs) and
+//!   **run** (`run(&loaded, &request) -> Report`);
+//! * a **table enum** whose columns are defined once ([`crate::report::Column`]) and **text
+//!   rendering**.
+//!
+//! The CLI subcommand (`src/bin/memaudit/`) is "arguments → request → [`run_once`] → emit";
+//! the viewer's worker keeps a [`Session`] per page ("kept inputs → run"). Neither assembles a
+//! capability a second time, so a number on screen and its CLI twin come from one call, and an
+//! invalid setting is refused with the same message by both.
+//!
+//! ```text
+//! files + roles ──Capability::load(request)──► Loaded ──Capability::run(request)──► Report
+//!                                                 │                                   │
+//!                                   Capability::overview                 Capability::table(Table)
+//!                                   Capability::detail(Detail)           Capability::render_text
+//! ```
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::choice::Choice;
+use crate::error::{Error, IngestError, Location, Result};
+pub use crate::file_role::FileRole;
+use crate::ingest::InputFile;
+use crate::report::Table;
+
+/// The version every JSON output carries (`memaudit_version`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+crate::choice! {
+    /// The capabilities: one CLI subcommand and one viewer page each.
+    pub enum Analysis {
+        Rescore = "rescore",
+        Compare = "compare",
+        Probe = "probe",
+        Reclaim = "reclaim",
+        Answers = "answers",
+        Ablation = "ablation",
+        Claims = "claims",
+        Rules = "rules",
+    }
+}
+
+crate::choice! {
+    /// The stage a long job is in (shown with its progress).
+    pub enum Phase {
+        Reading = "reading",
+        Building = "building",
+        Scoring = "scoring",
+        Tables = "tables",
+        /// Pairing outcome rows into an item × arm matrix.
+        Pairing = "pairing",
+        /// Bootstrap, tests and ranks of a comparison.
+        Comparing = "comparing",
+        /// Probing notes, analysing trials, answers, ablations, claims or rules.
+        Analysing = "analysing",
+    }
+}
+
+/// Progress callback: the phase, what runs now, and the share of the whole job done (0..=1).
+pub type Progress<'a> = &'a mut dyn FnMut(Phase, &str, f64);
+
+/// A progress callback that ignores everything (the CLI, tests).
+pub fn quiet() -> impl FnMut(Phase, &str, f64) {
+    |_, _, _| {}
+}
+
+/// A request's one check of its settings, shared by the CLI and the viewer.
+pub trait Validate {
+    fn validate(&self) -> Result<()>;
+}
+
+/// An input file with the role it plays.
+#[derive(Debug, Clone)]
+pub struct RoleFile {
+    pub file: InputFile,
+    /// The role it plays (stated by the caller, else detected).
+    pub role: FileRole,
+    /// What its content looks like (`role` unless the caller stated another).
+    pub detected: FileRole,
+}
+
+/// What was read from one input file, for the reading summary of every capability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileSummary {
+    pub name: String,
+    pub role: FileRole,
+    pub detected: FileRole,
+    /// What the reader took it for, in words (`notes`, `reclaim-eval realworld rows`, …).
+    pub kind: String,
+    /// Records read (rows, notes, claims, rules, values, commits; bytes for fingerprinted data).
+    pub records: usize,
+    pub bytes: usize,
+    pub sha256: String,
+}
+
+impl FileSummary {
+    pub fn of(f: &RoleFile, kind: impl Into<String>, records: usize) -> FileSummary {
+        FileSummary {
+            name: f.file.name.clone(),
+            role: f.role,
+            detected: f.detected,
+            kind: kind.into(),
+            records,
+            bytes: f.file.bytes.len(),
+            sha256: crate::rules::sha256_hex(&f.file.bytes),
+        }
+    }
+}
+
+/// One core unit: see the module documentation.
+pub trait Capability: 'static {
+    /// Its subcommand and page.
+    const ANALYSIS: Analysis;
+    /// The roles its files can play (the first is the default for an undetected file).
+    const ROLES: &'static [FileRole];
+
+    /// The settings of one run.
+    type Request: Validate + Clone + Default + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+    /// What reading keeps between runs.
+    type Loaded;
+    /// What the page needs to know of the loaded inputs (files read, arms, columns, …).
+    type Overview: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+    /// The result (the CLI's JSON, inside the version envelope).
+    type Report: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+    /// The tables of a report.
+    type Table: Choice + Serialize + DeserializeOwned;
+    /// A question about one part of the loaded inputs (a drill-down; `()` when there is none).
+    type Detail: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+    type DetailView: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+
+    /// The role a file's content suggests (an error when it fits none of [`Self::ROLES`]).
+    fn detect(file: &InputFile) -> Result<FileRole>;
+
+    /// Reads the files (already validated `request`: only its reading options matter here).
+    fn load(files: &[RoleFile], request: &Self::Request, progress: Progress<'_>) -> Result<Self::Loaded>;
+
+    /// Whether going from `old` to `new` needs the files read again (a reading option changed).
+    fn reload(_old: &Self::Request, _new: &Self::Request) -> bool {
+        false
+    }
+
+    fn overview(loaded: &Self::Loaded) -> Self::Overview;
+
+    fn run(loaded: &Self::Loaded, request: &Self::Request, progress: Progress<'_>) -> Result<Self::Report>;
+
+    /// Answers a [`Self::Detail`] question from the loaded inputs under `request`.
+    fn detail(loaded: &Self::Loaded, request: &Self::Request, detail: &Self::Detail) -> Result<Self::DetailView>;
+
+    /// One table of a report; an error when the report cannot have it (say why and what to add).
+    fn table(report: &Self::Report, table: Self::Table) -> Result<Table>;
+
+    /// The human-readable report (`--format table`).
+    fn render_text(report: &Self::Report) -> String;
+
+    /// The report as LaTeX, for capabilities that offer it.
+    fn latex(_report: &Self::Report) -> Option<String> {
+        None
+    }
+}
+
+/// `detail` of a capability without drill-downs.
+pub fn no_detail<C: Capability>() -> Result<C::DetailView> {
+    Err(Error::setting("detail", format!("`{}` has no drill-down", C::ANALYSIS)))
+}
+
+/// Each file with its role: `stated` when given (a CLI option, a viewer override; it must be
+/// one of `C::ROLES`), else detected from the content.
+pub fn assign_roles<C: Capability>(files: Vec<(InputFile, Option<FileRole>)>) -> Result<Vec<RoleFile>> {
+    files
+        .into_iter()
+        .map(|(file, stated)| {
+            if let Some(r) = stated
+                && !C::ROLES.contains(&r)
+            {
+                return Err(Error::Ingest(IngestError::new(
+                    Location::file(&file.name),
+                    format!(
+                        "a `{}` file is not an input of `{}` (its inputs: {})",
+                        r.name(),
+                        C::ANALYSIS,
+                        C::ROLES.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
+                    ),
+                )));
+            }
+            let detected = match C::detect(&file) {
+                Ok(d) => d,
+                Err(e) => match stated {
+                    Some(s) => s,
+                    None => return Err(e),
+                },
+            };
+            Ok(RoleFile { role: stated.unwrap_or(detected), detected, file })
+        })
+        .collect()
+}
+
+/// The files of `role`.
+pub fn of_role(files: &[RoleFile], role: FileRole) -> impl Iterator<Item = &RoleFile> {
+    files.iter().filter(move |f| f.role == role)
+}
+
+/// Validate, load and run once (the CLI).
+pub fn run_once<C: Capability>(
+    files: &[RoleFile],
+    request: &C::Request,
+    progress: Progress<'_>,
+) -> Result<(C::Loaded, C::Report)> {
+    request.validate()?;
+    let loaded = load_scaled::<C>(files, request, progress)?;
+    let report = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress)?;
+    Ok((loaded, report))
+}
+
+/// Share of a job's progress bar given to loading when a job loads and runs.
+const LOAD_SHARE: f64 = 0.5;
+
+fn load_scaled<C: Capability>(files: &[RoleFile], request: &C::Request, progress: Progress<'_>) -> Result<C::Loaded> {
+    C::load(files, request, &mut |p, s, f| progress(p, s, LOAD_SHARE * f.clamp(0.0, 1.0)))
+}
+
+fn run_scaled<C: Capability>(
+    loaded: &C::Loaded,
+    request: &C::Request,
+    base: f64,
+    progress: Progress<'_>,
+) -> Result<C::Report> {
+    C::run(loaded, request, &mut |p, s, f| progress(p, s, base + (1.0 - base) * f.clamp(0.0, 1.0)))
+}
+
+/// A report inside the version envelope every JSON output has: `memaudit_version` first, then
+/// the report's keys in their order (serialise it with `serde_json`; the report must be a
+/// JSON object).
+#[derive(Serialize)]
+pub struct Envelope<'a, R: Serialize> {
+    pub memaudit_version: &'static str,
+    #[serde(flatten)]
+    pub report: &'a R,
+}
+
+/// `report` in the version envelope.
+pub fn envelope<R: Serialize>(report: &R) -> Envelope<'_, R> {
+    Envelope { memaudit_version: VERSION, report }
+}
+
+/// The kept state of one capability between runs (a viewer page's data in the worker): the
+/// loaded inputs and the request they were loaded under.
+pub struct Session<C: Capability> {
+    kept: Option<(C::Loaded, C::Request)>,
+}
+
+impl<C: Capability> Default for Session<C> {
+    fn default() -> Self {
+        Session { kept: None }
+    }
+}
+
+impl<C: Capability> std::fmt::Debug for Session<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Session<{}>({})", C::ANALYSIS, if self.kept.is_some() { "loaded" } else { "empty" })
+    }
+}
+
+/// The result of a [`Session::run`]: the report, and the overview after a (re)load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome<O, R> {
+    pub overview: Option<O>,
+    pub report: R,
+}
+
+impl<C: Capability> Session<C> {
+    pub fn has_data(&self) -> bool {
+        self.kept.is_some()
+    }
+
+    /// Whether running `request` needs the files again (nothing kept, or a reading option changed).
+    pub fn needs_files(&self, request: &C::Request) -> bool {
+        match &self.kept {
+            None => true,
+            Some((_, old)) => C::reload(old, request),
+        }
+    }
+
+    /// Runs `request` on new `files` (kept only when the run succeeds, so a bad file never
+    /// replaces good data) or, with `None`, on the kept inputs.
+    pub fn run(
+        &mut self,
+        files: Option<&[RoleFile]>,
+        request: &C::Request,
+        progress: Progress<'_>,
+    ) -> Result<Outcome<C::Overview, C::Report>> {
+        request.validate()?;
+        match files {
+            Some(files) => {
+                let loaded = load_scaled::<C>(files, request, progress)?;
+                let report = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress)?;
+                let overview = Some(C::overview(&loaded));
+                self.kept = Some((loaded, request.clone()));
+                Ok(Outcome { overview, report })
+            }
+            None => {
+                if self.needs_files(request) && self.kept.is_some() {
+                    return Err(Error::setting(
+                        "files",
+                        "these settings change how the files are read: send the files again",
+                    ));
+                }
+                let (loaded, kept_request) = self.kept.as_mut().ok_or_else(nothing_loaded)?;
+                let report = run_scaled::<C>(loaded, request, 0.0, progress)?;
+                *kept_request = request.clone();
+                Ok(Outcome { overview: None, report })
+            }
+        }
+    }
+
+    /// A drill-down on the kept inputs.
+    pub fn detail(&self, request: &C::Request, detail: &C::Detail) -> Result<C::DetailView> {
+        request.validate()?;
+        let (loaded, _) = self.kept.as_ref().ok_or_else(nothing_loaded)?;
+        C::detail(loaded, request, detail)
+    }
+
+    /// Forgets the kept inputs.
+    pub fn clear(&mut self) {
+        self.kept = None;
+    }
+}
+
+fn nothing_loaded() -> Error {
+    Error::Empty("no data loaded yet: drop files or try the demo first".into())
+}

@@ -1,0 +1,274 @@
+//! The tables, text and LaTeX of a [`Comparison`] (`memaudit compare --format csv --table NAME`,
+//! `--format table`, `--format latex`): the same [`Table`]s feed the CLI and the viewer.
+
+use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow};
+use crate::report::{Column, Table, flag, num, opt, render_columns};
+
+crate::choice! {
+    /// Tables a comparison can be exported as (`--table NAME`).
+    pub enum CompareTable {
+        Arms = "arms",
+        Pairs = "pairs",
+        Ranks = "ranks",
+        Friedman = "friedman",
+    }
+}
+
+const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
+    "arm" => |a| a.arm.clone(),
+    "n" => |a| a.n.to_string(),
+    "mean" => |a| num(Some(a.mean)),
+    "ci_low" => |a| num(Some(a.ci_low)),
+    "ci_high" => |a| num(Some(a.ci_high)),
+    "ci_method" => |a| a.ci_method.clone(),
+    "wilson_low" => |a| num(a.wilson_low),
+    "wilson_high" => |a| num(a.wilson_high),
+    "clopper_pearson_low" => |a| num(a.clopper_pearson_low),
+    "clopper_pearson_high" => |a| num(a.clopper_pearson_high),
+    "hoeffding_half_width" => |a| num(a.hoeffding_half_width),
+    "mean_rank" => |a| num(a.mean_rank),
+    "ci_note" => |a| opt(&a.ci_note),
+];
+
+/// The columns of a contrast (also of each stratum's contrasts).
+pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
+    "a" => |p| p.a.clone(),
+    "b" => |p| p.b.clone(),
+    "n_pairs" => |p| p.n_pairs.to_string(),
+    "mean_a" => |p| num(Some(p.mean_a)),
+    "mean_b" => |p| num(Some(p.mean_b)),
+    "diff" => |p| num(Some(p.diff)),
+    "ci_low" => |p| num(Some(p.ci_low)),
+    "ci_high" => |p| num(Some(p.ci_high)),
+    "ci_method" => |p| p.ci_method.clone(),
+    "b_count" => |p| opt(&p.b_count),
+    "c_count" => |p| opt(&p.c_count),
+    "wins" => |p| p.wins.to_string(),
+    "ties" => |p| p.ties.to_string(),
+    "losses" => |p| p.losses.to_string(),
+    "test" => |p| p.test.clone(),
+    "p_value" => |p| num(Some(p.p_value)),
+    "mcnemar_p" => |p| num(p.mcnemar_p),
+    "mcnemar_mid_p" => |p| num(p.mcnemar_mid_p),
+    "wilcoxon_p" => |p| num(p.wilcoxon_p),
+    "cohen_h" => |p| num(p.cohen_h),
+    "cohen_h_label" => |p| opt(&p.cohen_h_label),
+    "p_superiority" => |p| num(p.p_superiority),
+    "z_two_proportion" => |p| num(p.z_two_proportion),
+    "p_two_proportion" => |p| num(p.p_two_proportion),
+    "spearman" => |p| num(p.spearman),
+    "kappa" => |p| num(p.kappa),
+    "p_holm" => |p| num(Some(p.p_holm)),
+    "p_bh" => |p| num(Some(p.p_bh)),
+    "significant" => |p| flag(p.significant),
+];
+
+/// A mean rank with the cliques (1-based numbers) it belongs to.
+pub struct RankRow<'a> {
+    pub rank: &'a MeanRank,
+    pub cliques: String,
+}
+
+fn rank_columns<'a>() -> [Column<RankRow<'a>>; 3] {
+    crate::columns![RankRow<'a>;
+        "arm" => |r| r.rank.arm.clone(),
+        "mean_rank" => |r| num(Some(r.rank.mean_rank)),
+        "clique" => |r| r.cliques.clone(),
+    ]
+}
+
+const FRIEDMAN: &[Column<FriedmanRow>] = &crate::columns![FriedmanRow;
+    "k" => |f| f.k.to_string(),
+    "n_blocks" => |f| f.n_blocks.to_string(),
+    "chi2" => |f| num(Some(f.chi2)),
+    "p" => |f| num(Some(f.p)),
+    "chi2_tie_corrected" => |f| num(Some(f.chi2_tie_corrected)),
+    "p_tie_corrected" => |f| num(Some(f.p_tie_corrected)),
+    "iman_davenport_f" => |f| num(f.iman_davenport_f),
+    "p_iman_davenport" => |f| num(f.p_iman_davenport),
+    "alpha" => |f| num(Some(f.alpha)),
+    "q_alpha" => |f| num(Some(f.q_alpha)),
+    "cd" => |f| num(Some(f.cd)),
+    "bonferroni_dunn_cd" => |f| num(f.bonferroni_dunn_cd),
+    "cliques" => |f| f.cliques.iter().map(|c| c.join("+")).collect::<Vec<_>>().join(" | "),
+];
+
+/// One table of a comparison (`ranks` and `friedman` are empty without a Friedman test).
+pub fn table(c: &Comparison, which: CompareTable) -> Table {
+    let name = which.name();
+    match which {
+        CompareTable::Arms => Table::of(name, ARMS, &c.arms),
+        CompareTable::Pairs => Table::of(name, PAIRS, &c.pairs),
+        CompareTable::Ranks => {
+            let rows: Vec<RankRow<'_>> = c
+                .friedman
+                .iter()
+                .flat_map(|f| {
+                    f.mean_ranks.iter().map(move |rank| RankRow {
+                        rank,
+                        cliques: f
+                            .cliques
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, cl)| cl.contains(&rank.arm))
+                            .map(|(i, _)| (i + 1).to_string())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    })
+                })
+                .collect();
+            Table::of(name, &rank_columns(), &rows)
+        }
+        CompareTable::Friedman => Table::of(name, FRIEDMAN, &c.friedman),
+    }
+}
+
+fn f3(x: f64) -> String {
+    format!("{x:.3}")
+}
+
+fn p_fmt(p: f64) -> String {
+    if p < 1e-4 { format!("{p:.1e}") } else { format!("{p:.4}") }
+}
+
+/// The human-readable comparison (`--format table`).
+pub fn render_compare_text(c: &Comparison) -> String {
+    let mut out =
+        format!("memaudit {} — paired comparison of {} arms on {} items\n", crate::VERSION, c.arms.len(), c.n_items);
+    out.push_str(&format!("settings: {}\n", c.conventions));
+    for n in &c.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    let conf = (1.0 - c.settings.alpha) * 100.0;
+    out.push_str(&format!("\n== Arms (mean, {conf}% CI)\n"));
+    let rows: Vec<Vec<String>> = c
+        .arms
+        .iter()
+        .map(|a| {
+            vec![
+                a.arm.clone(),
+                a.n.to_string(),
+                f3(a.mean),
+                format!("[{}, {}] {}", f3(a.ci_low), f3(a.ci_high), a.ci_method),
+                match (a.wilson_low, a.wilson_high) {
+                    (Some(l), Some(h)) => format!("[{}, {}]", f3(l), f3(h)),
+                    _ => "—".into(),
+                },
+                a.mean_rank.map(f3).unwrap_or_else(|| "—".into()),
+            ]
+        })
+        .collect();
+    out.push_str(&render_columns(&["arm", "n", "mean", "CI", "Wilson", "mean rank"], &rows));
+    out.push_str("\n== Contrasts (diff = a − b; p adjusted by Holm over all contrasts)\n");
+    let rows: Vec<Vec<String>> = c
+        .pairs
+        .iter()
+        .map(|p| {
+            vec![
+                format!("{} − {}", p.a, p.b),
+                format!("{:+.3}", p.diff),
+                format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
+                match (p.b_count, p.c_count) {
+                    (Some(b), Some(cc)) => format!("{b}/{cc}"),
+                    _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
+                },
+                format!("{} {}", p_fmt(p.p_value), if p.test == "mcnemar_exact" { "McNemar" } else { "Wilcoxon" }),
+                p_fmt(p.p_holm),
+                p.cohen_h
+                    .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
+                    .unwrap_or_default(),
+                p.p_superiority.map(f3).unwrap_or_default(),
+                if p.significant { "*".into() } else { String::new() },
+            ]
+        })
+        .collect();
+    out.push_str(&render_columns(
+        &["contrast", "diff", "CI", "b/c or W/T/L", "p", "p Holm", "Cohen's h", "P(a>b)", ""],
+        &rows,
+    ));
+    if let Some(f) = &c.friedman {
+        out.push_str(&format!(
+            "\n== Friedman (k = {}, N = {}): χ²_F = {:.3} (p = {}), tie-corrected {:.3} (p = {}); Nemenyi CD = {:.3} (q_α = {:.4}, α = {})\n",
+            f.k,
+            f.n_blocks,
+            f.chi2,
+            p_fmt(f.p),
+            f.chi2_tie_corrected,
+            p_fmt(f.p_tie_corrected),
+            f.cd,
+            f.q_alpha,
+            f.alpha
+        ));
+        let mut ranks = f.mean_ranks.clone();
+        ranks.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank));
+        let rows: Vec<Vec<String>> = ranks.iter().map(|r| vec![r.arm.clone(), f3(r.mean_rank)]).collect();
+        out.push_str(&render_columns(&["arm", "mean rank (1 = best)"], &rows));
+        for (i, cl) in f.cliques.iter().enumerate() {
+            out.push_str(&format!("not significantly different (bar {}): {}\n", i + 1, cl.join(", ")));
+        }
+        if let Some(bd) = f.bonferroni_dunn_cd {
+            out.push_str(&format!("Bonferroni–Dunn vs {}: CD = {:.3}\n", f.control.clone().unwrap_or_default(), bd));
+        }
+    }
+    out
+}
+
+fn tex(s: &str) -> String {
+    let mut o = String::new();
+    for ch in s.chars() {
+        match ch {
+            '\\' => o.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                o.push('\\');
+                o.push(ch);
+            }
+            '~' => o.push_str("\\textasciitilde{}"),
+            '^' => o.push_str("\\textasciicircum{}"),
+            _ => o.push(ch),
+        }
+    }
+    o
+}
+
+/// The arms table as LaTeX (booktabs), with a superscript letter per arm marking the arms it
+/// beats significantly (Holm-adjusted), as ranx does, and the settings in the caption.
+pub fn compare_latex(c: &Comparison) -> String {
+    let letters: Vec<char> = (0..c.arms.len()).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+    let mut s = String::from("\\begin{table}[t]\n\\centering\n\\begin{tabular}{llrrr}\n\\toprule\n");
+    s.push_str(" & Arm & Mean & CI & Mean rank \\\\\n\\midrule\n");
+    for (i, a) in c.arms.iter().enumerate() {
+        let beats: String = c
+            .pairs
+            .iter()
+            .filter(|p| p.significant)
+            .filter_map(|p| {
+                let (winner, loser) = if p.diff > 0.0 { (&p.a, &p.b) } else { (&p.b, &p.a) };
+                if *winner == a.arm { c.arms.iter().position(|x| x.arm == *loser).map(|j| letters[j]) } else { None }
+            })
+            .collect();
+        s.push_str(&format!(
+            "({}) & {} & {:.3}{} & [{:.3}, {:.3}] & {} \\\\\n",
+            letters[i],
+            tex(&a.arm),
+            a.mean,
+            if beats.is_empty() { String::new() } else { format!("$^{{{beats}}}$") },
+            a.ci_low,
+            a.ci_high,
+            a.mean_rank.map(|r| format!("{r:.2}")).unwrap_or_else(|| "--".into())
+        ));
+    }
+    s.push_str("\\bottomrule\n\\end{tabular}\n");
+    s.push_str(&format!(
+        "\\caption{{Means with {:.0}\\% {} intervals over {} paired items; a superscript lists the arms a mean is significantly better than (paired test, Holm-adjusted, $\\alpha = {}$). {}}}\n",
+        (1.0 - c.settings.alpha) * 100.0,
+        match c.settings.ci {
+            crate::compare::CiMethod::Bca => "BCa bootstrap",
+            crate::compare::CiMethod::Percentile => "percentile bootstrap",
+        },
+        c.n_items,
+        c.settings.alpha,
+        tex(&c.conventions)
+    ));
+    s.push_str("\\end{table}\n");
+    s
+}

@@ -1,0 +1,321 @@
+//! Paired comparison as one capability ([`Compare`]): `memaudit compare` and the viewer's
+//! comparison page.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::{CompareSettings, PairItem, items_for_pair};
+use super::run::{CompareError, CompareOutput, compare_table, input_from_paired};
+use super::table::{CompareTable, compare_latex, render_compare_text, table};
+use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate};
+use crate::error::{Error, Result};
+use crate::ingest::InputFile;
+use crate::outcomes::{
+    ColumnInfo, JudgmentChoice, OutcomeFormat, OutcomeTable, OutcomeWarnings, PairingError, PairingOptions,
+    ReadOptions, Spec, infer_spec, pair_for_test, read_outcome_files,
+};
+use crate::report::Table;
+use crate::stats::ranks::average_ranks;
+
+/// Paired statistics over per-item outcomes of several arms.
+pub struct Compare;
+
+/// The user's choices of the spec; whatever is `None` (or empty) is inferred from the table
+/// ([`infer_spec`]) and shown with its reason.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SpecChoice {
+    /// Pairing key columns.
+    pub key: Option<Vec<String>>,
+    /// Arm column(s), combined with `/`.
+    pub arm: Option<Vec<String>>,
+    /// Value column.
+    pub value: Option<String>,
+    /// Strata columns carried with each item.
+    pub strata: Option<Vec<String>>,
+    /// Judge files: the majority or the k-th judgment.
+    pub judgment: Option<JudgmentChoice>,
+    /// Keep only rows whose cell in each named column is one of the listed texts.
+    pub filter: BTreeMap<String, Vec<String>>,
+}
+
+impl SpecChoice {
+    /// Every field chosen: exactly `spec`.
+    pub fn exactly(spec: &Spec) -> SpecChoice {
+        SpecChoice {
+            key: Some(spec.key.clone()),
+            arm: Some(spec.arm.clone()),
+            value: Some(spec.value.clone()),
+            strata: Some(spec.strata.clone()),
+            judgment: spec.judgment,
+            filter: spec.filter.clone(),
+        }
+    }
+
+    /// The spec for `table`: inferred, then the choices applied over it.
+    pub fn resolve(&self, table: &OutcomeTable) -> Spec {
+        let mut spec = infer_spec(table);
+        if let Some(k) = &self.key {
+            spec.key = k.clone();
+        }
+        if let Some(a) = &self.arm {
+            spec.arm = a.clone();
+        }
+        if let Some(v) = &self.value {
+            spec.value = v.clone();
+        }
+        if let Some(s) = &self.strata {
+            spec.strata = s.clone();
+        }
+        if self.judgment.is_some() {
+            spec.judgment = self.judgment;
+        }
+        for (col, vals) in &self.filter {
+            spec.filter.insert(col.clone(), vals.clone());
+        }
+        spec
+    }
+}
+
+/// `memaudit compare [--input-format F] [--item …] [--arm …] … [--aggregate …] [--bootstrap …]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompareRequest {
+    /// Force the input format instead of detecting it.
+    pub format: Option<OutcomeFormat>,
+    pub spec: SpecChoice,
+    pub options: PairingOptions,
+    pub settings: CompareSettings,
+}
+
+impl Validate for CompareRequest {
+    fn validate(&self) -> Result<()> {
+        self.settings.validate()
+    }
+}
+
+/// One column of the loaded table, with its first distinct texts (for filters).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnView {
+    pub info: ColumnInfo,
+    /// Up to [`COLUMN_VALUES`] distinct texts, in first-seen order.
+    pub values: Vec<String>,
+}
+
+/// How many distinct texts of a column the overview lists.
+pub const COLUMN_VALUES: usize = 60;
+
+/// One file of the loaded table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeFileView {
+    pub name: String,
+    pub format: OutcomeFormat,
+    pub gzip: bool,
+    pub bytes: usize,
+    pub rows: usize,
+}
+
+/// The loaded outcome table as the comparison page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableInfo {
+    pub name: String,
+    pub files: Vec<OutcomeFileView>,
+    pub columns: Vec<ColumnView>,
+    pub rows: usize,
+    pub warnings: OutcomeWarnings,
+    /// What `infer_spec` proposes, with its reasons.
+    pub inferred: Spec,
+    /// The table is a rescoring's per-query rows.
+    pub from_rescoring: bool,
+}
+
+/// What the items table shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemSelection {
+    /// The contrast a − b (a forest-plot row; `memaudit compare --items A,B`).
+    Pair { a: String, b: String },
+    /// One arm's values (a CD-diagram arm).
+    Arm { arm: String },
+}
+
+/// One item of an arm: its value and its rank among the arms on that item (1 = best, ties
+/// averaged).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmItem {
+    pub item: String,
+    pub value: f64,
+    pub rank: f64,
+    pub group: Option<String>,
+}
+
+/// The items behind a selection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ItemsView {
+    /// [`items_for_pair`]: largest |a − b| first.
+    Pair { a: String, b: String, items: Vec<PairItem> },
+    /// The arm's value on every item, in item order.
+    Arm { arm: String, items: Vec<ArmItem> },
+}
+
+/// The overview of a loaded table: files, columns with their first distinct texts, warnings
+/// and the inferred spec.
+pub fn table_info(table: &OutcomeTable) -> TableInfo {
+    let columns = table
+        .columns
+        .iter()
+        .map(|c| {
+            let mut values: Vec<String> = Vec::new();
+            for r in &table.rows {
+                if values.len() >= COLUMN_VALUES {
+                    break;
+                }
+                if let Some(v) = r.fields.get(&c.name)
+                    && !values.contains(v)
+                {
+                    values.push(v.clone());
+                }
+            }
+            ColumnView { info: c.clone(), values }
+        })
+        .collect();
+    TableInfo {
+        name: table.name.clone(),
+        files: table
+            .files
+            .iter()
+            .map(|f| OutcomeFileView {
+                name: f.name.clone(),
+                format: f.format,
+                gzip: f.gzip,
+                bytes: f.bytes,
+                rows: f.rows,
+            })
+            .collect(),
+        columns,
+        rows: table.rows.len(),
+        warnings: table.warnings.clone(),
+        inferred: infer_spec(table),
+        from_rescoring: table.format == OutcomeFormat::RescorePerQuery,
+    }
+}
+
+/// A pairing failure as an error value (the CLI prints it; the page shows the report with it).
+fn refusal(e: CompareError) -> Error {
+    match e {
+        CompareError::Compare(e) => e,
+        CompareError::Pairing(PairingError::Record(e)) => Error::Ingest(e),
+        CompareError::Pairing(PairingError::Spec(message)) => Error::Unpaired { message, pairing: None },
+        CompareError::Pairing(PairingError::Unpaired { message, report }) => {
+            Error::Unpaired { message, pairing: Some(report) }
+        }
+    }
+}
+
+/// Share of a run given to pairing (the rest is the comparison).
+const PAIR_SHARE: f64 = 0.05;
+
+impl Capability for Compare {
+    const ANALYSIS: Analysis = Analysis::Compare;
+    const ROLES: &'static [FileRole] = &[FileRole::Outcomes];
+
+    type Request = CompareRequest;
+    type Loaded = OutcomeTable;
+    type Overview = TableInfo;
+    type Report = CompareOutput;
+    type Table = CompareTable;
+    type Detail = ItemSelection;
+    type DetailView = ItemsView;
+
+    fn detect(_file: &InputFile) -> Result<FileRole> {
+        Ok(FileRole::Outcomes)
+    }
+
+    /// Several files are concatenated with a `file` column.
+    fn load(files: &[RoleFile], request: &CompareRequest, progress: Progress<'_>) -> Result<OutcomeTable> {
+        if files.is_empty() {
+            return Err(Error::Empty("no outcome files were given".into()));
+        }
+        progress(Phase::Reading, "reading outcome files", 0.0);
+        let inputs: Vec<InputFile> = files.iter().map(|f| f.file.clone()).collect();
+        Ok(read_outcome_files(&inputs, &ReadOptions { format: request.format })?)
+    }
+
+    fn reload(old: &CompareRequest, new: &CompareRequest) -> bool {
+        old.format != new.format
+    }
+
+    fn overview(table: &OutcomeTable) -> TableInfo {
+        table_info(table)
+    }
+
+    fn run(table: &OutcomeTable, request: &CompareRequest, progress: Progress<'_>) -> Result<CompareOutput> {
+        let spec = request.spec.resolve(table);
+        progress(Phase::Pairing, "pairing items across arms", 0.0);
+        let (out, _) = compare_table(table, &spec, &request.options, &request.settings, &mut |stage, f| {
+            progress(Phase::Comparing, stage, PAIR_SHARE + (1.0 - PAIR_SHARE) * f.clamp(0.0, 1.0));
+        })
+        .map_err(refusal)?;
+        Ok(out)
+    }
+
+    /// The items behind a contrast (largest |a − b| first) or an arm (item order, with the
+    /// arm's rank on each item) under `request`.
+    fn detail(table: &OutcomeTable, request: &CompareRequest, selection: &ItemSelection) -> Result<ItemsView> {
+        let spec = request.spec.resolve(table);
+        let paired = pair_for_test(table, &spec, &request.options).map_err(|e| refusal(CompareError::Pairing(e)))?;
+        let input = input_from_paired(&paired, &request.settings.resampling)?;
+        let arm = |name: &str| {
+            input.arms.iter().position(|a| a == name).ok_or_else(|| {
+                Error::setting("items", format!("the comparison has no arm `{name}` (arms: {})", input.arms.join(", ")))
+            })
+        };
+        Ok(match selection {
+            ItemSelection::Pair { a, b } => {
+                ItemsView::Pair { a: a.clone(), b: b.clone(), items: items_for_pair(&input, arm(a)?, arm(b)?) }
+            }
+            ItemSelection::Arm { arm: name } => {
+                let j = arm(name)?;
+                let sign = if request.settings.higher_is_better { -1.0 } else { 1.0 };
+                let items = input
+                    .items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, item)| {
+                        let row = input.values.get(i)?;
+                        let keyed: Vec<f64> = row.iter().map(|v| sign * v).collect();
+                        let rank = *average_ranks(&keyed).get(j)?;
+                        Some(ArmItem {
+                            item: item.clone(),
+                            value: *row.get(j)?,
+                            rank,
+                            group: input.groups.as_ref().and_then(|g| g.get(i).cloned()),
+                        })
+                    })
+                    .collect();
+                ItemsView::Arm { arm: name.clone(), items }
+            }
+        })
+    }
+
+    fn table(report: &CompareOutput, which: CompareTable) -> Result<Table> {
+        Ok(table(&report.comparison, which))
+    }
+
+    fn render_text(report: &CompareOutput) -> String {
+        let mut out = format!("spec: {}\n", report.spec.describe());
+        for r in &report.spec.reasons {
+            out.push_str(&format!("  {r}\n"));
+        }
+        if report.pairing.restricted_to_complete {
+            out.push_str(&format!(
+                "pairing: restricted to the {} items present in every arm (of {})\n",
+                report.pairing.items_used, report.pairing.n_items
+            ));
+        }
+        out.push_str(&render_compare_text(&report.comparison));
+        out
+    }
+
+    fn latex(report: &CompareOutput) -> Option<String> {
+        Some(compare_latex(&report.comparison))
+    }
+}

@@ -1,0 +1,246 @@
+//! The write-time probe as one capability ([`Probe`]): `memaudit probe` and the viewer's probe
+//! page (a batch of notes, or one note in both modes).
+
+use serde::{Deserialize, Serialize};
+
+use super::read::NotesFormat;
+use super::summary::{ProbeTable, probe_table, render_text};
+use super::warnings::ProbeWarnings;
+use super::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeKeys, ProbeReport, Span, Tag};
+use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
+use crate::distinct::first_seen;
+use crate::error::{Error, Result};
+use crate::ingest::{InputFile, decode};
+use crate::report::Table;
+use crate::stats::bootstrap::check_confidence;
+
+/// The write-time source-token probe on memory notes.
+pub struct Probe;
+
+/// `memaudit probe [--mode M] [--confidence C] [--arm A] [--details]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeRequest {
+    /// The mode of the `notes` rows and the headline summary (both modes are always reported).
+    pub mode: Mode,
+    /// Level of the Wilson intervals.
+    pub confidence: f64,
+    /// Keep only notes of this arm (e.g. `directed`).
+    pub arm: Option<String>,
+    /// Add `details` (per note: items, tokens, highlight spans).
+    pub details: bool,
+}
+
+impl Default for ProbeRequest {
+    fn default() -> Self {
+        ProbeRequest { mode: Mode::Itemized, confidence: 0.95, arm: None, details: false }
+    }
+}
+
+impl Validate for ProbeRequest {
+    fn validate(&self) -> Result<()> {
+        check_confidence(self.confidence)
+    }
+}
+
+/// The notes read, kept between runs.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedNotes {
+    pub notes: Vec<NoteInput>,
+    pub notices: ProbeWarnings,
+    pub files: Vec<FileSummary>,
+}
+
+/// What the probe page needs of the loaded notes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeOverview {
+    pub files: Vec<FileSummary>,
+    /// Distinct arms among the notes, first seen first (for the arm filter).
+    pub arms: Vec<String>,
+    /// Notes read (before the arm filter).
+    pub notes_read: usize,
+}
+
+/// One note's details (`--details`): items, tokens and highlight spans.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoteDetail {
+    pub note_id: String,
+    pub note: String,
+    pub items: Vec<ItemResult>,
+    pub stale_spans: Vec<Span>,
+    pub tag: Option<Tag>,
+    pub highlights: Vec<Highlight>,
+}
+
+/// One note as the probe shows it in one mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeView {
+    pub note: String,
+    pub row: NoteRow,
+    pub items: Vec<ItemResult>,
+    pub highlights: Vec<Highlight>,
+}
+
+/// One note in both modes (an error text when the note cannot be probed, e.g. no source).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveProbe {
+    pub itemized: std::result::Result<ProbeView, String>,
+    pub reference: std::result::Result<ProbeView, String>,
+}
+
+/// Which note to show in both modes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum NoteChoice {
+    /// A loaded note: its index among the notes of the report (after the arm filter).
+    Loaded(usize),
+    /// A note given on its own (pasted on the page, `--note` on the command line).
+    Given(Box<NoteInput>),
+}
+
+fn view(input: &NoteInput, mode: Mode) -> std::result::Result<ProbeView, String> {
+    let p = super::probe_note(input, mode).map_err(|e| e.to_string())?;
+    let highlights = super::highlights(&p);
+    Ok(ProbeView { note: input.note.clone(), row: p.row, items: p.items, highlights })
+}
+
+/// One note in both modes.
+pub fn explain_note(input: &NoteInput) -> LiveProbe {
+    LiveProbe { itemized: view(input, Mode::Itemized), reference: view(input, Mode::Reference) }
+}
+
+/// Whether a file holds probe keys (`probe_keys_base16.json`: one JSON document, an object of
+/// task → [{pid, source, …}] or an array of such keys) rather than JSONL records.
+pub fn looks_like_probe_keys(file: &InputFile) -> bool {
+    use serde_json::Value;
+    let Ok((text, _)) = decode(&file.name, &file.bytes) else { return false };
+    let Ok(doc) = serde_json::from_str::<Value>(&text) else { return false };
+    let is_key = |v: &Value| v.get("pid").is_some() && v.get("source").is_some();
+    match &doc {
+        Value::Array(a) => !a.is_empty() && a.iter().all(is_key),
+        Value::Object(m) => m.values().any(|v| v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(is_key))),
+        _ => false,
+    }
+}
+
+/// Reads every key file of `files` (several are merged), with their summaries.
+pub fn read_keys(files: &[RoleFile]) -> Result<(Option<ProbeKeys>, Vec<FileSummary>)> {
+    let mut keys: Option<ProbeKeys> = None;
+    let mut summaries = Vec::new();
+    for f in files.iter().filter(|f| f.role == FileRole::Keys) {
+        let k = super::read_probe_keys(&f.file)?;
+        summaries.push(FileSummary::of(f, "probe keys", k.keys.len()));
+        keys.get_or_insert_with(ProbeKeys::default).keys.extend(k.keys);
+    }
+    Ok((keys, summaries))
+}
+
+fn filtered<'a>(notes: &'a [NoteInput], arm: Option<&'a str>) -> impl Iterator<Item = &'a NoteInput> + 'a {
+    notes.iter().filter(move |n| arm.is_none_or(|a| n.arm.as_deref() == Some(a)))
+}
+
+impl Capability for Probe {
+    const ANALYSIS: Analysis = Analysis::Probe;
+    const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys];
+
+    type Request = ProbeRequest;
+    type Loaded = LoadedNotes;
+    type Overview = ProbeOverview;
+    type Report = ProbeReport;
+    type Table = ProbeTable;
+    type Detail = NoteChoice;
+    type DetailView = LiveProbe;
+
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        Ok(if looks_like_probe_keys(file) { FileRole::Keys } else { FileRole::Notes })
+    }
+
+    /// Notes files are memaudit notes JSONL or reclaim-eval realworld rows; probe keys are
+    /// applied to every notes file.
+    fn load(files: &[RoleFile], _request: &ProbeRequest, progress: Progress<'_>) -> Result<LoadedNotes> {
+        progress(Phase::Reading, "reading notes", 0.0);
+        let (keys, mut summaries) = read_keys(files)?;
+        let mut notes = Vec::new();
+        let mut notices = ProbeWarnings::default();
+        let mut any = false;
+        for f in files.iter().filter(|f| f.role == FileRole::Notes) {
+            any = true;
+            let read = super::read_notes(&f.file, keys.as_ref())?;
+            let kind = match read.format {
+                Some(NotesFormat::ReclaimRealworld) => "reclaim-eval realworld rows",
+                _ => "notes",
+            };
+            summaries.push(FileSummary::of(f, kind, read.notes.len()));
+            notes.extend(read.notes);
+            notices.extend(&read.notices);
+        }
+        if !any {
+            return Err(Error::Empty(
+                "no notes file: give --notes (memaudit notes JSONL or reclaim-eval realworld rows), or drop one".into(),
+            ));
+        }
+        progress(Phase::Reading, "notes read", 1.0);
+        Ok(LoadedNotes { notes, notices, files: summaries })
+    }
+
+    fn overview(l: &LoadedNotes) -> ProbeOverview {
+        ProbeOverview {
+            files: l.files.clone(),
+            arms: first_seen(l.notes.iter().filter_map(|n| n.arm.clone())),
+            notes_read: l.notes.len(),
+        }
+    }
+
+    fn run(l: &LoadedNotes, request: &ProbeRequest, progress: Progress<'_>) -> Result<ProbeReport> {
+        progress(Phase::Analysing, "probing notes", 0.0);
+        let chosen: Vec<NoteInput> = filtered(&l.notes, request.arm.as_deref()).cloned().collect();
+        if chosen.is_empty() {
+            let arms = first_seen(l.notes.iter().filter_map(|n| n.arm.clone()));
+            return Err(Error::Empty(match &request.arm {
+                Some(a) => format!(
+                    "no notes to probe: no note has arm `{a}` (arms: {})",
+                    if arms.is_empty() { "none".to_string() } else { arms.join(", ") }
+                ),
+                None => "no notes to probe: the notes files hold no note".into(),
+            }));
+        }
+        let mut report = super::report(&chosen, request.mode, request.confidence)?;
+        report.warnings = l.notices.clone();
+        if request.details {
+            let mut details = Vec::with_capacity(chosen.len());
+            for n in &chosen {
+                let p = super::probe_note(n, request.mode)?;
+                let highlights = super::highlights(&p);
+                details.push(NoteDetail {
+                    note_id: n.note_id.clone(),
+                    note: n.note.clone(),
+                    items: p.items,
+                    stale_spans: p.stale_spans,
+                    tag: p.tag,
+                    highlights,
+                });
+            }
+            report.details = Some(details);
+        }
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(report)
+    }
+
+    fn detail(l: &LoadedNotes, request: &ProbeRequest, choice: &NoteChoice) -> Result<LiveProbe> {
+        match choice {
+            NoteChoice::Given(n) => Ok(explain_note(n)),
+            NoteChoice::Loaded(index) => {
+                let note = filtered(&l.notes, request.arm.as_deref())
+                    .nth(*index)
+                    .ok_or_else(|| Error::Empty(format!("no note #{} in the batch", index + 1)))?;
+                Ok(explain_note(note))
+            }
+        }
+    }
+
+    fn table(report: &ProbeReport, which: ProbeTable) -> Result<Table> {
+        Ok(probe_table(report, which))
+    }
+
+    fn render_text(report: &ProbeReport) -> String {
+        render_text(report)
+    }
+}

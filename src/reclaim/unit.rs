@@ -1,0 +1,142 @@
+//! Reclaim analysis as one capability ([`Reclaim`]): `memaudit reclaim` and the viewer's
+//! reclaim page.
+
+use serde::{Deserialize, Serialize};
+
+use super::analysis::{ReclaimReport, ReclaimSettings, analyze};
+use super::table::{ReclaimTable, reclaim_table, render_text};
+use super::trials::{Trial, read_trials};
+use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::distinct::first_seen;
+use crate::error::{Error, Result};
+use crate::ingest::InputFile;
+use crate::probe::unit::{looks_like_probe_keys, read_keys};
+use crate::probe::warnings::ProbeWarnings;
+use crate::report::Table;
+
+/// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
+pub struct Reclaim;
+
+/// `memaudit reclaim [--arm A] [--resampler R] [--bootstrap B] … [--contrast A:B]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReclaimRequest {
+    pub settings: ReclaimSettings,
+    /// Keep only trials of this arm (reclaim-eval's tables use `directed`).
+    pub arm: Option<String>,
+}
+
+impl Validate for ReclaimRequest {
+    fn validate(&self) -> Result<()> {
+        self.settings.bootstrap.validate()?;
+        for (a, b) in &self.settings.contrasts {
+            if a.is_empty() || b.is_empty() {
+                return Err(Error::setting("contrast", format!("`{a}:{b}`: use POLICY_A:POLICY_B")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The trials read, kept between runs.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedTrials {
+    pub trials: Vec<Trial>,
+    pub notices: ProbeWarnings,
+    pub files: Vec<FileSummary>,
+}
+
+/// What the reclaim page needs of the loaded trials.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReclaimOverview {
+    pub files: Vec<FileSummary>,
+    /// Distinct arms among the trials, first seen first (for the arm filter).
+    pub arms: Vec<String>,
+    /// Trials read (before the arm filter).
+    pub trials_read: usize,
+}
+
+impl Capability for Reclaim {
+    const ANALYSIS: Analysis = Analysis::Reclaim;
+    const ROLES: &'static [FileRole] = &[FileRole::Trials, FileRole::Keys];
+
+    type Request = ReclaimRequest;
+    type Loaded = LoadedTrials;
+    type Overview = ReclaimOverview;
+    type Report = ReclaimReport;
+    type Table = ReclaimTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        Ok(if looks_like_probe_keys(file) { FileRole::Keys } else { FileRole::Trials })
+    }
+
+    /// Probe keys are applied to every trials file.
+    fn load(files: &[RoleFile], _request: &ReclaimRequest, progress: Progress<'_>) -> Result<LoadedTrials> {
+        progress(Phase::Reading, "reading trials", 0.0);
+        let (keys, mut summaries) = read_keys(files)?;
+        let mut trials = Vec::new();
+        let mut notices = ProbeWarnings::default();
+        let mut any = false;
+        for f in files.iter().filter(|f| f.role == FileRole::Trials) {
+            any = true;
+            let read = read_trials(&f.file, keys.as_ref())?;
+            summaries.push(FileSummary::of(f, "trials", read.trials.len()));
+            trials.extend(read.trials);
+            notices.extend(&read.notices);
+        }
+        if !any {
+            return Err(Error::Empty(
+                "no trials file: give --trials (reclaim-eval result rows, JSONL), or drop one".into(),
+            ));
+        }
+        progress(Phase::Reading, "trials read", 1.0);
+        Ok(LoadedTrials { trials, notices, files: summaries })
+    }
+
+    fn overview(l: &LoadedTrials) -> ReclaimOverview {
+        ReclaimOverview {
+            files: l.files.clone(),
+            arms: first_seen(l.trials.iter().filter_map(|t| t.arm.clone())),
+            trials_read: l.trials.len(),
+        }
+    }
+
+    fn run(l: &LoadedTrials, request: &ReclaimRequest, progress: Progress<'_>) -> Result<ReclaimReport> {
+        progress(Phase::Analysing, "cells and bootstrap intervals", 0.0);
+        let chosen: Vec<Trial> = match &request.arm {
+            Some(arm) => l.trials.iter().filter(|t| t.arm.as_deref() == Some(arm.as_str())).cloned().collect(),
+            None => l.trials.clone(),
+        };
+        if chosen.is_empty() {
+            let arms = first_seen(l.trials.iter().filter_map(|t| t.arm.clone()));
+            return Err(Error::Empty(match &request.arm {
+                Some(a) => format!(
+                    "no trials to analyse: no trial has arm `{a}` (arms: {})",
+                    if arms.is_empty() { "none".to_string() } else { arms.join(", ") }
+                ),
+                None => "no trials to analyse: the trials files hold no trial".into(),
+            }));
+        }
+        let mut report = analyze(&chosen, &request.settings);
+        // The reading notices first, then the analysis' own warnings.
+        let mut warnings = l.notices.clone();
+        warnings.extend(&report.warnings);
+        report.warnings = warnings;
+        report.trials = chosen.len();
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(report)
+    }
+
+    fn detail(_: &LoadedTrials, _: &ReclaimRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &ReclaimReport, which: ReclaimTable) -> Result<Table> {
+        Ok(reclaim_table(report, which))
+    }
+
+    fn render_text(report: &ReclaimReport) -> String {
+        render_text(report)
+    }
+}

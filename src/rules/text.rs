@@ -1,0 +1,24 @@
+//! The human-readable rules evaluation (`memaudit rules --format table`).
+
+use super::RulesReport;
+
+/// One line per rule (outcome, margin, temporal status), then the counts.
+pub fn render_text(report: &RulesReport) -> String {
+    let mut out = String::new();
+    for v in &report.verdicts {
+        out.push_str(&format!(
+            "{:<28} {:<10} {:<28} margin {:>10}  {}{}\n",
+            v.rule_id,
+            v.kind,
+            v.outcome,
+            v.margin.map_or("-".into(), |m| format!("{m:+.4}")),
+            v.temporal.status,
+            v.error.as_ref().map(|e| format!(" — {e}")).unwrap_or_default()
+        ));
+    }
+    out.push_str(&format!(
+        "{} fired, {} not fired, {} errors, {} registered after their data\n",
+        report.fired, report.not_fired, report.errors, report.registered_after_data
+    ));
+    out
+}

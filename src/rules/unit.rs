@@ -1,0 +1,179 @@
+//! Pre-registered rules as one capability ([`Rules`]): `memaudit rules` and the viewer's rules
+//! page. Each file is the rule registry, named values, a `git log` export or a data file to
+//! fingerprint by its content ([`detect_file_role`]) unless the caller states it.
+
+use serde::{Deserialize, Serialize};
+
+use super::registry::{EvalContext, GitLog, Rule, RulesReport, SourceInfo, evaluate, read_rules, read_values};
+use super::role::detect_file_role;
+use super::table::{RulesTable, table};
+use super::text;
+use super::time::parse_time;
+use crate::capability::{
+    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+};
+use crate::error::{Error, Result};
+use crate::ingest::{InputFile, decode};
+use crate::report::Table;
+
+/// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
+pub struct Rules;
+
+/// `memaudit rules [--evaluated-at TIME]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RulesRequest {
+    /// Stamped on every verdict (ISO 8601, e.g. `2026-11-22T00:00:00Z`; the CLI's default is
+    /// now, the page sends the time of the request).
+    pub evaluated_at: Option<String>,
+}
+
+impl Validate for RulesRequest {
+    fn validate(&self) -> Result<()> {
+        match &self.evaluated_at {
+            Some(t) if parse_time(t).is_none() => Err(Error::setting(
+                "evaluated-at",
+                format!("`{t}` is not an ISO 8601 time (e.g. 2026-11-22T00:00:00Z)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The registry, values, commits and fingerprints read.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedRules {
+    pub rules: Vec<Rule>,
+    pub context: EvalContext,
+    pub files: Vec<FileSummary>,
+}
+
+fn basename(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+impl Capability for Rules {
+    const ANALYSIS: Analysis = Analysis::Rules;
+    const ROLES: &'static [FileRole] = &[FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data];
+
+    type Request = RulesRequest;
+    type Loaded = LoadedRules;
+    type Overview = Vec<FileSummary>;
+    type Report = RulesReport;
+    type Table = RulesTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        Ok(detect_file_role(file))
+    }
+
+    /// A data file fingerprints the sources named like it; a file given without folders (the
+    /// browser's drop) also every source whose last path component is its name
+    /// (`locomo-evaluation.json` → `results/v7/locomo-evaluation.json`).
+    fn load(files: &[RoleFile], _request: &RulesRequest, progress: Progress<'_>) -> Result<LoadedRules> {
+        progress(Phase::Reading, "reading rules, values and fingerprints", 0.0);
+        let mut rules = Vec::new();
+        let mut ctx = EvalContext::default();
+        let mut records = vec![0usize; files.len()];
+        let mut any_values = false;
+        for (i, f) in files.iter().enumerate() {
+            match f.role {
+                FileRole::Rules => {
+                    let r = read_rules(&f.file)?;
+                    records[i] = r.len();
+                    rules.extend(r);
+                }
+                FileRole::Values => {
+                    any_values = true;
+                    let v = read_values(&f.file)?;
+                    records[i] = v.values.len();
+                    for (k, q) in v.values {
+                        if ctx.values.values.insert(k.clone(), q).is_some() {
+                            return Err(Error::setting(
+                                "values",
+                                format!("value `{k}` is defined in two values files (the second: {})", f.file.name),
+                            ));
+                        }
+                    }
+                    ctx.values.sources.extend(v.sources);
+                }
+                _ => records[i] = f.file.bytes.len(),
+            }
+        }
+        if rules.is_empty() {
+            return Err(Error::Empty("no rule registry: give --rules (JSON with \"rules\"), or drop one".into()));
+        }
+        if !any_values {
+            return Err(Error::Empty("no values: give --values (JSON with \"values\"), or drop one".into()));
+        }
+        let logs: Vec<&RoleFile> = of_role(files, FileRole::GitLog).collect();
+        match logs.as_slice() {
+            [] => {}
+            [f] => {
+                let (text, _) = decode(&f.file.name, &f.file.bytes)?;
+                ctx.git = GitLog::parse(&f.file.name, &text)?;
+            }
+            [a, b, ..] => {
+                return Err(Error::setting(
+                    "files",
+                    format!("two git log exports ({} and {}): keep one", a.file.name, b.file.name),
+                ));
+            }
+        }
+        let sources: Vec<String> = ctx
+            .values
+            .values
+            .values()
+            .filter_map(|q| q.source.clone())
+            .chain(ctx.values.sources.keys().cloned())
+            .collect();
+        for f in of_role(files, FileRole::Data) {
+            let name = f.file.name.as_str();
+            let sha = crate::rules::sha256_hex(&f.file.bytes);
+            let mut names: Vec<String> = if basename(name) == name {
+                sources.iter().filter(|s| s.as_str() != name && basename(s) == name).cloned().collect()
+            } else {
+                Vec::new()
+            };
+            names.push(name.to_string());
+            names.dedup();
+            for n in names {
+                ctx.values.sources.entry(n).or_insert_with(SourceInfo::default).sha256 = Some(sha.clone());
+            }
+        }
+        let summaries = files
+            .iter()
+            .zip(records)
+            .map(|(f, n)| {
+                let n = if f.role == FileRole::GitLog { ctx.git.commits.len() } else { n };
+                FileSummary::of(f, f.role.describe(), n)
+            })
+            .collect();
+        Ok(LoadedRules { rules, context: ctx, files: summaries })
+    }
+
+    fn overview(l: &LoadedRules) -> Vec<FileSummary> {
+        l.files.clone()
+    }
+
+    fn run(l: &LoadedRules, request: &RulesRequest, progress: Progress<'_>) -> Result<RulesReport> {
+        progress(Phase::Analysing, "evaluating the rules", 0.0);
+        let mut ctx = l.context.clone();
+        ctx.evaluated_at = request.evaluated_at.clone();
+        let report = evaluate(&l.rules, &ctx);
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(report)
+    }
+
+    fn detail(_: &LoadedRules, _: &RulesRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &RulesReport, which: RulesTable) -> Result<Table> {
+        Ok(table(report, which))
+    }
+
+    fn render_text(report: &RulesReport) -> String {
+        text::render_text(report)
+    }
+}
