@@ -19,6 +19,10 @@ cargo fmt --all --check
 step "clippy (core and CLI)"
 cargo clippy --all-targets --locked -- -D warnings
 
+step "clippy (the viewer: web feature, for wasm32 and natively)"
+cargo clippy --locked --target wasm32-unknown-unknown --features web --no-default-features --lib --bins --tests -- -D warnings
+cargo clippy --locked --features web --lib --tests -- -D warnings
+
 step "native tests (unit, integration, property, doc)"
 cargo test --locked
 

@@ -150,8 +150,13 @@ pub trait Capability: 'static {
 
     fn run(loaded: &Self::Loaded, request: &Self::Request, progress: Progress<'_>) -> Result<Self::Report>;
 
-    /// Answers a [`Self::Detail`] question from the loaded inputs under `request`.
-    fn detail(loaded: &Self::Loaded, request: &Self::Request, detail: &Self::Detail) -> Result<Self::DetailView>;
+    /// Answers a [`Self::Detail`] question from the loaded inputs under `request` (`None`:
+    /// nothing loaded; some questions, like a pasted note, need no inputs).
+    fn detail(
+        loaded: Option<&Self::Loaded>,
+        request: &Self::Request,
+        detail: &Self::Detail,
+    ) -> Result<Self::DetailView>;
 
     /// One table of a report; an error when the report cannot have it (say why and what to add).
     fn table(report: &Self::Report, table: Self::Table) -> Result<Table>;
@@ -267,6 +272,27 @@ impl<C: Capability> std::fmt::Debug for Session<C> {
     }
 }
 
+/// A failed [`Session::run`]: the error and, when new files were read but the run failed on
+/// its settings (a pairing refused, an arm that does not exist), the overview of those files,
+/// which are kept: the user fixes the settings, not the files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunError<O> {
+    pub error: Error,
+    pub overview: Option<O>,
+}
+
+impl<O> From<Error> for RunError<O> {
+    fn from(error: Error) -> Self {
+        RunError { error, overview: None }
+    }
+}
+
+/// What [`Session::run`] returns.
+pub type RunResult<C> = std::result::Result<
+    Outcome<<C as Capability>::Overview, <C as Capability>::Report>,
+    RunError<<C as Capability>::Overview>,
+>;
+
 /// The result of a [`Session::run`]: the report, and the overview after a (re)load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome<O, R> {
@@ -287,29 +313,30 @@ impl<C: Capability> Session<C> {
         }
     }
 
-    /// Runs `request` on new `files` (kept only when the run succeeds, so a bad file never
-    /// replaces good data) or, with `None`, on the kept inputs.
-    pub fn run(
-        &mut self,
-        files: Option<&[RoleFile]>,
-        request: &C::Request,
-        progress: Progress<'_>,
-    ) -> Result<Outcome<C::Overview, C::Report>> {
+    /// Runs `request` on new `files` or, with `None`, on the kept inputs. New files replace the
+    /// kept ones only when they are read without error (a bad file never replaces good data);
+    /// when they read but the run fails on its settings they are kept, and the error carries
+    /// their overview ([`RunError`]).
+    pub fn run(&mut self, files: Option<&[RoleFile]>, request: &C::Request, progress: Progress<'_>) -> RunResult<C> {
         request.validate()?;
         match files {
             Some(files) => {
                 let loaded = load_scaled::<C>(files, request, progress)?;
-                let report = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress)?;
-                let overview = Some(C::overview(&loaded));
+                let overview = C::overview(&loaded);
+                let result = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress);
                 self.kept = Some((loaded, request.clone()));
-                Ok(Outcome { overview, report })
+                match result {
+                    Ok(report) => Ok(Outcome { overview: Some(overview), report }),
+                    Err(error) => Err(RunError { error, overview: Some(overview) }),
+                }
             }
             None => {
                 if self.needs_files(request) && self.kept.is_some() {
                     return Err(Error::setting(
                         "files",
                         "these settings change how the files are read: send the files again",
-                    ));
+                    )
+                    .into());
                 }
                 let (loaded, kept_request) = self.kept.as_mut().ok_or_else(nothing_loaded)?;
                 let report = run_scaled::<C>(loaded, request, 0.0, progress)?;
@@ -322,8 +349,7 @@ impl<C: Capability> Session<C> {
     /// A drill-down on the kept inputs.
     pub fn detail(&self, request: &C::Request, detail: &C::Detail) -> Result<C::DetailView> {
         request.validate()?;
-        let (loaded, _) = self.kept.as_ref().ok_or_else(nothing_loaded)?;
-        C::detail(loaded, request, detail)
+        C::detail(self.kept.as_ref().map(|(loaded, _)| loaded), request, detail)
     }
 
     /// Forgets the kept inputs.
@@ -332,6 +358,7 @@ impl<C: Capability> Session<C> {
     }
 }
 
-fn nothing_loaded() -> Error {
+/// The error of a question that needs loaded inputs when there are none.
+pub fn nothing_loaded() -> Error {
     Error::Empty("no data loaded yet: drop files or try the demo first".into())
 }

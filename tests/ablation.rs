@@ -1,5 +1,5 @@
 //! Counterfactual ablation: utilities and labels, the u histogram, positive rates, and the
-//! non-circularity panel against SciPy/NumPy (`tests/reference/issue5/noncircularity.py`)
+//! non-circularity panel against SciPy/NumPy (`tests/reference/paper_fixtures/noncircularity.py`)
 //! and against seed-000's own table of ρ with its intervals.
 
 use std::path::PathBuf;
@@ -12,7 +12,7 @@ use memaudit::ingest::InputFile;
 use serde_json::Value;
 
 fn reference(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/issue5").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paper_fixtures").join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 

@@ -16,7 +16,7 @@ use memaudit::ksweep::{ScoreColumns, Significance, SweepSettings, read_scores, s
 use memaudit::stats::Resampler;
 
 fn fixture(name: &str) -> InputFile {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/issue5").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paper_fixtures").join(name);
     InputFile::new(name, std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
 }
 
@@ -392,7 +392,7 @@ fn seed000_scores_have_no_fingerprint_or_duplicate_findings() {
 }
 
 mod readers_never_panic {
-    //! Every issue-5 reader returns a value or an error on any input (a panic in wasm kills the
+    //! Every reader of answers, ablation traces, scores, claims and rules returns a value or an error on any input (a panic in wasm kills the
     //! page): valid seeds of each format with random text spliced in, and arbitrary text.
     use memaudit::ablation::{AblationColumns, OutcomeScoring, read_ablation};
     use memaudit::answers::{AnswerColumns, read_answers};

@@ -278,3 +278,93 @@ fn committed_demo_is_reproducible_from_the_generator() {
         assert!(fresh == committed, "static/demo/{name} differs from `memaudit synth` output; regenerate it");
     }
 }
+
+/// An invalid setting is refused before any file is read, exit 2, with exactly the message of
+/// the core request's `validate` — the call the viewer's pages make before they send a job, so
+/// the CLI and the viewer refuse it with the same words.
+#[test]
+fn invalid_settings_are_refused_with_the_cores_message() {
+    use memaudit::capability::Validate;
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paper_fixtures");
+    let f = |name: &str| fixtures.join(name).display().to_string();
+    let dir = tmpdir("invalid");
+    let notes = dir.join("n.jsonl");
+    std::fs::write(&notes, "{\"note_id\":\"n\",\"note\":\"x\",\"source\":\"a b\"}\n").unwrap();
+    let notes = notes.display().to_string();
+    let probe = memaudit::probe::ProbeRequest { confidence: 1.5, ..Default::default() };
+    let mut reclaim = memaudit::reclaim::ReclaimRequest::default();
+    reclaim.settings.bootstrap.resamples = 0;
+    let cases: Vec<(Vec<String>, memaudit::error::Error)> = vec![
+        (
+            [vec!["rescore".to_string()], demo_args(), vec!["--k".into(), "0".into()]].concat(),
+            memaudit::conventions::Settings { k: 0, ..Default::default() }.validate().unwrap_err(),
+        ),
+        (
+            vec!["compare".into(), "--outcomes".into(), notes.clone(), "--alpha".into(), "0.7".into()],
+            memaudit::compare::CompareRequest {
+                settings: memaudit::compare::CompareSettings { alpha: 0.7, ..Default::default() },
+                ..Default::default()
+            }
+            .validate()
+            .unwrap_err(),
+        ),
+        (
+            vec!["probe".into(), "--notes".into(), notes.clone(), "--confidence".into(), "1.5".into()],
+            probe.validate().unwrap_err(),
+        ),
+        (
+            vec!["reclaim".into(), "--trials".into(), notes.clone(), "--bootstrap".into(), "0".into()],
+            reclaim.validate().unwrap_err(),
+        ),
+        (
+            vec![
+                "claims".into(),
+                "--data".into(),
+                f("seed000_scores.csv"),
+                "--no-sweep".into(),
+                "--confidence".into(),
+                "1.5".into(),
+            ],
+            memaudit::claims::ClaimsRequest { confidence: 1.5, sweep: false, ..Default::default() }
+                .validate()
+                .unwrap_err(),
+        ),
+        (
+            vec!["ablation".into(), "--input".into(), f("noncircularity.csv"), "--confidence".into(), "2".into()],
+            memaudit::ablation::AblationRequest {
+                settings: memaudit::ablation::AblationSettings { confidence: 2.0, ..Default::default() },
+                ..Default::default()
+            }
+            .validate()
+            .unwrap_err(),
+        ),
+        (
+            vec!["answers".into(), "--input".into(), notes.clone(), "--f1-threshold".into(), "2".into()],
+            memaudit::answers::AnswersRequest {
+                settings: memaudit::answers::AnswerSettings { f1_threshold: 2.0, ..Default::default() },
+                ..Default::default()
+            }
+            .validate()
+            .unwrap_err(),
+        ),
+        (
+            vec![
+                "rules".into(),
+                "--rules".into(),
+                f("seed000_rules.json"),
+                "--values".into(),
+                f("seed000_values.json"),
+                "--evaluated-at".into(),
+                "garbage".into(),
+            ],
+            memaudit::rules::RulesRequest { evaluated_at: Some("garbage".into()) }.validate().unwrap_err(),
+        ),
+    ];
+    assert_eq!(cases.len(), 8, "every subcommand with settings");
+    for (args, want) in cases {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim(), format!("memaudit: error: {want}"), "{args:?}");
+    }
+}

@@ -225,6 +225,7 @@ fn rescoring_per_query_rows() {
         // serde_json parses floats to within one ulp (its `float_roundtrip` feature is off);
         // CSV numbers are exact.
         let close = |x: f64, y: f64| (x - y).abs() <= 4.0 * f64::EPSILON * x.abs().max(1.0);
+        assert_eq!(t.rows.len(), direct.rows.len(), "{name}: rows");
         for (a, b) in t.rows.iter().zip(&direct.rows) {
             assert_eq!(a.fields.keys().collect::<Vec<_>>(), b.fields.keys().collect::<Vec<_>>(), "{name}");
             assert_eq!(a.values.keys().collect::<Vec<_>>(), b.values.keys().collect::<Vec<_>>(), "{name}");

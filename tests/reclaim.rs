@@ -183,6 +183,8 @@ fn clustered_and_chacha8_intervals() {
         },
     );
     let plain = analyze(&t, &ReclaimSettings::default());
+    assert_eq!(clustered.cells.len(), plain.cells.len());
+    assert!(!plain.cells.is_empty());
     for (c, p) in clustered.cells.iter().zip(&plain.cells) {
         assert_eq!((c.policy.as_str(), c.problems), (p.policy.as_str(), 32));
         assert_eq!(c.rr, p.rr);
@@ -199,6 +201,7 @@ fn clustered_and_chacha8_intervals() {
             ..Default::default()
         },
     );
+    assert_eq!(chacha.cells.len(), plain.cells.len());
     for (c, p) in chacha.cells.iter().zip(&plain.cells) {
         assert!((c.rr_low.unwrap() - p.rr_low.unwrap()).abs() <= 0.03, "{}", c.policy);
         assert!((c.rr_high.unwrap() - p.rr_high.unwrap()).abs() <= 0.03, "{}", c.policy);

@@ -7,9 +7,9 @@ use memaudit::ingest::InputFile;
 use memaudit::rules::{EvalContext, GitLog, RuleVerdict, evaluate, read_rules, read_values};
 
 fn fixture(name: &str) -> InputFile {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/issue5").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paper_fixtures").join(name);
     InputFile::new(
-        format!("tests/reference/issue5/{name}"),
+        format!("tests/reference/paper_fixtures/{name}"),
         std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
     )
 }
@@ -99,7 +99,7 @@ fn a_rule_registered_after_its_data_is_flagged() {
     }
     // the values file's own fingerprint is recorded for values read from it
     let values = read_values(&fixture("seed000_values.json")).unwrap();
-    let own = &values.sources["tests/reference/issue5/seed000_values.json"];
+    let own = &values.sources["tests/reference/paper_fixtures/seed000_values.json"];
     assert_eq!(own.sha256.as_ref().unwrap().len(), 64);
 }
 

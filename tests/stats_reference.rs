@@ -72,6 +72,7 @@ fn friedman_matches_scipy() {
         let r = friedman::friedman(&blocks, true).unwrap();
         close(r.chi2_tie_corrected, f(&c["chi2_tie_corrected"]), 1e-9, "chi2");
         close(r.p_tie_corrected, f(&c["p_tie_corrected"]), 1e-9, "p");
+        assert_eq!(r.mean_ranks.len(), vecf(&c["mean_ranks"]).len(), "mean ranks");
         for (a, b) in r.mean_ranks.iter().zip(vecf(&c["mean_ranks"])) {
             close(*a, b, 1e-12, "mean rank");
         }
@@ -90,6 +91,8 @@ fn studentized_range_beyond_the_table() {
 fn holm_and_bh_match_statsmodels() {
     for c in reference()["multiplicity"].as_array().unwrap() {
         let p = vecf(&c["p"]);
+        assert_eq!((multiplicity::holm(&p).len(), multiplicity::benjamini_hochberg(&p).len()), (p.len(), p.len()));
+        assert_eq!((vecf(&c["holm"]).len(), vecf(&c["bh"]).len()), (p.len(), p.len()));
         for (a, b) in multiplicity::holm(&p).iter().zip(vecf(&c["holm"])) {
             close(*a, b, 1e-12, "holm");
         }

@@ -5,32 +5,30 @@
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
 use gloo::timers::future::TimeoutFuture;
+use memaudit::ablation::{Ablation, AblationRequest};
+use memaudit::answers::{Answers, AnswersRequest};
 use memaudit::audit::distribution::histogram;
-use memaudit::compare::CompareSettings;
+use memaudit::audit::{DrilldownQuery, Rescore, RescoreTable};
+use memaudit::capability::{Analysis, Capability, Outcome, quiet};
+use memaudit::claims::{Claims, ClaimsRequest};
+use memaudit::compare::{Compare, CompareRequest, CompareSettings, ItemSelection, ItemsView};
 use memaudit::conventions::Settings;
 use memaudit::error::Error;
 use memaudit::ingest::InputFile;
-use memaudit::outcomes::PairingOptions;
 use memaudit::plots::{
     CdArm, CdLayout, CdPlot, DeltaForest, DeltaPoint, ForestLayout, ForestPlot, ForestRow, HistogramPlot, KSweepPlot,
     Plot, PosteriorArm, PosteriorPlot, ReclaimPlot, RhoPlot, RhoRow, UtilityGroup, UtilityPlot, VerdictBar,
     VerdictBars, VerdictGroup,
 };
-use memaudit::probe::{Mode, NoteInput, Verdict};
+use memaudit::probe::{NoteChoice, NoteInput, Probe, ProbeRequest, Verdict, explain_note};
 use memaudit::reclaim::Engine as Resampler;
-use memaudit::report;
-use memaudit::web::codec::{Packed, WebCodec};
+use memaudit::reclaim::{Reclaim, ReclaimRequest};
+use memaudit::rules::{Rules, RulesRequest};
+use memaudit::web::codec::{decode_request, decode_response, encode};
 use memaudit::web::components::histogram::draw_on_canvas;
 use memaudit::web::components::plot::draw_plot;
-use memaudit::web::engine::compare::CompareEngine;
-use memaudit::web::engine::probe::{ProbeEngine, explain_note};
-use memaudit::web::engine::reclaim::ReclaimEngine;
-use memaudit::web::engine::tools::ToolEngines;
-use memaudit::web::engine::{self, Engine};
-use memaudit::web::protocol::{
-    AblationRun, AnswersRun, Audited, ClaimsRun, CompareOutcome, CompareRun, ItemSelection, ItemsView, ProbeRun,
-    ReclaimRun, Request, Response, RulesRun, SourceFile, Timing, ToolResult, ToolRun,
-};
+use memaudit::web::engine::{Engines, RunInputs, demo_files};
+use memaudit::web::protocol::{Inputs, JobFile, Payload, Request, Response, SourceFile, Timing};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -227,6 +225,28 @@ fn assert_csv_close(got: &str, want: &str) {
     }
 }
 
+/// Runs `page`'s capability in the worker's engines on new files (roles detected) or, with
+/// `None`, on the kept inputs; the outcome as the page receives it (MessagePack round trip).
+fn run<C: Capability>(
+    engines: &mut Engines,
+    files: Option<Vec<InputFile>>,
+    request: &C::Request,
+) -> Result<Outcome<C::Overview, C::Report>, Error> {
+    let inputs = match files {
+        Some(f) => RunInputs::Files(f.into_iter().map(|f| (f, None)).collect()),
+        None => RunInputs::Kept,
+    };
+    let packed =
+        engines.run(C::ANALYSIS, inputs, &Payload::pack(request).unwrap(), &mut quiet()).map_err(|e| e.error)?;
+    Ok(packed.unpack().unwrap())
+}
+
+/// A drill-down of the kept inputs, as the page receives it.
+fn detail<C: Capability>(engines: &mut Engines, request: &C::Request, d: &C::Detail) -> Result<C::DetailView, Error> {
+    let packed = engines.detail(C::ANALYSIS, &Payload::pack(request).unwrap(), &Payload::pack(d).unwrap())?;
+    Ok(packed.unpack().unwrap())
+}
+
 #[wasm_bindgen_test]
 async fn app_mounts() {
     let root = mount_point();
@@ -310,60 +330,74 @@ fn histogram_draws_pixels() {
 
 #[wasm_bindgen_test]
 fn worker_load_and_audit_matches_the_cli() {
-    let (ds, report) = engine::load_and_audit(engine::demo_files(), &Settings::default(), &mut |_, _, _| {}).unwrap();
-    assert_eq!(ds.memories.len(), 1429);
-    assert_eq!(ds.queries.len(), 120);
+    let mut e = Engines::new();
+    let o = run::<Rescore>(&mut e, demo_files(Analysis::Rescore), &Settings::default()).unwrap();
+    let report = o.report;
+    assert_eq!(report.reading.counts.memories, 1429);
+    assert_eq!(o.overview.unwrap().queries.len(), 120);
     assert_eq!(report.systems, ["bm25-turns", "dense-facts", "hybrid-rrf"]);
-    let csv = report::table(&report, "summary").unwrap().to_csv().unwrap();
+    let csv = memaudit::audit::table::table(&report, RescoreTable::Summary).to_csv().unwrap();
     assert_csv_close(&csv, CLI_SUMMARY_CSV);
-
-    // What the worker sends back decodes to the same report.
-    let audited = Audited { report: report.clone(), queries: Some(engine::query_list(&ds)), timing: Timing::default() };
-    let packed = Packed::pack(&audited).unwrap();
-    assert_eq!(packed.unpack().unwrap(), audited);
 }
 
 #[wasm_bindgen_test]
 fn engine_keeps_the_dataset_and_reports_bad_files() {
-    let mut engine = Engine::new();
-    engine.load(engine::demo_files(), &Settings::default(), &mut |_, _, _| {}).unwrap();
+    let mut e = Engines::new();
+    run::<Rescore>(&mut e, demo_files(Analysis::Rescore), &Settings::default()).unwrap();
     let k5 = Settings { k: 5, bootstrap: 0, ..Settings::default() };
-    let r = engine.rescore(&k5, &mut |_, _, _| {}).unwrap();
-    assert!(r.conventions.starts_with("k=5 "));
-    let d = engine.drilldown(&k5, 0, 1).unwrap();
+    let r = run::<Rescore>(&mut e, None, &k5).unwrap();
+    assert!(r.report.conventions.starts_with("k=5 "));
+    let q = DrilldownQuery { system: "bm25-turns".into(), query: "conv0/q1".into() };
+    let d = detail::<Rescore>(&mut e, &k5, &q).unwrap();
     assert_eq!(d.items.iter().filter(|i| i.within_k).count(), 5);
 
     let bad =
         vec![InputFile::new("bad.jsonl", b"{\"memory_id\":\"a\",\"anchors\":[\"a\"]}\n{\"memory_id\": }\n".to_vec())];
-    match engine.load(bad, &Settings::default(), &mut |_, _, _| {}) {
+    match run::<Rescore>(&mut e, Some(bad), &Settings::default()) {
         Err(Error::Ingest(e)) => {
             assert_eq!(e.location.file, "bad.jsonl");
             assert_eq!(e.location.line, Some(2));
         }
-        other => panic!("expected an ingest error, got {other:?}"),
+        other => panic!("expected an ingest error, got {:?}", other.map(|_| ())),
     }
     // The earlier dataset is kept.
-    assert!(engine.rescore(&k5, &mut |_, _, _| {}).is_ok());
+    assert!(run::<Rescore>(&mut e, None, &k5).is_ok());
 }
 
 #[wasm_bindgen_test]
 fn messages_pass_blobs_through_the_codec() {
-    use gloo::worker::Codec;
     let parts = js_sys::Array::of1(&"{\"query_id\":\"q\",\"evidence\":[\"a\"]}".into());
     let blob = web_sys::Blob::new_with_str_sequence(&parts).unwrap();
-    let req = Request::Load {
+    let settings = Settings { seed: u64::MAX, ..Settings::default() };
+    let req = Request::Run {
         job: 7,
-        files: vec![SourceFile { name: "q.jsonl".into(), blob: blob.clone() }],
-        settings: Settings { seed: u64::MAX, ..Settings::default() },
+        page: Analysis::Rescore,
+        inputs: Inputs::Files(vec![JobFile {
+            file: SourceFile { name: "q.jsonl".into(), blob: blob.clone() },
+            role: None,
+        }]),
+        request: Payload::pack(&settings).unwrap(),
     };
-    let js = WebCodec::encode(&req);
-    let back: Request = WebCodec::decode(js);
-    match back {
-        Request::Load { job, files, settings } => {
-            assert_eq!(job, 7);
-            assert_eq!(settings.seed, u64::MAX);
-            assert_eq!(files[0].name, "q.jsonl");
-            assert_eq!(files[0].blob.size(), blob.size());
+    match decode_request(encode(&req).unwrap()) {
+        Request::Run { job, page, inputs: Inputs::Files(files), request } => {
+            assert_eq!((job, page), (7, Analysis::Rescore));
+            assert_eq!(request.unpack::<Settings>().unwrap().seed, u64::MAX);
+            assert_eq!(files[0].file.name, "q.jsonl");
+            assert_eq!(files[0].file.blob.size(), blob.size());
+        }
+        other => panic!("{other:?}"),
+    }
+    // A result and its timing cross unchanged.
+    let resp = Response::Done {
+        job: 3,
+        outcome: Payload::pack(&vec![1.5f64, f64::NAN]).unwrap(),
+        timing: Timing { total_ms: 2.0, ..Timing::default() },
+    };
+    match decode_response(encode(&resp).unwrap()) {
+        Response::Done { job, outcome, timing } => {
+            assert_eq!((job, timing.total_ms), (3, 2.0));
+            let v: Vec<f64> = outcome.unpack().unwrap();
+            assert!(v[0] == 1.5 && v[1].is_nan(), "NaN survives MessagePack");
         }
         other => panic!("{other:?}"),
     }
@@ -478,9 +512,10 @@ fn posterior_reclaim_and_verdict_plots_draw_pixels() {
     assert!(near(&px, memaudit::plots::posterior::COLOR_A) > 200);
     assert!(near(&px, memaudit::plots::posterior::COLOR_B) > 200);
 
-    let mut e = ReclaimEngine::new();
-    let run = ReclaimRun { settings: Default::default(), arm: None };
-    let b = e.load(vec![InputFile::new("t.jsonl", TRIALS.as_bytes())], &run, &mut |_, _, _| {}).unwrap();
+    let mut e = Engines::new();
+    let b =
+        run::<Reclaim>(&mut e, Some(vec![InputFile::new("t.jsonl", TRIALS.as_bytes())]), &ReclaimRequest::default())
+            .unwrap();
     let plot = ReclaimPlot::from_cells("RR", &b.report.cells, 760, 420);
     let px = draw(&plot);
     assert!(
@@ -510,20 +545,20 @@ fn close(a: f64, b: f64) -> bool {
 
 #[wasm_bindgen_test]
 fn compare_engine_in_wasm_matches_the_cli() {
-    let mut e = CompareEngine::new();
-    let run = CompareRun {
-        spec: None,
-        options: PairingOptions::default(),
+    let mut e = Engines::new();
+    let request = CompareRequest {
         settings: CompareSettings { bootstrap: 2000, ..CompareSettings::default() },
+        ..Default::default()
     };
-    let r = e.load(vec![InputFile::new("o.csv", OUTCOMES_CSV.as_bytes())], None, &run, &mut |_, _, _| {}).unwrap();
-    let CompareOutcome::Compared { comparison: c, .. } = &r.outcome else { panic!("{:?}", r.outcome) };
+    let r = run::<Compare>(&mut e, Some(vec![InputFile::new("o.csv", OUTCOMES_CSV.as_bytes())]), &request).unwrap();
+    let c = &r.report.comparison;
     // memaudit compare --outcomes o.csv --bootstrap 2000 --format json (native)
     let arms = [
         ("a", 0.4410266666666666, 0.3285740380127419, 0.5410333333333333, 1.5333333333333334),
         ("b", 0.53718, 0.42948333333333333, 0.6346200000000001, 1.9333333333333333),
         ("c", 0.5666666666666665, 0.4640933333333333, 0.66667, 2.533333333333333),
     ];
+    assert_eq!(c.arms.len(), arms.len());
     for (row, (arm, mean, lo, hi, rank)) in c.arms.iter().zip(arms) {
         assert_eq!(row.arm, arm);
         assert!(close(row.mean, mean) && close(row.ci_low, lo) && close(row.ci_high, hi), "{row:?}");
@@ -534,24 +569,14 @@ fn compare_engine_in_wasm_matches_the_cli() {
         (-0.12563999999999992, -0.3256348442273801, 0.04103000000000001, 0.6398920131199),
         (-0.02948666666666655, -0.19616666666666674, 0.07051333333333332, 0.04117188137078798),
     ];
+    assert_eq!(c.pairs.len(), pairs.len());
     for (p, (diff, lo, hi, holm)) in c.pairs.iter().zip(pairs) {
         assert!(close(p.diff, diff) && close(p.ci_low, lo) && close(p.ci_high, hi) && close(p.p_holm, holm), "{p:?}");
     }
     let f = c.friedman.as_ref().unwrap();
     assert!(close(f.chi2, 15.199999999999994));
     assert_eq!(f.cliques, vec![vec!["a".to_string(), "b".into()], vec!["b".into(), "c".into()]]);
-
-    // The result crosses the worker boundary unchanged (serde-wasm-bindgen, not bincode).
-    use gloo::worker::Codec;
-    let resp = Response::Compared { job: 3, result: Box::new(r.clone()) };
-    match WebCodec::decode::<Response>(WebCodec::encode(&resp)) {
-        Response::Compared { job, result } => {
-            assert_eq!(job, 3);
-            assert_eq!(*result, r);
-        }
-        other => panic!("{other:?}"),
-    }
-    match e.items(&ItemSelection::Pair { a: "a".into(), b: "c".into() }).unwrap() {
+    match detail::<Compare>(&mut e, &request, &ItemSelection::Pair { a: "a".into(), b: "c".into() }).unwrap() {
         ItemsView::Pair { items, .. } => assert_eq!(items.len(), 30),
         other => panic!("{other:?}"),
     }
@@ -565,14 +590,12 @@ fn probe_engine_explains_the_notebook_note_in_both_modes() {
     let live = explain_note(&input);
     assert_eq!(live.itemized.as_ref().unwrap().row.verdict, Verdict::Silent);
     assert_eq!(live.reference.as_ref().unwrap().row.verdict, Verdict::UncorrectableSilent);
+    // The same through the worker, before any notes file is loaded.
+    let mut e = Engines::new();
+    let via_worker = detail::<Probe>(&mut e, &ProbeRequest::default(), &NoteChoice::Given(Box::new(input))).unwrap();
+    assert_eq!(via_worker, live);
     let notes = "{\"note_id\": \"n1\", \"note\": \"7 notebooks at $4 and 9 pens at $2\", \"source\": \"notebooks at $4 each (7 bought) and pens at $2 each (9 bought)\", \"stale\": \"$55\", \"correct\": true}\n";
-    let mut e = ProbeEngine::new();
-    let b = e
-        .load(
-            vec![InputFile::new("n.jsonl", notes.as_bytes())],
-            &ProbeRun { mode: Mode::Itemized, confidence: 0.95, arm: None },
-            &mut |_, _, _| {},
-        )
+    let b = run::<Probe>(&mut e, Some(vec![InputFile::new("n.jsonl", notes.as_bytes())]), &ProbeRequest::default())
         .unwrap();
     assert_eq!(b.report.notes[0].verdict, Verdict::Complete);
     assert_eq!(b.report.side_by_side.reference.summary.n, 1);
@@ -580,9 +603,9 @@ fn probe_engine_explains_the_notebook_note_in_both_modes() {
 
 #[wasm_bindgen_test]
 fn reclaim_engine_in_wasm_matches_the_cli() {
-    let mut e = ReclaimEngine::new();
-    let run = ReclaimRun { settings: Default::default(), arm: None };
-    let b = e.load(vec![InputFile::new("t.jsonl", TRIALS.as_bytes())], &run, &mut |_, _, _| {}).unwrap();
+    let mut e = Engines::new();
+    let request = ReclaimRequest::default();
+    let b = run::<Reclaim>(&mut e, Some(vec![InputFile::new("t.jsonl", TRIALS.as_bytes())]), &request).unwrap();
     // memaudit reclaim --trials t.jsonl --format json (native; CPython resampler, seed 0)
     let want = [
         ("lossy", 1.0, 7, 0.4, 1.0),
@@ -590,16 +613,18 @@ fn reclaim_engine_in_wasm_matches_the_cli() {
         ("source_first", 1.0, 7, 0.4, 1.0),
         ("source_first", 0.3, 8, 0.5, 1.0),
     ];
+    assert_eq!(b.report.cells.len(), want.len());
     for (c, (policy, g, rec, lo, hi)) in b.report.cells.iter().zip(want) {
         assert_eq!((c.policy.as_str(), c.integrity, c.recovered), (policy, Some(g), rec));
         assert!(close(c.rr_low.unwrap(), lo) && close(c.rr_high.unwrap(), hi), "{c:?}");
     }
-    let mut chacha = run.clone();
+    let mut chacha = request.clone();
     chacha.settings.bootstrap.engine = Resampler::ChaCha8;
     chacha.settings.bootstrap.cluster_by_problem = true;
-    let b = e.run(&chacha, &mut |_, _, _| {}).unwrap();
+    let b = run::<Reclaim>(&mut e, None, &chacha).unwrap();
     // --resampler chacha8 --cluster-by-problem
     let want = [(0.5, 0.9), (0.2, 0.5), (0.5, 0.9), (0.4, 1.0)];
+    assert_eq!(b.report.cells.len(), want.len());
     for (c, (lo, hi)) in b.report.cells.iter().zip(want) {
         assert!(close(c.rr_low.unwrap(), lo) && close(c.rr_high.unwrap(), hi), "{c:?}");
     }
@@ -621,76 +646,51 @@ r1,q09,single,1,0.8158,0,0\nr1,q09,single,2,0.7352,0,0\nr1,q09,single,3,0.6488,0
 r1,q10,multi,1,0.8375,1,0\nr1,q10,multi,2,0.7009,1,0\nr1,q10,multi,3,0.6183,1,1\n\
 r1,q11,single,1,0.8005,1,1\nr1,q11,single,2,0.709,1,0\nr1,q11,single,3,0.6098,1,0\n";
 
-fn issue5(name: &str) -> InputFile {
+fn fixture(name: &str) -> InputFile {
     let bytes: &[u8] = match name {
-        "seed000_scores.csv" => include_bytes!("reference/issue5/seed000_scores.csv"),
-        "seed000_claims.csv" => include_bytes!("reference/issue5/seed000_claims.csv"),
-        "seed000_tables.csv" => include_bytes!("reference/issue5/seed000_tables.csv"),
-        "seed000_rules.json" => include_bytes!("reference/issue5/seed000_rules.json"),
-        "seed000_values.json" => include_bytes!("reference/issue5/seed000_values.json"),
-        "seed000_gitlog.txt" => include_bytes!("reference/issue5/seed000_gitlog.txt"),
+        "seed000_scores.csv" => include_bytes!("reference/paper_fixtures/seed000_scores.csv"),
+        "seed000_claims.csv" => include_bytes!("reference/paper_fixtures/seed000_claims.csv"),
+        "seed000_tables.csv" => include_bytes!("reference/paper_fixtures/seed000_tables.csv"),
+        "seed000_rules.json" => include_bytes!("reference/paper_fixtures/seed000_rules.json"),
+        "seed000_values.json" => include_bytes!("reference/paper_fixtures/seed000_values.json"),
+        "seed000_gitlog.txt" => include_bytes!("reference/paper_fixtures/seed000_gitlog.txt"),
         other => panic!("no fixture {other}"),
     };
     InputFile::new(name, bytes)
 }
 
-/// The result crosses the worker boundary unchanged (plain JS values: the core types use serde
-/// features bincode cannot carry: flatten, internally tagged enums).
-fn round_trip(result: &ToolResult) {
-    use gloo::worker::Codec;
-    let resp = Response::Analysed { job: 9, result: Box::new(result.clone()) };
-    match WebCodec::decode::<Response>(WebCodec::encode(&resp)) {
-        Response::Analysed { job, result: back } => {
-            assert_eq!(job, 9);
-            // NaN != NaN: compare the JSON texts (NaN → null on both sides).
-            assert_eq!(serde_json::to_string(&*back).unwrap(), serde_json::to_string(result).unwrap());
-        }
-        other => panic!("{other:?}"),
-    }
-}
-
 #[wasm_bindgen_test]
-fn issue5_engines_in_wasm_match_the_cli() {
-    let mut tools = ToolEngines::new();
-    // memaudit claims --data … --claims … --table … --bootstrap 2000 --format json (native)
-    let mut claims = ClaimsRun { bootstrap: 2000, ..ClaimsRun::default() };
-    let files =
-        ["seed000_claims.csv", "seed000_scores.csv", "seed000_tables.csv"].into_iter().map(issue5).collect::<Vec<_>>();
-    let r = tools.analyse(Some(files), &ToolRun::Claims(claims.clone()), &mut |_, _, _| {}).unwrap();
-    let ToolResult::Claims(b) = &r else { panic!("{r:?}") };
+fn tool_engines_in_wasm_match_the_cli() {
+    let mut e = Engines::new();
+    // memaudit claims --data … --claims … --printed-table … --bootstrap 2000 --format json (native)
+    let mut claims = ClaimsRequest { bootstrap: 2000, ..ClaimsRequest::default() };
+    let files = ["seed000_claims.csv", "seed000_scores.csv", "seed000_tables.csv"].into_iter().map(fixture).collect();
+    let b = run::<Claims>(&mut e, Some(files), &claims).unwrap();
     let n = &b.report.counts;
     assert_eq!((n.matches, n.within_rounding, n.differs, n.cannot_compute), (7, 3, 4, 1));
     assert_eq!(b.report.findings.len(), 20);
     let d = &b.report.sweep.as_ref().unwrap().deltas;
     assert!(close(d[1].stats.delta, 0.07894736842105263) && close(d[1].stats.ci_high, 0.15789473684210525));
     assert_eq!(d[1].stats.label, memaudit::ksweep::Significance::Boundary);
-    round_trip(&r);
     // A re-run on the kept files under another seed.
     claims.seed = 7;
-    let r = tools.analyse(None, &ToolRun::Claims(claims), &mut |_, _, _| {}).unwrap();
-    let ToolResult::Claims(b) = &r else { panic!("{r:?}") };
+    let b = run::<Claims>(&mut e, None, &claims).unwrap();
     assert_eq!(b.report.settings.seed, 7);
 
     // memaudit rules --rules … --values … --git-log …
-    let files =
-        ["seed000_rules.json", "seed000_values.json", "seed000_gitlog.txt"].into_iter().map(issue5).collect::<Vec<_>>();
-    let run = RulesRun { roles: Default::default(), evaluated_at: Some("2026-11-22T00:00:00Z".into()) };
-    let r = tools.analyse(Some(files), &ToolRun::Rules(run), &mut |_, _, _| {}).unwrap();
-    let ToolResult::Rules(b) = &r else { panic!("{r:?}") };
+    let files = ["seed000_rules.json", "seed000_values.json", "seed000_gitlog.txt"].into_iter().map(fixture).collect();
+    let request = RulesRequest { evaluated_at: Some("2026-11-22T00:00:00Z".into()) };
+    let b = run::<Rules>(&mut e, Some(files), &request).unwrap();
     assert_eq!((b.report.fired, b.report.registered_after_data), (7, 1));
     let locomo = b.report.verdicts.iter().find(|v| v.rule_id == "noncircularity_scale_locomo").unwrap();
     assert!(close(locomo.margin.unwrap(), -0.01100000000000001));
-    round_trip(&r);
 
     // memaudit ablation --input abl.csv --bootstrap 500 --format json
-    let run = AblationRun {
+    let request = AblationRequest {
         settings: memaudit::ablation::AblationSettings { bootstrap: 500, ..Default::default() },
-        scoring: Default::default(),
-        columns: Default::default(),
+        ..Default::default()
     };
-    let files = vec![InputFile::new("abl.csv", ABLATION_CSV.as_bytes())];
-    let r = tools.analyse(Some(files), &ToolRun::Ablation(run), &mut |_, _, _| {}).unwrap();
-    let ToolResult::Ablation(b) = &r else { panic!("{r:?}") };
+    let b = run::<Ablation>(&mut e, Some(vec![InputFile::new("abl.csv", ABLATION_CSV.as_bytes())]), &request).unwrap();
     let o = &b.report.runs[0].overall.noncircularity;
     assert!(close(o.rho.unwrap(), -0.11540765621062823) && close(o.margin.unwrap(), 0.03459234378937176));
     let (p, q) = (o.pair_ci.as_ref().unwrap(), o.query_ci.as_ref().unwrap());
@@ -699,59 +699,42 @@ fn issue5_engines_in_wasm_match_the_cli() {
     let single = &b.report.runs[0].subsets[1];
     assert_eq!(single.subset.as_deref(), Some("single"));
     assert!(close(single.noncircularity.pair_ci.as_ref().unwrap().low, -0.6384696222193861));
-    round_trip(&r);
 
     // answers: the diff of paper_sem and mab_sem
     let text = "{\"query_id\":\"q1\",\"dataset\":\"ruler_qa1\",\"gold\":[\"The Louvre\"],\"output\":\"louvre\"}\n\
 {\"query_id\":\"q2\",\"dataset\":\"ruler_qa1\",\"gold\":[\"Paris\"],\"output\":\"Paris.\"}\n";
-    let run = AnswersRun {
-        settings: Default::default(),
+    let request = AnswersRequest {
         diff: Some((memaudit::answers::Profile::PaperSem, memaudit::answers::Profile::MabSem)),
-        columns: Default::default(),
+        ..Default::default()
     };
-    let files = vec![InputFile::new("answers.jsonl", text.as_bytes())];
-    let r = tools.analyse(Some(files), &ToolRun::Answers(run), &mut |_, _, _| {}).unwrap();
-    let ToolResult::Answers(b) = &r else { panic!("{r:?}") };
-    assert_eq!(b.diff.as_ref().unwrap().iter().map(|d| d.query_id.as_str()).collect::<Vec<_>>(), ["q1"]);
-    round_trip(&r);
+    let b = run::<Answers>(&mut e, Some(vec![InputFile::new("answers.jsonl", text.as_bytes())]), &request).unwrap();
+    assert_eq!(b.report.diff.as_ref().unwrap().iter().map(|d| d.query_id.as_str()).collect::<Vec<_>>(), ["q1"]);
     // A bad file keeps the earlier files of that page.
     let bad = vec![InputFile::new("bad.csv", b"query_id,gold,prediction,category\nq1,a,b,one\n".to_vec())];
-    let run = ToolRun::Answers(AnswersRun { diff: None, settings: Default::default(), columns: Default::default() });
-    assert!(matches!(tools.analyse(Some(bad), &run, &mut |_, _, _| {}), Err(Error::Ingest(_))));
-    assert!(tools.has_files(&run));
-}
-
-/// gloo-worker's envelopes as they travel (a mirror of its private `FromWorker`).
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-enum Envelope {
-    WorkerLoaded,
-    ProcessOutput(usize, Response),
+    assert!(matches!(run::<Answers>(&mut e, Some(bad), &request), Err(Error::Ingest(_))));
+    assert!(e.has_data(Analysis::Answers));
 }
 
 #[wasm_bindgen_test]
 fn a_malformed_message_becomes_an_error_value_not_a_panic() {
-    use gloo::worker::Codec;
-    // A response whose payload is not a Response keeps its handler and carries the error.
-    let bad = js_sys::JSON::parse(r#"{"ProcessOutput": [3, {"Bogus": {"job": 1}}]}"#).unwrap();
-    match WebCodec::decode::<Envelope>(bad) {
-        Envelope::ProcessOutput(3, Response::Undecodable { message }) => {
-            assert!(message.contains("could not be read"), "{message}");
-        }
+    // A response that is not one.
+    let bad = js_sys::JSON::parse(r#"{"Bogus": {"job": 1}}"#).unwrap();
+    match decode_response(bad) {
+        Response::Undecodable { message } => assert!(message.contains("could not be read"), "{message}"),
         other => panic!("{other:?}"),
     }
-    // A bare request that is not one.
-    match WebCodec::decode::<Request>(wasm_bindgen::JsValue::from_f64(42.0)) {
+    // A request that is not one.
+    match decode_request(wasm_bindgen::JsValue::from_f64(42.0)) {
         Request::Undecodable { message } => assert!(!message.is_empty()),
         other => panic!("{other:?}"),
     }
-    // An envelope that is not one at all: the harmless `WorkerLoaded`.
-    assert!(matches!(WebCodec::decode::<Envelope>(wasm_bindgen::JsValue::NULL), Envelope::WorkerLoaded));
-    // Undecodable responses have no job.
+    // Undecodable responses and deaths have no job.
     assert_eq!(Response::Undecodable { message: "x".into() }.job(), None);
+    assert_eq!(Response::Died { message: "x".into() }.job(), None);
 }
 
 #[wasm_bindgen_test]
-fn issue5_plots_draw_pixels() {
+fn tool_plots_draw_pixels() {
     use memaudit::ablation::{Gate, UHistogram};
     use memaudit::ksweep::{Series, SeriesPoint, Significance};
     let u = UtilityPlot {

@@ -74,17 +74,13 @@ impl std::str::FromStr for Gate {
 
 crate::choice! {
     /// Which variable is correlated with the retrieval score.
+    #[derive(Default)]
     pub enum Target {
         /// The three-valued utility u ∈ {−1, 0, +1} (what seed-000's text names).
+        #[default]
         U = "u",
         /// The binary label y = [u = +1] (u = −1 folded into the negatives).
         Y = "y",
-    }
-}
-
-impl Default for Target {
-    fn default() -> Self {
-        Target::U
     }
 }
 

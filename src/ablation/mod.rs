@@ -1,4 +1,4 @@
-//! Counterfactual-ablation audit (issue 5 §2; seed-000 §3.2–3.4): from traces of a base answer
+//! Counterfactual-ablation audit (seed-000 §3.2–3.4): from traces of a base answer
 //! and one answer per removed memory, the utility u = score(base) − score(without i) ∈
 //! {−1, 0, +1} and label y = [u = +1] of every (query, memory) pair, the three-way u histogram
 //! (harmful memories included), positive rates per run and subset, and the non-circularity

@@ -94,7 +94,7 @@ impl Capability for Ablation {
         Ok(report)
     }
 
-    fn detail(_: &LoadedPairs, _: &AblationRequest, _: &()) -> Result<()> {
+    fn detail(_: Option<&LoadedPairs>, _: &AblationRequest, _: &()) -> Result<()> {
         no_detail::<Self>()
     }
 

@@ -1,4 +1,4 @@
-//! Answer rescoring from raw text (issue 5 §1): scoring profiles ported from the scripts that
+//! Answer rescoring from raw text: scoring profiles ported from the scripts that
 //! produced published numbers — seed-000's paper-literal substring match, the
 //! MemoryAgentBench harness (SEM and F1, raw and parsed outputs), SQuAD v1.1 exact match and
 //! token F1, and LoCoMo's official stemmed F1 with multi-hop partial credit — each selectable

@@ -1,5 +1,5 @@
 //! Reading answer rows (CSV or JSON Lines / JSON) through the outcomes reader, and the column
-//! helpers the other issue-5 readers share (ablation pairs, per-query scores, claims).
+//! helpers the other readers of tabular inputs share (ablation pairs, per-query scores, claims).
 
 use serde::{Deserialize, Serialize};
 

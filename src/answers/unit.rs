@@ -98,7 +98,7 @@ impl Capability for Answers {
         Ok(report)
     }
 
-    fn detail(_: &LoadedAnswers, _: &AnswersRequest, _: &()) -> Result<()> {
+    fn detail(_: Option<&LoadedAnswers>, _: &AnswersRequest, _: &()) -> Result<()> {
         no_detail::<Self>()
     }
 

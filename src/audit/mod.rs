@@ -36,7 +36,7 @@ pub use distribution::{DeltaDistribution, HistogramBin};
 pub use drilldown::{Drilldown, drilldown};
 pub use instability::{CategoryInstabilityRow, InstabilityRow, NO_CATEGORY};
 pub use recommend::RecommendationRow;
-pub use summary::SummaryRow;
+pub use summary::{Subset, SummaryRow};
 pub use table::RescoreTable;
 pub use text::render_text;
 pub use unit::{DrilldownQuery, QueryInfo, Rescore, RescoreOverview};

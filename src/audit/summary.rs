@@ -14,12 +14,21 @@ use crate::model::Target;
 use crate::rescore::Rescored;
 use crate::stats::Resampler;
 
+crate::choice! {
+    /// The queries a mean is taken over.
+    pub enum Subset {
+        /// Every query eligible under the target.
+        All = "all",
+        /// The shared subset: queries eligible under every compared target (TIAP's control).
+        Shared = "shared",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     pub system: String,
     pub target: Target,
-    /// `all` or `shared`.
-    pub subset: String,
+    pub subset: Subset,
     pub n: usize,
     pub ndcg: Option<f64>,
     pub recall: Option<f64>,
@@ -40,9 +49,9 @@ pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut 
     let mut vectors: Vec<Vec<f64>> = Vec::new();
     for s in 0..r.n_systems {
         for &t in &r.targets {
-            for subset in ["all", "shared"] {
+            for &subset in Subset::ALL {
                 let scores: Vec<_> = (0..r.n_queries)
-                    .filter(|&q| subset == "all" || in_shared(r, compared, q))
+                    .filter(|&q| subset == Subset::All || in_shared(r, compared, q))
                     .filter_map(|q| r.cell(s, q, t).counted())
                     .collect();
                 let col = |m: Metric| -> Vec<f64> { scores.iter().map(|sc| m.of(sc)).collect() };
@@ -50,7 +59,7 @@ pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut 
                 rows.push(SummaryRow {
                     system: ds.systems[s].clone(),
                     target: t,
-                    subset: subset.to_string(),
+                    subset,
                     n: scores.len(),
                     ndcg: mean(&ndcg),
                     recall: mean(&col(Metric::Recall)),

@@ -45,7 +45,7 @@ pub struct StageWarning<'a> {
 const SUMMARY: &[Column<SummaryRow>] = &crate::columns![SummaryRow;
     "system" => |r| r.system.clone(),
     "target" => |r| r.target.name().into(),
-    "subset" => |r| r.subset.clone(),
+    "subset" => |r| r.subset.name().into(),
     "n" => |r| r.n.to_string(),
     "ndcg" => |r| num(r.ndcg),
     "ndcg_ci_low" => |r| num(r.ndcg_ci_low),

@@ -58,7 +58,7 @@ pub fn render_text(r: &Report) -> String {
             vec![
                 s.system.clone(),
                 s.target.name().into(),
-                s.subset.clone(),
+                s.subset.name().into(),
                 s.n.to_string(),
                 fmt4(s.ndcg),
                 format!("[{}, {}]", fmt4(s.ndcg_ci_low), fmt4(s.ndcg_ci_high)),

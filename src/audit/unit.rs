@@ -4,13 +4,14 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::{RescoreTable, table};
-use super::{Drilldown, Report, drilldown, run};
-use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate};
+use super::{Drilldown, Report, audit, drilldown};
+use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
 use crate::conventions::Settings;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::ingest::{self, InputFile, Loaded, Role};
 use crate::report::Table;
+use crate::rescore::rescore;
 
 /// Share of a load's progress given to building the dataset (reading takes the rest).
 const BUILD_SHARE: f64 = 0.1;
@@ -124,17 +125,16 @@ impl Capability for Rescore {
     }
 
     fn run(ds: &Dataset, settings: &Settings, progress: Progress<'_>) -> Result<Report> {
-        Ok(run(ds, settings, &mut |stage, f| {
-            let f = f.clamp(0.0, 1.0);
-            if stage == "scoring" {
-                progress(Phase::Scoring, "scoring ranked lists", SCORING_SHARE * f);
-            } else {
-                progress(Phase::Tables, stage, SCORING_SHARE + (1.0 - SCORING_SHARE) * f);
-            }
+        let r = rescore(ds, settings, &mut |f| {
+            progress(Phase::Scoring, "scoring ranked lists", SCORING_SHARE * f.clamp(0.0, 1.0))
+        });
+        Ok(audit(ds, &r, &mut |stage, f| {
+            progress(Phase::Tables, stage, SCORING_SHARE + (1.0 - SCORING_SHARE) * f.clamp(0.0, 1.0))
         }))
     }
 
-    fn detail(ds: &Dataset, settings: &Settings, d: &DrilldownQuery) -> Result<Drilldown> {
+    fn detail(ds: Option<&Dataset>, settings: &Settings, d: &DrilldownQuery) -> Result<Drilldown> {
+        let ds = ds.ok_or_else(nothing_loaded)?;
         let s = ds.system_index(&d.system).ok_or_else(|| {
             Error::setting("system", format!("no system `{}` (have: {})", d.system, ds.systems.join(", ")))
         })?;

@@ -1,10 +1,7 @@
 //! Entry point of the viewer's Web Worker (built by trunk from `index.html`,
-//! `data-type="worker"`): registers [`memaudit::web::AuditWorker`].
-
-use gloo::worker::Registrable;
-use memaudit::web::{AuditWorker, codec::WebCodec, install_panic_hook};
+//! `data-type="worker"`): handles the page's requests ([`memaudit::web::worker::start`]).
 
 fn main() {
-    install_panic_hook();
-    AuditWorker::registrar().encoding::<WebCodec>().register();
+    memaudit::web::install_panic_hook();
+    memaudit::web::worker::start();
 }

@@ -1,4 +1,4 @@
-//! The claims check (issue 5 §4): a claims file recomputed from the loaded per-query scores —
+//! The claims check: a claims file recomputed from the loaded per-query scores —
 //! reported vs recomputed, the difference, and a verdict (matches / within rounding / differs /
 //! cannot be computed, naming the missing input) — and the consistency linter that runs on
 //! every table, loaded or computed: point outside its interval, delta not the difference of

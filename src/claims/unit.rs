@@ -214,7 +214,7 @@ impl Capability for Claims {
         Ok(report)
     }
 
-    fn detail(_: &LoadedClaims, _: &ClaimsRequest, _: &()) -> Result<()> {
+    fn detail(_: Option<&LoadedClaims>, _: &ClaimsRequest, _: &()) -> Result<()> {
         no_detail::<Self>()
     }
 

@@ -64,6 +64,16 @@ impl Resampling {
     }
 }
 
+crate::choice! {
+    /// The test behind a contrast's p-value.
+    pub enum PairedTest {
+        /// Exact McNemar on the discordant pairs (two 0/1 arms).
+        McNemarExact = "mcnemar_exact",
+        /// Wilcoxon signed-rank on the paired differences (any other values).
+        WilcoxonSignedRank = "wilcoxon_signed_rank",
+    }
+}
+
 /// Settings of a comparison, shown next to every result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareSettings {
@@ -197,7 +207,7 @@ pub struct PairRow {
     pub ties: usize,
     pub losses: usize,
     /// The test behind `p_value`: `mcnemar_exact` (binary) or `wilcoxon_signed_rank`.
-    pub test: String,
+    pub test: PairedTest,
     pub p_value: f64,
     pub mcnemar_p: Option<f64>,
     pub mcnemar_mid_p: Option<f64>,
@@ -439,9 +449,9 @@ pub fn compare(
             let mc = binary.then(|| mcnemar::mcnemar(wins as u64, losses as u64));
             let wx = wilcoxon::wilcoxon_signed_rank(&d);
             let (test, p_value) = match (&mc, &wx) {
-                (Some(m), _) => ("mcnemar_exact", m.exact_p),
-                (None, Some(w)) => ("wilcoxon_signed_rank", w.p),
-                (None, None) => ("wilcoxon_signed_rank", 1.0),
+                (Some(m), _) => (PairedTest::McNemarExact, m.exact_p),
+                (None, Some(w)) => (PairedTest::WilcoxonSignedRank, w.p),
+                (None, None) => (PairedTest::WilcoxonSignedRank, 1.0),
             };
             let (sa, sb) = (arms[i].successes, arms[j].successes);
             let nf = n as f64;
@@ -687,7 +697,7 @@ mod tests {
         let p = &c.pairs[0];
         assert_eq!((p.b_count, p.c_count), (Some(3), Some(0)));
         assert!((p.diff - 0.25).abs() < 1e-15);
-        assert_eq!(p.test, "mcnemar_exact");
+        assert_eq!(p.test, PairedTest::McNemarExact);
         assert!((p.mcnemar_p.unwrap() - 0.25).abs() < 1e-12, "2·(1/2)^3");
         assert!((p.cohen_h.unwrap() - proportions::cohens_h(8.0 / 12.0, 5.0 / 12.0)).abs() < 1e-15);
         assert!(p.ci_low <= p.diff && p.diff <= p.ci_high);
@@ -710,7 +720,7 @@ mod tests {
         assert!((x.ci_low + y.ci_high).abs() < 1e-12 && (x.ci_high + y.ci_low).abs() < 1e-12);
         assert_eq!(x.p_value, y.p_value);
         assert_eq!((x.wins, x.losses), (y.losses, y.wins));
-        assert_eq!(x.test, "wilcoxon_signed_rank");
+        assert_eq!(x.test, PairedTest::WilcoxonSignedRank);
     }
 
     #[test]

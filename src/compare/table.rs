@@ -1,7 +1,7 @@
 //! The tables, text and LaTeX of a [`Comparison`] (`memaudit compare --format csv --table NAME`,
 //! `--format table`, `--format latex`): the same [`Table`]s feed the CLI and the viewer.
 
-use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow};
+use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest};
 use crate::report::{Column, Table, flag, num, opt, render_columns};
 
 crate::choice! {
@@ -46,7 +46,7 @@ pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
     "wins" => |p| p.wins.to_string(),
     "ties" => |p| p.ties.to_string(),
     "losses" => |p| p.losses.to_string(),
-    "test" => |p| p.test.clone(),
+    "test" => |p| p.test.name().into(),
     "p_value" => |p| num(Some(p.p_value)),
     "mcnemar_p" => |p| num(p.mcnemar_p),
     "mcnemar_mid_p" => |p| num(p.mcnemar_mid_p),
@@ -172,7 +172,11 @@ pub fn render_compare_text(c: &Comparison) -> String {
                     (Some(b), Some(cc)) => format!("{b}/{cc}"),
                     _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
                 },
-                format!("{} {}", p_fmt(p.p_value), if p.test == "mcnemar_exact" { "McNemar" } else { "Wilcoxon" }),
+                format!(
+                    "{} {}",
+                    p_fmt(p.p_value),
+                    if p.test == PairedTest::McNemarExact { "McNemar" } else { "Wilcoxon" }
+                ),
                 p_fmt(p.p_holm),
                 p.cohen_h
                     .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))

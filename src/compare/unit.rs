@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::engine::{CompareSettings, PairItem, items_for_pair};
 use super::run::{CompareError, CompareOutput, compare_table, input_from_paired};
 use super::table::{CompareTable, compare_latex, render_compare_text, table};
-use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate};
+use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::outcomes::{
@@ -54,7 +54,13 @@ impl SpecChoice {
 
     /// The spec for `table`: inferred, then the choices applied over it.
     pub fn resolve(&self, table: &OutcomeTable) -> Spec {
-        let mut spec = infer_spec(table);
+        self.apply(&infer_spec(table))
+    }
+
+    /// The choices applied over an `inferred` spec (the reasons of what is chosen are dropped
+    /// only when something was chosen).
+    pub fn apply(&self, inferred: &Spec) -> Spec {
+        let mut spec = inferred.clone();
         if let Some(k) = &self.key {
             spec.key = k.clone();
         }
@@ -259,7 +265,8 @@ impl Capability for Compare {
 
     /// The items behind a contrast (largest |a − b| first) or an arm (item order, with the
     /// arm's rank on each item) under `request`.
-    fn detail(table: &OutcomeTable, request: &CompareRequest, selection: &ItemSelection) -> Result<ItemsView> {
+    fn detail(table: Option<&OutcomeTable>, request: &CompareRequest, selection: &ItemSelection) -> Result<ItemsView> {
+        let table = table.ok_or_else(nothing_loaded)?;
         let spec = request.spec.resolve(table);
         let paired = pair_for_test(table, &spec, &request.options).map_err(|e| refusal(CompareError::Pairing(e)))?;
         let input = input_from_paired(&paired, &request.settings.resampling)?;

@@ -1,4 +1,4 @@
-//! Arms across K (issue 5 §3; seed-000 §4.2.2): per (arm, dataset, K) means with intervals, the
+//! Arms across K (seed-000 §4.2.2): per (arm, dataset, K) means with intervals, the
 //! K-sweep series (plot-ready), paired deltas between arms at equal K labelled strict /
 //! boundary / directional / none as seed-000 §1.9 defines them, the Δ-stability check with a
 //! slack window, and crossovers (`docs/claims.md` §K-sweep).

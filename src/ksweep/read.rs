@@ -1,5 +1,5 @@
 //! Per-query scores of arms: one row per (arm, dataset, K, query) with one or more metric
-//! columns (CSV or JSON, read like every issue-5 input).
+//! columns (CSV or JSON, read like answers and ablation traces).
 
 use std::collections::BTreeMap;
 

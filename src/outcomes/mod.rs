@@ -13,6 +13,7 @@
 //! file, line and field, and every convention applied (missing markers, arms taken from file
 //! names, ineligible metrics) is a counted [`OutcomeWarnings`] entry.
 
+mod advice;
 mod json;
 pub mod pairing;
 pub mod spec;

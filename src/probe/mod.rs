@@ -22,6 +22,7 @@
 //!
 //! Nothing here panics on user input; a note without any source is an [`IngestError`].
 
+pub mod explain;
 pub mod itemized;
 pub mod read;
 pub mod reference;
@@ -30,11 +31,13 @@ pub mod summary;
 pub mod tag;
 pub mod text;
 pub mod unit;
+pub mod verdict;
 pub mod warnings;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{IngestError, Location};
+pub use explain::{Explanation, Highlight, HighlightRole, explain, highlights};
 pub use itemized::{ItemResult, TokenResult};
 pub use read::{ProbeKey, ProbeKeys, read_notes, read_probe_keys};
 pub use source::{ItemInput, ItemKind, ItemSpec, SourceKind};
@@ -42,6 +45,7 @@ pub use summary::{ProbeReport, ProbeSummary, ProbeTable, probe_table, render_tex
 pub use tag::Tag;
 pub use text::Span;
 pub use unit::{LiveProbe, NoteChoice, Probe, ProbeOverview, ProbeRequest, ProbeView, explain_note};
+pub use verdict::probe_note;
 
 /// Which probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, PartialOrd, Ord)]
@@ -270,267 +274,6 @@ pub struct NoteProbe {
     /// Where the stale value occurs.
     pub stale_spans: Vec<Span>,
     pub tag: Option<Tag>,
-}
-
-/// Judges one note.
-pub fn probe_note(input: &NoteInput, mode: Mode) -> Result<NoteProbe, IngestError> {
-    match mode {
-        Mode::Itemized => probe_itemized(input),
-        Mode::Reference => probe_reference(input),
-    }
-}
-
-fn base_row(input: &NoteInput, mode: Mode, verdict: Verdict) -> NoteRow {
-    let note_chars = input.note.chars().count();
-    NoteRow {
-        note_id: input.note_id.clone(),
-        mode,
-        verdict,
-        items_total: 0,
-        items_found: 0,
-        stale_found: false,
-        tag_k: None,
-        tag_n: None,
-        tag_variant: None,
-        tag_agrees: None,
-        missing: Vec::new(),
-        note_chars,
-        budget: input.budget,
-        over_budget: input.budget.map(|b| note_chars as u64 > b),
-        stale: input.stale.clone(),
-        answer: input.answer.clone(),
-        correct: input.correct,
-        policy: input.policy.clone(),
-        integrity: input.integrity,
-        arm: input.arm.clone(),
-        explanation: String::new(),
-    }
-}
-
-fn probe_itemized(input: &NoteInput) -> Result<NoteProbe, IngestError> {
-    let items = input.items()?;
-    let toks = text::tokenize(&input.note);
-    let idx = text::CharIndex::new(&input.note);
-    let results: Vec<ItemResult> = items.iter().map(|i| itemized::match_item(i, &toks, &idx)).collect();
-    let stale_targets = input.stale.as_deref().map(itemized::stale_targets).unwrap_or_default();
-    let stale_spans = itemized::find_stale(&stale_targets, &toks, &idx);
-    let tag = tag::parse_tag(&input.note);
-    let n = results.len();
-    let k = results.iter().filter(|r| r.found).count();
-    let stale_found = !stale_spans.is_empty();
-    let loss = tag.as_ref().is_some_and(Tag::declares_loss);
-    let verdict = if k == n {
-        Verdict::Complete
-    } else if k > 0 {
-        if loss { Verdict::PartialTagged } else { Verdict::PartialSilent }
-    } else if stale_found && !loss {
-        Verdict::Silent
-    } else {
-        Verdict::Loud
-    };
-    let mut row = base_row(input, Mode::Itemized, verdict);
-    row.items_total = n;
-    row.items_found = k;
-    row.stale_found = stale_found;
-    row.missing = results.iter().filter(|r| !r.found).map(|r| r.label.clone()).collect();
-    if let Some(t) = &tag {
-        row.tag_k = Some(t.k);
-        row.tag_n = Some(t.n);
-        row.tag_variant = Some(t.variant.clone());
-        row.tag_agrees = Some(t.k == k as u64 && t.n == n as u64);
-    }
-    row.explanation = explain_itemized(&row, &results, input.stale.as_deref(), tag.as_ref());
-    Ok(NoteProbe { row, items: results, stale_spans, tag })
-}
-
-fn quote_list(labels: &[String], max: usize) -> String {
-    let mut shown: Vec<String> = labels.iter().take(max).map(|l| format!("“{l}”")).collect();
-    if labels.len() > max {
-        shown.push(format!("{} more", labels.len() - max));
-    }
-    shown.join(", ")
-}
-
-fn explain_itemized(row: &NoteRow, items: &[ItemResult], stale: Option<&str>, tag: Option<&Tag>) -> String {
-    let (k, n) = (row.items_found, row.items_total);
-    let stale_txt = stale.map(|s| format!("the stale value “{s}”")).unwrap_or_else(|| "a stale value".into());
-    let tag_txt = tag.map(|t| format!("its completeness tag (“{}”) says {} of {} were kept", t.text, t.k, t.n));
-    match row.verdict {
-        Verdict::Complete => format!(
-            "All {n} source item{} ({}) are in the note, so a later correction can recompute the answer{}.",
-            if n == 1 { "" } else { "s" },
-            quote_list(&items.iter().map(|i| i.label.clone()).collect::<Vec<_>>(), 3),
-            if row.stale_found { format!(" even though {stale_txt} is also kept") } else { String::new() }
-        ),
-        Verdict::PartialTagged => format!(
-            "Only {k} of {n} source items are in the note (missing {}), but {}, so the gap is visible (loud).",
-            quote_list(&row.missing, 3),
-            tag_txt.unwrap_or_default()
-        ),
-        Verdict::PartialSilent => format!(
-            "Only {k} of {n} source items are in the note (missing {}) and nothing in it says items were dropped{}, so a reader may silently compute from an incomplete source.",
-            quote_list(&row.missing, 3),
-            match tag {
-                Some(t) => format!(" (its tag claims {} of {})", t.k, t.n),
-                None => String::new(),
-            }
-        ),
-        Verdict::Silent => format!(
-            "None of the {n} source items is in the note but {stale_txt} is, so a correction has nothing to recompute from and nothing flags it (silent-uncorrectable)."
-        ),
-        Verdict::Loud => {
-            if row.stale_found {
-                format!(
-                    "None of the {n} source items is in the note; {stale_txt} is kept but {}, so the failure is flagged (loud).",
-                    tag_txt.unwrap_or_else(|| "a tag declares the loss".into())
-                )
-            } else {
-                format!(
-                    "None of the {n} source items is in the note and {stale_txt} is absent, so the note cannot be corrected but asserts nothing stale (loud)."
-                )
-            }
-        }
-        _ => String::new(),
-    }
-}
-
-fn probe_reference(input: &NoteInput) -> Result<NoteProbe, IngestError> {
-    let source_text = input.reference_source()?;
-    let conclusion = input.stale.clone().unwrap_or_default();
-    let v = reference::classify_note(&input.note, &source_text, &conclusion);
-    let verdict = match v.regime {
-        reference::Regime::Correctable => Verdict::Correctable,
-        reference::Regime::UncorrectableSilent => Verdict::UncorrectableSilent,
-        reference::Regime::UncorrectableLoud => Verdict::UncorrectableLoud,
-    };
-    let marker = reference::source_marker(&source_text);
-    let marker_spans = if source_text.is_empty() { Vec::new() } else { reference::find_lowered(&input.note, &marker) };
-    let stale_spans = reference::find_lowered(&input.note, &conclusion.to_lowercase());
-    let mut row = base_row(input, Mode::Reference, verdict);
-    row.items_total = 1;
-    row.items_found = usize::from(verdict == Verdict::Correctable);
-    row.stale_found = !stale_spans.is_empty();
-    if verdict != Verdict::Correctable {
-        row.missing = vec![marker.clone()];
-    }
-    row.explanation = match verdict {
-        Verdict::Correctable => format!(
-            "The source's first {} characters (“{marker}”) occur in the note, so the reference probe counts it correctable{}.",
-            reference::SRC_MARKER,
-            if row.stale_found {
-                format!(" although the conclusion “{conclusion}” is also there")
-            } else {
-                String::new()
-            }
-        ),
-        Verdict::UncorrectableSilent => format!(
-            "The source prefix “{marker}” is absent but the conclusion “{conclusion}” occurs, so the reference probe flags a silent failure."
-        ),
-        _ => format!(
-            "Neither the source prefix “{marker}” nor the conclusion{} occurs in the note, so the reference probe calls it uncorrectable but loud.",
-            if conclusion.is_empty() { String::new() } else { format!(" “{conclusion}”") }
-        ),
-    };
-    let item = ItemResult {
-        label: marker.clone(),
-        kind: ItemKind::Domain,
-        negated: false,
-        found: verdict == Verdict::Correctable,
-        tokens: vec![TokenResult {
-            token: marker,
-            kind: "prefix".into(),
-            found: !marker_spans.is_empty(),
-            spans: marker_spans,
-        }],
-    };
-    Ok(NoteProbe { row, items: vec![item], stale_spans, tag: None })
-}
-
-/// What a highlighted span is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HighlightRole {
-    /// A token of a source item (or the reference prefix).
-    Source,
-    /// The stale value.
-    Stale,
-    /// The completeness tag.
-    Tag,
-}
-
-/// One span for the viewer to highlight.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Highlight {
-    pub span: Span,
-    pub role: HighlightRole,
-    /// Index of the source item (for `source`).
-    pub item: Option<usize>,
-    /// The item is kept (all of its required tokens were found).
-    pub item_found: Option<bool>,
-    /// The token as shown (`$4`, `notebooks`, the stale value, the tag text).
-    pub token: String,
-}
-
-/// The viewer's view of one note: verdict, one-sentence explanation, spans to highlight.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Explanation {
-    pub note_id: String,
-    pub mode: Mode,
-    pub verdict: Verdict,
-    pub explanation: String,
-    /// Sorted by start; spans of different roles may overlap.
-    pub highlights: Vec<Highlight>,
-}
-
-/// The spans of every found source token, of the stale value and of the tag, sorted.
-pub fn highlights(p: &NoteProbe) -> Vec<Highlight> {
-    let mut out = Vec::new();
-    for (i, item) in p.items.iter().enumerate() {
-        for t in item.tokens.iter().filter(|t| t.found) {
-            for s in &t.spans {
-                out.push(Highlight {
-                    span: *s,
-                    role: HighlightRole::Source,
-                    item: Some(i),
-                    item_found: Some(item.found),
-                    token: t.token.clone(),
-                });
-            }
-        }
-    }
-    let stale = p.row.stale.clone().unwrap_or_default();
-    for s in &p.stale_spans {
-        out.push(Highlight {
-            span: *s,
-            role: HighlightRole::Stale,
-            item: None,
-            item_found: None,
-            token: stale.clone(),
-        });
-    }
-    if let Some(t) = &p.tag {
-        out.push(Highlight {
-            span: t.span,
-            role: HighlightRole::Tag,
-            item: None,
-            item_found: None,
-            token: t.text.clone(),
-        });
-    }
-    out.sort_by_key(|h| (h.span.start, h.span.end));
-    out
-}
-
-/// Probes one note and returns what the viewer shows: verdict, explanation, highlights.
-pub fn explain(input: &NoteInput, mode: Mode) -> Result<Explanation, IngestError> {
-    let p = probe_note(input, mode)?;
-    Ok(Explanation {
-        note_id: p.row.note_id.clone(),
-        mode,
-        verdict: p.row.verdict,
-        explanation: p.row.explanation.clone(),
-        highlights: highlights(&p),
-    })
 }
 
 #[cfg(test)]

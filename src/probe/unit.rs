@@ -7,7 +7,9 @@ use super::read::NotesFormat;
 use super::summary::{ProbeTable, probe_table, render_text};
 use super::warnings::ProbeWarnings;
 use super::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeKeys, ProbeReport, Span, Tag};
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
+use crate::capability::{
+    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, nothing_loaded,
+};
 use crate::distinct::first_seen;
 use crate::error::{Error, Result};
 use crate::ingest::{InputFile, decode};
@@ -224,10 +226,11 @@ impl Capability for Probe {
         Ok(report)
     }
 
-    fn detail(l: &LoadedNotes, request: &ProbeRequest, choice: &NoteChoice) -> Result<LiveProbe> {
+    fn detail(l: Option<&LoadedNotes>, request: &ProbeRequest, choice: &NoteChoice) -> Result<LiveProbe> {
         match choice {
             NoteChoice::Given(n) => Ok(explain_note(n)),
             NoteChoice::Loaded(index) => {
+                let l = l.ok_or_else(nothing_loaded)?;
                 let note = filtered(&l.notes, request.arm.as_deref())
                     .nth(*index)
                     .ok_or_else(|| Error::Empty(format!("no note #{} in the batch", index + 1)))?;

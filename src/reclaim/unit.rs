@@ -128,7 +128,7 @@ impl Capability for Reclaim {
         Ok(report)
     }
 
-    fn detail(_: &LoadedTrials, _: &ReclaimRequest, _: &()) -> Result<()> {
+    fn detail(_: Option<&LoadedTrials>, _: &ReclaimRequest, _: &()) -> Result<()> {
         no_detail::<Self>()
     }
 

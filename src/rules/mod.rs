@@ -1,4 +1,4 @@
-//! Pre-registered rules (issue 5 §5; seed-000 §4): a small declarative rule language in JSON —
+//! Pre-registered rules (seed-000 §4): a small declarative rule language in JSON —
 //! thresholds with operators, interval membership, |x| comparisons, k-of-n over datasets,
 //! slack windows, AND/OR/NOT, interval predicates, tier ladders, vote tables with a tie-break —
 //! with registration metadata (time, commit, provenance, the data a rule is keyed to),

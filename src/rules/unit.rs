@@ -165,7 +165,7 @@ impl Capability for Rules {
         Ok(report)
     }
 
-    fn detail(_: &LoadedRules, _: &RulesRequest, _: &()) -> Result<()> {
+    fn detail(_: Option<&LoadedRules>, _: &RulesRequest, _: &()) -> Result<()> {
         no_detail::<Self>()
     }
 

@@ -106,6 +106,7 @@ pub(crate) mod tests {
     fn demsar_printed_table() {
         let f = friedman(&demsar_table6(), true).unwrap();
         let want = [3.143, 2.000, 2.929, 1.929];
+        assert_eq!(f.mean_ranks.len(), 4);
         for (r, w) in f.mean_ranks.iter().zip(want) {
             assert!((r - w).abs() < 5e-4, "{:?}", f.mean_ranks);
         }
@@ -124,6 +125,7 @@ pub(crate) mod tests {
         t[12][2] = 0.97501;
         let f = friedman(&t, true).unwrap();
         let want = [3.143, 2.000, 2.893, 1.964];
+        assert_eq!(f.mean_ranks.len(), 4);
         for (r, w) in f.mean_ranks.iter().zip(want) {
             assert!((r - w).abs() < 5e-4, "{:?}", f.mean_ranks);
         }
@@ -145,6 +147,7 @@ pub(crate) mod tests {
             vec![0.0, 0.6, 0.7, 0.98],
         ];
         let f = friedman(&blocks, true).unwrap();
+        assert_eq!(f.mean_ranks.len(), 4);
         for (r, w) in f.mean_ranks.iter().zip([4.0, 2.9167, 2.0833, 1.0]) {
             assert!((r - w).abs() < 5e-5);
         }

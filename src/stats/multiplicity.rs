@@ -47,6 +47,7 @@ mod tests {
         let p = [0.01, 0.04, 0.03, 0.005, 0.2, 0.04];
         let want_holm = [0.05, 0.12, 0.12, 0.03, 0.2, 0.12];
         let want_bh = [0.03, 0.048, 0.048, 0.03, 0.2, 0.048];
+        assert_eq!((holm(&p).len(), benjamini_hochberg(&p).len()), (p.len(), p.len()));
         for (g, w) in holm(&p).iter().zip(want_holm) {
             assert!((g - w).abs() < 1e-12);
         }

@@ -123,7 +123,7 @@ mod tests {
         for scheme in [Scheme::Iid, Scheme::Cluster(labels.clone()), Scheme::Stratified(labels.clone())] {
             let want = Resampler::new(300, 42).means_under(&[&v], &scheme).remove(0);
             let got = bootstrap_counts(v.len(), &scheme, 300, 42, weighted_mean(&v));
-            assert_eq!((got.values.len(), got.undefined), (300, 0), "{}", scheme.name());
+            assert_eq!((got.values.len(), got.undefined, want.len()), (300, 0, 300), "{}", scheme.name());
             for (a, b) in got.values.iter().zip(&want) {
                 assert!((a - b).abs() < 1e-12, "{} {a} {b}", scheme.name());
             }

@@ -1,22 +1,18 @@
 //! The shell of the viewer: the title, the navigation between pages (the URL hash, or
 //! `?page=`, selects one: `#rescore`, `#compare`, `#probe`, `#reclaim`, `#answers`,
-//! `#ablation`, `#claims`, `#rules`), the one Web Worker
-//! every page talks to (each through its own fork of the bridge), and drag and drop anywhere
-//! on the page, handed to the page on screen.
+//! `#ablation`, `#claims`, `#rules`), and drag and drop anywhere on the page, handed to the
+//! page on screen. Each page starts its own worker on its first job.
 //!
 //! The pages ([`super::pages`]) stay mounted when hidden, so switching keeps their results.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use gloo::worker::Spawnable;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::DragEvent;
 use yew::prelude::*;
 
-use super::WORKER_LOADER;
-use super::codec::WebCodec;
 use super::components::ReportRef;
 use super::dom::source_files;
 use super::pages::ablation::AblationPage;
@@ -27,9 +23,8 @@ use super::pages::probe::ProbePage;
 use super::pages::reclaim::ReclaimPage;
 use super::pages::rescore::RescorePage;
 use super::pages::rules::RulesPage;
-use super::pages::{BridgeRef, Dropped, Handoff, Page, PageState};
+use super::pages::{Dropped, Handoff, Page, PageInfo, PageState};
 use super::protocol::SourceFile;
-use super::worker::AuditWorker;
 
 pub use super::pages::ErrorView;
 
@@ -74,7 +69,6 @@ pub enum Msg {
 
 /// The root component.
 pub struct App {
-    bridge: BridgeRef,
     page: Page,
     states: HashMap<Page, PageState>,
     on_state: HashMap<Page, Callback<PageState>>,
@@ -107,10 +101,8 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        // The root bridge only keeps the worker alive; every page forks it with its own callback.
-        let bridge = AuditWorker::spawner().encoding::<WebCodec>().spawn_with_loader(WORKER_LOADER);
         let on_state =
-            Page::ALL.into_iter().map(|p| (p, ctx.link().callback(move |s: PageState| Msg::State(p, s)))).collect();
+            Page::ALL.iter().copied().map(|p| (p, ctx.link().callback(move |s: PageState| Msg::State(p, s)))).collect();
         let listener = {
             let link = ctx.link().clone();
             let closure = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::HashChanged));
@@ -120,7 +112,6 @@ impl Component for App {
             })
         };
         App {
-            bridge: BridgeRef(Rc::new(bridge)),
             page: page_from_url(),
             states: HashMap::new(),
             on_state,
@@ -204,7 +195,7 @@ impl Component for App {
                 <header class="page-head">
                     <h1>{ "memaudit" }</h1>
                     <nav id="nav" class="nav" aria-label="pages">
-                        { for Page::ALL.into_iter().map(|p| {
+                        { for Page::ALL.iter().copied().map(|p| {
                             let onclick = link.callback(move |e: MouseEvent| {
                                 e.prevent_default();
                                 Msg::Go(p)
@@ -217,23 +208,23 @@ impl Component for App {
                         }) }
                     </nav>
                 </header>
-                <RescorePage bridge={self.bridge.clone()} active={self.page == Page::Rescore}
+                <RescorePage active={self.page == Page::Rescore}
                     dropped={dropped(Page::Rescore)} on_state={on_state(Page::Rescore)}
                     on_use_rescoring={self.on_use_rescoring.clone()} />
-                <ComparePage bridge={self.bridge.clone()} active={self.page == Page::Compare}
+                <ComparePage active={self.page == Page::Compare}
                     dropped={dropped(Page::Compare)} on_state={on_state(Page::Compare)}
                     rescoring={self.rescoring.clone()} />
-                <ProbePage bridge={self.bridge.clone()} active={self.page == Page::Probe}
+                <ProbePage active={self.page == Page::Probe}
                     dropped={dropped(Page::Probe)} on_state={on_state(Page::Probe)} />
-                <ReclaimPage bridge={self.bridge.clone()} active={self.page == Page::Reclaim}
+                <ReclaimPage active={self.page == Page::Reclaim}
                     dropped={dropped(Page::Reclaim)} on_state={on_state(Page::Reclaim)} />
-                <AnswersPage bridge={self.bridge.clone()} active={self.page == Page::Answers}
+                <AnswersPage active={self.page == Page::Answers}
                     dropped={dropped(Page::Answers)} on_state={on_state(Page::Answers)} />
-                <AblationPage bridge={self.bridge.clone()} active={self.page == Page::Ablation}
+                <AblationPage active={self.page == Page::Ablation}
                     dropped={dropped(Page::Ablation)} on_state={on_state(Page::Ablation)} />
-                <ClaimsPage bridge={self.bridge.clone()} active={self.page == Page::Claims}
+                <ClaimsPage active={self.page == Page::Claims}
                     dropped={dropped(Page::Claims)} on_state={on_state(Page::Claims)} />
-                <RulesPage bridge={self.bridge.clone()} active={self.page == Page::Rules}
+                <RulesPage active={self.page == Page::Rules}
                     dropped={dropped(Page::Rules)} on_state={on_state(Page::Rules)} />
             </div>
         }

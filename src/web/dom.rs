@@ -19,6 +19,14 @@ fn window() -> Result<web_sys::Window, String> {
     web_sys::window().ok_or_else(|| "no window".to_string())
 }
 
+/// Text as a `Blob` (a file the page makes, e.g. a rescoring handed to the comparison page).
+pub fn text_blob(content: &str, mime: &str) -> Result<web_sys::Blob, String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(content));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_err)
+}
+
 /// Offers `content` as a file download named `filename`.
 pub fn download_text(filename: &str, mime: &str, content: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&JsValue::from_str(content));

@@ -138,7 +138,7 @@ pub(crate) fn detail<C: Capability>(
     use memaudit::capability::Validate;
     request.validate()?;
     let loaded = C::load(files, request, &mut quiet()).map_err(|e| hint::<C>(e, files))?;
-    Ok(C::detail(&loaded, request, detail)?)
+    Ok(C::detail(Some(&loaded), request, detail)?)
 }
 
 /// Prints a report in the chosen format (and writes `--out-dir`).

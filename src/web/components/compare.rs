@@ -11,12 +11,13 @@ use yew::prelude::*;
 use super::Section;
 use super::export::{lazy_exports, to_json};
 use super::warnings::warnings_list;
+use crate::compare::CompareTable;
+use crate::compare::table::table as compare_table;
+use crate::compare::unit::{ArmItem, ItemsView};
 use crate::compare::{Comparison, PairItem};
 use crate::outcomes::PairingReport;
 use crate::report::Table;
-use crate::report::compare::compare_table;
 use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, p_cell, signed_cell, text_cell};
-use crate::web::protocol::{ArmItem, ItemsView};
 
 /// A comparison shared by the views; equal when it is the same one.
 #[derive(Debug, Clone)]
@@ -36,21 +37,20 @@ impl std::ops::Deref for ComparisonRef {
 }
 
 /// The CSV of one comparison table (`memaudit compare --format csv --table NAME`).
-pub fn compare_csv(c: &Comparison, name: &str) -> Result<String, String> {
-    compare_table(c, name).ok_or_else(|| format!("no table `{name}`"))?.to_csv().map_err(|e| e.to_string())
+pub fn compare_csv(c: &Comparison, which: CompareTable) -> Result<String, String> {
+    compare_table(c, which).to_csv().map_err(|e| e.to_string())
 }
 
-fn exports(c: &ComparisonRef, name: &'static str, label: &str) -> Html {
+fn exports(c: &ComparisonRef, which: CompareTable) -> Html {
     let (a, b) = (c.clone(), c.clone());
     lazy_exports(
-        name,
-        label,
-        move || compare_csv(&a, name),
-        move || match name {
-            "arms" => to_json(&b.arms),
-            "pairs" => to_json(&b.pairs),
-            "friedman" | "ranks" => to_json(&b.friedman),
-            _ => Err(format!("no table `{name}`")),
+        which.name(),
+        which.name(),
+        move || compare_csv(&a, which),
+        move || match which {
+            CompareTable::Arms => to_json(&b.arms),
+            CompareTable::Pairs => to_json(&b.pairs),
+            CompareTable::Friedman | CompareTable::Ranks => to_json(&b.friedman),
         },
     )
 }
@@ -199,7 +199,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
             count(c.n_items), c.arms.first().map(|a| a.ci_method.clone()).unwrap_or_default()) }</p>
     };
     html! {
-        <Section id="arms" title="Arms" exports={exports(c, "arms", "arms")} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
+        <Section id="arms" title="Arms" exports={exports(c, CompareTable::Arms)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
             <div class="table-wrap">
             <table id="arms-table">
                 <thead><tr>
@@ -267,7 +267,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
             * = significant after Holm at \u{03b1} = {}. Click a row for the items behind it.", c.pairs.len(), c.settings.alpha) }</p>
     };
     html! {
-        <Section id="pairs" title="Contrasts" exports={exports(c, "pairs", "pairs")} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
+        <Section id="pairs" title="Contrasts" exports={exports(c, CompareTable::Pairs)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
             <div class="table-wrap">
             <table id="pairs-table">
                 <thead><tr>
@@ -300,7 +300,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                                 data-ties={p.ties.to_string()} data-losses={p.losses.to_string()}>
                                 { format!("{} / {} / {}", p.wins, p.ties, p.losses) }
                             </td>
-                            <td data-col="test">{ if p.test == "mcnemar_exact" { "McNemar (exact)" } else { "Wilcoxon" } }</td>
+                            <td data-col="test">{ if p.test == crate::compare::engine::PairedTest::McNemarExact { "McNemar (exact)" } else { "Wilcoxon" } }</td>
                             { p_cell("p_value", Some(p.p_value)) }
                             { p_cell("p_holm", Some(p.p_holm)) }
                             { p_cell("p_bh", Some(p.p_bh)) }
@@ -327,7 +327,7 @@ pub fn strata_csv(c: &Comparison) -> Result<String, String> {
     let mut out: Option<Table> = None;
     for s in &c.by_stratum {
         let sub = Comparison { arms: s.arms.clone(), pairs: s.pairs.clone(), by_stratum: Vec::new(), ..c.clone() };
-        let t = compare_table(&sub, "pairs").ok_or("no pairs table")?;
+        let t = compare_table(&sub, CompareTable::Pairs);
         let table = out.get_or_insert_with(|| Table {
             name: "strata".into(),
             headers: ["column", "value"].iter().map(|h| h.to_string()).chain(t.headers.iter().cloned()).collect(),
@@ -404,7 +404,7 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
     let mut ranks = f.mean_ranks.clone();
     ranks.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank));
     let p = |v: f64| crate::web::format::p_text(Some(v));
-    let exports = html! { <>{ exports(c, "friedman", "friedman") }{ exports(c, "ranks", "ranks") }</> };
+    let exports = html! { <>{ exports(c, CompareTable::Friedman) }{ exports(c, CompareTable::Ranks) }</> };
     html! {
         <Section id="friedman" title="Omnibus test and mean ranks" {exports} conventions={Some(AttrValue::from(c.conventions.clone()))}>
             <p class="friedman-line" id="friedman-line" data-chi2={crate::report::num(Some(f.chi2))} data-p={crate::report::num(Some(f.p))}

@@ -11,11 +11,11 @@ use yew::prelude::*;
 
 use super::{ReportRef, conventions_line};
 use crate::audit::Drilldown;
+use crate::audit::QueryInfo;
 use crate::audit::drilldown::{DrillItem, Mark, PerTarget};
 use crate::model::Target;
 use crate::web::dom::download_text;
 use crate::web::format::{fmt4, num_cell};
-use crate::web::protocol::QueryInfo;
 
 /// Matching queries listed in the picker at most.
 pub const MAX_OPTIONS: usize = 300;

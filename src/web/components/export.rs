@@ -1,4 +1,4 @@
-//! CSV and JSON export buttons. CSV comes from [`crate::report::table`] and
+//! CSV and JSON export buttons. CSV comes from [`crate::audit::table::table`] and
 //! [`crate::report::Table::to_csv`], so a download is byte-identical to the CLI's
 //! `memaudit rescore --format csv --table NAME` on the same files and settings.
 
@@ -6,8 +6,7 @@ use serde::Serialize;
 use yew::prelude::*;
 
 use super::ReportRef;
-use crate::audit::Report;
-use crate::report;
+use crate::audit::{Report, RescoreTable};
 use crate::web::dom::download_text;
 
 fn pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, String> {
@@ -15,34 +14,36 @@ fn pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, String> {
 }
 
 /// The JSON export of a table: the report's own rows for it (same keys as the CLI's JSON).
-pub fn table_json(r: &Report, table: &str) -> Result<String, String> {
+pub fn table_json(r: &Report, table: RescoreTable) -> Result<String, String> {
     match table {
-        "summary" => pretty(&r.summary),
-        "per_query" => pretty(&r.per_query),
-        "instability" => pretty(&r.instability),
-        "instability_by_category" => pretty(&r.instability_by_category),
-        "aggregations" => pretty(&r.aggregations),
-        "kendall_from_raw" => pretty(&r.kendall_from_raw),
-        "agreement" => pretty(&r.agreement),
-        "winners" => pretty(&r.winners),
-        "recommendations" => pretty(&r.recommendations),
-        "contested" => pretty(&r.contested),
-        "contested_summary" => pretty(&r.contested_summary),
-        "delta_distribution" | "delta_histogram" => pretty(&r.delta_distribution),
-        "coverage" => pretty(&r.coverage),
-        "warnings" => pretty(&serde_json::json!({
+        RescoreTable::Summary => pretty(&r.summary),
+        RescoreTable::PerQuery => pretty(&r.per_query),
+        RescoreTable::Instability => pretty(&r.instability),
+        RescoreTable::InstabilityByCategory => pretty(&r.instability_by_category),
+        RescoreTable::Aggregations => pretty(&r.aggregations),
+        RescoreTable::KendallFromRaw => pretty(&r.kendall_from_raw),
+        RescoreTable::Agreement => pretty(&r.agreement),
+        RescoreTable::Winners => pretty(&r.winners),
+        RescoreTable::Recommendations => pretty(&r.recommendations),
+        RescoreTable::Contested => pretty(&r.contested),
+        RescoreTable::ContestedSummary => pretty(&r.contested_summary),
+        RescoreTable::DeltaDistribution | RescoreTable::DeltaHistogram => pretty(&r.delta_distribution),
+        RescoreTable::Coverage => pretty(&r.coverage),
+        RescoreTable::Warnings => pretty(&serde_json::json!({
             "reading": r.reading.warnings,
             "scoring": r.scoring_warnings,
         })),
-        "reading" => pretty(&r.reading),
-        "report" => serde_json::to_string(r).map_err(|e| e.to_string()),
-        other => Err(format!("no table `{other}`")),
     }
 }
 
+/// A whole report as the CLI's `--format json` prints it (the version envelope first).
+pub fn report_json<R: Serialize>(report: &R) -> Result<String, String> {
+    pretty(&crate::capability::envelope(report))
+}
+
 /// The CSV export of a table (exactly the CLI's `--format csv --table NAME`).
-pub fn table_csv(r: &Report, table: &str) -> Result<String, String> {
-    report::table(r, table).ok_or_else(|| format!("no table `{table}`"))?.to_csv().map_err(|e| e.to_string())
+pub fn table_csv(r: &Report, table: RescoreTable) -> Result<String, String> {
+    crate::audit::table::table(r, table).to_csv().map_err(|e| e.to_string())
 }
 
 fn report_error(what: &str, e: String) {
@@ -52,17 +53,18 @@ fn report_error(what: &str, e: String) {
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     pub report: ReportRef,
-    pub table: &'static str,
+    pub table: RescoreTable,
 }
 
 /// "CSV" and "JSON" buttons for one report table.
 #[function_component(ExportButtons)]
 pub fn export_buttons(props: &ExportProps) -> Html {
-    let table = props.table;
+    let which = props.table;
+    let table = which.name();
     let csv = {
         let r = props.report.clone();
         Callback::from(move |_: MouseEvent| {
-            match table_csv(&r, table).and_then(|t| download_text(&format!("memaudit-{table}.csv"), "text/csv", &t)) {
+            match table_csv(&r, which).and_then(|t| download_text(&format!("memaudit-{table}.csv"), "text/csv", &t)) {
                 Ok(()) => {}
                 Err(e) => report_error(table, e),
             }
@@ -71,7 +73,7 @@ pub fn export_buttons(props: &ExportProps) -> Html {
     let json = {
         let r = props.report.clone();
         Callback::from(move |_: MouseEvent| {
-            match table_json(&r, table)
+            match table_json(&r, which)
                 .and_then(|t| download_text(&format!("memaudit-{table}.json"), "application/json", &t))
             {
                 Ok(()) => {}

@@ -10,6 +10,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 use yew::prelude::*;
+
+use crate::choice::Choice;
 use yew::virtual_dom::VTag;
 
 use super::export::{lazy_exports, to_json};
@@ -267,16 +269,18 @@ pub fn table_grid<R>(
     wrap(id, heads.chain(extra.iter().map(|c| (c.header.clone(), c.title.clone()))), body)
 }
 
-/// CSV and JSON buttons for a core table of a shared result `b`: the CSV is `table(b, name)`
-/// (what the CLI prints), the JSON `json(b)` (the rows with the CLI's JSON keys).
-pub fn table_exports<B: 'static>(
-    name: &'static str,
+/// CSV and JSON buttons for a core table of a shared result `b`: the CSV is `table(b, which)`
+/// (what the CLI prints for `--table NAME`), the JSON `json(b)` (the rows with the CLI's JSON
+/// keys).
+pub fn table_exports<B: 'static, T: Choice>(
+    which: T,
     b: &Rc<B>,
-    table: fn(&B, &str) -> Option<Table>,
+    table: fn(&B, T) -> crate::error::Result<Table>,
     json: fn(&B) -> Result<String, String>,
 ) -> Html {
     let (x, y) = (b.clone(), b.clone());
-    let csv = move || table(&x, name).ok_or_else(|| format!("no table `{name}`"))?.to_csv().map_err(|e| e.to_string());
+    let name = which.name();
+    let csv = move || table(&x, which).and_then(|t| t.to_csv()).map_err(|e| e.to_string());
     lazy_exports(name, &name.replace('_', " "), csv, move || json(&y))
 }
 

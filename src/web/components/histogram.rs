@@ -7,6 +7,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::{HtmlCanvasElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::audit::RescoreTable;
+
 use super::{Card, ReportRef};
 use crate::audit::DeltaDistribution;
 use crate::model::Target;
@@ -125,7 +127,7 @@ pub fn delta_histogram(props: &HistogramProps) -> Html {
     };
     html! {
         <Card id="histogram" title="How much nDCG moves per query" report={props.report.clone()}
-              exports={vec!["delta_distribution", "delta_histogram"]} {intro}>
+              exports={vec![RescoreTable::DeltaDistribution, RescoreTable::DeltaHistogram]} {intro}>
             if all_pairs.is_empty() {
                 <p class="empty">{ "Needs at least two targets with eligible queries." }</p>
             } else {

@@ -53,7 +53,7 @@ pub struct CardProps {
     pub report: ReportRef,
     /// Report tables offered for export (CSV and JSON) in this card.
     #[prop_or_default]
-    pub exports: Vec<&'static str>,
+    pub exports: Vec<crate::audit::RescoreTable>,
     #[prop_or_default]
     pub intro: Html,
     #[prop_or_default]

@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::audit::RescoreTable;
+
 use super::{Card, ReportRef};
 use crate::ingest::{Severity, Warning};
 use crate::web::format::{count, duration};
@@ -69,7 +71,7 @@ pub fn reading_summary(props: &ReadingProps) -> Html {
         }
     });
     html! {
-        <Card id="reading-summary" title="What was read" report={props.report.clone()} exports={vec!["warnings"]}>
+        <Card id="reading-summary" title="What was read" report={props.report.clone()} exports={vec![RescoreTable::Warnings]}>
             <div class="table-wrap">
             <table id="files-table" class="compact">
                 <thead><tr>

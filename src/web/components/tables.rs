@@ -6,6 +6,8 @@
 
 use yew::prelude::*;
 
+use crate::audit::RescoreTable;
+
 use super::{Card, ReportRef};
 use crate::model::Target;
 use crate::web::format::{int_cell, num_cell, pct, text_cell};
@@ -24,7 +26,7 @@ pub fn coverage_table(props: &ReportProps) -> Html {
             left out of that target (not scored 0); \u{201c}shared\u{201d} counts the queries eligible under every compared target." }</p>
     };
     html! {
-        <Card id="coverage" title="Coverage" report={props.report.clone()} exports={vec!["coverage"]} {intro}>
+        <Card id="coverage" title="Coverage" report={props.report.clone()} exports={vec![RescoreTable::Coverage]} {intro}>
             <div class="table-wrap">
             <table id="coverage-table">
                 <thead><tr>
@@ -61,7 +63,7 @@ pub fn summary_table(props: &ReportProps) -> Html {
             queries eligible under every compared target (\u{201c}shared\u{201d}); nDCG with a {conf} paired percentile bootstrap interval.") }</p>
     };
     html! {
-        <Card id="summary" title="Scores per credit target" report={props.report.clone()} exports={vec!["summary", "per_query"]} {intro}>
+        <Card id="summary" title="Scores per credit target" report={props.report.clone()} exports={vec![RescoreTable::Summary, RescoreTable::PerQuery]} {intro}>
             <div class="table-wrap">
             <table id="summary-table">
                 <thead><tr>
@@ -72,11 +74,11 @@ pub fn summary_table(props: &ReportProps) -> Html {
                 </tr></thead>
                 <tbody>
                 { for r.summary.iter().map(|s| html! {
-                    <tr data-system={s.system.clone()} data-target={s.target.name()} data-subset={s.subset.clone()}
-                        class={classes!(format!("target-{}", s.target.name()), (s.subset == "shared").then_some("shared"))}>
+                    <tr data-system={s.system.clone()} data-target={s.target.name()} data-subset={s.subset.name()}
+                        class={classes!(format!("target-{}", s.target.name()), (s.subset == crate::audit::Subset::Shared).then_some("shared"))}>
                         { text_cell("system", s.system.clone()) }
                         { text_cell("target", s.target.name()) }
-                        { text_cell("subset", s.subset.clone()) }
+                        { text_cell("subset", s.subset.name()) }
                         { int_cell("n", s.n) }
                         { num_cell("ndcg", s.ndcg) }
                         { num_cell("ndcg_ci_low", s.ndcg_ci_low) }
@@ -104,7 +106,7 @@ pub fn instability_table(props: &ReportProps) -> Html {
             and the mean nDCG difference b \u{2212} a with its paired bootstrap interval." }</p>
     };
     html! {
-        <Card id="instability" title="Instability between targets" report={props.report.clone()} exports={vec!["instability"]} {intro}>
+        <Card id="instability" title="Instability between targets" report={props.report.clone()} exports={vec![RescoreTable::Instability]} {intro}>
             if r.instability.is_empty() {
                 <p class="empty">{ "Needs at least two targets with eligible queries (TREC qrels give only Raw)." }</p>
             }
@@ -173,7 +175,7 @@ pub fn instability_by_category_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="instability-by-category" title="Instability per query category" report={props.report.clone()}
-            exports={vec!["instability_by_category"]} {intro}>
+            exports={vec![RescoreTable::InstabilityByCategory]} {intro}>
             if rows.is_empty() {
                 <p class="empty">{ "Needs at least two targets with eligible queries (TREC qrels give only Raw)." }</p>
             }
@@ -238,7 +240,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="aggregations" title="Aggregations and agreement filtering" report={props.report.clone()}
-            exports={vec!["aggregations", "kendall_from_raw", "agreement"]} {intro}>
+            exports={vec![RescoreTable::Aggregations, RescoreTable::KendallFromRaw, RescoreTable::Agreement]} {intro}>
             if r.aggregations.is_empty() {
                 <p class="empty">{ "Needs Raw and at least one other target with eligible queries (TREC qrels give only Raw)." }</p>
             } else {
@@ -345,7 +347,7 @@ pub fn winner_grid(props: &ReportProps) -> Html {
         </p>
     };
     html! {
-        <Card id="winners" title="Winners per target" report={props.report.clone()} exports={vec!["winners"]} {intro}>
+        <Card id="winners" title="Winners per target" report={props.report.clone()} exports={vec![RescoreTable::Winners]} {intro}>
             if pairs.is_empty() {
                 <p class="empty">{ "Fewer than two systems: no pairs to compare." }</p>
             }
@@ -412,7 +414,7 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
             depends on how credit is assigned." }</p>
     };
     html! {
-        <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec!["recommendations"]} {intro}>
+        <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec![RescoreTable::Recommendations]} {intro}>
             <div class="table-wrap">
             <table id="recommendations-table">
                 <thead><tr>
@@ -460,7 +462,7 @@ pub fn contested_table(props: &ReportProps) -> Html {
             the list: the credited memories below are what a semantic audit must judge (export as CSV to label them)." }</p>
     };
     html! {
-        <Card id="contested" title="Contested credits" report={props.report.clone()} exports={vec!["contested_summary", "contested"]} {intro}>
+        <Card id="contested" title="Contested credits" report={props.report.clone()} exports={vec![RescoreTable::ContestedSummary, RescoreTable::Contested]} {intro}>
             if r.contested_summary.is_empty() {
                 <p class="empty">{ "Needs all three targets (not available for TREC qrels)." }</p>
             } else {

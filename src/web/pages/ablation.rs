@@ -1,4 +1,4 @@
-//! The ablation page (issue 5 §2): drop counterfactual-ablation traces, and see the utility u
+//! The ablation page ( §2): drop counterfactual-ablation traces, and see the utility u
 //! and label y of every (query, memory) pair summarised — the u histogram with harmful (−1)
 //! memories, the positive rate per run and subset — and the non-circularity panel: Spearman's
 //! ρ(u, retrieval score) with its pair-level and query-clustered bootstrap intervals, ρ², the
@@ -9,9 +9,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::Page;
-use super::tool::{Tool, ToolPage, Ui, file_notes};
-use crate::ablation::{self, AblationColumns, AblationSettings, CiRecord, Gate, GroupAblation, OutcomeScoring, Target};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
+use crate::ablation::{
+    self, AblationColumns, AblationRequest, AblationSettings, AblationTable, CiRecord, Gate, GroupAblation,
+    OutcomeScoring, Target,
+};
 use crate::answers::Profile;
 use crate::plots::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
 use crate::web::components::Section;
@@ -20,7 +22,9 @@ use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, tabl
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, fmt4};
-use crate::web::protocol::{AblationBatch, AblationRun, ToolResult, ToolRun};
+
+/// An ablation analysis as the page keeps it.
+type AblationBatch = BatchOf<Ablation>;
 
 /// The settings as edited.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +79,7 @@ impl Draft {
     }
 
     /// The run, or what is wrong (naming the field).
-    pub fn parse(&self) -> Result<AblationRun, String> {
+    pub fn parse(&self) -> Result<AblationRequest, String> {
         let num = |what: &str, v: &str| {
             v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
         };
@@ -97,7 +101,6 @@ impl Draft {
                 .map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?,
             confidence: num("confidence", &self.confidence)?,
         };
-        settings.validate().map_err(|e| e.to_string())?;
         let scoring = OutcomeScoring {
             profile: Profile::parse(&self.profile).ok_or_else(|| format!("profile `{}` is unknown", self.profile))?,
             f1_threshold: num("F1 threshold", &self.f1_threshold)?,
@@ -107,7 +110,7 @@ impl Draft {
             subset: column(&self.subset_column),
             ..AblationColumns::default()
         };
-        Ok(AblationRun { settings, scoring, columns })
+        Ok(AblationRequest { settings, scoring, columns })
     }
 }
 
@@ -122,6 +125,11 @@ pub enum Ablation {}
 /// The ablation page.
 pub type AblationPage = ToolPage<Ablation>;
 
+/// How texts became outcomes (always set by the capability).
+fn scoring(b: &AblationBatch) -> OutcomeScoring {
+    b.report.scoring.clone().unwrap_or_default()
+}
+
 fn conventions(b: &AblationBatch) -> String {
     let s = &b.report.settings;
     format!(
@@ -134,8 +142,8 @@ fn conventions(b: &AblationBatch) -> String {
         s.bootstrap,
         s.seed,
         s.confidence,
-        b.scoring.profile.name(),
-        b.scoring.f1_threshold
+        scoring(b).profile.name(),
+        scoring(b).f1_threshold
     )
 }
 
@@ -216,12 +224,7 @@ fn group_attrs(g: &GroupAblation) -> RowAttrs {
 
 /// What `memaudit ablation --format json` prints.
 pub fn report_json(b: &AblationBatch) -> Result<String, String> {
-    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
-    if let Some(o) = v.as_object_mut() {
-        o.insert("scoring".into(), serde_json::to_value(&b.scoring).map_err(|e| e.to_string())?);
-        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
-    }
-    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+    crate::web::components::export::report_json(&b.report)
 }
 
 fn rho_plot(b: &AblationBatch) -> RhoPlot {
@@ -286,10 +289,9 @@ fn utility_plot(b: &AblationBatch, mode: &str) -> UtilityPlot {
 }
 
 impl Tool for Ablation {
-    const PAGE: Page = Page::Ablation;
+    type Capability = crate::ablation::Ablation;
     const INTAKE_TITLE: &'static str = "Ablation traces";
     type Draft = Draft;
-    type Batch = AblationBatch;
     type View = View;
 
     fn tagline() -> Html {
@@ -312,15 +314,8 @@ impl Tool for Ablation {
         { "; the CSV export equals " }<code>{ "--format csv" }</code>{ "." }</> }
     }
 
-    fn run(draft: &Draft) -> Result<ToolRun, String> {
-        draft.parse().map(ToolRun::Ablation)
-    }
-
-    fn take(result: ToolResult) -> Option<AblationBatch> {
-        match result {
-            ToolResult::Ablation(b) => Some(b),
-            _ => None,
-        }
+    fn request(draft: &Draft) -> Result<AblationRequest, String> {
+        draft.parse()
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
@@ -372,7 +367,7 @@ impl Tool for Ablation {
                     <div class="exports">{ text_download("ablation-report-json", "Full report JSON", "memaudit-ablation.json", "application/json", json) }</div>
                 </div>
                 <Section id="ablation-reading" title="What was read" conventions={conv.clone()}>
-                    { file_notes("ablation-", &b.files) }
+                    { file_notes("ablation-", &b.overview) }
                     { warnings_list("ablation-warnings", r.warnings.iter().map(|w| ("reading", w))) }
                 </Section>
                 <Section id="ablation-noncircularity-card" title="Non-circularity: is u explained by the retrieval score?" conventions={conv.clone()}
@@ -417,10 +412,10 @@ impl Tool for Ablation {
                     <PlotCanvas<UtilityPlot> id="ablation-u-histogram" plot={utility_plot(b, mode)} filename="memaudit-u-histogram" />
                 </Section>
                 <Section id="ablation-groups-card" title="Rates per run and subset" conventions={conv}
-                    exports={table_exports("groups", b, |b, name| ablation::table(&b.report, name), |b| to_json(&b.report.groups().collect::<Vec<_>>()))}
+                    exports={table_exports(AblationTable::Groups, b, |b, t| Ok(ablation::table(&b.report, t)), |b| to_json(&b.report.groups().collect::<Vec<_>>()))}
                     intro={html! { <p class="intro">{ "Pairs, the u histogram, the positive rate #{y = 1}/pairs with its Wilson interval, the base answer's \
                         accuracy per query, and \u{03c1} with the gate — the columns of the CSV export." }</p> }}>
-                    { table_grid("ablation-groups", &ablation::table(r, "groups").unwrap_or_default(), group_look, &all, &group_extra(), group_attrs) }
+                    { table_grid("ablation-groups", &ablation::table(r, AblationTable::Groups), group_look, &all, &group_extra(), group_attrs) }
                 </Section>
             </>
         }

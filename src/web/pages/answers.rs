@@ -1,4 +1,4 @@
-//! The answers page (issue 5 §1): drop per-query rows with gold answer variants and the raw
+//! The answers page: drop per-query rows with gold answer variants and the raw
 //! prediction, choose scoring profiles (each documented: its rules and source), and see the
 //! scores per profile, arm and dataset, how often two profiles disagree, the queries whose
 //! verdict changes between two chosen profiles, and every row's scores — the numbers of
@@ -8,9 +8,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::Page;
-use super::tool::{Tool, ToolPage, Ui, file_notes};
-use crate::answers::{self, AnswerColumns, AnswerSettings, Disagreement, Profile, rows_table};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
+use crate::answers::{
+    self, AnswerColumns, AnswerSettings, AnswersRequest, AnswersTable, Disagreement, Profile, rows_table,
+};
 use crate::report::Table;
 use crate::web::components::Section;
 use crate::web::components::export::text_download;
@@ -20,7 +21,9 @@ use crate::web::components::grid::{
 };
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
-use crate::web::protocol::{AnswersBatch, AnswersRun, ToolResult, ToolRun};
+
+/// An answer rescoring as the page keeps it.
+type AnswersBatch = BatchOf<Answers>;
 
 /// Rows of the per-row table shown at once.
 const ROWS_PAGE: usize = 100;
@@ -65,25 +68,21 @@ impl Draft {
         }
     }
 
-    /// The run, or what is wrong (naming the field).
-    pub fn parse(&self) -> Result<AnswersRun, String> {
-        if self.profiles.is_empty() {
-            return Err("profiles: choose at least one".into());
-        }
+    /// The request, or what cannot be parsed (naming the field).
+    pub fn parse(&self) -> Result<AnswersRequest, String> {
         let f1_threshold: f64 = self
             .f1_threshold
             .trim()
             .parse()
             .map_err(|_| format!("F1 threshold: `{}` is not a number", self.f1_threshold.trim()))?;
         let settings = AnswerSettings { profiles: self.profiles.clone(), f1_threshold };
-        settings.validate().map_err(|e| e.to_string())?;
         let columns = AnswerColumns {
             query_id: column(&self.id_column),
             gold: column(&self.gold_column),
             prediction: column(&self.prediction_column),
             ..AnswerColumns::default()
         };
-        Ok(AnswersRun { settings, diff: self.diff(), columns })
+        Ok(AnswersRequest { settings, diff: self.diff(), columns })
     }
 }
 
@@ -102,7 +101,7 @@ pub type AnswersPage = ToolPage<Answers>;
 fn conventions(b: &AnswersBatch) -> String {
     let s = &b.report.settings;
     let names: Vec<&str> = s.profiles.iter().map(|p| p.name()).collect();
-    let diff = b.diff.as_ref().and_then(|d| d.first()).map(|d| format!(" diff={}:{}", d.a.name(), d.b.name()));
+    let diff = b.report.diff.as_ref().and_then(|d| d.first()).map(|d| format!(" diff={}:{}", d.a.name(), d.b.name()));
     format!("profiles={} f1_threshold={}{}", names.join(","), s.f1_threshold, diff.unwrap_or_default())
 }
 
@@ -149,8 +148,8 @@ fn row_look(col: &str) -> Look {
     }
 }
 
-fn table(b: &AnswersBatch, name: &str) -> Option<Table> {
-    answers::table(&b.report, b.diff.as_deref(), name)
+fn table(b: &AnswersBatch, which: AnswersTable) -> crate::error::Result<Table> {
+    answers::table(&b.report, which)
 }
 fn disagreement_rows(b: &AnswersBatch) -> &[Disagreement] {
     &b.report.disagreements
@@ -158,12 +157,7 @@ fn disagreement_rows(b: &AnswersBatch) -> &[Disagreement] {
 
 /// What `memaudit answers --format json` prints.
 pub fn report_json(b: &AnswersBatch) -> Result<String, String> {
-    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
-    if let Some(o) = v.as_object_mut() {
-        o.insert("diff".into(), serde_json::to_value(&b.diff).map_err(|e| e.to_string())?);
-        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
-    }
-    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+    crate::web::components::export::report_json(&b.report)
 }
 
 fn profile_options() -> Vec<(String, String)> {
@@ -171,10 +165,9 @@ fn profile_options() -> Vec<(String, String)> {
 }
 
 impl Tool for Answers {
-    const PAGE: Page = Page::Answers;
+    type Capability = crate::answers::Answers;
     const INTAKE_TITLE: &'static str = "Answer rows";
     type Draft = Draft;
-    type Batch = AnswersBatch;
     type View = View;
 
     fn tagline() -> Html {
@@ -197,15 +190,8 @@ impl Tool for Answers {
         { "; CSV exports equal " }<code>{ "--format csv --table rows|summary|diff" }</code>{ "." }</> }
     }
 
-    fn run(draft: &Draft) -> Result<ToolRun, String> {
-        draft.parse().map(ToolRun::Answers)
-    }
-
-    fn take(result: ToolResult) -> Option<AnswersBatch> {
-        match result {
-            ToolResult::Answers(b) => Some(b),
-            _ => None,
-        }
+    fn request(draft: &Draft) -> Result<AnswersRequest, String> {
+        draft.parse()
     }
 
     fn defaults(old: &Draft) -> Draft {
@@ -282,7 +268,7 @@ impl Tool for Answers {
                     <div class="exports">{ text_download("answers-report-json", "Full report JSON", "memaudit-answers.json", "application/json", json) }</div>
                 </div>
                 <Section id="answers-reading" title="What was read" conventions={conv.clone()}>
-                    { file_notes("answers-", &b.files) }
+                    { file_notes("answers-", &b.overview) }
                     { warnings_list("answers-warnings", r.warnings.iter().map(|w| ("reading", w))) }
                 </Section>
                 <Section id="answers-profiles-card" title="Scoring profiles" conventions={conv.clone()}
@@ -304,9 +290,9 @@ impl Tool for Answers {
                     </div>
                 </Section>
                 <Section id="answers-summary-card" title="Scores per profile" conventions={conv.clone()}
-                    exports={table_exports("summary", b, table, |b| to_json(&b.report.summary))}
+                    exports={table_exports(AnswersTable::Summary, b, table, |b| to_json(&b.report.summary))}
                     intro={html! { <p class="intro">{ "Mean score and the share counted correct per profile, arm and dataset (an empty dataset row: all datasets)." }</p> }}>
-                    { table_grid("answers-summary", &table(b, "summary").unwrap_or_default(), summary_look, &r.summary, &[], |s| RowAttrs::data(vec![
+                    { table_grid("answers-summary", &table(b, AnswersTable::Summary).unwrap_or_default(), summary_look, &r.summary, &[], |s| RowAttrs::data(vec![
                         ("data-profile", s.profile.name().to_string()),
                         ("data-arm", s.arm.clone().unwrap_or_default()),
                         ("data-dataset", s.dataset.clone().unwrap_or_default()),
@@ -319,16 +305,16 @@ impl Tool for Answers {
                     ]).with_class((x.verdict_changes > 0).then_some("changes"))) }
                 </Section>
                 <Section id="answers-diff-card" title="Queries whose verdict changes" conventions={conv.clone()}
-                    exports={table_exports("diff", b, table, |b| to_json(b.diff.as_deref().unwrap_or_default()))}
+                    exports={table_exports(AnswersTable::Diff, b, table, |b| to_json(b.report.diff.as_deref().unwrap_or_default()))}
                     intro={html! { <p class="intro">{ "The rows correct under one of two profiles and not under the other, with the raw prediction and the gold answers (shown as text)." }</p> }}>
                     <div class="controls">
                         { pick("answers-diff-a", &d.diff_a, |d, v| d.diff_a = v) }
                         { pick("answers-diff-b", &d.diff_b, |d, v| d.diff_b = v) }
                     </div>
-                    if let Some(rows) = &b.diff {
+                    if let Some(rows) = &b.report.diff {
                         <p class="muted" id="answers-diff-count" data-count={rows.len().to_string()}>
                             { format!("{} of {} rows change verdict.", count(rows.len()), count(row_count)) }</p>
-                        { table_grid("answers-diff", &table(b, "diff").unwrap_or_default(), diff_look, rows, &[], |x| RowAttrs::data(vec![
+                        { table_grid("answers-diff", &table(b, AnswersTable::Diff).unwrap_or_default(), diff_look, rows, &[], |x| RowAttrs::data(vec![
                             ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
                         ])) }
                     } else {
@@ -336,7 +322,7 @@ impl Tool for Answers {
                     }
                 </Section>
                 <Section id="answers-rows-card" title="Every answer" conventions={conv}
-                    exports={table_exports("rows", b, table, |b| to_json(&b.report.rows))}>
+                    exports={table_exports(AnswersTable::Rows, b, table, |b| to_json(&b.report.rows))}>
                     { table_grid("answers-rows", &rows_table(&r.settings.profiles, shown), row_look, shown, &[], |x| RowAttrs::data(vec![
                         ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
                     ])) }

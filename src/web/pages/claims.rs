@@ -1,4 +1,4 @@
-//! The K-sweep and claims page (issue 5 §3–4): drop per-query scores, claims and printed
+//! The K-sweep and claims page ( §3–4): drop per-query scores, claims and printed
 //! tables (each recognised by its columns), and see arms across K — the K-sweep plot and
 //! cells, the paired deltas at equal K labelled strict / boundary / directional / none, as a
 //! table and a forest plot, Δ-stability and crossovers — the claims recomputed (reported vs
@@ -12,9 +12,11 @@ use std::rc::Rc;
 use serde::Serialize;
 use yew::prelude::*;
 
-use super::Page;
 use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
+use crate::capability::FileRole;
 use crate::claims::{self, ClaimResult};
+use crate::claims::{ClaimsRequest, ClaimsTable};
+use crate::ksweep::SweepTable;
 use crate::ksweep::{self, Crossover, DeltaRow, KSweep};
 use crate::plots::{DeltaForest, DeltaPoint, KSweepPlot};
 use crate::report::{Table, serde_name};
@@ -26,7 +28,9 @@ use crate::web::components::grid::{
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
-use crate::web::protocol::{ClaimsBatch, ClaimsRun, FileRole, ToolResult, ToolRun};
+
+/// A claims check as the page keeps it.
+type ClaimsBatch = super::tool::BatchOf<Claims>;
 
 /// The settings as edited.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +51,7 @@ pub struct Draft {
 
 impl Default for Draft {
     fn default() -> Self {
-        let r = ClaimsRun::default();
+        let r = ClaimsRequest::default();
         Draft {
             roles: BTreeMap::new(),
             metric: String::new(),
@@ -63,8 +67,8 @@ impl Default for Draft {
 }
 
 impl Draft {
-    /// The run, or what is wrong (naming the field).
-    pub fn parse(&self) -> Result<ClaimsRun, String> {
+    /// The request, or what cannot be parsed (naming the field).
+    pub fn parse(&self) -> Result<ClaimsRequest, String> {
         let whole = |what: &str, v: &str| {
             v.trim().parse::<u64>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
         };
@@ -84,8 +88,7 @@ impl Draft {
             "" => None,
             k => Some(k.parse::<i64>().map_err(|_| format!("base K: `{k}` is not a whole number"))?),
         };
-        let run = ClaimsRun {
-            roles: self.roles.clone(),
+        Ok(ClaimsRequest {
             metric: (!self.metric.trim().is_empty()).then(|| self.metric.trim().to_string()),
             contrasts,
             slack: number("slack", &self.slack)?,
@@ -94,17 +97,7 @@ impl Draft {
             seed: whole("seed", &self.seed)?,
             confidence: number("confidence", &self.confidence)?,
             sweep: self.sweep,
-        };
-        if !(run.confidence > 0.5 && run.confidence < 1.0) {
-            return Err("confidence: must be in (0.5, 1)".into());
-        }
-        if run.bootstrap == 0 || run.bootstrap > 1_000_000 {
-            return Err("resamples: between 1 and 1,000,000".into());
-        }
-        if run.slack.is_nan() || run.slack < 0.0 {
-            return Err("slack: must be ≥ 0".into());
-        }
-        Ok(run)
+        })
     }
 }
 
@@ -266,8 +259,8 @@ fn crossover_cols(_: &ClaimsBatch) -> Vec<Column<Crossover>> {
     ]
 }
 
-fn table(b: &ClaimsBatch, name: &str) -> Option<Table> {
-    claims::table(&b.report, name)
+fn table(b: &ClaimsBatch, which: ClaimsTable) -> crate::error::Result<Table> {
+    claims::table(&b.report, which)
 }
 fn crossover_rows(b: &ClaimsBatch) -> &[Crossover] {
     b.report.sweep.as_ref().map_or(&[], |s| s.crossovers.as_slice())
@@ -279,11 +272,7 @@ fn sweep_json<T: Serialize>(b: &ClaimsBatch, rows: fn(&KSweep) -> &[T]) -> Resul
 
 /// What `memaudit claims --format json` prints.
 pub fn report_json(b: &ClaimsBatch) -> Result<String, String> {
-    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
-    if let Some(o) = v.as_object_mut() {
-        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
-    }
-    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+    crate::web::components::export::report_json(&b.report)
 }
 
 fn ksweep_plot(s: &KSweep, key: &str) -> Option<KSweepPlot> {
@@ -356,7 +345,7 @@ impl Claims {
         html! {
             <>
                 <Section id="ksweep-card" title="Arms across K" conventions={conv.clone()}
-                    exports={table_exports("cells", b, table, |b| sweep_json(b, |s| &s.cells))}
+                    exports={table_exports(ClaimsTable::Cells, b, table, |b| sweep_json(b, |s| &s.cells))}
                     intro={html! { <p class="intro">{ "Each arm's mean score at each K with its percentile bootstrap interval (and Wilson's for 0/1 scores), \
                         one panel per run and dataset." }</p> }}>
                     <div class="controls">
@@ -365,20 +354,20 @@ impl Claims {
                     if let Some(plot) = ksweep_plot(s, &current) {
                         <PlotCanvas<KSweepPlot> id="ksweep-plot" plot={plot} filename="memaudit-ksweep" />
                     }
-                    { table_grid("ksweep-cells", &ksweep::table(s, "cells").unwrap_or_default(), cell_look, &s.cells, &[], |c| RowAttrs::data(vec![
+                    { table_grid("ksweep-cells", &ksweep::table(s, SweepTable::Cells), cell_look, &s.cells, &[], |c| RowAttrs::data(vec![
                         ("data-run", c.run.clone().unwrap_or_default()), ("data-dataset", c.dataset.clone().unwrap_or_default()),
                         ("data-arm", c.arm.clone()), ("data-k", c.k.map(|k| k.to_string()).unwrap_or_default()),
                     ])) }
                 </Section>
                 <Section id="ksweep-deltas-card" title="Paired deltas at equal K" conventions={conv.clone()}
-                    exports={table_exports("deltas", b, table, |b| sweep_json(b, |s| &s.deltas))}
+                    exports={table_exports(ClaimsTable::Deltas, b, table, |b| sweep_json(b, |s| &s.deltas))}
                     intro={html! { <p class="intro">{ "a \u{2212} b on the queries both arms answered, with a paired bootstrap interval, labelled as seed-000 \
                         does: strict (the interval excludes 0), boundary (a bound at 0), directional (0 inside), none (point estimate 0)." }</p> }}>
                     <p class="muted" id="ksweep-labels" data-strict={labels("strict").to_string()} data-boundary={labels("boundary").to_string()}
                         data-directional={labels("directional").to_string()} data-none={labels("none").to_string()}>
                         { format!("{} strict, {} boundary, {} directional, {} none.", labels("strict"), labels("boundary"), labels("directional"), labels("none")) }</p>
                     <PlotCanvas<DeltaForest> id="ksweep-deltas-plot" plot={delta_forest(s)} filename="memaudit-ksweep-deltas" />
-                    { table_grid("ksweep-deltas", &ksweep::table(s, "deltas").unwrap_or_default(), delta_look, &s.deltas, &delta_extra(), |d| RowAttrs::data(vec![
+                    { table_grid("ksweep-deltas", &ksweep::table(s, SweepTable::Deltas), delta_look, &s.deltas, &delta_extra(), |d| RowAttrs::data(vec![
                         ("data-run", d.run.clone().unwrap_or_default()), ("data-dataset", d.dataset.clone().unwrap_or_default()),
                         ("data-k", d.k.map(|k| k.to_string()).unwrap_or_default()), ("data-a", d.a.clone()), ("data-b", d.b.clone()),
                         ("data-label", d.stats.label.name().to_string()),
@@ -386,7 +375,7 @@ impl Claims {
                         "directional" => "label-directional", _ => "label-none" }))) }
                 </Section>
                 <Section id="ksweep-stability-card" title="\u{0394}-stability across K" conventions={conv.clone()}
-                    exports={table_exports("stability", b, table, |b| sweep_json(b, |s| &s.stability))}
+                    exports={table_exports(ClaimsTable::Stability, b, table, |b| sweep_json(b, |s| &s.stability))}
                     intro={html! { <p class="intro">{ format!("|\u{0394}_K \u{2212} \u{0394}_base| \u{2264} slack ({}) per contrast and dataset; \
                         partial marks deltas on arms with different query sets.", s.settings.slack) }</p> }}>
                     <ul id="ksweep-stability-summary">
@@ -399,7 +388,7 @@ impl Claims {
                             </li>
                         }) }
                     </ul>
-                    { table_grid("ksweep-stability", &ksweep::table(s, "stability").unwrap_or_default(), stability_look, &s.stability, &[], |x| RowAttrs::data(vec![
+                    { table_grid("ksweep-stability", &ksweep::table(s, SweepTable::Stability), stability_look, &s.stability, &[], |x| RowAttrs::data(vec![
                         ("data-dataset", x.dataset.clone().unwrap_or_default()), ("data-a", x.a.clone()), ("data-b", x.b.clone()),
                         ("data-k", x.k.map(|k| k.to_string()).unwrap_or_default()),
                     ]).with_class((!x.within).then_some("flip"))) }
@@ -419,10 +408,9 @@ impl Claims {
 }
 
 impl Tool for Claims {
-    const PAGE: Page = Page::Claims;
+    type Capability = crate::claims::Claims;
     const INTAKE_TITLE: &'static str = "Scores, claims and tables";
     type Draft = Draft;
-    type Batch = ClaimsBatch;
     type View = View;
 
     fn tagline() -> Html {
@@ -440,19 +428,16 @@ impl Tool for Claims {
     }
 
     fn footer() -> Html {
-        html! { <>{ "The same numbers as " }<code>{ "memaudit claims --data F --claims F --table F --format json" }</code>
-        { "; CSV exports equal " }<code>{ "--format csv --csv-table claims|findings|cells|deltas|stability" }</code>{ "." }</> }
+        html! { <>{ "The same numbers as " }<code>{ "memaudit claims --data F --claims F --printed-table F --format json" }</code>
+        { "; CSV exports equal " }<code>{ "--format csv --table claims|findings|cells|deltas|stability" }</code>{ "." }</> }
     }
 
-    fn run(draft: &Draft) -> Result<ToolRun, String> {
-        draft.parse().map(ToolRun::Claims)
+    fn request(draft: &Draft) -> Result<ClaimsRequest, String> {
+        draft.parse()
     }
 
-    fn take(result: ToolResult) -> Option<ClaimsBatch> {
-        match result {
-            ToolResult::Claims(b) => Some(*b),
-            _ => None,
-        }
+    fn roles(draft: &Draft) -> BTreeMap<String, FileRole> {
+        draft.roles.clone()
     }
 
     fn defaults(old: &Draft) -> Draft {
@@ -463,10 +448,10 @@ impl Tool for Claims {
         let d = &page.draft;
         let b = page.batch.as_ref();
         let mut metrics = vec![(String::new(), "(the data's default)".to_string())];
-        metrics.extend(b.iter().flat_map(|b| b.metrics.iter().map(|m| (m.clone(), m.clone()))));
+        metrics.extend(b.iter().flat_map(|b| b.overview.metrics.iter().map(|m| (m.clone(), m.clone()))));
         let mut ks = vec![(String::new(), "(the smallest)".to_string())];
-        ks.extend(b.iter().flat_map(|b| b.ks.iter().map(|k| (k.to_string(), k.to_string()))));
-        let arms = b.map(|b| b.arms.join(", ")).unwrap_or_default();
+        ks.extend(b.iter().flat_map(|b| b.overview.ks.iter().map(|k| (k.to_string(), k.to_string()))));
+        let arms = b.map(|b| b.overview.arms.join(", ")).unwrap_or_default();
         html! {
             <>
                 { ui.select_field("claims-metric", "score column", &metrics, &d.metric, ui.on_select(|d: &mut Draft, v| d.metric = v)) }
@@ -497,16 +482,16 @@ impl Tool for Claims {
         html! {
             <>
                 <div class="results-head">
-                    <p id="claims-summary-line">{ format!("{} files checked in {}, memaudit {}.", b.files.len(), duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                    <p id="claims-summary-line">{ format!("{} files checked in {}, memaudit {}.", b.overview.files.len(), duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
                     <div class="exports">{ text_download("claims-report-json", "Full report JSON", "memaudit-claims.json", "application/json", json) }</div>
                 </div>
                 <Section id="claims-reading" title="What was read" conventions={conv.clone()}>
-                    { role_files("claims-", &b.files, &FileRole::CLAIMS, on_role) }
+                    { role_files("claims-", &b.overview.files, &FileRole::CLAIMS, on_role) }
                     { warnings_list("claims-warnings", r.warnings.iter().map(|w| ("reading", w))) }
                 </Section>
                 if !r.claims.is_empty() {
                     <Section id="claims-card" title="Claims: reported vs recomputed" conventions={conv.clone()}
-                        exports={table_exports("claims", b, table, |b| to_json(&b.report.claims))}
+                        exports={table_exports(ClaimsTable::Claims, b, table, |b| to_json(&b.report.claims))}
                         intro={html! { <p class="intro">{ "Each claim recomputed from the per-query scores on the printed scale: matches (within its \
                             tolerance), within rounding (half a unit of the last printed decimal), differs, or cannot be computed (the reason names \
                             the missing input)." }</p> }}>
@@ -517,7 +502,7 @@ impl Tool for Claims {
                             <span class="badge warning">{ format!("{} differ", n.differs) }</span>{ " " }
                             <span class="badge">{ format!("{} cannot be computed", n.cannot_compute) }</span>
                         </p>
-                        { table_grid("claims-table", &table(b, "claims").unwrap_or_default(), claim_look, &r.claims, &claim_extra(), |c| RowAttrs::data(vec![
+                        { table_grid("claims-table", &table(b, ClaimsTable::Claims).unwrap_or_default(), claim_look, &r.claims, &claim_extra(), |c| RowAttrs::data(vec![
                             ("data-claim", c.claim_id.clone()), ("data-verdict", serde_name(&c.verdict)),
                         ]).with_class(Some(match c.verdict {
                             crate::claims::Verdict::Matches => "verdict-matches",
@@ -528,7 +513,7 @@ impl Tool for Claims {
                     </Section>
                 }
                 <Section id="claims-findings-card" title="Consistency checks" conventions={conv.clone()}
-                    exports={table_exports("findings", b, table, |b| to_json(&b.report.findings))}
+                    exports={table_exports(ClaimsTable::Findings, b, table, |b| to_json(&b.report.findings))}
                     intro={html! { <p class="intro">{ "The linter on every table — the claims, the printed tables and memaudit's own K-sweep cells and deltas \
                         (sweep/cells, sweep/deltas): points outside their interval, deltas that are not the difference of the means, proportions off \
                         the k/n grid, different query sets, implausible widths, mislabelled interval methods, partial runs, run mixing; and on the \
@@ -538,7 +523,7 @@ impl Tool for Claims {
                         <p class="ok" id="claims-findings-empty">{ "No inconsistency found." }</p>
                     } else {
                         <p class="muted" id="claims-findings-count" data-count={r.findings.len().to_string()}>{ format!("{} findings.", count(r.findings.len())) }</p>
-                        { table_grid("claims-findings", &table(b, "findings").unwrap_or_default(), finding_look, &r.findings, &[], |f| RowAttrs::data(vec![
+                        { table_grid("claims-findings", &table(b, ClaimsTable::Findings).unwrap_or_default(), finding_look, &r.findings, &[], |f| RowAttrs::data(vec![
                             ("data-kind", serde_name(&f.kind)), ("data-table", f.table.clone().unwrap_or_default()), ("data-row", f.row.clone()),
                         ])) }
                     }

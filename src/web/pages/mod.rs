@@ -1,20 +1,21 @@
-//! The viewer's pages. Each is a component with its own state and its own fork of the worker
-//! bridge ([`BridgeRef::fork`]); the shell ([`super::app::App`]) shows one at a time (the
-//! others stay mounted, hidden, so their results survive switching), hands dropped files to the
-//! visible one, and carries a rescoring to the comparison page.
+//! The viewer's pages. Each is a component with its own state and its own worker (through
+//! [`crate::web::job::Job`], the one job lifecycle every page uses); the shell
+//! ([`super::app::App`]) shows one at a time (the others stay mounted, hidden, so their results
+//! survive switching), hands dropped files to the visible one, and carries a rescoring to the
+//! comparison page.
 //!
-//! | page | URL | what it does |
+//! | page | URL | capability |
 //! |---|---|---|
-//! | [`rescore::RescorePage`] | `#rescore` (default) | credit-target rescoring (issue 2) |
-//! | [`compare::ComparePage`] | `#compare` | paired comparison of arms (issue 3) |
-//! | [`probe::ProbePage`] | `#probe` | the write-time source-token probe (issue 4) |
-//! | [`reclaim::ReclaimPage`] | `#reclaim` | reclaim rates by policy × integrity (issue 4) |
-//! | [`answers::AnswersPage`] | `#answers` | answer rescoring under scoring profiles, profile diffs (issue 5) |
-//! | [`ablation::AblationPage`] | `#ablation` | counterfactual ablation: u, y, non-circularity (issue 5) |
-//! | [`claims::ClaimsPage`] | `#claims` | arms across K, the claims check and the linter (issue 5) |
-//! | [`rules::RulesPage`] | `#rules` | pre-registered rules: verdicts, margins, temporal integrity (issue 5) |
+//! | [`rescore::RescorePage`] | `#rescore` (default) | credit-target rescoring ([`crate::audit::Rescore`]) |
+//! | [`compare::ComparePage`] | `#compare` | paired comparison of arms ([`crate::compare::Compare`]) |
+//! | [`probe::ProbePage`] | `#probe` | the write-time source-token probe ([`crate::probe::Probe`]) |
+//! | [`reclaim::ReclaimPage`] | `#reclaim` | reclaim rates by policy × integrity ([`crate::reclaim::Reclaim`]) |
+//! | [`answers::AnswersPage`] | `#answers` | answer rescoring under scoring profiles ([`crate::answers::Answers`]) |
+//! | [`ablation::AblationPage`] | `#ablation` | counterfactual ablation ([`crate::ablation::Ablation`]) |
+//! | [`claims::ClaimsPage`] | `#claims` | arms across K, the claims check and the linter ([`crate::claims::Claims`]) |
+//! | [`rules::RulesPage`] | `#rules` | pre-registered rules ([`crate::rules::Rules`]) |
 //!
-//! The four issue-5 pages share one component, [`tool::ToolPage`].
+//! The answers, ablation, claims and rules pages share one component, [`tool::ToolPage`].
 
 pub mod ablation;
 pub mod answers;
@@ -28,55 +29,29 @@ pub mod tool;
 
 use std::rc::Rc;
 
-use gloo::worker::WorkerBridge;
 use yew::prelude::*;
 
 use super::components::ReportRef;
-use super::protocol::{JobId, Phase, Response, SourceFile};
-use super::worker::AuditWorker;
+use super::protocol::{JobId, SourceFile};
+pub use crate::capability::Analysis as Page;
+use crate::capability::Phase;
 use crate::error::{Error, Location};
 
-/// The pages, in navigation order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Page {
-    Rescore,
-    Compare,
-    Probe,
-    Reclaim,
-    Answers,
-    Ablation,
-    Claims,
-    Rules,
+/// A page's URL hash (`#compare`) and navigation label.
+pub trait PageInfo: Sized {
+    /// The URL hash / `?page=` value.
+    fn slug(self) -> &'static str;
+    /// The navigation label.
+    fn label(self) -> &'static str;
+    fn from_slug(s: &str) -> Option<Self>;
 }
 
-impl Page {
-    pub const ALL: [Page; 8] = [
-        Page::Rescore,
-        Page::Compare,
-        Page::Probe,
-        Page::Reclaim,
-        Page::Answers,
-        Page::Ablation,
-        Page::Claims,
-        Page::Rules,
-    ];
-
-    /// The URL hash / `?page=` value.
-    pub fn slug(self) -> &'static str {
-        match self {
-            Page::Rescore => "rescore",
-            Page::Compare => "compare",
-            Page::Probe => "probe",
-            Page::Reclaim => "reclaim",
-            Page::Answers => "answers",
-            Page::Ablation => "ablation",
-            Page::Claims => "claims",
-            Page::Rules => "rules",
-        }
+impl PageInfo for Page {
+    fn slug(self) -> &'static str {
+        self.name()
     }
 
-    /// The navigation label.
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             Page::Rescore => "Rescoring",
             Page::Compare => "Paired comparison",
@@ -89,9 +64,9 @@ impl Page {
         }
     }
 
-    pub fn from_slug(s: &str) -> Option<Page> {
+    fn from_slug(s: &str) -> Option<Page> {
         let s = s.trim().trim_start_matches('#').trim_start_matches('/').to_ascii_lowercase();
-        Page::ALL.into_iter().find(|p| p.slug() == s)
+        Page::ALL.iter().copied().find(|p| p.slug() == s)
     }
 }
 
@@ -129,23 +104,6 @@ impl PageState {
     }
 }
 
-/// The shared worker bridge; every page forks it (equal always: it never changes).
-#[derive(Clone)]
-pub struct BridgeRef(pub Rc<WorkerBridge<AuditWorker>>);
-
-impl PartialEq for BridgeRef {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl BridgeRef {
-    /// A bridge to the same worker whose responses go to `f` only.
-    pub fn fork(&self, f: impl Fn(Response) + 'static) -> WorkerBridge<AuditWorker> {
-        self.0.fork(Some(f))
-    }
-}
-
 /// Files dropped on the page (or picked), for the visible page; a new `seq` is a new drop.
 #[derive(Debug, Clone)]
 pub struct Dropped {
@@ -177,7 +135,6 @@ impl PartialEq for Handoff {
 /// What every page gets from the shell.
 #[derive(Properties, PartialEq)]
 pub struct PageProps {
-    pub bridge: BridgeRef,
     /// The page is the one on screen.
     pub active: bool,
     /// Files dropped while this page was on screen.
@@ -206,44 +163,11 @@ impl Busy {
     pub fn new(job: JobId, stage: impl Into<String>) -> Busy {
         Busy { job, phase: Phase::Reading, stage: stage.into(), fraction: 0.0 }
     }
-
-    /// What a response of `job` means for the running job: another job's (superseded), its
-    /// progress (applied here), or its result.
-    pub fn track(busy: &mut Option<Busy>, job: JobId, r: &Response) -> Track {
-        let Some(b) = busy.as_mut().filter(|b| b.job == job) else {
-            return Track::Other;
-        };
-        if let Response::Progress { phase, stage, fraction, .. } = r {
-            b.phase = *phase;
-            b.stage = stage.clone();
-            b.fraction = *fraction;
-            return Track::Progress;
-        }
-        Track::Result
-    }
 }
 
-/// The job a response belongs to; for an undecodable message (whose job is unknown) `None`,
-/// after stopping the running job and showing the error.
-pub fn job_of(r: &Response, busy: &mut Option<Busy>, error: &mut Option<ErrorView>) -> Option<JobId> {
-    let job = r.job();
-    if job.is_none() {
-        *busy = None;
-        *error = undecodable(r);
-    }
-    job
-}
-
-/// See [`Busy::track`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Track {
-    Other,
-    Progress,
-    Result,
-}
-
-/// The progress bar of a job: `#{prefix}status` with `<progress id="{prefix}progress">`.
-pub fn status_bar(prefix: &str, busy: Option<&Busy>) -> Html {
+/// The progress bar of a job: `#{prefix}status` with `<progress id="{prefix}progress">` and,
+/// given `cancel`, a Cancel button `#{prefix}cancel`.
+pub fn status_bar(prefix: &str, busy: Option<&Busy>, cancel: Option<Callback<MouseEvent>>) -> Html {
     let Some(b) = busy else {
         return html! {};
     };
@@ -255,6 +179,9 @@ pub fn status_bar(prefix: &str, busy: Option<&Busy>) -> Html {
                 data-phase={format!("{:?}", b.phase).to_lowercase()}>
                 { format!("{pct:.0}%") }
             </progress>
+            if let Some(onclick) = cancel {
+                <button type="button" class="small secondary" id={format!("{prefix}cancel")} {onclick}>{ "Cancel" }</button>
+            }
         </div>
     }
 }
@@ -286,6 +213,12 @@ impl ErrorView {
             Error::Empty(m) => {
                 ErrorView { title: "Nothing to show yet".into(), location: None, message: m.clone(), note: None }
             }
+            Error::Unpaired { message, .. } => ErrorView {
+                title: "Cannot run a paired comparison".into(),
+                location: None,
+                message: message.clone(),
+                note: None,
+            },
             Error::Output { what, message } => ErrorView {
                 title: format!("Could not produce {what}"),
                 location: None,
@@ -369,18 +302,6 @@ pub fn failure(
         view = view.with_note(&format!("The results below are from the previous {what} and settings."));
     }
     view
-}
-
-/// The error shown for [`Response::Undecodable`] (its job is unknown: whatever was running is
-/// lost, earlier results stay); `None` for any other response.
-pub fn undecodable(r: &Response) -> Option<ErrorView> {
-    match r {
-        Response::Undecodable { message } => Some(
-            ErrorView::plain("A message between the page and the worker could not be read", message.clone())
-                .with_note("Whatever was running was stopped; results on screen are from before. Please try again."),
-        ),
-        _ => None,
-    }
 }
 
 /// The error box: `#{prefix}error` with `#{prefix}error-file`, `-line`, `-field`, `-message`.

@@ -1,4 +1,4 @@
-//! The probe page (issue 4): paste a note, its source and its stale value and see the note with
+//! The probe page: paste a note, its source and its stale value and see the note with
 //! every found source token, stale token and completeness tag highlighted (as text nodes, never
 //! HTML) and the verdict explained in one sentence, in either probe mode; or drop a notes file
 //! (memaudit notes JSONL or reclaim-eval realworld rows, probe keys optional) and get the batch
@@ -7,24 +7,45 @@
 
 use std::rc::Rc;
 
-use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{
-    Busy, ErrorView, PageProps, PageState, Track, add_files, error_box, file_picker, forward_drop, job_of,
-    report_state, status_bar,
-};
+use super::{ErrorView, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use crate::capability::FileSummary;
 use crate::plots::{VerdictBar, VerdictBars, VerdictGroup};
-use crate::probe::summary::{ModeReport, probe_table};
-use crate::probe::{Highlight, HighlightRole, Mode, NoteInput, ProbeReport, SourceKind, Verdict};
+use crate::probe::summary::{ModeReport, ProbeTable, probe_table};
+use crate::probe::{
+    Highlight, HighlightRole, LiveProbe, Mode, NoteChoice, NoteInput, Probe, ProbeReport, ProbeRequest, ProbeView,
+    SourceKind, Verdict,
+};
 use crate::web::components::Section;
 use crate::web::components::export::{lazy_exports, to_json};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, int_cell, num_cell, on_enter, pct, text_cell};
-use crate::web::protocol::{JobId, LiveProbe, ProbeBatch, ProbeRun, ProbeView, Request, Response, SourceFile};
-use crate::web::worker::AuditWorker;
+use crate::web::job::{self, Job, JobEvent};
+use crate::web::protocol::{Response, SourceFile};
+
+/// A probe batch as the page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbeBatch {
+    pub files: Vec<FileSummary>,
+    pub report: ProbeReport,
+    /// Distinct arms among the kept notes (for the arm filter).
+    pub arms: Vec<String>,
+    /// Notes read (before the arm filter).
+    pub notes_read: usize,
+    pub total_ms: f64,
+}
+
+/// What the page's last drill-down asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The pasted note.
+    Live,
+    /// A note of the batch (its row).
+    Batch(usize),
+}
 
 /// Notes per page of the batch table.
 pub const NOTES_PAGE: usize = 50;
@@ -169,29 +190,27 @@ pub enum Msg {
     NotesPage(usize),
     Detail(usize),
     Worker(Response),
+    Cancel,
     DismissError,
 }
 
 /// The probe page.
 pub struct ProbePage {
-    bridge: WorkerBridge<AuditWorker>,
-    next_job: JobId,
+    job: Job<Probe>,
+    asked: Option<Asked>,
+    overview: Option<crate::probe::ProbeOverview>,
     note: String,
     source: String,
     stale: String,
     source_kind: String,
     mode: Mode,
     live: Option<Rc<LiveProbe>>,
-    live_job: Option<JobId>,
     files: Vec<SourceFile>,
-    busy: Option<Busy>,
-    error: Option<ErrorView>,
-    run: ProbeRun,
+    run: ProbeRequest,
     confidence: String,
     batch: Option<Rc<ProbeBatch>>,
     notes_page: usize,
     detail: Option<(usize, Rc<LiveProbe>)>,
-    detail_job: Option<(JobId, usize)>,
     last_drop: Option<u32>,
     state: PageState,
 }
@@ -204,88 +223,71 @@ const EXAMPLE: (&str, &str, &str) = (
 );
 
 impl ProbePage {
-    fn job(&mut self) -> JobId {
-        self.next_job = self.next_job.wrapping_add(1);
-        self.next_job
-    }
-
     fn probe_live(&mut self) {
         if self.note.trim().is_empty() {
             self.live = None;
-            self.live_job = None;
+            if self.asked == Some(Asked::Live) {
+                self.asked = None;
+            }
             return;
         }
         let mut input = NoteInput::new("note", self.note.clone());
         input.source = (!self.source.trim().is_empty()).then(|| self.source.clone());
         input.stale = (!self.stale.trim().is_empty()).then(|| self.stale.clone());
         input.source_kind = SourceKind::parse(&self.source_kind).unwrap_or_default();
-        let job = self.job();
-        self.live_job = Some(job);
-        self.bridge.send(Request::ProbeNote { job, input });
-    }
-
-    fn start(&mut self, stage: &str) -> JobId {
-        let job = self.job();
-        self.busy = Some(Busy::new(job, stage));
-        self.error = None;
-        job
+        // A pasted note needs no loaded notes and no batch settings.
+        if self.job.detail(&ProbeRequest::default(), &NoteChoice::Given(Box::new(input))).is_some() {
+            self.asked = Some(Asked::Live);
+        }
     }
 
     fn rerun(&mut self) {
         if self.batch.is_none() {
             return;
         }
-        let job = self.start("probing notes");
-        self.bridge.send(Request::ProbeRun { job, run: self.run.clone() });
+        self.job.run(None, &self.run, "probing notes");
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
-            return true;
-        };
-        if self.live_job == Some(job) {
-            if let Response::ProbeExplained { result, .. } = r {
-                self.live = Some(Rc::new(*result));
-                self.live_job = None;
-                return true;
-            }
-            return false;
-        }
-        if let Some((dj, index)) = self.detail_job
-            && dj == job
-        {
-            self.detail_job = None;
-            match r {
-                Response::ProbeExplained { result, .. } => self.detail = Some((index, Rc::new(*result))),
-                Response::Failed { error, .. } => self.error = Some(ErrorView::from_error(&error)),
-                _ => return false,
-            }
-            return true;
-        }
-        match Busy::track(&mut self.busy, job, &r) {
-            Track::Other => return false,
-            Track::Progress => return true,
-            Track::Result => {}
-        }
-        match r {
-            Response::Probed { result, .. } => {
-                self.busy = None;
-                self.error = None;
-                self.batch = Some(Rc::new(*result));
+        match self.job.on_response(r, &mut self.files, self.batch.is_some(), "notes") {
+            JobEvent::Ignored => false,
+            JobEvent::Progress => true,
+            JobEvent::Done { outcome, timing } => {
+                let outcome = *outcome;
+                if let Some(o) = outcome.overview {
+                    self.overview = Some(o);
+                }
+                let o = self.overview.clone().unwrap_or(crate::probe::ProbeOverview {
+                    files: Vec::new(),
+                    arms: Vec::new(),
+                    notes_read: 0,
+                });
+                self.batch = Some(Rc::new(ProbeBatch {
+                    files: o.files,
+                    report: outcome.report,
+                    arms: o.arms,
+                    notes_read: o.notes_read,
+                    total_ms: timing.total_ms,
+                }));
                 self.detail = None;
                 self.notes_page = 0;
                 true
             }
-            Response::Failed { error, kept_previous, .. } => {
-                self.busy = None;
-                let mut view = ErrorView::from_error(&error);
-                if kept_previous && self.batch.is_some() {
-                    view = view.with_note("The results below are from the previous notes and settings.");
+            JobEvent::Detail(view) => {
+                match self.asked.take() {
+                    Some(Asked::Live) => self.live = Some(Rc::new(*view)),
+                    Some(Asked::Batch(i)) => self.detail = Some((i, Rc::new(*view))),
+                    None => return false,
                 }
-                self.error = Some(view);
                 true
             }
-            _ => false,
+            JobEvent::Failed(_, overview) => {
+                if let Some(o) = overview {
+                    self.overview = Some(*o);
+                }
+                self.asked = None;
+                true
+            }
         }
     }
 
@@ -397,34 +399,30 @@ impl ProbePage {
             self.run.arm.clone().unwrap_or_else(|| "all".into()),
             r.notes.len()
         )));
-        let exp = |name: &'static str| {
+        let exp = |which: ProbeTable| {
             let (a, c) = (b.clone(), b.clone());
+            let name = which.name();
             lazy_exports(
                 name,
                 &name.replace('_', " "),
-                move || {
-                    probe_table(&a.report, name)
-                        .ok_or_else(|| format!("no table `{name}`"))?
-                        .to_csv()
-                        .map_err(|e| e.to_string())
-                },
-                move || match name {
-                    "notes" => to_json(&c.report.notes),
-                    "by_verdict" => to_json(&[
+                move || probe_table(&a.report, which).to_csv().map_err(|e| e.to_string()),
+                move || match which {
+                    ProbeTable::Notes => to_json(&c.report.notes),
+                    ProbeTable::ByVerdict => to_json(&[
                         &c.report.side_by_side.itemized.by_verdict,
                         &c.report.side_by_side.reference.by_verdict,
                     ]),
-                    "by_policy" => to_json(&[
+                    ProbeTable::ByPolicy => to_json(&[
                         &c.report.side_by_side.itemized.by_policy,
                         &c.report.side_by_side.reference.by_policy,
                     ]),
-                    _ => to_json(&c.report.side_by_side.agreement),
+                    ProbeTable::Agreement => to_json(&c.report.side_by_side.agreement),
                 },
             )
         };
         let report_json = {
             let b = b.clone();
-            move || serde_json::to_string_pretty(&b.report).map_err(|e| e.to_string())
+            move || crate::web::components::export::report_json(&b.report)
         };
         html! {
             <div id="probe-results">
@@ -497,7 +495,7 @@ impl ProbePage {
                 </Section>
                 if side.itemized.by_verdict.is_some() || side.reference.by_verdict.is_some() {
                     <Section id="probe-outcomes" title="Verdicts against outcomes" conventions={conv.clone()}
-                        exports={html! { <>{ exp("by_verdict") }{ exp("agreement") }{ exp("by_policy") }</> }}
+                        exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
                         intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
                             intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
                         <div class="table-wrap">
@@ -562,7 +560,7 @@ impl ProbePage {
                         } }
                     </Section>
                 }
-                { self.view_notes(ctx, b, exp("notes")) }
+                { self.view_notes(ctx, b, exp(ProbeTable::Notes)) }
             </div>
         }
     }
@@ -656,27 +654,22 @@ impl Component for ProbePage {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
         ProbePage {
-            bridge,
-            next_job: 0,
+            job: Job::new(ctx.link().callback(Msg::Worker)),
+            asked: None,
+            overview: None,
             note: String::new(),
             source: String::new(),
             stale: String::new(),
             source_kind: "auto".into(),
             mode: Mode::Itemized,
             live: None,
-            live_job: None,
             files: Vec::new(),
-            busy: None,
-            error: None,
-            run: ProbeRun { mode: Mode::Itemized, confidence: 0.95, arm: None },
-            confidence: "0.95".into(),
+            run: ProbeRequest::default(),
+            confidence: ProbeRequest::default().confidence.to_string(),
             batch: None,
             notes_page: 0,
             detail: None,
-            detail_job: None,
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
         }
@@ -724,8 +717,7 @@ impl Component for ProbePage {
                 // A probe-keys file dropped alone joins the notes already chosen.
                 add_files(&mut self.files, files);
                 self.run.arm = None;
-                let job = self.start("reading notes");
-                self.bridge.send(Request::ProbeLoad { job, files: self.files.clone(), run: self.run.clone() });
+                self.job.run(Some(job::files(&self.files)), &self.run, "reading notes");
                 true
             }
             Msg::BatchMode(m) => {
@@ -739,14 +731,18 @@ impl Component for ProbePage {
             }
             Msg::ApplyConfidence => {
                 match self.confidence.trim().parse::<f64>() {
-                    Ok(c) if c > 0.0 && c < 1.0 => {
-                        self.run.confidence = c;
-                        self.rerun();
+                    Ok(c) => {
+                        // Checked by the core's validate (the CLI's message) before it is sent.
+                        let mut run = self.run.clone();
+                        run.confidence = c;
+                        if self.batch.is_none() || self.job.run(None, &run, "probing notes").is_some() {
+                            self.run = run;
+                        }
                     }
-                    _ => {
-                        self.error = Some(ErrorView::plain(
+                    Err(_) => {
+                        self.job.error = Some(ErrorView::plain(
                             "Invalid setting `confidence`",
-                            "must be between 0 and 1 (e.g. 0.95)",
+                            format!("`{}` is not a number", self.confidence.trim()),
                         ))
                     }
                 }
@@ -762,31 +758,31 @@ impl Component for ProbePage {
                 true
             }
             Msg::Detail(i) => {
-                let job = self.job();
-                self.detail_job = Some((job, i));
-                self.bridge.send(Request::ProbeDetail { job, run: self.run.clone(), index: i });
+                if self.job.detail(&self.run, &NoteChoice::Loaded(i)).is_some() {
+                    self.asked = Some(Asked::Batch(i));
+                }
                 false
             }
             Msg::Worker(r) => self.on_response(r),
+            Msg::Cancel => {
+                self.job.cancel();
+                self.asked = None;
+                true
+            }
             Msg::DismissError => {
-                self.error = None;
+                self.job.error = None;
                 true
             }
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(
-            ctx.props(),
-            &mut self.state,
-            PageState::of(self.busy.is_some(), self.batch.is_some() || self.live.is_some(), self.error.is_some()),
-        );
+        report_state(ctx.props(), &mut self.state, self.job.state(self.batch.is_some() || self.live.is_some()));
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let state =
-            PageState::of(self.busy.is_some(), self.batch.is_some() || self.live.is_some(), self.error.is_some());
+        let state = self.job.state(self.batch.is_some() || self.live.is_some());
         let on_files = link.callback(Msg::AddFiles);
         let on_mode = link.callback(|e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -833,8 +829,7 @@ impl Component for ProbePage {
                     </div>
                     <p class="muted" id="probe-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
                 </section>
-                { status_bar("probe-", self.busy.as_ref()) }
-                { error_box("probe-", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                { self.job.view("probe-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(b) = &self.batch {
                     { self.view_batch(ctx, b) }
                 }

@@ -1,4 +1,4 @@
-//! The reclaim page (issue 4): drop reclaim-eval trial rows (probe keys optional, recognised by
+//! The reclaim page: drop reclaim-eval trial rows (probe keys optional, recognised by
 //! content), choose the resampler and its settings, and see the reclaim rate (RR) per cell
 //! (model × task × policy × integrity × arm) with its interval, as a table and as a plot of RR
 //! against integrity per policy, the "worse than empty" contrast and any RR contrasts — the
@@ -6,24 +6,37 @@
 
 use std::rc::Rc;
 
-use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{
-    Busy, ErrorView, PageProps, PageState, Track, add_files, error_box, failure, file_picker, forward_drop, job_of,
-    report_state, status_bar,
-};
+use super::{ErrorView, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use crate::capability::FileSummary;
 use crate::plots::ReclaimPlot;
-use crate::reclaim::analysis::reclaim_table;
-use crate::reclaim::{AbstainRule, Engine, ReclaimSettings, ScoreMode};
+use crate::reclaim::{
+    AbstainRule, Engine, Reclaim, ReclaimOverview, ReclaimReport, ReclaimRequest, ReclaimSettings, ReclaimTable,
+    ScoreMode, reclaim_table,
+};
 use crate::web::components::Section;
 use crate::web::components::export::{lazy_exports, text_download, to_json};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, int_cell, num_cell, signed_cell, text_cell};
-use crate::web::protocol::{JobId, ReclaimBatch, ReclaimRun, Request, Response, SourceFile};
-use crate::web::worker::AuditWorker;
+use crate::web::job::{self, Job, JobEvent};
+use crate::web::protocol::{Response, SourceFile};
+
+/// A reclaim analysis as the page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReclaimBatch {
+    pub files: Vec<FileSummary>,
+    /// As `memaudit reclaim --format json` prints it (reading notices merged into `warnings`).
+    pub report: ReclaimReport,
+    /// Distinct arms among the kept trials (for the arm filter).
+    pub arms: Vec<String>,
+    /// Trials read (before the arm filter) and analysed.
+    pub trials_read: usize,
+    pub trials_used: usize,
+    pub total_ms: f64,
+}
 
 /// The settings form as edited.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,12 +58,12 @@ pub struct Draft {
 
 impl Default for Draft {
     fn default() -> Self {
-        Draft::from_run(&ReclaimRun { settings: ReclaimSettings::default(), arm: None })
+        Draft::from_run(&ReclaimRequest { settings: ReclaimSettings::default(), arm: None })
     }
 }
 
 impl Draft {
-    pub fn from_run(r: &ReclaimRun) -> Draft {
+    pub fn from_run(r: &ReclaimRequest) -> Draft {
         let s = &r.settings;
         Draft {
             engine: s.bootstrap.engine,
@@ -69,7 +82,7 @@ impl Draft {
     }
 
     /// The run, or what is wrong (naming the field).
-    pub fn parse(&self) -> Result<ReclaimRun, String> {
+    pub fn parse(&self) -> Result<ReclaimRequest, String> {
         let mut s = ReclaimSettings::default();
         s.bootstrap.engine = self.engine;
         s.bootstrap.resamples = self
@@ -85,7 +98,6 @@ impl Draft {
             .parse()
             .map_err(|_| format!("confidence: `{}` is not a number", self.confidence.trim()))?;
         s.bootstrap.cluster_by_problem = self.cluster_by_problem;
-        s.bootstrap.check().map_err(|m| format!("bootstrap: {m}"))?;
         s.score = self.score;
         s.loose_time = self.loose_time;
         s.abstain = self.abstain;
@@ -99,7 +111,7 @@ impl Draft {
                 _ => return Err(format!("contrast `{c}`: use POLICY_A:POLICY_B")),
             }
         }
-        Ok(ReclaimRun { settings: s, arm: (!self.arm.is_empty()).then(|| self.arm.clone()) })
+        Ok(ReclaimRequest { settings: s, arm: (!self.arm.is_empty()).then(|| self.arm.clone()) })
     }
 }
 
@@ -111,16 +123,15 @@ pub enum Msg {
     Apply,
     Defaults,
     Worker(Response),
+    Cancel,
     DismissError,
 }
 
 /// The reclaim page.
 pub struct ReclaimPage {
-    bridge: WorkerBridge<AuditWorker>,
-    next_job: JobId,
+    job: Job<Reclaim>,
+    overview: Option<ReclaimOverview>,
     files: Vec<SourceFile>,
-    busy: Option<Busy>,
-    error: Option<ErrorView>,
     draft: Draft,
     applied: Option<Draft>,
     batch: Option<Rc<ReclaimBatch>>,
@@ -137,44 +148,48 @@ fn g_text(v: Option<f64>) -> String {
 }
 
 impl ReclaimPage {
-    fn start(&mut self, stage: &str) -> Option<(JobId, ReclaimRun)> {
-        let run = match self.draft.parse() {
-            Ok(r) => r,
-            Err(e) => {
-                self.error = Some(ErrorView::plain("Invalid setting", e));
-                return None;
+    /// Runs the draft's request on new files (`Some`) or the kept trials.
+    fn start(&mut self, inputs: Option<crate::web::protocol::Inputs>, stage: &str) {
+        match self.draft.parse() {
+            Ok(request) => {
+                self.job.run(inputs, &request, stage);
             }
-        };
-        self.next_job = self.next_job.wrapping_add(1);
-        let job = self.next_job;
-        self.busy = Some(Busy::new(job, stage));
-        self.error = None;
-        Some((job, run))
+            Err(e) => self.job.error = Some(ErrorView::plain("Invalid setting", e)),
+        }
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
-            return true;
-        };
-        match Busy::track(&mut self.busy, job, &r) {
-            Track::Other => return false,
-            Track::Progress => return true,
-            Track::Result => {}
-        }
-        match r {
-            Response::Reclaimed { result, .. } => {
-                self.busy = None;
-                self.error = None;
+        match self.job.on_response(r, &mut self.files, self.batch.is_some(), "trials") {
+            JobEvent::Ignored => false,
+            JobEvent::Progress => true,
+            JobEvent::Done { outcome, timing } => {
+                let outcome = *outcome;
+                if let Some(o) = outcome.overview {
+                    self.overview = Some(o);
+                }
+                let o = self.overview.clone().unwrap_or(ReclaimOverview {
+                    files: Vec::new(),
+                    arms: Vec::new(),
+                    trials_read: 0,
+                });
                 self.applied = Some(self.draft.clone());
-                self.batch = Some(Rc::new(*result));
+                self.batch = Some(Rc::new(ReclaimBatch {
+                    files: o.files,
+                    trials_used: outcome.report.trials,
+                    report: outcome.report,
+                    arms: o.arms,
+                    trials_read: o.trials_read,
+                    total_ms: timing.total_ms,
+                }));
                 true
             }
-            Response::Failed { error, kept_previous, .. } => {
-                self.busy = None;
-                self.error = Some(failure(&error, kept_previous, self.batch.is_some(), &mut self.files, "trials"));
+            JobEvent::Detail(_) => false,
+            JobEvent::Failed(_, overview) => {
+                if let Some(o) = overview {
+                    self.overview = Some(*o);
+                }
                 true
             }
-            _ => false,
         }
     }
 
@@ -274,7 +289,7 @@ impl ReclaimPage {
                     </div>
                 </div>
                 <div class="actions">
-                    <button type="submit" id="reclaim-apply" disabled={self.busy.is_some()}>
+                    <button type="submit" id="reclaim-apply" disabled={self.job.is_busy()}>
                         { if self.batch.is_some() { "Re-analyse" } else { "Use these settings" } }</button>
                     <button type="button" class="secondary" onclick={defaults}>{ "Defaults" }</button>
                     if pending { <span class="pending" role="status">{ "Changed: press Re-analyse to apply." }</span> }
@@ -296,27 +311,23 @@ impl ReclaimPage {
             r.settings.abstain.name(),
             self.applied.as_ref().map(|d| d.arm.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| "all".into())
         )));
-        let exp = |name: &'static str| {
+        let exp = |which: ReclaimTable| {
             let (x, y) = (b.clone(), b.clone());
+            let name = which.name();
             lazy_exports(
                 name,
                 &name.replace('_', " "),
-                move || {
-                    reclaim_table(&x.report, name)
-                        .ok_or_else(|| format!("no table `{name}`"))?
-                        .to_csv()
-                        .map_err(|e| e.to_string())
-                },
-                move || match name {
-                    "cells" => to_json(&y.report.cells),
-                    "worse_than_empty" => to_json(&y.report.worse_than_empty),
-                    _ => to_json(&y.report.contrasts),
+                move || reclaim_table(&x.report, which).to_csv().map_err(|e| e.to_string()),
+                move || match which {
+                    ReclaimTable::Cells => to_json(&y.report.cells),
+                    ReclaimTable::WorseThanEmpty => to_json(&y.report.worse_than_empty),
+                    ReclaimTable::Contrasts => to_json(&y.report.contrasts),
                 },
             )
         };
         let full = {
             let b = b.clone();
-            move || serde_json::to_string_pretty(&b.report).map_err(|e| e.to_string())
+            move || crate::web::components::export::report_json(&b.report)
         };
         let plot = ReclaimPlot::from_cells(
             format!(
@@ -353,7 +364,7 @@ impl ReclaimPage {
                         (split by arm, model and task where the cells differ in them)." }</p> }}>
                     <PlotCanvas<ReclaimPlot> id="reclaim-plot" plot={plot} filename="memaudit-reclaim-rr" />
                 </Section>
-                <Section id="reclaim-cells-card" title="Cells" exports={exp("cells")} conventions={conv.clone()}
+                <Section id="reclaim-cells-card" title="Cells" exports={exp(ReclaimTable::Cells)} conventions={conv.clone()}
                     intro={html! { <><p class="intro">{ "One cell per model × task × policy × integrity g × arm: reclaim rate with its interval \
                         (rule of three when all 0 or all 1), abstentions and confident-wrong emissions under the chosen abstention rule, \
                         and the attractor share with both denominators the paper uses." }</p>
@@ -407,7 +418,7 @@ impl ReclaimPage {
                     </table>
                     </div>
                 </Section>
-                <Section id="reclaim-wte-card" title="Worse than empty?" exports={exp("worse_than_empty")} conventions={conv.clone()}
+                <Section id="reclaim-wte-card" title="Worse than empty?" exports={exp(ReclaimTable::WorseThanEmpty)} conventions={conv.clone()}
                     intro={html! { <p class="intro">{ format!("\u{0394} = emit({}) \u{2212} emit({}): does the lossy memory make the model emit a \
                         confident wrong answer more often than no memory at all? A row \u{201c}reverses\u{201d} when \u{0394} < 0.",
                         r.settings.lossy_policy, r.settings.blank_policy) }</p> }}>
@@ -444,7 +455,7 @@ impl ReclaimPage {
                     }
                 </Section>
                 if !r.contrasts.is_empty() {
-                    <Section id="reclaim-contrasts-card" title="RR contrasts" exports={exp("contrasts")} conventions={conv.clone()}>
+                    <Section id="reclaim-contrasts-card" title="RR contrasts" exports={exp(ReclaimTable::Contrasts)} conventions={conv.clone()}>
                         <div class="table-wrap">
                         <table id="reclaim-contrasts">
                             <thead><tr><th scope="col">{"model"}</th><th scope="col">{"g"}</th><th scope="col">{"arm"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
@@ -480,14 +491,10 @@ impl Component for ReclaimPage {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
         ReclaimPage {
-            bridge,
-            next_job: 0,
+            job: Job::new(ctx.link().callback(Msg::Worker)),
+            overview: None,
             files: Vec::new(),
-            busy: None,
-            error: None,
             draft: Draft::default(),
             applied: None,
             batch: None,
@@ -505,9 +512,7 @@ impl Component for ReclaimPage {
             Msg::AddFiles(files) => {
                 add_files(&mut self.files, files);
                 self.draft.arm.clear();
-                if let Some((job, run)) = self.start("reading trials") {
-                    self.bridge.send(Request::ReclaimLoad { job, files: self.files.clone(), run });
-                }
+                self.start(Some(job::files(&self.files)), "reading trials");
                 true
             }
             Msg::Edit(f) => {
@@ -515,10 +520,8 @@ impl Component for ReclaimPage {
                 true
             }
             Msg::Apply => {
-                if self.batch.is_some()
-                    && let Some((job, run)) = self.start("analysing")
-                {
-                    self.bridge.send(Request::ReclaimRun { job, run });
+                if self.batch.is_some() {
+                    self.start(None, "analysing");
                 }
                 true
             }
@@ -528,24 +531,24 @@ impl Component for ReclaimPage {
                 true
             }
             Msg::Worker(r) => self.on_response(r),
+            Msg::Cancel => {
+                self.job.cancel();
+                true
+            }
             Msg::DismissError => {
-                self.error = None;
+                self.job.error = None;
                 true
             }
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(
-            ctx.props(),
-            &mut self.state,
-            PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some()),
-        );
+        report_state(ctx.props(), &mut self.state, self.job.state(self.batch.is_some()));
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let state = PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some());
+        let state = self.job.state(self.batch.is_some());
         let on_files = link.callback(Msg::AddFiles);
         html! {
             <section class="page" id="page-reclaim" data-page="reclaim" data-state={state.name()}
@@ -568,8 +571,7 @@ impl Component for ReclaimPage {
                     <p class="muted" id="reclaim-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
                 </section>
                 { self.view_settings(ctx) }
-                { status_bar("reclaim-", self.busy.as_ref()) }
-                { error_box("reclaim-", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                { self.job.view("reclaim-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(b) = &self.batch {
                     { self.view_results(b) }
                 }

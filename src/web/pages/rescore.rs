@@ -1,4 +1,4 @@
-//! The rescoring page (issue 2): drop zone and file picker, demo button, progress, settings,
+//! The rescoring page: drop zone and file picker, demo button, progress, settings,
 //! errors, and the report's sections in order (reading summary, coverage, scores, instability,
 //! instability per query category, aggregations and agreement filtering, winners,
 //! recommendations, contested credits, |ΔnDCG| histogram, drill-down). "Use this rescoring" sends the report's per-query rows to the
@@ -9,15 +9,11 @@
 
 use std::rc::Rc;
 
-use gloo::worker::WorkerBridge;
 use yew::prelude::*;
 
-use super::{
-    Busy, ErrorView, PageProps, PageState, Track, add_files, error_box, file_picker, forward_drop, job_of,
-    report_state, status_bar,
-};
+use super::{ErrorView, PageProps, PageState, add_files, error_box, file_picker, forward_drop, report_state};
+use crate::audit::{DrilldownQuery, QueryInfo, Rescore};
 use crate::conventions::Settings;
-use crate::error::Error;
 use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
 use crate::web::components::histogram::DeltaHistogram;
 use crate::web::components::reading::ReadingSummary;
@@ -26,11 +22,11 @@ use crate::web::components::tables::{
     AggregationTables, ContestedTable, CoverageTable, InstabilityByCategoryTable, InstabilityTable,
     RecommendationsTable, SummaryTable, WinnerGrid,
 };
-use crate::web::components::{ReportRef, export::table_json};
+use crate::web::components::{ReportRef, export::report_json};
 use crate::web::dom::{self, download_text};
 use crate::web::format::count;
-use crate::web::protocol::{JobId, QueryInfo, Request, Response, SourceFile, Timing};
-use crate::web::worker::AuditWorker;
+use crate::web::job::{self, Job, JobEvent};
+use crate::web::protocol::{Inputs, Response, SourceFile, Timing};
 
 /// Where the current data came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,12 +37,6 @@ pub enum Source {
     Bundle(String),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum JobKind {
-    Load,
-    Rescore,
-}
-
 pub enum Msg {
     AddFiles(Vec<SourceFile>),
     RemoveFile(usize),
@@ -54,6 +44,7 @@ pub enum Msg {
     Demo,
     BundleFetched(String, Result<Vec<SourceFile>, String>),
     Worker(Response),
+    Cancel,
     Apply(Settings),
     Drill(Selection),
     DismissError,
@@ -63,10 +54,9 @@ pub enum Msg {
 
 /// The rescoring page.
 pub struct RescorePage {
-    bridge: WorkerBridge<AuditWorker>,
-    next_job: JobId,
-    busy: Option<Busy>,
-    busy_kind: JobKind,
+    job: Job<Rescore>,
+    /// The running job reads new inputs (files, the demo, a bundle).
+    loading: bool,
     files: Vec<SourceFile>,
     /// Source of the report on screen, and of the load in progress.
     source: Source,
@@ -75,58 +65,44 @@ pub struct RescorePage {
     report: Option<ReportRef>,
     queries: Rc<Vec<QueryInfo>>,
     timing: Option<Timing>,
-    error: Option<ErrorView>,
     drill: DrillState,
-    drill_job: Option<JobId>,
+    /// Fetching `?bundle=` (before the worker has anything).
+    fetching: Option<String>,
     last_drop: Option<u32>,
     state: PageState,
 }
 
 impl RescorePage {
-    fn job(&mut self) -> JobId {
-        self.next_job = self.next_job.wrapping_add(1);
-        self.next_job
-    }
-
-    fn start(&mut self, kind: JobKind) -> JobId {
-        let job = self.job();
-        self.busy = Some(Busy::new(
-            job,
-            match kind {
-                JobKind::Load => "starting",
-                JobKind::Rescore => "re-scoring",
-            },
-        ));
-        self.busy_kind = kind;
-        self.error = None;
-        job
+    fn load(&mut self, inputs: Inputs) {
+        self.loading = true;
+        self.job.run(Some(inputs), &self.settings, "starting");
     }
 
     fn load_files(&mut self) {
-        if self.files.is_empty() {
-            return;
+        if !self.files.is_empty() {
+            self.load(job::files(&self.files));
         }
-        let job = self.start(JobKind::Load);
-        self.bridge.send(Request::Load { job, files: self.files.clone(), settings: self.settings.clone() });
     }
 
     fn load_demo(&mut self) {
         self.files.clear();
         self.pending_source = Source::Demo;
-        let job = self.start(JobKind::Load);
-        self.bridge.send(Request::LoadDemo { job, settings: self.settings.clone() });
+        self.load(Inputs::Demo);
     }
 
     fn request_drill(&mut self, sel: Selection) {
-        let Some(settings) = self.report.as_ref().map(|r| r.settings.clone()) else {
+        let Some(report) = self.report.as_ref() else {
             return;
         };
-        let job = self.job();
-        self.drill_job = Some(job);
+        let (Some(system), Some(query)) = (report.systems.get(sel.system), self.queries.get(sel.query)) else {
+            return;
+        };
+        let question = DrilldownQuery { system: system.clone(), query: query.id.clone() };
+        let settings = report.settings.clone();
         self.drill.selection = Some(sel);
         self.drill.loading = true;
         self.drill.error = None;
-        self.bridge.send(Request::Drilldown { job, settings, system: sel.system, query: sel.query });
+        self.job.detail(&settings, &question);
     }
 
     /// A first list worth looking at: the first query the first system scored under a target.
@@ -143,81 +119,50 @@ impl RescorePage {
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
-            return true;
-        };
-        if self.drill_job == Some(job) {
-            self.drill.loading = false;
-            match r {
-                Response::Drilldown { drilldown, .. } => {
-                    self.drill.result = Some(Rc::new(*drilldown));
-                    self.drill.error = None;
+        let loading = self.loading;
+        match self.job.on_response(r, &mut self.files, self.report.is_some(), "data") {
+            JobEvent::Ignored => false,
+            JobEvent::Progress => true,
+            JobEvent::Done { outcome, timing } => {
+                self.loading = false;
+                let report = outcome.report;
+                self.settings = report.settings.clone();
+                self.report = Some(ReportRef(Rc::new(report)));
+                self.timing = Some(timing);
+                if let Some(o) = outcome.overview {
+                    self.queries = Rc::new(o.queries);
                 }
-                Response::Failed { error, .. } => {
+                if loading {
+                    self.source = self.pending_source.clone();
+                    self.drill = DrillState::default();
+                    if let Some(sel) = self.default_selection() {
+                        self.request_drill(sel);
+                    }
+                } else if let Some(sel) = self.drill.selection {
+                    self.request_drill(sel);
+                }
+                true
+            }
+            JobEvent::Detail(d) => {
+                self.drill.loading = false;
+                self.drill.result = Some(Rc::new(*d));
+                self.drill.error = None;
+                true
+            }
+            JobEvent::Failed(error, overview) => {
+                if let Some(o) = overview {
+                    self.queries = Rc::new(o.queries);
+                }
+                if self.drill.loading {
+                    self.drill.loading = false;
                     self.drill.result = None;
                     self.drill.error = Some(error.to_string());
                 }
-                _ => self.drill.loading = true,
-            }
-            return true;
-        }
-        match Busy::track(&mut self.busy, job, &r) {
-            Track::Other => return false,
-            Track::Progress => return true,
-            Track::Result => {}
-        }
-        match r {
-            Response::Audited { result, .. } => {
-                let kind = self.busy_kind;
-                self.busy = None;
-                match result.unpack() {
-                    Ok(a) => {
-                        self.settings = a.report.settings.clone();
-                        self.report = Some(ReportRef(Rc::new(a.report)));
-                        self.timing = Some(a.timing);
-                        if let Some(q) = a.queries {
-                            self.queries = Rc::new(q);
-                        }
-                        self.error = None;
-                        if kind == JobKind::Load {
-                            self.source = self.pending_source.clone();
-                            self.drill = DrillState::default();
-                            if let Some(sel) = self.default_selection() {
-                                self.request_drill(sel);
-                            }
-                        } else if let Some(sel) = self.drill.selection {
-                            self.request_drill(sel);
-                        }
-                    }
-                    Err(e) => self.error = Some(ErrorView::plain("Internal error", e)),
+                if !self.job.is_busy() {
+                    self.loading = false;
                 }
                 true
             }
-            Response::Failed { error, kept_previous, .. } => {
-                let kind = self.busy_kind;
-                self.busy = None;
-                let mut view = ErrorView::from_error(&error);
-                if kind == JobKind::Load {
-                    // Take a file that cannot be read out of the set, so the rest stays usable.
-                    if let Error::Ingest(e) = &error {
-                        let before = self.files.len();
-                        self.files.retain(|f| f.name != e.location.file);
-                        if self.files.len() < before {
-                            view.note = Some(format!("{} was removed from the file list.", e.location.file));
-                        }
-                    }
-                }
-                if kept_previous && self.report.is_some() {
-                    let note = "The results below are from the previous data and settings.";
-                    view.note = Some(match view.note {
-                        Some(n) => format!("{n} {note}"),
-                        None => note.to_string(),
-                    });
-                }
-                self.error = Some(view);
-                true
-            }
-            _ => false,
         }
     }
 
@@ -269,10 +214,10 @@ impl RescorePage {
         html! {
             <div id="results">
                 <div class="results-head">
-                    <p>{ format!("Results for {source}, memaudit {}.", report.memaudit_version) }</p>
+                    <p>{ format!("Results for {source}, memaudit {}.", crate::VERSION) }</p>
                     <div class="exports">
                         if !report.per_query.is_empty() {
-                            <button type="button" class="small" id="use-rescoring" onclick={use_rescoring} disabled={self.busy.is_some()}
+                            <button type="button" class="small" id="use-rescoring" onclick={use_rescoring} disabled={self.job.is_busy()}
                                 title="compare system × target as arms on the paired-comparison page (per-query rows)">
                                 { "Use this rescoring \u{2192} paired comparison" }</button>
                         }
@@ -299,19 +244,21 @@ impl RescorePage {
     }
 }
 
+impl RescorePage {
+    fn busy(&self) -> bool {
+        self.job.is_busy() || self.fetching.is_some()
+    }
+}
+
 impl Component for RescorePage {
     type Message = Msg;
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
         let startup = dom::startup_request();
         let mut page = RescorePage {
-            bridge,
-            next_job: 0,
-            busy: None,
-            busy_kind: JobKind::Load,
+            job: Job::new(ctx.link().callback(Msg::Worker)),
+            loading: false,
             files: Vec::new(),
             source: Source::None,
             pending_source: Source::None,
@@ -319,14 +266,13 @@ impl Component for RescorePage {
             report: None,
             queries: Rc::new(Vec::new()),
             timing: None,
-            error: None,
             drill: DrillState::default(),
-            drill_job: None,
+            fetching: None,
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
         };
         if let Some(dir) = startup.bundle {
-            page.busy = Some(Busy::new(0, format!("fetching the bundle {dir}")));
+            page.fetching = Some(dir.clone());
             let link = ctx.link().clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let result = dom::fetch_bundle(dir.clone()).await;
@@ -371,25 +317,29 @@ impl Component for RescorePage {
                 true
             }
             Msg::BundleFetched(dir, result) => {
+                self.fetching = None;
                 match result {
                     Ok(files) => {
                         self.files = files;
                         self.pending_source = Source::Bundle(dir);
                         self.load_files();
                     }
-                    Err(e) => {
-                        self.busy = None;
-                        self.error = Some(ErrorView::plain("Could not load the bundle", e));
-                    }
+                    Err(e) => self.job.error = Some(ErrorView::plain("Could not load the bundle", e)),
                 }
                 true
             }
             Msg::Worker(r) => self.on_response(r),
+            Msg::Cancel => {
+                self.job.cancel();
+                self.loading = false;
+                self.drill.loading = false;
+                true
+            }
             Msg::Apply(settings) => {
-                self.settings = settings.clone();
+                self.settings = settings;
                 if self.report.is_some() {
-                    let job = self.start(JobKind::Rescore);
-                    self.bridge.send(Request::Rescore { job, settings });
+                    self.loading = false;
+                    self.job.run(None, &self.settings, "re-scoring");
                 }
                 true
             }
@@ -398,15 +348,15 @@ impl Component for RescorePage {
                 true
             }
             Msg::DismissError => {
-                self.error = None;
+                self.job.error = None;
                 true
             }
             Msg::DownloadReport => {
                 if let Some(r) = &self.report {
-                    let result = table_json(r, "report")
-                        .and_then(|t| download_text("memaudit-report.json", "application/json", &t));
+                    let result =
+                        report_json(&**r).and_then(|t| download_text("memaudit-report.json", "application/json", &t));
                     if let Err(e) = result {
-                        self.error = Some(ErrorView::plain("Could not export the report", e));
+                        self.job.error = Some(ErrorView::plain("Could not export the report", e));
                         return true;
                     }
                 }
@@ -427,17 +377,15 @@ impl Component for RescorePage {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(
-            ctx.props(),
-            &mut self.state,
-            PageState::of(self.busy.is_some(), self.report.is_some(), self.error.is_some()),
-        );
+        let now = PageState::of(self.busy(), self.report.is_some(), self.job.error.is_some());
+        report_state(ctx.props(), &mut self.state, now);
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let state = PageState::of(self.busy.is_some(), self.report.is_some(), self.error.is_some());
+        let state = PageState::of(self.busy(), self.report.is_some(), self.job.error.is_some());
         let on_apply = link.callback(Msg::Apply);
+        let fetching = self.fetching.as_ref().map(|dir| super::Busy::new(0, format!("fetching the bundle {dir}")));
         html! {
             <section class="page" id="page-rescore" data-page="rescore" data-state={state.name()}
                 hidden={!ctx.props().active} aria-label="Rescoring">
@@ -445,9 +393,10 @@ impl Component for RescorePage {
                     targets, and see which conclusions survive." }</p>
                 { self.view_intake(ctx) }
                 <SettingsPanel applied={self.settings.clone()} has_data={self.report.is_some()}
-                    busy={self.busy.is_some()} {on_apply} />
-                { status_bar("", self.busy.as_ref()) }
-                { error_box("", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                    busy={self.busy()} {on_apply} />
+                { super::status_bar("", fetching.as_ref(), None) }
+                { self.job.status_bar("", link.callback(|_: MouseEvent| Msg::Cancel)) }
+                { error_box("", self.job.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(report) = &self.report {
                     { self.view_results(ctx, report) }
                 }

@@ -1,4 +1,4 @@
-//! The rules page (issue 5 §5): drop a pre-registered rule registry, the named values it
+//! The rules page: drop a pre-registered rule registry, the named values it
 //! judges, optionally a `git log --format='%H %cI' [--name-only]` export and the data files
 //! behind the values (fingerprinted with SHA-256), and see every rule's verdict — fired or
 //! not, the outcome, the margin to its threshold, the inputs used with their file hashes, the
@@ -10,16 +10,18 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::Page;
-use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files, set_role};
+use crate::capability::FileRole;
 use crate::report::serde_name;
 use crate::rules::expr::Eval;
-use crate::rules::{self, InputUsed, RuleVerdict, Temporal, format_time, parse_time};
+use crate::rules::{self, InputUsed, RuleVerdict, RulesRequest, RulesTable, Temporal, format_time};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
 use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, table_exports, table_grid};
 use crate::web::format::{duration, fmt4};
-use crate::web::protocol::{FileRole, RulesBatch, RulesRun, ToolResult, ToolRun};
+
+/// A rules evaluation as the page keeps it.
+type RulesBatch = BatchOf<Rules>;
 
 /// The temporal status of a rule registered after its data.
 pub const LATE: &str = "registered_after_data";
@@ -38,13 +40,10 @@ fn now() -> String {
 }
 
 impl Draft {
-    /// The run, or what is wrong (naming the field).
-    pub fn parse(&self) -> Result<RulesRun, String> {
+    /// The request (the time is checked by the core's validate).
+    pub fn parse(&self) -> Result<RulesRequest, String> {
         let t = self.evaluated_at.trim();
-        if !t.is_empty() && parse_time(t).is_none() {
-            return Err(format!("evaluated at: `{t}` is not an ISO 8601 time (2026-11-22T00:00:00Z)"));
-        }
-        Ok(RulesRun { roles: self.roles.clone(), evaluated_at: Some(if t.is_empty() { now() } else { t.to_string() }) })
+        Ok(RulesRequest { evaluated_at: Some(if t.is_empty() { now() } else { t.to_string() }) })
     }
 }
 
@@ -55,8 +54,8 @@ pub type RulesPage = ToolPage<Rules>;
 
 fn conventions(b: &RulesBatch) -> String {
     let at = b.report.verdicts.first().and_then(|v| v.evaluated_at.clone()).unwrap_or_default();
-    let git = b.files.iter().find(|f| f.role == FileRole::GitLog).map_or("none".into(), |f| f.name.clone());
-    let data = b.files.iter().filter(|f| f.role == FileRole::Data).count();
+    let git = b.overview.iter().find(|f| f.role == FileRole::GitLog).map_or("none".into(), |f| f.name.clone());
+    let data = b.overview.iter().filter(|f| f.role == FileRole::Data).count();
     format!("evaluated_at={at} git_log={git} data_files={data} hash=sha256")
 }
 
@@ -106,11 +105,7 @@ fn input_cols(late_for: &[String]) -> Vec<Column<InputUsed>> {
 
 /// What `memaudit rules --format json` prints.
 pub fn report_json(b: &RulesBatch) -> Result<String, String> {
-    let mut v = serde_json::to_value(&b.report).map_err(|e| e.to_string())?;
-    if let Some(o) = v.as_object_mut() {
-        o.insert("memaudit_version".into(), env!("CARGO_PKG_VERSION").into());
-    }
-    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+    crate::web::components::export::report_json(&b.report)
 }
 
 /// A predicate node and its children: fired or not, margin, the numbers.
@@ -160,10 +155,9 @@ fn detail(i: usize, v: &RuleVerdict) -> Html {
 }
 
 impl Tool for Rules {
-    const PAGE: Page = Page::Rules;
+    type Capability = crate::rules::Rules;
     const INTAKE_TITLE: &'static str = "Rules, values and their history";
     type Draft = Draft;
-    type Batch = RulesBatch;
     type View = ();
 
     fn tagline() -> Html {
@@ -185,15 +179,12 @@ impl Tool for Rules {
         { "; the CSV export equals " }<code>{ "--format csv" }</code>{ "." }</> }
     }
 
-    fn run(draft: &Draft) -> Result<ToolRun, String> {
-        draft.parse().map(ToolRun::Rules)
+    fn request(draft: &Draft) -> Result<RulesRequest, String> {
+        draft.parse()
     }
 
-    fn take(result: ToolResult) -> Option<RulesBatch> {
-        match result {
-            ToolResult::Rules(b) => Some(b),
-            _ => None,
-        }
+    fn roles(draft: &Draft) -> BTreeMap<String, FileRole> {
+        draft.roles.clone()
     }
 
     fn defaults(old: &Draft) -> Draft {
@@ -236,14 +227,14 @@ impl Tool for Rules {
                     </div>
                 }
                 <Section id="rules-reading" title="What was read" conventions={conv.clone()}>
-                    { role_files("rules-", &b.files, &FileRole::RULES, on_role) }
+                    { role_files("rules-", &b.overview, &FileRole::RULES, on_role) }
                 </Section>
                 <Section id="rules-verdicts-card" title="Verdicts" conventions={conv.clone()}
-                    exports={table_exports("verdicts", b, |b, name| rules::table(&b.report, name), |b| to_json(&b.report.verdicts))}
+                    exports={table_exports(RulesTable::Verdicts, b, |b, t| Ok(rules::table(&b.report, t)), |b| to_json(&b.report.verdicts))}
                     intro={html! { <p class="intro">{ "One row per rule: fired or not, the outcome, the margin to the threshold (positive: fired with room; \
                         negative: missed by), the temporal check (registration time from the rule's commit in the git log, else its registered_at, \
                         against the time of every input it judges) and the inputs used." }</p> }}>
-                    { table_grid("rules-verdicts", &rules::table(r, "verdicts").unwrap_or_default(), verdict_look, &r.verdicts, &verdict_extra(), |v| RowAttrs::data(vec![
+                    { table_grid("rules-verdicts", &rules::table(r, RulesTable::Verdicts), verdict_look, &r.verdicts, &verdict_extra(), |v| RowAttrs::data(vec![
                         ("data-rule", v.rule_id.clone()),
                         ("data-fired", v.fired.map(|f| f.to_string()).unwrap_or_default()),
                         ("data-temporal", v.temporal.status.clone()),

@@ -1,7 +1,7 @@
-//! One component for the four issue-5 pages (answers, ablation, claims, rules): a drop zone
-//! for the page's files, a settings form, the progress bar and error box, and the page's
-//! results. What differs per page is a [`Tool`]: its settings draft, how the draft becomes a
-//! worker request ([`ToolRun`]), and how its result is shown.
+//! One component for the answers, ablation, claims and rules pages: a drop zone for the page's
+//! files, a settings form, the progress bar (with Cancel) and error box, and the page's
+//! results. What differs per page is a [`Tool`]: its capability, its settings draft, how the
+//! draft becomes the capability's request, and how its result is shown.
 //!
 //! Dropped files are added to the page's set (a file of the same name replaces the earlier
 //! one) and the whole set is analysed again; "Re-analyse" analyses the files the worker kept
@@ -11,29 +11,38 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::html::Scope;
 use yew::prelude::*;
 
-use super::{
-    Busy, ErrorView, Page, PageProps, PageState, Track, add_files, error_box, failure, file_picker, forward_drop,
-    job_of, report_state, status_bar,
-};
+use super::{ErrorView, PageInfo, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use crate::capability::{Capability, FileRole, FileSummary};
 use crate::web::components::grid::{Column, RowAttrs, Val, grid};
 use crate::web::format::count;
-use crate::web::protocol::{FileNote, FileRole, JobId, Request, Response, RoleFile, SourceFile, ToolResult, ToolRun};
-use crate::web::worker::AuditWorker;
+use crate::web::job::{Job, JobEvent, files_with_roles};
+use crate::web::protocol::{Response, SourceFile};
 
-/// What one issue-5 page is.
+/// A result as a tool page keeps it: the overview of the files read (from the last load), the
+/// report, and how long the job took.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch<O, R> {
+    pub overview: O,
+    pub report: R,
+    pub total_ms: f64,
+}
+
+/// The batch of a tool's capability.
+pub type BatchOf<T> =
+    Batch<<<T as Tool>::Capability as Capability>::Overview, <<T as Tool>::Capability as Capability>::Report>;
+
+/// What one tool page is.
 pub trait Tool: Sized + 'static {
-    const PAGE: Page;
+    /// The core capability the page runs.
+    type Capability: Capability;
     /// The drop zone's heading.
     const INTAKE_TITLE: &'static str;
     /// The settings as edited (text fields parsed on run).
     type Draft: Clone + PartialEq + Default + 'static;
-    /// A result as the page keeps it.
-    type Batch: 'static;
     /// Page-local choices about how results are shown (plot pickers), kept across results.
     type View: Default + 'static;
 
@@ -43,14 +52,17 @@ pub trait Tool: Sized + 'static {
     fn intake() -> Html;
     /// The CLI twin, at the foot of the page.
     fn footer() -> Html;
-    /// The request, or what is wrong with the settings (naming the field).
-    fn run(draft: &Self::Draft) -> Result<ToolRun, String>;
-    /// The result of this page's kind.
-    fn take(result: ToolResult) -> Option<Self::Batch>;
+    /// The request, or what cannot be parsed in the settings (naming the field); the range
+    /// checks are the core's `validate`, run before anything is sent.
+    fn request(draft: &Self::Draft) -> Result<<Self::Capability as Capability>::Request, String>;
+    /// The roles the draft states for files by name (the others are detected).
+    fn roles(_draft: &Self::Draft) -> BTreeMap<String, FileRole> {
+        BTreeMap::new()
+    }
     /// The settings fields.
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html;
     /// The results.
-    fn results(page: &ToolPage<Self>, batch: &Rc<Self::Batch>, ui: &Ui<Self>) -> Html;
+    fn results(page: &ToolPage<Self>, batch: &Rc<BatchOf<Self>>, ui: &Ui<Self>) -> Html;
     /// The default settings (`old`: what the data-dependent fields keep).
     fn defaults(_old: &Self::Draft) -> Self::Draft {
         Self::Draft::default()
@@ -71,20 +83,22 @@ pub enum Msg<T: Tool> {
     Apply,
     Defaults,
     Worker(Response),
+    Cancel,
     DismissError,
 }
 
-/// An issue-5 page.
+/// A tool page.
 pub struct ToolPage<T: Tool> {
-    bridge: WorkerBridge<AuditWorker>,
-    next_job: JobId,
+    job: Job<T::Capability>,
+    /// The overview of the last load (a re-run on kept inputs sends none).
+    overview: Option<<T::Capability as Capability>::Overview>,
+    /// The roles the worker's inputs were read under.
+    sent_roles: Option<BTreeMap<String, FileRole>>,
     pub files: Vec<SourceFile>,
-    busy: Option<Busy>,
-    error: Option<ErrorView>,
     pub draft: T::Draft,
     /// The draft behind the result on screen.
     pub applied: Option<T::Draft>,
-    pub batch: Option<Rc<T::Batch>>,
+    pub batch: Option<Rc<BatchOf<T>>>,
     pub view: T::View,
     last_drop: Option<u32>,
     state: PageState,
@@ -213,11 +227,11 @@ impl<T: Tool> Ui<T> {
 }
 
 /// The files a page read (`#{prefix}files tr[data-file][data-kind]`).
-pub fn file_notes(prefix: &str, files: &[FileNote]) -> Html {
+pub fn file_notes(prefix: &str, files: &[FileSummary]) -> Html {
     let cols = vec![
-        Column::new("name", "file", |f: &FileNote| Val::text(f.name.clone())),
-        Column::new("kind", "read as", |f: &FileNote| Val::text(f.kind.clone())),
-        Column::new("records", "records", |f: &FileNote| Val::count(f.records)),
+        Column::new("name", "file", |f: &FileSummary| Val::text(f.name.clone())),
+        Column::new("kind", "read as", |f: &FileSummary| Val::text(f.kind.clone())),
+        Column::new("records", "records", |f: &FileSummary| Val::count(f.records)),
     ];
     grid(&format!("{prefix}files"), &cols, files, |f| {
         RowAttrs::data(vec![("data-file", f.name.clone()), ("data-kind", f.kind.clone())])
@@ -229,7 +243,7 @@ pub fn file_notes(prefix: &str, files: &[FileNote]) -> Html {
 /// (`select[data-file]`), and its SHA-256.
 pub fn role_files(
     prefix: &str,
-    files: &[RoleFile],
+    files: &[FileSummary],
     allowed: &[FileRole],
     on_role: Callback<(String, FileRole)>,
 ) -> Html {
@@ -246,7 +260,7 @@ pub fn role_files(
                 let cb = on_role.clone();
                 let onchange = Callback::from(move |e: Event| {
                     let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-                    if let Some(r) = FileRole::parse(&v) {
+                    if let Some(r) = <FileRole as crate::choice::Choice>::parse(&v) {
                         cb.emit((name.clone(), r));
                     }
                 });
@@ -280,71 +294,64 @@ pub fn set_role(roles: &mut BTreeMap<String, FileRole>, (name, role): (String, F
 
 impl<T: Tool> ToolPage<T> {
     fn prefix() -> String {
-        format!("{}-", T::PAGE.slug())
+        format!("{}-", <T::Capability as Capability>::ANALYSIS.slug())
     }
 
-    fn start(&mut self, stage: &str) -> Option<(JobId, ToolRun)> {
-        let run = match T::run(&self.draft) {
+    /// Runs the draft's request on the page's files (`files`) or the kept inputs.
+    fn start(&mut self, files: bool, stage: &str) {
+        let request = match T::request(&self.draft) {
             Ok(r) => r,
             Err(e) => {
-                self.error = Some(ErrorView::plain("Invalid setting", e));
-                return None;
+                self.job.error = Some(ErrorView::plain("Invalid setting", e));
+                return;
             }
         };
-        self.next_job = self.next_job.wrapping_add(1);
-        let job = self.next_job;
-        self.busy = Some(Busy::new(job, stage));
-        self.error = None;
-        Some((job, run))
+        let roles = T::roles(&self.draft);
+        // Files stated under other roles are read again.
+        let files = files || self.sent_roles.as_ref().is_some_and(|r| *r != roles);
+        let inputs = files.then(|| files_with_roles(&self.files, |name| roles.get(name).copied()));
+        if self.job.run(inputs, &request, stage).is_some() && files {
+            self.sent_roles = Some(roles);
+        }
     }
 
     fn analyse_files(&mut self) {
-        if self.files.is_empty() {
-            return;
-        }
-        if let Some((job, run)) = self.start("reading") {
-            self.bridge.send(Request::Analyse { job, files: Some(self.files.clone()), run });
+        if !self.files.is_empty() {
+            self.start(true, "reading");
         }
     }
 
     fn apply(&mut self) {
         if self.batch.is_none() {
             self.analyse_files();
-        } else if let Some((job, run)) = self.start("analysing") {
-            self.bridge.send(Request::Analyse { job, files: None, run });
+        } else {
+            self.start(false, "analysing");
         }
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
-            return true;
-        };
-        match Busy::track(&mut self.busy, job, &r) {
-            Track::Other => return false,
-            Track::Progress => return true,
-            Track::Result => {}
-        }
-        match r {
-            Response::Analysed { result, .. } => {
-                self.busy = None;
-                match T::take(*result) {
-                    Some(b) => {
-                        self.error = None;
-                        self.applied = Some(self.draft.clone());
-                        self.batch = Some(Rc::new(b));
-                    }
-                    None => {
-                        self.error = Some(ErrorView::plain("Unexpected result", "the worker answered another page"))
-                    }
+        match self.job.on_response(r, &mut self.files, self.batch.is_some(), "files") {
+            JobEvent::Ignored => false,
+            JobEvent::Progress => true,
+            JobEvent::Done { outcome, timing } => {
+                let outcome = *outcome;
+                if let Some(o) = outcome.overview {
+                    self.overview = Some(o);
                 }
+                if let Some(overview) = self.overview.clone() {
+                    self.applied = Some(self.draft.clone());
+                    self.batch = Some(Rc::new(Batch { overview, report: outcome.report, total_ms: timing.total_ms }));
+                }
+                true
             }
-            Response::Failed { error, kept_previous, .. } => {
-                self.busy = None;
-                self.error = Some(failure(&error, kept_previous, self.batch.is_some(), &mut self.files, "files"));
+            JobEvent::Detail(_) => false,
+            JobEvent::Failed(_, overview) => {
+                if let Some(o) = overview {
+                    self.overview = Some(*o);
+                }
+                true
             }
-            _ => return false,
         }
-        true
     }
 
     fn view_intake(&self, ctx: &Context<Self>) -> Html {
@@ -379,14 +386,14 @@ impl<T: Tool> ToolPage<T> {
             Msg::Apply
         });
         let defaults = link.callback(|_: MouseEvent| Msg::Defaults);
-        let error = T::run(&self.draft).err();
+        let error = T::request(&self.draft).err();
         let pending = self.applied.as_ref().is_some_and(|a| *a != self.draft);
         html! {
             <form id={format!("{p}settings")} class="settings" onsubmit={apply} aria-labelledby={format!("{p}settings-title")}>
                 <h2 id={format!("{p}settings-title")}>{ "Settings" }</h2>
                 <div class="fields">{ T::settings(self, ui) }</div>
                 <div class="actions">
-                    <button type="submit" id={format!("{p}apply")} disabled={self.busy.is_some()}>
+                    <button type="submit" id={format!("{p}apply")} disabled={self.job.is_busy()}>
                         { if self.batch.is_some() { "Re-analyse" } else { "Use these settings" } }</button>
                     <button type="button" class="secondary" id={format!("{p}defaults")} onclick={defaults}>{ "Defaults" }</button>
                     if pending { <span class="pending" role="status">{ "Changed: press Re-analyse to apply." }</span> }
@@ -402,14 +409,11 @@ impl<T: Tool> Component for ToolPage<T> {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
         ToolPage {
-            bridge,
-            next_job: 0,
+            job: Job::new(ctx.link().callback(Msg::Worker)),
+            overview: None,
+            sent_roles: None,
             files: Vec::new(),
-            busy: None,
-            error: None,
             draft: T::Draft::default(),
             applied: None,
             batch: None,
@@ -439,32 +443,29 @@ impl<T: Tool> Component for ToolPage<T> {
             Msg::Apply => self.apply(),
             Msg::Defaults => self.draft = T::defaults(&self.draft),
             Msg::Worker(r) => return self.on_response(r),
-            Msg::DismissError => self.error = None,
+            Msg::Cancel => self.job.cancel(),
+            Msg::DismissError => self.job.error = None,
         }
         true
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(
-            ctx.props(),
-            &mut self.state,
-            PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some()),
-        );
+        report_state(ctx.props(), &mut self.state, self.job.state(self.batch.is_some()));
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        let slug = T::PAGE.slug();
+        let page = <T::Capability as Capability>::ANALYSIS;
+        let slug = page.slug();
         let p = Self::prefix();
-        let state = PageState::of(self.busy.is_some(), self.batch.is_some(), self.error.is_some());
+        let state = self.job.state(self.batch.is_some());
         let ui = Ui { link: ctx.link().clone() };
         html! {
             <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()}
-                hidden={!ctx.props().active} aria-label={T::PAGE.label()}>
+                hidden={!ctx.props().active} aria-label={page.label()}>
                 <p class="tagline">{ T::tagline() }</p>
                 { self.view_intake(ctx) }
                 { self.view_settings(ctx, &ui) }
-                { status_bar(&p, self.busy.as_ref()) }
-                { error_box(&p, self.error.as_ref(), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
+                { self.job.view(&p, ctx.link().callback(|_: MouseEvent| Msg::Cancel), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(b) = &self.batch {
                     <div id={format!("{p}results")}>{ T::results(self, b, &ui) }</div>
                 }

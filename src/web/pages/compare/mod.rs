@@ -1,4 +1,4 @@
-//! The paired-comparison page (issue 3): drop outcome files of several arms run on the same
+//! The paired-comparison page: drop outcome files of several arms run on the same
 //! items (any format the core reads; the format can be forced) or take a rescoring's per-query
 //! rows; see and edit the spec (pairing key, arm, value, strata, filters; the inferred choice
 //! with its reasons), the pairing tolerances and the statistics' settings; read the pairing
@@ -7,249 +7,63 @@
 //! arms. Clicking a forest row, a contrast, a CD-diagram arm or an arm row shows the items
 //! behind it.
 //!
-//! All the work runs in the worker ([`crate::web::engine::compare`]), which keeps the table so
-//! a change of settings re-runs without reading the files again.
+//! All the work runs in the page's worker (the core's [`Compare`] capability), which keeps the
+//! table so a change of settings re-runs without reading the files again.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gloo::worker::WorkerBridge;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{
-    Busy, ErrorView, Handoff, PageProps, PageState, Track, add_files, error_box, failure, file_picker, forward_drop,
-    job_of, report_state, status_bar,
+use super::{ErrorView, Handoff, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use crate::compare::{
+    CiMethod, Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
+    compare_latex,
 };
-use crate::compare::{CiMethod, CompareOutput, CompareSettings, Resampling};
+use crate::error::Error;
 use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
 use crate::plots::{CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
-use crate::report::compare::compare_latex;
 use crate::stats::bca::Z0Rule;
-use crate::web::codec::Packed;
 use crate::web::components::Section;
 use crate::web::components::compare::{
     ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
 };
-use crate::web::components::export::text_download;
+use crate::web::components::export::{report_json, text_download};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
-use crate::web::protocol::{
-    CompareOutcome, CompareResult, CompareRun, ItemSelection, ItemsView, JobId, Request, Response, SourceFile,
-    TableInfo,
-};
-use crate::web::worker::AuditWorker;
+use crate::web::job::{self, Job, JobEvent};
+use crate::web::protocol::{Inputs, JobFile, Response, SourceFile};
+
+/// A comparison, or why there is none.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompareOutcome {
+    /// The arms were compared.
+    Compared { comparison: Box<crate::compare::Comparison>, pairing: Box<PairingReport> },
+    /// The pairing refused a paired test: what is wrong and how to fix it (verbatim from the
+    /// core), with the pairing report when the rows could be placed.
+    Refused { message: String, pairing: Option<Box<PairingReport>> },
+}
+
+/// What the page shows of the last run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareResult {
+    /// The spec used (inferred where not chosen).
+    pub spec: Spec,
+    pub options: PairingOptions,
+    pub outcome: CompareOutcome,
+    /// Milliseconds: reading (loads only) and the whole job.
+    pub read_ms: f64,
+    pub total_ms: f64,
+}
+
+pub mod draft;
+
+pub use draft::{Draft, ForestOrder};
+use draft::{judgment_prefixes, parse_value_key, toggle, value_key};
 
 /// Width of the comparison's plots in pixels.
 pub const PLOT_WIDTH: u32 = 1000;
-
-/// How the forest plot orders its rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ForestOrder {
-    /// As the contrasts table.
-    #[default]
-    Table,
-    /// Largest difference first.
-    Difference,
-    /// Grouped under arm a.
-    GroupedByA,
-    /// The contrasts within each stratum of the `per` column, grouped by stratum.
-    ByStratum,
-}
-
-impl ForestOrder {
-    const ALL: [(ForestOrder, &'static str, &'static str); 4] = [
-        (ForestOrder::Table, "table", "as the contrasts table"),
-        (ForestOrder::Difference, "difference", "sorted by difference"),
-        (ForestOrder::GroupedByA, "grouped", "grouped by arm a"),
-        (ForestOrder::ByStratum, "stratum", "per stratum (contrasts per column)"),
-    ];
-}
-
-/// The spec, pairing options and settings as edited (text fields parsed on run).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Draft {
-    pub key: Vec<String>,
-    pub arm: Vec<String>,
-    pub value: String,
-    pub judgment: Option<JudgmentChoice>,
-    pub strata: Vec<String>,
-    pub filter: BTreeMap<String, Vec<String>>,
-    pub duplicates: Duplicates,
-    pub allow_incomplete: bool,
-    pub alpha: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub ci: CiMethod,
-    pub z0: Z0Rule,
-    /// `iid`, `stratified` or `cluster`.
-    pub resampling: String,
-    pub by: String,
-    /// Contrasts also per value of this column (empty: none).
-    pub per: String,
-    pub control: String,
-    pub higher_is_better: bool,
-}
-
-impl Default for Draft {
-    fn default() -> Self {
-        let s = CompareSettings::default();
-        Draft {
-            key: Vec::new(),
-            arm: Vec::new(),
-            value: String::new(),
-            judgment: None,
-            strata: Vec::new(),
-            filter: BTreeMap::new(),
-            duplicates: Duplicates::Refuse,
-            allow_incomplete: false,
-            alpha: s.alpha.to_string(),
-            bootstrap: s.bootstrap.to_string(),
-            seed: s.seed.to_string(),
-            ci: s.ci,
-            z0: s.z0,
-            resampling: "iid".into(),
-            by: String::new(),
-            per: String::new(),
-            control: String::new(),
-            higher_is_better: s.higher_is_better,
-        }
-    }
-}
-
-impl Draft {
-    /// Takes the spec's choices (key, arm, value, strata, judgment, filter).
-    pub fn set_spec(&mut self, spec: &Spec) {
-        self.key = spec.key.clone();
-        self.arm = spec.arm.clone();
-        self.value = spec.value.clone();
-        self.judgment = spec.judgment;
-        self.strata = spec.strata.clone();
-        self.filter = spec.filter.clone();
-    }
-
-    /// The spec; `reasons` are kept when the choice is the inferred one.
-    pub fn spec(&self, inferred: Option<&Spec>) -> Spec {
-        let mut spec = Spec {
-            key: self.key.clone(),
-            arm: self.arm.clone(),
-            value: self.value.clone(),
-            strata: self.strata.clone(),
-            judgment: self.judgment,
-            filter: self.filter.clone(),
-            reasons: Vec::new(),
-        };
-        if let Some(i) = inferred {
-            let mut bare = i.clone();
-            bare.reasons.clear();
-            if bare == spec {
-                spec.reasons = i.reasons.clone();
-            }
-        }
-        spec
-    }
-
-    pub fn options(&self) -> PairingOptions {
-        PairingOptions { duplicates: self.duplicates, allow_incomplete: self.allow_incomplete }
-    }
-
-    /// The settings, or what is wrong (naming the field).
-    pub fn settings(&self) -> Result<CompareSettings, String> {
-        let alpha: f64 =
-            self.alpha.trim().parse().map_err(|_| format!("alpha: `{}` is not a number", self.alpha.trim()))?;
-        let bootstrap: usize = self
-            .bootstrap
-            .trim()
-            .parse()
-            .map_err(|_| format!("resamples: `{}` is not a whole number", self.bootstrap.trim()))?;
-        let seed: u64 =
-            self.seed.trim().parse().map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?;
-        let by = self.by.trim().to_string();
-        let resampling = match self.resampling.as_str() {
-            "stratified" | "cluster" if by.is_empty() => {
-                return Err(format!("{} resampling needs a column (a key or strata column)", self.resampling));
-            }
-            "stratified" => Resampling::Stratified(by),
-            "cluster" => Resampling::Cluster(by),
-            _ => Resampling::Iid,
-        };
-        let s = CompareSettings {
-            alpha,
-            bootstrap,
-            seed,
-            ci: self.ci,
-            z0: self.z0,
-            resampling,
-            control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
-            higher_is_better: self.higher_is_better,
-            per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
-        };
-        s.validate().map_err(|e| e.to_string())?;
-        Ok(s)
-    }
-
-    /// Takes the settings of a result.
-    pub fn set_settings(&mut self, s: &CompareSettings) {
-        self.alpha = s.alpha.to_string();
-        self.bootstrap = s.bootstrap.to_string();
-        self.seed = s.seed.to_string();
-        self.ci = s.ci;
-        self.z0 = s.z0;
-        (self.resampling, self.by) = match &s.resampling {
-            Resampling::Iid => ("iid".into(), String::new()),
-            Resampling::Stratified(c) => ("stratified".into(), c.clone()),
-            Resampling::Cluster(c) => ("cluster".into(), c.clone()),
-        };
-        self.control = s.control.clone().unwrap_or_default();
-        self.higher_is_better = s.higher_is_better;
-        self.per = s.per.clone().unwrap_or_default();
-    }
-}
-
-/// Judge-file judgment columns by prefix: `llm_judgments` → 3 (for `llm_judgments.judgment_1..3`).
-fn judgment_prefixes(table: &TableInfo) -> Vec<(String, usize)> {
-    let mut out: Vec<(String, usize)> = Vec::new();
-    for c in &table.columns {
-        if let Some((prefix, last)) = c.info.name.rsplit_once('.')
-            && last.starts_with("judgment")
-        {
-            match out.iter_mut().find(|(p, _)| p == prefix) {
-                Some((_, n)) => *n += 1,
-                None => out.push((prefix.to_string(), 1)),
-            }
-        }
-    }
-    out
-}
-
-/// The value select's option key for a choice.
-fn value_key(value: &str, judgment: Option<JudgmentChoice>) -> String {
-    match judgment {
-        None => format!("col:{value}"),
-        Some(JudgmentChoice::Majority) => format!("maj:{value}"),
-        Some(JudgmentChoice::Judgment(k)) => format!("j:{k}:{value}"),
-    }
-}
-
-fn parse_value_key(key: &str) -> Option<(String, Option<JudgmentChoice>)> {
-    if let Some(c) = key.strip_prefix("col:") {
-        return Some((c.to_string(), None));
-    }
-    if let Some(p) = key.strip_prefix("maj:") {
-        return Some((p.to_string(), Some(JudgmentChoice::Majority)));
-    }
-    let rest = key.strip_prefix("j:")?;
-    let (k, p) = rest.split_once(':')?;
-    Some((p.to_string(), Some(JudgmentChoice::Judgment(k.parse().ok()?))))
-}
-
-fn toggle(list: &mut Vec<String>, name: &str, on: bool) {
-    list.retain(|x| x != name);
-    if on {
-        list.push(name.to_string());
-    }
-}
 
 type Edit = Box<dyn FnOnce(&mut Draft)>;
 
@@ -259,6 +73,7 @@ pub enum Msg {
     SetFormat(Option<OutcomeFormat>),
     UseRescoring(Handoff),
     Worker(Response),
+    Cancel,
     Edit(Edit),
     Run,
     Reinfer,
@@ -280,7 +95,7 @@ pub enum Msg {
 #[derive(Debug, Clone, Default)]
 struct Items {
     selection: Option<(String, Option<String>)>,
-    job: Option<JobId>,
+    loading: bool,
     view: Option<Rc<ItemsView>>,
     error: Option<String>,
     page: usize,
@@ -288,10 +103,11 @@ struct Items {
 
 /// The comparison page.
 pub struct ComparePage {
-    bridge: WorkerBridge<AuditWorker>,
-    next_job: JobId,
-    busy: Option<Busy>,
-    error: Option<ErrorView>,
+    job: Job<Compare>,
+    /// The request of the result on screen (drill-downs ask under it).
+    request: Option<CompareRequest>,
+    /// The running job reads new files.
+    loading: bool,
     files: Vec<SourceFile>,
     format: Option<OutcomeFormat>,
     /// What the kept table is, in words.
@@ -314,36 +130,39 @@ pub struct ComparePage {
 }
 
 impl ComparePage {
-    fn job(&mut self) -> JobId {
-        self.next_job = self.next_job.wrapping_add(1);
-        self.next_job
+    /// The request of the draft (`spec: None`: inferred from the table), or what is wrong.
+    fn request(&mut self, spec: Option<SpecChoice>) -> Option<CompareRequest> {
+        match self.draft.settings() {
+            Ok(settings) => Some(CompareRequest {
+                format: self.format,
+                spec: spec.unwrap_or_default(),
+                options: self.draft.options(),
+                settings,
+            }),
+            Err(e) => {
+                self.job.error = Some(ErrorView::plain("Invalid setting", e));
+                None
+            }
+        }
     }
 
-    fn start(&mut self, stage: &str) -> Option<(JobId, CompareRun)> {
-        let settings = match self.draft.settings() {
-            Ok(s) => s,
-            Err(e) => {
-                self.error = Some(ErrorView::plain("Invalid setting", e));
-                return None;
-            }
-        };
-        let job = self.job();
-        self.busy = Some(Busy::new(job, stage));
-        self.error = None;
-        let run = CompareRun { spec: None, options: self.draft.options(), settings };
-        Some((job, run))
+    fn start(&mut self, inputs: Option<Inputs>, spec: Option<SpecChoice>, stage: &str) {
+        let Some(request) = self.request(spec) else { return };
+        self.loading = inputs.is_some();
+        if self.job.run(inputs, &request, stage).is_some() {
+            self.request = Some(request);
+        }
     }
 
     fn load_files(&mut self) {
         if self.files.is_empty() {
             return;
         }
-        let Some((job, run)) = self.start("reading outcome files") else { return };
         self.source = match self.files.as_slice() {
             [only] => only.name.clone(),
             many => format!("{} files", many.len()),
         };
-        self.bridge.send(Request::CompareLoad { job, files: self.files.clone(), format: self.format, run });
+        self.start(Some(job::files(&self.files)), None, "reading outcome files");
     }
 
     fn run(&mut self) {
@@ -351,113 +170,130 @@ impl ComparePage {
             self.load_files();
             return;
         }
-        let Some((job, mut run)) = self.start("comparing") else { return };
-        run.spec = Some(self.draft.spec(self.table.as_ref().map(|t| &t.inferred)));
-        self.bridge.send(Request::CompareRun { job, run });
+        let spec = self.draft.spec_choice();
+        self.start(None, Some(spec), "comparing");
     }
 
+    /// The rescoring's per-query rows become an outcomes file (`{"per_query": [...]}`, read as
+    /// the CLI reads `memaudit rescore --format json`).
     fn use_rescoring(&mut self, h: Handoff) {
         self.last_handoff = Some(h.seq);
-        let rows = match Packed::pack(&h.report.per_query) {
-            Ok(r) => r,
+        let blob = serde_json::to_string(&serde_json::json!({ "per_query": h.report.per_query }))
+            .map_err(|e| e.to_string())
+            .and_then(|text| crate::web::dom::text_blob(&text, "application/json"));
+        let blob = match blob {
+            Ok(b) => b,
             Err(e) => {
-                self.error = Some(ErrorView::plain("Could not take the rescoring", e));
+                self.job.error = Some(ErrorView::plain("Could not take the rescoring", e));
                 return;
             }
         };
-        let Some((job, run)) = self.start("taking the rescoring's per-query rows") else { return };
         self.files.clear();
         self.source = h.label.clone();
-        self.bridge.send(Request::CompareRescoring { job, name: h.label, rows, run });
+        let file = JobFile { file: SourceFile { name: h.label, blob }, role: None };
+        self.start(Some(Inputs::Files(vec![file])), None, "taking the rescoring's per-query rows");
     }
 
     fn request_items(&mut self, arm: String, other: Option<String>) {
-        if self.comparison.is_none() {
+        let Some(request) = self.request.clone().filter(|_| self.comparison.is_some()) else {
             return;
-        }
-        let job = self.job();
+        };
         let selection = match &other {
             Some(b) => ItemSelection::Pair { a: arm.clone(), b: b.clone() },
             None => ItemSelection::Arm { arm: arm.clone() },
         };
-        self.items = Items { selection: Some((arm, other)), job: Some(job), view: None, error: None, page: 0 };
-        self.bridge.send(Request::CompareItems { job, selection });
+        self.items = Items { selection: Some((arm, other)), loading: true, view: None, error: None, page: 0 };
+        self.job.detail(&request, &selection);
+    }
+
+    fn take_outcome(&mut self, outcome: CompareOutcome, spec: Spec, read_ms: f64, total_ms: f64) {
+        match &outcome {
+            CompareOutcome::Compared { comparison, pairing } => {
+                self.draft.set_settings(&comparison.settings);
+                let binary: Vec<String> = comparison
+                    .arms
+                    .iter()
+                    .filter(|a| a.binary && a.successes.is_some())
+                    .map(|a| a.arm.clone())
+                    .collect();
+                let keep = |x: &Option<String>, i: usize| {
+                    x.clone().filter(|a| binary.contains(a)).or_else(|| binary.get(i).cloned())
+                };
+                self.posterior = (keep(&self.posterior.0, 0), keep(&self.posterior.1, 1));
+                let had_strata = self.comparison.as_ref().is_some_and(|c| !c.by_stratum.is_empty());
+                if comparison.by_stratum.is_empty() {
+                    if self.forest_order == ForestOrder::ByStratum {
+                        self.forest_order = ForestOrder::Table;
+                    }
+                } else if !had_strata {
+                    self.forest_order = ForestOrder::ByStratum;
+                }
+                self.comparison = Some(ComparisonRef(Rc::new((**comparison).clone())));
+                self.pairing = Some(Rc::new((**pairing).clone()));
+            }
+            CompareOutcome::Refused { pairing, .. } => {
+                self.comparison = None;
+                self.pairing = pairing.as_ref().map(|p| Rc::new((**p).clone()));
+            }
+        }
+        self.applied = Some(self.draft.clone());
+        self.items = Items::default();
+        let options = self.draft.options();
+        self.result = Some(Rc::new(CompareResult { spec, options, outcome, read_ms, total_ms }));
     }
 
     fn on_response(&mut self, r: Response) -> bool {
-        let Some(job) = job_of(&r, &mut self.busy, &mut self.error) else {
-            return true;
-        };
-        if self.items.job == Some(job) {
-            match r {
-                Response::CompareItems { items, .. } => {
-                    self.items.view = Some(Rc::new(*items));
-                    self.items.job = None;
-                }
-                Response::Failed { error, .. } => {
-                    self.items.error = Some(error.to_string());
-                    self.items.job = None;
-                }
-                _ => return false,
-            }
-            return true;
-        }
-        match Busy::track(&mut self.busy, job, &r) {
-            Track::Other => return false,
-            Track::Progress => return true,
-            Track::Result => {}
-        }
-        match r {
-            Response::Compared { result, .. } => {
-                self.busy = None;
-                self.error = None;
-                let result = *result;
-                if let Some(t) = &result.table {
-                    self.table = Some(Rc::new(t.clone()));
-                    self.draft.set_spec(&result.spec);
+        let loading = self.loading;
+        match self.job.on_response(r, &mut self.files, self.result.is_some(), "data") {
+            JobEvent::Ignored => false,
+            JobEvent::Progress => true,
+            JobEvent::Done { outcome, timing } => {
+                self.loading = false;
+                let outcome = *outcome;
+                if let Some(t) = outcome.overview {
+                    self.table = Some(Rc::new(t));
+                    self.draft.set_spec(&outcome.report.spec);
                     self.filter_column.clear();
                     self.filter_values.clear();
                 }
-                match &result.outcome {
-                    CompareOutcome::Compared { comparison, pairing } => {
-                        self.draft.set_settings(&comparison.settings);
-                        let binary: Vec<String> = comparison
-                            .arms
-                            .iter()
-                            .filter(|a| a.binary && a.successes.is_some())
-                            .map(|a| a.arm.clone())
-                            .collect();
-                        let keep = |x: &Option<String>, i: usize| {
-                            x.clone().filter(|a| binary.contains(a)).or_else(|| binary.get(i).cloned())
-                        };
-                        self.posterior = (keep(&self.posterior.0, 0), keep(&self.posterior.1, 1));
-                        let had_strata = self.comparison.as_ref().is_some_and(|c| !c.by_stratum.is_empty());
-                        if comparison.by_stratum.is_empty() {
-                            if self.forest_order == ForestOrder::ByStratum {
-                                self.forest_order = ForestOrder::Table;
-                            }
-                        } else if !had_strata {
-                            self.forest_order = ForestOrder::ByStratum;
-                        }
-                        self.comparison = Some(ComparisonRef(Rc::new((**comparison).clone())));
-                        self.pairing = Some(Rc::new((**pairing).clone()));
-                    }
-                    CompareOutcome::Refused { pairing, .. } => {
-                        self.comparison = None;
-                        self.pairing = pairing.as_ref().map(|p| Rc::new((**p).clone()));
-                    }
+                let CompareOutput { comparison, spec, pairing } = outcome.report;
+                let read_ms = if loading { timing.read_ms } else { 0.0 };
+                let compared =
+                    CompareOutcome::Compared { comparison: Box::new(comparison), pairing: Box::new(pairing) };
+                self.take_outcome(compared, spec, read_ms, timing.total_ms);
+                true
+            }
+            JobEvent::Detail(view) => {
+                self.items.loading = false;
+                self.items.view = Some(Rc::new(*view));
+                true
+            }
+            JobEvent::Failed(error, overview) => {
+                if let Some(t) = overview {
+                    let t = *t;
+                    self.draft.set_spec(&t.inferred);
+                    self.filter_column.clear();
+                    self.filter_values.clear();
+                    self.table = Some(Rc::new(t));
                 }
-                self.applied = Some(self.draft.clone());
-                self.items = Items::default();
-                self.result = Some(Rc::new(result));
+                if self.items.loading {
+                    self.items.loading = false;
+                    self.items.error = Some(error.to_string());
+                    self.job.error = None;
+                    return true;
+                }
+                self.loading = false;
+                // A refusal of the pairing is a result: shown with its report, the spec it refused.
+                if let Error::Unpaired { message, pairing } = *error {
+                    self.job.error = None;
+                    let spec = match (&self.table, &self.request) {
+                        (Some(t), Some(r)) => r.spec.apply(&t.inferred),
+                        _ => self.draft.spec(None),
+                    };
+                    self.take_outcome(CompareOutcome::Refused { message, pairing }, spec, 0.0, 0.0);
+                }
                 true
             }
-            Response::Failed { error, kept_previous, .. } => {
-                self.busy = None;
-                self.error = Some(failure(&error, kept_previous, self.result.is_some(), &mut self.files, "data"));
-                true
-            }
-            _ => false,
         }
     }
 
@@ -924,7 +760,7 @@ impl ComparePage {
                     </div>
                 </div>
                 <div class="actions">
-                    <button type="submit" id="compare-run" disabled={self.busy.is_some()}>{ "Compare" }</button>
+                    <button type="submit" id="compare-run" disabled={self.job.is_busy()}>{ "Compare" }</button>
                     <button type="button" class="secondary" id="compare-defaults" onclick={defaults}>{ "Default settings" }</button>
                     if pending {
                         <span class="pending" role="status">{ "Changed: press Compare to apply." }</span>
@@ -972,13 +808,13 @@ impl ComparePage {
             };
             Rc::new(CompareOutput { comparison: (*c.0).clone(), spec: result.spec.clone(), pairing })
         };
+        let json = {
+            let o = output.clone();
+            move || report_json(&*o)
+        };
         let latex = {
             let c = c.clone();
             move || Ok(compare_latex(&c))
-        };
-        let json = {
-            let o = output.clone();
-            move || serde_json::to_string_pretty(&*o).map_err(|e| e.to_string())
         };
         let conv = Some(AttrValue::from(c.conventions.clone()));
         let items_page = link.callback(Msg::ItemsPage);
@@ -986,7 +822,7 @@ impl ComparePage {
             <div id="compare-results">
                 <div class="results-head">
                     <p id="compare-summary" data-arms={c.arms.len().to_string()} data-items={c.n_items.to_string()}>
-                        { format!("{} arms compared on {} paired items ({}), memaudit {}.", c.arms.len(), count(c.n_items), self.source, c.memaudit_version) }
+                        { format!("{} arms compared on {} paired items ({}), memaudit {}.", c.arms.len(), count(c.n_items), self.source, crate::VERSION) }
                     </p>
                     <div class="exports">
                         { text_download("export-latex", "LaTeX table", "memaudit-comparison.tex", "application/x-tex", latex) }
@@ -1036,7 +872,7 @@ impl ComparePage {
                 if let Some(e) = &self.items.error {
                     <p class="error" role="alert" id="items-error">{ e.clone() }</p>
                 }
-                if self.items.job.is_some() {
+                if self.items.loading {
                     <p class="muted" id="items-loading">{ "Loading the items\u{2026}" }</p>
                 }
                 if let Some(v) = &self.items.view {
@@ -1066,16 +902,13 @@ impl Component for ComparePage {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        let bridge = ctx.props().bridge.fork(move |r| link.send_message(Msg::Worker(r)));
         if let Some(h) = ctx.props().rescoring.clone() {
             ctx.link().send_message(Msg::UseRescoring(h));
         }
         ComparePage {
-            bridge,
-            next_job: 0,
-            busy: None,
-            error: None,
+            job: Job::new(ctx.link().callback(Msg::Worker)),
+            request: None,
+            loading: false,
             files: Vec::new(),
             format: None,
             source: String::new(),
@@ -1132,6 +965,12 @@ impl Component for ComparePage {
                 true
             }
             Msg::Worker(r) => self.on_response(r),
+            Msg::Cancel => {
+                self.job.cancel();
+                self.loading = false;
+                self.items.loading = false;
+                true
+            }
             Msg::Edit(f) => {
                 f(&mut self.draft);
                 true
@@ -1222,23 +1061,19 @@ impl Component for ComparePage {
                 true
             }
             Msg::DismissError => {
-                self.error = None;
+                self.job.error = None;
                 true
             }
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(
-            ctx.props(),
-            &mut self.state,
-            PageState::of(self.busy.is_some(), self.result.is_some(), self.error.is_some()),
-        );
+        report_state(ctx.props(), &mut self.state, self.job.state(self.result.is_some()));
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let state = PageState::of(self.busy.is_some(), self.result.is_some(), self.error.is_some());
+        let state = self.job.state(self.result.is_some());
         let refusal = self.result.as_ref().and_then(|r| match &r.outcome {
             CompareOutcome::Refused { message, .. } => Some(message.clone()),
             _ => None,
@@ -1250,8 +1085,7 @@ impl Component for ComparePage {
                     with an interval, every contrast with an interval, an effect size and a multiplicity-corrected p-value, the omnibus \
                     test with a critical-difference diagram, and a forest plot." }</p>
                 { self.view_intake(ctx) }
-                { status_bar("compare-", self.busy.as_ref()) }
-                { error_box("compare-", self.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                { self.job.view("compare-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(t) = &self.table {
                     { self.view_reading(t) }
                     { self.view_spec(ctx, t) }

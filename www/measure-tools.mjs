@@ -2,7 +2,7 @@
 // inputs (not a test; no asserts): time from choosing the files to results on screen
 // (`#page-P[data-state=ready]`, plots drawn), and the worker's own time as the page prints it.
 //
-//   node www/measure-issue5.mjs [runs]
+//   node www/measure-tools.mjs [runs]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ROOT, DIST, launch } from './testkit.mjs';
 
 const runs = Number(process.argv[2] || 3);
-const I5 = path.join(ROOT, 'tests', 'reference', 'issue5');
+const FIXTURES = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-measure5-'));
 // The 45 worked examples of tests/answers.rs as answer rows.
 const answers = path.join(dir, 'answers.jsonl');
@@ -32,8 +32,8 @@ const measure = async (name, files, line) => {
   console.log(`${name}: ${out.join(' | ')}`);
 };
 await measure('answers', [answers], '#answers-summary-line');
-await measure('ablation', [path.join(I5, 'noncircularity.csv')], '#ablation-summary-line');
-await measure('claims', ['seed000_claims.csv', 'seed000_scores.csv', 'seed000_tables.csv'].map((f) => path.join(I5, f)), '#claims-summary-line');
-await measure('rules', ['seed000_rules.json', 'seed000_values.json', 'seed000_gitlog.txt'].map((f) => path.join(I5, f)), '#rules-counts');
+await measure('ablation', [path.join(FIXTURES, 'noncircularity.csv')], '#ablation-summary-line');
+await measure('claims', ['seed000_claims.csv', 'seed000_scores.csv', 'seed000_tables.csv'].map((f) => path.join(FIXTURES, f)), '#claims-summary-line');
+await measure('rules', ['seed000_rules.json', 'seed000_values.json', 'seed000_gitlog.txt'].map((f) => path.join(FIXTURES, f)), '#rules-counts');
 await ctx.close();
 srv.server.close();

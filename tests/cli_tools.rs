@@ -17,7 +17,7 @@ fn json_of(args: &[&str]) -> Value {
 }
 
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memaudit-cli-issue5-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("memaudit-cli-tools-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -28,7 +28,7 @@ fn keys(v: &Value) -> Vec<&str> {
     v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
-const R: &str = "tests/reference/issue5/";
+const R: &str = "tests/reference/paper_fixtures/";
 
 #[test]
 fn answers_json_csv_and_diff() {
@@ -333,11 +333,11 @@ fn rules_json_and_table() {
     let args = [
         "rules",
         "--rules",
-        "tests/reference/issue5/seed000_rules.json",
+        "tests/reference/paper_fixtures/seed000_rules.json",
         "--values",
-        "tests/reference/issue5/seed000_values.json",
+        "tests/reference/paper_fixtures/seed000_values.json",
         "--git-log",
-        "tests/reference/issue5/seed000_gitlog.txt",
+        "tests/reference/paper_fixtures/seed000_gitlog.txt",
         "--evaluated-at",
         "2026-11-22T00:00:00Z",
     ];
@@ -380,29 +380,34 @@ fn rules_json_and_table() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("rule_d") && text.contains("1 registered after their data"), "{text}");
     let bad = temp("rules.json", "{\"rules\": [{\"id\": \"r\", \"when\": {\"cmp\": [1, \"=>\", 2]}}]}");
-    let out =
-        run(&["rules", "--rules", bad.to_str().unwrap(), "--values", "tests/reference/issue5/seed000_values.json"]);
+    let out = run(&[
+        "rules",
+        "--rules",
+        bad.to_str().unwrap(),
+        "--values",
+        "tests/reference/paper_fixtures/seed000_values.json",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("rules[0].when.cmp[1]"));
 }
 
 #[test]
 fn a_file_given_to_the_wrong_option_is_named_by_what_its_content_looks_like() {
-    const I5: &str = "tests/reference/issue5";
+    const FIXTURES: &str = "tests/reference/paper_fixtures";
     let stderr = |args: &[&str]| {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         String::from_utf8(out.stderr).unwrap()
     };
-    let scores = format!("{I5}/seed000_scores.csv");
+    let scores = format!("{FIXTURES}/seed000_scores.csv");
     let err = stderr(&["claims", "--claims", &scores, "--data", &scores]);
     assert!(err.contains("seed000_scores.csv, line 2, field `claim_id`"), "{err}");
     assert!(err.contains("its content looks like a file for --data"), "{err}");
-    let values = format!("{I5}/seed000_values.json");
+    let values = format!("{FIXTURES}/seed000_values.json");
     let err = stderr(&["rules", "--rules", &values, "--values", &values]);
     assert!(err.contains("its content looks like a file for --values"), "{err}");
     // A file that looks like nothing else (data) gets no hint.
-    let rules = format!("{I5}/seed000_rules.json");
+    let rules = format!("{FIXTURES}/seed000_rules.json");
     let log = temp("not-a-log.txt", "hello\n");
     let err = stderr(&["rules", "--rules", &rules, "--values", &values, "--git-log", log.to_str().unwrap()]);
     assert!(err.contains("is not a commit line") && !err.contains("looks like"), "{err}");

@@ -2,7 +2,7 @@
 """Synthetic ablation traces shaped like seed-000's non-circularity table, with SciPy/NumPy
 reference values for tests/ablation.rs.
 
-Run with Python 3.11, numpy and scipy (1.17):  python3 tests/reference/issue5/noncircularity.py
+Run with Python 3.11, numpy and scipy (1.17):  python3 tests/reference/paper_fixtures/noncircularity.py
 
 Writes noncircularity.csv (one row per (query, removed memory): run, query_id, subset, rank,
 memory_id, cosine, base_score, ablated_score; K = 5) and noncircularity_reference.json:

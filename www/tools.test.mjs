@@ -1,5 +1,5 @@
 // End-to-end tests of the viewer's answers, ablation, K-sweep & claims and rules pages
-// (issue 5) in headless Chromium, against `memaudit answers|ablation|claims|rules --format json`
+// in headless Chromium, against `memaudit answers|ablation|claims|rules --format json`
 // on the same files and settings (the core's committed test inputs).
 //
 // Needs: `trunk build --release` (-> dist/), /usr/bin/chromium and the native CLI in
@@ -18,11 +18,11 @@ import os from 'node:os';
 import path from 'node:path';
 
 import {
-  ROOT, DIST, cli, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels, download,
-  assertUniqueIds, assertDeepClose,
+  ROOT, DIST, cli, cliError, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
+  download, assertUniqueIds, assertDeepClose,
 } from './testkit.mjs';
 
-const I5 = path.join(ROOT, 'tests', 'reference', 'issue5');
+const FIXTURES = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
 const ANSWERS_REFERENCE = path.join(ROOT, 'tests', 'reference', 'answers', 'answers_reference.json');
 const VIEWER = '/viewer/';
 
@@ -31,8 +31,8 @@ let ctx;
 let work;
 
 before(async () => {
-  ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'issue5'));
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-issue5-'));
+  ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'tools'));
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-tools-'));
   // The 45 worked examples of tests/answers.rs as answer rows, plus one whose text is markup.
   const cases = JSON.parse(fs.readFileSync(ANSWERS_REFERENCE, 'utf8')).cases;
   const rows = cases.map((c, i) => {
@@ -43,7 +43,7 @@ before(async () => {
   });
   rows.push({ query_id: 'markup', gold: ['<b>bold</b>'], prediction: '<img src=x onerror="window.__pwned=1"> <b>bold</b>' });
   fs.writeFileSync(path.join(work, 'answers.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  for (const f of fs.readdirSync(I5)) fs.copyFileSync(path.join(I5, f), path.join(work, f));
+  for (const f of fs.readdirSync(FIXTURES)) fs.copyFileSync(path.join(FIXTURES, f), path.join(work, f));
   // A data file behind some of the rules' values, fingerprinted by both.
   fs.mkdirSync(path.join(work, 'results', 'v7'), { recursive: true });
   fs.mkdirSync(path.join(work, 'drop'));
@@ -214,7 +214,7 @@ test('K-sweep and claims page: claims, findings, cells and labelled deltas equal
   await load(page, 'claims', ['seed000_claims.csv', 'seed000_scores.csv', 'seed000_tables.csv'].map(file));
   const roles = await page.$$eval('#claims-files tbody tr', (trs) => trs.map((tr) => [tr.dataset.file, tr.dataset.role]));
   assert.deepEqual(roles, [['seed000_claims.csv', 'claims'], ['seed000_scores.csv', 'scores'], ['seed000_tables.csv', 'table']]);
-  const base = ['claims', '--data', 'seed000_scores.csv', '--claims', 'seed000_claims.csv', '--table', 'seed000_tables.csv'];
+  const base = ['claims', '--data', 'seed000_scores.csv', '--claims', 'seed000_claims.csv', '--printed-table', 'seed000_tables.csv'];
   const check = async (args) => {
     const want = JSON.parse(inWork([...base, ...args, '--format', 'json']));
     const claims = await checkTable(page, '#claims-table', want.claims, {
@@ -264,7 +264,7 @@ test('K-sweep and claims page: claims, findings, cells and labelled deltas equal
   await page.setInputFiles('#claims-file-input', file('other_seeds_tables.csv'));
   await page.waitForFunction(() => document.querySelector('#claims-files tbody tr')?.dataset.file === 'other_seeds_tables.csv', null, { timeout: 120_000 });
   await waitReady(page, 'claims');
-  const lint = JSON.parse(inWork(['claims', '--table', 'other_seeds_tables.csv', '--format', 'json']));
+  const lint = JSON.parse(inWork(['claims', '--printed-table', 'other_seeds_tables.csv', '--format', 'json']));
   const rows = await readRows(page, '#claims-findings');
   assert.deepEqual(rows.map((r) => [r.attrs.kind, r.attrs.row]), lint.findings.map((f) => [f.kind, f.row]));
   assert.equal(await page.$('#ksweep-cells'), null, 'no K-sweep without scores');
@@ -288,6 +288,25 @@ test('K-sweep and claims page: claims, findings, cells and labelled deltas equal
   assert.equal(await download(page, '#page-claims button[data-export="findings"][data-kind="csv"]'), inWork([...fp, '--format', 'csv', '--csv-table', 'findings']));
 
   await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('an invalid setting is refused by the page with the words of memaudit claims', async () => {
+  const { page, log } = await openPage();
+  await load(page, 'claims', [file('seed000_scores.csv')]);
+  // memaudit claims --no-sweep --confidence 1.5 (once run unchecked by the CLI)
+  const err = cliError(['claims', '--data', file('seed000_scores.csv'), '--no-sweep', '--confidence', '1.5']);
+  const m = err.trim().match(/^memaudit: error: invalid setting `confidence`: (.*)$/);
+  assert.ok(m, err);
+  await page.fill('#claims-confidence', '1.5');
+  await page.click('#claims-apply');
+  await page.waitForSelector('#claims-error', { timeout: 30_000 });
+  assert.equal((await page.textContent('#claims-error h2')).trim(), 'Invalid setting `confidence`');
+  assert.equal((await page.textContent('#claims-error-message')).trim(), m[1]);
+  // Nothing was sent: the results on screen stay, the page is not busy.
+  assert.ok(await page.$('#claims-results'));
+  assert.equal(await page.getAttribute('#page-claims', 'data-state'), 'ready');
   assertClean(log);
   await page.close();
 });

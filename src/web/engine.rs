@@ -1,0 +1,389 @@
+//! The worker's logic with no browser API in it: one [`Engine`] per capability keeps the inputs
+//! of the page's last successful run ([`Session`]) and runs the capability's own `run` on new
+//! files, the demo or the kept inputs — the same call the CLI makes. [`Engines::run`] and
+//! [`Engines::detail`] dispatch a packed request by page. The worker ([`super::worker`]) only
+//! adds reading the browser's files and posting messages.
+
+use serde::Serialize;
+
+use super::protocol::Payload;
+use crate::ablation::Ablation;
+use crate::answers::Answers;
+use crate::audit::Rescore;
+use crate::capability::{Analysis, Capability, FileRole, Progress, RunError, Session, assign_roles};
+use crate::claims::Claims;
+use crate::compare::Compare;
+use crate::error::Error;
+use crate::ingest::InputFile;
+use crate::probe::Probe;
+use crate::reclaim::Reclaim;
+use crate::rules::Rules;
+
+/// The demo bundle (`static/demo`, written by `memaudit synth --out static/demo`), compiled
+/// into the worker so the demo works offline and never fetches anything.
+pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
+    match page {
+        Analysis::Rescore => Some(vec![
+            InputFile::new("memories.jsonl", include_str!("../../static/demo/memories.jsonl").as_bytes()),
+            InputFile::new("queries.jsonl", include_str!("../../static/demo/queries.jsonl").as_bytes()),
+            InputFile::new("runs.jsonl", include_str!("../../static/demo/runs.jsonl").as_bytes()),
+        ]),
+        _ => None,
+    }
+}
+
+/// One capability's kept inputs.
+pub struct Engine<C: Capability> {
+    session: Session<C>,
+}
+
+impl<C: Capability> Default for Engine<C> {
+    fn default() -> Self {
+        Engine { session: Session::default() }
+    }
+}
+
+impl<C: Capability> Engine<C> {
+    /// Runs on new files (each with its stated role, else detected) or, with `None`, on the kept
+    /// inputs.
+    pub fn run(
+        &mut self,
+        files: Option<Vec<(InputFile, Option<FileRole>)>>,
+        request: &C::Request,
+        progress: Progress<'_>,
+    ) -> crate::capability::RunResult<C> {
+        match files {
+            Some(files) => {
+                let files = assign_roles::<C>(files)?;
+                self.session.run(Some(&files), request, progress)
+            }
+            None => self.session.run(None, request, progress),
+        }
+    }
+
+    pub fn needs_files(&self, request: &C::Request) -> bool {
+        self.session.needs_files(request)
+    }
+
+    pub fn has_data(&self) -> bool {
+        self.session.has_data()
+    }
+
+    pub fn detail(&self, request: &C::Request, detail: &C::Detail) -> Result<C::DetailView, Error> {
+        self.session.detail(request, detail)
+    }
+}
+
+/// Every page's engine (a worker serves one page, but any page's request is answered).
+#[derive(Default)]
+pub struct Engines {
+    rescore: Engine<Rescore>,
+    compare: Engine<Compare>,
+    probe: Engine<Probe>,
+    reclaim: Engine<Reclaim>,
+    answers: Engine<Answers>,
+    ablation: Engine<Ablation>,
+    claims: Engine<Claims>,
+    rules: Engine<Rules>,
+}
+
+/// The inputs of a run as the engine gets them.
+pub enum RunInputs {
+    Kept,
+    Files(Vec<(InputFile, Option<FileRole>)>),
+}
+
+fn undecodable(what: &str, message: String) -> Error {
+    Error::Output { what: format!("the {what} from the page"), message }
+}
+
+fn pack<T: Serialize>(what: &str, value: &T) -> Result<Payload, Error> {
+    Payload::pack(value).map_err(|message| Error::Output { what: what.into(), message })
+}
+
+fn run_one<C: Capability>(
+    engine: &mut Engine<C>,
+    inputs: RunInputs,
+    request: &Payload,
+    progress: Progress<'_>,
+) -> Result<Payload, RunError<Payload>> {
+    let request: C::Request = request.unpack().map_err(|m| undecodable("settings", m))?;
+    let files = match inputs {
+        RunInputs::Kept => None,
+        RunInputs::Files(f) => Some(f),
+    };
+    match engine.run(files, &request, progress) {
+        Ok(outcome) => Ok(pack("the result", &outcome)?),
+        Err(RunError { error, overview }) => {
+            Err(RunError { error, overview: overview.and_then(|o| pack("the overview", &o).ok()) })
+        }
+    }
+}
+
+fn detail_one<C: Capability>(engine: &Engine<C>, request: &Payload, detail: &Payload) -> Result<Payload, Error> {
+    let request: C::Request = request.unpack().map_err(|m| undecodable("settings", m))?;
+    let detail: C::Detail = detail.unpack().map_err(|m| undecodable("question", m))?;
+    pack("the answer", &engine.detail(&request, &detail)?)
+}
+
+fn needs_files<C: Capability>(engine: &Engine<C>, request: &Payload) -> bool {
+    request.unpack::<C::Request>().is_ok_and(|r| engine.needs_files(&r))
+}
+
+/// Calls `$f::<C>(engine of page, args…)` for the page's capability.
+macro_rules! by_page {
+    ($self:ident, $page:expr, $f:ident, $($arg:expr),*) => {
+        match $page {
+            Analysis::Rescore => $f::<Rescore>(&mut $self.rescore, $($arg),*),
+            Analysis::Compare => $f::<Compare>(&mut $self.compare, $($arg),*),
+            Analysis::Probe => $f::<Probe>(&mut $self.probe, $($arg),*),
+            Analysis::Reclaim => $f::<Reclaim>(&mut $self.reclaim, $($arg),*),
+            Analysis::Answers => $f::<Answers>(&mut $self.answers, $($arg),*),
+            Analysis::Ablation => $f::<Ablation>(&mut $self.ablation, $($arg),*),
+            Analysis::Claims => $f::<Claims>(&mut $self.claims, $($arg),*),
+            Analysis::Rules => $f::<Rules>(&mut $self.rules, $($arg),*),
+        }
+    };
+}
+
+fn has_data<C: Capability>(engine: &mut Engine<C>) -> bool {
+    engine.has_data()
+}
+
+fn needs<C: Capability>(engine: &mut Engine<C>, request: &Payload) -> bool {
+    needs_files(engine, request)
+}
+
+fn detail_mut<C: Capability>(engine: &mut Engine<C>, request: &Payload, detail: &Payload) -> Result<Payload, Error> {
+    detail_one(engine, request, detail)
+}
+
+impl Engines {
+    pub fn new() -> Self {
+        Engines::default()
+    }
+
+    /// Runs `page`'s capability; the result is its `Outcome`, packed (a failure carries the
+    /// packed overview of new files that were read and kept).
+    pub fn run(
+        &mut self,
+        page: Analysis,
+        inputs: RunInputs,
+        request: &Payload,
+        progress: Progress<'_>,
+    ) -> Result<Payload, RunError<Payload>> {
+        by_page!(self, page, run_one, inputs, request, progress)
+    }
+
+    /// A drill-down of `page`'s kept inputs; the answer is its `DetailView`, packed.
+    pub fn detail(&mut self, page: Analysis, request: &Payload, detail: &Payload) -> Result<Payload, Error> {
+        by_page!(self, page, detail_mut, request, detail)
+    }
+
+    /// Whether `page` keeps inputs from a successful run.
+    pub fn has_data(&mut self, page: Analysis) -> bool {
+        by_page!(self, page, has_data,)
+    }
+
+    /// Whether running `request` needs `page`'s files again (nothing kept, or a reading option
+    /// changed): the worker then reads the files it kept again.
+    pub fn needs_files(&mut self, page: Analysis, request: &Payload) -> bool {
+        by_page!(self, page, needs, request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capability::{Outcome, quiet};
+    use crate::conventions::Settings;
+
+    fn outcome<C: Capability>(payload: Payload) -> Outcome<C::Overview, C::Report> {
+        payload.unpack().unwrap()
+    }
+
+    #[test]
+    fn the_demo_runs_kept_inputs_rerun_and_results_round_trip() {
+        let mut e = Engines::new();
+        let fast = Settings { bootstrap: 200, ..Settings::default() };
+        let files = demo_files(Analysis::Rescore).unwrap().into_iter().map(|f| (f, None)).collect();
+        let mut fractions = Vec::new();
+        let first = e
+            .run(Analysis::Rescore, RunInputs::Files(files), &Payload::pack(&fast).unwrap(), &mut |_, _, f| {
+                fractions.push(f)
+            })
+            .unwrap();
+        assert!(fractions.windows(2).all(|w| w[1] >= w[0] - 1e-12), "progress never goes back");
+        assert!(fractions.last().is_some_and(|f| (*f - 1.0).abs() < 1e-9));
+        let first = outcome::<Rescore>(first);
+        let overview = first.overview.unwrap();
+        assert_eq!(overview.queries.len(), first.report.reading.counts.queries);
+        // The same report as the CLI's call, after the MessagePack round trip.
+        let direct = crate::capability::run_once::<Rescore>(
+            &assign_roles::<Rescore>(demo_files(Analysis::Rescore).unwrap().into_iter().map(|f| (f, None)).collect())
+                .unwrap(),
+            &fast,
+            &mut quiet(),
+        )
+        .unwrap()
+        .1;
+        assert_eq!(first.report, direct);
+        // Kept inputs, other settings: no overview, other numbers.
+        let k5 = Settings { k: 5, ..fast.clone() };
+        let again = outcome::<Rescore>(
+            e.run(Analysis::Rescore, RunInputs::Kept, &Payload::pack(&k5).unwrap(), &mut quiet()).unwrap(),
+        );
+        assert!(again.overview.is_none());
+        assert_eq!(again.report.settings.k, 5);
+        assert!(e.has_data(Analysis::Rescore) && !e.has_data(Analysis::Compare));
+    }
+
+    #[test]
+    fn invalid_settings_are_the_cores_refusal_and_keep_the_inputs() {
+        let mut e = Engines::new();
+        let bad = Settings { confidence: 1.5, ..Settings::default() };
+        let err =
+            e.run(Analysis::Rescore, RunInputs::Kept, &Payload::pack(&bad).unwrap(), &mut quiet()).unwrap_err().error;
+        // Exactly what the CLI prints for --confidence 1.5 (both call the request's validate).
+        assert_eq!(err, bad.validate().unwrap_err());
+        assert!(err.to_string().contains("confidence"), "{err}");
+        // Nothing kept: the kept-inputs run says so.
+        let ok = Settings { bootstrap: 0, ..Settings::default() };
+        assert!(matches!(
+            e.run(Analysis::Rescore, RunInputs::Kept, &Payload::pack(&ok).unwrap(), &mut quiet()).map_err(|e| e.error),
+            Err(Error::Empty(_))
+        ));
+        // A bad file is an error naming it; the good inputs stay kept.
+        let demo = demo_files(Analysis::Rescore).unwrap().into_iter().map(|f| (f, None)).collect();
+        e.run(Analysis::Rescore, RunInputs::Files(demo), &Payload::pack(&ok).unwrap(), &mut quiet()).unwrap();
+        let bad_file = vec![(InputFile::new("x.jsonl", b"{\"foo\": 1}\n".to_vec()), None)];
+        match e
+            .run(Analysis::Rescore, RunInputs::Files(bad_file), &Payload::pack(&ok).unwrap(), &mut quiet())
+            .map_err(|e| e.error)
+        {
+            Err(Error::Ingest(i)) => assert_eq!((i.location.file.as_str(), i.location.line), ("x.jsonl", Some(1))),
+            other => panic!("{other:?}"),
+        }
+        assert!(e.has_data(Analysis::Rescore));
+        // A request of another type is an error value, not a panic.
+        assert!(matches!(
+            e.run(Analysis::Rescore, RunInputs::Kept, &Payload::pack(&"x").unwrap(), &mut quiet()).map_err(|e| e.error),
+            Err(Error::Output { .. })
+        ));
+    }
+
+    #[test]
+    fn reading_options_read_the_files_again() {
+        use crate::compare::CompareRequest;
+        use crate::outcomes::OutcomeFormat;
+        let mut e = Engines::new();
+        let csv = "item,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\nq3,a,0\nq3,b,0\n";
+        let r = CompareRequest {
+            settings: crate::compare::CompareSettings { bootstrap: 200, ..Default::default() },
+            ..Default::default()
+        };
+        let files = vec![(InputFile::new("o.csv", csv.as_bytes()), None)];
+        e.run(Analysis::Compare, RunInputs::Files(files), &Payload::pack(&r).unwrap(), &mut quiet()).unwrap();
+        assert!(!e.needs_files(Analysis::Compare, &Payload::pack(&r).unwrap()));
+        let forced = CompareRequest { format: Some(OutcomeFormat::LongCsv), ..r.clone() };
+        assert!(e.needs_files(Analysis::Compare, &Payload::pack(&forced).unwrap()));
+        assert!(matches!(
+            e.run(Analysis::Compare, RunInputs::Kept, &Payload::pack(&forced).unwrap(), &mut quiet())
+                .map_err(|e| e.error),
+            Err(Error::Setting { .. })
+        ));
+    }
+
+    /// Runs `page` on `files` (roles detected) and checks its outcome survives the trip to the
+    /// page: equal after MessagePack, and equal to the CLI's call.
+    fn round_trip<C: Capability>(page: Analysis, files: &[(&str, &str)], request: C::Request) -> C::Report {
+        let mut e = Engines::new();
+        let inputs =
+            |f: &[(&str, &str)]| f.iter().map(|(n, t)| (InputFile::new(*n, t.as_bytes()), None)).collect::<Vec<_>>();
+        let packed =
+            e.run(page, RunInputs::Files(inputs(files)), &Payload::pack(&request).unwrap(), &mut quiet()).unwrap();
+        let got: Outcome<C::Overview, C::Report> = packed.unpack().unwrap();
+        let direct =
+            crate::capability::run_once::<C>(&assign_roles::<C>(inputs(files)).unwrap(), &request, &mut quiet())
+                .unwrap()
+                .1;
+        assert_eq!(got.report, direct, "{page}");
+        assert!(got.overview.is_some(), "{page}: an overview after a load");
+        got.report
+    }
+
+    #[test]
+    fn every_capabilitys_result_round_trips_to_the_page() {
+        use crate::ablation::{AblationRequest, AblationSettings, Gate};
+        use crate::answers::AnswersRequest;
+        use crate::claims::ClaimsRequest;
+        use crate::compare::{CompareRequest, CompareSettings};
+        use crate::probe::ProbeRequest;
+        use crate::reclaim::ReclaimRequest;
+        use crate::rules::RulesRequest;
+
+        let outcomes = "item,arm,correct\nq1,a,1\nq1,b,0\nq1,c,1\nq2,a,1\nq2,b,1\nq2,c,0\nq3,a,0\nq3,b,0\nq3,c,1\n";
+        let r = round_trip::<Compare>(
+            Analysis::Compare,
+            &[("o.csv", outcomes)],
+            CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() },
+        );
+        assert_eq!(r.comparison.arms.len(), 3);
+
+        let notes = "{\"note_id\": \"n1\", \"note\": \"You concluded $55.\", \"source\": \"notebooks at $4 each (7 bought)\", \"stale\": \"$55\", \"correct\": false}\n";
+        let r = round_trip::<Probe>(
+            Analysis::Probe,
+            &[("n.jsonl", notes)],
+            ProbeRequest { details: true, ..Default::default() },
+        );
+        assert!(r.details.is_some(), "optional fields survive");
+
+        let mut trials = String::new();
+        for (i, ans) in ["55", "46", "null"].iter().enumerate() {
+            trials.push_str(&format!("{{\"pid\":\"p{i}\",\"seed\":0,\"policy\":\"lossy\",\"answer\":{ans},\"correct\":{},\"drift\":55,\"truth\":46}}\n", *ans == "46"));
+        }
+        let mut request = ReclaimRequest::default();
+        request.settings.bootstrap.resamples = 200;
+        round_trip::<Reclaim>(Analysis::Reclaim, &[("t.jsonl", &trials)], request);
+
+        let answers = "{\"query_id\":\"q1\",\"gold\":[\"Paris\"],\"output\":\"paris\"}\n{\"query_id\":\"q2\",\"gold\":[\"Rome\"],\"output\":\"Answer: Rome\"}\n";
+        let r = round_trip::<Answers>(
+            Analysis::Answers,
+            &[("a.jsonl", answers)],
+            AnswersRequest {
+                diff: Some((crate::answers::Profile::PaperSem, crate::answers::Profile::SquadEm)),
+                ..Default::default()
+            },
+        );
+        assert!(r.diff.is_some());
+
+        let traces = "run,query_id,subset,rank,cosine,base_score,ablated_score\nr,q1,a,1,0.9,1,0\nr,q1,a,2,0.5,1,1\nr,q2,b,1,0.8,0,1\nr,q2,b,2,0.1,0,0\nr,q3,a,1,0.7,1,0\nr,q3,a,2,0.2,1,1\n";
+        let r = round_trip::<Ablation>(
+            Analysis::Ablation,
+            &[("t.csv", traces)],
+            AblationRequest {
+                settings: AblationSettings { bootstrap: 200, gate: Gate::PILOT, ..Default::default() },
+                ..Default::default()
+            },
+        );
+        assert!(r.scoring.is_some());
+
+        let scores = "arm,dataset,k,query_id,sem\na,d,5,q1,1\na,d,5,q2,0\nb,d,5,q1,0\nb,d,5,q2,0\na,d,10,q1,1\na,d,10,q2,1\nb,d,10,q1,1\nb,d,10,q2,0\n";
+        let claims = "claim_id,kind,arms,dataset,k,metric,reported,scale\nc1,mean,a,d,5,sem,50.00,100\n";
+        let r = round_trip::<Claims>(
+            Analysis::Claims,
+            &[("claims.csv", claims), ("scores.csv", scores)],
+            ClaimsRequest { bootstrap: 200, ..Default::default() },
+        );
+        assert!(r.sweep.is_some(), "the K-sweep's flattened cells survive");
+
+        let rules =
+            r#"{"rules": [{"id": "early", "registered_at": "2026-05-01T09:00:00Z", "when": {"cmp": ["x", ">=", 1]}}]}"#;
+        let values = r#"{"values": {"x": {"estimate": 2, "source": "results/run/x.json"}}}"#;
+        round_trip::<Rules>(
+            Analysis::Rules,
+            &[("rules.json", rules), ("values.json", values)],
+            RulesRequest { evaluated_at: Some("2026-11-22T00:00:00Z".into()) },
+        );
+    }
+}

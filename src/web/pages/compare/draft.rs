@@ -1,0 +1,215 @@
+//! The comparison page's settings as edited: the spec (pairing key, arm, value, strata,
+//! filters), the pairing tolerances and the statistics' settings, parsed into the core's
+//! [`crate::compare::CompareRequest`] on run; and the forest plot's row order.
+
+use std::collections::BTreeMap;
+
+use crate::compare::{CiMethod, CompareSettings, Resampling, SpecChoice, TableInfo};
+use crate::outcomes::{Duplicates, JudgmentChoice, PairingOptions, Spec};
+use crate::stats::bca::Z0Rule;
+
+/// How the forest plot orders its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ForestOrder {
+    /// As the contrasts table.
+    #[default]
+    Table,
+    /// Largest difference first.
+    Difference,
+    /// Grouped under arm a.
+    GroupedByA,
+    /// The contrasts within each stratum of the `per` column, grouped by stratum.
+    ByStratum,
+}
+
+impl ForestOrder {
+    pub const ALL: [(ForestOrder, &'static str, &'static str); 4] = [
+        (ForestOrder::Table, "table", "as the contrasts table"),
+        (ForestOrder::Difference, "difference", "sorted by difference"),
+        (ForestOrder::GroupedByA, "grouped", "grouped by arm a"),
+        (ForestOrder::ByStratum, "stratum", "per stratum (contrasts per column)"),
+    ];
+}
+
+/// The spec, pairing options and settings as edited (text fields parsed on run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub key: Vec<String>,
+    pub arm: Vec<String>,
+    pub value: String,
+    pub judgment: Option<JudgmentChoice>,
+    pub strata: Vec<String>,
+    pub filter: BTreeMap<String, Vec<String>>,
+    pub duplicates: Duplicates,
+    pub allow_incomplete: bool,
+    pub alpha: String,
+    pub bootstrap: String,
+    pub seed: String,
+    pub ci: CiMethod,
+    pub z0: Z0Rule,
+    /// `iid`, `stratified` or `cluster`.
+    pub resampling: String,
+    pub by: String,
+    /// Contrasts also per value of this column (empty: none).
+    pub per: String,
+    pub control: String,
+    pub higher_is_better: bool,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        let s = CompareSettings::default();
+        Draft {
+            key: Vec::new(),
+            arm: Vec::new(),
+            value: String::new(),
+            judgment: None,
+            strata: Vec::new(),
+            filter: BTreeMap::new(),
+            duplicates: Duplicates::Refuse,
+            allow_incomplete: false,
+            alpha: s.alpha.to_string(),
+            bootstrap: s.bootstrap.to_string(),
+            seed: s.seed.to_string(),
+            ci: s.ci,
+            z0: s.z0,
+            resampling: "iid".into(),
+            by: String::new(),
+            per: String::new(),
+            control: String::new(),
+            higher_is_better: s.higher_is_better,
+        }
+    }
+}
+
+impl Draft {
+    /// Takes the spec's choices (key, arm, value, strata, judgment, filter).
+    pub fn set_spec(&mut self, spec: &Spec) {
+        self.key = spec.key.clone();
+        self.arm = spec.arm.clone();
+        self.value = spec.value.clone();
+        self.judgment = spec.judgment;
+        self.strata = spec.strata.clone();
+        self.filter = spec.filter.clone();
+    }
+
+    /// The spec as the request's choice (every field chosen).
+    pub fn spec_choice(&self) -> SpecChoice {
+        SpecChoice::exactly(&self.spec(None))
+    }
+
+    /// The spec; `reasons` are kept when the choice is the inferred one.
+    pub fn spec(&self, inferred: Option<&Spec>) -> Spec {
+        let mut spec = Spec {
+            key: self.key.clone(),
+            arm: self.arm.clone(),
+            value: self.value.clone(),
+            strata: self.strata.clone(),
+            judgment: self.judgment,
+            filter: self.filter.clone(),
+            reasons: Vec::new(),
+        };
+        if let Some(i) = inferred {
+            let mut bare = i.clone();
+            bare.reasons.clear();
+            if bare == spec {
+                spec.reasons = i.reasons.clone();
+            }
+        }
+        spec
+    }
+
+    pub fn options(&self) -> PairingOptions {
+        PairingOptions { duplicates: self.duplicates, allow_incomplete: self.allow_incomplete }
+    }
+
+    /// The settings, or what is wrong (naming the field).
+    pub fn settings(&self) -> Result<CompareSettings, String> {
+        let alpha: f64 =
+            self.alpha.trim().parse().map_err(|_| format!("alpha: `{}` is not a number", self.alpha.trim()))?;
+        let bootstrap: usize = self
+            .bootstrap
+            .trim()
+            .parse()
+            .map_err(|_| format!("resamples: `{}` is not a whole number", self.bootstrap.trim()))?;
+        let seed: u64 =
+            self.seed.trim().parse().map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?;
+        let by = self.by.trim().to_string();
+        let unit = <crate::compare::ResampleUnit as crate::choice::Choice>::parse(&self.resampling)
+            .unwrap_or(crate::compare::ResampleUnit::Iid);
+        let resampling = Resampling::of(unit, (!by.is_empty()).then_some(by)).map_err(|e| e.to_string())?;
+        let s = CompareSettings {
+            alpha,
+            bootstrap,
+            seed,
+            ci: self.ci,
+            z0: self.z0,
+            resampling,
+            control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
+            higher_is_better: self.higher_is_better,
+            per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
+        };
+        Ok(s)
+    }
+
+    /// Takes the settings of a result.
+    pub fn set_settings(&mut self, s: &CompareSettings) {
+        self.alpha = s.alpha.to_string();
+        self.bootstrap = s.bootstrap.to_string();
+        self.seed = s.seed.to_string();
+        self.ci = s.ci;
+        self.z0 = s.z0;
+        (self.resampling, self.by) = match &s.resampling {
+            Resampling::Iid => ("iid".into(), String::new()),
+            Resampling::Stratified(c) => ("stratified".into(), c.clone()),
+            Resampling::Cluster(c) => ("cluster".into(), c.clone()),
+        };
+        self.control = s.control.clone().unwrap_or_default();
+        self.higher_is_better = s.higher_is_better;
+        self.per = s.per.clone().unwrap_or_default();
+    }
+}
+
+/// Judge-file judgment columns by prefix: `llm_judgments` → 3 (for `llm_judgments.judgment_1..3`).
+pub fn judgment_prefixes(table: &TableInfo) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for c in &table.columns {
+        if let Some((prefix, last)) = c.info.name.rsplit_once('.')
+            && last.starts_with("judgment")
+        {
+            match out.iter_mut().find(|(p, _)| p == prefix) {
+                Some((_, n)) => *n += 1,
+                None => out.push((prefix.to_string(), 1)),
+            }
+        }
+    }
+    out
+}
+
+/// The value select's option key for a choice.
+pub fn value_key(value: &str, judgment: Option<JudgmentChoice>) -> String {
+    match judgment {
+        None => format!("col:{value}"),
+        Some(JudgmentChoice::Majority) => format!("maj:{value}"),
+        Some(JudgmentChoice::Judgment(k)) => format!("j:{k}:{value}"),
+    }
+}
+
+pub fn parse_value_key(key: &str) -> Option<(String, Option<JudgmentChoice>)> {
+    if let Some(c) = key.strip_prefix("col:") {
+        return Some((c.to_string(), None));
+    }
+    if let Some(p) = key.strip_prefix("maj:") {
+        return Some((p.to_string(), Some(JudgmentChoice::Majority)));
+    }
+    let rest = key.strip_prefix("j:")?;
+    let (k, p) = rest.split_once(':')?;
+    Some((p.to_string(), Some(JudgmentChoice::Judgment(k.parse().ok()?))))
+}
+
+pub fn toggle(list: &mut Vec<String>, name: &str, on: bool) {
+    list.retain(|x| x != name);
+    if on {
+        list.push(name.to_string());
+    }
+}
