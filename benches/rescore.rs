@@ -104,7 +104,7 @@ fn main() {
     let raw_means: Vec<String> = report
         .summary
         .iter()
-        .filter(|s| s.target == memaudit::model::Target::Raw && s.subset == "all")
+        .filter(|s| s.target == memaudit::model::Target::Raw && s.subset == memaudit::audit::Subset::All)
         .map(|s| format!("{}={:.6}", s.system, s.ndcg.unwrap_or(f64::NAN)))
         .collect();
     println!("raw nDCG@60 means (to compare with pytrec_eval): {}", raw_means.join(" "));

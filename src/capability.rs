@@ -44,6 +44,7 @@ crate::choice! {
         Ablation = "ablation",
         Claims = "claims",
         Rules = "rules",
+        TrecEval = "trec-eval",
     }
 }
 

@@ -15,6 +15,7 @@ pub mod distinct;
 pub mod error;
 pub mod file_role;
 pub mod ingest;
+pub mod ireval;
 pub mod ksweep;
 pub mod metrics;
 pub mod model;

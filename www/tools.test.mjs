@@ -353,3 +353,82 @@ test('rules page: verdicts, margins, input hashes and the late rule flagged equa
   assertClean(log);
   await page.close();
 });
+
+test('IR evaluation page: trec_eval measures, per-query values, its text and the runs compared equal memaudit trec-eval', async () => {
+  const TE = path.join(ROOT, 'tests', 'reference', 'trec_eval');
+  for (const f of ['test.qrels', 'run_a.run', 'run_b.run']) fs.copyFileSync(path.join(TE, f), path.join(work, f));
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#trec-eval`);
+  await page.fill('#trec-eval-bootstrap', '2000');
+  // Runs first, then the qrels: roles come from the content, not the order.
+  await page.setInputFiles('#trec-eval-file-input', [file('run_a.run'), file('test.qrels'), file('run_b.run')]);
+  await waitReady(page, 'trec-eval');
+  const roles = await page.$$eval('#trec-eval-files tbody tr', (trs) => trs.map((tr) => [tr.dataset.file, tr.dataset.role]));
+  assert.deepEqual(roles, [['test.qrels', 'qrels'], ['run_a.run', 'runs'], ['run_b.run', 'runs']]);
+
+  const check = async (args) => {
+    const all = ['trec-eval', ...args, '--bootstrap', '2000', 'test.qrels', 'run_a.run', 'run_b.run'];
+    const want = JSON.parse(inWork([...all, '--format', 'json']));
+    // Every summary value of every run.
+    const cells = await page.$$eval('#trec-eval-summary td[data-measure]', (tds) => tds.map((td) => ({ run: td.dataset.run, measure: td.dataset.measure, value: td.dataset.value, text: td.textContent.trim() })));
+    let n = 0;
+    for (const run of want.runs) {
+      run.names.forEach((name, i) => {
+        const v = run.summary[i];
+        if (v === null) return;
+        const c = cells.find((x) => x.run === run.file && x.measure === name.name);
+        assert.ok(c, `${run.file} ${name.name}: no cell`);
+        if (typeof v === 'string') assert.equal(c.value, v);
+        else checkNumber(c, v, `${run.file} ${name.name}`);
+        n++;
+      });
+    }
+    assert.equal(cells.length, n, 'summary cells');
+    // trec_eval's text of each run, byte for byte the CLI's with that run alone.
+    for (const [i, run] of ['run_a.run', 'run_b.run'].entries()) {
+      const text = await page.textContent(`#trec-eval-text-${i}`);
+      const alone = inWork(['trec-eval', ...args, 'test.qrels', run]);
+      assert.equal(text, alone, `${run}: trec_eval text`);
+    }
+    // The comparison: each run's mean and each pair.
+    await checkTable(page, '#trec-eval-arms', want.comparison.comparison.arms, { mean: (a) => a.mean, ci_low: (a) => a.ci_low, ci_high: (a) => a.ci_high }, 'arms');
+    await checkTable(page, '#trec-eval-pairs', want.comparison.comparison.pairs, { diff: (p) => p.diff, p_value: (p) => p.p_value, p_holm: (p) => p.p_holm }, 'pairs');
+    assert.equal(await page.getAttribute('#trec-eval-comparison-line', 'data-measure'), want.comparison.measure);
+    // The per-query values of the compared measure.
+    const rows = await page.$$eval('#trec-eval-per-query-table tbody tr', (trs) => trs.map((tr) => ({ q: tr.dataset.query, cells: [...tr.querySelectorAll('td')].map((td) => ({ run: td.dataset.run, value: td.dataset.value ?? '' })) })));
+    for (const run of want.runs) {
+      const col = run.names.findIndex((x) => x.name === want.comparison.measure);
+      for (const q of run.queries) {
+        const r = rows.find((x) => x.q === q.qid);
+        const c = r.cells.find((x) => x.run === run.file);
+        checkNumber({ value: c.value, text: c.value }, q.values[col], `${run.file} ${q.qid}`);
+      }
+    }
+    // The exports are the CLI's CSV.
+    assert.equal(await download(page, '#page-trec-eval button[data-export="summary"][data-kind="csv"]'), inWork([...all, '--format', 'csv', '--table', 'summary']));
+    assert.equal(await download(page, '#page-trec-eval button[data-export="per_query"][data-kind="csv"]'), inWork([...all, '--format', 'csv', '--table', 'per_query']));
+    return want;
+  };
+  const first = await check([]);
+  assert.equal(first.comparison.measure, 'map');
+  // Other measures, a relevance level and a depth, compared on nDCG@10.
+  await page.fill('#trec-eval-measures', 'official nDCG@10 P.3,7');
+  await page.fill('#trec-eval-level', '2');
+  await page.fill('#trec-eval-depth', '50');
+  await page.fill('#trec-eval-compare-measure', 'ndcg_cut_10');
+  await reanalyse(page, 'trec-eval', 'trec-eval-summary-card', '-l 2');
+  const second = await check(['-l', '2', '-M', '50', '-m', 'official', '-m', 'nDCG@10', '-m', 'P.3,7', '--compare-measure', 'ndcg_cut_10']);
+  assert.equal(second.comparison.measure, 'ndcg_cut_10');
+  // An unknown measure is refused with the core's words.
+  const err = cliError(['trec-eval', '-m', 'nope', file('test.qrels'), file('run_a.run')]);
+  const m = err.trim().match(/^memaudit: error: invalid setting `measure`: (.*)$/);
+  assert.ok(m, err);
+  await page.fill('#trec-eval-measures', 'nope');
+  await page.click('#trec-eval-apply');
+  await page.waitForSelector('#trec-eval-error', { timeout: 30_000 });
+  assert.equal((await page.textContent('#trec-eval-error-message')).trim(), m[1]);
+
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});

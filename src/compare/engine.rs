@@ -475,7 +475,7 @@ pub fn compare(
                 wins,
                 ties: n - wins - losses,
                 losses,
-                test: test.into(),
+                test,
                 p_value,
                 mcnemar_p: mc.map(|m| m.exact_p),
                 mcnemar_mid_p: mc.and_then(|m| m.mid_p),

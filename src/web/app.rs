@@ -23,6 +23,7 @@ use super::pages::probe::ProbePage;
 use super::pages::reclaim::ReclaimPage;
 use super::pages::rescore::RescorePage;
 use super::pages::rules::RulesPage;
+use super::pages::trec_eval::IrEvalPage;
 use super::pages::{Dropped, Handoff, Page, PageInfo, PageState};
 use super::protocol::SourceFile;
 
@@ -226,6 +227,8 @@ impl Component for App {
                     dropped={dropped(Page::Claims)} on_state={on_state(Page::Claims)} />
                 <RulesPage active={self.page == Page::Rules}
                     dropped={dropped(Page::Rules)} on_state={on_state(Page::Rules)} />
+                <IrEvalPage active={self.page == Page::TrecEval}
+                    dropped={dropped(Page::TrecEval)} on_state={on_state(Page::TrecEval)} />
             </div>
         }
     }

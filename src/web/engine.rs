@@ -15,6 +15,7 @@ use crate::claims::Claims;
 use crate::compare::Compare;
 use crate::error::Error;
 use crate::ingest::InputFile;
+use crate::ireval::TrecEval;
 use crate::probe::Probe;
 use crate::reclaim::Reclaim;
 use crate::rules::Rules;
@@ -85,6 +86,7 @@ pub struct Engines {
     ablation: Engine<Ablation>,
     claims: Engine<Claims>,
     rules: Engine<Rules>,
+    trec_eval: Engine<TrecEval>,
 }
 
 /// The inputs of a run as the engine gets them.
@@ -142,6 +144,7 @@ macro_rules! by_page {
             Analysis::Ablation => $f::<Ablation>(&mut $self.ablation, $($arg),*),
             Analysis::Claims => $f::<Claims>(&mut $self.claims, $($arg),*),
             Analysis::Rules => $f::<Rules>(&mut $self.rules, $($arg),*),
+            Analysis::TrecEval => $f::<TrecEval>(&mut $self.trec_eval, $($arg),*),
         }
     };
 }
@@ -385,5 +388,19 @@ mod tests {
             &[("rules.json", rules), ("values.json", values)],
             RulesRequest { evaluated_at: Some("2026-11-22T00:00:00Z".into()) },
         );
+
+        let qrels = "# judged\n1 0 a 2\n1 0 b 0\n2 0 c 1\n3 0 d 1\n";
+        let run_a = "1 Q0 a 1 2.0 A extra\n1 Q0 b 2 1.0 A\n2 Q0 x 1 1.0 A\n3 Q0 d 1 1.0 A\n";
+        let run_b = r#"{"1": {"b": 2.0, "a": 1.0}, "2": {"c": 0.5}, "3": {"d": 0.1}}"#;
+        let r = round_trip::<TrecEval>(
+            Analysis::TrecEval,
+            &[("q.qrels", qrels), ("a.run", run_a), ("b.json", run_b)],
+            crate::ireval::TrecEvalRequest {
+                compare: crate::compare::CompareSettings { bootstrap: 200, ..Default::default() },
+                ..Default::default()
+            },
+        );
+        assert_eq!(r.runs.len(), 2);
+        assert!(r.comparison.is_some(), "the comparison survives");
     }
 }

@@ -12,6 +12,7 @@ mod probe;
 mod reclaim;
 mod rescore;
 mod rules;
+mod trec_eval;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -53,6 +54,10 @@ enum Command {
     Claims(claims::ClaimsArgs),
     /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
     Rules(rules::RulesArgs),
+    /// trec_eval, same options, measures and output: evaluate TREC or ranx runs against qrels
+    /// (several runs are also compared with paired statistics).
+    #[command(name = "trec-eval")]
+    TrecEval(trec_eval::TrecEvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +74,7 @@ fn main() -> ExitCode {
         Command::Ablation(a) => ablation::ablation_cmd(a),
         Command::Claims(a) => claims::claims_cmd(a),
         Command::Rules(a) => rules::rules_cmd(a),
+        Command::TrecEval(a) => trec_eval::trec_eval_cmd(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,8 +14,10 @@
 //! | [`ablation::AblationPage`] | `#ablation` | counterfactual ablation ([`crate::ablation::Ablation`]) |
 //! | [`claims::ClaimsPage`] | `#claims` | arms across K, the claims check and the linter ([`crate::claims::Claims`]) |
 //! | [`rules::RulesPage`] | `#rules` | pre-registered rules ([`crate::rules::Rules`]) |
+//! | [`trec_eval::IrEvalPage`] | `#trec-eval` | trec_eval's IR evaluation and runs compared ([`crate::ireval::TrecEval`]) |
 //!
-//! The answers, ablation, claims and rules pages share one component, [`tool::ToolPage`].
+//! The answers, ablation, claims, rules and IR evaluation pages share one component,
+//! [`tool::ToolPage`].
 
 pub mod ablation;
 pub mod answers;
@@ -26,6 +28,7 @@ pub mod reclaim;
 pub mod rescore;
 pub mod rules;
 pub mod tool;
+pub mod trec_eval;
 
 use std::rc::Rc;
 
@@ -61,6 +64,7 @@ impl PageInfo for Page {
             Page::Ablation => "Ablation",
             Page::Claims => "K-sweep & claims",
             Page::Rules => "Rules",
+            Page::TrecEval => "IR evaluation",
         }
     }
 

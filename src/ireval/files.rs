@@ -1,0 +1,556 @@
+//! Qrels and runs as trec_eval reads them, plus the ranx / pytrec_eval dict-of-dicts JSON.
+//!
+//! TREC text (trec_eval 9.0.8 / 10.0 `get_qrels.c`, `get_trec_results.c`):
+//! - qrels: `qid iter docno rel`, exactly four fields; `rel` an integer (negative: judged
+//!   "unjudged", the pool was sampled).
+//! - run: `qid Q0 docno rank sim runid`; fields after the sixth are ignored, `rank` is never
+//!   read (trec_eval ranks by `sim`), the run id is the last line's.
+//! - A line whose first non-blank character is `#` is a comment; blank lines are skipped. A
+//!   docno may contain `#`.
+//! - Queries are kept in byte order of their ids (trec_eval's `strcmp` order), judgments in
+//!   byte order of their docnos.
+//!
+//! JSON (`ranx`, `pytrec_eval`, `ir_measures`): `{"qid": {"docno": value}}`; a qrels value is an
+//! integer, a run value any finite number. A docno listed twice under one query is an error (a
+//! JSON parser would keep only the last one, silently).
+//!
+//! Stricter than trec_eval, on purpose: a `sim` or `rel` that is not a number is refused with its
+//! line (trec_eval's `atof`/`atol` read `abc` as 0); so are duplicate judgments, found when the
+//! file is read.
+
+use std::fmt;
+
+use rustc_hash::FxHashMap;
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+
+use crate::error::{IngestError, Location};
+
+/// Relevance values above this are refused (trec_eval allocates one counter per level).
+pub const MAX_REL: i64 = 1_000_000;
+
+/// What an IR-evaluation file holds, from its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IrFileKind {
+    TrecQrels,
+    TrecRun,
+    /// Dict-of-dicts JSON with a non-integer value: a run.
+    JsonRun,
+    /// Dict-of-dicts JSON whose values are all integers: qrels, or a run with integer scores.
+    JsonIntegers,
+}
+
+/// One judged document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgment {
+    pub docno: String,
+    pub rel: i64,
+    /// 1-based line in the file (0 in JSON).
+    pub line: u32,
+}
+
+/// The judgments of one query, sorted by docno (bytes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryJudgments {
+    pub qid: String,
+    pub docs: Vec<Judgment>,
+}
+
+impl QueryJudgments {
+    /// The relevance of `docno`, if judged.
+    pub fn rel_of(&self, docno: &str) -> Option<i64> {
+        self.docs.binary_search_by(|j| j.docno.as_str().cmp(docno)).ok().map(|i| self.docs[i].rel)
+    }
+}
+
+/// A qrels file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Qrels {
+    pub name: String,
+    /// Sorted by qid (bytes).
+    pub queries: Vec<QueryJudgments>,
+    /// Comment lines skipped.
+    pub comments: usize,
+    pub lines: usize,
+}
+
+impl Qrels {
+    pub fn query(&self, qid: &str) -> Option<&QueryJudgments> {
+        self.queries.binary_search_by(|q| q.qid.as_str().cmp(qid)).ok().map(|i| &self.queries[i])
+    }
+
+    pub fn judgments(&self) -> usize {
+        self.queries.iter().map(|q| q.docs.len()).sum()
+    }
+}
+
+/// One retrieved document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retrieved {
+    pub docno: String,
+    pub sim: f64,
+    /// 1-based line in the file (0 in JSON).
+    pub line: u32,
+}
+
+/// The retrieved documents of one query, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryResults {
+    pub qid: String,
+    pub docs: Vec<Retrieved>,
+}
+
+/// A run file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub name: String,
+    /// The run id: the last line's tag (trec_eval), or the file stem (JSON).
+    pub runid: String,
+    /// Sorted by qid (bytes).
+    pub queries: Vec<QueryResults>,
+    pub comments: usize,
+    /// Lines with more than six fields (the extra fields are ignored, as trec_eval does).
+    pub lines_with_extra_fields: usize,
+    pub lines: usize,
+}
+
+impl Run {
+    pub fn query(&self, qid: &str) -> Option<&QueryResults> {
+        self.queries.binary_search_by(|q| q.qid.as_str().cmp(qid)).ok().map(|i| &self.queries[i])
+    }
+
+    pub fn retrieved(&self) -> usize {
+        self.queries.iter().map(|q| q.docs.len()).sum()
+    }
+}
+
+/// The lines of a TREC file that hold data: (1-based line number, fields), comments counted.
+fn data_lines(text: &str) -> (impl Iterator<Item = (usize, &str)>, usize) {
+    let comments = text.lines().filter(|l| l.trim_start().starts_with('#')).count();
+    let iter = text.lines().enumerate().filter_map(|(i, l)| {
+        let t = l.trim_start();
+        (!t.is_empty() && !t.starts_with('#')).then_some((i + 1, l))
+    });
+    (iter, comments)
+}
+
+/// Detects an IR-evaluation file from its content (`None`: neither TREC nor dict-of-dicts JSON).
+pub fn detect(text: &str) -> Option<IrFileKind> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        return detect_json(text);
+    }
+    let (mut lines, _) = data_lines(text);
+    let (_, first) = lines.next()?;
+    let fields: Vec<&str> = first.split_ascii_whitespace().collect();
+    match fields.len() {
+        4 if parse_rel(fields[3]).is_some() => Some(IrFileKind::TrecQrels),
+        n if n >= 6 && fields[4].parse::<f64>().is_ok() => Some(IrFileKind::TrecRun),
+        _ => None,
+    }
+}
+
+/// A dict-of-dicts document (checked on a bounded prefix: the first query's documents).
+fn detect_json(text: &str) -> Option<IrFileKind> {
+    let head = {
+        let mut end = text.len().min(64 * 1024);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &text[..end]
+    };
+    let mut de = serde_json::Deserializer::from_str(head);
+    let mut probe = Probe::default();
+    // The prefix may end mid-document: what was seen before the cut decides.
+    let _ = de::Deserializer::deserialize_map(&mut de, ProbeOuter(&mut probe));
+    match (probe.queries, probe.numbers, probe.non_integer, probe.other) {
+        (q, n, _, false) if q > 0 && n > 0 => {
+            Some(if probe.non_integer { IrFileKind::JsonRun } else { IrFileKind::JsonIntegers })
+        }
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct Probe {
+    queries: usize,
+    numbers: usize,
+    non_integer: bool,
+    other: bool,
+}
+
+struct ProbeOuter<'a>(&'a mut Probe);
+
+impl<'de> Visitor<'de> for ProbeOuter<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of objects")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(_k) = map.next_key::<de::IgnoredAny>()? {
+            self.0.queries += 1;
+            map.next_value_seed(ProbeInner(self.0))?;
+        }
+        Ok(())
+    }
+}
+
+struct ProbeInner<'a>(&'a mut Probe);
+
+impl<'de> DeserializeSeed<'de> for ProbeInner<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ProbeInner<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of numbers")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(_k) = map.next_key::<de::IgnoredAny>()? {
+            match map.next_value::<serde_json::Value>()? {
+                serde_json::Value::Number(n) => {
+                    self.0.numbers += 1;
+                    if n.as_i64().is_none() && n.as_u64().is_none() {
+                        self.0.non_integer = true;
+                    }
+                }
+                _ => self.0.other = true,
+            }
+        }
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.other = true;
+        Ok(())
+    }
+}
+
+/// An integer relevance (`2`, `2.0`); `None` for anything else.
+fn parse_rel(s: &str) -> Option<i64> {
+    if let Ok(v) = s.parse::<i64>() {
+        return Some(v);
+    }
+    let v: f64 = s.parse().ok()?;
+    (v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64)
+}
+
+fn check_rel(file: &str, line: usize, field_text: &str) -> Result<i64, IngestError> {
+    let at = || Location::line(file, line).with_field("rel");
+    let rel = parse_rel(field_text).ok_or_else(|| {
+        IngestError::new(
+            at(),
+            format!(
+                "`{field_text}` is not an integer relevance value (trec_eval reads the integer \
+                 part only: write the judgment as an integer)"
+            ),
+        )
+    })?;
+    if rel > MAX_REL {
+        return Err(IngestError::new(at(), format!("relevance {rel} is above the largest supported value {MAX_REL}")));
+    }
+    Ok(rel)
+}
+
+/// Reads a qrels file (TREC text or dict-of-dicts JSON).
+pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
+    if text.trim_start().starts_with('{') {
+        return read_json_qrels(name, text);
+    }
+    let (lines, comments) = data_lines(text);
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut queries: Vec<QueryJudgments> = Vec::new();
+    let mut n = 0;
+    for (line_no, line) in lines {
+        let f: Vec<&str> = line.split_ascii_whitespace().collect();
+        if f.len() != 4 {
+            let hint =
+                if f.len() >= 6 { " — this looks like a run line; give the qrels first, then the run" } else { "" };
+            return Err(IngestError::new(
+                Location::line(name, line_no),
+                format!("a qrels line has 4 fields (qid iter docno rel), this one has {}{hint}", f.len()),
+            ));
+        }
+        let rel = check_rel(name, line_no, f[3])?;
+        let qi = *index.entry(f[0]).or_insert_with(|| {
+            queries.push(QueryJudgments { qid: f[0].to_string(), docs: Vec::new() });
+            queries.len() - 1
+        });
+        queries[qi].docs.push(Judgment { docno: f[2].to_string(), rel, line: line_no as u32 });
+        n += 1;
+    }
+    if n == 0 {
+        return Err(IngestError::new(Location::file(name), "the qrels file has no judgments"));
+    }
+    finish_qrels(name, queries, comments, n)
+}
+
+fn finish_qrels(
+    name: &str,
+    mut queries: Vec<QueryJudgments>,
+    comments: usize,
+    lines: usize,
+) -> Result<Qrels, IngestError> {
+    queries.sort_by(|a, b| a.qid.cmp(&b.qid));
+    for q in &mut queries {
+        q.docs.sort_by(|a, b| a.docno.cmp(&b.docno).then(a.line.cmp(&b.line)));
+        if let Some(w) = q.docs.windows(2).find(|w| w[0].docno == w[1].docno) {
+            let at = if w[1].line > 0 { Location::line(name, w[1].line as usize) } else { Location::file(name) };
+            return Err(IngestError::new(
+                at.with_field("docno"),
+                format!(
+                    "query `{}` judges document `{}` twice{} (trec_eval refuses duplicate judgments: keep one)",
+                    q.qid,
+                    w[0].docno,
+                    if w[0].line > 0 { format!(" (also line {})", w[0].line) } else { String::new() }
+                ),
+            ));
+        }
+    }
+    Ok(Qrels { name: name.to_string(), queries, comments, lines })
+}
+
+/// Reads a run file (TREC text or dict-of-dicts JSON; the JSON run id is the file stem).
+pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
+    if text.trim_start().starts_with('{') {
+        return read_json_run(name, text);
+    }
+    let (lines, comments) = data_lines(text);
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut queries: Vec<QueryResults> = Vec::new();
+    let mut runid = None;
+    let mut extra = 0;
+    let mut n = 0;
+    for (line_no, line) in lines {
+        let f: Vec<&str> = line.split_ascii_whitespace().collect();
+        if f.len() < 6 {
+            let hint =
+                if f.len() == 4 { " — this looks like a qrels line; give the qrels first, then the run" } else { "" };
+            return Err(IngestError::new(
+                Location::line(name, line_no),
+                format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {}{hint}", f.len()),
+            ));
+        }
+        if f.len() > 6 {
+            extra += 1;
+        }
+        let sim: f64 = f[4].parse().map_err(|_| {
+            IngestError::new(Location::line(name, line_no).with_field("sim"), format!("`{}` is not a number", f[4]))
+        })?;
+        if !sim.is_finite() {
+            return Err(IngestError::new(Location::line(name, line_no).with_field("sim"), "is not a finite number"));
+        }
+        let qi = *index.entry(f[0]).or_insert_with(|| {
+            queries.push(QueryResults { qid: f[0].to_string(), docs: Vec::new() });
+            queries.len() - 1
+        });
+        queries[qi].docs.push(Retrieved { docno: f[2].to_string(), sim, line: line_no as u32 });
+        runid = Some(f[5]);
+        n += 1;
+    }
+    let Some(runid) = runid else {
+        return Err(IngestError::new(Location::file(name), "the run has no results"));
+    };
+    let runid = runid.to_string();
+    queries.sort_by(|a, b| a.qid.cmp(&b.qid));
+    Ok(Run { name: name.to_string(), runid, queries, comments, lines_with_extra_fields: extra, lines: n })
+}
+
+/// `{qid: {docno: value}}` as read, in file order.
+type DictOfDicts = Vec<(String, Vec<(String, f64)>)>;
+
+/// `{qid: {docno: value}}` with its values as read (line 0: JSON has no line per entry).
+fn read_dict_of_dicts(name: &str, text: &str, integers: bool) -> Result<DictOfDicts, IngestError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let read = de::Deserializer::deserialize_map(&mut de, Outer { integers }).and_then(|v| de.end().map(|_| v));
+    read.map_err(|e| {
+        let line = e.line();
+        let msg = crate::ingest::records::strip_position(&e);
+        let loc = if line > 0 { Location::line(name, line) } else { Location::file(name) };
+        IngestError::new(
+            loc,
+            format!("{msg} (expected {{\"qid\": {{\"docno\": {}}}}})", if integers { "rel" } else { "score" }),
+        )
+    })
+}
+
+struct Outer {
+    integers: bool,
+}
+
+impl<'de> Visitor<'de> for Outer {
+    type Value = DictOfDicts;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object {\"qid\": {\"docno\": number}}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out: DictOfDicts = Vec::new();
+        let mut seen: FxHashMap<String, ()> = FxHashMap::default();
+        while let Some(qid) = map.next_key::<String>()? {
+            if seen.insert(qid.clone(), ()).is_some() {
+                return Err(de::Error::custom(format!("query `{qid}` appears twice")));
+            }
+            let docs = map.next_value_seed(Inner { qid: &qid, integers: self.integers })?;
+            out.push((qid, docs));
+        }
+        Ok(out)
+    }
+}
+
+struct Inner<'a> {
+    qid: &'a str,
+    integers: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Inner<'_> {
+    type Value = Vec<(String, f64)>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Inner<'_> {
+    type Value = Vec<(String, f64)>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an object {{\"docno\": number}} for query `{}`", self.qid)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut docs = Vec::new();
+        let mut seen: FxHashMap<String, ()> = FxHashMap::default();
+        while let Some(doc) = map.next_key::<String>()? {
+            let v: f64 = map.next_value().map_err(|_: A::Error| {
+                de::Error::custom(format!("query `{}`, document `{doc}`: the value is not a number", self.qid))
+            })?;
+            if !v.is_finite() {
+                return Err(de::Error::custom(format!(
+                    "query `{}`, document `{doc}`: the value is not finite",
+                    self.qid
+                )));
+            }
+            if self.integers && v.fract() != 0.0 {
+                return Err(de::Error::custom(format!(
+                    "query `{}`, document `{doc}`: relevance {v} is not an integer",
+                    self.qid
+                )));
+            }
+            if seen.insert(doc.clone(), ()).is_some() {
+                return Err(de::Error::custom(format!(
+                    "query `{}` lists document `{doc}` twice (a JSON reader would keep only the last value)",
+                    self.qid
+                )));
+            }
+            docs.push((doc, v));
+        }
+        Ok(docs)
+    }
+}
+
+fn read_json_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
+    let dict = read_dict_of_dicts(name, text, true)?;
+    let mut lines = 0;
+    let mut queries = Vec::with_capacity(dict.len());
+    for (qid, docs) in dict {
+        let mut judged = Vec::with_capacity(docs.len());
+        for (docno, rel) in docs {
+            if rel > MAX_REL as f64 {
+                return Err(IngestError::new(
+                    Location::file(name).with_field(format!("{qid}.{docno}")),
+                    format!("relevance {rel} is above the largest supported value {MAX_REL}"),
+                ));
+            }
+            judged.push(Judgment { docno, rel: rel as i64, line: 0 });
+            lines += 1;
+        }
+        queries.push(QueryJudgments { qid, docs: judged });
+    }
+    if lines == 0 {
+        return Err(IngestError::new(Location::file(name), "the qrels file has no judgments"));
+    }
+    finish_qrels(name, queries, 0, lines)
+}
+
+fn read_json_run(name: &str, text: &str) -> Result<Run, IngestError> {
+    let dict = read_dict_of_dicts(name, text, false)?;
+    let mut queries: Vec<QueryResults> = dict
+        .into_iter()
+        .map(|(qid, docs)| QueryResults {
+            qid,
+            docs: docs.into_iter().map(|(docno, sim)| Retrieved { docno, sim, line: 0 }).collect(),
+        })
+        .collect();
+    let lines = queries.iter().map(|q| q.docs.len()).sum();
+    if lines == 0 {
+        return Err(IngestError::new(Location::file(name), "the run has no results"));
+    }
+    queries.sort_by(|a, b| a.qid.cmp(&b.qid));
+    Ok(Run {
+        name: name.to_string(),
+        runid: crate::ingest::file_stem(name),
+        queries,
+        comments: 0,
+        lines_with_extra_fields: 0,
+        lines,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_extra_fields_and_hash_in_docnos() {
+        let run = read_run(
+            "r",
+            "# a comment\n  # indented comment\n1 Q0 doc#3 1 2.5 tagA extra field\n\n1 Q0 d2 2 1.5 tagB\n",
+        )
+        .unwrap();
+        assert_eq!((run.comments, run.lines_with_extra_fields, run.lines), (2, 1, 2));
+        assert_eq!(run.runid, "tagB", "the last line's run id, as trec_eval");
+        assert_eq!(run.queries[0].docs[0].docno, "doc#3");
+        let q = read_qrels("q", "# c\n1 0 doc#3 2\n1 0 a -1\n").unwrap();
+        assert_eq!(q.queries[0].docs.iter().map(|d| d.docno.as_str()).collect::<Vec<_>>(), ["a", "doc#3"]);
+        assert_eq!(q.queries[0].rel_of("doc#3"), Some(2));
+    }
+
+    #[test]
+    fn refusals_name_line_and_field() {
+        let e = read_qrels("q", "1 0 a 1\n1 0 b x\n").unwrap_err();
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("rel")));
+        let e = read_qrels("q", "1 0 a 1\n1 0 a 0\n").unwrap_err();
+        assert!(e.message.contains("twice") && e.message.contains("line 1"), "{}", e.message);
+        let e = read_run("r", "1 Q0 a 1 x t\n").unwrap_err();
+        assert_eq!(e.location.field.as_deref(), Some("sim"));
+        let e = read_qrels("q", "1 Q0 a 1 0.5 t\n").unwrap_err();
+        assert!(e.message.contains("run line"), "{}", e.message);
+        let e = read_run("r", "1 0 a 1\n").unwrap_err();
+        assert!(e.message.contains("qrels line"), "{}", e.message);
+        assert!(read_qrels("q", "1 0 a 0.5\n").unwrap_err().message.contains("integer"));
+        assert!(read_qrels("q", "# only\n").unwrap_err().message.contains("no judgments"));
+    }
+
+    #[test]
+    fn dict_of_dicts_json() {
+        let q = read_qrels("qrels.json", r#"{"q2": {"d1": 1}, "q1": {"d3": 3, "d1": 0}}"#).unwrap();
+        assert_eq!(q.queries[0].qid, "q1");
+        assert_eq!(q.queries[0].docs[0].docno, "d1");
+        let r = read_run("dir/run.json", r#"{"q1": {"d3": 0.3, "d1": 0.1}}"#).unwrap();
+        assert_eq!(r.runid, "run");
+        assert_eq!(r.queries[0].docs.len(), 2);
+        let e = read_run("r.json", "{\"q1\": {\"d1\": 0.3,\n \"d1\": 0.2}}").unwrap_err();
+        assert!(e.message.contains("twice") && e.location.line == Some(2), "{e}");
+        assert!(read_qrels("q.json", r#"{"q1": {"d1": 0.5}}"#).unwrap_err().message.contains("integer"));
+        assert!(read_run("r.json", r#"{"q1": {"d1": "x"}}"#).unwrap_err().message.contains("not a number"));
+    }
+
+    #[test]
+    fn detection() {
+        assert_eq!(detect("# c\n1 0 a 1\n"), Some(IrFileKind::TrecQrels));
+        assert_eq!(detect("1 Q0 a 1 2.0 t x y\n"), Some(IrFileKind::TrecRun));
+        assert_eq!(detect(r#"{"q": {"d": 0.5}}"#), Some(IrFileKind::JsonRun));
+        assert_eq!(detect(r#"{"q": {"d": 1, "e": 0}}"#), Some(IrFileKind::JsonIntegers));
+        assert_eq!(detect(r#"{"memories": []}"#), None);
+        assert_eq!(detect("hello world\n"), None);
+    }
+}

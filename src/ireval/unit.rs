@@ -1,0 +1,537 @@
+//! IR evaluation as one capability ([`TrecEval`]): `memaudit trec-eval` and the viewer's IR
+//! evaluation page. One qrels file and one or more runs (TREC text or dict-of-dicts JSON, each
+//! file's role detected from its content); every run evaluated as trec_eval does, and with two
+//! or more runs a paired comparison of one measure over the queries every run was evaluated
+//! on, by the statistics engine of `memaudit compare`.
+
+use serde::{Deserialize, Serialize};
+
+use super::evaluate::{EvalOptions, RunEvaluation, Value, evaluate, trec_eval_text};
+use super::files::{IrFileKind, Qrels, Run, detect, read_qrels, read_run};
+use super::measure::{Selection, ValueType};
+use super::table::{TrecEvalTable, table};
+use crate::capability::{
+    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+};
+use crate::compare::engine::{CompareInput, CompareSettings, Comparison, compare};
+use crate::error::{Error, IngestError, Location, Result};
+use crate::ingest::{InputFile, decode};
+use crate::report::Table;
+
+/// trec_eval's evaluation of runs against qrels, with paired statistics across runs.
+pub struct TrecEval;
+
+/// `memaudit trec-eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE]… QRELS RUN…`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrecEvalRequest {
+    /// `-m`: trec_eval measure names with parameters (`P.5,10`), nicknames (`official`,
+    /// `all_trec`, `set`) or ir-measures names (`nDCG@10`); none means `official`.
+    pub measures: Vec<String>,
+    /// `-q`: print every query's values before the summary.
+    pub per_query: bool,
+    /// `-n` turns it off: print the summary over all queries.
+    pub summary: bool,
+    pub options: EvalOptions,
+    /// The measure value compared across runs (`map`, `ndcg_cut_10`; default: `map` when
+    /// selected, else the first per-query value).
+    pub compare_measure: Option<String>,
+    pub compare: CompareSettings,
+}
+
+impl Default for TrecEvalRequest {
+    fn default() -> Self {
+        TrecEvalRequest {
+            measures: Vec::new(),
+            per_query: false,
+            summary: true,
+            options: EvalOptions::default(),
+            compare_measure: None,
+            compare: CompareSettings::default(),
+        }
+    }
+}
+
+impl TrecEvalRequest {
+    /// The measures selected.
+    pub fn selection(&self) -> Result<Selection> {
+        Selection::parse(&self.measures, self.options.version)
+    }
+
+    /// The value compared across runs.
+    pub fn compared_value(&self, selection: &Selection) -> Result<String> {
+        let names: Vec<(&str, bool)> = selection
+            .measures
+            .iter()
+            .flat_map(|m| {
+                m.names
+                    .iter()
+                    .map(move |n| (n.as_str(), m.kind.per_query() && m.kind.value_type() == ValueType::Double))
+            })
+            .collect();
+        match &self.compare_measure {
+            Some(want) => match names.iter().find(|(n, _)| n == want) {
+                Some((_, true)) => Ok(want.clone()),
+                Some((_, false)) => {
+                    Err(Error::setting("compare-measure", format!("`{want}` has no per-query value to compare")))
+                }
+                None => Err(Error::setting(
+                    "compare-measure",
+                    format!(
+                        "`{want}` is not among the values computed ({}); add it with -m",
+                        names.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                    ),
+                )),
+            },
+            None => names
+                .iter()
+                .find(|(n, ok)| *ok && *n == "map")
+                .or_else(|| names.iter().find(|(_, ok)| *ok))
+                .map(|(n, _)| n.to_string())
+                .ok_or_else(|| {
+                    Error::setting("compare-measure", "no selected measure has per-query values to compare")
+                }),
+        }
+    }
+}
+
+impl Validate for TrecEvalRequest {
+    fn validate(&self) -> Result<()> {
+        let selection = self.selection()?;
+        if self.options.max_per_topic == Some(0) {
+            return Err(Error::setting("M", "the evaluation depth must be at least 1"));
+        }
+        self.compare.validate()?;
+        self.compared_value(&selection).map(|_| ())
+    }
+}
+
+/// The qrels and runs read.
+#[derive(Debug, Clone)]
+pub struct LoadedIr {
+    pub qrels: Qrels,
+    pub runs: Vec<Run>,
+    pub files: Vec<FileSummary>,
+}
+
+/// What the page shows of the files read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IrOverview {
+    pub files: Vec<FileSummary>,
+    pub qrels: QrelsSummary,
+    pub runs: Vec<RunSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QrelsSummary {
+    pub file: String,
+    pub queries: usize,
+    pub judgments: usize,
+    /// Judgments with a value > 0.
+    pub relevant: usize,
+    /// Queries judged without a relevant document (evaluated, scoring 0).
+    pub queries_without_relevant: usize,
+    pub comment_lines: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub file: String,
+    pub runid: String,
+    pub queries: usize,
+    pub retrieved: usize,
+    pub comment_lines: usize,
+    /// Lines with fields after the sixth (ignored, as trec_eval does).
+    pub lines_with_extra_fields: usize,
+}
+
+/// One run's evaluation with the file it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvaluatedRun {
+    pub file: String,
+    #[serde(flatten)]
+    pub evaluation: RunEvaluation,
+}
+
+/// Runs compared on one measure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunComparison {
+    /// The value compared (`map`, `ndcg_cut_10`).
+    pub measure: String,
+    /// Queries evaluated in every run.
+    pub queries: usize,
+    pub comparison: Comparison,
+}
+
+/// The report of `memaudit trec-eval` (`--format json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrecEvalReport {
+    pub settings: TrecEvalRequest,
+    pub qrels: QrelsSummary,
+    pub runs: Vec<EvaluatedRun>,
+    pub comparison: Option<RunComparison>,
+    /// What the reader and the evaluation noticed (queries skipped, unjudged documents, …).
+    pub notes: Vec<String>,
+}
+
+fn text_of(file: &InputFile) -> Result<String> {
+    Ok(decode(&file.name, &file.bytes)?.0.into_owned())
+}
+
+fn summarize_qrels(q: &Qrels) -> QrelsSummary {
+    QrelsSummary {
+        file: q.name.clone(),
+        queries: q.queries.len(),
+        judgments: q.judgments(),
+        relevant: q.queries.iter().map(|q| q.docs.iter().filter(|d| d.rel > 0).count()).sum(),
+        queries_without_relevant: q.queries.iter().filter(|q| q.docs.iter().all(|d| d.rel <= 0)).count(),
+        comment_lines: q.comments,
+    }
+}
+
+fn summarize_run(r: &Run) -> RunSummary {
+    RunSummary {
+        file: r.name.clone(),
+        runid: r.runid.clone(),
+        queries: r.queries.len(),
+        retrieved: r.retrieved(),
+        comment_lines: r.comments,
+        lines_with_extra_fields: r.lines_with_extra_fields,
+    }
+}
+
+/// `true` when a file name says qrels (`qrels.json`, `2024.qrels`, `trec_qrels`).
+fn named_like_qrels(name: &str) -> bool {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+    base.contains("qrel") || base.contains("judg")
+}
+
+impl Capability for TrecEval {
+    const ANALYSIS: Analysis = Analysis::TrecEval;
+    const ROLES: &'static [FileRole] = &[FileRole::Runs, FileRole::Qrels];
+
+    type Request = TrecEvalRequest;
+    type Loaded = LoadedIr;
+    type Overview = IrOverview;
+    type Report = TrecEvalReport;
+    type Table = TrecEvalTable;
+    type Detail = ();
+    type DetailView = ();
+
+    /// TREC text by its fields; dict-of-dicts JSON with a non-integer value is a run, with only
+    /// integers qrels when the name says so (`qrels`, `judgments`), else a run.
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        let text = text_of(file)?;
+        match detect(&text) {
+            Some(IrFileKind::TrecQrels) => Ok(FileRole::Qrels),
+            Some(IrFileKind::TrecRun | IrFileKind::JsonRun) => Ok(FileRole::Runs),
+            Some(IrFileKind::JsonIntegers) => {
+                Ok(if named_like_qrels(&file.name) { FileRole::Qrels } else { FileRole::Runs })
+            }
+            None => Err(Error::Ingest(IngestError::new(
+                Location::file(&file.name),
+                "neither a TREC qrels/run file (`qid iter docno rel` / `qid Q0 docno rank sim runid`) \
+                 nor a {\"qid\": {\"docno\": value}} JSON run or qrels",
+            ))),
+        }
+    }
+
+    fn load(files: &[RoleFile], _request: &TrecEvalRequest, progress: Progress<'_>) -> Result<LoadedIr> {
+        let qrels_files: Vec<&RoleFile> = of_role(files, FileRole::Qrels).collect();
+        let qrels_file = match qrels_files.as_slice() {
+            [one] => *one,
+            [] => {
+                return Err(Error::Empty(
+                    "no qrels: give the qrels file first (trec-eval QRELS RUN…), or drop one".into(),
+                ));
+            }
+            [a, b, ..] => {
+                return Err(Error::setting(
+                    "files",
+                    format!("two qrels files ({} and {}): evaluate against one at a time", a.file.name, b.file.name),
+                ));
+            }
+        };
+        progress(Phase::Reading, &format!("reading {}", qrels_file.file.name), 0.0);
+        let qrels = read_qrels(&qrels_file.file.name, &text_of(&qrels_file.file)?)?;
+        let run_files: Vec<&RoleFile> = of_role(files, FileRole::Runs).collect();
+        if run_files.is_empty() {
+            return Err(Error::Empty("no run: give one or more run files after the qrels, or drop them".into()));
+        }
+        let mut runs = Vec::with_capacity(run_files.len());
+        let mut file_summaries = vec![FileSummary::of(qrels_file, "qrels", qrels.lines)];
+        for (i, f) in run_files.iter().enumerate() {
+            progress(
+                Phase::Reading,
+                &format!("reading {}", f.file.name),
+                (i + 1) as f64 / (run_files.len() + 1) as f64,
+            );
+            let run = read_run(&f.file.name, &text_of(&f.file)?)?;
+            file_summaries.push(FileSummary::of(f, "run", run.lines));
+            runs.push(run);
+        }
+        // Two runs under one id would be indistinguishable in every table.
+        for (i, r) in runs.iter().enumerate() {
+            if let Some(o) = runs[..i].iter().find(|o| o.runid == r.runid && o.name == r.name) {
+                return Err(Error::setting("files", format!("the run file {} is given twice", o.name)));
+            }
+        }
+        Ok(LoadedIr { qrels, runs, files: file_summaries })
+    }
+
+    fn overview(loaded: &LoadedIr) -> IrOverview {
+        IrOverview {
+            files: loaded.files.clone(),
+            qrels: summarize_qrels(&loaded.qrels),
+            runs: loaded.runs.iter().map(summarize_run).collect(),
+        }
+    }
+
+    fn run(loaded: &LoadedIr, request: &TrecEvalRequest, progress: Progress<'_>) -> Result<TrecEvalReport> {
+        let selection = request.selection()?;
+        let mut runs = Vec::with_capacity(loaded.runs.len());
+        let mut notes = Vec::new();
+        let qrels = summarize_qrels(&loaded.qrels);
+        if qrels.queries_without_relevant > 0 {
+            notes.push(format!(
+                "{} of {} qrels queries have no relevant judgment: they are evaluated and score 0 (trec_eval)",
+                qrels.queries_without_relevant, qrels.queries
+            ));
+        }
+        for (i, run) in loaded.runs.iter().enumerate() {
+            progress(Phase::Scoring, &format!("evaluating {}", run.name), i as f64 / loaded.runs.len() as f64);
+            let e = evaluate(&loaded.qrels, run, &selection, &request.options)?;
+            run_notes(run, &e, &request.options, &mut notes);
+            runs.push(EvaluatedRun { file: run.name.clone(), evaluation: e });
+        }
+        let comparison = if runs.len() >= 2 {
+            progress(Phase::Comparing, "comparing runs", 0.9);
+            Some(compare_runs(&runs, &request.compared_value(&selection)?, &request.compare)?)
+        } else {
+            None
+        };
+        Ok(TrecEvalReport { settings: request.clone(), qrels, runs, comparison, notes })
+    }
+
+    fn detail(_: Option<&LoadedIr>, _: &TrecEvalRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &TrecEvalReport, which: TrecEvalTable) -> Result<Table> {
+        table(report, which)
+    }
+
+    /// One run: exactly what trec_eval prints. Several: each run's block in turn, then the
+    /// paired comparison.
+    fn render_text(report: &TrecEvalReport) -> String {
+        let mut out = String::new();
+        for r in &report.runs {
+            out.push_str(&trec_eval_text(&r.evaluation, report.settings.per_query, report.settings.summary));
+        }
+        if let Some(c) = &report.comparison {
+            out.push_str(&format!(
+                "\n# paired comparison of `{}` over the {} queries evaluated in every run\n",
+                c.measure, c.queries
+            ));
+            out.push_str(&crate::compare::table::render_compare_text(&c.comparison));
+        }
+        out
+    }
+}
+
+fn run_notes(run: &Run, e: &RunEvaluation, opts: &EvalOptions, notes: &mut Vec<String>) {
+    let who = format!("{} (run id {})", run.name, run.runid);
+    if !e.missing_queries.is_empty() {
+        notes.push(format!(
+            "{who}: {} qrels queries have no ranking: {} ({})",
+            e.missing_queries.len(),
+            if opts.complete { "they score 0 (-c)" } else { "they are skipped; -c scores them 0" },
+            preview(&e.missing_queries)
+        ));
+    }
+    if !e.unjudged_queries.is_empty() {
+        notes.push(format!(
+            "{who}: {} ranked queries are not in the qrels and are not evaluated ({})",
+            e.unjudged_queries.len(),
+            preview(&e.unjudged_queries)
+        ));
+    }
+    if e.unjudged_documents > 0 {
+        notes.push(format!(
+            "{who}: {} retrieved documents are not in the qrels (counted as not relevant)",
+            e.unjudged_documents
+        ));
+    }
+    if run.lines_with_extra_fields > 0 {
+        notes.push(format!(
+            "{who}: {} lines have fields after the sixth; they are ignored, as trec_eval does",
+            run.lines_with_extra_fields
+        ));
+    }
+}
+
+fn preview(ids: &[String]) -> String {
+    let head: Vec<&str> = ids.iter().take(5).map(String::as_str).collect();
+    if ids.len() > 5 { format!("{}, …", head.join(", ")) } else { head.join(", ") }
+}
+
+/// The per-query values of `measure` of every run over the queries all runs were evaluated on.
+fn compare_runs(runs: &[EvaluatedRun], measure: &str, settings: &CompareSettings) -> Result<RunComparison> {
+    let columns: Vec<usize> = runs
+        .iter()
+        .map(|r| {
+            r.evaluation
+                .index_of(measure)
+                .ok_or_else(|| Error::setting("compare-measure", format!("`{measure}` was not computed")))
+        })
+        .collect::<Result<_>>()?;
+    let index: Vec<rustc_hash::FxHashMap<&str, usize>> = runs
+        .iter()
+        .map(|r| r.evaluation.queries.iter().enumerate().map(|(i, q)| (q.qid.as_str(), i)).collect())
+        .collect();
+    let first = &runs[0].evaluation;
+    let mut items = Vec::new();
+    let mut values = Vec::new();
+    for q in &first.queries {
+        let row: Option<Vec<f64>> = runs
+            .iter()
+            .zip(&columns)
+            .zip(&index)
+            .map(|((r, &c), idx)| {
+                idx.get(q.qid.as_str()).and_then(|&i| r.evaluation.queries[i].values.get(c)).and_then(Value::number)
+            })
+            .collect();
+        if let Some(row) = row {
+            items.push(q.qid.clone());
+            values.push(row);
+        }
+    }
+    let mut arms: Vec<String> = runs.iter().map(|r| r.evaluation.runid.clone()).collect();
+    // Arms are named by run id; files sharing one are told apart by their file name.
+    for i in 0..arms.len() {
+        if arms.iter().filter(|a| **a == arms[i]).count() > 1 {
+            arms[i] = format!("{} ({})", runs[i].evaluation.runid, runs[i].file);
+        }
+    }
+    if items.len() < 2 {
+        return Err(Error::Empty(format!(
+            "the runs share {} evaluated queries: a paired comparison needs at least 2",
+            items.len()
+        )));
+    }
+    let input = CompareInput { arms, items, values, groups: None, per: None };
+    let n = input.items.len();
+    let comparison = compare(&input, settings, &mut |_, _| {})?;
+    Ok(RunComparison { measure: measure.to_string(), queries: n, comparison })
+}
+
+impl TrecEvalRequest {
+    /// The options as `memaudit trec-eval` takes them (shown next to every result, so the
+    /// numbers can be reproduced from the command line).
+    pub fn command_line(&self) -> String {
+        let o = &self.options;
+        let mut parts = vec!["memaudit trec-eval".to_string()];
+        if o.version != super::measure::TrecEvalVersion::V10 {
+            parts.push(format!("--trec-eval-version {}", o.version));
+        }
+        if self.per_query {
+            parts.push("-q".into());
+        }
+        if !self.summary {
+            parts.push("-n".into());
+        }
+        if o.complete {
+            parts.push("-c".into());
+        }
+        if o.judged_only {
+            parts.push("-J".into());
+        }
+        if o.relevance_level != 1 {
+            parts.push(format!("-l {}", o.relevance_level));
+        }
+        if let Some(m) = o.max_per_topic {
+            parts.push(format!("-M {m}"));
+        }
+        if o.num_docs_in_coll != 0 {
+            parts.push(format!("-N {}", o.num_docs_in_coll));
+        }
+        for m in &self.measures {
+            parts.push(format!("-m {m}"));
+        }
+        if let Some(m) = &self.compare_measure {
+            parts.push(format!("--compare-measure {m}"));
+        }
+        let d = CompareSettings::default();
+        let c = &self.compare;
+        if c.alpha != d.alpha {
+            parts.push(format!("--alpha {}", c.alpha));
+        }
+        if c.bootstrap != d.bootstrap {
+            parts.push(format!("--bootstrap {}", c.bootstrap));
+        }
+        if c.seed != d.seed {
+            parts.push(format!("--seed {}", c.seed));
+        }
+        if c.ci != d.ci {
+            parts.push(format!("--ci {}", crate::report::serde_name(&c.ci)));
+        }
+        parts.push("QRELS RUN…".into());
+        parts.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capability::{assign_roles, quiet, run_once};
+
+    fn files(list: &[(&str, &str)]) -> Vec<RoleFile> {
+        assign_roles::<TrecEval>(list.iter().map(|(n, t)| (InputFile::new(*n, t.as_bytes().to_vec()), None)).collect())
+            .unwrap()
+    }
+
+    #[test]
+    fn roles_are_detected_and_runs_compared() {
+        let f = files(&[
+            ("a.run", "1 Q0 a 1 2 A\n1 Q0 b 2 1 A\n2 Q0 c 1 1 A\n3 Q0 e 1 1 A\n"),
+            ("judgments.json", r#"{"1": {"a": 1, "b": 0}, "2": {"c": 0, "d": 2}, "3": {"e": 1}}"#),
+            ("b.json", r#"{"1": {"b": 2.5, "a": 1.5}, "2": {"d": 1.0}, "3": {"f": 0.5}}"#),
+        ]);
+        assert_eq!(f.iter().map(|f| f.role).collect::<Vec<_>>(), [FileRole::Runs, FileRole::Qrels, FileRole::Runs]);
+        let request = TrecEvalRequest { measures: vec!["map".into(), "P.1".into()], ..Default::default() };
+        let (_, report) = run_once::<TrecEval>(&f, &request, &mut quiet()).unwrap();
+        assert_eq!(report.runs.len(), 2);
+        let c = report.comparison.as_ref().unwrap();
+        assert_eq!((c.measure.as_str(), c.queries), ("map", 3));
+        assert_eq!(c.comparison.arms.iter().map(|a| a.arm.as_str()).collect::<Vec<_>>(), ["A", "b"]);
+        // A: AP 1, 0 (query 2 judged, nothing relevant retrieved), 1 → mean 2/3; b: 0.5, 1, 0.
+        assert!((c.comparison.arms[0].mean - 2.0 / 3.0).abs() < 1e-12);
+        assert!((c.comparison.arms[1].mean - 0.5).abs() < 1e-12);
+        let text = TrecEval::render_text(&report);
+        assert!(
+            text.starts_with("map                   \tall\t0.6667\nP_1                   \tall\t0.6667\nmap"),
+            "{text}"
+        );
+        assert!(TrecEval::table(&report, TrecEvalTable::Pairs).unwrap().rows.len() == 1);
+    }
+
+    #[test]
+    fn settings_are_validated_before_reading() {
+        let bad = [
+            TrecEvalRequest { measures: vec!["P.0".into()], ..Default::default() },
+            TrecEvalRequest { compare_measure: Some("ndcg".into()), ..Default::default() },
+            TrecEvalRequest { compare_measure: Some("num_ret".into()), ..Default::default() },
+            TrecEvalRequest {
+                options: EvalOptions { max_per_topic: Some(0), ..Default::default() },
+                ..Default::default()
+            },
+        ];
+        for r in bad {
+            assert!(r.validate().is_err(), "{r:?}");
+        }
+        assert!(TrecEvalRequest::default().validate().is_ok());
+        assert_eq!(
+            TrecEvalRequest { measures: vec!["map".into()], per_query: true, ..Default::default() }.command_line(),
+            "memaudit trec-eval -q -m map QRELS RUN…"
+        );
+    }
+}
