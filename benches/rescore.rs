@@ -31,7 +31,7 @@ fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 }
 
 fn main() {
-    let spec = SynthSpec { queries: 2000, systems: 8, depth: 60, seed: 7, quirks: false };
+    let spec = SynthSpec { queries: 2000, systems: 8, depth: 60, seed: 7, quirks: false, own_store: false };
     let bundle = generate(&spec);
     let rows: usize = bundle.runs.iter().map(|r| r.ranked.len()).sum();
     let (m, q, r) = to_jsonl(&bundle);

@@ -111,6 +111,10 @@ pub struct Settings {
     pub seed: u64,
     /// Two-sided confidence level of the intervals.
     pub confidence: f64,
+    /// More cutoffs for the Recall@k / nDCG@k curve (`--k 1,5,10,60`: every table at the
+    /// largest, `k`, and the curve at each). Empty: no curve.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<usize>,
 }
 
 impl Default for Settings {
@@ -125,6 +129,7 @@ impl Default for Settings {
             bootstrap: 3000,
             seed: 1337,
             confidence: 0.95,
+            curve: Vec::new(),
         }
     }
 }
@@ -142,6 +147,15 @@ impl Settings {
         if self.k > 1_000_000 {
             return Err(Error::setting("k", "must be at most 1,000,000"));
         }
+        if self.curve.iter().any(|&c| c == 0 || c > self.k) {
+            return Err(Error::setting(
+                "k",
+                format!("every cutoff of the curve must be in 1..={} (the largest cutoff)", self.k),
+            ));
+        }
+        if self.curve.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Error::setting("k", "the cutoffs of the curve must increase, each given once"));
+        }
         self.bootstrap().validate(0)
     }
 
@@ -150,11 +164,38 @@ impl Settings {
         crate::stats::bootstrap::Bootstrap { resamples: self.bootstrap, seed: self.seed, confidence: self.confidence }
     }
 
+    /// The cutoffs `1,5,10,60` as given to `--k`: the curve's, else `k` alone.
+    pub fn cutoffs(&self) -> Vec<usize> {
+        if self.curve.is_empty() { vec![self.k] } else { self.curve.clone() }
+    }
+
+    /// `--k 1,5,10,60`: every table at the largest cutoff, the curve at each (when there are
+    /// several). An error names what is wrong with the list.
+    pub fn with_cutoffs(mut self, cutoffs: &[usize]) -> Result<Settings> {
+        let mut ks = cutoffs.to_vec();
+        ks.sort_unstable();
+        ks.dedup();
+        if ks.len() != cutoffs.len() {
+            return Err(Error::setting("k", "a cutoff is given twice"));
+        }
+        let Some(&k) = ks.last() else {
+            return Err(Error::setting("k", "give at least one cutoff"));
+        };
+        self.k = k;
+        self.curve = if ks.len() > 1 { ks } else { Vec::new() };
+        Ok(self)
+    }
+
     /// One line describing every convention, for table and CSV headers.
     pub fn describe(&self) -> String {
+        let k = if self.curve.is_empty() {
+            self.k.to_string()
+        } else {
+            self.curve.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
+        };
         format!(
             "k={} unit={} discount={} gain={} order={} missing={} bootstrap={} seed={} confidence={}",
-            self.k,
+            k,
             match self.unit {
                 CreditUnit::Group => "group",
                 CreditUnit::Id => "id",

@@ -35,6 +35,11 @@ pub struct Dataset {
     pub files: Vec<FileReport>,
     pub warnings: Warnings,
     pub from_trec_qrels: bool,
+    /// Per memory, the systems whose store holds it (`None`: every store). Empty when no
+    /// memory names a system (one store shared by all systems).
+    store_systems: Vec<Option<Vec<u32>>>,
+    /// Systems with ranked lists whose store is empty (an error for the caller to report).
+    pub empty_stores: Vec<String>,
     memory_index: FxHashMap<String, u32>,
     query_index: FxHashMap<String, u32>,
     /// anchor id -> stored memories descending from it, in store order
@@ -110,7 +115,7 @@ impl Dataset {
                 warnings
                     .add_n(WarningKind::DuplicateEvidence, before - q.evidence.len(), || format!("`{}`", q.query_id));
             }
-            if q.evidence.is_empty() {
+            if q.evidence.is_empty() && !from_trec_qrels && q.targets.is_none() {
                 warnings.add(WarningKind::QueryWithoutEvidence, || format!("`{}`", q.query_id));
             }
             for e in &q.evidence {
@@ -122,6 +127,41 @@ impl Dataset {
             queries.push(q);
         }
 
+        // Explicit target mappings: every id they credit is a stored memory (raw when some raw
+        // set lists it, canonical when some canonical set does).
+        let explicit_targets = queries.iter().any(|q| q.targets.is_some());
+        if explicit_targets {
+            let mut added: FxHashMap<String, usize> = FxHashMap::default();
+            for q in &queries {
+                let Some(t) = &q.targets else { continue };
+                for (ids, raw, canonical) in
+                    [(&t.raw, true, false), (&t.source, false, false), (&t.canonical, false, true)]
+                {
+                    for id in ids {
+                        if memory_index.contains_key(id) && !added.contains_key(id) {
+                            continue;
+                        }
+                        let i = *added.entry(id.clone()).or_insert_with(|| {
+                            memory_index.insert(id.clone(), memories.len() as u32);
+                            memories.push(Memory {
+                                memory_id: id.clone(),
+                                anchors: vec![id.clone()],
+                                raw: false,
+                                canonical: false,
+                                kind: Some("mapped_id".into()),
+                                text: None,
+                                systems: None,
+                                extra: Default::default(),
+                            });
+                            memories.len() - 1
+                        });
+                        memories[i].raw |= raw;
+                        memories[i].canonical |= canonical;
+                    }
+                }
+            }
+        }
+
         // Runs.
         let mut systems: Vec<String> = Vec::new();
         let mut system_index: FxHashMap<String, usize> = FxHashMap::default();
@@ -130,6 +170,8 @@ impl Dataset {
         let mut unknown_index: FxHashMap<String, u32> = FxHashMap::default();
         let n_mem = memories.len() as u32;
         let mut seen: FxHashSet<u32> = FxHashSet::default();
+        // Unjudged documents per system (TREC qrels): one warning per run, not one per id.
+        let mut unjudged: Vec<usize> = Vec::new();
         for run in bundle.runs {
             let Some(&q) = query_index.get(&run.query_id) else {
                 warnings
@@ -139,6 +181,7 @@ impl Dataset {
             let s = *system_index.entry(run.system.clone()).or_insert_with(|| {
                 systems.push(run.system.clone());
                 lists.push(vec![None; queries.len()]);
+                unjudged.push(0);
                 systems.len() - 1
             });
             if lists[s][q as usize].is_some() {
@@ -186,7 +229,9 @@ impl Dataset {
                     format!("system `{}`, query `{}`: {repeated} repeat(s)", run.system, run.query_id)
                 });
             }
-            if not_stored > 0 {
+            if not_stored > 0 && (from_trec_qrels || explicit_targets) {
+                unjudged[s] += not_stored;
+            } else if not_stored > 0 {
                 warnings.add_n(WarningKind::RankedIdNotStored, not_stored, || {
                     format!(
                         "system `{}`, query `{}`: `{}`{}",
@@ -210,6 +255,10 @@ impl Dataset {
             }
             lists[s][q as usize] = Some(RankedList { items, scores });
         }
+        for (s, &n) in unjudged.iter().enumerate().filter(|(_, n)| **n > 0) {
+            warnings
+                .add(WarningKind::UnjudgedDocuments, || format!("system `{}`: {n} retrieved documents", systems[s]));
+        }
         for (s, sys_lists) in lists.iter().enumerate() {
             let missing = sys_lists.iter().filter(|l| l.is_none()).count();
             if missing > 0 {
@@ -217,6 +266,58 @@ impl Dataset {
                 warnings.add_n(WarningKind::QueryWithoutRun, missing, || {
                     format!("system `{}`: {missing} queries, e.g. `{}`", systems[s], first.unwrap_or_default())
                 });
+            }
+        }
+
+        // Per-system stores: a memory naming systems is in those systems' stores only.
+        let mut store_systems: Vec<Option<Vec<u32>>> = Vec::new();
+        let mut empty_stores = Vec::new();
+        if memories.iter().any(|m| m.systems.is_some()) {
+            let mut listed = vec![false; systems.len()];
+            for m in &memories {
+                store_systems.push(m.systems.as_ref().map(|names| {
+                    let mut idx: Vec<u32> = Vec::with_capacity(names.len());
+                    for n in names {
+                        match system_index.get(n) {
+                            Some(&s) => {
+                                listed[s] = true;
+                                if !idx.contains(&(s as u32)) {
+                                    idx.push(s as u32);
+                                }
+                            }
+                            None => warnings.add(WarningKind::MemorySystemWithoutRun, || {
+                                format!("memory `{}` names system `{n}`", m.memory_id)
+                            }),
+                        }
+                    }
+                    idx
+                }));
+            }
+            let shared = memories.iter().any(|m| m.systems.is_none());
+            empty_stores =
+                systems.iter().zip(&listed).filter(|(_, l)| !shared && !**l).map(|(s, _)| s.clone()).collect();
+            // Ranked ids stored for other systems only earn nothing for this one.
+            for (s, sys_lists) in lists.iter().enumerate() {
+                for (q, list) in sys_lists.iter().enumerate() {
+                    let Some(list) = list else { continue };
+                    let outside = list
+                        .items
+                        .iter()
+                        .filter(|&&i| {
+                            store_systems
+                                .get(i as usize)
+                                .is_some_and(|st| st.as_ref().is_some_and(|v| !v.contains(&(s as u32))))
+                        })
+                        .count();
+                    warnings.add_n(WarningKind::RankedIdOutsideStore, outside, || {
+                        format!("system `{}`, query `{}`: {outside} id(s)", systems[s], queries[q].query_id)
+                    });
+                }
+            }
+        }
+        if from_trec_qrels {
+            for q in queries.iter().filter(|q| q.evidence.is_empty()) {
+                warnings.add(WarningKind::JudgedWithoutRelevant, || format!("`{}`", q.query_id));
             }
         }
 
@@ -231,10 +332,30 @@ impl Dataset {
             files,
             warnings,
             from_trec_qrels,
+            store_systems,
+            empty_stores,
             memory_index,
             query_index,
             anchor_members,
         }
+    }
+
+    /// Whether memories name their systems (each system scored against its own store).
+    pub fn per_system_stores(&self) -> bool {
+        !self.store_systems.is_empty()
+    }
+
+    /// Whether stored memory `memory` is in `system`'s store.
+    pub fn in_store(&self, memory: u32, system: usize) -> bool {
+        match self.store_systems.get(memory as usize) {
+            Some(Some(list)) => list.contains(&(system as u32)),
+            _ => true,
+        }
+    }
+
+    /// A topic of TREC qrels judged without a relevant document (scored 0, as trec_eval).
+    pub fn judged_without_relevant(&self, query: usize) -> bool {
+        self.from_trec_qrels && self.queries[query].evidence.is_empty()
     }
 
     /// The id of a ranked item (stored or not).

@@ -78,6 +78,15 @@ pub struct Memory {
     pub kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub text: Option<String>,
+    /// The systems whose store holds this memory (`"system": "mem0"` or a list): each memory
+    /// system has its own store and TIAP defines the targets per store. Absent: in every store.
+    #[serde(
+        default,
+        rename = "system",
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::opt_ids"
+    )]
+    pub systems: Option<Vec<String>>,
     /// Any other fields (`tenant`, `session`, ...), kept for display.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -104,8 +113,34 @@ pub struct Query {
     pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt_text")]
     pub answer: Option<String>,
+    /// Explicit target sets (the MTEL-Mem target mappings' `raw_ids` / `source_ids` /
+    /// `canonical_ids`): the ids each target credits for this query, each id its own group.
+    /// When present they replace the targets derived from `evidence` and the lineage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub targets: Option<ExplicitTargets>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// The ids each target credits for one query, given explicitly.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExplicitTargets {
+    #[serde(default, deserialize_with = "lenient::ids")]
+    pub raw: Vec<String>,
+    #[serde(default, deserialize_with = "lenient::ids")]
+    pub source: Vec<String>,
+    #[serde(default, deserialize_with = "lenient::ids")]
+    pub canonical: Vec<String>,
+}
+
+impl ExplicitTargets {
+    pub fn of(&self, t: Target) -> &[String] {
+        match t {
+            Target::Raw => &self.raw,
+            Target::Source => &self.source,
+            Target::Canonical => &self.canonical,
+        }
+    }
 }
 
 /// One item of a saved ranked list.
@@ -268,6 +303,34 @@ pub(crate) mod lenient {
             }
         }
         d.deserialize_any(V)
+    }
+
+    /// `"system": "a"`, `["a", "b"]` or null (every store); an empty list is refused.
+    pub fn opt_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+        let v: Option<Vec<String>> = d.deserialize_option(OptIds)?;
+        match v {
+            Some(list) if list.is_empty() => Err(de::Error::custom(
+                "an empty list of systems: omit `system` to put the memory in every store, or name its systems",
+            )),
+            other => Ok(other),
+        }
+    }
+
+    struct OptIds;
+    impl<'de> Visitor<'de> for OptIds {
+        type Value = Option<Vec<String>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a system name, a list of system names, or null")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            ids(d).map(Some)
+        }
     }
 
     struct IdOf(String);

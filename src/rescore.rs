@@ -38,8 +38,9 @@ pub struct Rescored {
     /// Targets that exist for this store.
     pub targets: Vec<Target>,
     cells: Vec<Cell>,
-    /// Per query: eligible under each target (independent of systems).
-    pub eligible: Vec<[bool; 3]>,
+    /// Per (system, query), `[system * n_queries + query]`: eligible under each target (the
+    /// same for every system unless systems have their own stores).
+    eligible: Vec<[bool; 3]>,
     /// Problems met while scoring (e.g. trec_eval order without scores).
     pub warnings: Warnings,
 }
@@ -49,8 +50,14 @@ impl Rescored {
         &self.cells[(system * self.n_queries + query) * 3 + target_slot(target)]
     }
 
-    pub fn is_eligible(&self, query: usize, target: Target) -> bool {
-        self.eligible[query][target_slot(target)]
+    /// Whether `query` is eligible under `target` in `system`'s store.
+    pub fn is_eligible(&self, system: usize, query: usize, target: Target) -> bool {
+        self.eligible[system * self.n_queries + query][target_slot(target)]
+    }
+
+    /// Whether `query` is eligible under `target` for some system.
+    pub fn eligible_for_any(&self, query: usize, target: Target) -> bool {
+        (0..self.n_systems).any(|s| self.is_eligible(s, query, target))
     }
 }
 
@@ -75,28 +82,54 @@ pub fn rescore(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(f64))
     let n_s = ds.systems.len();
     let n_q = ds.queries.len();
     let mut cells = vec![Cell::ABSENT; n_s * n_q * 3];
-    let mut eligible = vec![[false; 3]; n_q];
+    let mut eligible = vec![[false; 3]; n_s * n_q];
     let mut warnings = Warnings::default();
     let mut scratch = Scratch::default();
     let mut seen: FxHashSet<u32> = FxHashSet::default();
     let mut positions: Vec<u32> = Vec::new();
     let mut first: Vec<bool> = Vec::new();
     let k = settings.k;
+    let per_system = ds.per_system_stores();
+    let build = |q: usize, s: Option<usize>| QueryTargets::build(ds, q as u32, settings.unit, settings.gain, s);
     let gains_of = |qt: &QueryTargets| -> [Vec<f64>; 3] { Target::ALL.map(|t| qt.gains(t)) };
+    // A TREC topic judged without a relevant document scores 0, as in trec_eval.
+    let zero = ListScore {
+        ndcg: 0.0,
+        recall: 0.0,
+        hit: 0.0,
+        mrr: 0.0,
+        top1: 0.0,
+        dcg: 0.0,
+        idcg: 0.0,
+        groups: 0,
+        groups_hit: 0,
+        first_rank: None,
+    };
 
-    #[allow(clippy::needless_range_loop)] // `q` indexes queries, lists, cells and `eligible` alike
     for q in 0..n_q {
         if q % 256 == 0 {
             progress(q as f64 / n_q.max(1) as f64);
         }
-        let qt = QueryTargets::build(ds, q as u32, settings.unit, settings.gain);
-        let gains = gains_of(&qt);
-        let mut slots: Vec<&[u32]> = Vec::with_capacity(k.min(1024));
-        for t in &ds.targets {
-            eligible[q][target_slot(*t)] = qt.eligible(*t);
-        }
+        let judged_empty = ds.judged_without_relevant(q);
+        let shared = (!per_system).then(|| build(q, None));
         for s in 0..n_s {
+            let mut slots: Vec<&[u32]> = Vec::with_capacity(k.min(1024));
+            let own;
+            let qt = match &shared {
+                Some(qt) => qt,
+                None => {
+                    own = build(q, Some(s));
+                    &own
+                }
+            };
+            let gains = gains_of(qt);
             let base = (s * n_q + q) * 3;
+            for t in &ds.targets {
+                eligible[s * n_q + q][target_slot(*t)] = qt.eligible(*t) || (judged_empty && *t == Target::Raw);
+            }
+            let score_of = |score: Option<ListScore>, t: Target| {
+                if score.is_none() && judged_empty && t == Target::Raw { Some(zero.clone()) } else { score }
+            };
             match &ds.lists[s][q] {
                 Some(list) => {
                     let order = match reading_order(ds, list, settings.order) {
@@ -126,14 +159,14 @@ pub fn rescore(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(f64))
                                 .map(|(&it, &f)| if f { qt.groups_of(it, *t) } else { &[][..] }),
                         );
                         let score = metrics::score_slots(&slots, &gains[ti], k, settings.discount, &mut scratch);
-                        cells[base + ti] = Cell { scored: true, has_run: true, score };
+                        cells[base + ti] = Cell { scored: true, has_run: true, score: score_of(score, *t) };
                     }
                 }
                 None if settings.missing == MissingRun::Zero => {
                     for t in &ds.targets {
                         let ti = target_slot(*t);
                         let score = metrics::score_slots(&[], &gains[ti], k, settings.discount, &mut scratch);
-                        cells[base + ti] = Cell { scored: true, has_run: false, score };
+                        cells[base + ti] = Cell { scored: true, has_run: false, score: score_of(score, *t) };
                     }
                 }
                 None => {}

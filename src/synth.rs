@@ -21,12 +21,19 @@ pub struct SynthSpec {
     /// Add a few deliberate problems (query without evidence, dangling evidence, repeated ids,
     /// a run for an unknown query) so the reading summary has something to show.
     pub quirks: bool,
+    /// Add a system with a store of its own ([`OWN_STORE_SYSTEM`]): its extracted facts are
+    /// in its store only, and the other systems' facts and summaries in theirs (the turns are
+    /// in every store) — TIAP's per-store targets.
+    pub own_store: bool,
 }
+
+/// The name of the system with its own store.
+pub const OWN_STORE_SYSTEM: &str = "extractor-store";
 
 impl SynthSpec {
     /// The demo bundle shipped with the viewer (`static/demo/`).
     pub fn demo() -> Self {
-        SynthSpec { queries: 120, systems: 3, depth: 30, seed: 20261122, quirks: true }
+        SynthSpec { queries: 120, systems: 3, depth: 30, seed: 20261122, quirks: true, own_store: true }
     }
 }
 
@@ -90,6 +97,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                     canonical: false,
                     kind: Some("turn".into()),
                     text: Some(format!("Speaker {} mentions they {topic} {when}.", if t % 2 == 1 { "A" } else { "B" })),
+                    systems: None,
                     extra,
                 });
                 let mut f = Vec::new();
@@ -105,6 +113,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                             canonical: true,
                             kind: Some("fact".into()),
                             text: Some(format!("Fact: the user {topic} ({when}).")),
+                            systems: None,
                             extra: Map::new(),
                         });
                     }
@@ -122,6 +131,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                 canonical: false,
                 kind: Some("session_summary".into()),
                 text: Some(format!("Summary of session {s}.")),
+                systems: None,
                 extra: Map::new(),
             });
             summaries.extend(std::iter::repeat_n(Some(sum_idx), 12));
@@ -151,6 +161,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
             category: Some(cat.into()),
             text: Some(format!("When did the user say they {topic}?")),
             answer: Some(WHEN[rng.random_range(0..WHEN.len())].into()),
+            targets: None,
             extra: Map::new(),
         });
     }
@@ -229,7 +240,108 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
             ranked: vec![RankedItem { memory_id: memories[0].memory_id.clone(), score: Some(1.0) }],
         });
     }
+    if spec.own_store {
+        add_own_store(spec, &mut memories, &queries, &mut runs, &turns_of);
+    }
     Bundle { memories, queries, runs }
+}
+
+/// A system whose store holds the turns and its own extracted facts (one per turn, for about
+/// half of the turns; a different lineage from the shared facts), drawn from its own random
+/// stream so the other systems' data stay as they were.
+fn add_own_store(
+    spec: &SynthSpec,
+    memories: &mut Vec<Memory>,
+    queries: &[Query],
+    runs: &mut Vec<Run>,
+    turns_of: &[Vec<String>],
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(spec.seed.wrapping_add(1));
+    let others: Vec<String> = {
+        let mut seen: Vec<String> = Vec::new();
+        for r in runs.iter() {
+            if !seen.contains(&r.system) {
+                seen.push(r.system.clone());
+            }
+        }
+        seen
+    };
+    for m in memories.iter_mut().filter(|m| !m.raw) {
+        m.systems = Some(others.clone());
+    }
+    let mut own: Vec<Vec<Option<usize>>> = Vec::new(); // per conv, per turn: its extracted fact
+    let mut store_of_conv: Vec<Vec<usize>> = Vec::new();
+    for (c, turns) in turns_of.iter().enumerate() {
+        let mut per_turn = Vec::new();
+        let mut store: Vec<usize> = memories
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.raw && m.memory_id.starts_with(&format!("conv{c}/")))
+            .map(|(i, _)| i)
+            .collect();
+        for (t, id) in turns.iter().enumerate() {
+            if rng.random_bool(0.5) {
+                per_turn.push(Some(memories.len()));
+                store.push(memories.len());
+                memories.push(Memory {
+                    memory_id: format!("conv{c}/extracted:{t}"),
+                    anchors: vec![id.clone()],
+                    raw: false,
+                    canonical: true,
+                    kind: Some("extracted_fact".into()),
+                    text: Some("Extracted fact.".into()),
+                    systems: Some(vec![OWN_STORE_SYSTEM.to_string()]),
+                    extra: Map::new(),
+                });
+            } else {
+                per_turn.push(None);
+            }
+        }
+        own.push(per_turn);
+        store_of_conv.push(store);
+    }
+    for (qi, q) in queries.iter().enumerate() {
+        let c = qi / 10;
+        let mut ranked: Vec<usize> = Vec::new();
+        for e in &q.evidence {
+            let Some(t) = turns_of[c].iter().position(|id| *id == e.anchor) else { continue };
+            if rng.random_bool(0.6) {
+                match own[c][t] {
+                    Some(f) if rng.random_bool(0.8) => push_new(&mut ranked, f),
+                    _ => {
+                        if let Some(r) = memories.iter().position(|m| m.memory_id == e.anchor) {
+                            push_new(&mut ranked, r);
+                        }
+                    }
+                }
+            }
+        }
+        let pool = &store_of_conv[c];
+        while ranked.len() < spec.depth.min(pool.len()) {
+            let m = pool[rng.random_range(0..pool.len())];
+            if !ranked.contains(&m) {
+                ranked.push(m);
+            }
+        }
+        for i in 0..ranked.len().min(q.evidence.len()) {
+            let to = rng.random_range(0..(spec.depth / 3).max(2).min(ranked.len()));
+            ranked.swap(i, to);
+        }
+        ranked.truncate(spec.depth);
+        let n = ranked.len();
+        runs.push(Run {
+            system: OWN_STORE_SYSTEM.to_string(),
+            query_id: q.query_id.clone(),
+            ranked: ranked
+                .into_iter()
+                .enumerate()
+                .map(|(i, m)| RankedItem {
+                    memory_id: memories[m].memory_id.clone(),
+                    score: Some(((n - i) as f64 / n as f64 * 1000.0).round() / 1000.0),
+                })
+                .collect(),
+        });
+    }
 }
 
 fn push_new(ranked: &mut Vec<usize>, m: usize) {
@@ -260,7 +372,7 @@ mod tests {
 
     #[test]
     fn deterministic_and_well_formed() {
-        let spec = SynthSpec { queries: 30, systems: 3, depth: 20, seed: 7, quirks: false };
+        let spec = SynthSpec { queries: 30, systems: 3, depth: 20, seed: 7, quirks: false, own_store: false };
         let a = generate(&spec);
         assert_eq!(a, generate(&spec));
         assert_eq!(a.queries.len(), 30);

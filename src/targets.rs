@@ -5,6 +5,10 @@
 //! query is eligible for t when at least one group remains. With the `id` credit unit every
 //! memory in ∪ g_t(a) is its own group (the MTEL-Mem package's ID-level variant), with the
 //! highest grade of the anchors it descends from.
+//!
+//! Per-system stores (memories naming their `system`): the groups of system s are built from
+//! s's store only, g_t^s(a) = { m ∈ store(s) : a ∈ ℓ(m) ∧ admits_t(m) } (TIAP defines the
+//! targets per store), so eligibility is per (system, query).
 
 use rustc_hash::FxHashMap;
 
@@ -41,8 +45,42 @@ pub fn target_slot(t: Target) -> usize {
 }
 
 impl QueryTargets {
-    pub fn build(ds: &Dataset, query: u32, unit: CreditUnit, gain: Gain) -> QueryTargets {
+    /// Explicit target sets (MTEL-Mem mappings): each listed id that is in the store is its own
+    /// group of grade 1, whatever the credit unit (the mappings carry no anchors to group by).
+    fn explicit(
+        ds: &Dataset,
+        explicit: &crate::model::ExplicitTargets,
+        gain: Gain,
+        in_store: impl Fn(u32) -> bool,
+    ) -> QueryTargets {
+        let mut groups: [Vec<Group>; 3] = Default::default();
+        let mut per_mem: FxHashMap<u32, [Vec<u32>; 3]> = FxHashMap::default();
+        for t in Target::ALL {
+            if !ds.targets.contains(&t) {
+                continue;
+            }
+            let ti = target_slot(t);
+            for id in explicit.of(t) {
+                let Some(m) = ds.memory_index(id) else { continue };
+                if !in_store(m) || per_mem.get(&m).is_some_and(|l| !l[ti].is_empty()) {
+                    continue;
+                }
+                let g = groups[ti].len() as u32;
+                per_mem.entry(m).or_default()[ti].push(g);
+                groups[ti].push(Group { label: id.clone(), gain: gain.of(1.0), members: vec![m] });
+            }
+        }
+        Self::assemble(groups, per_mem)
+    }
+
+    /// The groups of `query`; with per-system stores, in `system`'s store (`None`: every stored
+    /// memory).
+    pub fn build(ds: &Dataset, query: u32, unit: CreditUnit, gain: Gain, system: Option<usize>) -> QueryTargets {
+        let in_store = |m: u32| system.is_none_or(|s| ds.in_store(m, s));
         let q = &ds.queries[query as usize];
+        if let Some(explicit) = &q.targets {
+            return Self::explicit(ds, explicit, gain, in_store);
+        }
         let mut groups: [Vec<Group>; 3] = Default::default();
         // memory -> per target list of groups
         let mut per_mem: FxHashMap<u32, [Vec<u32>; 3]> = FxHashMap::default();
@@ -60,7 +98,7 @@ impl QueryTargets {
                             .copied()
                             .filter(|&m| {
                                 let mem = &ds.memories[m as usize];
-                                t.admits(mem.raw, mem.canonical)
+                                in_store(m) && t.admits(mem.raw, mem.canonical)
                             })
                             .collect();
                         if members.is_empty() {
@@ -79,7 +117,7 @@ impl QueryTargets {
                     for e in &q.evidence {
                         for &m in ds.anchor_members(&e.anchor) {
                             let mem = &ds.memories[m as usize];
-                            if !t.admits(mem.raw, mem.canonical) {
+                            if !in_store(m) || !t.admits(mem.raw, mem.canonical) {
                                 continue;
                             }
                             match pos.get(&m) {
@@ -103,6 +141,11 @@ impl QueryTargets {
                 }
             }
         }
+        Self::assemble(groups, per_mem)
+    }
+
+    /// The lookup from memories to their groups (higher gains first).
+    fn assemble(groups: [Vec<Group>; 3], per_mem: FxHashMap<u32, [Vec<u32>; 3]>) -> QueryTargets {
         let mut flat = Vec::new();
         let mut lookup = FxHashMap::default();
         lookup.reserve(per_mem.len());
@@ -169,7 +212,7 @@ mod tests {
     #[test]
     fn groups_per_target() {
         let d = ds();
-        let qt = QueryTargets::build(&d, 0, CreditUnit::Group, Gain::Linear);
+        let qt = QueryTargets::build(&d, 0, CreditUnit::Group, Gain::Linear, None);
         let labels = |t| qt.groups(t).iter().map(|g: &Group| g.label.clone()).collect::<Vec<_>>();
         assert_eq!(labels(Target::Raw), ["r1", "r2"]);
         assert_eq!(labels(Target::Source), ["r1", "r2"]);
@@ -184,7 +227,7 @@ mod tests {
     #[test]
     fn id_unit_makes_each_memory_a_group() {
         let d = ds();
-        let qt = QueryTargets::build(&d, 0, CreditUnit::Id, Gain::Linear);
+        let qt = QueryTargets::build(&d, 0, CreditUnit::Id, Gain::Linear, None);
         assert_eq!(qt.groups(Target::Source).len(), 4);
         assert_eq!(qt.groups(Target::Raw).len(), 2);
         assert_eq!(qt.groups(Target::Canonical).len(), 1);

@@ -147,7 +147,9 @@ fn csv_tables_and_out_dir() {
     let out = bin().arg("rescore").args(demo_args()).args(["--format", "csv", "--table", "winners"]).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("target,a,b,n,mean_a,mean_b,delta_ndcg,ci_low,ci_high,winner,significant,flip\n"));
+    assert!(text.starts_with(
+        "target,a,b,n,mean_a,mean_b,delta_ndcg,ci_low,ci_high,winner,significant,flip,subset,metric,delta,hit_a_only,hit_b_only,mcnemar_p\n"
+    ));
     let out = bin()
         .arg("rescore")
         .args(demo_args())
@@ -169,7 +171,8 @@ fn csv_tables_and_out_dir() {
         assert!(out.status.success(), "{table}");
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.starts_with(header), "{table}: {text}");
-        assert_eq!(text.lines().count(), if table == "kendall_from_raw" { 6 } else { 4 }, "{table}");
+        // A header and a row per system (four in the demo) or per aggregation (five).
+        assert_eq!(text.lines().count(), if table == "kendall_from_raw" { 6 } else { 5 }, "{table}");
     }
     let dir = tmpdir("out");
     let out =

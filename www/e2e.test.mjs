@@ -19,6 +19,7 @@ import zlib from 'node:zlib';
 import {
   ROOT, DIST, cli, launch, openPage as open, assertOwnFilesOnly as ownFilesOnly, readRows,
   checkNumber as check, download, assertCsvClose,
+  inkPixels,
 } from './testkit.mjs';
 
 const DEMO = path.join(ROOT, 'static', 'demo');
@@ -194,8 +195,9 @@ test('uploaded demo files: every number matches the CLI', async () => {
     for (const col of ['spread_kept', 'spread_all_hit']) checkNumber(row.cells[col], want[col], `${want.system} ${col}`);
   }
 
-  // Winner grid: every (pair, target) cell.
-  const grid = await page.$$eval('#winner-grid tbody tr', (trs) =>
+  // Winner grid: every (pair, target) cell, on the shared subset first, then on all eligible
+  // queries; hit rows carry McNemar's p.
+  const readGrid = () => page.$$eval('#winner-grid tbody tr', (trs) =>
     trs.map((tr) => ({
       a: tr.dataset.a,
       b: tr.dataset.b,
@@ -207,24 +209,38 @@ test('uploaded demo files: every number matches the CLI', async () => {
       }),
     })),
   );
-  let cells = 0;
-  for (const want of cliReport.winners) {
-    const key = `${want.a} vs ${want.b} @${want.target}`;
-    const row = grid.find((r) => r.a === want.a && r.b === want.b);
-    assert.ok(row, `winner row ${key} missing`);
-    assert.equal(row.flip, String(want.flip), `${key} flip`);
-    const cell = row.cells.find((c) => c.target === want.target);
-    assert.ok(cell, `winner cell ${key} missing`);
-    assert.equal(cell.winner, want.winner ?? '', `${key} winner`);
-    assert.equal(cell.significant, String(want.significant), `${key} significant`);
-    assert.equal(Number(cell.n), want.n, `${key} n`);
-    for (const col of ['delta_ndcg', 'ci_low', 'ci_high', 'mean_a', 'mean_b']) checkNumber(cell.cols[col], want[col], `${key} ${col}`);
-    cells++;
-  }
-  assert.equal(cells, grid.reduce((s, r) => s + r.cells.length, 0), 'winner grid has cells the CLI does not');
-  assert.ok(grid.some((r) => r.flip === 'true'), 'the demo has at least one winner flip');
-  const flipRows = await page.$$eval('#winner-grid tr.flip', (trs) => trs.length);
-  assert.equal(flipRows, grid.filter((r) => r.flip === 'true').length, 'flipping pairs are highlighted');
+  const checkGrid = async (subset, metric) => {
+    assert.deepEqual(await page.$eval('#winner-grid', (t) => [t.dataset.subset, t.dataset.metric]), [subset, metric]);
+    const grid = await readGrid();
+    let cells = 0;
+    for (const want of cliReport.winners.filter((w) => w.subset === subset && w.metric === metric)) {
+      const key = `${subset} ${metric} ${want.a} vs ${want.b} @${want.target}`;
+      const row = grid.find((r) => r.a === want.a && r.b === want.b);
+      assert.ok(row, `winner row ${key} missing`);
+      assert.equal(row.flip, String(want.flip), `${key} flip`);
+      const cell = row.cells.find((c) => c.target === want.target);
+      assert.ok(cell, `winner cell ${key} missing`);
+      assert.equal(cell.winner, want.winner ?? '', `${key} winner`);
+      assert.equal(cell.significant, String(want.significant), `${key} significant`);
+      assert.equal(Number(cell.n), want.n, `${key} n`);
+      for (const col of ['delta', 'ci_low', 'ci_high', 'mean_a', 'mean_b']) checkNumber(cell.cols[col], want[col], `${key} ${col}`);
+      if (metric === 'hit') check(cell.cols.mcnemar_p, want.mcnemar_p, `${key} mcnemar_p`);
+      cells++;
+    }
+    assert.ok(cells > 0, `${subset} ${metric}: no rows`);
+    assert.equal(cells, grid.reduce((s, r) => s + r.cells.length, 0), 'winner grid has cells the CLI does not');
+    const flipRows = await page.$$eval('#winner-grid tr.flip', (trs) => trs.length);
+    assert.equal(flipRows, grid.filter((r) => r.flip === 'true').length, 'flipping pairs are highlighted');
+    return grid;
+  };
+  await checkGrid('shared', 'ndcg');
+  const shared = cliReport.winners.filter((w) => w.subset === 'shared' && w.metric === 'ndcg');
+  assert.ok(shared.every((w) => w.n === shared.find((x) => x.a === w.a && x.b === w.b).n), 'one population per pair');
+  await page.selectOption('#winners-subset', 'all');
+  const all = await checkGrid('all', 'ndcg');
+  assert.ok(all.some((r) => r.flip === 'true'), 'the demo has at least one winner flip');
+  await page.selectOption('#winners-metric', 'hit');
+  await checkGrid('all', 'hit');
 
   // Settings are printed under every table.
   const captions = await page.$$eval('#results .conventions code', (els) => els.map((e) => e.textContent));
@@ -297,6 +313,20 @@ test('uploaded demo files: every number matches the CLI', async () => {
     checkNumber(row.cells.ndcg, want.ndcg, `k=10 ${want.system}/${want.target}/${want.subset} ndcg`);
     checkNumber(row.cells.ndcg_ci_low, want.ndcg_ci_low, `k=10 ${want.system}/${want.target}/${want.subset} ci_low`);
   }
+  // Several cutoffs: every table at the largest, the curve at each (and drawn).
+  await page.fill('#k', '1,5,10,30');
+  await page.click('#apply-settings');
+  await page.waitForFunction(() => document.querySelector('#results .conventions code')?.textContent.startsWith('k=1,5,10,30 '));
+  await waitReady(page);
+  const curve = JSON.parse(cli(rescoreArgs(['--format', 'json', '--k', '1,5,10,30']))).curve;
+  const curveRows = await readRows(page, '#curve-table');
+  assert.equal(curveRows.length, curve.length, 'curve rows');
+  curveRows.forEach((r, i) => {
+    const w = curve[i];
+    assert.deepEqual([r.attrs.system, r.attrs.target, r.attrs.subset, Number(r.attrs.k)], [w.system, w.target, w.subset, w.k]);
+    for (const col of ['ndcg', 'recall', 'hit', 'mrr']) checkNumber(r.cells[col], w[col], `curve ${w.system}/${w.target}/${w.subset}@${w.k} ${col}`);
+  });
+  assert.ok((await inkPixels(page, '#curve-plot')) > 500, 'the curve is drawn');
 
   assert.deepEqual(log.errors, []);
   assertOwnFilesOnly(log, [VIEWER]);

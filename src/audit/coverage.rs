@@ -1,8 +1,10 @@
 //! Target coverage (TIAP Table 1 and §1.5): per target, how many queries are eligible, how
 //! many have an empty target (excluded, not scored 0), and the group sizes; plus the shared
 //! subset across compared targets. A lineage fingerprint: runs whose contracts differ (group
-//! sizes, coverage) stand out here.
+//! sizes, coverage) stand out here. With per-system stores there is one set of rows per
+//! system (its store's targets), each with the memory kinds of that store.
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::conventions::Settings;
@@ -21,11 +23,33 @@ pub struct CoverageRow {
     pub groups: usize,
     /// Group-size histogram: index i counts groups with i + 1 members; the last entry is "≥ 5".
     pub group_sizes: Vec<usize>,
+    /// The system whose store the row describes (per-system stores only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// The memory kinds of that store with their counts, most frequent first (per-system
+    /// stores only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<(String, usize)>,
 }
 
-pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<CoverageRow> {
+fn store_kinds(ds: &Dataset, system: usize) -> Vec<(String, usize)> {
+    let mut kinds: FxHashMap<&str, usize> = FxHashMap::default();
+    for (i, m) in ds.memories.iter().enumerate() {
+        if ds.in_store(i as u32, system) {
+            *kinds.entry(m.kind.as_deref().unwrap_or("(none)")).or_default() += 1;
+        }
+    }
+    let mut kinds: Vec<(String, usize)> = kinds.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    kinds
+}
+
+/// The rows of one store: `system` `None` is the one store every system shares.
+fn store_rows(ds: &Dataset, r: &Rescored, compared: &[Target], system: Option<usize>) -> Vec<CoverageRow> {
     let settings: &Settings = &r.settings;
     let n = r.n_queries;
+    let name = system.map(|s| ds.systems[s].clone());
+    let kinds = system.map(|s| store_kinds(ds, s)).unwrap_or_default();
     let mut rows: Vec<CoverageRow> = r
         .targets
         .iter()
@@ -36,13 +60,16 @@ pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<Coverage
             zero_target: 0,
             groups: 0,
             group_sizes: vec![0; 5],
+            system: name.clone(),
+            kinds: kinds.clone(),
         })
         .collect();
+    let s = system.unwrap_or(0);
     for q in 0..n {
-        let qt = QueryTargets::build(ds, q as u32, settings.unit, settings.gain);
+        let qt = QueryTargets::build(ds, q as u32, settings.unit, settings.gain, system);
         for (row, &t) in rows.iter_mut().zip(&r.targets) {
             let groups = qt.groups(t);
-            if groups.is_empty() {
+            if r.n_systems == 0 || !r.is_eligible(s, q, t) {
                 row.zero_target += 1;
             } else {
                 row.eligible += 1;
@@ -53,7 +80,8 @@ pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<Coverage
             }
         }
     }
-    let shared = (0..n).filter(|&q| compared.iter().all(|&t| r.is_eligible(q, t))).count();
+    let shared =
+        if r.n_systems == 0 { 0 } else { (0..n).filter(|&q| compared.iter().all(|&t| r.is_eligible(s, q, t))).count() };
     rows.push(CoverageRow {
         target: "shared".to_string(),
         queries: n,
@@ -61,6 +89,16 @@ pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<Coverage
         zero_target: n - shared,
         groups: 0,
         group_sizes: Vec::new(),
+        system: name,
+        kinds,
     });
     rows
+}
+
+pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<CoverageRow> {
+    if ds.per_system_stores() {
+        (0..ds.systems.len()).flat_map(|s| store_rows(ds, r, compared, Some(s))).collect()
+    } else {
+        store_rows(ds, r, compared, None)
+    }
 }

@@ -92,7 +92,7 @@ pub struct Drilldown {
 pub fn drilldown(ds: &Dataset, settings: &Settings, system: usize, query: usize) -> Option<Drilldown> {
     let q = ds.queries.get(query)?;
     let sys = ds.systems.get(system)?;
-    let qt = QueryTargets::build(ds, query as u32, settings.unit, settings.gain);
+    let qt = QueryTargets::build(ds, query as u32, settings.unit, settings.gain, Some(system));
     let list = ds.lists.get(system)?.get(query)?.as_ref();
     let order = list.map(|l| reading_order(ds, l, settings.order).unwrap_or_else(|| (0..l.items.len()).collect()));
     let mut items = Vec::new();

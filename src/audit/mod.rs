@@ -9,6 +9,7 @@
 pub mod aggregation;
 pub mod contested;
 pub mod coverage;
+pub mod curve;
 pub mod distribution;
 pub mod drilldown;
 pub mod instability;
@@ -32,6 +33,7 @@ use crate::stats::Resampler;
 pub use aggregation::{AggregationRow, AgreementRow, KendallRow};
 pub use contested::{ContestedRow, ContestedSummary};
 pub use coverage::CoverageRow;
+pub use curve::CurveRow;
 pub use distribution::{DeltaDistribution, HistogramBin};
 pub use drilldown::{Drilldown, drilldown};
 pub use instability::{CategoryInstabilityRow, InstabilityRow, NO_CATEGORY};
@@ -144,11 +146,14 @@ pub struct Report {
     pub delta_distribution: Vec<DeltaDistribution>,
     /// Warnings raised while scoring (e.g. trec_eval order requested without scores).
     pub scoring_warnings: Vec<Warning>,
+    /// Means at each cutoff of `--k 1,5,10,60` (empty with one cutoff).
+    #[serde(default)]
+    pub curve: Vec<CurveRow>,
 }
 
 /// Targets with at least one eligible query: the ones compared on the shared subset.
 pub fn compared_targets(r: &Rescored) -> Vec<Target> {
-    r.targets.iter().copied().filter(|&t| (0..r.n_queries).any(|q| r.is_eligible(q, t))).collect()
+    r.targets.iter().copied().filter(|&t| (0..r.n_queries).any(|q| r.eligible_for_any(q, t))).collect()
 }
 
 /// Ordered pairs of compared targets: (raw, source), (raw, canonical), (source, canonical).
@@ -186,11 +191,12 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
     let kendall_from_raw = aggregation::kendall_from_raw(&aggregations);
     let agreement = aggregation::agreement(ds, r, &compared);
     progress("intervals: system pairs", 0.6);
-    let winners = winners::winners(ds, r, &mut resampler);
+    let winners = winners::winners(ds, r, &compared, &mut resampler);
     progress("recommendations", 0.9);
-    let recommendations = recommend::recommendations(ds, r);
+    let recommendations = recommend::recommendations(ds, r, &compared);
     let (contested_summary, contested) = contested::contested(ds, r);
     let delta_distribution = distribution::delta_distribution(ds, r, &compared);
+    let curve = curve::curve(ds, settings, &compared, &mut |f| progress("cutoffs", 0.9 + 0.1 * f));
     progress("done", 1.0);
 
     Report {
@@ -219,6 +225,7 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
         contested,
         delta_distribution,
         scoring_warnings: r.warnings.iter().cloned().collect(),
+        curve,
     }
 }
 

@@ -2,10 +2,13 @@
 //! under a chosen metric and scoring target". For each target and metric, systems are ranked
 //! by their mean on the queries eligible for that target that *every* system scored (so the
 //! ranking compares like with like), and the row flags when the best system changes across
-//! targets for that metric.
+//! targets for that metric. `shared` rows rank on the queries eligible under every compared
+//! target for every system: the same queries under every target (TIAP's shared-subset
+//! control).
 
 use serde::{Deserialize, Serialize};
 
+use super::summary::Subset;
 use super::{Metric, mean};
 use crate::dataset::Dataset;
 use crate::model::Target;
@@ -27,16 +30,38 @@ pub struct RecommendationRow {
     pub ranking: Vec<String>,
     pub means: Vec<Option<f64>>,
     pub changes_across_targets: bool,
+    /// `all` (queries every system scored under this target) or `shared` (eligible under every
+    /// compared target for every system).
+    #[serde(default = "all_subset")]
+    pub subset: Subset,
 }
 
-pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
+fn all_subset() -> Subset {
+    Subset::All
+}
+
+/// `all` rows first (the rows memaudit has always written), then `shared` rows.
+pub fn recommendations(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<RecommendationRow> {
+    let mut rows = recommendations_on(ds, r, compared, Subset::All);
+    rows.extend(recommendations_on(ds, r, compared, Subset::Shared));
+    rows
+}
+
+fn recommendations_on(ds: &Dataset, r: &Rescored, compared: &[Target], subset: Subset) -> Vec<RecommendationRow> {
     let mut rows = Vec::new();
     if r.n_systems == 0 {
         return rows;
     }
+    let every = |q: usize, targets: &[Target]| {
+        (0..r.n_systems).all(|s| targets.iter().all(|&t| r.cell(s, q, t).counted().is_some()))
+    };
     for &t in &r.targets {
-        let common: Vec<usize> =
-            (0..r.n_queries).filter(|&q| (0..r.n_systems).all(|s| r.cell(s, q, t).counted().is_some())).collect();
+        let common: Vec<usize> = (0..r.n_queries)
+            .filter(|&q| match subset {
+                Subset::All => every(q, &[t]),
+                Subset::Shared => every(q, compared),
+            })
+            .collect();
         for m in Metric::ALL {
             let means: Vec<Option<f64>> = (0..r.n_systems)
                 .map(|s| {
@@ -69,6 +94,7 @@ pub fn recommendations(ds: &Dataset, r: &Rescored) -> Vec<RecommendationRow> {
                 ranking: order.iter().map(|&s| ds.systems[s].clone()).collect(),
                 means,
                 changes_across_targets: false,
+                subset,
             });
         }
     }

@@ -39,9 +39,9 @@ pub struct SummaryRow {
     pub ndcg_ci_high: Option<f64>,
 }
 
-/// Whether query `q` is eligible under every compared target.
-pub fn in_shared(r: &Rescored, compared: &[Target], q: usize) -> bool {
-    compared.iter().all(|&t| r.is_eligible(q, t))
+/// Whether query `q` is eligible under every compared target in system `s`'s store.
+pub fn in_shared(r: &Rescored, compared: &[Target], s: usize, q: usize) -> bool {
+    compared.iter().all(|&t| r.is_eligible(s, q, t))
 }
 
 pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut Resampler) -> Vec<SummaryRow> {
@@ -51,7 +51,7 @@ pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut 
         for &t in &r.targets {
             for &subset in Subset::ALL {
                 let scores: Vec<_> = (0..r.n_queries)
-                    .filter(|&q| subset == Subset::All || in_shared(r, compared, q))
+                    .filter(|&q| subset == Subset::All || in_shared(r, compared, s, q))
                     .filter_map(|q| r.cell(s, q, t).counted())
                     .collect();
                 let col = |m: Metric| -> Vec<f64> { scores.iter().map(|sc| m.of(sc)).collect() };

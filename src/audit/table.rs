@@ -2,7 +2,7 @@
 //! and the viewer's CSV exports): each column's name and value defined once.
 
 use super::{
-    AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedRow, ContestedSummary, CoverageRow,
+    AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedRow, ContestedSummary, CoverageRow, CurveRow,
     DeltaDistribution, HistogramBin, InstabilityRow, KendallRow, PerQueryRow, RecommendationRow, Report, SummaryRow,
     WinnerRow,
 };
@@ -21,6 +21,8 @@ crate::choice! {
         Agreement = "agreement",
         Winners = "winners",
         Recommendations = "recommendations",
+        /// Means at each cutoff of `--k 1,5,10,60`.
+        Curve = "curve",
         Contested = "contested",
         ContestedSummary = "contested_summary",
         DeltaDistribution = "delta_distribution",
@@ -156,6 +158,12 @@ const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
     "winner" => |r| opt(&r.winner),
     "significant" => |r| flag(r.significant),
     "flip" => |r| flag(r.flip),
+    "subset" => |r| r.subset.name().into(),
+    "metric" => |r| r.metric.name().into(),
+    "delta" => |r| num(r.delta),
+    "hit_a_only" => |r| opt(&r.hit_a_only),
+    "hit_b_only" => |r| opt(&r.hit_b_only),
+    "mcnemar_p" => |r| num(r.mcnemar_p),
 ];
 
 const RECOMMENDATIONS: &[Column<RecommendationRow>] = &crate::columns![RecommendationRow;
@@ -170,6 +178,20 @@ const RECOMMENDATIONS: &[Column<RecommendationRow>] = &crate::columns![Recommend
     "tied" => |r| flag(r.tied),
     "ranking" => |r| r.ranking.join(" > "),
     "changes_across_targets" => |r| flag(r.changes_across_targets),
+    "subset" => |r| r.subset.name().into(),
+];
+
+const CURVE: &[Column<CurveRow>] = &crate::columns![CurveRow;
+    "system" => |r| r.system.clone(),
+    "target" => |r| r.target.name().into(),
+    "subset" => |r| r.subset.name().into(),
+    "k" => |r| r.k.to_string(),
+    "n" => |r| r.n.to_string(),
+    "ndcg" => |r| num(r.ndcg),
+    "recall" => |r| num(r.recall),
+    "hit" => |r| num(r.hit),
+    "mrr" => |r| num(r.mrr),
+    "top1" => |r| num(r.top1),
 ];
 
 const CONTESTED: &[Column<ContestedRow>] = &crate::columns![ContestedRow;
@@ -209,6 +231,8 @@ const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
     "zero_target" => |r| r.zero_target.to_string(),
     "groups" => |r| r.groups.to_string(),
     "group_sizes" => |r| r.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "),
+    "system" => |r| opt(&r.system),
+    "kinds" => |r| r.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
 ];
 
 fn histogram_columns<'a>() -> [Column<HistogramRow<'a>>; 6] {
@@ -248,6 +272,7 @@ pub fn table(report: &Report, which: RescoreTable) -> Table {
         RescoreTable::Agreement => Table::of(name, AGREEMENT, &report.agreement),
         RescoreTable::Winners => Table::of(name, WINNERS, &report.winners),
         RescoreTable::Recommendations => Table::of(name, RECOMMENDATIONS, &report.recommendations),
+        RescoreTable::Curve => Table::of(name, CURVE, &report.curve),
         RescoreTable::Contested => Table::of(name, CONTESTED, &report.contested),
         RescoreTable::ContestedSummary => Table::of(name, CONTESTED_SUMMARY, &report.contested_summary),
         RescoreTable::DeltaDistribution => Table::of(name, DELTA_DISTRIBUTION, &report.delta_distribution),

@@ -43,12 +43,38 @@ pub fn render_text(r: &Report) -> String {
     }
 
     out.push_str("\n== Coverage\n");
-    let rows: Vec<Vec<String>> = r
-        .coverage
-        .iter()
-        .map(|c| vec![c.target.clone(), c.eligible.to_string(), c.zero_target.to_string(), c.groups.to_string()])
-        .collect();
-    out.push_str(&render_columns(&["target", "eligible", "zero_target", "groups"], &rows));
+    if r.coverage.iter().any(|c| c.system.is_some()) {
+        // One store per system: each system's rows with its store's memory kinds.
+        let rows: Vec<Vec<String>> = r
+            .coverage
+            .iter()
+            .map(|c| {
+                vec![
+                    c.system.clone().unwrap_or_default(),
+                    c.target.clone(),
+                    c.eligible.to_string(),
+                    c.zero_target.to_string(),
+                    c.groups.to_string(),
+                    if c.target == "shared" {
+                        c.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" ")
+                    } else {
+                        String::new()
+                    },
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(
+            &["store of", "target", "eligible", "zero_target", "groups", "memory kinds"],
+            &rows,
+        ));
+    } else {
+        let rows: Vec<Vec<String>> = r
+            .coverage
+            .iter()
+            .map(|c| vec![c.target.clone(), c.eligible.to_string(), c.zero_target.to_string(), c.groups.to_string()])
+            .collect();
+        out.push_str(&render_columns(&["target", "eligible", "zero_target", "groups"], &rows));
+    }
 
     out.push_str(&format!("\n== Means per system and target (nDCG {}% CI)\n", r.settings.confidence * 100.0));
     let rows: Vec<Vec<String>> = r
@@ -184,23 +210,48 @@ pub fn render_text(r: &Report) -> String {
         out.push_str(&render_columns(&["system", "n", "kept", "spread (kept)", "all-hit", "spread (all-hit)"], &rows));
     }
 
-    out.push_str("\n== Winners (delta = a − b, paired queries)\n");
-    let rows: Vec<Vec<String>> = r
+    use super::{Metric, Subset};
+    let winner_rows = |subset: Subset| -> Vec<Vec<String>> {
+        r.winners
+            .iter()
+            .filter(|w| w.subset == subset && w.metric == Metric::Ndcg)
+            .map(|w| {
+                vec![
+                    w.target.name().into(),
+                    format!("{} vs {}", w.a, w.b),
+                    w.n.to_string(),
+                    fmt4(w.delta_ndcg),
+                    format!("[{}, {}]", fmt4(w.ci_low), fmt4(w.ci_high)),
+                    w.winner.clone().unwrap_or_else(|| "—".into()),
+                    if w.flip { "FLIP".into() } else { String::new() },
+                ]
+            })
+            .collect()
+    };
+    let head = ["target", "pair", "n", "delta nDCG", "CI", "winner", "flip"];
+    out.push_str("\n== Winners on the shared subset (queries eligible under every target for both; delta = a − b)\n");
+    out.push_str(&render_columns(&head, &winner_rows(Subset::Shared)));
+    out.push_str("\n== Winners on all eligible queries (each target on its own queries; delta = a − b)\n");
+    out.push_str(&render_columns(&head, &winner_rows(Subset::All)));
+    let hits: Vec<Vec<String>> = r
         .winners
         .iter()
+        .filter(|w| w.subset == Subset::Shared && w.metric == Metric::Hit && w.mcnemar_p.is_some())
         .map(|w| {
             vec![
                 w.target.name().into(),
                 format!("{} vs {}", w.a, w.b),
                 w.n.to_string(),
-                fmt4(w.delta_ndcg),
-                format!("[{}, {}]", fmt4(w.ci_low), fmt4(w.ci_high)),
-                w.winner.clone().unwrap_or_else(|| "—".into()),
-                if w.flip { "FLIP".into() } else { String::new() },
+                w.hit_a_only.map(|x| x.to_string()).unwrap_or_default(),
+                w.hit_b_only.map(|x| x.to_string()).unwrap_or_default(),
+                fmt4(w.mcnemar_p),
             ]
         })
         .collect();
-    out.push_str(&render_columns(&["target", "pair", "n", "delta nDCG", "CI", "winner", "flip"], &rows));
+    if !hits.is_empty() {
+        out.push_str("\n== Hit flips on the shared subset (McNemar exact)\n");
+        out.push_str(&render_columns(&["target", "pair", "n", "a only", "b only", "p"], &hits));
+    }
 
     out.push_str("\n== Design recommendation (best system per target and metric)\n");
     let rows: Vec<Vec<String>> = r
@@ -208,6 +259,7 @@ pub fn render_text(r: &Report) -> String {
         .iter()
         .map(|x| {
             vec![
+                x.subset.name().into(),
                 x.target.name().into(),
                 x.metric.name().into(),
                 x.n.to_string(),
@@ -222,7 +274,29 @@ pub fn render_text(r: &Report) -> String {
             ]
         })
         .collect();
-    out.push_str(&render_columns(&["target", "metric", "n", "best", "value", "margin", ""], &rows));
+    out.push_str(&render_columns(&["queries", "target", "metric", "n", "best", "value", "margin", ""], &rows));
+
+    if !r.curve.is_empty() {
+        out.push_str("\n== Metrics at each cutoff (all eligible queries)\n");
+        let rows: Vec<Vec<String>> = r
+            .curve
+            .iter()
+            .filter(|c| c.subset == Subset::All)
+            .map(|c| {
+                vec![
+                    c.system.clone(),
+                    c.target.name().into(),
+                    c.k.to_string(),
+                    c.n.to_string(),
+                    fmt4(c.ndcg),
+                    fmt4(c.recall),
+                    fmt4(c.hit),
+                    fmt4(c.mrr),
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(&["system", "target", "k", "n", "nDCG@k", "Recall@k", "Hit@k", "MRR@k"], &rows));
+    }
 
     if !r.contested_summary.is_empty() {
         out.push_str("\n== Contested credits (Raw miss, Source and Canonical hit)\n");

@@ -109,6 +109,20 @@ impl Capability for Rescore {
                     .into(),
             ));
         }
+        if let Some(system) = ds.empty_stores.first() {
+            return Err(Error::Setting {
+                setting: "memories".into(),
+                message: format!(
+                    "system `{system}` has ranked lists but nothing in its store: every memory names other systems. \
+                     Give its memories \"system\": \"{system}\" (or leave `system` out of memories every system stores){}",
+                    if ds.empty_stores.len() > 1 {
+                        format!("; also {}", ds.empty_stores[1..].join(", "))
+                    } else {
+                        String::new()
+                    }
+                ),
+            });
+        }
         progress(Phase::Building, "checked and indexed", 1.0);
         Ok(ds)
     }

@@ -42,6 +42,68 @@ pub fn read_queries(
     Ok(n)
 }
 
+/// One line of an MTEL-Mem target-mapping file (`minimal_target_mappings.jsonl`).
+#[derive(serde::Deserialize)]
+struct MappingRecord {
+    #[serde(deserialize_with = "crate::model::lenient::id")]
+    query_id: String,
+    #[serde(default, deserialize_with = "crate::model::lenient::ids")]
+    raw_ids: Vec<String>,
+    #[serde(default, deserialize_with = "crate::model::lenient::ids")]
+    source_ids: Vec<String>,
+    #[serde(default, deserialize_with = "crate::model::lenient::ids")]
+    canonical_ids: Vec<String>,
+    #[serde(default, deserialize_with = "crate::model::lenient::opt_text")]
+    category: Option<String>,
+    #[serde(default, deserialize_with = "crate::model::lenient::opt_text")]
+    query_text: Option<String>,
+    #[serde(default, deserialize_with = "crate::model::lenient::opt_text")]
+    reference_answer: Option<String>,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// MTEL-Mem target mappings: one query per line with the ids each target credits.
+pub fn read_target_mappings(
+    file: &str,
+    text: &str,
+    loaded: &mut Loaded,
+    progress: &mut dyn FnMut(f64),
+) -> Result<usize, IngestError> {
+    let mut n = 0;
+    for (line, t) in records::jsonl_lines(text, progress) {
+        let m: MappingRecord = records::parse(file, line, t)?;
+        if m.query_id.is_empty() {
+            return Err(IngestError::new(Location::line(file, line).with_field("query_id"), "is empty"));
+        }
+        for (field, ids) in
+            [("raw_ids", &m.raw_ids), ("source_ids", &m.source_ids), ("canonical_ids", &m.canonical_ids)]
+        {
+            if let Some(i) = ids.iter().position(|x| x.is_empty()) {
+                return Err(IngestError::new(
+                    Location::line(file, line).with_field(format!("{field}[{i}]")),
+                    "is an empty string",
+                ));
+            }
+        }
+        loaded.bundle.queries.push(Query {
+            query_id: m.query_id,
+            evidence: Vec::new(),
+            category: m.category,
+            text: m.query_text,
+            answer: m.reference_answer,
+            targets: Some(crate::model::ExplicitTargets {
+                raw: m.raw_ids,
+                source: m.source_ids,
+                canonical: m.canonical_ids,
+            }),
+            extra: m.extra,
+        });
+        n += 1;
+    }
+    Ok(n)
+}
+
 fn check_memory(file: &str, line: usize, m: &Memory) -> Result<(), IngestError> {
     if m.memory_id.is_empty() {
         return Err(IngestError::new(Location::line(file, line).with_field("memory_id"), "is empty"));

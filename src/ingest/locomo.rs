@@ -146,6 +146,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                     canonical: false,
                     kind: Some("turn".into()),
                     text: obj.get("text").and_then(Value::as_str).map(str::to_string),
+                    systems: None,
                     extra,
                 });
             }
@@ -211,6 +212,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                             canonical: true,
                             kind: Some("observation".into()),
                             text,
+                            systems: None,
                             extra,
                         });
                     }
@@ -275,6 +277,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                 category: qa.category.clone(),
                 text: qa.question.clone(),
                 answer,
+                targets: None,
                 extra,
             });
         }

@@ -202,6 +202,7 @@ pub fn read(file: &str, text: &str, format: Format, loaded: &mut Loaded) -> Resu
                     canonical: false,
                     kind: Some("turn".into()),
                     text: t.content.clone(),
+                    systems: None,
                     extra,
                 });
                 turn_ids.push(id);
@@ -217,6 +218,7 @@ pub fn read(file: &str, text: &str, format: Format, loaded: &mut Loaded) -> Resu
                 canonical: false,
                 kind: Some("session".into()),
                 text: None,
+                systems: None,
                 extra,
             });
         }
@@ -265,6 +267,7 @@ pub fn read(file: &str, text: &str, format: Format, loaded: &mut Loaded) -> Resu
             category: q.qtype.clone(),
             text: q.question.clone(),
             answer: q.answer.clone(),
+            targets: None,
             extra,
         });
     }

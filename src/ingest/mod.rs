@@ -52,6 +52,12 @@ pub enum Format {
     TrecRun,
     /// TREC qrels `qid iter docno rel`.
     TrecQrels,
+    /// ranx / pytrec_eval run `{"qid": {"docno": score}}`.
+    JsonRun,
+    /// MTEL-Mem target mappings: per query `raw_ids`, `source_ids`, `canonical_ids` (JSONL).
+    TargetMappings,
+    /// ranx / pytrec_eval qrels `{"qid": {"docno": rel}}`.
+    JsonQrels,
     /// LoCoMo `locomo10.json`.
     Locomo,
     /// LongMemEval data, native parallel-array layout (`haystack_sessions`).
@@ -71,6 +77,9 @@ impl Format {
             Format::LongMemEvalLog => "LongMemEval retrieval log (JSONL)",
             Format::TrecRun => "TREC run",
             Format::TrecQrels => "TREC qrels",
+            Format::JsonRun => "run as {qid: {docno: score}} JSON (ranx, pytrec_eval)",
+            Format::TargetMappings => "MTEL-Mem target mappings (raw_ids, source_ids, canonical_ids; JSONL)",
+            Format::JsonQrels => "qrels as {qid: {docno: rel}} JSON (ranx, pytrec_eval)",
             Format::Locomo => "LoCoMo data (locomo10.json)",
             Format::LongMemEval => "LongMemEval data (native layout)",
             Format::LongMemEvalSnapshot => "LongMemEval data (snapshot layout)",
@@ -82,13 +91,15 @@ impl Format {
         match self {
             Format::BundleJson => Provides { memories: true, queries: true, runs: true },
             Format::MemoriesJsonl => Provides { memories: true, queries: false, runs: false },
-            Format::QueriesJsonl => Provides { memories: false, queries: true, runs: false },
-            Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog | Format::TrecRun => {
+            Format::QueriesJsonl | Format::TargetMappings => Provides { memories: false, queries: true, runs: false },
+            Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog | Format::TrecRun | Format::JsonRun => {
                 Provides { memories: false, queries: false, runs: true }
             }
-            Format::TrecQrels | Format::Locomo | Format::LongMemEval | Format::LongMemEvalSnapshot => {
-                Provides { memories: true, queries: true, runs: false }
-            }
+            Format::TrecQrels
+            | Format::JsonQrels
+            | Format::Locomo
+            | Format::LongMemEval
+            | Format::LongMemEvalSnapshot => Provides { memories: true, queries: true, runs: false },
         }
     }
 }
@@ -172,7 +183,14 @@ pub fn read_into(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(), IngestError> {
     let (text, gzip) = decode(&file.name, &file.bytes)?;
-    let format = detect(&file.name, &text)?;
+    let mut format = detect(&file.name, &text)?;
+    // An all-integer {qid: {docno: n}} JSON given as qrels (`--qrels`) is qrels, whatever its name.
+    if format == Format::JsonRun
+        && role == Role::Queries
+        && crate::ireval::files::detect(&text) == Some(crate::ireval::files::IrFileKind::JsonIntegers)
+    {
+        format = Format::JsonQrels;
+    }
     if !role.accepts(format) {
         return Err(IngestError::new(
             Location::file(&file.name),
@@ -197,11 +215,14 @@ pub fn read_into(
         Format::BundleJson => bundle::read_bundle_json(name, &text, loaded)?,
         Format::MemoriesJsonl => bundle::read_memories(name, &text, loaded, &mut report_progress)?,
         Format::QueriesJsonl => bundle::read_queries(name, &text, loaded, &mut report_progress)?,
+        Format::TargetMappings => bundle::read_target_mappings(name, &text, loaded, &mut report_progress)?,
         Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog => {
             bundle::read_runs(name, &text, loaded, &mut report_progress)?
         }
         Format::TrecRun => trec::read_run(name, &text, loaded)?,
         Format::TrecQrels => trec::read_qrels(name, &text, loaded)?,
+        Format::JsonRun => trec::read_json_run(name, &text, loaded)?,
+        Format::JsonQrels => trec::read_json_qrels(name, &text, loaded)?,
         Format::Locomo => locomo::read(name, &text, loaded)?,
         Format::LongMemEval | Format::LongMemEvalSnapshot => longmemeval::read(name, &text, format, loaded)?,
     };
@@ -262,8 +283,11 @@ pub fn detect(name: &str, text: &str) -> Result<Format, IngestError> {
     };
     match first {
         '[' => detect_json_array(name, trimmed),
-        '{' => detect_json_object(name, text),
-        _ => trec::detect(name, text),
+        '{' => match trec::detect(name, text) {
+            Some(f) => Ok(f),
+            None => detect_json_object(name, text),
+        },
+        _ => trec::detect(name, text).ok_or_else(|| trec::not_trec(name, text)),
     }
 }
 
@@ -355,6 +379,24 @@ fn classify_object_keys(
     }
     if has("memory_id") && has("anchors") {
         return Ok(Format::MemoriesJsonl);
+    }
+    if has("query_id") && (has("raw_ids") || has("source_ids") || has("canonical_ids")) {
+        return Ok(Format::TargetMappings);
+    }
+    if has("returned_ids_full") || has("returned_ids_topk") {
+        return Err(IngestError::new(
+            Location::line(name, line),
+            "an MTEL-Mem per-query pipeline trace (`returned_ids_full`): it has no target mappings to rescore \
+             against. Give the per-hit trace (`{system, query_id, retrieved_id, rank, score}` lines) with its \
+             `minimal_target_mappings.jsonl`",
+        ));
+    }
+    if has("raw_eligible") || has("raw_ndcg") || has("raw_hit_at_k") {
+        return Err(IngestError::new(
+            Location::line(name, line),
+            "per-query scores under each target (a records file), not ranked lists: compare them with \
+             `memaudit compare --outcomes FILE` (or the viewer's comparison page)",
+        ));
     }
     if has("query_id") && has("evidence") {
         return Ok(Format::QueriesJsonl);

@@ -75,14 +75,31 @@ pub enum WarningKind {
     OrderWithoutScores,
     /// TREC qrels lines with relevance ≤ 0: judged non-relevant, not evidence.
     NonRelevantJudgment,
+    /// Retrieved documents a run's qrels do not list: unjudged, no credit (counted once per
+    /// run; the example gives the number of documents).
+    UnjudgedDocuments,
+    /// A topic judged without any relevant document: scored 0 under Raw, as trec_eval does.
+    JudgedWithoutRelevant,
+    /// A memory names a system that has no ranked list: it is in no scored store.
+    MemorySystemWithoutRun,
+    /// A ranked id is a memory of another system's store: no credit for this system.
+    RankedIdOutsideStore,
 }
 
 impl WarningKind {
     pub fn severity(self) -> Severity {
         use WarningKind::*;
         match self {
-            EvidenceNormalized | MultiAnchorMemory | AdversarialQuestion | SharedSession | IdAliased
-            | NonRelevantJudgment | TiedScores | LineageNormalized => Severity::Note,
+            EvidenceNormalized
+            | MultiAnchorMemory
+            | AdversarialQuestion
+            | SharedSession
+            | IdAliased
+            | NonRelevantJudgment
+            | TiedScores
+            | LineageNormalized
+            | UnjudgedDocuments
+            | JudgedWithoutRelevant => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -121,6 +138,10 @@ impl WarningKind {
             IdAliased => "retrieval-log ids noans_… mapped to the stored answer_… ids",
             OrderWithoutScores => "trec_eval ordering requested but lists have no scores: saved order kept",
             NonRelevantJudgment => "qrels judgments with relevance ≤ 0: not evidence",
+            UnjudgedDocuments => "runs retrieve documents the qrels do not list: unjudged, no credit (trec_eval)",
+            JudgedWithoutRelevant => "topics judged without a relevant document: scored 0 under Raw (trec_eval)",
+            MemorySystemWithoutRun => "memories name a system that has no ranked list: in no scored store",
+            RankedIdOutsideStore => "ranked ids are memories of another system's store: no credit for this system",
         }
     }
 }

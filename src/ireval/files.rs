@@ -254,16 +254,18 @@ fn check_rel(file: &str, line: usize, field_text: &str) -> Result<i64, IngestErr
     Ok(rel)
 }
 
-/// Reads a qrels file (TREC text or dict-of-dicts JSON).
-pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
-    if text.trim_start().starts_with('{') {
-        return read_json_qrels(name, text);
-    }
-    let (lines, comments) = data_lines(text);
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut queries: Vec<QueryJudgments> = Vec::new();
-    let mut n = 0;
-    for (line_no, line) in lines {
+/// One data line of a TREC qrels file, as trec_eval reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QrelsLine<'a> {
+    pub line: usize,
+    pub qid: &'a str,
+    pub docno: &'a str,
+    pub rel: i64,
+}
+
+/// The data lines of a TREC qrels file (comments and blank lines skipped), each checked.
+pub fn qrels_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<QrelsLine<'a>, IngestError>> + 'a {
+    data_lines(text).0.map(move |(line_no, line)| {
         let f: Vec<&str> = line.split_ascii_whitespace().collect();
         if f.len() != 4 {
             let hint =
@@ -273,18 +275,36 @@ pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
                 format!("a qrels line has 4 fields (qid iter docno rel), this one has {}{hint}", f.len()),
             ));
         }
-        let rel = check_rel(name, line_no, f[3])?;
-        let qi = *index.entry(f[0]).or_insert_with(|| {
-            queries.push(QueryJudgments { qid: f[0].to_string(), docs: Vec::new() });
+        Ok(QrelsLine { line: line_no, qid: f[0], docno: f[2], rel: check_rel(name, line_no, f[3])? })
+    })
+}
+
+/// Comment lines of a TREC file.
+pub fn comment_lines(text: &str) -> usize {
+    data_lines(text).1
+}
+
+/// Reads a qrels file (TREC text or dict-of-dicts JSON).
+pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
+    if text.trim_start().starts_with('{') {
+        return read_json_qrels(name, text);
+    }
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut queries: Vec<QueryJudgments> = Vec::new();
+    let mut n = 0;
+    for l in qrels_lines(name, text) {
+        let l = l?;
+        let qi = *index.entry(l.qid).or_insert_with(|| {
+            queries.push(QueryJudgments { qid: l.qid.to_string(), docs: Vec::new() });
             queries.len() - 1
         });
-        queries[qi].docs.push(Judgment { docno: f[2].to_string(), rel, line: line_no as u32 });
+        queries[qi].docs.push(Judgment { docno: l.docno.to_string(), rel: l.rel, line: l.line as u32 });
         n += 1;
     }
     if n == 0 {
         return Err(IngestError::new(Location::file(name), "the qrels file has no judgments"));
     }
-    finish_qrels(name, queries, comments, n)
+    finish_qrels(name, queries, comment_lines(text), n)
 }
 
 fn finish_qrels(
@@ -312,18 +332,23 @@ fn finish_qrels(
     Ok(Qrels { name: name.to_string(), queries, comments, lines })
 }
 
-/// Reads a run file (TREC text or dict-of-dicts JSON; the JSON run id is the file stem).
-pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
-    if text.trim_start().starts_with('{') {
-        return read_json_run(name, text);
-    }
-    let (lines, comments) = data_lines(text);
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut queries: Vec<QueryResults> = Vec::new();
-    let mut runid = None;
-    let mut extra = 0;
-    let mut n = 0;
-    for (line_no, line) in lines {
+/// One data line of a TREC run file, as trec_eval reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunLine<'a> {
+    pub line: usize,
+    pub qid: &'a str,
+    pub docno: &'a str,
+    /// The rank column as written (trec_eval never reads it).
+    pub rank: &'a str,
+    pub sim: f64,
+    pub tag: &'a str,
+    /// Fields after the sixth were present (and are ignored).
+    pub extra_fields: bool,
+}
+
+/// The data lines of a TREC run file (comments and blank lines skipped), each checked.
+pub fn run_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<RunLine<'a>, IngestError>> + 'a {
+    data_lines(text).0.map(move |(line_no, line)| {
         let f: Vec<&str> = line.split_ascii_whitespace().collect();
         if f.len() < 6 {
             let hint =
@@ -333,21 +358,35 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
                 format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {}{hint}", f.len()),
             ));
         }
-        if f.len() > 6 {
-            extra += 1;
-        }
         let sim: f64 = f[4].parse().map_err(|_| {
             IngestError::new(Location::line(name, line_no).with_field("sim"), format!("`{}` is not a number", f[4]))
         })?;
         if !sim.is_finite() {
             return Err(IngestError::new(Location::line(name, line_no).with_field("sim"), "is not a finite number"));
         }
-        let qi = *index.entry(f[0]).or_insert_with(|| {
-            queries.push(QueryResults { qid: f[0].to_string(), docs: Vec::new() });
+        Ok(RunLine { line: line_no, qid: f[0], docno: f[2], rank: f[3], sim, tag: f[5], extra_fields: f.len() > 6 })
+    })
+}
+
+/// Reads a run file (TREC text or dict-of-dicts JSON; the JSON run id is the file stem).
+pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
+    if text.trim_start().starts_with('{') {
+        return read_json_run(name, text);
+    }
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut queries: Vec<QueryResults> = Vec::new();
+    let mut runid = None;
+    let mut extra = 0;
+    let mut n = 0;
+    for l in run_lines(name, text) {
+        let l = l?;
+        extra += l.extra_fields as usize;
+        let qi = *index.entry(l.qid).or_insert_with(|| {
+            queries.push(QueryResults { qid: l.qid.to_string(), docs: Vec::new() });
             queries.len() - 1
         });
-        queries[qi].docs.push(Retrieved { docno: f[2].to_string(), sim, line: line_no as u32 });
-        runid = Some(f[5]);
+        queries[qi].docs.push(Retrieved { docno: l.docno.to_string(), sim: l.sim, line: l.line as u32 });
+        runid = Some(l.tag);
         n += 1;
     }
     let Some(runid) = runid else {
@@ -355,14 +394,21 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
     };
     let runid = runid.to_string();
     queries.sort_by(|a, b| a.qid.cmp(&b.qid));
-    Ok(Run { name: name.to_string(), runid, queries, comments, lines_with_extra_fields: extra, lines: n })
+    Ok(Run {
+        name: name.to_string(),
+        runid,
+        queries,
+        comments: comment_lines(text),
+        lines_with_extra_fields: extra,
+        lines: n,
+    })
 }
 
 /// `{qid: {docno: value}}` as read, in file order.
-type DictOfDicts = Vec<(String, Vec<(String, f64)>)>;
+pub type DictOfDicts = Vec<(String, Vec<(String, f64)>)>;
 
 /// `{qid: {docno: value}}` with its values as read (line 0: JSON has no line per entry).
-fn read_dict_of_dicts(name: &str, text: &str, integers: bool) -> Result<DictOfDicts, IngestError> {
+pub fn read_dict_of_dicts(name: &str, text: &str, integers: bool) -> Result<DictOfDicts, IngestError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let read = de::Deserializer::deserialize_map(&mut de, Outer { integers }).and_then(|v| de.end().map(|_| v));
     read.map_err(|e| {

@@ -14,6 +14,7 @@
 //! | [`utility`] | the ablation's u histogram (−1 / 0 / +1 per run or pooled) |
 //! | [`noncircularity`] | ρ(u, retrieval score) per run and subset with both intervals and the gate lines |
 //! | [`ksweep`] | the K-sweep (score vs K per arm) and the paired deltas coloured by label |
+//! | [`cutoffs`] | a rescoring's metric against the cutoff k (`--k 1,5,10,60`), one line per system |
 //!
 //! [`series`] (lines with interval bars) and [`forest::draw_forest`] (forest-style rows) are
 //! shared drawing code.
@@ -23,6 +24,7 @@
 //! and the click handling use the same numbers.
 
 pub mod cd_diagram;
+pub mod cutoffs;
 pub mod forest;
 pub mod histogram;
 pub mod ksweep;
@@ -40,6 +42,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub use cd_diagram::{CdArm, CdLayout, CdPlot};
+pub use cutoffs::{CutoffLine, CutoffPlot};
 pub use forest::{ForestLayout, ForestPlot, ForestRow};
 pub use histogram::{HistogramPlot, draw_histogram, histogram_svg};
 pub use ksweep::{DeltaForest, DeltaPoint, KSweepPlot};

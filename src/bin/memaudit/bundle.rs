@@ -41,6 +41,9 @@ pub(crate) struct SynthArgs {
     /// Leave out the deliberate problems that make the demo's reading summary interesting.
     #[arg(long)]
     pub(crate) no_quirks: bool,
+    /// Leave out the demo's system with a store of its own (`extractor-store`).
+    #[arg(long)]
+    pub(crate) no_own_store: bool,
     #[arg(long)]
     pub(crate) out: PathBuf,
 }
@@ -91,6 +94,7 @@ pub(crate) fn synth_cmd(args: SynthArgs) -> Result<(), Failure> {
         depth: args.depth,
         seed: args.seed,
         quirks: !args.no_quirks,
+        own_store: !args.no_own_store,
     };
     let b = synth::generate(&spec);
     std::fs::create_dir_all(&args.out).map_err(|e| io_failure(&args.out, e))?;

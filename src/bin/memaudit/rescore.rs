@@ -50,9 +50,10 @@ impl InputArgs {
 /// Every scoring convention; the defaults are the core's ([`Settings::default`]).
 #[derive(Args, Clone)]
 pub(crate) struct SettingsArgs {
-    /// Cutoff: only the first k items of each list count.
-    #[arg(long, default_value_t = defaults().k)]
-    pub(crate) k: usize,
+    /// Cutoff: only the first k items of each list count. Several (`--k 1,5,10,60`): every table
+    /// at the largest, and the `curve` table (Recall@k, nDCG@k, … per system and target) at each.
+    #[arg(long, value_delimiter = ',', default_value = "60")]
+    pub(crate) k: Vec<usize>,
     /// Credit unit: one group per evidence anchor, or every memory id.
     #[arg(long, value_enum, default_value_t = defaults().unit)]
     pub(crate) unit: CreditUnit,
@@ -80,9 +81,9 @@ pub(crate) struct SettingsArgs {
 }
 
 impl SettingsArgs {
-    pub(crate) fn settings(&self) -> Settings {
+    pub(crate) fn settings(&self) -> Result<Settings, Failure> {
         Settings {
-            k: self.k,
+            k: 0,
             unit: self.unit,
             discount: self.discount,
             gain: self.gain,
@@ -91,7 +92,10 @@ impl SettingsArgs {
             bootstrap: self.bootstrap,
             seed: self.seed,
             confidence: self.confidence,
+            curve: Vec::new(),
         }
+        .with_cutoffs(&self.k)
+        .map_err(Failure::from)
     }
 }
 
@@ -124,7 +128,7 @@ pub(crate) struct DrilldownArgs {
 
 pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     let files = inputs::<Rescore>(args.input.files())?;
-    let (_, report) = run::<Rescore>(&files, &args.settings.settings())?;
+    let (_, report) = run::<Rescore>(&files, &args.settings.settings()?)?;
     emit::<Rescore>(&report, &args.output)?;
     let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
     if args.output.format == OutFormat::Csv && n > 0 {
@@ -134,7 +138,7 @@ pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
 }
 
 pub(crate) fn drill(args: DrilldownArgs) -> Result<(), Failure> {
-    let settings = args.settings.settings();
+    let settings = args.settings.settings()?;
     let files = inputs::<Rescore>(args.input.files())?;
     let d = detail::<Rescore>(&files, &settings, &DrilldownQuery { system: args.system, query: args.query })?;
     if args.format == OutFormat::Json {

@@ -25,6 +25,7 @@ pub fn table_json(r: &Report, table: RescoreTable) -> Result<String, String> {
         RescoreTable::Agreement => pretty(&r.agreement),
         RescoreTable::Winners => pretty(&r.winners),
         RescoreTable::Recommendations => pretty(&r.recommendations),
+        RescoreTable::Curve => pretty(&r.curve),
         RescoreTable::Contested => pretty(&r.contested),
         RescoreTable::ContestedSummary => pretty(&r.contested_summary),
         RescoreTable::DeltaDistribution | RescoreTable::DeltaHistogram => pretty(&r.delta_distribution),

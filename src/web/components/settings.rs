@@ -23,7 +23,7 @@ pub struct Draft {
 impl From<&Settings> for Draft {
     fn from(s: &Settings) -> Self {
         Draft {
-            k: s.k.to_string(),
+            k: s.cutoffs().iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
             unit: s.unit,
             discount: s.discount,
             gain: s.gain,
@@ -47,8 +47,9 @@ impl Draft {
             .trim()
             .parse()
             .map_err(|_| format!("confidence: `{}` is not a number", self.confidence.trim()))?;
+        let cutoffs: Vec<usize> = self.k.split(',').map(|c| int("k", c)).collect::<Result<_, String>>()?;
         let s = Settings {
-            k: int("k", &self.k)?,
+            k: 0,
             unit: self.unit,
             discount: self.discount,
             gain: self.gain,
@@ -57,7 +58,10 @@ impl Draft {
             bootstrap: int("bootstrap resamples", &self.bootstrap)?,
             seed: int("seed", &self.seed)?,
             confidence,
-        };
+            curve: Vec::new(),
+        }
+        .with_cutoffs(&cutoffs)
+        .map_err(|e| e.to_string())?;
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
     }
@@ -198,7 +202,7 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
         <form id="settings" class="settings" {onsubmit} aria-labelledby="settings-title">
             <h2 id="settings-title">{ "Settings" }</h2>
             <div class="fields">
-                { text_input("k", "cutoff k", "only the first k items of each list count", "number", &d.k, update(|d, v| d.k = v)) }
+                { text_input("k", "cutoff k", "only the first k items of each list count; several (1,5,10,60): every table at the largest, the curve at each", "text", &d.k, update(|d, v| d.k = v)) }
                 { select("unit", "credit unit", "what one unit of credit is", d.unit, UNITS, set_enum!(unit, CreditUnit)) }
                 { select("discount", "discount", "rank discount in DCG", d.discount, DISCOUNTS, set_enum!(discount, Discount)) }
                 { select("gain", "gain", "gain of a graded relevance level", d.gain, GAINS, set_enum!(gain, Gain)) }

@@ -23,26 +23,32 @@ pub fn coverage_table(props: &ReportProps) -> Html {
     let r = &props.report;
     let intro = html! {
         <p class="intro">{ "How many queries each credit target can score. A query whose target set is empty is \
-            left out of that target (not scored 0); \u{201c}shared\u{201d} counts the queries eligible under every compared target." }</p>
+            left out of that target (not scored 0); \u{201c}shared\u{201d} counts the queries eligible under every compared target. \
+            When memories name their system, each system's store has its own rows and memory kinds (its lineage fingerprint)." }</p>
     };
+    let per_store = r.coverage.iter().any(|c| c.system.is_some());
     html! {
         <Card id="coverage" title="Coverage" report={props.report.clone()} exports={vec![RescoreTable::Coverage]} {intro}>
             <div class="table-wrap">
             <table id="coverage-table">
                 <thead><tr>
+                    if per_store { <th scope="col">{"store of"}</th> }
                     <th scope="col">{"target"}</th><th scope="col">{"queries"}</th><th scope="col">{"eligible"}</th>
                     <th scope="col">{"zero target"}</th><th scope="col">{"groups"}</th>
                     <th scope="col" title="groups with 1, 2, 3, 4, ≥5 member memories">{"group sizes 1/2/3/4/≥5"}</th>
+                    if per_store { <th scope="col">{"memory kinds"}</th> }
                 </tr></thead>
                 <tbody>
                 { for r.coverage.iter().map(|c| html! {
-                    <tr data-target={c.target.clone()}>
+                    <tr data-target={c.target.clone()} data-system={c.system.clone().unwrap_or_default()}>
+                        if per_store { { text_cell("system", c.system.clone().unwrap_or_default()) } }
                         { text_cell("target", c.target.clone()) }
                         { int_cell("queries", c.queries) }
                         { int_cell("eligible", c.eligible) }
                         { int_cell("zero_target", c.zero_target) }
                         { int_cell("groups", c.groups) }
                         { text_cell("group_sizes", c.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")) }
+                        if per_store { { text_cell("kinds", c.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" ")) } }
                     </tr>
                 }) }
                 </tbody>
@@ -325,34 +331,74 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
     }
 }
 
-/// System pairs × targets: who wins each cell; pairs whose winner changes across targets are
-/// highlighted.
+/// System pairs × targets: who wins each cell, on the shared subset first (the same queries
+/// under every target) or on every eligible query, for the chosen metric; pairs whose winner
+/// changes across targets are highlighted.
 #[function_component(WinnerGrid)]
 pub fn winner_grid(props: &ReportProps) -> Html {
+    use crate::audit::{Metric, Subset};
     let r = &props.report;
+    let subset = use_state(|| Subset::Shared);
+    let metric = use_state(|| Metric::Ndcg);
     let targets: Vec<Target> = r.targets.clone();
+    let rows: Vec<&crate::audit::WinnerRow> =
+        r.winners.iter().filter(|w| w.subset == *subset && w.metric == *metric).collect();
     // Pairs in report order.
     let mut pairs: Vec<(String, String)> = Vec::new();
-    for w in &r.winners {
+    for w in &rows {
         if !pairs.iter().any(|(a, b)| *a == w.a && *b == w.b) {
             pairs.push((w.a.clone(), w.b.clone()));
         }
     }
-    let flips = r.winners.iter().filter(|w| w.flip).count() / targets.len().max(1);
+    let flips = rows.iter().filter(|w| w.flip).count() / targets.len().max(1);
+    let on_subset = {
+        let subset = subset.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            subset.set(<Subset as crate::choice::Choice>::parse(&v).unwrap_or(Subset::Shared));
+        })
+    };
+    let on_metric = {
+        let metric = metric.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            metric.set(Metric::ALL.into_iter().find(|m| m.name() == v).unwrap_or(Metric::Ndcg));
+        })
+    };
+    let m = metric.name();
     let intro = html! {
         <p class="intro">
-            { "\u{0394} = mean nDCG of a \u{2212} mean nDCG of b on the queries both systems scored under the target, with its \
-               paired bootstrap interval; \u{2605} marks an interval that excludes 0. Highlighted rows: the winner flips across targets " }
+            { format!("\u{0394} = mean {m} of a \u{2212} mean {m} of b on the paired queries, with its paired bootstrap interval; \
+               \u{2605} marks an interval that excludes 0. ") }
+            { if *subset == Subset::Shared {
+                "Shared subset: the queries eligible under every compared target for both systems — the same queries under every \
+                 target, so a flip is the credit rule's doing. "
+            } else {
+                "All eligible: each target on its own eligible queries (populations differ across targets). "
+            } }
+            if *metric == Metric::Hit { { "Hit rows give McNemar's exact p on the queries one system hits and the other misses. " } }
+            { "Highlighted rows: the winner flips across targets " }
             <strong>{ format!("({flips} of {} pairs)", pairs.len()) }</strong>{ "." }
         </p>
     };
     html! {
         <Card id="winners" title="Winners per target" report={props.report.clone()} exports={vec![RescoreTable::Winners]} {intro}>
+            <div class="picker">
+                <label for="winners-subset">{ "queries" }</label>
+                <select id="winners-subset" onchange={on_subset}>
+                    <option value="shared" selected={*subset == Subset::Shared}>{ "shared subset (same queries under every target)" }</option>
+                    <option value="all" selected={*subset == Subset::All}>{ "all eligible (per target)" }</option>
+                </select>
+                <label for="winners-metric">{ "metric" }</label>
+                <select id="winners-metric" onchange={on_metric}>
+                    { for Metric::ALL.iter().map(|x| html! { <option value={x.name()} selected={*x == *metric}>{ x.name() }</option> }) }
+                </select>
+            </div>
             if pairs.is_empty() {
                 <p class="empty">{ "Fewer than two systems: no pairs to compare." }</p>
             }
             <div class="table-wrap">
-            <table id="winner-grid" class="grid">
+            <table id="winner-grid" class="grid" data-subset={subset.name()} data-metric={metric.name()}>
                 <thead><tr>
                     <th scope="col">{"a"}</th><th scope="col">{"b"}</th>
                     { for targets.iter().map(|t| html! { <th scope="col">{ t.name() }</th> }) }
@@ -360,7 +406,7 @@ pub fn winner_grid(props: &ReportProps) -> Html {
                 </tr></thead>
                 <tbody>
                 { for pairs.iter().map(|(a, b)| {
-                    let cells: Vec<_> = targets.iter().map(|t| r.winners.iter().find(|w| w.a == *a && w.b == *b && w.target == *t)).collect();
+                    let cells: Vec<_> = targets.iter().map(|t| rows.iter().find(|w| w.a == *a && w.b == *b && w.target == *t)).collect();
                     let flip = cells.iter().flatten().any(|w| w.flip);
                     html! {
                         <tr data-a={a.clone()} data-b={b.clone()} data-flip={flip.to_string()} class={classes!(flip.then_some("flip"))}>
@@ -378,16 +424,22 @@ pub fn winner_grid(props: &ReportProps) -> Html {
                                             <span class="winner" data-col="winner">{ winner }</span>
                                             if w.significant { <span class="star" title="interval excludes 0">{ " \u{2605}" }</span> }
                                             <br />
-                                            <span class="delta">{ "\u{0394} " }<span class="num" data-col="delta_ndcg" data-value={crate::report::num(w.delta_ndcg)}>{ crate::web::format::fmt4(w.delta_ndcg) }</span></span>
+                                            <span class="delta">{ "\u{0394} " }<span class="num" data-col="delta" data-value={crate::report::num(w.delta)}>{ crate::web::format::fmt4(w.delta) }</span></span>
                                             <span class="ci">{ " [" }
                                                 <span class="num" data-col="ci_low" data-value={crate::report::num(w.ci_low)}>{ crate::web::format::fmt4(w.ci_low) }</span>{ ", " }
                                                 <span class="num" data-col="ci_high" data-value={crate::report::num(w.ci_high)}>{ crate::web::format::fmt4(w.ci_high) }</span>{ "]" }
                                             </span>
-                                            <span class="means" title="mean nDCG of a and b on the paired queries">
+                                            <span class="means" title="means of a and b on the paired queries">
                                                 { " n=" }<span data-col="n">{ w.n }</span>{ " (" }
                                                 <span class="num" data-col="mean_a" data-value={crate::report::num(w.mean_a)}>{ crate::web::format::fmt4(w.mean_a) }</span>{ " vs " }
                                                 <span class="num" data-col="mean_b" data-value={crate::report::num(w.mean_b)}>{ crate::web::format::fmt4(w.mean_b) }</span>{ ")" }
                                             </span>
+                                            if let Some(p) = w.mcnemar_p {
+                                                <span class="mcnemar" title="McNemar exact p on the hit flips (a only / b only)">
+                                                    { format!(" hits {}/{} p=", w.hit_a_only.unwrap_or(0), w.hit_b_only.unwrap_or(0)) }
+                                                    <span class="num" data-col="mcnemar_p" data-value={crate::report::num(Some(p))}>{ crate::web::format::p_text(Some(p)) }</span>
+                                                </span>
+                                            }
                                         </td>
                                     }
                                 }
@@ -410,22 +462,24 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
     let r = &props.report;
     let intro = html! {
         <p class="intro">{ "The system that looks best under each credit target and metric, on the queries every system scored \
-            for that target. Highlighted: the best system for this metric changes with the credit target, so the design choice \
-            depends on how credit is assigned." }</p>
+            for that target (all), and on the shared subset: the queries eligible under every compared target for every system. \
+            Highlighted: the best system for this metric changes with the credit target, so the design choice depends on how \
+            credit is assigned." }</p>
     };
     html! {
         <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec![RescoreTable::Recommendations]} {intro}>
             <div class="table-wrap">
             <table id="recommendations-table">
                 <thead><tr>
-                    <th scope="col">{"target"}</th><th scope="col">{"metric"}</th><th scope="col">{"n"}</th>
+                    <th scope="col">{"queries"}</th><th scope="col">{"target"}</th><th scope="col">{"metric"}</th><th scope="col">{"n"}</th>
                     <th scope="col">{"best"}</th><th scope="col">{"value"}</th><th scope="col">{"runner-up"}</th>
                     <th scope="col">{"value"}</th><th scope="col">{"margin"}</th><th scope="col">{"ranking"}</th>
                 </tr></thead>
                 <tbody>
                 { for r.recommendations.iter().map(|x| html! {
-                    <tr data-target={x.target.name()} data-metric={x.metric.name()}
+                    <tr data-target={x.target.name()} data-metric={x.metric.name()} data-subset={x.subset.name()}
                         class={classes!(x.changes_across_targets.then_some("changes"))}>
+                        { text_cell("subset", x.subset.name()) }
                         { text_cell("target", x.target.name()) }
                         { text_cell("metric", x.metric.name()) }
                         { int_cell("n", x.n) }
@@ -513,6 +567,115 @@ pub fn contested_table(props: &ReportProps) -> Html {
                     </p>
                 }
             }
+        </Card>
+    }
+}
+
+/// Metrics against the cutoff k (`--k 1,5,10,60`): the curve per system for one target and
+/// metric, and its table.
+#[function_component(CurveCard)]
+pub fn curve_card(props: &ReportProps) -> Html {
+    use crate::audit::{Metric, Subset};
+    use crate::plots::{CutoffLine, CutoffPlot};
+    use crate::web::components::plot::PlotCanvas;
+    let r = &props.report;
+    let target = use_state(|| r.targets.last().copied().unwrap_or(Target::Raw));
+    let metric = use_state(|| Metric::Recall);
+    if r.curve.is_empty() {
+        return html! {};
+    }
+    let target_now = if r.targets.contains(&*target) { *target } else { r.targets[0] };
+    let mut ks: Vec<usize> = r.curve.iter().map(|c| c.k).collect();
+    ks.sort_unstable();
+    ks.dedup();
+    let lines: Vec<CutoffLine> =
+        r.systems
+            .iter()
+            .map(|sys| CutoffLine {
+                system: sys.clone(),
+                points: ks
+                    .iter()
+                    .map(|&k| {
+                        let row = r.curve.iter().find(|c| {
+                            c.system == *sys && c.target == target_now && c.k == k && c.subset == Subset::All
+                        });
+                        (k, row.and_then(|c| c.value(*metric)))
+                    })
+                    .collect(),
+            })
+            .collect();
+    let label = match *metric {
+        Metric::Ndcg => "nDCG@k",
+        Metric::Recall => "Recall@k",
+        Metric::Hit => "Hit@k",
+        Metric::Mrr => "MRR@k",
+        Metric::Top1 => "top-1",
+    };
+    let plot = CutoffPlot {
+        title: format!("{label} by cutoff, {} target (all eligible queries)", target_now.name()),
+        y_label: label.to_string(),
+        lines,
+        width: 720,
+        height: 380,
+    };
+    let on_target = {
+        let target = target.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(t) = Target::parse(&v) {
+                target.set(t);
+            }
+        })
+    };
+    let on_metric = {
+        let metric = metric.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            metric.set(Metric::ALL.into_iter().find(|m| m.name() == v).unwrap_or(Metric::Recall));
+        })
+    };
+    let intro = html! {
+        <p class="intro">{ format!("The same saved lists scored at each cutoff ({}); every other table is at k = {}.",
+            ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "), r.settings.k) }</p>
+    };
+    html! {
+        <Card id="curve" title="Metrics by cutoff" report={props.report.clone()} exports={vec![RescoreTable::Curve]} {intro}>
+            <div class="picker">
+                <label for="curve-target">{ "target" }</label>
+                <select id="curve-target" onchange={on_target}>
+                    { for r.targets.iter().map(|t| html! { <option value={t.name()} selected={*t == target_now}>{ t.name() }</option> }) }
+                </select>
+                <label for="curve-metric">{ "metric" }</label>
+                <select id="curve-metric" onchange={on_metric}>
+                    { for Metric::ALL.iter().map(|m| html! { <option value={m.name()} selected={*m == *metric}>{ m.name() }</option> }) }
+                </select>
+            </div>
+            <PlotCanvas<CutoffPlot> id="curve-plot" {plot} filename="memaudit-cutoff-curve" />
+            <div class="table-wrap">
+            <table id="curve-table" class="compact">
+                <thead><tr>
+                    <th scope="col">{"system"}</th><th scope="col">{"target"}</th><th scope="col">{"queries"}</th><th scope="col">{"k"}</th>
+                    <th scope="col">{"n"}</th><th scope="col">{"nDCG"}</th><th scope="col">{"recall"}</th><th scope="col">{"hit"}</th>
+                    <th scope="col">{"MRR"}</th><th scope="col">{"top-1"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.curve.iter().map(|c| html! {
+                    <tr data-system={c.system.clone()} data-target={c.target.name()} data-subset={c.subset.name()} data-k={c.k.to_string()}>
+                        { text_cell("system", c.system.clone()) }
+                        { text_cell("target", c.target.name()) }
+                        { text_cell("subset", c.subset.name()) }
+                        { int_cell("k", c.k) }
+                        { int_cell("n", c.n) }
+                        { num_cell("ndcg", c.ndcg) }
+                        { num_cell("recall", c.recall) }
+                        { num_cell("hit", c.hit) }
+                        { num_cell("mrr", c.mrr) }
+                        { num_cell("top1", c.top1) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
         </Card>
     }
 }

@@ -19,7 +19,7 @@ use crate::web::components::histogram::DeltaHistogram;
 use crate::web::components::reading::ReadingSummary;
 use crate::web::components::settings::SettingsPanel;
 use crate::web::components::tables::{
-    AggregationTables, ContestedTable, CoverageTable, InstabilityByCategoryTable, InstabilityTable,
+    AggregationTables, ContestedTable, CoverageTable, CurveCard, InstabilityByCategoryTable, InstabilityTable,
     RecommendationsTable, SummaryTable, WinnerGrid,
 };
 use crate::web::components::{ReportRef, export::report_json};
@@ -229,6 +229,7 @@ impl RescorePage {
                 <CoverageTable report={report.clone()} />
                 if !report.systems.is_empty() {
                     <SummaryTable report={report.clone()} />
+                    <CurveCard report={report.clone()} />
                     <InstabilityTable report={report.clone()} />
                     <InstabilityByCategoryTable report={report.clone()} />
                     <AggregationTables report={report.clone()} />
