@@ -388,3 +388,30 @@ test('reclaim page: the abstention rule (strict, hedge) equals memaudit reclaim 
   assertClean(log);
   await page.close();
 });
+
+test('comparison page: four vendors\' LoCoMo answer files dropped together equal memaudit compare, with a reference arm', async () => {
+  const FAM = path.join(ROOT, 'tests', 'reference', 'outcome_families');
+  const files = ['mem0_evals.json', 'evermemos.json', 'zep_grades.json', 'audit_results.json'].map((f) => path.join(FAM, f));
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#compare`);
+  await page.waitForSelector('#compare-file-input', { state: 'attached' });
+  await page.setInputFiles('#compare-file-input', files);
+  await waitReady(page, 'compare');
+  await page.waitForSelector('#arms-table tbody tr');
+  const formats = await page.$$eval('#compare-files tr[data-file] [data-format]', (els) => els.map((e) => e.dataset.format));
+  assert.deepEqual(formats, ['locomo_answers', 'locomo_answers', 'locomo_answers', 'locomo_answers']);
+  assert.equal(await page.textContent('#spec-key'), 'conversation × position');
+  const want = JSON.parse(cli(['compare', '--outcomes', ...files, '--format', 'json']));
+  assert.deepEqual(want.arms.map((a) => a.arm), ['mem0_evals', 'evermemos', 'zep_grades', 'audit_results']);
+  await checkComparison(page, want);
+  // Every contrast against evermemos reads other − evermemos.
+  await page.selectOption('#cmp-reference', 'evermemos');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => document.querySelector('#compare-results .conventions code')?.textContent.includes('reference=evermemos'), null, { timeout: 120_000 });
+  await waitReady(page, 'compare');
+  const ref = JSON.parse(cli(['compare', '--outcomes', ...files, '--reference', 'evermemos', '--format', 'json']));
+  assert.ok(ref.pairs.filter((p) => p.a === 'evermemos').length === 0, 'the reference is never a');
+  await checkComparison(page, ref);
+  assertClean(log);
+  await page.close();
+});

@@ -85,6 +85,9 @@ pub struct CompareSettings {
     pub resampling: Resampling,
     /// Arm for Bonferroni–Dunn comparisons against a control.
     pub control: Option<String>,
+    /// Every contrast with this arm reads other − reference (also on the forest plot).
+    #[serde(default)]
+    pub reference: Option<String>,
     /// Higher values are better (ranks: 1 = best).
     pub higher_is_better: bool,
     /// Also compare within each value of this column (a key or strata column): contrasts per
@@ -103,6 +106,7 @@ impl Default for CompareSettings {
             z0: Z0Rule::MidRank,
             resampling: Resampling::Iid,
             control: None,
+            reference: None,
             higher_is_better: true,
             per: None,
         }
@@ -145,6 +149,7 @@ impl CompareSettings {
             self.higher_is_better,
             self.control.as_ref().map(|c| format!(" control={c}")).unwrap_or_default()
         ) + &self.per.as_ref().map(|b| format!(" per={b}")).unwrap_or_default()
+            + &self.reference.as_ref().map(|r| format!(" reference={r}")).unwrap_or_default()
     }
 }
 
@@ -362,14 +367,31 @@ pub fn compare(
     if n == 0 {
         return Err(Error::Empty("no item is observed in every arm".into()));
     }
+    if n == 1 {
+        return Err(Error::Empty(format!(
+            "one item (`{}`) is observed in every arm: a paired comparison needs at least two (check the key \
+             columns — is every row its own item, or do the arms share almost no item?)",
+            input.items[0]
+        )));
+    }
     if input.values.iter().any(|row| row.len() != k || row.iter().any(|v| !v.is_finite())) {
         return Err(Error::Empty("every item needs one finite value per arm".into()));
     }
     let columns: Vec<Vec<f64>> = (0..k).map(|j| input.values.iter().map(|row| row[j]).collect()).collect();
     let scheme = scheme_for(input, settings)?;
     let mut notes = Vec::new();
+    let first = input.values[0][0];
+    if input.values.iter().all(|row| row.iter().all(|&v| v == first)) {
+        notes.push(format!(
+            "every value of every arm is {first}: the arms cannot differ, and no test can say anything — is the \
+             value column an outcome (not a constant such as a config flag)?"
+        ));
+    }
     if let Some(c) = settings.control.as_ref().filter(|c| !input.arms.contains(c)) {
         return Err(Error::setting("control", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
+    }
+    if let Some(c) = settings.reference.as_ref().filter(|c| !input.arms.contains(c)) {
+        return Err(Error::setting("reference", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
     }
 
     // One resampling for all arms.
@@ -434,8 +456,17 @@ pub fn compare(
 
     // Contrasts.
     let mut pairs = Vec::new();
+    // Contrasts a − b in arm order; with a reference arm, every contrast with it reads
+    // other − reference.
+    let reference = settings.reference.as_ref().and_then(|r| input.arms.iter().position(|a| a == r));
+    let mut order = Vec::with_capacity(k * k.saturating_sub(1) / 2);
     for i in 0..k {
         for j in i + 1..k {
+            order.push(if Some(i) == reference { (j, i) } else { (i, j) });
+        }
+    }
+    for (i, j) in order {
+        {
             let (a, b) = (&columns[i], &columns[j]);
             let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
             let reps: Vec<f64> = replicates[i].iter().zip(&replicates[j]).map(|(x, y)| x - y).collect();
@@ -762,9 +793,12 @@ mod tests {
         let s = CompareSettings::default();
         assert!(compare(&input(&["a"], &[&[1.0]]), &s, &mut |_, _| {}).is_err());
         let bad = CompareSettings { control: Some("zzz".into()), ..Default::default() };
-        let e = compare(&input(&["a", "b"], &[&[1.0], &[0.0]]), &bad, &mut |_, _| {}).unwrap_err();
-        assert!(e.to_string().contains("control"));
+        let e = compare(&input(&["a", "b"], &[&[1.0, 0.0], &[0.0, 1.0]]), &bad, &mut |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("control"), "{e}");
         let bad = CompareSettings { resampling: Resampling::Cluster("task".into()), ..Default::default() };
-        assert!(compare(&input(&["a", "b"], &[&[1.0], &[0.0]]), &bad, &mut |_, _| {}).is_err());
+        assert!(compare(&input(&["a", "b"], &[&[1.0, 0.0], &[0.0, 1.0]]), &bad, &mut |_, _| {}).is_err());
+        // One item is refused: nothing can be paired on one observation.
+        let e = compare(&input(&["a", "b"], &[&[1.0], &[0.0]]), &s, &mut |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("one item"), "{e}");
     }
 }

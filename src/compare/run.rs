@@ -67,6 +67,13 @@ pub fn compare_table(
     settings: &CompareSettings,
     progress: &mut dyn FnMut(&str, f64),
 ) -> Result<(CompareOutput, Paired), CompareError> {
+    // LoCoMo answer files pair on (conversation, position): refuse when the questions differ.
+    if table.format == crate::outcomes::OutcomeFormat::LocomoAnswers
+        && spec.key == ["conversation", "position"]
+        && let Err(message) = crate::outcomes::locomo::check_questions(table)
+    {
+        return Err(CompareError::Compare(Error::Unpaired { message, pairing: None }));
+    }
     let paired = pair_for_test(table, spec, options)?;
     let mut input = input_from_paired(&paired, &settings.resampling)?;
     if let Some(column) = &settings.per {

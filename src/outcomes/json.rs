@@ -110,6 +110,11 @@ fn classify_document(name: &str, text: &str, doc: &Value) -> Result<OutcomeForma
         return Ok(OutcomeFormat::RescorePerQuery);
     }
     let recs = document_records(name, doc, &object_lines(text, 3))?;
+    let grouped: Vec<(&str, &serde_json::Map<String, Value>)> =
+        recs.iter().filter_map(|r| r.group.as_deref().map(|g| (g, r.object))).collect();
+    if grouped.len() == recs.len() && super::locomo::looks_like_answers(&grouped) {
+        return Ok(OutcomeFormat::LocomoAnswers);
+    }
     match recs.first() {
         Some(r) => {
             let members: Vec<(String, Value)> = r.object.iter().map(|(k, v)| (k.clone(), v.clone())).collect();

@@ -14,7 +14,9 @@
 //! names, ineligible metrics) is a counted [`OutcomeWarnings`] entry.
 
 mod advice;
+pub mod inspect;
 mod json;
+pub mod locomo;
 pub mod pairing;
 pub mod spec;
 mod tabular;
@@ -55,6 +57,11 @@ crate::choice! {
         LongCsv = "long_csv",
         /// JSON Lines (or a JSON array) of flat or nested objects, one per (item, arm).
         LongJson = "long_json",
+        /// An Inspect AI log: the `.eval` archive (zip) or the one-document `.json` log.
+        InspectLog = "inspect_log",
+        /// LoCoMo answer files (mem0 `evals.py` family, MemOS/EverMemOS, Zep, …): records
+        /// grouped by conversation, paired by (conversation, position).
+        LocomoAnswers = "locomo_answers",
     }
 }
 
@@ -74,6 +81,8 @@ impl OutcomeFormat {
             OutcomeFormat::JudgeFile => "per-question LLM-judge records (llm_judgments)",
             OutcomeFormat::MtelRecords => "MTEL-Mem per-query records (CSV)",
             OutcomeFormat::RescorePerQuery => "memaudit rescoring per-query rows",
+            OutcomeFormat::InspectLog => "Inspect AI evaluation log (.eval archive or .json)",
+            OutcomeFormat::LocomoAnswers => "LoCoMo answers grouped by conversation (mem0 evals.py, MemOS, Zep, …)",
         }
     }
 }
@@ -181,6 +190,9 @@ impl OutcomeTable {
         } else {
             None
         };
+        let all_names: Vec<String> = tables.iter().flat_map(|t| t.files.iter().map(|f| f.name.clone())).collect();
+        let arm_names: HashMap<String, String> =
+            all_names.iter().cloned().zip(distinguishing_names(&all_names)).collect();
         for t in tables {
             let offset = files.len();
             for c in &t.columns {
@@ -189,7 +201,8 @@ impl OutcomeTable {
             if let Some(fc) = file_col {
                 cols.note(fc);
             }
-            let stems: Vec<String> = t.files.iter().map(|f| file_stem(&f.name)).collect();
+            let stems: Vec<String> =
+                t.files.iter().map(|f| arm_names.get(&f.name).cloned().unwrap_or_else(|| file_stem(&f.name))).collect();
             for mut r in t.rows {
                 if let Some(fc) = file_col {
                     let stem = stems.get(r.file).cloned().unwrap_or_default();
@@ -206,6 +219,29 @@ impl OutcomeTable {
     }
 }
 
+/// The shortest part of each path that tells the files apart: the first folder level whose
+/// names all differ (`fc-baseline/results/<config>/eval_results.json` → `<config>`), else the
+/// file names without extensions; paths are compared from the folder nearest the file.
+pub fn distinguishing_names(paths: &[String]) -> Vec<String> {
+    let parts: Vec<Vec<&str>> =
+        paths.iter().map(|p| p.split(['/', '\\']).filter(|s| !s.is_empty()).collect()).collect();
+    let stems: Vec<String> = paths.iter().map(|p| file_stem(p)).collect();
+    let distinct = |v: &[String]| v.iter().collect::<HashSet<_>>().len() == v.len();
+    if paths.len() < 2 || distinct(&stems) {
+        return stems;
+    }
+    let depth = parts.iter().map(Vec::len).min().unwrap_or(0);
+    // Folder levels counted from the file upward (1 = the folder holding the file).
+    for up in 1..depth {
+        let level: Vec<String> = parts.iter().map(|p| p[p.len() - 1 - up].to_string()).collect();
+        if distinct(&level) {
+            return level;
+        }
+    }
+    // Nothing tells them apart on its own: the whole paths.
+    paths.to_vec()
+}
+
 /// How to read a file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadOptions {
@@ -216,6 +252,12 @@ pub struct ReadOptions {
 
 /// Reads one outcomes file (gzip accepted, format detected from the content unless forced).
 pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTable, IngestError> {
+    // Inspect's `.eval` logs are zip archives: read before any text decoding.
+    if inspect::is_zip(&file.bytes) && opts.format.is_none_or(|f| f == OutcomeFormat::InspectLog) {
+        let mut b = Builder::new(&file.name);
+        inspect::read_eval_archive(&file.name, &file.bytes, &mut b)?;
+        return Ok(b.finish(OutcomeFormat::InspectLog, false, file.bytes.len()));
+    }
     let (text, gzip) = decode(&file.name, &file.bytes)?;
     let format = match opts.format {
         Some(f) => f,
@@ -227,10 +269,30 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
             tabular::read(&file.name, &text, format, &mut b)?
         }
         OutcomeFormat::RescorePerQuery if !looks_json(&text) => tabular::read(&file.name, &text, format, &mut b)?,
+        OutcomeFormat::InspectLog => {
+            let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+                IngestError::new(Location::line(&file.name, e.line().max(1)), format!("not valid JSON: {e}"))
+            })?;
+            inspect::read_json_log(&file.name, &doc, &mut b)?
+        }
         OutcomeFormat::LongJson
         | OutcomeFormat::ReclaimEval
         | OutcomeFormat::JudgeFile
         | OutcomeFormat::RescorePerQuery => json::read(&file.name, &text, format, &mut b)?,
+        OutcomeFormat::LocomoAnswers => {
+            json::read(&file.name, &text, OutcomeFormat::LongJson, &mut b)?;
+            let used = locomo::annotate(&mut b.rows, &mut b.warnings, &file.name);
+            for c in ["conversation", "position", "verdict"] {
+                b.cols.note(c);
+            }
+            if used.is_none() {
+                return Err(IngestError::new(
+                    Location::file(&file.name),
+                    "LoCoMo answers without a verdict: no record has `llm_score`, `grade`, `is_correct`, `correct`, \
+                     `score`, `llm_judgments` or `judgments` (give the judged file, not the answers before judging)",
+                ));
+            }
+        }
     }
     Ok(b.finish(format, gzip, file.bytes.len()))
 }
@@ -253,7 +315,23 @@ pub fn detect_outcome_format(name: &str, text: &str) -> Result<OutcomeFormat, In
     if text.trim().is_empty() {
         return Err(IngestError::new(Location::file(name), "the file is empty"));
     }
-    if looks_json(text) { json::detect(name, text) } else { tabular::detect(name, text) }
+    if looks_json(text) {
+        if looks_like_inspect_log(text) {
+            return Ok(OutcomeFormat::InspectLog);
+        }
+        json::detect(name, text)
+    } else {
+        tabular::detect(name, text)
+    }
+}
+
+/// A one-document Inspect log (`{"version", "status", "eval": {...}, "samples": [...]}`),
+/// checked on the whole document when its start names `eval`.
+fn looks_like_inspect_log(text: &str) -> bool {
+    let head: String = text.chars().take(4096).collect();
+    head.trim_start().starts_with('{')
+        && head.contains("\"eval\"")
+        && serde_json::from_str::<serde_json::Value>(text).is_ok_and(|d| inspect::is_json_log(&d))
 }
 
 /// memaudit's rescoring rows ([`crate::audit::Report::per_query`]) as an outcomes table, without
@@ -483,6 +561,18 @@ mod tests {
         assert_eq!(t.warnings.count(OutcomeWarningKind::MissingMarker), 1);
         assert_eq!(t.rows[2].values["correct"], 1.0);
         assert_eq!(t.rows[1].line, 3);
+    }
+
+    #[test]
+    fn arms_are_named_by_the_part_that_tells_files_apart() {
+        let names = |v: &[&str]| distinguishing_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            names(&["fc-baseline/results/mem0/eval_results.json", "fc-baseline/results/zep/eval_results.json"]),
+            ["mem0", "zep"]
+        );
+        assert_eq!(names(&["runs/bm25.jsonl", "runs/dense.jsonl"]), ["bm25", "dense"]);
+        assert_eq!(names(&["a/x/r.json", "b/x/r.json"]), ["a", "b"]);
+        assert_eq!(names(&["r.json", "sub/r.json"]), ["r.json", "sub/r.json"]);
     }
 
     #[test]

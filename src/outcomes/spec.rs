@@ -447,6 +447,45 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
             finish_strata(table, &mut spec, &[]);
             return spec;
         }
+        OutcomeFormat::LocomoAnswers => {
+            spec.key = vec!["conversation".into(), "position".into()];
+            spec.reasons.push(
+                "key = `conversation` × `position`: LoCoMo answer files share no question id; questions are \
+                 matched by their place in each conversation, and their texts are checked equal"
+                    .into(),
+            );
+            if count(table, "file") > 1 {
+                spec.arm = vec!["file".into()];
+                spec.reasons.push(format!("arm = `file` ({})", preview(table, "file", 6)));
+            }
+            spec.value = "verdict".into();
+            spec.reasons.push(
+                "value = `verdict`: each file's own verdict field (llm_score, grade, is_correct, correct, score, \
+                 or the majority of llm_judgments) as 0/1"
+                    .into(),
+            );
+            finish_strata(table, &mut spec, &[]);
+            return spec;
+        }
+        OutcomeFormat::InspectLog => {
+            spec.key = vec!["sample_id".into(), "epoch".into()];
+            spec.reasons.push("key = `sample_id` × `epoch` (Inspect samples)".into());
+            // The arm is what tells the logs apart: the model, else the task, else the file.
+            let arm = ["model", "task", "file"].into_iter().find(|c| count(table, c) > 1).unwrap_or("file");
+            spec.arm = vec![arm.into()];
+            if count(table, "scorer") > 1 {
+                spec.arm.push("scorer".into());
+            }
+            spec.reasons.push(format!("arm = {} ({} arms)", ticks(&spec.arm), preview(table, arm, 6)));
+            spec.value = "score".into();
+            spec.reasons.push(
+                "value = `score`: Inspect's grades as numbers, C = 1, I = 0, P = 0.5, N = 0 (its value_to_float); \
+                 unscored samples are missing"
+                    .into(),
+            );
+            finish_strata(table, &mut spec, &[]);
+            return spec;
+        }
         _ => {}
     }
 

@@ -32,6 +32,8 @@ pub enum OutcomeWarningKind {
     FilteredRows,
     /// Items not present (with a value) in every arm were left out, as requested.
     IncompleteItemsDropped,
+    /// Inspect samples without a score (`scores: {}`): missing, never 0.
+    UnscoredSample,
 }
 
 impl OutcomeWarningKind {
@@ -58,6 +60,7 @@ impl OutcomeWarningKind {
             DuplicatesAveraged => "several rows for one (item, arm) averaged (mean), as requested",
             FilteredRows => "rows left out by the filter",
             IncompleteItemsDropped => "items without a value in every arm left out, as requested",
+            UnscoredSample => "Inspect samples without a score: missing, never 0",
         }
     }
 }

@@ -69,8 +69,9 @@ fn clause_match(item: &ItemSpec, occ: &[Vec<usize>], toks: &[Tok]) -> Option<Vec
                 None => continue 'start,
             }
         }
+        // One token: a negation in its clause; several: between the first and the last.
         let negated_here = if used.len() == 1 {
-            toks.iter().any(|t| t.sentence == sentence && t.is_negation())
+            toks.iter().any(|t| t.clause == toks[s].clause && t.is_negation())
         } else {
             toks[s..=last].iter().any(Tok::is_negation)
         };
@@ -198,6 +199,27 @@ mod tests {
             found(race, "Hal finished ahead of Ira. Ira ahead of Hal. Lee ahead of Kit."),
             [true, false, false, false]
         );
+    }
+
+    /// A negation negates its own clause only: "visited Rome but has not had the chance to visit
+    /// Paris" keeps Rome (affirmed) and Paris (negated).
+    #[test]
+    fn a_negation_in_another_clause_does_not_negate() {
+        let one = |label: &str, word: &str, negated: bool| ItemSpec {
+            label: label.into(),
+            kind: ItemKind::Clause,
+            targets: vec![Target::Word { word: word.into() }],
+            negated,
+        };
+        let note = "The user visited Rome but has not had the chance to visit Paris.";
+        let toks = tokenize(note);
+        let idx = CharIndex::new(note);
+        assert!(match_item(&one("Rome", "rome", false), &toks, &idx).found, "Rome is affirmed in its clause");
+        assert!(match_item(&one("not Paris", "paris", true), &toks, &idx).found, "Paris is negated in its clause");
+        assert!(!match_item(&one("Paris", "paris", false), &toks, &idx).found);
+        let commas = tokenize("Rome, never Paris");
+        let idx = CharIndex::new("Rome, never Paris");
+        assert!(match_item(&one("Rome", "rome", false), &commas, &idx).found);
     }
 
     #[test]

@@ -116,6 +116,10 @@ pub struct Tok {
     pub byte_end: usize,
     /// Index of the sentence the token is in.
     pub sentence: usize,
+    /// Index of the clause the token is in: clauses end at sentence ends, commas, and before a
+    /// coordinating or subordinating word (`but`, `and`, `while`, …), so a negation in one clause
+    /// ("… but has not had the chance …") does not negate another.
+    pub clause: usize,
     /// Inside parentheses (depth > 0) in the text.
     pub in_parens: bool,
 }
@@ -135,6 +139,9 @@ impl Tok {
 const CURRENCY: [char; 4] = ['$', '€', '£', '¥'];
 const CURRENCY_WORDS: [&str; 4] = ["dollar", "dollars", "usd", "bucks"];
 const NEGATIONS: [&str; 6] = ["not", "no", "never", "cannot", "nor", "neither"];
+/// Words that start a new clause.
+const CLAUSE_WORDS: [&str; 11] =
+    ["but", "and", "or", "while", "whereas", "although", "though", "yet", "because", "however", "whilst"];
 
 /// Tokenizes `text` (see the module documentation for the rules).
 pub fn tokenize(text: &str) -> Vec<Tok> {
@@ -143,6 +150,7 @@ pub fn tokenize(text: &str) -> Vec<Tok> {
     let ch = |i: usize| chars.get(i).map(|&(_, c)| c);
     let mut toks = Vec::new();
     let mut sentence = 0usize;
+    let mut clause = 0usize;
     let mut depth = 0usize;
     let mut i = 0usize;
     while i < chars.len() {
@@ -165,11 +173,15 @@ pub fn tokenize(text: &str) -> Vec<Tok> {
             if lower.ends_with("'s") && lower.len() > 2 {
                 lower.truncate(lower.len() - 2);
             }
+            if CLAUSE_WORDS.contains(&lower.as_str()) {
+                clause += 1;
+            }
             toks.push(Tok {
                 kind: TokKind::Word { norm: lower, negation },
                 byte_start: byte_at(start),
                 byte_end: byte_at(j),
                 sentence,
+                clause,
                 in_parens: depth > 0,
             });
             i = j;
@@ -177,15 +189,22 @@ pub fn tokenize(text: &str) -> Vec<Tok> {
         }
         if let Some((tok, next)) = scan_time(&chars, i, prev).or_else(|| scan_number(&chars, i, prev)) {
             let (b0, b1) = (byte_at(tok.0), byte_at(next));
-            toks.push(Tok { kind: tok.1, byte_start: b0, byte_end: b1, sentence, in_parens: depth > 0 });
+            toks.push(Tok { kind: tok.1, byte_start: b0, byte_end: b1, sentence, clause, in_parens: depth > 0 });
             i = next;
             continue;
         }
         match c {
             '(' | '[' => depth += 1,
             ')' | ']' => depth = depth.saturating_sub(1),
-            '!' | '?' | ';' | '\n' => sentence += 1,
-            '.' if ch(i + 1).is_none_or(char::is_whitespace) => sentence += 1,
+            '!' | '?' | ';' | '\n' => {
+                sentence += 1;
+                clause += 1;
+            }
+            '.' if ch(i + 1).is_none_or(char::is_whitespace) => {
+                sentence += 1;
+                clause += 1;
+            }
+            ',' => clause += 1,
             _ => {}
         }
         i += 1;

@@ -55,6 +55,9 @@ pub(crate) struct CompareArgs {
     /// Control arm for Bonferroni–Dunn comparisons.
     #[arg(long)]
     pub(crate) control: Option<String>,
+    /// Every contrast with this arm reads treatment − reference (tables and forest plot).
+    #[arg(long)]
+    pub(crate) reference: Option<String>,
     #[arg(long, default_value_t = defaults().alpha)]
     pub(crate) alpha: f64,
     #[arg(long, default_value_t = defaults().bootstrap)]
@@ -118,6 +121,7 @@ impl CompareArgs {
             z0: self.z0,
             resampling: Resampling::of(self.resample, self.by.clone())?,
             control: self.control.clone(),
+            reference: self.reference.clone(),
             higher_is_better: !self.lower_is_better,
             per: self.per.clone(),
         };

@@ -70,6 +70,9 @@ pub(crate) struct TrecEvalArgs {
     /// Interval method of the comparison.
     #[arg(long, value_enum, default_value_t = defaults().ci)]
     pub(crate) ci: CiMethod,
+    /// Every contrast with this run (its run id) reads other − reference.
+    #[arg(long)]
+    pub(crate) reference: Option<String>,
     /// The qrels (TREC `qid iter docno rel`, or `{"qid": {"docno": rel}}` JSON).
     pub(crate) qrels: PathBuf,
     /// One or more runs (TREC `qid Q0 docno rank sim runid`, or `{"qid": {"docno": score}}`

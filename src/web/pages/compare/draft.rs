@@ -53,6 +53,8 @@ pub struct Draft {
     /// Contrasts also per value of this column (empty: none).
     pub per: String,
     pub control: String,
+    /// Contrasts with this arm read other − reference (empty: arm order).
+    pub reference: String,
     pub higher_is_better: bool,
 }
 
@@ -77,6 +79,7 @@ impl Default for Draft {
             by: String::new(),
             per: String::new(),
             control: String::new(),
+            reference: String::new(),
             higher_is_better: s.higher_is_better,
         }
     }
@@ -146,6 +149,7 @@ impl Draft {
             z0: self.z0,
             resampling,
             control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
+            reference: (!self.reference.trim().is_empty()).then(|| self.reference.trim().to_string()),
             higher_is_better: self.higher_is_better,
             per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
         };
@@ -165,6 +169,7 @@ impl Draft {
             Resampling::Cluster(c) => ("cluster".into(), c.clone()),
         };
         self.control = s.control.clone().unwrap_or_default();
+        self.reference = s.reference.clone().unwrap_or_default();
         self.higher_is_better = s.higher_is_better;
         self.per = s.per.clone().unwrap_or_default();
     }

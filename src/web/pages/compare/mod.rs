@@ -753,6 +753,13 @@ impl ComparePage {
                             { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.control == *a}>{ a.clone() }</option> }) }
                         </select>
                     </div>
+                    <div class="field">
+                        <label for="cmp-reference" title="every contrast with this arm reads other − reference">{ "reference arm" }</label>
+                        <select id="cmp-reference" onchange={select_edit(|d, v| d.reference = v.to_string())}>
+                            <option value="" selected={d.reference.is_empty()}>{ "(arm order)" }</option>
+                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.reference == *a}>{ a.clone() }</option> }) }
+                        </select>
+                    </div>
                     <div class="field checkbox">
                         <label for="cmp-higher">
                             <input type="checkbox" id="cmp-higher" checked={d.higher_is_better} onchange={on_higher} />{ " higher is better" }

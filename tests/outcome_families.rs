@@ -1,0 +1,156 @@
+//! Judged results as vendors ship them, compared together without a script: four LoCoMo answer
+//! families (`tests/reference/outcome_families/`, written in the released shapes by
+//! `make_reference.py`, with per-arm accuracies and pairwise exact McNemar p-values from
+//! statsmodels), the real Memobase file of the mem0 `evals.py` family and Inspect AI logs
+//! (`../shared/fixtures/external`).
+
+mod common;
+
+use std::path::PathBuf;
+
+use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+use memaudit::compare::{Compare, CompareRequest, CompareSettings};
+use memaudit::ingest::InputFile;
+use memaudit::outcomes::{OutcomeFormat, OutcomeWarningKind, ReadOptions, read_outcome_files, read_outcomes};
+use serde_json::Value;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/outcome_families")
+}
+
+fn family(name: &str) -> InputFile {
+    let p = dir().join(name);
+    InputFile::new(p.display().to_string(), std::fs::read(&p).unwrap())
+}
+
+const FILES: [&str; 4] = ["mem0_evals.json", "evermemos.json", "zep_grades.json", "audit_results.json"];
+
+fn compare(files: Vec<InputFile>) -> Result<memaudit::compare::CompareOutput, memaudit::error::Error> {
+    let roles = assign_roles::<Compare>(files.into_iter().map(|f| (f, Some(FileRole::Outcomes))).collect()).unwrap();
+    let request =
+        CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() };
+    run_once::<Compare>(&roles, &request, &mut quiet()).map(|(_, r)| r)
+}
+
+#[test]
+fn four_locomo_families_pair_by_conversation_and_position() {
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir().join("reference.json")).unwrap()).unwrap();
+    let table = read_outcome_files(&FILES.map(family), &ReadOptions::default()).unwrap();
+    assert!(table.files.iter().all(|f| f.format == OutcomeFormat::LocomoAnswers));
+    let out = compare(FILES.map(family).to_vec()).unwrap();
+    let c = &out.comparison;
+    assert_eq!(out.spec.key, ["conversation", "position"]);
+    assert_eq!(out.spec.value, "verdict");
+    assert_eq!(c.n_items as u64, reference["items"].as_u64().unwrap());
+    // Arms are named by what tells the files apart: their names.
+    let names: Vec<&str> = c.arms.iter().map(|a| a.arm.as_str()).collect();
+    assert_eq!(names, ["mem0_evals", "evermemos", "zep_grades", "audit_results"]);
+    for a in &c.arms {
+        let want = reference["accuracy"][&a.arm].as_f64().unwrap();
+        assert!((a.mean - want).abs() < 1e-12, "{}: {} vs {want}", a.arm, a.mean);
+    }
+    for want in reference["pairs"].as_array().unwrap() {
+        let (a, b) = (want["a"].as_str().unwrap(), want["b"].as_str().unwrap());
+        let p = c.pairs.iter().find(|p| p.a == a && p.b == b).unwrap_or_else(|| panic!("{a} vs {b}"));
+        assert_eq!(p.b_count, want["a_only"].as_u64());
+        assert_eq!(p.c_count, want["b_only"].as_u64());
+        let mp = p.mcnemar_p.unwrap();
+        assert!((mp - want["mcnemar_exact_p"].as_f64().unwrap()).abs() < 1e-12, "{a} vs {b}: {mp}");
+    }
+}
+
+#[test]
+fn different_questions_at_one_position_are_refused_never_merged() {
+    let zep = std::fs::read_to_string(dir().join("zep_grades.json")).unwrap();
+    let mut doc: Value = serde_json::from_str(&zep).unwrap();
+    doc["locomo_experiment_user_3"][2]["question"] = Value::String("A question the others do not ask?".into());
+    let bad = InputFile::new("zep_grades.json", serde_json::to_vec(&doc).unwrap());
+    let e = compare(vec![family("mem0_evals.json"), bad]).unwrap_err().to_string();
+    assert!(e.contains("conversation 3 question 3") && e.contains("A question the others do not ask?"), "{e}");
+    assert!(!e.contains("--aggregate"), "never suggest merging distinct questions: {e}");
+}
+
+#[test]
+fn the_released_memobase_file_reads_as_locomo_answers() {
+    let t = read_outcomes(&common::fixture("memobase/memobase_eval_0503_3000.json"), &ReadOptions::default()).unwrap();
+    assert_eq!(t.format, OutcomeFormat::LocomoAnswers);
+    assert_eq!(t.rows.len(), 1540);
+    // Conversation "1"'s first question is at position 1, with its own verdict.
+    let r = t.rows.iter().find(|r| r.fields.get("conversation").map(String::as_str) == Some("0")).unwrap();
+    assert_eq!(r.fields["position"], "1");
+    assert_eq!(r.values["verdict"], r.values["llm_score"]);
+    assert_eq!(t.column("conversation").unwrap().distinct, 10);
+}
+
+#[test]
+fn inspect_eval_archives_are_read_scored_or_not() {
+    let scored = common::fixture("inspect/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval");
+    let unscored = common::fixture("inspect/2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval");
+    let t = read_outcomes(&scored, &ReadOptions::default()).unwrap();
+    assert_eq!(t.format, OutcomeFormat::InspectLog);
+    assert_eq!(t.rows.len(), 10);
+    assert_eq!(t.rows[0].fields["sample_id"], "1");
+    assert_eq!(t.rows[0].fields["model"], "openai/gpt-4o-mini");
+    let correct: f64 = t.rows.iter().map(|r| r.values["score"]).sum();
+    assert_eq!(correct, 8.0, "accuracy 0.8, as the log's own results say");
+    let u = read_outcomes(&unscored, &ReadOptions::default()).unwrap();
+    assert_eq!(u.rows.len(), 10);
+    assert!(u.rows.iter().all(|r| !r.values.contains_key("score")), "unscored samples are missing, never 0");
+    assert_eq!(u.warnings.count(OutcomeWarningKind::UnscoredSample), 10);
+    // Together: the same model and task, told apart by file; the unscored log has no values.
+    let e = compare(vec![scored, unscored]).unwrap_err().to_string();
+    assert!(e.contains("dPiJifoWeEQBrfWsAopzWr"), "{e}");
+}
+
+#[test]
+fn contrasts_read_treatment_minus_reference() {
+    let roles = assign_roles::<Compare>(FILES.map(|f| (family(f), Some(FileRole::Outcomes))).to_vec()).unwrap();
+    let settings = CompareSettings { bootstrap: 200, reference: Some("evermemos".into()), ..Default::default() };
+    let request = CompareRequest { settings, ..Default::default() };
+    let c = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1.comparison;
+    // Every contrast with the reference has it as b; the others keep arm order.
+    let pairs: Vec<(&str, &str)> = c.pairs.iter().map(|p| (p.a.as_str(), p.b.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("mem0_evals", "evermemos"),
+            ("mem0_evals", "zep_grades"),
+            ("mem0_evals", "audit_results"),
+            ("zep_grades", "evermemos"),
+            ("audit_results", "evermemos"),
+            ("zep_grades", "audit_results"),
+        ]
+    );
+    let zep_vs_ever = &c.pairs[3];
+    assert!((zep_vs_ever.diff - (zep_vs_ever.mean_a - zep_vs_ever.mean_b)).abs() < 1e-15);
+    assert!(zep_vs_ever.diff < 0.0, "zep answers fewer questions right than evermemos");
+    let bad = CompareRequest {
+        settings: CompareSettings { reference: Some("nope".into()), ..Default::default() },
+        ..Default::default()
+    };
+    assert!(run_once::<Compare>(&roles, &bad, &mut quiet()).unwrap_err().to_string().contains("no arm named `nope`"));
+}
+
+#[test]
+fn degenerate_comparisons_are_refused_or_warned() {
+    use memaudit::compare::{CompareInput, compare as run_compare};
+    let one = CompareInput {
+        arms: vec!["a".into(), "b".into()],
+        items: vec!["q".into()],
+        values: vec![vec![1.0, 0.0]],
+        groups: None,
+        per: None,
+    };
+    let e = run_compare(&one, &CompareSettings { bootstrap: 100, ..Default::default() }, &mut |_, _| {}).unwrap_err();
+    assert!(e.to_string().contains("one item"), "{e}");
+    let constant = CompareInput {
+        arms: vec!["a".into(), "b".into()],
+        items: vec!["q1".into(), "q2".into(), "q3".into()],
+        values: vec![vec![1.0, 1.0]; 3],
+        groups: None,
+        per: None,
+    };
+    let c = run_compare(&constant, &CompareSettings { bootstrap: 100, ..Default::default() }, &mut |_, _| {}).unwrap();
+    assert!(c.notes.iter().any(|n| n.contains("cannot differ")), "{:?}", c.notes);
+}
