@@ -35,7 +35,7 @@ fn keys() -> ProbeKeys {
 }
 
 fn trials(name: &str) -> Vec<Trial> {
-    read_trials(&reclaim_file(name), Some(&keys())).unwrap().trials
+    read_trials(&reclaim_file(name), Some(&keys()), None).unwrap().trials
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ fn rescored_cells_report_parser_drift() {
 {"pid":"b","seed":0,"policy":"lossy","integrity":0.1,"arm":"directed","reply":"The total is 46.","answer":46,"correct":true,"truth":46,"drift":55}
 {"pid":"a","seed":0,"policy":"blank","integrity":0.1,"arm":"directed","reply":"I cannot recompute it.","answer":null,"correct":false,"truth":46,"drift":55}
 {"pid":"b","seed":0,"policy":"blank","integrity":0.1,"arm":"directed","reply":"ANSWER: 46","answer":46,"correct":true,"truth":46,"drift":55}"#;
-    let t = read_trials(&InputFile::new("t.jsonl", text.as_bytes().to_vec()), None).unwrap().trials;
+    let t = read_trials(&InputFile::new("t.jsonl", text.as_bytes().to_vec()), None, None).unwrap().trials;
     let strict = analyze(&t, &ReclaimSettings::default());
     let lossy = &strict.cells[0];
     // the loose stored answer 46 for pid b has no ANSWER line: strictly an abstention
@@ -276,7 +276,7 @@ proptest! {
         let seed = r#"{"pid":"a","seed":0,"policy":"lossy","integrity":0.1,"arm":"directed","reply":"ANSWER: 55","answer":55,"correct":false,"truth":46,"drift":55,"options":["x"]}
 {"pid":"b","seed":1,"policy":"blank","bucket":"abstain","attractor":false}"#;
         let text = common::mutate(seed, &ops);
-        if let Ok(r) = read_trials(&InputFile::new("t.jsonl", text.into_bytes()), None) {
+        if let Ok(r) = read_trials(&InputFile::new("t.jsonl", text.into_bytes()), None, None) {
             let s = ReclaimSettings {
                 bootstrap: BootstrapSettings { resamples: 50, cluster_by_problem: true, ..Default::default() },
                 contrasts: vec![("lossy".into(), "blank".into())],
@@ -300,4 +300,84 @@ proptest! {
             prop_assert!(0.0 <= ci.low && ci.low <= ci.high && ci.high <= 1.0);
         }
     }
+}
+
+/// reclaim-eval's size sweeps and cascade files (rows written here in their shapes): no `pid`,
+/// cells defined by design columns. Refused without an item column; with `--item store` one
+/// cell per design combination, never pooled unless asked; the cascade's outcome is `reclaim`.
+#[test]
+fn sweeps_are_cells_per_design_value() {
+    let mut rows = String::new();
+    for store in 0..4 {
+        for (n, budget) in [(4, 300), (8, 300), (4, 600)] {
+            for policy in ["source_first", "lossy_padded"] {
+                // source_first recovers every store; lossy_padded only stores 0 and 1 at n = 4.
+                let correct = policy == "source_first" || (n == 4 && store < 2);
+                rows.push_str(&format!(
+                    "{{\"store\": {store}, \"n\": {n}, \"budget\": {budget}, \"policy\": \"{policy}\", \"seed\": 0, \"arm\": \"directed\", \"model\": \"m\", \"answer\": 1.0, \"correct\": {correct}}}\n"
+                ));
+            }
+        }
+    }
+    let file = InputFile::new("sizesweep_m.jsonl", rows.as_bytes().to_vec());
+    let e = read_trials(&file, None, None).unwrap_err();
+    assert!(
+        e.message.contains("--item") && e.message.contains("`n`") && e.message.contains("`budget`"),
+        "{}",
+        e.message
+    );
+    let trials = read_trials(&file, None, Some("store")).unwrap().trials;
+    assert_eq!(trials[0].pid, "0");
+    assert_eq!(trials[0].design, [("n".to_string(), "4".to_string()), ("budget".to_string(), "300".to_string())]);
+    let report = analyze(
+        &trials,
+        &ReclaimSettings {
+            bootstrap: BootstrapSettings { resamples: 200, ..Default::default() },
+            ..Default::default()
+        },
+    );
+    assert_eq!(report.cells.len(), 6, "3 design combinations × 2 policies");
+    let cell = |policy: &str, n: &str, budget: &str| {
+        report
+            .cells
+            .iter()
+            .find(|c| {
+                c.policy == policy
+                    && c.design == [("n".to_string(), n.to_string()), ("budget".to_string(), budget.to_string())]
+            })
+            .unwrap()
+    };
+    assert_eq!((cell("lossy_padded", "4", "300").recovered, cell("lossy_padded", "4", "300").n), (2, 4));
+    assert_eq!(cell("lossy_padded", "8", "300").rr, Some(0.0));
+    assert_eq!(cell("source_first", "4", "600").rr, Some(1.0));
+    // Attractors cannot be counted without the stale value: unknown, not 0.
+    assert_eq!(cell("lossy_padded", "8", "300").attractor_per_n.rate, None);
+    // Pooled only when asked.
+    let pooled = analyze(
+        &trials,
+        &ReclaimSettings {
+            pool_design: true,
+            bootstrap: BootstrapSettings { resamples: 200, ..Default::default() },
+            ..Default::default()
+        },
+    );
+    assert_eq!(pooled.cells.len(), 2);
+    assert_eq!(pooled.cells.iter().find(|c| c.policy == "lossy_padded").unwrap().recovered, 4);
+    // The cascade: outcome `reclaim`, design `H`.
+    let cascade = "{\"H\": 1, \"policy\": \"lossy\", \"planted\": true, \"store\": 0, \"reclaim\": false}\n\
+                   {\"H\": 1, \"policy\": \"lossy\", \"planted\": true, \"store\": 1, \"reclaim\": true}\n\
+                   {\"H\": 2, \"policy\": \"lossy\", \"planted\": true, \"store\": 0, \"reclaim\": true}\n";
+    let t =
+        read_trials(&InputFile::new("cascade.jsonl", cascade.as_bytes().to_vec()), None, Some("store")).unwrap().trials;
+    let r = analyze(
+        &t,
+        &ReclaimSettings {
+            bootstrap: BootstrapSettings { resamples: 200, ..Default::default() },
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        r.cells.iter().map(|c| (c.design[0].1.as_str(), c.recovered, c.n)).collect::<Vec<_>>(),
+        [("1", 1, 2), ("2", 1, 1)]
+    );
 }

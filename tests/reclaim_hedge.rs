@@ -26,7 +26,7 @@ fn fixture() -> Vec<memaudit::reclaim::Trial> {
     let name = "blank_strict_grok-4.3.head54.jsonl";
     let file = InputFile::new(name, std::fs::read(dir().join(name)).unwrap());
     let keys = probe::read_probe_keys(&common::fixture("reclaim-eval/probe_keys_base16.json")).unwrap();
-    read_trials(&file, Some(&keys)).unwrap().trials
+    read_trials(&file, Some(&keys), None).unwrap().trials
 }
 
 #[test]

@@ -143,6 +143,7 @@ mod tests {
             policy: policy.into(),
             integrity: g,
             arm: Some(arm.into()),
+            design: Vec::new(),
             n: 24,
             problems: 8,
             recovered: (rr * 24.0) as usize,

@@ -70,6 +70,10 @@ pub struct ReclaimSettings {
     /// `hedge`, reclaim-eval's behavioural `_is_abstain`).
     #[serde(default)]
     pub abstain: AbstainRule,
+    /// Pool trials across the sweep's design values (`n`, `budget`, `store`, …) instead of one
+    /// cell per combination (`--pool-design`; off: never pooled silently).
+    #[serde(default)]
+    pub pool_design: bool,
 }
 
 impl Default for ReclaimSettings {
@@ -82,6 +86,7 @@ impl Default for ReclaimSettings {
             blank_policy: "blank".into(),
             contrasts: Vec::new(),
             abstain: AbstainRule::Strict,
+            pool_design: false,
         }
     }
 }
@@ -97,6 +102,16 @@ pub struct Share {
 }
 
 impl Share {
+    /// A share whose rate is unknown (`None`) when `known` is false: the attractor share of
+    /// trials whose stale value is unknown is unknown, not 0.
+    fn known(count: usize, denominator: usize, label: &str, known: bool) -> Share {
+        let mut s = Share::new(count, denominator, label);
+        if !known {
+            s.rate = None;
+        }
+        s
+    }
+
     fn new(count: usize, denominator: usize, label: &str) -> Share {
         Share {
             count,
@@ -115,6 +130,10 @@ pub struct Cell {
     pub policy: String,
     pub integrity: Option<f64>,
     pub arm: Option<String>,
+    /// The sweep's design values of the cell (`n`, `budget`, `store`, `H`, …; empty when the
+    /// rows have none or they were pooled).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub design: Vec<(String, String)>,
     /// Trials with a known outcome.
     pub n: usize,
     /// Distinct problems.
@@ -323,10 +342,13 @@ fn score_outcome(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) ->
     }
 }
 
-type GroupKey = (Option<String>, Option<String>, Option<u64>, Option<String>);
+type GroupKey = (Option<String>, Option<String>, Option<u64>, Option<String>, Vec<(String, String)>);
 
-fn group_key(t: &Trial) -> GroupKey {
-    (t.model.clone(), t.task.clone(), t.integrity.map(f64::to_bits), t.arm.clone())
+/// A cell is one (model, task, integrity, arm, design values) and policy; with
+/// `pool_design` the design values are ignored (pooled, as asked).
+fn group_key(t: &Trial, pool_design: bool) -> GroupKey {
+    let design = if pool_design { Vec::new() } else { t.design.clone() };
+    (t.model.clone(), t.task.clone(), t.integrity.map(f64::to_bits), t.arm.clone(), design)
 }
 
 struct CellData<'a> {
@@ -389,6 +411,7 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         policy: first.policy.clone(),
         integrity: first.integrity,
         arm: first.arm.clone(),
+        design: if s.pool_design { Vec::new() } else { first.design.clone() },
         n,
         problems,
         recovered,
@@ -402,8 +425,13 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         abstain_rate: rate(abstain, answered_known.len()),
         emit: emits.len(),
         emit_rate: rate(emits.len(), answered_known.len()),
-        attractor_per_n: Share::new(attractor, n, "trials (n)"),
-        attractor_per_emission: Share::new(attractor, emits.len(), "confident-wrong emissions (emit)"),
+        attractor_per_n: Share::known(attractor, n, "trials (n)", stale_known > 0),
+        attractor_per_emission: Share::known(
+            attractor,
+            emits.len(),
+            "confident-wrong emissions (emit)",
+            stale_known > 0,
+        ),
         stale_known,
         rescored: data.trials.iter().filter(|(_, sc)| sc.rescored).count(),
         rescore_disagrees: data.trials.iter().filter(|(_, sc)| sc.disagrees).count(),
@@ -465,7 +493,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
     let mut cells: HashMap<(GroupKey, String), CellData> = HashMap::new();
     for t in trials {
         let sc = score(t, s, &mut notices);
-        let k = (group_key(t), t.policy.clone());
+        let k = (group_key(t, s.pool_design), t.policy.clone());
         cells
             .entry(k.clone())
             .or_insert_with(|| {
@@ -572,7 +600,7 @@ mod tests {
     use crate::reclaim::trials::read_trials;
 
     fn trials(text: &str) -> Vec<Trial> {
-        read_trials(&InputFile::new("t.jsonl", text.as_bytes().to_vec()), None).unwrap().trials
+        read_trials(&InputFile::new("t.jsonl", text.as_bytes().to_vec()), None, None).unwrap().trials
     }
 
     #[test]
@@ -655,8 +683,8 @@ mod tests {
         assert!(hedge.abstain_method.starts_with("hedge: "), "{}", hedge.abstain_method);
         assert!(render_text(&hedge).contains("abstention: hedge"));
         let csv = reclaim_table(&hedge, ReclaimTable::Cells).to_csv().unwrap();
-        assert!(csv.lines().next().unwrap().ends_with(",abstain_rule,hedge_abstain,abstain_fallback"), "{csv}");
-        assert!(csv.lines().nth(1).unwrap().ends_with(",hedge,1,1"), "{csv}");
+        assert!(csv.lines().next().unwrap().ends_with(",abstain_rule,hedge_abstain,abstain_fallback,design"), "{csv}");
+        assert!(csv.lines().nth(1).unwrap().ends_with(",hedge,1,1,"), "{csv}");
     }
 
     #[test]

@@ -41,7 +41,13 @@ const CELLS: &[Column<Cell>] = &crate::columns![Cell;
     "abstain_rule" => |c| c.abstain_rule.clone(),
     "hedge_abstain" => |c| c.hedge_abstain.to_string(),
     "abstain_fallback" => |c| c.abstain_fallback.to_string(),
+    "design" => |c| design_text(c),
 ];
+
+/// A cell's sweep design values, `n=4 budget=300` (empty without any).
+pub fn design_text(c: &Cell) -> String {
+    c.design.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+}
 
 const WORSE_THAN_EMPTY: &[Column<WorseThanEmpty>] = &crate::columns![WorseThanEmpty;
     "model" => |w| opt(&w.model),
@@ -95,10 +101,11 @@ fn dash(v: Option<f64>) -> String {
 }
 
 /// The cells as the text report prints them (the paper's layout).
-fn text_cell_columns() -> [Column<Cell>; 11] {
+fn text_cell_columns() -> [Column<Cell>; 12] {
     crate::columns![Cell;
     "model" => |c| opt(&c.model),
     "policy" => |c| c.policy.clone(),
+    "design" => |c| if c.design.is_empty() { "—".into() } else { design_text(c) },
     "g" => |c| opt(&c.integrity),
     "arm" => |c| opt(&c.arm),
     "n" => |c| c.n.to_string(),

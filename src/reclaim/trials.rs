@@ -40,6 +40,9 @@ pub struct Trial {
     pub file: String,
     pub line: usize,
     pub pid: String,
+    /// The sweep's design values of this row (`n`, `budget`, `store`, `H`, …), in
+    /// [`DESIGN_COLUMNS`] order.
+    pub design: Vec<(String, String)>,
     pub policy: String,
     pub integrity: Option<f64>,
     pub arm: Option<String>,
@@ -152,8 +155,14 @@ impl<'a> Row<'a> {
     }
 }
 
+/// Design columns of reclaim-eval's sweeps and cascade files: a cell is one combination of
+/// their values (a column named as the item, `item`, is the problem instead).
+pub const DESIGN_COLUMNS: [&str; 7] = ["n", "n_relevant", "budget", "k_items", "decoys", "store", "H"];
+
 /// Reads trial rows (JSONL). `keys` supply truth, stale value, options and kind by `pid`.
-pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>) -> Result<TrialsRead, IngestError> {
+/// `item` names the column that identifies the problem in rows without a `pid` (reclaim-eval's
+/// sweeps: e.g. `store`).
+pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str>) -> Result<TrialsRead, IngestError> {
     let (text, _) = decode(&file.name, &file.bytes)?;
     let name = file.name.as_str();
     let mut progress = |_: f64| {};
@@ -187,9 +196,46 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>) -> Result<TrialsR
         }
     }
     for r in rows {
-        let pid = r
-            .text(&["pid", "problem_id", "example_idx", "dialogue_id"])?
-            .ok_or_else(|| IngestError::new(r.loc("pid"), "required field `pid` is missing"))?;
+        let design: Vec<(String, String)> = DESIGN_COLUMNS
+            .iter()
+            .filter(|c| Some(**c) != item)
+            .filter_map(|c| {
+                r.obj.get(*c).filter(|v| !v.is_null()).map(|v| {
+                    (
+                        c.to_string(),
+                        match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        },
+                    )
+                })
+            })
+            .collect();
+        let pid = match item {
+            Some(col) => match r.obj.get(col) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                _ => {
+                    return Err(IngestError::new(
+                        Location::line(name, r.line).with_field(col),
+                        format!("the item column `{col}` (--item) is missing on this row, or not a string or number"),
+                    ));
+                }
+            },
+            None => r.text(&["pid", "problem_id", "example_idx", "dialogue_id"])?.ok_or_else(|| {
+                let hint = if design.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " — these rows look like a reclaim-eval sweep (design columns {}): say which column \
+                         identifies the problem with --item (e.g. --item store); cells are then keyed by the other \
+                         design columns",
+                        design.iter().map(|(c, _)| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                    )
+                };
+                IngestError::new(r.loc("pid"), format!("required field `pid` is missing{hint}"))
+            })?,
+        };
         let policy = match r.text(&["policy", "variant", "condition"])? {
             Some(p) => p,
             None => {
@@ -246,6 +292,7 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>) -> Result<TrialsR
             file: name.to_string(),
             line: r.line,
             pid,
+            design,
             policy,
             integrity: r.number(&["integrity", "g"])?,
             arm: r.text(&["arm", "correction"])?,
@@ -255,7 +302,7 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>) -> Result<TrialsR
             reply: r.text(&["reply", "raw_reply"])?,
             answer_given,
             answer,
-            correct: r.flag(&["correct"])?,
+            correct: r.flag(&["correct", "reclaim"])?,
             truth,
             stale,
             options,
@@ -281,7 +328,7 @@ mod tests {
 {"pid":"p","policy":"blank","seed":1,"bucket":"abstain","attractor":false,"answer":null,"reply":"I cannot say.","truth":46,"drift":55}
 {"pid":"roles","variant":"mem0","answer":"Ana","correct":true,"options":["Ana","Ben"]}
 {"dialogue_id":"d1","policy":"lossy","true":"17:15","drift":"18:00","reply":"ANSWER: 6:00 pm"}"#;
-        let r = read_trials(&file(text), None).unwrap();
+        let r = read_trials(&file(text), None, None).unwrap();
         assert_eq!(r.trials.len(), 4);
         let t = &r.trials[0];
         assert_eq!(
@@ -298,15 +345,15 @@ mod tests {
 
     #[test]
     fn errors_and_notices() {
-        let e = read_trials(&file(r#"{"policy":"x"}"#), None).unwrap_err();
+        let e = read_trials(&file(r#"{"policy":"x"}"#), None, None).unwrap_err();
         assert_eq!(e.location.field.as_deref(), Some("pid"));
-        let e = read_trials(&file("{\"pid\":\"a\"}\n{\"pid\":\"a\",\"correct\":\"maybe\"}"), None).unwrap_err();
+        let e = read_trials(&file("{\"pid\":\"a\"}\n{\"pid\":\"a\",\"correct\":\"maybe\"}"), None, None).unwrap_err();
         assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("correct")));
-        let e = read_trials(&file(r#"{"pid":"a","kind":"colour"}"#), None).unwrap_err();
+        let e = read_trials(&file(r#"{"pid":"a","kind":"colour"}"#), None, None).unwrap_err();
         assert_eq!(e.location.field.as_deref(), Some("kind"));
-        let r = read_trials(&file(r#"{"pid":"a","correct":true}"#), None).unwrap();
+        let r = read_trials(&file(r#"{"pid":"a","correct":true}"#), None, None).unwrap();
         assert_eq!(r.notices.count(W::PolicyMissing), 1);
-        assert!(read_trials(&file("[1]"), None).is_err());
-        assert!(read_trials(&file(""), None).is_err());
+        assert!(read_trials(&file("[1]"), None, None).is_err());
+        assert!(read_trials(&file(""), None, None).is_err());
     }
 }

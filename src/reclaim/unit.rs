@@ -23,6 +23,10 @@ pub struct ReclaimRequest {
     pub settings: ReclaimSettings,
     /// Keep only trials of this arm (reclaim-eval's tables use `directed`).
     pub arm: Option<String>,
+    /// The column that identifies the problem in rows without a `pid` (reclaim-eval's sweeps:
+    /// `store`); a reading option.
+    #[serde(default)]
+    pub item: Option<String>,
 }
 
 impl Validate for ReclaimRequest {
@@ -72,7 +76,7 @@ impl Capability for Reclaim {
     }
 
     /// Probe keys are applied to every trials file.
-    fn load(files: &[RoleFile], _request: &ReclaimRequest, progress: Progress<'_>) -> Result<LoadedTrials> {
+    fn load(files: &[RoleFile], request: &ReclaimRequest, progress: Progress<'_>) -> Result<LoadedTrials> {
         progress(Phase::Reading, "reading trials", 0.0);
         let (keys, mut summaries) = read_keys(files)?;
         let mut trials = Vec::new();
@@ -80,7 +84,7 @@ impl Capability for Reclaim {
         let mut any = false;
         for f in files.iter().filter(|f| f.role == FileRole::Trials) {
             any = true;
-            let read = read_trials(&f.file, keys.as_ref())?;
+            let read = read_trials(&f.file, keys.as_ref(), request.item.as_deref())?;
             summaries.push(FileSummary::of(f, "trials", read.trials.len()));
             trials.extend(read.trials);
             notices.extend(&read.notices);
@@ -92,6 +96,10 @@ impl Capability for Reclaim {
         }
         progress(Phase::Reading, "trials read", 1.0);
         Ok(LoadedTrials { trials, notices, files: summaries })
+    }
+
+    fn reload(old: &ReclaimRequest, new: &ReclaimRequest) -> bool {
+        old.item != new.item
     }
 
     fn overview(l: &LoadedTrials) -> ReclaimOverview {

@@ -61,6 +61,14 @@ pub(crate) struct ReclaimArgs {
     /// An RR contrast A:B (RR(A) − RR(B) per model, g and arm). Repeatable.
     #[arg(long)]
     pub(crate) contrast: Vec<String>,
+    /// The column identifying the problem in rows without a `pid` (reclaim-eval's size/noise
+    /// sweeps and cascade files: e.g. `store`).
+    #[arg(long)]
+    pub(crate) item: Option<String>,
+    /// Pool trials across the sweep's design values (n, budget, k_items, decoys, store, H)
+    /// instead of one cell per combination.
+    #[arg(long)]
+    pub(crate) pool_design: bool,
     #[command(flatten)]
     pub(crate) output: Output<ReclaimTable>,
 }
@@ -80,8 +88,9 @@ pub(crate) fn reclaim_cmd(args: ReclaimArgs) -> Result<(), Failure> {
         blank_policy: args.blank.clone(),
         contrasts: args.contrast.iter().map(|c| pair(c, "--contrast")).collect::<Result<_, _>>()?,
         abstain: args.abstain,
+        pool_design: args.pool_design,
     };
-    let request = ReclaimRequest { settings, arm: args.arm.clone() };
+    let request = ReclaimRequest { settings, arm: args.arm.clone(), item: args.item.clone() };
     let mut given: Vec<(PathBuf, Option<FileRole>)> =
         args.keys.iter().map(|p| (p.clone(), Some(FileRole::Keys))).collect();
     given.extend(args.trials.iter().map(|p| (p.clone(), Some(FileRole::Trials))));

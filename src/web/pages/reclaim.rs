@@ -54,11 +54,14 @@ pub struct Draft {
     /// `a:b, c:d`
     pub contrasts: String,
     pub arm: String,
+    /// The item column of rows without a `pid` (sweeps).
+    pub item: String,
+    pub pool_design: bool,
 }
 
 impl Default for Draft {
     fn default() -> Self {
-        Draft::from_run(&ReclaimRequest { settings: ReclaimSettings::default(), arm: None })
+        Draft::from_run(&ReclaimRequest { settings: ReclaimSettings::default(), arm: None, item: None })
     }
 }
 
@@ -78,6 +81,8 @@ impl Draft {
             blank: s.blank_policy.clone(),
             contrasts: s.contrasts.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(", "),
             arm: r.arm.clone().unwrap_or_default(),
+            item: r.item.clone().unwrap_or_default(),
+            pool_design: s.pool_design,
         }
     }
 
@@ -103,6 +108,7 @@ impl Draft {
         s.abstain = self.abstain;
         s.lossy_policy = self.lossy.trim().to_string();
         s.blank_policy = self.blank.trim().to_string();
+        s.pool_design = self.pool_design;
         for c in self.contrasts.split(',').map(str::trim).filter(|c| !c.is_empty()) {
             match c.split_once(':') {
                 Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
@@ -111,7 +117,11 @@ impl Draft {
                 _ => return Err(format!("contrast `{c}`: use POLICY_A:POLICY_B")),
             }
         }
-        Ok(ReclaimRequest { settings: s, arm: (!self.arm.is_empty()).then(|| self.arm.clone()) })
+        Ok(ReclaimRequest {
+            settings: s,
+            arm: (!self.arm.is_empty()).then(|| self.arm.clone()),
+            item: Some(self.item.trim().to_string()).filter(|i| !i.is_empty()),
+        })
     }
 }
 
@@ -281,6 +291,14 @@ impl ReclaimPage {
                         <input id="reclaim-contrast-input" type="text" value={d.contrasts.clone()} oninput={text(|d, v| d.contrasts = v)}
                             placeholder="source_first:lossy" />
                     </div>
+                    <div class="field">
+                        <label for="reclaim-item" title="rows without a pid (reclaim-eval sweeps): the column naming the problem, e.g. store">{ "item column" }</label>
+                        <input id="reclaim-item" type="text" value={d.item.clone()} oninput={text(|d, v| d.item = v)} placeholder="pid" />
+                    </div>
+                    <div class="field checkbox">
+                        <label for="reclaim-pool-design"><input type="checkbox" id="reclaim-pool-design" checked={d.pool_design}
+                            onchange={check(|d, on| d.pool_design = on)} />{ " pool across design values (n, budget, …)" }</label>
+                    </div>
                     <div class="field checkbox">
                         <label for="reclaim-cluster"><input type="checkbox" id="reclaim-cluster" checked={d.cluster_by_problem}
                             onchange={check(|d, on| d.cluster_by_problem = on)} />{ " resample whole problems" }</label>
@@ -365,7 +383,7 @@ impl ReclaimPage {
                     <PlotCanvas<ReclaimPlot> id="reclaim-plot" plot={plot} filename="memaudit-reclaim-rr" />
                 </Section>
                 <Section id="reclaim-cells-card" title="Cells" exports={exp(ReclaimTable::Cells)} conventions={conv.clone()}
-                    intro={html! { <><p class="intro">{ "One cell per model × task × policy × integrity g × arm: reclaim rate with its interval \
+                    intro={html! { <><p class="intro">{ "One cell per model × task × policy × integrity g × arm (× the sweep's design values: n, budget, store, …): reclaim rate with its interval \
                         (rule of three when all 0 or all 1), abstentions and confident-wrong emissions under the chosen abstention rule, \
                         and the attractor share with both denominators the paper uses." }</p>
                         <p class="muted" id="reclaim-abstain-rule" data-rule={r.settings.abstain.name()}>{ format!("Abstention: {}", r.abstain_method) }</p></> }}>
@@ -373,7 +391,8 @@ impl ReclaimPage {
                     <table id="reclaim-cells">
                         <thead><tr>
                             <th scope="col">{"model"}</th><th scope="col">{"task"}</th><th scope="col">{"policy"}</th><th scope="col">{"g"}</th>
-                            <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"problems"}</th><th scope="col">{"recovered"}</th>
+                            <th scope="col">{"arm"}</th><th scope="col" title="the sweep's design values of the cell">{"design"}</th>
+                            <th scope="col">{"n"}</th><th scope="col">{"problems"}</th><th scope="col">{"recovered"}</th>
                             <th scope="col">{"RR"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
                             <th scope="col" title="rule of three">{"3/n bound"}</th>
                             <th scope="col">{"abstain"}</th><th scope="col">{"emit"}</th>
@@ -385,12 +404,13 @@ impl ReclaimPage {
                         <tbody>
                         { for r.cells.iter().map(|c| html! {
                             <tr data-model={opt_text(&c.model)} data-task={opt_text(&c.task)} data-policy={c.policy.clone()}
-                                data-integrity={g_text(c.integrity)} data-arm={opt_text(&c.arm)}>
+                                data-integrity={g_text(c.integrity)} data-arm={opt_text(&c.arm)} data-design={crate::reclaim::table::design_text(c)}>
                                 { text_cell("model", opt_text(&c.model)) }
                                 { text_cell("task", opt_text(&c.task)) }
                                 { text_cell("policy", c.policy.clone()) }
                                 { text_cell("integrity", g_text(c.integrity)) }
                                 { text_cell("arm", opt_text(&c.arm)) }
+                                { text_cell("design", crate::reclaim::table::design_text(c)) }
                                 { int_cell("n", c.n) }
                                 { int_cell("problems", c.problems) }
                                 { int_cell("recovered", c.recovered) }
