@@ -154,3 +154,34 @@ fn degenerate_comparisons_are_refused_or_warned() {
     let c = run_compare(&constant, &CompareSettings { bootstrap: 100, ..Default::default() }, &mut |_, _| {}).unwrap();
     assert!(c.notes.iter().any(|n| n.contains("cannot differ")), "{:?}", c.notes);
 }
+
+/// BriefBench's per-attempt rows carry no task id: paired by position only when asked, and only
+/// because the rows' descriptions agree row by row across arms; a disagreement is refused by
+/// position, arms, column and values.
+#[test]
+fn id_less_rows_pair_by_position_only_when_asked_and_consistent() {
+    let rows = common::fixture("BriefBench/all_rows_claude.jsonl");
+    let ask = |order: Option<Vec<String>>, allow: bool, file: InputFile| {
+        let roles = assign_roles::<Compare>(vec![(file, Some(FileRole::Outcomes))]).unwrap();
+        let mut request =
+            CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() };
+        request.pair_by_position = order;
+        request.options.allow_incomplete = allow;
+        run_once::<Compare>(&roles, &request, &mut quiet()).map(|(_, r)| r)
+    };
+    let e = ask(None, false, rows.clone()).unwrap_err().to_string();
+    assert!(e.contains("--pair-by-position"), "{e}");
+    let out = ask(Some(vec![]), true, rows.clone()).unwrap();
+    assert_eq!(out.spec.key, ["position"]);
+    assert_eq!(out.comparison.n_items, 96, "random_context has the first 96 attempts only");
+    assert_eq!(out.comparison.arms.len(), 9);
+    // Reorder one arm's rows: position 1 of `dense` is no longer a dcbench attempt.
+    let text = String::from_utf8(rows.bytes.clone()).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let dense_first = lines.iter().position(|l| l.contains("\"arm\": \"dense\"")).unwrap();
+    let dense_synth = lines.iter().position(|l| l.contains("\"arm\": \"dense\"") && l.contains("synthetic")).unwrap();
+    lines.swap(dense_first, dense_synth);
+    let shuffled = InputFile::new("all_rows_claude.jsonl", lines.join("\n").into_bytes());
+    let e = ask(Some(vec!["dataset".into()]), true, shuffled).unwrap_err().to_string();
+    assert!(e.contains("row 1 of arm `dense`") && e.contains("dataset = `synthetic`"), "{e}");
+}

@@ -91,6 +91,27 @@ pub struct CompareRequest {
     pub spec: SpecChoice,
     pub options: PairingOptions,
     pub settings: CompareSettings,
+    /// Pair rows by their order within each arm (rows without an item id), after checking that
+    /// these columns agree row by row across arms (empty: the text columns that are neither arm
+    /// nor value). `None`: pair by the key.
+    #[serde(default)]
+    pub pair_by_position: Option<Vec<String>>,
+}
+
+impl CompareRequest {
+    /// The table and spec to pair: with positional pairing, the rows numbered within their arm
+    /// and the spec keyed by `position` (refused when the order columns disagree).
+    fn prepared<'a>(&self, table: &'a OutcomeTable) -> Result<(std::borrow::Cow<'a, OutcomeTable>, Spec)> {
+        let spec = self.spec.resolve(table);
+        match &self.pair_by_position {
+            None => Ok((std::borrow::Cow::Borrowed(table), spec)),
+            Some(order) => {
+                let (t, s) = crate::outcomes::position::by_position(table, &spec, order)
+                    .map_err(|message| Error::Unpaired { message, pairing: None })?;
+                Ok((std::borrow::Cow::Owned(t), s))
+            }
+        }
+    }
 }
 
 impl Validate for CompareRequest {
@@ -254,9 +275,9 @@ impl Capability for Compare {
     }
 
     fn run(table: &OutcomeTable, request: &CompareRequest, progress: Progress<'_>) -> Result<CompareOutput> {
-        let spec = request.spec.resolve(table);
+        let (table, spec) = request.prepared(table)?;
         progress(Phase::Pairing, "pairing items across arms", 0.0);
-        let (out, _) = compare_table(table, &spec, &request.options, &request.settings, &mut |stage, f| {
+        let (out, _) = compare_table(&table, &spec, &request.options, &request.settings, &mut |stage, f| {
             progress(Phase::Comparing, stage, PAIR_SHARE + (1.0 - PAIR_SHARE) * f.clamp(0.0, 1.0));
         })
         .map_err(refusal)?;
@@ -267,8 +288,8 @@ impl Capability for Compare {
     /// arm's rank on each item) under `request`.
     fn detail(table: Option<&OutcomeTable>, request: &CompareRequest, selection: &ItemSelection) -> Result<ItemsView> {
         let table = table.ok_or_else(nothing_loaded)?;
-        let spec = request.spec.resolve(table);
-        let paired = pair_for_test(table, &spec, &request.options).map_err(|e| refusal(CompareError::Pairing(e)))?;
+        let (table, spec) = request.prepared(table)?;
+        let paired = pair_for_test(&table, &spec, &request.options).map_err(|e| refusal(CompareError::Pairing(e)))?;
         let input = input_from_paired(&paired, &request.settings.resampling)?;
         let arm = |name: &str| {
             input.arms.iter().position(|a| a == name).ok_or_else(|| {

@@ -111,7 +111,9 @@ pub(super) fn position_hint(table: &OutcomeTable, spec: &Spec) -> Option<String>
     };
     Some(format!(
         "None of the columns looks like an item id (item, id, question_id, task_id, pid, …): {how}. memaudit does \
-         not pair rows by position; add an item id to every row (e.g. `task_id`) and use it as the key."
+         not pair rows by position unless asked: add an item id to every row (e.g. `task_id`) and use it as the key, \
+         or pair by position with --pair-by-position (refused unless the columns describing each row agree row by \
+         row across arms)."
     ))
 }
 

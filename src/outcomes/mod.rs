@@ -18,6 +18,7 @@ pub mod inspect;
 mod json;
 pub mod locomo;
 pub mod pairing;
+pub mod position;
 pub mod spec;
 mod tabular;
 pub mod warnings;

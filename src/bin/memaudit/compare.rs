@@ -52,6 +52,11 @@ pub(crate) struct CompareArgs {
     /// Compare on the items present in every arm instead of refusing incomplete pairing.
     #[arg(long)]
     pub(crate) allow_incomplete: bool,
+    /// Rows without an item id: pair them by their order within each arm, after checking that
+    /// these columns (comma-separated; default: the text columns that are neither arm nor value)
+    /// agree row by row across arms.
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "COLS")]
+    pub(crate) pair_by_position: Option<String>,
     /// Control arm for Bonferroni–Dunn comparisons.
     #[arg(long)]
     pub(crate) control: Option<String>,
@@ -126,6 +131,10 @@ impl CompareArgs {
             per: self.per.clone(),
         };
         request.options = PairingOptions { duplicates: self.aggregate, allow_incomplete: self.allow_incomplete };
+        request.pair_by_position = self
+            .pair_by_position
+            .as_ref()
+            .map(|cols| cols.split(',').map(str::trim).filter(|c| !c.is_empty()).map(str::to_string).collect());
         Ok(request)
     }
 }

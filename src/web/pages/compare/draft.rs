@@ -42,6 +42,8 @@ pub struct Draft {
     pub filter: BTreeMap<String, Vec<String>>,
     pub duplicates: Duplicates,
     pub allow_incomplete: bool,
+    /// Pair rows by their order within each arm (rows without an item id).
+    pub by_position: bool,
     pub alpha: String,
     pub bootstrap: String,
     pub seed: String,
@@ -70,6 +72,7 @@ impl Default for Draft {
             filter: BTreeMap::new(),
             duplicates: Duplicates::Refuse,
             allow_incomplete: false,
+            by_position: false,
             alpha: s.alpha.to_string(),
             bootstrap: s.bootstrap.to_string(),
             seed: s.seed.to_string(),

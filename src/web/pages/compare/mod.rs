@@ -138,6 +138,7 @@ impl ComparePage {
                 spec: spec.unwrap_or_default(),
                 options: self.draft.options(),
                 settings,
+                pair_by_position: self.draft.by_position.then(Vec::new),
             }),
             Err(e) => {
                 self.job.error = Some(ErrorView::plain("Invalid setting", e));
@@ -543,6 +544,10 @@ impl ComparePage {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             Msg::Edit(Box::new(move |d: &mut Draft| d.allow_incomplete = on))
         });
+        let on_position = link.callback(|e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            Msg::Edit(Box::new(move |d: &mut Draft| d.by_position = on))
+        });
         let reinfer = link.callback(|_: MouseEvent| Msg::Reinfer);
         let inferred_now = {
             let mut a = d.spec(None);
@@ -620,6 +625,12 @@ impl ComparePage {
                         <label for="allow-incomplete">
                             <input type="checkbox" id="allow-incomplete" checked={d.allow_incomplete} onchange={on_incomplete} />
                             { " compare on the items present in every arm" }
+                        </label>
+                    </div>
+                    <div class="field checkbox">
+                        <label for="pair-by-position" title="rows without an item id: the k-th row of each arm is one item, checked on the columns describing the rows">
+                            <input type="checkbox" id="pair-by-position" checked={d.by_position} onchange={on_position} />
+                            { " pair rows by their order within each arm" }
                         </label>
                     </div>
                 </div>
@@ -998,6 +1009,7 @@ impl Component for ComparePage {
                 self.draft.set_settings(&CompareSettings::default());
                 self.draft.duplicates = d.duplicates;
                 self.draft.allow_incomplete = d.allow_incomplete;
+                self.draft.by_position = d.by_position;
                 true
             }
             Msg::FilterColumn(c) => {
