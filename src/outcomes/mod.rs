@@ -228,8 +228,11 @@ pub fn distinguishing_names(paths: &[String]) -> Vec<String> {
         paths.iter().map(|p| p.split(['/', '\\']).filter(|s| !s.is_empty()).collect()).collect();
     let stems: Vec<String> = paths.iter().map(|p| file_stem(p)).collect();
     let distinct = |v: &[String]| v.iter().collect::<HashSet<_>>().len() == v.len();
-    if paths.len() < 2 || distinct(&stems) {
+    if paths.len() < 2 {
         return stems;
+    }
+    if distinct(&stems) {
+        return without_common_affixes(stems);
     }
     let depth = parts.iter().map(Vec::len).min().unwrap_or(0);
     // Folder levels counted from the file upward (1 = the folder holding the file).
@@ -241,6 +244,44 @@ pub fn distinguishing_names(paths: &[String]) -> Vec<String> {
     }
     // Nothing tells them apart on its own: the whole paths.
     paths.to_vec()
+}
+
+/// Names that share a long prefix or suffix (ten characters or more, cut at a `-`, `_`, `.` or
+/// space) keep only the part that differs: `…_20251212-0340.jsonl.eval-results-gpt-4o-mini` and
+/// `…-gpt-4o` become `4o-mini` and `4o`.
+fn without_common_affixes(names: Vec<String>) -> Vec<String> {
+    const MIN: usize = 10;
+    let is_sep = |c: char| matches!(c, '-' | '_' | '.' | ' ');
+    let first = names[0].clone();
+    // The longest prefix of `first` shared by every name, ending right after a separator.
+    let mut prefix = 0;
+    for (i, c) in first.char_indices() {
+        let end = i + c.len_utf8();
+        if !names.iter().all(|n| n.get(..end) == Some(&first[..end])) {
+            break;
+        }
+        if is_sep(c) {
+            prefix = end;
+        }
+    }
+    let mut suffix = 0;
+    for (i, c) in first.char_indices().rev() {
+        let start = first.len() - i;
+        if !names.iter().all(|n| n.len() >= start && n.get(n.len() - start..) == Some(&first[i..])) {
+            break;
+        }
+        if is_sep(c) {
+            suffix = start;
+        }
+    }
+    let prefix = if prefix >= MIN { prefix } else { 0 };
+    let suffix = if suffix >= MIN { suffix } else { 0 };
+    let cut: Vec<String> = names
+        .iter()
+        .map(|n| if n.len() > prefix + suffix { n[prefix..n.len() - suffix].to_string() } else { String::new() })
+        .collect();
+    let distinct = cut.iter().collect::<HashSet<_>>().len() == cut.len();
+    if (prefix > 0 || suffix > 0) && distinct && cut.iter().all(|c| !c.is_empty()) { cut } else { names }
 }
 
 /// How to read a file.
@@ -574,6 +615,14 @@ mod tests {
         assert_eq!(names(&["runs/bm25.jsonl", "runs/dense.jsonl"]), ["bm25", "dense"]);
         assert_eq!(names(&["a/x/r.json", "b/x/r.json"]), ["a", "b"]);
         assert_eq!(names(&["r.json", "sub/r.json"]), ["r.json", "sub/r.json"]);
+        // LongMemEval judge logs differing by judge only.
+        let log = "longmemeval_s_cleaned.json_retrievallog_turn_flat-stella_20251212-0340.jsonl.eval-results-";
+        assert_eq!(names(&[&format!("{log}gpt-4o-mini"), &format!("{log}gpt-4o")]), ["4o-mini", "4o"]);
+        assert_eq!(
+            names(&["run_bm25_final", "run_dense_final"]),
+            ["run_bm25_final", "run_dense_final"],
+            "short affixes stay"
+        );
     }
 
     #[test]
