@@ -185,3 +185,56 @@ fn id_less_rows_pair_by_position_only_when_asked_and_consistent() {
     let e = ask(Some(vec!["dataset".into()]), true, shuffled).unwrap_err().to_string();
     assert!(e.contains("row 1 of arm `dense`") && e.contains("dataset = `synthetic`"), "{e}");
 }
+
+/// An Inspect `.json` log in Inspect's shape with `C`/`I`/`P` grades: `P` is 0.5 by default
+/// (Inspect's `value_to_float`), and `--partial-credit` sets it; the setting is stated in the
+/// spec and refused where it would change nothing.
+#[test]
+fn inspect_partial_grades_are_stated_and_settable() {
+    let log = |model: &str, grades: &[&str]| {
+        let samples: Vec<Value> = grades
+            .iter()
+            .enumerate()
+            .map(|(i, g)| serde_json::json!({"id": i + 1, "epoch": 1, "scores": {"match": {"value": g}}}))
+            .collect();
+        let doc = serde_json::json!({
+            "version": 2, "status": "success",
+            "eval": {"task": "recall", "model": model, "run_id": "r"},
+            "results": {"scores": []}, "samples": samples,
+        });
+        InputFile::new(format!("{}.json", model.replace('/', "_")), serde_json::to_vec(&doc).unwrap())
+    };
+    let files = vec![log("m/a", &["C", "P", "I", "P", "C"]), log("m/b", &["P", "I", "I", "C", "C"])];
+    let roles = assign_roles::<Compare>(files.into_iter().map(|f| (f, Some(FileRole::Outcomes))).collect()).unwrap();
+    let run = |credit: Option<f64>| {
+        let request = CompareRequest {
+            settings: CompareSettings { bootstrap: 200, ..Default::default() },
+            partial_credit: credit,
+            ..Default::default()
+        };
+        run_once::<Compare>(&roles, &request, &mut quiet()).map(|(_, r)| r)
+    };
+    let means = |out: &memaudit::compare::CompareOutput| -> Vec<(String, f64)> {
+        out.comparison.arms.iter().map(|a| (a.arm.clone(), a.mean)).collect()
+    };
+    // Hand counts: a = (2 C + 2 P) / 5, b = (2 C + 1 P) / 5.
+    let default = run(None).unwrap();
+    assert_eq!(means(&default), [("m/a".to_string(), 3.0 / 5.0), ("m/b".to_string(), 2.5 / 5.0)]);
+    assert!(default.spec.reasons.iter().any(|r| r.contains("P = 0.5")), "{:?}", default.spec.reasons);
+    let zero = run(Some(0.0)).unwrap();
+    assert_eq!(means(&zero), [("m/a".to_string(), 2.0 / 5.0), ("m/b".to_string(), 2.0 / 5.0)]);
+    assert!(zero.spec.reasons.iter().any(|r| r.contains("scored 0 (--partial-credit): 3 scores")), "{:?}", zero.spec);
+    let one = run(Some(1.0)).unwrap();
+    assert_eq!(means(&one), [("m/a".to_string(), 4.0 / 5.0), ("m/b".to_string(), 3.0 / 5.0)]);
+    // Binary again with P = 0 or 1: McNemar's discordant counts follow the credit.
+    let p = &one.comparison.pairs[0];
+    assert_eq!((p.a.as_str(), p.b.as_str()), ("m/a", "m/b"));
+    assert_eq!((p.b_count, p.c_count), (Some(1), Some(0)), "a = 1,1,0,1,1 and b = 1,0,0,1,1: only item 2 differs");
+    assert_eq!(default.comparison.pairs[0].b_count, None, "P = 0.5 is not binary: no McNemar");
+    let e = run(Some(1.5)).unwrap_err().to_string();
+    assert!(e.contains("partial_credit") && e.contains("[0, 1]"), "{e}");
+    let locomo = assign_roles::<Compare>(vec![(family("zep_grades.json"), Some(FileRole::Outcomes))]).unwrap();
+    let request = CompareRequest { partial_credit: Some(0.0), ..Default::default() };
+    let e = run_once::<Compare>(&locomo, &request, &mut quiet()).unwrap_err().to_string();
+    assert!(e.contains("none of these files is one"), "{e}");
+}

@@ -96,19 +96,32 @@ pub struct CompareRequest {
     /// nor value). `None`: pair by the key.
     #[serde(default)]
     pub pair_by_position: Option<Vec<String>>,
+    /// Inspect logs: the credit of a `P` (partial) grade in [0, 1]; `None`: Inspect's 0.5.
+    #[serde(default)]
+    pub partial_credit: Option<f64>,
 }
 
 impl CompareRequest {
     /// The table and spec to pair: with positional pairing, the rows numbered within their arm
     /// and the spec keyed by `position` (refused when the order columns disagree).
+    /// With a partial credit, Inspect's `P` grades rescored first.
     fn prepared<'a>(&self, table: &'a OutcomeTable) -> Result<(std::borrow::Cow<'a, OutcomeTable>, Spec)> {
+        use std::borrow::Cow;
         let spec = self.spec.resolve(table);
+        let (table, spec) = match self.partial_credit {
+            None => (Cow::Borrowed(table), spec),
+            Some(credit) => {
+                let (t, s) = crate::outcomes::inspect::with_partial_credit(table, &spec, credit)
+                    .map_err(|message| Error::setting("partial_credit", message))?;
+                (Cow::Owned(t), s)
+            }
+        };
         match &self.pair_by_position {
-            None => Ok((std::borrow::Cow::Borrowed(table), spec)),
+            None => Ok((table, spec)),
             Some(order) => {
-                let (t, s) = crate::outcomes::position::by_position(table, &spec, order)
+                let (t, s) = crate::outcomes::position::by_position(&table, &spec, order)
                     .map_err(|message| Error::Unpaired { message, pairing: None })?;
-                Ok((std::borrow::Cow::Owned(t), s))
+                Ok((Cow::Owned(t), s))
             }
         }
     }
@@ -116,6 +129,11 @@ impl CompareRequest {
 
 impl Validate for CompareRequest {
     fn validate(&self) -> Result<()> {
+        if let Some(p) = self.partial_credit
+            && !(0.0..=1.0).contains(&p)
+        {
+            return Err(Error::setting("partial_credit", format!("{p}: the credit of a `P` grade must lie in [0, 1]")));
+        }
         self.settings.validate()
     }
 }

@@ -15,7 +15,7 @@ use std::io::{Cursor, Read};
 
 use serde_json::Value;
 
-use super::{Builder, OutcomeWarningKind};
+use super::{Builder, OutcomeFormat, OutcomeTable, OutcomeWarningKind, Spec};
 use crate::error::{IngestError, Location};
 
 /// The first bytes of a zip archive (`PK\x03\x04`).
@@ -184,6 +184,37 @@ pub(crate) fn read_json_log(name: &str, doc: &Value, b: &mut Builder) -> Result<
         push_sample(name, &format!("samples[{i}]"), i + 1, &info, s, b)?;
     }
     Ok(())
+}
+
+/// The table with every `P` (partial) grade of an Inspect log credited `credit` instead of
+/// Inspect's 0.5, and the spec stating it; refused when no file is an Inspect log or the value
+/// is not the Inspect `score` (the setting would change nothing, silently).
+pub fn with_partial_credit(table: &OutcomeTable, spec: &Spec, credit: f64) -> Result<(OutcomeTable, Spec), String> {
+    if !(0.0..=1.0).contains(&credit) {
+        return Err(format!("--partial-credit {credit}: the credit of a `P` grade must lie in [0, 1]"));
+    }
+    let inspect: Vec<bool> = table.files.iter().map(|f| f.format == OutcomeFormat::InspectLog).collect();
+    if !inspect.iter().any(|&b| b) {
+        return Err("--partial-credit applies to the `P` grades of Inspect logs; none of these files is one".into());
+    }
+    if spec.value != "score" {
+        return Err(format!(
+            "--partial-credit applies to Inspect's `score`, but the value read is `{}` (drop --value)",
+            spec.value
+        ));
+    }
+    let mut out = table.clone();
+    let mut n = 0usize;
+    for r in &mut out.rows {
+        if inspect.get(r.file).copied().unwrap_or(false) && r.fields.get("score_value").is_some_and(|v| v.trim() == "P")
+        {
+            r.values.insert("score".into(), credit);
+            n += 1;
+        }
+    }
+    let mut spec = spec.clone();
+    spec.reasons.push(format!("`P` (partial) grades scored {credit} (--partial-credit): {n} scores"));
+    Ok((out, spec))
 }
 
 /// Sample ids in natural order (`2` before `10`).

@@ -479,8 +479,8 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
             spec.reasons.push(format!("arm = {} ({} arms)", ticks(&spec.arm), preview(table, arm, 6)));
             spec.value = "score".into();
             spec.reasons.push(
-                "value = `score`: Inspect's grades as numbers, C = 1, I = 0, P = 0.5, N = 0 (its value_to_float); \
-                 unscored samples are missing"
+                "value = `score`: Inspect's grades as numbers, C = 1, I = 0, P = 0.5, N = 0 (its value_to_float; \
+                 P is settable with --partial-credit); unscored samples are missing"
                     .into(),
             );
             finish_strata(table, &mut spec, &[]);

@@ -57,6 +57,9 @@ pub(crate) struct CompareArgs {
     /// agree row by row across arms.
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "COLS")]
     pub(crate) pair_by_position: Option<String>,
+    /// Inspect logs: the credit of a `P` (partial) grade, in [0, 1] (default: Inspect's 0.5).
+    #[arg(long, value_name = "CREDIT")]
+    pub(crate) partial_credit: Option<f64>,
     /// Control arm for Bonferroni–Dunn comparisons.
     #[arg(long)]
     pub(crate) control: Option<String>,
@@ -135,6 +138,7 @@ impl CompareArgs {
             .pair_by_position
             .as_ref()
             .map(|cols| cols.split(',').map(str::trim).filter(|c| !c.is_empty()).map(str::to_string).collect());
+        request.partial_credit = self.partial_credit;
         Ok(request)
     }
 }

@@ -44,6 +44,8 @@ pub struct Draft {
     pub allow_incomplete: bool,
     /// Pair rows by their order within each arm (rows without an item id).
     pub by_position: bool,
+    /// Inspect logs: the credit of a `P` grade (empty: Inspect's 0.5).
+    pub partial_credit: String,
     pub alpha: String,
     pub bootstrap: String,
     pub seed: String,
@@ -73,6 +75,7 @@ impl Default for Draft {
             duplicates: Duplicates::Refuse,
             allow_incomplete: false,
             by_position: false,
+            partial_credit: String::new(),
             alpha: s.alpha.to_string(),
             bootstrap: s.bootstrap.to_string(),
             seed: s.seed.to_string(),

@@ -132,8 +132,22 @@ pub struct ComparePage {
 impl ComparePage {
     /// The request of the draft (`spec: None`: inferred from the table), or what is wrong.
     fn request(&mut self, spec: Option<SpecChoice>) -> Option<CompareRequest> {
+        let credit = self.draft.partial_credit.trim();
+        let partial_credit = if credit.is_empty() {
+            None
+        } else {
+            match credit.parse::<f64>() {
+                Ok(p) => Some(p),
+                Err(_) => {
+                    let e = Error::setting("partial_credit", format!("`{credit}` is not a number in [0, 1]"));
+                    self.job.error = Some(ErrorView::plain("Invalid setting", e.to_string()));
+                    return None;
+                }
+            }
+        };
         match self.draft.settings() {
             Ok(settings) => Some(CompareRequest {
+                partial_credit,
                 format: self.format,
                 spec: spec.unwrap_or_default(),
                 options: self.draft.options(),
@@ -548,6 +562,11 @@ impl ComparePage {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             Msg::Edit(Box::new(move |d: &mut Draft| d.by_position = on))
         });
+        let on_credit = link.callback(|e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            Msg::Edit(Box::new(move |d: &mut Draft| d.partial_credit = v))
+        });
+        let inspect = t.files.iter().any(|f| f.format == OutcomeFormat::InspectLog);
         let reinfer = link.callback(|_: MouseEvent| Msg::Reinfer);
         let inferred_now = {
             let mut a = d.spec(None);
@@ -633,6 +652,13 @@ impl ComparePage {
                             { " pair rows by their order within each arm" }
                         </label>
                     </div>
+                    if inspect {
+                        <div class="field">
+                            <label for="partial-credit" title="Inspect's P (partial) grade as a number in [0, 1]; empty: Inspect's 0.5">{ "credit of a P grade" }</label>
+                            <input id="partial-credit" type="text" inputmode="decimal" size="5" placeholder="0.5"
+                                value={d.partial_credit.clone()} oninput={on_credit} />
+                        </div>
+                    }
                 </div>
                 <div class="fields filters">
                     <div class="field">
@@ -1010,6 +1036,7 @@ impl Component for ComparePage {
                 self.draft.duplicates = d.duplicates;
                 self.draft.allow_incomplete = d.allow_incomplete;
                 self.draft.by_position = d.by_position;
+                self.draft.partial_credit = d.partial_credit;
                 true
             }
             Msg::FilterColumn(c) => {
