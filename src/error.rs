@@ -68,9 +68,15 @@ pub enum Error {
     #[error("nothing to score: {0}")]
     Empty(String),
     /// A paired comparison was refused: what is wrong and how to fix it, with the pairing
-    /// report when the rows could be placed (the viewer shows it under the message).
-    #[error("cannot run a paired comparison: {message}")]
-    Unpaired { message: String, pairing: Option<Box<crate::outcomes::PairingReport>> },
+    /// report when the rows could be placed (the viewer shows it under the message) and each
+    /// arm's interval without pairing when the arm and value columns are known.
+    #[error("cannot run a paired comparison: {message}{}", crate::compare::render_unpaired(.unpaired.as_deref()))]
+    Unpaired {
+        message: String,
+        pairing: Option<Box<crate::outcomes::PairingReport>>,
+        #[serde(default)]
+        unpaired: Option<Box<crate::compare::UnpairedArms>>,
+    },
     /// Writing an output table failed.
     #[error("could not write {what}: {message}")]
     Output { what: String, message: String },

@@ -96,6 +96,25 @@ fn unpaired_data_is_refused_with_a_fix() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("does not pair rows by position"), "{err}");
+    assert!(err.contains("Each arm without pairing"), "{err}");
+    // With JSON asked for, the refusal is also a document: each arm without pairing.
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&brief)
+        .args(["--value", "correct", "--bootstrap", "200", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["refused"].as_str().unwrap().contains("--pair-by-position"));
+    assert_eq!(v["memaudit_version"], env!("CARGO_PKG_VERSION"));
+    let arms = v["unpaired"]["arms"].as_array().unwrap();
+    assert_eq!(arms.len(), 9);
+    assert_eq!(
+        (arms[0]["arm"].as_str(), arms[0]["n"].as_u64(), arms[0]["successes"].as_f64()),
+        (Some("bm25"), Some(216), Some(127.0))
+    );
     // a key that leaves duplicates: refused, and the message names the fix
     let out = bin()
         .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid"])

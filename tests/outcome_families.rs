@@ -238,3 +238,42 @@ fn inspect_partial_grades_are_stated_and_settable() {
     let e = run_once::<Compare>(&locomo, &request, &mut quiet()).unwrap_err().to_string();
     assert!(e.contains("none of these files is one"), "{e}");
 }
+
+/// Rows without an item id cannot be paired without assuming an order, but each arm's interval
+/// is always given with the refusal: every row one observation of its arm. BriefBench's
+/// per-attempt `correct` against statsmodels' Wilson and Clopper–Pearson intervals
+/// (`tests/reference/unpaired_arms/make_reference.py`).
+#[test]
+fn id_less_rows_give_per_arm_intervals_without_pairing() {
+    let reference: Value =
+        serde_json::from_str(include_str!("reference/unpaired_arms/reference.json")).expect("reference JSON");
+    let rows = common::fixture("BriefBench/all_rows_claude.jsonl");
+    let roles = assign_roles::<Compare>(vec![(rows, Some(FileRole::Outcomes))]).unwrap();
+    let request = CompareRequest {
+        settings: CompareSettings { bootstrap: 300, ..Default::default() },
+        spec: memaudit::compare::SpecChoice { value: Some("correct".into()), ..Default::default() },
+        ..Default::default()
+    };
+    let e = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap_err();
+    let memaudit::error::Error::Unpaired { unpaired: Some(u), .. } = &e else { panic!("no per-arm summary: {e:?}") };
+    let want = reference["arms"].as_array().unwrap();
+    assert_eq!(u.arms.len(), want.len());
+    assert!(u.too_few.is_empty() && u.missing.is_empty());
+    for (got, want) in u.arms.iter().zip(want) {
+        assert_eq!(got.arm, want["arm"].as_str().unwrap());
+        assert_eq!(got.n as u64, want["n"].as_u64().unwrap(), "{}", got.arm);
+        assert_eq!(got.successes, Some(want["successes"].as_f64().unwrap()), "{}", got.arm);
+        let close = |a: Option<f64>, b: &Value| (a.unwrap() - b.as_f64().unwrap()).abs() < 1e-9;
+        assert!(close(got.wilson_low, &want["wilson"][0]) && close(got.wilson_high, &want["wilson"][1]), "{}", got.arm);
+        assert!(
+            close(got.clopper_pearson_low, &want["clopper_pearson"][0])
+                && close(got.clopper_pearson_high, &want["clopper_pearson"][1]),
+            "{}",
+            got.arm
+        );
+        assert!(got.ci_low <= got.mean && got.mean <= got.ci_high, "{}: bootstrap interval holds the mean", got.arm);
+    }
+    // The message states the summary (the CLI prints it), with no contrast between arms.
+    let text = e.to_string();
+    assert!(text.contains("Each arm without pairing") && text.contains("No contrast without pairing"), "{text}");
+}

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import {
-  ROOT, TOL, cli, cliError, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
+  ROOT, TOL, cli, cliRefusal, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
   download, assertCsvClose, assertDeepClose,
 } from './testkit.mjs';
 
@@ -156,12 +156,21 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   await page.click('#compare-clear-files');
   await page.setInputFiles('#compare-file-input', BRIEFBENCH);
   await page.waitForSelector('#refusal-message', { timeout: 120_000 });
-  const message = cliError(['compare', '--outcomes', BRIEFBENCH, '--format', 'json'])
-    .replace(/^memaudit: error: cannot run a paired comparison: /, '')
-    .trim()
-    .replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl');
-  assert.equal((await page.textContent('#refusal-message')).trim(), message);
+  const refusal = cliRefusal(['compare', '--outcomes', BRIEFBENCH, '--format', 'json']);
+  assert.equal((await page.textContent('#refusal-message')).trim(), refusal.refused.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl'));
   assert.equal(await page.$('#arms-table'), null, 'no comparison is shown for unpaired data');
+  // … but each arm without pairing, as the CLI's `unpaired.arms`.
+  const unpaired = await readRows(page, '#unpaired-table');
+  assert.equal(unpaired.length, refusal.unpaired.arms.length);
+  assert.ok(unpaired.length >= 2);
+  unpaired.forEach((r, i) => {
+    const want = refusal.unpaired.arms[i];
+    assert.equal(r.attrs.arm, want.arm);
+    assert.equal(Number(r.cells.n.value), want.n);
+    for (const col of ['mean', 'ci_low', 'ci_high', 'wilson_low', 'wilson_high', 'clopper_pearson_low', 'clopper_pearson_high']) {
+      checkNumber(r.cells[col], want[col], `unpaired ${want.arm} ${col}`);
+    }
+  });
 
   assertClean(log);
   await page.close();

@@ -32,6 +32,17 @@ export function cliError(args) {
   assert.fail(`memaudit ${args.join(' ')} was expected to fail`);
 }
 
+/** A refusal as JSON (`--format json`, exit code 2): the document printed on stdout. */
+export function cliRefusal(args) {
+  try {
+    execFileSync(process.env.MEMAUDIT_BIN, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  } catch (e) {
+    assert.equal(e.status, 2, `memaudit ${args.join(' ')}: exit code`);
+    return JSON.parse(String(e.stdout));
+  }
+  assert.fail(`memaudit ${args.join(' ')} was expected to refuse`);
+}
+
 /** Serves `mounts` ({prefix: dir}) and opens headless Chromium: { srv, ctx }. */
 export async function launch(mounts, name) {
   assert.ok(fs.existsSync(path.join(DIST, 'index.html')), 'dist/ missing: run `trunk build --release` first');

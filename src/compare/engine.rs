@@ -325,6 +325,103 @@ fn interval(estimate: f64, replicates: &[f64], jackknife: &[f64], settings: &Com
     }
 }
 
+/// One arm's row: its mean with the chosen bootstrap interval over `replicates` (Wilson's when
+/// the bootstrap is degenerate on 0/1 values), and for 0/1 values the Wilson and
+/// Clopper–Pearson intervals, for values in [0, 1] Hoeffding's half-width.
+fn arm_row(
+    name: &str,
+    col: &[f64],
+    replicates: &[f64],
+    jackknife: &[f64],
+    mean_rank: Option<f64>,
+    settings: &CompareSettings,
+) -> Result<ArmRow> {
+    let n = col.len();
+    let m = mean(col);
+    let binary = is_binary(col);
+    let successes = binary.then(|| col.iter().sum::<f64>());
+    let confidence = 1.0 - settings.alpha;
+    let wilson = successes.and_then(|s| proportions::wilson_interval(s, n as f64, confidence));
+    let cp = successes.and_then(|s| proportions::clopper_pearson_interval(s as u64, n as u64, confidence));
+    let mut ci = interval(m, replicates, jackknife, settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
+    if let Some(w) = wilson.filter(|_| ci.method == "degenerate") {
+        ci = CiOutcome {
+            low: w.low,
+            high: w.high,
+            method: "wilson".into(),
+            fallback: Some("bootstrap degenerate (every item has the same value): Wilson score interval".into()),
+            z0: None,
+            acceleration: None,
+        };
+    }
+    let bounded = col.iter().all(|v| (0.0..=1.0).contains(v));
+    Ok(ArmRow {
+        arm: name.to_string(),
+        n,
+        mean: m,
+        ci_low: ci.low,
+        ci_high: ci.high,
+        ci_method: ci.method,
+        ci_note: ci.fallback,
+        binary,
+        successes,
+        wilson_low: wilson.map(|w| w.low),
+        wilson_high: wilson.map(|w| w.high),
+        clopper_pearson_low: cp.map(|c| c.low),
+        clopper_pearson_high: cp.map(|c| c.high),
+        hoeffding_half_width: if bounded { proportions::hoeffding_half_width(n as f64, settings.alpha) } else { None },
+        mean_rank,
+    })
+}
+
+/// Each arm on its own, without pairing (given with a refused pairing).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnpairedArms {
+    /// What the value is, in words.
+    pub value: String,
+    /// One row per arm with at least two values (`mean_rank` is absent).
+    pub arms: Vec<ArmRow>,
+    /// Arms with fewer than two values (no interval), with their number of values.
+    pub too_few: Vec<(String, usize)>,
+    /// Rows without a value, per arm (only arms that have some).
+    pub missing: Vec<(String, usize)>,
+    /// The resampling and interval settings, in words.
+    pub settings: String,
+}
+
+/// Each arm on its own, without pairing: every value one observation, the arm's own i.i.d.
+/// bootstrap (same resamples, seed and interval method as the paired run), Wilson and
+/// Clopper–Pearson for 0/1 values. No contrast is drawn: arms observed on different items
+/// cannot be compared item by item. Arms with fewer than two values are listed, not estimated.
+pub fn unpaired_arms(values: &crate::outcomes::UnpairedValues, settings: &CompareSettings) -> Result<UnpairedArms> {
+    settings.validate()?;
+    let mut arms = Vec::with_capacity(values.arms.len());
+    let mut too_few = Vec::new();
+    for a in &values.arms {
+        if a.values.len() < 2 {
+            too_few.push((a.arm.clone(), a.values.len()));
+            continue;
+        }
+        let mut resampler = Resampler::new(settings.bootstrap, settings.seed);
+        let replicates = resampler.means_under(&[a.values.as_slice()], &Scheme::Iid).remove(0);
+        let jackknife = Resampler::jackknife(&a.values, &Scheme::Iid);
+        arms.push(arm_row(&a.arm, &a.values, &replicates, &jackknife, None, settings)?);
+    }
+    Ok(UnpairedArms {
+        value: values.value.clone(),
+        arms,
+        too_few,
+        missing: values.arms.iter().filter(|a| a.missing > 0).map(|a| (a.arm.clone(), a.missing)).collect(),
+        settings: format!(
+            "every row one observation of its arm; {:.0}% intervals, {} {} resamples per arm (seed {})",
+            100.0 * (1.0 - settings.alpha),
+            settings.bootstrap,
+            if settings.ci == CiMethod::Bca { "BCa" } else { "percentile" },
+            settings.seed
+        ),
+    })
+}
+
 fn mean(v: &[f64]) -> f64 {
     if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
 }
@@ -410,47 +507,8 @@ pub fn compare(
     // Arms.
     let mut arms = Vec::with_capacity(k);
     for j in 0..k {
-        let col = &columns[j];
-        let m = mean(col);
-        let binary = is_binary(col);
-        let successes = binary.then(|| col.iter().sum::<f64>());
-        let confidence = 1.0 - settings.alpha;
-        let wilson = successes.and_then(|s| proportions::wilson_interval(s, n as f64, confidence));
-        let cp = successes.and_then(|s| proportions::clopper_pearson_interval(s as u64, n as u64, confidence));
-        let mut ci =
-            interval(m, &replicates[j], &jackknife[j], settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
-        if let Some(w) = wilson.filter(|_| ci.method == "degenerate") {
-            ci = CiOutcome {
-                low: w.low,
-                high: w.high,
-                method: "wilson".into(),
-                fallback: Some("bootstrap degenerate (every item has the same value): Wilson score interval".into()),
-                z0: None,
-                acceleration: None,
-            };
-        }
-        let bounded = col.iter().all(|v| (0.0..=1.0).contains(v));
-        arms.push(ArmRow {
-            arm: input.arms[j].clone(),
-            n,
-            mean: m,
-            ci_low: ci.low,
-            ci_high: ci.high,
-            ci_method: ci.method,
-            ci_note: ci.fallback,
-            binary,
-            successes,
-            wilson_low: wilson.map(|w| w.low),
-            wilson_high: wilson.map(|w| w.high),
-            clopper_pearson_low: cp.map(|c| c.low),
-            clopper_pearson_high: cp.map(|c| c.high),
-            hoeffding_half_width: if bounded {
-                proportions::hoeffding_half_width(n as f64, settings.alpha)
-            } else {
-                None
-            },
-            mean_rank: fr.as_ref().map(|f| f.mean_ranks[j]),
-        });
+        let mean_rank = fr.as_ref().map(|f| f.mean_ranks[j]);
+        arms.push(arm_row(&input.arms[j], &columns[j], &replicates[j], &jackknife[j], mean_rank, settings)?);
     }
     progress("contrasts", 0.7);
 

@@ -72,7 +72,7 @@ pub fn compare_table(
         && spec.key == ["conversation", "position"]
         && let Err(message) = crate::outcomes::locomo::check_questions(table)
     {
-        return Err(CompareError::Compare(Error::Unpaired { message, pairing: None }));
+        return Err(CompareError::Compare(Error::Unpaired { message, pairing: None, unpaired: None }));
     }
     let paired = pair_for_test(table, spec, options)?;
     let mut input = input_from_paired(&paired, &settings.resampling)?;

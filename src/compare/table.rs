@@ -1,7 +1,7 @@
 //! The tables, text and LaTeX of a [`Comparison`] (`memaudit compare --format csv --table NAME`,
 //! `--format table`, `--format latex`): the same [`Table`]s feed the CLI and the viewer.
 
-use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest};
+use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest, UnpairedArms};
 use crate::report::{Column, Table, flag, num, opt, render_columns};
 
 crate::choice! {
@@ -29,6 +29,45 @@ const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
     "mean_rank" => |a| num(a.mean_rank),
     "ci_note" => |a| opt(&a.ci_note),
 ];
+
+/// The arms as a text table (arm, n, mean, CI, Wilson, and the mean rank when paired).
+fn render_arm_rows(arms: &[ArmRow], paired: bool) -> String {
+    let rows: Vec<Vec<String>> = arms
+        .iter()
+        .map(|a| {
+            vec![
+                a.arm.clone(),
+                a.n.to_string(),
+                f3(a.mean),
+                format!("[{}, {}] {}", f3(a.ci_low), f3(a.ci_high), a.ci_method),
+                match (a.wilson_low, a.wilson_high) {
+                    (Some(l), Some(h)) => format!("[{}, {}]", f3(l), f3(h)),
+                    _ => "—".into(),
+                },
+            ]
+            .into_iter()
+            .chain(paired.then(|| a.mean_rank.map(f3).unwrap_or_else(|| "—".into())))
+            .collect()
+        })
+        .collect();
+    let header = ["arm", "n", "mean", "CI", "Wilson", "mean rank"];
+    render_columns(&header[..if paired { 6 } else { 5 }], &rows)
+}
+
+/// Each arm without pairing, as text after a refusal (empty when there is nothing to show).
+pub fn render_unpaired(u: Option<&UnpairedArms>) -> String {
+    let Some(u) = u.filter(|u| !u.arms.is_empty() || !u.too_few.is_empty()) else { return String::new() };
+    let mut out = format!("\n\n== Each arm without pairing (value {}; {})\n", u.value, u.settings);
+    out.push_str(&render_arm_rows(&u.arms, false));
+    for (arm, n) in &u.too_few {
+        out.push_str(&format!("{arm}: {n} value(s), too few for an interval\n"));
+    }
+    for (arm, n) in &u.missing {
+        out.push_str(&format!("{arm}: {n} row(s) without a value, left out\n"));
+    }
+    out.push_str("No contrast without pairing: the arms are not observed item by item.");
+    out
+}
 
 /// The columns of a contrast (also of each stratum's contrasts).
 pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
@@ -141,24 +180,7 @@ pub fn render_compare_text(c: &Comparison) -> String {
     }
     let conf = (1.0 - c.settings.alpha) * 100.0;
     out.push_str(&format!("\n== Arms (mean, {conf}% CI)\n"));
-    let rows: Vec<Vec<String>> = c
-        .arms
-        .iter()
-        .map(|a| {
-            vec![
-                a.arm.clone(),
-                a.n.to_string(),
-                f3(a.mean),
-                format!("[{}, {}] {}", f3(a.ci_low), f3(a.ci_high), a.ci_method),
-                match (a.wilson_low, a.wilson_high) {
-                    (Some(l), Some(h)) => format!("[{}, {}]", f3(l), f3(h)),
-                    _ => "—".into(),
-                },
-                a.mean_rank.map(f3).unwrap_or_else(|| "—".into()),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["arm", "n", "mean", "CI", "Wilson", "mean rank"], &rows));
+    out.push_str(&render_arm_rows(&c.arms, true));
     out.push_str("\n== Contrasts (diff = a − b; p adjusted by Holm over all contrasts)\n");
     let rows: Vec<Vec<String>> = c
         .pairs

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{CompareSettings, PairItem, items_for_pair};
+use super::engine::{CompareSettings, PairItem, UnpairedArms, items_for_pair, unpaired_arms};
 use super::run::{CompareError, CompareOutput, compare_table, input_from_paired};
 use super::table::{CompareTable, compare_latex, render_compare_text, table};
 use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
@@ -120,10 +120,28 @@ impl CompareRequest {
             None => Ok((table, spec)),
             Some(order) => {
                 let (t, s) = crate::outcomes::position::by_position(&table, &spec, order)
-                    .map_err(|message| Error::Unpaired { message, pairing: None })?;
+                    .map_err(|message| Error::Unpaired { message, pairing: None, unpaired: None })?;
                 Ok((Cow::Owned(t), s))
             }
         }
+    }
+}
+
+impl CompareRequest {
+    /// Each arm without pairing under this request's spec (the key unused), when the arm and
+    /// value columns fit the table.
+    pub fn unpaired(&self, table: &OutcomeTable) -> Option<UnpairedArms> {
+        let spec = self.spec.resolve(table);
+        let rescored;
+        let (table, spec) = match self.partial_credit {
+            None => (table, spec),
+            Some(credit) => {
+                rescored = crate::outcomes::inspect::with_partial_credit(table, &spec, credit).ok()?;
+                (&rescored.0, rescored.1.clone())
+            }
+        };
+        let values = crate::outcomes::arm_values(table, &spec).ok()?;
+        unpaired_arms(&values, &self.settings).ok()
     }
 }
 
@@ -248,9 +266,11 @@ fn refusal(e: CompareError) -> Error {
     match e {
         CompareError::Compare(e) => e,
         CompareError::Pairing(PairingError::Record(e)) => Error::Ingest(e),
-        CompareError::Pairing(PairingError::Spec(message)) => Error::Unpaired { message, pairing: None },
+        CompareError::Pairing(PairingError::Spec(message)) => {
+            Error::Unpaired { message, pairing: None, unpaired: None }
+        }
         CompareError::Pairing(PairingError::Unpaired { message, report }) => {
-            Error::Unpaired { message, pairing: Some(report) }
+            Error::Unpaired { message, pairing: Some(report), unpaired: None }
         }
     }
 }
@@ -292,14 +312,22 @@ impl Capability for Compare {
         table_info(table)
     }
 
+    /// A refused pairing carries each arm's interval without pairing.
     fn run(table: &OutcomeTable, request: &CompareRequest, progress: Progress<'_>) -> Result<CompareOutput> {
-        let (table, spec) = request.prepared(table)?;
-        progress(Phase::Pairing, "pairing items across arms", 0.0);
-        let (out, _) = compare_table(&table, &spec, &request.options, &request.settings, &mut |stage, f| {
-            progress(Phase::Comparing, stage, PAIR_SHARE + (1.0 - PAIR_SHARE) * f.clamp(0.0, 1.0));
+        let compared = request.prepared(table).and_then(|(prepared, spec)| {
+            progress(Phase::Pairing, "pairing items across arms", 0.0);
+            let (out, _) = compare_table(&prepared, &spec, &request.options, &request.settings, &mut |stage, f| {
+                progress(Phase::Comparing, stage, PAIR_SHARE + (1.0 - PAIR_SHARE) * f.clamp(0.0, 1.0));
+            })
+            .map_err(refusal)?;
+            Ok(out)
+        });
+        compared.map_err(|e| match e {
+            Error::Unpaired { message, pairing, unpaired: None } => {
+                Error::Unpaired { message, pairing, unpaired: request.unpaired(table).map(Box::new) }
+            }
+            e => e,
         })
-        .map_err(refusal)?;
-        Ok(out)
     }
 
     /// The items behind a contrast (largest |a − b| first) or an arm (item order, with the

@@ -21,6 +21,7 @@ pub mod pairing;
 pub mod position;
 pub mod spec;
 mod tabular;
+mod unpaired;
 pub mod warnings;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -37,6 +38,7 @@ pub use pairing::{
     pair, pair_for_test,
 };
 pub use spec::{JudgmentChoice, Spec, infer_spec};
+pub use unpaired::{ArmValues, UnpairedValues, arm_values};
 pub use warnings::{OutcomeWarning, OutcomeWarningKind, OutcomeWarnings};
 
 crate::choice! {

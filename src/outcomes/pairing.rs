@@ -223,7 +223,7 @@ pub(super) type CellRows = Vec<(usize, Option<f64>)>;
 pub(super) type Grouping<'a> = (&'a str, usize, Vec<(String, usize)>);
 
 /// Where a row's value comes from.
-enum ValueSource {
+pub(super) enum ValueSource {
     Column(String),
     Majority(Vec<String>),
     Judgment(String),
@@ -236,7 +236,9 @@ fn natural_key(s: &str) -> (String, u64) {
     (stem.to_string(), digits.parse().unwrap_or(0))
 }
 
-fn check_spec(table: &OutcomeTable, spec: &Spec) -> Result<ValueSource, PairingError> {
+/// The value source of `spec` on `table`, or why the spec does not fit (`need_key`: a pairing
+/// key is required; the unpaired per-arm summary needs none).
+pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> Result<ValueSource, PairingError> {
     let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
     let known = |c: &str| names.contains(&c);
     let unknown = |role: &str, c: &str| {
@@ -279,7 +281,7 @@ fn check_spec(table: &OutcomeTable, spec: &Spec) -> Result<ValueSource, PairingE
              the key names the item, the arm names the system"
         )));
     }
-    if spec.key.is_empty() {
+    if need_key && spec.key.is_empty() {
         return Err(PairingError::Spec(no_key_message(table, spec)));
     }
     let value = spec.value.as_str();
@@ -331,7 +333,7 @@ fn check_spec(table: &OutcomeTable, spec: &Spec) -> Result<ValueSource, PairingE
 /// or a row cannot be placed; unpaired data gives `report.is_paired == false` with a message.
 /// With [`Duplicates::Refuse`] a repeated cell shows its first row's value.
 pub fn pair(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -> Result<Paired, PairingError> {
-    let source = check_spec(table, spec)?;
+    let source = check_spec(table, spec, true)?;
     let mut warnings = OutcomeWarnings::default();
     let mut item_index: HashMap<Vec<String>, usize> = HashMap::new();
     let mut item_keys: Vec<Vec<String>> = Vec::new();
@@ -553,7 +555,7 @@ pub fn pair_for_test(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -
     Err(PairingError::Unpaired { message, report: Box::new(p.report) })
 }
 
-fn value_label(spec: &Spec, source: &ValueSource, averaged: bool) -> String {
+pub(super) fn value_label(spec: &Spec, source: &ValueSource, averaged: bool) -> String {
     let base = match source {
         ValueSource::Column(c) => format!("`{c}`"),
         ValueSource::Judgment(c) => format!("judgment `{c}`"),
@@ -564,7 +566,7 @@ fn value_label(spec: &Spec, source: &ValueSource, averaged: bool) -> String {
     if averaged { format!("mean of {base} over repeated rows of an (item, arm)") } else { base }
 }
 
-fn row_value(
+pub(super) fn row_value(
     table: &OutcomeTable,
     row: &OutcomeRow,
     source: &ValueSource,

@@ -5,15 +5,16 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use memaudit::capability::FileRole;
+use memaudit::capability::{FileRole, quiet, run_once};
 use memaudit::compare::{
     CiMethod, Compare, CompareRequest, CompareSettings, CompareTable, ItemSelection, ItemsView, ResampleUnit,
     Resampling,
 };
+use memaudit::error::Error;
 use memaudit::outcomes::{Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions};
 use memaudit::stats::bca::Z0Rule;
 
-use crate::common::{Failure, Output, detail, emit, fail, inputs, json_report, print, run};
+use crate::common::{Failure, OutFormat, Output, detail, emit, fail, inputs, json_report, print};
 
 fn defaults() -> CompareSettings {
     CompareSettings::default()
@@ -143,6 +144,14 @@ impl CompareArgs {
     }
 }
 
+/// A refused comparison as JSON.
+#[derive(serde::Serialize)]
+struct Refusal<'a> {
+    refused: &'a str,
+    pairing: Option<&'a memaudit::outcomes::PairingReport>,
+    unpaired: Option<&'a memaudit::compare::UnpairedArms>,
+}
+
 /// The items behind one contrast (`--items A,B`).
 #[derive(serde::Serialize)]
 struct PairItems {
@@ -162,6 +171,17 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
             ItemsView::Arm { .. } => Err(fail("--items takes two arm names: A,B")),
         };
     }
-    let (_, report) = run::<Compare>(&files, &request)?;
+    let (_, report) = match run_once::<Compare>(&files, &request, &mut quiet()) {
+        Ok(done) => done,
+        Err(e) => {
+            // A refused pairing is also a JSON document (its pairing report and each arm's
+            // interval without pairing) when JSON was asked for; the exit code stays 2.
+            if let (OutFormat::Json, Error::Unpaired { message, pairing, unpaired }) = (args.output.format, &e) {
+                let refusal = Refusal { refused: message, pairing: pairing.as_deref(), unpaired: unpaired.as_deref() };
+                print(&format!("{}\n", json_report(&refusal, args.output.pretty)?))?;
+            }
+            return Err(e.into());
+        }
+    };
     emit::<Compare>(&report, &args.output)
 }

@@ -14,7 +14,7 @@ use super::warnings::warnings_list;
 use crate::compare::CompareTable;
 use crate::compare::table::table as compare_table;
 use crate::compare::unit::{ArmItem, ItemsView};
-use crate::compare::{Comparison, PairItem};
+use crate::compare::{Comparison, PairItem, UnpairedArms};
 use crate::outcomes::PairingReport;
 use crate::report::Table;
 use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, p_cell, signed_cell, text_cell};
@@ -248,6 +248,66 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
             }
             if !c.notes.is_empty() {
                 <ul class="notes" id="compare-notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+            }
+        </Section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct UnpairedProps {
+    pub unpaired: Rc<UnpairedArms>,
+}
+
+/// `#unpaired`: each arm on its own after a refused pairing (every row one observation), with
+/// the same columns as `memaudit compare --format json` gives under `unpaired.arms`.
+#[function_component(UnpairedTable)]
+pub fn unpaired_table(props: &UnpairedProps) -> Html {
+    let u = &props.unpaired;
+    let binary = u.arms.iter().any(|a| a.binary);
+    let intro = html! {
+        <p class="intro">{ format!("No paired test was run, but each arm can still be described on its own: value {}; {}.             No contrast is drawn: the arms are not observed item by item.", u.value, u.settings) }</p>
+    };
+    html! {
+        <Section id="unpaired" title="Each arm without pairing" {intro}>
+            <div class="table-wrap">
+            <table id="unpaired-table">
+                <thead><tr>
+                    <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
+                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"CI"}</th>
+                    if binary {
+                        <th scope="col">{"Wilson low"}</th><th scope="col">{"Wilson high"}</th>
+                        <th scope="col">{"Clopper–Pearson low"}</th><th scope="col">{"Clopper–Pearson high"}</th>
+                    }
+                </tr></thead>
+                <tbody>
+                { for u.arms.iter().map(|a| html! {
+                    <tr data-arm={a.arm.clone()} title={a.ci_note.clone().unwrap_or_default()}>
+                        { text_cell("arm", a.arm.clone()) }
+                        { int_cell("n", a.n) }
+                        { num_cell("mean", Some(a.mean)) }
+                        { num_cell("ci_low", Some(a.ci_low)) }
+                        { num_cell("ci_high", Some(a.ci_high)) }
+                        <td data-col="ci_method">{ a.ci_method.clone() }</td>
+                        if binary {
+                            { num_cell("wilson_low", a.wilson_low) }
+                            { num_cell("wilson_high", a.wilson_high) }
+                            { num_cell("clopper_pearson_low", a.clopper_pearson_low) }
+                            { num_cell("clopper_pearson_high", a.clopper_pearson_high) }
+                        }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            if !u.too_few.is_empty() || !u.missing.is_empty() {
+                <ul class="notes">
+                    { for u.too_few.iter().map(|(arm, n)| html! {
+                        <li><code>{ arm.clone() }</code>{ format!(": {n} value(s), too few for an interval") }</li>
+                    }) }
+                    { for u.missing.iter().map(|(arm, n)| html! {
+                        <li><code>{ arm.clone() }</code>{ format!(": {n} row(s) without a value, left out") }</li>
+                    }) }
+                </ul>
             }
         </Section>
     }

@@ -18,7 +18,7 @@ use yew::prelude::*;
 use super::{ErrorView, Handoff, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
 use crate::compare::{
     CiMethod, Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
-    compare_latex,
+    UnpairedArms, compare_latex,
 };
 use crate::error::Error;
 use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
@@ -26,7 +26,7 @@ use crate::plots::{CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow,
 use crate::stats::bca::Z0Rule;
 use crate::web::components::Section;
 use crate::web::components::compare::{
-    ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
+    ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable, UnpairedTable,
 };
 use crate::web::components::export::{report_json, text_download};
 use crate::web::components::plot::PlotCanvas;
@@ -42,7 +42,12 @@ pub enum CompareOutcome {
     Compared { comparison: Box<crate::compare::Comparison>, pairing: Box<PairingReport> },
     /// The pairing refused a paired test: what is wrong and how to fix it (verbatim from the
     /// core), with the pairing report when the rows could be placed.
-    Refused { message: String, pairing: Option<Box<PairingReport>> },
+    Refused {
+        message: String,
+        pairing: Option<Box<PairingReport>>,
+        /// Each arm without pairing, when the arm and value columns fit.
+        unpaired: Option<Rc<UnpairedArms>>,
+    },
 }
 
 /// What the page shows of the last run.
@@ -299,13 +304,18 @@ impl ComparePage {
                 }
                 self.loading = false;
                 // A refusal of the pairing is a result: shown with its report, the spec it refused.
-                if let Error::Unpaired { message, pairing } = *error {
+                if let Error::Unpaired { message, pairing, unpaired } = *error {
                     self.job.error = None;
                     let spec = match (&self.table, &self.request) {
                         (Some(t), Some(r)) => r.spec.apply(&t.inferred),
                         _ => self.draft.spec(None),
                     };
-                    self.take_outcome(CompareOutcome::Refused { message, pairing }, spec, 0.0, 0.0);
+                    self.take_outcome(
+                        CompareOutcome::Refused { message, pairing, unpaired: unpaired.map(|u| Rc::new(*u)) },
+                        spec,
+                        0.0,
+                        0.0,
+                    );
                 }
                 true
             }
@@ -1124,6 +1134,10 @@ impl Component for ComparePage {
             CompareOutcome::Refused { message, .. } => Some(message.clone()),
             _ => None,
         });
+        let unpaired = self.result.as_ref().and_then(|r| match &r.outcome {
+            CompareOutcome::Refused { unpaired, .. } => unpaired.clone(),
+            _ => None,
+        });
         html! {
             <section class="page" id="page-compare" data-page="compare" data-state={state.name()}
                 hidden={!ctx.props().active} aria-label="Paired comparison">
@@ -1145,6 +1159,9 @@ impl Component for ComparePage {
                             <p id="refusal-message" class="message">{ m.clone() }</p>
                         </div>
                     </Section>
+                }
+                if let Some(u) = unpaired {
+                    <UnpairedTable unpaired={u} />
                 }
                 if let (Some(r), Some(c)) = (&self.result, &self.comparison) {
                     { self.view_results(ctx, r, c) }
