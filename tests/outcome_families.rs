@@ -277,3 +277,39 @@ fn id_less_rows_give_per_arm_intervals_without_pairing() {
     let text = e.to_string();
     assert!(text.contains("Each arm without pairing") && text.contains("No contrast without pairing"), "{text}");
 }
+
+/// Several verdicts per item as separate arms (`--judgment each`): EverMemOS's three
+/// `llm_judgments` become `evermemos/judgment_k`, Zep's single `grade` stays one arm; per-arm
+/// accuracy and every pairwise exact McNemar equal statsmodels
+/// (`tests/reference/outcome_families/each_judgment_reference.py`).
+#[test]
+fn several_verdicts_per_item_as_separate_arms() {
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir().join("each_judgment.json")).unwrap()).unwrap();
+    let files = vec![family("evermemos.json"), family("zep_grades.json")];
+    let roles = assign_roles::<Compare>(files.into_iter().map(|f| (f, Some(FileRole::Outcomes))).collect()).unwrap();
+    let mut request =
+        CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() };
+    request.spec.judgment = Some(memaudit::outcomes::JudgmentChoice::Each);
+    let out = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1;
+    let c = &out.comparison;
+    assert_eq!(c.n_items as u64, reference["items"].as_u64().unwrap());
+    let names: Vec<&str> = c.arms.iter().map(|a| a.arm.as_str()).collect();
+    assert_eq!(names, ["evermemos/judgment_1", "evermemos/judgment_2", "evermemos/judgment_3", "zep_grades"]);
+    for a in &c.arms {
+        let want = reference["accuracy"][&a.arm].as_f64().unwrap();
+        assert!((a.mean - want).abs() < 1e-12, "{}: {} vs {want}", a.arm, a.mean);
+    }
+    assert_eq!(c.pairs.len(), reference["pairs"].as_array().unwrap().len());
+    for want in reference["pairs"].as_array().unwrap() {
+        let (a, b) = (want["a"].as_str().unwrap(), want["b"].as_str().unwrap());
+        let p = c.pairs.iter().find(|p| p.a == a && p.b == b).unwrap_or_else(|| panic!("{a} vs {b}"));
+        assert_eq!((p.b_count, p.c_count), (want["a_only"].as_u64(), want["b_only"].as_u64()), "{a} vs {b}");
+        assert!((p.mcnemar_p.unwrap() - want["mcnemar_exact_p"].as_f64().unwrap()).abs() < 1e-12, "{a} vs {b}");
+    }
+    assert!(out.spec.reasons.iter().any(|r| r.contains("--judgment each")), "{:?}", out.spec.reasons);
+    // The majority (the default) is one arm per file again.
+    request.spec.judgment = None;
+    let majority = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1;
+    assert_eq!(majority.comparison.arms.len(), 2);
+}

@@ -102,10 +102,9 @@ pub struct CompareRequest {
 }
 
 impl CompareRequest {
-    /// The table and spec to pair: with positional pairing, the rows numbered within their arm
-    /// and the spec keyed by `position` (refused when the order columns disagree).
-    /// With a partial credit, Inspect's `P` grades rescored first.
-    fn prepared<'a>(&self, table: &'a OutcomeTable) -> Result<(std::borrow::Cow<'a, OutcomeTable>, Spec)> {
+    /// The table and spec as the request reads them, before pairing: Inspect's `P` grades
+    /// rescored with a partial credit, judgments spread into arms with `--judgment each`.
+    fn read_as<'a>(&self, table: &'a OutcomeTable) -> Result<(std::borrow::Cow<'a, OutcomeTable>, Spec)> {
         use std::borrow::Cow;
         let spec = self.spec.resolve(table);
         let (table, spec) = match self.partial_credit {
@@ -116,6 +115,20 @@ impl CompareRequest {
                 (Cow::Owned(t), s)
             }
         };
+        if spec.judgment == Some(JudgmentChoice::Each) {
+            let (t, s) = crate::outcomes::judgments::each_judgment_as_arm(&table, &spec)
+                .map_err(|message| Error::setting("judgment", message))?;
+            return Ok((Cow::Owned(t), s));
+        }
+        Ok((table, spec))
+    }
+
+    /// The table and spec to pair: [`Self::read_as`], then with positional pairing the rows
+    /// numbered within their arm and the spec keyed by `position` (refused when the order
+    /// columns disagree).
+    fn prepared<'a>(&self, table: &'a OutcomeTable) -> Result<(std::borrow::Cow<'a, OutcomeTable>, Spec)> {
+        use std::borrow::Cow;
+        let (table, spec) = self.read_as(table)?;
         match &self.pair_by_position {
             None => Ok((table, spec)),
             Some(order) => {
@@ -131,16 +144,8 @@ impl CompareRequest {
     /// Each arm without pairing under this request's spec (the key unused), when the arm and
     /// value columns fit the table.
     pub fn unpaired(&self, table: &OutcomeTable) -> Option<UnpairedArms> {
-        let spec = self.spec.resolve(table);
-        let rescored;
-        let (table, spec) = match self.partial_credit {
-            None => (table, spec),
-            Some(credit) => {
-                rescored = crate::outcomes::inspect::with_partial_credit(table, &spec, credit).ok()?;
-                (&rescored.0, rescored.1.clone())
-            }
-        };
-        let values = crate::outcomes::arm_values(table, &spec).ok()?;
+        let (table, spec) = self.read_as(table).ok()?;
+        let values = crate::outcomes::arm_values(&table, &spec).ok()?;
         unpaired_arms(&values, &self.settings).ok()
     }
 }

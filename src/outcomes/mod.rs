@@ -16,6 +16,7 @@
 mod advice;
 pub mod inspect;
 mod json;
+pub mod judgments;
 pub mod locomo;
 pub mod pairing;
 pub mod position;

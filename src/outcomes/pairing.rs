@@ -229,7 +229,8 @@ pub(super) enum ValueSource {
     Judgment(String),
 }
 
-fn natural_key(s: &str) -> (String, u64) {
+/// `judgment_10` after `judgment_2`: the stem, then the trailing number.
+pub(super) fn natural_key(s: &str) -> (String, u64) {
     let digits: String =
         s.chars().rev().take_while(|c| c.is_ascii_digit()).collect::<Vec<_>>().into_iter().rev().collect();
     let stem = &s[..s.len() - digits.len()];
@@ -324,6 +325,10 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
                         cols.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
                     ))),
                 },
+                // Spread into arms before pairing (`judgments::each_judgment_as_arm`).
+                JudgmentChoice::Each => Err(PairingError::Spec(format!(
+                    "each judgment `{prefix}*` as an arm: the table must be spread first (memaudit compare does this)"
+                ))),
             }
         }
     }

@@ -41,6 +41,8 @@ pub enum JudgmentChoice {
     /// The k-th judgment (1-based) in natural order of the judgment names
     /// (`judgment_1`, `judgment_2`, …, `judgment_10`).
     Judgment(usize),
+    /// Every judgment a separate arm (`<arm>/judgment_k`), see [`super::judgments`].
+    Each,
 }
 
 impl std::str::FromStr for JudgmentChoice {
@@ -49,9 +51,10 @@ impl std::str::FromStr for JudgmentChoice {
     fn from_str(s: &str) -> Result<JudgmentChoice, String> {
         match s.trim() {
             "majority" => Ok(JudgmentChoice::Majority),
+            "each" => Ok(JudgmentChoice::Each),
             k => match k.parse::<usize>() {
                 Ok(k) if k >= 1 => Ok(JudgmentChoice::Judgment(k)),
-                _ => Err(format!("`{s}`: use `majority` or the number of a judgment (1, 2, …)")),
+                _ => Err(format!("`{s}`: use `majority`, `each` or the number of a judgment (1, 2, …)")),
             },
         }
     }
@@ -112,6 +115,7 @@ impl Spec {
         let value = match self.judgment {
             Some(JudgmentChoice::Majority) => format!("majority of {}.*", self.value),
             Some(JudgmentChoice::Judgment(k)) => format!("judgment {k} of {}.*", self.value),
+            Some(JudgmentChoice::Each) => format!("each judgment of {}.* as an arm", self.value),
             None => self.value.clone(),
         };
         let mut s = format!("key ({}) · arm {} · value {}", list(&self.key), self.arm.join(" × "), value);

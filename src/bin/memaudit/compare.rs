@@ -41,7 +41,8 @@ pub(crate) struct CompareArgs {
     /// Keep only rows whose COLUMN is one of the values: `--filter target=raw,source` (repeatable).
     #[arg(long)]
     pub(crate) filter: Vec<String>,
-    /// Judge files: `majority` or the k-th judgment (1-based).
+    /// Judge files: `majority`, the k-th judgment (1-based), or `each` (every judgment a separate
+    /// arm, `<arm>/judgment_k`).
     #[arg(long)]
     pub(crate) judgment: Option<JudgmentChoice>,
     /// Force the input format (e.g. wide_csv) instead of detecting it.

@@ -203,6 +203,7 @@ pub fn value_key(value: &str, judgment: Option<JudgmentChoice>) -> String {
         None => format!("col:{value}"),
         Some(JudgmentChoice::Majority) => format!("maj:{value}"),
         Some(JudgmentChoice::Judgment(k)) => format!("j:{k}:{value}"),
+        Some(JudgmentChoice::Each) => format!("each:{value}"),
     }
 }
 
@@ -212,6 +213,9 @@ pub fn parse_value_key(key: &str) -> Option<(String, Option<JudgmentChoice>)> {
     }
     if let Some(p) = key.strip_prefix("maj:") {
         return Some((p.to_string(), Some(JudgmentChoice::Majority)));
+    }
+    if let Some(p) = key.strip_prefix("each:") {
+        return Some((p.to_string(), Some(JudgmentChoice::Each)));
     }
     let rest = key.strip_prefix("j:")?;
     let (k, p) = rest.split_once(':')?;

@@ -547,6 +547,10 @@ impl ComparePage {
                     format!("judgment {k} of {prefix}.*"),
                 ));
             }
+            value_options.push((
+                value_key(&prefix, Some(JudgmentChoice::Each)),
+                format!("each judgment of {prefix}.* as an arm"),
+            ));
         }
         if !d.value.is_empty() && !value_options.iter().any(|(k, _)| *k == current_value) {
             value_options.push((current_value.clone(), d.value.clone()));
