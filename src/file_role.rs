@@ -22,6 +22,8 @@ crate::choice! {
         Notes = "notes",
         /// reclaim-eval probe keys: truth, stale value and options by pid (`--keys`).
         Keys = "keys",
+        /// The source text plain-text notes were written from (`--source-file`).
+        Source = "source",
         /// Per-trial reclaim rows (`--trials`).
         Trials = "trials",
         /// Answer rows to rescore (`--input` of `memaudit answers`).
@@ -62,6 +64,7 @@ impl FileRole {
             FileRole::Outcomes => "--outcomes",
             FileRole::Notes => "--notes",
             FileRole::Keys => "--keys",
+            FileRole::Source => "--source-file",
             FileRole::Trials => "--trials",
             FileRole::Claims => "--claims",
             FileRole::Scores | FileRole::Data => "--data",
@@ -83,6 +86,7 @@ impl FileRole {
             FileRole::Outcomes => "per-item outcomes",
             FileRole::Notes => "memory notes",
             FileRole::Keys => "probe keys",
+            FileRole::Source => "the source text of plain-text notes",
             FileRole::Trials => "reclaim trials",
             FileRole::Answers => "answer rows",
             FileRole::Traces => "ablation traces",

@@ -395,3 +395,55 @@ proptest! {
         }
     }
 }
+
+/// Plain-text notes, one per paragraph, with the source text in a file whose name says so: read
+/// as the same notes as JSONL lines carrying that source, and probed identically. Without a
+/// source they are refused with the fix; a second source file is refused by name.
+#[test]
+fn plain_text_notes_one_per_paragraph_with_a_source_file() {
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    use memaudit::probe::{Probe, ProbeRequest};
+    let paragraphs = [
+        "(Memory of an earlier session.) You concluded the total before tax was $55.",
+        "Notebooks: 7 at $4 each.\nPens: 9 at $2 each. Total $46.",
+        "The user bought pens at $2 each.",
+    ];
+    let text = format!("\u{feff}\n{}\n\n\n{}\n\n{}\n", paragraphs[0], paragraphs[1], paragraphs[2]);
+    let notes = InputFile::new("session_notes.txt", text.into_bytes());
+    let source = InputFile::new("source.txt", format!("{NB_SOURCE}\n").into_bytes());
+    let roles = assign_roles::<Probe>(vec![(notes.clone(), None), (source.clone(), None)]).unwrap();
+    assert_eq!(roles.iter().map(|f| f.role).collect::<Vec<_>>(), [FileRole::Notes, FileRole::Source]);
+    let request = ProbeRequest { details: true, ..Default::default() };
+    let (loaded, report) = run_once::<Probe>(&roles, &request, &mut quiet()).unwrap();
+    assert_eq!(loaded.notes.len(), 3);
+    assert_eq!(loaded.notes[1].note, paragraphs[1]);
+    assert_eq!(loaded.notes[1].origin.as_ref().unwrap().line, Some(5), "the paragraph's first line");
+    // The same notes as JSONL with the source on every line.
+    let jsonl: String = paragraphs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "{}\n",
+                serde_json::json!({"note_id": format!("paragraph {}", i + 1), "note": p, "source": NB_SOURCE})
+            )
+        })
+        .collect();
+    let same =
+        assign_roles::<Probe>(vec![(InputFile::new("n.jsonl", jsonl.into_bytes()), Some(FileRole::Notes))]).unwrap();
+    let (_, want) = run_once::<Probe>(&same, &request, &mut quiet()).unwrap();
+    assert_eq!(report.notes, want.notes);
+    assert!(report.notes.iter().any(|n| n.items_found == 2), "{:?}", report.notes);
+    // Refusals: no source; two sources.
+    let alone = assign_roles::<Probe>(vec![(notes.clone(), None)]).unwrap();
+    let e = run_once::<Probe>(&alone, &request, &mut quiet()).unwrap_err().to_string();
+    assert!(e.contains("session_notes.txt") && e.contains("--source-file"), "{e}");
+    let two = assign_roles::<Probe>(vec![
+        (notes, None),
+        (source, None),
+        (InputFile::new("other_source.txt", b"x at $1 (2)".to_vec()), None),
+    ])
+    .unwrap();
+    let e = run_once::<Probe>(&two, &request, &mut quiet()).unwrap_err().to_string();
+    assert!(e.contains("other_source.txt") && e.contains("second source"), "{e}");
+}

@@ -321,6 +321,29 @@ test('probe page: the § A2.2 notebook note, highlighted as text; the realworld 
   await page.close();
 });
 
+test('probe page: plain-text notes (one per paragraph) with their source file equal memaudit probe --source-file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-plain-'));
+  const notes = path.join(dir, 'session_notes.txt');
+  const source = path.join(dir, 'source.txt');
+  fs.writeFileSync(notes, 'You concluded the total before tax was $55.\n\nNotebooks: 7 at $4 each.\nPens: 9 at $2 each.\n\nPens at $2.\n');
+  fs.writeFileSync(source, 'notebooks at $4 each (7 bought) and pens at $2 each (9 bought)\n');
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#probe`);
+  await page.waitForSelector('#probe-file-input', { state: 'attached' });
+  await page.setInputFiles('#probe-file-input', [notes, source]);
+  await waitReady(page, 'probe');
+  await page.waitForSelector('#probe-results');
+  assert.equal(await page.getAttribute('#probe-files tr[data-file="source.txt"]', 'data-kind'), 'source text');
+  const args = ['probe', '--notes', notes, '--source-file', source];
+  const want = JSON.parse(cli([...args, '--format', 'json']));
+  assert.equal(want.notes.length, 3);
+  assert.equal(Number(await page.getAttribute('#probe-notes-table', 'data-total')), 3);
+  assert.equal(await download(page, 'button[data-export="notes"][data-kind="csv"]'), cli([...args, '--format', 'csv', '--table', 'notes']));
+  assertClean(log);
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('reclaim page: cells equal memaudit reclaim, with both resamplers', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}#reclaim`);

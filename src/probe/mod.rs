@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{IngestError, Location};
 pub use explain::{Explanation, Highlight, HighlightRole, explain, highlights};
 pub use itemized::{ItemResult, TokenResult};
-pub use read::{ProbeKey, ProbeKeys, read_notes, read_probe_keys};
+pub use read::{ProbeKey, ProbeKeys, SourceText, read_notes, read_notes_with_source, read_probe_keys};
 pub use source::{ItemInput, ItemKind, ItemSpec, SourceKind};
 pub use summary::{ProbeReport, ProbeSummary, ProbeTable, probe_table, render_text, report};
 pub use tag::Tag;

@@ -172,6 +172,8 @@ pub enum NotesFormat {
     Notes,
     /// reclaim-eval deployed-memory rows (`memory_text`).
     ReclaimRealworld,
+    /// Plain text, one note per paragraph, with a source file.
+    PlainText,
 }
 
 /// The notes read from one file.
@@ -260,11 +262,39 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// The source text plain-text notes were written from (`--source-file FILE`): its name and text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceText {
+    pub name: String,
+    pub text: String,
+}
+
+/// Whether a text is plain prose rather than JSON (its first non-blank character is not `{` or
+/// `[`): plain-text notes or a source text.
+pub fn is_plain_text(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').trim_start().chars().next().is_some_and(|c| c != '{' && c != '[')
+}
+
 /// Reads a notes file (memaudit notes JSONL or reclaim-eval realworld rows, detected from the
-/// first line). `keys` gives sources and stale values by `pid` for realworld rows.
+/// first line; plain text is refused without a source, see [`read_notes_with_source`]). `keys`
+/// gives sources and stale values by `pid` for realworld rows.
 pub fn read_notes(file: &InputFile, keys: Option<&ProbeKeys>) -> Result<NotesRead, IngestError> {
+    read_notes_with_source(file, keys, None)
+}
+
+/// Reads a notes file: memaudit notes JSONL or reclaim-eval realworld rows (detected from the
+/// first line), or plain text with one note per paragraph (blank lines between notes) whose
+/// source is `source`. `keys` gives sources and stale values by `pid` for realworld rows.
+pub fn read_notes_with_source(
+    file: &InputFile,
+    keys: Option<&ProbeKeys>,
+    source: Option<&SourceText>,
+) -> Result<NotesRead, IngestError> {
     let (text, _) = decode(&file.name, &file.bytes)?;
     let name = file.name.as_str();
+    if is_plain_text(&text) {
+        return read_paragraphs(name, &text, source);
+    }
     let mut progress = |_: f64| {};
     let lines: Vec<(usize, &str)> = jsonl_lines(&text, &mut progress).collect();
     let Some(&(first_line, first)) = lines.first() else {
@@ -285,6 +315,57 @@ pub fn read_notes(file: &InputFile, keys: Option<&ProbeKeys>) -> Result<NotesRea
             ),
         ))
     }
+}
+
+/// Plain-text notes: every paragraph (lines up to a blank line) is one note, `paragraph k`, its
+/// origin the paragraph's first line; every note's source is `source` (parsed as `auto`).
+fn read_paragraphs(name: &str, text: &str, source: Option<&SourceText>) -> Result<NotesRead, IngestError> {
+    let Some(source) = source else {
+        return Err(IngestError::new(
+            Location::file(name),
+            "plain-text notes (one note per paragraph) need the source text they were written from: give it with \
+             --source-file FILE (plain text; on the page, drop a file whose name contains `source`), or write notes JSONL \
+             with a `source` per note",
+        ));
+    };
+    if source.text.trim().is_empty() {
+        return Err(IngestError::new(Location::file(&source.name), "the source file is empty"));
+    }
+    let mut out = NotesRead { format: Some(NotesFormat::PlainText), ..NotesRead::default() };
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut start = 0usize;
+    let flush = |paragraph: &mut Vec<&str>, start: usize, out: &mut NotesRead| -> Result<(), IngestError> {
+        if paragraph.is_empty() {
+            return Ok(());
+        }
+        let k = out.notes.len() + 1;
+        let input = NoteInput {
+            note_id: format!("paragraph {k}"),
+            note: paragraph.join("\n"),
+            source: Some(source.text.trim().to_string()),
+            origin: Some(Location::line(name, start)),
+            ..NoteInput::default()
+        };
+        input.items()?;
+        out.notes.push(input);
+        paragraph.clear();
+        Ok(())
+    };
+    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        if line.trim().is_empty() {
+            flush(&mut paragraph, start, &mut out)?;
+        } else {
+            if paragraph.is_empty() {
+                start = i + 1;
+            }
+            paragraph.push(line.trim_end());
+        }
+    }
+    flush(&mut paragraph, start, &mut out)?;
+    if out.notes.is_empty() {
+        return Err(IngestError::new(Location::file(name), "the file holds no note (no non-blank line)"));
+    }
+    Ok(out)
 }
 
 fn read_note_lines(name: &str, lines: &[(usize, &str)]) -> Result<NotesRead, IngestError> {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::read::NotesFormat;
+use super::read::{NotesFormat, SourceText};
 use super::summary::{ProbeTable, probe_table, render_text};
 use super::warnings::ProbeWarnings;
 use super::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeKeys, ProbeReport, Span, Tag};
@@ -11,7 +11,7 @@ use crate::capability::{
     Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, nothing_loaded,
 };
 use crate::distinct::first_seen;
-use crate::error::{Error, Result};
+use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::{InputFile, decode};
 use crate::report::Table;
 use crate::stats::bootstrap::check_confidence;
@@ -123,6 +123,23 @@ pub fn looks_like_probe_keys(file: &InputFile) -> bool {
     }
 }
 
+/// The source text of plain-text notes (one file at most).
+pub fn read_source(files: &[RoleFile]) -> Result<Option<SourceText>> {
+    let sources: Vec<&RoleFile> = files.iter().filter(|f| f.role == FileRole::Source).collect();
+    match sources.as_slice() {
+        [] => Ok(None),
+        [f] => {
+            let (text, _) = decode(&f.file.name, &f.file.bytes)?;
+            Ok(Some(SourceText { name: f.file.name.clone(), text: text.into_owned() }))
+        }
+        [_, second, ..] => Err(Error::Ingest(IngestError::new(
+            Location::file(&second.file.name),
+            "a second source file: plain-text notes take one source text (give notes JSONL with a `source` per note \
+             for notes written from different sources)",
+        ))),
+    }
+}
+
 /// Reads every key file of `files` (several are merged), with their summaries.
 pub fn read_keys(files: &[RoleFile]) -> Result<(Option<ProbeKeys>, Vec<FileSummary>)> {
     let mut keys: Option<ProbeKeys> = None;
@@ -141,7 +158,7 @@ fn filtered<'a>(notes: &'a [NoteInput], arm: Option<&'a str>) -> impl Iterator<I
 
 impl Capability for Probe {
     const ANALYSIS: Analysis = Analysis::Probe;
-    const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys];
+    const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys, FileRole::Source];
 
     type Request = ProbeRequest;
     type Loaded = LoadedNotes;
@@ -151,8 +168,15 @@ impl Capability for Probe {
     type Detail = NoteChoice;
     type DetailView = LiveProbe;
 
+    /// Probe keys by their content; a plain-text file is a source text when its name says so
+    /// (`source` in the file name: prose cannot tell a note from its source), else notes.
     fn detect(file: &InputFile) -> Result<FileRole> {
-        Ok(if looks_like_probe_keys(file) { FileRole::Keys } else { FileRole::Notes })
+        if looks_like_probe_keys(file) {
+            return Ok(FileRole::Keys);
+        }
+        let plain = decode(&file.name, &file.bytes).is_ok_and(|(text, _)| super::read::is_plain_text(&text));
+        let named_source = crate::ingest::file_stem(&file.name).to_lowercase().contains("source");
+        Ok(if plain && named_source { FileRole::Source } else { FileRole::Notes })
     }
 
     /// Notes files are memaudit notes JSONL or reclaim-eval realworld rows; probe keys are
@@ -160,14 +184,18 @@ impl Capability for Probe {
     fn load(files: &[RoleFile], _request: &ProbeRequest, progress: Progress<'_>) -> Result<LoadedNotes> {
         progress(Phase::Reading, "reading notes", 0.0);
         let (keys, mut summaries) = read_keys(files)?;
+        let source = read_source(files)?;
+        summaries
+            .extend(files.iter().filter(|f| f.role == FileRole::Source).map(|f| FileSummary::of(f, "source text", 1)));
         let mut notes = Vec::new();
         let mut notices = ProbeWarnings::default();
         let mut any = false;
         for f in files.iter().filter(|f| f.role == FileRole::Notes) {
             any = true;
-            let read = super::read_notes(&f.file, keys.as_ref())?;
+            let read = super::read::read_notes_with_source(&f.file, keys.as_ref(), source.as_ref())?;
             let kind = match read.format {
                 Some(NotesFormat::ReclaimRealworld) => "reclaim-eval realworld rows",
+                Some(NotesFormat::PlainText) => "plain-text notes (one per paragraph)",
                 _ => "notes",
             };
             summaries.push(FileSummary::of(f, kind, read.notes.len()));

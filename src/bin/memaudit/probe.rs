@@ -17,8 +17,9 @@ fn defaults() -> ProbeRequest {
 
 #[derive(Args)]
 pub(crate) struct ProbeArgs {
-    /// Notes: memaudit notes JSONL ({note_id, note, source | source_items, stale, correct?, ...})
-    /// or reclaim-eval realworld rows (memory_text, ...). Repeatable.
+    /// Notes: memaudit notes JSONL ({note_id, note, source | source_items, stale, correct?, ...}),
+    /// reclaim-eval realworld rows (memory_text, ...), or plain text with one note per paragraph
+    /// (with --source-file). Repeatable.
     #[arg(long, required_unless_present = "note")]
     pub(crate) notes: Vec<PathBuf>,
     /// Probe keys (reclaim-eval probe_keys_base16.json): source and stale value by pid.
@@ -30,6 +31,9 @@ pub(crate) struct ProbeArgs {
     /// The source the --note was written from.
     #[arg(long)]
     pub(crate) source: Option<String>,
+    /// The source text (a plain-text file) that plain-text --notes were written from.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) source_file: Option<PathBuf>,
     /// The stale value of the --note (e.g. "$55").
     #[arg(long)]
     pub(crate) stale: Option<String>,
@@ -62,6 +66,7 @@ pub(crate) fn probe(args: ProbeArgs) -> Result<(), Failure> {
     let mut given: Vec<(PathBuf, Option<FileRole>)> =
         args.keys.iter().map(|p| (p.clone(), Some(FileRole::Keys))).collect();
     given.extend(args.notes.iter().map(|p| (p.clone(), Some(FileRole::Notes))));
+    given.extend(args.source_file.iter().map(|p| (p.clone(), Some(FileRole::Source))));
     let mut files = inputs::<Probe>(given)?;
     if let Some(text) = &args.note {
         let mut record = serde_json::json!({ "note_id": "note", "note": text, "source": args.source });

@@ -803,7 +803,9 @@ impl Component for ProbePage {
                     <h2 id="probe-intake-title">{ "A file of notes" }</h2>
                     <p>{ "Drop a notes file anywhere on this page, or choose it: memaudit notes JSONL (" }<code>{ "note, source, stale, correct" }</code>
                         { ") or reclaim-eval realworld rows (" }<code>{ "memory_text" }</code>{ "), with reclaim-eval's " }
-                        <code>{ "probe_keys_base16.json" }</code>{ " if you have it (recognised by its content)." }</p>
+                        <code>{ "probe_keys_base16.json" }</code>{ " if you have it (recognised by its content); or plain text, one note per \
+                        paragraph, dropped together with the plain-text source they were written from (a file whose name contains " }
+                        <code>{ "source" }</code>{ ")." }</p>
                     <div class="intake-actions">
                         { file_picker("probe-file-input", "Choose notes files…", "probe-privacy", on_files) }
                     </div>
