@@ -17,6 +17,7 @@ pub mod file_role;
 pub mod ingest;
 pub mod ireval;
 pub mod ksweep;
+pub mod labels;
 pub mod metrics;
 pub mod model;
 pub mod outcomes;

@@ -421,6 +421,42 @@ test('reclaim page: the abstention rule (strict, hedge) equals memaudit reclaim 
   await page.close();
 });
 
+test('comparison page: long arm names are shortened on screen with a legend, full in the exports', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-long-'));
+  const file = path.join(dir, 'long_arms.csv');
+  const arms = [
+    'retrieval-pipeline-bm25-with-cross-encoder-reranker-v2',
+    'retrieval-pipeline-dense-with-cross-encoder-reranker-v2',
+    'bm25',
+  ];
+  let csv = 'item,arm,correct\n';
+  for (let i = 1; i <= 40; i++) arms.forEach((a, j) => { csv += `q${i},${a},${(i * (j + 3)) % 5 < 3 ? 1 : 0}\n`; });
+  fs.writeFileSync(file, csv);
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#compare`);
+  await page.waitForSelector('#compare-file-input', { state: 'attached' });
+  await page.setInputFiles('#compare-file-input', file);
+  await waitReady(page, 'compare');
+  await page.waitForSelector('#arms-table tbody tr');
+  const want = JSON.parse(cli(['compare', '--outcomes', file, '--format', 'json']));
+  assert.deepEqual(want.arms.map((a) => a.arm), arms);
+  await checkComparison(page, want);
+  const legend = await readRows(page, '#arm-legend');
+  assert.deepEqual(legend.map((r) => r.attrs.arm), arms.slice(0, 2), 'only the long names are in the legend');
+  for (const r of legend) {
+    assert.ok(r.cells.label.text.length <= 24 && r.cells.label.text.includes('\u2026'), r.cells.label.text);
+    const cell = await page.$eval(`#arms-table tr[data-arm="${r.attrs.arm}"] td[data-col="arm"]`, (td) => ({ text: td.textContent, title: td.title }));
+    assert.deepEqual(cell, { text: r.cells.label.text, title: r.attrs.arm });
+  }
+  assert.notEqual(legend[0].cells.label.text, legend[1].cells.label.text);
+  assert.equal(await page.textContent('#arms-table tr[data-arm="bm25"] td[data-col="arm"]'), 'bm25');
+  assert.ok((await inkPixels(page, '#forest-plot')) > 1500, 'forest plot drawn');
+  assertCsvClose(await download(page, 'button[data-export="arms"][data-kind="csv"]'), cli(['compare', '--outcomes', file, '--format', 'csv', '--table', 'arms']), 'arms');
+  assertClean(log);
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('comparison page: four vendors\' LoCoMo answer files dropped together equal memaudit compare, with a reference arm', async () => {
   const FAM = path.join(ROOT, 'tests', 'reference', 'outcome_families');
   const files = ['mem0_evals.json', 'evermemos.json', 'zep_grades.json', 'audit_results.json'].map((f) => path.join(FAM, f));

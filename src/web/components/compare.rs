@@ -190,6 +190,7 @@ fn beats(c: &Comparison, arm: &str) -> Vec<String> {
 #[function_component(ArmsTable)]
 pub fn arms_table(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
+    let labels = arm_labels(c);
     let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
     let binary = c.arms.iter().any(|a| a.binary);
     let intro = html! {
@@ -219,7 +220,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
                     html! {
                         <tr data-arm={a.arm.clone()} class={classes!("clickable", selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0"
                             title={a.ci_note.clone().unwrap_or_default()}>
-                            { text_cell("arm", a.arm.clone()) }
+                            { arm_cell("arm", &labels, &a.arm) }
                             { int_cell("n", a.n) }
                             { num_cell("mean", Some(a.mean)) }
                             { num_cell("ci_low", Some(a.ci_low)) }
@@ -250,6 +251,61 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
                 <ul class="notes" id="compare-notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
             }
         </Section>
+    }
+}
+
+/// Longest arm name shown in full on screen; longer ones get a short label and a legend.
+pub const ARM_LABEL_MAX: usize = 24;
+
+/// Every arm's label on screen (its name when short enough, see [`crate::labels`]).
+pub fn arm_labels(c: &Comparison) -> std::collections::BTreeMap<String, String> {
+    let names: Vec<String> = c.arms.iter().map(|a| a.arm.clone()).collect();
+    let labels = crate::labels::short_labels(&names, ARM_LABEL_MAX);
+    names.into_iter().zip(labels).collect()
+}
+
+/// An arm's cell: its label, the full name as a tooltip when abbreviated (the row's `data-arm`
+/// keeps the full name).
+fn arm_cell(col: &'static str, labels: &std::collections::BTreeMap<String, String>, arm: &str) -> Html {
+    match labels.get(arm).filter(|l| l.as_str() != arm) {
+        Some(short) => {
+            html! { <td data-col={col} data-full={arm.to_string()} title={arm.to_string()}>{ short.clone() }</td> }
+        }
+        None => text_cell(col, arm.to_string()),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LegendProps {
+    pub comparison: ComparisonRef,
+}
+
+/// `#arm-legend`: the short labels of long arm names with the full names (only when some name
+/// is abbreviated); the exports keep the full names.
+#[function_component(ArmLegend)]
+pub fn arm_legend(props: &LegendProps) -> Html {
+    let labels = arm_labels(&props.comparison);
+    let short: Vec<(&String, &String)> = labels.iter().filter(|(n, l)| n != l).collect();
+    if short.is_empty() {
+        return html! {};
+    }
+    let order: Vec<&String> =
+        props.comparison.arms.iter().map(|a| &a.arm).filter(|a| labels.get(*a) != Some(*a)).collect();
+    html! {
+        <div class="legend" id="arm-legend" aria-label="arm names">
+            <p class="muted">{ format!("Arm names longer than {ARM_LABEL_MAX} characters are shortened on screen and in the plots;                 the exports keep the full names.") }</p>
+            <table class="compact">
+                <thead><tr><th scope="col">{"on screen"}</th><th scope="col">{"arm"}</th></tr></thead>
+                <tbody>
+                { for order.into_iter().map(|full| html! {
+                    <tr data-arm={full.clone()}>
+                        <td data-col="label">{ labels.get(full).cloned().unwrap_or_default() }</td>
+                        <td data-col="arm"><code>{ full.clone() }</code></td>
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+        </div>
     }
 }
 
@@ -318,6 +374,7 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
 #[function_component(PairsTable)]
 pub fn pairs_table(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
+    let labels = arm_labels(c);
     let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
     let binary = c.pairs.iter().any(|p| p.cohen_h.is_some() || p.p_superiority.is_some());
     let intro = html! {
@@ -348,8 +405,8 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                         <tr data-a={p.a.clone()} data-b={p.b.clone()} data-significant={p.significant.to_string()}
                             class={classes!("clickable", p.significant.then_some("significant"), selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0"
                             title={p.ci_note.clone().unwrap_or_default()}>
-                            { text_cell("a", p.a.clone()) }
-                            { text_cell("b", p.b.clone()) }
+                            { arm_cell("a", &labels, &p.a) }
+                            { arm_cell("b", &labels, &p.b) }
                             { int_cell("n_pairs", p.n_pairs) }
                             { num_cell("mean_a", Some(p.mean_a)) }
                             { num_cell("mean_b", Some(p.mean_b)) }
@@ -405,6 +462,7 @@ pub fn strata_csv(c: &Comparison) -> Result<String, String> {
 #[function_component(StrataTable)]
 pub fn strata_table(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
+    let labels = arm_labels(c);
     let column = c.by_stratum.first().map(|s| s.column.clone()).unwrap_or_default();
     let exports = {
         let (a, b) = (c.clone(), c.clone());
@@ -432,8 +490,8 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
                             class={classes!("clickable", p.significant.then_some("significant"))} {onclick} {onkeydown} tabindex="0">
                             { text_cell("value", s.value.clone()) }
                             { int_cell("n_items", s.n_items) }
-                            { text_cell("a", p.a.clone()) }
-                            { text_cell("b", p.b.clone()) }
+                            { arm_cell("a", &labels, &p.a) }
+                            { arm_cell("b", &labels, &p.b) }
                             { num_cell("mean_a", Some(p.mean_a)) }
                             { num_cell("mean_b", Some(p.mean_b)) }
                             { signed_cell("diff", Some(p.diff)) }

@@ -26,7 +26,8 @@ use crate::plots::{CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow,
 use crate::stats::bca::Z0Rule;
 use crate::web::components::Section;
 use crate::web::components::compare::{
-    ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable, UnpairedTable,
+    ArmLegend, ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable, UnpairedTable,
+    arm_labels,
 };
 use crate::web::components::export::{report_json, text_download};
 use crate::web::components::plot::PlotCanvas;
@@ -324,8 +325,10 @@ impl ComparePage {
 
     /// The forest plot and, per row, the index of its contrast in `c.pairs` (for clicks).
     fn forest(&self, c: &ComparisonRef) -> (ForestPlot, Vec<usize>) {
+        let labels = arm_labels(c);
+        let short = |a: &str| labels.get(a).cloned().unwrap_or_else(|| a.to_string());
         let row = |p: &crate::compare::PairRow, group: Option<String>| ForestRow {
-            label: format!("{} \u{2212} {}", p.a, p.b),
+            label: format!("{} \u{2212} {}", short(&p.a), short(&p.b)),
             estimate: p.diff,
             low: p.ci_low,
             high: p.ci_high,
@@ -361,7 +364,7 @@ impl ComparePage {
                     .iter()
                     .map(|&i| {
                         let p = &c.pairs[i];
-                        (row(p, grouped.then(|| format!("a = {}", p.a))), i)
+                        (row(p, grouped.then(|| format!("a = {}", short(&p.a)))), i)
                     })
                     .unzip()
             };
@@ -387,14 +390,21 @@ impl ComparePage {
 
     fn cd(&self, c: &ComparisonRef) -> Option<CdPlot> {
         let f = c.friedman.as_ref()?;
-        let arms: Vec<CdArm> =
-            f.mean_ranks.iter().map(|r| CdArm { name: r.arm.clone(), mean_rank: r.mean_rank }).collect();
+        let labels = arm_labels(c);
+        let arms: Vec<CdArm> = f
+            .mean_ranks
+            .iter()
+            .map(|r| CdArm {
+                name: labels.get(&r.arm).cloned().unwrap_or_else(|| r.arm.clone()),
+                mean_rank: r.mean_rank,
+            })
+            .collect();
         let selected = self
             .items
             .selection
             .as_ref()
             .filter(|(_, b)| b.is_none())
-            .and_then(|(a, _)| arms.iter().position(|x| x.name == *a));
+            .and_then(|(a, _)| f.mean_ranks.iter().position(|x| x.arm == *a));
         Some(CdPlot {
             title: format!("Critical difference diagram (Nemenyi, \u{03b1} = {}; N = {} items)", f.alpha, f.n_blocks),
             arms,
@@ -408,7 +418,8 @@ impl ComparePage {
     fn posterior_plot(&self, c: &ComparisonRef) -> Option<PosteriorPlot> {
         let arm = |name: &Option<String>| {
             let a = c.arms.iter().find(|a| Some(&a.arm) == name.as_ref() && a.binary)?;
-            Some(PosteriorArm { name: a.arm.clone(), successes: a.successes?, n: a.n as f64 })
+            let name = arm_labels(c).remove(&a.arm).unwrap_or_else(|| a.arm.clone());
+            Some(PosteriorArm { name, successes: a.successes?, n: a.n as f64 })
         };
         Some(PosteriorPlot { a: arm(&self.posterior.0)?, b: arm(&self.posterior.1)?, width: PLOT_WIDTH, height: 380 })
     }
@@ -887,6 +898,7 @@ impl ComparePage {
                         { text_download("export-compare-json", "Full comparison JSON", "memaudit-comparison.json", "application/json", json) }
                     </div>
                 </div>
+                <ArmLegend comparison={c.clone()} />
                 <ArmsTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
                 <PairsTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
                 <Section id="forest" title="Forest plot" conventions={conv.clone()}
@@ -1095,9 +1107,12 @@ impl Component for ComparePage {
             Msg::CdClick(x, y) => {
                 let Some(c) = self.comparison.clone() else { return false };
                 let Some(plot) = self.cd(&c) else { return false };
-                match CdLayout::new(&plot).arm_at(x, y).and_then(|i| plot.arms.get(i)) {
-                    Some(a) => {
-                        let name = a.name.clone();
+                // The plot shows short labels: the arm is found by its index.
+                let arm = CdLayout::new(&plot)
+                    .arm_at(x, y)
+                    .and_then(|i| c.friedman.as_ref().and_then(|f| f.mean_ranks.get(i)).map(|r| r.arm.clone()));
+                match arm {
+                    Some(name) => {
                         self.request_items(name, None);
                         true
                     }
