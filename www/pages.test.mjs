@@ -156,7 +156,8 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   await page.click('#compare-clear-files');
   await page.setInputFiles('#compare-file-input', BRIEFBENCH);
   await page.waitForSelector('#refusal-message', { timeout: 120_000 });
-  const refusal = cliRefusal(['compare', '--outcomes', BRIEFBENCH, '--format', 'json']);
+  // The page keeps the settings chosen above (2000 percentile resamples, seed 7).
+  const refusal = cliRefusal(['compare', '--outcomes', BRIEFBENCH, '--bootstrap', '2000', '--seed', '7', '--ci', 'percentile', '--format', 'json']);
   assert.equal((await page.textContent('#refusal-message')).trim(), refusal.refused.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl'));
   assert.equal(await page.$('#arms-table'), null, 'no comparison is shown for unpaired data');
   // … but each arm without pairing, as the CLI's `unpaired.arms`.
