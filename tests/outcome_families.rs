@@ -313,3 +313,36 @@ fn several_verdicts_per_item_as_separate_arms() {
     let majority = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1;
     assert_eq!(majority.comparison.arms.len(), 2);
 }
+
+/// Files that each state their configuration at the top level (`"config": "hybrid-k10"`, or
+/// `"config": {"name": …}`) are arms named by it, with a note; when two state the same one, or
+/// one states none, the path names them as before.
+#[test]
+fn files_are_named_by_the_configuration_they_state() {
+    let base: Value = serde_json::from_str(&std::fs::read_to_string(dir().join("evermemos.json")).unwrap()).unwrap();
+    let with = |path: &str, config: Value| {
+        let mut doc = base.clone();
+        doc["config"] = config;
+        InputFile::new(path, serde_json::to_vec(&doc).unwrap())
+    };
+    let a = with("fc-baseline/results/run1/eval_results.json", Value::String("hybrid-k10".into()));
+    let b = with("fc-baseline/results/run2/eval_results.json", serde_json::json!({"name": "dense-k5", "k": 5}));
+    let t = read_outcome_files(&[a.clone(), b.clone()], &ReadOptions::default()).unwrap();
+    assert_eq!(t.files[1].stated, Some(("config.name".to_string(), "dense-k5".to_string())));
+    assert_eq!(t.warnings.count(OutcomeWarningKind::ArmFromStatedConfig), 2);
+    let out = compare(vec![a.clone(), b]).unwrap();
+    let names: Vec<&str> = out.comparison.arms.iter().map(|x| x.arm.as_str()).collect();
+    assert_eq!(names, ["hybrid-k10", "dense-k5"]);
+    // The same stated configuration twice: named by their paths.
+    let same = with("fc-baseline/results/run2/eval_results.json", Value::String("hybrid-k10".into()));
+    let t = read_outcome_files(&[a, same], &ReadOptions::default()).unwrap();
+    assert_eq!(t.warnings.count(OutcomeWarningKind::ArmFromStatedConfig), 0);
+    let files: Vec<&str> = t
+        .rows
+        .iter()
+        .map(|r| r.fields["file"].as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(files, ["run1", "run2"]);
+}

@@ -147,6 +147,7 @@ pub(super) fn read(name: &str, text: &str, format: OutcomeFormat, b: &mut Builde
         }
     } else {
         let doc: Value = serde_json::from_str(text).map_err(|e| syntax_error(name, 0, &e))?;
+        b.stated = stated_config(&doc);
         let lines = object_lines(text, 3);
         for r in document_records(name, &doc, &lines)? {
             let members: Vec<(String, Value)> = r.object.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -158,6 +159,24 @@ pub(super) fn read(name: &str, text: &str, format: OutcomeFormat, b: &mut Builde
         b.warnings.add_n(OutcomeWarningKind::ArmFromFileName, judge_rows, || format!("{name} → arm `{stem}`"));
     }
     Ok(())
+}
+
+/// Top-level fields a results document states its configuration in, by preference.
+const STATED_FIELDS: [&str; 6] = ["config", "configuration", "system", "method", "variant", "run_name"];
+
+/// The configuration a document states at its top level: a short text (or number) under one of
+/// [`STATED_FIELDS`], or `config.name` / `configuration.name`.
+fn stated_config(doc: &Value) -> Option<(String, String)> {
+    let m = doc.as_object()?;
+    let text = |v: &Value| match v {
+        Value::String(s) if !s.trim().is_empty() && s.chars().count() <= 80 => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    STATED_FIELDS.iter().find_map(|f| {
+        let v = m.get(*f)?;
+        text(v).map(|t| (f.to_string(), t)).or_else(|| v.get("name").and_then(text).map(|t| (format!("{f}.name"), t)))
+    })
 }
 
 /// A record found in a JSON document, with the line where its object starts.

@@ -142,6 +142,11 @@ pub struct SourceFile {
     pub bytes: usize,
     /// How many long-form rows it produced.
     pub rows: usize,
+    /// The configuration the file states at its top level, as (field, value): a JSON
+    /// document's `config`, `configuration`, `system`, `method`, `variant`, `run_name` or
+    /// `config.name`. Several files that all state distinct ones are named by them.
+    #[serde(default)]
+    pub stated: Option<(String, String)>,
 }
 
 /// Long-form outcomes read from one or several files.
@@ -195,8 +200,20 @@ impl OutcomeTable {
             None
         };
         let all_names: Vec<String> = tables.iter().flat_map(|t| t.files.iter().map(|f| f.name.clone())).collect();
-        let arm_names: HashMap<String, String> =
-            all_names.iter().cloned().zip(distinguishing_names(&all_names)).collect();
+        // Files that all state distinct configurations are named by them; else by their paths.
+        let stated: Vec<&(String, String)> =
+            tables.iter().flat_map(|t| t.files.iter().filter_map(|f| f.stated.as_ref())).collect();
+        let by_config = n > 1
+            && stated.len() == all_names.len()
+            && stated.iter().map(|(_, v)| v).collect::<HashSet<_>>().len() == stated.len();
+        let arm_names: HashMap<String, String> = if by_config {
+            for (file, (field, value)) in all_names.iter().zip(&stated) {
+                warnings.add(OutcomeWarningKind::ArmFromStatedConfig, || format!("{file} → `{value}` (its `{field}`)"));
+            }
+            all_names.iter().cloned().zip(stated.iter().map(|(_, v)| v.clone())).collect()
+        } else {
+            all_names.iter().cloned().zip(distinguishing_names(&all_names)).collect()
+        };
         for t in tables {
             let offset = files.len();
             for c in &t.columns {
@@ -437,6 +454,8 @@ pub(crate) struct Builder {
     pub cols: Columns,
     pub rows: Vec<OutcomeRow>,
     pub warnings: OutcomeWarnings,
+    /// See [`SourceFile::stated`].
+    pub stated: Option<(String, String)>,
 }
 
 impl Builder {
@@ -446,6 +465,7 @@ impl Builder {
             cols: Columns::default(),
             rows: Vec::new(),
             warnings: OutcomeWarnings::default(),
+            stated: None,
         }
     }
 
@@ -473,7 +493,14 @@ impl Builder {
         OutcomeTable {
             name: self.name.clone(),
             format,
-            files: vec![SourceFile { name: self.name, format, gzip, bytes, rows: self.rows.len() }],
+            files: vec![SourceFile {
+                name: self.name,
+                format,
+                gzip,
+                bytes,
+                rows: self.rows.len(),
+                stated: self.stated,
+            }],
             columns,
             rows: self.rows,
             warnings: self.warnings,

@@ -34,6 +34,9 @@ pub enum OutcomeWarningKind {
     IncompleteItemsDropped,
     /// Inspect samples without a score (`scores: {}`): missing, never 0.
     UnscoredSample,
+    /// Several files each state their configuration (a top-level `config`, `system`, …): each
+    /// file's arm is that configuration instead of a part of its path.
+    ArmFromStatedConfig,
 }
 
 impl OutcomeWarningKind {
@@ -41,7 +44,7 @@ impl OutcomeWarningKind {
     pub fn severity(self) -> Severity {
         use OutcomeWarningKind::*;
         match self {
-            MissingMarker | ArmFromFileName | FilteredRows | MissingValue => Severity::Note,
+            MissingMarker | ArmFromFileName | ArmFromStatedConfig | FilteredRows | MissingValue => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -52,6 +55,7 @@ impl OutcomeWarningKind {
         match self {
             MissingMarker => "cells written NA / N/A / NaN / null: read as missing",
             ArmFromFileName => "judge files name no arm: the arm is the file name",
+            ArmFromStatedConfig => "each file states its configuration: the file's arm is that configuration",
             IneligibleMetricIgnored => "metrics given for non-eligible queries: ignored (missing, not 0)",
             EligibleWithoutMetric => "eligible queries with an empty metric cell: missing",
             MissingValue => "rows without a value (e.g. not eligible): missing, not 0",
