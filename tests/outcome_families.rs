@@ -100,7 +100,8 @@ fn inspect_eval_archives_are_read_scored_or_not() {
     assert_eq!(u.warnings.count(OutcomeWarningKind::UnscoredSample), 10);
     // Together: the same model and task, told apart by file; the unscored log has no values.
     let e = compare(vec![scored, unscored]).unwrap_err().to_string();
-    assert!(e.contains("dPiJifoWeEQBrfWsAopzWr"), "{e}");
+    assert!(e.contains("dPiJifoWeEQBrfWsAopzWr") && !e.contains("dPiJifoWeEQBrfWsAopzWr/"), "{e}");
+    assert!(e.contains("10 Inspect samples carry no score") && e.contains("inspect score"), "{e}");
 }
 
 #[test]

@@ -341,5 +341,12 @@ pub(super) fn fix_message(
         m.push(' ');
         m.push_str(&h);
     }
+    let unscored = table.warnings.count(super::OutcomeWarningKind::UnscoredSample);
+    if unscored > 0 {
+        m.push_str(&format!(
+            " {unscored} Inspect samples carry no score (the log was run without a scorer or not yet scored): score \
+             it (`inspect score LOG`) or leave that log out."
+        ));
+    }
     m
 }

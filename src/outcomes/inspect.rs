@@ -95,7 +95,10 @@ fn push_sample(
         let mut row = Builder::row(ordinal);
         b.set(&mut row, "sample_id", id.clone(), None);
         b.set(&mut row, "epoch", epoch.to_string(), Some(epoch as f64));
-        b.set(&mut row, "scorer", scorer.to_string(), None);
+        // An unscored sample has no scorer (missing, not an empty scorer name).
+        if !scorer.is_empty() {
+            b.set(&mut row, "scorer", scorer.to_string(), None);
+        }
         for (k, v) in [("model", &info.model), ("task", &info.task), ("run_id", &info.run_id)] {
             if !v.is_empty() {
                 b.set(&mut row, k, v.clone(), None);
