@@ -19,11 +19,11 @@ export const TYPES = {
 };
 
 /**
- * Serves `mounts` ({ '/prefix/': '/abs/dir', ... }, longest prefix wins) on 127.0.0.1 at a
- * free port. Resolves to { server, origin, served } where `served` lists every path answered
- * with 200.
+ * Serves `mounts` ({ '/prefix/': '/abs/dir', ... }, longest prefix wins) on 127.0.0.1 at
+ * `port` (0: a free port). Resolves to { server, origin, served } where `served` lists every
+ * path answered with 200.
  */
-export function serve(mounts) {
+export function serve(mounts, port = 0) {
   const entries = Object.entries(mounts).sort((a, b) => b[0].length - a[0].length);
   const served = [];
   const server = http.createServer((req, res) => {
@@ -56,7 +56,7 @@ export function serve(mounts) {
     else fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       resolve({ server, origin: `http://127.0.0.1:${server.address().port}`, served });
     });
   });

@@ -143,7 +143,7 @@ pub fn evaluate(qrels: &Qrels, run: &Run, selection: &Selection, opts: &EvalOpti
             });
         }
     }
-    let bogus = [Retrieved { docno: BOGUS_DOCNO.to_string(), sim: 1.0, line: 0 }];
+    let bogus = [Retrieved { docno: BOGUS_DOCNO.into(), sim: 1.0, line: 0 }];
     let mut queries = Vec::new();
     let mut missing_queries = Vec::new();
     let mut unjudged_documents = 0u64;

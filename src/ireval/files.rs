@@ -20,6 +20,7 @@
 
 use std::fmt;
 
+use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
@@ -42,7 +43,7 @@ pub enum IrFileKind {
 /// One judged document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgment {
-    pub docno: String,
+    pub docno: CompactString,
     pub rel: i64,
     /// 1-based line in the file (0 in JSON).
     pub line: u32,
@@ -86,7 +87,7 @@ impl Qrels {
 /// One retrieved document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Retrieved {
-    pub docno: String,
+    pub docno: CompactString,
     pub sim: f64,
     /// 1-based line in the file (0 in JSON).
     pub line: u32,
@@ -123,14 +124,27 @@ impl Run {
     }
 }
 
-/// The lines of a TREC file that hold data: (1-based line number, fields), comments counted.
-fn data_lines(text: &str) -> (impl Iterator<Item = (usize, &str)>, usize) {
-    let comments = text.lines().filter(|l| l.trim_start().starts_with('#')).count();
-    let iter = text.lines().enumerate().filter_map(|(i, l)| {
+/// The lines of a TREC file that hold data: (1-based line number, line); comment and blank
+/// lines skipped.
+fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, l)| {
         let t = l.trim_start();
         (!t.is_empty() && !t.starts_with('#')).then_some((i + 1, l))
-    });
-    (iter, comments)
+    })
+}
+
+/// The first `N` white-space separated fields of a line and how many there are in all, without
+/// allocating (a 7M-line run is split 7M times).
+fn split_fields<const N: usize>(line: &str) -> ([&str; N], usize) {
+    let mut out = [""; N];
+    let mut n = 0;
+    for f in line.split_ascii_whitespace() {
+        if n < N {
+            out[n] = f;
+        }
+        n += 1;
+    }
+    (out, n)
 }
 
 /// Detects an IR-evaluation file from its content (`None`: neither TREC nor dict-of-dicts JSON).
@@ -139,8 +153,7 @@ pub fn detect(text: &str) -> Option<IrFileKind> {
     if trimmed.starts_with('{') {
         return detect_json(text);
     }
-    let (mut lines, _) = data_lines(text);
-    let (_, first) = lines.next()?;
+    let (_, first) = data_lines(text).next()?;
     let fields: Vec<&str> = first.split_ascii_whitespace().collect();
     match fields.len() {
         4 if parse_rel(fields[3]).is_some() => Some(IrFileKind::TrecQrels),
@@ -265,23 +278,23 @@ pub struct QrelsLine<'a> {
 
 /// The data lines of a TREC qrels file (comments and blank lines skipped), each checked.
 pub fn qrels_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<QrelsLine<'a>, IngestError>> + 'a {
-    data_lines(text).0.map(move |(line_no, line)| {
-        let f: Vec<&str> = line.split_ascii_whitespace().collect();
-        if f.len() != 4 {
+    data_lines(text).map(move |(line_no, line)| {
+        let (f, count) = split_fields::<4>(line);
+        if count != 4 {
             let hint =
-                if f.len() >= 6 { " — this looks like a run line; give the qrels first, then the run" } else { "" };
+                if count >= 6 { " — this looks like a run line; give the qrels first, then the run" } else { "" };
             return Err(IngestError::new(
                 Location::line(name, line_no),
-                format!("a qrels line has 4 fields (qid iter docno rel), this one has {}{hint}", f.len()),
+                format!("a qrels line has 4 fields (qid iter docno rel), this one has {count}{hint}"),
             ));
         }
         Ok(QrelsLine { line: line_no, qid: f[0], docno: f[2], rel: check_rel(name, line_no, f[3])? })
     })
 }
 
-/// Comment lines of a TREC file.
+/// Comment lines of a TREC file (a line whose first non-blank character is `#`).
 pub fn comment_lines(text: &str) -> usize {
-    data_lines(text).1
+    text.lines().filter(|l| l.trim_start().starts_with('#')).count()
 }
 
 /// Reads a qrels file (TREC text or dict-of-dicts JSON).
@@ -298,7 +311,7 @@ pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
             queries.push(QueryJudgments { qid: l.qid.to_string(), docs: Vec::new() });
             queries.len() - 1
         });
-        queries[qi].docs.push(Judgment { docno: l.docno.to_string(), rel: l.rel, line: l.line as u32 });
+        queries[qi].docs.push(Judgment { docno: l.docno.into(), rel: l.rel, line: l.line as u32 });
         n += 1;
     }
     if n == 0 {
@@ -348,14 +361,14 @@ pub struct RunLine<'a> {
 
 /// The data lines of a TREC run file (comments and blank lines skipped), each checked.
 pub fn run_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<RunLine<'a>, IngestError>> + 'a {
-    data_lines(text).0.map(move |(line_no, line)| {
-        let f: Vec<&str> = line.split_ascii_whitespace().collect();
-        if f.len() < 6 {
+    data_lines(text).map(move |(line_no, line)| {
+        let (f, count) = split_fields::<6>(line);
+        if count < 6 {
             let hint =
-                if f.len() == 4 { " — this looks like a qrels line; give the qrels first, then the run" } else { "" };
+                if count == 4 { " — this looks like a qrels line; give the qrels first, then the run" } else { "" };
             return Err(IngestError::new(
                 Location::line(name, line_no),
-                format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {}{hint}", f.len()),
+                format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {count}{hint}"),
             ));
         }
         let sim: f64 = f[4].parse().map_err(|_| {
@@ -364,7 +377,7 @@ pub fn run_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Resul
         if !sim.is_finite() {
             return Err(IngestError::new(Location::line(name, line_no).with_field("sim"), "is not a finite number"));
         }
-        Ok(RunLine { line: line_no, qid: f[0], docno: f[2], rank: f[3], sim, tag: f[5], extra_fields: f.len() > 6 })
+        Ok(RunLine { line: line_no, qid: f[0], docno: f[2], rank: f[3], sim, tag: f[5], extra_fields: count > 6 })
     })
 }
 
@@ -378,14 +391,25 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
     let mut runid = None;
     let mut extra = 0;
     let mut n = 0;
+    // Runs list a query's documents together: the previous line's query is checked first.
+    let mut last: Option<(&str, usize)> = None;
     for l in run_lines(name, text) {
         let l = l?;
         extra += l.extra_fields as usize;
-        let qi = *index.entry(l.qid).or_insert_with(|| {
-            queries.push(QueryResults { qid: l.qid.to_string(), docs: Vec::new() });
-            queries.len() - 1
-        });
-        queries[qi].docs.push(Retrieved { docno: l.docno.to_string(), sim: l.sim, line: l.line as u32 });
+        let qi = match last {
+            Some((qid, qi)) if qid == l.qid => qi,
+            _ => {
+                // A new query's list is sized like the previous one (runs are cut at one depth).
+                let size = last.map_or(0, |(_, qi)| queries[qi].docs.len());
+                let qi = *index.entry(l.qid).or_insert_with(|| {
+                    queries.push(QueryResults { qid: l.qid.to_string(), docs: Vec::with_capacity(size) });
+                    queries.len() - 1
+                });
+                last = Some((l.qid, qi));
+                qi
+            }
+        };
+        queries[qi].docs.push(Retrieved { docno: l.docno.into(), sim: l.sim, line: l.line as u32 });
         runid = Some(l.tag);
         n += 1;
     }
@@ -394,14 +418,9 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
     };
     let runid = runid.to_string();
     queries.sort_by(|a, b| a.qid.cmp(&b.qid));
-    Ok(Run {
-        name: name.to_string(),
-        runid,
-        queries,
-        comments: comment_lines(text),
-        lines_with_extra_fields: extra,
-        lines: n,
-    })
+    // Comments are rare: a byte search for `#` first spares a second pass over most runs.
+    let comments = if text.as_bytes().contains(&b'#') { comment_lines(text) } else { 0 };
+    Ok(Run { name: name.to_string(), runid, queries, comments, lines_with_extra_fields: extra, lines: n })
 }
 
 /// `{qid: {docno: value}}` as read, in file order.
@@ -506,7 +525,7 @@ fn read_json_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
                     format!("relevance {rel} is above the largest supported value {MAX_REL}"),
                 ));
             }
-            judged.push(Judgment { docno, rel: rel as i64, line: 0 });
+            judged.push(Judgment { docno: docno.into(), rel: rel as i64, line: 0 });
             lines += 1;
         }
         queries.push(QueryJudgments { qid, docs: judged });
@@ -523,7 +542,7 @@ fn read_json_run(name: &str, text: &str) -> Result<Run, IngestError> {
         .into_iter()
         .map(|(qid, docs)| QueryResults {
             qid,
-            docs: docs.into_iter().map(|(docno, sim)| Retrieved { docno, sim, line: 0 }).collect(),
+            docs: docs.into_iter().map(|(docno, sim)| Retrieved { docno: docno.into(), sim, line: 0 }).collect(),
         })
         .collect();
     let lines = queries.iter().map(|q| q.docs.len()).sum();

@@ -73,11 +73,16 @@ pub fn judge(
     if let Some(m) = opts.max_per_topic {
         order.truncate(m);
     }
-    let mut by_docno: Vec<&Retrieved> = order.clone();
-    by_docno.sort_by(|a, b| a.docno.cmp(&b.docno));
-    if let Some(w) = by_docno.windows(2).find(|w| w[0].docno == w[1].docno) {
-        let (a, b) = (w[0].line.min(w[1].line), w[0].line.max(w[1].line));
-        return Err(DuplicateDocument { docno: w[0].docno.clone(), lines: (a, b) });
+    // A repeated docno within the evaluated depth: the first repeat in rank order (a hash set,
+    // not a sort by docno: 1,000 documents per query, 7,000 queries).
+    let mut seen: rustc_hash::FxHashMap<&str, u32> = rustc_hash::FxHashMap::default();
+    seen.reserve(order.len());
+    for d in &order {
+        if let Some(&other) = seen.get(d.docno.as_str()) {
+            let (a, b) = (other.min(d.line), other.max(d.line));
+            return Err(DuplicateDocument { docno: d.docno.to_string(), lines: (a, b) });
+        }
+        seen.insert(d.docno.as_str(), d.line);
     }
     let mut levels: Vec<i64> = Vec::new();
     for j in &judged.docs {

@@ -11,7 +11,8 @@ use super::files::{IrFileKind, Qrels, Run, detect, read_qrels, read_run};
 use super::measure::{Selection, ValueType};
 use super::table::{TrecEvalTable, table};
 use crate::capability::{
-    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, fingerprints_while, no_detail,
+    of_role,
 };
 use crate::compare::engine::{CompareInput, CompareSettings, Comparison, compare};
 use crate::error::{Error, IngestError, Location, Result};
@@ -173,8 +174,9 @@ pub struct TrecEvalReport {
     pub notes: Vec<String>,
 }
 
-fn text_of(file: &InputFile) -> Result<String> {
-    Ok(decode(&file.name, &file.bytes)?.0.into_owned())
+/// The file's text, borrowed when it is plain UTF-8 (a 264 MB run is not copied).
+fn text_of(file: &InputFile) -> Result<std::borrow::Cow<'_, str>> {
+    Ok(decode(&file.name, &file.bytes)?.0)
 }
 
 fn summarize_qrels(q: &Qrels) -> QrelsSummary {
@@ -251,23 +253,31 @@ impl Capability for TrecEval {
                 ));
             }
         };
-        progress(Phase::Reading, &format!("reading {}", qrels_file.file.name), 0.0);
-        let qrels = read_qrels(&qrels_file.file.name, &text_of(&qrels_file.file)?)?;
         let run_files: Vec<&RoleFile> = of_role(files, FileRole::Runs).collect();
         if run_files.is_empty() {
             return Err(Error::Empty("no run: give one or more run files after the qrels, or drop them".into()));
         }
-        let mut runs = Vec::with_capacity(run_files.len());
-        let mut file_summaries = vec![FileSummary::of(qrels_file, "qrels", qrels.lines)];
-        for (i, f) in run_files.iter().enumerate() {
-            progress(
-                Phase::Reading,
-                &format!("reading {}", f.file.name),
-                (i + 1) as f64 / (run_files.len() + 1) as f64,
-            );
-            let run = read_run(&f.file.name, &text_of(&f.file)?)?;
-            file_summaries.push(FileSummary::of(f, "run", run.lines));
-            runs.push(run);
+        let all: Vec<&RoleFile> = std::iter::once(qrels_file).chain(run_files.iter().copied()).collect();
+        let (read, hashes) = fingerprints_while(&all, || -> Result<(Qrels, Vec<Run>)> {
+            progress(Phase::Reading, &format!("reading {}", qrels_file.file.name), 0.0);
+            let qrels = read_qrels(&qrels_file.file.name, &text_of(&qrels_file.file)?)?;
+            let mut runs = Vec::with_capacity(run_files.len());
+            for (i, f) in run_files.iter().enumerate() {
+                progress(
+                    Phase::Reading,
+                    &format!("reading {}", f.file.name),
+                    (i + 1) as f64 / (run_files.len() + 1) as f64,
+                );
+                runs.push(read_run(&f.file.name, &text_of(&f.file)?)?);
+            }
+            Ok((qrels, runs))
+        });
+        let (qrels, runs) = read?;
+        let mut hashes = hashes.into_iter();
+        let mut hash = || hashes.next().unwrap_or_default();
+        let mut file_summaries = vec![FileSummary::hashed(qrels_file, "qrels", qrels.lines, hash())];
+        for (f, run) in run_files.iter().zip(&runs) {
+            file_summaries.push(FileSummary::hashed(f, "run", run.lines, hash()));
         }
         // Two runs under one id would be indistinguishable in every table.
         for (i, r) in runs.iter().enumerate() {

@@ -1,0 +1,137 @@
+//! `memaudit trec-eval` on an MS MARCO-size run: 7,000 queries × 1,000 retrieved documents
+//! (7,000,000 TREC lines, about 250 MB) against 1–3 relevant documents per query, measures
+//! `map P.10 recip_rank ndcg_cut.1000 recall.1000`. Run with `cargo bench --bench trec_eval`
+//! (after `cargo build --release --bin memaudit`); results go in BENCHMARKS.md.
+//!
+//! Writes the files once under `target/bench-trec-eval/` (deterministic generator below), then
+//! times, in the same run and through `/usr/bin/time -f '%e %M'` (wall seconds, peak resident
+//! kilobytes):
+//! - the release CLI: `memaudit trec-eval -m map -m P.10 … qrels run` (reading included);
+//! - pytrec_eval (load the TREC files into dicts + evaluate), `benches/trec_eval_peers.py`;
+//! - ranx (`Qrels.from_file`, `Run.from_file`, `evaluate`), with `--ranx` (about 90 s).
+//!
+//! The summary values of memaudit and pytrec_eval are printed side by side (they must agree).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const QUERIES: u64 = 7_000;
+const DEPTH: u64 = 1_000;
+const COLLECTION: u64 = 8_841_823; // MS MARCO passages; prime, so k·STEP mod COLLECTION is distinct for k < COLLECTION
+const STEP: u64 = 104_729;
+
+/// xorshift64*: a fixed, dependency-free stream (the files must be the same on every machine).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+fn generate(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut run = std::io::BufWriter::new(std::fs::File::create(dir.join("run.trec"))?);
+    let mut qrels = std::io::BufWriter::new(std::fs::File::create(dir.join("qrels.txt"))?);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for q in 0..QUERIES {
+        let qid = 1_000_000 + q * 37;
+        let base = rng.next() % COLLECTION;
+        let doc = |k: u64| (base + k * STEP) % COLLECTION;
+        let mut relevant: Vec<u64> = Vec::new();
+        for j in 0..1 + rng.next() % 3 {
+            // 60% of the relevant documents are retrieved somewhere in the top 1,000.
+            let d =
+                if rng.next() % 10 < 6 { doc(rng.next() % DEPTH) } else { (base + COLLECTION / 2 + j) % COLLECTION };
+            if !relevant.contains(&d) {
+                relevant.push(d);
+                writeln!(qrels, "{qid} 0 {d} 1")?;
+            }
+        }
+        for k in 0..DEPTH {
+            let score = 100.0 - k as f64 * 0.05 + (rng.next() % 1000) as f64 * 1e-6;
+            writeln!(run, "{qid} Q0 {} {} {score:.6} bm25", doc(k), k + 1)?;
+        }
+    }
+    run.flush()?;
+    qrels.flush()
+}
+
+/// Wall seconds and peak resident kilobytes of a command, and its standard output.
+fn timed(program: &str, args: &[&str]) -> (f64, u64, String) {
+    let out = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("TIME %e %M")
+        .arg(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("/usr/bin/time {program}: {e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{program} {args:?} failed: {err}");
+    let line = err.lines().rev().find(|l| l.starts_with("TIME ")).expect("time's report");
+    let mut f = line.split_whitespace().skip(1);
+    let secs: f64 = f.next().and_then(|s| s.parse().ok()).expect("seconds");
+    let kb: u64 = f.next().and_then(|s| s.parse().ok()).expect("kilobytes");
+    (secs, kb, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/bench-trec-eval");
+    if !dir.join("run.trec").exists() || !dir.join("qrels.txt").exists() {
+        println!("writing {} …", dir.display());
+        generate(&dir).expect("write the benchmark files");
+    }
+    let (qrels, run) = (dir.join("qrels.txt"), dir.join("run.trec"));
+    let (qrels, run) = (qrels.to_str().expect("utf-8 path"), run.to_str().expect("utf-8 path"));
+    let bin =
+        std::env::var("MEMAUDIT_BIN").unwrap_or_else(|_| root.join("target/release/memaudit").display().to_string());
+    let measures = ["-m", "map", "-m", "P.10", "-m", "recip_rank", "-m", "ndcg_cut.1000", "-m", "recall.1000"];
+    let mut args: Vec<&str> = vec!["trec-eval"];
+    args.extend(measures);
+    args.extend([qrels, run]);
+
+    let reps = 3;
+    let mut ours = Vec::new();
+    let mut our_kb = 0;
+    let mut our_out = String::new();
+    for _ in 0..reps {
+        let (s, kb, out) = timed(&bin, &args);
+        ours.push(s);
+        our_kb = our_kb.max(kb);
+        our_out = out;
+    }
+    let peers = root.join("benches/trec_eval_peers.py");
+    let peers = peers.to_str().expect("utf-8 path");
+    let mut py = Vec::new();
+    let mut py_kb = 0;
+    let mut py_out = String::new();
+    for _ in 0..reps {
+        let (s, kb, out) = timed("python3", &[peers, "pytrec_eval", qrels, run]);
+        py.push(s);
+        py_kb = py_kb.max(kb);
+        py_out = out;
+    }
+    let (m, p) = (median(ours), median(py));
+    println!("7,000 queries × 1,000 documents (7,000,000 lines), median of {reps}:");
+    println!("memaudit trec-eval   {m:7.2} s   peak {:6.0} MB", our_kb as f64 / 1024.0);
+    println!("pytrec_eval          {p:7.2} s   peak {:6.0} MB", py_kb as f64 / 1024.0);
+    println!(
+        "ratio memaudit / pytrec_eval: {:.3} (target < 0.2); memaudit peak < 500 MB: {}",
+        m / p,
+        our_kb < 500 * 1024
+    );
+    if std::env::args().any(|a| a == "--ranx") {
+        let (s, kb, out) = timed("python3", &[peers, "ranx", qrels, run]);
+        println!("ranx                 {s:7.2} s   peak {:6.0} MB   ({})", kb as f64 / 1024.0, out.trim());
+    }
+    println!("\nmemaudit:\n{our_out}pytrec_eval:\n{py_out}");
+}
