@@ -3,7 +3,10 @@
 #   http://127.0.0.1:8080/?demo
 # When dist/ is newer than every input of the build (src/, static/, index.html, Trunk.toml,
 # Cargo.toml, Cargo.lock, www/worker-loader.js), dist/ is served as it is, without running
-# trunk (and its wasm-opt) again; `--watch` always runs `trunk serve`, which rebuilds on change.
+# trunk again. Otherwise trunk builds and serves a development variant of index.html
+# (profile `wasm-dev`: no LTO, no wasm-opt — larger modules, built in about a minute and a
+# half; see BENCHMARKS.md) and rebuilds on change. `--watch` always runs trunk;
+# `--release-build` serves the release build (LTO + wasm-opt -Oz, as `trunk build --release`).
 # (Any static file server works for dist/.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +17,16 @@ changed() {
   [ ! -f dist/index.html ] && return 0
   [ -n "$(find src static index.html Trunk.toml Cargo.toml Cargo.lock www/worker-loader.js -newer dist/index.html -print -quit 2>/dev/null)" ]
 }
-if [ "${1:-}" != "--watch" ] && ! changed; then
+mode="${1:-}"
+if [ "$mode" != "--watch" ] && [ "$mode" != "--release-build" ] && ! changed; then
   exec node www/serve-dist.mjs "$port"
 fi
+target=index.html
+if [ "$mode" != "--release-build" ]; then
+  # The development variant: the same page, profile wasm-dev and no wasm-opt.
+  target=.serve-index.html
+  sed -e 's/data-cargo-profile-release="wasm-[a-z]*"/data-cargo-profile-release="wasm-dev"/g' \
+      -e 's/data-wasm-opt="[0-9a-z]*"/data-wasm-opt="0"/g' index.html > "$target"
+fi
 echo "memaudit viewer: http://127.0.0.1:$port/?demo"
-exec trunk serve --release --address 127.0.0.1 --port "$port"
+exec trunk serve "$target" --release --address 127.0.0.1 --port "$port"
