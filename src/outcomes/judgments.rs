@@ -6,22 +6,13 @@
 //! arm with its own value. The majority and a chosen judgment are [`super::JudgmentChoice`]'s
 //! other readings.
 
-use super::pairing::{ARM_SEP, natural_key};
+use super::pairing::{ARM_SEP, judgment_columns};
 use super::{OutcomeTable, Spec, column_infos};
 
 /// The arm column after spreading: `<arm>/<judgment>` (or `<arm>` for a row without judgments).
 pub const ARM_COLUMN: &str = "arm_judgment";
 /// The value column after spreading.
 pub const VALUE_COLUMN: &str = "judgment_value";
-
-/// The judgment columns of `prefix` (`prefix.*`) in natural order.
-fn judgment_columns(table: &OutcomeTable, prefix: &str) -> Vec<String> {
-    let dotted = format!("{prefix}.");
-    let mut cols: Vec<String> =
-        table.columns.iter().filter(|c| c.name.starts_with(&dotted)).map(|c| c.name.clone()).collect();
-    cols.sort_by_key(|c| natural_key(c));
-    cols
-}
 
 /// The judgment prefix: `spec.value` when it has `value.*` columns, else the one prefix whose
 /// columns are named `<prefix>.judgment_<n>` (LoCoMo answer files keep `verdict` = the majority
@@ -70,13 +61,11 @@ pub fn each_judgment_as_arm(table: &OutcomeTable, spec: &Spec) -> Result<(Outcom
     let mut spread = 0usize;
     let mut single = 0usize;
     for row in &table.rows {
-        let Some(parts) = spec.arm.iter().map(|c| row.fields.get(c).map(String::as_str)).collect::<Option<Vec<_>>>()
-        else {
+        let Some(base) = spec.arm_label(row) else {
             // No arm: kept as is, the pairing names the row.
             out.rows.push(row.clone());
             continue;
         };
-        let base = parts.join(ARM_SEP);
         let mut emit = |arm: String, value: Option<(&String, f64)>| {
             let mut r = row.clone();
             for c in &cols {

@@ -229,8 +229,18 @@ pub(super) enum ValueSource {
     Judgment(String),
 }
 
+/// The judgment columns `prefix.*` of a table, in natural order (`judgment_2` before
+/// `judgment_10`).
+pub(super) fn judgment_columns(table: &OutcomeTable, prefix: &str) -> Vec<String> {
+    let dotted = format!("{prefix}.");
+    let mut cols: Vec<String> =
+        table.columns.iter().filter(|c| c.name.starts_with(&dotted)).map(|c| c.name.clone()).collect();
+    cols.sort_by_key(|c| natural_key(c));
+    cols
+}
+
 /// `judgment_10` after `judgment_2`: the stem, then the trailing number.
-pub(super) fn natural_key(s: &str) -> (String, u64) {
+fn natural_key(s: &str) -> (String, u64) {
     let digits: String =
         s.chars().rev().take_while(|c| c.is_ascii_digit()).collect::<Vec<_>>().into_iter().rev().collect();
     let stem = &s[..s.len() - digits.len()];
@@ -306,9 +316,7 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
         }
         Some(choice) => {
             let prefix = format!("{value}.");
-            let mut cols: Vec<String> =
-                names.iter().filter(|n| n.starts_with(&prefix)).map(|n| n.to_string()).collect();
-            cols.sort_by_key(|c| natural_key(c));
+            let cols = judgment_columns(table, value);
             if cols.is_empty() {
                 return Err(PairingError::Spec(format!(
                     "no judgment columns `{prefix}*` in {} (judge files hold `llm_judgments`: {{\"judgment_1\": true, …}})",
@@ -352,7 +360,7 @@ pub fn pair(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -> Result<
     let mut arm_rows: Vec<usize> = Vec::new();
 
     for (ri, row) in table.rows.iter().enumerate() {
-        if !spec.filter.iter().all(|(c, allowed)| row.fields.get(c).is_some_and(|v| allowed.contains(v))) {
+        if !spec.keeps(row) {
             rows_filtered += 1;
             continue;
         }

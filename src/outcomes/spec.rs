@@ -81,6 +81,17 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// Whether `row` passes the spec's filter (every filtered column holds a listed text).
+    pub fn keeps(&self, row: &super::OutcomeRow) -> bool {
+        self.filter.iter().all(|(c, allowed)| row.fields.get(c).is_some_and(|v| allowed.contains(v)))
+    }
+
+    /// The row's arm: its arm columns joined with `/`; `None` when one of them is missing.
+    pub fn arm_label(&self, row: &super::OutcomeRow) -> Option<String> {
+        let parts = self.arm.iter().map(|c| row.fields.get(c).map(String::as_str)).collect::<Option<Vec<_>>>()?;
+        Some(parts.join(super::pairing::ARM_SEP))
+    }
+
     /// A spec from column names.
     pub fn new(key: &[&str], arm: &[&str], value: &str) -> Spec {
         Spec {

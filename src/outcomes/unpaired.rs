@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pairing::{ARM_SEP, PairingError, check_spec, row_value, value_label};
+use super::pairing::{PairingError, check_spec, row_value, value_label};
 use super::{OutcomeTable, OutcomeWarnings, Spec};
 
 /// One arm's values in row order.
@@ -35,16 +35,12 @@ pub fn arm_values(table: &OutcomeTable, spec: &Spec) -> Result<UnpairedValues, P
     let mut index: std::collections::HashMap<String, usize> = Default::default();
     let mut rows_filtered = 0;
     for row in &table.rows {
-        if !spec.filter.iter().all(|(c, allowed)| row.fields.get(c).is_some_and(|v| allowed.contains(v))) {
+        if !spec.keeps(row) {
             rows_filtered += 1;
             continue;
         }
         // A row without an arm value cannot be placed: the pairing's refusal names it.
-        let Some(parts) = spec.arm.iter().map(|c| row.fields.get(c).map(String::as_str)).collect::<Option<Vec<_>>>()
-        else {
-            continue;
-        };
-        let arm = parts.join(ARM_SEP);
+        let Some(arm) = spec.arm_label(row) else { continue };
         let value = row_value(table, row, &source, &mut warnings)?;
         let j = *index.entry(arm.clone()).or_insert_with(|| {
             arms.push(ArmValues { arm, values: Vec::new(), missing: 0 });
