@@ -40,7 +40,7 @@ fn main() {
         InputFile::new("queries.jsonl", q.into_bytes()),
         InputFile::new("runs.jsonl", r.into_bytes()),
     ];
-    let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
+    let bytes: usize = files.iter().map(|f| f.len()).sum();
     println!(
         "input: {} queries × {} systems, {rows} ranked rows, {} memories, {:.1} MB of JSONL",
         spec.queries,

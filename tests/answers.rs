@@ -65,7 +65,7 @@ fn porter_matches_nltk_on_every_word_of_the_longmemeval_snapshot() {
 /// The LoCoMo questions with, as the "prediction", the text of their first evidence turn.
 fn locomo_pairs() -> Vec<(String, String, i64)> {
     let f = common::fixture("locomo-audit/locomo10.json");
-    let doc: Value = serde_json::from_slice(&f.bytes).unwrap();
+    let doc: Value = serde_json::from_slice(&f.bytes().unwrap()).unwrap();
     let mut out = Vec::new();
     for conv in doc.as_array().unwrap() {
         let mut turns = std::collections::HashMap::new();

@@ -177,7 +177,7 @@ fn id_less_rows_pair_by_position_only_when_asked_and_consistent() {
     assert_eq!(out.comparison.n_items, 96, "random_context has the first 96 attempts only");
     assert_eq!(out.comparison.arms.len(), 9);
     // Reorder one arm's rows: position 1 of `dense` is no longer a dcbench attempt.
-    let text = String::from_utf8(rows.bytes.clone()).unwrap();
+    let text = String::from_utf8(rows.bytes().unwrap().into_owned()).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     let dense_first = lines.iter().position(|l| l.contains("\"arm\": \"dense\"")).unwrap();
     let dense_synth = lines.iter().position(|l| l.contains("\"arm\": \"dense\"") && l.contains("synthetic")).unwrap();

@@ -542,7 +542,11 @@ fn real_heads() -> &'static [String; 3] {
         let head = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap().lines().take(20).collect::<Vec<_>>().join("\n");
         let csv =
             memaudit::audit::table::table(&demo_report(), memaudit::audit::RescoreTable::PerQuery).to_csv().unwrap();
-        [head(common::fixture(GROK_FIX).bytes), head(common::fixture(BRIEFBENCH).bytes), head(csv.into_bytes())]
+        [
+            head(common::fixture(GROK_FIX).bytes().unwrap().into_owned()),
+            head(common::fixture(BRIEFBENCH).bytes().unwrap().into_owned()),
+            head(csv.into_bytes()),
+        ]
     })
 }
 

@@ -102,7 +102,7 @@ fn python_compatible_bootstrap_reproduces_every_reference_cell() {
     let s = BootstrapSettings::default();
     assert_eq!((s.engine, s.resamples, s.seed, s.confidence), (Engine::Python, 5000, 0, 0.95));
     for c in r["cells"].as_array().unwrap() {
-        let text = String::from_utf8(reclaim_file(c["file"].as_str().unwrap()).bytes).unwrap();
+        let text = String::from_utf8(reclaim_file(c["file"].as_str().unwrap()).bytes().unwrap().into_owned()).unwrap();
         let rows: Vec<Value> =
             text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect();
         let xs = filtered(&rows, c["filter"].as_object().unwrap());

@@ -18,7 +18,7 @@ fn verdicts() -> Vec<RuleVerdict> {
     let rules = read_rules(&fixture("seed000_rules.json")).unwrap();
     let values = read_values(&fixture("seed000_values.json")).unwrap();
     let log = fixture("seed000_gitlog.txt");
-    let git = GitLog::parse(&log.name, std::str::from_utf8(&log.bytes).unwrap()).unwrap();
+    let git = GitLog::parse(&log.name, std::str::from_utf8(&log.bytes().unwrap()).unwrap()).unwrap();
     evaluate(&rules, &EvalContext { values, git, evaluated_at: Some("2026-11-22T00:00:00Z".into()) }).verdicts
 }
 

@@ -69,7 +69,7 @@ impl Capability for Ablation {
         let mut out = LoadedPairs::default();
         for f in files {
             let (pairs, warnings) = read_ablation(&f.file, &request.columns, &request.scoring)?;
-            out.files.push(FileSummary::of(f, "ablation traces", pairs.len()));
+            out.files.push(FileSummary::of(f, "ablation traces", pairs.len())?);
             out.pairs.extend(pairs);
             out.warnings.extend(&warnings);
         }

@@ -13,7 +13,7 @@ use crate::outcomes::{OutcomeFormat, OutcomeRow, OutcomeTable, ReadOptions, read
 /// line; nested JSON objects are flattened with dotted keys, arrays kept as JSON text. CSV
 /// cells are trimmed (use JSON for byte-exact raw outputs).
 pub fn read_long_table(file: &InputFile) -> Result<OutcomeTable, IngestError> {
-    let (text, _) = crate::ingest::decode(&file.name, &file.bytes)?;
+    let (text, _) = file.text()?;
     let json = matches!(text.trim_start().chars().next(), Some('{') | Some('['));
     let format = if json { OutcomeFormat::LongJson } else { OutcomeFormat::LongCsv };
     read_outcomes(file, &ReadOptions { format: Some(format) })

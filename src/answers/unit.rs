@@ -75,7 +75,7 @@ impl Capability for Answers {
         let mut out = LoadedAnswers::default();
         for f in files {
             let (rows, warnings) = read_answers(&f.file, &request.columns)?;
-            out.files.push(FileSummary::of(f, "answers", rows.len()));
+            out.files.push(FileSummary::of(f, "answers", rows.len())?);
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
         }

@@ -83,7 +83,7 @@ impl Capability for Rescore {
                 "no input files: give --memories, --queries and --runs (or --input), or drop them on the page".into(),
             ));
         }
-        let total: f64 = files.iter().map(|f| f.file.bytes.len().max(1) as f64).sum();
+        let total: f64 = files.iter().map(|f| f.file.len().max(1) as f64).sum();
         let mut done = 0.0;
         let mut loaded = Loaded::default();
         let mut seen: Vec<&str> = Vec::new();
@@ -93,7 +93,7 @@ impl Capability for Rescore {
                 continue;
             }
             seen.push(&f.file.name);
-            let size = f.file.bytes.len().max(1) as f64;
+            let size = f.file.len().max(1) as f64;
             let start = done;
             ingest::read_into(&f.file, role_of(f.role), &mut loaded, &mut |p| {
                 let share = (1.0 - BUILD_SHARE) * (start + p.fraction.clamp(0.0, 1.0) * size) / total;

@@ -158,7 +158,7 @@ impl Capability for Claims {
                     n
                 }
             };
-            out.files.push(FileSummary::of(f, f.role.describe(), records));
+            out.files.push(FileSummary::of(f, f.role.describe(), records)?);
         }
         if !out.claims.is_empty() && out.scores.is_none() {
             return Err(Error::setting(

@@ -19,16 +19,294 @@ use crate::error::{IngestError, Location};
 use crate::model::Bundle;
 pub use warnings::{Severity, Warning, WarningKind, Warnings};
 
-/// One user file, as bytes (the browser reads files as bytes, the CLI reads them from disk).
-#[derive(Debug, Clone)]
+/// Where a file's bytes come from when they are not held in memory: a file on disk, a browser
+/// `File` read in slices. Every [`ByteSource::open`] reads it again from its first byte, so a
+/// reader that streams (`trec-eval`) never holds the file whole.
+pub trait ByteSource: SourceBounds {
+    /// Its size in bytes (as stored: compressed when it is gzip).
+    fn len(&self) -> u64;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn open(&self) -> std::io::Result<Box<dyn Read + '_>>;
+}
+
+/// Natively a source is shared with the hashing thread; the browser has no threads.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait SourceBounds: Send + Sync {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + Sync> SourceBounds for T {}
+#[cfg(target_arch = "wasm32")]
+pub trait SourceBounds {}
+#[cfg(target_arch = "wasm32")]
+impl<T> SourceBounds for T {}
+
+/// A source shared by the copies of one file (and natively with the hashing thread).
+#[cfg(not(target_arch = "wasm32"))]
+pub type SharedSource = std::sync::Arc<dyn ByteSource>;
+#[cfg(target_arch = "wasm32")]
+pub type SharedSource = std::rc::Rc<dyn ByteSource>;
+
+/// Shares a source.
+pub fn share(source: impl ByteSource + 'static) -> SharedSource {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::sync::Arc::new(source);
+    #[cfg(target_arch = "wasm32")]
+    return std::rc::Rc::new(source);
+}
+
+/// A file on disk, opened again for each pass.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct PathSource {
+    pub path: std::path::PathBuf,
+    pub len: u64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl ByteSource for PathSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn open(&self) -> std::io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(std::fs::File::open(&self.path)?))
+    }
+}
+
+#[derive(Clone)]
+enum Content {
+    Held(Vec<u8>),
+    Source(SharedSource),
+}
+
+/// One user file: its bytes held in memory (the browser's dropped files, the CLI's inputs), or a
+/// [`ByteSource`] read on demand by the readers that stream.
+#[derive(Clone)]
 pub struct InputFile {
     pub name: String,
-    pub bytes: Vec<u8>,
+    content: Content,
 }
+
+impl std::fmt::Debug for InputFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = match self.content {
+            Content::Held(_) => "held",
+            Content::Source(_) => "streamed",
+        };
+        f.debug_struct("InputFile")
+            .field("name", &self.name)
+            .field("bytes", &self.len())
+            .field("content", &how)
+            .finish()
+    }
+}
+
+/// Decompressed bytes a streamed file's format is detected from.
+pub const HEAD_BYTES: usize = 64 * 1024;
 
 impl InputFile {
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), bytes: bytes.into() }
+        InputFile { name: name.into(), content: Content::Held(bytes.into()) }
+    }
+
+    /// A file read from `source` each time it is read.
+    pub fn streamed(name: impl Into<String>, source: SharedSource) -> Self {
+        InputFile { name: name.into(), content: Content::Source(source) }
+    }
+
+    /// Its size in bytes as stored.
+    pub fn len(&self) -> usize {
+        match &self.content {
+            Content::Held(b) => b.len(),
+            Content::Source(s) => usize::try_from(s.len()).unwrap_or(usize::MAX),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn read_error(&self, e: std::io::Error) -> IngestError {
+        IngestError::new(Location::file(&self.name), format!("could not be read: {e}"))
+    }
+
+    /// Its bytes as stored (a streamed file is read whole: readers that can, stream instead).
+    pub fn bytes(&self) -> Result<Cow<'_, [u8]>, IngestError> {
+        match &self.content {
+            Content::Held(b) => Ok(Cow::Borrowed(b)),
+            Content::Source(s) => {
+                let mut out = Vec::with_capacity(usize::try_from(s.len()).unwrap_or(0).min(1 << 30));
+                s.open().and_then(|mut r| r.read_to_end(&mut out)).map_err(|e| self.read_error(e))?;
+                Ok(Cow::Owned(out))
+            }
+        }
+    }
+
+    /// Its text: gzip undone, UTF-8 checked, a BOM dropped; and whether it was gzip.
+    pub fn text(&self) -> Result<(Cow<'_, str>, bool), IngestError> {
+        match &self.content {
+            Content::Held(b) => decode(&self.name, b),
+            Content::Source(_) => {
+                let bytes = self.bytes()?.into_owned();
+                let (text, gzip) = decode(&self.name, &bytes)?;
+                Ok((Cow::Owned(text.into_owned()), gzip))
+            }
+        }
+    }
+
+    /// The start of its text, for detection: the whole text when it is held as plain text, else
+    /// about [`HEAD_BYTES`] of it, cut after the last whole line.
+    pub fn head_text(&self) -> Result<Cow<'_, str>, IngestError> {
+        if let Content::Held(b) = &self.content
+            && !b.starts_with(&[0x1f, 0x8b])
+        {
+            return Ok(decode(&self.name, b)?.0);
+        }
+        let mut head = Vec::with_capacity(HEAD_BYTES);
+        let (reader, _) = self.reader()?;
+        reader.take(HEAD_BYTES as u64).read_to_end(&mut head).map_err(|e| self.read_error(e))?;
+        if head.len() == HEAD_BYTES
+            && let Some(end) = head.iter().rposition(|&b| b == b'\n')
+        {
+            head.truncate(end + 1);
+        }
+        let head = match String::from_utf8(head) {
+            Ok(s) => s,
+            Err(e) => {
+                let err = e.utf8_error();
+                // A character cut by the limit is not an error; a bad byte before it is.
+                if err.error_len().is_some() {
+                    return Err(utf8_error(&self.name, e.as_bytes(), err));
+                }
+                let mut b = e.into_bytes();
+                b.truncate(err.valid_up_to());
+                String::from_utf8(b).unwrap_or_default()
+            }
+        };
+        Ok(Cow::Owned(head.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(head)))
+    }
+
+    /// Its bytes as a buffered stream, gzip undone (detected by its magic bytes); and whether it
+    /// was gzip. Lines are read with [`for_each_line`].
+    pub fn reader(&self) -> Result<(Box<dyn std::io::BufRead + '_>, bool), IngestError> {
+        self.open_reader(None)
+    }
+
+    /// [`Self::reader`], calling `report` with the fraction of the stored bytes read so far.
+    pub fn reader_reporting<'a>(
+        &'a self,
+        report: &'a mut dyn FnMut(f64),
+    ) -> Result<(Box<dyn std::io::BufRead + 'a>, bool), IngestError> {
+        self.open_reader(Some(report))
+    }
+
+    fn open_reader<'a>(
+        &'a self,
+        report: Option<&'a mut dyn FnMut(f64)>,
+    ) -> Result<(Box<dyn std::io::BufRead + 'a>, bool), IngestError> {
+        use std::io::BufRead;
+        let raw: Box<dyn Read + 'a> = match &self.content {
+            Content::Held(b) => Box::new(b.as_slice()),
+            Content::Source(s) => s.open().map_err(|e| self.read_error(e))?,
+        };
+        let raw = Counted { inner: raw, read: 0, len: self.len().max(1) as f64, report };
+        let mut raw = std::io::BufReader::with_capacity(1 << 16, raw);
+        let gzip = raw.fill_buf().map_err(|e| self.read_error(e))?.starts_with(&[0x1f, 0x8b]);
+        if gzip {
+            let inflated = flate2::bufread::MultiGzDecoder::new(raw);
+            Ok((Box::new(std::io::BufReader::with_capacity(1 << 16, GzipErrors(inflated))), true))
+        } else {
+            Ok((Box::new(raw), false))
+        }
+    }
+
+    /// SHA-256 of its bytes as stored (lower-case hex), streamed for a streamed file.
+    pub fn sha256(&self) -> Result<String, IngestError> {
+        use sha2::Digest;
+        match &self.content {
+            Content::Held(b) => Ok(crate::rules::sha256_hex(b)),
+            Content::Source(s) => {
+                let mut hasher = sha2::Sha256::new();
+                let mut r = s.open().map_err(|e| self.read_error(e))?;
+                let mut buf = vec![0u8; 1 << 16];
+                loop {
+                    let n = r.read(&mut buf).map_err(|e| self.read_error(e))?;
+                    if n == 0 {
+                        break;
+                    }
+                    hasher.update(&buf[..n]);
+                }
+                Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+            }
+        }
+    }
+}
+
+/// Counts the bytes read from a stream and reports the fraction read (once per buffer fill).
+struct Counted<'a, R> {
+    inner: R,
+    read: u64,
+    len: f64,
+    report: Option<&'a mut dyn FnMut(f64)>,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if let Some(report) = self.report.as_mut() {
+            report(self.read as f64 / self.len);
+        }
+        Ok(n)
+    }
+}
+
+/// Names a gzip stream's errors as such (the reader's callers only see `io::Error`).
+struct GzipErrors<R>(R);
+
+impl<R: Read> Read for GzipErrors<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("gzip data is corrupt: {e}")))
+    }
+}
+
+/// Calls `each(line_number, line)` for every line of `reader`, one line at a time: the file is
+/// never held whole. Lines end at `\n` (a `\r` before it is dropped) and are numbered from 1; a
+/// BOM at the start is dropped. A line that is not UTF-8 is an error naming the line and the
+/// byte offset, as [`decode`] does.
+pub fn for_each_line<R: std::io::BufRead>(
+    name: &str,
+    mut reader: R,
+    mut each: impl FnMut(usize, &str) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    let mut buf = Vec::with_capacity(256);
+    let mut line_no = 0usize;
+    let mut offset = 0usize;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| IngestError::new(Location::line(name, line_no + 1), format!("could not be read: {e}")))?;
+        if n == 0 {
+            return Ok(());
+        }
+        line_no += 1;
+        let mut line = buf.as_slice();
+        let mut skipped = 0;
+        if line_no == 1 && line.starts_with(b"\xEF\xBB\xBF") {
+            line = &line[3..];
+            skipped = 3;
+        }
+        if let Some(l) = line.strip_suffix(b"\n") {
+            line = l.strip_suffix(b"\r").unwrap_or(l);
+        }
+        let text = std::str::from_utf8(line).map_err(|e| {
+            IngestError::new(
+                Location::line(name, line_no),
+                format!("not UTF-8 text (invalid byte at offset {})", offset + skipped + e.valid_up_to()),
+            )
+        })?;
+        each(line_no, text)?;
+        offset += n;
     }
 }
 
@@ -182,7 +460,7 @@ pub fn read_into(
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(), IngestError> {
-    let (text, gzip) = decode(&file.name, &file.bytes)?;
+    let (text, gzip) = file.text()?;
     let mut format = detect(&file.name, &text)?;
     // An all-integer {qid: {docno: n}} JSON given as qrels (`--qrels`) is qrels, whatever its name.
     if format == Format::JsonRun
@@ -232,7 +510,7 @@ pub fn read_into(
         format,
         format_description: format.describe().to_string(),
         gzip,
-        bytes: file.bytes.len(),
+        bytes: file.len(),
         records,
         memories: loaded.bundle.memories.len() - before.0,
         queries: loaded.bundle.queries.len() - before.1,
@@ -437,6 +715,89 @@ pub fn file_stem(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn gzip_bytes(text: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(text).unwrap();
+        enc.finish().unwrap()
+    }
+
+    /// A source that hands out its bytes a few at a time (as a disk or a browser `File` does).
+    struct Trickle(Vec<u8>);
+
+    impl ByteSource for Trickle {
+        fn len(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn open(&self) -> std::io::Result<Box<dyn Read + '_>> {
+            struct Slow<'a>(&'a [u8]);
+            impl Read for Slow<'_> {
+                fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                    let n = buf.len().min(3).min(self.0.len());
+                    buf[..n].copy_from_slice(&self.0[..n]);
+                    self.0 = &self.0[n..];
+                    Ok(n)
+                }
+            }
+            Ok(Box::new(Slow(&self.0)))
+        }
+    }
+
+    fn lines_of(file: &InputFile) -> Result<Vec<(usize, String)>, IngestError> {
+        let mut out = Vec::new();
+        for_each_line(&file.name, file.reader()?.0, |n, l| {
+            out.push((n, l.to_string()));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn streamed_lines_equal_the_text_lines() {
+        let text = "\u{feff}a b\r\n\n  # c\nd\u{e9} e\nlast";
+        let want: Vec<(usize, String)> =
+            decode("t", text.as_bytes()).unwrap().0.lines().enumerate().map(|(i, l)| (i + 1, l.to_string())).collect();
+        for bytes in [text.as_bytes().to_vec(), gzip_bytes(text.as_bytes())] {
+            let held = InputFile::new("t", bytes.clone());
+            let streamed = InputFile::streamed("t", share(Trickle(bytes.clone())));
+            assert_eq!(lines_of(&held).unwrap(), want);
+            assert_eq!(lines_of(&streamed).unwrap(), want);
+            assert_eq!(streamed.sha256().unwrap(), held.sha256().unwrap());
+            assert_eq!(streamed.bytes().unwrap(), held.bytes().unwrap());
+            assert_eq!(streamed.text().unwrap(), held.text().unwrap());
+            assert_eq!(streamed.len(), bytes.len());
+        }
+    }
+
+    #[test]
+    fn streamed_errors_name_the_line_and_offset_as_decode_does() {
+        let bytes = b"ok\nalso ok\nbad \xff here\n".to_vec();
+        let whole = decode("t", &bytes).unwrap_err();
+        let streamed = lines_of(&InputFile::streamed("t", share(Trickle(bytes)))).unwrap_err();
+        assert_eq!(streamed, whole);
+        assert_eq!(whole.location.line, Some(3));
+        assert!(whole.message.contains("offset 15"), "{}", whole.message);
+
+        let mut corrupt = gzip_bytes(b"a\nb\n");
+        let n = corrupt.len();
+        corrupt.truncate(n - 6);
+        let err = lines_of(&InputFile::new("t.gz", corrupt)).unwrap_err();
+        assert!(err.message.contains("gzip data is corrupt"), "{}", err.message);
+    }
+
+    #[test]
+    fn the_head_of_a_streamed_file_ends_at_a_whole_line() {
+        // Lines of two-byte characters: the limit falls inside a character and inside a line.
+        let line = "\u{e9}".repeat(99) + "\n";
+        let text = line.repeat(HEAD_BYTES / line.len() + 10);
+        let f = InputFile::streamed("t", share(Trickle(gzip_bytes(text.as_bytes()))));
+        let head = f.head_text().unwrap();
+        assert!(head.len() <= HEAD_BYTES && head.len() > HEAD_BYTES - line.len(), "{}", head.len());
+        assert!(head.ends_with('\n') && text.starts_with(head.as_ref()));
+        let bad = InputFile::streamed("t", share(Trickle(b"a\n\xff\n".to_vec())));
+        assert_eq!(bad.head_text().unwrap_err().location.line, Some(2));
+    }
 
     #[test]
     fn detects_by_content() {

@@ -19,12 +19,14 @@
 //! file is read.
 
 use std::fmt;
+use std::io::BufRead;
 
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
 use crate::error::{IngestError, Location};
+use crate::ingest::for_each_line;
 
 /// Relevance values above this are refused (trec_eval allocates one counter per level).
 pub const MAX_REL: i64 = 1_000_000;
@@ -278,23 +280,44 @@ pub struct QrelsLine<'a> {
 
 /// The data lines of a TREC qrels file (comments and blank lines skipped), each checked.
 pub fn qrels_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<QrelsLine<'a>, IngestError>> + 'a {
-    data_lines(text).map(move |(line_no, line)| {
-        let (f, count) = split_fields::<4>(line);
-        if count != 4 {
-            let hint =
-                if count >= 6 { " — this looks like a run line; give the qrels first, then the run" } else { "" };
-            return Err(IngestError::new(
-                Location::line(name, line_no),
-                format!("a qrels line has 4 fields (qid iter docno rel), this one has {count}{hint}"),
-            ));
-        }
-        Ok(QrelsLine { line: line_no, qid: f[0], docno: f[2], rel: check_rel(name, line_no, f[3])? })
-    })
+    data_lines(text).map(move |(line_no, line)| qrels_line(name, line_no, line))
 }
 
-/// Comment lines of a TREC file (a line whose first non-blank character is `#`).
-pub fn comment_lines(text: &str) -> usize {
-    text.lines().filter(|l| l.trim_start().starts_with('#')).count()
+/// One data line of a qrels file, checked.
+fn qrels_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<QrelsLine<'a>, IngestError> {
+    let (f, count) = split_fields::<4>(line);
+    if count != 4 {
+        let hint = if count >= 6 { " — this looks like a run line; give the qrels first, then the run" } else { "" };
+        return Err(IngestError::new(
+            Location::line(name, line_no),
+            format!("a qrels line has 4 fields (qid iter docno rel), this one has {count}{hint}"),
+        ));
+    }
+    Ok(QrelsLine { line: line_no, qid: f[0], docno: f[2], rel: check_rel(name, line_no, f[3])? })
+}
+
+/// `Some(true)` for a comment line, `Some(false)` for a blank one, `None` for a data line.
+fn comment_or_blank(line: &str) -> Option<bool> {
+    let t = line.trim_start();
+    if t.is_empty() { Some(false) } else { t.starts_with('#').then_some(true) }
+}
+
+/// Whether a stream's first non-blank byte opens a JSON object (looked at in the buffered
+/// prefix, nothing consumed).
+fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, IngestError> {
+    let buf =
+        reader.fill_buf().map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?;
+    let buf = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
+    Ok(buf.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
+}
+
+/// The whole of a stream as text (a JSON document is parsed whole).
+fn stream_text(name: &str, reader: &mut dyn BufRead) -> Result<String, IngestError> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?;
+    Ok(crate::ingest::decode(name, &bytes)?.0.into_owned())
 }
 
 /// Reads a qrels file (TREC text or dict-of-dicts JSON).
@@ -302,22 +325,39 @@ pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
     if text.trim_start().starts_with('{') {
         return read_json_qrels(name, text);
     }
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    read_qrels_from(name, &mut text.as_bytes())
+}
+
+/// Reads a qrels file from a stream, one line at a time (a JSON document is read whole).
+pub fn read_qrels_from(name: &str, reader: &mut dyn BufRead) -> Result<Qrels, IngestError> {
+    if opens_json_object(reader, name)? {
+        return read_json_qrels(name, &stream_text(name, reader)?);
+    }
+    let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut queries: Vec<QueryJudgments> = Vec::new();
-    let mut n = 0;
-    for l in qrels_lines(name, text) {
-        let l = l?;
-        let qi = *index.entry(l.qid).or_insert_with(|| {
-            queries.push(QueryJudgments { qid: l.qid.to_string(), docs: Vec::new() });
-            queries.len() - 1
-        });
+    let (mut n, mut comments) = (0, 0);
+    for_each_line(name, reader, |line_no, line| {
+        if let Some(comment) = comment_or_blank(line) {
+            comments += comment as usize;
+            return Ok(());
+        }
+        let l = qrels_line(name, line_no, line)?;
+        let qi = match index.get(l.qid) {
+            Some(&qi) => qi,
+            None => {
+                queries.push(QueryJudgments { qid: l.qid.to_string(), docs: Vec::new() });
+                index.insert(l.qid.to_string(), queries.len() - 1);
+                queries.len() - 1
+            }
+        };
         queries[qi].docs.push(Judgment { docno: l.docno.into(), rel: l.rel, line: l.line as u32 });
         n += 1;
-    }
+        Ok(())
+    })?;
     if n == 0 {
         return Err(IngestError::new(Location::file(name), "the qrels file has no judgments"));
     }
-    finish_qrels(name, queries, comment_lines(text), n)
+    finish_qrels(name, queries, comments, n)
 }
 
 fn finish_qrels(
@@ -361,24 +401,27 @@ pub struct RunLine<'a> {
 
 /// The data lines of a TREC run file (comments and blank lines skipped), each checked.
 pub fn run_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<RunLine<'a>, IngestError>> + 'a {
-    data_lines(text).map(move |(line_no, line)| {
-        let (f, count) = split_fields::<6>(line);
-        if count < 6 {
-            let hint =
-                if count == 4 { " — this looks like a qrels line; give the qrels first, then the run" } else { "" };
-            return Err(IngestError::new(
-                Location::line(name, line_no),
-                format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {count}{hint}"),
-            ));
-        }
-        let sim: f64 = f[4].parse().map_err(|_| {
-            IngestError::new(Location::line(name, line_no).with_field("sim"), format!("`{}` is not a number", f[4]))
-        })?;
-        if !sim.is_finite() {
-            return Err(IngestError::new(Location::line(name, line_no).with_field("sim"), "is not a finite number"));
-        }
-        Ok(RunLine { line: line_no, qid: f[0], docno: f[2], rank: f[3], sim, tag: f[5], extra_fields: count > 6 })
-    })
+    data_lines(text).map(move |(line_no, line)| run_line(name, line_no, line))
+}
+
+/// One data line of a run file, checked.
+fn run_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<RunLine<'a>, IngestError> {
+    let (f, count) = split_fields::<6>(line);
+    if count < 6 {
+        let hint =
+            if count == 4 { " — this looks like a qrels line; give the qrels first, then the run" } else { "" };
+        return Err(IngestError::new(
+            Location::line(name, line_no),
+            format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {count}{hint}"),
+        ));
+    }
+    let sim: f64 = f[4].parse().map_err(|_| {
+        IngestError::new(Location::line(name, line_no).with_field("sim"), format!("`{}` is not a number", f[4]))
+    })?;
+    if !sim.is_finite() {
+        return Err(IngestError::new(Location::line(name, line_no).with_field("sim"), "is not a finite number"));
+    }
+    Ok(RunLine { line: line_no, qid: f[0], docno: f[2], rank: f[3], sim, tag: f[5], extra_fields: count > 6 })
 }
 
 /// Reads a run file (TREC text or dict-of-dicts JSON; the JSON run id is the file stem).
@@ -386,40 +429,57 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
     if text.trim_start().starts_with('{') {
         return read_json_run(name, text);
     }
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    read_run_from(name, &mut text.as_bytes())
+}
+
+/// Reads a run file from a stream, one line at a time: a 264 MB run is never held whole (a JSON
+/// document is read whole). Only the retrieved documents are kept, one compact string each.
+pub fn read_run_from(name: &str, reader: &mut dyn BufRead) -> Result<Run, IngestError> {
+    if opens_json_object(reader, name)? {
+        return read_json_run(name, &stream_text(name, reader)?);
+    }
+    let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut queries: Vec<QueryResults> = Vec::new();
-    let mut runid = None;
-    let mut extra = 0;
-    let mut n = 0;
+    let mut runid: Option<String> = None;
+    let (mut extra, mut n, mut comments) = (0, 0, 0);
     // Runs list a query's documents together: the previous line's query is checked first.
-    let mut last: Option<(&str, usize)> = None;
-    for l in run_lines(name, text) {
-        let l = l?;
+    let mut last: Option<usize> = None;
+    for_each_line(name, reader, |line_no, line| {
+        if let Some(comment) = comment_or_blank(line) {
+            comments += comment as usize;
+            return Ok(());
+        }
+        let l = run_line(name, line_no, line)?;
         extra += l.extra_fields as usize;
         let qi = match last {
-            Some((qid, qi)) if qid == l.qid => qi,
+            Some(qi) if queries[qi].qid == l.qid => qi,
             _ => {
-                // A new query's list is sized like the previous one (runs are cut at one depth).
-                let size = last.map_or(0, |(_, qi)| queries[qi].docs.len());
-                let qi = *index.entry(l.qid).or_insert_with(|| {
-                    queries.push(QueryResults { qid: l.qid.to_string(), docs: Vec::with_capacity(size) });
-                    queries.len() - 1
-                });
-                last = Some((l.qid, qi));
+                let qi = match index.get(l.qid) {
+                    Some(&qi) => qi,
+                    None => {
+                        // A new query's list is sized like the previous one (runs are cut at one depth).
+                        let size = last.map_or(0, |qi| queries[qi].docs.len());
+                        queries.push(QueryResults { qid: l.qid.to_string(), docs: Vec::with_capacity(size) });
+                        index.insert(l.qid.to_string(), queries.len() - 1);
+                        queries.len() - 1
+                    }
+                };
+                last = Some(qi);
                 qi
             }
         };
         queries[qi].docs.push(Retrieved { docno: l.docno.into(), sim: l.sim, line: l.line as u32 });
-        runid = Some(l.tag);
+        match &mut runid {
+            Some(r) if r.as_str() == l.tag => {}
+            r => *r = Some(l.tag.to_string()),
+        }
         n += 1;
-    }
+        Ok(())
+    })?;
     let Some(runid) = runid else {
         return Err(IngestError::new(Location::file(name), "the run has no results"));
     };
-    let runid = runid.to_string();
     queries.sort_by(|a, b| a.qid.cmp(&b.qid));
-    // Comments are rare: a byte search for `#` first spares a second pass over most runs.
-    let comments = if text.as_bytes().contains(&b'#') { comment_lines(text) } else { 0 };
     Ok(Run { name: name.to_string(), runid, queries, comments, lines_with_extra_fields: extra, lines: n })
 }
 

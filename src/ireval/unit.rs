@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::evaluate::{EvalOptions, RunEvaluation, Value, evaluate, trec_eval_text};
-use super::files::{IrFileKind, Qrels, Run, detect, read_qrels, read_run};
+use super::files::{IrFileKind, Qrels, Run, detect, read_qrels_from, read_run_from};
 use super::measure::{Selection, ValueType};
 use super::table::{TrecEvalTable, table};
 use crate::capability::{
@@ -16,7 +16,7 @@ use crate::capability::{
 };
 use crate::compare::engine::{CompareInput, CompareSettings, Comparison, compare};
 use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::{InputFile, decode};
+use crate::ingest::InputFile;
 use crate::report::Table;
 
 /// trec_eval's evaluation of runs against qrels, with paired statistics across runs.
@@ -174,11 +174,6 @@ pub struct TrecEvalReport {
     pub notes: Vec<String>,
 }
 
-/// The file's text, borrowed when it is plain UTF-8 (a 264 MB run is not copied).
-fn text_of(file: &InputFile) -> Result<std::borrow::Cow<'_, str>> {
-    Ok(decode(&file.name, &file.bytes)?.0)
-}
-
 fn summarize_qrels(q: &Qrels) -> QrelsSummary {
     QrelsSummary {
         file: q.name.clone(),
@@ -222,7 +217,7 @@ impl Capability for TrecEval {
     /// TREC text by its fields; dict-of-dicts JSON with a non-integer value is a run, with only
     /// integers qrels when the name says so (`qrels`, `judgments`), else a run.
     fn detect(file: &InputFile) -> Result<FileRole> {
-        let text = text_of(file)?;
+        let text = file.head_text()?;
         match detect(&text) {
             Some(IrFileKind::TrecQrels) => Ok(FileRole::Qrels),
             Some(IrFileKind::TrecRun | IrFileKind::JsonRun) => Ok(FileRole::Runs),
@@ -259,21 +254,21 @@ impl Capability for TrecEval {
         }
         let all: Vec<&RoleFile> = std::iter::once(qrels_file).chain(run_files.iter().copied()).collect();
         let (read, hashes) = fingerprints_while(&all, || -> Result<(Qrels, Vec<Run>)> {
-            progress(Phase::Reading, &format!("reading {}", qrels_file.file.name), 0.0);
-            let qrels = read_qrels(&qrels_file.file.name, &text_of(&qrels_file.file)?)?;
+            let parts = (run_files.len() + 1) as f64;
+            let stage = format!("reading {}", qrels_file.file.name);
+            progress(Phase::Reading, &stage, 0.0);
+            let mut report = |f: f64| progress(Phase::Reading, &stage, f / parts);
+            let qrels = read_qrels_from(&qrels_file.file.name, &mut qrels_file.file.reader_reporting(&mut report)?.0)?;
             let mut runs = Vec::with_capacity(run_files.len());
             for (i, f) in run_files.iter().enumerate() {
-                progress(
-                    Phase::Reading,
-                    &format!("reading {}", f.file.name),
-                    (i + 1) as f64 / (run_files.len() + 1) as f64,
-                );
-                runs.push(read_run(&f.file.name, &text_of(&f.file)?)?);
+                let stage = format!("reading {}", f.file.name);
+                let mut report = |done: f64| progress(Phase::Reading, &stage, (i as f64 + 1.0 + done) / parts);
+                runs.push(read_run_from(&f.file.name, &mut f.file.reader_reporting(&mut report)?.0)?);
             }
             Ok((qrels, runs))
         });
         let (qrels, runs) = read?;
-        let mut hashes = hashes.into_iter();
+        let mut hashes = hashes?.into_iter();
         let mut hash = || hashes.next().unwrap_or_default();
         let mut file_summaries = vec![FileSummary::hashed(qrels_file, "qrels", qrels.lines, hash())];
         for (f, run) in run_files.iter().zip(&runs) {

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::audit::PerQueryRow;
 use crate::choice::Choice;
 use crate::error::{IngestError, Location};
-use crate::ingest::{InputFile, decode, file_stem};
+use crate::ingest::{InputFile, file_stem};
 
 pub use pairing::{
     ArmCoverage, DuplicateExample, Duplicates, DuplicatesSummary, Paired, PairingError, PairingOptions, PairingReport,
@@ -315,12 +315,13 @@ pub struct ReadOptions {
 /// Reads one outcomes file (gzip accepted, format detected from the content unless forced).
 pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTable, IngestError> {
     // Inspect's `.eval` logs are zip archives: read before any text decoding.
-    if inspect::is_zip(&file.bytes) && opts.format.is_none_or(|f| f == OutcomeFormat::InspectLog) {
+    let bytes = file.bytes()?;
+    if inspect::is_zip(&bytes) && opts.format.is_none_or(|f| f == OutcomeFormat::InspectLog) {
         let mut b = Builder::new(&file.name);
-        inspect::read_eval_archive(&file.name, &file.bytes, &mut b)?;
-        return Ok(b.finish(OutcomeFormat::InspectLog, false, file.bytes.len()));
+        inspect::read_eval_archive(&file.name, &bytes, &mut b)?;
+        return Ok(b.finish(OutcomeFormat::InspectLog, false, file.len()));
     }
-    let (text, gzip) = decode(&file.name, &file.bytes)?;
+    let (text, gzip) = file.text()?;
     let format = match opts.format {
         Some(f) => f,
         None => detect_outcome_format(&file.name, &text)?,
@@ -356,7 +357,7 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
             }
         }
     }
-    Ok(b.finish(format, gzip, file.bytes.len()))
+    Ok(b.finish(format, gzip, file.len()))
 }
 
 /// Reads several outcomes files and concatenates them ([`OutcomeTable::concat`]); e.g. one

@@ -29,8 +29,8 @@ use super::NoteInput;
 use super::source::{ItemInput, SourceKind};
 use super::warnings::{ProbeWarningKind as W, ProbeWarnings};
 use crate::error::{IngestError, Location};
+use crate::ingest::InputFile;
 use crate::ingest::records::{jsonl_lines, strip_position};
-use crate::ingest::{InputFile, decode};
 
 /// One problem of the probe keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,7 +86,7 @@ fn scalar_text(v: &Value) -> Option<String> {
 
 /// Reads `probe_keys_base16.json` (or any `{task: [key, ...]}` object, or a bare array).
 pub fn read_probe_keys(file: &InputFile) -> Result<ProbeKeys, IngestError> {
-    let (text, _) = decode(&file.name, &file.bytes)?;
+    let (text, _) = file.text()?;
     let name = file.name.as_str();
     let doc: Value = serde_json::from_str(&text).map_err(|e| {
         IngestError::new(Location::line(name, e.line().max(1)), format!("not valid JSON: {}", strip_position(&e)))
@@ -290,7 +290,7 @@ pub fn read_notes_with_source(
     keys: Option<&ProbeKeys>,
     source: Option<&SourceText>,
 ) -> Result<NotesRead, IngestError> {
-    let (text, _) = decode(&file.name, &file.bytes)?;
+    let (text, _) = file.text()?;
     let name = file.name.as_str();
     if is_plain_text(&text) {
         return read_paragraphs(name, &text, source);

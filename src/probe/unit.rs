@@ -12,7 +12,7 @@ use crate::capability::{
 };
 use crate::distinct::first_seen;
 use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::{InputFile, decode};
+use crate::ingest::InputFile;
 use crate::report::Table;
 use crate::stats::bootstrap::check_confidence;
 
@@ -113,7 +113,7 @@ pub fn explain_note(input: &NoteInput) -> LiveProbe {
 /// task → [{pid, source, …}] or an array of such keys) rather than JSONL records.
 pub fn looks_like_probe_keys(file: &InputFile) -> bool {
     use serde_json::Value;
-    let Ok((text, _)) = decode(&file.name, &file.bytes) else { return false };
+    let Ok((text, _)) = file.text() else { return false };
     let Ok(doc) = serde_json::from_str::<Value>(&text) else { return false };
     let is_key = |v: &Value| v.get("pid").is_some() && v.get("source").is_some();
     match &doc {
@@ -129,7 +129,7 @@ pub fn read_source(files: &[RoleFile]) -> Result<Option<SourceText>> {
     match sources.as_slice() {
         [] => Ok(None),
         [f] => {
-            let (text, _) = decode(&f.file.name, &f.file.bytes)?;
+            let (text, _) = f.file.text()?;
             Ok(Some(SourceText { name: f.file.name.clone(), text: text.into_owned() }))
         }
         [_, second, ..] => Err(Error::Ingest(IngestError::new(
@@ -146,7 +146,7 @@ pub fn read_keys(files: &[RoleFile]) -> Result<(Option<ProbeKeys>, Vec<FileSumma
     let mut summaries = Vec::new();
     for f in files.iter().filter(|f| f.role == FileRole::Keys) {
         let k = super::read_probe_keys(&f.file)?;
-        summaries.push(FileSummary::of(f, "probe keys", k.keys.len()));
+        summaries.push(FileSummary::of(f, "probe keys", k.keys.len())?);
         keys.get_or_insert_with(ProbeKeys::default).keys.extend(k.keys);
     }
     Ok((keys, summaries))
@@ -174,7 +174,7 @@ impl Capability for Probe {
         if looks_like_probe_keys(file) {
             return Ok(FileRole::Keys);
         }
-        let plain = decode(&file.name, &file.bytes).is_ok_and(|(text, _)| super::read::is_plain_text(&text));
+        let plain = file.text().is_ok_and(|(text, _)| super::read::is_plain_text(&text));
         let named_source = crate::ingest::file_stem(&file.name).to_lowercase().contains("source");
         Ok(if plain && named_source { FileRole::Source } else { FileRole::Notes })
     }
@@ -185,8 +185,9 @@ impl Capability for Probe {
         progress(Phase::Reading, "reading notes", 0.0);
         let (keys, mut summaries) = read_keys(files)?;
         let source = read_source(files)?;
-        summaries
-            .extend(files.iter().filter(|f| f.role == FileRole::Source).map(|f| FileSummary::of(f, "source text", 1)));
+        for f in files.iter().filter(|f| f.role == FileRole::Source) {
+            summaries.push(FileSummary::of(f, "source text", 1)?);
+        }
         let mut notes = Vec::new();
         let mut notices = ProbeWarnings::default();
         let mut any = false;
@@ -198,7 +199,7 @@ impl Capability for Probe {
                 Some(NotesFormat::PlainText) => "plain-text notes (one per paragraph)",
                 _ => "notes",
             };
-            summaries.push(FileSummary::of(f, kind, read.notes.len()));
+            summaries.push(FileSummary::of(f, kind, read.notes.len())?);
             notes.extend(read.notes);
             notices.extend(&read.notices);
         }

@@ -29,8 +29,8 @@ use serde_json::{Map, Value};
 
 use super::score::{Answer, AnswerKind};
 use crate::error::{IngestError, Location};
+use crate::ingest::InputFile;
 use crate::ingest::records::{jsonl_lines, strip_position};
-use crate::ingest::{InputFile, decode};
 use crate::probe::read::{ProbeKeys, template_conclusion};
 use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
 
@@ -163,7 +163,7 @@ pub const DESIGN_COLUMNS: [&str; 7] = ["n", "n_relevant", "budget", "k_items", "
 /// `item` names the column that identifies the problem in rows without a `pid` (reclaim-eval's
 /// sweeps: e.g. `store`).
 pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str>) -> Result<TrialsRead, IngestError> {
-    let (text, _) = decode(&file.name, &file.bytes)?;
+    let (text, _) = file.text()?;
     let name = file.name.as_str();
     let mut progress = |_: f64| {};
     let mut out = TrialsRead::default();

@@ -85,7 +85,7 @@ impl Capability for Reclaim {
         for f in files.iter().filter(|f| f.role == FileRole::Trials) {
             any = true;
             let read = read_trials(&f.file, keys.as_ref(), request.item.as_deref())?;
-            summaries.push(FileSummary::of(f, "trials", read.trials.len()));
+            summaries.push(FileSummary::of(f, "trials", read.trials.len())?);
             trials.extend(read.trials);
             notices.extend(&read.notices);
         }

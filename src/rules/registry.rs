@@ -74,7 +74,7 @@ fn ingest(file: &str, line: usize, field: &str, msg: impl Into<String>) -> Inges
 }
 
 fn json_doc(file: &InputFile) -> Result<(String, Value), IngestError> {
-    let (text, _) = crate::ingest::decode(&file.name, &file.bytes)?;
+    let (text, _) = file.text()?;
     let v: Value = serde_json::from_str(&text).map_err(|e| {
         IngestError::new(
             Location::line(&file.name, e.line().max(1)),
@@ -285,7 +285,7 @@ pub fn read_values(file: &InputFile) -> Result<Values, IngestError> {
         }
     }
     let own = out.sources.entry(name.clone()).or_default();
-    own.sha256 = Some(sha256_hex(&file.bytes));
+    own.sha256 = Some(file.sha256()?);
     if own.created_at.is_none() {
         own.created_at = doc.get("created_at").and_then(Value::as_str).map(str::to_string);
     }

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::registry::commit_line;
 use crate::file_role::FileRole;
-use crate::ingest::{InputFile, decode};
+use crate::ingest::InputFile;
 
 /// The role of a file by its content: [`FileRole::Rules`] for `{"rules": …}` or an array whose
 /// first element is a rule (an `id` and `when`, `tiers` or `vote`); [`FileRole::Values`] for
@@ -14,7 +14,7 @@ use crate::ingest::{InputFile, decode};
 /// `<hash> <ISO time>`; anything else (other JSON, other text, bytes that are not text) is
 /// [`FileRole::Data`].
 pub fn detect_file_role(f: &InputFile) -> FileRole {
-    let Ok((text, _)) = decode(&f.name, &f.bytes) else { return FileRole::Data };
+    let Ok((text, _)) = f.text() else { return FileRole::Data };
     if let Ok(doc) = serde_json::from_str::<Value>(&text) {
         let rule_like =
             |v: &Value| v.get("id").is_some() && ["when", "tiers", "vote"].iter().any(|k| v.get(k).is_some());

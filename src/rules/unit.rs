@@ -13,7 +13,7 @@ use crate::capability::{
     Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
 };
 use crate::error::{Error, Result};
-use crate::ingest::{InputFile, decode};
+use crate::ingest::InputFile;
 use crate::report::Table;
 
 /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
@@ -97,7 +97,7 @@ impl Capability for Rules {
                     }
                     ctx.values.sources.extend(v.sources);
                 }
-                _ => records[i] = f.file.bytes.len(),
+                _ => records[i] = f.file.len(),
             }
         }
         if rules.is_empty() {
@@ -110,7 +110,7 @@ impl Capability for Rules {
         match logs.as_slice() {
             [] => {}
             [f] => {
-                let (text, _) = decode(&f.file.name, &f.file.bytes)?;
+                let (text, _) = f.file.text()?;
                 ctx.git = GitLog::parse(&f.file.name, &text)?;
             }
             [a, b, ..] => {
@@ -129,7 +129,7 @@ impl Capability for Rules {
             .collect();
         for f in of_role(files, FileRole::Data) {
             let name = f.file.name.as_str();
-            let sha = crate::rules::sha256_hex(&f.file.bytes);
+            let sha = f.file.sha256()?;
             let mut names: Vec<String> = if basename(name) == name {
                 sources.iter().filter(|s| s.as_str() != name && basename(s) == name).cloned().collect()
             } else {
@@ -148,7 +148,7 @@ impl Capability for Rules {
                 let n = if f.role == FileRole::GitLog { ctx.git.commits.len() } else { n };
                 FileSummary::of(f, f.role.describe(), n)
             })
-            .collect();
+            .collect::<std::result::Result<_, _>>()?;
         Ok(LoadedRules { rules, context: ctx, files: summaries })
     }
 

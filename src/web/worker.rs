@@ -121,11 +121,79 @@ fn read_blob(f: &JobFile) -> Result<(InputFile, Option<FileRole>), Error> {
     Ok((InputFile::new(name.clone(), bytes), f.role))
 }
 
-fn read_all(files: &[JobFile], rep: &mut Reporter) -> Result<Vec<(InputFile, Option<FileRole>)>, Error> {
+/// A `Blob` read in slices of [`BlobSource::SLICE`] bytes with `FileReaderSync`: a streaming
+/// reader (the `trec-eval` page) never holds the file whole, so a run larger than the tab's
+/// memory can still be read.
+struct BlobSource(web_sys::Blob);
+
+impl BlobSource {
+    const SLICE: f64 = 4.0 * 1024.0 * 1024.0;
+}
+
+struct BlobReader<'a> {
+    blob: &'a web_sys::Blob,
+    reader: web_sys::FileReaderSync,
+    at: f64,
+    chunk: Vec<u8>,
+    pos: usize,
+}
+
+impl std::io::Read for BlobReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.pos == self.chunk.len() {
+            let size = self.blob.size();
+            if self.at >= size {
+                return Ok(0);
+            }
+            let end = (self.at + BlobSource::SLICE).min(size);
+            let io = |e: JsValue| std::io::Error::other(js_message(&e));
+            let slice = self.blob.slice_with_f64_and_f64(self.at, end).map_err(io)?;
+            let buffer = self.reader.read_as_array_buffer(&slice).map_err(io)?;
+            let array = js_sys::Uint8Array::new(&buffer);
+            self.chunk.resize(array.length() as usize, 0);
+            array.copy_to(&mut self.chunk);
+            self.pos = 0;
+            self.at = end;
+            if self.chunk.is_empty() {
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.pos);
+        buf[..n].copy_from_slice(&self.chunk[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl crate::ingest::ByteSource for BlobSource {
+    fn len(&self) -> u64 {
+        self.0.size() as u64
+    }
+    fn open(&self) -> std::io::Result<Box<dyn std::io::Read + '_>> {
+        let reader = web_sys::FileReaderSync::new().map_err(|e| std::io::Error::other(js_message(&e)))?;
+        Ok(Box::new(BlobReader { blob: &self.0, reader, at: 0.0, chunk: Vec::new(), pos: 0 }))
+    }
+}
+
+/// The pages whose capability reads its files as streams (see [`crate::ingest::ByteSource`]).
+fn streams(page: Analysis) -> bool {
+    page == Analysis::TrecEval
+}
+
+fn read_all(
+    files: &[JobFile],
+    page: Analysis,
+    rep: &mut Reporter,
+) -> Result<Vec<(InputFile, Option<FileRole>)>, Error> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
         rep.report(Phase::Reading, &format!("opening {}", f.file.name), 0.0);
-        out.push(read_blob(f)?);
+        if streams(page) {
+            let source = crate::ingest::share(BlobSource(f.file.blob.clone()));
+            out.push((InputFile::streamed(f.file.name.clone(), source), f.role));
+        } else {
+            out.push(read_blob(f)?);
+        }
     }
     Ok(out)
 }
@@ -136,7 +204,7 @@ impl AuditWorker {
             Request::Run { job, page, inputs, request } => {
                 let mut rep = Reporter::new(job);
                 let (files, keep) = match inputs {
-                    Inputs::Files(files) => match read_all(&files, &mut rep) {
+                    Inputs::Files(files) => match read_all(&files, page, &mut rep) {
                         Ok(read) => (RunInputs::Files(read), Some(files)),
                         Err(error) => return self.failed(job, page, error),
                     },
@@ -157,7 +225,7 @@ impl AuditWorker {
                         let kept = self.files.get(&page).filter(|f| !f.is_empty()).cloned();
                         match kept {
                             Some(files) if self.engines.needs_files(page, &request) => {
-                                match read_all(&files, &mut rep) {
+                                match read_all(&files, page, &mut rep) {
                                     Ok(read) => (RunInputs::Files(read), None),
                                     Err(error) => return self.failed(job, page, error),
                                 }

@@ -50,7 +50,7 @@ pub(crate) struct SynthArgs {
 
 pub(crate) fn import(args: ImportArgs) -> Result<(), Failure> {
     let file = read_path(&args.file)?;
-    let (text, _) = ingest::decode(&file.name, &file.bytes).map_err(|e| Failure::from(Error::from(e)))?;
+    let (text, _) = file.text().map_err(|e| Failure::from(Error::from(e)))?;
     let format = ingest::detect(&file.name, &text).map_err(|e| Failure::from(Error::from(e)))?;
     let ok = match args.benchmark {
         Benchmark::Locomo => format == Format::Locomo,

@@ -14,7 +14,7 @@ use memaudit::ingest::InputFile;
 use memaudit::ireval::measure::TrecEvalVersion;
 use memaudit::ireval::{EvalOptions, TrecEval, TrecEvalRequest, TrecEvalTable};
 
-use crate::common::{Failure, OutFormat, Output, emit, fail, io_failure, read_path, run};
+use crate::common::{Failure, OutFormat, Output, emit, fail, io_failure, run};
 
 fn defaults() -> CompareSettings {
     CompareSettings::default()
@@ -89,7 +89,11 @@ fn read_input(p: &std::path::Path) -> Result<InputFile, Failure> {
         std::io::stdin().read_to_end(&mut bytes).map_err(|e| io_failure(p, e))?;
         return Ok(InputFile::new("-", bytes));
     }
-    read_path(p)
+    // Read line by line when evaluated: a 264 MB run is never held whole.
+    let len = std::fs::metadata(p).map_err(|e| io_failure(p, e))?.len();
+    std::fs::File::open(p).map_err(|e| io_failure(p, e))?;
+    let source = memaudit::ingest::PathSource { path: p.to_path_buf(), len };
+    Ok(InputFile::streamed(p.display().to_string(), memaudit::ingest::share(source)))
 }
 
 pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {
