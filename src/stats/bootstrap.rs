@@ -189,6 +189,14 @@ impl Resampler {
     /// item (the scheme's labels, for stratified and cluster). Empty results for empty
     /// vectors, B = 0, or vectors whose length does not match the scheme's labels.
     pub fn means_under(&mut self, vectors: &[&[f64]], scheme: &Scheme) -> Vec<Vec<f64>> {
+        // Equal vectors (a metric on the shared subset when every system answers every query is
+        // the metric on all of them) have equal resampled means: each is computed once.
+        let (unique, slot) = distinct_vectors(vectors);
+        if unique.len() < vectors.len() {
+            let firsts: Vec<&[f64]> = unique.iter().map(|&i| vectors[i]).collect();
+            let means = self.means_under(&firsts, scheme);
+            return slot.into_iter().map(|u| means[u].clone()).collect();
+        }
         let b = self.resamples;
         let n = vectors.first().map_or(0, |v| v.len());
         let labels_ok = match scheme {
@@ -257,10 +265,15 @@ impl Resampler {
                 self.cache.insert(key, counts);
             }
             if let Some(counts) = self.cache.get(&key) {
-                for row in counts.chunks_exact(units) {
-                    let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(row, sz));
-                    emit(&|s| weighted_sum(row, s), denom, &mut out);
-                }
+                let rows = |counts: &[u16]| {
+                    let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(counts.len() / units); vectors.len()];
+                    for row in counts.chunks_exact(units) {
+                        let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(row, sz));
+                        emit(&|s| weighted_sum(row, s), denom, &mut out);
+                    }
+                    out
+                };
+                out = in_row_blocks(counts, units, vectors.len(), rows);
             }
         } else {
             // Too large to cache: the same draws and arithmetic, one resample at a time.
@@ -321,6 +334,70 @@ impl Resampler {
     }
 }
 
+/// The first index of each distinct vector (bitwise equal values) and, for each vector, the
+/// position of its first occurrence among them.
+fn distinct_vectors(vectors: &[&[f64]]) -> (Vec<usize>, Vec<usize>) {
+    use std::hash::{Hash, Hasher};
+    let mut unique: Vec<usize> = Vec::new();
+    let mut slot = Vec::with_capacity(vectors.len());
+    let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let same = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    for (i, v) in vectors.iter().enumerate() {
+        let mut h = rustc_hash::FxHasher::default();
+        v.len().hash(&mut h);
+        v.iter().for_each(|x| x.to_bits().hash(&mut h));
+        let bucket = seen.entry(h.finish()).or_default();
+        match bucket.iter().find(|&&u| same(vectors[unique[u]], v)) {
+            Some(&u) => slot.push(u),
+            None => {
+                bucket.push(unique.len());
+                slot.push(unique.len());
+                unique.push(i);
+            }
+        }
+    }
+    (unique, slot)
+}
+
+/// Runs `rows` on blocks of whole resamples (`units` counts each) and joins each vector's means
+/// in resample order. Natively the blocks run on every core when the work is large: each mean is
+/// computed alone, in the same order of operations, so the means are those of one core. In the
+/// browser (no threads), one block.
+fn in_row_blocks(
+    counts: &[u16],
+    units: usize,
+    vectors: usize,
+    rows: impl Fn(&[u16]) -> Vec<Vec<f64>> + Sync,
+) -> Vec<Vec<f64>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // Below about 10 M multiply-adds a thread costs more than it saves.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let resamples = counts.len() / units.max(1);
+        if threads > 1 && counts.len().saturating_mul(vectors) >= 10_000_000 && resamples >= threads {
+            let per = resamples.div_ceil(threads) * units;
+            let parts: Vec<Vec<Vec<f64>>> = std::thread::scope(|s| {
+                let handles: Vec<_> = counts.chunks(per).map(|block| s.spawn(|| rows(block))).collect();
+                // A panic in a block is a bug; the block is computed again here rather than lost.
+                handles
+                    .into_iter()
+                    .zip(counts.chunks(per))
+                    .map(|(h, block)| h.join().unwrap_or_else(|_| rows(block)))
+                    .collect()
+            });
+            let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); vectors];
+            for part in parts {
+                for (o, p) in out.iter_mut().zip(part) {
+                    o.extend(p);
+                }
+            }
+            return out;
+        }
+    }
+    let _ = (units, vectors);
+    rows(counts)
+}
+
 /// Σ counts[i]·values[i] with four interleaved accumulators (lets the compiler use SIMD);
 /// the same order of operations on every path, so cached and uncached results are identical.
 fn weighted_sum<C: Copy + Into<f64>>(counts: &[C], values: &[f64]) -> f64 {
@@ -359,6 +436,22 @@ mod tests {
         assert_eq!(ia, c.mean_ci(&v, 0.95).unwrap());
         let mut d = Resampler::new(500, 1338);
         assert_ne!(ia, d.mean_ci(&v, 0.95).unwrap());
+    }
+
+    #[test]
+    fn shared_and_parallel_means_equal_one_vector_at_a_time() {
+        // Large enough for the blocks to run on threads natively, with repeated vectors.
+        let v = |k: usize| (0..1000).map(|i| ((i * (7 + k)) % 13) as f64 / 7.0).collect::<Vec<f64>>();
+        let vectors = [v(0), v(1), v(0), v(2), v(1), v(3)];
+        let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
+        let together = Resampler::new(2000, 42).resampled_means_many(&refs);
+        for (vector, means) in vectors.iter().zip(&together) {
+            let mut alone = Resampler::new(2000, 42);
+            alone.cached_entries = CACHE_LIMIT; // the uncached path: one resample at a time
+            let want = alone.resampled_means(vector);
+            assert_eq!(means.len(), 2000);
+            assert!(means.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+        }
     }
 
     #[test]
