@@ -100,6 +100,28 @@ impl std::fmt::Debug for InputFile {
     }
 }
 
+/// The largest file read whole, in bytes (after gzip is undone): 1 GiB in the browser, whose
+/// WebAssembly memory holds at most 4 GiB for the file, its text and what is read from it;
+/// 8 GiB natively. Readers that stream (`trec-eval`) have no such limit. Over it, an error names
+/// the file and the limit instead of the tab or the process running out of memory.
+#[cfg(target_arch = "wasm32")]
+pub const WHOLE_FILE_LIMIT: u64 = 1 << 30;
+#[cfg(not(target_arch = "wasm32"))]
+pub const WHOLE_FILE_LIMIT: u64 = 8 << 30;
+
+/// The refusal of a file over [`WHOLE_FILE_LIMIT`].
+pub fn too_large(name: &str, what: &str, limit: u64) -> IngestError {
+    IngestError::new(
+        Location::file(name),
+        format!(
+            "{what} more than {} bytes ({:.1} GiB), the largest file read whole here: split it, or evaluate \
+             TREC runs with trec-eval, which reads them line by line",
+            limit,
+            limit as f64 / f64::from(1u32 << 30)
+        ),
+    )
+}
+
 /// Decompressed bytes a streamed file's format is detected from.
 pub const HEAD_BYTES: usize = 64 * 1024;
 
@@ -134,6 +156,9 @@ impl InputFile {
         match &self.content {
             Content::Held(b) => Ok(Cow::Borrowed(b)),
             Content::Source(s) => {
+                if s.len() > WHOLE_FILE_LIMIT {
+                    return Err(too_large(&self.name, "holds", WHOLE_FILE_LIMIT));
+                }
                 let mut out = Vec::with_capacity(usize::try_from(s.len()).unwrap_or(0).min(1 << 30));
                 s.open().and_then(|mut r| r.read_to_end(&mut out)).map_err(|e| self.read_error(e))?;
                 Ok(Cow::Owned(out))
@@ -522,11 +547,7 @@ pub fn read_into(
 /// Undoes gzip (by magic bytes, not by name) and checks UTF-8 (a BOM is dropped).
 pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), IngestError> {
     let (raw, gzip): (Cow<'a, [u8]>, bool) = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes)
-            .read_to_end(&mut out)
-            .map_err(|e| IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}")))?;
-        (Cow::Owned(out), true)
+        (Cow::Owned(inflate(name, bytes, WHOLE_FILE_LIMIT)?), true)
     } else {
         (Cow::Borrowed(bytes), false)
     };
@@ -545,6 +566,19 @@ pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), I
         },
     };
     Ok((text, gzip))
+}
+
+/// Undoes gzip, stopping at `limit` bytes: a gzip bomb is refused instead of exhausting memory.
+fn inflate(name: &str, bytes: &[u8], limit: u64) -> Result<Vec<u8>, IngestError> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}")))?;
+    if out.len() as u64 > limit {
+        return Err(too_large(name, "decompresses to", limit));
+    }
+    Ok(out)
 }
 
 fn utf8_error(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> IngestError {
@@ -751,6 +785,15 @@ mod tests {
             Ok(())
         })?;
         Ok(out)
+    }
+
+    #[test]
+    fn inflating_stops_at_the_limit() {
+        let bomb = gzip_bytes(&vec![b'\n'; 10_000]);
+        assert_eq!(inflate("b.gz", &bomb, 10_000).unwrap().len(), 10_000);
+        let err = inflate("b.gz", &bomb, 9_999).unwrap_err();
+        assert_eq!(err.location, Location::file("b.gz"));
+        assert!(err.message.starts_with("decompresses to more than"), "{}", err.message);
     }
 
     #[test]

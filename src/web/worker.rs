@@ -115,6 +115,9 @@ fn read_blob(f: &JobFile) -> Result<(InputFile, Option<FileRole>), Error> {
             format!("the browser could not read the file: {}", js_message(&e)),
         ))
     };
+    if f.file.blob.size() > crate::ingest::WHOLE_FILE_LIMIT as f64 {
+        return Err(Error::Ingest(crate::ingest::too_large(name, "holds", crate::ingest::WHOLE_FILE_LIMIT)));
+    }
     let reader = web_sys::FileReaderSync::new().map_err(fail)?;
     let buffer = reader.read_as_array_buffer(&f.file.blob).map_err(fail)?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
