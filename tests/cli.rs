@@ -371,3 +371,25 @@ fn invalid_settings_are_refused_with_the_cores_message() {
         assert_eq!(err.trim(), format!("memaudit: error: {want}"), "{args:?}");
     }
 }
+
+#[test]
+fn csv_cells_are_spreadsheet_safe_and_text_is_terminal_safe() {
+    let dir = tmpdir("hostile-ids");
+    let (qrels, run) = (dir.join("q.txt"), dir.join("r.txt"));
+    std::fs::write(&qrels, "=1+1 0 d1 1\n\x1b[31mq 0 d1 1\n").unwrap();
+    std::fs::write(&run, "=1+1 Q0 d1 1 1.0 t\n\x1b[31mq Q0 d1 1 1.0 t\n").unwrap();
+    let run_cli = |extra: &[&str]| {
+        let mut args = vec!["trec-eval", "-q", "-m", "P.1"];
+        args.extend(extra);
+        let out = bin().args(&args).arg(&qrels).arg(&run).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let csv = run_cli(&["--format", "csv", "--table", "per_query"]);
+    assert!(csv.contains("'=1+1"), "{csv}");
+    assert!(!csv.lines().any(|l| l.starts_with("=1+1") || l.contains(",=1+1")), "{csv}");
+    let raw = run_cli(&["--format", "csv", "--table", "per_query", "--csv-raw"]);
+    assert!(raw.contains("=1+1") && !raw.contains("'=1+1"), "{raw}");
+    let text = run_cli(&[]);
+    assert!(!text.contains('\x1b') && text.contains("\\u{1b}[31mq"), "{text}");
+}

@@ -44,6 +44,8 @@ before(async () => {
       [`${SITE}viewer/`]: DIST,
       [`${SITE}traces/demo/`]: DEMO,
       [SITE]: path.join(ROOT, 'www'),
+      // Same origin, then a redirect to another origin (localhost is not 127.0.0.1).
+      '/redirected/': { redirect: 'http://localhost:PORT/site/traces/demo/' },
     },
     'e2e',
   ));
@@ -392,6 +394,63 @@ test('embedding: a site page preloads a bundle with ?bundle=', async () => {
   assert.equal(n, cliReport.summary.length);
   assert.deepEqual(log.errors, []);
   assertOwnFilesOnly(log, [SITE]);
+  await page.close();
+});
+
+/** Tries to run an inline script in `page`: the CSP violation it caused, and whether it ran. */
+async function injectInlineScript(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ violated: null, ran: window.__inlineRan === true }), 2000);
+        document.addEventListener(
+          'securitypolicyviolation',
+          (e) => {
+            clearTimeout(timer);
+            setTimeout(() => resolve({ violated: e.effectiveDirective, ran: window.__inlineRan === true }), 50);
+          },
+          { once: true },
+        );
+        const s = document.createElement('script');
+        s.textContent = 'window.__inlineRan = true;';
+        document.head.append(s);
+      }),
+  );
+}
+
+test('a strict Content-Security-Policy is in force, and dist/ holds no inline or live-reload script', async () => {
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const policy = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
+  assert.ok(policy, 'index.html has a CSP meta');
+  for (const d of ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'", "style-src 'self'"]) {
+    assert.ok(policy.split('; ').includes(d), `policy has ${d}: ${policy}`);
+  }
+  // Only style attributes may be inline (plotters measures text with a styled <span>).
+  assert.deepEqual(policy.split('; ').filter((d) => /unsafe-inline/.test(d)), ["style-src-attr 'unsafe-inline'"]);
+  assert.doesNotMatch(policy, /'unsafe-eval'|https?:|\*/);
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script in dist/index.html');
+  for (const f of fs.readdirSync(DIST).filter((f) => /\.(js|html)$/.test(f))) {
+    assert.doesNotMatch(fs.readFileSync(path.join(DIST, f), 'utf8'), /new WebSocket|__trunk_address__|autoreload/i, `${f}: live-reload code`);
+  }
+  for (const url of [`${srv.origin}${VIEWER}?demo`, `${srv.origin}${SITE}embed.html`]) {
+    const { page } = await openPage();
+    await page.goto(url);
+    if (url.includes('?demo')) {
+      await waitReady(page);
+      await page.waitForSelector('#summary-table tbody tr');
+    }
+    const tried = await injectInlineScript(page);
+    assert.deepEqual(tried, { violated: 'script-src-elem', ran: false }, url);
+    await page.close();
+  }
+});
+
+test('?bundle= that redirects to another origin is refused', async () => {
+  const { page } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?bundle=/redirected`);
+  await page.waitForSelector('#error');
+  assert.match(await page.textContent('#error'), /redirected\/memories\.jsonl/);
+  assert.notEqual(await page.getAttribute('.app', 'data-state'), 'ready');
   await page.close();
 });
 

@@ -40,6 +40,14 @@ export function serve(mounts, port = 0) {
       return;
     }
     const [prefix, dir] = hit;
+    // A mount `{ redirect: base }` answers 302 to base + the rest of the path, `PORT` in base
+    // being this server's port (for the tests of redirected ?bundle= URLs); every answer allows
+    // any origin to read it, as a CDN would.
+    if (typeof dir === 'object' && dir.redirect) {
+      const base = dir.redirect.replace('PORT', String(server.address().port));
+      res.writeHead(302, { location: base + pathname.slice(prefix.length), 'access-control-allow-origin': '*' }).end();
+      return;
+    }
     let rel = pathname.slice(prefix.length);
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';
     const file = path.resolve(dir, rel);
@@ -51,6 +59,7 @@ export function serve(mounts, port = 0) {
     res.writeHead(200, {
       'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
       'cache-control': 'no-store',
+      'access-control-allow-origin': '*',
     });
     if (req.method === 'HEAD') res.end();
     else fs.createReadStream(file).pipe(res);

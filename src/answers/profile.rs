@@ -5,9 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::choice::Choice;
 
-use super::score::{
-    LocomoRule, MabRoute, Output, best_over_gold, literal_sem, mab_f1, mab_sem, parse_output, squad_em, squad_f1,
-};
+use super::score::{LocomoRule, MabRoute, Output, Prediction, best_over_gold, parse_output};
 
 crate::choice! {
     /// A scoring profile.
@@ -134,31 +132,34 @@ fn raw(s: (f64, Option<usize>)) -> Scored {
 /// Scores one answer under `profile`.
 pub fn score(profile: Profile, a: &AnswerInput) -> Scored {
     let pred = a.prediction;
+    // Each normal form of the prediction is computed once, whatever the number of gold variants.
+    let p = Prediction::new(pred);
     match profile {
-        Profile::PaperSem => raw(best_over_gold(a.gold, |g| literal_sem(pred, g))),
-        Profile::SquadEm => raw(best_over_gold(a.gold, |g| squad_em(pred, g))),
-        Profile::SquadF1 => raw(best_over_gold(a.gold, |g| squad_f1(pred, g))),
+        Profile::PaperSem => raw(best_over_gold(a.gold, |g| p.literal_sem(g))),
+        Profile::SquadEm => raw(best_over_gold(a.gold, |g| p.squad_em(g))),
+        Profile::SquadF1 => raw(best_over_gold(a.gold, |g| p.squad_f1(g))),
         Profile::LocomoF1 => {
             let rule = LocomoRule::of(a.category);
             if rule == LocomoRule::Adversarial {
                 return Scored { score: rule.score(pred, ""), output: Output::Raw, gold_index: None };
             }
-            raw(best_over_gold(a.gold, |g| rule.score(pred, g)))
+            raw(best_over_gold(a.gold, |g| p.locomo(rule, g)))
         }
         Profile::MabSem | Profile::MabF1 => {
-            let f = if profile == Profile::MabSem { mab_sem } else { mab_f1 };
             let parsed = parse_output(pred);
+            let q = Prediction::new(&parsed);
+            let f = |x: &Prediction<'_>, g: &str| if profile == Profile::MabSem { x.mab_sem(g) } else { x.mab_f1(g) };
             let route = MabRoute::of(a.dataset);
             match route {
                 MabRoute::ParsedOnly => {
-                    let s = best_over_gold(a.gold, |g| f(&parsed, g));
+                    let s = best_over_gold(a.gold, |g| f(&q, g));
                     Scored { score: s.0, output: Output::Parsed, gold_index: s.1 }
                 }
                 MabRoute::ChoiceEng if profile == Profile::MabSem && a.gold.len() >= 2 => {
                     let hit = pred.to_lowercase().contains(&a.gold[1].to_lowercase());
                     Scored { score: if hit { 1.0 } else { 0.0 }, output: Output::Raw, gold_index: Some(1) }
                 }
-                _ => raw_or_parsed(best_over_gold(a.gold, |g| f(pred, g)), best_over_gold(a.gold, |g| f(&parsed, g))),
+                _ => raw_or_parsed(best_over_gold(a.gold, |g| f(&p, g)), best_over_gold(a.gold, |g| f(&q, g))),
             }
         }
     }
@@ -167,6 +168,46 @@ pub fn score(profile: Profile, a: &AnswerInput) -> Scored {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_prediction_against_many_golds_scores_as_each_alone() {
+        use super::super::score::{literal_sem, locomo_f1_score, locomo_multi_f1, mab_f1, mab_sem, squad_em, squad_f1};
+        let gold: Vec<String> =
+            ["Paris", "the city of Paris", "yes", "Paris, France", "cats and dogs", "running dogs; cats", "7 May 2023"]
+                .iter()
+                .map(|g| g.to_string())
+                .collect();
+        let preds =
+            ["I think it is Paris, France.", "yes", "Dogs were running, cats too", "Answer: 7 May 2023\nmore", ""];
+        type Pair = (Profile, fn(&str, &str) -> f64);
+        let alone: [Pair; 5] = [
+            (Profile::PaperSem, literal_sem),
+            (Profile::SquadEm, squad_em),
+            (Profile::SquadF1, squad_f1),
+            (Profile::MabSem, mab_sem),
+            (Profile::MabF1, mab_f1),
+        ];
+        for pred in preds {
+            let a = AnswerInput { gold: &gold, prediction: pred, dataset: Some("icl_x"), category: None };
+            for (profile, f) in alone {
+                // icl routes MAB to the parsed output only.
+                let text = if matches!(profile, Profile::MabSem | Profile::MabF1) {
+                    parse_output(pred)
+                } else {
+                    pred.to_string()
+                };
+                assert_eq!(score(profile, &a).score, best_over_gold(&gold, |g| f(&text, g)).0, "{profile:?} {pred}");
+            }
+            for (category, f) in [(Some(2), locomo_f1_score as fn(&str, &str) -> f64), (Some(1), locomo_multi_f1)] {
+                let a = AnswerInput { category, ..a };
+                assert_eq!(
+                    score(Profile::LocomoF1, &a).score,
+                    best_over_gold(&gold, |g| f(pred, g)).0,
+                    "{category:?} {pred}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn names_round_trip() {

@@ -13,59 +13,183 @@ use super::porter;
 /// R = common/|gold|, F1 = 2PR/(P + R); 0 when nothing is common (so also when either side has
 /// no token). Computed in the same floating-point order as Python.
 pub fn token_f1<S: AsRef<str>>(pred: &[S], gold: &[S]) -> f64 {
+    f1_against(&Tokens::of(pred.iter().map(|p| p.as_ref().to_string())), gold)
+}
+
+/// A prediction's tokens counted once, to be scored against many gold variants in time linear
+/// in each gold (a 2,000-token prediction against 500 variants recounted the prediction 500
+/// times).
+#[derive(Debug, Clone, Default)]
+pub struct Tokens {
+    counts: HashMap<String, usize>,
+    len: usize,
+}
+
+impl Tokens {
+    pub fn of(tokens: impl IntoIterator<Item = String>) -> Tokens {
+        let mut t = Tokens::default();
+        for p in tokens {
+            *t.counts.entry(p).or_insert(0) += 1;
+            t.len += 1;
+        }
+        t
+    }
+}
+
+/// [`token_f1`] of counted prediction tokens: the common count is the size of the multisets'
+/// intersection, Σ over gold tokens of min(gold count, prediction count) — the same number
+/// SQuAD's `Counter(pred) & Counter(gold)` gives — then the same floating-point steps.
+pub fn f1_against<S: AsRef<str>>(pred: &Tokens, gold: &[S]) -> f64 {
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for g in gold {
         *counts.entry(g.as_ref()).or_insert(0) += 1;
     }
-    let mut common = 0usize;
-    for p in pred {
-        if let Some(c) = counts.get_mut(p.as_ref())
-            && *c > 0
-        {
-            *c -= 1;
-            common += 1;
-        }
-    }
+    let common: usize = counts.iter().map(|(g, &n)| n.min(pred.counts.get(*g).copied().unwrap_or(0))).sum();
     if common == 0 {
         return 0.0;
     }
-    let precision = 1.0 * common as f64 / pred.len() as f64;
+    let precision = 1.0 * common as f64 / pred.len as f64;
     let recall = 1.0 * common as f64 / gold.len() as f64;
     (2.0 * precision * recall) / (precision + recall)
 }
 
+/// A prediction with each normal form computed once, on first use, and shared by every gold
+/// variant it is scored against.
+#[derive(Debug, Default)]
+pub struct Prediction<'a> {
+    text: &'a str,
+    squad: std::cell::OnceCell<String>,
+    squad_tokens: std::cell::OnceCell<Tokens>,
+    literal: std::cell::OnceCell<String>,
+    stems: std::cell::OnceCell<Tokens>,
+    /// Multi-hop: the comma-separated parts, each with its stems.
+    parts: std::cell::OnceCell<Vec<Tokens>>,
+}
+
+fn locomo_stems(s: &str) -> Tokens {
+    Tokens::of(py_split(&locomo_normalize(s)).into_iter().map(stem))
+}
+
+/// [`porter::stem`], remembered: answers repeat their words, and stemming is most of LoCoMo
+/// scoring. The memory is emptied when it holds [`STEMS_REMEMBERED`] words (a pure function:
+/// forgetting only costs time).
+fn stem(word: &str) -> String {
+    thread_local! {
+        static STEMS: std::cell::RefCell<HashMap<String, String>> = std::cell::RefCell::new(HashMap::new());
+    }
+    STEMS.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(s) = m.get(word) {
+            return s.clone();
+        }
+        if m.len() >= STEMS_REMEMBERED {
+            m.clear();
+        }
+        let s = porter::stem(word);
+        m.insert(word.to_string(), s.clone());
+        s
+    })
+}
+
+const STEMS_REMEMBERED: usize = 100_000;
+
+impl<'a> Prediction<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Prediction { text, ..Prediction::default() }
+    }
+
+    fn squad(&self) -> &str {
+        self.squad.get_or_init(|| squad_normalize(self.text))
+    }
+
+    fn squad_tokens(&self) -> &Tokens {
+        self.squad_tokens.get_or_init(|| Tokens::of(py_split(self.squad()).into_iter().map(str::to_string)))
+    }
+
+    /// [`squad_em`].
+    pub fn squad_em(&self, gold: &str) -> f64 {
+        if self.squad() == squad_normalize(gold) { 1.0 } else { 0.0 }
+    }
+
+    /// [`squad_f1`].
+    pub fn squad_f1(&self, gold: &str) -> f64 {
+        f1_against(self.squad_tokens(), &py_split(&squad_normalize(gold)))
+    }
+
+    /// [`mab_sem`].
+    pub fn mab_sem(&self, gold: &str) -> f64 {
+        if self.squad().contains(&squad_normalize(gold)) { 1.0 } else { 0.0 }
+    }
+
+    /// [`literal_sem`].
+    pub fn literal_sem(&self, gold: &str) -> f64 {
+        let p = self.literal.get_or_init(|| literal_normalize(self.text));
+        if p.contains(&literal_normalize(gold)) { 1.0 } else { 0.0 }
+    }
+
+    /// [`mab_f1`].
+    pub fn mab_f1(&self, gold: &str) -> f64 {
+        let g = squad_normalize(gold);
+        let special = |s: &str| matches!(s, "yes" | "no" | "noanswer");
+        if (special(self.squad()) || special(&g)) && self.squad() != g {
+            return 0.0;
+        }
+        f1_against(self.squad_tokens(), &py_split(&g))
+    }
+
+    /// [`locomo_f1_score`].
+    pub fn locomo_f1(&self, gold: &str) -> f64 {
+        let g: Vec<String> = py_split(&locomo_normalize(gold)).into_iter().map(stem).collect();
+        f1_against(self.stems.get_or_init(|| locomo_stems(self.text)), &g)
+    }
+
+    /// [`locomo_multi_f1`].
+    pub fn locomo_multi_f1(&self, gold: &str) -> f64 {
+        let preds = self.parts.get_or_init(|| self.text.split(',').map(|p| locomo_stems(py_strip(p))).collect());
+        let golds: Vec<Vec<String>> =
+            gold.split(',').map(|g| py_split(&locomo_normalize(py_strip(g))).into_iter().map(stem).collect()).collect();
+        let best: Vec<f64> =
+            golds.iter().map(|g| preds.iter().map(|p| f1_against(p, g)).fold(f64::NEG_INFINITY, f64::max)).collect();
+        best.iter().sum::<f64>() / best.len() as f64
+    }
+
+    /// [`LocomoRule::score`].
+    pub fn locomo(&self, rule: LocomoRule, gold: &str) -> f64 {
+        match rule {
+            LocomoRule::MultiHop => self.locomo_multi_f1(gold),
+            LocomoRule::F1 | LocomoRule::Uncategorised => self.locomo_f1(gold),
+            LocomoRule::FirstAlternative => self.locomo_f1(py_strip(gold.split(';').next().unwrap_or_default())),
+            LocomoRule::Adversarial => locomo_adversarial(self.text),
+        }
+    }
+}
+
 /// SQuAD v1.1 `exact_match_score`: normalised strings equal.
 pub fn squad_em(pred: &str, gold: &str) -> f64 {
-    if squad_normalize(pred) == squad_normalize(gold) { 1.0 } else { 0.0 }
+    Prediction::new(pred).squad_em(gold)
 }
 
 /// SQuAD v1.1 `f1_score` on `normalize_answer(·).split()` tokens.
 pub fn squad_f1(pred: &str, gold: &str) -> f64 {
-    let (p, g) = (squad_normalize(pred), squad_normalize(gold));
-    token_f1(&py_split(&p), &py_split(&g))
+    Prediction::new(pred).squad_f1(gold)
 }
 
 /// MemoryAgentBench `substring_exact_match_score`: `normalize_answer(gold) in
 /// normalize_answer(pred)` (a character substring test, gold inside the prediction).
 pub fn mab_sem(pred: &str, gold: &str) -> f64 {
-    if squad_normalize(pred).contains(&squad_normalize(gold)) { 1.0 } else { 0.0 }
+    Prediction::new(pred).mab_sem(gold)
 }
 
 /// The paper-literal SEM of seed-000 §3.2: lower-case and white space folded only, gold
 /// inside the prediction (the direction of the harness).
 pub fn literal_sem(pred: &str, gold: &str) -> f64 {
-    if literal_normalize(pred).contains(&literal_normalize(gold)) { 1.0 } else { 0.0 }
+    Prediction::new(pred).literal_sem(gold)
 }
 
 /// MemoryAgentBench `f1_score`: SQuAD F1, except that when either normalised string is `yes`,
 /// `no` or `noanswer` and they differ the score is 0.
 pub fn mab_f1(pred: &str, gold: &str) -> f64 {
-    let (p, g) = (squad_normalize(pred), squad_normalize(gold));
-    let special = |s: &str| matches!(s, "yes" | "no" | "noanswer");
-    if (special(&p) || special(&g)) && p != g {
-        return 0.0;
-    }
-    token_f1(&py_split(&p), &py_split(&g))
+    Prediction::new(pred).mab_f1(gold)
 }
 
 /// MemoryAgentBench `parse_output(output, "Answer:")`: the rest of the line after the first
@@ -93,19 +217,14 @@ pub fn parse_output(raw: &str) -> String {
 /// LoCoMo `evaluation.py::f1_score`: LoCoMo normalisation, NLTK Porter stem of every token,
 /// token F1.
 pub fn locomo_f1_score(pred: &str, gold: &str) -> f64 {
-    let stems = |s: &str| py_split(&locomo_normalize(s)).into_iter().map(porter::stem).collect::<Vec<String>>();
-    token_f1(&stems(pred), &stems(gold))
+    Prediction::new(pred).locomo_f1(gold)
 }
 
 /// LoCoMo `evaluation.py::f1` (multi-hop, category 1): prediction and gold split on `,` (parts
 /// stripped); for every gold part the best `f1_score` over the prediction parts; the mean over
 /// gold parts (`np.mean`, summed left to right).
 pub fn locomo_multi_f1(pred: &str, gold: &str) -> f64 {
-    let preds: Vec<&str> = pred.split(',').map(py_strip).collect();
-    let golds: Vec<&str> = gold.split(',').map(py_strip).collect();
-    let best: Vec<f64> =
-        golds.iter().map(|g| preds.iter().map(|p| locomo_f1_score(p, g)).fold(f64::NEG_INFINITY, f64::max)).collect();
-    best.iter().sum::<f64>() / best.len() as f64
+    Prediction::new(pred).locomo_multi_f1(gold)
 }
 
 /// LoCoMo category 5 (adversarial): 1 when the lower-cased prediction contains `no information
@@ -144,12 +263,7 @@ impl LocomoRule {
 
     /// The LoCoMo score of one (prediction, gold) under this rule.
     pub fn score(self, pred: &str, gold: &str) -> f64 {
-        match self {
-            LocomoRule::MultiHop => locomo_multi_f1(pred, gold),
-            LocomoRule::F1 | LocomoRule::Uncategorised => locomo_f1_score(pred, gold),
-            LocomoRule::FirstAlternative => locomo_f1_score(pred, py_strip(gold.split(';').next().unwrap_or_default())),
-            LocomoRule::Adversarial => locomo_adversarial(pred),
-        }
+        Prediction::new(pred).locomo(self, gold)
     }
 }
 

@@ -399,7 +399,7 @@ pub fn numbers_equal(a: NumberTok, b: NumberTok) -> bool {
 /// Singular candidates of a lower-cased word (simple plural stripping): `-ies` → `-y`,
 /// `-es` → ``, `-s` → `` (not after another `s`), each only when at least three characters
 /// remain before the suffix.
-fn singulars(w: &str) -> Vec<String> {
+pub(crate) fn singulars(w: &str) -> Vec<String> {
     let stem = |suffix: &str| w.strip_suffix(suffix).filter(|s| s.chars().count() >= 3);
     let mut out = Vec::with_capacity(3);
     if let Some(s) = stem("ies") {

@@ -48,7 +48,8 @@ fn probe_itemized(input: &NoteInput) -> Result<NoteProbe, IngestError> {
     let items = input.items()?;
     let toks = text::tokenize(&input.note);
     let idx = text::CharIndex::new(&input.note);
-    let results: Vec<ItemResult> = items.iter().map(|i| itemized::match_item(i, &toks, &idx)).collect();
+    let index = itemized::NoteIndex::new(&toks);
+    let results: Vec<ItemResult> = items.iter().map(|i| itemized::match_item(i, &index, &idx)).collect();
     let stale_targets = input.stale.as_deref().map(itemized::stale_targets).unwrap_or_default();
     let stale_spans = itemized::find_stale(&stale_targets, &toks, &idx);
     let tag = tag::parse_tag(&input.note);
@@ -177,7 +178,8 @@ fn probe_reference(input: &NoteInput) -> Result<NoteProbe, IngestError> {
             token: marker,
             kind: "prefix".into(),
             found: !marker_spans.is_empty(),
-            spans: marker_spans,
+            spans_total: marker_spans.len(),
+            spans: marker_spans.into_iter().take(itemized::MAX_SPANS).collect(),
         }],
     };
     Ok(NoteProbe { row, items: vec![item], stale_spans, tag: None })

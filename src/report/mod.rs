@@ -77,17 +77,56 @@ impl Table {
         Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
     }
 
-    /// RFC 4180 CSV with a header line.
+    /// RFC 4180 CSV with a header line, every text cell a spreadsheet would run as a formula
+    /// neutralised (see [`spreadsheet_safe`]).
     pub fn to_csv(&self) -> Result<String> {
+        self.csv_with(|c| spreadsheet_safe(c))
+    }
+
+    /// RFC 4180 CSV with every cell as it is (`--csv-raw`).
+    pub fn to_csv_raw(&self) -> Result<String> {
+        self.csv_with(std::borrow::Cow::Borrowed)
+    }
+
+    fn csv_with<'a>(&'a self, cell: impl Fn(&'a str) -> std::borrow::Cow<'a, str>) -> Result<String> {
         let mut w = csv::Writer::from_writer(Vec::new());
         let err = |e: csv::Error| Error::Output { what: format!("table {}", self.name), message: e.to_string() };
-        w.write_record(&self.headers).map_err(err)?;
+        w.write_record(self.headers.iter().map(|h| cell(h).into_owned())).map_err(err)?;
         for r in &self.rows {
-            w.write_record(r).map_err(err)?;
+            w.write_record(r.iter().map(|c| cell(c).into_owned())).map_err(err)?;
         }
         let bytes = w.into_inner().map_err(|e| Error::Output { what: self.name.clone(), message: e.to_string() })?;
         String::from_utf8(bytes).map_err(|e| Error::Output { what: self.name.clone(), message: e.to_string() })
     }
+}
+
+/// A CSV cell a spreadsheet will not run as a formula: text (never a number) that begins with
+/// `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, which spreadsheets show as
+/// text (OWASP, "CSV Injection"). `-0.25`, `+3` and `1e-9` are numbers and stay as they are.
+pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && cell.trim().parse::<f64>().is_err() {
+        std::borrow::Cow::Owned(format!("'{cell}"))
+    } else {
+        std::borrow::Cow::Borrowed(cell)
+    }
+}
+
+/// Text for a terminal: control characters other than newline and tab (escape sequences, a
+/// carriage return that would overwrite a line) are shown as `\u{1b}` instead of acting.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Aligns columns of a small text table.
@@ -117,4 +156,43 @@ pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_cells_are_neutralised_and_numbers_kept() {
+        let mut t = Table::new("t", &["id", "value"]);
+        for (id, v) in [("=cmd|' /C calc'!A0", "-0.25"), ("+SUM(A1)", "+3"), ("-x", "1e-9"), ("@f", "-inf")] {
+            t.rows.push(vec![id.into(), v.into()]);
+        }
+        t.rows.push(vec!["\tx".into(), "\rY".into()]);
+        t.rows.push(vec!["plain".into(), "-".into()]);
+        // Read back with a CSV reader: each cell is its neutralised text.
+        let csv = t.to_csv().unwrap();
+        let mut r = csv::Reader::from_reader(csv.as_bytes());
+        let rows: Vec<Vec<String>> = r.records().map(|r| r.unwrap().iter().map(str::to_string).collect()).collect();
+        assert_eq!(
+            rows,
+            [
+                ["'=cmd|' /C calc'!A0", "-0.25"],
+                ["'+SUM(A1)", "+3"],
+                ["'-x", "1e-9"],
+                ["'@f", "-inf"],
+                ["'\tx", "'\rY"],
+                ["plain", "'-"],
+            ]
+        );
+        let raw = t.to_csv_raw().unwrap();
+        assert!(raw.contains("\n=cmd|' /C calc'!A0,-0.25\n"), "{raw}");
+    }
+
+    #[test]
+    fn control_characters_are_made_visible_for_a_terminal() {
+        assert_eq!(terminal_safe("q1\x1b[31mred\r\n\tok"), "q1\\u{1b}[31mred\\u{d}\n\tok");
+        assert_eq!(terminal_safe("\u{9b}x"), "\\u{9b}x");
+        assert!(matches!(terminal_safe("plain é\n"), std::borrow::Cow::Borrowed(_)));
+    }
 }

@@ -105,6 +105,15 @@ pub async fn fetch_bundle(dir: String) -> Result<Vec<SourceFile>, String> {
             .await
             .map_err(|e| format!("could not fetch {url}: {}", js_err(e)))?;
         let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("could not fetch {url}"))?;
+        // A same-origin URL may redirect elsewhere: the final URL must be on this origin too.
+        let page = web_sys::Url::new(&win.location().href().map_err(js_err)?).map_err(js_err)?;
+        let landed = web_sys::Url::new(&resp.url()).map(|u| u.origin()).unwrap_or_default();
+        if landed != page.origin() {
+            return Err(format!(
+                "the bundle file {url} redirected to another origin ({}); only same-origin bundles are loaded",
+                if landed.is_empty() { "unknown".to_string() } else { landed }
+            ));
+        }
         if !resp.ok() {
             return Err(format!("could not load the bundle file {url}: HTTP {} {}", resp.status(), resp.status_text()));
         }

@@ -9,7 +9,7 @@ use memaudit::error::Error;
 use memaudit::ingest::{self, Format, Loaded, Role};
 use memaudit::synth;
 
-use crate::common::{Failure, io_failure, read_path, write};
+use crate::common::{Failure, io_failure, note, read_path, write};
 
 #[derive(Copy, Clone, ValueEnum)]
 pub(crate) enum Benchmark {
@@ -67,22 +67,22 @@ pub(crate) fn import(args: ImportArgs) -> Result<(), Failure> {
     let (m, q, _) = synth::to_jsonl(&loaded.bundle);
     write(&args.out.join("memories.jsonl"), &m)?;
     write(&args.out.join("queries.jsonl"), &q)?;
-    eprintln!(
+    note(&format!(
         "memaudit: wrote {} memories and {} queries to {}",
         loaded.bundle.memories.len(),
         loaded.bundle.queries.len(),
         args.out.display()
-    );
+    ));
     // The dataset checks (queries without evidence, anchors without memories, ...) as well.
     let ds = Dataset::build(loaded);
     for w in ds.warnings.iter() {
-        eprintln!(
+        note(&format!(
             "  [{}] {} × {}{}",
             format!("{:?}", w.severity).to_lowercase(),
             w.count,
             w.message,
             w.examples.first().map(|e| format!(" (e.g. {e})")).unwrap_or_default()
-        );
+        ));
     }
     Ok(())
 }

@@ -71,6 +71,22 @@ pub(crate) struct Output<T: ValueEnum + Choice + Send + Sync + 'static> {
     /// Pretty-print JSON.
     #[arg(long)]
     pub(crate) pretty: bool,
+    /// CSV cells exactly as they are: by default a text cell starting with = + - @, a tab or a
+    /// carriage return gets a leading ' so that spreadsheets show it as text, not run it.
+    #[arg(long)]
+    pub(crate) csv_raw: bool,
+}
+
+impl<T: ValueEnum + Choice + Send + Sync + 'static> Output<T> {
+    fn csv(&self, table: &memaudit::report::Table) -> Result<String, Failure> {
+        Ok(if self.csv_raw { table.to_csv_raw()? } else { table.to_csv()? })
+    }
+}
+
+/// A note on stderr, its control characters made visible; an unwritable stderr is ignored (a
+/// note is never worth a failure).
+pub(crate) fn note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{}", memaudit::report::terminal_safe(text));
 }
 
 /// Writes to stdout; a closed pipe or a full disk is a failure with a message, never a panic.
@@ -153,7 +169,7 @@ where
         for &t in C::Table::ALL {
             // A table the report cannot have (e.g. a diff without --diff) is not written.
             if let Ok(table) = C::table(report, t) {
-                write(&dir.join(format!("{}.csv", t.name())), &table.to_csv()?)?;
+                write(&dir.join(format!("{}.csv", t.name())), &out.csv(&table)?)?;
             }
         }
         if let Some(tex) = C::latex(report) {
@@ -164,9 +180,9 @@ where
         OutFormat::Json => print(&format!("{}\n", json_report(report, out.pretty)?)),
         OutFormat::Csv => {
             let which = out.table.unwrap_or(C::Table::ALL[0]);
-            print(&C::table(report, which)?.to_csv()?)
+            print(&out.csv(&C::table(report, which)?)?)
         }
-        OutFormat::Table => print(&C::render_text(report)),
+        OutFormat::Table => print(&memaudit::report::terminal_safe(&C::render_text(report))),
         OutFormat::Latex => match C::latex(report) {
             Some(tex) => print(&tex),
             None => Err(fail(format!("`memaudit {}` has no LaTeX output: use json, csv or table", C::ANALYSIS))),

@@ -80,7 +80,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             // A closed stderr must not turn a refusal into a panic.
-            let _ = writeln!(std::io::stderr(), "memaudit: error: {}", f.message);
+            let _ = writeln!(std::io::stderr(), "memaudit: error: {}", memaudit::report::terminal_safe(&f.message));
             ExitCode::from(f.code)
         }
     }

@@ -9,7 +9,7 @@ use memaudit::audit::{DrilldownQuery, Rescore, RescoreTable};
 use memaudit::capability::FileRole;
 use memaudit::conventions::{CreditUnit, Discount, Gain, MissingRun, RankOrder, Settings};
 
-use crate::common::{Failure, OutFormat, Output, detail, emit, inputs, json_report, print, run};
+use crate::common::{Failure, OutFormat, Output, detail, emit, inputs, json_report, note, print, run};
 
 fn defaults() -> Settings {
     Settings::default()
@@ -132,7 +132,7 @@ pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     emit::<Rescore>(&report, &args.output)?;
     let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
     if args.output.format == OutFormat::Csv && n > 0 {
-        eprintln!("memaudit: {n} reading warning(s); see `--table warnings`");
+        note(&format!("memaudit: {n} reading warning(s); see `--table warnings`"));
     }
     Ok(())
 }
@@ -144,5 +144,5 @@ pub(crate) fn drill(args: DrilldownArgs) -> Result<(), Failure> {
     if args.format == OutFormat::Json {
         return print(&format!("{}\n", json_report(&d, true)?));
     }
-    print(&memaudit::audit::drilldown::render_text(&d, &settings))
+    print(&memaudit::report::terminal_safe(&memaudit::audit::drilldown::render_text(&d, &settings)))
 }

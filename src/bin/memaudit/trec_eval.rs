@@ -14,7 +14,7 @@ use memaudit::ingest::InputFile;
 use memaudit::ireval::measure::TrecEvalVersion;
 use memaudit::ireval::{EvalOptions, TrecEval, TrecEvalRequest, TrecEvalTable};
 
-use crate::common::{Failure, OutFormat, Output, emit, fail, io_failure, run};
+use crate::common::{Failure, OutFormat, Output, emit, fail, io_failure, note, run};
 
 fn defaults() -> CompareSettings {
     CompareSettings::default()
@@ -135,7 +135,7 @@ pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {
     let (_, report) = run::<TrecEval>(&files, &request)?;
     if args.output.format == OutFormat::Table {
         for n in &report.notes {
-            eprintln!("memaudit: note: {n}");
+            note(&format!("memaudit: note: {n}"));
         }
     }
     emit::<TrecEval>(&report, &args.output)
