@@ -98,6 +98,38 @@ pub enum Pred {
 /// A parse error: the JSON path and what is wrong.
 pub type ParseError = (String, String);
 
+/// The most predicate evaluations one rule may need: a `count` evaluates its predicate once per
+/// name, so nested counts multiply (a 1 kB rule file could otherwise ask for billions).
+pub const MAX_EVALUATIONS: u64 = 1_000_000;
+
+impl Pred {
+    /// How many predicate nodes evaluating this one visits (saturating).
+    pub fn evaluations(&self) -> u64 {
+        match self {
+            Pred::All(c) | Pred::Any(c) => c.iter().fold(1u64, |n, p| n.saturating_add(p.evaluations())),
+            Pred::Not(p) => p.evaluations().saturating_add(1),
+            Pred::Count { over, pred, .. } => (over.len() as u64).saturating_mul(pred.evaluations()).saturating_add(1),
+            _ => 1,
+        }
+    }
+}
+
+/// Refuses a predicate over [`MAX_EVALUATIONS`] before anything is evaluated.
+fn bounded(p: Pred, path: &str) -> Result<Pred, ParseError> {
+    let n = p.evaluations();
+    if n > MAX_EVALUATIONS {
+        return err(
+            path,
+            format!(
+                "this predicate needs {} evaluations (each count multiplies its predicate by its names), \
+                 more than the {MAX_EVALUATIONS} allowed: use fewer names or fewer nested counts",
+                if n == u64::MAX { "more than 18446744073709551614".to_string() } else { n.to_string() }
+            ),
+        );
+    }
+    Ok(p)
+}
+
 fn err<T>(path: &str, msg: impl Into<String>) -> Result<T, ParseError> {
     Err((path.to_string(), msg.into()))
 }
@@ -203,10 +235,10 @@ pub fn parse_pred(v: &Value, path: &str) -> Result<Pred, ParseError> {
         return Ok(Pred::Ci { name, test, touch_counts });
     }
     if let Some(x) = get("all") {
-        return Ok(Pred::All(preds(x, &format!("{path}.all"))?));
+        return bounded(Pred::All(preds(x, &format!("{path}.all"))?), path);
     }
     if let Some(x) = get("any") {
-        return Ok(Pred::Any(preds(x, &format!("{path}.any"))?));
+        return bounded(Pred::Any(preds(x, &format!("{path}.any"))?), path);
     }
     if let Some(x) = get("not") {
         return Ok(Pred::Not(Box::new(parse_pred(x, &format!("{path}.not"))?)));
@@ -226,7 +258,7 @@ pub fn parse_pred(v: &Value, path: &str) -> Result<Pred, ParseError> {
         let k = get("at_least")
             .and_then(Value::as_u64)
             .map_or_else(|| err(&format!("{path}.at_least"), "expected a whole number"), Ok)?;
-        return Ok(Pred::Count { over, pred: Box::new(pred), at_least: k as usize });
+        return bounded(Pred::Count { over, pred: Box::new(pred), at_least: k as usize }, path);
     }
     err(path, "unknown predicate (cmp, in, within, ci, all, any, not, count)")
 }
@@ -358,5 +390,32 @@ impl Env<'_> {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested_counts(levels: usize, names: usize) -> Value {
+        let over: Vec<String> = (0..names).map(|i| format!("x{i}")).collect();
+        let mut p = serde_json::json!({"cmp": [1, "<", 2]});
+        for _ in 0..levels {
+            p = serde_json::json!({"count": {"over": over, "pred": p}, "at_least": 1});
+        }
+        p
+    }
+
+    #[test]
+    fn nested_counts_are_refused_before_they_are_evaluated() {
+        // 100 × (100 × (1) + 1) + 1 = 10,101 evaluations: accepted.
+        assert_eq!(parse_pred(&nested_counts(2, 100), "rules[0].when").unwrap().evaluations(), 10_101);
+        // A third level needs 1,010,101: refused at the outermost count that crosses the limit.
+        let (path, message) = parse_pred(&nested_counts(3, 100), "rules[0].when").unwrap_err();
+        assert_eq!(path, "rules[0].when");
+        assert!(message.contains("1010101 evaluations"), "{message}");
+        // Twenty levels: refused at the third, never built further.
+        let (path, _) = parse_pred(&nested_counts(20, 100), "r").unwrap_err();
+        assert_eq!(path, format!("r{}", ".count.pred".repeat(17)));
     }
 }

@@ -1,0 +1,137 @@
+//! Every capability's readers on hostile bytes: arbitrary bytes, and valid inputs with random
+//! edits, read as each capability reads its files (roles detected from the content) and run
+//! with default settings. Each must end in a result or an error — never a panic (a panic in the
+//! browser kills the worker) — and an input error must name its file. The deterministic
+//! counterpart of the `fuzz/` targets, run in CI.
+
+mod common;
+
+use memaudit::capability::{Capability, assign_roles, quiet, run_once};
+use memaudit::error::Error;
+use memaudit::ingest::InputFile;
+use proptest::prelude::*;
+
+/// Small valid inputs, one list of files per capability (as a user would drop them).
+fn seeds() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
+    let head = |text: &str, n: usize| text.lines().take(n).collect::<Vec<_>>().join("\n") + "\n";
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/paper_fixtures/");
+    let read = |name: &str| std::fs::read_to_string(format!("{fixtures}{name}")).unwrap();
+    vec![
+        ("compare", vec![("outcomes.csv", "item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\nq3,a,0\nq3,b,1\n".into())]),
+        (
+            "probe",
+            vec![(
+                "notes.jsonl",
+                concat!(
+                    r#"{"note_id": "n1", "note": "You concluded the total was $55.", "source": "notebooks at $4 each (7 bought) and pens at $2 each (9 bought)", "stale": "$55", "correct": false}"#,
+                    "\n",
+                    r#"{"note_id": "n3", "note": "Ben is NOT the manager; Cleo is the auditor.", "source": "Ben is not the manager, and Cleo is the auditor", "source_kind": "clauses", "stale": "Ben", "correct": true}"#,
+                    "\n"
+                )
+                .into(),
+            )],
+        ),
+        (
+            "reclaim",
+            vec![(
+                "trials.jsonl",
+                concat!(
+                    r#"{"pid": "p1", "policy": "lossy", "reply": "55", "correct": false, "truth": "46", "stale": "55"}"#,
+                    "\n",
+                    r#"{"pid": "p2", "policy": "full", "reply": "46", "correct": true, "truth": "46", "stale": "55"}"#,
+                    "\n"
+                )
+                .into(),
+            )],
+        ),
+        (
+            "answers",
+            vec![(
+                "answers.jsonl",
+                concat!(
+                    r#"{"query_id": "q1", "gold": ["Paris", "the city of Paris"], "prediction": "Answer: Paris", "category": 1}"#,
+                    "\n",
+                    r#"{"query_id": "q2", "gold": "7 May 2023", "prediction": "on 7 May", "dataset": "icl_x"}"#,
+                    "\n"
+                )
+                .into(),
+            )],
+        ),
+        ("ablation", vec![("traces.csv", head(&read("noncircularity.csv"), 40))]),
+        (
+            "claims",
+            vec![
+                ("claims.csv", head(&read("seed000_claims.csv"), 4)),
+                ("scores.csv", head(&read("seed000_scores.csv"), 60)),
+            ],
+        ),
+        ("rules", vec![("rules.json", read("seed000_rules.json")), ("values.json", read("seed000_values.json"))]),
+        ("trec-eval", vec![("test.qrels", "1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n".into()), ("run.txt", "1 Q0 d1 1 2.0 t\n1 Q0 d9 2 1.0 t\n2 Q0 d3 1 0.5 t\n".into())]),
+    ]
+}
+
+/// Reads and runs `files` as capability `C` reads them: the refusal, if any, as text.
+fn survives<C: Capability>(files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    let inputs = files.iter().map(|(n, b)| (InputFile::new(n.clone(), b.clone()), None)).collect();
+    let outcome = assign_roles::<C>(inputs).and_then(|f| run_once::<C>(&f, &C::Request::default(), &mut quiet()));
+    match outcome {
+        Ok(_) => Ok(()),
+        Err(Error::Ingest(e)) => {
+            assert!(!e.location.file.is_empty(), "{} error without a file: {}", C::ANALYSIS, e.message);
+            assert!(!e.message.is_empty());
+            Err(e.to_string())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn run_as(capability: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    use memaudit::{ablation, answers, claims, compare, ireval, probe, reclaim, rules};
+    match capability {
+        "compare" => survives::<compare::Compare>(files),
+        "probe" => survives::<probe::Probe>(files),
+        "reclaim" => survives::<reclaim::Reclaim>(files),
+        "answers" => survives::<answers::Answers>(files),
+        "ablation" => survives::<ablation::Ablation>(files),
+        "claims" => survives::<claims::Claims>(files),
+        "rules" => survives::<rules::Rules>(files),
+        "trec-eval" => survives::<ireval::TrecEval>(files),
+        other => panic!("no capability {other}"),
+    }
+}
+
+#[test]
+fn the_seeds_are_read() {
+    // The seeds themselves must be accepted, or the mutations below test only refusals.
+    for (capability, files) in seeds() {
+        let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, t)| (n.to_string(), t.into_bytes())).collect();
+        assert_eq!(run_as(capability, &files), Ok(()), "{capability}");
+    }
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(which in 0usize..8, bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let (capability, files) = &seeds()[which];
+        // The bytes alone, and the bytes in place of the first file next to the valid others.
+        let _ = run_as(capability, &[("f.jsonl".to_string(), bytes.clone())]);
+        let mut with: Vec<(String, Vec<u8>)> = files.iter().map(|(n, t)| (n.to_string(), t.clone().into_bytes())).collect();
+        with[0].1 = bytes;
+        let _ = run_as(capability, &with);
+    }
+
+    #[test]
+    fn edited_inputs_never_panic(
+        which in 0usize..8,
+        file in 0usize..2,
+        ops in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['{', '}', '[', ']', '"', ',', ':', ';', '1', '-', 'e', ' ', '\n', 'n', 'é', '\u{0}', '$', '('])), 1..12),
+    ) {
+        let (capability, files) = &seeds()[which];
+        let mut files: Vec<(String, Vec<u8>)> = files.iter().map(|(n, t)| (n.to_string(), t.clone().into_bytes())).collect();
+        let i = file % files.len();
+        files[i].1 = common::mutate(&String::from_utf8_lossy(&files[i].1), &ops).into_bytes();
+        let _ = run_as(capability, &files);
+    }
+}
