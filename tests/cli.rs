@@ -393,3 +393,15 @@ fn csv_cells_are_spreadsheet_safe_and_text_is_terminal_safe() {
     let text = run_cli(&[]);
     assert!(!text.contains('\x1b') && text.contains("\\u{1b}[31mq"), "{text}");
 }
+
+#[test]
+fn a_comparison_without_a_value_column_names_the_file() {
+    let dir = tmpdir("no-value");
+    let f = dir.join("answers_only.csv");
+    std::fs::write(&f, "item_id,arm,answer\nq1,a,x\nq1,b,y\nq2,a,x\nq2,b,z\n").unwrap();
+    let out = bin().args(["compare", "--outcomes"]).arg(&f).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("no value column chosen in {}", f.display())), "{err}");
+    assert!(err.contains("every column holds text"), "{err}");
+}

@@ -299,9 +299,15 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
     if value.is_empty() {
         let numeric: Vec<String> =
             table.columns.iter().filter(|c| c.kind != ColumnKind::Text).map(|c| format!("`{}`", c.name)).collect();
+        let names: Vec<&str> = table.files.iter().map(|f| f.name.as_str()).collect();
         return Err(PairingError::Spec(format!(
-            "no value column chosen (numeric or true/false columns: {})",
-            if numeric.is_empty() { "none".into() } else { numeric.join(", ") }
+            "no value column chosen in {} (numeric or true/false columns: {})",
+            if names.is_empty() { table.name.clone() } else { names.join(", ") },
+            if numeric.is_empty() {
+                "none: every column holds text — is the file's header or delimiter what you expect?".into()
+            } else {
+                numeric.join(", ")
+            }
         )));
     }
     match spec.judgment {
