@@ -260,7 +260,7 @@ impl InputFile {
                     }
                     hasher.update(&buf[..n]);
                 }
-                Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+                Ok(crate::rules::registry::lower_hex(&hasher.finalize()))
             }
         }
     }
@@ -294,6 +294,9 @@ impl<R: Read> Read for GzipErrors<R> {
     }
 }
 
+/// The UTF-8 byte order mark, dropped at the start of a file.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Calls `each(line_number, line)` for every line of `reader`, one line at a time: the file is
 /// never held whole. Lines end at `\n` (a `\r` before it is dropped) and are numbered from 1; a
 /// BOM at the start is dropped. A line that is not UTF-8 is an error naming the line and the
@@ -317,9 +320,9 @@ pub fn for_each_line<R: std::io::BufRead>(
         line_no += 1;
         let mut line = buf.as_slice();
         let mut skipped = 0;
-        if line_no == 1 && line.starts_with(b"\xEF\xBB\xBF") {
-            line = &line[3..];
-            skipped = 3;
+        if line_no == 1 && line.starts_with(UTF8_BOM) {
+            line = &line[UTF8_BOM.len()..];
+            skipped = UTF8_BOM.len();
         }
         if let Some(l) = line.strip_suffix(b"\n") {
             line = l.strip_suffix(b"\r").unwrap_or(l);

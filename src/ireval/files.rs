@@ -307,7 +307,7 @@ fn comment_or_blank(line: &str) -> Option<bool> {
 fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, IngestError> {
     let buf =
         reader.fill_buf().map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?;
-    let buf = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
+    let buf = buf.strip_prefix(crate::ingest::UTF8_BOM).unwrap_or(buf);
     Ok(buf.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
 }
 

@@ -14,7 +14,12 @@ use crate::ingest::InputFile;
 
 /// SHA-256 of bytes, lower-case hex (FIPS 180-4, via the `sha2` crate).
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    lower_hex(&Sha256::digest(bytes))
+}
+
+/// Bytes as lower-case hex (a digest as fingerprints show it).
+pub fn lower_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Where a rule came from (seed-000 §4.3).

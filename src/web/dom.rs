@@ -98,6 +98,7 @@ pub fn bundle_url(dir: &str, name: &str) -> Result<String, String> {
 /// Fetches the three bundle files of `?bundle=<dir>` as blobs.
 pub async fn fetch_bundle(dir: String) -> Result<Vec<SourceFile>, String> {
     let win = window()?;
+    let page_origin = web_sys::Url::new(&win.location().href().map_err(js_err)?).map_err(js_err)?.origin();
     let mut out = Vec::new();
     for name in BUNDLE_FILES {
         let url = bundle_url(&dir, name)?;
@@ -106,9 +107,8 @@ pub async fn fetch_bundle(dir: String) -> Result<Vec<SourceFile>, String> {
             .map_err(|e| format!("could not fetch {url}: {}", js_err(e)))?;
         let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("could not fetch {url}"))?;
         // A same-origin URL may redirect elsewhere: the final URL must be on this origin too.
-        let page = web_sys::Url::new(&win.location().href().map_err(js_err)?).map_err(js_err)?;
         let landed = web_sys::Url::new(&resp.url()).map(|u| u.origin()).unwrap_or_default();
-        if landed != page.origin() {
+        if landed != page_origin {
             return Err(format!(
                 "the bundle file {url} redirected to another origin ({}); only same-origin bundles are loaded",
                 if landed.is_empty() { "unknown".to_string() } else { landed }
