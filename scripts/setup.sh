@@ -4,7 +4,7 @@
 #   - the wasm32-unknown-unknown Rust target
 #   - trunk 0.21.14 (the last release that builds with rustc 1.95)
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock
-#   - npm packages (binaryen's wasm-opt, playwright-core) from package-lock.json
+#   - npm packages (binaryen's wasm-opt, playwright-core, axe-core) from package-lock.json
 #   - with --browser: Debian's chromium and chromium-driver (for wasm and end-to-end tests)
 # Nothing is downloaded by trunk itself (Trunk.toml: offline = true, pinned tool versions).
 set -euo pipefail
@@ -48,7 +48,7 @@ if ! (have wasm-bindgen && wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERS
 fi
 
 if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (binaryen, playwright-core)"
+  say "installing npm packages (binaryen, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::choice::Choice;
 use crate::error::{Error, IngestError, Location, Result};
 pub use crate::file_role::FileRole;
+use crate::headline::Headline;
 use crate::ingest::InputFile;
 use crate::report::Table;
 
@@ -192,8 +193,26 @@ pub trait Capability: 'static {
     /// One table of a report; an error when the report cannot have it (say why and what to add).
     fn table(report: &Self::Report, table: Self::Table) -> Result<Table>;
 
-    /// The human-readable report (`--format table`).
+    /// The human-readable report (`--format table`), without its headlines (see
+    /// [`report_text`]).
     fn render_text(report: &Self::Report) -> String;
+
+    /// What the data says ([`crate::headline`]), in any order: [`headlines`] ranks them.
+    fn headlines(report: &Self::Report) -> Vec<Headline>;
+
+    /// The input files a result rests on (name, role, size, SHA-256), from what the page keeps
+    /// of a run: its overview and its report.
+    fn inputs(overview: &Self::Overview, report: &Self::Report) -> Vec<crate::attach::InputInfo>;
+
+    /// The report's plots as SVG, for the report to attach (`--html`, `--plots`), drawn by the
+    /// same plotters code as the viewer's canvas.
+    fn figures(_report: &Self::Report) -> Vec<crate::attach::Figure> {
+        Vec::new()
+    }
+
+    /// Whether the text report starts with the headlines (`false` where the text is another
+    /// tool's exact format, as trec_eval's).
+    const HEADLINES_IN_TEXT: bool = true;
 
     /// The report as LaTeX, for capabilities that offer it.
     fn latex(_report: &Self::Report) -> Option<String> {
@@ -270,19 +289,44 @@ fn run_scaled<C: Capability>(
     C::run(loaded, request, &mut |p, s, f| progress(p, s, base + (1.0 - base) * f.clamp(0.0, 1.0)))
 }
 
-/// A report inside the version envelope every JSON output has: `memaudit_version` first, then
-/// the report's keys in their order (serialise it with `serde_json`; the report must be a
-/// JSON object).
+/// A report inside the version envelope every JSON output has: `memaudit_version` first,
+/// then a capability report's `headlines`, then the report's keys in their order (serialise it
+/// with `serde_json`; the report must be a JSON object).
 #[derive(Serialize)]
 pub struct Envelope<'a, R: Serialize> {
     pub memaudit_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headlines: Option<Vec<Headline>>,
     #[serde(flatten)]
     pub report: &'a R,
 }
 
-/// `report` in the version envelope.
+/// `report` in the version envelope (a drill-down, a refusal: no headlines).
 pub fn envelope<R: Serialize>(report: &R) -> Envelope<'_, R> {
-    Envelope { memaudit_version: VERSION, report }
+    Envelope { memaudit_version: VERSION, headlines: None, report }
+}
+
+/// A capability's report in the version envelope, with its headlines.
+pub fn report_envelope<C: Capability>(report: &C::Report) -> Envelope<'_, C::Report> {
+    Envelope { memaudit_version: VERSION, headlines: Some(headlines::<C>(report)), report }
+}
+
+/// `report` in the version envelope with `headlines` (ranked here).
+pub fn envelope_with<R: Serialize>(report: &R, headlines: Vec<Headline>) -> Envelope<'_, R> {
+    Envelope { memaudit_version: VERSION, headlines: Some(crate::headline::rank(headlines)), report }
+}
+
+/// A report's headlines, most severe first ([`crate::headline::rank`]).
+pub fn headlines<C: Capability>(report: &C::Report) -> Vec<Headline> {
+    crate::headline::rank(C::headlines(report))
+}
+
+/// The text report: "What the data says" first, then [`Capability::render_text`].
+pub fn report_text<C: Capability>(report: &C::Report) -> String {
+    if !C::HEADLINES_IN_TEXT {
+        return C::render_text(report);
+    }
+    format!("{}{}", crate::headline::render_text(&headlines::<C>(report)), C::render_text(report))
 }
 
 /// The kept state of one capability between runs (a viewer page's data in the worker): the

@@ -4,6 +4,7 @@
 
 pub mod ablation;
 pub mod answers;
+pub mod attach;
 pub mod audit;
 pub mod capability;
 pub mod choice;
@@ -11,9 +12,11 @@ pub mod claims;
 pub mod compare;
 pub mod conventions;
 pub mod dataset;
+pub mod demo;
 pub mod distinct;
 pub mod error;
 pub mod file_role;
+pub mod headline;
 pub mod ingest;
 pub mod ireval;
 pub mod ksweep;

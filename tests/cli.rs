@@ -188,6 +188,73 @@ fn csv_tables_and_out_dir() {
     }
     let report: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert!(report["contested"].as_array().is_some_and(|c| !c.is_empty()));
+    // Text starts with what the data says; each headline of the JSON is in it.
+    assert!(table.starts_with("What the data says\n"), "{table}");
+    for h in report["headlines"].as_array().unwrap() {
+        assert!(table.contains(h["text"].as_str().unwrap()), "{h}");
+    }
+}
+
+/// The rescoring's headlines restate the winners table: an alert flip is a pair and metric
+/// whose shared-subset winners differ across targets with intervals excluding 0 on both sides,
+/// and its evidence prints those rows' Δ and intervals.
+#[test]
+fn flip_headlines_restate_the_winners_rows() {
+    let out = bin().arg("rescore").args(demo_args()).args(["--format", "json"]).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let winners = v["winners"].as_array().unwrap();
+    let shared_flips = |a: &str, b: &str, metric: &str| -> Vec<&Value> {
+        winners
+            .iter()
+            .filter(|w| {
+                w["subset"] == "shared" && w["flip"] == true && w["a"] == a && w["b"] == b && w["metric"] == metric
+            })
+            .collect()
+    };
+    let mut sure = 0;
+    for (i, w) in winners.iter().enumerate() {
+        if w["subset"] != "shared"
+            || w["flip"] != true
+            || winners[..i].iter().any(|x| {
+                x["subset"] == "shared"
+                    && x["flip"] == true
+                    && x["a"] == w["a"]
+                    && x["b"] == w["b"]
+                    && x["metric"] == w["metric"]
+            })
+        {
+            continue;
+        }
+        let rows = shared_flips(w["a"].as_str().unwrap(), w["b"].as_str().unwrap(), w["metric"].as_str().unwrap());
+        let sig = |name: &Value| rows.iter().any(|r| r["winner"] == *name && r["significant"] == true);
+        if sig(&w["a"]) && sig(&w["b"]) {
+            sure += 1;
+            let h = v["headlines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|h| {
+                    let t = h["text"].as_str().unwrap();
+                    h["level"] == "alert"
+                        && t.starts_with(&format!("{} beats {}", w["a"].as_str().unwrap(), w["b"].as_str().unwrap()))
+                        && t.contains(&format!("({}@60,", w["metric"].as_str().unwrap()))
+                })
+                .unwrap_or_else(|| panic!("no alert for {w}"));
+            for r in &rows {
+                let d = r["delta"].as_f64().or(r["delta_ndcg"].as_f64()).unwrap();
+                let part = format!(
+                    "{d:+.3} [{:.3}, {:.3}], n = {}",
+                    r["ci_low"].as_f64().unwrap(),
+                    r["ci_high"].as_f64().unwrap(),
+                    r["n"]
+                );
+                assert!(h["evidence"].as_str().unwrap().contains(&part), "{part} in {h}");
+            }
+        }
+    }
+    assert!(sure > 0, "the demo has a flip with both sides significant");
+    let alerts = v["headlines"].as_array().unwrap().iter().filter(|h| h["level"] == "alert").count();
+    assert_eq!(alerts, sure);
 }
 
 #[test]
@@ -280,6 +347,27 @@ fn committed_demo_is_reproducible_from_the_generator() {
         let committed = std::fs::read(demo(name)).unwrap();
         assert!(fresh == committed, "static/demo/{name} differs from `memaudit synth` output; regenerate it");
     }
+    for (page, name) in [
+        ("compare", "outcomes.csv"),
+        ("probe", "notes.jsonl"),
+        ("reclaim", "trials.jsonl"),
+        ("answers", "answers.jsonl"),
+        ("ablation", "ablation.csv"),
+    ] {
+        let dir = tmpdir(&format!("synth-{page}"));
+        let out = bin().args(["synth", "--page", page, "--out"]).arg(&dir).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fresh = std::fs::read(dir.join(name)).unwrap();
+        let committed = std::fs::read(demo(&format!("{page}/{name}"))).unwrap();
+        assert!(
+            fresh == committed,
+            "static/demo/{page}/{name} differs from `memaudit synth --page {page}`; regenerate it"
+        );
+    }
+    // The pages whose demo is a committed reference fixture say so.
+    let out = bin().args(["synth", "--page", "claims", "--out"]).arg(tmpdir("synth-claims")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("committed reference fixture"));
 }
 
 /// An invalid setting is refused before any file is read, exit 2, with exactly the message of
@@ -404,4 +492,73 @@ fn a_comparison_without_a_value_column_names_the_file() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains(&format!("no value column chosen in {}", f.display())), "{err}");
     assert!(err.contains("every column holds text"), "{err}");
+}
+
+/// `memaudit report SUB …` prints one self-contained HTML file: the headlines of the JSON,
+/// every table, the plots inline, the input files with their SHA-256; no script, no request;
+/// user text escaped. `--markdown` and `--plots DIR` write the other forms.
+#[test]
+fn report_to_attach_is_self_contained() {
+    use sha2::Digest;
+    let out = bin().arg("report").arg("rescore").args(demo_args()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    for forbidden in ["<script", "src=\"http", "href=\"http", "@import", "url("] {
+        assert!(!html.contains(forbidden), "{forbidden}");
+    }
+    assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
+    let json: Value = serde_json::from_slice(
+        &bin().arg("rescore").args(demo_args()).args(["--format", "json"]).output().unwrap().stdout,
+    )
+    .unwrap();
+    for h in json["headlines"].as_array().unwrap() {
+        let text = h["text"]
+            .as_str()
+            .unwrap()
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('\'', "&#39;");
+        assert!(html.contains(&text), "{text}");
+    }
+    for name in ["memories.jsonl", "queries.jsonl", "runs.jsonl"] {
+        let sha = format!("{:x}", sha2::Sha256::digest(std::fs::read(demo(name)).unwrap()));
+        assert!(html.contains(&sha), "{name} {sha}");
+    }
+    for table in ["summary", "winners", "instability", "coverage"] {
+        assert!(html.contains(&format!("<h3 id=\"table-{table}\">")), "{table}");
+    }
+    let figures = html.matches("<figure>").count();
+    assert_eq!(figures, json["delta_distribution"].as_array().unwrap().len(), "one histogram per distribution");
+    assert!(!html.contains("<?xml"), "SVG inlined without its XML declaration");
+
+    // An arm name with markup is text in the report.
+    let dir = tmpdir("attach");
+    let csv = dir.join("outcomes.csv");
+    std::fs::write(&csv, "item,arm,correct\n1,<script>alert(1)</script>,1\n1,b,0\n2,<script>alert(1)</script>,0\n2,b,0\n3,<script>alert(1)</script>,1\n3,b,1\n").unwrap();
+    let plots = dir.join("plots");
+    let md = dir.join("report.md");
+    let out = bin()
+        .args(["compare", "--outcomes"])
+        .arg(&csv)
+        .args(["--bootstrap", "200", "--html", "-", "--markdown"])
+        .arg(&md)
+        .arg("--plots")
+        .arg(&plots)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert!(!html.contains("<script>"), "markup escaped");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    let svgs: Vec<_> =
+        std::fs::read_dir(&plots).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert!(svgs.iter().any(|f| f.starts_with("01-contrasts") && f.ends_with(".svg")), "{svgs:?}");
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.starts_with("# memaudit compare report"));
+    assert!(md.contains("## What the data says") && md.contains("| arm | n | mean |"), "{md}");
+    // `report` takes an analysis.
+    let out = bin().args(["report", "synth", "--out"]).arg(dir.join("x")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -86,6 +86,24 @@ fn json_contract_on_reclaim_eval() {
     assert_eq!(v["friedman"]["control"], "lossy");
     assert!(v["pairing"]["is_paired"].as_bool().unwrap());
     assert_eq!(v["spec"]["key"], serde_json::json!(["pid", "seed"]));
+    // The headlines count the contrasts that differ after Holm from the pairs themselves, and
+    // name each (up to three) with its interval and Holm p.
+    let pairs = v["pairs"].as_array().unwrap();
+    let significant: Vec<&Value> = pairs.iter().filter(|p| p["significant"] == true).collect();
+    let headlines = v["headlines"].as_array().unwrap();
+    let count = format!("{} of {} contrasts differ after the Holm correction", significant.len(), pairs.len());
+    assert!(headlines.iter().any(|h| h["text"].as_str().unwrap().starts_with(&count)), "{count}: {headlines:?}");
+    for p in significant.iter().take(3) {
+        let interval = format!("[{:.3}, {:.3}], n = 96", p["ci_low"].as_f64().unwrap(), p["ci_high"].as_f64().unwrap());
+        assert!(
+            headlines.iter().any(|h| h["table"] == "pairs" && h["evidence"].as_str().unwrap().contains(&interval)),
+            "{interval}: {headlines:?}"
+        );
+    }
+    let levels: Vec<&str> = headlines.iter().map(|h| h["level"].as_str().unwrap()).collect();
+    let mut sorted = levels.clone();
+    sorted.sort_by_key(|l| ["alert", "finding", "context"].iter().position(|x| x == l).unwrap());
+    assert_eq!(levels, sorted, "most severe first");
 }
 
 #[test]

@@ -51,7 +51,20 @@ fn answers_json_csv_and_diff() {
     ]);
     let mut k = keys(&v);
     k.sort();
-    assert_eq!(k, ["diff", "disagreements", "memaudit_version", "profiles", "rows", "settings", "summary", "warnings"]);
+    assert_eq!(
+        k,
+        [
+            "diff",
+            "disagreements",
+            "headlines",
+            "memaudit_version",
+            "profiles",
+            "rows",
+            "settings",
+            "summary",
+            "warnings"
+        ]
+    );
     assert_eq!(v["diff"].as_array().unwrap().len(), 1);
     assert_eq!(v["diff"][0]["query_id"], "q1");
     assert_eq!(v["rows"][0]["scores"][1]["profile"], "mab_sem");
@@ -83,7 +96,7 @@ fn ablation_json_and_csv() {
     let v = json_of(&["ablation", "--input", &input, "--bootstrap", "200", "--format", "json"]);
     let mut k = keys(&v);
     k.sort();
-    assert_eq!(k, ["gate", "memaudit_version", "runs", "scoring", "settings", "warnings"]);
+    assert_eq!(k, ["gate", "headlines", "memaudit_version", "runs", "scoring", "settings", "warnings"]);
     assert_eq!(v["gate"], "rho in [-0.15, 0.15]");
     let locomo = v["runs"].as_array().unwrap().iter().find(|r| r["overall"]["run"] == "phase7_locomo").unwrap();
     assert_eq!(locomo["breach"], true);
@@ -160,7 +173,44 @@ fn claims_json_and_tables() {
     k.sort();
     assert_eq!(
         k,
-        ["claims", "counts", "findings", "lint_settings", "memaudit_version", "settings", "sweep", "warnings"]
+        [
+            "claims",
+            "counts",
+            "findings",
+            "headlines",
+            "lint_settings",
+            "memaudit_version",
+            "settings",
+            "sweep",
+            "warnings"
+        ]
+    );
+    // Every claim that differs is an alert naming both numbers, in the claims' order; the
+    // context line counts what holds from the JSON's own counts.
+    let headlines = v["headlines"].as_array().unwrap();
+    let differs: Vec<&serde_json::Value> =
+        v["claims"].as_array().unwrap().iter().filter(|c| c["verdict"] == "differs").collect();
+    assert!(!differs.is_empty());
+    for (h, c) in headlines.iter().zip(differs.iter().take(4)) {
+        assert_eq!(h["level"], "alert");
+        let text = h["text"].as_str().unwrap();
+        let id = c["claim_id"].as_str().unwrap();
+        assert!(text.starts_with(&format!("Claim {id} differs")), "{text}");
+        let recomputed = match c["recomputed_text"].as_str() {
+            Some(t) => t.to_string(),
+            None => format!("{:.3}", c["recomputed"].as_f64().unwrap()),
+        };
+        assert!(text.contains(&format!("{recomputed} recomputed")), "{text}");
+        assert_eq!(h["table"], "claims");
+    }
+    let holds = v["counts"]["matches"].as_u64().unwrap() + v["counts"]["within_rounding"].as_u64().unwrap();
+    assert!(
+        headlines.iter().any(|h| h["level"] == "context"
+            && h["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{holds} of {} claims hold", v["claims"].as_array().unwrap().len()))),
+        "{headlines:?}"
     );
     let mut ck = keys(&v["claims"][0]);
     ck.sort();
@@ -346,8 +396,21 @@ fn rules_json_and_table() {
     let v = json_of(&a);
     let mut k = keys(&v);
     k.sort();
-    assert_eq!(k, ["errors", "fired", "memaudit_version", "not_fired", "registered_after_data", "verdicts"]);
+    assert_eq!(
+        k,
+        ["errors", "fired", "headlines", "memaudit_version", "not_fired", "registered_after_data", "verdicts"]
+    );
     assert_eq!(v["registered_after_data"], 1);
+    let late =
+        v["verdicts"].as_array().unwrap().iter().find(|r| r["temporal"]["status"] == "registered_after_data").unwrap();
+    assert_eq!(v["headlines"][0]["level"], "alert");
+    assert_eq!(
+        v["headlines"][0]["text"],
+        format!(
+            "Rule {} was registered after the data it judges: it is not pre-registered",
+            late["rule_id"].as_str().unwrap()
+        )
+    );
     let mut vk = keys(&v["verdicts"][0]);
     vk.sort();
     assert_eq!(

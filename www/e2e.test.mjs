@@ -19,7 +19,7 @@ import zlib from 'node:zlib';
 import {
   ROOT, DIST, cli, launch, openPage as open, assertOwnFilesOnly as ownFilesOnly, readRows,
   checkNumber as check, download, assertCsvClose,
-  inkPixels,
+  inkPixels, checkHeadlines,
 } from './testkit.mjs';
 
 const DEMO = path.join(ROOT, 'static', 'demo');
@@ -116,6 +116,8 @@ test('uploaded demo files: every number matches the CLI', async () => {
     warnings.sort(),
     cliReport.reading.warnings.map((w) => [w.kind, w.count]).concat(cliReport.scoring_warnings.map((w) => [w.kind, w.count])).sort(),
   );
+
+  await checkHeadlines(page, '#headlines', cliReport, 'rescore');
 
   // Summary: every nDCG / CI / recall / hit / MRR / top-1 cell.
   const summary = await readRows(page, '#summary-table');

@@ -15,7 +15,7 @@ import path from 'node:path';
 
 import {
   ROOT, TOL, cli, cliRefusal, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
-  download, assertCsvClose, assertDeepClose,
+  download, assertCsvClose, assertDeepClose, checkHeadlines,
 } from './testkit.mjs';
 
 const DIST = path.join(ROOT, 'dist');
@@ -111,6 +111,7 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   const base = ['compare', '--outcomes', SRCCONCL, '--item', 'pid,seed', '--arm', 'policy', '--value', 'correct'];
   const want = JSON.parse(cli([...base, '--format', 'json']));
   await checkComparison(page, want);
+  await checkHeadlines(page, '#compare-headlines', want, 'compare');
   const f = await page.$eval('#friedman-line', (p) => ({ ...p.dataset }));
   assert.ok(Math.abs(Number(f.chi2) - want.friedman.chi2) <= TOL && Math.abs(Number(f.cd) - want.friedman.cd) <= TOL);
   assert.equal(Number(await page.getAttribute('#cliques', 'data-count')), want.friedman.cliques.length);
@@ -160,6 +161,10 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   const refusal = cliRefusal(['compare', '--outcomes', BRIEFBENCH, '--bootstrap', '2000', '--seed', '7', '--ci', 'percentile', '--format', 'json']);
   assert.equal((await page.textContent('#refusal-message')).trim(), refusal.refused.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl'));
   assert.equal(await page.$('#arms-table'), null, 'no comparison is shown for unpaired data');
+  // The refusal's headlines: the alert first, then each arm on its own.
+  const refusalHeadlines = refusal.headlines.map((h) => ({ ...h, evidence: h.evidence.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl') }));
+  assert.equal(refusalHeadlines[0].level, 'alert');
+  await checkHeadlines(page, '#compare-headlines', { headlines: refusalHeadlines }, 'refusal');
   // … but each arm without pairing, as the CLI's `unpaired.arms`.
   const unpaired = await readRows(page, '#unpaired-table');
   assert.equal(unpaired.length, refusal.unpaired.arms.length);
@@ -280,6 +285,7 @@ test('probe page: the § A2.2 notebook note, highlighted as text; the realworld 
   await waitReady(page, 'probe');
   await page.waitForSelector('#probe-results');
   const want = JSON.parse(cli(['probe', '--notes', REALWORLD, '--format', 'json']));
+  await checkHeadlines(page, '#probe-headlines', want, 'probe');
   assert.equal(Number(await page.getAttribute('#probe-notes-table', 'data-total')), want.notes.length);
   const counts = await readRows(page, '#probe-counts');
   const rates = await readRows(page, '#probe-rates');
@@ -393,6 +399,7 @@ test('reclaim page: the abstention rule (strict, hedge) equals memaudit reclaim 
 
   const check = async (rule) => {
     const want = JSON.parse(cli(['reclaim', '--trials', HEDGE, '--abstain', rule, '--format', 'json']));
+    await checkHeadlines(page, '#reclaim-headlines', want, `reclaim ${rule}`);
     assert.equal(await page.getAttribute('#reclaim-abstain-rule', 'data-rule'), rule);
     assert.ok((await page.textContent('#reclaim-cells-card .conventions code')).includes(`abstain=${rule}`), 'rule under the table');
     const rows = await readRows(page, '#reclaim-cells');

@@ -184,3 +184,39 @@ export function assertDeepClose(got, want, what) {
     assert.equal(got, want, what);
   }
 }
+
+/**
+ * The page's "What the data says" panel (`panel`, e.g. `#headlines`) lists the CLI JSON's
+ * `headlines` in order (level, text, evidence), comes before every other result card, and each
+ * "show the table" button names a card that exists and brings it into view.
+ */
+export async function checkHeadlines(page, panel, want, what) {
+  assert.ok(Array.isArray(want.headlines), `${what}: the CLI JSON has headlines`);
+  const got = await page.$$eval(`${panel} li.headline`, (lis) => lis.map((li) => ({
+    level: li.dataset.level,
+    text: li.querySelector('.headline-text').textContent,
+    evidence: li.querySelector('.headline-evidence')?.textContent ?? '',
+    card: li.querySelector('.headline-link')?.dataset.card ?? null,
+  })));
+  assert.deepEqual(got.map(({ level, text, evidence }) => ({ level, text, evidence })),
+    want.headlines.map(({ level, text, evidence }) => ({ level, text, evidence })), `${what}: headlines`);
+  assert.equal(await page.textContent(`${panel} h2`), 'What the data says');
+  // Headlines first: of the page's cards only the inputs (drop zone, a pasted note) and the
+  // settings precede the panel.
+  const first = await page.$eval(panel, (p) => {
+    const pageEl = p.closest('section.page');
+    const cards = [...pageEl.querySelectorAll('section.card')];
+    return cards.slice(0, cards.indexOf(p)).every((c) => /(intake|settings|live)$/.test(c.id));
+  });
+  assert.ok(first, `${what}: the headlines are the first card`);
+  for (const h of got.filter((h) => h.card)) {
+    assert.ok(await page.$(`#${h.card}`), `${what}: card #${h.card} of "${h.text}" exists`);
+  }
+  const link = got.findIndex((h) => h.card);
+  if (link >= 0) {
+    await page.click(`${panel} li.headline:nth-child(${link + 1}) .headline-link`);
+    const focused = await page.evaluate(() => document.activeElement?.id);
+    assert.equal(focused, got[link].card, `${what}: the link focuses its card`);
+  }
+  return got;
+}

@@ -19,7 +19,7 @@ import path from 'node:path';
 
 import {
   ROOT, DIST, cli, cliError, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
-  download, assertUniqueIds, assertDeepClose,
+  download, assertUniqueIds, assertDeepClose, checkHeadlines,
 } from './testkit.mjs';
 
 const FIXTURES = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
@@ -98,6 +98,7 @@ test('answers page: profiles, summary, rows and the profile diff equal memaudit 
   const base = ['answers', '--input', 'answers.jsonl'];
   const check = async (args) => {
     const want = JSON.parse(inWork([...base, ...args, '--format', 'json']));
+    await checkHeadlines(page, '#answers-headlines', want, 'answers');
     await checkTable(page, '#answers-summary', want.summary, { n: (s) => s.n, mean: (s) => s.mean, correct: (s) => s.correct, correct_rate: (s) => s.correct_rate }, 'summary');
     const rows = await readRows(page, '#answers-rows');
     assert.equal(rows.length, want.rows.length, 'rows');
@@ -156,6 +157,7 @@ test('ablation page: u histogram, rates, rho with both intervals, the gate and t
   await load(page, 'ablation', file('noncircularity.csv'));
   const check = async (args) => {
     const want = JSON.parse(inWork(['ablation', '--input', 'noncircularity.csv', ...args, '--format', 'json']));
+    await checkHeadlines(page, '#ablation-headlines', want, 'ablation');
     const groups = want.runs.flatMap((r) => [r.overall, ...r.subsets]);
     const ci = (k, side) => (g) => g.noncircularity[k]?.[side] ?? null;
     await checkTable(page, '#ablation-groups', groups, {
@@ -217,6 +219,7 @@ test('K-sweep and claims page: claims, findings, cells and labelled deltas equal
   const base = ['claims', '--data', 'seed000_scores.csv', '--claims', 'seed000_claims.csv', '--printed-table', 'seed000_tables.csv'];
   const check = async (args) => {
     const want = JSON.parse(inWork([...base, ...args, '--format', 'json']));
+    await checkHeadlines(page, '#claims-headlines', want, 'claims');
     const claims = await checkTable(page, '#claims-table', want.claims, {
       reported: (c) => c.reported, recomputed: (c) => c.recomputed, difference: (c) => c.difference, n: (c) => c.n, reported_n: (c) => c.reported_n,
       recomputed_ci_low: (c) => c.recomputed_ci?.[0], recomputed_ci_high: (c) => c.recomputed_ci?.[1],
@@ -321,6 +324,7 @@ test('rules page: verdicts, margins, input hashes and the late rule flagged equa
   assert.deepEqual(roles, [['seed000_gitlog.txt', 'git_log'], ['seed000_values.json', 'values'], ['bm25-baseline-mab.json', 'data'], ['seed000_rules.json', 'rules']]);
   const args = ['rules', '--rules', 'seed000_rules.json', '--values', 'seed000_values.json', '--git-log', 'seed000_gitlog.txt', '--data', 'results/v7/bm25-baseline-mab.json', '--evaluated-at', '2026-11-22T00:00:00Z'];
   const want = JSON.parse(inWork([...args, '--format', 'json']));
+  await checkHeadlines(page, '#rules-headlines', want, 'rules');
   const rows = await checkTable(page, '#rules-verdicts', want.verdicts, { margin: (v) => v.margin }, 'verdicts');
   rows.forEach((r, i) => {
     const v = want.verdicts[i];
@@ -369,6 +373,7 @@ test('IR evaluation page: trec_eval measures, per-query values, its text and the
   const check = async (args) => {
     const all = ['trec-eval', ...args, '--bootstrap', '2000', 'test.qrels', 'run_a.run', 'run_b.run'];
     const want = JSON.parse(inWork([...all, '--format', 'json']));
+    await checkHeadlines(page, '#trec-eval-headlines', want, 'trec-eval');
     // Every summary value of every run.
     const cells = await page.$$eval('#trec-eval-summary td[data-measure]', (tds) => tds.map((td) => ({ run: td.dataset.run, measure: td.dataset.measure, value: td.dataset.value, text: td.textContent.trim() })));
     let n = 0;

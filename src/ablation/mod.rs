@@ -7,6 +7,8 @@
 //! (`docs/ablation.md`).
 
 pub mod analyse;
+pub mod figures;
+pub mod headlines;
 pub mod read;
 pub mod table;
 pub mod text;

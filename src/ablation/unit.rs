@@ -102,6 +102,18 @@ impl Capability for Ablation {
         Ok(table(report, which))
     }
 
+    fn figures(report: &AblationReport) -> Vec<crate::attach::Figure> {
+        super::figures::figures(report)
+    }
+
+    fn inputs(overview: &Vec<FileSummary>, _report: &AblationReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(overview)
+    }
+
+    fn headlines(report: &AblationReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &AblationReport) -> String {
         text::render_text(report)
     }

@@ -106,6 +106,14 @@ impl Capability for Answers {
         table(report, which)
     }
 
+    fn inputs(overview: &Vec<FileSummary>, _report: &AnswerReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(overview)
+    }
+
+    fn headlines(report: &AnswerReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &AnswerReport) -> String {
         text::render_text(report)
     }

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::table::{RescoreTable, table};
 use super::{Drilldown, Report, audit, drilldown};
-use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
+use crate::capability::{
+    Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, fingerprints_while, nothing_loaded,
+};
 use crate::conventions::Settings;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
@@ -83,23 +85,33 @@ impl Capability for Rescore {
                 "no input files: give --memories, --queries and --runs (or --input), or drop them on the page".into(),
             ));
         }
-        let total: f64 = files.iter().map(|f| f.file.len().max(1) as f64).sum();
-        let mut done = 0.0;
-        let mut loaded = Loaded::default();
-        let mut seen: Vec<&str> = Vec::new();
+        // The same file given twice (e.g. one bundle as --memories and --queries) is read once.
+        let mut unique: Vec<&RoleFile> = Vec::new();
         for f in files {
-            // The same file given twice (e.g. one bundle as --memories and --queries) is read once.
-            if seen.contains(&f.file.name.as_str()) {
-                continue;
+            if !unique.iter().any(|u| u.file.name == f.file.name) {
+                unique.push(f);
             }
-            seen.push(&f.file.name);
-            let size = f.file.len().max(1) as f64;
-            let start = done;
-            ingest::read_into(&f.file, role_of(f.role), &mut loaded, &mut |p| {
-                let share = (1.0 - BUILD_SHARE) * (start + p.fraction.clamp(0.0, 1.0) * size) / total;
-                progress(Phase::Reading, &p.stage, share);
-            })?;
-            done += size;
+        }
+        let total: f64 = unique.iter().map(|f| f.file.len().max(1) as f64).sum();
+        let (read, hashes) = fingerprints_while(&unique, || -> Result<Loaded> {
+            let mut done = 0.0;
+            let mut loaded = Loaded::default();
+            for f in &unique {
+                let size = f.file.len().max(1) as f64;
+                let start = done;
+                ingest::read_into(&f.file, role_of(f.role), &mut loaded, &mut |p| {
+                    let share = (1.0 - BUILD_SHARE) * (start + p.fraction.clamp(0.0, 1.0) * size) / total;
+                    progress(Phase::Reading, &p.stage, share);
+                })?;
+                done += size;
+            }
+            Ok(loaded)
+        });
+        let mut loaded = read?;
+        for (f, sha256) in unique.iter().zip(hashes?) {
+            if let Some(r) = loaded.files.iter_mut().find(|r| r.name == f.file.name) {
+                r.sha256 = sha256;
+            }
         }
         progress(Phase::Building, "checking and indexing", 1.0 - BUILD_SHARE);
         let ds = Dataset::build(loaded);
@@ -164,5 +176,31 @@ impl Capability for Rescore {
 
     fn render_text(report: &Report) -> String {
         super::text::render_text(report)
+    }
+
+    fn figures(report: &Report) -> Vec<crate::attach::Figure> {
+        report
+            .delta_distribution
+            .iter()
+            .map(|d| crate::attach::figure(&crate::plots::HistogramPlot::from_distribution(d)))
+            .collect()
+    }
+
+    fn inputs(_overview: &RescoreOverview, report: &Report) -> Vec<crate::attach::InputInfo> {
+        report
+            .reading
+            .files
+            .iter()
+            .map(|f| crate::attach::InputInfo {
+                name: f.name.clone(),
+                role: crate::report::serde_name(&f.format),
+                bytes: f.bytes as u64,
+                sha256: f.sha256.clone(),
+            })
+            .collect()
+    }
+
+    fn headlines(report: &Report) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
     }
 }

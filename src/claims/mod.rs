@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod config;
+pub mod headlines;
 pub mod lint;
 pub mod number;
 pub mod report;

@@ -222,6 +222,14 @@ impl Capability for Claims {
         table(report, which)
     }
 
+    fn inputs(overview: &ClaimsOverview, _report: &ClaimsReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(&overview.files)
+    }
+
+    fn headlines(report: &ClaimsReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &ClaimsReport) -> String {
         text::render_text(report)
     }

@@ -9,6 +9,8 @@
 //! replicates on the same resampled items (the paired bootstrap).
 
 pub mod engine;
+pub mod figures;
+pub mod headlines;
 pub mod run;
 pub mod table;
 pub mod unit;

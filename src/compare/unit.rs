@@ -180,6 +180,9 @@ pub struct OutcomeFileView {
     pub gzip: bool,
     pub bytes: usize,
     pub rows: usize,
+    /// SHA-256 of the file as given.
+    #[serde(default)]
+    pub sha256: String,
 }
 
 /// The loaded outcome table as the comparison page shows it.
@@ -256,6 +259,7 @@ pub fn table_info(table: &OutcomeTable) -> TableInfo {
                 gzip: f.gzip,
                 bytes: f.bytes,
                 rows: f.rows,
+                sha256: f.sha256.clone(),
             })
             .collect(),
         columns,
@@ -306,7 +310,17 @@ impl Capability for Compare {
         }
         progress(Phase::Reading, "reading outcome files", 0.0);
         let inputs: Vec<InputFile> = files.iter().map(|f| f.file.clone()).collect();
-        Ok(read_outcome_files(&inputs, &ReadOptions { format: request.format })?)
+        let refs: Vec<&RoleFile> = files.iter().collect();
+        let (table, hashes) = crate::capability::fingerprints_while(&refs, || {
+            read_outcome_files(&inputs, &ReadOptions { format: request.format })
+        });
+        let mut table = table?;
+        for (f, sha256) in files.iter().zip(hashes?) {
+            if let Some(s) = table.files.iter_mut().find(|s| s.name == f.file.name) {
+                s.sha256 = sha256;
+            }
+        }
+        Ok(table)
     }
 
     fn reload(old: &CompareRequest, new: &CompareRequest) -> bool {
@@ -377,6 +391,27 @@ impl Capability for Compare {
 
     fn table(report: &CompareOutput, which: CompareTable) -> Result<Table> {
         Ok(table(&report.comparison, which))
+    }
+
+    fn figures(report: &CompareOutput) -> Vec<crate::attach::Figure> {
+        super::figures::figures(&report.comparison, &report.pairing.value)
+    }
+
+    fn inputs(overview: &TableInfo, _report: &CompareOutput) -> Vec<crate::attach::InputInfo> {
+        overview
+            .files
+            .iter()
+            .map(|f| crate::attach::InputInfo {
+                name: f.name.clone(),
+                role: FileRole::Outcomes.name().to_string(),
+                bytes: f.bytes as u64,
+                sha256: f.sha256.clone(),
+            })
+            .collect()
+    }
+
+    fn headlines(report: &CompareOutput) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
     }
 
     fn render_text(report: &CompareOutput) -> String {

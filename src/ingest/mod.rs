@@ -451,6 +451,9 @@ pub struct FileReport {
     pub memories: usize,
     pub queries: usize,
     pub runs: usize,
+    /// SHA-256 of the file as given (lower-case hex; before gzip is undone).
+    #[serde(default)]
+    pub sha256: String,
 }
 
 /// Everything read from a set of files, before validation.
@@ -543,6 +546,7 @@ pub fn read_into(
         memories: loaded.bundle.memories.len() - before.0,
         queries: loaded.bundle.queries.len() - before.1,
         runs: loaded.bundle.runs.len() - before.2,
+        sha256: String::new(),
     });
     Ok(())
 }

@@ -11,6 +11,7 @@
 pub mod compute;
 pub mod evaluate;
 pub mod files;
+pub mod headlines;
 pub mod judged;
 pub mod measure;
 pub mod table;

@@ -327,6 +327,17 @@ impl Capability for TrecEval {
 
     /// One run: exactly what trec_eval prints. Several: each run's block in turn, then the
     /// paired comparison.
+    /// The text is trec_eval's, byte for byte: the headlines are in the JSON and on the page.
+    const HEADLINES_IN_TEXT: bool = false;
+
+    fn inputs(overview: &IrOverview, _report: &TrecEvalReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(&overview.files)
+    }
+
+    fn headlines(report: &TrecEvalReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &TrecEvalReport) -> String {
         let mut out = String::new();
         for r in &report.runs {

@@ -147,6 +147,9 @@ pub struct SourceFile {
     /// `config.name`. Several files that all state distinct ones are named by them.
     #[serde(default)]
     pub stated: Option<(String, String)>,
+    /// SHA-256 of the file as given (lower-case hex; empty when not computed).
+    #[serde(default)]
+    pub sha256: String,
 }
 
 /// Long-form outcomes read from one or several files.
@@ -501,6 +504,7 @@ impl Builder {
                 bytes,
                 rows: self.rows.len(),
                 stated: self.stated,
+                sha256: String::new(),
             }],
             columns,
             rows: self.rows,

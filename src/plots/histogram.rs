@@ -106,6 +106,21 @@ pub fn draw_histogram<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The histogram's size on screen and in SVG: width, height in pixels.
+pub const HISTOGRAM_SIZE: (u32, u32) = (760, 400);
+
+impl super::Plot for HistogramPlot {
+    fn size(&self) -> (u32, u32) {
+        HISTOGRAM_SIZE
+    }
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+        draw_histogram(root, self)
+    }
+}
+
 /// The histogram as a standalone SVG document of `width` × `height` pixels.
 pub fn histogram_svg(plot: &HistogramPlot, width: u32, height: u32) -> Result<String, PlotError> {
     let mut out = String::new();

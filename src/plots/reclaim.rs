@@ -49,6 +49,19 @@ fn distinct<T: PartialEq + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
 }
 
 impl ReclaimPlot {
+    /// The reclaim page's plot of a report: every cell, 860 × 440 pixels.
+    pub fn of_report(r: &crate::reclaim::ReclaimReport) -> ReclaimPlot {
+        ReclaimPlot::from_cells(
+            format!(
+                "Reclaim rate by policy and integrity ({})",
+                if r.settings.bootstrap.cluster_by_problem { "problems resampled" } else { "trials resampled" }
+            ),
+            &r.cells,
+            860,
+            440,
+        )
+    }
+
     /// One series per policy, split further by arm, model and task where the cells differ in
     /// them; points in integrity order.
     pub fn from_cells(title: impl Into<String>, cells: &[Cell], width: u32, height: u32) -> ReclaimPlot {

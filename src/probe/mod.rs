@@ -23,6 +23,7 @@
 //! Nothing here panics on user input; a note without any source is an [`IngestError`].
 
 pub mod explain;
+pub mod headlines;
 pub mod itemized;
 pub mod read;
 pub mod reference;

@@ -272,6 +272,14 @@ impl Capability for Probe {
         Ok(probe_table(report, which))
     }
 
+    fn inputs(overview: &ProbeOverview, _report: &ProbeReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(&overview.files)
+    }
+
+    fn headlines(report: &ProbeReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &ProbeReport) -> String {
         render_text(report)
     }

@@ -12,6 +12,7 @@
 pub mod abstain;
 pub mod analysis;
 pub mod bootstrap;
+pub mod headlines;
 pub mod pyrandom;
 pub mod score;
 pub mod table;

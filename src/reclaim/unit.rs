@@ -144,6 +144,18 @@ impl Capability for Reclaim {
         Ok(reclaim_table(report, which))
     }
 
+    fn figures(report: &ReclaimReport) -> Vec<crate::attach::Figure> {
+        vec![crate::attach::figure(&crate::plots::ReclaimPlot::of_report(report))]
+    }
+
+    fn inputs(overview: &ReclaimOverview, _report: &ReclaimReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(&overview.files)
+    }
+
+    fn headlines(report: &ReclaimReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &ReclaimReport) -> String {
         render_text(report)
     }

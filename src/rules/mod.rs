@@ -7,6 +7,7 @@
 //! (`docs/rules.md`).
 
 pub mod expr;
+pub mod headlines;
 pub mod registry;
 pub mod role;
 pub mod table;

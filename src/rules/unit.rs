@@ -173,6 +173,14 @@ impl Capability for Rules {
         Ok(table(report, which))
     }
 
+    fn inputs(overview: &Vec<FileSummary>, _report: &RulesReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(overview)
+    }
+
+    fn headlines(report: &RulesReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
     fn render_text(report: &RulesReport) -> String {
         text::render_text(report)
     }

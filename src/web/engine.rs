@@ -20,17 +20,45 @@ use crate::probe::Probe;
 use crate::reclaim::Reclaim;
 use crate::rules::Rules;
 
-/// The demo bundle (`static/demo`, written by `memaudit synth --out static/demo`), compiled
-/// into the worker so the demo works offline and never fetches anything.
+/// A committed file compiled into the worker as an input file named `$name`.
+macro_rules! demo_file {
+    ($name:literal, $path:literal) => {
+        InputFile::new($name, include_str!($path).as_bytes())
+    };
+}
+
+/// The page's demo ([`crate::demo`]), compiled into the worker so it works offline and never
+/// fetches anything: the rescoring bundle (`static/demo`, `memaudit synth --out static/demo`),
+/// the generated demos (`static/demo/<page>`, `memaudit synth --page PAGE`), and the project's
+/// own reference fixtures for claims, rules and the IR evaluation.
 pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
-    match page {
-        Analysis::Rescore => Some(vec![
-            InputFile::new("memories.jsonl", include_str!("../../static/demo/memories.jsonl").as_bytes()),
-            InputFile::new("queries.jsonl", include_str!("../../static/demo/queries.jsonl").as_bytes()),
-            InputFile::new("runs.jsonl", include_str!("../../static/demo/runs.jsonl").as_bytes()),
-        ]),
-        _ => None,
-    }
+    Some(match page {
+        Analysis::Rescore => vec![
+            demo_file!("memories.jsonl", "../../static/demo/memories.jsonl"),
+            demo_file!("queries.jsonl", "../../static/demo/queries.jsonl"),
+            demo_file!("runs.jsonl", "../../static/demo/runs.jsonl"),
+        ],
+        Analysis::Compare => vec![demo_file!("outcomes.csv", "../../static/demo/compare/outcomes.csv")],
+        Analysis::Probe => vec![demo_file!("notes.jsonl", "../../static/demo/probe/notes.jsonl")],
+        Analysis::Reclaim => vec![demo_file!("trials.jsonl", "../../static/demo/reclaim/trials.jsonl")],
+        Analysis::Answers => vec![demo_file!("answers.jsonl", "../../static/demo/answers/answers.jsonl")],
+        Analysis::Ablation => vec![demo_file!("ablation.csv", "../../static/demo/ablation/ablation.csv")],
+        Analysis::Claims => vec![
+            demo_file!("seed000_claims.csv", "../../tests/reference/paper_fixtures/seed000_claims.csv"),
+            demo_file!("seed000_scores.csv", "../../tests/reference/paper_fixtures/seed000_scores.csv"),
+            demo_file!("seed000_tables.csv", "../../tests/reference/paper_fixtures/seed000_tables.csv"),
+        ],
+        Analysis::Rules => vec![
+            demo_file!("seed000_rules.json", "../../tests/reference/paper_fixtures/seed000_rules.json"),
+            demo_file!("seed000_values.json", "../../tests/reference/paper_fixtures/seed000_values.json"),
+            demo_file!("seed000_gitlog.txt", "../../tests/reference/paper_fixtures/seed000_gitlog.txt"),
+        ],
+        Analysis::TrecEval => vec![
+            demo_file!("test.qrels", "../../tests/reference/trec_eval/test.qrels"),
+            demo_file!("run_a.run", "../../tests/reference/trec_eval/run_a.run"),
+            demo_file!("run_b.run", "../../tests/reference/trec_eval/run_b.run"),
+        ],
+    })
 }
 
 /// One capability's kept inputs.
@@ -239,6 +267,31 @@ mod tests {
         assert!(again.overview.is_none());
         assert_eq!(again.report.settings.k, 5);
         assert!(e.has_data(Analysis::Rescore) && !e.has_data(Analysis::Compare));
+    }
+
+    /// Every page's demo runs in the worker's engine under the page's default settings and
+    /// says something in its headlines.
+    #[test]
+    fn every_page_has_a_demo_that_runs_with_its_defaults() {
+        fn check<C: Capability>(e: &mut Engines) {
+            let files = demo_files(C::ANALYSIS).unwrap().into_iter().map(|f| (f, None)).collect();
+            let request = Payload::pack(&C::Request::default()).unwrap();
+            let out = e
+                .run(C::ANALYSIS, RunInputs::Files(files), &request, &mut quiet())
+                .unwrap_or_else(|err| panic!("{} demo: {}", C::ANALYSIS, err.error));
+            let report = outcome::<C>(out).report;
+            assert!(!crate::capability::headlines::<C>(&report).is_empty(), "{} demo has headlines", C::ANALYSIS);
+        }
+        let mut e = Engines::new();
+        check::<Rescore>(&mut e);
+        check::<Compare>(&mut e);
+        check::<Probe>(&mut e);
+        check::<Reclaim>(&mut e);
+        check::<Answers>(&mut e);
+        check::<Ablation>(&mut e);
+        check::<Claims>(&mut e);
+        check::<Rules>(&mut e);
+        check::<TrecEval>(&mut e);
     }
 
     #[test]

@@ -76,6 +76,6 @@ pub(crate) fn ablation_cmd(args: AblationArgs) -> Result<(), Failure> {
         },
     };
     let files = inputs::<Ablation>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Traces))).collect())?;
-    let (_, report) = run::<Ablation>(&files, &request)?;
-    emit::<Ablation>(&report, &args.output)
+    let (loaded, report) = run::<Ablation>(&files, &request)?;
+    emit::<Ablation>(&report, &loaded, &args.output)
 }

@@ -70,6 +70,6 @@ pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
         },
     };
     let files = inputs::<Answers>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Answers))).collect())?;
-    let (_, report) = run::<Answers>(&files, &request)?;
-    emit::<Answers>(&report, &args.output)
+    let (loaded, report) = run::<Answers>(&files, &request)?;
+    emit::<Answers>(&report, &loaded, &args.output)
 }

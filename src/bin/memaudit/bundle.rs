@@ -44,6 +44,10 @@ pub(crate) struct SynthArgs {
     /// Leave out the demo's system with a store of its own (`extractor-store`).
     #[arg(long)]
     pub(crate) no_own_store: bool,
+    /// Write this page's built-in demo instead of a bundle (compare, probe, reclaim, answers,
+    /// ablation; the rescoring demo is the default bundle).
+    #[arg(long)]
+    pub(crate) page: Option<memaudit::capability::Analysis>,
     #[arg(long)]
     pub(crate) out: PathBuf,
 }
@@ -88,6 +92,18 @@ pub(crate) fn import(args: ImportArgs) -> Result<(), Failure> {
 }
 
 pub(crate) fn synth_cmd(args: SynthArgs) -> Result<(), Failure> {
+    if let Some(page) = args.page {
+        let files = memaudit::demo::generate(page).ok_or_else(|| {
+            crate::common::fail(format!(
+                "the {page} page's demo is not generated here: it is the default bundle (rescore) or a committed reference fixture (claims, rules, trec-eval)"
+            ))
+        })?;
+        std::fs::create_dir_all(&args.out).map_err(|e| io_failure(&args.out, e))?;
+        for (name, text) in files {
+            write(&args.out.join(name), &text)?;
+        }
+        return Ok(());
+    }
     let spec = synth::SynthSpec {
         queries: args.queries,
         systems: args.systems,

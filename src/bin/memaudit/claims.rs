@@ -66,6 +66,6 @@ pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
     given.extend(args.claims.iter().map(|p| (p.clone(), Some(FileRole::Claims))));
     given.extend(args.printed.iter().map(|p| (p.clone(), Some(FileRole::Table))));
     let files = inputs::<Claims>(given)?;
-    let (_, report) = run::<Claims>(&files, &request)?;
-    emit::<Claims>(&report, &args.output)
+    let (loaded, report) = run::<Claims>(&files, &request)?;
+    emit::<Claims>(&report, &loaded, &args.output)
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use memaudit::capability::{self, Capability, FileRole, RoleFile, envelope, quiet};
+use memaudit::capability::{self, Capability, FileRole, RoleFile, envelope, quiet, report_envelope};
 use memaudit::choice::Choice;
 use memaudit::error::Error;
 use memaudit::ingest::InputFile;
@@ -75,6 +75,17 @@ pub(crate) struct Output<T: ValueEnum + Choice + Send + Sync + 'static> {
     /// carriage return gets a leading ' so that spreadsheets show it as text, not run it.
     #[arg(long)]
     pub(crate) csv_raw: bool,
+    /// Also write the report to attach: one self-contained HTML file (headlines, every table,
+    /// every plot as inline SVG, settings, input files with SHA-256, version; no script, no
+    /// request). `-` prints it instead of the --format output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: Option<PathBuf>,
+    /// Also write the report to attach as Markdown (`-`: print it instead).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) markdown: Option<PathBuf>,
+    /// Also write every plot of the report as an SVG file into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) plots: Option<PathBuf>,
 }
 
 impl<T: ValueEnum + Choice + Send + Sync + 'static> Output<T> {
@@ -107,7 +118,8 @@ pub(crate) fn json<T: serde::Serialize>(v: &T, pretty: bool) -> Result<String, F
     r.map_err(|e| Failure { message: format!("could not serialise output: {e}"), code: 1 })
 }
 
-/// A report in the version envelope every JSON output has.
+/// A value in the version envelope every JSON output has (a capability's report goes through
+/// [`emit`], which adds its headlines).
 pub(crate) fn json_report<R: serde::Serialize>(report: &R, pretty: bool) -> Result<String, Failure> {
     json(&envelope(report), pretty)
 }
@@ -157,15 +169,58 @@ pub(crate) fn detail<C: Capability>(
     Ok(C::detail(Some(&loaded), request, detail)?)
 }
 
-/// Prints a report in the chosen format (and writes `--out-dir`).
-pub(crate) fn emit<C: Capability>(report: &C::Report, out: &Output<C::Table>) -> Result<(), Failure>
+/// Writes `text` to `path`, or prints it when `path` is `-`.
+fn write_or_print(path: &Path, text: &str) -> Result<(), Failure> {
+    if path == Path::new("-") { print(text) } else { write(path, text) }
+}
+
+/// The report to attach (`--html`, `--markdown`) and the plots (`--plots`); `true` when one of
+/// them was printed, replacing the `--format` output.
+fn attach<C: Capability>(report: &C::Report, loaded: &C::Loaded, out: &Output<C::Table>) -> Result<bool, Failure>
 where
     C::Table: ValueEnum + Send + Sync,
 {
+    if out.html.is_none() && out.markdown.is_none() && out.plots.is_none() {
+        return Ok(false);
+    }
+    let made_by = format!("memaudit {} (CLI)", C::ANALYSIS);
+    // The same list of input files as the viewer's (`Capability::inputs`).
+    let inputs = C::inputs(&C::overview(loaded), report);
+    let a = memaudit::attach::attachment::<C>(report, inputs, made_by);
+    let mut printed = false;
+    if let Some(p) = &out.html {
+        write_or_print(p, &memaudit::attach::html(&a))?;
+        printed |= p == Path::new("-");
+    }
+    if let Some(p) = &out.markdown {
+        write_or_print(p, &memaudit::attach::markdown(&a))?;
+        printed |= p == Path::new("-");
+    }
+    if let Some(dir) = &out.plots {
+        std::fs::create_dir_all(dir).map_err(|e| io_failure(dir, e))?;
+        for (i, f) in a.figures.iter().enumerate() {
+            write(&dir.join(memaudit::attach::figure_file_name(i, f)), &f.svg)?;
+        }
+        if a.figures.is_empty() {
+            note(&format!("memaudit: note: `{}` draws no plot for this report; no SVG written", C::ANALYSIS));
+        }
+    }
+    Ok(printed)
+}
+
+/// Prints a report in the chosen format (and writes `--out-dir`, the report to attach and the
+/// plots when asked).
+pub(crate) fn emit<C: Capability>(report: &C::Report, loaded: &C::Loaded, out: &Output<C::Table>) -> Result<(), Failure>
+where
+    C::Table: ValueEnum + Send + Sync,
+{
+    if attach::<C>(report, loaded, out)? {
+        return Ok(());
+    }
     if let Some(dir) = &out.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| io_failure(dir, e))?;
         let stem = if C::ANALYSIS == memaudit::capability::Analysis::Compare { "comparison" } else { "report" };
-        write(&dir.join(format!("{stem}.json")), &json_report(report, true)?)?;
+        write(&dir.join(format!("{stem}.json")), &json(&report_envelope::<C>(report), true)?)?;
         for &t in C::Table::ALL {
             // A table the report cannot have (e.g. a diff without --diff) is not written.
             if let Ok(table) = C::table(report, t) {
@@ -177,12 +232,12 @@ where
         }
     }
     match out.format {
-        OutFormat::Json => print(&format!("{}\n", json_report(report, out.pretty)?)),
+        OutFormat::Json => print(&format!("{}\n", json(&report_envelope::<C>(report), out.pretty)?)),
         OutFormat::Csv => {
             let which = out.table.unwrap_or(C::Table::ALL[0]);
             print(&out.csv(&C::table(report, which)?)?)
         }
-        OutFormat::Table => print(&memaudit::report::terminal_safe(&C::render_text(report))),
+        OutFormat::Table => print(&memaudit::report::terminal_safe(&capability::report_text::<C>(report))),
         OutFormat::Latex => match C::latex(report) {
             Some(tex) => print(&tex),
             None => Err(fail(format!("`memaudit {}` has no LaTeX output: use json, csv or table", C::ANALYSIS))),

@@ -172,17 +172,20 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
             ItemsView::Arm { .. } => Err(fail("--items takes two arm names: A,B")),
         };
     }
-    let (_, report) = match run_once::<Compare>(&files, &request, &mut quiet()) {
+    let (loaded, report) = match run_once::<Compare>(&files, &request, &mut quiet()) {
         Ok(done) => done,
         Err(e) => {
             // A refused pairing is also a JSON document (its pairing report and each arm's
             // interval without pairing) when JSON was asked for; the exit code stays 2.
             if let (OutFormat::Json, Error::Unpaired { message, pairing, unpaired }) = (args.output.format, &e) {
                 let refusal = Refusal { refused: message, pairing: pairing.as_deref(), unpaired: unpaired.as_deref() };
-                print(&format!("{}\n", json_report(&refusal, args.output.pretty)?))?;
+                let headlines = memaudit::compare::headlines::of_refusal(message, unpaired.as_deref());
+                let json =
+                    crate::common::json(&memaudit::capability::envelope_with(&refusal, headlines), args.output.pretty)?;
+                print(&format!("{json}\n"))?;
             }
             return Err(e.into());
         }
     };
-    emit::<Compare>(&report, &args.output)
+    emit::<Compare>(&report, &loaded, &args.output)
 }

@@ -58,11 +58,44 @@ enum Command {
     /// (several runs are also compared with paired statistics).
     #[command(name = "trec-eval")]
     TrecEval(trec_eval::TrecEvalArgs),
+    /// The report to attach to a review: `memaudit report SUBCOMMAND ARGS…` prints one
+    /// self-contained HTML file (headlines, every table, every plot, settings, input files with
+    /// SHA-256); the same as `memaudit SUBCOMMAND ARGS… --html -`. `--html FILE`,
+    /// `--markdown FILE` and `--plots DIR` among the ARGS write files instead.
+    Report {
+        /// An analysis subcommand (rescore, compare, probe, reclaim, answers, ablation, claims,
+        /// rules, trec-eval) and its arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "SUBCOMMAND ARGS")]
+        args: Vec<String>,
+    },
+}
+
+/// `memaudit report SUB ARGS…` as the analysis subcommand with `--html -` (unless the ARGS
+/// already write the report somewhere).
+fn report_command(args: Vec<String>) -> Result<Command, common::Failure> {
+    let mut argv = vec!["memaudit".to_string()];
+    let writes =
+        args.iter().any(|a| ["--html", "--markdown"].iter().any(|o| a == o || a.starts_with(&format!("{o}="))));
+    argv.extend(args);
+    if !writes {
+        argv.extend(["--html".to_string(), "-".to_string()]);
+    }
+    let cli = Cli::try_parse_from(argv).map_err(|e| common::fail(e.to_string().trim_end()))?;
+    match cli.command {
+        Command::Drilldown(_) | Command::Import(_) | Command::Synth(_) | Command::Report { .. } => Err(common::fail(
+            "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules or trec-eval",
+        )),
+        c => Ok(c),
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    let command = match cli.command {
+        Command::Report { args } => report_command(args),
+        c => Ok(c),
+    };
+    let result = command.and_then(|command| match command {
         Command::Rescore(a) => rescore::rescore(a),
         Command::Drilldown(a) => rescore::drill(a),
         Command::Import(a) => bundle::import(a),
@@ -75,7 +108,9 @@ fn main() -> ExitCode {
         Command::Claims(a) => claims::claims_cmd(a),
         Command::Rules(a) => rules::rules_cmd(a),
         Command::TrecEval(a) => trec_eval::trec_eval_cmd(a),
-    };
+        // `report_command` never returns a report: a nested one is refused there.
+        Command::Report { .. } => Err(common::fail("`memaudit report` cannot report a report")),
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

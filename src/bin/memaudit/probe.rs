@@ -77,6 +77,6 @@ pub(crate) fn probe(args: ProbeArgs) -> Result<(), Failure> {
         let line = format!("{record}\n");
         files.extend(assign_roles::<Probe>(vec![(InputFile::new("--note", line), Some(FileRole::Notes))])?);
     }
-    let (_, report) = run::<Probe>(&files, &request)?;
-    emit::<Probe>(&report, &args.output)
+    let (loaded, report) = run::<Probe>(&files, &request)?;
+    emit::<Probe>(&report, &loaded, &args.output)
 }

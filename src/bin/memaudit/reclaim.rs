@@ -95,6 +95,6 @@ pub(crate) fn reclaim_cmd(args: ReclaimArgs) -> Result<(), Failure> {
         args.keys.iter().map(|p| (p.clone(), Some(FileRole::Keys))).collect();
     given.extend(args.trials.iter().map(|p| (p.clone(), Some(FileRole::Trials))));
     let files = inputs::<Reclaim>(given)?;
-    let (_, report) = run::<Reclaim>(&files, &request)?;
-    emit::<Reclaim>(&report, &args.output)
+    let (loaded, report) = run::<Reclaim>(&files, &request)?;
+    emit::<Reclaim>(&report, &loaded, &args.output)
 }

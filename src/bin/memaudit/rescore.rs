@@ -128,8 +128,8 @@ pub(crate) struct DrilldownArgs {
 
 pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     let files = inputs::<Rescore>(args.input.files())?;
-    let (_, report) = run::<Rescore>(&files, &args.settings.settings()?)?;
-    emit::<Rescore>(&report, &args.output)?;
+    let (loaded, report) = run::<Rescore>(&files, &args.settings.settings()?)?;
+    emit::<Rescore>(&report, &loaded, &args.output)?;
     let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
     if args.output.format == OutFormat::Csv && n > 0 {
         note(&format!("memaudit: {n} reading warning(s); see `--table warnings`"));

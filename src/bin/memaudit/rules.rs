@@ -41,6 +41,6 @@ pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
     given.extend(args.git_log.iter().map(|p| (p.clone(), Some(FileRole::GitLog))));
     given.extend(args.data.iter().map(|p| (p.clone(), Some(FileRole::Data))));
     let files = inputs::<Rules>(given)?;
-    let (_, report) = run::<Rules>(&files, &request)?;
-    emit::<Rules>(&report, &args.output)
+    let (loaded, report) = run::<Rules>(&files, &request)?;
+    emit::<Rules>(&report, &loaded, &args.output)
 }

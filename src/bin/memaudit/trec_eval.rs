@@ -132,11 +132,11 @@ pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {
         given.push((read_input(r)?, Some(FileRole::Runs)));
     }
     let files = capability::assign_roles::<TrecEval>(given)?;
-    let (_, report) = run::<TrecEval>(&files, &request)?;
+    let (loaded, report) = run::<TrecEval>(&files, &request)?;
     if args.output.format == OutFormat::Table {
         for n in &report.notes {
             note(&format!("memaudit: note: {n}"));
         }
     }
-    emit::<TrecEval>(&report, &args.output)
+    emit::<TrecEval>(&report, &loaded, &args.output)
 }

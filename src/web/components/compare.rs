@@ -98,7 +98,7 @@ pub fn pairing_view(props: &PairingProps) -> Html {
                     { format!("{} ({} with a value in every arm; {} used)", count(r.n_items), count(r.complete_items), count(r.items_used)) }
                 </dd>
             </dl>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="pairing-arms" class="compact">
                 <thead><tr>
                     <th scope="col">{"arm"}</th><th scope="col">{"rows"}</th><th scope="col">{"items with a value"}</th>
@@ -201,7 +201,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
     };
     html! {
         <Section id="arms" title="Arms" exports={exports(c, CompareTable::Arms)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="arms-table">
                 <thead><tr>
                     <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
@@ -325,7 +325,7 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
     };
     html! {
         <Section id="unpaired" title="Each arm without pairing" {intro}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="unpaired-table">
                 <thead><tr>
                     <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
@@ -385,7 +385,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
     };
     html! {
         <Section id="pairs" title="Contrasts" exports={exports(c, CompareTable::Pairs)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="pairs-table">
                 <thead><tr>
                     <th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
@@ -474,7 +474,7 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
     };
     html! {
         <Section id="strata" title={format!("Contrasts per {column}")} {exports} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="strata-table">
                 <thead><tr>
                     <th scope="col">{ column.clone() }</th><th scope="col">{"items"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
@@ -539,7 +539,7 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
                     { format!(" Bonferroni–Dunn against {ctl}: CD = {bd:.3}.") }
                 }
             </p>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="ranks-table" class="compact">
                 <thead><tr><th scope="col">{"arm"}</th><th scope="col">{"mean rank (1 = best)"}</th><th scope="col">{"not significantly different from (bar)"}</th></tr></thead>
                 <tbody>
@@ -649,7 +649,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
     };
     html! {
         <Section id="compare-items" title={title} {exports} {intro}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="items-table" data-selection={selection} data-total={total.to_string()}>
                 { match &**v {
                     ItemsView::Pair { a, b, items } => html! {

@@ -38,8 +38,8 @@ pub fn table_json(r: &Report, table: RescoreTable) -> Result<String, String> {
 }
 
 /// A whole report as the CLI's `--format json` prints it (the version envelope first).
-pub fn report_json<R: Serialize>(report: &R) -> Result<String, String> {
-    pretty(&crate::capability::envelope(report))
+pub fn report_json<C: crate::capability::Capability>(report: &C::Report) -> Result<String, String> {
+    pretty(&crate::capability::report_envelope::<C>(report))
 }
 
 /// The CSV export of a table (exactly the CLI's `--format csv --table NAME`).

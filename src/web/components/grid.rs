@@ -219,10 +219,10 @@ fn row(a: RowAttrs, cells: impl IntoIterator<Item = Html>) -> Html {
     Html::VTag(Rc::new(tr))
 }
 
-/// `<div class="table-wrap"><table id={id}>` with a header row (header, tooltip) and `body`.
+/// `<div class="table-wrap" tabindex="0"><table id={id}>` with a header row (header, tooltip) and `body`.
 fn wrap(id: &str, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)>, body: Vec<Html>) -> Html {
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table id={id.to_string()}>
                 <thead><tr>
                     { for heads.into_iter().map(|(h, title)| html! { <th scope="col" {title}>{ h }</th> }) }
@@ -233,7 +233,7 @@ fn wrap(id: &str, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)
     }
 }
 
-/// `<div class="table-wrap"><table id={id}>` with a header row and one row per item.
+/// `<div class="table-wrap" tabindex="0"><table id={id}>` with a header row and one row per item.
 pub fn grid<'a, R: 'a>(
     id: &str,
     cols: &[Column<R>],

@@ -16,8 +16,8 @@ use crate::plots::{HistogramPlot, PlotError, draw_histogram, histogram_svg};
 use crate::web::dom::{click_link, download_text};
 use crate::web::format::{count, fmt4, pct};
 
-pub const WIDTH: u32 = 760;
-pub const HEIGHT: u32 = 400;
+pub const WIDTH: u32 = crate::plots::histogram::HISTOGRAM_SIZE.0;
+pub const HEIGHT: u32 = crate::plots::histogram::HISTOGRAM_SIZE.1;
 
 /// Draws a plot on a canvas element.
 pub fn draw_on_canvas(canvas: HtmlCanvasElement, plot: &HistogramPlot) -> Result<(), PlotError> {

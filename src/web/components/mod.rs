@@ -4,6 +4,7 @@ pub mod compare;
 pub mod drilldown;
 pub mod export;
 pub mod grid;
+pub mod headlines;
 pub mod histogram;
 pub mod plot;
 pub mod reading;

@@ -72,7 +72,7 @@ pub fn reading_summary(props: &ReadingProps) -> Html {
     });
     html! {
         <Card id="reading-summary" title="What was read" report={props.report.clone()} exports={vec![RescoreTable::Warnings]}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="files-table" class="compact">
                 <thead><tr>
                     <th scope="col">{"file"}</th><th scope="col">{"detected format"}</th><th scope="col">{"size"}</th>

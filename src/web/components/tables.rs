@@ -29,7 +29,7 @@ pub fn coverage_table(props: &ReportProps) -> Html {
     let per_store = r.coverage.iter().any(|c| c.system.is_some());
     html! {
         <Card id="coverage" title="Coverage" report={props.report.clone()} exports={vec![RescoreTable::Coverage]} {intro}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="coverage-table">
                 <thead><tr>
                     if per_store { <th scope="col">{"store of"}</th> }
@@ -70,7 +70,7 @@ pub fn summary_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="summary" title="Scores per credit target" report={props.report.clone()} exports={vec![RescoreTable::Summary, RescoreTable::PerQuery]} {intro}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="summary-table">
                 <thead><tr>
                     <th scope="col">{"system"}</th><th scope="col">{"target"}</th><th scope="col">{"subset"}</th>
@@ -116,7 +116,7 @@ pub fn instability_table(props: &ReportProps) -> Html {
             if r.instability.is_empty() {
                 <p class="empty">{ "Needs at least two targets with eligible queries (TREC qrels give only Raw)." }</p>
             }
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="instability-table">
                 <thead><tr>
                     <th scope="col">{"system"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
@@ -187,7 +187,7 @@ pub fn instability_by_category_table(props: &ReportProps) -> Html {
             }
             <details open={rows.len() <= 40}>
             <summary>{ format!("{} rows ({categories} categories)", rows.len()) }</summary>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="instability-by-category-table">
                 <thead><tr>
                     <th scope="col">{"system"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
@@ -253,7 +253,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                 <p id="aggregations-setting" data-population={population.clone()} data-fallback={fallback.clone()}>
                     { "population: " }<code>{ population }</code>{ " \u{b7} fallback for targetless queries: " }<code>{ fallback }</code>
                 </p>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="aggregations-table">
                     <caption>{ "Mean nDCG@k per system under each target and aggregation" }</caption>
                     <thead><tr>
@@ -281,7 +281,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                     </tbody>
                 </table>
                 </div>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="kendall-from-raw-table">
                     <caption>{ "\u{3c4}_d: system pairs ordered differently from the Raw means" }</caption>
                     <thead><tr>
@@ -303,7 +303,7 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                     </tbody>
                 </table>
                 </div>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="agreement-table">
                     <caption>{ "Agreement filtering: queries where all three targets agree on Hit@k" }</caption>
                     <thead><tr>
@@ -397,7 +397,7 @@ pub fn winner_grid(props: &ReportProps) -> Html {
             if pairs.is_empty() {
                 <p class="empty">{ "Fewer than two systems: no pairs to compare." }</p>
             }
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="winner-grid" class="grid" data-subset={subset.name()} data-metric={metric.name()}>
                 <thead><tr>
                     <th scope="col">{"a"}</th><th scope="col">{"b"}</th>
@@ -468,7 +468,7 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec![RescoreTable::Recommendations]} {intro}>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="recommendations-table">
                 <thead><tr>
                     <th scope="col">{"queries"}</th><th scope="col">{"target"}</th><th scope="col">{"metric"}</th><th scope="col">{"n"}</th>
@@ -520,7 +520,7 @@ pub fn contested_table(props: &ReportProps) -> Html {
             if r.contested_summary.is_empty() {
                 <p class="empty">{ "Needs all three targets (not available for TREC qrels)." }</p>
             } else {
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="contested-summary-table" class="compact">
                     <thead><tr><th scope="col">{"system"}</th><th scope="col">{"queries with a Raw target"}</th><th scope="col">{"contested"}</th></tr></thead>
                     <tbody>
@@ -534,7 +534,7 @@ pub fn contested_table(props: &ReportProps) -> Html {
                     </tbody>
                 </table>
                 </div>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="contested-table">
                     <thead><tr>
                         <th scope="col">{"system"}</th><th scope="col">{"query"}</th><th scope="col">{"rank"}</th>
@@ -651,7 +651,7 @@ pub fn curve_card(props: &ReportProps) -> Html {
                 </select>
             </div>
             <PlotCanvas<CutoffPlot> id="curve-plot" {plot} filename="memaudit-cutoff-curve" />
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="curve-table" class="compact">
                 <thead><tr>
                     <th scope="col">{"system"}</th><th scope="col">{"target"}</th><th scope="col">{"queries"}</th><th scope="col">{"k"}</th>

@@ -15,7 +15,7 @@ use crate::ablation::{
     OutcomeScoring, Target,
 };
 use crate::answers::Profile;
-use crate::plots::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
+use crate::plots::{RhoPlot, UtilityPlot};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
 use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, table_exports, table_grid};
@@ -224,73 +224,13 @@ fn group_attrs(g: &GroupAblation) -> RowAttrs {
 
 /// What `memaudit ablation --format json` prints.
 pub fn report_json(b: &AblationBatch) -> Result<String, String> {
-    crate::web::components::export::report_json(&b.report)
-}
-
-fn rho_plot(b: &AblationBatch) -> RhoPlot {
-    let s = &b.report.settings;
-    let rows = b
-        .report
-        .groups()
-        .map(|g| {
-            let nc = &g.noncircularity;
-            RhoRow {
-                label: g.subset.clone().unwrap_or_else(|| g.run.clone()),
-                group: g.subset.as_ref().map(|_| format!("{} by subset", g.run)),
-                rho: nc.rho,
-                pair: nc.pair_ci.as_ref().map(|c| (c.low, c.high)),
-                query: nc.query_ci.as_ref().map(|c| (c.low, c.high)),
-                passes: nc.passes,
-            }
-        })
-        .collect();
-    RhoPlot {
-        title: format!(
-            "\u{03c1}({}, retrieval score) with {:.0}% bootstrap intervals; gate {}",
-            if s.target == Target::Y { "y" } else { "u" },
-            s.confidence * 100.0,
-            b.report.gate
-        ),
-        x_label: "Spearman \u{03c1} (mid-ranks for ties)".into(),
-        rows,
-        gate: s.gate,
-        width: 1000,
-    }
-}
-
-fn utility_plot(b: &AblationBatch, mode: &str) -> UtilityPlot {
-    let runs: Vec<UtilityGroup> = b
-        .report
-        .runs
-        .iter()
-        .map(|r| UtilityGroup { name: r.overall.run.clone(), histogram: r.overall.rates.histogram })
-        .collect();
-    let groups = match mode {
-        "pooled" => vec![UtilityPlot::pooled("all runs pooled", &runs)],
-        "subsets" => b
-            .report
-            .runs
-            .iter()
-            .flat_map(|r| {
-                let subs = r.subsets.iter().map(|g| UtilityGroup {
-                    name: format!("{} · {}", g.run, g.subset.clone().unwrap_or_default()),
-                    histogram: g.rates.histogram,
-                });
-                let own = r
-                    .subsets
-                    .is_empty()
-                    .then(|| UtilityGroup { name: r.overall.run.clone(), histogram: r.overall.rates.histogram });
-                own.into_iter().chain(subs).collect::<Vec<_>>()
-            })
-            .collect(),
-        _ => runs,
-    };
-    UtilityPlot { title: "Utility u of each (query, memory) pair".into(), groups, width: 1000, height: 380 }
+    crate::web::components::export::report_json::<crate::ablation::Ablation>(&b.report)
 }
 
 impl Tool for Ablation {
     type Capability = crate::ablation::Ablation;
     const INTAKE_TITLE: &'static str = "Ablation traces";
+    const CARDS: crate::web::components::headlines::Cards = &[("groups", "ablation-noncircularity-card")];
     type Draft = Draft;
     type View = View;
 
@@ -377,7 +317,7 @@ impl Tool for Ablation {
                     <p class="gate-line" id="ablation-gate-line" data-gate={r.gate.clone()}>
                         <span class="label">{ "Gate (set before the data): " }</span><code>{ r.gate.clone() }</code></p>
                     { grid("ablation-noncircularity", &rho_cols(), &all, group_attrs) }
-                    <PlotCanvas<RhoPlot> id="ablation-rho-plot" plot={rho_plot(b)} filename="memaudit-ablation-rho" />
+                    <PlotCanvas<RhoPlot> id="ablation-rho-plot" plot={crate::ablation::figures::rho_plot(&b.report)} filename="memaudit-ablation-rho" />
                     <h3>{ "Breach audit" }</h3>
                     <ul class="breach-audit" id="ablation-breaches">
                         { for r.runs.iter().map(|run| {
@@ -409,7 +349,7 @@ impl Tool for Ablation {
                     <div class="controls">
                         { ui.select_field("ablation-hist-mode", "bars", &modes, mode, ui.on_view(|v: &mut View, m| v.histogram = m)) }
                     </div>
-                    <PlotCanvas<UtilityPlot> id="ablation-u-histogram" plot={utility_plot(b, mode)} filename="memaudit-u-histogram" />
+                    <PlotCanvas<UtilityPlot> id="ablation-u-histogram" plot={crate::ablation::figures::utility_plot(&b.report, mode)} filename="memaudit-u-histogram" />
                 </Section>
                 <Section id="ablation-groups-card" title="Rates per run and subset" conventions={conv}
                     exports={table_exports(AblationTable::Groups, b, |b, t| Ok(ablation::table(&b.report, t)), |b| to_json(&b.report.groups().collect::<Vec<_>>()))}

@@ -157,7 +157,7 @@ fn disagreement_rows(b: &AnswersBatch) -> &[Disagreement] {
 
 /// What `memaudit answers --format json` prints.
 pub fn report_json(b: &AnswersBatch) -> Result<String, String> {
-    crate::web::components::export::report_json(&b.report)
+    crate::web::components::export::report_json::<crate::answers::Answers>(&b.report)
 }
 
 fn profile_options() -> Vec<(String, String)> {
@@ -167,6 +167,8 @@ fn profile_options() -> Vec<(String, String)> {
 impl Tool for Answers {
     type Capability = crate::answers::Answers;
     const INTAKE_TITLE: &'static str = "Answer rows";
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("summary", "answers-summary-card"), ("rows", "answers-rows-card")];
     type Draft = Draft;
     type View = View;
 
@@ -273,7 +275,7 @@ impl Tool for Answers {
                 </Section>
                 <Section id="answers-profiles-card" title="Scoring profiles" conventions={conv.clone()}
                     intro={html! { <p class="intro">{ "Each profile is a port of the script behind published numbers; its rules and source are recorded with every result." }</p> }}>
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="answers-profiles">
                         <thead><tr><th scope="col">{"profile"}</th><th scope="col">{"scores"}</th><th scope="col">{"rules"}</th><th scope="col">{"source"}</th></tr></thead>
                         <tbody>

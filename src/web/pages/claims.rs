@@ -272,7 +272,7 @@ fn sweep_json<T: Serialize>(b: &ClaimsBatch, rows: fn(&KSweep) -> &[T]) -> Resul
 
 /// What `memaudit claims --format json` prints.
 pub fn report_json(b: &ClaimsBatch) -> Result<String, String> {
-    crate::web::components::export::report_json(&b.report)
+    crate::web::components::export::report_json::<crate::claims::Claims>(&b.report)
 }
 
 fn ksweep_plot(s: &KSweep, key: &str) -> Option<KSweepPlot> {
@@ -410,6 +410,8 @@ impl Claims {
 impl Tool for Claims {
     type Capability = crate::claims::Claims;
     const INTAKE_TITLE: &'static str = "Scores, claims and tables";
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("claims", "claims-card"), ("findings", "claims-findings-card")];
     type Draft = Draft;
     type View = View;
 

@@ -24,7 +24,7 @@ use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, int_cell, num_cell, on_enter, pct, text_cell};
 use crate::web::job::{self, Job, JobEvent};
-use crate::web::protocol::{Response, SourceFile};
+use crate::web::protocol::{Inputs, Response, SourceFile};
 
 /// A probe batch as the page shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +36,10 @@ pub struct ProbeBatch {
     /// Notes read (before the arm filter).
     pub notes_read: usize,
     pub total_ms: f64,
+    /// The report's headlines (the CLI's `headlines`).
+    pub headlines: Rc<Vec<crate::headline::Headline>>,
+    /// The input files the report rests on (for the report to attach).
+    pub inputs: Rc<Vec<crate::attach::InputInfo>>,
 }
 
 /// What the page's last drill-down asked.
@@ -182,6 +186,8 @@ pub enum Msg {
     SourceKind(String),
     Mode(Mode),
     Example,
+    /// Run the batch on the built-in demo notes.
+    Demo,
     AddFiles(Vec<SourceFile>),
     BatchMode(Mode),
     Confidence(String),
@@ -262,7 +268,11 @@ impl ProbePage {
                     arms: Vec::new(),
                     notes_read: 0,
                 });
+                let headlines = Rc::new(crate::capability::headlines::<crate::probe::Probe>(&outcome.report));
+                let inputs = Rc::new(crate::attach::of_summaries(&o.files));
                 self.batch = Some(Rc::new(ProbeBatch {
+                    headlines,
+                    inputs,
                     files: o.files,
                     report: outcome.report,
                     arms: o.arms,
@@ -422,13 +432,17 @@ impl ProbePage {
         };
         let report_json = {
             let b = b.clone();
-            move || crate::web::components::export::report_json(&b.report)
+            move || crate::web::components::export::report_json::<crate::probe::Probe>(&b.report)
         };
         html! {
             <div id="probe-results">
+                <crate::web::components::headlines::HeadlinesPanel id="probe-headlines" headlines={b.headlines.clone()}
+                    cards={&[("notes", "probe-summary"), ("by_verdict", "probe-outcomes"), ("agreement", "probe-outcomes")][..]}
+                    exports={crate::web::components::headlines::attach_buttons::<crate::probe::Probe, ProbeBatch>(
+                        "probe-", b.clone(), |b| &b.report, b.inputs.clone())} />
                 <Section id="probe-reading" title="What was read"
                     exports={crate::web::components::export::text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="probe-files" class="compact">
                         <thead><tr><th scope="col">{"file"}</th><th scope="col">{"read as"}</th><th scope="col">{"records"}</th></tr></thead>
                         <tbody>
@@ -448,7 +462,7 @@ impl ProbePage {
                 <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()}
                     intro={html! { <p class="intro">{ format!("Counts per verdict; the silent-uncorrectable rate (silent / uncorrectable_silent) and the \
                         unflagged-failure rate (also silently partial notes) with {conf} Wilson intervals.") }</p> }}>
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="probe-rates" class="compact">
                         <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"notes"}</th><th scope="col">{"silent"}</th>
                             <th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
@@ -473,7 +487,7 @@ impl ProbePage {
                         </tbody>
                     </table>
                     </div>
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="probe-counts" class="compact">
                         <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes"}</th><th scope="col">{"share"}</th></tr></thead>
                         <tbody>
@@ -498,7 +512,7 @@ impl ProbePage {
                         exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
                         intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
                             intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                         <table id="probe-by-verdict" class="compact">
                             <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes with outcome"}</th>
                                 <th scope="col">{"recovered"}</th><th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th></tr></thead>
@@ -517,7 +531,7 @@ impl ProbePage {
                             </tbody>
                         </table>
                         </div>
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                         <table id="probe-confusion" class="compact">
                             <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"n"}</th>
                                 <th scope="col" title="predicted recovery, recovered">{"TP"}</th><th scope="col" title="predicted recovery, failed">{"FP"}</th>
@@ -568,7 +582,7 @@ impl ProbePage {
     fn crosstab(&self, r: &ProbeReport) -> Html {
         let refs = Mode::Reference.verdicts();
         html! {
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
             <table id="probe-agreement" class="compact crosstab">
                 <caption>{ "Itemized (rows) × reference (columns): notes, and recovered / with outcome" }</caption>
                 <thead><tr><th scope="col">{"itemized \\ reference"}</th>
@@ -607,7 +621,7 @@ impl ProbePage {
         html! {
             <Section id="probe-notes" title="Notes" {exports}
                 intro={html! { <p class="intro">{ format!("Every note in {} mode. Click a row to see the note highlighted.", b.report.mode.name()) }</p> }}>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="probe-notes-table" data-total={notes.len().to_string()}>
                     <thead><tr><th scope="col">{"#"}</th><th scope="col">{"note"}</th><th scope="col">{"verdict"}</th>
                         <th scope="col">{"k / N"}</th><th scope="col">{"stale"}</th><th scope="col">{"tag"}</th>
@@ -654,7 +668,7 @@ impl Component for ProbePage {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        ProbePage {
+        let mut page = ProbePage {
             job: Job::new(ctx.link().callback(Msg::Worker)),
             asked: None,
             overview: None,
@@ -672,7 +686,11 @@ impl Component for ProbePage {
             detail: None,
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
+        };
+        if ctx.props().active && crate::web::dom::startup_request().demo {
+            page.job.run(Some(Inputs::Demo), &page.run, "loading the demo");
         }
+        page
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
@@ -711,6 +729,12 @@ impl Component for ProbePage {
                 self.stale = EXAMPLE.2.into();
                 self.source_kind = "auto".into();
                 self.probe_live();
+                true
+            }
+            Msg::Demo => {
+                self.files.clear();
+                self.run.arm = None;
+                self.job.run(Some(Inputs::Demo), &self.run, "loading the demo");
                 true
             }
             Msg::AddFiles(files) => {
@@ -808,6 +832,8 @@ impl Component for ProbePage {
                         <code>{ "source" }</code>{ ")." }</p>
                     <div class="intake-actions">
                         { file_picker("probe-file-input", "Choose notes files…", "probe-privacy", on_files) }
+                        <button type="button" class="secondary" id="probe-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
+                            title="synthetic notes of three memory policies built into the page: nothing is fetched">{ "Try the demo" }</button>
                     </div>
                     <div class="fields">
                         <div class="field">

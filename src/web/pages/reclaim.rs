@@ -22,7 +22,7 @@ use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, int_cell, num_cell, signed_cell, text_cell};
 use crate::web::job::{self, Job, JobEvent};
-use crate::web::protocol::{Response, SourceFile};
+use crate::web::protocol::{Inputs, Response, SourceFile};
 
 /// A reclaim analysis as the page shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +36,10 @@ pub struct ReclaimBatch {
     pub trials_read: usize,
     pub trials_used: usize,
     pub total_ms: f64,
+    /// The report's headlines (the CLI's `headlines`).
+    pub headlines: Rc<Vec<crate::headline::Headline>>,
+    /// The input files the report rests on (for the report to attach).
+    pub inputs: Rc<Vec<crate::attach::InputInfo>>,
 }
 
 /// The settings form as edited.
@@ -129,6 +133,8 @@ type Edit = Box<dyn FnOnce(&mut Draft)>;
 
 pub enum Msg {
     AddFiles(Vec<SourceFile>),
+    /// Run on the built-in demo.
+    Demo,
     Edit(Edit),
     Apply,
     Defaults,
@@ -183,7 +189,11 @@ impl ReclaimPage {
                     trials_read: 0,
                 });
                 self.applied = Some(self.draft.clone());
+                let headlines = Rc::new(crate::capability::headlines::<crate::reclaim::Reclaim>(&outcome.report));
+                let inputs = Rc::new(crate::attach::of_summaries(&o.files));
                 self.batch = Some(Rc::new(ReclaimBatch {
+                    headlines,
+                    inputs,
                     files: o.files,
                     trials_used: outcome.report.trials,
                     report: outcome.report,
@@ -345,22 +355,18 @@ impl ReclaimPage {
         };
         let full = {
             let b = b.clone();
-            move || crate::web::components::export::report_json(&b.report)
+            move || crate::web::components::export::report_json::<crate::reclaim::Reclaim>(&b.report)
         };
-        let plot = ReclaimPlot::from_cells(
-            format!(
-                "Reclaim rate by policy and integrity ({})",
-                if r.settings.bootstrap.cluster_by_problem { "problems resampled" } else { "trials resampled" }
-            ),
-            &r.cells,
-            860,
-            440,
-        );
+        let plot = ReclaimPlot::of_report(r);
         html! {
             <div id="reclaim-results">
+                <crate::web::components::headlines::HeadlinesPanel id="reclaim-headlines" headlines={b.headlines.clone()}
+                    cards={&[("cells", "reclaim-cells-card"), ("worse_than_empty", "reclaim-wte-card"), ("contrasts", "reclaim-contrasts-card")][..]}
+                    exports={crate::web::components::headlines::attach_buttons::<crate::reclaim::Reclaim, ReclaimBatch>(
+                        "reclaim-", b.clone(), |b| &b.report, b.inputs.clone())} />
                 <Section id="reclaim-reading" title="What was read"
                     exports={text_download("reclaim-report-json", "Full report JSON", "memaudit-reclaim.json", "application/json", full)}>
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="reclaim-files" class="compact">
                         <thead><tr><th scope="col">{"file"}</th><th scope="col">{"read as"}</th><th scope="col">{"records"}</th></tr></thead>
                         <tbody>
@@ -387,7 +393,7 @@ impl ReclaimPage {
                         (rule of three when all 0 or all 1), abstentions and confident-wrong emissions under the chosen abstention rule, \
                         and the attractor share with both denominators the paper uses." }</p>
                         <p class="muted" id="reclaim-abstain-rule" data-rule={r.settings.abstain.name()}>{ format!("Abstention: {}", r.abstain_method) }</p></> }}>
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="reclaim-cells">
                         <thead><tr>
                             <th scope="col">{"model"}</th><th scope="col">{"task"}</th><th scope="col">{"policy"}</th><th scope="col">{"g"}</th>
@@ -445,7 +451,7 @@ impl ReclaimPage {
                     if r.worse_than_empty.is_empty() {
                         <p class="empty" id="reclaim-wte-empty">{ format!("No cell pairs a `{}` policy with a `{}` one in these trials.", r.settings.lossy_policy, r.settings.blank_policy) }</p>
                     } else {
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                         <table id="reclaim-wte">
                             <thead><tr><th scope="col">{"model"}</th><th scope="col">{"task"}</th><th scope="col">{"g"}</th><th scope="col">{"arm"}</th>
                                 <th scope="col">{"n lossy"}</th><th scope="col">{"n blank"}</th><th scope="col">{"emit lossy"}</th><th scope="col">{"emit blank"}</th>
@@ -476,7 +482,7 @@ impl ReclaimPage {
                 </Section>
                 if !r.contrasts.is_empty() {
                     <Section id="reclaim-contrasts-card" title="RR contrasts" exports={exp(ReclaimTable::Contrasts)} conventions={conv.clone()}>
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                         <table id="reclaim-contrasts">
                             <thead><tr><th scope="col">{"model"}</th><th scope="col">{"g"}</th><th scope="col">{"arm"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
                                 <th scope="col">{"RR a"}</th><th scope="col">{"RR b"}</th><th scope="col">{"\u{0394}"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th><th scope="col">{"pairing"}</th></tr></thead>
@@ -511,7 +517,7 @@ impl Component for ReclaimPage {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        ReclaimPage {
+        let mut page = ReclaimPage {
             job: Job::new(ctx.link().callback(Msg::Worker)),
             overview: None,
             files: Vec::new(),
@@ -520,7 +526,11 @@ impl Component for ReclaimPage {
             batch: None,
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
+        };
+        if ctx.props().active && crate::web::dom::startup_request().demo {
+            page.start(Some(Inputs::Demo), "loading the demo");
         }
+        page
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
@@ -529,6 +539,12 @@ impl Component for ReclaimPage {
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
+            Msg::Demo => {
+                self.files.clear();
+                self.draft.arm.clear();
+                self.start(Some(Inputs::Demo), "loading the demo");
+                true
+            }
             Msg::AddFiles(files) => {
                 add_files(&mut self.files, files);
                 self.draft.arm.clear();
@@ -582,6 +598,8 @@ impl Component for ReclaimPage {
                         or choose them; add " }<code>{ "probe_keys_base16.json" }</code>{ " for the truth and stale values." }</p>
                     <div class="intake-actions">
                         { file_picker("reclaim-file-input", "Choose trial files…", "reclaim-privacy", on_files) }
+                        <button type="button" class="secondary" id="reclaim-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
+                            title="synthetic trials of four memory policies built into the page: nothing is fetched">{ "Try the demo" }</button>
                     </div>
                     if !self.files.is_empty() {
                         <ul class="file-list" id="reclaim-file-list">

@@ -15,6 +15,7 @@ use super::{ErrorView, PageProps, PageState, add_files, error_box, file_picker, 
 use crate::audit::{DrilldownQuery, QueryInfo, Rescore};
 use crate::conventions::Settings;
 use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
+use crate::web::components::headlines::{HeadlinesPanel, attach_buttons};
 use crate::web::components::histogram::DeltaHistogram;
 use crate::web::components::reading::ReadingSummary;
 use crate::web::components::settings::SettingsPanel;
@@ -23,6 +24,16 @@ use crate::web::components::tables::{
     RecommendationsTable, SummaryTable, WinnerGrid,
 };
 use crate::web::components::{ReportRef, export::report_json};
+
+/// Which card shows each table a rescoring headline points to.
+const CARDS: crate::web::components::headlines::Cards = &[
+    ("winners", "winners"),
+    ("recommendations", "recommendations"),
+    ("instability", "instability"),
+    ("coverage", "coverage"),
+    ("contested_summary", "contested"),
+    ("warnings", "reading-summary"),
+];
 use crate::web::dom::{self, download_text};
 use crate::web::format::count;
 use crate::web::job::{self, Job, JobEvent};
@@ -63,6 +74,10 @@ pub struct RescorePage {
     pending_source: Source,
     settings: Settings,
     report: Option<ReportRef>,
+    /// The report's headlines (the CLI's `headlines`).
+    headlines: Rc<Vec<crate::headline::Headline>>,
+    /// The input files the report rests on (for the report to attach).
+    inputs: Rc<Vec<crate::attach::InputInfo>>,
     queries: Rc<Vec<QueryInfo>>,
     timing: Option<Timing>,
     drill: DrillState,
@@ -127,6 +142,11 @@ impl RescorePage {
                 self.loading = false;
                 let report = outcome.report;
                 self.settings = report.settings.clone();
+                self.headlines = Rc::new(crate::capability::headlines::<crate::audit::Rescore>(&report));
+                // The rescoring's input files are in its report (`reading.files`).
+                let no_overview = crate::audit::RescoreOverview { queries: Vec::new(), systems: Vec::new() };
+                self.inputs =
+                    Rc::new(<crate::audit::Rescore as crate::capability::Capability>::inputs(&no_overview, &report));
                 self.report = Some(ReportRef(Rc::new(report)));
                 self.timing = Some(timing);
                 if let Some(o) = outcome.overview {
@@ -225,6 +245,8 @@ impl RescorePage {
                             title="the whole report, as memaudit rescore --format json prints it">{ "Full report JSON" }</button>
                     </div>
                 </div>
+                <HeadlinesPanel id="headlines" headlines={self.headlines.clone()} cards={CARDS}
+                    exports={attach_buttons::<crate::audit::Rescore, crate::audit::Report>("", report.0.clone(), |r| r, self.inputs.clone())} />
                 <ReadingSummary report={report.clone()} timing={self.timing.clone()} />
                 <CoverageTable report={report.clone()} />
                 if !report.systems.is_empty() {
@@ -265,6 +287,8 @@ impl Component for RescorePage {
             pending_source: Source::None,
             settings: Settings::default(),
             report: None,
+            headlines: Rc::default(),
+            inputs: Rc::default(),
             queries: Rc::new(Vec::new()),
             timing: None,
             drill: DrillState::default(),
@@ -279,7 +303,7 @@ impl Component for RescorePage {
                 let result = dom::fetch_bundle(dir.clone()).await;
                 link.send_message(Msg::BundleFetched(dir, result));
             });
-        } else if startup.demo {
+        } else if startup.demo && ctx.props().active {
             page.load_demo();
         }
         page
@@ -354,8 +378,8 @@ impl Component for RescorePage {
             }
             Msg::DownloadReport => {
                 if let Some(r) = &self.report {
-                    let result =
-                        report_json(&**r).and_then(|t| download_text("memaudit-report.json", "application/json", &t));
+                    let result = report_json::<crate::audit::unit::Rescore>(&**r)
+                        .and_then(|t| download_text("memaudit-report.json", "application/json", &t));
                     if let Err(e) = result {
                         self.job.error = Some(ErrorView::plain("Could not export the report", e));
                         return true;

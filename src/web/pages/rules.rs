@@ -105,7 +105,7 @@ fn input_cols(late_for: &[String]) -> Vec<Column<InputUsed>> {
 
 /// What `memaudit rules --format json` prints.
 pub fn report_json(b: &RulesBatch) -> Result<String, String> {
-    crate::web::components::export::report_json(&b.report)
+    crate::web::components::export::report_json::<crate::rules::Rules>(&b.report)
 }
 
 /// A predicate node and its children: fired or not, margin, the numbers.
@@ -157,6 +157,7 @@ fn detail(i: usize, v: &RuleVerdict) -> Html {
 impl Tool for Rules {
     type Capability = crate::rules::Rules;
     const INTAKE_TITLE: &'static str = "Rules, values and their history";
+    const CARDS: crate::web::components::headlines::Cards = &[("verdicts", "rules-verdicts-card")];
     type Draft = Draft;
     type View = ();
 

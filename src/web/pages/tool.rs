@@ -18,9 +18,10 @@ use yew::prelude::*;
 use super::{ErrorView, PageInfo, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
 use crate::capability::{Capability, FileRole, FileSummary};
 use crate::web::components::grid::{Column, RowAttrs, Val, grid};
+use crate::web::components::headlines::{Cards, HeadlinesPanel, attach_buttons};
 use crate::web::format::count;
 use crate::web::job::{Job, JobEvent, files_with_roles};
-use crate::web::protocol::{Response, SourceFile};
+use crate::web::protocol::{Inputs, Response, SourceFile};
 
 /// A result as a tool page keeps it: the overview of the files read (from the last load), the
 /// report, and how long the job took.
@@ -29,6 +30,10 @@ pub struct Batch<O, R> {
     pub overview: O,
     pub report: R,
     pub total_ms: f64,
+    /// The report's headlines ([`crate::capability::headlines`]).
+    pub headlines: Rc<Vec<crate::headline::Headline>>,
+    /// The input files the report rests on (for the report to attach).
+    pub inputs: Rc<Vec<crate::attach::InputInfo>>,
 }
 
 /// The batch of a tool's capability.
@@ -61,6 +66,8 @@ pub trait Tool: Sized + 'static {
     }
     /// The settings fields.
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html;
+    /// Which card shows each table a headline can point to.
+    const CARDS: Cards;
     /// The results.
     fn results(page: &ToolPage<Self>, batch: &Rc<BatchOf<Self>>, ui: &Ui<Self>) -> Html;
     /// The default settings (`old`: what the data-dependent fields keep).
@@ -85,6 +92,8 @@ pub enum Msg<T: Tool> {
     Worker(Response),
     Cancel,
     DismissError,
+    /// Run on the page's built-in demo.
+    Demo,
 }
 
 /// A tool page.
@@ -248,7 +257,7 @@ pub fn role_files(
     on_role: Callback<(String, FileRole)>,
 ) -> Html {
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
         <table id={format!("{prefix}files")} class="compact">
             <thead><tr>
                 <th scope="col">{ "file" }</th><th scope="col">{ "taken as" }</th><th scope="col">{ "records" }</th>
@@ -315,6 +324,22 @@ impl<T: Tool> ToolPage<T> {
         }
     }
 
+    /// Runs the draft's request on the page's built-in demo (the files dropped so far are set
+    /// aside: the demo replaces them).
+    fn load_demo(&mut self) {
+        let request = match T::request(&self.draft) {
+            Ok(r) => r,
+            Err(e) => {
+                self.job.error = Some(ErrorView::plain("Invalid setting", e));
+                return;
+            }
+        };
+        self.files.clear();
+        if self.job.run(Some(Inputs::Demo), &request, "loading the demo").is_some() {
+            self.sent_roles = Some(T::roles(&self.draft));
+        }
+    }
+
     fn analyse_files(&mut self) {
         if !self.files.is_empty() {
             self.start(true, "reading");
@@ -340,7 +365,15 @@ impl<T: Tool> ToolPage<T> {
                 }
                 if let Some(overview) = self.overview.clone() {
                     self.applied = Some(self.draft.clone());
-                    self.batch = Some(Rc::new(Batch { overview, report: outcome.report, total_ms: timing.total_ms }));
+                    let headlines = Rc::new(crate::capability::headlines::<T::Capability>(&outcome.report));
+                    let inputs = Rc::new(T::Capability::inputs(&overview, &outcome.report));
+                    self.batch = Some(Rc::new(Batch {
+                        overview,
+                        report: outcome.report,
+                        total_ms: timing.total_ms,
+                        headlines,
+                        inputs,
+                    }));
                 }
                 true
             }
@@ -364,6 +397,8 @@ impl<T: Tool> ToolPage<T> {
                 { T::intake() }
                 <div class="intake-actions">
                     { file_picker(&format!("{p}file-input"), "Choose files…", &format!("{p}privacy"), link.callback(Msg::AddFiles)) }
+                    <button type="button" class="secondary" id={format!("{p}demo-button")} onclick={link.callback(|_: MouseEvent| Msg::Demo)}
+                        title="synthetic example inputs built into the page: nothing is fetched">{ "Try the demo" }</button>
                 </div>
                 if !self.files.is_empty() {
                     <ul class="file-list" id={format!("{p}file-list")}>
@@ -409,7 +444,7 @@ impl<T: Tool> Component for ToolPage<T> {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        ToolPage {
+        let mut page = ToolPage {
             job: Job::new(ctx.link().callback(Msg::Worker)),
             overview: None,
             sent_roles: None,
@@ -420,7 +455,12 @@ impl<T: Tool> Component for ToolPage<T> {
             view: T::View::default(),
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
+        };
+        // `?demo#<page>`: the page opened first runs its demo.
+        if ctx.props().active && crate::web::dom::startup_request().demo {
+            page.load_demo();
         }
+        page
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
@@ -445,6 +485,7 @@ impl<T: Tool> Component for ToolPage<T> {
             Msg::Worker(r) => return self.on_response(r),
             Msg::Cancel => self.job.cancel(),
             Msg::DismissError => self.job.error = None,
+            Msg::Demo => self.load_demo(),
         }
         true
     }
@@ -467,7 +508,11 @@ impl<T: Tool> Component for ToolPage<T> {
                 { self.view_settings(ctx, &ui) }
                 { self.job.view(&p, ctx.link().callback(|_: MouseEvent| Msg::Cancel), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(b) = &self.batch {
-                    <div id={format!("{p}results")}>{ T::results(self, b, &ui) }</div>
+                    <div id={format!("{p}results")}>
+                        <HeadlinesPanel id={format!("{p}headlines")} headlines={b.headlines.clone()} cards={T::CARDS}
+                            exports={attach_buttons::<T::Capability, BatchOf<T>>(&p, b.clone(), |b| &b.report, b.inputs.clone())} />
+                        { T::results(self, b, &ui) }
+                    </div>
                 }
                 <footer class="page-foot muted">{ T::footer() }</footer>
             </section>

@@ -131,7 +131,7 @@ fn summary_table(b: &IrBatch) -> Html {
     let r = &b.report;
     let Some(first) = r.runs.first() else { return html! {} };
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table id="trec-eval-summary" class="compact">
                 <thead><tr>
                     <th scope="col">{ "measure" }</th>
@@ -172,7 +172,7 @@ fn per_query_table(b: &IrBatch, measure: &str) -> Html {
     qids.sort_unstable();
     qids.dedup();
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table id="trec-eval-per-query-table" class="compact" data-measure={measure.to_string()}>
                 <thead><tr>
                     <th scope="col">{ "query" }</th>
@@ -204,6 +204,8 @@ fn per_query_table(b: &IrBatch, measure: &str) -> Html {
 impl Tool for TrecEvalPage {
     type Capability = crate::ireval::TrecEval;
     const INTAKE_TITLE: &'static str = "Qrels and runs";
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("summary", "trec-eval-summary-card"), ("arms", "trec-eval-comparison"), ("pairs", "trec-eval-comparison")];
     type Draft = Draft;
     type View = View;
 
@@ -275,7 +277,7 @@ impl Tool for TrecEvalPage {
         let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
         let json = {
             let b = b.clone();
-            move || report_json(&b.report)
+            move || report_json::<crate::ireval::TrecEval>(&b.report)
         };
         let text = {
             let b = b.clone();

@@ -16,13 +16,14 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{ErrorView, Handoff, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use crate::compare::figures::{cd_plot, forest_plot, forest_row};
 use crate::compare::{
     CiMethod, Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
     UnpairedArms, compare_latex,
 };
 use crate::error::Error;
 use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
-use crate::plots::{CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
+use crate::plots::{CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
 use crate::stats::bca::Z0Rule;
 use crate::web::components::Section;
 use crate::web::components::compare::{
@@ -30,6 +31,7 @@ use crate::web::components::compare::{
     arm_labels,
 };
 use crate::web::components::export::{report_json, text_download};
+use crate::web::components::headlines::{HeadlinesPanel, attach_buttons};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
@@ -61,7 +63,13 @@ pub struct CompareResult {
     /// Milliseconds: reading (loads only) and the whole job.
     pub read_ms: f64,
     pub total_ms: f64,
+    /// What the data says (the CLI's `headlines`, a refusal's included).
+    pub headlines: Rc<Vec<crate::headline::Headline>>,
 }
+
+/// Which card shows each table a comparison's headline points to.
+const CARDS: crate::web::components::headlines::Cards =
+    &[("arms", "arms"), ("pairs", "pairs"), ("friedman", "friedman")];
 
 pub mod draft;
 
@@ -69,13 +77,15 @@ pub use draft::{Draft, ForestOrder};
 use draft::{judgment_prefixes, parse_value_key, toggle, value_key};
 
 /// Width of the comparison's plots in pixels.
-pub const PLOT_WIDTH: u32 = 1000;
+pub use crate::compare::figures::PLOT_WIDTH;
 
 type Edit = Box<dyn FnOnce(&mut Draft)>;
 
 pub enum Msg {
     AddFiles(Vec<SourceFile>),
     ClearFiles,
+    /// Run on the built-in demo.
+    Demo,
     SetFormat(Option<OutcomeFormat>),
     UseRescoring(Handoff),
     Worker(Response),
@@ -175,6 +185,13 @@ impl ComparePage {
         }
     }
 
+    /// The built-in demo ([`crate::demo`]): the dropped files are set aside.
+    fn load_demo(&mut self) {
+        self.files.clear();
+        self.source = "the demo (synthetic outcomes)".to_string();
+        self.start(Some(Inputs::Demo), None, "loading the demo");
+    }
+
     fn load_files(&mut self) {
         if self.files.is_empty() {
             return;
@@ -260,7 +277,19 @@ impl ComparePage {
         self.applied = Some(self.draft.clone());
         self.items = Items::default();
         let options = self.draft.options();
-        self.result = Some(Rc::new(CompareResult { spec, options, outcome, read_ms, total_ms }));
+        let headlines = Rc::new(match &outcome {
+            CompareOutcome::Compared { comparison, pairing } => {
+                crate::capability::headlines::<crate::compare::Compare>(&CompareOutput {
+                    comparison: (**comparison).clone(),
+                    spec: spec.clone(),
+                    pairing: (**pairing).clone(),
+                })
+            }
+            CompareOutcome::Refused { message, unpaired, .. } => {
+                crate::headline::rank(crate::compare::headlines::of_refusal(message, unpaired.as_deref()))
+            }
+        });
+        self.result = Some(Rc::new(CompareResult { spec, options, outcome, read_ms, total_ms, headlines }));
     }
 
     fn on_response(&mut self, r: Response) -> bool {
@@ -327,14 +356,7 @@ impl ComparePage {
     fn forest(&self, c: &ComparisonRef) -> (ForestPlot, Vec<usize>) {
         let labels = arm_labels(c);
         let short = |a: &str| labels.get(a).cloned().unwrap_or_else(|| a.to_string());
-        let row = |p: &crate::compare::PairRow, group: Option<String>| ForestRow {
-            label: format!("{} \u{2212} {}", short(&p.a), short(&p.b)),
-            estimate: p.diff,
-            low: p.ci_low,
-            high: p.ci_high,
-            significant: p.significant,
-            group,
-        };
+        let row = |p: &crate::compare::PairRow, group: Option<String>| forest_row(p, short, group);
         let pair_ix = |a: &str, b: &str| c.pairs.iter().position(|p| p.a == a && p.b == b).unwrap_or(usize::MAX);
         let (rows, order): (Vec<ForestRow>, Vec<usize>) =
             if self.forest_order == ForestOrder::ByStratum && !c.by_stratum.is_empty() {
@@ -373,46 +395,20 @@ impl ComparePage {
             order.iter().position(|&i| c.pairs.get(i).is_some_and(|p| p.a == *a && p.b == *b))
         });
         let value = self.pairing.as_ref().map(|p| p.value.clone()).unwrap_or_default();
-        let conf = (1.0 - c.settings.alpha) * 100.0;
-        let method = match c.settings.ci {
-            CiMethod::Bca => "BCa",
-            CiMethod::Percentile => "percentile",
-        };
-        let plot = ForestPlot {
-            title: format!("Contrasts a \u{2212} b, {conf}% {method} intervals (red *: significant after Holm)"),
-            x_label: format!("difference a \u{2212} b ({value})"),
-            rows,
-            width: PLOT_WIDTH,
-            selected,
-        };
-        (plot, order)
+        (forest_plot(c, &value, rows, selected), order)
     }
 
     fn cd(&self, c: &ComparisonRef) -> Option<CdPlot> {
         let f = c.friedman.as_ref()?;
         let labels = arm_labels(c);
-        let arms: Vec<CdArm> = f
-            .mean_ranks
-            .iter()
-            .map(|r| CdArm {
-                name: labels.get(&r.arm).cloned().unwrap_or_else(|| r.arm.clone()),
-                mean_rank: r.mean_rank,
-            })
-            .collect();
+        let name = |a: &str| labels.get(a).cloned().unwrap_or_else(|| a.to_string());
         let selected = self
             .items
             .selection
             .as_ref()
             .filter(|(_, b)| b.is_none())
             .and_then(|(a, _)| f.mean_ranks.iter().position(|x| x.arm == *a));
-        Some(CdPlot {
-            title: format!("Critical difference diagram (Nemenyi, \u{03b1} = {}; N = {} items)", f.alpha, f.n_blocks),
-            arms,
-            cd: Some(f.cd),
-            cliques: f.cliques.clone(),
-            width: PLOT_WIDTH,
-            selected,
-        })
+        Some(cd_plot(f, name, selected))
     }
 
     fn posterior_plot(&self, c: &ComparisonRef) -> Option<PosteriorPlot> {
@@ -441,6 +437,8 @@ impl ComparePage {
                     { " column). Or press \u{201c}Use this rescoring\u{201d} on the rescoring page: system \u{00d7} target become arms." }</p>
                 <div class="intake-actions">
                     { file_picker("compare-file-input", "Choose outcome files…", "compare-privacy", on_files) }
+                    <button type="button" class="secondary" id="compare-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
+                        title="synthetic outcomes of four arms built into the page: nothing is fetched">{ "Try the demo" }</button>
                     <div class="field inline">
                         <label for="compare-format">{ "input format" }</label>
                         <select id="compare-format" onchange={on_format} title="force a layout when detection guesses wrong">
@@ -482,7 +480,7 @@ impl ComparePage {
                 if t.from_rescoring {
                     <p id="compare-source">{ format!("The per-query rows of {}: {} rows.", self.source, count(t.rows)) }</p>
                 } else {
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                     <table id="compare-files" class="compact">
                         <thead><tr><th scope="col">{"file"}</th><th scope="col">{"detected format"}</th><th scope="col">{"rows"}</th></tr></thead>
                         <tbody>
@@ -620,7 +618,7 @@ impl ComparePage {
                         { for t.inferred.reasons.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
                     </ul>
                 </details>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                 <table id="spec-columns" class="compact">
                     <thead><tr>
                         <th scope="col">{"column"}</th><th scope="col">{"kind"}</th><th scope="col">{"distinct"}</th><th scope="col">{"missing"}</th>
@@ -879,8 +877,12 @@ impl ComparePage {
         };
         let json = {
             let o = output.clone();
-            move || report_json(&*o)
+            move || report_json::<crate::compare::Compare>(&o)
         };
+        let inputs = Rc::new(match &self.table {
+            Some(t) => <crate::compare::Compare as crate::capability::Capability>::inputs(t, &output),
+            None => Vec::new(),
+        });
         let latex = {
             let c = c.clone();
             move || Ok(compare_latex(&c))
@@ -896,6 +898,7 @@ impl ComparePage {
                     <div class="exports">
                         { text_download("export-latex", "LaTeX table", "memaudit-comparison.tex", "application/x-tex", latex) }
                         { text_download("export-compare-json", "Full comparison JSON", "memaudit-comparison.json", "application/json", json) }
+                        { attach_buttons::<crate::compare::Compare, CompareOutput>("compare-", output.clone(), |o| o, inputs) }
                     </div>
                 </div>
                 <ArmLegend comparison={c.clone()} />
@@ -975,7 +978,7 @@ impl Component for ComparePage {
         if let Some(h) = ctx.props().rescoring.clone() {
             ctx.link().send_message(Msg::UseRescoring(h));
         }
-        ComparePage {
+        let mut page = ComparePage {
             job: Job::new(ctx.link().callback(Msg::Worker)),
             request: None,
             loading: false,
@@ -996,7 +999,11 @@ impl Component for ComparePage {
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             last_handoff: None,
             state: PageState::Idle,
+        };
+        if ctx.props().active && ctx.props().rescoring.is_none() && crate::web::dom::startup_request().demo {
+            page.load_demo();
         }
+        page
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
@@ -1021,6 +1028,10 @@ impl Component for ComparePage {
             }
             Msg::ClearFiles => {
                 self.files.clear();
+                true
+            }
+            Msg::Demo => {
+                self.load_demo();
                 true
             }
             Msg::SetFormat(f) => {
@@ -1165,6 +1176,9 @@ impl Component for ComparePage {
                     test with a critical-difference diagram, and a forest plot." }</p>
                 { self.view_intake(ctx) }
                 { self.job.view("compare-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
+                if let Some(r) = &self.result {
+                    <HeadlinesPanel id="compare-headlines" headlines={r.headlines.clone()} cards={CARDS} />
+                }
                 if let Some(t) = &self.table {
                     { self.view_reading(t) }
                     { self.view_spec(ctx, t) }

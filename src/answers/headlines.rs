@@ -1,0 +1,106 @@
+//! What an answer rescoring says, first: whether the best arm depends on the scoring rule, how
+//! far one arm's accuracy moves between rules, which two rules disagree most, and what was
+//! scored.
+
+use super::rescore::{AnswerReport, ProfileSummary};
+use super::table::AnswersTable;
+use crate::headline::{Headline, from_warnings, some_of};
+
+/// The headlines of an answer rescoring (unranked: see [`crate::headline::rank`]).
+pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    // Rows per dataset (arms are compared within a dataset).
+    let mut datasets: Vec<Option<&str>> = Vec::new();
+    for s in &r.summary {
+        if !datasets.contains(&s.dataset.as_deref()) {
+            datasets.push(s.dataset.as_deref());
+        }
+    }
+    for ds in &datasets {
+        let rows: Vec<&ProfileSummary> = r.summary.iter().filter(|s| s.dataset.as_deref() == *ds).collect();
+        let scope = ds.map(|d| format!(" on {d}")).unwrap_or_default();
+        // Best arm per profile.
+        let mut bests: Vec<(String, String, f64)> = Vec::new();
+        for p in &r.settings.profiles {
+            let of_p: Vec<&&ProfileSummary> = rows.iter().filter(|s| s.profile == *p && s.arm.is_some()).collect();
+            if of_p.len() < 2 {
+                continue;
+            }
+            if let Some(best) = of_p.iter().max_by(|a, b| a.correct_rate.total_cmp(&b.correct_rate)) {
+                bests.push((p.name().to_string(), best.arm.clone().unwrap_or_default(), best.correct_rate));
+            }
+        }
+        if !bests.is_empty() {
+            let evidence = bests.iter().map(|(p, a, v)| format!("{p}: {a} {v:.3}")).collect::<Vec<_>>().join("; ");
+            if bests.iter().any(|b| b.1 != bests[0].1) {
+                hs.push(Headline::alert(
+                    format!("The most accurate arm{scope} depends on the answer-scoring rule"),
+                    format!("{evidence}; share of answers counted correct, no interval"),
+                    AnswersTable::Summary,
+                ));
+            } else {
+                hs.push(Headline::context(
+                    format!("{} is the most accurate arm{scope} under every scoring rule", bests[0].1),
+                    format!("{evidence}; share of answers counted correct, no interval"),
+                    AnswersTable::Summary,
+                ));
+            }
+        }
+        // The widest spread of one arm's accuracy across profiles.
+        let mut arms: Vec<Option<&str>> = Vec::new();
+        for s in &rows {
+            if !arms.contains(&s.arm.as_deref()) {
+                arms.push(s.arm.as_deref());
+            }
+        }
+        let spread = arms
+            .iter()
+            .filter_map(|a| {
+                let of_arm: Vec<&&ProfileSummary> = rows.iter().filter(|s| s.arm.as_deref() == *a).collect();
+                let lo = of_arm.iter().min_by(|x, y| x.correct_rate.total_cmp(&y.correct_rate))?;
+                let hi = of_arm.iter().max_by(|x, y| x.correct_rate.total_cmp(&y.correct_rate))?;
+                Some((*a, **lo, **hi))
+            })
+            .max_by(|x, y| (x.2.correct_rate - x.1.correct_rate).total_cmp(&(y.2.correct_rate - y.1.correct_rate)));
+        if let Some((arm, lo, hi)) = spread
+            && hi.correct_rate - lo.correct_rate > 0.0
+        {
+            let who = arm.map(|a| format!("{a}'s")).unwrap_or_else(|| "The".to_string());
+            hs.push(Headline::finding(
+                format!(
+                    "{who} accuracy{scope} moves by {:.1} points with the scoring rule",
+                    100.0 * (hi.correct_rate - lo.correct_rate)
+                ),
+                format!(
+                    "{} {:.3} ({} of {}) vs {} {:.3} ({} of {})",
+                    hi.profile.name(),
+                    hi.correct_rate,
+                    hi.correct,
+                    hi.n,
+                    lo.profile.name(),
+                    lo.correct_rate,
+                    lo.correct,
+                    lo.n
+                ),
+                AnswersTable::Summary,
+            ));
+        }
+    }
+    if let Some(d) = r.disagreements.iter().max_by_key(|d| d.verdict_changes)
+        && d.verdict_changes > 0
+    {
+        hs.push(Headline::finding(
+            format!("{} and {} disagree on {} of {} answers", d.a.name(), d.b.name(), d.verdict_changes, d.n),
+            format!("correct only under {}: {}; only under {}: {}", d.a.name(), d.a_only, d.b.name(), d.b_only),
+            AnswersTable::Summary,
+        ));
+    }
+    let profiles: Vec<&str> = r.settings.profiles.iter().map(|p| p.name()).collect();
+    hs.push(Headline::context(
+        format!("{} answers scored under {} rule(s)", r.rows.len(), profiles.len()),
+        format!("{}; F1 counts as correct from {}", some_of(&profiles, 8), r.settings.f1_threshold),
+        AnswersTable::Rows,
+    ));
+    hs.extend(from_warnings(r.warnings.iter(), AnswersTable::Rows));
+    hs
+}

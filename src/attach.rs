@@ -1,0 +1,387 @@
+//! One report to attach to a review: a single self-contained HTML file — the headlines, every
+//! table, every plot as inline SVG, the settings, the input files (name, role, size, SHA-256)
+//! and the version — and its Markdown variant. `memaudit report …` writes it; the viewer's
+//! "Report to attach" button writes the same file from the same [`Attachment`].
+//!
+//! The HTML has no script, no external reference (inline CSS, inline SVG, no fonts, no images
+//! by URL) and a `Content-Security-Policy` meta tag forbidding every fetch, so it opens offline
+//! and can make no request. Every user-provided string is escaped; plot SVG is plotters'
+//! output, which escapes its text.
+
+use serde::Serialize;
+
+use crate::capability::{Analysis, Capability, VERSION, headlines};
+use crate::choice::Choice;
+use crate::headline::{Headline, Level};
+use crate::report::Table;
+
+/// Rows of one table written into the HTML and Markdown (the rest is counted, with the CLI
+/// call that prints the whole table).
+pub const MAX_TABLE_ROWS: usize = 2_000;
+
+/// One input file as the report names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputInfo {
+    pub name: String,
+    /// Its role (`runs`, `outcomes`, …).
+    pub role: String,
+    pub bytes: u64,
+    /// Lower-case hex SHA-256 of the file as given (before gzip is undone).
+    pub sha256: String,
+}
+
+impl From<&crate::capability::FileSummary> for InputInfo {
+    fn from(f: &crate::capability::FileSummary) -> Self {
+        InputInfo {
+            name: f.name.clone(),
+            role: f.role.name().to_string(),
+            bytes: f.bytes as u64,
+            sha256: f.sha256.clone(),
+        }
+    }
+}
+
+/// The [`InputInfo`] of each file summary.
+pub fn of_summaries(files: &[crate::capability::FileSummary]) -> Vec<InputInfo> {
+    files.iter().map(InputInfo::from).collect()
+}
+
+/// One plot, drawn as SVG by the same plotters code as the viewer's canvas.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figure {
+    pub title: String,
+    pub svg: String,
+}
+
+/// Everything a report to attach shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Attachment {
+    pub analysis: Analysis,
+    pub version: &'static str,
+    /// How it was made: the CLI call, or "the memaudit viewer".
+    pub made_by: String,
+    pub inputs: Vec<InputInfo>,
+    /// The report's settings: `(key, value as JSON)` for each of its settings keys.
+    pub settings: Vec<(String, String)>,
+    pub headlines: Vec<Headline>,
+    pub tables: Vec<Table>,
+    pub figures: Vec<Figure>,
+}
+
+/// The report keys that hold settings (shown together, next to the results).
+const SETTINGS_KEYS: &[&str] = &[
+    "settings",
+    "conventions",
+    "multi_anchor_rule",
+    "lint_settings",
+    "interval_method",
+    "abstain_method",
+    "gate",
+    "spec",
+];
+
+/// The attachment of `report`: its headlines, every table it has (in the table enum's order),
+/// its figures and its settings.
+pub fn attachment<C: Capability>(report: &C::Report, inputs: Vec<InputInfo>, made_by: impl Into<String>) -> Attachment {
+    let tables =
+        C::Table::ALL.iter().filter_map(|&t| C::table(report, t).ok()).filter(|t| !t.rows.is_empty()).collect();
+    let settings = match serde_json::to_value(report) {
+        Ok(serde_json::Value::Object(map)) => SETTINGS_KEYS
+            .iter()
+            .filter_map(|k| {
+                let v = map.get(*k)?;
+                let text = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => serde_json::to_string(other).unwrap_or_default(),
+                };
+                Some((k.to_string(), text))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Attachment {
+        analysis: C::ANALYSIS,
+        version: VERSION,
+        made_by: made_by.into(),
+        inputs,
+        settings,
+        headlines: headlines::<C>(report),
+        tables,
+        figures: C::figures(report),
+    }
+}
+
+/// A plot as a [`Figure`] (an SVG failure becomes a figure saying so: never silently missing).
+pub fn figure<P: crate::plots::Plot>(plot: &P) -> Figure {
+    let svg = crate::plots::plot_svg(plot).unwrap_or_else(|e| {
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"600\" height=\"40\"><text x=\"4\" y=\"24\">{}</text></svg>", escape(&e.to_string()))
+    });
+    Figure { title: plot.title(), svg }
+}
+
+/// `01-the-title.svg`: the file name of the `i`-th figure under `--plots DIR`.
+pub fn figure_file_name(i: usize, f: &Figure) -> String {
+    let mut slug = String::new();
+    for c in f.title.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+        if slug.len() >= 60 {
+            break;
+        }
+    }
+    format!("{:02}-{}.svg", i + 1, slug.trim_end_matches('-'))
+}
+
+/// `s` with `& < > " '` escaped for HTML text and attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d232a;max-width:1200px;margin:2rem auto;padding:0 1rem;line-height:1.45}\
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #d9dee3}\
+table{border-collapse:collapse;font-size:.85rem;font-variant-numeric:tabular-nums}\
+th,td{border:1px solid #d9dee3;padding:.2rem .45rem;text-align:left;vertical-align:top}th{background:#f1f3f5;position:sticky;top:0}\
+.wrap{overflow:auto;max-height:36rem}code,.mono{font-family:ui-monospace,monospace;font-size:.85rem}\
+.muted{color:#5f6b76}ol.headlines{padding-left:0;list-style:none}\
+ol.headlines li{border-left:4px solid #5f6b76;background:#f7f8fa;padding:.4rem .6rem;margin:.3rem 0}\
+ol.headlines li.alert{border-color:#a61b1b;background:#fdecec}ol.headlines li.finding{border-color:#b35900;background:#fff4e5}\
+.level{font-size:.75rem;font-weight:600;text-transform:uppercase;margin-right:.5rem}.evidence{display:block;font-size:.85rem;color:#5f6b76}\
+figure{margin:1rem 0}figure svg{max-width:100%;height:auto}";
+
+/// The attachment as one self-contained HTML document.
+pub fn html(a: &Attachment) -> String {
+    let mut o = String::new();
+    let title = format!("memaudit {} report", a.analysis);
+    o.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    o.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n");
+    o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    o.push_str(&format!("<meta name=\"generator\" content=\"memaudit {}\">\n", escape(a.version)));
+    o.push_str(&format!("<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n", escape(&title)));
+    o.push_str(&format!("<h1>{}</h1>\n", escape(&title)));
+    o.push_str(&format!(
+        "<p class=\"muted\">memaudit {}; made by {}. Every number below is reproducible with the CLI on the same files and settings.</p>\n",
+        escape(a.version),
+        escape(&a.made_by)
+    ));
+    o.push_str("<section id=\"headlines\">\n<h2>What the data says</h2>\n");
+    if a.headlines.is_empty() {
+        o.push_str("<p class=\"muted\">Nothing stands out: the tables below have every number.</p>\n");
+    } else {
+        o.push_str("<ol class=\"headlines\">\n");
+        for h in &a.headlines {
+            o.push_str(&format!(
+                "<li class=\"{}\"><span class=\"level\">{}</span>{}",
+                h.level.name(),
+                h.level.name(),
+                escape(&h.text)
+            ));
+            if !h.evidence.is_empty() {
+                o.push_str(&format!("<span class=\"evidence\">{}", escape(&h.evidence)));
+                if let Some(t) = &h.table {
+                    o.push_str(&format!(" (table <a href=\"#table-{}\">{}</a>)", escape(t), escape(t)));
+                }
+                o.push_str("</span>");
+            }
+            o.push_str("</li>\n");
+        }
+        o.push_str("</ol>\n");
+    }
+    o.push_str("</section>\n<section id=\"settings\">\n<h2>Settings</h2>\n<table>\n");
+    for (k, v) in &a.settings {
+        o.push_str(&format!("<tr><th>{}</th><td class=\"mono\">{}</td></tr>\n", escape(k), escape(v)));
+    }
+    o.push_str("</table>\n</section>\n<section id=\"inputs\">\n<h2>Input files</h2>\n<table>\n<tr><th>file</th><th>role</th><th>bytes</th><th>SHA-256</th></tr>\n");
+    for f in &a.inputs {
+        o.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"mono\">{}</td></tr>\n",
+            escape(&f.name),
+            escape(&f.role),
+            f.bytes,
+            escape(&f.sha256)
+        ));
+    }
+    o.push_str("</table>\n</section>\n");
+    if !a.figures.is_empty() {
+        o.push_str("<section id=\"figures\">\n<h2>Plots</h2>\n");
+        for f in &a.figures {
+            o.push_str(&format!(
+                "<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
+                inline_svg(&f.svg),
+                escape(&f.title)
+            ));
+        }
+        o.push_str("</section>\n");
+    }
+    o.push_str("<section id=\"tables\">\n<h2>Tables</h2>\n");
+    for t in &a.tables {
+        o.push_str(&format!("<h3 id=\"table-{}\">{}</h3>\n", escape(&t.name), escape(&t.name)));
+        o.push_str(&cut_note(a, t, |s| format!("<p class=\"muted\">{}</p>\n", escape(&s))));
+        o.push_str("<div class=\"wrap\"><table>\n<tr>");
+        for h in &t.headers {
+            o.push_str(&format!("<th>{}</th>", escape(h)));
+        }
+        o.push_str("</tr>\n");
+        for row in t.rows.iter().take(MAX_TABLE_ROWS) {
+            o.push_str("<tr>");
+            for c in row {
+                o.push_str(&format!("<td>{}</td>", escape(c)));
+            }
+            o.push_str("</tr>\n");
+        }
+        o.push_str("</table></div>\n");
+    }
+    o.push_str("</section>\n</body>\n</html>\n");
+    o
+}
+
+/// An SVG document without its XML declaration, for inlining in HTML.
+fn inline_svg(svg: &str) -> &str {
+    match svg.find("<svg") {
+        Some(i) => &svg[i..],
+        None => svg,
+    }
+}
+
+/// The note under a table cut at [`MAX_TABLE_ROWS`] (empty when it is whole).
+fn cut_note(a: &Attachment, t: &Table, wrap: impl Fn(String) -> String) -> String {
+    if t.rows.len() <= MAX_TABLE_ROWS {
+        return String::new();
+    }
+    wrap(format!(
+        "The first {MAX_TABLE_ROWS} of {} rows; the whole table: memaudit {} … --format csv --table {}",
+        t.rows.len(),
+        a.analysis,
+        t.name
+    ))
+}
+
+/// A Markdown cell: backslashes, pipes and angle brackets escaped (a renderer never sees user
+/// markup), line breaks as spaces.
+fn md_cell(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('|', "\\|").replace('<', "&lt;").replace('>', "&gt;").replace(['\n', '\r'], " ")
+}
+
+/// The attachment as Markdown (plots are named, not drawn: use `--plots DIR` for their SVG).
+pub fn markdown(a: &Attachment) -> String {
+    let mut o = format!(
+        "# memaudit {} report\n\nmemaudit {}; made by {}.\n\n## What the data says\n\n",
+        a.analysis,
+        a.version,
+        md_cell(&a.made_by)
+    );
+    if a.headlines.is_empty() {
+        o.push_str("Nothing stands out: the tables below have every number.\n");
+    }
+    for h in &a.headlines {
+        let mark = match h.level {
+            Level::Alert => "**Alert**",
+            Level::Finding => "*Finding*",
+            Level::Context => "Context",
+        };
+        o.push_str(&format!("- {mark}: {}", md_cell(&h.text)));
+        if !h.evidence.is_empty() {
+            o.push_str(&format!(" — {}", md_cell(&h.evidence)));
+        }
+        if let Some(t) = &h.table {
+            o.push_str(&format!(" (table `{t}`)"));
+        }
+        o.push('\n');
+    }
+    o.push_str("\n## Settings\n\n| key | value |\n|---|---|\n");
+    for (k, v) in &a.settings {
+        o.push_str(&format!("| {} | `{}` |\n", md_cell(k), md_cell(v).replace('`', "'")));
+    }
+    o.push_str("\n## Input files\n\n| file | role | bytes | SHA-256 |\n|---|---|---:|---|\n");
+    for f in &a.inputs {
+        o.push_str(&format!("| {} | {} | {} | `{}` |\n", md_cell(&f.name), md_cell(&f.role), f.bytes, f.sha256));
+    }
+    if !a.figures.is_empty() {
+        o.push_str("\n## Plots\n\n");
+        for f in &a.figures {
+            o.push_str(&format!("- {}\n", md_cell(&f.title)));
+        }
+    }
+    o.push_str("\n## Tables\n");
+    for t in &a.tables {
+        o.push_str(&format!("\n### {}\n\n", t.name));
+        o.push_str(&cut_note(a, t, |s| format!("{s}\n\n")));
+        o.push_str(&format!("| {} |\n", t.headers.iter().map(|h| md_cell(h)).collect::<Vec<_>>().join(" | ")));
+        o.push_str(&format!("|{}\n", "---|".repeat(t.headers.len())));
+        for row in t.rows.iter().take(MAX_TABLE_ROWS) {
+            o.push_str(&format!("| {} |\n", row.iter().map(|c| md_cell(c)).collect::<Vec<_>>().join(" | ")));
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(rows: usize) -> Table {
+        Table {
+            name: "per_query".into(),
+            headers: vec!["system".into(), "ndcg".into()],
+            rows: (0..rows).map(|i| vec![format!("s<{i}>"), "0.5".into()]).collect(),
+        }
+    }
+
+    fn attachment(rows: usize) -> Attachment {
+        Attachment {
+            analysis: Analysis::Rescore,
+            version: VERSION,
+            made_by: "a test".into(),
+            inputs: vec![InputInfo { name: "runs|x.jsonl".into(), role: "runs".into(), bytes: 3, sha256: "ab".into() }],
+            settings: vec![("settings".into(), "{\"k\":10}".into())],
+            headlines: vec![Headline {
+                level: Level::Alert,
+                text: "a <b> flips".into(),
+                evidence: "+0.1".into(),
+                table: Some("winners".into()),
+            }],
+            tables: vec![table(rows)],
+            figures: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn html_escapes_user_text_and_cuts_long_tables_with_a_note() {
+        let html = html(&attachment(MAX_TABLE_ROWS + 5));
+        assert!(html.contains("a &lt;b&gt; flips") && !html.contains("<b>"));
+        assert!(html.contains("<td>s&lt;0&gt;</td>"));
+        assert_eq!(html.matches("<tr><td>s&lt;").count(), MAX_TABLE_ROWS);
+        assert!(html.contains(&format!("The first {MAX_TABLE_ROWS} of {} rows", MAX_TABLE_ROWS + 5)));
+        assert!(html.contains("--format csv --table per_query"));
+        assert!(!html.contains("<script"));
+        let short = super::html(&attachment(3));
+        assert!(!short.contains("The first"));
+    }
+
+    #[test]
+    fn markdown_escapes_pipes_and_names_tables() {
+        let md = markdown(&attachment(2));
+        assert!(md.contains("| runs\\|x.jsonl | runs | 3 | `ab` |"), "{md}");
+        assert!(md.contains("- **Alert**: a &lt;b&gt; flips — +0.1 (table `winners`)"), "{md}");
+        assert!(md.contains("### per_query\n\n| system | ndcg |\n|---|---|\n| s&lt;0&gt; | 0.5 |"), "{md}");
+    }
+
+    #[test]
+    fn figure_files_are_numbered_slugs() {
+        let f = Figure { title: "|ΔnDCG| raw → canonical (all, n = 5)".into(), svg: String::new() };
+        assert_eq!(figure_file_name(0, &f), "01-ndcg-raw-canonical-all-n-5.svg");
+    }
+}

@@ -1,0 +1,203 @@
+//! What a paired comparison says, first: arms that could not be paired as given, how many
+//! contrasts differ after the Holm correction (and which), the Friedman test, and the best arm.
+
+use super::engine::{Comparison, UnpairedArms};
+use super::run::CompareOutput;
+use super::table::CompareTable;
+use crate::headline::{Headline, Level, count, difference, p_value, percent, some_of};
+
+/// The headlines of a comparison (unranked: see [`crate::headline::rank`]).
+pub fn headlines(out: &CompareOutput) -> Vec<Headline> {
+    let c = &out.comparison;
+    let mut hs = Vec::new();
+    let p = &out.pairing;
+    if p.restricted_to_complete && p.items_used < p.n_items {
+        let missing: Vec<String> = p
+            .arms
+            .iter()
+            .filter(|a| a.items_without_row + a.items_without_value > 0)
+            .map(|a| format!("{}: {} missing", a.arm, a.items_without_row + a.items_without_value))
+            .collect();
+        hs.push(Headline::alert(
+            format!(
+                "Not every arm has every item: the comparison uses only the {} of {} items that all arms have",
+                p.items_used, p.n_items
+            ),
+            some_of(&missing, 4),
+            CompareTable::Arms,
+        ));
+    }
+    if p.duplicates.cells > 0 {
+        hs.push(Headline::finding(
+            format!(
+                "{} had repeated rows; {}",
+                count(p.duplicates.cells, "(item, arm) cell", "(item, arm) cells"),
+                if p.duplicates.aggregated { "their values were averaged" } else { "see the pairing report" }
+            ),
+            format!("{} surplus row(s); the value is {}", p.duplicates.surplus_rows, p.value),
+            CompareTable::Arms,
+        ));
+    }
+    hs.extend(of_comparison(c, &ComparisonTables::of_compare()));
+    hs
+}
+
+/// The tables a comparison's headlines point to.
+pub struct ComparisonTables {
+    pub arms: &'static str,
+    pub pairs: &'static str,
+    pub friedman: &'static str,
+}
+
+impl ComparisonTables {
+    fn of_compare() -> Self {
+        ComparisonTables {
+            arms: CompareTable::Arms.name(),
+            pairs: CompareTable::Pairs.name(),
+            friedman: CompareTable::Friedman.name(),
+        }
+    }
+}
+
+/// What a comparison says (also the IR evaluation's comparison of runs): the contrasts that
+/// differ after Holm, the Friedman test, the best arm.
+pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline> {
+    let s = &c.settings;
+    let mut hs = Vec::new();
+    let correction = format!("Holm correction over {} contrast(s), α = {}", c.pairs.len(), s.alpha);
+    let significant: Vec<_> = c.pairs.iter().filter(|r| r.significant).collect();
+    if !c.pairs.is_empty() {
+        let text = if significant.is_empty() {
+            format!("No contrast differs after the {correction}")
+        } else {
+            format!("{} of {} contrasts differ after the {correction}", significant.len(), c.pairs.len())
+        };
+        let smallest = c.pairs.iter().map(|r| r.p_holm).fold(f64::INFINITY, f64::min);
+        hs.push(Headline::new(
+            if significant.is_empty() { Level::Context } else { Level::Finding },
+            text,
+            format!("smallest Holm-adjusted p {}; tests: {}", p_value(smallest), tests(c)),
+            Some(tables.pairs),
+        ));
+    }
+    let method = format!("{}% {} bootstrap, B = {}, seed {}", percent(1.0 - s.alpha), ci_name(s), s.bootstrap, s.seed);
+    for r in significant.iter().take(3) {
+        let (winner, loser) = if (r.diff > 0.0) == s.higher_is_better { (&r.a, &r.b) } else { (&r.b, &r.a) };
+        hs.push(Headline::new(
+            Level::Finding,
+            format!("{winner} does better than {loser}"),
+            format!(
+                "{} − {}: {}; Holm p {} ({}); {method}",
+                r.a,
+                r.b,
+                difference(r.diff, Some(r.ci_low), Some(r.ci_high), r.n_pairs),
+                p_value(r.p_holm),
+                r.test.name()
+            ),
+            Some(tables.pairs),
+        ));
+    }
+    if let Some(f) = &c.friedman {
+        let differ = f.p_tie_corrected < f.alpha;
+        hs.push(Headline::new(
+            if differ { Level::Finding } else { Level::Context },
+            if differ {
+                format!("The {} arms' ranks differ (Friedman test)", f.k)
+            } else {
+                format!("The Friedman test finds no difference among the {} arms' ranks", f.k)
+            },
+            format!(
+                "χ² = {:.3}, p {} (ties corrected), {} blocks; Nemenyi CD = {:.3} at α = {}; groups not told apart: {}",
+                f.chi2_tie_corrected,
+                p_value(f.p_tie_corrected),
+                f.n_blocks,
+                f.cd,
+                f.alpha,
+                if f.cliques.is_empty() {
+                    "none".to_string()
+                } else {
+                    f.cliques.iter().map(|g| format!("{{{}}}", g.join(", "))).collect::<Vec<_>>().join(" ")
+                }
+            ),
+            Some(tables.friedman),
+        ));
+    }
+    let best = c.arms.iter().max_by(|x, y| {
+        let o = x.mean.total_cmp(&y.mean);
+        if s.higher_is_better { o } else { o.reverse() }
+    });
+    if let Some(best) = best
+        && c.arms.len() > 1
+    {
+        hs.push(Headline::new(
+            Level::Context,
+            format!(
+                "{} has the {} mean over {} items",
+                best.arm,
+                if s.higher_is_better { "highest" } else { "lowest" },
+                c.n_items
+            ),
+            format!(
+                "means: {}; each arm's {} interval is in the arms table",
+                c.arms.iter().map(|a| format!("{} {:.3}", a.arm, a.mean)).collect::<Vec<_>>().join(", "),
+                best.ci_method
+            ),
+            Some(tables.arms),
+        ));
+    }
+    hs
+}
+
+fn tests(c: &super::Comparison) -> String {
+    let mut names: Vec<&str> = c.pairs.iter().map(|r| r.test.name()).collect();
+    names.dedup();
+    names.join(", ")
+}
+
+fn ci_name(s: &super::CompareSettings) -> &'static str {
+    match s.ci {
+        super::CiMethod::Bca => "BCa",
+        super::CiMethod::Percentile => "percentile",
+    }
+}
+
+/// What a refused pairing says: that no contrast was drawn and why, and each arm on its own.
+pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headline> {
+    let mut hs = vec![Headline::new(
+        Level::Alert,
+        "The arms could not be paired: no contrast between them is drawn",
+        message.to_string(),
+        None,
+    )];
+    if let Some(u) = unpaired {
+        if !u.arms.is_empty() {
+            hs.push(Headline::new(
+                Level::Context,
+                "Each arm on its own, without pairing",
+                format!(
+                    "{}; {}",
+                    u.arms
+                        .iter()
+                        .map(|a| format!(
+                            "{} {}",
+                            a.arm,
+                            difference(a.mean, Some(a.ci_low), Some(a.ci_high), a.n).trim_start_matches('+')
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    u.settings
+                ),
+                None,
+            ));
+        }
+        for (arm, n) in &u.too_few {
+            hs.push(Headline::new(
+                Level::Finding,
+                format!("{arm} has {} too few for an interval", count(*n, "value:", "values:")),
+                String::new(),
+                None,
+            ));
+        }
+    }
+    hs
+}

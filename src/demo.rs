@@ -1,0 +1,248 @@
+//! The built-in demo of every viewer page: small synthetic inputs that show what the page does
+//! before the user has files of their own ("Try the demo", `?demo`).
+//!
+//! Each demo is written by [`generate`] (`memaudit synth --page PAGE --out DIR`),
+//! deterministically (a fixed ChaCha8 seed), and committed under `static/demo/<page>/`; the
+//! worker compiles the committed files in, and a test checks they equal the generator's output.
+//! The rescoring demo is [`crate::synth`]'s bundle (`static/demo/`); the claims, rules and IR
+//! evaluation demos are the project's own reference fixtures (`tests/reference/paper_fixtures`,
+//! `tests/reference/trec_eval`), each written by the committed script beside it. No demo holds
+//! released data.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::capability::Analysis;
+
+/// The seed of every generated demo.
+pub const DEMO_SEED: u64 = 20261124;
+
+/// One file of a demo: its name and its text.
+pub type DemoFile = (&'static str, String);
+
+/// The generated demo files of `page` (`None` for the pages whose demo is the rescoring bundle
+/// or a committed reference fixture).
+pub fn generate(page: Analysis) -> Option<Vec<DemoFile>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(DEMO_SEED);
+    Some(match page {
+        Analysis::Compare => vec![("outcomes.csv", compare(&mut rng))],
+        Analysis::Probe => vec![("notes.jsonl", probe(&mut rng))],
+        Analysis::Reclaim => vec![("trials.jsonl", reclaim(&mut rng))],
+        Analysis::Answers => vec![("answers.jsonl", answers(&mut rng))],
+        Analysis::Ablation => vec![("ablation.csv", ablation(&mut rng))],
+        Analysis::Rescore | Analysis::Claims | Analysis::Rules | Analysis::TrecEval => return None,
+    })
+}
+
+/// Four retrieval configurations answering the same 150 questions (three categories): a
+/// long CSV with one row per (item, arm). Each item has a difficulty shared by every arm, so
+/// the arms are correlated as paired data are.
+fn compare(rng: &mut ChaCha8Rng) -> String {
+    const ARMS: [(&str, f64); 4] =
+        [("no-memory", -0.9), ("bm25-memory", 0.0), ("dense-memory", 0.35), ("hybrid-memory", 0.45)];
+    const CATEGORIES: [&str; 3] = ["single-hop", "multi-hop", "temporal"];
+    let mut out = String::from("item_id,category,arm,correct\n");
+    for i in 0..150 {
+        let category = CATEGORIES[i % 3];
+        let difficulty: f64 = normal(rng) + if category == "multi-hop" { 0.6 } else { 0.0 };
+        for (arm, skill) in ARMS {
+            let p = logistic(skill - difficulty + 0.3);
+            let correct = u8::from(rng.random_bool(p));
+            out.push_str(&format!("q{i:03},{category},{arm},{correct}\n"));
+        }
+    }
+    out
+}
+
+/// Memory notes written from two-item shopping sources under three policies, with the outcome
+/// of a later correction: `source_first` keeps both items, `summary` keeps one (sometimes
+/// saying so), `lossy` keeps only the stale total.
+fn probe(rng: &mut ChaCha8Rng) -> String {
+    const GOODS: [(&str, &str); 6] = [
+        ("notebooks", "pens"),
+        ("apples", "pears"),
+        ("tickets", "programmes"),
+        ("mugs", "plates"),
+        ("batteries", "bulbs"),
+        ("stamps", "envelopes"),
+    ];
+    let mut out = String::new();
+    for i in 0..60 {
+        let (a, b) = GOODS[i % GOODS.len()];
+        let (pa, qa, pb, qb) =
+            (rng.random_range(2..9), rng.random_range(2..12), rng.random_range(1..6), rng.random_range(2..12));
+        let total = pa * qa + pb * qb;
+        let stale = total + rng.random_range(3..15);
+        let source = format!("{a} at ${pa} each ({qa} bought) and {b} at ${pb} each ({qb} bought)");
+        let policy = ["source_first", "summary", "lossy"][i % 3];
+        let (note, p_recover) = match policy {
+            "source_first" => {
+                (format!("Bought {qa} {a} at ${pa} and {qb} {b} at ${pb}; the total came to ${stale}."), 0.9)
+            }
+            "summary" if rng.random_bool(0.4) => (
+                format!(
+                    "Bought {qa} {a} at ${pa}. [Note: this memory preserved only 1 of the original 2 line items; 1 were dropped and are not shown.]"
+                ),
+                0.35,
+            ),
+            "summary" => (format!("Bought {qa} {a} at ${pa}; the total was ${stale}."), 0.2),
+            _ if rng.random_bool(0.25) => ("The shopping details were not kept.".to_string(), 0.1),
+            _ => (format!("You concluded the total before tax was ${stale}."), 0.05),
+        };
+        let correct = rng.random_bool(p_recover);
+        out.push_str(&format!(
+            "{{\"note_id\":\"n{i:02}\",\"note\":{},\"source\":{},\"stale\":\"${stale}\",\"answer\":{total},\"correct\":{correct},\"policy\":\"{policy}\",\"budget\":160}}\n",
+            json_string(&note),
+            json_string(&source)
+        ));
+    }
+    out
+}
+
+/// Trials of four memory policies at two source-integrity levels, 16 problems × 3 seeds each:
+/// `source_first` recovers, `summary` mostly, `lossy` rarely and often emits the stale value,
+/// `blank` (an empty memory) mostly abstains — so a lossy memory is worse than an empty one.
+fn reclaim(rng: &mut ChaCha8Rng) -> String {
+    let mut out = String::new();
+    for integrity in [1.0, 0.5] {
+        for pid in 0..16 {
+            let truth = 20 + 3 * pid;
+            let stale = truth + 7;
+            for seed in 0..3 {
+                for (policy, p) in [("source_first", 0.95), ("summary", 0.7), ("lossy", 0.12), ("blank", 0.05)] {
+                    let p = if integrity < 1.0 { p * 0.8 } else { p };
+                    let answer = if rng.random_bool(p) {
+                        Some(truth)
+                    } else if policy == "blank" {
+                        // An empty memory: mostly no answer, sometimes a guess; never the stale value.
+                        rng.random_bool(0.25).then(|| truth + rng.random_range(1..5))
+                    } else if rng.random_bool(if policy == "lossy" { 0.6 } else { 0.3 }) {
+                        Some(stale)
+                    } else if rng.random_bool(0.5) {
+                        Some(truth + rng.random_range(1..5))
+                    } else {
+                        None
+                    };
+                    let correct = answer == Some(truth);
+                    let answer = answer.map(|a| a.to_string()).unwrap_or_else(|| "null".into());
+                    out.push_str(&format!(
+                        "{{\"pid\":\"p{pid:02}\",\"seed\":{seed},\"policy\":\"{policy}\",\"integrity\":{integrity:.1},\"model\":\"demo-model\",\"answer\":{answer},\"correct\":{correct},\"truth\":{truth},\"stale\":{stale}}}\n"
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Raw answers of two systems to 40 questions, written in the ways that make scoring rules
+/// disagree: extra words, different case, articles, a number spelled out.
+fn answers(rng: &mut ChaCha8Rng) -> String {
+    const QA: [(&str, &str); 10] = [
+        ("Where did Maria move in 2021?", "Lisbon"),
+        ("What instrument does Ben play?", "the cello"),
+        ("How many cats does Ana have?", "3"),
+        ("Which museum did they visit?", "The Louvre"),
+        ("What is Cleo's job?", "auditor"),
+        ("When is the dentist appointment?", "Tuesday"),
+        ("What did Sam cook on Friday?", "paella"),
+        ("Which team does Lee support?", "Benfica"),
+        ("What colour is the new car?", "dark blue"),
+        ("Who gave the keynote?", "Dr. Okafor"),
+    ];
+    let mut out = String::new();
+    for i in 0..40 {
+        let (question, gold) = QA[i % QA.len()];
+        for arm in ["system-a", "system-b"] {
+            let skill = if arm == "system-a" { 0.75 } else { 0.6 };
+            let output = if rng.random_bool(skill) {
+                match rng.random_range(0..5) {
+                    0 => gold.to_string(),
+                    1 => gold.to_lowercase(),
+                    2 => format!("The answer is {gold}."),
+                    3 => format!("I think it is {gold}, according to the earlier session"),
+                    _ => {
+                        if gold == "3" {
+                            "three".to_string()
+                        } else {
+                            format!("{gold}!")
+                        }
+                    }
+                }
+            } else {
+                ["I don't know.", "Porto", "the piano", "Monday", "not mentioned"][rng.random_range(0..5)].to_string()
+            };
+            out.push_str(&format!(
+                "{{\"query_id\":\"q{i:02}\",\"arm\":\"{arm}\",\"dataset\":\"demo-qa\",\"question\":{},\"gold\":[{}],\"output\":{}}}\n",
+                json_string(question),
+                json_string(gold),
+                json_string(&output)
+            ));
+        }
+    }
+    out
+}
+
+/// Counterfactual ablation traces of two runs: per query, the top memories with their
+/// retrieval score (cosine) and the answer's score with all memories (`base_score`) and without
+/// this one (`ablated_score`). In `circular` the memories that matter are the best-scored ones
+/// (the label tracks the score); in `independent` they are not.
+fn ablation(rng: &mut ChaCha8Rng) -> String {
+    let mut out = String::from("run,query_id,subset,rank,memory_id,cosine,base_score,ablated_score\n");
+    for run in ["independent", "circular"] {
+        for q in 0..60 {
+            let subset = ["single-hop", "multi-hop"][q % 2];
+            let base = u8::from(rng.random_bool(0.7));
+            for rank in 1..=5 {
+                let cosine = 0.85 - 0.06 * rank as f64 + 0.05 * rng.random::<f64>();
+                let needed = match run {
+                    "circular" => rank == 1 && rng.random_bool(0.6),
+                    _ => rng.random_bool(0.12),
+                };
+                let harmful = base == 0 && rng.random_bool(0.05);
+                let ablated = if base == 1 && needed {
+                    0
+                } else if harmful {
+                    1
+                } else {
+                    base
+                };
+                out.push_str(&format!(
+                    "{run},{run}-q{q:02},{subset},{rank},m{q:02}_{rank},{cosine:.4},{base},{ablated}\n"
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A standard normal draw (Box–Muller).
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = rng.random::<f64>().max(1e-12);
+    let u2: f64 = rng.random();
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demos_are_deterministic_and_named() {
+        for page in Analysis::ALL {
+            let a = generate(*page);
+            assert_eq!(a, generate(*page), "{page}");
+            if let Some(files) = a {
+                assert!(files.iter().all(|(_, text)| !text.is_empty() && text.ends_with('\n')), "{page}");
+            }
+        }
+    }
+}

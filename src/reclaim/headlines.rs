@@ -1,0 +1,136 @@
+//! What a reclaim analysis says, first: stored outcomes that strict re-scoring contradicts,
+//! whether a lossy memory is worse than an empty one, contrasts between policies whose interval
+//! excludes 0 (and those that could not be paired), and the cells read.
+
+use super::analysis::{Contrast, ReclaimReport, WorseThanEmpty};
+use super::table::ReclaimTable;
+use crate::headline::{Headline, count, difference, from_warnings, some_of};
+
+/// Contrasts named one by one.
+const NAMED: usize = 3;
+
+/// The headlines of a reclaim report (unranked: see [`crate::headline::rank`]).
+pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let rescored: usize = r.cells.iter().map(|c| c.rescored).sum();
+    let disagree: usize = r.cells.iter().map(|c| c.rescore_disagrees).sum();
+    if disagree > 0 {
+        hs.push(Headline::alert(
+            format!("{disagree} of {rescored} re-scored trials disagree with their stored `correct`"),
+            "strict ANSWER-line re-scoring of the raw reply against the truth; the rates use the re-scored outcome",
+            ReclaimTable::Cells,
+        ));
+    }
+    let method = format!("{}; {}", r.interval_method, r.abstain_method);
+    let worse: Vec<&WorseThanEmpty> = r.worse_than_empty.iter().filter(|w| w.low.is_some_and(|l| l > 0.0)).collect();
+    if !r.worse_than_empty.is_empty() {
+        let reverses = r.worse_than_empty.iter().filter(|w| w.reverses).count();
+        let worst = r
+            .worse_than_empty
+            .iter()
+            .filter(|w| w.delta.is_some())
+            .max_by(|a, b| a.delta.unwrap_or(0.0).total_cmp(&b.delta.unwrap_or(0.0)));
+        let text = format!(
+            "A lossy memory emits confident wrong answers more often than an empty one in {} of {} cells (interval above 0); {} reverse",
+            worse.len(),
+            r.worse_than_empty.len(),
+            reverses
+        );
+        let evidence = worst
+            .map(|w| {
+                format!(
+                    "largest: {} {} vs {}: Δ emit {} ({}); {method}",
+                    place(w.model.as_deref(), w.task.as_deref(), w.integrity, w.arm.as_deref()),
+                    w.lossy_policy,
+                    w.blank_policy,
+                    difference(w.delta.unwrap_or(0.0), w.low, w.high, w.pairs.max(w.n_lossy.min(w.n_blank))),
+                    w.pairing
+                )
+            })
+            .unwrap_or_default();
+        hs.push(if worse.is_empty() {
+            Headline::context(text, evidence, ReclaimTable::WorseThanEmpty)
+        } else {
+            Headline::finding(text, evidence, ReclaimTable::WorseThanEmpty)
+        });
+    }
+    let excluding: Vec<&Contrast> =
+        r.contrasts.iter().filter(|c| c.low.is_some_and(|l| l > 0.0) || c.high.is_some_and(|h| h < 0.0)).collect();
+    for c in excluding.iter().take(NAMED) {
+        let d = c.delta.unwrap_or(0.0);
+        let (better, worse) = if d > 0.0 { (&c.a, &c.b) } else { (&c.b, &c.a) };
+        hs.push(Headline::finding(
+            format!(
+                "{better} recovers more often than {worse} ({})",
+                place(c.model.as_deref(), c.task.as_deref(), c.integrity, c.arm.as_deref())
+            ),
+            format!(
+                "RR {} − {}: {} ({}); {method}, no correction for the {} contrast(s)",
+                c.a,
+                c.b,
+                difference(d, c.low, c.high, if c.pairing == "paired" { c.pairs } else { c.n_a.min(c.n_b) }),
+                c.pairing,
+                r.contrasts.len()
+            ),
+            ReclaimTable::Contrasts,
+        ));
+    }
+    if !r.contrasts.is_empty() {
+        hs.push(Headline::context(
+            format!("{} of {} policy contrasts have an interval that excludes 0", excluding.len(), r.contrasts.len()),
+            format!("{method}; uncorrected for multiplicity"),
+            ReclaimTable::Contrasts,
+        ));
+    }
+    let unpaired: Vec<String> = r
+        .contrasts
+        .iter()
+        .filter(|c| c.pairing != "paired")
+        .map(|c| {
+            format!(
+                "{} vs {} ({})",
+                c.a,
+                c.b,
+                place(c.model.as_deref(), c.task.as_deref(), c.integrity, c.arm.as_deref())
+            )
+        })
+        .collect();
+    if !unpaired.is_empty() {
+        hs.push(Headline::finding(
+            format!(
+                "{} could not be paired by (seed, problem): their intervals are unpaired",
+                count(unpaired.len(), "contrast", "contrasts")
+            ),
+            some_of(&unpaired, 3),
+            ReclaimTable::Contrasts,
+        ));
+    }
+    let trials: usize = r.cells.iter().map(|c| c.n).sum();
+    if !r.cells.is_empty() {
+        hs.push(Headline::context(
+            format!("{} trials in {} cells", trials, r.cells.len()),
+            r.abstain_method.clone(),
+            ReclaimTable::Cells,
+        ));
+    }
+    hs.extend(from_warnings(r.warnings.iter(), ReclaimTable::Cells));
+    hs
+}
+
+/// `model/task g=0.5 arm` with the parts that are known.
+fn place(model: Option<&str>, task: Option<&str>, integrity: Option<f64>, arm: Option<&str>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(m) = model {
+        parts.push(m.to_string());
+    }
+    if let Some(t) = task {
+        parts.push(t.to_string());
+    }
+    if let Some(g) = integrity {
+        parts.push(format!("g = {g}"));
+    }
+    if let Some(a) = arm {
+        parts.push(a.to_string());
+    }
+    if parts.is_empty() { "all trials".to_string() } else { parts.join(", ") }
+}

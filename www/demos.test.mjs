@@ -1,0 +1,141 @@
+// Every page's built-in demo (`?demo#<page>` and its "Try the demo" button) in headless
+// Chromium: the page's "What the data says" panel equals the `headlines` of the CLI's JSON on
+// the same files with the same (default) settings, every headline's card exists, no request
+// leaves the page's origin, and axe-core finds no serious or critical accessibility violation on
+// the page with its results. With MEMAUDIT_SCREENSHOTS=1 it also writes
+// www/screenshots/<page>.png (the results, headlines first) — the committed screenshots.
+//
+// Run after `trunk build --release` with MEMAUDIT_BIN pointing at a release `memaudit`.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import {
+  ROOT, DIST, cli, launch, openPage as open, assertClean as clean, waitReady, checkHeadlines, download,
+} from './testkit.mjs';
+
+const VIEWER = '/viewer/';
+const DEMO = path.join(ROOT, 'static', 'demo');
+const FIX = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
+const TE = path.join(ROOT, 'tests', 'reference', 'trec_eval');
+const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const SHOTS = path.join(ROOT, 'www', 'screenshots');
+
+/** Each page: its slug, the panel's id, and the CLI call on the demo's files (run in `cwd`). */
+const PAGES = [
+  { slug: 'rescore', panel: '#headlines', cwd: DEMO, args: ['rescore', '-i', 'memories.jsonl', '-i', 'queries.jsonl', '-i', 'runs.jsonl'] },
+  { slug: 'compare', panel: '#compare-headlines', cwd: path.join(DEMO, 'compare'), args: ['compare', '--outcomes', 'outcomes.csv'] },
+  { slug: 'probe', panel: '#probe-headlines', cwd: path.join(DEMO, 'probe'), args: ['probe', '--notes', 'notes.jsonl'] },
+  { slug: 'reclaim', panel: '#reclaim-headlines', cwd: path.join(DEMO, 'reclaim'), args: ['reclaim', '--trials', 'trials.jsonl'] },
+  { slug: 'answers', panel: '#answers-headlines', cwd: path.join(DEMO, 'answers'), args: ['answers', '--input', 'answers.jsonl'] },
+  { slug: 'ablation', panel: '#ablation-headlines', cwd: path.join(DEMO, 'ablation'), args: ['ablation', '--input', 'ablation.csv'] },
+  { slug: 'claims', panel: '#claims-headlines', cwd: FIX, args: ['claims', '--data', 'seed000_scores.csv', '--claims', 'seed000_claims.csv', '--printed-table', 'seed000_tables.csv'] },
+  { slug: 'rules', panel: '#rules-headlines', cwd: FIX, args: ['rules', '--rules', 'seed000_rules.json', '--values', 'seed000_values.json', '--git-log', 'seed000_gitlog.txt'] },
+  { slug: 'trec-eval', panel: '#trec-eval-headlines', cwd: TE, args: ['trec-eval', 'test.qrels', 'run_a.run', 'run_b.run'] },
+];
+
+let srv;
+let ctx;
+
+before(async () => {
+  ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'demos'));
+});
+
+after(async () => {
+  await ctx?.close();
+  srv?.server.close();
+});
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page) {
+  // Evaluated through the DevTools protocol, not an inline <script>: the page's CSP stays on.
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+}
+
+for (const p of PAGES) {
+  test(`${p.slug} page: ?demo shows what the data says, as the CLI does on the same files`, async () => {
+    const { page, log } = await open(ctx);
+    await page.goto(`${srv.origin}${VIEWER}?demo#${p.slug}`);
+    await waitReady(page, p.slug);
+    await page.waitForSelector(`${p.panel} h2`);
+    const want = JSON.parse(cli([...p.args, '--format', 'json'], { cwd: p.cwd }));
+    const got = await checkHeadlines(page, p.panel, want, p.slug);
+    assert.ok(got.length > 0, `${p.slug}: the demo says something`);
+    assert.deepEqual(await axeViolations(page), [], `${p.slug}: serious accessibility violations`);
+    if (process.env.MEMAUDIT_SCREENSHOTS === '1') {
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await page.$eval(p.panel, (el) => el.scrollIntoView());
+      await page.screenshot({ path: path.join(SHOTS, `${p.slug}.png`) });
+    }
+    clean(log, srv.origin, VIEWER);
+    await page.close();
+  });
+}
+
+test('the "Try the demo" button of a page runs its demo', async () => {
+  const { page, log } = await open(ctx);
+  await page.goto(`${srv.origin}${VIEWER}#answers`);
+  await page.click('#answers-demo-button');
+  await waitReady(page, 'answers');
+  const p = PAGES.find((x) => x.slug === 'answers');
+  await checkHeadlines(page, p.panel, JSON.parse(cli([...p.args, '--format', 'json'], { cwd: p.cwd })), 'answers button');
+  // The page is usable at a narrow width: nothing wider than the window but the table wrappers.
+  await page.setViewportSize({ width: 420, height: 900 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow}px at 420px`);
+  clean(log, srv.origin, VIEWER);
+  await page.close();
+});
+
+/** Every table cell of an HTML document opened in `page`, row by row. */
+const cells = (page) => page.$$eval('table tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+
+test('report to attach: the page writes what `memaudit report` writes; it opens offline with no request', async () => {
+  const { page, log } = await open(ctx);
+  await page.goto(`${srv.origin}${VIEWER}?demo#compare`);
+  await waitReady(page, 'compare');
+  const cwd = path.join(DEMO, 'compare');
+  const fromPage = await download(page, '#compare-report-html');
+  const fromCli = cli(['report', 'compare', '--outcomes', 'outcomes.csv'], { cwd });
+  const json = JSON.parse(cli(['compare', '--outcomes', 'outcomes.csv', '--format', 'json'], { cwd }));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-attach-'));
+  const views = [];
+  for (const [name, html] of [['page', fromPage], ['cli', fromCli]]) {
+    const file = path.join(dir, `${name}.html`);
+    fs.writeFileSync(file, html);
+    const view = await ctx.newPage();
+    const requests = [];
+    view.on('request', (r) => requests.push(r.url()));
+    await view.goto(`file://${file}`);
+    // Nothing but the file itself is requested: no script, font, image or style from anywhere.
+    assert.deepEqual(requests, [`file://${file}`], `${name}: requests`);
+    const headlines = await view.$$eval('#headlines li', (lis) => lis.map((li) => li.textContent));
+    assert.equal(headlines.length, json.headlines.length, `${name}: headlines`);
+    json.headlines.forEach((h, i) => assert.ok(headlines[i].includes(h.text) && headlines[i].includes(h.evidence), `${name}: ${h.text}`));
+    assert.equal(await view.$$eval('figure svg', (s) => s.length), 2, `${name}: forest plot and CD diagram inline`);
+    views.push({ view, cells: await cells(view) });
+  }
+  // The same tables, cell for cell (numbers to 1e-9: wasm and native special functions may
+  // differ in the last bits); the input files with the same SHA-256.
+  const [a, b] = views.map((v) => v.cells);
+  assert.equal(a.length, b.length, 'rows');
+  a.forEach((row, i) => row.forEach((c, j) => {
+    const x = Number(c);
+    const y = Number(b[i][j]);
+    if (c !== '' && Number.isFinite(x) && Number.isFinite(y)) assert.ok(Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y)), `cell ${i},${j}: ${c} vs ${b[i][j]}`);
+    else assert.equal(c, b[i][j], `cell ${i},${j}`);
+  }));
+  for (const v of views) await v.view.close();
+  // The Markdown variant.
+  const md = await download(page, '#compare-report-md');
+  assert.ok(md.startsWith('# memaudit compare report') && md.includes(json.headlines[0].text));
+  clean(log, srv.origin, VIEWER);
+  await page.close();
+});
