@@ -26,19 +26,24 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
             if of_p.len() < 2 {
                 continue;
             }
+            // The arm with the highest share, or `tie` when two share it.
             if let Some(best) = of_p.iter().max_by(|a, b| a.correct_rate.total_cmp(&b.correct_rate)) {
-                bests.push((p.name().to_string(), best.arm.clone().unwrap_or_default(), best.correct_rate));
+                let tied = of_p.iter().filter(|s| s.correct_rate == best.correct_rate).count() > 1;
+                let arm = if tied { "tie".to_string() } else { best.arm.clone().unwrap_or_default() };
+                bests.push((p.name().to_string(), arm, best.correct_rate));
             }
         }
         if !bests.is_empty() {
             let evidence = bests.iter().map(|(p, a, v)| format!("{p}: {a} {v:.3}")).collect::<Vec<_>>().join("; ");
-            if bests.iter().any(|b| b.1 != bests[0].1) {
+            // Two rules with different sole winners: the ranking depends on the rule.
+            let sole: Vec<&str> = bests.iter().map(|b| b.1.as_str()).filter(|a| *a != "tie").collect();
+            if sole.iter().any(|a| *a != sole[0]) {
                 hs.push(Headline::alert(
                     format!("The most accurate arm{scope} depends on the answer-scoring rule"),
                     format!("{evidence}; share of answers counted correct, no interval"),
                     AnswersTable::Summary,
                 ));
-            } else {
+            } else if sole.len() == bests.len() {
                 hs.push(Headline::context(
                     format!("{} is the most accurate arm{scope} under every scoring rule", bests[0].1),
                     format!("{evidence}; share of answers counted correct, no interval"),

@@ -226,6 +226,10 @@ impl Capability for Claims {
         crate::attach::of_summaries(&overview.files)
     }
 
+    fn figures(report: &ClaimsReport) -> Vec<crate::attach::Figure> {
+        report.sweep.as_ref().map(crate::ksweep::figures::figures).unwrap_or_default()
+    }
+
     fn headlines(report: &ClaimsReport) -> Vec<crate::headline::Headline> {
         super::headlines::headlines(report)
     }

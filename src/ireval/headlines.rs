@@ -14,7 +14,7 @@ pub fn headlines(r: &TrecEvalReport) -> Vec<Headline> {
     if q.queries_without_relevant > 0 {
         hs.push(Headline::context(
             format!("{} of {} judged queries have no relevant document", q.queries_without_relevant, q.queries),
-            format!("{}: trec_eval skips them in averages unless -c is given", q.file),
+            format!("{}: they are evaluated and score 0 in every mean, as in trec_eval", q.file),
             TrecEvalTable::Summary,
         ));
     }

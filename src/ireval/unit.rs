@@ -334,6 +334,15 @@ impl Capability for TrecEval {
         crate::attach::of_summaries(&overview.files)
     }
 
+    /// With two or more runs: the comparison's forest plot and CD diagram on the compared measure.
+    fn figures(report: &TrecEvalReport) -> Vec<crate::attach::Figure> {
+        report
+            .comparison
+            .as_ref()
+            .map(|c| crate::compare::figures::figures(&c.comparison, &c.measure))
+            .unwrap_or_default()
+    }
+
     fn headlines(report: &TrecEvalReport) -> Vec<crate::headline::Headline> {
         super::headlines::headlines(report)
     }

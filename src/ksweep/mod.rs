@@ -3,6 +3,7 @@
 //! boundary / directional / none as seed-000 §1.9 defines them, the Δ-stability check with a
 //! slack window, and crossovers (`docs/claims.md` §K-sweep).
 
+pub mod figures;
 pub mod read;
 pub mod sweep;
 pub mod table;

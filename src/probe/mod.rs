@@ -23,6 +23,7 @@
 //! Nothing here panics on user input; a note without any source is an [`IngestError`].
 
 pub mod explain;
+pub mod figures;
 pub mod headlines;
 pub mod itemized;
 pub mod read;

@@ -276,6 +276,10 @@ impl Capability for Probe {
         crate::attach::of_summaries(&overview.files)
     }
 
+    fn figures(report: &ProbeReport) -> Vec<crate::attach::Figure> {
+        super::figures::figures(report)
+    }
+
     fn headlines(report: &ProbeReport) -> Vec<crate::headline::Headline> {
         super::headlines::headlines(report)
     }

@@ -17,8 +17,9 @@ use crate::capability::FileRole;
 use crate::claims::{self, ClaimResult};
 use crate::claims::{ClaimsRequest, ClaimsTable};
 use crate::ksweep::SweepTable;
+use crate::ksweep::figures::{delta_forest, ksweep_plot, panel_key, panel_name};
 use crate::ksweep::{self, Crossover, DeltaRow, KSweep};
-use crate::plots::{DeltaForest, DeltaPoint, KSweepPlot};
+use crate::plots::{DeltaForest, KSweepPlot};
 use crate::report::{Table, serde_name};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
@@ -138,19 +139,6 @@ fn conventions(b: &ClaimsBatch) -> String {
         ));
     }
     out
-}
-
-fn panel_key(run: &Option<String>, dataset: &Option<String>) -> String {
-    format!("{}/{}", run.clone().unwrap_or_default(), dataset.clone().unwrap_or_default())
-}
-
-fn panel_name(run: &Option<String>, dataset: &Option<String>) -> String {
-    match (run, dataset) {
-        (Some(r), Some(d)) => format!("run {r} · {d}"),
-        (Some(r), None) => format!("run {r}"),
-        (None, Some(d)) => d.clone(),
-        (None, None) => "all rows".into(),
-    }
 }
 
 fn k_look(col: &str) -> Option<Look> {
@@ -273,52 +261,6 @@ fn sweep_json<T: Serialize>(b: &ClaimsBatch, rows: fn(&KSweep) -> &[T]) -> Resul
 /// What `memaudit claims --format json` prints.
 pub fn report_json(b: &ClaimsBatch) -> Result<String, String> {
     crate::web::components::export::report_json::<crate::claims::Claims>(&b.report)
-}
-
-fn ksweep_plot(s: &KSweep, key: &str) -> Option<KSweepPlot> {
-    let first = s.series.first()?;
-    let key = if s.series.iter().any(|x| panel_key(&x.run, &x.dataset) == key) {
-        key.to_string()
-    } else {
-        panel_key(&first.run, &first.dataset)
-    };
-    let series: Vec<_> = s.series.iter().filter(|x| panel_key(&x.run, &x.dataset) == key).cloned().collect();
-    let name = series.first().map(|x| panel_name(&x.run, &x.dataset)).unwrap_or_default();
-    Some(KSweepPlot {
-        title: format!(
-            "{name}: mean {} by K with {:.0}% bootstrap intervals",
-            s.settings.metric,
-            s.settings.confidence * 100.0
-        ),
-        y_label: format!("mean {}", s.settings.metric),
-        series,
-        width: 1000,
-        height: 420,
-    })
-}
-
-fn delta_forest(s: &KSweep) -> DeltaForest {
-    DeltaForest {
-        title: format!(
-            "Paired deltas a \u{2212} b at equal K ({:.0}% paired bootstrap intervals)",
-            s.settings.confidence * 100.0
-        ),
-        x_label: format!("a \u{2212} b (mean {} on the shared queries)", s.settings.metric),
-        rows: s
-            .deltas
-            .iter()
-            .map(|d| DeltaPoint {
-                label: format!("{} \u{2212} {}{}", d.a, d.b, d.k.map(|k| format!(" · K={k}")).unwrap_or_default()),
-                group: Some(panel_name(&d.run, &d.dataset)),
-                delta: d.stats.delta,
-                low: d.stats.ci_low,
-                high: d.stats.ci_high,
-                significance: d.stats.label,
-            })
-            .collect(),
-        width: 1000,
-        selected: None,
-    }
 }
 
 impl Claims {

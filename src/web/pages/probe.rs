@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use super::{ErrorView, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
 use crate::capability::FileSummary;
-use crate::plots::{VerdictBar, VerdictBars, VerdictGroup};
+use crate::plots::VerdictBars;
 use crate::probe::summary::{ModeReport, ProbeTable, probe_table};
 use crate::probe::{
     Highlight, HighlightRole, LiveProbe, Mode, NoteChoice, NoteInput, Probe, ProbeReport, ProbeRequest, ProbeView,
@@ -384,23 +384,7 @@ impl ProbePage {
         let r = &b.report;
         let side = &r.side_by_side;
         let modes: [(&str, &ModeReport); 2] = [("itemized", &side.itemized), ("reference", &side.reference)];
-        let chart = VerdictBars {
-            title: format!("Probe verdicts of {} notes, both modes", count(r.notes.len())),
-            groups: modes
-                .iter()
-                .map(|(name, m)| VerdictGroup {
-                    name: name.to_string(),
-                    bars: m
-                        .summary
-                        .counts
-                        .iter()
-                        .map(|(v, c)| VerdictBar { verdict: v.name().to_string(), count: *c })
-                        .collect(),
-                })
-                .collect(),
-            width: 860,
-            height: 380,
-        };
+        let chart = crate::probe::figures::verdict_bars(r);
         let conf = format!("{}%", r.summary.confidence * 100.0);
         let conv = Some(AttrValue::from(format!(
             "mode={} confidence={} arm={} notes={}",
