@@ -145,6 +145,15 @@ pub fn some_of<S: AsRef<str>>(names: &[S], max: usize) -> String {
     out
 }
 
+/// `s` with its first letter upper-case (a warning's message as a headline).
+fn sentence_case(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// `1 query` / `3 queries`.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -165,7 +174,7 @@ pub fn from_warnings<'a, K: Kind + Serialize + 'a>(
         .map(|w| {
             let example = w.examples.first().map(|e| format!("; e.g. {e}")).unwrap_or_default();
             Headline::finding(
-                format!("{} ({}×)", w.message, w.count),
+                format!("{} ({}×)", sentence_case(&w.message), w.count),
                 format!("{}{example}", crate::report::serde_name(&w.kind)),
                 table,
             )
