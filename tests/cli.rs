@@ -562,3 +562,29 @@ fn report_to_attach_is_self_contained() {
     let out = bin().args(["report", "synth", "--out"]).arg(dir.join("x")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--plots DIR` writes every plot the page draws: the histograms, and with several cutoffs
+/// nDCG and Recall against k under each target.
+#[test]
+fn plots_include_the_cutoff_curves() {
+    let dir = tmpdir("plots-k");
+    let out = bin()
+        .arg("rescore")
+        .args(demo_args())
+        .args(["--k", "5,60", "--format", "json", "--plots"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let histograms = v["delta_distribution"].as_array().unwrap().len();
+    let targets = v["targets"].as_array().unwrap().len();
+    assert_eq!(names.len(), histograms + 2 * targets, "{names:?}");
+    assert_eq!(names.iter().filter(|n| n.contains("recall-k-by-cutoff")).count(), targets, "{names:?}");
+    for n in &names {
+        let svg = std::fs::read_to_string(dir.join(n)).unwrap();
+        assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"), "{n}");
+    }
+}

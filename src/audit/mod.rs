@@ -12,6 +12,7 @@ pub mod coverage;
 pub mod curve;
 pub mod distribution;
 pub mod drilldown;
+pub mod figures;
 pub mod headlines;
 pub mod instability;
 pub mod recommend;

@@ -179,11 +179,7 @@ impl Capability for Rescore {
     }
 
     fn figures(report: &Report) -> Vec<crate::attach::Figure> {
-        report
-            .delta_distribution
-            .iter()
-            .map(|d| crate::attach::figure(&crate::plots::HistogramPlot::from_distribution(d)))
-            .collect()
+        super::figures::figures(report)
     }
 
     fn inputs(_overview: &RescoreOverview, report: &Report) -> Vec<crate::attach::InputInfo> {

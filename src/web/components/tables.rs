@@ -575,8 +575,8 @@ pub fn contested_table(props: &ReportProps) -> Html {
 /// metric, and its table.
 #[function_component(CurveCard)]
 pub fn curve_card(props: &ReportProps) -> Html {
-    use crate::audit::{Metric, Subset};
-    use crate::plots::{CutoffLine, CutoffPlot};
+    use crate::audit::Metric;
+    use crate::plots::CutoffPlot;
     use crate::web::components::plot::PlotCanvas;
     let r = &props.report;
     let target = use_state(|| r.targets.last().copied().unwrap_or(Target::Raw));
@@ -585,39 +585,12 @@ pub fn curve_card(props: &ReportProps) -> Html {
         return html! {};
     }
     let target_now = if r.targets.contains(&*target) { *target } else { r.targets[0] };
+    let Some(plot) = crate::audit::figures::cutoff_plot(r, target_now, *metric) else {
+        return html! {};
+    };
     let mut ks: Vec<usize> = r.curve.iter().map(|c| c.k).collect();
     ks.sort_unstable();
     ks.dedup();
-    let lines: Vec<CutoffLine> =
-        r.systems
-            .iter()
-            .map(|sys| CutoffLine {
-                system: sys.clone(),
-                points: ks
-                    .iter()
-                    .map(|&k| {
-                        let row = r.curve.iter().find(|c| {
-                            c.system == *sys && c.target == target_now && c.k == k && c.subset == Subset::All
-                        });
-                        (k, row.and_then(|c| c.value(*metric)))
-                    })
-                    .collect(),
-            })
-            .collect();
-    let label = match *metric {
-        Metric::Ndcg => "nDCG@k",
-        Metric::Recall => "Recall@k",
-        Metric::Hit => "Hit@k",
-        Metric::Mrr => "MRR@k",
-        Metric::Top1 => "top-1",
-    };
-    let plot = CutoffPlot {
-        title: format!("{label} by cutoff, {} target (all eligible queries)", target_now.name()),
-        y_label: label.to_string(),
-        lines,
-        width: 720,
-        height: 380,
-    };
     let on_target = {
         let target = target.clone();
         Callback::from(move |e: Event| {
