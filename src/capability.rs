@@ -308,7 +308,7 @@ pub fn envelope<R: Serialize>(report: &R) -> Envelope<'_, R> {
 
 /// A capability's report in the version envelope, with its headlines.
 pub fn report_envelope<C: Capability>(report: &C::Report) -> Envelope<'_, C::Report> {
-    Envelope { memaudit_version: VERSION, headlines: Some(headlines::<C>(report)), report }
+    envelope_with(report, C::headlines(report))
 }
 
 /// `report` in the version envelope with `headlines` (ranked here).

@@ -4,18 +4,14 @@
 
 use super::rescore::{AnswerReport, ProfileSummary};
 use super::table::AnswersTable;
+use crate::distinct::first_seen;
 use crate::headline::{Headline, from_warnings, some_of};
 
 /// The headlines of an answer rescoring (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
     let mut hs = Vec::new();
     // Rows per dataset (arms are compared within a dataset).
-    let mut datasets: Vec<Option<&str>> = Vec::new();
-    for s in &r.summary {
-        if !datasets.contains(&s.dataset.as_deref()) {
-            datasets.push(s.dataset.as_deref());
-        }
-    }
+    let datasets = first_seen(r.summary.iter().map(|s| s.dataset.as_deref()));
     for ds in &datasets {
         let rows: Vec<&ProfileSummary> = r.summary.iter().filter(|s| s.dataset.as_deref() == *ds).collect();
         let scope = ds.map(|d| format!(" on {d}")).unwrap_or_default();
@@ -52,12 +48,7 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
             }
         }
         // The widest spread of one arm's accuracy across profiles.
-        let mut arms: Vec<Option<&str>> = Vec::new();
-        for s in &rows {
-            if !arms.contains(&s.arm.as_deref()) {
-                arms.push(s.arm.as_deref());
-            }
-        }
+        let arms = first_seen(rows.iter().map(|s| s.arm.as_deref()));
         let spread = arms
             .iter()
             .filter_map(|a| {

@@ -61,6 +61,21 @@ fn role_of(r: FileRole) -> Role {
     }
 }
 
+/// The rescoring's input files, from its report (`reading.files`: name, format, size, SHA-256).
+pub fn input_files(report: &Report) -> Vec<crate::attach::InputInfo> {
+    report
+        .reading
+        .files
+        .iter()
+        .map(|f| crate::attach::InputInfo {
+            name: f.name.clone(),
+            role: crate::report::serde_name(&f.format),
+            bytes: f.bytes as u64,
+            sha256: f.sha256.clone(),
+        })
+        .collect()
+}
+
 impl Capability for Rescore {
     const ANALYSIS: Analysis = Analysis::Rescore;
     const ROLES: &'static [FileRole] =
@@ -183,17 +198,7 @@ impl Capability for Rescore {
     }
 
     fn inputs(_overview: &RescoreOverview, report: &Report) -> Vec<crate::attach::InputInfo> {
-        report
-            .reading
-            .files
-            .iter()
-            .map(|f| crate::attach::InputInfo {
-                name: f.name.clone(),
-                role: crate::report::serde_name(&f.format),
-                bytes: f.bytes as u64,
-                sha256: f.sha256.clone(),
-            })
-            .collect()
+        input_files(report)
     }
 
     fn headlines(report: &Report) -> Vec<crate::headline::Headline> {

@@ -149,9 +149,7 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
 }
 
 fn tests(c: &super::Comparison) -> String {
-    let mut names: Vec<&str> = c.pairs.iter().map(|r| r.test.name()).collect();
-    names.dedup();
-    names.join(", ")
+    crate::distinct::first_seen(c.pairs.iter().map(|r| r.test.name())).join(", ")
 }
 
 fn ci_name(s: &super::CompareSettings) -> &'static str {

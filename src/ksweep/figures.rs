@@ -4,6 +4,7 @@
 
 use super::KSweep;
 use crate::attach::{Figure, figure};
+use crate::distinct::first_seen;
 use crate::plots::{DeltaForest, DeltaPoint, KSweepPlot};
 
 /// The key of a (run, dataset) panel.
@@ -23,13 +24,7 @@ pub fn panel_name(run: &Option<String>, dataset: &Option<String>) -> String {
 
 /// Every panel of the sweep and the deltas, for the report to attach.
 pub fn figures(s: &KSweep) -> Vec<Figure> {
-    let mut keys: Vec<String> = Vec::new();
-    for x in &s.series {
-        let k = panel_key(&x.run, &x.dataset);
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
+    let keys = first_seen(s.series.iter().map(|x| panel_key(&x.run, &x.dataset)));
     let mut out: Vec<Figure> = keys.iter().filter_map(|k| ksweep_plot(s, k)).map(|p| figure(&p)).collect();
     if !s.deltas.is_empty() {
         out.push(figure(&delta_forest(s)));

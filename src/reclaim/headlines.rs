@@ -43,7 +43,12 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
                     place(w.model.as_deref(), w.task.as_deref(), w.integrity, w.arm.as_deref()),
                     w.lossy_policy,
                     w.blank_policy,
-                    difference(w.delta.unwrap_or(0.0), w.low, w.high, w.pairs.max(w.n_lossy.min(w.n_blank))),
+                    difference(
+                        w.delta.unwrap_or(0.0),
+                        w.low,
+                        w.high,
+                        compared(&w.pairing, w.pairs, w.n_lossy, w.n_blank)
+                    ),
                     w.pairing
                 )
             })
@@ -68,7 +73,7 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
                 "RR {} − {}: {} ({}); {method}, no correction for the {} contrast(s)",
                 c.a,
                 c.b,
-                difference(d, c.low, c.high, if c.pairing == "paired" { c.pairs } else { c.n_a.min(c.n_b) }),
+                difference(d, c.low, c.high, compared(&c.pairing, c.pairs, c.n_a, c.n_b)),
                 c.pairing,
                 r.contrasts.len()
             ),
@@ -115,6 +120,11 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
     }
     hs.extend(from_warnings(r.warnings.iter(), ReclaimTable::Cells));
     hs
+}
+
+/// The n a contrast rests on: its pairs when paired, else the smaller side.
+fn compared(pairing: &str, pairs: usize, n_a: usize, n_b: usize) -> usize {
+    if pairing == "paired" { pairs } else { n_a.min(n_b) }
 }
 
 /// `model/task g=0.5 arm` with the parts that are known.

@@ -143,10 +143,7 @@ impl RescorePage {
                 let report = outcome.report;
                 self.settings = report.settings.clone();
                 self.headlines = Rc::new(crate::capability::headlines::<crate::audit::Rescore>(&report));
-                // The rescoring's input files are in its report (`reading.files`).
-                let no_overview = crate::audit::RescoreOverview { queries: Vec::new(), systems: Vec::new() };
-                self.inputs =
-                    Rc::new(<crate::audit::Rescore as crate::capability::Capability>::inputs(&no_overview, &report));
+                self.inputs = Rc::new(crate::audit::unit::input_files(&report));
                 self.report = Some(ReportRef(Rc::new(report)));
                 self.timing = Some(timing);
                 if let Some(o) = outcome.overview {
