@@ -159,11 +159,12 @@ fn ci_name(s: &super::CompareSettings) -> &'static str {
     }
 }
 
-/// What a refused pairing says: that no contrast was drawn and why, and each arm on its own.
+/// What a refused pairing says: that no contrast was drawn and why (the reason is the
+/// refusal's own message: a missing arm column, missing items, …), and each arm on its own.
 pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headline> {
     let mut hs = vec![Headline::new(
         Level::Alert,
-        "The arms could not be paired: no contrast between them is drawn",
+        "No paired comparison was drawn: the rows do not give each arm's value per item",
         message.to_string(),
         None,
     )];
