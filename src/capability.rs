@@ -46,6 +46,9 @@ crate::choice! {
         Claims = "claims",
         Rules = "rules",
         TrecEval = "trec-eval",
+        Labels = "labels",
+        Calibration = "calibration",
+        Alignment = "alignment",
     }
 }
 

@@ -30,6 +30,12 @@ pub fn generate(page: Analysis) -> Option<Vec<DemoFile>> {
         Analysis::Reclaim => vec![("trials.jsonl", reclaim(&mut rng))],
         Analysis::Answers => vec![("answers.jsonl", answers(&mut rng))],
         Analysis::Ablation => vec![("ablation.csv", ablation(&mut rng))],
+        Analysis::Labels => vec![("labels.csv", labels(&mut rng))],
+        Analysis::Calibration => vec![("routing.csv", routing(&mut rng))],
+        Analysis::Alignment => {
+            let (per_query, answers) = alignment(&mut rng);
+            vec![("per_query.csv", per_query), ("answers.csv", answers)]
+        }
         Analysis::Rescore | Analysis::Claims | Analysis::Rules | Analysis::TrecEval => return None,
     })
 }
@@ -214,6 +220,129 @@ fn ablation(rng: &mut ChaCha8Rng) -> String {
         }
     }
     out
+}
+
+/// Three-class judgments (`supports` / `partial` / `does_not_support`) of 120 contested credits
+/// by a human and four judges, in TIAP's long shape (one row per item and rater) with the
+/// dataset and the credited rank: each item has a true class; the human errs least, `judge-d`
+/// most and leaves four items unlabelled; errors fall on a neighbouring class more often.
+fn labels(rng: &mut ChaCha8Rng) -> String {
+    const CLASSES: [&str; 3] = ["supports", "partial", "does_not_support"];
+    const RATERS: [(&str, f64); 5] =
+        [("human", 0.9), ("judge-a", 0.85), ("judge-b", 0.82), ("judge-c", 0.75), ("judge-d", 0.65)];
+    let mut out = String::from("item,dataset,credited_rank,rater,label\n");
+    for i in 0..120 {
+        let dataset = if i % 3 == 2 { "longmemeval-s" } else { "locomo" };
+        let rank = 1 + (rng.random::<f64>().powi(2) * 60.0) as usize;
+        let truth = if rng.random_bool(0.3) {
+            0
+        } else if rng.random_bool(0.55) {
+            1
+        } else {
+            2
+        };
+        for (rater, accuracy) in RATERS {
+            if rater == "judge-d" && i % 30 == 7 {
+                out.push_str(&format!("c{i:03},{dataset},{rank},{rater},\n"));
+                continue;
+            }
+            let label = if rng.random_bool(accuracy) {
+                truth
+            } else if truth == 1 || rng.random_bool(0.7) {
+                if truth == 1 { if rng.random_bool(0.5) { 0 } else { 2 } } else { 1 }
+            } else {
+                2 - truth
+            };
+            out.push_str(&format!("c{i:03},{dataset},{rank},{rater},{}\n", CLASSES[label]));
+        }
+    }
+    out
+}
+
+/// A gated memory system's per-item rows in TAG's shape: 200 problems × 3 seeds, the
+/// baseline's confidence (a probability, overconfident), whether it was right, whether memory
+/// was applied (confidence below the 35th percentile of a fit run) and the outcome with memory
+/// (which helps mostly where the baseline is unsure and sometimes hurts where it was right).
+fn routing(rng: &mut ChaCha8Rng) -> String {
+    let mut out = String::from("item,seed,confidence,correct,applied,with_memory\n");
+    for seed in 0..3 {
+        for i in 0..200 {
+            let skill = normal(rng);
+            let confidence = logistic(1.6 * skill + 1.2).clamp(0.001, 0.999);
+            let correct = rng.random_bool(logistic(1.2 * skill + 0.6));
+            let applied = confidence < 0.62;
+            let with_memory = if correct {
+                !rng.random_bool(0.04 + 0.06 * (1.0 - confidence))
+            } else {
+                rng.random_bool(0.5 * (1.0 - confidence))
+            };
+            out.push_str(&format!(
+                "p{i:03},{seed},{confidence:.4},{},{},{}\n",
+                u8::from(correct),
+                u8::from(applied),
+                u8::from(with_memory)
+            ));
+        }
+    }
+    out
+}
+
+/// Per-query hit@k of three runs under the raw, source and canonical targets (the columns of
+/// `memaudit rescore --format csv --table per_query`) and each query's answer F1: canonical
+/// credit reaches more queries, the raw-only queries answer better, and `dense-rerun` is `dense`
+/// again under another name (identical metrics).
+fn alignment(rng: &mut ChaCha8Rng) -> (String, String) {
+    let mut per_query = String::from("system,query_id,target,eligible,hit\n");
+    let mut answers = String::from("system,query_id,f1\n");
+    let mut dense: Vec<(String, String, bool, Option<u8>, f64)> = Vec::new();
+    for run in ["bm25", "dense", "dense-rerun"] {
+        for q in 0..80 {
+            let (canon_eligible, rows) = if run == "dense-rerun" {
+                let rows: Vec<_> = dense.iter().filter(|r| r.0 == format!("q{q:03}")).cloned().collect();
+                (true, rows)
+            } else {
+                let skill = if run == "dense" { 0.55 } else { 0.4 };
+                let raw = u8::from(rng.random_bool(skill));
+                let canon_eligible = q % 7 != 0;
+                let canon = if raw == 1 { u8::from(rng.random_bool(0.8)) } else { u8::from(rng.random_bool(0.35)) };
+                let source = raw.max(canon);
+                let f1 = match (raw, canon) {
+                    (1, 0) => rng.random_range(0.2..0.9),
+                    (0, 1) => rng.random_range(0.0..0.4),
+                    (1, 1) => rng.random_range(0.3..1.0),
+                    _ if rng.random_bool(0.6) => 0.0,
+                    _ => rng.random_range(0.0..0.2),
+                };
+                let f1 = (f1 * 100.0f64).round() / 100.0;
+                let mut rows = vec![
+                    (format!("q{q:03}"), "raw".to_string(), true, Some(raw), f1),
+                    (format!("q{q:03}"), "source".to_string(), true, Some(source), f1),
+                ];
+                rows.push((
+                    format!("q{q:03}"),
+                    "canonical".to_string(),
+                    canon_eligible,
+                    canon_eligible.then_some(canon),
+                    f1,
+                ));
+                if run == "dense" {
+                    dense.extend(rows.iter().cloned());
+                }
+                (canon_eligible, rows)
+            };
+            let _ = canon_eligible;
+            for (query, target, eligible, hit, _) in &rows {
+                per_query.push_str(&format!(
+                    "{run},{query},{target},{eligible},{}\n",
+                    hit.map(|h| h.to_string()).unwrap_or_default()
+                ));
+            }
+            if let Some(r) = rows.first() {
+                answers.push_str(&format!("{run},{},{}\n", r.0, r.4));
+            }
+        }
+    }
+    (per_query, answers)
 }
 
 /// A standard normal draw (Box–Muller).

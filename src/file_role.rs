@@ -44,6 +44,13 @@ crate::choice! {
         GitLog = "git_log",
         /// A data file to fingerprint (`--data` of `memaudit rules`).
         Data = "data",
+        /// Categorical labels of items by raters (`--labels`).
+        Labels = "labels",
+        /// Per-item routing rows: confidence, outcome without and with memory (`--input` of
+        /// `memaudit calibration`).
+        Routing = "routing",
+        /// Per-query target metrics and answer scores (`--input` of `memaudit alignment`).
+        AlignmentRows = "alignment_rows",
     }
 }
 
@@ -72,6 +79,8 @@ impl FileRole {
             FileRole::Rules => "--rules",
             FileRole::Values => "--values",
             FileRole::GitLog => "--git-log",
+            FileRole::Labels => "--labels",
+            FileRole::Routing | FileRole::AlignmentRows => "--input",
         }
     }
 
@@ -97,6 +106,9 @@ impl FileRole {
             FileRole::Values => "named values",
             FileRole::GitLog => "git log export",
             FileRole::Data => "data file to fingerprint",
+            FileRole::Labels => "labels by raters",
+            FileRole::Routing => "per-item routing rows",
+            FileRole::AlignmentRows => "per-query metrics or answer scores",
         };
         format!("{what} ({})", self.option())
     }

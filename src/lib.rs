@@ -3,9 +3,11 @@
 //! `web` feature adds the wasm API and the Yew viewer on top (see `ARCHITECTURE.md`).
 
 pub mod ablation;
+pub mod alignment;
 pub mod answers;
 pub mod attach;
 pub mod audit;
+pub mod calibration;
 pub mod capability;
 pub mod choice;
 pub mod claims;
@@ -20,6 +22,7 @@ pub mod headline;
 pub mod ingest;
 pub mod ireval;
 pub mod ksweep;
+pub mod label_audit;
 pub mod labels;
 pub mod metrics;
 pub mod model;

@@ -450,8 +450,25 @@ fn invalid_settings_are_refused_with_the_cores_message() {
             ],
             memaudit::rules::RulesRequest { evaluated_at: Some("garbage".into()) }.validate().unwrap_err(),
         ),
+        (
+            vec!["labels".into(), "--labels".into(), notes.clone(), "--confidence".into(), "1.5".into()],
+            memaudit::label_audit::LabelsRequest {
+                bootstrap: memaudit::stats::bootstrap::Bootstrap { resamples: 2000, seed: 1337, confidence: 1.5 },
+                ..Default::default()
+            }
+            .validate()
+            .unwrap_err(),
+        ),
+        (
+            vec!["calibration".into(), "--input".into(), notes.clone(), "--ece-bins".into(), "0".into()],
+            memaudit::calibration::CalibrationRequest { ece_bins: 0, ..Default::default() }.validate().unwrap_err(),
+        ),
+        (
+            vec!["alignment".into(), "--input".into(), notes.clone(), "--strong".into(), "0".into()],
+            memaudit::alignment::AlignmentRequest { strong: 0.0, ..Default::default() }.validate().unwrap_err(),
+        ),
     ];
-    assert_eq!(cases.len(), 8, "every subcommand with settings");
+    assert_eq!(cases.len(), 11, "every subcommand with settings");
     for (args, want) in cases {
         let out = bin().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -222,3 +222,167 @@ fn stratified_and_cluster_resampling() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`nope`"));
 }
+
+/// TAG's target-hit localization (seed-003 §B3, Table 7 text): 800 rows of a repaired vs a
+/// corrupted bank under fixed retrieval, 14 helps and 8 hurts, all in the 105 rows whose
+/// retrieval hit an edited entry: the one-sided randomization p of S = 6 is 0.002232, and the
+/// text and the strata CSV show it.
+#[test]
+fn target_hit_localization_reproduces_tag() {
+    let mut csv = String::from("item,target_hit,arm,correct\n");
+    for i in 0..800 {
+        let hit = i < 105;
+        let (repair, corrupt) = match i {
+            0..14 => (1, 0),
+            14..22 => (0, 1),
+            _ if i % 5 == 0 => (0, 0),
+            _ => (1, 1),
+        };
+        csv.push_str(&format!("r{i},{},repair,{repair}\nr{i},{},corrupt,{corrupt}\n", u8::from(hit), u8::from(hit)));
+    }
+    let p = tmp("tag_localization.csv", &csv);
+    let args = |fmt: &str| {
+        let mut a: Vec<String> = ["compare", "--outcomes", &p.display().to_string(), "--item", "item", "--arm", "arm"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(
+            [
+                "--value",
+                "correct",
+                "--strata",
+                "target_hit",
+                "--per",
+                "target_hit",
+                "--reference",
+                "corrupt",
+                "--bootstrap",
+                "1000",
+                "--format",
+                fmt,
+            ]
+            .map(String::from),
+        );
+        a
+    };
+    let out = bin().args(args("json")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let overall = &v["pairs"][0];
+    assert_eq!((overall["b_count"].as_u64(), overall["c_count"].as_u64()), (Some(14), Some(8)));
+    // The exact McNemar of (14, 8) and the sign-flip permutation test agree on 0/1 arms.
+    assert!((overall["permutation_p"].as_f64().unwrap() - overall["mcnemar_p"].as_f64().unwrap()).abs() < 1e-12);
+    let strata = v["by_stratum"].as_array().unwrap();
+    let hit = strata.iter().find(|s| s["value"] == "1").unwrap();
+    let pair = &hit["pairs"][0];
+    assert_eq!(hit["n_items"], 105);
+    assert!((pair["interaction_p_greater"].as_f64().unwrap() - 0.002232).abs() < 5e-7, "{pair}");
+    assert!((pair["interaction_expected"].as_f64().unwrap() - 105.0 * 6.0 / 800.0).abs() < 1e-12);
+    let heads = v["headlines"].as_array().unwrap();
+    assert!(
+        heads.iter().any(|h| h["text"].as_str().unwrap().contains("where target_hit = 1")),
+        "a localization headline: {heads:?}"
+    );
+    let text = String::from_utf8(bin().args(args("table")).output().unwrap().stdout).unwrap();
+    assert!(text.contains("== Contrasts per target_hit") && text.contains("p perm."), "{text}");
+    let csv_out =
+        String::from_utf8(bin().args(args("csv")).args(["--table", "strata"]).output().unwrap().stdout).unwrap();
+    assert!(csv_out.starts_with("column,value,n_items,a,b,"));
+    assert!(csv_out.lines().count() == 3, "{csv_out}");
+}
+
+/// A compute-matched control that equals its baseline on every item (TAG's retry on SVAMP and
+/// ASDiv, seed-003 §B7 item 12) is named as degenerate; arms that differ are not.
+#[test]
+fn a_control_equal_to_its_baseline_is_named_degenerate() {
+    let mut csv = String::from("item,baseline,retry,gated\n");
+    for i in 0..60 {
+        let base = u8::from(i % 3 != 0);
+        let gated = if i % 7 == 0 { 1 - base } else { base };
+        csv.push_str(&format!("q{i},{base},{base},{gated}\n"));
+    }
+    let p = tmp("degenerate.csv", &csv);
+    let out = bin()
+        .args(["compare", "--outcomes", &p.display().to_string(), "--bootstrap", "500", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let texts: Vec<&str> = v["headlines"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap()).collect();
+    let degenerate: Vec<&&str> = texts.iter().filter(|t| t.contains("same outcome on every item")).collect();
+    assert_eq!(degenerate.len(), 1, "{texts:?}");
+    assert!(degenerate[0].starts_with("baseline and retry"), "{texts:?}");
+}
+
+/// Compute-matched controls (TAG App. A: "Retry controls use matched second-pass compute"):
+/// `--cost calls` gives each arm's mean calls, and `--matched retry:gated` compares the control's
+/// cost with the arm's: a retry at 2 calls per item is not matched to a gate at about 1.3.
+#[test]
+fn compute_matched_controls_compare_costs() {
+    let mut csv = String::from("item,arm,correct,calls\n");
+    for i in 0..90 {
+        let base = u8::from(i % 4 != 0);
+        let routed = i % 3 == 0;
+        csv.push_str(&format!("q{i},baseline,{base},1\n"));
+        csv.push_str(&format!("q{i},retry,{},2\n", if i % 11 == 0 { 1 - base } else { base }));
+        csv.push_str(&format!("q{i},gated,{},{}\n", if routed { 1 } else { base }, if routed { 2 } else { 1 }));
+    }
+    let p = tmp("costs.csv", &csv);
+    let run = |extra: &[&str]| {
+        bin()
+            .args([
+                "compare",
+                "--outcomes",
+                &p.display().to_string(),
+                "--item",
+                "item",
+                "--arm",
+                "arm",
+                "--value",
+                "correct",
+            ])
+            .args(["--bootstrap", "500"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--cost", "calls", "--matched", "retry:gated", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cost = &v["costs"][0];
+    assert_eq!(cost["column"], "calls");
+    let mean = |arm: &str| {
+        cost["arms"].as_array().unwrap().iter().find(|a| a["arm"] == arm).unwrap()["mean"].as_f64().unwrap()
+    };
+    assert_eq!((mean("baseline"), mean("retry")), (1.0, 2.0));
+    assert!((mean("gated") - 120.0 / 90.0).abs() < 1e-12);
+    let m = &cost["matched"][0];
+    assert_eq!(
+        (m["control"].as_str(), m["arm"].as_str(), m["differs"].as_bool()),
+        (Some("retry"), Some("gated"), Some(true))
+    );
+    assert!((m["diff"].as_f64().unwrap() - (2.0 - 120.0 / 90.0)).abs() < 1e-12);
+    let texts: Vec<String> =
+        v["headlines"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap().to_string()).collect();
+    assert!(texts.iter().any(|t| t == "retry is not compute-matched to gated: its calls differ"), "{texts:?}");
+    let csv_out = String::from_utf8(
+        run(&["--cost", "calls", "--matched", "retry:gated", "--format", "csv", "--table", "matched"]).stdout,
+    )
+    .unwrap();
+    assert!(
+        csv_out
+            .starts_with("column,control,arm,control_mean,arm_mean,diff,ci_low,ci_high,differs\ncalls,retry,gated,2,"),
+        "{csv_out}"
+    );
+    // A matched control without a cost column, an unknown arm and an unknown column are refused.
+    for (args, want) in [
+        (vec!["--matched", "retry:gated"], "--cost"),
+        (vec!["--cost", "calls", "--matched", "retry:nope"], "`nope` is not an arm"),
+        (vec!["--cost", "tokens"], "no column `tokens`"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

@@ -36,6 +36,9 @@ const PAGES = [
   { slug: 'claims', panel: '#claims-headlines', cwd: FIX, args: ['claims', '--data', 'seed000_scores.csv', '--claims', 'seed000_claims.csv', '--printed-table', 'seed000_tables.csv'] },
   { slug: 'rules', panel: '#rules-headlines', cwd: FIX, args: ['rules', '--rules', 'seed000_rules.json', '--values', 'seed000_values.json', '--git-log', 'seed000_gitlog.txt'] },
   { slug: 'trec-eval', panel: '#trec-eval-headlines', cwd: TE, args: ['trec-eval', 'test.qrels', 'run_a.run', 'run_b.run'] },
+  { slug: 'labels', panel: '#labels-headlines', cwd: path.join(DEMO, 'labels'), args: ['labels', '--labels', 'labels.csv'] },
+  { slug: 'calibration', panel: '#calibration-headlines', cwd: path.join(DEMO, 'calibration'), args: ['calibration', '--input', 'routing.csv'] },
+  { slug: 'alignment', panel: '#alignment-headlines', cwd: path.join(DEMO, 'alignment'), args: ['alignment', '--input', 'per_query.csv', '--input', 'answers.csv'] },
 ];
 
 let srv;

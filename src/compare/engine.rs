@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::stats::bca::{CiOutcome, Z0Rule, bca_interval, percentile_interval};
 use crate::stats::bootstrap::{Resampler, Scheme};
 use crate::stats::{
-    agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, posterior, proportions, wilcoxon,
+    agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, permutation, posterior, proportions, wilcoxon,
 };
 
 /// Which interval the bootstrap reports.
@@ -94,6 +94,12 @@ pub struct CompareSettings {
     /// stratum, for a forest plot grouped by stratum. Holm and BH adjust within each stratum.
     #[serde(default)]
     pub per: Option<String>,
+    /// Cost columns (calls, tokens): each arm's mean cost on the compared items.
+    #[serde(default)]
+    pub cost: Vec<String>,
+    /// `CONTROL:ARM`: CONTROL is the compute-matched control of ARM (its cost is compared).
+    #[serde(default)]
+    pub matched: Vec<String>,
 }
 
 impl Default for CompareSettings {
@@ -109,6 +115,8 @@ impl Default for CompareSettings {
             reference: None,
             higher_is_better: true,
             per: None,
+            cost: Vec::new(),
+            matched: Vec::new(),
         }
     }
 }
@@ -117,6 +125,17 @@ impl CompareSettings {
     pub fn validate(&self) -> Result<()> {
         if !(self.alpha > 0.0 && self.alpha < 0.5) {
             return Err(Error::setting("alpha", "must be in (0, 0.5)"));
+        }
+        for m in &self.matched {
+            if !m.split_once(':').is_some_and(|(c, a)| !c.trim().is_empty() && !a.trim().is_empty()) {
+                return Err(Error::setting("matched", format!("`{m}` is not CONTROL:ARM (e.g. retry:gated)")));
+            }
+        }
+        if !self.matched.is_empty() && self.cost.is_empty() {
+            return Err(Error::setting(
+                "matched",
+                "a compute-matched control needs the cost column(s) to compare (--cost calls)",
+            ));
         }
         // The confidence of every interval is 1 − alpha.
         crate::stats::bootstrap::check_resamples(self.bootstrap, 100)
@@ -150,6 +169,8 @@ impl CompareSettings {
             self.control.as_ref().map(|c| format!(" control={c}")).unwrap_or_default()
         ) + &self.per.as_ref().map(|b| format!(" per={b}")).unwrap_or_default()
             + &self.reference.as_ref().map(|r| format!(" reference={r}")).unwrap_or_default()
+            + &if self.cost.is_empty() { String::new() } else { format!(" cost={}", self.cost.join(",")) }
+            + &if self.matched.is_empty() { String::new() } else { format!(" matched={}", self.matched.join(",")) }
     }
 }
 
@@ -217,6 +238,22 @@ pub struct PairRow {
     pub mcnemar_p: Option<f64>,
     pub mcnemar_mid_p: Option<f64>,
     pub wilcoxon_p: Option<f64>,
+    /// Paired sign-flip permutation test of Σ(a − b) (two-sided;
+    /// [`crate::stats::permutation::sign_flip_test`]).
+    #[serde(default)]
+    pub permutation_p: Option<f64>,
+    /// `exact` (every sign pattern) or `monte_carlo R=… seed=…`.
+    #[serde(default)]
+    pub permutation_method: Option<String>,
+    /// Within a stratum of `--per` (0/1 arms): E[S] of S = helps − hurts in the stratum under
+    /// random strata, and the one-sided randomization p-values P(S ≥ s), P(S ≤ s)
+    /// ([`crate::stats::permutation::subset_sum_test`]; TAG's target-hit localization).
+    #[serde(default)]
+    pub interaction_expected: Option<f64>,
+    #[serde(default)]
+    pub interaction_p_greater: Option<f64>,
+    #[serde(default)]
+    pub interaction_p_less: Option<f64>,
     /// Cohen's h = 2 asin√p_a − 2 asin√p_b (binary arms).
     pub cohen_h: Option<f64>,
     pub cohen_h_label: Option<String>,
@@ -289,6 +326,36 @@ pub struct Comparison {
     pub notes: Vec<String>,
     /// Contrasts within each value of the `per` column (empty without one).
     pub by_stratum: Vec<StratumComparison>,
+    /// The cost of each arm per `--cost` column, and each `--matched` control against its arm.
+    #[serde(default)]
+    pub costs: Vec<CostComparison>,
+}
+
+/// The cost of the arms in one cost column (calls, tokens) on the compared items: each arm's
+/// mean with its interval, and each stated compute-matched control against the arm it controls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostComparison {
+    pub column: String,
+    /// Per arm: `{arm, n, mean, ci_low, ci_high, …}` of the cost (as the arms table).
+    pub arms: Vec<ArmRow>,
+    pub matched: Vec<MatchedControl>,
+    /// Why the costs could not be compared (a cost missing on some compared rows).
+    pub note: Option<String>,
+}
+
+/// A compute-matched control and the arm it controls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchedControl {
+    pub control: String,
+    pub arm: String,
+    pub control_mean: f64,
+    pub arm_mean: f64,
+    /// control − arm, with the comparison's paired bootstrap interval.
+    pub diff: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// The interval excludes 0: the control does not match the arm's cost.
+    pub differs: bool,
 }
 
 /// The comparison restricted to the items of one stratum.
@@ -537,6 +604,12 @@ pub fn compare(
             let (b_count, c_count) = if binary { (Some(wins as u64), Some(losses as u64)) } else { (None, None) };
             let mc = binary.then(|| mcnemar::mcnemar(wins as u64, losses as u64));
             let wx = wilcoxon::wilcoxon_signed_rank(&d);
+            let nonzero = d.iter().filter(|x| **x != 0.0).count();
+            let flip = permutation::sign_flip_test(
+                &d,
+                permutation::budgeted_resamples(settings.bootstrap, nonzero),
+                settings.seed,
+            );
             let (test, p_value) = match (&mc, &wx) {
                 (Some(m), _) => (PairedTest::McNemarExact, m.exact_p),
                 (None, Some(w)) => (PairedTest::WilcoxonSignedRank, w.p),
@@ -569,6 +642,13 @@ pub fn compare(
                 mcnemar_p: mc.map(|m| m.exact_p),
                 mcnemar_mid_p: mc.and_then(|m| m.mid_p),
                 wilcoxon_p: wx.map(|w| w.p),
+                permutation_p: flip.as_ref().map(|f| f.p),
+                permutation_method: flip.as_ref().map(|f| {
+                    if f.exact { "exact".to_string() } else { format!("monte_carlo R={} seed={}", f.resamples, f.seed) }
+                }),
+                interaction_expected: None,
+                interaction_p_greater: None,
+                interaction_p_less: None,
                 cohen_h: binary.then(|| proportions::cohens_h(mean(a), mean(b))),
                 cohen_h_label: binary
                     .then(|| proportions::cohens_h_label(proportions::cohens_h(mean(a), mean(b))).into()),
@@ -669,7 +749,11 @@ pub fn compare(
         );
     }
     let by_stratum = match (&settings.per, &input.per) {
-        (Some(column), Some(labels)) => by_stratum(input, settings, column, labels, progress)?,
+        (Some(column), Some(labels)) => {
+            let mut strata = by_stratum(input, settings, column, labels, progress)?;
+            localize(&mut strata, &pairs, n as u64);
+            strata
+        }
         (Some(column), None) => {
             return Err(Error::setting("per", format!("column `{column}` has no value per item")));
         }
@@ -686,6 +770,7 @@ pub fn compare(
         fleiss_kappa,
         notes,
         by_stratum,
+        costs: Vec::new(),
     })
 }
 
@@ -723,6 +808,23 @@ fn by_stratum(
         });
     }
     Ok(out)
+}
+
+/// For 0/1 arms, where each contrast's helps and hurts fall: in each stratum, S = helps − hurts
+/// against random strata of the same size (the subset-sum randomization test).
+fn localize(strata: &mut [StratumComparison], overall: &[PairRow], n: u64) {
+    for s in strata.iter_mut() {
+        for p in s.pairs.iter_mut() {
+            let Some(all) = overall.iter().find(|o| o.a == p.a && o.b == p.b) else { continue };
+            if let (Some(plus), Some(minus), Some(b), Some(c)) = (all.b_count, all.c_count, p.b_count, p.c_count)
+                && let Some(t) = permutation::subset_sum_test(n, plus, minus, s.n_items as u64, b as i64 - c as i64)
+            {
+                p.interaction_expected = Some(t.expected);
+                p.interaction_p_greater = Some(t.greater);
+                p.interaction_p_less = Some(t.less);
+            }
+        }
+    }
 }
 
 fn as_labels(v: &[f64]) -> Vec<u8> {

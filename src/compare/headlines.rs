@@ -47,6 +47,8 @@ pub struct ComparisonTables {
     pub arms: &'static str,
     pub pairs: &'static str,
     pub friedman: &'static str,
+    pub strata: &'static str,
+    pub matched: &'static str,
 }
 
 impl ComparisonTables {
@@ -55,6 +57,8 @@ impl ComparisonTables {
             arms: CompareTable::Arms.name(),
             pairs: CompareTable::Pairs.name(),
             friedman: CompareTable::Friedman.name(),
+            strata: CompareTable::Strata.name(),
+            matched: CompareTable::Matched.name(),
         }
     }
 }
@@ -93,6 +97,56 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
                 difference(r.diff, Some(r.ci_low), Some(r.ci_high), r.n_pairs),
                 p_value(r.p_holm),
                 r.test.name()
+            ),
+            Some(tables.pairs),
+        ));
+    }
+    hs.extend(localization(c, tables));
+    for k in &c.costs {
+        if let Some(n) = &k.note {
+            hs.push(Headline::new(
+                Level::Finding,
+                format!("The cost `{}` could not be compared", k.column),
+                n.clone(),
+                Some(tables.matched),
+            ));
+        }
+        for m in &k.matched {
+            let evidence = format!(
+                "mean {} per item {:.4} vs {:.4}: {} − {} = {}; paired {}% bootstrap",
+                k.column,
+                m.control_mean,
+                m.arm_mean,
+                m.control,
+                m.arm,
+                difference(m.diff, Some(m.ci_low), Some(m.ci_high), c.n_items),
+                percent(1.0 - s.alpha)
+            );
+            hs.push(if m.differs {
+                Headline::new(
+                    Level::Alert,
+                    format!("{} is not compute-matched to {}: its {} differ", m.control, m.arm, k.column),
+                    evidence,
+                    Some(tables.matched),
+                )
+            } else {
+                Headline::new(
+                    Level::Context,
+                    format!("{} is compute-matched to {} in {} (the interval includes 0)", m.control, m.arm, k.column),
+                    evidence,
+                    Some(tables.matched),
+                )
+            });
+        }
+    }
+    for r in c.pairs.iter().filter(|r| r.wins == 0 && r.losses == 0 && r.n_pairs > 0).take(3) {
+        hs.push(Headline::new(
+            Level::Finding,
+            format!("{} and {} give the same outcome on every item: a control between them is degenerate", r.a, r.b),
+            format!(
+                "0 items differ of {} (mean {:.3} both); a compute-matched control that equals its baseline item for \
+                 item separates no compute effect (TAG's retry on SVAMP and ASDiv)",
+                r.n_pairs, r.mean_a
             ),
             Some(tables.pairs),
         ));
@@ -146,6 +200,51 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
         ));
     }
     hs
+}
+
+/// Strata of `--per` that hold more (or fewer) of a contrast's helps − hurts than random strata
+/// of their size: the one-sided randomization p in the observed direction, Holm-adjusted over
+/// every (stratum, contrast) tested.
+fn localization(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline> {
+    let rows: Vec<(&super::engine::StratumComparison, &super::PairRow, f64)> = c
+        .by_stratum
+        .iter()
+        .flat_map(|s| s.pairs.iter().map(move |p| (s, p)))
+        .filter_map(|(s, p)| {
+            let (e, g, l) = (p.interaction_expected?, p.interaction_p_greater?, p.interaction_p_less?);
+            let observed = p.b_count? as f64 - p.c_count? as f64;
+            Some((s, p, if observed >= e { g } else { l }))
+        })
+        .collect();
+    let adjusted = crate::stats::multiplicity::holm(&rows.iter().map(|r| r.2).collect::<Vec<_>>());
+    rows.iter()
+        .zip(adjusted)
+        .filter(|(_, h)| *h < c.settings.alpha)
+        .take(3)
+        .map(|((s, p, raw), h)| {
+            let observed = p.b_count.unwrap_or(0) as i64 - p.c_count.unwrap_or(0) as i64;
+            let e = p.interaction_expected.unwrap_or(0.0);
+            Headline::new(
+                Level::Finding,
+                format!(
+                    "{} − {}: {} of the helps − hurts than chance fall where {} = {}",
+                    p.a,
+                    p.b,
+                    if observed as f64 >= e { "more" } else { "fewer" },
+                    s.column,
+                    s.value
+                ),
+                format!(
+                    "S = {observed} in {} items vs E[S] = {e:+.2}; one-sided randomization p {}, Holm p {} over {} stratum contrasts",
+                    s.n_items,
+                    p_value(*raw),
+                    p_value(h),
+                    rows.len()
+                ),
+                Some(tables.strata),
+            )
+        })
+        .collect()
 }
 
 fn tests(c: &super::Comparison) -> String {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{CompareInput, CompareSettings, Comparison, Resampling, compare};
+use super::engine::{CompareInput, CompareSettings, Comparison, CostComparison, MatchedControl, Resampling, compare};
 use crate::error::Error;
 use crate::outcomes::{OutcomeTable, Paired, PairingError, PairingOptions, PairingReport, Spec, pair_for_test};
 
@@ -79,6 +79,91 @@ pub fn compare_table(
     if let Some(column) = &settings.per {
         input.per = Some(column_per_item(&paired, column)?);
     }
-    let comparison = compare(&input, settings, progress)?;
+    let mut comparison = compare(&input, settings, progress)?;
+    comparison.costs = settings
+        .cost
+        .iter()
+        .map(|column| costs(table, spec, options, settings, &paired, column))
+        .collect::<Result<_, _>>()?;
     Ok((CompareOutput { comparison, spec: spec.clone(), pairing: paired.report.clone() }, paired))
+}
+
+/// The arms' cost in `column` on the compared items (the rows paired again with the cost as
+/// the value), and each `--matched` control against its arm.
+fn costs(
+    table: &OutcomeTable,
+    spec: &Spec,
+    options: &PairingOptions,
+    settings: &CompareSettings,
+    outcomes: &Paired,
+    column: &str,
+) -> Result<CostComparison, Error> {
+    if !table.columns.iter().any(|c| c.name == column) {
+        return Err(Error::setting("cost", format!("there is no column `{column}` to read a cost from")));
+    }
+    let matched: Vec<(String, String)> = settings
+        .matched
+        .iter()
+        .filter_map(|m| m.split_once(':').map(|(c, a)| (c.trim().to_string(), a.trim().to_string())))
+        .collect();
+    for (c, a) in &matched {
+        if let Some(x) = [c, a].into_iter().find(|x| !outcomes.arms.contains(x)) {
+            return Err(Error::setting(
+                "matched",
+                format!("`{x}` is not an arm (the arms: {})", outcomes.arms.join(", ")),
+            ));
+        }
+    }
+    let empty = |note: String| CostComparison {
+        column: column.into(),
+        arms: Vec::new(),
+        matched: Vec::new(),
+        note: Some(note),
+    };
+    let cost_spec = Spec { value: column.to_string(), ..spec.clone() };
+    let paired = match pair_for_test(table, &cost_spec, options) {
+        Ok(p) => p,
+        Err(e) => return Ok(empty(format!("the cost `{column}` cannot be paired item by item: {e}"))),
+    };
+    if paired.items != outcomes.items || paired.arms != outcomes.arms {
+        return Ok(empty(format!(
+            "the rows with a cost `{column}` are not the items compared ({} vs {} items): give a cost on every compared row",
+            paired.items.len(),
+            outcomes.items.len()
+        )));
+    }
+    let input = input_from_paired(&paired, &Resampling::Iid)?;
+    let inner = CompareSettings {
+        per: None,
+        cost: Vec::new(),
+        matched: Vec::new(),
+        control: None,
+        reference: None,
+        resampling: settings.resampling.clone(),
+        ..settings.clone()
+    };
+    let mut input = input;
+    if let Resampling::Stratified(c) | Resampling::Cluster(c) = &settings.resampling {
+        input.groups = Some(column_per_item(&paired, c)?);
+    }
+    let c = compare(&input, &inner, &mut |_, _| {})?;
+    let matched = matched
+        .iter()
+        .filter_map(|(control, arm)| {
+            let p = c.pairs.iter().find(|p| (&p.a, &p.b) == (control, arm) || (&p.a, &p.b) == (arm, control))?;
+            let sign = if &p.a == control { 1.0 } else { -1.0 };
+            let (lo, hi) = if sign > 0.0 { (p.ci_low, p.ci_high) } else { (-p.ci_high, -p.ci_low) };
+            Some(MatchedControl {
+                control: control.clone(),
+                arm: arm.clone(),
+                control_mean: if sign > 0.0 { p.mean_a } else { p.mean_b },
+                arm_mean: if sign > 0.0 { p.mean_b } else { p.mean_a },
+                diff: sign * p.diff,
+                ci_low: lo,
+                ci_high: hi,
+                differs: lo > 0.0 || hi < 0.0,
+            })
+        })
+        .collect();
+    Ok(CostComparison { column: column.into(), arms: c.arms, matched, note: None })
 }

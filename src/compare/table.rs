@@ -1,7 +1,7 @@
 //! The tables, text and LaTeX of a [`Comparison`] (`memaudit compare --format csv --table NAME`,
 //! `--format table`, `--format latex`): the same [`Table`]s feed the CLI and the viewer.
 
-use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest, UnpairedArms};
+use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest, StratumComparison, UnpairedArms};
 use crate::report::{Column, Table, flag, num, opt, render_columns};
 
 crate::choice! {
@@ -11,6 +11,12 @@ crate::choice! {
         Pairs = "pairs",
         Ranks = "ranks",
         Friedman = "friedman",
+        /// The contrasts within each value of `--per` (empty without it).
+        Strata = "strata",
+        /// Each arm's mean cost per `--cost` column.
+        Costs = "costs",
+        /// Each `--matched` control's cost against its arm.
+        Matched = "matched",
     }
 }
 
@@ -100,7 +106,39 @@ pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
     "p_holm" => |p| num(Some(p.p_holm)),
     "p_bh" => |p| num(Some(p.p_bh)),
     "significant" => |p| flag(p.significant),
+    "permutation_p" => |p| num(p.permutation_p),
+    "permutation_method" => |p| opt(&p.permutation_method),
+    "interaction_expected" => |p| num(p.interaction_expected),
+    "interaction_p_greater" => |p| num(p.interaction_p_greater),
+    "interaction_p_less" => |p| num(p.interaction_p_less),
 ];
+
+/// One contrast within one stratum of `--per`.
+pub struct StratumPair<'a> {
+    pub stratum: &'a StratumComparison,
+    pub pair: &'a PairRow,
+}
+
+/// The strata table: the stratum (`column`, `value`, `n_items`), then every column of
+/// [`PAIRS`].
+fn strata_table(c: &Comparison) -> Table {
+    let rows: Vec<StratumPair<'_>> =
+        c.by_stratum.iter().flat_map(|s| s.pairs.iter().map(move |pair| StratumPair { stratum: s, pair })).collect();
+    let mut headers: Vec<String> = ["column", "value", "n_items"].map(String::from).to_vec();
+    headers.extend(PAIRS.iter().map(|col| col.name.to_string()));
+    Table {
+        name: CompareTable::Strata.name().into(),
+        headers,
+        rows: rows
+            .iter()
+            .map(|r| {
+                let mut row = vec![r.stratum.column.clone(), r.stratum.value.clone(), r.stratum.n_items.to_string()];
+                row.extend(PAIRS.iter().map(|col| (col.value)(r.pair)));
+                row
+            })
+            .collect(),
+    }
+}
 
 /// A mean rank with the cliques (1-based numbers) it belongs to.
 pub struct RankRow<'a> {
@@ -159,6 +197,59 @@ pub fn table(c: &Comparison, which: CompareTable) -> Table {
             Table::of(name, &rank_columns(), &rows)
         }
         CompareTable::Friedman => Table::of(name, FRIEDMAN, &c.friedman),
+        CompareTable::Strata => strata_table(c),
+        CompareTable::Costs => {
+            let mut t = Table::new(name, &["column", "arm", "n", "mean", "ci_low", "ci_high", "ci_method", "note"]);
+            for k in &c.costs {
+                if k.arms.is_empty() {
+                    t.rows.push(vec![
+                        k.column.clone(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        opt(&k.note),
+                    ]);
+                }
+                for a in &k.arms {
+                    t.rows.push(vec![
+                        k.column.clone(),
+                        a.arm.clone(),
+                        a.n.to_string(),
+                        num(Some(a.mean)),
+                        num(Some(a.ci_low)),
+                        num(Some(a.ci_high)),
+                        a.ci_method.clone(),
+                        String::new(),
+                    ]);
+                }
+            }
+            t
+        }
+        CompareTable::Matched => {
+            let mut t = Table::new(
+                name,
+                &["column", "control", "arm", "control_mean", "arm_mean", "diff", "ci_low", "ci_high", "differs"],
+            );
+            for k in &c.costs {
+                for m in &k.matched {
+                    t.rows.push(vec![
+                        k.column.clone(),
+                        m.control.clone(),
+                        m.arm.clone(),
+                        num(Some(m.control_mean)),
+                        num(Some(m.arm_mean)),
+                        num(Some(m.diff)),
+                        num(Some(m.ci_low)),
+                        num(Some(m.ci_high)),
+                        flag(m.differs),
+                    ]);
+                }
+            }
+            t
+        }
     }
 }
 
@@ -200,6 +291,7 @@ pub fn render_compare_text(c: &Comparison) -> String {
                     if p.test == PairedTest::McNemarExact { "McNemar" } else { "Wilcoxon" }
                 ),
                 p_fmt(p.p_holm),
+                p.permutation_p.map(p_fmt).unwrap_or_default(),
                 p.cohen_h
                     .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
                     .unwrap_or_default(),
@@ -209,9 +301,93 @@ pub fn render_compare_text(c: &Comparison) -> String {
         })
         .collect();
     out.push_str(&render_columns(
-        &["contrast", "diff", "CI", "b/c or W/T/L", "p", "p Holm", "Cohen's h", "P(a>b)", ""],
+        &["contrast", "diff", "CI", "b/c or W/T/L", "p", "p Holm", "p perm.", "Cohen's h", "P(a>b)", ""],
         &rows,
     ));
+    if let Some(m) = c.pairs.iter().find_map(|p| p.permutation_method.clone()) {
+        out.push_str(&format!("p perm.: paired sign-flip permutation test, two-sided ({m})\n"));
+    }
+    if let Some(first) = c.by_stratum.first() {
+        out.push_str(&format!(
+            "\n== Contrasts per {} (p adjusted by Holm within each stratum; S = b − c in the stratum against random strata of its size)\n",
+            first.column
+        ));
+        let rows: Vec<Vec<String>> = c
+            .by_stratum
+            .iter()
+            .flat_map(|s| s.pairs.iter().map(move |p| (s, p)))
+            .map(|(s, p)| {
+                vec![
+                    s.value.clone(),
+                    s.n_items.to_string(),
+                    format!("{} − {}", p.a, p.b),
+                    format!("{:+.3}", p.diff),
+                    format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
+                    match (p.b_count, p.c_count) {
+                        (Some(b), Some(cc)) => format!("{b}/{cc}"),
+                        _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
+                    },
+                    p_fmt(p.p_holm),
+                    p.interaction_expected.map(|e| format!("{e:+.2}")).unwrap_or_default(),
+                    p.interaction_p_greater.map(p_fmt).unwrap_or_default(),
+                    p.interaction_p_less.map(p_fmt).unwrap_or_default(),
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(
+            &[
+                first.column.as_str(),
+                "n",
+                "contrast",
+                "diff",
+                "CI",
+                "b/c or W/T/L",
+                "p Holm",
+                "E[S]",
+                "P(S≥s)",
+                "P(S≤s)",
+            ],
+            &rows,
+        ));
+    }
+    for k in &c.costs {
+        out.push_str(&format!(
+            "\n== Cost: {} (mean per item, {}% interval)\n",
+            k.column,
+            (1.0 - c.settings.alpha) * 100.0
+        ));
+        if let Some(n) = &k.note {
+            out.push_str(&format!("not compared: {n}\n"));
+        }
+        let rows: Vec<Vec<String>> = k
+            .arms
+            .iter()
+            .map(|a| {
+                vec![
+                    a.arm.clone(),
+                    a.n.to_string(),
+                    format!("{:.4}", a.mean),
+                    format!("[{:.4}, {:.4}]", a.ci_low, a.ci_high),
+                ]
+            })
+            .collect();
+        if !rows.is_empty() {
+            out.push_str(&render_columns(&["arm", "n", "mean", "CI"], &rows));
+        }
+        for m in &k.matched {
+            out.push_str(&format!(
+                "matched control {} vs {}: {:.4} vs {:.4}, diff {:+.4} [{:+.4}, {:+.4}]{}\n",
+                m.control,
+                m.arm,
+                m.control_mean,
+                m.arm_mean,
+                m.diff,
+                m.ci_low,
+                m.ci_high,
+                if m.differs { " — not compute-matched" } else { "" }
+            ));
+        }
+    }
     if let Some(f) = &c.friedman {
         out.push_str(&format!(
             "\n== Friedman (k = {}, N = {}): χ²_F = {:.3} (p = {}), tie-corrected {:.3} (p = {}); Nemenyi CD = {:.3} (q_α = {:.4}, α = {})\n",

@@ -7,6 +7,7 @@ pub mod bundle;
 pub mod locomo;
 pub mod longmemeval;
 pub mod records;
+pub mod table;
 pub mod trec;
 pub mod warnings;
 

@@ -72,6 +72,8 @@ pub fn headlines(r: &TrecEvalReport) -> Vec<Headline> {
             arms: TrecEvalTable::Arms.name(),
             pairs: TrecEvalTable::Pairs.name(),
             friedman: TrecEvalTable::Pairs.name(),
+            strata: TrecEvalTable::Pairs.name(),
+            matched: TrecEvalTable::Pairs.name(),
         };
         for mut h in of_comparison(&c.comparison, &tables) {
             h.text = format!("{} ({}, {} queries every run answers)", h.text, c.measure, c.queries);

@@ -21,7 +21,7 @@ pub mod locomo;
 pub mod pairing;
 pub mod position;
 pub mod spec;
-mod tabular;
+pub(crate) mod tabular;
 mod unpaired;
 pub mod warnings;
 

@@ -8,7 +8,7 @@ use crate::error::{IngestError, Location};
 use crate::model::Target;
 
 /// A parsed CSV: trimmed header names and records with their 1-based line.
-pub(super) struct CsvData {
+pub(crate) struct CsvData {
     pub headers: Vec<String>,
     pub records: Vec<(usize, Vec<String>)>,
 }
@@ -38,7 +38,7 @@ fn csv_error(name: &str, e: &csv::Error) -> IngestError {
 }
 
 /// Parses a CSV text with a header row. Every record must have as many fields as the header.
-pub(super) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
+pub(crate) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter(text))
         .has_headers(true)
@@ -67,7 +67,7 @@ pub(super) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
         return Err(IngestError::new(
             Location::line(name, header_line),
             format!(
-                "only one column (`{}`): an outcomes CSV needs a header row with at least an item \
+                "only one column (`{}`): this CSV needs a header row with at least an item \
                  column and a value column, separated by commas",
                 headers.first().map_or("", String::as_str)
             ),

@@ -15,6 +15,7 @@
 //! | [`noncircularity`] | ρ(u, retrieval score) per run and subset with both intervals and the gate lines |
 //! | [`ksweep`] | the K-sweep (score vs K per arm) and the paired deltas coloured by label |
 //! | [`cutoffs`] | a rescoring's metric against the cutoff k (`--k 1,5,10,60`), one line per system |
+//! | [`reliability`] | lines on [0, 1]: a calibration audit's reliability diagram and accuracy per confidence bin |
 //!
 //! [`series`] (lines with interval bars) and [`forest::draw_forest`] (forest-style rows) are
 //! shared drawing code.
@@ -31,6 +32,7 @@ pub mod ksweep;
 pub mod noncircularity;
 pub mod posterior;
 pub mod reclaim;
+pub mod reliability;
 pub mod series;
 pub mod utility;
 pub mod verdicts;
@@ -49,6 +51,7 @@ pub use ksweep::{DeltaForest, DeltaPoint, KSweepPlot};
 pub use noncircularity::{RhoPlot, RhoRow};
 pub use posterior::{PosteriorArm, PosteriorPlot};
 pub use reclaim::{ReclaimPlot, ReclaimSeries};
+pub use reliability::LinesPlot;
 pub use utility::{UtilityGroup, UtilityPlot};
 pub use verdicts::{VerdictBar, VerdictBars, VerdictGroup};
 

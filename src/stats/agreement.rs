@@ -17,22 +17,50 @@ pub struct Kappa {
 /// `None` when the lists differ in length or are empty; κ is undefined (p_e = 1, both raters
 /// used one and the same category throughout) → `None` as well.
 pub fn cohens_kappa<T: Ord + Clone>(a: &[T], b: &[T]) -> Option<Kappa> {
-    if a.len() != b.len() || a.is_empty() {
+    if a.len() != b.len() {
         return None;
     }
-    let n = a.len() as f64;
-    let p_o = a.iter().zip(b).filter(|(x, y)| x == y).count() as f64 / n;
-    let mut ca: BTreeMap<&T, f64> = BTreeMap::new();
-    let mut cb: BTreeMap<&T, f64> = BTreeMap::new();
-    for (x, y) in a.iter().zip(b) {
-        *ca.entry(x).or_default() += 1.0;
-        *cb.entry(y).or_default() += 1.0;
+    let mut codes: BTreeMap<&T, u32> = BTreeMap::new();
+    for x in a.iter().chain(b) {
+        let next = codes.len() as u32;
+        codes.entry(x).or_insert(next);
     }
-    let p_e: f64 = ca.iter().map(|(c, na)| na / n * cb.get(c).copied().unwrap_or(0.0) / n).sum();
+    let pairs: Vec<(u32, u32)> = a.iter().zip(b).map(|(x, y)| (codes[x], codes[y])).collect();
+    cohens_kappa_weighted(&pairs, codes.len(), None)
+}
+
+/// Cohen's κ of coded pairs (category indices below `classes`), each pair counted `weights[i]`
+/// times (a bootstrap resample's count vector; `None`: once each). With N = Σ w_i,
+/// p_o = Σ w_i [a_i = b_i] / N and p_e = Σ_c (Σ w_i [a_i = c] / N)(Σ w_i [b_i = c] / N).
+/// `n` in the result is the number of pairs with a positive weight. `None` as for
+/// [`cohens_kappa`] (and when a code is not below `classes`).
+pub fn cohens_kappa_weighted(pairs: &[(u32, u32)], classes: usize, weights: Option<&[u32]>) -> Option<Kappa> {
+    if weights.is_some_and(|w| w.len() != pairs.len()) {
+        return None;
+    }
+    let mut ca = vec![0.0f64; classes];
+    let mut cb = vec![0.0f64; classes];
+    let (mut agree, mut total, mut n) = (0.0f64, 0.0f64, 0usize);
+    for (i, &(x, y)) in pairs.iter().enumerate() {
+        let w = weights.map_or(1.0, |w| w[i] as f64);
+        if w == 0.0 {
+            continue;
+        }
+        *ca.get_mut(x as usize)? += w;
+        *cb.get_mut(y as usize)? += w;
+        agree += if x == y { w } else { 0.0 };
+        total += w;
+        n += 1;
+    }
+    if total == 0.0 {
+        return None;
+    }
+    let p_o = agree / total;
+    let p_e: f64 = ca.iter().zip(&cb).map(|(a, b)| a / total * b / total).sum();
     if (1.0 - p_e).abs() < 1e-15 {
         return None;
     }
-    Some(Kappa { kappa: (p_o - p_e) / (1.0 - p_e), p_o, p_e, n: a.len() })
+    Some(Kappa { kappa: (p_o - p_e) / (1.0 - p_e), p_o, p_e, n })
 }
 
 /// Fleiss' κ for a fixed number of raters per item (Fleiss 1971): `counts[i][c]` = raters who
@@ -40,25 +68,43 @@ pub fn cohens_kappa<T: Ord + Clone>(a: &[T], b: &[T]) -> Option<Kappa> {
 /// P_i = (Σ_c n_ic² − n)/(n(n − 1)), P̄ = mean P_i, p_c = Σ_i n_ic/(N n), P̄_e = Σ_c p_c²,
 /// κ = (P̄ − P̄_e)/(1 − P̄_e).
 pub fn fleiss_kappa(counts: &[Vec<f64>]) -> Option<Kappa> {
+    fleiss_kappa_weighted(counts, None)
+}
+
+/// [`fleiss_kappa`] with item i counted `weights[i]` times (a bootstrap resample): the means
+/// P̄ and p_c are weighted means over the items. `n` is the number of items with a positive
+/// weight.
+pub fn fleiss_kappa_weighted(counts: &[Vec<f64>], weights: Option<&[u32]>) -> Option<Kappa> {
     let first = counts.first()?;
     let raters: f64 = first.iter().sum();
-    if raters < 2.0 || counts.iter().any(|r| r.len() != first.len() || (r.iter().sum::<f64>() - raters).abs() > 1e-9) {
+    if raters < 2.0
+        || weights.is_some_and(|w| w.len() != counts.len())
+        || counts.iter().any(|r| r.len() != first.len() || (r.iter().sum::<f64>() - raters).abs() > 1e-9)
+    {
         return None;
     }
-    let items = counts.len() as f64;
-    let p_bar =
-        counts.iter().map(|r| (r.iter().map(|x| x * x).sum::<f64>() - raters) / (raters * (raters - 1.0))).sum::<f64>()
-            / items;
+    let w = |i: usize| weights.map_or(1.0, |w| w[i] as f64);
+    let total: f64 = (0..counts.len()).map(w).sum();
+    if total == 0.0 {
+        return None;
+    }
+    let p_bar = counts
+        .iter()
+        .enumerate()
+        .map(|(i, r)| w(i) * (r.iter().map(|x| x * x).sum::<f64>() - raters) / (raters * (raters - 1.0)))
+        .sum::<f64>()
+        / total;
     let p_e: f64 = (0..first.len())
         .map(|c| {
-            let pc = counts.iter().map(|r| r[c]).sum::<f64>() / (items * raters);
+            let pc = counts.iter().enumerate().map(|(i, r)| w(i) * r[c]).sum::<f64>() / (total * raters);
             pc * pc
         })
         .sum();
     if (1.0 - p_e).abs() < 1e-15 {
         return None;
     }
-    Some(Kappa { kappa: (p_bar - p_e) / (1.0 - p_e), p_o: p_bar, p_e, n: counts.len() })
+    let n = (0..counts.len()).filter(|&i| w(i) > 0.0).count();
+    Some(Kappa { kappa: (p_bar - p_e) / (1.0 - p_e), p_o: p_bar, p_e, n })
 }
 
 #[cfg(test)]

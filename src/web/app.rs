@@ -16,9 +16,12 @@ use yew::prelude::*;
 use super::components::ReportRef;
 use super::dom::source_files;
 use super::pages::ablation::AblationPage;
+use super::pages::alignment::AlignmentPage;
 use super::pages::answers::AnswersPage;
+use super::pages::calibration::CalibrationPage;
 use super::pages::claims::ClaimsPage;
 use super::pages::compare::ComparePage;
+use super::pages::labels::LabelsPage;
 use super::pages::probe::ProbePage;
 use super::pages::reclaim::ReclaimPage;
 use super::pages::rescore::RescorePage;
@@ -229,6 +232,12 @@ impl Component for App {
                     dropped={dropped(Page::Rules)} on_state={on_state(Page::Rules)} />
                 <IrEvalPage active={self.page == Page::TrecEval}
                     dropped={dropped(Page::TrecEval)} on_state={on_state(Page::TrecEval)} />
+                <LabelsPage active={self.page == Page::Labels}
+                    dropped={dropped(Page::Labels)} on_state={on_state(Page::Labels)} />
+                <CalibrationPage active={self.page == Page::Calibration}
+                    dropped={dropped(Page::Calibration)} on_state={on_state(Page::Calibration)} />
+                <AlignmentPage active={self.page == Page::Alignment}
+                    dropped={dropped(Page::Alignment)} on_state={on_state(Page::Alignment)} />
             </div>
         }
     }

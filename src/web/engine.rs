@@ -8,14 +8,17 @@ use serde::Serialize;
 
 use super::protocol::Payload;
 use crate::ablation::Ablation;
+use crate::alignment::Alignment;
 use crate::answers::Answers;
 use crate::audit::Rescore;
+use crate::calibration::Calibration;
 use crate::capability::{Analysis, Capability, FileRole, Progress, RunError, Session, assign_roles};
 use crate::claims::Claims;
 use crate::compare::Compare;
 use crate::error::Error;
 use crate::ingest::InputFile;
 use crate::ireval::TrecEval;
+use crate::label_audit::Labels;
 use crate::probe::Probe;
 use crate::reclaim::Reclaim;
 use crate::rules::Rules;
@@ -43,6 +46,12 @@ pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
         Analysis::Reclaim => vec![demo_file!("trials.jsonl", "../../static/demo/reclaim/trials.jsonl")],
         Analysis::Answers => vec![demo_file!("answers.jsonl", "../../static/demo/answers/answers.jsonl")],
         Analysis::Ablation => vec![demo_file!("ablation.csv", "../../static/demo/ablation/ablation.csv")],
+        Analysis::Labels => vec![demo_file!("labels.csv", "../../static/demo/labels/labels.csv")],
+        Analysis::Calibration => vec![demo_file!("routing.csv", "../../static/demo/calibration/routing.csv")],
+        Analysis::Alignment => vec![
+            demo_file!("per_query.csv", "../../static/demo/alignment/per_query.csv"),
+            demo_file!("answers.csv", "../../static/demo/alignment/answers.csv"),
+        ],
         Analysis::Claims => vec![
             demo_file!("seed000_claims.csv", "../../tests/reference/paper_fixtures/seed000_claims.csv"),
             demo_file!("seed000_scores.csv", "../../tests/reference/paper_fixtures/seed000_scores.csv"),
@@ -115,6 +124,9 @@ pub struct Engines {
     claims: Engine<Claims>,
     rules: Engine<Rules>,
     trec_eval: Engine<TrecEval>,
+    labels: Engine<Labels>,
+    calibration: Engine<Calibration>,
+    alignment: Engine<Alignment>,
 }
 
 /// The inputs of a run as the engine gets them.
@@ -173,6 +185,9 @@ macro_rules! by_page {
             Analysis::Claims => $f::<Claims>(&mut $self.claims, $($arg),*),
             Analysis::Rules => $f::<Rules>(&mut $self.rules, $($arg),*),
             Analysis::TrecEval => $f::<TrecEval>(&mut $self.trec_eval, $($arg),*),
+            Analysis::Labels => $f::<Labels>(&mut $self.labels, $($arg),*),
+            Analysis::Calibration => $f::<Calibration>(&mut $self.calibration, $($arg),*),
+            Analysis::Alignment => $f::<Alignment>(&mut $self.alignment, $($arg),*),
         }
     };
 }
@@ -292,6 +307,9 @@ mod tests {
         check::<Claims>(&mut e);
         check::<Rules>(&mut e);
         check::<TrecEval>(&mut e);
+        check::<Labels>(&mut e);
+        check::<Calibration>(&mut e);
+        check::<Alignment>(&mut e);
     }
 
     #[test]

@@ -90,6 +90,13 @@ pub(crate) struct CompareArgs {
     /// stratum, reported in `by_stratum`.
     #[arg(long)]
     pub(crate) per: Option<String>,
+    /// Cost columns (calls, tokens), comma-separated: each arm's mean cost on the compared items.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) cost: Vec<String>,
+    /// CONTROL:ARM — CONTROL is the compute-matched control of ARM: their costs are compared
+    /// (needs --cost). Repeatable.
+    #[arg(long)]
+    pub(crate) matched: Vec<String>,
     /// Lower values are better (ranks and winners flip).
     #[arg(long)]
     pub(crate) lower_is_better: bool,
@@ -134,6 +141,8 @@ impl CompareArgs {
             reference: self.reference.clone(),
             higher_is_better: !self.lower_is_better,
             per: self.per.clone(),
+            cost: self.cost.clone(),
+            matched: self.matched.clone(),
         };
         request.options = PairingOptions { duplicates: self.aggregate, allow_incomplete: self.allow_incomplete };
         request.pair_by_position = self

@@ -3,11 +3,14 @@
 //! same `run` the viewer's worker calls. One module per group of subcommands.
 
 mod ablation;
+mod alignment;
 mod answers;
 mod bundle;
+mod calibration;
 mod claims;
 mod common;
 mod compare;
+mod labels;
 mod probe;
 mod reclaim;
 mod rescore;
@@ -58,13 +61,21 @@ enum Command {
     /// (several runs are also compared with paired statistics).
     #[command(name = "trec-eval")]
     TrecEval(trec_eval::TrecEvalArgs),
+    /// Agreement among raters on categorical labels: Cohen's and Fleiss' kappa with bootstrap
+    /// intervals, percent agreement, label distributions, the majority, a stratified sample.
+    Labels(labels::LabelsArgs),
+    /// Routing and calibration of a gated memory: help/hurt, AUC of the confidence (DeLong),
+    /// accuracy per confidence bin, the routing-threshold sweep, ECE/Brier/log loss raw and Platt.
+    Calibration(calibration::CalibrationArgs),
+    /// Answer alignment of two credit targets (TIAP Table 12), the coverage confound and run identity.
+    Alignment(alignment::AlignmentArgs),
     /// The report to attach to a review: `memaudit report SUBCOMMAND ARGS…` prints one
     /// self-contained HTML file (headlines, every table, every plot, settings, input files with
     /// SHA-256); the same as `memaudit SUBCOMMAND ARGS… --html -`. `--html FILE`,
     /// `--markdown FILE` and `--plots DIR` among the ARGS write files instead.
     Report {
         /// An analysis subcommand (rescore, compare, probe, reclaim, answers, ablation, claims,
-        /// rules, trec-eval) and its arguments.
+        /// rules, trec-eval, labels, calibration, alignment) and its arguments.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "SUBCOMMAND ARGS")]
         args: Vec<String>,
     },
@@ -83,7 +94,7 @@ fn report_command(args: Vec<String>) -> Result<Command, common::Failure> {
     let cli = Cli::try_parse_from(argv).map_err(|e| common::fail(e.to_string().trim_end()))?;
     match cli.command {
         Command::Drilldown(_) | Command::Import(_) | Command::Synth(_) | Command::Report { .. } => Err(common::fail(
-            "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules or trec-eval",
+            "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules, trec-eval, labels, calibration or alignment",
         )),
         c => Ok(c),
     }
@@ -108,6 +119,9 @@ fn main() -> ExitCode {
         Command::Claims(a) => claims::claims_cmd(a),
         Command::Rules(a) => rules::rules_cmd(a),
         Command::TrecEval(a) => trec_eval::trec_eval_cmd(a),
+        Command::Labels(a) => labels::labels_cmd(a),
+        Command::Calibration(a) => calibration::calibration_cmd(a),
+        Command::Alignment(a) => alignment::alignment_cmd(a),
         // `report_command` never returns a report: a nested one is refused there.
         Command::Report { .. } => Err(common::fail("`memaudit report` cannot report a report")),
     });

@@ -51,6 +51,8 @@ fn exports(c: &ComparisonRef, which: CompareTable) -> Html {
             CompareTable::Arms => to_json(&b.arms),
             CompareTable::Pairs => to_json(&b.pairs),
             CompareTable::Friedman | CompareTable::Ranks => to_json(&b.friedman),
+            CompareTable::Strata => to_json(&b.by_stratum),
+            CompareTable::Costs | CompareTable::Matched => to_json(&b.costs),
         },
     )
 }
@@ -377,11 +379,14 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
     let labels = arm_labels(c);
     let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
     let binary = c.pairs.iter().any(|p| p.cohen_h.is_some() || p.p_superiority.is_some());
+    let perm = c.pairs.iter().find_map(|p| p.permutation_method.clone()).unwrap_or_else(|| "none".into());
+    let perm_title = format!("paired sign-flip permutation test of the summed differences, two-sided ({perm})");
     let intro = html! {
         <p class="intro">{ format!("Every contrast a \u{2212} b on the same items: the mean difference with a {conf} paired bootstrap \
             interval, wins/ties/losses, the paired test (exact McNemar for 0/1 outcomes, Wilcoxon signed-rank otherwise), p-values \
-            adjusted over all {} contrasts (Holm; Benjamini–Hochberg alongside), Cohen's h and the posterior P(a > b). \
-            * = significant after Holm at \u{03b1} = {}. Click a row for the items behind it.", c.pairs.len(), c.settings.alpha) }</p>
+            adjusted over all {} contrasts (Holm; Benjamini–Hochberg alongside), the paired sign-flip permutation test ({perm}), \
+            Cohen's h and the posterior P(a > b). * = significant after Holm at \u{03b1} = {}. Click a row for the items behind it.",
+            c.pairs.len(), c.settings.alpha) }</p>
     };
     html! {
         <Section id="pairs" title="Contrasts" exports={exports(c, CompareTable::Pairs)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
@@ -393,6 +398,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                     <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th>
                     <th scope="col" title="items where a is better / equal / worse">{"W / T / L"}</th>
                     <th scope="col">{"test"}</th><th scope="col">{"p"}</th><th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th>
+                    <th scope="col" title={perm_title.clone()}>{"p perm."}</th>
                     if binary { <th scope="col">{"Cohen's h"}</th><th scope="col">{"P(a > b)"}</th> }
                     <th scope="col">{""}</th>
                 </tr></thead>
@@ -421,6 +427,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                             { p_cell("p_value", Some(p.p_value)) }
                             { p_cell("p_holm", Some(p.p_holm)) }
                             { p_cell("p_bh", Some(p.p_bh)) }
+                            { p_cell("permutation_p", p.permutation_p) }
                             if binary {
                                 <td class="num" data-col="cohen_h" data-value={crate::report::num(p.cohen_h)}>
                                     { p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_else(|| "—".into()) }
@@ -438,23 +445,12 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
     }
 }
 
-/// The CSV of the contrasts per stratum: `column, value`, then the columns of
-/// `memaudit compare --format csv --table pairs` (the core's pairs table of each stratum).
+/// The CSV of the contrasts per stratum: `memaudit compare --per C --format csv --table strata`.
 pub fn strata_csv(c: &Comparison) -> Result<String, String> {
-    let mut out: Option<Table> = None;
-    for s in &c.by_stratum {
-        let sub = Comparison { arms: s.arms.clone(), pairs: s.pairs.clone(), by_stratum: Vec::new(), ..c.clone() };
-        let t = compare_table(&sub, CompareTable::Pairs);
-        let table = out.get_or_insert_with(|| Table {
-            name: "strata".into(),
-            headers: ["column", "value"].iter().map(|h| h.to_string()).chain(t.headers.iter().cloned()).collect(),
-            rows: Vec::new(),
-        });
-        for r in t.rows {
-            table.rows.push([s.column.clone(), s.value.clone()].into_iter().chain(r).collect());
-        }
+    if c.by_stratum.is_empty() {
+        return Err("no strata".to_string());
     }
-    out.ok_or_else(|| "no strata".to_string())?.to_csv().map_err(|e| e.to_string())
+    compare_table(c, CompareTable::Strata).to_csv().map_err(|e| e.to_string())
 }
 
 /// `#strata`: the contrasts within each value of the `per` column (Holm and BH adjusted within
@@ -470,7 +466,8 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
     };
     let intro = html! {
         <p class="intro">{ format!("The contrasts again on the items of each value of {column} (p-values adjusted within each stratum). \
-            Click a row for the items behind the contrast (all strata).") }</p>
+            For 0/1 arms, S = helps \u{2212} hurts in the stratum against random strata of the same size (multivariate hypergeometric, \
+            exact): does this stratum hold more, or fewer, of the changes than chance? Click a row for the items behind the contrast (all strata).") }</p>
     };
     html! {
         <Section id="strata" title={format!("Contrasts per {column}")} {exports} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
@@ -480,7 +477,11 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
                     <th scope="col">{ column.clone() }</th><th scope="col">{"items"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
                     <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th><th scope="col">{"a \u{2212} b"}</th>
                     <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"p"}</th>
-                    <th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th><th scope="col">{""}</th>
+                    <th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th>
+                    <th scope="col" title="E[S] of S = b − c in the stratum against random strata of its size (0/1 arms)">{"E[S]"}</th>
+                    <th scope="col" title="one-sided randomization p: the stratum holds at least this many more helps than hurts">{"P(S \u{2265} s)"}</th>
+                    <th scope="col" title="one-sided randomization p: at most this many">{"P(S \u{2264} s)"}</th>
+                    <th scope="col">{""}</th>
                 </tr></thead>
                 <tbody>
                 { for c.by_stratum.iter().flat_map(|s| s.pairs.iter().map(move |p| (s, p))).map(|(s, p)| {
@@ -500,6 +501,9 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
                             { p_cell("p_value", Some(p.p_value)) }
                             { p_cell("p_holm", Some(p.p_holm)) }
                             { p_cell("p_bh", Some(p.p_bh)) }
+                            { signed_cell("interaction_expected", p.interaction_expected) }
+                            { p_cell("interaction_p_greater", p.interaction_p_greater) }
+                            { p_cell("interaction_p_less", p.interaction_p_less) }
                             { sig_cell(p.significant) }
                         </tr>
                     }
@@ -701,6 +705,82 @@ pub fn items_table(props: &ItemsProps) -> Html {
                 let mean = if items.is_empty() { None } else { Some(items.iter().map(|i| i.diff).sum::<f64>() / items.len() as f64) };
                 html! { <p class="muted">{ format!("Mean difference over these items: {}.", fmt4(mean)) }</p> }
             } else { html! {} } }
+        </Section>
+    }
+}
+
+/// `#costs`: each arm's mean cost per `--cost` column, and each compute-matched control against
+/// its arm (`memaudit compare --cost C --matched CONTROL:ARM --table costs|matched`).
+#[function_component(CostsView)]
+pub fn costs_view(props: &CompareTableProps) -> Html {
+    let c = &props.comparison;
+    if c.costs.is_empty() {
+        return html! {};
+    }
+    let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
+    let intro = html! {
+        <p class="intro">{ format!("Each arm's mean cost per item on the compared items with a {conf} bootstrap interval; a compute-matched \
+            control against the arm it controls (control \u{2212} arm, paired bootstrap): an interval that excludes 0 means the control \
+            does not match the arm's compute.") }</p>
+    };
+    html! {
+        <Section id="costs" title="Cost per arm and compute-matched controls" exports={exports(c, CompareTable::Costs)} {intro}
+            conventions={Some(AttrValue::from(c.conventions.clone()))}>
+            <div class="table-wrap" tabindex="0">
+            <table id="costs-table">
+                <thead><tr>
+                    <th scope="col">{"cost"}</th><th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
+                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"note"}</th>
+                </tr></thead>
+                <tbody>
+                { for c.costs.iter().flat_map(|k| {
+                    let note = k.note.clone().map(|n| html! {
+                        <tr data-cost={k.column.clone()} data-arm=""><td data-col="column">{ k.column.clone() }</td><td></td><td></td><td></td><td></td><td></td>
+                            <td data-col="note">{ n }</td></tr>
+                    });
+                    note.into_iter().chain(k.arms.iter().map(move |a| html! {
+                        <tr data-cost={k.column.clone()} data-arm={a.arm.clone()}>
+                            { text_cell("column", k.column.clone()) }
+                            { text_cell("arm", a.arm.clone()) }
+                            { int_cell("n", a.n) }
+                            { num_cell("mean", Some(a.mean)) }
+                            { num_cell("ci_low", Some(a.ci_low)) }
+                            { num_cell("ci_high", Some(a.ci_high)) }
+                            <td data-col="note"></td>
+                        </tr>
+                    }))
+                }) }
+                </tbody>
+            </table>
+            </div>
+            if c.costs.iter().any(|k| !k.matched.is_empty()) {
+                <div class="exports">{ exports(c, CompareTable::Matched) }</div>
+                <div class="table-wrap" tabindex="0">
+                <table id="matched-table">
+                    <thead><tr>
+                        <th scope="col">{"cost"}</th><th scope="col">{"control"}</th><th scope="col">{"arm"}</th>
+                        <th scope="col">{"control mean"}</th><th scope="col">{"arm mean"}</th><th scope="col">{"control \u{2212} arm"}</th>
+                        <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"matched"}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for c.costs.iter().flat_map(|k| k.matched.iter().map(move |m| html! {
+                        <tr data-cost={k.column.clone()} data-control={m.control.clone()} data-arm={m.arm.clone()} data-differs={m.differs.to_string()}
+                            class={classes!(m.differs.then_some("significant"))}>
+                            { text_cell("column", k.column.clone()) }
+                            { text_cell("control", m.control.clone()) }
+                            { text_cell("arm", m.arm.clone()) }
+                            { num_cell("control_mean", Some(m.control_mean)) }
+                            { num_cell("arm_mean", Some(m.arm_mean)) }
+                            { signed_cell("diff", Some(m.diff)) }
+                            { signed_cell("ci_low", Some(m.ci_low)) }
+                            { signed_cell("ci_high", Some(m.ci_high)) }
+                            <td data-col="differs">{ if m.differs { "no: the costs differ" } else { "yes, within the interval" } }</td>
+                        </tr>
+                    })) }
+                    </tbody>
+                </table>
+                </div>
+            }
         </Section>
     }
 }

@@ -15,14 +15,20 @@
 //! | [`claims::ClaimsPage`] | `#claims` | arms across K, the claims check and the linter ([`crate::claims::Claims`]) |
 //! | [`rules::RulesPage`] | `#rules` | pre-registered rules ([`crate::rules::Rules`]) |
 //! | [`trec_eval::IrEvalPage`] | `#trec-eval` | trec_eval's IR evaluation and runs compared ([`crate::ireval::TrecEval`]) |
+//! | [`labels::LabelsPage`] | `#labels` | agreement among raters on labels ([`crate::label_audit::Labels`]) |
+//! | [`calibration::CalibrationPage`] | `#calibration` | routing and calibration of a gated memory ([`crate::calibration::Calibration`]) |
+//! | [`alignment::AlignmentPage`] | `#alignment` | answer alignment of two targets, coverage confound, run identity ([`crate::alignment::Alignment`]) |
 //!
-//! The answers, ablation, claims, rules and IR evaluation pages share one component,
+//! The answers, ablation, claims, rules, IR evaluation, labels, calibration and alignment pages share one component,
 //! [`tool::ToolPage`].
 
 pub mod ablation;
+pub mod alignment;
 pub mod answers;
+pub mod calibration;
 pub mod claims;
 pub mod compare;
+pub mod labels;
 pub mod probe;
 pub mod reclaim;
 pub mod rescore;
@@ -65,6 +71,9 @@ impl PageInfo for Page {
             Page::Claims => "K-sweep & claims",
             Page::Rules => "Rules",
             Page::TrecEval => "IR evaluation",
+            Page::Labels => "Labels",
+            Page::Calibration => "Calibration",
+            Page::Alignment => "Alignment",
         }
     }
 

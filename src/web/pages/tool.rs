@@ -96,6 +96,33 @@ pub enum Msg<T: Tool> {
     Demo,
 }
 
+/// A page footer naming its CLI twin: "The same numbers as `COMMAND --format json` …".
+pub fn cli_twin(command: &str) -> Html {
+    html! { <>{ "The same numbers as " }<code>{ format!("{command} --format json") }</code>
+    { " with the settings shown above each table; the CSV exports equal " }<code>{ "--format csv --table NAME" }</code>{ "." }</> }
+}
+
+/// `(value, label)` options of a select whose labels are the values.
+pub fn options(all: &[&str]) -> Vec<(String, String)> {
+    all.iter().map(|v| (v.to_string(), v.to_string())).collect()
+}
+
+/// A text field as an optional setting: trimmed, `None` when empty.
+pub fn optional(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// A comma-separated list: trimmed, empty entries dropped.
+pub fn comma_list(text: &str) -> Vec<String> {
+    text.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect()
+}
+
+/// A select's value as a choice, or what is wrong (naming the field).
+pub fn parse_choice<C: crate::choice::Choice>(what: &str, value: &str) -> Result<C, String> {
+    C::parse(value).ok_or_else(|| format!("{what}: `{value}` is not one of {}", C::names()))
+}
+
 /// A tool page.
 pub struct ToolPage<T: Tool> {
     job: Job<T::Capability>,

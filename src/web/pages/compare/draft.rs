@@ -60,6 +60,10 @@ pub struct Draft {
     /// Contrasts with this arm read other − reference (empty: arm order).
     pub reference: String,
     pub higher_is_better: bool,
+    /// Cost columns, comma-separated (empty: none).
+    pub cost: String,
+    /// `CONTROL:ARM` pairs, comma-separated.
+    pub matched: String,
 }
 
 impl Default for Draft {
@@ -87,6 +91,8 @@ impl Default for Draft {
             control: String::new(),
             reference: String::new(),
             higher_is_better: s.higher_is_better,
+            cost: String::new(),
+            matched: String::new(),
         }
     }
 }
@@ -158,6 +164,8 @@ impl Draft {
             reference: (!self.reference.trim().is_empty()).then(|| self.reference.trim().to_string()),
             higher_is_better: self.higher_is_better,
             per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
+            cost: list(&self.cost),
+            matched: list(&self.matched),
         };
         Ok(s)
     }
@@ -178,7 +186,14 @@ impl Draft {
         self.reference = s.reference.clone().unwrap_or_default();
         self.higher_is_better = s.higher_is_better;
         self.per = s.per.clone().unwrap_or_default();
+        self.cost = s.cost.join(",");
+        self.matched = s.matched.join(",");
     }
+}
+
+/// A comma-separated list, trimmed, empty entries dropped.
+fn list(text: &str) -> Vec<String> {
+    text.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect()
 }
 
 /// Judge-file judgment columns by prefix: `llm_judgments` → 3 (for `llm_judgments.judgment_1..3`).

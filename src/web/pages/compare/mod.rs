@@ -27,8 +27,8 @@ use crate::plots::{CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, Poster
 use crate::stats::bca::Z0Rule;
 use crate::web::components::Section;
 use crate::web::components::compare::{
-    ArmLegend, ArmsTable, ComparisonRef, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable, UnpairedTable,
-    arm_labels,
+    ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
+    UnpairedTable, arm_labels,
 };
 use crate::web::components::export::{report_json, text_download};
 use crate::web::components::headlines::{HeadlinesPanel, attach_buttons};
@@ -807,6 +807,14 @@ impl ComparePage {
                         </select>
                     </div>
                     <div class="field">
+                        <label for="cmp-cost" title="cost columns, comma-separated (--cost): each arm's mean cost on the compared items">{ "cost columns" }</label>
+                        <input id="cmp-cost" type="text" value={d.cost.clone()} oninput={edit(|d, v| d.cost = v)} />
+                    </div>
+                    <div class="field">
+                        <label for="cmp-matched" title="CONTROL:ARM, comma-separated (--matched): the control's cost against its arm's">{ "compute-matched controls" }</label>
+                        <input id="cmp-matched" type="text" value={d.matched.clone()} oninput={edit(|d, v| d.matched = v)} />
+                    </div>
+                    <div class="field">
                         <label for="cmp-control" title="Bonferroni–Dunn comparisons against one arm">{ "control arm" }</label>
                         <select id="cmp-control" onchange={select_edit(|d, v| d.control = v.to_string())}>
                             <option value="" selected={d.control.is_empty()}>{ "(none)" }</option>
@@ -921,6 +929,7 @@ impl ComparePage {
                 if !c.by_stratum.is_empty() {
                     <StrataTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
                 }
+                <CostsView comparison={c.clone()} />
                 <FriedmanView comparison={c.clone()} />
                 if let Some(cd) = cd {
                     <Section id="cd" title="Critical-difference diagram" conventions={conv.clone()}

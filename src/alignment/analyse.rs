@@ -1,0 +1,266 @@
+//! The alignment statistics of [`super::read::Joined`] rows.
+//!
+//! * **Answer alignment** (TIAP Table 12): on the queries eligible under both targets A and B,
+//!   each query's class — A-only (metric_A > 0, metric_B = 0), B-only, both, neither — and per
+//!   class the mean answer score, the positive share (score > 0) and the strong share
+//!   (score ≥ the strong threshold, 0.5). Per run, then across runs two ways, both shown: the
+//!   mean of the per-run means (TIAP: "each F1 or strong value is the mean of per-run means")
+//!   and pooled over every query.
+//! * **Coverage confound** (TIAP §5.1): a target's mean metric on its eligible queries that the
+//!   other target also covers vs those it does not, per run; the mean difference over runs with
+//!   a percentile bootstrap over runs (runs are the unit).
+//! * **Run identity**: for two runs and a target, the share of their common eligible queries with
+//!   bitwise-equal metrics; flagged at or above the identity threshold.
+
+use serde::{Deserialize, Serialize};
+
+use super::AlignmentRequest;
+use super::read::{Joined, Reading};
+use crate::stats::bootstrap::{Resampler, mean};
+
+/// The classes of a query under two targets.
+pub const CLASSES: [&str; 4] = ["a_only", "b_only", "both", "neither"];
+
+/// One class of one run (or `mean_of_runs`, `pooled`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AlignmentRow {
+    pub run: String,
+    pub class: String,
+    /// Queries of the class.
+    pub n: usize,
+    /// Of them, with an answer score.
+    pub scored: usize,
+    pub mean_score: Option<f64>,
+    pub positive_share: Option<f64>,
+    pub strong_share: Option<f64>,
+}
+
+/// A target's metric on covered vs uncovered queries of one run (or the summary over runs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CoverageRow {
+    pub run: String,
+    pub target: String,
+    /// The other target, whose eligibility defines "covered".
+    pub covered_by: String,
+    pub covered_n: usize,
+    pub covered_mean: Option<f64>,
+    pub uncovered_n: usize,
+    pub uncovered_mean: Option<f64>,
+    /// covered − uncovered.
+    pub diff: Option<f64>,
+    /// On the summary row (`run` = `mean_of_runs`): the bootstrap interval over runs.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// Two runs' per-query metrics compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IdentityRow {
+    pub run_a: String,
+    pub run_b: String,
+    pub target: String,
+    pub common: usize,
+    pub identical: usize,
+    pub share: Option<f64>,
+    pub flagged: bool,
+}
+
+/// Settings printed with every result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub target_a: String,
+    pub target_b: String,
+    pub metric: String,
+    pub strong: f64,
+    pub identity_threshold: f64,
+    pub bootstrap: crate::stats::bootstrap::Bootstrap,
+    pub averaging: String,
+}
+
+/// Everything `memaudit alignment` reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AlignmentReport {
+    pub settings: Settings,
+    pub runs: Vec<String>,
+    pub targets: Vec<String>,
+    pub readings: Vec<Reading>,
+    pub answers_unmatched: usize,
+    pub alignment: Vec<AlignmentRow>,
+    pub coverage: Vec<CoverageRow>,
+    pub identity: Vec<IdentityRow>,
+    pub notes: Vec<String>,
+}
+
+fn class(a: f64, b: f64) -> &'static str {
+    match (a > 0.0, b > 0.0) {
+        (true, false) => CLASSES[0],
+        (false, true) => CLASSES[1],
+        (true, true) => CLASSES[2],
+        (false, false) => CLASSES[3],
+    }
+}
+
+fn row(run: &str, class: &str, n: usize, scores: &[f64], strong: f64) -> AlignmentRow {
+    let share = |f: &dyn Fn(f64) -> bool| mean(&scores.iter().map(|&s| f64::from(u8::from(f(s)))).collect::<Vec<_>>());
+    AlignmentRow {
+        run: run.into(),
+        class: class.into(),
+        n,
+        scored: scores.len(),
+        mean_score: mean(scores),
+        positive_share: share(&|s| s > 0.0),
+        strong_share: share(&|s| s >= strong),
+    }
+}
+
+/// Computes the report.
+pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
+    let (ta, tb) = (q.target_a.as_str(), q.target_b.as_str());
+    let mut notes = Vec::new();
+    for t in [ta, tb] {
+        if !j.targets.iter().any(|x| x == t) {
+            notes.push(format!("no row has target `{t}` (the targets: {})", j.targets.join(", ")));
+        }
+    }
+    // Alignment per run.
+    let mut alignment = Vec::new();
+    let mut pooled: Vec<(usize, Vec<f64>)> = vec![(0, Vec::new()); 4];
+    let mut per_run: Vec<Vec<AlignmentRow>> = Vec::new();
+    for run in &j.runs {
+        let mut classes: Vec<(usize, Vec<f64>)> = vec![(0, Vec::new()); 4];
+        for (i, (r, _)) in j.keys.iter().enumerate() {
+            if r != run {
+                continue;
+            }
+            let (Some(&a), Some(&b)) = (j.metric[i].get(ta), j.metric[i].get(tb)) else { continue };
+            let c = CLASSES.iter().position(|x| *x == class(a, b)).unwrap_or(3);
+            classes[c].0 += 1;
+            pooled[c].0 += 1;
+            if let Some(s) = j.answer[i] {
+                classes[c].1.push(s);
+                pooled[c].1.push(s);
+            }
+        }
+        let rows: Vec<AlignmentRow> =
+            classes.iter().enumerate().map(|(c, (n, s))| row(run, CLASSES[c], *n, s, q.strong)).collect();
+        alignment.extend(rows.iter().cloned());
+        per_run.push(rows);
+    }
+    for (c, name) in CLASSES.iter().enumerate() {
+        let of = |f: fn(&AlignmentRow) -> Option<f64>| {
+            mean(&per_run.iter().filter_map(|rows| f(&rows[c])).collect::<Vec<_>>())
+        };
+        alignment.push(AlignmentRow {
+            run: "mean_of_runs".into(),
+            class: (*name).into(),
+            n: per_run.iter().map(|rows| rows[c].n).sum(),
+            scored: per_run.iter().map(|rows| rows[c].scored).sum(),
+            mean_score: of(|r| r.mean_score),
+            positive_share: of(|r| r.positive_share),
+            strong_share: of(|r| r.strong_share),
+        });
+    }
+    for (c, (n, s)) in pooled.iter().enumerate() {
+        alignment.push(row("pooled", CLASSES[c], *n, s, q.strong));
+    }
+    if j.answer.iter().all(Option::is_none) {
+        notes.push("no answer scores: give a file with per-query f1 or correct per run".into());
+    }
+    // Coverage confound.
+    let mut coverage = Vec::new();
+    let mut resampler: Resampler = q.bootstrap.resampler();
+    for (t, other) in [(ta, tb), (tb, ta)] {
+        let mut diffs = Vec::new();
+        for run in &j.runs {
+            let (mut cov, mut unc) = (Vec::new(), Vec::new());
+            for (i, (r, _)) in j.keys.iter().enumerate() {
+                if r != run {
+                    continue;
+                }
+                if let Some(&v) = j.metric[i].get(t) {
+                    if j.metric[i].contains_key(other) { cov.push(v) } else { unc.push(v) }
+                }
+            }
+            let (cm, um) = (mean(&cov), mean(&unc));
+            let diff = cm.zip(um).map(|(a, b)| a - b);
+            if let Some(d) = diff {
+                diffs.push(d);
+            }
+            coverage.push(CoverageRow {
+                run: run.clone(),
+                target: t.into(),
+                covered_by: other.into(),
+                covered_n: cov.len(),
+                covered_mean: cm,
+                uncovered_n: unc.len(),
+                uncovered_mean: um,
+                diff,
+                low: None,
+                high: None,
+            });
+        }
+        let ci = if diffs.len() >= 2 { resampler.mean_ci(&diffs, q.bootstrap.confidence) } else { None };
+        coverage.push(CoverageRow {
+            run: "mean_of_runs".into(),
+            target: t.into(),
+            covered_by: other.into(),
+            covered_n: 0,
+            covered_mean: None,
+            uncovered_n: 0,
+            uncovered_mean: None,
+            diff: mean(&diffs),
+            low: ci.map(|c| c.low),
+            high: ci.map(|c| c.high),
+        });
+    }
+    // Run identity.
+    let mut identity = Vec::new();
+    let by_run: Vec<std::collections::HashMap<&str, usize>> = j
+        .runs
+        .iter()
+        .map(|run| j.keys.iter().enumerate().filter(|(_, k)| &k.0 == run).map(|(i, k)| (k.1.as_str(), i)).collect())
+        .collect();
+    for a in 0..j.runs.len() {
+        for b in a + 1..j.runs.len() {
+            for t in &j.targets {
+                let (mut common, mut same) = (0, 0);
+                for (query, &ia) in &by_run[a] {
+                    let Some(&ib) = by_run[b].get(query) else { continue };
+                    if let (Some(x), Some(y)) = (j.metric[ia].get(t), j.metric[ib].get(t)) {
+                        common += 1;
+                        same += usize::from(x.to_bits() == y.to_bits());
+                    }
+                }
+                let share = (common > 0).then(|| same as f64 / common as f64);
+                identity.push(IdentityRow {
+                    run_a: j.runs[a].clone(),
+                    run_b: j.runs[b].clone(),
+                    target: t.clone(),
+                    common,
+                    identical: same,
+                    share,
+                    flagged: share.is_some_and(|s| s >= q.identity_threshold),
+                });
+            }
+        }
+    }
+    AlignmentReport {
+        settings: Settings {
+            target_a: ta.into(),
+            target_b: tb.into(),
+            metric: q.metric.clone(),
+            strong: q.strong,
+            identity_threshold: q.identity_threshold,
+            bootstrap: q.bootstrap,
+            averaging: "mean_of_runs: the mean of the per-run values (TIAP Table 12); pooled: over every query".into(),
+        },
+        runs: j.runs.clone(),
+        targets: j.targets.clone(),
+        readings: j.readings.clone(),
+        answers_unmatched: j.answers_unmatched,
+        alignment,
+        coverage,
+        identity,
+        notes,
+    }
+}

@@ -1,0 +1,59 @@
+//! The tables of an alignment report (`memaudit alignment --format csv --table NAME`).
+
+use super::analyse::{AlignmentReport, AlignmentRow, CoverageRow, IdentityRow};
+use crate::report::{Column, Table, flag, num};
+
+crate::choice! {
+    /// The tables of an alignment report.
+    pub enum AlignmentTable {
+        /// Per run and class (A-only, B-only, both, neither): mean answer score, positive and strong shares.
+        Alignment = "alignment",
+        /// A target's metric on covered vs uncovered queries.
+        Coverage = "coverage",
+        /// The share of identical per-query metrics of two runs.
+        Identity = "identity",
+    }
+}
+
+const ALIGNMENT: &[Column<AlignmentRow>] = &crate::columns![AlignmentRow;
+    "run" => |r| r.run.clone(),
+    "class" => |r| r.class.clone(),
+    "n" => |r| r.n.to_string(),
+    "scored" => |r| r.scored.to_string(),
+    "mean_score" => |r| num(r.mean_score),
+    "positive_share" => |r| num(r.positive_share),
+    "strong_share" => |r| num(r.strong_share),
+];
+
+const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
+    "run" => |r| r.run.clone(),
+    "target" => |r| r.target.clone(),
+    "covered_by" => |r| r.covered_by.clone(),
+    "covered_n" => |r| r.covered_n.to_string(),
+    "covered_mean" => |r| num(r.covered_mean),
+    "uncovered_n" => |r| r.uncovered_n.to_string(),
+    "uncovered_mean" => |r| num(r.uncovered_mean),
+    "diff" => |r| num(r.diff),
+    "low" => |r| num(r.low),
+    "high" => |r| num(r.high),
+];
+
+const IDENTITY: &[Column<IdentityRow>] = &crate::columns![IdentityRow;
+    "run_a" => |r| r.run_a.clone(),
+    "run_b" => |r| r.run_b.clone(),
+    "target" => |r| r.target.clone(),
+    "common" => |r| r.common.to_string(),
+    "identical" => |r| r.identical.to_string(),
+    "share" => |r| num(r.share),
+    "flagged" => |r| flag(r.flagged),
+];
+
+/// One table of an alignment report.
+pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
+    let name = which.name();
+    match which {
+        AlignmentTable::Alignment => Table::of(name, ALIGNMENT, &r.alignment),
+        AlignmentTable::Coverage => Table::of(name, COVERAGE, &r.coverage),
+        AlignmentTable::Identity => Table::of(name, IDENTITY, &r.identity),
+    }
+}

@@ -1,0 +1,160 @@
+//! Answer alignment as one capability ([`Alignment`]): `memaudit alignment` and the viewer's
+//! alignment page.
+
+use serde::{Deserialize, Serialize};
+
+use super::analyse::{AlignmentReport, analyse};
+use super::read::{Joined, Names, looks_like_alignment};
+use super::table::{AlignmentTable, table};
+use super::text;
+use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::error::{Error, IngestError, Location, Result};
+use crate::ingest::InputFile;
+use crate::report::Table;
+use crate::stats::bootstrap::Bootstrap;
+
+/// Answer alignment of two credit targets, the coverage confound and run identity.
+pub struct Alignment;
+
+/// `memaudit alignment` settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AlignmentRequest {
+    pub target_a: String,
+    pub target_b: String,
+    /// The retrieval metric column (`hit`: hit@k of the rescoring).
+    pub metric: String,
+    pub run: Option<String>,
+    pub query: Option<String>,
+    pub answer: Option<String>,
+    /// An answer is strong at ≥ this score.
+    pub strong: f64,
+    /// Two runs are flagged as the same run at or above this share of identical metrics.
+    pub identity_threshold: f64,
+    pub bootstrap: Bootstrap,
+}
+
+impl Default for AlignmentRequest {
+    fn default() -> Self {
+        AlignmentRequest {
+            target_a: "raw".into(),
+            target_b: "canonical".into(),
+            metric: "hit".into(),
+            run: None,
+            query: None,
+            answer: None,
+            strong: 0.5,
+            identity_threshold: 0.99,
+            bootstrap: Bootstrap { resamples: 2000, seed: 1337, confidence: 0.95 },
+        }
+    }
+}
+
+impl Validate for AlignmentRequest {
+    fn validate(&self) -> Result<()> {
+        self.bootstrap.validate(0)?;
+        if self.target_a.trim().is_empty() || self.target_b.trim().is_empty() || self.target_a == self.target_b {
+            return Err(Error::setting("targets", "give two different targets (e.g. raw and canonical)"));
+        }
+        if !(self.strong > 0.0 && self.strong <= 1.0) {
+            return Err(Error::setting("strong", format!("must be in (0, 1] (got {})", self.strong)));
+        }
+        if !(self.identity_threshold > 0.0 && self.identity_threshold <= 1.0) {
+            return Err(Error::setting(
+                "identity-threshold",
+                format!("must be in (0, 1] (got {})", self.identity_threshold),
+            ));
+        }
+        if self.metric.trim().is_empty() {
+            return Err(Error::setting("metric", "name the metric column (e.g. hit)"));
+        }
+        Ok(())
+    }
+}
+
+/// The joined rows and the files' summaries.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedAlignment {
+    pub joined: Joined,
+    pub files: Vec<FileSummary>,
+}
+
+impl Capability for Alignment {
+    const ANALYSIS: Analysis = Analysis::Alignment;
+    const ROLES: &'static [FileRole] = &[FileRole::AlignmentRows];
+
+    type Request = AlignmentRequest;
+    type Loaded = LoadedAlignment;
+    type Overview = Vec<FileSummary>;
+    type Report = AlignmentReport;
+    type Table = AlignmentTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        if looks_like_alignment(file) {
+            Ok(FileRole::AlignmentRows)
+        } else {
+            Err(Error::Ingest(IngestError::new(
+                Location::file(&file.name),
+                "not alignment input: a table with a run and a query column, and a target column (per-query metrics) \
+                 or an answer score column (f1, correct)",
+            )))
+        }
+    }
+
+    fn load(files: &[RoleFile], q: &AlignmentRequest, progress: Progress<'_>) -> Result<LoadedAlignment> {
+        progress(Phase::Reading, "reading per-query metrics and answers", 0.0);
+        let names =
+            Names { run: q.run.as_deref(), query: q.query.as_deref(), metric: &q.metric, answer: q.answer.as_deref() };
+        let inputs: Vec<&InputFile> = files.iter().map(|f| &f.file).collect();
+        let joined = Joined::read(&inputs, &names)?;
+        let files = files
+            .iter()
+            .map(|f| {
+                let reading = joined.readings.iter().find(|r| r.file == f.file.name);
+                FileSummary::of(
+                    f,
+                    reading.map_or("table".to_string(), |r| format!("{} rows", r.kind)),
+                    reading.map_or(0, |r| r.records),
+                )
+            })
+            .collect::<Result<_>>()?;
+        Ok(LoadedAlignment { joined, files })
+    }
+
+    fn reload(old: &AlignmentRequest, new: &AlignmentRequest) -> bool {
+        (&old.metric, &old.run, &old.query, &old.answer) != (&new.metric, &new.run, &new.query, &new.answer)
+    }
+
+    fn overview(l: &LoadedAlignment) -> Vec<FileSummary> {
+        l.files.clone()
+    }
+
+    fn run(l: &LoadedAlignment, q: &AlignmentRequest, progress: Progress<'_>) -> Result<AlignmentReport> {
+        progress(Phase::Analysing, "alignment", 0.0);
+        let r = analyse(&l.joined, q);
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(r)
+    }
+
+    fn detail(_: Option<&LoadedAlignment>, _: &AlignmentRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &AlignmentReport, which: AlignmentTable) -> Result<Table> {
+        Ok(table(report, which))
+    }
+
+    fn inputs(overview: &Vec<FileSummary>, _report: &AlignmentReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(overview)
+    }
+
+    fn headlines(report: &AlignmentReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
+    fn render_text(report: &AlignmentReport) -> String {
+        text::render_text(report)
+    }
+}

@@ -1,0 +1,104 @@
+//! What a routing and calibration audit says, first: help vs hurt, how well the confidence
+//! separates them (AUC with its DeLong interval), the best routing threshold of the sweep, and
+//! what Platt scaling changes.
+
+use super::analyse::CalibrationReport;
+use super::table::CalibrationTable;
+use crate::headline::{Headline, count, estimate, percent};
+
+/// The headlines of a calibration report (unranked).
+pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let level = percent(r.settings.confidence_level);
+    if r.missing.count > 0 {
+        let e = &r.missing.examples[0];
+        hs.push(Headline::finding(
+            format!("{} without a confidence or an outcome were left out", count(r.missing.count, "row", "rows")),
+            format!("first: {} line {}: {}", e.file, e.line, e.detail),
+            CalibrationTable::Ledger,
+        ));
+    }
+    if let Some(l) = r.ledger.first().filter(|l| l.n > 0) {
+        hs.push(Headline::finding(
+            format!(
+                "Memory helps {} and hurts {} of {} items: {:+.4} accuracy",
+                l.help,
+                l.hurt,
+                l.n,
+                l.delta_accuracy.unwrap_or(0.0)
+            ),
+            format!(
+                "accuracy without memory {:.4}, with memory on every item {:.4}",
+                l.accuracy_without.unwrap_or(f64::NAN),
+                l.accuracy_with.unwrap_or(f64::NAN)
+            ),
+            CalibrationTable::Ledger,
+        ));
+    }
+    if let Some(a) = &r.auc {
+        let (text, how) = if a.low.is_some_and(|l| l > 0.5) {
+            ("Helped items have higher confidence than hurt ones", "interval above 0.5")
+        } else if a.high.is_some_and(|h| h < 0.5) {
+            (
+                "Helped items have lower confidence than hurt ones",
+                "interval below 0.5: the confidence separates them, inverted",
+            )
+        } else {
+            (
+                "The confidence does not clearly separate helped from hurt items",
+                "interval includes 0.5, or none with one item in a class",
+            )
+        };
+        hs.push(Headline::finding(
+            format!("{text}: AUC {}", estimate(a.auc, a.low, a.high)),
+            format!(
+                "{} helps vs {} hurts ({} items), {level}% DeLong {how}",
+                a.positives, a.negatives, r.settings.auc_population
+            ),
+            CalibrationTable::Ledger,
+        ));
+    }
+    if let Some(best) = r
+        .sweep
+        .iter()
+        .max_by(|a, b| a.accuracy.total_cmp(&b.accuracy).then(b.inject_fraction.total_cmp(&a.inject_fraction)))
+    {
+        hs.push(Headline::context(
+            format!(
+                "Best routing threshold: the {}th percentile (tau {:.4}) injects {:.1}% of items for {:+.4} accuracy",
+                best.percentile,
+                best.tau,
+                100.0 * best.inject_fraction,
+                best.delta
+            ),
+            format!(
+                "chosen on these items: an in-sample optimum, not a held-out result ({} helps, {} hurts at that tau)",
+                best.help, best.hurt
+            ),
+            CalibrationTable::Sweep,
+        ));
+    }
+    for c in r.calibration.iter().filter(|c| c.method == "platt") {
+        if let Some(raw) = r.calibration.iter().find(|x| x.method == "raw" && x.split == c.split) {
+            hs.push(Headline::context(
+                format!(
+                    "Platt scaling on split {}: ECE {:.4} → {:.4}, Brier {:.4} → {:.4}",
+                    c.split,
+                    raw.ece.unwrap_or(f64::NAN),
+                    c.ece.unwrap_or(f64::NAN),
+                    raw.brier.unwrap_or(f64::NAN),
+                    c.brier.unwrap_or(f64::NAN)
+                ),
+                format!(
+                    "fitted on {} and scored on {} ({} items); ECE with {} equal-width bins",
+                    r.settings.fit.join(", "),
+                    c.split,
+                    c.n,
+                    r.settings.ece_bins
+                ),
+                CalibrationTable::Calibration,
+            ));
+        }
+    }
+    hs
+}

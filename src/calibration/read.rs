@@ -1,0 +1,198 @@
+//! Reading per-item routing rows: a table (CSV/TSV, JSON Lines, JSON array) with a confidence
+//! column, the outcome without memory, and optionally the outcome with memory, whether memory
+//! was applied, and a split. Columns are found by name (stated, else the first alias present);
+//! a row whose confidence or outcome is missing is counted and left out, never read as 0.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, IngestError, Location, Result};
+use crate::ingest::InputFile;
+use crate::ingest::table::rows;
+use crate::label_audit::read::{Example, Tally};
+use crate::outcomes::{MISSING_MARKERS, parse_number};
+
+/// Aliases of the confidence column, in order of preference.
+pub const CONFIDENCE: &[&str] = &["confidence", "conf", "c", "score", "answer_logprob_mean", "logprob", "c_t"];
+/// Aliases of the outcome without memory.
+pub const CORRECT: &[&str] = &["correct", "baseline_correct", "is_correct", "base_correct"];
+/// Aliases of the outcome with memory.
+pub const WITH_MEMORY: &[&str] = &["with_memory", "memory_correct", "second_correct", "with_memory_correct"];
+/// Aliases of "memory was applied".
+pub const APPLIED: &[&str] = &["applied", "routed", "accepted", "injected", "route"];
+/// Aliases of the item id.
+pub const ITEM: &[&str] = &["item", "item_id", "id", "example_idx", "query_id", "question_id"];
+
+/// One item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub id: String,
+    pub confidence: f64,
+    pub correct: bool,
+    pub with_memory: Option<bool>,
+    pub applied: Option<bool>,
+    pub split: Option<String>,
+}
+
+/// The columns a file was read with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    pub file: String,
+    pub item: Option<String>,
+    pub confidence: String,
+    pub correct: String,
+    pub with_memory: Option<String>,
+    pub applied: Option<String>,
+    pub split: Option<String>,
+    pub records: usize,
+}
+
+/// The stated column names (`None`: the first alias present).
+#[derive(Debug, Clone, Default)]
+pub struct ColumnNames<'a> {
+    pub item: Option<&'a str>,
+    pub confidence: Option<&'a str>,
+    pub correct: Option<&'a str>,
+    pub with_memory: Option<&'a str>,
+    pub applied: Option<&'a str>,
+    pub split: Option<&'a str>,
+}
+
+/// Every item read, the readings and what was left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Routed {
+    pub items: Vec<Item>,
+    pub readings: Vec<Reading>,
+    /// Rows without a confidence or an outcome (left out).
+    pub missing: Tally,
+}
+
+fn bool_cell(cell: &str) -> Option<bool> {
+    match cell.to_ascii_lowercase().as_str() {
+        "true" | "1" | "1.0" | "yes" => Some(true),
+        "false" | "0" | "0.0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+fn missing(cell: &str) -> bool {
+    cell.is_empty() || MISSING_MARKERS.contains(&cell)
+}
+
+/// Whether a file looks like routing rows: a confidence and an outcome column.
+pub fn looks_like_routing(file: &InputFile) -> bool {
+    rows(file).is_ok_and(|r| {
+        let has = |names: &[&str]| r.headers.iter().any(|h| names.contains(&h.as_str()));
+        has(CONFIDENCE) && has(CORRECT)
+    })
+}
+
+fn column(
+    file: &str,
+    headers: &[String],
+    stated: Option<&str>,
+    aliases: &[&str],
+    option: &str,
+) -> Result<Option<usize>> {
+    match stated {
+        Some(s) => headers.iter().position(|h| h == s).map(Some).ok_or_else(|| {
+            Error::Ingest(IngestError::new(
+                Location::file(file).with_field(s.to_string()),
+                format!(
+                    "{option} names the column `{s}`, which this file does not have (its columns: {})",
+                    headers.join(", ")
+                ),
+            ))
+        }),
+        None => Ok(aliases.iter().find_map(|a| headers.iter().position(|h| h == a))),
+    }
+}
+
+impl Routed {
+    /// Adds one file's rows.
+    pub fn add(&mut self, file: &InputFile, names: &ColumnNames<'_>) -> Result<()> {
+        let t = rows(file)?;
+        let name = file.name.as_str();
+        let h = &t.headers;
+        let need = |c: Option<usize>, what: &str, option: &str, aliases: &[&str]| {
+            c.ok_or_else(|| {
+                Error::Ingest(IngestError::new(
+                    Location::file(name).with_field(what.to_string()),
+                    format!(
+                        "no {what} column (looked for {}): state it with {option} (the columns are: {})",
+                        aliases.join(", "),
+                        h.join(", ")
+                    ),
+                ))
+            })
+        };
+        let conf = need(
+            column(name, h, names.confidence, CONFIDENCE, "--confidence")?,
+            "confidence",
+            "--confidence",
+            CONFIDENCE,
+        )?;
+        let corr = need(column(name, h, names.correct, CORRECT, "--correct")?, "outcome", "--correct", CORRECT)?;
+        let mem = column(name, h, names.with_memory, WITH_MEMORY, "--with-memory")?;
+        let app = column(name, h, names.applied, APPLIED, "--applied")?;
+        let item = column(name, h, names.item, ITEM, "--item")?;
+        let split = match names.split {
+            Some(s) => column(name, h, Some(s), &[], "--split")?,
+            None => None,
+        };
+        self.readings.push(Reading {
+            file: name.into(),
+            item: item.map(|i| h[i].clone()),
+            confidence: h[conf].clone(),
+            correct: h[corr].clone(),
+            with_memory: mem.map(|i| h[i].clone()),
+            applied: app.map(|i| h[i].clone()),
+            split: split.map(|i| h[i].clone()),
+            records: t.records.len(),
+        });
+        for (line, rec) in &t.records {
+            let id = item.map_or_else(|| format!("{name}:{line}"), |i| rec[i].clone());
+            let left_out = |col: usize, detail: &str, tally: &mut Tally| {
+                let (file, id, detail) = (name.to_string(), id.clone(), format!("{}: {detail}", h[col]));
+                tally.count += 1;
+                if tally.examples.len() < 5 {
+                    tally.examples.push(Example { file, line: *line, item: id, rater: String::new(), detail });
+                }
+            };
+            if missing(&rec[conf]) {
+                left_out(conf, "no confidence", &mut self.missing);
+                continue;
+            }
+            if missing(&rec[corr]) {
+                left_out(corr, "no outcome", &mut self.missing);
+                continue;
+            }
+            let bad = |col: usize, what: &str| {
+                Error::Ingest(IngestError::new(
+                    Location::line(name, *line).with_field(h[col].clone()),
+                    format!("`{}` is not {what}", rec[col]),
+                ))
+            };
+            let confidence = parse_number(&rec[conf]).ok_or_else(|| bad(conf, "a number"))?;
+            let correct = bool_cell(&rec[corr]).ok_or_else(|| bad(corr, "an outcome (0/1, true/false)"))?;
+            let flag = |c: Option<usize>| -> Result<Option<bool>> {
+                match c {
+                    Some(i) if !missing(&rec[i]) => {
+                        bool_cell(&rec[i]).map(Some).ok_or_else(|| bad(i, "0/1 or true/false"))
+                    }
+                    _ => Ok(None),
+                }
+            };
+            let with_memory = flag(mem)?;
+            let applied = flag(app)?;
+            self.items.push(Item {
+                id,
+                confidence,
+                correct,
+                with_memory,
+                applied,
+                split: split.map(|i| rec[i].clone()).filter(|s| !s.is_empty()),
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,90 @@
+//! Flat tables of text cells as a user ships them: CSV/TSV with a header row, JSON Lines of
+//! flat objects, or a JSON array of flat objects (`null` is an empty cell; a number or boolean
+//! is read as its JSON text). Cells are trimmed. Used by the readers whose inputs are "a table
+//! with named columns" (labels, calibration).
+
+use serde_json::Value;
+
+use crate::error::{IngestError, Location};
+use crate::ingest::InputFile;
+
+/// A file as a table of trimmed text cells with the line of each record (a JSON array element: its
+/// position from 1).
+#[derive(Debug, Clone, Default)]
+pub struct Rows {
+    pub headers: Vec<String>,
+    pub records: Vec<(usize, Vec<String>)>,
+}
+
+fn cell_text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.trim().to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Reads a file as a table (CSV/TSV, JSON Lines or a JSON array of objects).
+pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
+    let (text, _) = file.text()?;
+    let name = file.name.as_str();
+    let first = text.trim_start().chars().next();
+    if first == Some('[') {
+        let doc: Value = serde_json::from_str(&text).map_err(|e| {
+            IngestError::new(
+                Location::line(name, e.line()),
+                format!("not valid JSON: {}", crate::ingest::records::strip_position(&e)),
+            )
+        })?;
+        let items = doc.as_array().map(Vec::as_slice).unwrap_or_default();
+        let objects: Vec<(usize, &serde_json::Map<String, Value>)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_object().map(|o| (i, o)).ok_or_else(|| {
+                    IngestError::new(Location::file(name).with_field(format!("[{i}]")), "an element is not an object")
+                })
+            })
+            .collect::<std::result::Result<_, _>>()?;
+        // Elements of a JSON array have no line: their index (from 1) stands in for it.
+        return Ok(from_objects(objects.into_iter().map(|(i, o)| (i + 1, o))));
+    }
+    if first == Some('{') {
+        let mut objects = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(line).map_err(|e| {
+                IngestError::new(
+                    Location::line(name, i + 1),
+                    format!("not a JSON object: {}", crate::ingest::records::strip_position(&e)),
+                )
+            })?;
+            match v {
+                Value::Object(o) => objects.push((i + 1, o)),
+                _ => return Err(IngestError::new(Location::line(name, i + 1), "a line is not a JSON object")),
+            }
+        }
+        return Ok(from_objects(objects.iter().map(|(l, o)| (*l, o))));
+    }
+    let data = crate::outcomes::tabular::parse(name, &text)?;
+    Ok(Rows { headers: data.headers, records: data.records })
+}
+
+fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>) -> Rows {
+    let objects: Vec<_> = objects.collect();
+    let mut headers: Vec<String> = Vec::new();
+    for (_, o) in &objects {
+        for k in o.keys() {
+            if !headers.contains(k) {
+                headers.push(k.clone());
+            }
+        }
+    }
+    let records = objects
+        .iter()
+        .map(|(line, o)| (*line, headers.iter().map(|h| o.get(h).map(cell_text).unwrap_or_default()).collect()))
+        .collect();
+    Rows { headers, records }
+}

@@ -1,0 +1,141 @@
+//! What a label audit says, first: repeated labels that disagree, labels left out, the overall
+//! agreement (Fleiss' κ with its interval, on the classes and the collapse), the weakest and the
+//! strongest pair, and the majority's distribution.
+
+use super::analyse::{ALL, CLASSES, LabelsReport, MAJORITY};
+use super::table::LabelsTable;
+use crate::headline::{Headline, count, estimate, percent};
+
+/// Landis & Koch (1977)'s bands for κ: < 0 poor, ≤ 0.20 slight, ≤ 0.40 fair, ≤ 0.60 moderate,
+/// ≤ 0.80 substantial, else almost perfect.
+pub fn band(kappa: f64) -> &'static str {
+    match kappa {
+        k if k < 0.0 => "poor",
+        k if k <= 0.20 => "slight",
+        k if k <= 0.40 => "fair",
+        k if k <= 0.60 => "moderate",
+        k if k <= 0.80 => "substantial",
+        _ => "almost perfect",
+    }
+}
+
+/// The headlines of a labels report (unranked: see [`crate::headline::rank`]).
+pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let level = format!("{}%", percent(r.settings.bootstrap.confidence));
+    let p = &r.problems;
+    if p.conflicts.count > 0 {
+        let first = &p.conflicts.examples[0];
+        hs.push(Headline::alert(
+            format!(
+                "{} of one rater for one item disagree with the label kept: the first is used",
+                count(p.conflicts.count, "repeated label", "repeated labels")
+            ),
+            format!(
+                "{} repeats in all; first: item {} ({}): {}",
+                p.repeats.count, first.item, first.rater, first.detail
+            ),
+            LabelsTable::Items,
+        ));
+    } else if p.repeats.count > 0 {
+        hs.push(Headline::context(
+            format!("{} agree with the label kept", count(p.repeats.count, "repeated label", "repeated labels")),
+            "kept once: the effective sample is the distinct items".to_string(),
+            LabelsTable::Items,
+        ));
+    }
+    if p.invalid.count > 0 {
+        let first = &p.invalid.examples[0];
+        hs.push(Headline::finding(
+            format!("{} outside the stated classes were left out", count(p.invalid.count, "label", "labels")),
+            format!("first: {} line {}: {}", first.file, first.line, first.detail),
+            LabelsTable::Items,
+        ));
+    }
+    if p.missing.count > 0 {
+        hs.push(Headline::finding(
+            format!(
+                "{} missing: {} of {} items are labelled by every rater",
+                count(p.missing.count, "label is", "labels are"),
+                r.complete_items,
+                r.items
+            ),
+            "Fleiss' kappa and the majority use those items only".to_string(),
+            LabelsTable::Overall,
+        ));
+    }
+    if r.raters.len() < 2 {
+        hs.push(Headline::finding(
+            "One rater: there is no agreement to measure, only its distribution".to_string(),
+            format!("rater {}", r.raters.join(", ")),
+            LabelsTable::Distribution,
+        ));
+    }
+    for o in r.overall.iter().filter(|o| o.group == ALL) {
+        if let Some(k) = o.fleiss_kappa {
+            hs.push(Headline::finding(
+                format!(
+                    "Fleiss' kappa over {} raters on the {}: {} ({} agreement, Landis & Koch)",
+                    o.raters,
+                    if o.scale == CLASSES { "classes" } else { "collapse" },
+                    estimate(k, o.low, o.high),
+                    band(k)
+                ),
+                format!(
+                    "{} items labelled by every rater, {level} bootstrap interval; mean pair agreement {:.3}; {} unanimous",
+                    o.complete_items,
+                    o.mean_pair_agreement.unwrap_or(f64::NAN),
+                    o.unanimous
+                ),
+                LabelsTable::Overall,
+            ));
+        }
+    }
+    let pairs: Vec<_> = r.pairs.iter().filter(|q| q.group == ALL && q.scale == CLASSES && q.kappa.is_some()).collect();
+    if pairs.len() >= 2 {
+        let by = |q: &&crate::label_audit::PairRow| q.kappa.unwrap_or(f64::NAN);
+        let weakest = pairs.iter().min_by(|a, b| by(a).total_cmp(&by(b)));
+        let strongest = pairs.iter().max_by(|a, b| by(a).total_cmp(&by(b)));
+        for (what, q) in [("Weakest", weakest), ("Strongest", strongest)] {
+            if let Some(q) = q {
+                hs.push(Headline::context(
+                    format!(
+                        "{what} pair: {} and {}, Cohen's kappa {} ({})",
+                        q.rater_a,
+                        q.rater_b,
+                        estimate(by(q), q.low, q.high),
+                        band(by(q))
+                    ),
+                    format!(
+                        "{:.1}% agreement on {} items ({}), {level} bootstrap interval",
+                        100.0 * q.percent_agreement.unwrap_or(f64::NAN),
+                        q.n,
+                        r.settings.pair_items
+                    ),
+                    LabelsTable::Pairs,
+                ));
+            }
+        }
+    }
+    let majority: Vec<_> =
+        r.distribution.iter().filter(|d| d.group == ALL && d.scale == CLASSES && d.rater == MAJORITY).collect();
+    if let Some(first) = majority.first() {
+        let ties = r.overall.iter().find(|o| o.group == ALL && o.scale == CLASSES).map_or(0, |o| o.ties);
+        hs.push(Headline::context(
+            format!(
+                "Majority label: {}",
+                majority
+                    .iter()
+                    .map(|d| format!("{} {:.1}%", d.label, 100.0 * d.share.unwrap_or(f64::NAN)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "{} items with a majority, {} ties (tie-break {}); Wilson intervals in the table",
+                first.n, ties, r.settings.tie_break
+            ),
+            LabelsTable::Distribution,
+        ));
+    }
+    hs
+}

@@ -1,0 +1,418 @@
+//! Reading label files into one item × rater matrix ([`LabelSet`]).
+//!
+//! A file is a table: CSV/TSV with a header row, JSON Lines of flat objects, or a JSON array of
+//! flat objects (`null` is a missing cell; numbers and booleans are read as their text). Two
+//! layouts:
+//!
+//! * **long**: one row per (item, rater, label) — a rater column and a label column;
+//! * **wide**: one row per item, one column per rater holding its label.
+//!
+//! The item is one column or several joined with `/` (`run_label/query_index` in TIAP's
+//! `judged_cases.csv`). Every cell is trimmed; an empty cell or a missing marker (`NA`, `null`,
+//! …) is a missing label. With stated classes, a label outside them is counted as invalid (a
+//! missing label, with the file and line of its first examples), never guessed at. Two labels
+//! of one rater for one item are refused unless `repeats = first` (the first is kept, and
+//! repeats whose label differs are counted as conflicts).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Layout, Repeats};
+use crate::error::{Error, IngestError, Location, Result};
+use crate::ingest::InputFile;
+use crate::ingest::table::rows;
+use crate::outcomes::MISSING_MARKERS;
+
+/// Column names taken for the item when none is stated, in order of preference.
+pub const ITEM_COLUMNS: &[&str] = &["item", "item_id", "case_id", "id", "query_id", "question_id"];
+/// Column names taken for the rater of a long file.
+pub const RATER_COLUMNS: &[&str] = &["rater", "judge", "judge_model", "annotator", "model", "labeler"];
+/// Column names taken for the label of a long file.
+pub const LABEL_COLUMNS: &[&str] = &["label", "judge_semantic_label", "judgment", "judgement", "verdict", "rating"];
+
+/// Whether the bytes look like a label table: a header (or keys) with an item column and
+/// either a label column or at least two other columns.
+pub fn looks_like_labels(file: &InputFile) -> bool {
+    let Ok(rows) = rows(file) else { return false };
+    let has = |names: &[&str]| rows.headers.iter().any(|h| names.contains(&h.as_str()));
+    (has(ITEM_COLUMNS) || (has(&["run_label"]) && has(&["query_index"])))
+        && (has(LABEL_COLUMNS) || rows.headers.len() >= 3)
+}
+
+/// How a file was read: the columns used and the layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    pub file: String,
+    pub layout: Layout,
+    pub item: Vec<String>,
+    /// Long: the rater column.
+    pub rater: Option<String>,
+    /// Long: the label column.
+    pub label: Option<String>,
+    /// Wide: the rater columns.
+    pub rater_columns: Vec<String>,
+    pub group: Option<String>,
+    pub stratum: Option<String>,
+    pub records: usize,
+}
+
+/// Where a counted problem was first seen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Example {
+    pub file: String,
+    pub line: usize,
+    pub item: String,
+    pub rater: String,
+    pub detail: String,
+}
+
+/// A counted reading problem with its first examples.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    pub count: usize,
+    pub examples: Vec<Example>,
+}
+
+impl Tally {
+    fn add(&mut self, e: impl FnOnce() -> Example) {
+        self.count += 1;
+        if self.examples.len() < 5 {
+            self.examples.push(e());
+        }
+    }
+}
+
+/// What reading left out or kept aside, counted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Problems {
+    /// Empty or missing-marker labels.
+    pub missing: Tally,
+    /// Labels outside the stated classes (read as missing).
+    pub invalid: Tally,
+    /// Second and later labels of one rater for one item (with `repeats = first`).
+    pub repeats: Tally,
+    /// Repeats whose label differs from the kept one.
+    pub conflicts: Tally,
+    /// Items whose rows give different group or stratum values (the first is kept).
+    pub inconsistent: Tally,
+}
+
+/// One item: its labels per rater (class indices; `None`: no valid label).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub id: String,
+    pub group: Option<String>,
+    /// The stratum value (a number, e.g. the credited rank), for the stratified sample.
+    pub stratum: Option<f64>,
+    pub stratum_text: Option<String>,
+    pub labels: Vec<Option<u32>>,
+    /// Where each label was read (file, line), for examples.
+    pub first_seen: (usize, usize),
+}
+
+/// The item × rater matrix read from every file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LabelSet {
+    pub raters: Vec<String>,
+    pub classes: Vec<String>,
+    /// Whether the classes were stated (else: the labels in the order first seen).
+    pub classes_stated: bool,
+    pub items: Vec<Item>,
+    pub readings: Vec<Reading>,
+    pub problems: Problems,
+}
+
+/// The column options of a read.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnOptions<'a> {
+    pub layout: Layout,
+    pub item: &'a [String],
+    pub rater: Option<&'a str>,
+    pub label: Option<&'a str>,
+    pub raters: &'a [String],
+    pub group: Option<&'a str>,
+    pub stratum: Option<&'a str>,
+    pub classes: &'a [String],
+    pub repeats: Repeats,
+}
+
+fn missing(cell: &str) -> bool {
+    cell.is_empty() || MISSING_MARKERS.contains(&cell)
+}
+
+fn column_error(file: &str, what: &str, option: &str, headers: &[String]) -> Error {
+    Error::Ingest(IngestError::new(
+        Location::file(file).with_field(what.to_string()),
+        format!("no {what} column: state it with {option} (the columns are: {})", headers.join(", ")),
+    ))
+}
+
+fn find(headers: &[String], stated: Option<&str>, auto: &[&str]) -> Option<usize> {
+    match stated {
+        Some(s) => headers.iter().position(|h| h == s),
+        None => auto.iter().find_map(|a| headers.iter().position(|h| h == a)),
+    }
+}
+
+fn stated_column(file: &str, headers: &[String], name: &str, option: &str) -> Result<usize> {
+    headers.iter().position(|h| h == name).ok_or_else(|| {
+        Error::Ingest(IngestError::new(
+            Location::file(file).with_field(name.to_string()),
+            format!(
+                "{option} names the column `{name}`, which this file does not have (its columns: {})",
+                headers.join(", ")
+            ),
+        ))
+    })
+}
+
+impl LabelSet {
+    /// A set with these stated classes (empty: classes as first seen).
+    /// A set with these stated classes (empty: classes as first seen) and raters (empty:
+    /// raters as first seen; stated, they come first and in this order).
+    pub fn new(classes: &[String], raters: &[String]) -> LabelSet {
+        LabelSet {
+            classes: classes.to_vec(),
+            classes_stated: !classes.is_empty(),
+            raters: raters.to_vec(),
+            ..LabelSet::default()
+        }
+    }
+
+    fn rater(&mut self, name: &str) -> usize {
+        match self.raters.iter().position(|r| r == name) {
+            Some(i) => i,
+            None => {
+                self.raters.push(name.to_string());
+                for it in &mut self.items {
+                    it.labels.push(None);
+                }
+                self.raters.len() - 1
+            }
+        }
+    }
+
+    /// Adds one file's rows.
+    pub fn add(&mut self, file_index: usize, file: &InputFile, o: &ColumnOptions<'_>) -> Result<()> {
+        let rows = rows(file)?;
+        let name = file.name.as_str();
+        let h = &rows.headers;
+        let item_cols: Vec<usize> = if o.item.is_empty() {
+            match find(h, None, ITEM_COLUMNS) {
+                Some(i) => vec![i],
+                None => match (find(h, Some("run_label"), &[]), find(h, Some("query_index"), &[])) {
+                    (Some(a), Some(b)) => vec![a, b],
+                    _ => return Err(column_error(name, "item", "--item", h)),
+                },
+            }
+        } else {
+            o.item.iter().map(|c| stated_column(name, h, c, "--item")).collect::<Result<_>>()?
+        };
+        let group = o.group.map(|g| stated_column(name, h, g, "--group")).transpose()?;
+        let stratum = o.stratum.map(|s| stated_column(name, h, s, "--stratum")).transpose()?;
+        let rater_col = match o.rater {
+            Some(r) => Some(stated_column(name, h, r, "--rater")?),
+            None => find(h, None, RATER_COLUMNS),
+        };
+        let label_col = match o.label {
+            Some(l) => Some(stated_column(name, h, l, "--label")?),
+            None => find(h, None, LABEL_COLUMNS),
+        };
+        let layout = match o.layout {
+            Layout::Auto if rater_col.is_some() && label_col.is_some() => Layout::Long,
+            Layout::Auto => Layout::Wide,
+            l => l,
+        };
+        let used: Vec<usize> = item_cols.iter().copied().chain(group).chain(stratum).collect();
+        let wide_cols: Vec<usize> = match layout {
+            Layout::Wide if !o.raters.is_empty() => {
+                o.raters.iter().map(|c| stated_column(name, h, c, "--raters")).collect::<Result<_>>()?
+            }
+            Layout::Wide => (0..h.len()).filter(|i| !used.contains(i)).collect(),
+            _ => Vec::new(),
+        };
+        if layout == Layout::Long && (rater_col.is_none() || label_col.is_none()) {
+            let what = if rater_col.is_none() { ("rater", "--rater") } else { ("label", "--label") };
+            return Err(column_error(name, what.0, what.1, h));
+        }
+        if layout == Layout::Wide && wide_cols.is_empty() {
+            return Err(Error::Ingest(IngestError::new(
+                Location::file(name),
+                "a wide label file needs one column per rater besides the item column(s): none is left \
+                 (for one row per label, give --layout long with --rater and --label)",
+            )));
+        }
+        self.readings.push(Reading {
+            file: name.to_string(),
+            layout,
+            item: item_cols.iter().map(|&i| h[i].clone()).collect(),
+            rater: rater_col.filter(|_| layout == Layout::Long).map(|i| h[i].clone()),
+            label: label_col.filter(|_| layout == Layout::Long).map(|i| h[i].clone()),
+            rater_columns: wide_cols.iter().map(|&i| h[i].clone()).collect(),
+            group: group.map(|i| h[i].clone()),
+            stratum: stratum.map(|i| h[i].clone()),
+            records: rows.records.len(),
+        });
+        let mut index: HashMap<String, usize> =
+            self.items.iter().enumerate().map(|(i, it)| (it.id.clone(), i)).collect();
+        // Where each (item, rater) label came from, to name both lines of a repeat.
+        let mut seen_at: HashMap<(usize, usize), (String, usize)> = HashMap::new();
+        let allowed: Vec<String> = o.raters.to_vec();
+        for (line, rec) in &rows.records {
+            let parts: Vec<&str> = item_cols.iter().map(|&i| rec[i].as_str()).collect();
+            if parts.iter().any(|p| p.is_empty()) {
+                let col = item_cols.iter().find(|&&i| rec[i].is_empty()).map_or(String::new(), |&i| h[i].clone());
+                return Err(Error::Ingest(IngestError::new(
+                    Location::line(name, *line).with_field(col),
+                    "the item id is empty: every row needs one",
+                )));
+            }
+            let id = parts.join("/");
+            let g = group.map(|i| rec[i].clone()).filter(|s| !s.is_empty());
+            let st_text = stratum.map(|i| rec[i].clone()).filter(|s| !missing(s));
+            let st = match &st_text {
+                Some(t) => Some(t.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
+                    Error::Ingest(IngestError::new(
+                        Location::line(name, *line).with_field(h[stratum.unwrap_or_default()].clone()),
+                        format!(
+                            "the stratum `{t}` is not a number (the stratified sample buckets numbers, e.g. a rank)"
+                        ),
+                    ))
+                })?),
+                None => None,
+            };
+            let at = match index.get(&id) {
+                Some(&i) => {
+                    let it = &self.items[i];
+                    if (g.is_some() && it.group.is_some() && it.group != g)
+                        || (st.is_some() && it.stratum.is_some() && it.stratum != st)
+                    {
+                        let detail = format!(
+                            "group/stratum {}/{} here, {}/{} first",
+                            g.clone().unwrap_or_default(),
+                            st_text.clone().unwrap_or_default(),
+                            it.group.clone().unwrap_or_default(),
+                            it.stratum_text.clone().unwrap_or_default()
+                        );
+                        self.problems.inconsistent.add(|| Example {
+                            file: name.into(),
+                            line: *line,
+                            item: id.clone(),
+                            rater: String::new(),
+                            detail,
+                        });
+                    }
+                    let it = &mut self.items[i];
+                    if it.group.is_none() {
+                        it.group = g;
+                    }
+                    if it.stratum.is_none() {
+                        it.stratum = st;
+                        it.stratum_text = st_text;
+                    }
+                    i
+                }
+                None => {
+                    self.items.push(Item {
+                        id: id.clone(),
+                        group: g,
+                        stratum: st,
+                        stratum_text: st_text,
+                        labels: vec![None; self.raters.len()],
+                        first_seen: (file_index, *line),
+                    });
+                    index.insert(id.clone(), self.items.len() - 1);
+                    self.items.len() - 1
+                }
+            };
+            let cells: Vec<(String, String)> = match layout {
+                Layout::Long => {
+                    let r = rec[rater_col.unwrap_or_default()].clone();
+                    if r.is_empty() {
+                        return Err(Error::Ingest(IngestError::new(
+                            Location::line(name, *line).with_field(h[rater_col.unwrap_or_default()].clone()),
+                            "the rater is empty: every row of a long label file names its rater",
+                        )));
+                    }
+                    if !allowed.is_empty() && !allowed.contains(&r) {
+                        continue;
+                    }
+                    vec![(r, rec[label_col.unwrap_or_default()].clone())]
+                }
+                _ => wide_cols.iter().map(|&c| (h[c].clone(), rec[c].clone())).collect(),
+            };
+            for (rater, label) in cells {
+                let r = self.rater(&rater);
+                if missing(&label) {
+                    self.problems.missing.add(|| Example {
+                        file: name.into(),
+                        line: *line,
+                        item: id.clone(),
+                        rater: rater.clone(),
+                        detail: "no label".into(),
+                    });
+                    continue;
+                }
+                let class = match self.classes.iter().position(|c| *c == label) {
+                    Some(c) => c,
+                    None if self.classes_stated => {
+                        self.problems.invalid.add(|| Example {
+                            file: name.into(),
+                            line: *line,
+                            item: id.clone(),
+                            rater: rater.clone(),
+                            detail: format!("`{label}` is not one of the classes {}", self.classes.join(", ")),
+                        });
+                        continue;
+                    }
+                    None => {
+                        self.classes.push(label.clone());
+                        self.classes.len() - 1
+                    }
+                } as u32;
+                match self.items[at].labels[r] {
+                    None => {
+                        self.items[at].labels[r] = Some(class);
+                        seen_at.insert((at, r), (name.to_string(), *line));
+                    }
+                    Some(kept) => {
+                        let (first_file, first_line) =
+                            seen_at.get(&(at, r)).cloned().unwrap_or_else(|| (String::new(), 0));
+                        if o.repeats == Repeats::Refuse {
+                            return Err(Error::Ingest(IngestError::new(
+                                Location::line(name, *line).with_field(rater.clone()),
+                                format!(
+                                    "item `{id}` already has a label from rater `{rater}` ({first_file} line {first_line}): \
+                                     give --repeats first to keep the first label of each (item, rater) and count the \
+                                     repeats, or add the column that tells them apart to --item"
+                                ),
+                            )));
+                        }
+                        let detail = format!(
+                            "`{label}` here, `{}` kept from {first_file} line {first_line}",
+                            self.classes[kept as usize]
+                        );
+                        if kept != class {
+                            self.problems.conflicts.add(|| Example {
+                                file: name.into(),
+                                line: *line,
+                                item: id.clone(),
+                                rater: rater.clone(),
+                                detail: detail.clone(),
+                            });
+                        }
+                        self.problems.repeats.add(|| Example {
+                            file: name.into(),
+                            line: *line,
+                            item: id.clone(),
+                            rater: rater.clone(),
+                            detail,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,112 @@
+//! The human-readable labels report (`memaudit labels --format table`).
+
+use super::analyse::LabelsReport;
+
+fn f3(v: Option<f64>) -> String {
+    v.map_or("-".into(), |x| format!("{x:.3}"))
+}
+
+fn ci(low: Option<f64>, high: Option<f64>) -> String {
+    match (low, high) {
+        (Some(l), Some(h)) => format!("[{l:.3}, {h:.3}]"),
+        _ => "-".into(),
+    }
+}
+
+/// The settings, what was read, Fleiss' κ, each pair, each distribution and the sample.
+pub fn render_text(r: &LabelsReport) -> String {
+    let s = &r.settings;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Labels: {} items ({} labelled by every rater), {} raters ({}), classes {}{}\n",
+        r.items,
+        r.complete_items,
+        r.raters.len(),
+        r.raters.join(", "),
+        r.classes.join(" / "),
+        if s.classes_stated { " (stated)" } else { " (as first seen)" }
+    ));
+    if !r.collapsed_classes.is_empty() {
+        out.push_str(&format!("Collapsed: {} ({})\n", r.collapsed_classes.join(" / "), s.collapse.join("; ")));
+    }
+    out.push_str(&format!(
+        "Settings: bootstrap {} resamples, seed {}, confidence {}; shares with Wilson intervals; tie-break {}{}; repeats {}\n",
+        s.bootstrap.resamples,
+        s.bootstrap.seed,
+        s.bootstrap.confidence,
+        s.tie_break,
+        s.tie_rater.as_ref().map(|t| format!(" ({t})")).unwrap_or_default(),
+        s.repeats
+    ));
+    out.push_str(&format!("Populations: {}\n", s.populations));
+    let p = &r.problems;
+    out.push_str(&format!(
+        "Read: {} missing labels, {} invalid, {} repeats ({} conflicting), {} items with inconsistent group/stratum\n\n",
+        p.missing.count, p.invalid.count, p.repeats.count, p.conflicts.count, p.inconsistent.count
+    ));
+    out.push_str(&format!(
+        "{:<16} {:<10} {:>6} {:>8} {:<18} {:>10} {:>10} {:>6}\n",
+        "group", "scale", "items", "fleiss", "interval", "mean agree", "unanimous", "ties"
+    ));
+    for o in &r.overall {
+        out.push_str(&format!(
+            "{:<16} {:<10} {:>6} {:>8} {:<18} {:>10} {:>10} {:>6}\n",
+            o.group,
+            o.scale,
+            o.complete_items,
+            f3(o.fleiss_kappa),
+            ci(o.low, o.high),
+            f3(o.mean_pair_agreement),
+            o.unanimous,
+            o.ties
+        ));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{:<16} {:<10} {:<36} {:>6} {:>8} {:>8} {:<18}\n",
+        "group", "scale", "pair", "n", "agree", "kappa", "interval"
+    ));
+    for q in &r.pairs {
+        out.push_str(&format!(
+            "{:<16} {:<10} {:<36} {:>6} {:>8} {:>8} {:<18}\n",
+            q.group,
+            q.scale,
+            format!("{} ~ {}", q.rater_a, q.rater_b),
+            q.n,
+            f3(q.percent_agreement),
+            f3(q.kappa),
+            ci(q.low, q.high)
+        ));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{:<16} {:<10} {:<24} {:<20} {:>6} {:>6} {:>7} {:<18}\n",
+        "group", "scale", "rater", "label", "count", "n", "share", "Wilson"
+    ));
+    for d in &r.distribution {
+        out.push_str(&format!(
+            "{:<16} {:<10} {:<24} {:<20} {:>6} {:>6} {:>7} {:<18}\n",
+            d.group,
+            d.scale,
+            d.rater,
+            d.label,
+            d.count,
+            d.n,
+            f3(d.share),
+            ci(d.low, d.high)
+        ));
+    }
+    if let Some(sm) = &r.sample {
+        out.push_str(&format!(
+            "\nSample: {} per bucket of `{}` ({}, seed {}); {} items in no bucket\n",
+            sm.per_bucket, sm.stratum, sm.mode, sm.seed, sm.outside
+        ));
+        for b in &sm.buckets {
+            out.push_str(&format!("  bucket {:<10} {} items, {} drawn\n", b.bucket, b.items, b.drawn));
+        }
+        for row in &sm.rows {
+            out.push_str(&format!("  {:<10} {:<32} {}\n", row.bucket, row.item, row.stratum));
+        }
+    }
+    out
+}

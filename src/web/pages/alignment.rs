@@ -1,0 +1,224 @@
+//! The alignment page: drop a rescoring's per-query metrics (`memaudit rescore --format csv
+//! --table per_query`) and per-query answer scores, and see whether the queries one credit
+//! target credits and the other does not get better answers (TIAP Table 12), whether a target's
+//! metric differs on the queries the other covers (the coverage confound), and which runs have
+//! identical per-query metrics — the numbers of `memaudit alignment --format json`.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes, optional};
+use crate::alignment::analyse::{AlignmentRow, CoverageRow, IdentityRow};
+use crate::alignment::{self, AlignmentRequest, AlignmentTable};
+use crate::report::Table;
+use crate::stats::bootstrap::Bootstrap;
+use crate::web::components::Section;
+use crate::web::components::export::{text_download, to_json};
+use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
+use crate::web::format::duration;
+
+type AlignmentBatch = BatchOf<Alignment>;
+
+/// The settings as edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub target_a: String,
+    pub target_b: String,
+    pub metric: String,
+    pub run: String,
+    pub query: String,
+    pub answer: String,
+    pub strong: String,
+    pub identity_threshold: String,
+    pub bootstrap: String,
+    pub seed: String,
+    pub confidence: String,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        let r = AlignmentRequest::default();
+        Draft {
+            target_a: r.target_a,
+            target_b: r.target_b,
+            metric: r.metric,
+            run: String::new(),
+            query: String::new(),
+            answer: String::new(),
+            strong: r.strong.to_string(),
+            identity_threshold: r.identity_threshold.to_string(),
+            bootstrap: r.bootstrap.resamples.to_string(),
+            seed: r.bootstrap.seed.to_string(),
+            confidence: r.bootstrap.confidence.to_string(),
+        }
+    }
+}
+
+impl Draft {
+    /// The request (ranges are checked by the core's validate).
+    pub fn parse(&self) -> Result<AlignmentRequest, String> {
+        let num = |what: &str, v: &str| {
+            v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
+        };
+        let whole = |what: &str, v: &str| {
+            v.trim().parse::<u64>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
+        };
+        Ok(AlignmentRequest {
+            target_a: self.target_a.trim().to_string(),
+            target_b: self.target_b.trim().to_string(),
+            metric: self.metric.trim().to_string(),
+            run: optional(&self.run),
+            query: optional(&self.query),
+            answer: optional(&self.answer),
+            strong: num("strong", &self.strong)?,
+            identity_threshold: num("identity threshold", &self.identity_threshold)?,
+            bootstrap: Bootstrap {
+                resamples: whole("resamples", &self.bootstrap)? as usize,
+                seed: whole("seed", &self.seed)?,
+                confidence: num("confidence", &self.confidence)?,
+            },
+        })
+    }
+}
+
+pub enum Alignment {}
+
+/// The alignment page.
+pub type AlignmentPage = ToolPage<Alignment>;
+
+/// The settings as `memaudit alignment` options.
+fn conventions(b: &AlignmentBatch) -> String {
+    let s = &b.report.settings;
+    format!(
+        "target_a={} target_b={} metric={} strong={} identity_threshold={} bootstrap={} seed={} confidence={} averaging=mean_of_runs,pooled",
+        s.target_a,
+        s.target_b,
+        s.metric,
+        s.strong,
+        s.identity_threshold,
+        s.bootstrap.resamples,
+        s.bootstrap.seed,
+        s.bootstrap.confidence
+    )
+}
+
+fn look(col: &str) -> Look {
+    match col {
+        "n" | "scored" | "covered_n" | "uncovered_n" | "common" | "identical" => Look::named(col, Kind::Int),
+        "diff" | "low" | "high" => Look::named(col, Kind::Signed),
+        "mean_score" | "covered_mean" | "uncovered_mean" => Look::named(col, Kind::Num),
+        "positive_share" | "strong_share" | "share" => Look::named(col, Kind::Share),
+        "flagged" => Look::named(col, Kind::Bool),
+        _ => Look::named(col, Kind::Text),
+    }
+}
+
+/// What `memaudit alignment --format json` prints.
+pub fn report_json(b: &AlignmentBatch) -> Result<String, String> {
+    crate::web::components::export::report_json::<crate::alignment::Alignment>(&b.report)
+}
+
+fn table_of(b: &AlignmentBatch, t: AlignmentTable) -> crate::error::Result<Table> {
+    Ok(alignment::table(&b.report, t))
+}
+
+impl Tool for Alignment {
+    type Capability = crate::alignment::Alignment;
+    const INTAKE_TITLE: &'static str = "Per-query metrics and answers";
+    const CARDS: crate::web::components::headlines::Cards = &[
+        ("alignment", "alignment-alignment-card"),
+        ("coverage", "alignment-coverage-card"),
+        ("identity", "alignment-identity-card"),
+    ];
+    type Draft = Draft;
+    type View = ();
+
+    fn tagline() -> Html {
+        html! { { "Do the queries one credit target credits and the other does not get better answers? Is a target's metric different on \
+        the queries the other covers? Are two runs the same run under two names?" } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Drop a rescoring's per-query rows (" }<code>{ "memaudit rescore --format csv --table per_query" }</code>
+                { ": system, query_id, target, eligible, hit) and per-query answer scores (run, query, " }<code>{ "f1" }</code>
+                { " or " }<code>{ "correct" }</code>{ "), joined on run and query." }</p>
+        }
+    }
+
+    fn footer() -> Html {
+        cli_twin("memaudit alignment --input F …")
+    }
+
+    fn request(draft: &Draft) -> Result<AlignmentRequest, String> {
+        draft.parse()
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        let d = &page.draft;
+        html! {
+            <>
+                { ui.text_field("alignment-target-a", "target A", &d.target_a, "e.g. raw", |d, v| d.target_a = v) }
+                { ui.text_field("alignment-target-b", "target B", &d.target_b, "e.g. canonical", |d, v| d.target_b = v) }
+                { ui.text_field("alignment-metric", "metric column", &d.metric, "a query counts for a target when it is > 0 (hit@k)", |d, v| d.metric = v) }
+                { ui.text_field("alignment-strong", "strong at", &d.strong, "an answer score at least this is strong", |d, v| d.strong = v) }
+                { ui.text_field("alignment-identity-threshold", "identity threshold", &d.identity_threshold, "flag two runs at or above this share of identical metrics", |d, v| d.identity_threshold = v) }
+                { ui.text_field("alignment-run", "run column", &d.run, "default: run, system, run_label, run_id, arm", |d, v| d.run = v) }
+                { ui.text_field("alignment-query", "query column", &d.query, "default: query_id, query_index, query, question_id, qid", |d, v| d.query = v) }
+                { ui.text_field("alignment-answer", "answer score column", &d.answer, "default: f1, answer_f1, token_f1, correct, …", |d, v| d.answer = v) }
+                { ui.text_field("alignment-bootstrap", "resamples", &d.bootstrap, "bootstrap over runs (coverage confound)", |d, v| d.bootstrap = v) }
+                { ui.text_field("alignment-seed", "seed", &d.seed, "", |d, v| d.seed = v) }
+                { ui.text_field("alignment-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
+            </>
+        }
+    }
+
+    fn results(_page: &ToolPage<Self>, b: &Rc<AlignmentBatch>, _ui: &Ui<Self>) -> Html {
+        let r = &b.report;
+        let s = &r.settings;
+        let conv = Some(AttrValue::from(conventions(b)));
+        let json = {
+            let b = b.clone();
+            move || report_json(&b)
+        };
+        let t = |which| alignment::table(r, which);
+        html! {
+            <>
+                <div class="results-head">
+                    <p id="alignment-counts" data-runs={r.runs.len().to_string()} data-unmatched={r.answers_unmatched.to_string()}>
+                        { format!("{} runs, targets {}; {} answer rows match no retrieval row ({}).", r.runs.len(), r.targets.join(", "),
+                            r.answers_unmatched, duration(b.total_ms)) }</p>
+                    <div class="exports">{ text_download("alignment-report-json", "Full report JSON", "memaudit-alignment.json", "application/json", json) }</div>
+                </div>
+                <Section id="alignment-reading" title="What was read" conventions={conv.clone()}>
+                    { file_notes("alignment-", &b.overview) }
+                    if !r.notes.is_empty() { <ul class="notes">{ for r.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul> }
+                </Section>
+                <Section id="alignment-alignment-card" title={format!("Answers of the queries {} and {} credit", s.target_a, s.target_b)} conventions={conv.clone()}
+                    exports={table_exports(AlignmentTable::Alignment, b, table_of, |b| to_json(&b.report.alignment))}
+                    intro={html! { <p class="intro">{ format!("On the queries eligible under both targets: a_only = {a} credits, {b} does not; b_only the reverse. \
+                        Mean answer score, positive share (> 0) and strong share (\u{2265} {}). Per run, then the mean of the per-run values (TIAP's averaging) and pooled over every query.",
+                        s.strong, a = s.target_a, b = s.target_b) }</p> }}>
+                    { table_grid("alignment-alignment", &t(AlignmentTable::Alignment), look, &r.alignment, &[],
+                        |x: &AlignmentRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-class", x.class.clone())])) }
+                </Section>
+                <Section id="alignment-coverage-card" title="Coverage confound" conventions={conv.clone()}
+                    exports={table_exports(AlignmentTable::Coverage, b, table_of, |b| to_json(&b.report.coverage))}
+                    intro={html! { <p class="intro">{ format!("Each target's mean {} on its eligible queries that the other target also covers vs those it does not, per run; \
+                        the mean difference over runs with a percentile bootstrap over runs.", s.metric) }</p> }}>
+                    { table_grid("alignment-coverage", &t(AlignmentTable::Coverage), look, &r.coverage, &[],
+                        |x: &CoverageRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-target", x.target.clone())])) }
+                </Section>
+                <Section id="alignment-identity-card" title="Run identity" conventions={conv}
+                    exports={table_exports(AlignmentTable::Identity, b, table_of, |b| to_json(&b.report.identity))}
+                    intro={html! { <p class="intro">{ format!("For two runs and a target, the share of their common eligible queries with identical metrics; \
+                        flagged at \u{2265} {}: the same run under two names?", s.identity_threshold) }</p> }}>
+                    { table_grid("alignment-identity", &t(AlignmentTable::Identity), look, &r.identity, &[],
+                        |x: &IdentityRow| RowAttrs::data(vec![("data-pair", format!("{}~{}", x.run_a, x.run_b)), ("data-target", x.target.clone())])
+                            .with_class(x.flagged.then_some("late"))) }
+                </Section>
+            </>
+        }
+    }
+}

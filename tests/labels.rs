@@ -1,0 +1,182 @@
+//! `memaudit labels` against scikit-learn and statsmodels (`tests/reference/labels`, made by
+//! `make_labels_reference.py`): Cohen's kappa and percent agreement per pair, Fleiss' kappa, and
+//! Wilson intervals of each rater's shares, on the classes and on a collapse, for a long CSV, a
+//! wide CSV and JSON Lines in TIAP's `judged_cases` shape. Then the reading rules: repeats,
+//! invalid labels, tie-breaks, errors that name the file, line and column.
+
+use std::path::PathBuf;
+
+use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+use memaudit::error::Error;
+use memaudit::ingest::InputFile;
+use memaudit::label_audit::{Labels, LabelsReport, LabelsRequest, Repeats, TieBreak};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/labels")
+}
+
+fn run_on(files: Vec<InputFile>, request: &LabelsRequest) -> Result<LabelsReport, Error> {
+    let files = assign_roles::<Labels>(files.into_iter().map(|f| (f, Some(FileRole::Labels))).collect())?;
+    run_once::<Labels>(&files, request, &mut quiet()).map(|(_, r)| r)
+}
+
+fn file(name: &str) -> InputFile {
+    InputFile::new(name, std::fs::read(root().join(name)).unwrap())
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn kappas_agreement_and_wilson_shares_equal_sklearn_and_statsmodels() {
+    let reference: Value = serde_json::from_slice(&std::fs::read(root().join("reference.json")).unwrap()).unwrap();
+    let cases = reference["cases"].as_object().unwrap();
+    assert_eq!(cases.len(), 3);
+    for (name, case) in cases {
+        let request = LabelsRequest {
+            collapse: vec![reference["collapse"].as_str().unwrap().to_string()],
+            bootstrap: memaudit::stats::bootstrap::Bootstrap { resamples: 200, seed: 7, confidence: 0.95 },
+            ..LabelsRequest::default()
+        };
+        let r = run_on(vec![file(name)], &request).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let raters: Vec<String> =
+            case["raters"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().into()).collect();
+        assert_eq!(r.raters, raters, "{name}");
+        for scale in ["classes", "collapsed"] {
+            let want = &case[scale];
+            let o = r.overall.iter().find(|o| o.group == "all" && o.scale == scale).unwrap();
+            assert_eq!(o.complete_items as u64, want["complete_items"].as_u64().unwrap(), "{name} {scale}");
+            let fk = o.fleiss_kappa.unwrap();
+            assert!(close(fk, want["fleiss_kappa"].as_f64().unwrap(), 1e-12), "{name} {scale} fleiss {fk}");
+            let (lo, hi) = (o.low.unwrap(), o.high.unwrap());
+            assert!(lo <= fk && fk <= hi, "{name} {scale}: the interval holds the estimate");
+            for p in want["pairs"].as_array().unwrap() {
+                let got = r
+                    .pairs
+                    .iter()
+                    .find(|q| {
+                        q.group == "all" && q.scale == scale && q.rater_a == p["rater_a"] && q.rater_b == p["rater_b"]
+                    })
+                    .unwrap_or_else(|| panic!("{name} {scale}: pair {p}"));
+                assert_eq!(got.n as u64, p["n"].as_u64().unwrap(), "{name} {scale} {p}");
+                assert!(close(got.percent_agreement.unwrap(), p["percent_agreement"].as_f64().unwrap(), 1e-12));
+                assert!(close(got.kappa.unwrap(), p["kappa"].as_f64().unwrap(), 1e-12), "{name} {scale} {p} {got:?}");
+            }
+            for s in want["shares"].as_array().unwrap() {
+                let got = r
+                    .distribution
+                    .iter()
+                    .find(|d| d.group == "all" && d.scale == scale && d.rater == s["rater"] && d.label == s["label"])
+                    .unwrap_or_else(|| panic!("{name} {scale}: share {s}"));
+                assert_eq!((got.count as u64, got.n as u64), (s["count"].as_u64().unwrap(), s["n"].as_u64().unwrap()));
+                assert!(close(got.low.unwrap(), s["low"].as_f64().unwrap(), 1e-12), "{name} {s} {got:?}");
+                assert!(close(got.high.unwrap(), s["high"].as_f64().unwrap(), 1e-12), "{name} {s} {got:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tiap_shape_is_read_by_its_own_column_names() {
+    let r = run_on(vec![file("judged.jsonl")], &LabelsRequest::default()).unwrap();
+    let reading = &r.readings[0];
+    assert_eq!(reading.item, vec!["run_label", "query_index"]);
+    assert_eq!(reading.rater.as_deref(), Some("judge_model"));
+    assert_eq!(reading.label.as_deref(), Some("judge_semantic_label"));
+    assert!(r.item_rows[0].item.starts_with("run0/0"));
+}
+
+fn text(name: &str, body: &str) -> InputFile {
+    InputFile::new(name, body.as_bytes().to_vec())
+}
+
+#[test]
+fn repeats_are_refused_with_both_lines_or_kept_first_and_counted() {
+    let body = "case,audit_target,rater,label\nq1,source,a,supports\nq1,canonical,a,partial\nq1,source,b,supports\nq1,canonical,b,supports\nq2,source,a,partial\nq2,source,b,partial\n";
+    let req = LabelsRequest { item: vec!["case".into()], ..LabelsRequest::default() };
+    let e = run_on(vec![text("dup.csv", body)], &req).unwrap_err().to_string();
+    assert!(
+        e.contains("dup.csv") && e.contains("line 3") && e.contains("line 2") && e.contains("--repeats first"),
+        "{e}"
+    );
+    let req = LabelsRequest { repeats: Repeats::First, ..req };
+    let r = run_on(vec![text("dup.csv", body)], &req).unwrap();
+    assert_eq!((r.items, r.problems.repeats.count, r.problems.conflicts.count), (2, 2, 1));
+    assert_eq!(r.problems.conflicts.examples[0].line, 3);
+    // Adding the column that tells them apart makes four items, no repeats.
+    let req = LabelsRequest { item: vec!["case".into(), "audit_target".into()], repeats: Repeats::Refuse, ..req };
+    assert_eq!(run_on(vec![text("dup.csv", body)], &req).unwrap().items, 3);
+}
+
+#[test]
+fn invalid_labels_are_counted_and_left_out_never_guessed() {
+    let body = "item,a,b\n1,yes,yes\n2,no,Yes\n3,no,no\n4,NA,no\n";
+    let req = LabelsRequest { classes: vec!["yes".into(), "no".into()], ..LabelsRequest::default() };
+    let r = run_on(vec![text("w.csv", body)], &req).unwrap();
+    assert_eq!((r.problems.invalid.count, r.problems.missing.count, r.complete_items), (1, 1, 2));
+    assert_eq!(r.problems.invalid.examples[0].line, 3);
+    let pair = &r.pairs[0];
+    assert_eq!((pair.n, pair.agreements), (2, 2));
+}
+
+#[test]
+fn ties_follow_the_stated_rule() {
+    let body = "item,a,b,c,d\n1,x,x,y,y\n2,x,x,x,y\n";
+    let get = |tie: TieBreak, rater: Option<&str>| {
+        let req = LabelsRequest { tie_break: tie, tie_rater: rater.map(Into::into), ..LabelsRequest::default() };
+        let r = run_on(vec![text("t.csv", body)], &req).unwrap();
+        (r.item_rows[0].majority.clone(), r.overall[0].ties)
+    };
+    assert_eq!(get(TieBreak::None, None), (Some(String::new()), 1));
+    assert_eq!(get(TieBreak::ClassOrder, None), (Some("x".into()), 0));
+    assert_eq!(get(TieBreak::Rater, Some("c")), (Some("y".into()), 0));
+    let req = LabelsRequest { tie_break: TieBreak::Rater, tie_rater: Some("zz".into()), ..LabelsRequest::default() };
+    assert!(run_on(vec![text("t.csv", body)], &req).unwrap_err().to_string().contains("zz"));
+}
+
+#[test]
+fn errors_name_the_file_line_and_column() {
+    let cases = [
+        ("no_item.csv", "who,label\na,x\n", LabelsRequest::default(), "--item"),
+        ("short.csv", "item,a,b\n1,x\n", LabelsRequest::default(), "line 2"),
+        ("empty_id.csv", "item,a,b\n,x,y\n", LabelsRequest::default(), "line 2"),
+        ("bad.jsonl", "{\"item\": 1, \"a\": \"x\", \"b\": \"y\"}\n{oops\n", LabelsRequest::default(), "line 2"),
+        (
+            "stated.csv",
+            "item,a,b\n1,x,y\n",
+            LabelsRequest { group: Some("dataset".into()), ..LabelsRequest::default() },
+            "dataset",
+        ),
+        (
+            "stratum.csv",
+            "item,rank,a,b\n1,first,x,y\n",
+            LabelsRequest {
+                stratum: Some("rank".into()),
+                raters: vec!["a".into(), "b".into()],
+                ..LabelsRequest::default()
+            },
+            "line 2",
+        ),
+    ];
+    for (name, body, req, want) in cases {
+        let e = run_on(vec![text(name, body)], &req).unwrap_err().to_string();
+        assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+    }
+}
+
+#[test]
+fn the_text_and_json_print_the_settings() {
+    let req = LabelsRequest { collapse: vec!["relevant=supports,partial".into()], ..LabelsRequest::default() };
+    let r = run_on(vec![file("long.csv")], &req).unwrap();
+    let t = memaudit::capability::report_text::<Labels>(&r);
+    assert!(
+        t.contains("What the data says")
+            && t.contains("bootstrap 2000 resamples, seed 1337")
+            && t.contains("tie-break none")
+    );
+    let j = serde_json::to_value(memaudit::capability::report_envelope::<Labels>(&r)).unwrap();
+    assert_eq!(j["settings"]["bootstrap"]["resamples"], 2000);
+    assert!(j["headlines"].as_array().is_some_and(|h| !h.is_empty()));
+}
