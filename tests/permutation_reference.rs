@@ -1,7 +1,7 @@
 //! The sign-flip permutation test and the subset-sum randomization test against SciPy
 //! (`tests/reference/permutation`, made by `make_permutation_reference.py`).
 
-use memaudit::stats::permutation::{sign_flip_test, subset_sum_test};
+use memaudit::stats::permutation::{FlipMethod, sign_flip_test, subset_sum_test};
 use serde_json::Value;
 
 fn reference() -> Value {
@@ -17,7 +17,7 @@ fn exact_sign_flip_p_values_equal_scipy_permutation_test() {
     for c in cases {
         let d: Vec<f64> = c["d"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
         let got = sign_flip_test(&d, 0, 1).unwrap();
-        assert!(got.exact);
+        assert_eq!(got.method, FlipMethod::Exact);
         assert!((got.p - c["p"].as_f64().unwrap()).abs() < 1e-12, "{d:?}: {} vs {}", got.p, c["p"]);
     }
 }
@@ -40,7 +40,7 @@ fn monte_carlo_sign_flip_is_within_its_error_of_scipys_exact_value() {
     let d: Vec<f64> = c["d"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
     let want = c["p"].as_f64().unwrap();
     let got = sign_flip_test(&d, 40_000, 2026).unwrap();
-    assert!(!got.exact && got.resamples == 40_000);
+    assert!(got.method == FlipMethod::MonteCarlo && got.resamples == 40_000);
     // Four standard errors of a proportion estimated from 40,000 draws.
     let se = (want * (1.0 - want) / 40_000.0).sqrt();
     assert!((got.p - want).abs() < 4.0 * se + 1.0 / 40_001.0, "{} vs {want}", got.p);

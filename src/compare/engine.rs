@@ -254,6 +254,9 @@ pub struct PairRow {
     pub interaction_p_greater: Option<f64>,
     #[serde(default)]
     pub interaction_p_less: Option<f64>,
+    /// Whether the interaction p-values were summed exactly (else the normal approximation).
+    #[serde(default)]
+    pub interaction_exact: Option<bool>,
     /// Cohen's h = 2 asin√p_a − 2 asin√p_b (binary arms).
     pub cohen_h: Option<f64>,
     pub cohen_h_label: Option<String>,
@@ -604,12 +607,7 @@ pub fn compare(
             let (b_count, c_count) = if binary { (Some(wins as u64), Some(losses as u64)) } else { (None, None) };
             let mc = binary.then(|| mcnemar::mcnemar(wins as u64, losses as u64));
             let wx = wilcoxon::wilcoxon_signed_rank(&d);
-            let nonzero = d.iter().filter(|x| **x != 0.0).count();
-            let flip = permutation::sign_flip_test(
-                &d,
-                permutation::budgeted_resamples(settings.bootstrap, nonzero),
-                settings.seed,
-            );
+            let flip = permutation::sign_flip_test(&d, settings.bootstrap, settings.seed);
             let (test, p_value) = match (&mc, &wx) {
                 (Some(m), _) => (PairedTest::McNemarExact, m.exact_p),
                 (None, Some(w)) => (PairedTest::WilcoxonSignedRank, w.p),
@@ -643,12 +641,11 @@ pub fn compare(
                 mcnemar_mid_p: mc.and_then(|m| m.mid_p),
                 wilcoxon_p: wx.map(|w| w.p),
                 permutation_p: flip.as_ref().map(|f| f.p),
-                permutation_method: flip.as_ref().map(|f| {
-                    if f.exact { "exact".to_string() } else { format!("monte_carlo R={} seed={}", f.resamples, f.seed) }
-                }),
+                permutation_method: flip.as_ref().map(permutation::SignFlip::describe),
                 interaction_expected: None,
                 interaction_p_greater: None,
                 interaction_p_less: None,
+                interaction_exact: None,
                 cohen_h: binary.then(|| proportions::cohens_h(mean(a), mean(b))),
                 cohen_h_label: binary
                     .then(|| proportions::cohens_h_label(proportions::cohens_h(mean(a), mean(b))).into()),
@@ -822,6 +819,7 @@ fn localize(strata: &mut [StratumComparison], overall: &[PairRow], n: u64) {
                 p.interaction_expected = Some(t.expected);
                 p.interaction_p_greater = Some(t.greater);
                 p.interaction_p_less = Some(t.less);
+                p.interaction_exact = Some(t.exact);
             }
         }
     }

@@ -111,6 +111,7 @@ pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
     "interaction_expected" => |p| num(p.interaction_expected),
     "interaction_p_greater" => |p| num(p.interaction_p_greater),
     "interaction_p_less" => |p| num(p.interaction_p_less),
+    "interaction_exact" => |p| opt(&p.interaction_exact),
 ];
 
 /// One contrast within one stratum of `--per`.
