@@ -67,6 +67,30 @@ fn seeds() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
         ),
         ("rules", vec![("rules.json", read("seed000_rules.json")), ("values.json", read("seed000_values.json"))]),
         ("trec-eval", vec![("test.qrels", "1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n".into()), ("run.txt", "1 Q0 d1 1 2.0 t\n1 Q0 d9 2 1.0 t\n2 Q0 d3 1 0.5 t\n".into())]),
+        (
+            "labels",
+            vec![(
+                "labels.csv",
+                "item,rater,label\nc1,a,supports\nc1,b,partial\nc2,a,does_not_support\nc2,b,does_not_support\nc3,a,partial\nc3,b,partial\n".into(),
+            )],
+        ),
+        (
+            "calibration",
+            vec![(
+                "routing.csv",
+                "item,confidence,correct,with_memory,applied\nq1,0.9,1,1,0\nq2,0.2,0,1,1\nq3,0.7,1,0,0\nq4,0.4,0,0,1\nq5,0.55,1,1,1\n".into(),
+            )],
+        ),
+        (
+            "alignment",
+            vec![
+                (
+                    "per_query.csv",
+                    "system,query_id,target,eligible,hit\nr1,q1,raw,true,1\nr1,q1,canonical,true,0\nr1,q2,raw,true,0\nr1,q2,canonical,true,1\nr2,q1,raw,true,1\nr2,q1,canonical,false,\n".into(),
+                ),
+                ("answers.csv", "system,query_id,f1\nr1,q1,0.5\nr1,q2,0\nr2,q1,1\n".into()),
+            ],
+        ),
     ]
 }
 
@@ -86,7 +110,9 @@ fn survives<C: Capability>(files: &[(String, Vec<u8>)]) -> Result<(), String> {
 }
 
 fn run_as(capability: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
-    use memaudit::{ablation, answers, claims, compare, ireval, probe, reclaim, rules};
+    use memaudit::{
+        ablation, alignment, answers, calibration, claims, compare, ireval, label_audit, probe, reclaim, rules,
+    };
     match capability {
         "compare" => survives::<compare::Compare>(files),
         "probe" => survives::<probe::Probe>(files),
@@ -96,12 +122,16 @@ fn run_as(capability: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
         "claims" => survives::<claims::Claims>(files),
         "rules" => survives::<rules::Rules>(files),
         "trec-eval" => survives::<ireval::TrecEval>(files),
+        "labels" => survives::<label_audit::Labels>(files),
+        "calibration" => survives::<calibration::Calibration>(files),
+        "alignment" => survives::<alignment::Alignment>(files),
         other => panic!("no capability {other}"),
     }
 }
 
 #[test]
 fn the_seeds_are_read() {
+    assert_eq!(seeds().len(), 11, "every capability has a seed (the strategies below draw 0..11)");
     // The seeds themselves must be accepted, or the mutations below test only refusals.
     for (capability, files) in seeds() {
         let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, t)| (n.to_string(), t.into_bytes())).collect();
@@ -113,7 +143,7 @@ proptest! {
     #![proptest_config(common::proptest_config(256))]
 
     #[test]
-    fn arbitrary_bytes_never_panic(which in 0usize..8, bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+    fn arbitrary_bytes_never_panic(which in 0usize..11, bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let (capability, files) = &seeds()[which];
         // The bytes alone, and the bytes in place of the first file next to the valid others.
         let _ = run_as(capability, &[("f.jsonl".to_string(), bytes.clone())]);
@@ -124,7 +154,7 @@ proptest! {
 
     #[test]
     fn edited_inputs_never_panic(
-        which in 0usize..8,
+        which in 0usize..11,
         file in 0usize..2,
         ops in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['{', '}', '[', ']', '"', ',', ':', ';', '1', '-', 'e', ' ', '\n', 'n', 'é', '\u{0}', '$', '('])), 1..12),
     ) {
