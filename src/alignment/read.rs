@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::rows;
-use crate::outcomes::{MISSING_MARKERS, parse_number};
+use crate::ingest::table::{is_missing, parse_bool, rows};
+use crate::outcomes::parse_number;
 
 /// Aliases of the run column.
 pub const RUN: &[&str] = &["run", "system", "run_label", "run_id", "arm"];
@@ -86,10 +86,6 @@ pub fn looks_like_alignment(file: &InputFile) -> bool {
     })
 }
 
-fn missing(cell: &str) -> bool {
-    cell.is_empty() || MISSING_MARKERS.contains(&cell)
-}
-
 impl Joined {
     /// Reads every file: retrieval files first (they define the (run, query) keys), then the
     /// answer files joined onto them.
@@ -143,19 +139,15 @@ impl Joined {
                     j.keys.len() - 1
                 });
                 let is_eligible = match eligible {
-                    Some(e) => match rec[e].to_ascii_lowercase().as_str() {
-                        "true" | "1" | "yes" => true,
-                        "false" | "0" | "no" => false,
-                        other => {
-                            return Err(Error::Ingest(IngestError::new(
-                                Location::line(name, *line).with_field(h[e].clone()),
-                                format!("`{other}` is not true or false"),
-                            )));
-                        }
-                    },
-                    None => !missing(&rec[metric]),
+                    Some(e) => parse_bool(&rec[e]).ok_or_else(|| {
+                        Error::Ingest(IngestError::new(
+                            Location::line(name, *line).with_field(h[e].clone()),
+                            format!("`{}` is not true or false", rec[e]),
+                        ))
+                    })?,
+                    None => !is_missing(&rec[metric]),
                 };
-                if !is_eligible || missing(&rec[metric]) {
+                if !is_eligible || is_missing(&rec[metric]) {
                     continue;
                 }
                 let v = parse_number(&rec[metric]).ok_or_else(|| {
@@ -192,7 +184,7 @@ impl Joined {
                 records: t.records.len(),
             });
             for (line, rec) in &t.records {
-                if missing(&rec[answer]) {
+                if is_missing(&rec[answer]) {
                     continue;
                 }
                 let v = parse_number(&rec[answer]).filter(|v| (0.0..=1.0).contains(v)).ok_or_else(|| {

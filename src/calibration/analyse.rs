@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::read::{Item, Reading, Routed};
 use super::{AucPopulation, CalibrationRequest, Route, Scale};
 use crate::error::{Error, Result};
-use crate::label_audit::read::Tally;
+use crate::ingest::table::Tally;
 use crate::stats::calibration::{Platt, ReliabilityBin, brier_score, expected_calibration_error, log_loss, platt_fit};
 use crate::stats::proportions::wilson_interval;
 use crate::stats::quantile::quantile_sorted;

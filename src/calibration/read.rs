@@ -7,9 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::rows;
-use crate::label_audit::read::{Example, Tally};
-use crate::outcomes::{MISSING_MARKERS, parse_number};
+use crate::ingest::table::{Example, Tally, is_missing, parse_bool, rows};
+use crate::outcomes::parse_number;
 
 /// Aliases of the confidence column, in order of preference.
 pub const CONFIDENCE: &[&str] = &["confidence", "conf", "c", "score", "answer_logprob_mean", "logprob", "c_t"];
@@ -64,18 +63,6 @@ pub struct Routed {
     pub readings: Vec<Reading>,
     /// Rows without a confidence or an outcome (left out).
     pub missing: Tally,
-}
-
-fn bool_cell(cell: &str) -> Option<bool> {
-    match cell.to_ascii_lowercase().as_str() {
-        "true" | "1" | "1.0" | "yes" => Some(true),
-        "false" | "0" | "0.0" | "no" => Some(false),
-        _ => None,
-    }
-}
-
-fn missing(cell: &str) -> bool {
-    cell.is_empty() || MISSING_MARKERS.contains(&cell)
 }
 
 /// Whether a file looks like routing rows: a confidence and an outcome column.
@@ -152,17 +139,19 @@ impl Routed {
         for (line, rec) in &t.records {
             let id = item.map_or_else(|| format!("{name}:{line}"), |i| rec[i].clone());
             let left_out = |col: usize, detail: &str, tally: &mut Tally| {
-                let (file, id, detail) = (name.to_string(), id.clone(), format!("{}: {detail}", h[col]));
-                tally.count += 1;
-                if tally.examples.len() < 5 {
-                    tally.examples.push(Example { file, line: *line, item: id, rater: String::new(), detail });
-                }
+                tally.add(|| Example {
+                    file: name.to_string(),
+                    line: *line,
+                    item: id.clone(),
+                    rater: String::new(),
+                    detail: format!("{}: {detail}", h[col]),
+                });
             };
-            if missing(&rec[conf]) {
+            if is_missing(&rec[conf]) {
                 left_out(conf, "no confidence", &mut self.missing);
                 continue;
             }
-            if missing(&rec[corr]) {
+            if is_missing(&rec[corr]) {
                 left_out(corr, "no outcome", &mut self.missing);
                 continue;
             }
@@ -173,11 +162,11 @@ impl Routed {
                 ))
             };
             let confidence = parse_number(&rec[conf]).ok_or_else(|| bad(conf, "a number"))?;
-            let correct = bool_cell(&rec[corr]).ok_or_else(|| bad(corr, "an outcome (0/1, true/false)"))?;
+            let correct = parse_bool(&rec[corr]).ok_or_else(|| bad(corr, "an outcome (0/1, true/false)"))?;
             let flag = |c: Option<usize>| -> Result<Option<bool>> {
                 match c {
-                    Some(i) if !missing(&rec[i]) => {
-                        bool_cell(&rec[i]).map(Some).ok_or_else(|| bad(i, "0/1 or true/false"))
+                    Some(i) if !is_missing(&rec[i]) => {
+                        parse_bool(&rec[i]).map(Some).ok_or_else(|| bad(i, "0/1 or true/false"))
                     }
                     _ => Ok(None),
                 }

@@ -132,20 +132,15 @@ fn costs(
             outcomes.items.len()
         )));
     }
-    let input = input_from_paired(&paired, &Resampling::Iid)?;
+    let input = input_from_paired(&paired, &settings.resampling)?;
     let inner = CompareSettings {
         per: None,
         cost: Vec::new(),
         matched: Vec::new(),
         control: None,
         reference: None,
-        resampling: settings.resampling.clone(),
         ..settings.clone()
     };
-    let mut input = input;
-    if let Resampling::Stratified(c) | Resampling::Cluster(c) = &settings.resampling {
-        input.groups = Some(column_per_item(&paired, c)?);
-    }
     let c = compare(&input, &inner, &mut |_, _| {})?;
     let matched = matched
         .iter()

@@ -3,6 +3,7 @@
 //! is read as its JSON text). Cells are trimmed. Used by the readers whose inputs are "a table
 //! with named columns" (labels, calibration).
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{IngestError, Location};
@@ -87,4 +88,45 @@ fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<St
         .map(|(line, o)| (*line, headers.iter().map(|h| o.get(h).map(cell_text).unwrap_or_default()).collect()))
         .collect();
     Rows { headers, records }
+}
+
+/// Whether a cell is a missing value: empty, or a missing marker (`NA`, `null`, …).
+pub fn is_missing(cell: &str) -> bool {
+    cell.is_empty() || crate::outcomes::MISSING_MARKERS.contains(&cell)
+}
+
+/// A 0/1 cell: `true`, `1`, `1.0`, `yes` / `false`, `0`, `0.0`, `no` (any case).
+pub fn parse_bool(cell: &str) -> Option<bool> {
+    match cell.to_ascii_lowercase().as_str() {
+        "true" | "1" | "1.0" | "yes" => Some(true),
+        "false" | "0" | "0.0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// Where a counted problem was first seen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Example {
+    pub file: String,
+    pub line: usize,
+    pub item: String,
+    pub rater: String,
+    pub detail: String,
+}
+
+/// A counted reading problem with its first examples.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    pub count: usize,
+    pub examples: Vec<Example>,
+}
+
+impl Tally {
+    /// Counts one more, keeping the first five examples.
+    pub fn add(&mut self, e: impl FnOnce() -> Example) {
+        self.count += 1;
+        if self.examples.len() < 5 {
+            self.examples.push(e());
+        }
+    }
 }

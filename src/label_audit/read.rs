@@ -21,8 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::{Layout, Repeats};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::rows;
-use crate::outcomes::MISSING_MARKERS;
+use crate::ingest::table::{Example, Tally, is_missing, rows};
 
 /// Column names taken for the item when none is stated, in order of preference.
 pub const ITEM_COLUMNS: &[&str] = &["item", "item_id", "case_id", "id", "query_id", "question_id"];
@@ -55,32 +54,6 @@ pub struct Reading {
     pub group: Option<String>,
     pub stratum: Option<String>,
     pub records: usize,
-}
-
-/// Where a counted problem was first seen.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Example {
-    pub file: String,
-    pub line: usize,
-    pub item: String,
-    pub rater: String,
-    pub detail: String,
-}
-
-/// A counted reading problem with its first examples.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Tally {
-    pub count: usize,
-    pub examples: Vec<Example>,
-}
-
-impl Tally {
-    fn add(&mut self, e: impl FnOnce() -> Example) {
-        self.count += 1;
-        if self.examples.len() < 5 {
-            self.examples.push(e());
-        }
-    }
 }
 
 /// What reading left out or kept aside, counted.
@@ -135,10 +108,6 @@ pub struct ColumnOptions<'a> {
     pub stratum: Option<&'a str>,
     pub classes: &'a [String],
     pub repeats: Repeats,
-}
-
-fn missing(cell: &str) -> bool {
-    cell.is_empty() || MISSING_MARKERS.contains(&cell)
 }
 
 fn column_error(file: &str, what: &str, option: &str, headers: &[String]) -> Error {
@@ -270,7 +239,7 @@ impl LabelSet {
             }
             let id = parts.join("/");
             let g = group.map(|i| rec[i].clone()).filter(|s| !s.is_empty());
-            let st_text = stratum.map(|i| rec[i].clone()).filter(|s| !missing(s));
+            let st_text = stratum.map(|i| rec[i].clone()).filter(|s| !is_missing(s));
             let st = match &st_text {
                 Some(t) => Some(t.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
                     Error::Ingest(IngestError::new(
@@ -344,7 +313,7 @@ impl LabelSet {
             };
             for (rater, label) in cells {
                 let r = self.rater(&rater);
-                if missing(&label) {
+                if is_missing(&label) {
                     self.problems.missing.add(|| Example {
                         file: name.into(),
                         line: *line,

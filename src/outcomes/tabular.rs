@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::{Builder, MISSING_MARKERS, OutcomeFormat, OutcomeRow, OutcomeWarningKind, parse_number, spec};
 use crate::error::{IngestError, Location};
+use crate::ingest::table::{is_missing, parse_bool};
 use crate::model::Target;
 
 /// A parsed CSV: trimmed header names and records with their 1-based line.
@@ -103,11 +104,6 @@ pub(crate) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
         records.push((line, rec.iter().map(|c| c.trim().to_string()).collect()));
     }
     Ok(CsvData { headers, records })
-}
-
-/// Whether a cell is missing; counts missing markers.
-fn is_missing(cell: &str) -> bool {
-    cell.is_empty() || MISSING_MARKERS.contains(&cell)
 }
 
 /// Detects the CSV layout (MTEL records, memaudit per-query table, wide or long).
@@ -245,14 +241,6 @@ const TARGET_PREFIXES: [(&str, &str); 3] = [("raw_", "raw"), ("source_", "source
 /// `raw_ndcg` → (`raw`, `ndcg`).
 fn mtel_split(h: &str) -> Option<(&'static str, &str)> {
     TARGET_PREFIXES.iter().find_map(|(p, t)| h.strip_prefix(p).filter(|m| !m.is_empty()).map(|m| (*t, m)))
-}
-
-fn parse_bool(cell: &str) -> Option<bool> {
-    match cell.to_ascii_lowercase().as_str() {
-        "true" | "1" | "1.0" | "yes" => Some(true),
-        "false" | "0" | "0.0" | "no" => Some(false),
-        _ => None,
-    }
 }
 
 /// One row per (line, target): the per-query columns, `target`, `eligible` and the metrics
