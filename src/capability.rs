@@ -49,6 +49,7 @@ crate::choice! {
         Labels = "labels",
         Calibration = "calibration",
         Alignment = "alignment",
+        Compliance = "compliance",
     }
 }
 

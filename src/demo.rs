@@ -36,6 +36,7 @@ pub fn generate(page: Analysis) -> Option<Vec<DemoFile>> {
             let (per_query, answers) = alignment(&mut rng);
             vec![("per_query.csv", per_query), ("answers.csv", answers)]
         }
+        Analysis::Compliance => vec![("compliance.csv", compliance(&mut rng))],
         Analysis::Rescore | Analysis::Claims | Analysis::Rules | Analysis::TrecEval => return None,
     })
 }
@@ -282,6 +283,40 @@ fn routing(rng: &mut ChaCha8Rng) -> String {
                 u8::from(applied),
                 u8::from(with_memory)
             ));
+        }
+    }
+    out
+}
+
+/// Four memory arms on 40 coding tasks at each causal-hop depth 1–3 (BriefBench's design): a
+/// typed graph store keeps its recall as depth grows while similarity arms lose theirs, so the
+/// graph overtakes them at depth; compliance needs the decision retrieved, and then is honoured
+/// with the arm's use factor. Tokens grow with what was retrieved.
+fn compliance(rng: &mut ChaCha8Rng) -> String {
+    const ARMS: [(&str, f64, f64, f64); 4] = [
+        // arm, recall at depth 1, recall lost per hop, use factor
+        ("none", 0.0, 0.0, 0.0),
+        ("bm25", 0.96, 0.3, 0.86),
+        ("dense", 0.98, 0.25, 0.88),
+        ("graph", 0.97, 0.0, 0.9),
+    ];
+    let mut out = String::from("task,arm,depth,compliance,recall,total_tokens\n");
+    for (arm, r1, loss, use_factor) in ARMS {
+        for depth in 1..=3 {
+            for t in 0..40 {
+                let p_ret = (r1 - loss * (depth - 1) as f64).max(0.0);
+                let retrieved = rng.random_bool(p_ret);
+                let recall = if retrieved {
+                    1.0
+                } else if arm == "none" {
+                    0.0
+                } else {
+                    [0.0, 0.5][rng.random_range(0..2)]
+                };
+                let comply = u8::from(if retrieved { rng.random_bool(use_factor) } else { rng.random_bool(0.05) });
+                let tokens = 900 + rng.random_range(0..200) + if arm == "none" { 0 } else { 400 + 150 * depth };
+                out.push_str(&format!("d{depth}-t{t:02},{arm},{depth},{comply},{recall},{tokens}\n"));
+            }
         }
     }
     out

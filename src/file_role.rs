@@ -51,6 +51,8 @@ crate::choice! {
         Routing = "routing",
         /// Per-query target metrics and answer scores (`--input` of `memaudit alignment`).
         AlignmentRows = "alignment_rows",
+        /// Per-task compliance rows of arms (`--input` of `memaudit compliance`).
+        ComplianceRows = "compliance_rows",
     }
 }
 
@@ -80,7 +82,7 @@ impl FileRole {
             FileRole::Values => "--values",
             FileRole::GitLog => "--git-log",
             FileRole::Labels => "--labels",
-            FileRole::Routing | FileRole::AlignmentRows => "--input",
+            FileRole::Routing | FileRole::AlignmentRows | FileRole::ComplianceRows => "--input",
         }
     }
 
@@ -109,6 +111,7 @@ impl FileRole {
             FileRole::Labels => "labels by raters",
             FileRole::Routing => "per-item routing rows",
             FileRole::AlignmentRows => "per-query metrics or answer scores",
+            FileRole::ComplianceRows => "per-task compliance rows",
         };
         format!("{what} ({})", self.option())
     }

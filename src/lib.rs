@@ -12,6 +12,7 @@ pub mod capability;
 pub mod choice;
 pub mod claims;
 pub mod compare;
+pub mod compliance;
 pub mod conventions;
 pub mod dataset;
 pub mod demo;

@@ -353,8 +353,13 @@ fn committed_demo_is_reproducible_from_the_generator() {
         ("reclaim", "trials.jsonl"),
         ("answers", "answers.jsonl"),
         ("ablation", "ablation.csv"),
+        ("labels", "labels.csv"),
+        ("calibration", "routing.csv"),
+        ("alignment", "per_query.csv"),
+        ("alignment", "answers.csv"),
+        ("compliance", "compliance.csv"),
     ] {
-        let dir = tmpdir(&format!("synth-{page}"));
+        let dir = tmpdir(&format!("synth-{page}-{name}"));
         let out = bin().args(["synth", "--page", page, "--out"]).arg(&dir).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let fresh = std::fs::read(dir.join(name)).unwrap();
@@ -467,8 +472,12 @@ fn invalid_settings_are_refused_with_the_cores_message() {
             vec!["alignment".into(), "--input".into(), notes.clone(), "--strong".into(), "0".into()],
             memaudit::alignment::AlignmentRequest { strong: 0.0, ..Default::default() }.validate().unwrap_err(),
         ),
+        (
+            vec!["compliance".into(), "--input".into(), notes.clone(), "--power".into(), "1".into()],
+            memaudit::compliance::ComplianceRequest { power: 1.0, ..Default::default() }.validate().unwrap_err(),
+        ),
     ];
-    assert_eq!(cases.len(), 11, "every subcommand with settings");
+    assert_eq!(cases.len(), 12, "every subcommand with settings");
     for (args, want) in cases {
         let out = bin().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

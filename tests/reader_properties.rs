@@ -91,6 +91,13 @@ fn seeds() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
                 ("answers.csv", "system,query_id,f1\nr1,q1,0.5\nr1,q2,0\nr2,q1,1\n".into()),
             ],
         ),
+        (
+            "compliance",
+            vec![(
+                "rows.jsonl",
+                "{\"arm\":\"a\",\"depth\":1,\"compliance_rate\":1,\"recall\":1,\"total_tokens\":900}\n{\"arm\":\"a\",\"depth\":2,\"compliance_rate\":0.5,\"recall\":0.5,\"total_tokens\":1200}\n{\"arm\":\"b\",\"depth\":1,\"compliance_rate\":0,\"recall\":0,\"total_tokens\":800}\n{\"arm\":\"b\",\"depth\":2,\"compliance_rate\":1,\"recall\":1,\"total_tokens\":1000}\n".into(),
+            )],
+        ),
     ]
 }
 
@@ -111,7 +118,8 @@ fn survives<C: Capability>(files: &[(String, Vec<u8>)]) -> Result<(), String> {
 
 fn run_as(capability: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
     use memaudit::{
-        ablation, alignment, answers, calibration, claims, compare, ireval, label_audit, probe, reclaim, rules,
+        ablation, alignment, answers, calibration, claims, compare, compliance, ireval, label_audit, probe, reclaim,
+        rules,
     };
     match capability {
         "compare" => survives::<compare::Compare>(files),
@@ -125,13 +133,14 @@ fn run_as(capability: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
         "labels" => survives::<label_audit::Labels>(files),
         "calibration" => survives::<calibration::Calibration>(files),
         "alignment" => survives::<alignment::Alignment>(files),
+        "compliance" => survives::<compliance::Compliance>(files),
         other => panic!("no capability {other}"),
     }
 }
 
 #[test]
 fn the_seeds_are_read() {
-    assert_eq!(seeds().len(), 11, "every capability has a seed (the strategies below draw 0..11)");
+    assert_eq!(seeds().len(), 12, "every capability has a seed (the strategies below draw 0..12)");
     // The seeds themselves must be accepted, or the mutations below test only refusals.
     for (capability, files) in seeds() {
         let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, t)| (n.to_string(), t.into_bytes())).collect();
@@ -143,7 +152,7 @@ proptest! {
     #![proptest_config(common::proptest_config(256))]
 
     #[test]
-    fn arbitrary_bytes_never_panic(which in 0usize..11, bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+    fn arbitrary_bytes_never_panic(which in 0usize..12, bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let (capability, files) = &seeds()[which];
         // The bytes alone, and the bytes in place of the first file next to the valid others.
         let _ = run_as(capability, &[("f.jsonl".to_string(), bytes.clone())]);
@@ -154,7 +163,7 @@ proptest! {
 
     #[test]
     fn edited_inputs_never_panic(
-        which in 0usize..11,
+        which in 0usize..12,
         file in 0usize..2,
         ops in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['{', '}', '[', ']', '"', ',', ':', ';', '1', '-', 'e', ' ', '\n', 'n', 'é', '\u{0}', '$', '('])), 1..12),
     ) {

@@ -21,6 +21,7 @@ use super::pages::answers::AnswersPage;
 use super::pages::calibration::CalibrationPage;
 use super::pages::claims::ClaimsPage;
 use super::pages::compare::ComparePage;
+use super::pages::compliance::CompliancePage;
 use super::pages::labels::LabelsPage;
 use super::pages::probe::ProbePage;
 use super::pages::reclaim::ReclaimPage;
@@ -238,6 +239,8 @@ impl Component for App {
                     dropped={dropped(Page::Calibration)} on_state={on_state(Page::Calibration)} />
                 <AlignmentPage active={self.page == Page::Alignment}
                     dropped={dropped(Page::Alignment)} on_state={on_state(Page::Alignment)} />
+                <CompliancePage active={self.page == Page::Compliance}
+                    dropped={dropped(Page::Compliance)} on_state={on_state(Page::Compliance)} />
             </div>
         }
     }

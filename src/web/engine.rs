@@ -15,6 +15,7 @@ use crate::calibration::Calibration;
 use crate::capability::{Analysis, Capability, FileRole, Progress, RunError, Session, assign_roles};
 use crate::claims::Claims;
 use crate::compare::Compare;
+use crate::compliance::Compliance;
 use crate::error::Error;
 use crate::ingest::InputFile;
 use crate::ireval::TrecEval;
@@ -48,6 +49,7 @@ pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
         Analysis::Ablation => vec![demo_file!("ablation.csv", "../../static/demo/ablation/ablation.csv")],
         Analysis::Labels => vec![demo_file!("labels.csv", "../../static/demo/labels/labels.csv")],
         Analysis::Calibration => vec![demo_file!("routing.csv", "../../static/demo/calibration/routing.csv")],
+        Analysis::Compliance => vec![demo_file!("compliance.csv", "../../static/demo/compliance/compliance.csv")],
         Analysis::Alignment => vec![
             demo_file!("per_query.csv", "../../static/demo/alignment/per_query.csv"),
             demo_file!("answers.csv", "../../static/demo/alignment/answers.csv"),
@@ -127,6 +129,7 @@ pub struct Engines {
     labels: Engine<Labels>,
     calibration: Engine<Calibration>,
     alignment: Engine<Alignment>,
+    compliance: Engine<Compliance>,
 }
 
 /// The inputs of a run as the engine gets them.
@@ -187,6 +190,7 @@ macro_rules! by_page {
             Analysis::TrecEval => $f::<TrecEval>(&mut $self.trec_eval, $($arg),*),
             Analysis::Labels => $f::<Labels>(&mut $self.labels, $($arg),*),
             Analysis::Calibration => $f::<Calibration>(&mut $self.calibration, $($arg),*),
+            Analysis::Compliance => $f::<Compliance>(&mut $self.compliance, $($arg),*),
             Analysis::Alignment => $f::<Alignment>(&mut $self.alignment, $($arg),*),
         }
     };
@@ -310,6 +314,7 @@ mod tests {
         check::<Labels>(&mut e);
         check::<Calibration>(&mut e);
         check::<Alignment>(&mut e);
+        check::<Compliance>(&mut e);
     }
 
     #[test]

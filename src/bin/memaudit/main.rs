@@ -10,6 +10,7 @@ mod calibration;
 mod claims;
 mod common;
 mod compare;
+mod compliance;
 mod labels;
 mod probe;
 mod reclaim;
@@ -69,13 +70,19 @@ enum Command {
     Calibration(calibration::CalibrationArgs),
     /// Answer alignment of two credit targets (TIAP Table 12), the coverage confound and run identity.
     Alignment(alignment::AlignmentArgs),
+    /// Decision compliance of memory arms (BriefBench): use factor kappa = compliance/recall and
+    /// return on tokens with delta-method and bootstrap intervals, depth slopes, crossover, power.
+    Compliance(compliance::ComplianceArgs),
+    /// Power, sample size and minimum detectable effect of a comparison (two or paired
+    /// proportions, two or paired means), with Hoeffding's half-width.
+    Power(compliance::PowerArgs),
     /// The report to attach to a review: `memaudit report SUBCOMMAND ARGS…` prints one
     /// self-contained HTML file (headlines, every table, every plot, settings, input files with
     /// SHA-256); the same as `memaudit SUBCOMMAND ARGS… --html -`. `--html FILE`,
     /// `--markdown FILE` and `--plots DIR` among the ARGS write files instead.
     Report {
         /// An analysis subcommand (rescore, compare, probe, reclaim, answers, ablation, claims,
-        /// rules, trec-eval, labels, calibration, alignment) and its arguments.
+        /// rules, trec-eval, labels, calibration, alignment, compliance) and its arguments.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "SUBCOMMAND ARGS")]
         args: Vec<String>,
     },
@@ -93,9 +100,11 @@ fn report_command(args: Vec<String>) -> Result<Command, common::Failure> {
     }
     let cli = Cli::try_parse_from(argv).map_err(|e| common::fail(e.to_string().trim_end()))?;
     match cli.command {
-        Command::Drilldown(_) | Command::Import(_) | Command::Synth(_) | Command::Report { .. } => Err(common::fail(
-            "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules, trec-eval, labels, calibration or alignment",
-        )),
+        Command::Drilldown(_) | Command::Import(_) | Command::Synth(_) | Command::Power(_) | Command::Report { .. } => {
+            Err(common::fail(
+                "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules, trec-eval, labels, calibration, alignment or compliance",
+            ))
+        }
         c => Ok(c),
     }
 }
@@ -122,6 +131,8 @@ fn main() -> ExitCode {
         Command::Labels(a) => labels::labels_cmd(a),
         Command::Calibration(a) => calibration::calibration_cmd(a),
         Command::Alignment(a) => alignment::alignment_cmd(a),
+        Command::Compliance(a) => compliance::compliance_cmd(a),
+        Command::Power(a) => compliance::power_cmd(a),
         // `report_command` never returns a report: a nested one is refused there.
         Command::Report { .. } => Err(common::fail("`memaudit report` cannot report a report")),
     });

@@ -18,8 +18,9 @@
 //! | [`labels::LabelsPage`] | `#labels` | agreement among raters on labels ([`crate::label_audit::Labels`]) |
 //! | [`calibration::CalibrationPage`] | `#calibration` | routing and calibration of a gated memory ([`crate::calibration::Calibration`]) |
 //! | [`alignment::AlignmentPage`] | `#alignment` | answer alignment of two targets, coverage confound, run identity ([`crate::alignment::Alignment`]) |
+//! | [`compliance::CompliancePage`] | `#compliance` | decision compliance: κ, return on tokens, depth, crossover, power ([`crate::compliance::Compliance`]) |
 //!
-//! The answers, ablation, claims, rules, IR evaluation, labels, calibration and alignment pages share one component,
+//! The answers, ablation, claims, rules, IR evaluation, labels, calibration, alignment and compliance pages share one component,
 //! [`tool::ToolPage`].
 
 pub mod ablation;
@@ -28,6 +29,7 @@ pub mod answers;
 pub mod calibration;
 pub mod claims;
 pub mod compare;
+pub mod compliance;
 pub mod labels;
 pub mod probe;
 pub mod reclaim;
@@ -74,6 +76,7 @@ impl PageInfo for Page {
             Page::Labels => "Labels",
             Page::Calibration => "Calibration",
             Page::Alignment => "Alignment",
+            Page::Compliance => "Compliance",
         }
     }
 

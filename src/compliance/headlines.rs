@@ -1,0 +1,126 @@
+//! What a compliance audit says first: rows left out or pooled, per group the focus arm's use
+//! factor and slope, where it overtakes the others, and the comparisons too small to detect the
+//! effect they claim.
+
+use super::analyse::ComplianceReport;
+use super::table::ComplianceTable;
+use crate::headline::{Headline, count, estimate, percent, some_of};
+
+fn in_group(g: &str) -> String {
+    if g.is_empty() { String::new() } else { format!(" ({g})") }
+}
+
+/// The headlines of a compliance report (unranked).
+pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let level = percent(r.settings.bootstrap.confidence);
+    if r.missing.count > 0 {
+        let e = &r.missing.examples[0];
+        hs.push(Headline::finding(
+            format!("{} with a missing value were left out", count(r.missing.count, "row", "rows")),
+            format!("first: {} line {}: {}", e.file, e.line, e.detail),
+            ComplianceTable::Arms,
+        ));
+    }
+    for p in &r.pooled {
+        hs.push(Headline::alert(
+            format!("Rows are pooled over {} ({} values)", p.column, p.values.len()),
+            format!(
+                "values {}: group by it (--group {}) or filter it to keep them apart",
+                some_of(&p.values, 4),
+                p.column
+            ),
+            ComplianceTable::Arms,
+        ));
+    }
+    let focus = r.settings.focus.clone();
+    for g in &r.groups {
+        let arms: Vec<_> = r.arms.iter().filter(|a| &a.group == g).collect();
+        // The focus arm, else the arm with the highest compliance.
+        let lead = match &focus {
+            Some(f) => arms.iter().find(|a| &a.arm == f).copied(),
+            None => arms.iter().copied().max_by(|a, b| a.compliance.total_cmp(&b.compliance)),
+        };
+        let Some(a) = lead else { continue };
+        let kappa = match a.kappa {
+            Some(k) => format!(
+                "; κ = compliance/recall {} (bootstrap), delta s.e. {:.3} ({:.3} without the covariance term)",
+                estimate(k, a.kappa_boot_low, a.kappa_boot_high),
+                a.kappa_se.unwrap_or(f64::NAN),
+                a.kappa_se_independent.unwrap_or(f64::NAN)
+            ),
+            None => String::new(),
+        };
+        hs.push(Headline::finding(
+            format!(
+                "{}{}: compliance {}{}",
+                a.arm,
+                in_group(g),
+                estimate(a.compliance, a.compliance_low, a.compliance_high),
+                if focus.is_none() { " (highest)" } else { "" }
+            ),
+            format!("n = {}, {level}% {} interval{kappa}", a.n, a.compliance_interval),
+            ComplianceTable::Arms,
+        ));
+        if let Some(s) = r.slopes.iter().find(|s| &s.group == g && s.arm == a.arm)
+            && let Some(b) = s.slope
+        {
+            let how = match (s.slope_low, s.slope_high) {
+                (_, Some(h)) if h < 0.0 => "falls with depth",
+                (Some(l), _) if l > 0.0 => "rises with depth",
+                _ => "shows no clear trend with depth",
+            };
+            hs.push(Headline::finding(
+                format!("{}{}: compliance {how}, {} per hop", a.arm, in_group(g), estimate(b, s.slope_low, s.slope_high)),
+                format!(
+                    "OLS slope over {} depths, {level}% bootstrap within depth strata; endpoint P(d max) − P(d min) = {}",
+                    s.depths,
+                    s.endpoint.map_or("-".into(), |e| format!("{e:+.3}"))
+                ),
+                ComplianceTable::Slopes,
+            ));
+        }
+        if let Some(c) = r.crossover.iter().rfind(|c| &c.group == g) {
+            let text = match c.d_star {
+                Some(d) => format!("{} leads {} from depth {d}{}", c.focus, c.against, in_group(g)),
+                None => {
+                    format!("{} never clearly leads {}{}: no crossover depth in range", c.focus, c.against, in_group(g))
+                }
+            };
+            hs.push(Headline::finding(
+                text,
+                format!("d* = the smallest depth whose {level}% interval of Δ(d) lies above 0"),
+                ComplianceTable::Margins,
+            ));
+        }
+    }
+    let small: Vec<_> = r.power.iter().filter(|p| p.verdict == "claim_undetectable").collect();
+    if let (Some(e), Some(p)) = (r.settings.claimed_effect, small.first()) {
+        hs.push(Headline::alert(
+            format!(
+                "{} too small to detect the claimed effect {e}",
+                count(small.len(), "comparison is", "comparisons are")
+            ),
+            format!(
+                "e.g. {} vs {}{}: n = {}/{}, smallest detectable difference {} at power {}",
+                p.arm,
+                p.against,
+                in_group(&p.group),
+                p.n,
+                p.n_against,
+                p.mde.map_or("none in range".into(), |m| format!("{:.3}", m.abs())),
+                r.settings.target_power
+            ),
+            ComplianceTable::Power,
+        ));
+    }
+    let below = r.power.iter().filter(|p| p.verdict == "below_mde").count();
+    if below > 0 {
+        hs.push(Headline::context(
+            format!("{} observed gaps are below the minimum detectable effect", below),
+            format!("of {} comparisons at power {} (see the power table)", r.power.len(), r.settings.target_power),
+            ComplianceTable::Power,
+        ));
+    }
+    hs
+}

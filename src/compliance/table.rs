@@ -1,0 +1,138 @@
+//! The tables of a compliance report (`memaudit compliance --format csv --table NAME`).
+
+use super::analyse::{ArmRow, ComplianceReport, CrossoverRow, DepthRow, MarginRow, PowerRow, SlopeRow};
+use crate::report::{Column, Table, flag, num};
+
+crate::choice! {
+    /// The tables of a compliance report.
+    pub enum ComplianceTable {
+        /// Per arm: compliance, κ and return on tokens with their intervals.
+        Arms = "arms",
+        /// Compliance per (arm, depth) cell.
+        Depth = "depth",
+        /// The depth slope of each arm.
+        Slopes = "slopes",
+        /// Δ(d) of the focus arm against each arm and the best of them.
+        Margins = "margins",
+        /// d* and where the fitted lines cross.
+        Crossover = "crossover",
+        /// Power and minimum detectable effect of each comparison.
+        Power = "power",
+    }
+}
+
+const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    "n" => |r| r.n.to_string(),
+    "binary" => |r| flag(r.binary),
+    "compliance" => |r| num(Some(r.compliance)),
+    "compliance_low" => |r| num(r.compliance_low),
+    "compliance_high" => |r| num(r.compliance_high),
+    "compliance_interval" => |r| r.compliance_interval.clone(),
+    "hoeffding" => |r| num(r.hoeffding),
+    "recall" => |r| num(r.recall),
+    "kappa" => |r| num(r.kappa),
+    "kappa_se" => |r| num(r.kappa_se),
+    "kappa_se_independent" => |r| num(r.kappa_se_independent),
+    "kappa_delta_low" => |r| num(r.kappa_delta_low),
+    "kappa_delta_high" => |r| num(r.kappa_delta_high),
+    "kappa_boot_low" => |r| num(r.kappa_boot_low),
+    "kappa_boot_high" => |r| num(r.kappa_boot_high),
+    "kappa_conditional" => |r| num(r.kappa_conditional),
+    "kappa_conditional_n" => |r| r.kappa_conditional_n.to_string(),
+    "kappa_conditional_low" => |r| num(r.kappa_conditional_low),
+    "kappa_conditional_high" => |r| num(r.kappa_conditional_high),
+    "tokens" => |r| num(r.tokens),
+    "rot" => |r| num(r.rot),
+    "rot_se" => |r| num(r.rot_se),
+    "rot_se_independent" => |r| num(r.rot_se_independent),
+    "rot_delta_low" => |r| num(r.rot_delta_low),
+    "rot_delta_high" => |r| num(r.rot_delta_high),
+    "rot_boot_low" => |r| num(r.rot_boot_low),
+    "rot_boot_high" => |r| num(r.rot_boot_high),
+    "rot_mean_of_ratios" => |r| num(r.rot_mean_of_ratios),
+    "rot_mean_of_ratios_low" => |r| num(r.rot_mean_of_ratios_low),
+    "rot_mean_of_ratios_high" => |r| num(r.rot_mean_of_ratios_high),
+];
+
+const DEPTH: &[Column<DepthRow>] = &crate::columns![DepthRow;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    "depth" => |r| num(Some(r.depth)),
+    "n" => |r| r.n.to_string(),
+    "compliance" => |r| num(Some(r.compliance)),
+    "low" => |r| num(r.low),
+    "high" => |r| num(r.high),
+    "interval" => |r| r.interval.clone(),
+    "hoeffding" => |r| num(r.hoeffding),
+];
+
+const SLOPES: &[Column<SlopeRow>] = &crate::columns![SlopeRow;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    "n" => |r| r.n.to_string(),
+    "depths" => |r| r.depths.to_string(),
+    "slope" => |r| num(r.slope),
+    "slope_se" => |r| num(r.slope_se),
+    "slope_low" => |r| num(r.slope_low),
+    "slope_high" => |r| num(r.slope_high),
+    "intercept" => |r| num(r.intercept),
+    "endpoint" => |r| num(r.endpoint),
+];
+
+const MARGINS: &[Column<MarginRow>] = &crate::columns![MarginRow;
+    "group" => |r| r.group.clone(),
+    "focus" => |r| r.focus.clone(),
+    "against" => |r| r.against.clone(),
+    "depth" => |r| num(Some(r.depth)),
+    "focus_compliance" => |r| num(Some(r.focus_compliance)),
+    "against_compliance" => |r| num(Some(r.against_compliance)),
+    "best" => |r| r.best.clone(),
+    "delta" => |r| num(Some(r.delta)),
+    "low" => |r| num(r.low),
+    "high" => |r| num(r.high),
+    "above_zero" => |r| flag(r.above_zero),
+];
+
+const CROSSOVER: &[Column<CrossoverRow>] = &crate::columns![CrossoverRow;
+    "group" => |r| r.group.clone(),
+    "focus" => |r| r.focus.clone(),
+    "against" => |r| r.against.clone(),
+    "d_star" => |r| num(r.d_star),
+    "crossing" => |r| num(r.crossing),
+    "crossing_in_range" => |r| flag(r.crossing_in_range),
+    "crossing_low" => |r| num(r.crossing_low),
+    "crossing_high" => |r| num(r.crossing_high),
+    "share_in_range" => |r| num(r.share_in_range),
+];
+
+const POWER: &[Column<PowerRow>] = &crate::columns![PowerRow;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    "against" => |r| r.against.clone(),
+    "n" => |r| r.n.to_string(),
+    "n_against" => |r| r.n_against.to_string(),
+    "compliance" => |r| num(Some(r.compliance)),
+    "against_compliance" => |r| num(Some(r.against_compliance)),
+    "delta" => |r| num(Some(r.delta)),
+    "design" => |r| r.design.to_string(),
+    "power" => |r| num(r.power),
+    "mde" => |r| num(r.mde),
+    "n_needed" => |r| num(r.n_needed),
+    "power_at_claim" => |r| num(r.power_at_claim),
+    "verdict" => |r| r.verdict.clone(),
+];
+
+/// One table of a compliance report.
+pub fn table(r: &ComplianceReport, which: ComplianceTable) -> Table {
+    let name = which.name();
+    match which {
+        ComplianceTable::Arms => Table::of(name, ARMS, &r.arms),
+        ComplianceTable::Depth => Table::of(name, DEPTH, &r.depth),
+        ComplianceTable::Slopes => Table::of(name, SLOPES, &r.slopes),
+        ComplianceTable::Margins => Table::of(name, MARGINS, &r.margins),
+        ComplianceTable::Crossover => Table::of(name, CROSSOVER, &r.crossover),
+        ComplianceTable::Power => Table::of(name, POWER, &r.power),
+    }
+}

@@ -1,0 +1,215 @@
+//! Decision compliance as one capability ([`Compliance`]): `memaudit compliance` and the viewer's
+//! compliance page. Every file is a table of per-task rows of arms.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::analyse::{ComplianceReport, analyse};
+use super::read::{ColumnNames, Tasks, looks_like_compliance};
+use super::table::{ComplianceTable, table};
+use super::text;
+use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::error::{Error, IngestError, Location, Result};
+use crate::ingest::InputFile;
+use crate::report::Table;
+use crate::stats::bootstrap::Bootstrap;
+
+/// Decision compliance measures of memory arms.
+pub struct Compliance;
+
+/// Most resamples of a compliance report: every statistic of a group is kept per resample.
+pub const MAX_COMPLIANCE_RESAMPLES: usize = 20_000;
+
+/// `memaudit compliance` settings. Column names, the filter and the groups decide how files are
+/// read; the rest how they are analysed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ComplianceRequest {
+    pub arm: Option<String>,
+    pub compliance: Option<String>,
+    pub recall: Option<String>,
+    pub tokens: Option<String>,
+    pub depth: Option<String>,
+    /// Columns whose values split the rows into groups analysed apart (e.g. dataset, model).
+    pub group: Vec<String>,
+    /// Keep only rows whose column has one of the values.
+    pub filter: BTreeMap<String, Vec<String>>,
+    /// The arm whose margins, crossover and power are computed against the others.
+    pub focus: Option<String>,
+    /// The arms the focus is compared with (default: every other arm).
+    pub against: Vec<String>,
+    /// The effect a paper claims its comparisons can detect (a difference in compliance).
+    pub claimed_effect: Option<f64>,
+    /// Target power of the power table.
+    pub power: f64,
+    pub bootstrap: Bootstrap,
+}
+
+impl Default for ComplianceRequest {
+    fn default() -> Self {
+        ComplianceRequest {
+            arm: None,
+            compliance: None,
+            recall: None,
+            tokens: None,
+            depth: None,
+            group: Vec::new(),
+            filter: BTreeMap::new(),
+            focus: None,
+            against: Vec::new(),
+            claimed_effect: None,
+            power: 0.8,
+            bootstrap: Bootstrap { resamples: 10_000, seed: 1337, confidence: 0.95 },
+        }
+    }
+}
+
+impl Validate for ComplianceRequest {
+    fn validate(&self) -> Result<()> {
+        self.bootstrap.validate(0)?;
+        if self.bootstrap.resamples > MAX_COMPLIANCE_RESAMPLES {
+            return Err(Error::setting(
+                "bootstrap",
+                format!(
+                    "must be at most {MAX_COMPLIANCE_RESAMPLES} resamples for compliance (got {})",
+                    self.bootstrap.resamples
+                ),
+            ));
+        }
+        if !(self.power > 0.0 && self.power < 1.0) {
+            return Err(Error::setting("power", format!("must be strictly between 0 and 1 (got {})", self.power)));
+        }
+        if let Some(e) = self.claimed_effect
+            && !(e > 0.0 && e <= 1.0)
+        {
+            return Err(Error::setting("claimed-effect", format!("must be in (0, 1] (got {e})")));
+        }
+        if !self.against.is_empty() && self.focus.is_none() {
+            return Err(Error::setting("against", "needs --focus, the arm compared with them"));
+        }
+        if let Some(f) = &self.focus
+            && self.against.contains(f)
+        {
+            return Err(Error::setting("against", format!("lists the focus arm `{f}` itself")));
+        }
+        for (c, v) in &self.filter {
+            if v.is_empty() {
+                return Err(Error::setting("filter", format!("`{c}` has no values (expected COLUMN=v1,v2)")));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ComplianceRequest {
+    /// The bootstrap settings.
+    pub fn bootstrap(&self) -> Bootstrap {
+        self.bootstrap
+    }
+
+    fn reads_differently(&self, o: &ComplianceRequest) -> bool {
+        (&self.arm, &self.compliance, &self.recall, &self.tokens, &self.depth, &self.group, &self.filter)
+            != (&o.arm, &o.compliance, &o.recall, &o.tokens, &o.depth, &o.group, &o.filter)
+    }
+}
+
+/// The rows read and the files' summaries.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedTasks {
+    pub tasks: Tasks,
+    pub files: Vec<FileSummary>,
+}
+
+impl Capability for Compliance {
+    const ANALYSIS: Analysis = Analysis::Compliance;
+    const ROLES: &'static [FileRole] = &[FileRole::ComplianceRows];
+
+    type Request = ComplianceRequest;
+    type Loaded = LoadedTasks;
+    type Overview = Vec<FileSummary>;
+    type Report = ComplianceReport;
+    type Table = ComplianceTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        if looks_like_compliance(file) {
+            Ok(FileRole::ComplianceRows)
+        } else {
+            Err(Error::Ingest(IngestError::new(
+                Location::file(&file.name),
+                "not per-task compliance rows: a CSV/TSV, JSON Lines or JSON array with an arm column \
+                 (arm, system, method, condition) and a compliance column (compliance_rate, compliance, comply, …)",
+            )))
+        }
+    }
+
+    fn load(files: &[RoleFile], q: &ComplianceRequest, progress: Progress<'_>) -> Result<LoadedTasks> {
+        progress(Phase::Reading, "reading compliance rows", 0.0);
+        let names = ColumnNames {
+            arm: q.arm.as_deref(),
+            compliance: q.compliance.as_deref(),
+            recall: q.recall.as_deref(),
+            tokens: q.tokens.as_deref(),
+            depth: q.depth.as_deref(),
+            group: &q.group,
+            filter: &q.filter,
+        };
+        let mut tasks = Tasks::default();
+        let mut files_out = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            let before = tasks.rows.len();
+            tasks.add(&f.file, &names)?;
+            files_out.push(FileSummary::of(f, "compliance rows", tasks.rows.len() - before)?);
+            progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
+        }
+        if tasks.rows.is_empty() {
+            return Err(Error::Empty(if tasks.filtered_out > 0 {
+                format!("no compliance rows: --filter kept none of {} rows", tasks.filtered_out)
+            } else {
+                "no compliance rows with an arm and a compliance value".into()
+            }));
+        }
+        Ok(LoadedTasks { tasks, files: files_out })
+    }
+
+    fn reload(old: &ComplianceRequest, new: &ComplianceRequest) -> bool {
+        old.reads_differently(new)
+    }
+
+    fn overview(l: &LoadedTasks) -> Vec<FileSummary> {
+        l.files.clone()
+    }
+
+    fn run(l: &LoadedTasks, q: &ComplianceRequest, progress: Progress<'_>) -> Result<ComplianceReport> {
+        progress(Phase::Analysing, "compliance measures", 0.0);
+        let r = analyse(&l.tasks, q)?;
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(r)
+    }
+
+    fn detail(_: Option<&LoadedTasks>, _: &ComplianceRequest, _: &()) -> Result<()> {
+        no_detail::<Self>()
+    }
+
+    fn table(report: &ComplianceReport, which: ComplianceTable) -> Result<Table> {
+        Ok(table(report, which))
+    }
+
+    fn figures(report: &ComplianceReport) -> Vec<crate::attach::Figure> {
+        super::figures::figures(report)
+    }
+
+    fn inputs(overview: &Vec<FileSummary>, _report: &ComplianceReport) -> Vec<crate::attach::InputInfo> {
+        crate::attach::of_summaries(overview)
+    }
+
+    fn headlines(report: &ComplianceReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
+    fn render_text(report: &ComplianceReport) -> String {
+        text::render_text(report)
+    }
+}

@@ -1,0 +1,332 @@
+//! `memaudit compliance` and `memaudit power` against NumPy, SciPy and statsmodels
+//! (`tests/reference/compliance`, made by `make_compliance_reference.py`): κ and return on
+//! tokens with their delta-method errors, the conditional κ, Wilson intervals, OLS depth slopes,
+//! the power table and the calculator. Then BriefBench's released rows as shipped (Run A's
+//! numbers), the margins' d*, and the refusals with their locations.
+
+use std::path::PathBuf;
+
+use memaudit::capability::{FileRole, Validate, assign_roles, quiet, run_once};
+use memaudit::compliance::{Compliance, ComplianceReport, ComplianceRequest};
+use memaudit::error::Error;
+use memaudit::ingest::InputFile;
+use memaudit::stats::bootstrap::Bootstrap;
+use memaudit::stats::power::{Design, PowerRequest, calculate};
+use serde_json::Value;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/compliance")
+}
+
+fn run_on(files: Vec<InputFile>, q: &ComplianceRequest) -> Result<ComplianceReport, Error> {
+    q.validate()?;
+    let files = assign_roles::<Compliance>(files.into_iter().map(|f| (f, Some(FileRole::ComplianceRows))).collect())?;
+    run_once::<Compliance>(&files, q, &mut quiet()).map(|(_, r)| r)
+}
+
+fn rows() -> InputFile {
+    InputFile::new("rows.csv", std::fs::read(dir().join("rows.csv")).unwrap())
+}
+
+fn close(got: Option<f64>, want: &Value, tol: f64) -> bool {
+    match (got, want.as_f64()) {
+        (Some(g), Some(w)) => (g - w).abs() <= tol * w.abs().max(1.0),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn reference() -> Value {
+    serde_json::from_slice(&std::fs::read(dir().join("reference.json")).unwrap()).unwrap()
+}
+
+fn request() -> ComplianceRequest {
+    ComplianceRequest {
+        group: vec!["dataset".into()],
+        focus: Some("x".into()),
+        claimed_effect: Some(0.1),
+        bootstrap: Bootstrap { resamples: 2000, seed: 7, confidence: 0.95 },
+        ..ComplianceRequest::default()
+    }
+}
+
+#[test]
+fn arms_cells_and_slopes_equal_the_python_reference() {
+    let want = reference();
+    let r = run_on(vec![rows()], &request()).unwrap();
+    let arms = want["arms"].as_array().unwrap();
+    assert_eq!(r.arms.len(), arms.len());
+    for w in arms {
+        let g = r.arms.iter().find(|a| a.group == w["group"] && a.arm == w["arm"]).unwrap();
+        assert_eq!((g.n as u64, g.binary), (w["n"].as_u64().unwrap(), w["binary"].as_bool().unwrap()));
+        assert_eq!(g.kappa_conditional_n as u64, w["kappa_conditional_n"].as_u64().unwrap());
+        for (got, key) in [
+            (Some(g.compliance), "compliance"),
+            (g.recall, "recall"),
+            (g.kappa, "kappa"),
+            (g.kappa_se, "kappa_se"),
+            (g.kappa_se_independent, "kappa_se_independent"),
+            (g.kappa_conditional, "kappa_conditional"),
+            (g.rot, "rot"),
+            (g.rot_se, "rot_se"),
+            (g.rot_se_independent, "rot_se_independent"),
+            (g.rot_mean_of_ratios, "rot_mean_of_ratios"),
+            (g.hoeffding, "hoeffding"),
+        ] {
+            assert!(close(got, &w[key], 1e-12), "{} {} {key}: {got:?} vs {}", g.group, g.arm, w[key]);
+        }
+        if g.binary {
+            for (got, key) in [
+                (g.compliance_low, "compliance_low"),
+                (g.compliance_high, "compliance_high"),
+                (g.kappa_conditional_low, "kappa_conditional_low"),
+                (g.kappa_conditional_high, "kappa_conditional_high"),
+            ] {
+                assert!(close(got, &w[key], 1e-9), "{} {} {key}: {got:?} vs {}", g.group, g.arm, w[key]);
+            }
+            assert_eq!(g.compliance_interval, "wilson");
+        } else {
+            assert_eq!(g.compliance_interval, "bootstrap");
+        }
+        // The delta-method interval is κ ± z·se; the bootstrap one is near it.
+        let (k, se) = (g.kappa.unwrap(), g.kappa_se.unwrap());
+        assert!((g.kappa_delta_low.unwrap() - (k - 1.959963984540054 * se)).abs() < 1e-12);
+        let boot_half = (g.kappa_boot_high.unwrap() - g.kappa_boot_low.unwrap()) / 2.0;
+        assert!((boot_half / (1.96 * se) - 1.0).abs() < 0.35, "{} {}: {boot_half} vs {se}", g.group, g.arm);
+    }
+    for w in want["cells"].as_array().unwrap() {
+        let c = r
+            .depth
+            .iter()
+            .find(|c| c.group == w["group"] && c.arm == w["arm"] && c.depth == w["depth"].as_f64().unwrap())
+            .unwrap();
+        assert_eq!(c.n as u64, w["n"].as_u64().unwrap());
+        assert!(close(Some(c.compliance), &w["compliance"], 1e-12));
+        if w.get("low").is_some() {
+            assert!(close(c.low, &w["low"], 1e-9) && close(c.high, &w["high"], 1e-9), "{c:?}");
+        }
+    }
+    for w in want["slopes"].as_array().unwrap() {
+        let s = r.slopes.iter().find(|s| s.group == w["group"] && s.arm == w["arm"]).unwrap();
+        for (got, key) in
+            [(s.slope, "slope"), (s.intercept, "intercept"), (s.slope_se, "slope_se"), (s.endpoint, "endpoint")]
+        {
+            assert!(close(got, &w[key], 1e-10), "{} {} {key}: {got:?} vs {}", s.group, s.arm, w[key]);
+        }
+        assert!(s.slope_low.unwrap() <= s.slope.unwrap() && s.slope.unwrap() <= s.slope_high.unwrap());
+    }
+}
+
+#[test]
+fn power_rows_equal_statsmodels() {
+    let want = reference();
+    let r = run_on(vec![rows()], &request()).unwrap();
+    for w in want["power_rows"].as_array().unwrap() {
+        let p = r.power.iter().find(|p| p.group == w["group"] && p.against == w["against"]).unwrap();
+        assert!(close(Some(p.delta), &w["delta"], 1e-12));
+        assert!(close(p.power, &w["power"], 1e-9), "{p:?} vs {w}");
+        assert!(close(p.mde, &w["mde"], 1e-8), "{p:?} vs {w}");
+        assert!(close(p.n_needed, &w["n_needed"], 1e-9), "{p:?} vs {w}");
+        assert!(close(p.power_at_claim, &w["power_at_claim"], 1e-9), "{p:?} vs {w}");
+        // MDE above the claimed 0.1: too small to detect it.
+        assert_eq!(p.verdict, "claim_undetectable");
+    }
+    let binary = r.power.iter().find(|p| p.group == "dataset=binary").unwrap();
+    assert_eq!(binary.design, Design::TwoProportions);
+    let rates = r.power.iter().find(|p| p.group == "dataset=rates").unwrap();
+    assert_eq!(rates.design, Design::TwoMeans);
+}
+
+#[test]
+fn the_calculator_equals_statsmodels() {
+    let want = reference();
+    for w in want["calculations"].as_array().unwrap() {
+        let design: Design = serde_json::from_value(w["design"].clone()).unwrap();
+        let f = |k: &str| w.get(k).and_then(Value::as_f64).unwrap_or_default();
+        let q = PowerRequest {
+            design,
+            n: f("n"),
+            p1: f("p1"),
+            p2: f("p2"),
+            p10: f("p10"),
+            p01: f("p01"),
+            delta: f("delta"),
+            sd: if w.get("sd").is_some() { f("sd") } else { 0.3 },
+            ..PowerRequest::default()
+        };
+        q.validate().unwrap();
+        let r = calculate(&q);
+        assert!(close(r.power, &w["power"], 1e-9), "{w}: {r:?}");
+        // statsmodels solves for n with both tails; the closed form drops the far one (< 1e-5).
+        let want_n = w["n_needed"].as_f64().unwrap();
+        assert!((r.n_needed.unwrap() / want_n - 1.0).abs() < 1e-5, "{w}: {r:?}");
+        // The MDE is the effect whose power is the target.
+        if let Some(m) = r.mde
+            && design == Design::PairedMeans
+        {
+            let at = calculate(&PowerRequest { delta: m, ..q.clone() });
+            assert!((at.power.unwrap() - 0.8).abs() < 1e-9);
+        }
+    }
+    // seed-002 A21/A32: Hoeffding at n = 12 is vacuous (1.573); the 95% half-width at n = 40 is 0.2147.
+    let r = calculate(&PowerRequest { n: 12.0, p1: 0.6, p2: 0.5, ..PowerRequest::default() });
+    assert!((r.hoeffding_bound.unwrap() - 1.5733).abs() < 1e-4);
+    let r = calculate(&PowerRequest { n: 40.0, ..PowerRequest::default() });
+    assert!((r.hoeffding_half_width.unwrap() - 0.2147).abs() < 1e-4);
+    assert!(PowerRequest { alpha: 1.5, ..PowerRequest::default() }.validate().is_err());
+    assert!(
+        PowerRequest { design: Design::PairedProportions, p10: 0.7, p01: 0.6, ..PowerRequest::default() }
+            .validate()
+            .is_err()
+    );
+}
+
+fn briefbench() -> InputFile {
+    let p =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external/BriefBench/all_rows_claude.jsonl");
+    InputFile::new("all_rows_claude.jsonl", std::fs::read(p).unwrap())
+}
+
+/// The released rows are BriefBench's Run A (seed-002 §0): synthetic d = 3 is Brief 40/40,
+/// dense 27/40, bm25 28/40; return on tokens Brief 0.845, bm25 0.757, dense 0.699 (example (i),
+/// the repo's metrics_matrix.csv 0.8451/0.7566/0.6989, the mean of per-task ratios).
+#[test]
+fn briefbench_rows_as_shipped_give_run_a() {
+    let q = ComplianceRequest {
+        group: vec!["dataset".into(), "spec_variant".into()],
+        focus: Some("brief_graph_3hop".into()),
+        claimed_effect: Some(0.1),
+        bootstrap: Bootstrap { resamples: 1000, seed: 1, confidence: 0.95 },
+        ..ComplianceRequest::default()
+    };
+    let r = run_on(vec![briefbench()], &q).unwrap();
+    assert_eq!(r.rows, 1824);
+    assert!(r.pooled.is_empty(), "{:?}", r.pooled);
+    let g = "dataset=synthetic, spec_variant=stripped";
+    let cell = |arm: &str, d: f64| r.depth.iter().find(|c| c.group == g && c.arm == arm && c.depth == d).unwrap();
+    assert_eq!((cell("brief_graph_3hop", 3.0).compliance * 40.0).round(), 40.0);
+    assert_eq!((cell("dense", 3.0).compliance * 40.0).round(), 27.0);
+    assert_eq!((cell("bm25", 3.0).compliance * 40.0).round(), 28.0);
+    let arm = |a: &str| r.arms.iter().find(|x| x.group == g && x.arm == a).unwrap();
+    for (a, rot) in [("brief_graph_3hop", 0.8451), ("bm25", 0.7566), ("dense", 0.6989)] {
+        assert!((arm(a).rot_mean_of_ratios.unwrap() - rot).abs() < 5e-5, "{a}: {:?}", arm(a).rot_mean_of_ratios);
+    }
+    // Brief's synthetic compliance 0.9917 (119/120), recall 1.00.
+    assert!((arm("brief_graph_3hop").compliance - 119.0 / 120.0).abs() < 1e-12);
+    assert_eq!(arm("brief_graph_3hop").recall, Some(1.0));
+    // 40/40 vs 27/40 at d = 3: the focus leads the best similarity arm only at depth 3.
+    let max = r.crossover.iter().find(|c| c.group == g && c.against.starts_with("max(")).unwrap();
+    assert_eq!(max.d_star, Some(3.0));
+    // Without the spec_variant group the rows are pooled over it, and that is said.
+    let pooled = run_on(
+        vec![briefbench()],
+        &ComplianceRequest {
+            group: vec!["dataset".into()],
+            bootstrap: Bootstrap { resamples: 0, seed: 1, confidence: 0.95 },
+            ..ComplianceRequest::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(pooled.pooled.len(), 1);
+    assert_eq!(pooled.pooled[0].column, "spec_variant");
+    let hs = memaudit::compliance::headlines::headlines(&pooled);
+    assert!(hs.iter().any(|h| h.text.contains("pooled over spec_variant")), "{hs:?}");
+}
+
+/// BriefBench Table 7 (Run B) counts as per-task rows: β̂ = −0.0375 (Brief), −0.100 (rerank_ce)
+/// (seed-002 A25); Δ(Brief − best sim) = +0.025/+0.025/+0.075, never clearly above 0 at n = 40.
+#[test]
+fn briefbench_table7_counts_give_the_papers_slopes() {
+    let counts = [
+        ("brief", [38, 39, 35]),
+        ("bm25", [37, 37, 31]),
+        ("tfidf", [37, 37, 32]),
+        ("dense", [37, 36, 30]),
+        ("hybrid_rrf", [37, 38, 31]),
+        ("rerank_ce", [37, 36, 29]),
+    ];
+    let mut csv = String::from("arm,depth,cell,comply\n");
+    for (arm, ks) in counts {
+        for (d, k) in ks.iter().enumerate() {
+            for i in 0..40 {
+                csv.push_str(&format!("{arm},{},d{},{}\n", d + 1, d + 1, u8::from(i < *k)));
+            }
+        }
+    }
+    let q = ComplianceRequest { focus: Some("brief".into()), ..ComplianceRequest::default() };
+    let r = run_on(vec![InputFile::new("table7.csv", csv.into_bytes())], &q).unwrap();
+    let slope = |a: &str| r.slopes.iter().find(|s| s.arm == a).unwrap().slope.unwrap();
+    assert!((slope("brief") + 0.0375).abs() < 1e-12);
+    assert!((slope("rerank_ce") + 0.100).abs() < 1e-12);
+    let margins: Vec<f64> = r.margins.iter().filter(|m| m.against.starts_with("max(")).map(|m| m.delta).collect();
+    for (got, want) in margins.iter().zip([0.025, 0.025, 0.075]) {
+        assert!((got - want).abs() < 1e-12, "{margins:?}");
+    }
+    let max = r.crossover.iter().find(|c| c.against.starts_with("max(")).unwrap();
+    assert_eq!(max.d_star, None);
+    // No recall or tokens column: no κ and no return on tokens, never zeros.
+    assert!(r.arms.iter().all(|a| a.kappa.is_none() && a.rot.is_none()));
+    // n = 40 per cell cannot detect ±0.10 (seed-002 §2.10: the paper's power claim fails).
+    let q = ComplianceRequest { claimed_effect: Some(0.1), group: vec!["cell".into()], ..q };
+    let r = run_on(vec![InputFile::new("table7.csv", csv_of(&counts).into_bytes())], &q).unwrap();
+    assert_eq!(r.power.len(), 15);
+    assert!(r.power.iter().all(|p| p.verdict == "claim_undetectable"), "{:?}", r.power);
+}
+
+fn csv_of(counts: &[(&str, [usize; 3])]) -> String {
+    let mut csv = String::from("arm,depth,cell,comply\n");
+    for (arm, ks) in counts {
+        for (d, k) in ks.iter().enumerate() {
+            for i in 0..40 {
+                csv.push_str(&format!("{arm},{},d{},{}\n", d + 1, d + 1, u8::from(i < *k)));
+            }
+        }
+    }
+    csv
+}
+
+#[test]
+fn refusals_name_the_file_line_and_column() {
+    let bad = InputFile::new("bad.csv", b"arm,compliance,recall\nx,1,1\ny,1.5,1\n".to_vec());
+    let e = run_on(vec![bad], &ComplianceRequest::default()).unwrap_err().to_string();
+    assert!(e.contains("bad.csv") && e.contains("line 3") && e.contains("compliance"), "{e}");
+    let bad = InputFile::new("tok.csv", b"arm,compliance,tokens\nx,1,0\n".to_vec());
+    let e = run_on(vec![bad], &ComplianceRequest::default()).unwrap_err().to_string();
+    assert!(e.contains("tok.csv") && e.contains("line 2") && e.contains("tokens"), "{e}");
+    let none = InputFile::new("none.csv", b"arm,score\nx,1\n".to_vec());
+    let e = run_on(vec![none], &ComplianceRequest::default()).unwrap_err().to_string();
+    assert!(e.contains("none.csv") && e.contains("compliance"), "{e}");
+    let ok = || InputFile::new("ok.csv", b"arm,compliance,recall\nx,1,1\ny,,1\ny,0,1\n".to_vec());
+    let r = run_on(
+        vec![ok()],
+        &ComplianceRequest {
+            bootstrap: Bootstrap { resamples: 0, seed: 1, confidence: 0.95 },
+            ..ComplianceRequest::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((r.rows, r.missing.count), (2, 1));
+    assert_eq!(r.missing.examples[0].line, 3);
+    let e = run_on(vec![ok()], &ComplianceRequest { focus: Some("w".into()), ..ComplianceRequest::default() })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("focus") && e.contains("x, y"), "{e}");
+    let e = ComplianceRequest {
+        bootstrap: Bootstrap { resamples: 50_000, seed: 1, confidence: 0.95 },
+        ..ComplianceRequest::default()
+    }
+    .validate()
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("20000"), "{e}");
+    let e = run_on(
+        vec![ok()],
+        &ComplianceRequest {
+            filter: [("arm".to_string(), vec!["q".to_string()])].into(),
+            ..ComplianceRequest::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("--filter kept none"), "{e}");
+}
