@@ -39,6 +39,7 @@ const PAGES = [
   { slug: 'labels', panel: '#labels-headlines', cwd: path.join(DEMO, 'labels'), args: ['labels', '--labels', 'labels.csv'] },
   { slug: 'calibration', panel: '#calibration-headlines', cwd: path.join(DEMO, 'calibration'), args: ['calibration', '--input', 'routing.csv'] },
   { slug: 'alignment', panel: '#alignment-headlines', cwd: path.join(DEMO, 'alignment'), args: ['alignment', '--input', 'per_query.csv', '--input', 'answers.csv'] },
+  { slug: 'compliance', panel: '#compliance-headlines', cwd: path.join(DEMO, 'compliance'), args: ['compliance', '--input', 'compliance.csv'] },
 ];
 
 let srv;

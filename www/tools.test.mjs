@@ -49,6 +49,7 @@ before(async () => {
   fs.copyFileSync(path.join(ROOT, 'tests', 'reference', 'calibration', 'routing.csv'), path.join(work, 'routing.csv'));
   for (const f of ['per_query.csv', 'answers.csv']) fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'alignment', f), path.join(work, `alignment-${f}`));
   fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'labels', 'labels.csv'), path.join(work, 'demo-labels.csv'));
+  fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'compliance', 'compliance.csv'), path.join(work, 'compliance.csv'));
   // A data file behind some of the rules' values, fingerprinted by both.
   fs.mkdirSync(path.join(work, 'results', 'v7'), { recursive: true });
   fs.mkdirSync(path.join(work, 'drop'));
@@ -571,6 +572,64 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
     assert.equal(await download(page, `#page-alignment button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#alignment-report-json')), want, 'alignment JSON');
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('compliance page: kappa, return on tokens, slopes, margins, power and the calculator equal the CLI', async () => {
+  const { page, log } = await openPage();
+  await load(page, 'compliance', file('compliance.csv'));
+  const base = ['compliance', '--input', 'compliance.csv'];
+  const check = async (args) => {
+    const want = JSON.parse(inWork([...base, ...args, '--format', 'json']));
+    await checkHeadlines(page, '#compliance-headlines', want, 'compliance');
+    assert.equal(Number(await page.getAttribute('#compliance-counts', 'data-rows')), want.rows);
+    await checkTable(page, '#compliance-arms', want.arms, {
+      n: (a) => a.n, compliance: (a) => a.compliance, compliance_low: (a) => a.compliance_low, kappa: (a) => a.kappa, kappa_se: (a) => a.kappa_se,
+      kappa_boot_low: (a) => a.kappa_boot_low, kappa_boot_high: (a) => a.kappa_boot_high, kappa_conditional: (a) => a.kappa_conditional,
+      rot: (a) => a.rot, rot_boot_high: (a) => a.rot_boot_high, rot_mean_of_ratios: (a) => a.rot_mean_of_ratios,
+    }, 'arms');
+    await checkTable(page, '#compliance-slopes', want.slopes, { slope: (s) => s.slope, slope_low: (s) => s.slope_low, slope_high: (s) => s.slope_high, endpoint: (s) => s.endpoint }, 'slopes');
+    await checkTable(page, '#compliance-depth', want.depth, { n: (c) => c.n, compliance: (c) => c.compliance, low: (c) => c.low, high: (c) => c.high }, 'depth');
+    await checkTable(page, '#compliance-margins', want.margins, { delta: (m) => m.delta, low: (m) => m.low, high: (m) => m.high }, 'margins');
+    await checkTable(page, '#compliance-power', want.power, { power: (p) => p.power, mde: (p) => p.mde, n_needed: (p) => p.n_needed }, 'power');
+    return want;
+  };
+  await check([]);
+  assert.equal(await page.locator('#compliance-depth-plot-0').count(), 1, 'the depth plot is drawn');
+  await page.fill('#compliance-focus', 'graph');
+  await page.fill('#compliance-claimed-effect', '0.1');
+  await page.fill('#compliance-bootstrap', '2000');
+  await reanalyse(page, 'compliance', 'compliance-arms-card', 'focus=graph');
+  const args = ['--focus', 'graph', '--claimed-effect', '0.1', '--bootstrap', '2000'];
+  const want = await check(args);
+  const dStar = await page.getAttribute('#compliance-crossover tr[data-against^="max("]', 'data-d-star');
+  assert.equal(dStar, String(want.crossover.find((c) => c.against.startsWith('max(')).d_star ?? ''));
+  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power']) {
+    assertCsvClose(await download(page, `#page-compliance button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
+  }
+  assertDeepClose(JSON.parse(await download(page, '#compliance-report-json')), want, 'compliance JSON');
+  // The calculator: the same answer as `memaudit power`, and the command it prints.
+  await page.selectOption('#power-design', 'two_proportions');
+  await page.fill('#power-n', '40');
+  await page.fill('#power-p1', '1');
+  await page.fill('#power-p2', '0.9');
+  const calc = JSON.parse(inWork(['power', '--design', 'two_proportions', '--n', '40', '--p1', '1', '--p2', '0.9', '--format', 'json']));
+  await page.waitForFunction(() => document.querySelector('#power-command')?.textContent.includes('--p1 1 --p2 0.9'));
+  for (const [attr, key] of [['data-power', 'power'], ['data-n-needed', 'n_needed'], ['data-mde', 'mde']]) {
+    assert.ok(Math.abs(Number(await page.getAttribute('#power-answer', attr)) - calc[key]) < 1e-9, `${key}: ${calc[key]}`);
+  }
+  assert.match(await page.textContent('#power-command'), /^memaudit power --design two_proportions --n 40 --p1 1 --p2 0.9/);
+  await page.fill('#power-alpha', '2');
+  await page.waitForSelector('#power-error');
+  // A compliance rate outside [0, 1] is refused with the file, line and column.
+  fs.writeFileSync(file('bad-compliance.csv'), 'arm,compliance\na,1\nb,1.5\n');
+  await page.setInputFiles('#compliance-file-input', file('bad-compliance.csv'));
+  await page.waitForSelector('#compliance-error', { timeout: 30_000 });
+  const words = (await page.textContent('#compliance-error-message')).replace(/\s+/g, ' ');
+  assert.ok(words.includes('bad-compliance.csv') && words.includes('line 3') && words.includes('in [0, 1]'), words);
+  assert.ok(cliError(['compliance', '--input', file('bad-compliance.csv')]).includes('line 3'));
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();

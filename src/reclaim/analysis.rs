@@ -235,6 +235,10 @@ pub struct ReclaimReport {
     /// Trials analysed (after the arm filter).
     #[serde(default)]
     pub trials: usize,
+    /// Failure modes, stored buckets, sweeps, the recompute certificate, invented numbers and
+    /// cascades ([`super::boundaries`]).
+    #[serde(default)]
+    pub boundaries: super::boundaries::Boundaries,
 }
 
 /// One trial, scored.
@@ -491,8 +495,10 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
     let mut notices = ProbeWarnings::default();
     let mut order: Vec<(GroupKey, String)> = Vec::new();
     let mut cells: HashMap<(GroupKey, String), CellData> = HashMap::new();
+    let mut outcomes: Vec<Option<bool>> = Vec::with_capacity(trials.len());
     for t in trials {
         let sc = score(t, s, &mut notices);
+        outcomes.push(sc.correct);
         let k = (group_key(t, s.pool_design), t.policy.clone());
         cells
             .entry(k.clone())
@@ -575,7 +581,9 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
             });
         }
     }
+    let boundaries = super::boundaries::analyse(trials, &outcomes, &out_cells, s);
     ReclaimReport {
+        boundaries,
         cells: out_cells,
         worse_than_empty: wte,
         contrasts,

@@ -12,6 +12,7 @@ const NAMED: usize = 3;
 /// The headlines of a reclaim report (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
     let mut hs = Vec::new();
+    boundary_headlines(r, &mut hs);
     let rescored: usize = r.cells.iter().map(|c| c.rescored).sum();
     let disagree: usize = r.cells.iter().map(|c| c.rescore_disagrees).sum();
     if disagree > 0 {
@@ -143,4 +144,62 @@ fn place(model: Option<&str>, task: Option<&str>, integrity: Option<f64>, arm: O
         parts.push(a.to_string());
     }
     if parts.is_empty() { "all trials".to_string() } else { parts.join(", ") }
+}
+
+/// Headlines of the boundary evidence: invented numbers, a no-error control with blast, where a
+/// sweep crosses ½, and how the recompute certificate separates reclaim.
+fn boundary_headlines(r: &ReclaimReport, hs: &mut Vec<Headline>) {
+    let b = &r.boundaries;
+    if let Some(worst) =
+        b.invented.iter().filter(|i| i.with_invented > 0).max_by(|a, c| a.mean_invented.total_cmp(&c.mean_invented))
+    {
+        hs.push(Headline::alert(
+            format!(
+                "{} invents numbers: {} of {} memories hold a number that is in no source, {:.1} on average",
+                worst.policy, worst.with_invented, worst.memories, worst.mean_invented
+            ),
+            format!(
+                "numbers of memory_text not among src_nums (confab_audit's rule); e.g. {}",
+                if worst.example.is_empty() { "-".to_string() } else { worst.example.clone() }
+            ),
+            ReclaimTable::Invented,
+        ));
+    }
+    for c in b.cascade.iter().filter(|c| c.control_blast) {
+        hs.push(Headline::alert(
+            format!(
+                "A no-error control has blast {:.2} ({} at H = {})",
+                c.blast.unwrap_or(0.0),
+                c.policy,
+                c.hops.map_or("-".into(), |h| h.to_string())
+            ),
+            format!("{} chains with nothing planted still answer wrong at some hop: the blast radius is not all the planted error's", c.chains),
+            ReclaimTable::Cascade,
+        ));
+    }
+    for s in b.sweeps.iter().take(NAMED) {
+        hs.push(Headline::finding(
+            format!(
+                "{} reclaims above ½ up to {} = {} ({})",
+                s.policy,
+                s.variable,
+                s.crossover.map_or("none".into(), |x| format!("{x}")),
+                if s.fixed.is_empty() { "all" } else { s.fixed.as_str() }
+            ),
+            format!("crossover = the largest {} whose reclaim rate exceeds 0.5; {}", s.variable, r.interval_method),
+            ReclaimTable::Sweeps,
+        ));
+    }
+    for c in b.certificate.iter().filter(|c| c.pass_n > 0 && c.flag_n > 0).take(NAMED) {
+        hs.push(Headline::finding(
+            format!(
+                "{}: notes that keep every item reclaim {:.2}, truncated notes {:.2}",
+                c.policy,
+                c.pass_rr.unwrap_or(f64::NAN),
+                c.flag_rr.unwrap_or(f64::NAN)
+            ),
+            format!("recompute certificate ({}): pass n = {}, flag n = {}", c.basis, c.pass_n, c.flag_n),
+            ReclaimTable::Certificate,
+        ));
+    }
 }

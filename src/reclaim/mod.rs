@@ -12,6 +12,8 @@
 pub mod abstain;
 pub mod analysis;
 pub mod bootstrap;
+pub mod boundaries;
+pub mod figures;
 pub mod headlines;
 pub mod pyrandom;
 pub mod score;

@@ -2,7 +2,91 @@
 //! `--format table`): the same [`Table`]s feed the CLI and the viewer's exports.
 
 use super::analysis::{Cell, Contrast, ReclaimReport, WorseThanEmpty};
-use crate::report::{Column, Table, num, opt};
+use super::boundaries::{BucketRow, CascadeRow, CertificateRow, FailureRow, InventedRow};
+use crate::report::{Column, Table, flag, num, opt};
+
+const FAILURE_MODES: &[Column<FailureRow>] = &crate::columns![FailureRow;
+    "model" => |c| opt(&c.model),
+    "task" => |c| opt(&c.task),
+    "policy" => |c| c.policy.clone(),
+    "integrity" => |c| opt(&c.integrity),
+    "arm" => |c| opt(&c.arm),
+    "design" => |c| c.design.clone(),
+    "n" => |c| c.n.to_string(),
+    "recovered" => |c| c.recovered.to_string(),
+    "inherited" => |c| c.inherited.to_string(),
+    "novel" => |c| c.novel.to_string(),
+    "abstained" => |c| c.abstained.to_string(),
+    "unknown" => |c| c.unknown.to_string(),
+    "recovered_share" => |c| num(c.recovered_share),
+    "inherited_share" => |c| num(c.inherited_share),
+    "novel_share" => |c| num(c.novel_share),
+    "abstained_share" => |c| num(c.abstained_share),
+    "inherited_per_emission" => |c| num(c.inherited_per_emission),
+    "stale_known" => |c| flag(c.stale_known),
+];
+
+const BUCKETS: &[Column<BucketRow>] = &crate::columns![BucketRow;
+    "model" => |c| opt(&c.model),
+    "task" => |c| opt(&c.task),
+    "policy" => |c| c.policy.clone(),
+    "integrity" => |c| opt(&c.integrity),
+    "arm" => |c| opt(&c.arm),
+    "design" => |c| c.design.clone(),
+    "bucket" => |c| c.bucket.clone(),
+    "count" => |c| c.count.to_string(),
+    "with_bucket" => |c| c.with_bucket.to_string(),
+    "share" => |c| num(Some(c.share)),
+];
+
+const CERTIFICATE: &[Column<CertificateRow>] = &crate::columns![CertificateRow;
+    "model" => |c| opt(&c.model),
+    "task" => |c| opt(&c.task),
+    "policy" => |c| c.policy.clone(),
+    "integrity" => |c| opt(&c.integrity),
+    "arm" => |c| opt(&c.arm),
+    "basis" => |c| c.basis.clone(),
+    "pass_n" => |c| c.pass_n.to_string(),
+    "pass_rr" => |c| num(c.pass_rr),
+    "pass_low" => |c| num(c.pass_low),
+    "pass_high" => |c| num(c.pass_high),
+    "flag_n" => |c| c.flag_n.to_string(),
+    "flag_rr" => |c| num(c.flag_rr),
+    "flag_low" => |c| num(c.flag_low),
+    "flag_high" => |c| num(c.flag_high),
+];
+
+const INVENTED: &[Column<InventedRow>] = &crate::columns![InventedRow;
+    "model" => |c| opt(&c.model),
+    "task" => |c| opt(&c.task),
+    "policy" => |c| c.policy.clone(),
+    "memories" => |c| c.memories.to_string(),
+    "with_invented" => |c| c.with_invented.to_string(),
+    "share" => |c| num(Some(c.share)),
+    "mean_invented" => |c| num(Some(c.mean_invented)),
+    "mean_low" => |c| num(c.mean_low),
+    "mean_high" => |c| num(c.mean_high),
+    "max_invented" => |c| c.max_invented.to_string(),
+    "example" => |c| c.example.clone(),
+];
+
+const CASCADE: &[Column<CascadeRow>] = &crate::columns![CascadeRow;
+    "model" => |c| opt(&c.model),
+    "task" => |c| opt(&c.task),
+    "policy" => |c| c.policy.clone(),
+    "hops" => |c| num(c.hops),
+    "planted" => |c| c.planted.map_or(String::new(), flag),
+    "chains" => |c| c.chains.to_string(),
+    "blast" => |c| num(c.blast),
+    "blast_low" => |c| num(c.blast_low),
+    "blast_high" => |c| num(c.blast_high),
+    "rr" => |c| num(c.rr),
+    "rr_low" => |c| num(c.rr_low),
+    "rr_high" => |c| num(c.rr_high),
+    "source_complete" => |c| num(c.source_complete),
+    "hop_wrong" => |c| c.hop_wrong.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(" "),
+    "control_blast" => |c| flag(c.control_blast),
+];
 
 crate::choice! {
     /// The tables of a reclaim report (`--table NAME`).
@@ -10,6 +94,18 @@ crate::choice! {
         Cells = "cells",
         WorseThanEmpty = "worse_than_empty",
         Contrasts = "contrasts",
+        /// Recovered / inherited / novel / abstained per cell.
+        FailureModes = "failure_modes",
+        /// Stored bucket counts per cell (completeness buckets, failure-mode labels).
+        Buckets = "buckets",
+        /// Reclaim rate along the size or noise sweep, one row per point, with the crossover.
+        Sweeps = "sweeps",
+        /// The recompute certificate's pass / flag split.
+        Certificate = "certificate",
+        /// Numbers in memory notes that appear in no source.
+        Invented = "invented",
+        /// Cascade blast radius, reclaim and per-hop wrong shares.
+        Cascade = "cascade",
     }
 }
 
@@ -93,6 +189,51 @@ pub fn reclaim_table(r: &ReclaimReport, which: ReclaimTable) -> Table {
         ReclaimTable::Cells => Table::of(which.name(), CELLS, &r.cells),
         ReclaimTable::WorseThanEmpty => Table::of(which.name(), WORSE_THAN_EMPTY, &r.worse_than_empty),
         ReclaimTable::Contrasts => Table::of(which.name(), CONTRASTS, &r.contrasts),
+        ReclaimTable::FailureModes => Table::of(which.name(), FAILURE_MODES, &r.boundaries.failure_modes),
+        ReclaimTable::Buckets => Table::of(which.name(), BUCKETS, &r.boundaries.buckets),
+        ReclaimTable::Certificate => Table::of(which.name(), CERTIFICATE, &r.boundaries.certificate),
+        ReclaimTable::Invented => Table::of(which.name(), INVENTED, &r.boundaries.invented),
+        ReclaimTable::Cascade => Table::of(which.name(), CASCADE, &r.boundaries.cascade),
+        ReclaimTable::Sweeps => {
+            let mut t = Table::new(
+                which.name(),
+                &[
+                    "variable",
+                    "model",
+                    "task",
+                    "policy",
+                    "integrity",
+                    "arm",
+                    "fixed",
+                    "x",
+                    "n",
+                    "rr",
+                    "low",
+                    "high",
+                    "crossover",
+                ],
+            );
+            for s in &r.boundaries.sweeps {
+                for p in &s.points {
+                    t.rows.push(vec![
+                        s.variable.clone(),
+                        opt(&s.model),
+                        opt(&s.task),
+                        s.policy.clone(),
+                        opt(&s.integrity),
+                        opt(&s.arm),
+                        s.fixed.clone(),
+                        num(Some(p.x)),
+                        p.n.to_string(),
+                        num(p.rr),
+                        num(p.low),
+                        num(p.high),
+                        num(s.crossover),
+                    ]);
+                }
+            }
+            t
+        }
     }
 }
 
@@ -192,8 +333,102 @@ pub fn render_text(r: &ReclaimReport) -> String {
             ));
         }
     }
+    out.push_str(&boundaries_text(&r.boundaries));
     for w in r.warnings.iter() {
         out.push_str(&format!("note: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
+    }
+    out
+}
+
+/// The boundary evidence as text: failure modes where a cell failed, sweeps with their
+/// crossover, the certificate, invented numbers and cascades.
+fn boundaries_text(b: &super::boundaries::Boundaries) -> String {
+    let mut out = String::new();
+    let failed: Vec<_> = b.failure_modes.iter().filter(|f| f.recovered < f.n).collect();
+    if !failed.is_empty() {
+        out.push_str("\nfailure modes (shares of n; inherited/emit is of the confident-wrong emissions)\n");
+        for f in failed {
+            out.push_str(&format!(
+                "  {} {} g={} {} {}: n={} recovered {} inherited {} novel {} abstained {} (inherited/emit {})\n",
+                opt(&f.model),
+                f.policy,
+                opt(&f.integrity),
+                opt(&f.arm),
+                f.design,
+                f.n,
+                dash(f.recovered_share),
+                dash(f.inherited_share),
+                dash(f.novel_share),
+                dash(f.abstained_share),
+                dash(f.inherited_per_emission)
+            ));
+        }
+    }
+    for s in &b.sweeps {
+        out.push_str(&format!(
+            "\nsweep over {} ({} {} {} {}): crossover (largest {} with RR > 0.5) = {}\n",
+            s.variable,
+            opt(&s.model),
+            s.policy,
+            opt(&s.arm),
+            s.fixed,
+            s.variable,
+            s.crossover.map_or("none".into(), |x| format!("{x}"))
+        ));
+        for p in &s.points {
+            out.push_str(&format!("  {}={}: {} (n={})\n", s.variable, p.x, paper_cell(p.rr, p.low, p.high), p.n));
+        }
+    }
+    if !b.certificate.is_empty() {
+        out.push_str("\nrecompute certificate (pass: the note kept every item the answer needs)\n");
+        for c in &b.certificate {
+            out.push_str(&format!(
+                "  {} {} {} [{}]: pass {} (n={}), flag {} (n={})\n",
+                opt(&c.model),
+                c.policy,
+                opt(&c.arm),
+                c.basis,
+                paper_cell(c.pass_rr, c.pass_low, c.pass_high),
+                c.pass_n,
+                paper_cell(c.flag_rr, c.flag_low, c.flag_high),
+                c.flag_n
+            ));
+        }
+    }
+    if !b.invented.is_empty() {
+        out.push_str("\ninvented numbers (in the memory, in no session-1 source)\n");
+        for i in &b.invented {
+            out.push_str(&format!(
+                "  {} {}: {} of {} memories ({:.0}%), mean {:.1} [{}, {}]\n",
+                opt(&i.model),
+                i.policy,
+                i.with_invented,
+                i.memories,
+                i.share * 100.0,
+                i.mean_invented,
+                dash(i.mean_low),
+                dash(i.mean_high)
+            ));
+        }
+    }
+    if !b.cascade.is_empty() {
+        out.push_str("\ncascade (blast = hops with a wrong answer, hop 1 included)\n");
+        for c in &b.cascade {
+            out.push_str(&format!(
+                "  {} {} H={} planted={}: {} chains, blast {} [{}, {}], RR {}, source complete {}{}\n",
+                opt(&c.model),
+                c.policy,
+                num(c.hops),
+                c.planted.map_or("-".into(), |p| p.to_string()),
+                c.chains,
+                dash(c.blast),
+                dash(c.blast_low),
+                dash(c.blast_high),
+                paper_cell(c.rr, c.rr_low, c.rr_high),
+                dash(c.source_complete),
+                if c.control_blast { "  CONTROL HAS BLAST" } else { "" }
+            ));
+        }
     }
     out
 }

@@ -60,6 +60,25 @@ pub struct Trial {
     pub kind: AnswerKind,
     pub attractor: Option<bool>,
     pub bucket: Option<String>,
+    /// The carried memory note (deployed-memory rows).
+    #[serde(default)]
+    pub memory_text: Option<String>,
+    /// The number strings of session 1 (`src_nums`, for the invented-number audit).
+    #[serde(default)]
+    pub src_nums: Option<Vec<String>>,
+    /// Noise sweep: every relevant item kept (the recompute certificate passes).
+    #[serde(default)]
+    pub all_kept: Option<bool>,
+    /// Cascade: each hop's correctness, the stored blast radius, whether an error was planted,
+    /// and whether the memory kept the whole source.
+    #[serde(default)]
+    pub per_hop: Vec<bool>,
+    #[serde(default)]
+    pub blast: Option<f64>,
+    #[serde(default)]
+    pub planted: Option<bool>,
+    #[serde(default)]
+    pub source_complete: Option<bool>,
 }
 
 /// The trials read from one file.
@@ -139,6 +158,36 @@ impl<'a> Row<'a> {
             Some((f, _)) => Err(IngestError::new(self.loc(f), "expected true/false (or 1/0)")),
         }
     }
+    fn strings(&self, aliases: &[&'static str]) -> Result<Option<Vec<String>>, IngestError> {
+        match self.present(aliases) {
+            None => Ok(None),
+            Some((f, Value::Array(a))) => a
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    Value::Number(n) => Ok(n.to_string()),
+                    _ => Err(IngestError::new(self.loc(f), "expected a list of strings or numbers")),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some((f, _)) => Err(IngestError::new(self.loc(f), "expected a list of strings or numbers")),
+        }
+    }
+    fn flags(&self, aliases: &[&'static str]) -> Result<Vec<bool>, IngestError> {
+        match self.present(aliases) {
+            None => Ok(Vec::new()),
+            Some((f, Value::Array(a))) => a
+                .iter()
+                .map(|v| match v {
+                    Value::Bool(b) => Ok(*b),
+                    Value::Number(n) if n.as_f64() == Some(1.0) => Ok(true),
+                    Value::Number(n) if n.as_f64() == Some(0.0) => Ok(false),
+                    _ => Err(IngestError::new(self.loc(f), "expected a list of true/false")),
+                })
+                .collect(),
+            Some((f, _)) => Err(IngestError::new(self.loc(f), "expected a list of true/false")),
+        }
+    }
     fn int(&self, aliases: &[&'static str]) -> Result<Option<i64>, IngestError> {
         match self.present(aliases) {
             None => Ok(None),
@@ -157,7 +206,7 @@ impl<'a> Row<'a> {
 
 /// Design columns of reclaim-eval's sweeps and cascade files: a cell is one combination of
 /// their values (a column named as the item, `item`, is the problem instead).
-pub const DESIGN_COLUMNS: [&str; 7] = ["n", "n_relevant", "budget", "k_items", "decoys", "store", "H"];
+pub const DESIGN_COLUMNS: [&str; 8] = ["n", "n_relevant", "budget", "k_items", "decoys", "store", "H", "planted"];
 
 /// Reads trial rows (JSONL). `keys` supply truth, stale value, options and kind by `pid`.
 /// `item` names the column that identifies the problem in rows without a `pid` (reclaim-eval's
@@ -309,6 +358,13 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
             kind,
             attractor: r.flag(&["attractor"])?,
             bucket: r.text(&["bucket"])?,
+            memory_text: r.text(&["memory_text"])?,
+            src_nums: r.strings(&["src_nums"])?,
+            all_kept: r.flag(&["all_kept"])?,
+            per_hop: r.flags(&["per_hop"])?,
+            blast: r.number(&["blast"])?,
+            planted: r.flag(&["planted"])?,
+            source_complete: r.flag(&["source_complete"])?,
         });
     }
     Ok(out)

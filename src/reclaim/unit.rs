@@ -145,7 +145,7 @@ impl Capability for Reclaim {
     }
 
     fn figures(report: &ReclaimReport) -> Vec<crate::attach::Figure> {
-        vec![crate::attach::figure(&crate::plots::ReclaimPlot::of_report(report))]
+        super::figures::figures(report)
     }
 
     fn inputs(overview: &ReclaimOverview, _report: &ReclaimReport) -> Vec<crate::attach::InputInfo> {

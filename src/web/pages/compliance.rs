@@ -247,7 +247,10 @@ impl Tool for Compliance {
                         |a: &ArmRow| RowAttrs::data(vec![("data-group", a.group.clone()), ("data-arm", a.arm.clone())])) }
                 </Section>
                 <Section id="compliance-depth-card" title="Compliance against depth" conventions={conv.clone()}
-                    exports={table_exports(ComplianceTable::Slopes, b, table_of, |b| to_json(&b.report.slopes))}
+                    exports={html! { <>
+                        { table_exports(ComplianceTable::Slopes, b, table_of, |b| to_json(&b.report.slopes)) }
+                        { table_exports(ComplianceTable::Depth, b, table_of, |b| to_json(&b.report.depth)) }
+                    </> }}
                     intro={html! { <p class="intro">{ if r.depth.is_empty() { "No depth column: no depth cells or slopes.".to_string() } else {
                         format!("Per (arm, depth) cell the compliance with its {level}% interval and Hoeffding half-width; per arm the OLS slope per hop with its classical s.e. and a bootstrap interval (rows resampled within depth strata), and the endpoint slope P(d max) \u{2212} P(d min).") } }</p> }}>
                     { for r.groups.iter().enumerate().filter_map(|(i, g)| crate::compliance::figures::depth_plot(r, g).map(|plot| html! {
@@ -259,7 +262,10 @@ impl Tool for Compliance {
                         |c: &DepthRow| RowAttrs::data(vec![("data-group", c.group.clone()), ("data-arm", c.arm.clone()), ("data-depth", c.depth.to_string())])) }
                 </Section>
                 <Section id="compliance-margins-card" title="Margins and crossover" conventions={conv.clone()}
-                    exports={table_exports(ComplianceTable::Margins, b, table_of, |b| to_json(&b.report.margins))}
+                    exports={html! { <>
+                        { table_exports(ComplianceTable::Margins, b, table_of, |b| to_json(&b.report.margins)) }
+                        { table_exports(ComplianceTable::Crossover, b, table_of, |b| to_json(&b.report.crossover)) }
+                    </> }}
                     intro={html! { <p class="intro">{ match &r.settings.focus {
                         None => "Name a focus arm to see its margins \u{0394}(d) and where it overtakes the others.".to_string(),
                         Some(f) => format!("\u{0394}(d) = {f} \u{2212} each arm, and \u{2212} the best of them, per depth with {level}% bootstrap intervals; d* is the smallest depth whose interval lies above 0 \

@@ -350,6 +350,12 @@ impl ReclaimPage {
                     ReclaimTable::Cells => to_json(&y.report.cells),
                     ReclaimTable::WorseThanEmpty => to_json(&y.report.worse_than_empty),
                     ReclaimTable::Contrasts => to_json(&y.report.contrasts),
+                    ReclaimTable::FailureModes => to_json(&y.report.boundaries.failure_modes),
+                    ReclaimTable::Buckets => to_json(&y.report.boundaries.buckets),
+                    ReclaimTable::Sweeps => to_json(&y.report.boundaries.sweeps),
+                    ReclaimTable::Certificate => to_json(&y.report.boundaries.certificate),
+                    ReclaimTable::Invented => to_json(&y.report.boundaries.invented),
+                    ReclaimTable::Cascade => to_json(&y.report.boundaries.cascade),
                 },
             )
         };
@@ -361,7 +367,9 @@ impl ReclaimPage {
         html! {
             <div id="reclaim-results">
                 <crate::web::components::headlines::HeadlinesPanel id="reclaim-headlines" headlines={b.headlines.clone()}
-                    cards={&[("cells", "reclaim-cells-card"), ("worse_than_empty", "reclaim-wte-card"), ("contrasts", "reclaim-contrasts-card")][..]}
+                    cards={&[("cells", "reclaim-cells-card"), ("worse_than_empty", "reclaim-wte-card"), ("contrasts", "reclaim-contrasts-card"),
+                        ("failure_modes", "reclaim-failure-card"), ("buckets", "reclaim-buckets-card"), ("sweeps", "reclaim-sweeps-card"),
+                        ("certificate", "reclaim-certificate-card"), ("invented", "reclaim-invented-card"), ("cascade", "reclaim-cascade-card")][..]}
                     exports={crate::web::components::headlines::attach_buttons::<crate::reclaim::Reclaim, ReclaimBatch>(
                         "reclaim-", b.clone(), |b| &b.report, b.inputs.clone())} />
                 <Section id="reclaim-reading" title="What was read"
@@ -507,8 +515,84 @@ impl ReclaimPage {
                         </div>
                     </Section>
                 }
+                { boundaries_view(b, &exp, &conv) }
             </div>
         }
+    }
+}
+
+/// The boundary evidence: failure modes, stored buckets, sweeps with their crossover, the
+/// recompute certificate, invented numbers and cascades — each card only when the data have it.
+fn boundaries_view(b: &Rc<ReclaimBatch>, exp: &dyn Fn(ReclaimTable) -> Html, conv: &Option<AttrValue>) -> Html {
+    use crate::reclaim::boundaries::{BucketRow, CascadeRow, CertificateRow, FailureRow, InventedRow};
+    use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid};
+    let r = &b.report;
+    let bd = &r.boundaries;
+    let t = |which| reclaim_table(r, which);
+    let look = |col: &str| match col {
+        "model" | "task" | "policy" | "arm" | "design" | "bucket" | "basis" | "example" | "variable" | "fixed"
+        | "planted" | "stale_known" | "control_blast" | "hop_wrong" | "integrity" => Look::named(col, Kind::Text),
+        "n" | "recovered" | "inherited" | "novel" | "abstained" | "unknown" | "count" | "with_bucket" | "pass_n"
+        | "flag_n" | "memories" | "with_invented" | "max_invented" | "chains" => Look::named(col, Kind::Int),
+        _ => Look::named(col, Kind::Num),
+    };
+    let cell_attrs = |policy: &str, design: &str| {
+        RowAttrs::data(vec![("data-policy", policy.to_string()), ("data-design", design.to_string())])
+    };
+    let points: Vec<(String, String, f64)> = bd
+        .sweeps
+        .iter()
+        .flat_map(|s| s.points.iter().map(move |p| (s.variable.clone(), s.policy.clone(), p.x)))
+        .collect();
+    html! {
+        <>
+            <Section id="reclaim-failure-card" title="Failure modes" exports={exp(ReclaimTable::FailureModes)} conventions={conv.clone()}
+                intro={html! { <p class="intro">{ "Per cell: recovered, inherited (a wrong answer equal to the stale value), novel (any other wrong answer) and abstained, each a share of n; \
+                    inherited per emission has the confident-wrong emissions as its denominator (the paper's Table 17). Without a stale value inherited and novel are not told apart." }</p> }}>
+                { table_grid("reclaim-failure", &t(ReclaimTable::FailureModes), look, &bd.failure_modes, &[],
+                    |f: &FailureRow| cell_attrs(&f.policy, &f.design)) }
+            </Section>
+            if !bd.buckets.is_empty() {
+                <Section id="reclaim-buckets-card" title="Stored buckets" exports={exp(ReclaimTable::Buckets)} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "The bucket each trial was stored with (completeness: flagged_partial, silent_missum, other_wrong, abstain, correct), counted per cell over the trials that carry one." }</p> }}>
+                    { table_grid("reclaim-buckets", &t(ReclaimTable::Buckets), look, &bd.buckets, &[],
+                        |x: &BucketRow| cell_attrs(&x.policy, &x.design)) }
+                </Section>
+            }
+            if !bd.sweeps.is_empty() {
+                <Section id="reclaim-sweeps-card" title="Size and noise sweeps" exports={exp(ReclaimTable::Sweeps)} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "Reclaim rate along the store size n or the decoys, per policy and the other design values (k_items and the item pooled); the crossover is the largest value whose rate exceeds \u{00bd}." }</p> }}>
+                    { for ["n", "decoys"].iter().filter_map(|v| crate::reclaim::figures::sweep_plot(r, v).map(|plot| html! {
+                        <crate::web::components::plot::PlotCanvas<crate::plots::LinesPlot> id={format!("reclaim-sweep-plot-{v}")} {plot} filename={format!("memaudit-reclaim-sweep-{v}")} />
+                    })) }
+                    { table_grid("reclaim-sweeps", &t(ReclaimTable::Sweeps), look, &points, &[],
+                        |p: &(String, String, f64)| RowAttrs::data(vec![("data-variable", p.0.clone()), ("data-policy", p.1.clone()), ("data-x", p.2.to_string())])) }
+                </Section>
+            }
+            if !bd.certificate.is_empty() {
+                <Section id="reclaim-certificate-card" title="Recompute certificate" exports={exp(ReclaimTable::Certificate)} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "A note passes when it kept every item the answer is recomputed from (k_items = n on the size sweep, all_kept on the noise sweep); the reclaim rate with its interval on each side." }</p> }}>
+                    { table_grid("reclaim-certificate", &t(ReclaimTable::Certificate), look, &bd.certificate, &[],
+                        |c: &CertificateRow| cell_attrs(&c.policy, &c.basis)) }
+                </Section>
+            }
+            if !bd.invented.is_empty() {
+                <Section id="reclaim-invented-card" title="Invented numbers" exports={exp(ReclaimTable::Invented)} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "Per memory (one per seed and problem), the numbers of the carried note that are not among the session's source numbers (src_nums), compared as strings; the share of memories with one or more and the mean count with its interval." }</p> }}>
+                    { table_grid("reclaim-invented", &t(ReclaimTable::Invented), look, &bd.invented, &[],
+                        |i: &InventedRow| cell_attrs(&i.policy, "")) }
+                </Section>
+            }
+            if !bd.cascade.is_empty() {
+                <Section id="reclaim-cascade-card" title="Cascade" exports={exp(ReclaimTable::Cascade)} conventions={conv.clone()}
+                    intro={html! { <p class="intro">{ "Per policy, chain length H and planted error (or its no-error control): the mean blast radius (hops with a wrong answer, hop 1 included), the final reclaim rate, the source-complete share and each hop's wrong share. A control with blast above 0 is marked." }</p> }}>
+                    { table_grid("reclaim-cascade", &t(ReclaimTable::Cascade), look, &bd.cascade, &[],
+                        |c: &CascadeRow| RowAttrs::data(vec![("data-policy", c.policy.clone()),
+                            ("data-hops", crate::report::num(c.hops)), ("data-planted", c.planted.map_or(String::new(), |p| p.to_string()))])
+                            .with_class(c.control_blast.then_some("warn"))) }
+                </Section>
+            }
+        </>
     }
 }
 
