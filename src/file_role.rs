@@ -44,6 +44,8 @@ crate::choice! {
         GitLog = "git_log",
         /// A data file to fingerprint (`--data` of `memaudit rules`).
         Data = "data",
+        /// An exclusion ledger: item, reason, time, affected data (`--exclusions`).
+        Exclusions = "exclusions",
         /// Categorical labels of items by raters (`--labels`).
         Labels = "labels",
         /// Per-item routing rows: confidence, outcome without and with memory (`--input` of
@@ -60,7 +62,8 @@ impl FileRole {
     /// The roles of `memaudit claims`' files.
     pub const CLAIMS: [FileRole; 3] = [FileRole::Claims, FileRole::Scores, FileRole::Table];
     /// The roles of `memaudit rules`' files.
-    pub const RULES: [FileRole; 4] = [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data];
+    pub const RULES: [FileRole; 5] =
+        [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data, FileRole::Exclusions];
 
     /// The CLI option of a file of this role.
     pub fn option(self) -> &'static str {
@@ -81,6 +84,7 @@ impl FileRole {
             FileRole::Rules => "--rules",
             FileRole::Values => "--values",
             FileRole::GitLog => "--git-log",
+            FileRole::Exclusions => "--exclusions",
             FileRole::Labels => "--labels",
             FileRole::Routing | FileRole::AlignmentRows | FileRole::ComplianceRows => "--input",
         }
@@ -108,6 +112,7 @@ impl FileRole {
             FileRole::Values => "named values",
             FileRole::GitLog => "git log export",
             FileRole::Data => "data file to fingerprint",
+            FileRole::Exclusions => "exclusion ledger",
             FileRole::Labels => "labels by raters",
             FileRole::Routing => "per-item routing rows",
             FileRole::AlignmentRows => "per-query metrics or answer scores",

@@ -469,3 +469,34 @@ mod readers_never_panic {
         }
     }
 }
+
+/// TAG's significance ledgers print an exact McNemar p beside help/hurt (seed-003 §B5, §B7 16:
+/// 58/16 → 9.67e-07, 50/4 → 3.8e-11, 12/4 → 0.0768 — the exact two-sided binomial, as
+/// `scipy.stats.binomtest`). A p that does not follow from its counts is found, naming the
+/// variant it does match; the same comparison with other counts in a second table is found too.
+#[test]
+fn printed_p_values_follow_from_their_counts() {
+    use memaudit::claims::lint::{LintKind, LintSettings, lint, read_lint_table};
+    let csv = "table,id,kind,help,hurt,n,p\n\
+               T16,svamp dual vs base,delta,58,16,600,9.67e-07\n\
+               T17,asdiv cascade vs base,delta,50,4,600,3.8×10⁻¹¹\n\
+               T7,asdiv fixed repair vs corrupt,delta,12,4,600,0.0768\n\
+               T7,wrong p,delta,12,4,600,0.049\n\
+               T7,bound ok,delta,50,4,600,< 0.001\n\
+               T7,bound wrong,delta,12,4,600,< 0.05\n\
+               T18,asdiv fixed repair vs corrupt,delta,14,4,600,0.0309\n";
+    let rows = read_lint_table(&memaudit::ingest::InputFile::new("ledger.csv", csv.as_bytes().to_vec())).unwrap();
+    let found = lint(&rows, &LintSettings::default());
+    let p: Vec<_> = found.iter().filter(|f| f.kind == LintKind::PValueInconsistent).collect();
+    assert_eq!(p.iter().map(|f| f.row.as_str()).collect::<Vec<_>>(), vec!["wrong p", "bound wrong"], "{found:?}");
+    assert!(p[0].message.contains("mcnemar_mid_p"), "{}", p[0].message);
+    assert!((p[0].expected.unwrap() - 0.076812744140625).abs() < 1e-12);
+    let counts: Vec<_> = found.iter().filter(|f| f.kind == LintKind::CountMismatch).collect();
+    assert_eq!(counts.len(), 1, "{found:?}");
+    assert!(counts[0].message.contains("help = 14") && counts[0].message.contains("T7"), "{}", counts[0].message);
+    // An unreadable p is refused with its line and column.
+    let bad = "id,help,hurt,p\nx,1,2,maybe\n";
+    let e =
+        read_lint_table(&memaudit::ingest::InputFile::new("bad.csv", bad.as_bytes().to_vec())).unwrap_err().to_string();
+    assert!(e.contains("bad.csv") && e.contains("line 2") && e.contains("p"), "{e}");
+}

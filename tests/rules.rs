@@ -141,3 +141,36 @@ fn registration_times_without_a_log_and_errors() {
     assert_eq!(read_values(&bad).unwrap_err().location.field.as_deref(), Some("values.x.estimate"));
     assert!(read_rules(&InputFile::new("j.json", b"{not json".to_vec())).is_err());
 }
+
+/// seed-000's exclusion ledger (notes §4.3 item 5) on the same clock: the banking77 K = 10 cell
+/// dropped as a "pipeline artifact" after the K-normalisation results existed (and after Rule
+/// phase7_knorm judging them was registered) is post hoc; an exclusion planned before those
+/// results is not; one without a time cannot be placed.
+#[test]
+fn exclusions_are_placed_before_or_after_the_results() {
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    use memaudit::rules::{Rules, RulesRequest};
+    let files: Vec<(InputFile, Option<FileRole>)> =
+        ["seed000_rules.json", "seed000_values.json", "seed000_gitlog.txt", "seed000_exclusions.csv"]
+            .iter()
+            .map(|n| (fixture(n), None))
+            .collect();
+    let files = assign_roles::<Rules>(files).unwrap();
+    assert_eq!(files[3].role, FileRole::Exclusions, "the ledger is recognised by its content");
+    let q = RulesRequest { evaluated_at: Some("2026-11-22T00:00:00Z".into()) };
+    let r = run_once::<Rules>(&files, &q, &mut quiet()).unwrap().1;
+    let st: Vec<&str> = r.exclusions.iter().map(|e| e.status.as_str()).collect();
+    assert_eq!(st, vec!["after_results", "before_results", "undated"]);
+    let banking = &r.exclusions[0];
+    assert_eq!(banking.data_time.as_deref(), Some("2026-05-15T10:00:00Z"));
+    assert!(banking.rules.contains(&"phase7_knorm".to_string()), "{banking:?}");
+    assert!(banking.after_registration_of.contains(&"phase7_knorm".to_string()));
+    assert!(r.exclusions[1].after_registration_of.is_empty());
+    assert_eq!(r.exclusions_after_results, 1);
+    let hs = memaudit::rules::headlines::headlines(&r);
+    assert!(hs.iter().any(|h| h.text.contains("1 exclusion was decided after the results")), "{hs:?}");
+    // A ledger row without a reason is refused with its line.
+    let bad = InputFile::new("ledger.csv", b"item,reason,excluded_at\nx,,2026-01-01\n".to_vec());
+    let e = memaudit::rules::exclusions::read_exclusions(&bad).unwrap_err().to_string();
+    assert!(e.contains("ledger.csv") && e.contains("line 2") && e.contains("reason"), "{e}");
+}

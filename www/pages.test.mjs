@@ -391,6 +391,46 @@ test('reclaim page: cells equal memaudit reclaim, with both resamplers', async (
   await page.close();
 });
 
+test('reclaim page: boundary evidence (invented numbers, failure modes, sweeps, cascade) equals memaudit reclaim', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#reclaim`);
+  await page.setInputFiles('#reclaim-file-input', REALWORLD);
+  await waitReady(page, 'reclaim');
+  await page.waitForSelector('#reclaim-invented tbody tr');
+  const want = JSON.parse(cli(['reclaim', '--trials', REALWORLD, '--format', 'json']));
+  const rows = await readRows(page, '#reclaim-invented');
+  assert.equal(rows.length, want.boundaries.invented.length);
+  for (const w of want.boundaries.invented) {
+    const r = rows.find((x) => x.attrs.policy === w.policy);
+    assert.ok(r, w.policy);
+    for (const col of ['memories', 'with_invented']) assert.equal(Number(r.cells[col].value), w[col], `${w.policy} ${col}`);
+    for (const col of ['share', 'mean_invented', 'mean_low', 'mean_high']) checkNumber(r.cells[col], w[col], `${w.policy} ${col}`);
+  }
+  const mem0 = want.boundaries.invented.find((x) => x.policy === 'mem0');
+  assert.equal(mem0.with_invented, mem0.memories);
+  for (const t of ['invented', 'failure_modes']) {
+    assert.equal(await download(page, `button[data-export="${t}"][data-kind="csv"]`), cli(['reclaim', '--trials', REALWORLD, '--format', 'csv', '--table', t]), t);
+  }
+  // Sweeps and cascades have no pid: the item column is stated, as with --item.
+  const sweep = path.join(ROOT, 'tests', 'reference', 'reclaim_boundaries', 'sizesweep.jsonl');
+  const cascade = path.join(ROOT, 'tests', 'reference', 'reclaim_boundaries', 'cascade.jsonl');
+  for (const [file, table] of [[sweep, 'sweeps'], [cascade, 'cascade']]) {
+    const fresh = await openPage();
+    await fresh.page.goto(`${srv.origin}${VIEWER}#reclaim`);
+    await fresh.page.fill('#reclaim-item', 'store');
+    await fresh.page.setInputFiles('#reclaim-file-input', file);
+    await waitReady(fresh.page, 'reclaim');
+    await fresh.page.waitForSelector(`#reclaim-${table} tbody tr`);
+    const csv = cli(['reclaim', '--trials', file, '--item', 'store', '--format', 'csv', '--table', table]);
+    assert.equal(await download(fresh.page, `button[data-export="${table}"][data-kind="csv"]`), csv, table);
+    if (table === 'sweeps') assert.ok((await inkPixels(fresh.page, '#reclaim-sweep-plot-n')) > 2000, 'sweep plot drawn');
+    assertClean(fresh.log);
+    await fresh.page.close();
+  }
+  assertClean(log);
+  await page.close();
+});
+
 test('reclaim page: the abstention rule (strict, hedge) equals memaudit reclaim --abstain', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}#reclaim`);

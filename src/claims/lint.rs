@@ -71,6 +71,12 @@ pub struct LintRow {
     pub stat_decimals: Option<u32>,
     /// Where the row was read (`file, line N`), when from a file.
     pub location: Option<String>,
+    /// A printed p-value of the paired test on (help, hurt), and the test it claims
+    /// (`mcnemar_exact` by default, `mcnemar_mid_p`, `mcnemar_chi2`, `mcnemar_chi2_cc`).
+    #[serde(default)]
+    pub p: Option<super::number::PrintedP>,
+    #[serde(default)]
+    pub p_test: Option<String>,
 }
 
 /// Every check.
@@ -105,6 +111,10 @@ pub enum LintKind {
     ConfigMismatch,
     /// A query id given twice for the same (run, dataset, target, arm, K) in per-query scores.
     DuplicateQueryId,
+    /// A printed p-value is not the test's p on the printed discordant counts (help, hurt).
+    PValueInconsistent,
+    /// The same row (id) in two tables with different counts (help, hurt, n).
+    CountMismatch,
 }
 
 /// One side of a finding that compares cells of per-query scores: an arm at a K, with the
@@ -224,8 +234,75 @@ pub fn lint(rows: &[LintRow], settings: &LintSettings) -> Vec<Finding> {
             out.push(finding(r, LintKind::DuplicateRow, format!("row `{}` appears twice", r.id), None, None));
         }
         check_row(r, settings, &mut out);
+        check_p(r, &mut out);
     }
+    check_counts_across_tables(rows, &mut out);
     out
+}
+
+/// The printed p against the claimed test on the printed (help, hurt): equal within half a unit
+/// of its last significant digit, or, for a bound `< t`, below t. When another McNemar variant
+/// gives the printed value, the message names it.
+fn check_p(r: &LintRow, out: &mut Vec<Finding>) {
+    let (Some(p), Some(b), Some(c)) = (r.p, r.help, r.hurt) else { return };
+    let m = crate::stats::mcnemar::mcnemar(b as u64, c as u64);
+    let variants = [
+        ("mcnemar_exact", Some(m.exact_p)),
+        ("mcnemar_mid_p", m.mid_p),
+        ("mcnemar_chi2_cc", m.p_chi2_cc),
+        ("mcnemar_chi2", m.p_chi2),
+    ];
+    let test = r.p_test.as_deref().unwrap_or("mcnemar_exact");
+    let Some(want) = variants.iter().find(|(n, _)| *n == test).and_then(|v| v.1) else { return };
+    let agrees = |x: f64| if p.below { x < p.value } else { (x - p.value).abs() <= p.half_unit * (1.0 + 1e-9) };
+    if agrees(want) {
+        return;
+    }
+    let other = variants.iter().find(|(n, v)| *n != test && v.is_some_and(agrees)).map(|(n, _)| *n);
+    out.push(finding(
+        r,
+        LintKind::PValueInconsistent,
+        format!(
+            "printed p {}{} is not the {test} p of (help, hurt) = ({b}, {c}): {want:.4e}{}",
+            if p.below { "< " } else { "" },
+            p.value,
+            other.map_or(String::new(), |o| format!(" (it is the {o} p)"))
+        ),
+        Some(want),
+        Some(p.value),
+    ));
+}
+
+/// The same row id in two tables must carry the same counts (help, hurt, n).
+fn check_counts_across_tables(rows: &[LintRow], out: &mut Vec<Finding>) {
+    let mut first: std::collections::HashMap<&str, &LintRow> = std::collections::HashMap::new();
+    for r in rows {
+        let Some(prev) = first.get(r.id.as_str()).copied() else {
+            first.insert(&r.id, r);
+            continue;
+        };
+        if prev.table == r.table {
+            continue;
+        }
+        for (what, x, y) in [("help", prev.help, r.help), ("hurt", prev.hurt, r.hurt), ("n", prev.n, r.n)] {
+            if let (Some(x), Some(y)) = (x, y)
+                && x != y
+            {
+                out.push(finding(
+                    r,
+                    LintKind::CountMismatch,
+                    format!(
+                        "`{}` reports {what} = {y} here and {x} in {} ({})",
+                        r.id,
+                        prev.table.as_deref().unwrap_or("another table"),
+                        prev.location.as_deref().unwrap_or("-")
+                    ),
+                    Some(x as f64),
+                    Some(y as f64),
+                ));
+            }
+        }
+    }
 }
 
 fn check_row(r: &LintRow, settings: &LintSettings, out: &mut Vec<Finding>) {
@@ -506,7 +583,7 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
             let group = match col {
                 "ci_low" | "ci_high" => Some(1),
                 "z" | "cohen_h" => Some(2),
-                "scale" | "confidence" | "n" | "n_a" | "n_b" | "planned_n" | "help" | "hurt" => None,
+                "scale" | "confidence" | "n" | "n_a" | "n_b" | "planned_n" | "help" | "hurt" | "b" | "c" => None,
                 _ => Some(0),
             };
             if let (Some(p), Some(g)) = (p, group) {
@@ -567,8 +644,14 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
             n_a: whole(n_a, "n_a")?,
             n_b: whole(n_b, "n_b")?,
             delta: num("delta")?,
-            help: whole(num("help")?, "help")?,
-            hurt: whole(num("hurt")?, "hurt")?,
+            help: match whole(num("help")?, "help")? {
+                Some(h) => Some(h),
+                None => whole(num("b")?, "b")?,
+            },
+            hurt: match whole(num("hurt")?, "hurt")? {
+                Some(h) => Some(h),
+                None => whole(num("c")?, "c")?,
+            },
             queries_a: cell(r, Some("queries_a")).map(str::to_string),
             queries_b: cell(r, Some("queries_b")).map(str::to_string),
             prompt_hash_a: cell(r, Some("prompt_hash_a")).map(str::to_string),
@@ -585,7 +668,25 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
             ci_decimals: None,
             stat_decimals: None,
             location: Some(loc.to_string()),
+            p: match cell(r, Some("p")).or(cell(r, Some("p_value"))).or(cell(r, Some("mcnemar_p"))) {
+                None => None,
+                Some(t) => Some(super::number::parse_p(t).ok_or_else(|| {
+                    IngestError::new(
+                        loc.clone().with_field("p"),
+                        format!("`{t}` is not a p-value (0.0768, 9.67e-07, 3.8×10⁻¹¹, < 0.001)"),
+                    )
+                })?),
+            },
+            p_test: cell(r, Some("p_test")).map(|t| t.trim().to_ascii_lowercase()),
         };
+        if let Some(t) = &row.p_test
+            && !["mcnemar_exact", "mcnemar_mid_p", "mcnemar_chi2", "mcnemar_chi2_cc"].contains(&t.as_str())
+        {
+            return Err(IngestError::new(
+                loc.clone().with_field("p_test"),
+                format!("`{t}` is not a test (mcnemar_exact, mcnemar_mid_p, mcnemar_chi2, mcnemar_chi2_cc)"),
+            ));
+        }
         let ci_dec = if cell(r, Some("ci")).is_some() { Some(ci_decimals) } else { dec[1] };
         out.push(LintRow { decimals: dec[0], ci_decimals: ci_dec, stat_decimals: dec[2], ..row });
     }

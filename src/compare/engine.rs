@@ -100,6 +100,23 @@ pub struct CompareSettings {
     /// `CONTROL:ARM`: CONTROL is the compute-matched control of ARM (its cost is compared).
     #[serde(default)]
     pub matched: Vec<String>,
+    /// The plain baseline every method should beat (seed-000's lesson: "BM25 minimum"); `None`:
+    /// the one arm whose name contains `bm25`, if exactly one does.
+    #[serde(default)]
+    pub baseline: Option<String>,
+}
+
+impl CompareSettings {
+    /// The baseline arm among `arms`: the stated one, else the only arm named like BM25.
+    pub fn baseline_arm<'a>(&'a self, arms: &'a [String]) -> Option<&'a str> {
+        match &self.baseline {
+            Some(b) => arms.iter().find(|a| *a == b).map(String::as_str),
+            None => {
+                let bm25: Vec<&String> = arms.iter().filter(|a| a.to_ascii_lowercase().contains("bm25")).collect();
+                (bm25.len() == 1).then(|| bm25[0].as_str())
+            }
+        }
+    }
 }
 
 impl Default for CompareSettings {
@@ -117,6 +134,7 @@ impl Default for CompareSettings {
             per: None,
             cost: Vec::new(),
             matched: Vec::new(),
+            baseline: None,
         }
     }
 }

@@ -101,6 +101,7 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
             Some(tables.pairs),
         ));
     }
+    hs.extend(baseline_ladder(c, tables));
     hs.extend(localization(c, tables));
     for k in &c.costs {
         if let Some(n) = &k.note {
@@ -298,4 +299,48 @@ pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headlin
         }
     }
     hs
+}
+
+/// The baseline ladder (seed-000 §5 item 7): a method that does worse than the plain baseline
+/// arm (BM25), with the pair's interval excluding 0, is an alert — the comparison's other wins
+/// are then over weaker baselines.
+fn baseline_ladder(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline> {
+    let s = &c.settings;
+    let arms: Vec<String> = c.pairs.iter().flat_map(|r| [r.a.clone(), r.b.clone()]).fold(Vec::new(), |mut v, a| {
+        if !v.contains(&a) {
+            v.push(a);
+        }
+        v
+    });
+    let Some(base) = s.baseline_arm(&arms) else { return Vec::new() };
+    let losers: Vec<&super::engine::PairRow> = c
+        .pairs
+        .iter()
+        .filter(|r| r.a == base || r.b == base)
+        .filter(|r| {
+            // the baseline's advantage: positive when the baseline is better
+            let sign = if r.a == base { 1.0 } else { -1.0 } * if s.higher_is_better { 1.0 } else { -1.0 };
+            let (lo, hi) = (sign * r.ci_low, sign * r.ci_high);
+            lo.min(hi) > 0.0
+        })
+        .collect();
+    losers
+        .iter()
+        .map(|r| {
+            let other = if r.a == base { &r.b } else { &r.a };
+            Headline::new(
+                Level::Alert,
+                format!("{other} does worse than the plain baseline {base}"),
+                format!(
+                    "{} − {}: {} ({}% {} interval excludes 0); a method should at least beat {base} (the baseline ladder)",
+                    r.a,
+                    r.b,
+                    difference(r.diff, Some(r.ci_low), Some(r.ci_high), r.n_pairs),
+                    percent(1.0 - s.alpha),
+                    ci_name(s)
+                ),
+                Some(tables.pairs),
+            )
+        })
+        .collect()
 }

@@ -15,6 +15,40 @@ pub fn headlines(r: &RulesReport) -> Vec<Headline> {
             RulesTable::Verdicts,
         ));
     }
+    let post_hoc: Vec<_> = r.exclusions.iter().filter(|e| e.status == "after_results").collect();
+    if let Some(e) = post_hoc.first() {
+        hs.push(Headline::alert(
+            format!(
+                "{} decided after the results {} affects existed",
+                count(post_hoc.len(), "exclusion was", "exclusions were"),
+                if post_hoc.len() == 1 { "it" } else { "they" }
+            ),
+            format!(
+                "e.g. `{}` ({}): decided {} ({}), data {} ({}); {}",
+                e.item,
+                e.reason,
+                e.decided.as_deref().unwrap_or("-"),
+                e.decided_from.as_deref().unwrap_or("-"),
+                e.data_time.as_deref().unwrap_or("-"),
+                e.data_time_from.as_deref().unwrap_or("-"),
+                e.location
+            ),
+            RulesTable::Exclusions,
+        ));
+    }
+    let undated: Vec<&str> = r
+        .exclusions
+        .iter()
+        .filter(|e| e.status != "after_results" && e.status != "before_results")
+        .map(|e| e.item.as_str())
+        .collect();
+    if !undated.is_empty() {
+        hs.push(Headline::finding(
+            format!("{} cannot be placed before or after the results", count(undated.len(), "exclusion", "exclusions")),
+            format!("no decision time or no dated data: {}", some_of(&undated, 6)),
+            RulesTable::Exclusions,
+        ));
+    }
     for v in r.verdicts.iter().filter(|v| v.error.is_some()) {
         hs.push(Headline::alert(
             format!("Rule {} could not be evaluated", v.rule_id),

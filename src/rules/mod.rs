@@ -6,6 +6,7 @@
 //! temporal-integrity check that flags rules registered after the data they judge
 //! (`docs/rules.md`).
 
+pub mod exclusions;
 pub mod expr;
 pub mod headlines;
 pub mod registry;

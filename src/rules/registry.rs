@@ -431,10 +431,15 @@ pub struct RulesReport {
     pub not_fired: usize,
     pub errors: usize,
     pub registered_after_data: usize,
+    /// The exclusion ledger checked against the same clock ([`super::exclusions`]).
+    #[serde(default)]
+    pub exclusions: Vec<super::exclusions::ExclusionCheck>,
+    #[serde(default)]
+    pub exclusions_after_results: usize,
 }
 
 /// The data time of a value or file name, and where it comes from.
-fn data_time(name: &str, ctx: &EvalContext) -> Option<(i64, String)> {
+pub fn data_time(name: &str, ctx: &EvalContext) -> Option<(i64, String)> {
     let v = &ctx.values;
     let from_source = |file: &str| -> Option<(i64, String)> {
         let s = v.sources.get(file);
@@ -631,6 +636,8 @@ pub fn evaluate(rules: &[Rule], ctx: &EvalContext) -> RulesReport {
         errors: verdicts.iter().filter(|v| v.error.is_some()).count(),
         registered_after_data: verdicts.iter().filter(|v| v.temporal.status == "registered_after_data").count(),
         verdicts,
+        exclusions: Vec::new(),
+        exclusions_after_results: 0,
     }
 }
 

@@ -24,10 +24,14 @@ pub fn detect_file_role(f: &InputFile) -> FileRole {
         if doc.get("values").is_some_and(Value::is_object) {
             return FileRole::Values;
         }
+        if doc.get("exclusions").is_some_and(Value::is_array) {
+            return FileRole::Exclusions;
+        }
         return FileRole::Data;
     }
     match text.lines().find(|l| !l.trim().is_empty()) {
         Some(first) if commit_line(first).is_some() => FileRole::GitLog,
+        _ if super::exclusions::looks_like_ledger(f) => FileRole::Exclusions,
         _ => FileRole::Data,
     }
 }

@@ -1,6 +1,7 @@
 //! The tables of a rules evaluation (`memaudit rules --format csv --table NAME`): the same
 //! [`Table`] feeds the CLI and the viewer's export and table.
 
+use super::exclusions::ExclusionCheck;
 use super::{RuleVerdict, RulesReport};
 use crate::report::{Column, Table, num, opt};
 
@@ -9,8 +10,24 @@ crate::choice! {
     pub enum RulesTable {
         /// One row per rule.
         Verdicts = "verdicts",
+        /// The exclusion ledger, checked.
+        Exclusions = "exclusions",
     }
 }
+
+const EXCLUSIONS: &[Column<ExclusionCheck>] = &crate::columns![ExclusionCheck;
+    "item" => |e| e.item.clone(),
+    "reason" => |e| e.reason.clone(),
+    "affects" => |e| e.affects.join(";"),
+    "decided" => |e| opt(&e.decided),
+    "decided_from" => |e| opt(&e.decided_from),
+    "data_time" => |e| opt(&e.data_time),
+    "data_time_from" => |e| opt(&e.data_time_from),
+    "status" => |e| e.status.clone(),
+    "rules" => |e| e.rules.join(";"),
+    "after_registration_of" => |e| e.after_registration_of.join(";"),
+    "location" => |e| e.location.clone(),
+];
 
 const VERDICTS: &[Column<RuleVerdict>] = &crate::columns![RuleVerdict;
     "rule_id" => |v| v.rule_id.clone(),
@@ -28,5 +45,6 @@ const VERDICTS: &[Column<RuleVerdict>] = &crate::columns![RuleVerdict;
 pub fn table(report: &RulesReport, which: RulesTable) -> Table {
     match which {
         RulesTable::Verdicts => Table::of(which.name(), VERDICTS, &report.verdicts),
+        RulesTable::Exclusions => Table::of(which.name(), EXCLUSIONS, &report.exclusions),
     }
 }

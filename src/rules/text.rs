@@ -20,5 +20,25 @@ pub fn render_text(report: &RulesReport) -> String {
         "{} fired, {} not fired, {} errors, {} registered after their data\n",
         report.fired, report.not_fired, report.errors, report.registered_after_data
     ));
+    if !report.exclusions.is_empty() {
+        out.push_str(&format!(
+            "\nexclusion ledger: {} exclusions, {} decided after the results they affect\n",
+            report.exclusions.len(),
+            report.exclusions_after_results
+        ));
+        for e in &report.exclusions {
+            out.push_str(&format!(
+                "  {:<28} {:<15} decided {} ({}), data {} ({}); affects {}; {}\n",
+                e.item,
+                e.status,
+                e.decided.as_deref().unwrap_or("-"),
+                e.decided_from.as_deref().unwrap_or("-"),
+                e.data_time.as_deref().unwrap_or("-"),
+                e.data_time_from.as_deref().unwrap_or("-"),
+                if e.affects.is_empty() { "-".to_string() } else { e.affects.join(", ") },
+                e.reason
+            ));
+        }
+    }
     out
 }

@@ -44,6 +44,7 @@ impl Validate for RulesRequest {
 pub struct LoadedRules {
     pub rules: Vec<Rule>,
     pub context: EvalContext,
+    pub exclusions: Vec<super::exclusions::Exclusion>,
     pub files: Vec<FileSummary>,
 }
 
@@ -53,7 +54,7 @@ fn basename(path: &str) -> &str {
 
 impl Capability for Rules {
     const ANALYSIS: Analysis = Analysis::Rules;
-    const ROLES: &'static [FileRole] = &[FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data];
+    const ROLES: &'static [FileRole] = &FileRole::RULES;
 
     type Request = RulesRequest;
     type Loaded = LoadedRules;
@@ -76,8 +77,14 @@ impl Capability for Rules {
         let mut ctx = EvalContext::default();
         let mut records = vec![0usize; files.len()];
         let mut any_values = false;
+        let mut exclusions = Vec::new();
         for (i, f) in files.iter().enumerate() {
             match f.role {
+                FileRole::Exclusions => {
+                    let e = super::exclusions::read_exclusions(&f.file)?;
+                    records[i] = e.len();
+                    exclusions.extend(e);
+                }
                 FileRole::Rules => {
                     let r = read_rules(&f.file)?;
                     records[i] = r.len();
@@ -149,7 +156,7 @@ impl Capability for Rules {
                 FileSummary::of(f, f.role.describe(), n)
             })
             .collect::<std::result::Result<_, _>>()?;
-        Ok(LoadedRules { rules, context: ctx, files: summaries })
+        Ok(LoadedRules { rules, context: ctx, exclusions, files: summaries })
     }
 
     fn overview(l: &LoadedRules) -> Vec<FileSummary> {
@@ -160,7 +167,9 @@ impl Capability for Rules {
         progress(Phase::Analysing, "evaluating the rules", 0.0);
         let mut ctx = l.context.clone();
         ctx.evaluated_at = request.evaluated_at.clone();
-        let report = evaluate(&l.rules, &ctx);
+        let mut report = evaluate(&l.rules, &ctx);
+        report.exclusions = super::exclusions::check_exclusions(&l.exclusions, &ctx, &report.verdicts);
+        report.exclusions_after_results = report.exclusions.iter().filter(|e| e.status == "after_results").count();
         progress(Phase::Analysing, "done", 1.0);
         Ok(report)
     }

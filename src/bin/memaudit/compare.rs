@@ -65,6 +65,9 @@ pub(crate) struct CompareArgs {
     /// Control arm for Bonferroni–Dunn comparisons.
     #[arg(long)]
     pub(crate) control: Option<String>,
+    /// The plain baseline every method should beat (default: the one arm named like bm25): a method that does worse is an alert.
+    #[arg(long)]
+    pub(crate) baseline: Option<String>,
     /// Every contrast with this arm reads treatment − reference (tables and forest plot).
     #[arg(long)]
     pub(crate) reference: Option<String>,
@@ -143,6 +146,7 @@ impl CompareArgs {
             per: self.per.clone(),
             cost: self.cost.clone(),
             matched: self.matched.clone(),
+            baseline: self.baseline.clone(),
         };
         request.options = PairingOptions { duplicates: self.aggregate, allow_incomplete: self.allow_incomplete };
         request.pair_by_position = self

@@ -23,6 +23,9 @@ pub(crate) struct RulesArgs {
     /// Data files to fingerprint (SHA-256) under the name they are given (match the values' `source`). Repeatable.
     #[arg(long)]
     pub(crate) data: Vec<PathBuf>,
+    /// An exclusion ledger (item, reason, excluded_at or commit, affects): each exclusion is placed before or after the results it affects. Repeatable.
+    #[arg(long)]
+    pub(crate) exclusions: Vec<PathBuf>,
     /// Evaluation time stamped on the verdicts, ISO 8601 (default: now, UTC).
     #[arg(long)]
     pub(crate) evaluated_at: Option<String>,
@@ -40,6 +43,7 @@ pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
     given.extend(args.values.iter().map(|p| (p.clone(), Some(FileRole::Values))));
     given.extend(args.git_log.iter().map(|p| (p.clone(), Some(FileRole::GitLog))));
     given.extend(args.data.iter().map(|p| (p.clone(), Some(FileRole::Data))));
+    given.extend(args.exclusions.iter().map(|p| (p.clone(), Some(FileRole::Exclusions))));
     let files = inputs::<Rules>(given)?;
     let (loaded, report) = run::<Rules>(&files, &request)?;
     emit::<Rules>(&report, &loaded, &args.output)

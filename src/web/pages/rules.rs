@@ -157,7 +157,8 @@ fn detail(i: usize, v: &RuleVerdict) -> Html {
 impl Tool for Rules {
     type Capability = crate::rules::Rules;
     const INTAKE_TITLE: &'static str = "Rules, values and their history";
-    const CARDS: crate::web::components::headlines::Cards = &[("verdicts", "rules-verdicts-card")];
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("verdicts", "rules-verdicts-card"), ("exclusions", "rules-exclusions-card")];
     type Draft = Draft;
     type View = ();
 
@@ -241,6 +242,16 @@ impl Tool for Rules {
                         ("data-temporal", v.temporal.status.clone()),
                     ]).with_class(late(v).then_some("late"))) }
                 </Section>
+                if !r.exclusions.is_empty() {
+                    <Section id="rules-exclusions-card" title="Exclusion ledger" conventions={conv.clone()}
+                        exports={table_exports(RulesTable::Exclusions, b, |b, t| Ok(rules::table(&b.report, t)), |b| to_json(&b.report.exclusions))}
+                        intro={html! { <p class="intro">{ "What was dropped and why, placed on the same clock as the rules: the decision time (its commit in the git log, else excluded_at)                             against the earliest time of the data it affects. after_results: the data existed when the exclusion was decided (post hoc). The rules judging that data are listed,                             and those registered before the decision." }</p> }}>
+                        { table_grid("rules-exclusions", &rules::table(r, RulesTable::Exclusions),
+                            |col| Look::named(col, Kind::Text), &r.exclusions, &[], |e: &crate::rules::exclusions::ExclusionCheck| RowAttrs::data(vec![
+                                ("data-item", e.item.clone()), ("data-status", e.status.clone()),
+                            ]).with_class((e.status == "after_results").then_some("late"))) }
+                    </Section>
+                }
                 <Section id="rules-details-card" title="Each rule: predicates, inputs and hashes" conventions={conv}>
                     { for r.verdicts.iter().enumerate().map(|(i, v)| detail(i, v)) }
                 </Section>

@@ -64,6 +64,7 @@ pub struct Draft {
     pub cost: String,
     /// `CONTROL:ARM` pairs, comma-separated.
     pub matched: String,
+    pub baseline: String,
 }
 
 impl Default for Draft {
@@ -93,6 +94,7 @@ impl Default for Draft {
             higher_is_better: s.higher_is_better,
             cost: String::new(),
             matched: String::new(),
+            baseline: String::new(),
         }
     }
 }
@@ -166,6 +168,7 @@ impl Draft {
             per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
             cost: list(&self.cost),
             matched: list(&self.matched),
+            baseline: (!self.baseline.trim().is_empty()).then(|| self.baseline.trim().to_string()),
         };
         Ok(s)
     }
@@ -188,6 +191,7 @@ impl Draft {
         self.per = s.per.clone().unwrap_or_default();
         self.cost = s.cost.join(",");
         self.matched = s.matched.join(",");
+        self.baseline = s.baseline.clone().unwrap_or_default();
     }
 }
 

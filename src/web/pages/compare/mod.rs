@@ -815,6 +815,13 @@ impl ComparePage {
                         <input id="cmp-matched" type="text" value={d.matched.clone()} oninput={edit(|d, v| d.matched = v)} />
                     </div>
                     <div class="field">
+                        <label for="cmp-baseline" title="the plain baseline every method should beat (--baseline; default: the one arm named like bm25)">{ "baseline arm" }</label>
+                        <select id="cmp-baseline" onchange={select_edit(|d, v| d.baseline = v.to_string())}>
+                            <option value="" selected={d.baseline.is_empty()}>{ "(auto: bm25)" }</option>
+                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.baseline == *a}>{ a.clone() }</option> }) }
+                        </select>
+                    </div>
+                    <div class="field">
                         <label for="cmp-control" title="Bonferroni–Dunn comparisons against one arm">{ "control arm" }</label>
                         <select id="cmp-control" onchange={select_edit(|d, v| d.control = v.to_string())}>
                             <option value="" selected={d.control.is_empty()}>{ "(none)" }</option>
