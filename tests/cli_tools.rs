@@ -398,7 +398,17 @@ fn rules_json_and_table() {
     k.sort();
     assert_eq!(
         k,
-        ["errors", "fired", "headlines", "memaudit_version", "not_fired", "registered_after_data", "verdicts"]
+        [
+            "errors",
+            "exclusions",
+            "exclusions_after_results",
+            "fired",
+            "headlines",
+            "memaudit_version",
+            "not_fired",
+            "registered_after_data",
+            "verdicts"
+        ]
     );
     assert_eq!(v["registered_after_data"], 1);
     let late =
