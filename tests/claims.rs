@@ -500,3 +500,40 @@ fn printed_p_values_follow_from_their_counts() {
         read_lint_table(&memaudit::ingest::InputFile::new("bad.csv", bad.as_bytes().to_vec())).unwrap_err().to_string();
     assert!(e.contains("bad.csv") && e.contains("line 2") && e.contains("p"), "{e}");
 }
+
+/// BriefBench's printed identities (seed-002 §5.4): κ = compliance / recall holds in its
+/// released real-code table as shipped (`paper_realcode_pooled.csv`: 0.469 / 0.667 = 0.703, …);
+/// a κ that does not, MAP ≠ MRR with one gold item, MAP > MRR with several, and mean ranks that
+/// do not sum to k(k + 1)/2 (the drawn CD diagram's ≈35.2 for k = 8, §4.3 item 2) are found.
+#[test]
+fn briefbench_identities_are_checked() {
+    use memaudit::claims::lint::{LintKind, LintSettings, lint, read_lint_table};
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/external/BriefBench/paper_realcode_pooled.csv");
+    let shipped =
+        read_lint_table(&memaudit::ingest::InputFile::new("paper_realcode_pooled.csv", std::fs::read(p).unwrap()))
+            .unwrap();
+    assert_eq!(shipped.len(), 8);
+    let found = lint(&shipped, &LintSettings::default());
+    assert!(found.iter().all(|f| f.kind != LintKind::IdentityViolated), "{found:?}");
+    let csv = "table,id,compliance,recall,kappa,map,mrr,gold,mean_rank\n\
+               T9,brief,0.469,0.667,0.750,,,,\n\
+               T27,syn,,,,0.631,0.500,1,\n\
+               T27,dcb,,,,0.696,0.688,3,\n\
+               T27,swe,,,,0.605,0.605,1,\n\
+               F23,brief,,,,,,,2.4\n\
+               F23,bm25,,,,,,,3.1\n\
+               F23,tfidf,,,,,,,3.3\n\
+               F23,dense,,,,,,,4.2\n\
+               F23,hybrid,,,,,,,4.0\n\
+               F23,rerank,,,,,,,5.4\n\
+               F23,raptor,,,,,,,5.7\n\
+               F23,none,,,,,,,7.1\n";
+    let rows = read_lint_table(&memaudit::ingest::InputFile::new("t.csv", csv.as_bytes().to_vec())).unwrap();
+    let found: Vec<_> =
+        lint(&rows, &LintSettings::default()).into_iter().filter(|f| f.kind == LintKind::IdentityViolated).collect();
+    let rows_found: Vec<&str> = found.iter().map(|f| f.row.as_str()).collect();
+    assert_eq!(rows_found, vec!["brief", "syn", "dcb", "none"], "{found:?}");
+    assert!((found[0].expected.unwrap() - 0.469 / 0.667).abs() < 1e-12);
+    assert!(found[3].message.contains("sum to 35.2") && found[3].message.contains("36"), "{}", found[3].message);
+}

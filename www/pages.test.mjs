@@ -397,7 +397,10 @@ test('reclaim page: boundary evidence (invented numbers, failure modes, sweeps, 
   await page.setInputFiles('#reclaim-file-input', REALWORLD);
   await waitReady(page, 'reclaim');
   await page.waitForSelector('#reclaim-invented tbody tr');
-  const want = JSON.parse(cli(['reclaim', '--trials', REALWORLD, '--format', 'json']));
+  // The CLI in the file's folder, so the examples name the file as the browser does.
+  const inExt = (args) => cli(args, { cwd: path.dirname(REALWORLD) });
+  const rw = path.basename(REALWORLD);
+  const want = JSON.parse(inExt(['reclaim', '--trials', rw, '--format', 'json']));
   const rows = await readRows(page, '#reclaim-invented');
   assert.equal(rows.length, want.boundaries.invented.length);
   for (const w of want.boundaries.invented) {
@@ -409,7 +412,7 @@ test('reclaim page: boundary evidence (invented numbers, failure modes, sweeps, 
   const mem0 = want.boundaries.invented.find((x) => x.policy === 'mem0');
   assert.equal(mem0.with_invented, mem0.memories);
   for (const t of ['invented', 'failure_modes']) {
-    assert.equal(await download(page, `button[data-export="${t}"][data-kind="csv"]`), cli(['reclaim', '--trials', REALWORLD, '--format', 'csv', '--table', t]), t);
+    assert.equal(await download(page, `button[data-export="${t}"][data-kind="csv"]`), inExt(['reclaim', '--trials', rw, '--format', 'csv', '--table', t]), t);
   }
   // Sweeps and cascades have no pid: the item column is stated, as with --item.
   const sweep = path.join(ROOT, 'tests', 'reference', 'reclaim_boundaries', 'sizesweep.jsonl');

@@ -77,6 +77,22 @@ pub struct LintRow {
     pub p: Option<super::number::PrintedP>,
     #[serde(default)]
     pub p_test: Option<String>,
+    /// BriefBench's identity columns: compliance, recall and the use factor κ; MAP and MRR with
+    /// the gold items per query; a mean rank (the rows of one table are the k arms).
+    #[serde(default)]
+    pub compliance: Option<f64>,
+    #[serde(default)]
+    pub recall: Option<f64>,
+    #[serde(default)]
+    pub kappa: Option<f64>,
+    #[serde(default)]
+    pub map: Option<f64>,
+    #[serde(default)]
+    pub mrr: Option<f64>,
+    #[serde(default)]
+    pub gold: Option<usize>,
+    #[serde(default)]
+    pub mean_rank: Option<f64>,
 }
 
 /// Every check.
@@ -115,6 +131,9 @@ pub enum LintKind {
     PValueInconsistent,
     /// The same row (id) in two tables with different counts (help, hurt, n).
     CountMismatch,
+    /// A printed identity does not hold: κ = compliance / recall, MAP = MRR with one gold item
+    /// (MAP ≤ MRR with several), or a table's mean ranks summing to k(k + 1)/2.
+    IdentityViolated,
 }
 
 /// One side of a finding that compares cells of per-query scores: an arm at a K, with the
@@ -235,9 +254,80 @@ pub fn lint(rows: &[LintRow], settings: &LintSettings) -> Vec<Finding> {
         }
         check_row(r, settings, &mut out);
         check_p(r, &mut out);
+        check_identities(r, &mut out);
     }
     check_counts_across_tables(rows, &mut out);
+    check_rank_sums(rows, &mut out);
     out
+}
+
+/// κ = compliance / recall within the printed rounding (each of the three printed to `half`:
+/// |κ − c/r| ≤ half·(1 + 1/r + c/r²)); MAP = MRR within rounding with one gold item, MAP ≤ MRR
+/// with several (seed-002 §5.4).
+fn check_identities(r: &LintRow, out: &mut Vec<Finding>) {
+    let half = r.half();
+    if let (Some(c), Some(rec), Some(k)) = (r.compliance, r.recall, r.kappa)
+        && rec > 0.0
+    {
+        let want = c / rec;
+        let allow = half * (1.0 + 1.0 / rec + c / (rec * rec)) * (1.0 + 1e-9);
+        if (k - want).abs() > allow {
+            out.push(finding(
+                r,
+                LintKind::IdentityViolated,
+                format!("kappa {k} is not compliance / recall = {c} / {rec} = {want:.4}"),
+                Some(want),
+                Some(k),
+            ));
+        }
+    }
+    if let (Some(map), Some(mrr), Some(g)) = (r.map, r.mrr, r.gold) {
+        let bad = if g == 1 { (map - mrr).abs() > 2.0 * half } else { map > mrr + 2.0 * half };
+        if bad {
+            out.push(finding(
+                r,
+                LintKind::IdentityViolated,
+                if g == 1 {
+                    format!("MAP {map} is not MRR {mrr}: with one gold item per query AP = 1/rank, so MAP = MRR")
+                } else {
+                    format!("MAP {map} exceeds MRR {mrr}: with {g} gold items AP ≤ RR per query, so MAP ≤ MRR")
+                },
+                Some(mrr),
+                Some(map),
+            ));
+        }
+    }
+}
+
+/// The mean ranks of one table's k rows sum to k(k + 1)/2 (each block ranks 1..k, ties by
+/// midranks), within k printed roundings.
+fn check_rank_sums(rows: &[LintRow], out: &mut Vec<Finding>) {
+    let mut tables: Vec<(Option<String>, Vec<&LintRow>)> = Vec::new();
+    for r in rows.iter().filter(|r| r.mean_rank.is_some()) {
+        match tables.iter_mut().find(|(t, _)| *t == r.table) {
+            Some((_, v)) => v.push(r),
+            None => tables.push((r.table.clone(), vec![r])),
+        }
+    }
+    for (_, rs) in tables {
+        let k = rs.len() as f64;
+        if rs.len() < 2 {
+            continue;
+        }
+        let sum: f64 = rs.iter().filter_map(|r| r.mean_rank).sum();
+        let want = k * (k + 1.0) / 2.0;
+        let allow = rs.iter().map(|r| r.half()).sum::<f64>() * (1.0 + 1e-9);
+        if (sum - want).abs() > allow {
+            let last = rs[rs.len() - 1];
+            out.push(finding(
+                last,
+                LintKind::IdentityViolated,
+                format!("the {} mean ranks sum to {sum:.4}, not k(k + 1)/2 = {want} for k = {}", rs.len(), rs.len()),
+                Some(want),
+                Some(sum),
+            ));
+        }
+    }
 }
 
 /// The printed p against the claimed test on the printed (help, hurt): equal within half a unit
@@ -583,7 +673,9 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
             let group = match col {
                 "ci_low" | "ci_high" => Some(1),
                 "z" | "cohen_h" => Some(2),
-                "scale" | "confidence" | "n" | "n_a" | "n_b" | "planned_n" | "help" | "hurt" | "b" | "c" => None,
+                "scale" | "confidence" | "n" | "n_a" | "n_b" | "planned_n" | "help" | "hurt" | "b" | "c" | "gold" => {
+                    None
+                }
                 _ => Some(0),
             };
             if let (Some(p), Some(g)) = (p, group) {
@@ -633,7 +725,10 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
         };
         let row = LintRow {
             table: cell(r, Some("table")).map(str::to_string),
-            id: cell(r, Some("id")).or(cell(r, Some("row"))).map_or_else(|| format!("row {}", i + 1), str::to_string),
+            id: cell(r, Some("id"))
+                .or(cell(r, Some("row")))
+                .or(cell(r, Some("arm")))
+                .map_or_else(|| format!("row {}", i + 1), str::to_string),
             kind,
             estimate,
             ci_low,
@@ -678,6 +773,13 @@ pub fn read_lint_table(file: &InputFile) -> Result<Vec<LintRow>, IngestError> {
                 })?),
             },
             p_test: cell(r, Some("p_test")).map(|t| t.trim().to_ascii_lowercase()),
+            compliance: num("compliance")?,
+            recall: num("recall")?,
+            kappa: num("kappa")?,
+            map: num("map")?,
+            mrr: num("mrr")?,
+            gold: whole(num("gold")?, "gold")?,
+            mean_rank: num("mean_rank")?,
         };
         if let Some(t) = &row.p_test
             && !["mcnemar_exact", "mcnemar_mid_p", "mcnemar_chi2", "mcnemar_chi2_cc"].contains(&t.as_str())

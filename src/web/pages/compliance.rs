@@ -199,12 +199,12 @@ impl Tool for Compliance {
                 { ui.text_field("compliance-focus", "focus arm", &d.focus, "the arm whose margins, crossover and power are computed", |d, v| d.focus = v) }
                 { ui.text_field("compliance-against", "against", &d.against, "arms compared with the focus, comma-separated (default: every other arm)", |d, v| d.against = v) }
                 { ui.text_field("compliance-claimed-effect", "claimed effect", &d.claimed_effect, "the compliance difference comparisons are claimed to detect, e.g. 0.1", |d, v| d.claimed_effect = v) }
-                { ui.text_field("compliance-power", "target power", &d.power, "of the power table", |d, v| d.power = v) }
+                { ui.text_field("compliance-target-power", "target power", &d.power, "of the power table", |d, v| d.power = v) }
                 { ui.text_field("compliance-arm", "arm column", &d.arm, "default: arm, system, method, condition", |d, v| d.arm = v) }
                 { ui.text_field("compliance-compliance", "compliance column", &d.compliance, "default: compliance_rate, compliance, comply, compliant, honored", |d, v| d.compliance = v) }
                 { ui.text_field("compliance-recall", "recall column", &d.recall, "default: recall, retrieval_recall, p_ret", |d, v| d.recall = v) }
                 { ui.text_field("compliance-tokens", "tokens column", &d.tokens, "default: total_tokens, tokens, session_tokens, n_tokens", |d, v| d.tokens = v) }
-                { ui.text_field("compliance-depth", "depth column", &d.depth, "default: depth, hops, hop_depth", |d, v| d.depth = v) }
+                { ui.text_field("compliance-depth-column", "depth column", &d.depth, "default: depth, hops, hop_depth", |d, v| d.depth = v) }
                 { ui.text_field("compliance-bootstrap", "bootstrap resamples", &d.bootstrap, "0 to 20,000", |d, v| d.bootstrap = v) }
                 { ui.text_field("compliance-seed", "seed", &d.seed, "of the bootstrap", |d, v| d.seed = v) }
                 { ui.text_field("compliance-confidence", "interval level", &d.confidence, "every interval; the power table's alpha is 1 \u{2212} it", |d, v| d.confidence = v) }
