@@ -117,7 +117,7 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
     let below = r.power.iter().filter(|p| p.verdict == "below_mde").count();
     if below > 0 {
         hs.push(Headline::context(
-            format!("{} observed gaps are below the minimum detectable effect", below),
+            format!("{} below the minimum detectable effect", count(below, "observed gap is", "observed gaps are")),
             format!("of {} comparisons at power {} (see the power table)", r.power.len(), r.settings.target_power),
             ComplianceTable::Power,
         ));
