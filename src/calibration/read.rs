@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::{Example, Tally, is_missing, parse_bool, rows};
+use crate::ingest::table::{Example, Tally, find_column, is_missing, parse_bool, rows};
 use crate::outcomes::parse_number;
 
 /// Aliases of the confidence column, in order of preference.
@@ -73,27 +73,6 @@ pub fn looks_like_routing(file: &InputFile) -> bool {
     })
 }
 
-fn column(
-    file: &str,
-    headers: &[String],
-    stated: Option<&str>,
-    aliases: &[&str],
-    option: &str,
-) -> Result<Option<usize>> {
-    match stated {
-        Some(s) => headers.iter().position(|h| h == s).map(Some).ok_or_else(|| {
-            Error::Ingest(IngestError::new(
-                Location::file(file).with_field(s.to_string()),
-                format!(
-                    "{option} names the column `{s}`, which this file does not have (its columns: {})",
-                    headers.join(", ")
-                ),
-            ))
-        }),
-        None => Ok(aliases.iter().find_map(|a| headers.iter().position(|h| h == a))),
-    }
-}
-
 impl Routed {
     /// Adds one file's rows.
     pub fn add(&mut self, file: &InputFile, names: &ColumnNames<'_>) -> Result<()> {
@@ -113,17 +92,17 @@ impl Routed {
             })
         };
         let conf = need(
-            column(name, h, names.confidence, CONFIDENCE, "--confidence")?,
+            find_column(name, h, names.confidence, CONFIDENCE, "--confidence")?,
             "confidence",
             "--confidence",
             CONFIDENCE,
         )?;
-        let corr = need(column(name, h, names.correct, CORRECT, "--correct")?, "outcome", "--correct", CORRECT)?;
-        let mem = column(name, h, names.with_memory, WITH_MEMORY, "--with-memory")?;
-        let app = column(name, h, names.applied, APPLIED, "--applied")?;
-        let item = column(name, h, names.item, ITEM, "--item")?;
+        let corr = need(find_column(name, h, names.correct, CORRECT, "--correct")?, "outcome", "--correct", CORRECT)?;
+        let mem = find_column(name, h, names.with_memory, WITH_MEMORY, "--with-memory")?;
+        let app = find_column(name, h, names.applied, APPLIED, "--applied")?;
+        let item = find_column(name, h, names.item, ITEM, "--item")?;
         let split = match names.split {
-            Some(s) => column(name, h, Some(s), &[], "--split")?,
+            Some(s) => find_column(name, h, Some(s), &[], "--split")?,
             None => None,
         };
         self.readings.push(Reading {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::{Example, Tally, is_missing, parse_bool, rows};
+use crate::ingest::table::{Example, Tally, find_column, is_missing, parse_bool, rows};
 use crate::outcomes::parse_number;
 
 /// Aliases of the arm column, in order of preference.
@@ -97,27 +97,6 @@ pub fn looks_like_compliance(file: &InputFile) -> bool {
     })
 }
 
-fn column(
-    file: &str,
-    headers: &[String],
-    stated: Option<&str>,
-    aliases: &[&str],
-    option: &str,
-) -> Result<Option<usize>> {
-    match stated {
-        Some(s) => headers.iter().position(|h| h == s).map(Some).ok_or_else(|| {
-            Error::Ingest(IngestError::new(
-                Location::file(file).with_field(s.to_string()),
-                format!(
-                    "{option} names the column `{s}`, which this file does not have (its columns: {})",
-                    headers.join(", ")
-                ),
-            ))
-        }),
-        None => Ok(aliases.iter().find_map(|a| headers.iter().position(|h| h == a))),
-    }
-}
-
 impl Tasks {
     /// Adds one file's rows.
     pub fn add(&mut self, file: &InputFile, names: &ColumnNames<'_>) -> Result<()> {
@@ -136,25 +115,25 @@ impl Tasks {
                 ))
             })
         };
-        let arm = need(column(name, h, names.arm, ARM, "--arm")?, "arm", "--arm", ARM)?;
+        let arm = need(find_column(name, h, names.arm, ARM, "--arm")?, "arm", "--arm", ARM)?;
         let comp = need(
-            column(name, h, names.compliance, COMPLIANCE, "--compliance")?,
+            find_column(name, h, names.compliance, COMPLIANCE, "--compliance")?,
             "compliance",
             "--compliance",
             COMPLIANCE,
         )?;
-        let recall = column(name, h, names.recall, RECALL, "--recall")?;
-        let tokens = column(name, h, names.tokens, TOKENS, "--tokens")?;
-        let depth = column(name, h, names.depth, DEPTH, "--depth")?;
+        let recall = find_column(name, h, names.recall, RECALL, "--recall")?;
+        let tokens = find_column(name, h, names.tokens, TOKENS, "--tokens")?;
+        let depth = find_column(name, h, names.depth, DEPTH, "--depth")?;
         let group: Vec<usize> = names
             .group
             .iter()
-            .map(|g| column(name, h, Some(g), &[], "--group").map(|c| c.unwrap_or_default()))
+            .map(|g| find_column(name, h, Some(g), &[], "--group").map(|c| c.unwrap_or_default()))
             .collect::<Result<_>>()?;
         let filter: Vec<(usize, &Vec<String>)> = names
             .filter
             .iter()
-            .map(|(c, vals)| column(name, h, Some(c), &[], "--filter").map(|i| (i.unwrap_or_default(), vals)))
+            .map(|(c, vals)| find_column(name, h, Some(c), &[], "--filter").map(|i| (i.unwrap_or_default(), vals)))
             .collect::<Result<_>>()?;
         let used: Vec<usize> =
             [Some(arm), Some(comp), recall, tokens, depth].into_iter().flatten().chain(group.iter().copied()).collect();

@@ -90,6 +90,29 @@ fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<St
     Rows { headers, records }
 }
 
+/// The column a reader uses: the one `option` states (an error naming the file and its columns
+/// when absent), else the first of `aliases` present, else `None`.
+pub fn find_column(
+    file: &str,
+    headers: &[String],
+    stated: Option<&str>,
+    aliases: &[&str],
+    option: &str,
+) -> crate::error::Result<Option<usize>> {
+    match stated {
+        Some(s) => headers.iter().position(|h| h == s).map(Some).ok_or_else(|| {
+            crate::error::Error::Ingest(IngestError::new(
+                Location::file(file).with_field(s.to_string()),
+                format!(
+                    "{option} names the column `{s}`, which this file does not have (its columns: {})",
+                    headers.join(", ")
+                ),
+            ))
+        }),
+        None => Ok(aliases.iter().find_map(|a| headers.iter().position(|h| h == a))),
+    }
+}
+
 /// Whether a cell is a missing value: empty, or a missing marker (`NA`, `null`, …).
 pub fn is_missing(cell: &str) -> bool {
     cell.is_empty() || crate::outcomes::MISSING_MARKERS.contains(&cell)

@@ -100,6 +100,16 @@ pub(crate) fn note(text: &str) {
     let _ = writeln!(std::io::stderr(), "{}", memaudit::report::terminal_safe(text));
 }
 
+/// `--filter COLUMN=v1,v2` options (repeatable) as column → values.
+pub(crate) fn filters(given: &[String]) -> Result<std::collections::BTreeMap<String, Vec<String>>, Failure> {
+    let mut out = std::collections::BTreeMap::new();
+    for f in given {
+        let (col, vals) = f.split_once('=').ok_or_else(|| fail(format!("--filter `{f}`: expected COLUMN=v1,v2")))?;
+        out.insert(col.to_string(), vals.split(',').map(str::to_string).collect());
+    }
+    Ok(out)
+}
+
 /// Writes to stdout; a closed pipe or a full disk is a failure with a message, never a panic.
 pub(crate) fn print(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();

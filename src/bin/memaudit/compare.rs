@@ -128,11 +128,7 @@ impl CompareArgs {
         request.spec.value = self.value.clone();
         request.spec.strata = nonempty(&self.strata);
         request.spec.judgment = self.judgment;
-        for f in &self.filter {
-            let (col, vals) =
-                f.split_once('=').ok_or_else(|| fail(format!("--filter `{f}`: expected COLUMN=v1,v2")))?;
-            request.spec.filter.insert(col.to_string(), vals.split(',').map(str::to_string).collect());
-        }
+        request.spec.filter.extend(crate::common::filters(&self.filter)?);
         request.settings = CompareSettings {
             alpha: self.alpha,
             bootstrap: self.bootstrap,

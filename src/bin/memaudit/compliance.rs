@@ -10,7 +10,7 @@ use memaudit::compliance::{Compliance, ComplianceRequest, ComplianceTable};
 use memaudit::stats::bootstrap::Bootstrap;
 use memaudit::stats::power::{Design, PowerRequest, calculate};
 
-use crate::common::{Failure, Output, emit, fail, inputs, json_report, print, run};
+use crate::common::{Failure, Output, emit, fail, filters, inputs, json_report, print, run};
 
 fn defaults() -> ComplianceRequest {
     ComplianceRequest::default()
@@ -68,11 +68,7 @@ pub(crate) struct ComplianceArgs {
 }
 
 pub(crate) fn compliance_cmd(args: ComplianceArgs) -> Result<(), Failure> {
-    let mut filter = std::collections::BTreeMap::new();
-    for f in &args.filter {
-        let (col, vals) = f.split_once('=').ok_or_else(|| fail(format!("--filter `{f}`: expected COLUMN=v1,v2")))?;
-        filter.insert(col.to_string(), vals.split(',').map(str::to_string).filter(|v| !v.is_empty()).collect());
-    }
+    let filter = filters(&args.filter)?;
     let request = ComplianceRequest {
         arm: args.arm.clone(),
         compliance: args.compliance.clone(),
