@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::{Example, Tally, find_column, is_missing, parse_bool, rows};
+use crate::ingest::table::{Example, Tally, find_column, has_columns, is_missing, parse_bool, required_column, rows};
 use crate::outcomes::parse_number;
 
 /// Aliases of the confidence column, in order of preference.
@@ -67,10 +67,7 @@ pub struct Routed {
 
 /// Whether a file looks like routing rows: a confidence and an outcome column.
 pub fn looks_like_routing(file: &InputFile) -> bool {
-    rows(file).is_ok_and(|r| {
-        let has = |names: &[&str]| r.headers.iter().any(|h| names.contains(&h.as_str()));
-        has(CONFIDENCE) && has(CORRECT)
-    })
+    has_columns(file, &[CONFIDENCE, CORRECT])
 }
 
 impl Routed {
@@ -79,25 +76,8 @@ impl Routed {
         let t = rows(file)?;
         let name = file.name.as_str();
         let h = &t.headers;
-        let need = |c: Option<usize>, what: &str, option: &str, aliases: &[&str]| {
-            c.ok_or_else(|| {
-                Error::Ingest(IngestError::new(
-                    Location::file(name).with_field(what.to_string()),
-                    format!(
-                        "no {what} column (looked for {}): state it with {option} (the columns are: {})",
-                        aliases.join(", "),
-                        h.join(", ")
-                    ),
-                ))
-            })
-        };
-        let conf = need(
-            find_column(name, h, names.confidence, CONFIDENCE, "--confidence")?,
-            "confidence",
-            "--confidence",
-            CONFIDENCE,
-        )?;
-        let corr = need(find_column(name, h, names.correct, CORRECT, "--correct")?, "outcome", "--correct", CORRECT)?;
+        let conf = required_column(name, h, names.confidence, CONFIDENCE, "--confidence", "confidence")?;
+        let corr = required_column(name, h, names.correct, CORRECT, "--correct", "outcome")?;
         let mem = find_column(name, h, names.with_memory, WITH_MEMORY, "--with-memory")?;
         let app = find_column(name, h, names.applied, APPLIED, "--applied")?;
         let item = find_column(name, h, names.item, ITEM, "--item")?;

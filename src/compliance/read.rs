@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::ingest::table::{Example, Tally, find_column, is_missing, parse_bool, rows};
+use crate::ingest::table::{Example, Tally, find_column, has_columns, is_missing, parse_bool, required_column, rows};
 use crate::outcomes::parse_number;
 
 /// Aliases of the arm column, in order of preference.
@@ -91,10 +91,7 @@ pub struct Tasks {
 
 /// Whether a file looks like compliance rows: an arm and a compliance column.
 pub fn looks_like_compliance(file: &InputFile) -> bool {
-    rows(file).is_ok_and(|r| {
-        let has = |names: &[&str]| r.headers.iter().any(|h| names.contains(&h.as_str()));
-        has(ARM) && has(COMPLIANCE)
-    })
+    has_columns(file, &[ARM, COMPLIANCE])
 }
 
 impl Tasks {
@@ -103,25 +100,8 @@ impl Tasks {
         let t = rows(file)?;
         let name = file.name.as_str();
         let h = &t.headers;
-        let need = |c: Option<usize>, what: &str, option: &str, aliases: &[&str]| {
-            c.ok_or_else(|| {
-                Error::Ingest(IngestError::new(
-                    Location::file(name).with_field(what.to_string()),
-                    format!(
-                        "no {what} column (looked for {}): state it with {option} (the columns are: {})",
-                        aliases.join(", "),
-                        h.join(", ")
-                    ),
-                ))
-            })
-        };
-        let arm = need(find_column(name, h, names.arm, ARM, "--arm")?, "arm", "--arm", ARM)?;
-        let comp = need(
-            find_column(name, h, names.compliance, COMPLIANCE, "--compliance")?,
-            "compliance",
-            "--compliance",
-            COMPLIANCE,
-        )?;
+        let arm = required_column(name, h, names.arm, ARM, "--arm", "arm")?;
+        let comp = required_column(name, h, names.compliance, COMPLIANCE, "--compliance", "compliance")?;
         let recall = find_column(name, h, names.recall, RECALL, "--recall")?;
         let tokens = find_column(name, h, names.tokens, TOKENS, "--tokens")?;
         let depth = find_column(name, h, names.depth, DEPTH, "--depth")?;

@@ -113,6 +113,33 @@ pub fn find_column(
     }
 }
 
+/// [`find_column`] for a column the reader cannot do without: absent, an error naming the file,
+/// the aliases looked for, the option that states it, and the file's columns.
+pub fn required_column(
+    file: &str,
+    headers: &[String],
+    stated: Option<&str>,
+    aliases: &[&str],
+    option: &str,
+    what: &str,
+) -> crate::error::Result<usize> {
+    find_column(file, headers, stated, aliases, option)?.ok_or_else(|| {
+        crate::error::Error::Ingest(IngestError::new(
+            Location::file(file).with_field(what.to_string()),
+            format!(
+                "no {what} column (looked for {}): state it with {option} (the columns are: {})",
+                aliases.join(", "),
+                headers.join(", ")
+            ),
+        ))
+    })
+}
+
+/// Whether a file reads as a table with, for each group of aliases, one of them as a column.
+pub fn has_columns(file: &InputFile, groups: &[&[&str]]) -> bool {
+    rows(file).is_ok_and(|r| groups.iter().all(|names| r.headers.iter().any(|h| names.contains(&h.as_str()))))
+}
+
 /// Whether a cell is a missing value: empty, or a missing marker (`NA`, `null`, …).
 pub fn is_missing(cell: &str) -> bool {
     cell.is_empty() || crate::outcomes::MISSING_MARKERS.contains(&cell)
