@@ -26,6 +26,7 @@ pub mod explain;
 pub mod figures;
 pub mod headlines;
 pub mod itemized;
+pub mod numbers;
 pub mod read;
 pub mod reference;
 pub mod source;
@@ -265,6 +266,10 @@ pub struct NoteRow {
     pub arm: Option<String>,
     /// One sentence saying why.
     pub explanation: String,
+    /// Numbers the note states that its `source` text does not (`None` without a source
+    /// text): [`numbers::invented_numbers`].
+    #[serde(default)]
+    pub invented: Option<Vec<String>>,
 }
 
 /// Everything the probe found in one note.

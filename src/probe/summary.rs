@@ -362,6 +362,7 @@ const NOTES: &[Column<NoteRow>] = &crate::columns![NoteRow;
     "arm" => |n| opt(&n.arm),
     "correct" => |n| opt(&n.correct),
     "explanation" => |n| n.explanation.clone(),
+    "invented" => |n| n.invented.as_ref().map_or(String::new(), |v| v.join(" ")),
 ];
 
 /// One verdict of one mode with its recovery.

@@ -41,6 +41,10 @@ fn base_row(input: &NoteInput, mode: Mode, verdict: Verdict) -> NoteRow {
         integrity: input.integrity,
         arm: input.arm.clone(),
         explanation: String::new(),
+        invented: input
+            .source
+            .as_deref()
+            .map(|s| super::numbers::invented_numbers(&input.note, &super::numbers::number_strings(s))),
     }
 }
 
