@@ -65,7 +65,14 @@ fn seeds() -> Vec<(&'static str, Vec<(&'static str, String)>)> {
                 ("scores.csv", head(&read("seed000_scores.csv"), 60)),
             ],
         ),
-        ("rules", vec![("rules.json", read("seed000_rules.json")), ("values.json", read("seed000_values.json"))]),
+        (
+            "rules",
+            vec![
+                ("rules.json", read("seed000_rules.json")),
+                ("values.json", read("seed000_values.json")),
+                ("exclusions.csv", read("seed000_exclusions.csv")),
+            ],
+        ),
         ("trec-eval", vec![("test.qrels", "1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n".into()), ("run.txt", "1 Q0 d1 1 2.0 t\n1 Q0 d9 2 1.0 t\n2 Q0 d3 1 0.5 t\n".into())]),
         (
             "labels",
