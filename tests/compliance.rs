@@ -117,6 +117,25 @@ fn arms_cells_and_slopes_equal_the_python_reference() {
     }
 }
 
+/// Baron–Kenny through recall against statsmodels OLS (compliance ~ 1 + arm + recall).
+#[test]
+fn mediation_equals_statsmodels_ols() {
+    let want = reference();
+    let r = run_on(vec![rows()], &request()).unwrap();
+    let ws = want["mediation"].as_array().unwrap();
+    assert_eq!(r.mediation.len(), ws.len());
+    for w in ws {
+        let m = r.mediation.iter().find(|m| m.group == w["group"] && m.against == w["against"]).unwrap();
+        assert_eq!(m.n as u64, w["n"].as_u64().unwrap());
+        for (got, key) in [(m.total, "total"), (m.a, "a"), (m.direct, "direct"), (m.b, "b"), (m.indirect, "indirect")] {
+            assert!(close(Some(got), &w[key], 1e-9), "{} {} {key}: {got} vs {}", m.group, m.against, w[key]);
+        }
+        // indirect = a·b (OLS algebra on the same rows)
+        assert!((m.indirect - m.a * m.b).abs() < 1e-9, "{m:?}");
+        assert!(m.indirect_low.unwrap() <= m.indirect && m.indirect <= m.indirect_high.unwrap());
+    }
+}
+
 #[test]
 fn power_rows_equal_statsmodels() {
     let want = reference();
@@ -329,4 +348,17 @@ fn refusals_name_the_file_line_and_column() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("--filter kept none"), "{e}");
+}
+
+/// A varying column is "pooled" only when it is a condition (its values recur within an arm),
+/// never an id that differs on every row.
+#[test]
+fn ids_are_not_conditions() {
+    let csv = "task,arm,variant,comply\nt1,a,full,1\nt2,a,full,0\nt3,a,stripped,1\nt4,a,stripped,1\nt1,b,full,0\nt2,b,full,0\nt3,b,stripped,1\nt4,b,stripped,0\n";
+    let q = ComplianceRequest {
+        bootstrap: Bootstrap { resamples: 0, seed: 1, confidence: 0.95 },
+        ..ComplianceRequest::default()
+    };
+    let r = run_on(vec![InputFile::new("v.csv", csv.as_bytes().to_vec())], &q).unwrap();
+    assert_eq!(r.pooled.iter().map(|p| p.column.as_str()).collect::<Vec<_>>(), vec!["variant"]);
 }

@@ -594,6 +594,9 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
     await checkTable(page, '#compliance-depth', want.depth, { n: (c) => c.n, compliance: (c) => c.compliance, low: (c) => c.low, high: (c) => c.high }, 'depth');
     await checkTable(page, '#compliance-margins', want.margins, { delta: (m) => m.delta, low: (m) => m.low, high: (m) => m.high }, 'margins');
     await checkTable(page, '#compliance-power', want.power, { power: (p) => p.power, mde: (p) => p.mde, n_needed: (p) => p.n_needed }, 'power');
+    if (want.mediation.length) {
+      await checkTable(page, '#compliance-mediation', want.mediation, { total: (m) => m.total, direct: (m) => m.direct, indirect: (m) => m.indirect, indirect_low: (m) => m.indirect_low, proportion: (m) => m.proportion }, 'mediation');
+    }
     return want;
   };
   await check([]);
@@ -606,7 +609,8 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   const want = await check(args);
   const dStar = await page.getAttribute('#compliance-crossover tr[data-against^="max("]', 'data-d-star');
   assert.equal(dStar, String(want.crossover.find((c) => c.against.startsWith('max(')).d_star ?? ''));
-  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power']) {
+  assert.ok(want.mediation.length > 0, 'mediation rows with a focus');
+  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation']) {
     assertCsvClose(await download(page, `#page-compliance button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#compliance-report-json')), want, 'compliance JSON');

@@ -151,6 +151,35 @@ pub struct CrossoverRow {
     pub share_in_range: Option<f64>,
 }
 
+/// How much of the focus arm's lead over another goes through recall (Baron–Kenny).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MediationRow {
+    pub group: String,
+    pub focus: String,
+    pub against: String,
+    pub n: usize,
+    /// τ = compliance(focus) − compliance(against).
+    pub total: f64,
+    pub total_low: Option<f64>,
+    pub total_high: Option<f64>,
+    /// a = recall(focus) − recall(against).
+    pub a: f64,
+    /// b: recall's coefficient, controlling for the arm.
+    pub b: f64,
+    /// τ′: the arm's coefficient, controlling for recall.
+    pub direct: f64,
+    /// τ − τ′ (= a·b).
+    pub indirect: f64,
+    pub indirect_low: Option<f64>,
+    pub indirect_high: Option<f64>,
+    /// (τ − τ′)/τ; `None` when τ = 0.
+    pub proportion: Option<f64>,
+    pub proportion_low: Option<f64>,
+    pub proportion_high: Option<f64>,
+    /// The interval of τ includes 0: the proportion is a ratio of noise.
+    pub unstable: bool,
+}
+
 /// The power of one comparison.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PowerRow {
@@ -205,6 +234,8 @@ pub struct ComplianceReport {
     pub margins: Vec<MarginRow>,
     pub crossover: Vec<CrossoverRow>,
     pub power: Vec<PowerRow>,
+    #[serde(default)]
+    pub mediation: Vec<MediationRow>,
     pub notes: Vec<String>,
 }
 
@@ -218,6 +249,11 @@ struct Sums {
     ratio: f64,
     full: f64,
     c_full: f64,
+    /// Σw·r² and Σw·c·r (the mediation regression; rows with a recall).
+    rr: f64,
+    cr: f64,
+    /// Σw over rows with a recall.
+    wr: f64,
 }
 
 /// The estimates one count vector gives (the data: all counts 1).
@@ -236,6 +272,8 @@ struct Est {
     margin: Vec<Option<f64>>,
     /// per against arm.
     crossing: Vec<Option<f64>>,
+    /// per against arm: (total, a, direct, b) of the mediation through recall.
+    mediation: Vec<Option<[f64; 4]>>,
 }
 
 struct Layout<'a> {
@@ -266,6 +304,9 @@ impl Layout<'_> {
             s.c += w * row.compliance;
             if let Some(r) = row.recall {
                 s.r += w * r;
+                s.rr += w * r * r;
+                s.cr += w * row.compliance * r;
+                s.wr += w;
                 if r == 1.0 {
                     s.full += w;
                     s.c_full += w * row.compliance;
@@ -277,18 +318,11 @@ impl Layout<'_> {
             }
         }
         let mut e = Est::default();
+        let mut arm_totals: Vec<Sums> = Vec::with_capacity(na);
         for a in 0..na {
             let arm = &cells[a * nd..(a + 1) * nd];
-            let tot = arm.iter().fold(Sums::default(), |mut acc, s| {
-                acc.w += s.w;
-                acc.c += s.c;
-                acc.r += s.r;
-                acc.t += s.t;
-                acc.ratio += s.ratio;
-                acc.full += s.full;
-                acc.c_full += s.c_full;
-                acc
-            });
+            let tot = total(arm);
+            arm_totals.push(tot);
             e.compliance.push(div(tot.c, tot.w));
             e.kappa.push(div(tot.c, tot.r));
             e.kappa_cond.push(div(tot.c_full, tot.full));
@@ -318,6 +352,9 @@ impl Layout<'_> {
                 e.margin.push(e.cell[f * nd + d].zip(best).map(|(x, y)| x - y));
             }
             for &b in &self.against {
+                e.mediation.push(mediation(&arm_totals[f], &arm_totals[b]));
+            }
+            for &b in &self.against {
                 let c = match (e.slope[f], e.slope[b], e.intercept[f], e.intercept[b]) {
                     (Some(sf), Some(sb), Some(i_f), Some(ib)) if (sf - sb).abs() > 1e-12 => {
                         Some((ib - i_f) / (sf - sb))
@@ -329,6 +366,61 @@ impl Layout<'_> {
         }
         e
     }
+}
+
+fn total(cells: &[Sums]) -> Sums {
+    cells.iter().fold(Sums::default(), |mut acc, s| {
+        acc.w += s.w;
+        acc.c += s.c;
+        acc.r += s.r;
+        acc.t += s.t;
+        acc.ratio += s.ratio;
+        acc.full += s.full;
+        acc.c_full += s.c_full;
+        acc.rr += s.rr;
+        acc.cr += s.cr;
+        acc.wr += s.wr;
+        acc
+    })
+}
+
+/// Baron & Kenny (1986) on two arms, recall as the mediator (BriefBench §1.11): total
+/// τ = ȳ_f − ȳ_b, a = m̄_f − m̄_b, and the OLS of compliance on (1, t, recall) over both arms'
+/// rows gives the direct effect τ′ (t's coefficient) and b (recall's); indirect = τ − τ′ = a·b.
+/// From weighted sums (rows with a recall); `None` when the 3 × 3 system is singular.
+fn mediation(f: &Sums, o: &Sums) -> Option<[f64; 4]> {
+    if f.wr <= 0.0 || o.wr <= 0.0 || f.wr != f.w || o.wr != o.w {
+        return None;
+    }
+    let total = f.c / f.w - o.c / o.w;
+    let a = f.r / f.w - o.r / o.w;
+    // normal equations for (α, τ′, b)
+    let m = [[f.w + o.w, f.w, f.r + o.r], [f.w, f.w, f.r], [f.r + o.r, f.r, f.rr + o.rr]];
+    let y = [f.c + o.c, f.c, f.cr + o.cr];
+    let coef = solve3(m, y)?;
+    Some([total, a, coef[1], coef[2]])
+}
+
+/// Solves a 3 × 3 linear system by Cramer's rule; `None` when it is (near) singular.
+fn solve3(m: [[f64; 3]; 3], y: [f64; 3]) -> Option<[f64; 3]> {
+    let det = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det(&m);
+    let scale = m.iter().flatten().map(|x| x.abs()).fold(0.0, f64::max).powi(3);
+    if d.abs() <= 1e-12 * scale.max(1.0) {
+        return None;
+    }
+    let mut out = [0.0; 3];
+    for (k, o) in out.iter_mut().enumerate() {
+        let mut mk = m;
+        for (row, yv) in mk.iter_mut().zip(y) {
+            row[k] = yv;
+        }
+        *o = det(&mk) / d;
+    }
+    Some(out)
 }
 
 /// Percentile interval of the defined replicates of one statistic.
@@ -415,6 +507,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         margins: Vec::new(),
         crossover: Vec::new(),
         power: Vec::new(),
+        mediation: Vec::new(),
         notes: Vec::new(),
     };
     if !has_depth {
@@ -654,6 +747,37 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
                         share_in_range: share,
                     });
                 }
+            }
+        }
+        if let Some(f) = layout.focus {
+            for (s, &b) in layout.against.iter().enumerate() {
+                let Some([total, a, direct, coef_b]) = point.mediation.get(s).copied().flatten() else { continue };
+                let pick = |k: usize| move |e: &Est| e.mediation.get(s).copied().flatten().map(|m| m[k]);
+                let (tl, th) = interval(&reps, level, pick(0));
+                let (il, ih) =
+                    interval(&reps, level, |e: &Est| e.mediation.get(s).copied().flatten().map(|m| m[0] - m[2]));
+                let prop = |m: [f64; 4]| (m[0] != 0.0).then(|| (m[0] - m[2]) / m[0]);
+                let (pl, ph) = interval(&reps, level, |e: &Est| e.mediation.get(s).copied().flatten().and_then(prop));
+                let n = layout.rows.iter().zip(&cell).filter(|(_, c)| **c / nd == f || **c / nd == b).count();
+                report.mediation.push(MediationRow {
+                    group: g.clone(),
+                    focus: arms[f].clone(),
+                    against: arms[b].clone(),
+                    n,
+                    total,
+                    total_low: tl,
+                    total_high: th,
+                    a,
+                    b: coef_b,
+                    direct,
+                    indirect: total - direct,
+                    indirect_low: il,
+                    indirect_high: ih,
+                    proportion: prop([total, a, direct, coef_b]),
+                    proportion_low: pl,
+                    proportion_high: ph,
+                    unstable: !(tl.is_some_and(|l| l > 0.0) || th.is_some_and(|h| h < 0.0)),
+                });
             }
         }
         // Power: the focus against each arm, or every pair.

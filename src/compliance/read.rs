@@ -128,7 +128,10 @@ impl Tasks {
             records: t.records.len(),
             kept: 0,
         };
+        // Per unused column: its distinct values (at most POOLED_MAX_VALUES + 1 kept) and how
+        // often each (arm, value) occurs — a condition repeats within an arm, an id does not.
         let mut seen: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        let mut repeats: BTreeMap<usize, BTreeMap<(String, String), usize>> = BTreeMap::new();
         for (line, rec) in &t.records {
             if !filter.iter().all(|(c, vals)| vals.iter().any(|v| v == &rec[*c])) {
                 self.filtered_out += 1;
@@ -184,6 +187,9 @@ impl Tasks {
                     if vals.len() <= POOLED_MAX_VALUES && !vals.contains(v) {
                         vals.push(v.clone());
                     }
+                    if vals.len() <= POOLED_MAX_VALUES {
+                        *repeats.entry(i).or_default().entry((rec[arm].clone(), v.clone())).or_default() += 1;
+                    }
                 }
             }
             self.rows.push(Row {
@@ -197,7 +203,13 @@ impl Tasks {
         }
         for (i, vals) in seen {
             let text = vals.iter().all(|v| !v.is_empty() && parse_number(v).is_none() && parse_bool(v).is_none());
-            if text && vals.len() > 1 && vals.len() <= POOLED_MAX_VALUES {
+            // A condition: two of its values each recur within one arm (task ids never do).
+            let recurring: Vec<&String> = repeats
+                .get(&i)
+                .map(|m| m.iter().filter(|(_, n)| **n >= 2).map(|((_, v), _)| v).collect())
+                .unwrap_or_default();
+            let condition = vals.iter().filter(|v| recurring.contains(v)).count() >= 2;
+            if text && condition && vals.len() > 1 && vals.len() <= POOLED_MAX_VALUES {
                 match self.pooled.iter_mut().find(|p| p.column == h[i]) {
                     Some(p) => {
                         for v in vals {

@@ -1,6 +1,6 @@
 //! The tables of a compliance report (`memaudit compliance --format csv --table NAME`).
 
-use super::analyse::{ArmRow, ComplianceReport, CrossoverRow, DepthRow, MarginRow, PowerRow, SlopeRow};
+use super::analyse::{ArmRow, ComplianceReport, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
 use crate::report::{Column, Table, flag, num};
 
 crate::choice! {
@@ -18,8 +18,30 @@ crate::choice! {
         Crossover = "crossover",
         /// Power and minimum detectable effect of each comparison.
         Power = "power",
+        /// How much of the focus arm's lead goes through recall (Baron–Kenny).
+        Mediation = "mediation",
     }
 }
+
+const MEDIATION: &[Column<MediationRow>] = &crate::columns![MediationRow;
+    "group" => |r| r.group.clone(),
+    "focus" => |r| r.focus.clone(),
+    "against" => |r| r.against.clone(),
+    "n" => |r| r.n.to_string(),
+    "total" => |r| num(Some(r.total)),
+    "total_low" => |r| num(r.total_low),
+    "total_high" => |r| num(r.total_high),
+    "a" => |r| num(Some(r.a)),
+    "b" => |r| num(Some(r.b)),
+    "direct" => |r| num(Some(r.direct)),
+    "indirect" => |r| num(Some(r.indirect)),
+    "indirect_low" => |r| num(r.indirect_low),
+    "indirect_high" => |r| num(r.indirect_high),
+    "proportion" => |r| num(r.proportion),
+    "proportion_low" => |r| num(r.proportion_low),
+    "proportion_high" => |r| num(r.proportion_high),
+    "unstable" => |r| flag(r.unstable),
+];
 
 const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
     "group" => |r| r.group.clone(),
@@ -134,5 +156,6 @@ pub fn table(r: &ComplianceReport, which: ComplianceTable) -> Table {
         ComplianceTable::Margins => Table::of(name, MARGINS, &r.margins),
         ComplianceTable::Crossover => Table::of(name, CROSSOVER, &r.crossover),
         ComplianceTable::Power => Table::of(name, POWER, &r.power),
+        ComplianceTable::Mediation => Table::of(name, MEDIATION, &r.mediation),
     }
 }

@@ -151,6 +151,34 @@ pub fn render_text(r: &ComplianceReport) -> String {
             &rows,
         ));
     }
+    if !r.mediation.is_empty() {
+        out.push_str("\n== Mediation through recall (Baron-Kenny: indirect = total - direct = a*b)\n");
+        let rows: Vec<Vec<String>> = r
+            .mediation
+            .iter()
+            .map(|m| {
+                vec![
+                    m.group.clone(),
+                    format!("{} vs {}", m.focus, m.against),
+                    format!("{:+.4} {}", m.total, ci(m.total_low, m.total_high)),
+                    format!("{:+.4}", m.direct),
+                    format!("{:+.4} {}", m.indirect, ci(m.indirect_low, m.indirect_high)),
+                    match m.proportion {
+                        Some(p) => format!(
+                            "{p:.3} {}{}",
+                            ci(m.proportion_low, m.proportion_high),
+                            if m.unstable { " (unstable: total ~ 0)" } else { "" }
+                        ),
+                        None => "-".into(),
+                    },
+                ]
+            })
+            .collect();
+        out.push_str(&render_columns(
+            &["group", "comparison", "total", "direct", "indirect", "proportion mediated"],
+            &rows,
+        ));
+    }
     if !r.power.is_empty() {
         out.push_str("\n== Power of each comparison\n");
         let rows: Vec<Vec<String>> = r

@@ -10,7 +10,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, comma_list, file_notes, optional};
-use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, PowerRow, SlopeRow};
+use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
 use crate::compliance::{self, ComplianceRequest, ComplianceTable};
 use crate::plots::LinesPlot;
 use crate::report::Table;
@@ -139,7 +139,8 @@ fn look(col: &str) -> Look {
         | "above_zero"
         | "crossing_in_range" => Look::named(col, Kind::Text),
         "n" | "n_against" | "depths" | "kappa_conditional_n" => Look::named(col, Kind::Int),
-        "delta" | "slope" | "endpoint" | "mde" => Look::named(col, Kind::Signed),
+        "delta" | "slope" | "endpoint" | "mde" | "total" | "direct" | "indirect" => Look::named(col, Kind::Signed),
+        "unstable" => Look::named(col, Kind::Text),
         _ => Look::named(col, Kind::Num),
     }
 }
@@ -163,6 +164,7 @@ impl Tool for Compliance {
         ("margins", "compliance-margins-card"),
         ("crossover", "compliance-margins-card"),
         ("power", "compliance-power-card"),
+        ("mediation", "compliance-mediation-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -276,7 +278,7 @@ impl Tool for Compliance {
                     { table_grid("compliance-margins", &t(ComplianceTable::Margins), look, &r.margins, &[],
                         |m: &MarginRow| RowAttrs::data(vec![("data-group", m.group.clone()), ("data-against", m.against.clone()), ("data-depth", m.depth.to_string())])) }
                 </Section>
-                <Section id="compliance-power-card" title="Power of each comparison" conventions={conv}
+                <Section id="compliance-power-card" title="Power of each comparison" conventions={conv.clone()}
                     exports={table_exports(ComplianceTable::Power, b, table_of, |b| to_json(&b.report.power))}
                     intro={html! { <p class="intro">{ format!("Two-sided tests at \u{03b1} = {}: pooled two-proportion z for 0/1 compliance, two-sample z of means for rates. Power to detect the observed \u{0394}, \
                         the minimum detectable effect (MDE) at power {}, and the n per arm the observed \u{0394} would need. Verdicts: claim_undetectable (MDE above the claimed effect), below_mde, detectable.",
@@ -284,6 +286,16 @@ impl Tool for Compliance {
                     { table_grid("compliance-power", &t(ComplianceTable::Power), look, &r.power, &[],
                         |p: &PowerRow| RowAttrs::data(vec![("data-group", p.group.clone()), ("data-against", p.against.clone()), ("data-verdict", p.verdict.clone())])) }
                 </Section>
+                if !r.mediation.is_empty() {
+                    <Section id="compliance-mediation-card" title="Mediation through recall" conventions={conv}
+                        exports={table_exports(ComplianceTable::Mediation, b, table_of, |b| to_json(&b.report.mediation))}
+                        intro={html! { <p class="intro">{ format!("Baron\u{2013}Kenny on the focus arm and each other arm: total \u{03c4} = the compliance difference; a = the recall difference; \
+                            OLS of compliance on the arm and recall gives the direct effect \u{03c4}\u{2032} and b; indirect = \u{03c4} \u{2212} \u{03c4}\u{2032} = a\u{00b7}b and the proportion mediated, with {level}% bootstrap intervals. \
+                            unstable: the interval of \u{03c4} includes 0, so the proportion is a ratio of noise.") }</p> }}>
+                        { table_grid("compliance-mediation", &t(ComplianceTable::Mediation), look, &r.mediation, &[],
+                            |m: &MediationRow| RowAttrs::data(vec![("data-group", m.group.clone()), ("data-against", m.against.clone())])) }
+                    </Section>
+                }
                 <Section id="compliance-calculator-card" title="Power calculator">
                     <PowerCalculator />
                 </Section>

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from scipy import stats
 from scipy.optimize import brentq
+import statsmodels.api as sm
 from statsmodels.stats.power import NormalIndPower, normal_power_het
 from statsmodels.stats.proportion import power_proportions_2indep, proportion_confint
 
@@ -66,7 +67,7 @@ def power_2m(d, s1, s2, n1, n2):
     return float(normal_power_het(abs(d), 1, ALPHA, std_null=se, std_alternative=se))
 
 
-out = {"confidence": CONF, "power": POWER, "arms": [], "cells": [], "slopes": [], "power_rows": []}
+out = {"confidence": CONF, "power": POWER, "arms": [], "cells": [], "slopes": [], "power_rows": [], "mediation": []}
 data = {}
 for dataset in ["binary", "rates"]:
     for arm in ARMS:
@@ -105,6 +106,18 @@ for dataset in ["binary", "rates"]:
             "slope_se": lr.stderr, "endpoint": c[d == 3].mean() - c[d == 1].mean(),
         })
     for b in ["y", "z"]:
+        # Baron-Kenny with statsmodels OLS: compliance ~ 1 + t + recall over the two arms' rows.
+        sel = [r for r in rows if r[0] == dataset and r[2] in ("x", b)]
+        t = np.array([1.0 if r[2] == "x" else 0.0 for r in sel])
+        m = np.array([r[5] for r in sel])
+        y = np.array([r[4] for r in sel])
+        fit = sm.OLS(y, sm.add_constant(np.column_stack([t, m]))).fit()
+        total = y[t == 1].mean() - y[t == 0].mean()
+        out["mediation"].append({
+            "group": f"dataset={dataset}", "against": b, "n": len(sel), "total": total,
+            "a": m[t == 1].mean() - m[t == 0].mean(), "direct": fit.params[1], "b": fit.params[2],
+            "indirect": total - fit.params[1],
+        })
         a1, a2 = data[(dataset, "x")], data[(dataset, b)]
         p1, p2, n1, n2 = a1.mean(), a2.mean(), len(a1), len(a2)
         delta = p1 - p2
