@@ -306,12 +306,7 @@ pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headlin
 /// are then over weaker baselines.
 fn baseline_ladder(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline> {
     let s = &c.settings;
-    let arms: Vec<String> = c.pairs.iter().flat_map(|r| [r.a.clone(), r.b.clone()]).fold(Vec::new(), |mut v, a| {
-        if !v.contains(&a) {
-            v.push(a);
-        }
-        v
-    });
+    let arms: Vec<String> = c.arms.iter().map(|a| a.arm.clone()).collect();
     let Some(base) = s.baseline_arm(&arms) else { return Vec::new() };
     let losers: Vec<&super::engine::PairRow> = c
         .pairs

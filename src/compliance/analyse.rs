@@ -466,7 +466,7 @@ fn first_seen(values: impl Iterator<Item = String>) -> Vec<String> {
 
 /// Analyses the rows (validate the request first).
 pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport> {
-    let boot = q.bootstrap();
+    let boot = q.bootstrap;
     let level = boot.confidence;
     let alpha = 1.0 - level;
     let z = crate::stats::normal::z_two_sided(level);

@@ -103,11 +103,6 @@ impl Validate for ComplianceRequest {
 }
 
 impl ComplianceRequest {
-    /// The bootstrap settings.
-    pub fn bootstrap(&self) -> Bootstrap {
-        self.bootstrap
-    }
-
     fn reads_differently(&self, o: &ComplianceRequest) -> bool {
         (&self.arm, &self.compliance, &self.recall, &self.tokens, &self.depth, &self.group, &self.filter)
             != (&o.arm, &o.compliance, &o.recall, &o.tokens, &o.depth, &o.group, &o.filter)

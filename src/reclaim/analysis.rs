@@ -360,7 +360,7 @@ struct CellData<'a> {
 }
 
 /// Dense problem ids for the clustered bootstrap.
-fn cluster_labels(trials: &[&Trial]) -> Vec<u32> {
+pub(super) fn cluster_labels(trials: &[&Trial]) -> Vec<u32> {
     let mut ids: HashMap<&str, u32> = HashMap::new();
     trials
         .iter()

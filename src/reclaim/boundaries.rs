@@ -32,7 +32,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Cell, ReclaimSettings};
+use super::analysis::{Cell, ReclaimSettings, cluster_labels};
 use super::bootstrap;
 use super::trials::Trial;
 use crate::probe::numbers::invented_numbers;
@@ -179,7 +179,8 @@ pub struct Boundaries {
     pub cascade: Vec<CascadeRow>,
 }
 
-fn design_text(d: &[(String, String)]) -> String {
+/// Design values as `n=4 budget=300` (empty without any).
+pub fn design_text(d: &[(String, String)]) -> String {
     d.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
 }
 
@@ -235,24 +236,12 @@ fn design_value(t: &Trial, name: &str) -> Option<String> {
     t.design.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
 }
 
-/// Dense problem ids (first-seen) of the trials, for the clustered bootstrap.
-fn clusters(trials: &[&Trial]) -> Vec<u32> {
-    let mut ids: HashMap<&str, u32> = HashMap::new();
-    trials
-        .iter()
-        .map(|t| {
-            let next = ids.len() as u32;
-            *ids.entry(t.pid.as_str()).or_insert(next)
-        })
-        .collect()
-}
-
 fn mean_interval(values: &[f64], trials: &[&Trial], s: &ReclaimSettings) -> (Option<f64>, Option<f64>, Option<f64>) {
     if values.is_empty() {
         return (None, None, None);
     }
     let m = values.iter().sum::<f64>() / values.len() as f64;
-    let ci = bootstrap::interval(values, Some(&clusters(trials)), &s.bootstrap);
+    let ci = bootstrap::interval(values, Some(&cluster_labels(trials)), &s.bootstrap);
     (Some(m), ci.map(|c| c.low), ci.map(|c| c.high))
 }
 

@@ -142,7 +142,7 @@ const CELLS: &[Column<Cell>] = &crate::columns![Cell;
 
 /// A cell's sweep design values, `n=4 budget=300` (empty without any).
 pub fn design_text(c: &Cell) -> String {
-    c.design.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+    super::boundaries::design_text(&c.design)
 }
 
 const WORSE_THAN_EMPTY: &[Column<WorseThanEmpty>] = &crate::columns![WorseThanEmpty;

@@ -60,15 +60,9 @@ fn is_ledger_table(headers: &[String]) -> bool {
     has(&["reason"]) && has(&["excluded_at", "time", "decided_at", "commit"]) && has(&["item", "excluded", "id"])
 }
 
-/// Whether a file is an exclusion ledger: JSON with `exclusions`, or a table with `reason`, a
-/// time or commit and an item column.
-pub fn looks_like_ledger(file: &InputFile) -> bool {
-    let Ok((text, _)) = file.text() else { return false };
-    if let Ok(doc) = serde_json::from_str::<Value>(&text)
-        && doc.get("exclusions").is_some_and(Value::is_array)
-    {
-        return true;
-    }
+/// Whether a table (CSV/TSV, JSON Lines) is an exclusion ledger: a `reason`, a time or commit and
+/// an item column. (JSON documents are recognised by [`super::role::detect_file_role`].)
+pub fn looks_like_ledger_table(file: &InputFile) -> bool {
     crate::ingest::table::rows(file).is_ok_and(|r| is_ledger_table(&r.headers))
 }
 

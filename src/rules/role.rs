@@ -24,14 +24,17 @@ pub fn detect_file_role(f: &InputFile) -> FileRole {
         if doc.get("values").is_some_and(Value::is_object) {
             return FileRole::Values;
         }
-        if doc.get("exclusions").is_some_and(Value::is_array) {
+        let ledger_like = |v: &Value| v.get("reason").is_some() && v.get("item").is_some();
+        if doc.get("exclusions").is_some_and(Value::is_array)
+            || doc.as_array().and_then(|a| a.first()).is_some_and(ledger_like)
+        {
             return FileRole::Exclusions;
         }
         return FileRole::Data;
     }
     match text.lines().find(|l| !l.trim().is_empty()) {
         Some(first) if commit_line(first).is_some() => FileRole::GitLog,
-        _ if super::exclusions::looks_like_ledger(f) => FileRole::Exclusions,
+        _ if super::exclusions::looks_like_ledger_table(f) => FileRole::Exclusions,
         _ => FileRole::Data,
     }
 }
@@ -50,6 +53,17 @@ mod tests {
         assert_eq!(role("r.json", br#"[{"id": "a", "tiers": []}]"#), FileRole::Rules);
         assert_eq!(role("r.json", br#"[{"id": "a", "vote": {}}]"#), FileRole::Rules);
         assert_eq!(role("v.json", br#"{"values": {"x": 2}}"#), FileRole::Values);
+        assert_eq!(role("e.json", br#"{"exclusions": []}"#), FileRole::Exclusions);
+        assert_eq!(role("e.json", br#"[{"item": "a", "reason": "b"}]"#), FileRole::Exclusions);
+        assert_eq!(
+            role(
+                "e.csv",
+                b"item,reason,excluded_at
+a,b,2026-01-01
+"
+            ),
+            FileRole::Exclusions
+        );
         let log = b"\n  c0ffee1111aa 2026-05-15T12:00:00+02:00\n\nresults/run/x.json\n";
         assert_eq!(role("log.txt", log), FileRole::GitLog);
         // Other JSON, text and bytes are data to fingerprint.
