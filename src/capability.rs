@@ -252,7 +252,9 @@ pub fn assign_roles<C: Capability>(files: Vec<(InputFile, Option<FileRole>)>) ->
                 Ok(d) => d,
                 Err(e) => match stated {
                     Some(s) => s,
-                    None => return Err(e),
+                    // A file over its budgets is refused for that, not for its content, which
+                    // detection could not read.
+                    None => return Err(file.over_budget().map_or(e, Error::Ingest)),
                 },
             };
             Ok(RoleFile { role: stated.unwrap_or(detected), detected, file })
@@ -272,9 +274,38 @@ pub fn run_once<C: Capability>(
     progress: Progress<'_>,
 ) -> Result<(C::Loaded, C::Report)> {
     request.validate()?;
-    let loaded = load_scaled::<C>(files, request, progress)?;
-    let report = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress)?;
+    let names = file_names(files);
+    let loaded = load_scaled::<C>(files, request, progress).map_err(|e| located(e, &names))?;
+    let report = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress).map_err(|e| located(e, &names))?;
     Ok((loaded, report))
+}
+
+/// The names of `files`, as [`located`] cites them.
+fn file_names(files: &[RoleFile]) -> Vec<String> {
+    files.iter().map(|f| f.file.name.clone()).collect()
+}
+
+/// `e` with the files it is about: a refusal of the data as a whole ("nothing to score", a
+/// pairing refused) names the files it was read from, as every input error names its file.
+/// Errors that already name a file, and refusals of settings, are unchanged.
+pub fn located(e: Error, names: &[String]) -> Error {
+    if names.is_empty() {
+        return e;
+    }
+    let cite = |message: &str| {
+        if names.iter().any(|n| message.contains(n.as_str())) {
+            message.to_string()
+        } else {
+            format!("{message} (read from {})", names.join(", "))
+        }
+    };
+    match e {
+        Error::Empty(m) => Error::Empty(cite(&m)),
+        Error::Unpaired { message, pairing, unpaired } => {
+            Error::Unpaired { message: cite(&message), pairing, unpaired }
+        }
+        other => other,
+    }
 }
 
 /// Share of a job's progress bar given to loading when a job loads and runs.
@@ -337,11 +368,13 @@ pub fn report_text<C: Capability>(report: &C::Report) -> String {
 /// loaded inputs and the request they were loaded under.
 pub struct Session<C: Capability> {
     kept: Option<(C::Loaded, C::Request)>,
+    /// The names of the kept inputs' files (cited by [`located`] errors).
+    names: Vec<String>,
 }
 
 impl<C: Capability> Default for Session<C> {
     fn default() -> Self {
-        Session { kept: None }
+        Session { kept: None, names: Vec::new() }
     }
 }
 
@@ -400,13 +433,15 @@ impl<C: Capability> Session<C> {
         request.validate()?;
         match files {
             Some(files) => {
-                let loaded = load_scaled::<C>(files, request, progress)?;
+                let names = file_names(files);
+                let loaded = load_scaled::<C>(files, request, progress).map_err(|e| located(e, &names))?;
                 let overview = C::overview(&loaded);
                 let result = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress);
                 self.kept = Some((loaded, request.clone()));
+                self.names = names;
                 match result {
                     Ok(report) => Ok(Outcome { overview: Some(overview), report }),
-                    Err(error) => Err(RunError { error, overview: Some(overview) }),
+                    Err(error) => Err(RunError { error: located(error, &self.names), overview: Some(overview) }),
                 }
             }
             None => {
@@ -418,7 +453,7 @@ impl<C: Capability> Session<C> {
                     .into());
                 }
                 let (loaded, kept_request) = self.kept.as_mut().ok_or_else(nothing_loaded)?;
-                let report = run_scaled::<C>(loaded, request, 0.0, progress)?;
+                let report = run_scaled::<C>(loaded, request, 0.0, progress).map_err(|e| located(e, &self.names))?;
                 *kept_request = request.clone();
                 Ok(Outcome { overview: None, report })
             }
@@ -434,6 +469,7 @@ impl<C: Capability> Session<C> {
     /// Forgets the kept inputs.
     pub fn clear(&mut self) {
         self.kept = None;
+        self.names.clear();
     }
 }
 

@@ -51,9 +51,48 @@ pub struct IngestError {
 }
 
 impl IngestError {
+    /// An error at `location`; values quoted in `message` are shortened by [`elide_long_words`]
+    /// (a 10 MB id from a hostile file is never echoed whole).
     pub fn new(location: Location, message: impl Into<String>) -> Self {
-        IngestError { location, message: message.into() }
+        let message = message.into();
+        let message = match elide_long_words(&message) {
+            std::borrow::Cow::Borrowed(_) => message,
+            std::borrow::Cow::Owned(short) => short,
+        };
+        IngestError { location, message }
     }
+}
+
+/// The longest run of non-blank characters an error message shows whole.
+pub const LONGEST_WORD: usize = 200;
+
+/// `text` with every run of more than [`LONGEST_WORD`] non-blank characters (an id, a cell, a
+/// line quoted from a file) cut to its first 120 and last 20 characters around
+/// `…[N more characters]…`.
+pub fn elide_long_words(text: &str) -> std::borrow::Cow<'_, str> {
+    let too_long = |w: &str| w.chars().nth(LONGEST_WORD).is_some();
+    if !text.split_whitespace().any(too_long) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(4 * LONGEST_WORD);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let start = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if too_long(word) {
+            let chars = word.chars().count();
+            let head: String = word.chars().take(120).collect();
+            let tail: String = word.chars().skip(chars - 20).collect();
+            out.push_str(&format!("{head}…[{} more characters]…{tail}", chars - 140));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Everything that can go wrong in the core, as a value.
@@ -89,3 +128,21 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod elide_tests {
+    use super::*;
+
+    #[test]
+    fn long_words_are_cut_and_the_rest_kept() {
+        assert_eq!(elide_long_words("item `q1` twice"), "item `q1` twice");
+        let id = format!("`{}`", "x".repeat(10_000));
+        let short = elide_long_words(&format!("item {id} is  repeated")).into_owned();
+        assert!(short.starts_with("item `xxxx"), "{short}");
+        assert!(short.contains("…[9862 more characters]…"), "{short}");
+        assert!(short.ends_with("xxx` is  repeated"), "{short}");
+        assert!(short.len() < 300);
+        let e = IngestError::new(Location::line("f.csv", 2), format!("id {id}"));
+        assert!(e.message.len() < 300 && e.message.starts_with("id `x"));
+    }
+}

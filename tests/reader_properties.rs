@@ -149,9 +149,18 @@ fn run_as(capability: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
 fn the_seeds_are_read() {
     assert_eq!(seeds().len(), 12, "every capability has a seed (the strategies below draw 0..12)");
     // The seeds themselves must be accepted, or the mutations below test only refusals.
+    // MEMAUDIT_FUZZ_SEEDS=fuzz/seeds writes each seed as the fuzz targets read it (files joined by
+    // 0xFF) to DIR/<capability>/seed: the seed corpus of `fuzz/` (see fuzz/README.md).
+    let seed_dir = std::env::var_os("MEMAUDIT_FUZZ_SEEDS");
     for (capability, files) in seeds() {
         let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, t)| (n.to_string(), t.into_bytes())).collect();
         assert_eq!(run_as(capability, &files), Ok(()), "{capability}");
+        if let Some(dir) = &seed_dir {
+            let dir = std::path::Path::new(dir).join(capability.replace('-', "_"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("seed"), files.iter().map(|(_, b)| b.as_slice()).collect::<Vec<_>>().join(&0xffu8))
+                .unwrap();
+        }
     }
 }
 

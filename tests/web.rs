@@ -382,10 +382,12 @@ fn messages_pass_blobs_through_the_codec() {
             role: None,
         }]),
         request: Payload::pack(&settings).unwrap(),
+        limits: memaudit::ingest::Limits { max_bytes: 1 << 40, max_rows: 3 },
     };
     match decode_request(encode(&req).unwrap()) {
-        Request::Run { job, page, inputs: Inputs::Files(files), request } => {
+        Request::Run { job, page, inputs: Inputs::Files(files), request, limits } => {
             assert_eq!((job, page), (7, Analysis::Rescore));
+            assert_eq!(limits, memaudit::ingest::Limits { max_bytes: 1 << 40, max_rows: 3 });
             assert_eq!(request.unpack::<Settings>().unwrap().seed, u64::MAX);
             assert_eq!(files[0].file.name, "q.jsonl");
             assert_eq!(files[0].file.blob.size(), blob.size());

@@ -575,3 +575,56 @@ test('comparison page: cost per arm and a compute-matched control equal memaudit
   assertClean(log);
   await page.close();
 });
+
+test('a worker that runs out of WebAssembly memory is reported on its page and restarted; other pages keep working', async () => {
+  // Outcome rows that fit under budgets raised to their ceiling but not in the worker's 4 GiB of
+  // WebAssembly memory (each row keeps its cells; MEMAUDIT_OOM_ROWS overrides the count).
+  const rows = Number(process.env.MEMAUDIT_OOM_ROWS ?? 12_000_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-oom-'));
+  const big = path.join(dir, 'oom.csv');
+  const fd = fs.openSync(big, 'w');
+  fs.writeSync(fd, 'item_id,arm,correct\n');
+  for (let start = 0; start < rows; start += 100_000) {
+    let chunk = '';
+    for (let i = start; i < Math.min(rows, start + 100_000); i++) chunk += `q${i >> 1},${i & 1 ? 'b' : 'a'},${(i * 7) % 3 ? 1 : 0}\n`;
+    fs.writeSync(fd, chunk);
+  }
+  fs.closeSync(fd);
+  const small = path.join(dir, 'small.csv');
+  fs.writeFileSync(small, 'item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\nq3,a,0\nq3,b,1\n');
+  const { page, log } = await openPage();
+  // Another page with results, in its own worker.
+  await page.goto(`${srv.origin}${VIEWER}#compliance`);
+  await page.waitForSelector('#compliance-file-input', { state: 'attached' });
+  await page.setInputFiles('#compliance-file-input', path.join(DEMO, 'compliance', 'compliance.csv'));
+  await waitReady(page, 'compliance');
+  // The budgets at their ceiling: nothing refuses the file before the worker runs out of memory.
+  await page.goto(`${srv.origin}${VIEWER}#compare`);
+  await page.waitForSelector('#compare-file-input', { state: 'attached' });
+  await page.click('#limits summary');
+  await page.fill('#limits-max-mib', '65536');
+  await page.fill('#limits-max-rows', '1000000000');
+  await page.click('#limits-apply');
+  await page.waitForFunction(() => document.querySelector('#limits-now')?.textContent.includes('65536 MiB'));
+  await page.setInputFiles('#compare-file-input', big);
+  await page.waitForSelector('#compare-error h2', { timeout: 300_000 });
+  assert.equal((await page.textContent('#compare-error h2')).trim(), "The page's worker stopped");
+  assert.match(await page.textContent('#compare-error'), /out of memory/);
+  assert.equal(await page.getAttribute('#page-compare', 'data-state'), 'error');
+  // The page works again with a new worker (the file that was too large taken off its list).
+  await page.click('#limits-reset');
+  await page.click('#compare-clear-files');
+  await page.setInputFiles('#compare-file-input', small);
+  await waitReady(page, 'compare');
+  await page.waitForSelector('#arms-table tbody tr');
+  // The other page kept its results and still runs.
+  await page.goto(`${srv.origin}${VIEWER}#compliance`);
+  assert.equal(await page.getAttribute('#page-compliance', 'data-state'), 'ready');
+  await page.setInputFiles('#compliance-file-input', path.join(DEMO, 'compliance', 'compliance.csv'));
+  await waitReady(page, 'compliance');
+  // The trap itself may be logged by the browser; nothing else may be.
+  log.errors = log.errors.filter((l) => !/memory|RuntimeError|unreachable|worker/i.test(l));
+  assertClean(log);
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -640,3 +640,34 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   assertClean(log);
   await page.close();
 });
+
+test('Input limits: a file over the row budget is refused with the words of memaudit --max-rows, then read under the defaults', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#compliance`);
+  await page.waitForSelector('#compliance-file-input', { state: 'attached' });
+  await page.click('#limits summary');
+  // A bad value is refused in the panel and nothing changes.
+  await page.fill('#limits-max-rows', '0');
+  await page.click('#limits-apply');
+  await page.waitForSelector('#limits-error');
+  assert.match(await page.textContent('#limits-error'), /max_rows/);
+  await page.fill('#limits-max-rows', '5');
+  await page.click('#limits-apply');
+  await page.waitForFunction(() => document.querySelector('#limits-now')?.textContent.includes(', 5 rows'));
+  assert.equal(await page.$('#limits-error'), null);
+  // memaudit --max-rows 5 compliance --input compliance.csv
+  const err = cliError(['--max-rows', '5', 'compliance', '--input', file('compliance.csv')]);
+  const m = err.trim().match(/^memaudit: error: .*compliance\.csv: (holds more than 5 rows .*)$/);
+  assert.ok(m, err);
+  await page.setInputFiles('#compliance-file-input', file('compliance.csv'));
+  await page.waitForSelector('#compliance-error-message', { timeout: 60_000 });
+  assert.equal((await page.textContent('#compliance-error-file')).trim(), 'compliance.csv');
+  assert.equal((await page.textContent('#compliance-error-message')).trim(), m[1]);
+  // The defaults again: the same file is read.
+  await page.click('#limits-reset');
+  await page.waitForFunction(() => document.querySelector('#limits-now')?.textContent.includes(', 2000000 rows'));
+  await page.setInputFiles('#compliance-file-input', file('compliance.csv'));
+  await waitReady(page, 'compliance');
+  assertClean(log);
+  await page.close();
+});

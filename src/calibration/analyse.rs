@@ -306,16 +306,21 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
     };
     if q.scale != Scale::Score {
         for (name, items) in &groups {
-            let p: Vec<f64> = items.iter().filter_map(|i| probability(q.scale, i.confidence)).collect();
-            if let Some(bad) = p.iter().find(|x| !(0.0..=1.0).contains(*x)) {
-                return Err(Error::setting(
-                    "scale",
+            let outside = items
+                .iter()
+                .find_map(|i| probability(q.scale, i.confidence).filter(|p| !(0.0..=1.0).contains(p)).map(|p| (i, p)));
+            if let Some((item, bad)) = outside {
+                return Err(Error::Ingest(crate::error::IngestError::new(
+                    item.confidence_at.clone(),
                     format!(
-                        "a confidence gives the probability {bad}, outside [0, 1]: use --scale logprob for log-probabilities or \
-                         --scale score for other scores"
+                        "the confidence `{}` gives the probability {bad} under --scale {}, outside [0, 1]: use --scale \
+                         logprob for log-probabilities or --scale score for other scores",
+                        item.confidence,
+                        q.scale.name()
                     ),
-                ));
+                )));
             }
+            let p: Vec<f64> = items.iter().filter_map(|i| probability(q.scale, i.confidence)).collect();
             calibration.push(scored("raw", name, &p, &y_of(items), q.ece_bins));
         }
     }

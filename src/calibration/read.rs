@@ -30,6 +30,9 @@ pub struct Item {
     pub with_memory: Option<bool>,
     pub applied: Option<bool>,
     pub split: Option<String>,
+    /// Where its confidence was read (file, line, column): a confidence the scale refuses is
+    /// refused there.
+    pub confidence_at: Location,
 }
 
 /// The columns a file was read with.
@@ -139,6 +142,7 @@ impl Routed {
                 with_memory,
                 applied,
                 split: split.map(|i| rec[i].clone()).filter(|s| !s.is_empty()),
+                confidence_at: Location::line(name, *line).with_field(h[conf].clone()),
             });
         }
         Ok(())

@@ -85,6 +85,7 @@ enum Content {
 pub struct InputFile {
     pub name: String,
     content: Content,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for InputFile {
@@ -97,26 +98,129 @@ impl std::fmt::Debug for InputFile {
             .field("name", &self.name)
             .field("bytes", &self.len())
             .field("content", &how)
+            .field("limits", &self.limits)
             .finish()
     }
 }
 
-/// The largest file read whole, in bytes (after gzip is undone): 1 GiB in the browser, whose
-/// WebAssembly memory holds at most 4 GiB for the file, its text and what is read from it;
-/// 8 GiB natively. Readers that stream (`trec-eval`) have no such limit. Over it, an error names
-/// the file and the limit instead of the tab or the process running out of memory.
-#[cfg(target_arch = "wasm32")]
-pub const WHOLE_FILE_LIMIT: u64 = 1 << 30;
-#[cfg(not(target_arch = "wasm32"))]
-pub const WHOLE_FILE_LIMIT: u64 = 8 << 30;
+/// The budgets of one input file, checked while it is read, so that a file too large for the
+/// machine is refused with its name and the limit instead of the process or the browser tab
+/// running out of memory. Set per run: `--max-bytes` / `--max-rows` on every subcommand, the
+/// viewer's "Input limits" setting; the defaults are [`Limits::DEFAULT`].
+///
+/// Readers that stream (`trec-eval`) hold one query's list at a time and are bounded by neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Most bytes of a file read whole, after gzip is undone (a gzip bomb stops here).
+    pub max_bytes: u64,
+    /// Most rows of a file read whole: its lines, or for a JSON document (a file that is one
+    /// JSON value over several lines, or one line holding an array or object) its objects.
+    pub max_rows: u64,
+}
 
-/// The refusal of a file over [`WHOLE_FILE_LIMIT`].
+impl Limits {
+    /// 1 GiB and 2,000,000 rows in the browser, whose WebAssembly memory (4 GiB at most) holds
+    /// the file, its text and what is read from it; 4 GiB and 5,000,000 rows natively. The
+    /// heaviest reader (the outcome tables of `compare`) takes about 1.6 kB per row natively, so
+    /// the native defaults fit in 8 GiB of memory; see `docs/formats.md` § Limits.
+    #[cfg(target_arch = "wasm32")]
+    pub const DEFAULT: Limits = Limits { max_bytes: 1 << 30, max_rows: 2_000_000 };
+    #[cfg(not(target_arch = "wasm32"))]
+    pub const DEFAULT: Limits = Limits { max_bytes: 4 << 30, max_rows: 5_000_000 };
+
+    /// The largest budgets accepted: 64 GiB and a billion rows (beyond them a setting is a typo).
+    pub const CEILING: Limits = Limits { max_bytes: 64 << 30, max_rows: 1_000_000_000 };
+
+    /// Both budgets are at least 1 and at most [`Limits::CEILING`].
+    pub fn validate(&self) -> Result<(), crate::error::Error> {
+        use crate::error::Error;
+        if !(1..=Self::CEILING.max_bytes).contains(&self.max_bytes) {
+            return Err(Error::setting(
+                "max_bytes",
+                format!("must be 1 to {} bytes (64 GiB)", Self::CEILING.max_bytes),
+            ));
+        }
+        if !(1..=Self::CEILING.max_rows).contains(&self.max_rows) {
+            return Err(Error::setting("max_rows", format!("must be 1 to {} rows", Self::CEILING.max_rows)));
+        }
+        Ok(())
+    }
+
+    /// The refusal of `file`, which `what` more than `self.max_bytes` bytes.
+    pub fn too_many_bytes(&self, file: &str, what: &str) -> IngestError {
+        too_large(file, what, self.max_bytes)
+    }
+
+    /// Checks the rows of `text` (see [`Limits::max_rows`]) against the budget.
+    pub fn check_rows(&self, file: &str, text: &str) -> Result<(), IngestError> {
+        let rows = count_rows(text, self.max_rows);
+        if rows > self.max_rows {
+            return Err(IngestError::new(
+                Location::file(file),
+                format!(
+                    "holds more than {} {}, the most read from one file here: raise the budget (`--max-rows`, or \
+                     the viewer's Input limits) if the machine has the memory (about 1.6 kB per row natively for \
+                     outcome tables), or split the file",
+                    self.max_rows,
+                    if is_json_document(text) { "JSON objects" } else { "rows (lines)" }
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// Whether `text` is one JSON document rather than lines of records: it starts with `[`, or
+/// with `{` and its first line is not a whole JSON value (JSON Lines' first line is).
+fn is_json_document(text: &str) -> bool {
+    let t = text.trim_start();
+    match t.as_bytes().first() {
+        Some(b'[') => true,
+        Some(b'{') => {
+            let first = t.lines().next().unwrap_or("");
+            serde_json::from_str::<serde::de::IgnoredAny>(first).is_err()
+        }
+        _ => false,
+    }
+}
+
+/// The rows of `text`, counting no further than just past `stop`: its non-blank lines, or for a
+/// JSON document its `{` bytes (one per object; a `{` inside a string counts too, so the count
+/// errs on the side of more rows).
+fn count_rows(text: &str, stop: u64) -> u64 {
+    let (needle, blank_lines) = if is_json_document(text) { (b'{', false) } else { (b'\n', true) };
+    let mut rows = 0u64;
+    let mut line_has_text = false;
+    for &b in text.as_bytes() {
+        if b == needle {
+            if !blank_lines || line_has_text {
+                rows += 1;
+                if rows > stop {
+                    return rows;
+                }
+            }
+            line_has_text = false;
+        } else if blank_lines && !b.is_ascii_whitespace() {
+            line_has_text = true;
+        }
+    }
+    rows + u64::from(blank_lines && line_has_text)
+}
+
+/// The refusal of a file over a byte budget ([`Limits::max_bytes`]).
 pub fn too_large(name: &str, what: &str, limit: u64) -> IngestError {
     IngestError::new(
         Location::file(name),
         format!(
-            "{what} more than {} bytes ({:.1} GiB), the largest file read whole here: split it, or evaluate \
-             TREC runs with trec-eval, which reads them line by line",
+            "{what} more than {} bytes ({:.1} GiB), the largest file read whole here: raise the budget \
+             (`--max-bytes`, or the viewer's Input limits) if the machine has the memory, split the file, or \
+             evaluate TREC runs with trec-eval, which reads them line by line",
             limit,
             limit as f64 / f64::from(1u32 << 30)
         ),
@@ -128,12 +232,45 @@ pub const HEAD_BYTES: usize = 64 * 1024;
 
 impl InputFile {
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), content: Content::Held(bytes.into()) }
+        InputFile { name: name.into(), content: Content::Held(bytes.into()), limits: Limits::DEFAULT }
     }
 
     /// A file read from `source` each time it is read.
     pub fn streamed(name: impl Into<String>, source: SharedSource) -> Self {
-        InputFile { name: name.into(), content: Content::Source(source) }
+        InputFile { name: name.into(), content: Content::Source(source), limits: Limits::DEFAULT }
+    }
+
+    /// The same file under other budgets.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Its budgets.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The refusal of a file read whole that is over its budgets, if it is (a streamed file is
+    /// never: its readers hold one query at a time).
+    pub fn over_budget(&self) -> Option<IngestError> {
+        let Content::Held(b) = &self.content else { return None };
+        if b.len() as u64 > self.limits.max_bytes {
+            return Some(self.limits.too_many_bytes(&self.name, "holds"));
+        }
+        if b.starts_with(&[0x1f, 0x8b]) {
+            // Inflated up to one byte past the budget (a corrupt stream is not a budget matter).
+            let mut out = Vec::new();
+            let read = flate2::read::MultiGzDecoder::new(b.as_slice())
+                .take(self.limits.max_bytes.saturating_add(1))
+                .read_to_end(&mut out);
+            if read.is_ok() && out.len() as u64 > self.limits.max_bytes {
+                return Some(self.limits.too_many_bytes(&self.name, "decompresses to"));
+            }
+        }
+        // Text that is not UTF-8 is refused for that by the reader, not here.
+        let (text, _) = decode_within(&self.name, b, self.limits.max_bytes).ok()?;
+        self.limits.check_rows(&self.name, &text).err()
     }
 
     /// Its size in bytes as stored.
@@ -157,8 +294,8 @@ impl InputFile {
         match &self.content {
             Content::Held(b) => Ok(Cow::Borrowed(b)),
             Content::Source(s) => {
-                if s.len() > WHOLE_FILE_LIMIT {
-                    return Err(too_large(&self.name, "holds", WHOLE_FILE_LIMIT));
+                if s.len() > self.limits.max_bytes {
+                    return Err(self.limits.too_many_bytes(&self.name, "holds"));
                 }
                 let mut out = Vec::with_capacity(usize::try_from(s.len()).unwrap_or(0).min(1 << 30));
                 s.open().and_then(|mut r| r.read_to_end(&mut out)).map_err(|e| self.read_error(e))?;
@@ -168,15 +305,23 @@ impl InputFile {
     }
 
     /// Its text: gzip undone, UTF-8 checked, a BOM dropped; and whether it was gzip.
+    /// Its budgets ([`Limits`]) are checked here: the bytes before and after gzip, then the rows.
     pub fn text(&self) -> Result<(Cow<'_, str>, bool), IngestError> {
-        match &self.content {
-            Content::Held(b) => decode(&self.name, b),
+        let (text, gzip) = match &self.content {
+            Content::Held(b) => {
+                if b.len() as u64 > self.limits.max_bytes {
+                    return Err(self.limits.too_many_bytes(&self.name, "holds"));
+                }
+                decode_within(&self.name, b, self.limits.max_bytes)?
+            }
             Content::Source(_) => {
                 let bytes = self.bytes()?.into_owned();
-                let (text, gzip) = decode(&self.name, &bytes)?;
-                Ok((Cow::Owned(text.into_owned()), gzip))
+                let (text, gzip) = decode_within(&self.name, &bytes, self.limits.max_bytes)?;
+                (Cow::Owned(text.into_owned()), gzip)
             }
-        }
+        };
+        self.limits.check_rows(&self.name, &text)?;
+        Ok((text, gzip))
     }
 
     /// The start of its text, for detection: the whole text when it is held as plain text, else
@@ -185,7 +330,7 @@ impl InputFile {
         if let Content::Held(b) = &self.content
             && !b.starts_with(&[0x1f, 0x8b])
         {
-            return Ok(decode(&self.name, b)?.0);
+            return Ok(decode_within(&self.name, b, self.limits.max_bytes)?.0);
         }
         let mut head = Vec::with_capacity(HEAD_BYTES);
         let (reader, _) = self.reader()?;
@@ -552,10 +697,16 @@ pub fn read_into(
     Ok(())
 }
 
-/// Undoes gzip (by magic bytes, not by name) and checks UTF-8 (a BOM is dropped).
+/// Undoes gzip (by magic bytes, not by name) and checks UTF-8 (a BOM is dropped), within the
+/// default byte budget ([`Limits::DEFAULT`]).
 pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), IngestError> {
+    decode_within(name, bytes, Limits::DEFAULT.max_bytes)
+}
+
+/// [`decode`], refusing gzip that inflates to more than `max_bytes`.
+pub fn decode_within<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<(Cow<'a, str>, bool), IngestError> {
     let (raw, gzip): (Cow<'a, [u8]>, bool) = if bytes.starts_with(&[0x1f, 0x8b]) {
-        (Cow::Owned(inflate(name, bytes, WHOLE_FILE_LIMIT)?), true)
+        (Cow::Owned(inflate(name, bytes, max_bytes)?), true)
     } else {
         (Cow::Borrowed(bytes), false)
     };
@@ -802,6 +953,48 @@ mod tests {
         let err = inflate("b.gz", &bomb, 9_999).unwrap_err();
         assert_eq!(err.location, Location::file("b.gz"));
         assert!(err.message.starts_with("decompresses to more than"), "{}", err.message);
+    }
+
+    #[test]
+    fn rows_are_lines_or_the_objects_of_a_json_document() {
+        // Lines with text; blank lines and a missing last newline are handled.
+        assert_eq!(count_rows("a\nb\n\n  \nc", u64::MAX), 3);
+        assert_eq!(count_rows("a\nb\n", u64::MAX), 2);
+        assert_eq!(count_rows("", u64::MAX), 0);
+        // JSON Lines are lines even though each opens an object.
+        assert_eq!(count_rows("{\"a\": {\"b\": 1}}\n{\"a\": 2}\n", u64::MAX), 2);
+        // A JSON document counts its objects, on one line or several.
+        assert_eq!(count_rows("[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]", u64::MAX), 3);
+        assert_eq!(count_rows("{\n  \"runs\": [\n    {\"q\": 1},\n    {\"q\": 2}\n  ]\n}\n", u64::MAX), 3);
+        // Counting stops just past the budget.
+        assert_eq!(count_rows(&"x\n".repeat(1000), 10), 11);
+    }
+
+    #[test]
+    fn a_file_over_its_budgets_is_refused_with_its_name() {
+        let text = "item,arm,correct\nq1,a,1\nq1,b,0\n";
+        let tight = |max_bytes, max_rows| InputFile::new("o.csv", text).with_limits(Limits { max_bytes, max_rows });
+        assert!(tight(1 << 20, 3).text().is_ok());
+        let rows = tight(1 << 20, 2).text().unwrap_err();
+        assert_eq!(rows.location, Location::file("o.csv"));
+        assert!(rows.message.starts_with("holds more than 2 rows (lines)"), "{}", rows.message);
+        let bytes = tight(10, 100).text().unwrap_err();
+        assert!(bytes.message.starts_with("holds more than 10 bytes"), "{}", bytes.message);
+        // A gzip bomb stops at the byte budget, held or streamed.
+        let bomb = gzip_bytes(&"q1,a,1\n".repeat(100_000).into_bytes());
+        let limits = Limits { max_bytes: 50_000, max_rows: u64::MAX };
+        for f in [InputFile::new("b.gz", bomb.clone()), InputFile::streamed("b.gz", share(Trickle(bomb.clone())))] {
+            let e = f.with_limits(limits).text().unwrap_err();
+            assert!(e.message.starts_with("decompresses to more than 50000 bytes"), "{}", e.message);
+        }
+        // Detection that could not read the file reports the budget, not the content.
+        assert_eq!(tight(1 << 20, 2).over_budget().map(|e| e.message), Some(rows.message.clone()));
+        assert!(tight(1 << 20, 3).over_budget().is_none());
+        assert!(InputFile::new("x", b"\xff\xfe".to_vec()).over_budget().is_none());
+        assert!(InputFile::new("b.gz", bomb).with_limits(limits).over_budget().is_some());
+        assert!(Limits { max_bytes: 0, max_rows: 1 }.validate().is_err());
+        assert!(Limits { max_bytes: 1, max_rows: Limits::CEILING.max_rows + 1 }.validate().is_err());
+        assert!(Limits::DEFAULT.validate().is_ok());
     }
 
     #[test]

@@ -311,13 +311,18 @@ fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, Inges
     Ok(buf.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
 }
 
-/// The whole of a stream as text (a JSON document is parsed whole).
-fn stream_text(name: &str, reader: &mut dyn BufRead) -> Result<String, IngestError> {
+/// The whole of a stream as text (a JSON document is parsed whole), refused past `max_bytes`.
+fn stream_text(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<String, IngestError> {
+    use std::io::Read;
     let mut bytes = Vec::new();
     reader
+        .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?;
-    Ok(crate::ingest::decode(name, &bytes)?.0.into_owned())
+    if bytes.len() as u64 > max_bytes {
+        return Err(crate::ingest::too_large(name, "holds", max_bytes));
+    }
+    Ok(crate::ingest::decode_within(name, &bytes, max_bytes)?.0.into_owned())
 }
 
 /// Reads a qrels file (TREC text or dict-of-dicts JSON).
@@ -325,13 +330,14 @@ pub fn read_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
     if text.trim_start().starts_with('{') {
         return read_json_qrels(name, text);
     }
-    read_qrels_from(name, &mut text.as_bytes())
+    read_qrels_from(name, &mut text.as_bytes(), u64::MAX)
 }
 
-/// Reads a qrels file from a stream, one line at a time (a JSON document is read whole).
-pub fn read_qrels_from(name: &str, reader: &mut dyn BufRead) -> Result<Qrels, IngestError> {
+/// Reads a qrels file from a stream, one line at a time (a JSON document is read whole, up to
+/// `max_bytes`).
+pub fn read_qrels_from(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<Qrels, IngestError> {
     if opens_json_object(reader, name)? {
-        return read_json_qrels(name, &stream_text(name, reader)?);
+        return read_json_qrels(name, &stream_text(name, reader, max_bytes)?);
     }
     let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut queries: Vec<QueryJudgments> = Vec::new();
@@ -429,14 +435,15 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
     if text.trim_start().starts_with('{') {
         return read_json_run(name, text);
     }
-    read_run_from(name, &mut text.as_bytes())
+    read_run_from(name, &mut text.as_bytes(), u64::MAX)
 }
 
 /// Reads a run file from a stream, one line at a time: a 264 MB run is never held whole (a JSON
-/// document is read whole). Only the retrieved documents are kept, one compact string each.
-pub fn read_run_from(name: &str, reader: &mut dyn BufRead) -> Result<Run, IngestError> {
+/// document is read whole, up to `max_bytes`). Only the retrieved documents are kept, one compact
+/// string each.
+pub fn read_run_from(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<Run, IngestError> {
     if opens_json_object(reader, name)? {
-        return read_json_run(name, &stream_text(name, reader)?);
+        return read_json_run(name, &stream_text(name, reader, max_bytes)?);
     }
     let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut queries: Vec<QueryResults> = Vec::new();

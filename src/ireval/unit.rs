@@ -258,12 +258,20 @@ impl Capability for TrecEval {
             let stage = format!("reading {}", qrels_file.file.name);
             progress(Phase::Reading, &stage, 0.0);
             let mut report = |f: f64| progress(Phase::Reading, &stage, f / parts);
-            let qrels = read_qrels_from(&qrels_file.file.name, &mut qrels_file.file.reader_reporting(&mut report)?.0)?;
+            let qrels = read_qrels_from(
+                &qrels_file.file.name,
+                &mut qrels_file.file.reader_reporting(&mut report)?.0,
+                qrels_file.file.limits().max_bytes,
+            )?;
             let mut runs = Vec::with_capacity(run_files.len());
             for (i, f) in run_files.iter().enumerate() {
                 let stage = format!("reading {}", f.file.name);
                 let mut report = |done: f64| progress(Phase::Reading, &stage, (i as f64 + 1.0 + done) / parts);
-                runs.push(read_run_from(&f.file.name, &mut f.file.reader_reporting(&mut report)?.0)?);
+                runs.push(read_run_from(
+                    &f.file.name,
+                    &mut f.file.reader_reporting(&mut report)?.0,
+                    f.file.limits().max_bytes,
+                )?);
             }
             Ok((qrels, runs))
         });

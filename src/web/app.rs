@@ -212,6 +212,7 @@ impl Component for App {
                             }
                         }) }
                     </nav>
+                    <super::limits::InputLimits />
                 </header>
                 <RescorePage active={self.page == Page::Rescore}
                     dropped={dropped(Page::Rescore)} on_state={on_state(Page::Rescore)}

@@ -112,7 +112,13 @@ impl<C: Capability> Job<C> {
         self.busy = Some(Busy::new(job, stage));
         self.error = None;
         self.running_inputs = Some(inputs.clone());
-        self.channel.send(&Request::Run { job, page: C::ANALYSIS, inputs, request: payload });
+        self.channel.send(&Request::Run {
+            job,
+            page: C::ANALYSIS,
+            inputs,
+            request: payload,
+            limits: super::limits::current(),
+        });
         Some(job)
     }
 

@@ -13,6 +13,7 @@ pub mod dom;
 pub mod engine;
 pub mod format;
 pub mod job;
+pub mod limits;
 pub mod pages;
 pub mod protocol;
 pub mod worker;

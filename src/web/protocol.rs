@@ -57,7 +57,8 @@ pub enum Inputs {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Request {
     /// Runs `page`'s capability on `inputs` under `request` (its `Capability::Request`, packed).
-    Run { job: JobId, page: Analysis, inputs: Inputs, request: Payload },
+    /// Files are read under `limits` (the page's Input limits setting).
+    Run { job: JobId, page: Analysis, inputs: Inputs, request: Payload, limits: crate::ingest::Limits },
     /// A drill-down (`Capability::Detail`, packed) on the kept inputs under `request`.
     Detail { job: JobId, page: Analysis, request: Payload, detail: Payload },
     /// A page's message that did not decode (the worker answers [`Response::Undecodable`]).

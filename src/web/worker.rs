@@ -16,7 +16,7 @@ use super::engine::{Engines, RunInputs, demo_files};
 use super::protocol::{Inputs, JobFile, JobId, Request, Response, Timing};
 use crate::capability::{Analysis, FileRole, Phase};
 use crate::error::{Error, IngestError, Location};
-use crate::ingest::InputFile;
+use crate::ingest::{InputFile, Limits};
 
 /// Minimum time between two progress messages of one job (ms).
 const PROGRESS_EVERY_MS: f64 = 40.0;
@@ -107,7 +107,7 @@ fn js_message(e: &JsValue) -> String {
 }
 
 /// Reads a `Blob` into memory (synchronous reads are allowed, and cheapest, in a worker).
-fn read_blob(f: &JobFile) -> Result<(InputFile, Option<FileRole>), Error> {
+fn read_blob(f: &JobFile, limits: Limits) -> Result<(InputFile, Option<FileRole>), Error> {
     let name = &f.file.name;
     let fail = |e: JsValue| {
         Error::Ingest(IngestError::new(
@@ -115,13 +115,13 @@ fn read_blob(f: &JobFile) -> Result<(InputFile, Option<FileRole>), Error> {
             format!("the browser could not read the file: {}", js_message(&e)),
         ))
     };
-    if f.file.blob.size() > crate::ingest::WHOLE_FILE_LIMIT as f64 {
-        return Err(Error::Ingest(crate::ingest::too_large(name, "holds", crate::ingest::WHOLE_FILE_LIMIT)));
+    if f.file.blob.size() > limits.max_bytes as f64 {
+        return Err(Error::Ingest(limits.too_many_bytes(name, "holds")));
     }
     let reader = web_sys::FileReaderSync::new().map_err(fail)?;
     let buffer = reader.read_as_array_buffer(&f.file.blob).map_err(fail)?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    Ok((InputFile::new(name.clone(), bytes), f.role))
+    Ok((InputFile::new(name.clone(), bytes).with_limits(limits), f.role))
 }
 
 /// A `Blob` read in slices of [`BlobSource::SLICE`] bytes with `FileReaderSync`: a streaming
@@ -186,6 +186,7 @@ fn streams(page: Analysis) -> bool {
 fn read_all(
     files: &[JobFile],
     page: Analysis,
+    limits: Limits,
     rep: &mut Reporter,
 ) -> Result<Vec<(InputFile, Option<FileRole>)>, Error> {
     let mut out = Vec::with_capacity(files.len());
@@ -193,9 +194,9 @@ fn read_all(
         rep.report(Phase::Reading, &format!("opening {}", f.file.name), 0.0);
         if streams(page) {
             let source = crate::ingest::share(BlobSource(f.file.blob.clone()));
-            out.push((InputFile::streamed(f.file.name.clone(), source), f.role));
+            out.push((InputFile::streamed(f.file.name.clone(), source).with_limits(limits), f.role));
         } else {
-            out.push(read_blob(f)?);
+            out.push(read_blob(f, limits)?);
         }
     }
     Ok(out)
@@ -204,10 +205,10 @@ fn read_all(
 impl AuditWorker {
     fn handle(&mut self, request: Request) -> Response {
         match request {
-            Request::Run { job, page, inputs, request } => {
+            Request::Run { job, page, inputs, request, limits } => {
                 let mut rep = Reporter::new(job);
                 let (files, keep) = match inputs {
-                    Inputs::Files(files) => match read_all(&files, page, &mut rep) {
+                    Inputs::Files(files) => match read_all(&files, page, limits, &mut rep) {
                         Ok(read) => (RunInputs::Files(read), Some(files)),
                         Err(error) => return self.failed(job, page, error),
                     },
@@ -228,7 +229,7 @@ impl AuditWorker {
                         let kept = self.files.get(&page).filter(|f| !f.is_empty()).cloned();
                         match kept {
                             Some(files) if self.engines.needs_files(page, &request) => {
-                                match read_all(&files, page, &mut rep) {
+                                match read_all(&files, page, limits, &mut rep) {
                                     Ok(read) => (RunInputs::Files(read), None),
                                     Err(error) => return self.failed(job, page, error),
                                 }

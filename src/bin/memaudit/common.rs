@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use memaudit::capability::{self, Capability, FileRole, RoleFile, envelope, quiet, report_envelope};
 use memaudit::choice::Choice;
 use memaudit::error::Error;
-use memaudit::ingest::InputFile;
+use memaudit::ingest::{InputFile, Limits};
 
 /// A failure with the exit code it maps to: 2 for bad input or settings, 1 for I/O.
 pub(crate) struct Failure {
@@ -40,9 +40,50 @@ pub(crate) fn io_failure(what: &Path, e: std::io::Error) -> Failure {
     Failure { message: format!("{}: {e}", what.display()), code: 1 }
 }
 
+/// The budgets of every input file of this run (`--max-bytes`, `--max-rows`), set once by
+/// `main` before any file is read.
+static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
+
+/// Sets the run's budgets (checked first: a budget of 0 or past the ceiling is refused).
+pub(crate) fn set_limits(limits: Limits) -> Result<(), Failure> {
+    limits.validate()?;
+    let _ = LIMITS.set(limits);
+    Ok(())
+}
+
+/// The run's budgets.
+pub(crate) fn limits() -> Limits {
+    LIMITS.get().copied().unwrap_or_default()
+}
+
+/// A byte count as given to `--max-bytes`: digits with an optional K, M, G or T (powers of
+/// 1024; a trailing `B` or `iB` is allowed): `500M`, `2G`, `1073741824`.
+pub(crate) fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let (digits, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let n: u64 =
+        digits.trim().parse().map_err(|_| format!("`{s}` is not a size: give bytes, or a number with K, M, G or T"))?;
+    n.checked_mul(1u64 << shift).ok_or_else(|| format!("`{s}` is too large"))
+}
+
+/// Reads a file whole under the run's budgets: one stored larger than `--max-bytes` is refused
+/// before it is read.
 pub(crate) fn read_path(p: &Path) -> Result<InputFile, Failure> {
+    let limits = limits();
+    let name = p.display().to_string();
+    let len = std::fs::metadata(p).map_err(|e| io_failure(p, e))?.len();
+    if len > limits.max_bytes {
+        return Err(limits.too_many_bytes(&name, "holds").into());
+    }
     let bytes = std::fs::read(p).map_err(|e| io_failure(p, e))?;
-    Ok(InputFile::new(p.display().to_string(), bytes))
+    Ok(InputFile::new(name, bytes).with_limits(limits))
 }
 
 /// The output format of a subcommand.

@@ -32,6 +32,24 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most bytes read from one input file (after gzip is undone), e.g. 500M or 8G (powers
+    /// of 1024). Default 4G; streamed TREC runs of trec-eval are not bounded by it.
+    #[arg(long, global = true, value_parser = common::parse_bytes, value_name = "BYTES")]
+    max_bytes: Option<u64>,
+    /// The most rows read from one input file: its lines, or for a JSON document its objects.
+    /// Default 5000000 (about 1.6 kB of memory per row for outcome tables).
+    #[arg(long, global = true, value_name = "ROWS")]
+    max_rows: Option<u64>,
+}
+
+impl Cli {
+    fn limits(&self) -> memaudit::ingest::Limits {
+        let default = memaudit::ingest::Limits::DEFAULT;
+        memaudit::ingest::Limits {
+            max_bytes: self.max_bytes.unwrap_or(default.max_bytes),
+            max_rows: self.max_rows.unwrap_or(default.max_rows),
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -90,7 +108,7 @@ enum Command {
 
 /// `memaudit report SUB ARGS…` as the analysis subcommand with `--html -` (unless the ARGS
 /// already write the report somewhere).
-fn report_command(args: Vec<String>) -> Result<Command, common::Failure> {
+fn report_command(args: Vec<String>) -> Result<(Command, memaudit::ingest::Limits), common::Failure> {
     let mut argv = vec!["memaudit".to_string()];
     let writes =
         args.iter().any(|a| ["--html", "--markdown"].iter().any(|o| a == o || a.starts_with(&format!("{o}="))));
@@ -99,22 +117,25 @@ fn report_command(args: Vec<String>) -> Result<Command, common::Failure> {
         argv.extend(["--html".to_string(), "-".to_string()]);
     }
     let cli = Cli::try_parse_from(argv).map_err(|e| common::fail(e.to_string().trim_end()))?;
+    let limits = cli.limits();
     match cli.command {
         Command::Drilldown(_) | Command::Import(_) | Command::Synth(_) | Command::Power(_) | Command::Report { .. } => {
             Err(common::fail(
                 "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules, trec-eval, labels, calibration, alignment or compliance",
             ))
         }
-        c => Ok(c),
+        c => Ok((c, limits)),
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let limits = cli.limits();
     let command = match cli.command {
         Command::Report { args } => report_command(args),
-        c => Ok(c),
+        c => Ok((c, limits)),
     };
+    let command = command.and_then(|(command, limits)| common::set_limits(limits).map(|()| command));
     let result = command.and_then(|command| match command {
         Command::Rescore(a) => rescore::rescore(a),
         Command::Drilldown(a) => rescore::drill(a),
@@ -140,7 +161,8 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             // A closed stderr must not turn a refusal into a panic.
-            let _ = writeln!(std::io::stderr(), "memaudit: error: {}", memaudit::report::terminal_safe(&f.message));
+            let message = memaudit::error::elide_long_words(&f.message);
+            let _ = writeln!(std::io::stderr(), "memaudit: error: {}", memaudit::report::terminal_safe(&message));
             ExitCode::from(f.code)
         }
     }

@@ -84,16 +84,23 @@ pub(crate) struct TrecEvalArgs {
 }
 
 fn read_input(p: &std::path::Path) -> Result<InputFile, Failure> {
+    let limits = super::common::limits();
     if p.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| io_failure(p, e))?;
-        return Ok(InputFile::new("-", bytes));
+        std::io::stdin()
+            .take(limits.max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| io_failure(p, e))?;
+        if bytes.len() as u64 > limits.max_bytes {
+            return Err(limits.too_many_bytes("-", "holds").into());
+        }
+        return Ok(InputFile::new("-", bytes).with_limits(limits));
     }
     // Read line by line when evaluated: a 264 MB run is never held whole.
     let len = std::fs::metadata(p).map_err(|e| io_failure(p, e))?.len();
     std::fs::File::open(p).map_err(|e| io_failure(p, e))?;
     let source = memaudit::ingest::PathSource { path: p.to_path_buf(), len };
-    Ok(InputFile::streamed(p.display().to_string(), memaudit::ingest::share(source)))
+    Ok(InputFile::streamed(p.display().to_string(), memaudit::ingest::share(source)).with_limits(limits))
 }
 
 pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {

@@ -213,6 +213,12 @@ pub struct ErrorView {
 
 impl ErrorView {
     pub fn from_error(e: &Error) -> ErrorView {
+        let mut view = Self::of_error(e);
+        view.message = crate::error::elide_long_words(&view.message).into_owned();
+        view
+    }
+
+    fn of_error(e: &Error) -> ErrorView {
         match e {
             Error::Ingest(i) => ErrorView {
                 title: format!("Could not read {}", i.location.file),

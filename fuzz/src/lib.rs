@@ -1,0 +1,26 @@
+//! The fuzz targets' one harness: arbitrary bytes split into up to three files (on `0xFF`, a
+//! byte no UTF-8 text holds), their roles detected from the content as each capability detects
+//! them, then loaded and run with the capability's default request. Every outcome must be a
+//! value or an error — never a panic, an abort or a hang (a panic in wasm kills the viewer's
+//! worker). An input error must name its file.
+
+use memaudit::capability::{Capability, assign_roles, quiet, run_once};
+use memaudit::error::Error;
+use memaudit::ingest::InputFile;
+
+/// Names given to the pieces: no extension, so roles and formats come from the content alone.
+const NAMES: [&str; 3] = ["f1", "f2", "f3"];
+
+/// Splits `data` into files and runs them as capability `C` would.
+pub fn run<C: Capability>(data: &[u8]) {
+    let inputs = data
+        .split(|&b| b == 0xff)
+        .take(NAMES.len())
+        .zip(NAMES)
+        .map(|(bytes, name)| (InputFile::new(name, bytes.to_vec()), None))
+        .collect();
+    let outcome = assign_roles::<C>(inputs).and_then(|f| run_once::<C>(&f, &C::Request::default(), &mut quiet()));
+    if let Err(Error::Ingest(e)) = outcome {
+        assert!(!e.location.file.is_empty(), "{}: an input error names no file: {}", C::ANALYSIS, e.message);
+    }
+}
