@@ -153,7 +153,7 @@ impl Limits {
 
     /// Checks the rows of `text` (see [`Limits::max_rows`]) against the budget.
     pub fn check_rows(&self, file: &str, text: &str) -> Result<(), IngestError> {
-        let rows = count_rows(text, self.max_rows);
+        let (rows, unit) = count_rows(text, self.max_rows);
         if rows > self.max_rows {
             return Err(IngestError::new(
                 Location::file(file),
@@ -161,8 +161,7 @@ impl Limits {
                     "holds more than {} {}, the most read from one file here: raise the budget (`--max-rows`, or \
                      the viewer's Input limits) if the machine has the memory (about 1.6 kB per row natively for \
                      outcome tables), or split the file",
-                    self.max_rows,
-                    if is_json_document(text) { "JSON objects" } else { "rows (lines)" }
+                    self.max_rows, unit
                 ),
             ));
         }
@@ -190,11 +189,13 @@ fn is_json_document(text: &str) -> bool {
     }
 }
 
-/// The rows of `text`, counting no further than just past `stop`: its non-blank lines, or for a
-/// JSON document its `{` bytes (one per object; a `{` inside a string counts too, so the count
-/// errs on the side of more rows).
-fn count_rows(text: &str, stop: u64) -> u64 {
-    let (needle, blank_lines) = if is_json_document(text) { (b'{', false) } else { (b'\n', true) };
+/// The rows of `text`, counting no further than just past `stop`, and what they are: its
+/// non-blank lines, or for a JSON document its `{` bytes (one per object; a `{` inside a string
+/// counts too, so the count errs on the side of more rows).
+fn count_rows(text: &str, stop: u64) -> (u64, &'static str) {
+    let json = is_json_document(text);
+    let unit = if json { "JSON objects" } else { "rows (lines)" };
+    let (needle, blank_lines) = if json { (b'{', false) } else { (b'\n', true) };
     let mut rows = 0u64;
     let mut line_has_text = false;
     for &b in text.as_bytes() {
@@ -202,7 +203,7 @@ fn count_rows(text: &str, stop: u64) -> u64 {
             if !blank_lines || line_has_text {
                 rows += 1;
                 if rows > stop {
-                    return rows;
+                    return (rows, unit);
                 }
             }
             line_has_text = false;
@@ -210,7 +211,22 @@ fn count_rows(text: &str, stop: u64) -> u64 {
             line_has_text = true;
         }
     }
-    rows + u64::from(blank_lines && line_has_text)
+    (rows + u64::from(blank_lines && line_has_text), unit)
+}
+
+/// Why a file read whole was refused: over its budgets ([`Limits`]), or for its content.
+#[derive(Debug)]
+enum Refusal {
+    Budget(IngestError),
+    Content(IngestError),
+}
+
+impl From<Refusal> for IngestError {
+    fn from(r: Refusal) -> Self {
+        match r {
+            Refusal::Budget(e) | Refusal::Content(e) => e,
+        }
+    }
 }
 
 /// The refusal of a file over a byte budget ([`Limits::max_bytes`]).
@@ -254,23 +270,18 @@ impl InputFile {
     /// The refusal of a file read whole that is over its budgets, if it is (a streamed file is
     /// never: its readers hold one query at a time).
     pub fn over_budget(&self) -> Option<IngestError> {
-        let Content::Held(b) = &self.content else { return None };
-        if b.len() as u64 > self.limits.max_bytes {
-            return Some(self.limits.too_many_bytes(&self.name, "holds"));
+        match (&self.content, self.budgeted_text()) {
+            (Content::Held(_), Err(Refusal::Budget(e))) => Some(e),
+            _ => None,
         }
-        if b.starts_with(&[0x1f, 0x8b]) {
-            // Inflated up to one byte past the budget (a corrupt stream is not a budget matter).
-            let mut out = Vec::new();
-            let read = flate2::read::MultiGzDecoder::new(b.as_slice())
-                .take(self.limits.max_bytes.saturating_add(1))
-                .read_to_end(&mut out);
-            if read.is_ok() && out.len() as u64 > self.limits.max_bytes {
-                return Some(self.limits.too_many_bytes(&self.name, "decompresses to"));
-            }
+    }
+
+    /// Refused when its stored size is over the byte budget.
+    fn check_stored_size(&self) -> Result<(), IngestError> {
+        if self.len() as u64 > self.limits.max_bytes {
+            return Err(self.limits.too_many_bytes(&self.name, "holds"));
         }
-        // Text that is not UTF-8 is refused for that by the reader, not here.
-        let (text, _) = decode_within(&self.name, b, self.limits.max_bytes).ok()?;
-        self.limits.check_rows(&self.name, &text).err()
+        Ok(())
     }
 
     /// Its size in bytes as stored.
@@ -291,12 +302,10 @@ impl InputFile {
 
     /// Its bytes as stored (a streamed file is read whole: readers that can, stream instead).
     pub fn bytes(&self) -> Result<Cow<'_, [u8]>, IngestError> {
+        self.check_stored_size()?;
         match &self.content {
             Content::Held(b) => Ok(Cow::Borrowed(b)),
             Content::Source(s) => {
-                if s.len() > self.limits.max_bytes {
-                    return Err(self.limits.too_many_bytes(&self.name, "holds"));
-                }
                 let mut out = Vec::with_capacity(usize::try_from(s.len()).unwrap_or(0).min(1 << 30));
                 s.open().and_then(|mut r| r.read_to_end(&mut out)).map_err(|e| self.read_error(e))?;
                 Ok(Cow::Owned(out))
@@ -307,20 +316,21 @@ impl InputFile {
     /// Its text: gzip undone, UTF-8 checked, a BOM dropped; and whether it was gzip.
     /// Its budgets ([`Limits`]) are checked here: the bytes before and after gzip, then the rows.
     pub fn text(&self) -> Result<(Cow<'_, str>, bool), IngestError> {
+        Ok(self.budgeted_text()?)
+    }
+
+    /// [`Self::text`], telling a refusal for the budgets from one for the content.
+    fn budgeted_text(&self) -> Result<(Cow<'_, str>, bool), Refusal> {
+        self.check_stored_size().map_err(Refusal::Budget)?;
         let (text, gzip) = match &self.content {
-            Content::Held(b) => {
-                if b.len() as u64 > self.limits.max_bytes {
-                    return Err(self.limits.too_many_bytes(&self.name, "holds"));
-                }
-                decode_within(&self.name, b, self.limits.max_bytes)?
-            }
+            Content::Held(b) => decode_refusing(&self.name, b, self.limits.max_bytes)?,
             Content::Source(_) => {
-                let bytes = self.bytes()?.into_owned();
-                let (text, gzip) = decode_within(&self.name, &bytes, self.limits.max_bytes)?;
+                let bytes = self.bytes().map_err(Refusal::Content)?.into_owned();
+                let (text, gzip) = decode_refusing(&self.name, &bytes, self.limits.max_bytes)?;
                 (Cow::Owned(text.into_owned()), gzip)
             }
         };
-        self.limits.check_rows(&self.name, &text)?;
+        self.limits.check_rows(&self.name, &text).map_err(Refusal::Budget)?;
         Ok((text, gzip))
     }
 
@@ -705,16 +715,23 @@ pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), I
 
 /// [`decode`], refusing gzip that inflates to more than `max_bytes`.
 pub fn decode_within<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<(Cow<'a, str>, bool), IngestError> {
+    Ok(decode_refusing(name, bytes, max_bytes)?)
+}
+
+/// [`decode_within`], telling a gzip stream over `max_bytes` from bad content.
+fn decode_refusing<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<(Cow<'a, str>, bool), Refusal> {
     let (raw, gzip): (Cow<'a, [u8]>, bool) = if bytes.starts_with(&[0x1f, 0x8b]) {
         (Cow::Owned(inflate(name, bytes, max_bytes)?), true)
     } else {
         (Cow::Borrowed(bytes), false)
     };
     let text = match raw {
-        Cow::Borrowed(b) => Cow::Borrowed(std::str::from_utf8(b).map_err(|e| utf8_error(name, b, e))?),
+        Cow::Borrowed(b) => {
+            Cow::Borrowed(std::str::from_utf8(b).map_err(|e| Refusal::Content(utf8_error(name, b, e)))?)
+        }
         Cow::Owned(b) => Cow::Owned(String::from_utf8(b).map_err(|e| {
             let err = e.utf8_error();
-            utf8_error(name, e.as_bytes(), err)
+            Refusal::Content(utf8_error(name, e.as_bytes(), err))
         })?),
     };
     let text = match text {
@@ -728,14 +745,14 @@ pub fn decode_within<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<
 }
 
 /// Undoes gzip, stopping at `limit` bytes: a gzip bomb is refused instead of exhausting memory.
-fn inflate(name: &str, bytes: &[u8], limit: u64) -> Result<Vec<u8>, IngestError> {
+fn inflate(name: &str, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Refusal> {
     let mut out = Vec::new();
     flate2::read::MultiGzDecoder::new(bytes)
-        .take(limit + 1)
+        .take(limit.saturating_add(1))
         .read_to_end(&mut out)
-        .map_err(|e| IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}")))?;
+        .map_err(|e| Refusal::Content(IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}"))))?;
     if out.len() as u64 > limit {
-        return Err(too_large(name, "decompresses to", limit));
+        return Err(Refusal::Budget(too_large(name, "decompresses to", limit)));
     }
     Ok(out)
 }
@@ -950,7 +967,7 @@ mod tests {
     fn inflating_stops_at_the_limit() {
         let bomb = gzip_bytes(&vec![b'\n'; 10_000]);
         assert_eq!(inflate("b.gz", &bomb, 10_000).unwrap().len(), 10_000);
-        let err = inflate("b.gz", &bomb, 9_999).unwrap_err();
+        let err = IngestError::from(inflate("b.gz", &bomb, 9_999).unwrap_err());
         assert_eq!(err.location, Location::file("b.gz"));
         assert!(err.message.starts_with("decompresses to more than"), "{}", err.message);
     }
@@ -958,16 +975,16 @@ mod tests {
     #[test]
     fn rows_are_lines_or_the_objects_of_a_json_document() {
         // Lines with text; blank lines and a missing last newline are handled.
-        assert_eq!(count_rows("a\nb\n\n  \nc", u64::MAX), 3);
-        assert_eq!(count_rows("a\nb\n", u64::MAX), 2);
-        assert_eq!(count_rows("", u64::MAX), 0);
+        assert_eq!(count_rows("a\nb\n\n  \nc", u64::MAX).0, 3);
+        assert_eq!(count_rows("a\nb\n", u64::MAX).0, 2);
+        assert_eq!(count_rows("", u64::MAX).0, 0);
         // JSON Lines are lines even though each opens an object.
-        assert_eq!(count_rows("{\"a\": {\"b\": 1}}\n{\"a\": 2}\n", u64::MAX), 2);
+        assert_eq!(count_rows("{\"a\": {\"b\": 1}}\n{\"a\": 2}\n", u64::MAX).0, 2);
         // A JSON document counts its objects, on one line or several.
-        assert_eq!(count_rows("[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]", u64::MAX), 3);
-        assert_eq!(count_rows("{\n  \"runs\": [\n    {\"q\": 1},\n    {\"q\": 2}\n  ]\n}\n", u64::MAX), 3);
+        assert_eq!(count_rows("[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]", u64::MAX).0, 3);
+        assert_eq!(count_rows("{\n  \"runs\": [\n    {\"q\": 1},\n    {\"q\": 2}\n  ]\n}\n", u64::MAX).0, 3);
         // Counting stops just past the budget.
-        assert_eq!(count_rows(&"x\n".repeat(1000), 10), 11);
+        assert_eq!(count_rows(&"x\n".repeat(1000), 10).0, 11);
     }
 
     #[test]
