@@ -11,7 +11,10 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# No incremental caches: nothing here is rebuilt after an edit, and they double the disk used.
+export CARGO_INCREMENTAL=0
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; df -h . | tail -1; }
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -31,6 +34,13 @@ cargo test --locked --features web --lib web::
 
 step "wasm tests in headless Chromium"
 cargo test --locked --target wasm32-unknown-unknown --features web --no-default-features --test web
+
+# On a CI machine (.ci/run sets MEMAUDIT_FREE_DISK=1) the debug builds are not needed again:
+# free their disk before the release builds (about 8 GB).
+if [ "${MEMAUDIT_FREE_DISK:-0}" = 1 ]; then
+  step "freeing the debug builds' disk"
+  rm -rf target/debug target/wasm32-unknown-unknown/debug
+fi
 
 step "release build of the CLI and the viewer"
 cargo build --locked --release --bin memaudit

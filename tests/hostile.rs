@@ -21,10 +21,27 @@ fn corpus() -> Vec<PathBuf> {
     files
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A scratch folder under the system's temporary folder, removed when dropped (the large cases
+/// write about 90 MB; CI's disk is not ours to fill).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("memaudit-hostile-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Valid companions for the subcommands that take several files.
@@ -35,6 +52,7 @@ struct Companions {
     qrels: PathBuf,
     run: PathBuf,
     out: PathBuf,
+    _dir: Scratch,
 }
 
 impl Companions {
@@ -53,6 +71,7 @@ impl Companions {
             qrels: write("valid.qrels", "1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n"),
             run: write("valid.run", "1 Q0 d1 1 2.0 t\n1 Q0 d9 2 1.0 t\n2 Q0 d3 1 0.5 t\n"),
             out: dir.join("import-out"),
+            _dir: dir,
         }
     }
 
