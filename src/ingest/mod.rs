@@ -153,6 +153,12 @@ impl Limits {
 
     /// Checks the rows of `text` (see [`Limits::max_rows`]) against the budget.
     pub fn check_rows(&self, file: &str, text: &str) -> Result<(), IngestError> {
+        self.check_rows_of(file, text.as_bytes())
+    }
+
+    /// [`Self::check_rows`] on bytes: a file's whole text, or the start of it (a start over the
+    /// budget is a whole over it, see [`rows_countable`]).
+    fn check_rows_of(&self, file: &str, text: &[u8]) -> Result<(), IngestError> {
         let (rows, unit) = count_rows(text, self.max_rows);
         if rows > self.max_rows {
             return Err(IngestError::new(
@@ -177,28 +183,41 @@ impl Default for Limits {
 
 /// Whether `text` is one JSON document rather than lines of records: it starts with `[`, or
 /// with `{` and its first line is not a whole JSON value (JSON Lines' first line is).
-fn is_json_document(text: &str) -> bool {
-    let t = text.trim_start();
-    match t.as_bytes().first() {
+fn is_json_document(text: &[u8]) -> bool {
+    let t = without_bom(text).trim_ascii_start();
+    match t.first() {
         Some(b'[') => true,
         Some(b'{') => {
-            let first = t.lines().next().unwrap_or("");
-            serde_json::from_str::<serde::de::IgnoredAny>(first).is_err()
+            let first = t.split(|&b| b == b'\n').next().unwrap_or_default();
+            serde_json::from_slice::<serde::de::IgnoredAny>(first).is_err()
         }
         _ => false,
     }
 }
 
+fn without_bom(text: &[u8]) -> &[u8] {
+    text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text)
+}
+
+/// Whether the rows of the start of a text are rows of the whole: its kind ([`is_json_document`])
+/// is known once its first line is whole (or it does not start with `{`). Then the rows of the
+/// start are at most those of the whole, so a start over the budget is a whole over it.
+fn rows_countable(start: &[u8]) -> bool {
+    let t = without_bom(start).trim_ascii_start();
+    t.first() != Some(&b'{') || t.contains(&b'\n')
+}
+
 /// The rows of `text`, counting no further than just past `stop`, and what they are: its
 /// non-blank lines, or for a JSON document its `{` bytes (one per object; a `{` inside a string
 /// counts too, so the count errs on the side of more rows).
-fn count_rows(text: &str, stop: u64) -> (u64, &'static str) {
+fn count_rows(text: impl AsRef<[u8]>, stop: u64) -> (u64, &'static str) {
+    let text = text.as_ref();
     let json = is_json_document(text);
     let unit = if json { "JSON objects" } else { "rows (lines)" };
     let (needle, blank_lines) = if json { (b'{', false) } else { (b'\n', true) };
     let mut rows = 0u64;
     let mut line_has_text = false;
-    for &b in text.as_bytes() {
+    for &b in text {
         if b == needle {
             if !blank_lines || line_has_text {
                 rows += 1;
@@ -323,10 +342,10 @@ impl InputFile {
     fn budgeted_text(&self) -> Result<(Cow<'_, str>, bool), Refusal> {
         self.check_stored_size().map_err(Refusal::Budget)?;
         let (text, gzip) = match &self.content {
-            Content::Held(b) => decode_refusing(&self.name, b, self.limits.max_bytes)?,
+            Content::Held(b) => decode_refusing(&self.name, b, self.limits)?,
             Content::Source(_) => {
                 let bytes = self.bytes().map_err(Refusal::Content)?.into_owned();
-                let (text, gzip) = decode_refusing(&self.name, &bytes, self.limits.max_bytes)?;
+                let (text, gzip) = decode_refusing(&self.name, &bytes, self.limits)?;
                 (Cow::Owned(text.into_owned()), gzip)
             }
         };
@@ -715,13 +734,15 @@ pub fn decode<'a>(name: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, bool), I
 
 /// [`decode`], refusing gzip that inflates to more than `max_bytes`.
 pub fn decode_within<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<(Cow<'a, str>, bool), IngestError> {
-    Ok(decode_refusing(name, bytes, max_bytes)?)
+    Ok(decode_refusing(name, bytes, Limits { max_bytes, max_rows: u64::MAX })?)
 }
 
-/// [`decode_within`], telling a gzip stream over `max_bytes` from bad content.
-fn decode_refusing<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<(Cow<'a, str>, bool), Refusal> {
+/// [`decode_within`] under both budgets, telling a refusal for them from bad content. The rows
+/// of a gzip stream are counted while it is inflated; those of plain text are counted by the
+/// caller.
+fn decode_refusing<'a>(name: &str, bytes: &'a [u8], limits: Limits) -> Result<(Cow<'a, str>, bool), Refusal> {
     let (raw, gzip): (Cow<'a, [u8]>, bool) = if bytes.starts_with(&[0x1f, 0x8b]) {
-        (Cow::Owned(inflate(name, bytes, max_bytes)?), true)
+        (Cow::Owned(inflate(name, bytes, limits)?), true)
     } else {
         (Cow::Borrowed(bytes), false)
     };
@@ -744,15 +765,37 @@ fn decode_refusing<'a>(name: &str, bytes: &'a [u8], max_bytes: u64) -> Result<(C
     Ok((text, gzip))
 }
 
-/// Undoes gzip, stopping at `limit` bytes: a gzip bomb is refused instead of exhausting memory.
-fn inflate(name: &str, bytes: &[u8], limit: u64) -> Result<Vec<u8>, Refusal> {
+/// Inflated bytes after which the rows of a gzip stream are first counted; then at twice as
+/// many, and so on (each count reads the text so far: twice the final size at most in all).
+const FIRST_ROW_COUNT: usize = 16 << 20;
+
+/// Undoes gzip within the budgets: inflating stops past `limits.max_bytes`, and the rows are
+/// counted as the text grows ([`FIRST_ROW_COUNT`]), so a gzip bomb, even one of short valid
+/// rows, is refused instead of exhausting memory, after about the rows allowed rather than at
+/// its full size.
+fn inflate(name: &str, bytes: &[u8], limits: Limits) -> Result<Vec<u8>, Refusal> {
+    let corrupt = |e: std::io::Error| {
+        Refusal::Content(IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}")))
+    };
+    let mut stream = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_bytes.saturating_add(1));
     let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(bytes)
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut out)
-        .map_err(|e| Refusal::Content(IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}"))))?;
-    if out.len() as u64 > limit {
-        return Err(Refusal::Budget(too_large(name, "decompresses to", limit)));
+    let mut count_at = FIRST_ROW_COUNT;
+    loop {
+        // Up to the next count, then the rows so far.
+        let want = count_at.saturating_sub(out.len()) as u64;
+        let got = (&mut stream).take(want).read_to_end(&mut out).map_err(corrupt)?;
+        if got == 0 && want > 0 {
+            break;
+        }
+        if out.len() >= count_at {
+            count_at = count_at.saturating_mul(2);
+            if limits.max_rows < u64::MAX && rows_countable(&out) {
+                limits.check_rows_of(name, &out).map_err(Refusal::Budget)?;
+            }
+        }
+    }
+    if out.len() as u64 > limits.max_bytes {
+        return Err(Refusal::Budget(too_large(name, "decompresses to", limits.max_bytes)));
     }
     Ok(out)
 }
@@ -966,10 +1009,26 @@ mod tests {
     #[test]
     fn inflating_stops_at_the_limit() {
         let bomb = gzip_bytes(&vec![b'\n'; 10_000]);
-        assert_eq!(inflate("b.gz", &bomb, 10_000).unwrap().len(), 10_000);
-        let err = IngestError::from(inflate("b.gz", &bomb, 9_999).unwrap_err());
+        let bytes = |max_bytes| Limits { max_bytes, max_rows: u64::MAX };
+        assert_eq!(inflate("b.gz", &bomb, bytes(10_000)).unwrap().len(), 10_000);
+        let err = IngestError::from(inflate("b.gz", &bomb, bytes(9_999)).unwrap_err());
         assert_eq!(err.location, Location::file("b.gz"));
         assert!(err.message.starts_with("decompresses to more than"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_gzip_bomb_of_short_rows_is_refused_by_its_rows_before_its_size() {
+        // 100 MiB of rows inflated from about 100 kB: over a budget of 1,000 rows long before
+        // the 64 MiB byte budget is reached.
+        let bomb = gzip_bytes("q1,a,1\n".repeat(15_000_000).as_bytes());
+        let err =
+            IngestError::from(inflate("b.gz", &bomb, Limits { max_bytes: 64 << 20, max_rows: 1_000 }).unwrap_err());
+        assert!(err.message.starts_with("holds more than 1000 rows (lines)"), "{}", err.message);
+        assert_eq!(err.location, Location::file("b.gz"));
+        // A JSON Lines file whose first line is not whole at the first count is counted at the end.
+        let one_line = gzip_bytes(format!("{{\"a\": \"{}\"}}\n{{\"a\": 1}}\n", "{".repeat(20 << 20)).as_bytes());
+        let text = inflate("l.gz", &one_line, Limits { max_bytes: 64 << 20, max_rows: 2 }).unwrap();
+        assert_eq!(count_rows(&text, u64::MAX).0, 2);
     }
 
     #[test]
@@ -984,7 +1043,7 @@ mod tests {
         assert_eq!(count_rows("[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]", u64::MAX).0, 3);
         assert_eq!(count_rows("{\n  \"runs\": [\n    {\"q\": 1},\n    {\"q\": 2}\n  ]\n}\n", u64::MAX).0, 3);
         // Counting stops just past the budget.
-        assert_eq!(count_rows(&"x\n".repeat(1000), 10).0, 11);
+        assert_eq!(count_rows("x\n".repeat(1000), 10).0, 11);
     }
 
     #[test]
