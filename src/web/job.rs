@@ -44,6 +44,9 @@ pub struct Job<C: Capability> {
     running_inputs: Option<Inputs>,
     /// The worker holds the inputs of the last successful run.
     worker_has_inputs: bool,
+    /// Runs that have ended, with results or an error (`data-finished` on the page: a test
+    /// waits for the run it started, whatever the page showed before).
+    finished: u32,
     _c: PhantomData<C>,
 }
 
@@ -59,8 +62,14 @@ impl<C: Capability> Job<C> {
             last_inputs: None,
             running_inputs: None,
             worker_has_inputs: false,
+            finished: 0,
             _c: PhantomData,
         }
+    }
+
+    /// How many runs have ended (`data-finished`).
+    pub fn finished(&self) -> String {
+        self.finished.to_string()
     }
 
     pub fn busy(&self) -> Option<&Busy> {
@@ -164,7 +173,7 @@ impl<C: Capability> Job<C> {
         match r {
             Response::Ready => JobEvent::Ignored,
             Response::Undecodable { message } => {
-                self.busy = None;
+                self.finished += u32::from(self.busy.take().is_some());
                 self.detail_job = None;
                 self.error = Some(
                     ErrorView::plain("A message between the page and the worker could not be read", message).with_note(
@@ -174,7 +183,9 @@ impl<C: Capability> Job<C> {
                 JobEvent::Failed(Box::new(Error::Empty("undecodable message".into())), None)
             }
             Response::Died { message } => {
-                let was_running = self.busy.take().is_some() || self.detail_job.take().is_some();
+                let was_run = self.busy.take().is_some();
+                self.finished += u32::from(was_run);
+                let was_running = was_run | self.detail_job.take().is_some();
                 self.worker_has_inputs = false;
                 self.running_inputs = None;
                 self.error = Some(
@@ -200,6 +211,7 @@ impl<C: Capability> Job<C> {
                     return JobEvent::Ignored;
                 }
                 self.busy = None;
+                self.finished += 1;
                 match outcome.unpack::<Outcome<C::Overview, C::Report>>() {
                     Ok(o) => {
                         self.error = None;
@@ -245,6 +257,7 @@ impl<C: Capability> Job<C> {
                 let overview = overview.and_then(|o| o.unpack::<C::Overview>().ok()).map(Box::new);
                 if is_run {
                     self.busy = None;
+                    self.finished += 1;
                     let inputs = self.running_inputs.take();
                     self.worker_has_inputs = kept_previous;
                     // The worker kept the new files: a later run may use them.

@@ -348,6 +348,40 @@ pub fn error_box(prefix: &str, e: Option<&ErrorView>, dismiss: Callback<MouseEve
     }
 }
 
+/// The page's files (`#{prefix}file-list`): each with its size and a "remove" button, then
+/// "clear" (`#{prefix}clear-files`). Nothing when there are none. One list for every page, so
+/// a file that spoils every run can always be taken off.
+pub fn file_list(prefix: &str, files: &[SourceFile], remove: Callback<usize>, clear: Callback<MouseEvent>) -> Html {
+    if files.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class="file-list" id={format!("{prefix}file-list")} aria-label="files to read">
+            { for files.iter().enumerate().map(|(i, f)| {
+                let remove = remove.reform(move |_: MouseEvent| i);
+                html! {
+                    <li>
+                        <code>{ f.name.clone() }</code>
+                        <span class="muted">{ format!(" {} bytes ", super::format::count(f.blob.size() as usize)) }</span>
+                        <button type="button" class="link" onclick={remove} aria-label={format!("remove {}", f.name)}>{ "remove" }</button>
+                    </li>
+                }
+            }) }
+            <li><button type="button" class="link" id={format!("{prefix}clear-files")} onclick={clear}>{ "clear all" }</button></li>
+        </ul>
+    }
+}
+
+/// Takes file `i` off a page's set; false when there is no such file.
+pub fn remove_file(set: &mut Vec<SourceFile>, i: usize) -> bool {
+    if i < set.len() {
+        set.remove(i);
+        true
+    } else {
+        false
+    }
+}
+
 /// A file picker styled as a button: `<input id={id} type=file multiple>` + its label.
 pub fn file_picker(id: &str, label: &str, described_by: &str, on_files: Callback<Vec<SourceFile>>) -> Html {
     let onchange = Callback::from(move |e: Event| {

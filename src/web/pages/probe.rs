@@ -10,7 +10,9 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{ErrorView, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use super::{
+    ErrorView, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file, report_state,
+};
 use crate::capability::FileSummary;
 use crate::plots::VerdictBars;
 use crate::probe::summary::{ModeReport, ProbeTable, probe_table};
@@ -189,6 +191,9 @@ pub enum Msg {
     /// Run the batch on the built-in demo notes.
     Demo,
     AddFiles(Vec<SourceFile>),
+    /// Take one file off the list (and read the others again).
+    RemoveFile(usize),
+    ClearFiles,
     BatchMode(Mode),
     Confidence(String),
     ApplyConfidence,
@@ -728,6 +733,17 @@ impl Component for ProbePage {
                 self.job.run(Some(job::files(&self.files)), &self.run, "reading notes");
                 true
             }
+            Msg::RemoveFile(i) => {
+                if remove_file(&mut self.files, i) && !self.files.is_empty() {
+                    self.run.arm = None;
+                    self.job.run(Some(job::files(&self.files)), &self.run, "reading notes");
+                }
+                true
+            }
+            Msg::ClearFiles => {
+                self.files.clear();
+                true
+            }
             Msg::BatchMode(m) => {
                 self.run.mode = m;
                 self.rerun();
@@ -802,7 +818,7 @@ impl Component for ProbePage {
         let on_arm = link.callback(|e: Event| Msg::Arm(e.target_unchecked_into::<HtmlSelectElement>().value()));
         let arms = self.batch.as_ref().map(|b| b.arms.clone()).unwrap_or_default();
         html! {
-            <section class="page" id="page-probe" data-page="probe" data-state={state.name()}
+            <section class="page" id="page-probe" data-page="probe" data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label="Probe">
                 <p class="tagline">{ "The write-time source-token probe: does a memory note keep the source a later correction needs, or only a \
                     stale conclusion that can never be repaired (the silent-uncorrectable case)?" }</p>
@@ -819,6 +835,7 @@ impl Component for ProbePage {
                         <button type="button" class="secondary" id="probe-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                             title="synthetic notes of three memory policies built into the page: nothing is fetched">{ "Try the demo" }</button>
                     </div>
+                    { file_list("probe-", &self.files, link.callback(Msg::RemoveFile), link.callback(|_: MouseEvent| Msg::ClearFiles)) }
                     <div class="fields">
                         <div class="field">
                             <label for="probe-batch-mode">{ "table mode" }</label>

@@ -9,7 +9,9 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{ErrorView, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use super::{
+    ErrorView, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file, report_state,
+};
 use crate::capability::FileSummary;
 use crate::plots::ReclaimPlot;
 use crate::reclaim::{
@@ -133,6 +135,9 @@ type Edit = Box<dyn FnOnce(&mut Draft)>;
 
 pub enum Msg {
     AddFiles(Vec<SourceFile>),
+    /// Take one file off the list (and read the others again).
+    RemoveFile(usize),
+    ClearFiles,
     /// Run on the built-in demo.
     Demo,
     Edit(Edit),
@@ -635,6 +640,17 @@ impl Component for ReclaimPage {
                 self.start(Some(job::files(&self.files)), "reading trials");
                 true
             }
+            Msg::RemoveFile(i) => {
+                if remove_file(&mut self.files, i) && !self.files.is_empty() {
+                    self.draft.arm.clear();
+                    self.start(Some(job::files(&self.files)), "reading trials");
+                }
+                true
+            }
+            Msg::ClearFiles => {
+                self.files.clear();
+                true
+            }
             Msg::Edit(f) => {
                 f(&mut self.draft);
                 true
@@ -671,7 +687,7 @@ impl Component for ReclaimPage {
         let state = self.job.state(self.batch.is_some());
         let on_files = link.callback(Msg::AddFiles);
         html! {
-            <section class="page" id="page-reclaim" data-page="reclaim" data-state={state.name()}
+            <section class="page" id="page-reclaim" data-page="reclaim" data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label="Reclaim">
                 <p class="tagline">{ "Reclaim rates: how often a correction recovers the answer, per memory policy and integrity, with \
                     reclaim-eval's intervals reproduced exactly, and whether a lossy memory is worse than an empty one." }</p>
@@ -685,11 +701,7 @@ impl Component for ReclaimPage {
                         <button type="button" class="secondary" id="reclaim-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                             title="synthetic trials of four memory policies built into the page: nothing is fetched">{ "Try the demo" }</button>
                     </div>
-                    if !self.files.is_empty() {
-                        <ul class="file-list" id="reclaim-file-list">
-                            { for self.files.iter().map(|f| html! { <li><code>{ f.name.clone() }</code></li> }) }
-                        </ul>
-                    }
+                    { file_list("reclaim-", &self.files, link.callback(Msg::RemoveFile), link.callback(|_: MouseEvent| Msg::ClearFiles)) }
                     <p class="muted" id="reclaim-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
                 </section>
                 { self.view_settings(ctx) }

@@ -11,7 +11,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{ErrorView, PageProps, PageState, add_files, error_box, file_picker, forward_drop, report_state};
+use super::{
+    ErrorView, PageProps, PageState, add_files, error_box, file_list, file_picker, forward_drop, remove_file,
+    report_state,
+};
 use crate::audit::{DrilldownQuery, QueryInfo, Rescore};
 use crate::conventions::Settings;
 use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
@@ -35,7 +38,6 @@ const CARDS: crate::web::components::headlines::Cards = &[
     ("warnings", "reading-summary"),
 ];
 use crate::web::dom::{self, download_text};
-use crate::web::format::count;
 use crate::web::job::{self, Job, JobEvent};
 use crate::web::protocol::{Inputs, Response, SourceFile, Timing};
 
@@ -199,21 +201,7 @@ impl RescorePage {
                     <span class="or">{ "or" }</span>
                     <button type="button" id="demo-button" onclick={demo}>{ "Try the demo" }</button>
                 </div>
-                if !self.files.is_empty() {
-                    <ul class="file-list" id="file-list" aria-label="files to read">
-                        { for self.files.iter().enumerate().map(|(i, f)| {
-                            let remove = link.callback(move |_: MouseEvent| Msg::RemoveFile(i));
-                            html! {
-                                <li>
-                                    <code>{ f.name.clone() }</code>
-                                    <span class="muted">{ format!(" {} bytes ", count(f.blob.size() as usize)) }</span>
-                                    <button type="button" class="link" onclick={remove} aria-label={format!("remove {}", f.name)}>{ "remove" }</button>
-                                </li>
-                            }
-                        }) }
-                        <li><button type="button" class="link" id="clear-files" onclick={clear}>{ "clear all" }</button></li>
-                    </ul>
-                }
+                { file_list("", &self.files, link.callback(Msg::RemoveFile), clear) }
                 <p class="muted" id="privacy-note">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
@@ -324,10 +312,9 @@ impl Component for RescorePage {
                 true
             }
             Msg::RemoveFile(i) => {
-                if i < self.files.len() {
-                    self.files.remove(i);
+                if remove_file(&mut self.files, i) {
+                    self.load_files();
                 }
-                self.load_files();
                 true
             }
             Msg::ClearFiles => {
@@ -409,7 +396,7 @@ impl Component for RescorePage {
         let on_apply = link.callback(Msg::Apply);
         let fetching = self.fetching.as_ref().map(|dir| super::Busy::new(0, format!("fetching the bundle {dir}")));
         html! {
-            <section class="page" id="page-rescore" data-page="rescore" data-state={state.name()}
+            <section class="page" id="page-rescore" data-page="rescore" data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label="Rescoring">
                 <p class="tagline">{ "Rescore saved LLM-memory retrieval results under the Raw, Source and Canonical credit \
                     targets, and see which conclusions survive." }</p>

@@ -15,7 +15,10 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::html::Scope;
 use yew::prelude::*;
 
-use super::{ErrorView, PageInfo, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use super::{
+    ErrorView, PageInfo, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file,
+    report_state,
+};
 use crate::capability::{Capability, FileRole, FileSummary};
 use crate::web::components::grid::{Column, RowAttrs, Val, grid};
 use crate::web::components::headlines::{Cards, HeadlinesPanel, attach_buttons};
@@ -81,6 +84,8 @@ type ViewEdit<V> = Box<dyn FnOnce(&mut V)>;
 
 pub enum Msg<T: Tool> {
     AddFiles(Vec<SourceFile>),
+    /// Take one file off the list (and analyse the others again).
+    RemoveFile(usize),
     ClearFiles,
     /// Change the draft.
     Edit(Edit<T::Draft>),
@@ -427,14 +432,7 @@ impl<T: Tool> ToolPage<T> {
                     <button type="button" class="secondary" id={format!("{p}demo-button")} onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                         title="synthetic example inputs built into the page: nothing is fetched">{ "Try the demo" }</button>
                 </div>
-                if !self.files.is_empty() {
-                    <ul class="file-list" id={format!("{p}file-list")}>
-                        { for self.files.iter().map(|f| html! {
-                            <li><code>{ f.name.clone() }</code><span class="muted">{ format!(" {} bytes", count(f.blob.size() as usize)) }</span></li>
-                        }) }
-                        <li><button type="button" class="link" id={format!("{p}clear-files")} onclick={clear}>{ "clear" }</button></li>
-                    </ul>
-                }
+                { file_list(&p, &self.files, link.callback(Msg::RemoveFile), clear) }
                 <p class="muted" id={format!("{p}privacy")}>{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
@@ -500,6 +498,11 @@ impl<T: Tool> Component for ToolPage<T> {
                 add_files(&mut self.files, files);
                 self.analyse_files();
             }
+            Msg::RemoveFile(i) => {
+                if remove_file(&mut self.files, i) {
+                    self.analyse_files();
+                }
+            }
             Msg::ClearFiles => self.files.clear(),
             Msg::Edit(f) => f(&mut self.draft),
             Msg::EditApply(f) => {
@@ -528,7 +531,7 @@ impl<T: Tool> Component for ToolPage<T> {
         let state = self.job.state(self.batch.is_some());
         let ui = Ui { link: ctx.link().clone() };
         html! {
-            <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()}
+            <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label={page.label()}>
                 <p class="tagline">{ T::tagline() }</p>
                 { self.view_intake(ctx) }

@@ -15,7 +15,10 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{ErrorView, Handoff, PageProps, PageState, add_files, file_picker, forward_drop, report_state};
+use super::{
+    ErrorView, Handoff, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file,
+    report_state,
+};
 use crate::compare::figures::{cd_plot, forest_plot, forest_row};
 use crate::compare::{
     CiMethod, Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
@@ -83,6 +86,8 @@ type Edit = Box<dyn FnOnce(&mut Draft)>;
 
 pub enum Msg {
     AddFiles(Vec<SourceFile>),
+    /// Take one file off the list (and compare the others again).
+    RemoveFile(usize),
     ClearFiles,
     /// Run on the built-in demo.
     Demo,
@@ -449,14 +454,7 @@ impl ComparePage {
                         </select>
                     </div>
                 </div>
-                if !self.files.is_empty() {
-                    <ul class="file-list" id="compare-file-list" aria-label="outcome files">
-                        { for self.files.iter().map(|f| html! {
-                            <li><code>{ f.name.clone() }</code><span class="muted">{ format!(" {} bytes", count(f.blob.size() as usize)) }</span></li>
-                        }) }
-                        <li><button type="button" class="link" id="compare-clear-files" onclick={clear}>{ "clear" }</button></li>
-                    </ul>
-                }
+                { file_list("compare-", &self.files, link.callback(Msg::RemoveFile), clear) }
                 <p class="muted" id="compare-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
@@ -1042,6 +1040,12 @@ impl Component for ComparePage {
                 self.load_files();
                 true
             }
+            Msg::RemoveFile(i) => {
+                if remove_file(&mut self.files, i) {
+                    self.load_files();
+                }
+                true
+            }
             Msg::ClearFiles => {
                 self.files.clear();
                 true
@@ -1185,7 +1189,7 @@ impl Component for ComparePage {
             _ => None,
         });
         html! {
-            <section class="page" id="page-compare" data-page="compare" data-state={state.name()}
+            <section class="page" id="page-compare" data-page="compare" data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label="Paired comparison">
                 <p class="tagline">{ "Compare arms (systems, memory policies, configurations) run on the same items: each arm's score \
                     with an interval, every contrast with an interval, an effect size and a multiplicity-corrected p-value, the omnibus \
