@@ -2,7 +2,8 @@
 // every page of the viewer in headless Chromium (node:test + playwright-core): the browser half
 // of tests/hostile.rs, which runs the same files through every CLI subcommand.
 //
-// Each file is chosen alone on each page, in one tab (every page keeps its worker). The run it
+// Each file is chosen alone on each page, then with valid companions on the pages that read
+// several files, in one tab (every page keeps its worker). The run it
 // starts must end (`data-finished` counts the page's runs) within HANG, with results or with an
 // error that names the file; nothing the files hold may run (no dialog, no element made from
 // their HTML, no request for it); no page error or console error; and every page still runs its
@@ -28,6 +29,16 @@ const PAGES = [
   ['answers', 'answers-'], ['ablation', 'ablation-'], ['claims', 'claims-'], ['rules', 'rules-'],
   ['trec-eval', 'trec-eval-'], ['labels', 'labels-'], ['calibration', 'calibration-'],
   ['alignment', 'alignment-'], ['compliance', 'compliance-'],
+];
+
+/** Pages that read several files, with valid companions: the hostile file joins them, so the
+ * readers behind the pairing (a run with its qrels, a rule file's data) are reached too. */
+const TE = path.join(ROOT, 'tests', 'reference', 'trec_eval');
+const FIXTURES = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
+const WITH_COMPANIONS = [
+  ['trec-eval', 'trec-eval-', [path.join(TE, 'test.qrels'), path.join(TE, 'run_a.run')]],
+  ['rules', 'rules-', [path.join(FIXTURES, 'seed000_rules.json'), path.join(FIXTURES, 'seed000_values.json')]],
+  ['compare', 'compare-', [path.join(ROOT, 'static', 'demo', 'compare', 'outcomes.csv')]],
 ];
 
 let srv;
@@ -79,13 +90,14 @@ test('every page survives the hostile corpus: each run ends with results or an e
   const failures = [];
   const tally = { runs: 0, refused: 0, read: 0 };
   let slowest = { took: 0, what: '' };
-  for (const [slug, p] of PAGES) {
+  const plans = [...PAGES.map(([slug, p]) => [slug, p, []]), ...WITH_COMPANIONS];
+  for (const [slug, p, companions] of plans) {
     await page.goto(`${srv.origin}${VIEWER}#${slug}`);
     await page.waitForSelector(`#${p}file-input`, { state: 'attached' });
     for (const file of files) {
       const name = path.basename(file);
-      const what = `${slug} page, ${name}`;
-      const r = await runFile(page, slug, p, file);
+      const what = `${slug} page, ${name}${companions.length ? ` with ${companions.map((c) => path.basename(c)).join(', ')}` : ''}`;
+      const r = await runFile(page, slug, p, [...companions, file]);
       tally.runs++;
       if (r.took > slowest.took) slowest = { took: r.took, what };
       if (r.hang) {
@@ -118,7 +130,7 @@ test('every page survives the hostile corpus: each run ends with results or an e
       failures.push(`${slug} page: its demo no longer runs after the corpus`);
     }
   }
-  console.log(`hostile corpus in the viewer: ${tally.runs} runs (${files.length} files × ${PAGES.length} pages), `
+  console.log(`hostile corpus in the viewer: ${tally.runs} runs (${files.length} files × ${plans.length} pages or page and companions), `
     + `${tally.refused} refused, ${tally.read} read; the slowest took ${slowest.took} ms (${slowest.what})`);
   assert.deepEqual(failures, [], `${failures.length} of ${tally.runs} runs failed`);
   // Nothing the files hold ran: no dialog, no element made from their HTML, no request for it.

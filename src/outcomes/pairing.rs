@@ -348,6 +348,30 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
     }
 }
 
+/// A row without a value in column `c` of the spec. When only other files have the column (it
+/// was chosen from them), the error names them: files compared together share their columns.
+fn missing_cell(table: &OutcomeTable, row: &super::OutcomeRow, c: &str, what: &str, or: &str) -> PairingError {
+    let mut others: Vec<usize> = Vec::new();
+    if !table.rows.iter().any(|r| r.file == row.file && r.fields.contains_key(c)) {
+        for r in &table.rows {
+            if r.file != row.file && r.fields.contains_key(c) && !others.contains(&r.file) {
+                others.push(r.file);
+            }
+        }
+    }
+    let message = if others.is_empty() {
+        format!("no value for {what} `{c}`: every row needs one ({or})")
+    } else {
+        let names: Vec<&str> = others.iter().filter_map(|&f| table.files.get(f)).map(|f| f.name.as_str()).collect();
+        format!(
+            "no value for {what} `{c}`, a column of {} only: files compared together need the same columns \
+             (compare them separately, {or} that every file has)",
+            names.join(", ")
+        )
+    };
+    PairingError::Record(IngestError::new(table.location(row).with_field(c.to_string()), message))
+}
+
 /// Builds the item × arm matrix and the report. Fails only when the spec does not fit the table
 /// or a row cannot be placed; unpaired data gives `report.is_paired == false` with a message.
 /// With [`Duplicates::Refuse`] a repeated cell shows its first row's value.
@@ -375,26 +399,14 @@ pub fn pair(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -> Result<
         for c in &spec.key {
             match row.fields.get(c) {
                 Some(v) => key.push(v.clone()),
-                None => {
-                    return Err(PairingError::Record(IngestError::new(
-                        loc().with_field(c.clone()),
-                        format!(
-                            "no value for the pairing-key column `{c}`: every row needs one (or choose another key)"
-                        ),
-                    )));
-                }
+                None => return Err(missing_cell(table, row, c, "the pairing-key column", "or choose another key")),
             }
         }
         let mut arm_parts = Vec::with_capacity(spec.arm.len());
         for c in &spec.arm {
             match row.fields.get(c) {
                 Some(v) => arm_parts.push(v.as_str()),
-                None => {
-                    return Err(PairingError::Record(IngestError::new(
-                        loc().with_field(c.clone()),
-                        format!("no value for the arm column `{c}`: every row needs one"),
-                    )));
-                }
+                None => return Err(missing_cell(table, row, c, "the arm column", "or choose another arm")),
             }
         }
         let arm = arm_parts.join(ARM_SEP);
@@ -782,6 +794,21 @@ mod tests {
         assert_eq!(p.values[0], [Some(1.0), Some(0.0)], "judgment_10 is the third in natural order");
         let e = pair(&a, &spec.with_judgment(JudgmentChoice::Judgment(4)), &PairingOptions::default()).unwrap_err();
         assert!(e.to_string().contains("judgment 4 chosen but there are 3"), "{e}");
+    }
+
+    #[test]
+    fn a_key_column_of_another_file_only_is_named_with_that_file() {
+        let a = table("a.csv", "item,arm,correct\nq1,a,1\nq2,a,0\n");
+        let b = table("b.jsonl", "{\"query_id\": \"q1\", \"arm\": \"b\", \"correct\": 1}\n");
+        let t = OutcomeTable::concat(vec![a, b]);
+        let e = pair(&t, &Spec::new(&["query_id"], &["arm"], "correct"), &PairingOptions::default()).unwrap_err();
+        let PairingError::Record(e) = e else { panic!("{e:?}") };
+        assert_eq!(e.location, Location::line("a.csv", 2).with_field("query_id".to_string()));
+        assert!(e.message.contains("`query_id`, a column of b.jsonl only"), "{}", e.message);
+        // A column the row's own file has elsewhere is a gap in that file: no other file named.
+        let c = table("c.csv", "item,arm,correct\nq1,a,1\n,b,0\n");
+        let e = pair(&c, &Spec::new(&["item"], &["arm"], "correct"), &PairingOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("every row needs one (or choose another key)"), "{e}");
     }
 
     #[test]
