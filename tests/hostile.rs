@@ -290,6 +290,28 @@ fn large_inputs_are_refused_by_their_budgets_or_read() {
             assert!(r.stderr.len() < 1 << 20, "memaudit {}: echoes {} bytes of error", a.join(" "), r.stderr.len());
         }
     }
+
+    // Wide records: 300,000 distinct keys over three JSON lines (4.4 MB), and 2,000 rater
+    // columns. Reading columns was quadratic in their number (past 100 s for the keys); the
+    // label reader now refuses more raters than it can pair.
+    let keys: String = (0..3)
+        .map(|r| {
+            let cells: Vec<String> = (0..100_000).map(|i| format!("\"k{r}_{i}\": 1")).collect();
+            format!("{{\"item\": \"q1\", \"rater\": \"a\", \"label\": \"x\", {}}}\n", cells.join(", "))
+        })
+        .collect();
+    let wide_keys = put("wide_keys.jsonl", keys.as_bytes());
+    for sub in [&["labels", "--labels"][..], &["calibration", "--input"]] {
+        let mut a = args(sub);
+        a.push(s(&wide_keys));
+        check(&run(&a, &dir), &[&wide_keys]).unwrap();
+    }
+    let raters: Vec<String> = (0..2000).map(|i| format!("r{i}")).collect();
+    let wide_raters = put(
+        "wide_raters.csv",
+        format!("item,{}\nq1,{}\n", raters.join(","), vec!["yes"; raters.len()].join(",")).as_bytes(),
+    );
+    expect_refusal(args(&["labels", "--labels", &s(&wide_raters)]), &wide_raters, "more than 1000 raters");
 }
 
 #[test]

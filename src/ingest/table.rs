@@ -76,9 +76,10 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
 fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>) -> Rows {
     let objects: Vec<_> = objects.collect();
     let mut headers: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (_, o) in &objects {
         for k in o.keys() {
-            if !headers.contains(k) {
+            if seen.insert(k.as_str()) {
                 headers.push(k.clone());
             }
         }

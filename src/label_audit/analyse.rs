@@ -242,6 +242,30 @@ fn interval(b: &Bootstrap, n: usize, stat: impl FnMut(&[u32]) -> Option<f64>) ->
     }
 }
 
+/// Kappa terms the pairwise table may take: beyond, the run is refused before it starts.
+pub const MAX_PAIR_WORK: u64 = 2_000_000_000;
+
+/// Refuses a pairwise table too large to compute: m(m−1)/2 rater pairs, each with a kappa and
+/// `resamples` bootstrap kappas over the items (O(items + classes²) each), per scale and for
+/// the groups (at most twice the items: all, then each group).
+fn check_pair_work(raters: usize, items: usize, classes: usize, passes: usize, resamples: usize) -> Result<()> {
+    let pairs = (raters as u64).saturating_mul(raters.saturating_sub(1) as u64) / 2;
+    let per_kappa = (items as u64).saturating_add((classes as u64).saturating_mul(classes as u64));
+    let work =
+        pairs.saturating_mul(per_kappa).saturating_mul(resamples as u64 + 1).saturating_mul(passes.max(1) as u64);
+    if work > MAX_PAIR_WORK {
+        return Err(Error::setting(
+            "bootstrap",
+            format!(
+                "{raters} raters make {pairs} pairs; with {items} items, {classes} classes and {resamples} resamples \
+                 that is about {work} kappa terms, more than the {MAX_PAIR_WORK} computed here: choose the raters to \
+                 compare (--raters), or lower --bootstrap"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Computes the report from the read labels.
 pub fn analyse(set: &LabelSet, request: &LabelsRequest, sample: Option<SampleReport>) -> Result<LabelsReport> {
     let tie_rater = match (&request.tie_break, &request.tie_rater) {
@@ -269,6 +293,7 @@ pub fn analyse(set: &LabelSet, request: &LabelsRequest, sample: Option<SampleRep
     }
     let b = request.bootstrap;
     let m = set.raters.len();
+    check_pair_work(m, set.items.len(), set.classes.len(), scales.len() * groups.len().min(2), b.resamples)?;
     let complete = |it: &Item| it.labels.iter().all(Option::is_some);
     let mut distribution = Vec::new();
     let mut pairs = Vec::new();
@@ -446,6 +471,18 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_pairwise_table_too_large_is_refused_with_its_size() {
+        // 3 raters, 200 items, 2,000 resamples: 3 × 200 × 2,001 terms, computed.
+        assert!(check_pair_work(3, 200, 2, 1, 2000).is_ok());
+        // 1,000 raters, 1,000 items: 499,500 pairs × 1,004 × 2,001 terms, refused.
+        let e = check_pair_work(1000, 1000, 2, 1, 2000).unwrap_err().to_string();
+        assert!(e.contains("1000 raters make 499500 pairs"), "{e}");
+        assert!(e.contains("about 1003497498000 kappa terms"), "{e}");
+        // Without resamples the same table is computed once: 499,500 × 1,004 terms.
+        assert!(check_pair_work(1000, 1000, 2, 1, 0).is_ok());
     }
 
     #[test]

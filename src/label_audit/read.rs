@@ -94,7 +94,18 @@ pub struct LabelSet {
     pub items: Vec<Item>,
     pub readings: Vec<Reading>,
     pub problems: Problems,
+    /// Each rater's position in `raters` (a lookup per label, not a scan: wide files can have
+    /// many rater columns).
+    rater_index: HashMap<String, usize>,
 }
+
+/// More raters than this is a wrong column (or a table that is not a label file), not a panel:
+/// every pair of raters gets a kappa with its interval.
+pub const MAX_RATERS: usize = 1000;
+/// More classes than this is free text or scores, not labels (kappas use class × class tables).
+pub const MAX_CLASSES: usize = 1000;
+/// Largest item × rater matrix built (memory stays bounded, also in the browser).
+pub const MAX_CELLS: usize = 10_000_000;
 
 /// The column options of a read.
 #[derive(Debug, Clone, Default)]
@@ -108,6 +119,18 @@ pub struct ColumnOptions<'a> {
     pub stratum: Option<&'a str>,
     pub classes: &'a [String],
     pub repeats: Repeats,
+}
+
+/// A label file too large to be one: `what` (raters, classes or labels) past its cap.
+fn too_many(at: Location, what: String) -> Error {
+    Error::Ingest(IngestError::new(
+        at,
+        format!(
+            "{what}, the most read as a label set: is this a label file? The rater column (or, in a wide \
+             file, each column besides the item) should name a rater and the label a class; state the \
+             columns (--item, --rater, --label, --raters) or split the file"
+        ),
+    ))
 }
 
 fn column_error(file: &str, what: &str, option: &str, headers: &[String]) -> Error {
@@ -141,25 +164,42 @@ impl LabelSet {
     /// A set with these stated classes (empty: classes as first seen) and raters (empty:
     /// raters as first seen; stated, they come first and in this order).
     pub fn new(classes: &[String], raters: &[String]) -> LabelSet {
+        let mut rater_index = HashMap::new();
+        for (i, r) in raters.iter().enumerate() {
+            rater_index.entry(r.clone()).or_insert(i);
+        }
         LabelSet {
             classes: classes.to_vec(),
             classes_stated: !classes.is_empty(),
             raters: raters.to_vec(),
+            rater_index,
             ..LabelSet::default()
         }
     }
 
-    fn rater(&mut self, name: &str) -> usize {
-        match self.raters.iter().position(|r| r == name) {
-            Some(i) => i,
-            None => {
-                self.raters.push(name.to_string());
-                for it in &mut self.items {
-                    it.labels.push(None);
-                }
-                self.raters.len() - 1
-            }
+    /// The rater called `name`, added when new (refused past [`MAX_RATERS`] or [`MAX_CELLS`],
+    /// at `at`).
+    fn rater(&mut self, name: &str, at: impl Fn() -> Location) -> Result<usize> {
+        if let Some(&i) = self.rater_index.get(name) {
+            return Ok(i);
         }
+        if self.raters.len() >= MAX_RATERS {
+            return Err(too_many(at(), format!("more than {MAX_RATERS} raters")));
+        }
+        self.check_cells(self.items.len(), self.raters.len() + 1, at)?;
+        self.raters.push(name.to_string());
+        self.rater_index.insert(name.to_string(), self.raters.len() - 1);
+        for it in &mut self.items {
+            it.labels.push(None);
+        }
+        Ok(self.raters.len() - 1)
+    }
+
+    fn check_cells(&self, items: usize, raters: usize, at: impl Fn() -> Location) -> Result<()> {
+        if items.saturating_mul(raters) > MAX_CELLS {
+            return Err(too_many(at(), format!("{items} items × {raters} raters, more than {MAX_CELLS} labels")));
+        }
+        Ok(())
     }
 
     /// Adds one file's rows.
@@ -204,6 +244,15 @@ impl LabelSet {
         if layout == Layout::Long && (rater_col.is_none() || label_col.is_none()) {
             let what = if rater_col.is_none() { ("rater", "--rater") } else { ("label", "--label") };
             return Err(column_error(name, what.0, what.1, h));
+        }
+        if wide_cols.len() > MAX_RATERS {
+            return Err(too_many(
+                Location::line(name, 1),
+                format!(
+                    "{} rater columns (every column besides the item), more than {MAX_RATERS} raters",
+                    wide_cols.len()
+                ),
+            ));
         }
         if layout == Layout::Wide && wide_cols.is_empty() {
             return Err(Error::Ingest(IngestError::new(
@@ -283,6 +332,7 @@ impl LabelSet {
                     i
                 }
                 None => {
+                    self.check_cells(self.items.len() + 1, self.raters.len(), || Location::line(name, *line))?;
                     self.items.push(Item {
                         id: id.clone(),
                         group: g,
@@ -312,7 +362,12 @@ impl LabelSet {
                 _ => wide_cols.iter().map(|&c| (h[c].clone(), rec[c].clone())).collect(),
             };
             for (rater, label) in cells {
-                let r = self.rater(&rater);
+                let rater_at = || {
+                    let field =
+                        if layout == Layout::Long { h[rater_col.unwrap_or_default()].clone() } else { rater.clone() };
+                    Location::line(name, *line).with_field(field)
+                };
+                let r = self.rater(&rater, rater_at)?;
                 if is_missing(&label) {
                     self.problems.missing.add(|| Example {
                         file: name.into(),
@@ -334,6 +389,16 @@ impl LabelSet {
                             detail: format!("`{label}` is not one of the classes {}", self.classes.join(", ")),
                         });
                         continue;
+                    }
+                    None if self.classes.len() >= MAX_CLASSES => {
+                        return Err(too_many(
+                            Location::line(name, *line).with_field(if layout == Layout::Long {
+                                h[label_col.unwrap_or_default()].clone()
+                            } else {
+                                rater.clone()
+                            }),
+                            format!("more than {MAX_CLASSES} classes (labels such as `{label}`)"),
+                        ));
                     }
                     None => {
                         self.classes.push(label.clone());
@@ -383,5 +448,60 @@ impl LabelSet {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(name: &str, text: String) -> Result<LabelSet> {
+        let mut set = LabelSet::new(&[], &[]);
+        set.add(0, &InputFile::new(name, text), &ColumnOptions::default())?;
+        Ok(set)
+    }
+
+    fn refusal(r: Result<LabelSet>) -> IngestError {
+        match r {
+            Err(Error::Ingest(e)) => e,
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_wide_file_with_more_rater_columns_than_the_cap_is_refused_at_its_header() {
+        let cols: Vec<String> = (0..=MAX_RATERS).map(|i| format!("r{i}")).collect();
+        let text = format!("item,{}\nq1,{}\n", cols.join(","), vec!["yes"; cols.len()].join(","));
+        let e = refusal(read("w.csv", text));
+        assert_eq!(e.location, Location::line("w.csv", 1));
+        assert!(
+            e.message.starts_with("1001 rater columns (every column besides the item), more than 1000 raters"),
+            "{}",
+            e.message
+        );
+        // At the cap, the file is read.
+        let cols = &cols[..MAX_RATERS];
+        let text = format!("item,{}\nq1,{}\n", cols.join(","), vec!["yes"; cols.len()].join(","));
+        assert_eq!(read("w.csv", text).unwrap().raters.len(), MAX_RATERS);
+    }
+
+    #[test]
+    fn a_long_file_past_the_rater_or_class_cap_is_refused_at_the_line() {
+        let rows: String = (0..=MAX_RATERS).map(|i| format!("q1,r{i},yes\n")).collect();
+        let e = refusal(read("l.csv", format!("item,rater,label\n{rows}")));
+        assert_eq!(e.location, Location::line("l.csv", MAX_RATERS + 2).with_field("rater".to_string()));
+        assert!(e.message.starts_with("more than 1000 raters"), "{}", e.message);
+        let rows: String = (0..=MAX_CLASSES).map(|i| format!("q{i},a,{i}\n")).collect();
+        let e = refusal(read("c.csv", format!("item,rater,label\n{rows}")));
+        assert_eq!(e.location, Location::line("c.csv", MAX_CLASSES + 2).with_field("label".to_string()));
+        assert!(e.message.starts_with("more than 1000 classes (labels such as `1000`)"), "{}", e.message);
+    }
+
+    #[test]
+    fn raters_are_found_by_name_in_the_order_first_seen() {
+        let set = read("l.csv", "item,rater,label\nq1,b,x\nq1,a,y\nq2,b,y\nq2,a,x\n".to_string()).unwrap();
+        assert_eq!(set.raters, ["b", "a"]);
+        assert_eq!(set.items[0].labels, [Some(0), Some(1)]);
+        assert_eq!(set.items[1].labels, [Some(1), Some(0)]);
     }
 }

@@ -75,9 +75,10 @@ pub fn read_exclusions(file: &InputFile) -> Result<Vec<Exclusion>, IngestError> 
         match doc.as_ref().and_then(|d| d.get("exclusions")).and_then(Value::as_array) {
             Some(items) => {
                 let mut headers: Vec<String> = Vec::new();
+                let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
                 for it in items {
                     for k in it.as_object().into_iter().flat_map(|o| o.keys()) {
-                        if !headers.contains(k) {
+                        if seen.insert(k.as_str()) {
                             headers.push(k.clone());
                         }
                     }
