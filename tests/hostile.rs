@@ -312,6 +312,26 @@ fn large_inputs_are_refused_by_their_budgets_or_read() {
         format!("item,{}\nq1,{}\n", raters.join(","), vec!["yes"; raters.len()].join(",")).as_bytes(),
     );
     expect_refusal(args(&["labels", "--labels", &s(&wide_raters)]), &wide_raters, "more than 1000 raters");
+
+    // Cells: 600 rows × 1,000 columns is 600,000 cells, past the 500,000 (5 per row) of a row
+    // budget of 100,000 that its 600 rows are far under; as CSV and as JSON Lines.
+    let header: Vec<String> = (0..1000).map(|i| format!("c{i}")).collect();
+    let line = vec!["1"; 1000].join(",");
+    let wide_csv = put("wide.csv", format!("{}\n{}", header.join(","), format!("{line}\n").repeat(600)).as_bytes());
+    let object = format!("{{{}}}\n", header.iter().map(|h| format!("\"{h}\": 1")).collect::<Vec<_>>().join(", "));
+    let wide_jsonl = put("wide.jsonl", object.repeat(600).as_bytes());
+    for (f, sub) in [
+        (&wide_csv, &["compare", "--outcomes"][..]),
+        (&wide_csv, &["labels", "--labels"]),
+        (&wide_csv, &["calibration", "--input"]),
+        (&wide_jsonl, &["compare", "--outcomes"]),
+        (&wide_jsonl, &["labels", "--labels"]),
+    ] {
+        let mut a = args(&["--max-rows", "100000"]);
+        a.extend(args(sub));
+        a.push(s(f));
+        expect_refusal(a, f, "holds more than 500000 cells (rows × columns");
+    }
 }
 
 #[test]

@@ -151,6 +151,29 @@ impl Limits {
         too_large(file, what, self.max_bytes)
     }
 
+    /// The cells (rows × columns) of a table read whole: [`CELLS_PER_ROW`] per row of the row
+    /// budget. A table's memory grows with its cells (about 400 bytes each natively in an
+    /// outcome table), so a wide table under the row budget is bounded too.
+    pub fn max_cells(&self) -> u64 {
+        self.max_rows.saturating_mul(CELLS_PER_ROW)
+    }
+
+    /// Refuses a table past [`Self::max_cells`] at `at` (where the count was passed).
+    pub fn check_cells(&self, at: impl FnOnce() -> Location, cells: u64) -> Result<(), IngestError> {
+        if cells <= self.max_cells() {
+            return Ok(());
+        }
+        Err(IngestError::new(
+            at(),
+            format!(
+                "holds more than {} cells (rows × columns; {CELLS_PER_ROW} per row of the row budget), the most read \
+                 from one table here: raise the row budget (`--max-rows`, or the viewer's Input limits) if the machine \
+                 has the memory (about 400 bytes per cell natively in an outcome table), or split the file",
+                self.max_cells()
+            ),
+        ))
+    }
+
     /// Checks the rows of `text` (see [`Limits::max_rows`]) against the budget.
     pub fn check_rows(&self, file: &str, text: &str) -> Result<(), IngestError> {
         self.check_rows_of(file, text.as_bytes())
@@ -232,6 +255,10 @@ fn count_rows(text: impl AsRef<[u8]>, stop: u64) -> (u64, &'static str) {
     }
     (rows + u64::from(blank_lines && line_has_text), unit)
 }
+
+/// Cells of a table per row of the row budget ([`Limits::max_cells`]): 25,000,000 natively
+/// (about 10 GB as outcome tables), 10,000,000 in the viewer.
+pub const CELLS_PER_ROW: u64 = 5;
 
 /// Why a file read whole was refused: over its budgets ([`Limits`]), or for its content.
 #[derive(Debug)]

@@ -47,11 +47,13 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
                 })
             })
             .collect::<std::result::Result<_, _>>()?;
+        check_cells(file, &objects)?;
         // Elements of a JSON array have no line: their index (from 1) stands in for it.
         return Ok(from_objects(objects.into_iter().map(|(i, o)| (i + 1, o))));
     }
     if first == Some('{') {
         let mut objects = Vec::new();
+        let mut cells = 0u64;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -63,14 +65,29 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
                 )
             })?;
             match v {
-                Value::Object(o) => objects.push((i + 1, o)),
+                Value::Object(o) => {
+                    cells += o.len() as u64;
+                    file.limits().check_cells(|| Location::line(name, i + 1), cells)?;
+                    objects.push((i + 1, o))
+                }
                 _ => return Err(IngestError::new(Location::line(name, i + 1), "a line is not a JSON object")),
             }
         }
         return Ok(from_objects(objects.iter().map(|(l, o)| (*l, o))));
     }
-    let data = crate::outcomes::tabular::parse(name, &text)?;
+    let data = crate::outcomes::tabular::parse(name, &text, file.limits())?;
     Ok(Rows { headers: data.headers, records: data.records })
+}
+
+/// Refuses the objects of a JSON array past the file's cell budget, at the element that passed it
+/// ([`crate::ingest::Limits::max_cells`]).
+fn check_cells(file: &InputFile, objects: &[(usize, &serde_json::Map<String, Value>)]) -> Result<(), IngestError> {
+    let mut cells = 0u64;
+    for (i, o) in objects {
+        cells += o.len() as u64;
+        file.limits().check_cells(|| Location::file(&file.name).with_field(format!("[{i}]")), cells)?;
+    }
+    Ok(())
 }
 
 fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>) -> Rows {

@@ -110,7 +110,7 @@ fn push_sample(
         let row = base(b, "");
         b.missing("score");
         b.warnings.add(OutcomeWarningKind::UnscoredSample, || format!("{name}: sample `{id}` epoch {epoch}"));
-        b.rows.push(row);
+        b.push(row)?;
         return Ok(());
     }
     for (scorer, v) in scores {
@@ -129,7 +129,7 @@ fn push_sample(
             }
         }
         b.set(&mut row, "score_value", text, None);
-        b.rows.push(row);
+        b.push(row)?;
     }
     Ok(())
 }

@@ -285,7 +285,7 @@ fn push_record(
         b.set(&mut row, "arm", file_stem(name), None);
         from_stem = 1;
     }
-    b.rows.push(row);
+    b.push(row)?;
     Ok(from_stem)
 }
 

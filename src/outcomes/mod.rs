@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::audit::PerQueryRow;
 use crate::choice::Choice;
 use crate::error::{IngestError, Location};
-use crate::ingest::{InputFile, file_stem};
+use crate::ingest::{InputFile, Limits, file_stem};
 
 pub use pairing::{
     ArmCoverage, DuplicateExample, Duplicates, DuplicatesSummary, Paired, PairingError, PairingOptions, PairingReport,
@@ -320,16 +320,16 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
     // Inspect's `.eval` logs are zip archives: read before any text decoding.
     let bytes = file.bytes()?;
     if inspect::is_zip(&bytes) && opts.format.is_none_or(|f| f == OutcomeFormat::InspectLog) {
-        let mut b = Builder::new(&file.name);
+        let mut b = Builder::new(&file.name).with_limits(file.limits());
         inspect::read_eval_archive(&file.name, &bytes, &mut b)?;
         return Ok(b.finish(OutcomeFormat::InspectLog, false, file.len()));
     }
     let (text, gzip) = file.text()?;
     let format = match opts.format {
         Some(f) => f,
-        None => detect_outcome_format(&file.name, &text)?,
+        None => detect_outcome_format_under(&file.name, &text, file.limits())?,
     };
-    let mut b = Builder::new(&file.name);
+    let mut b = Builder::new(&file.name).with_limits(file.limits());
     match format {
         OutcomeFormat::LongCsv | OutcomeFormat::WideCsv | OutcomeFormat::MtelRecords => {
             tabular::read(&file.name, &text, format, &mut b)?
@@ -378,6 +378,11 @@ pub fn read_outcome_files(files: &[InputFile], opts: &ReadOptions) -> Result<Out
 
 /// Detects which outcomes layout a (decoded) text holds, from its content only.
 pub fn detect_outcome_format(name: &str, text: &str) -> Result<OutcomeFormat, IngestError> {
+    detect_outcome_format_under(name, text, Limits::DEFAULT)
+}
+
+/// [`detect_outcome_format`] under a file's budgets (a CSV is parsed whole to tell its layout).
+pub fn detect_outcome_format_under(name: &str, text: &str, limits: Limits) -> Result<OutcomeFormat, IngestError> {
     if text.trim().is_empty() {
         return Err(IngestError::new(Location::file(name), "the file is empty"));
     }
@@ -387,7 +392,7 @@ pub fn detect_outcome_format(name: &str, text: &str) -> Result<OutcomeFormat, In
         }
         json::detect(name, text)
     } else {
-        tabular::detect(name, text)
+        tabular::detect(name, text, limits)
     }
 }
 
@@ -460,6 +465,10 @@ pub(crate) struct Builder {
     pub warnings: OutcomeWarnings,
     /// See [`SourceFile::stated`].
     pub stated: Option<(String, String)>,
+    /// The file's budgets; its cells ([`Limits::max_cells`]) are counted by [`Builder::set`]
+    /// and checked by [`Builder::push`].
+    pub limits: Limits,
+    cells: u64,
 }
 
 impl Builder {
@@ -470,7 +479,22 @@ impl Builder {
             rows: Vec::new(),
             warnings: OutcomeWarnings::default(),
             stated: None,
+            limits: Limits::DEFAULT,
+            cells: 0,
         }
+    }
+
+    /// The same builder under a file's budgets.
+    pub fn with_limits(mut self, limits: Limits) -> Builder {
+        self.limits = limits;
+        self
+    }
+
+    /// Adds a row; refused past the cell budget (a wide file's rows are many cells each).
+    pub fn push(&mut self, row: OutcomeRow) -> Result<(), IngestError> {
+        let line = row.line;
+        self.rows.push(row);
+        self.limits.check_cells(|| Location::line(&self.name, line), self.cells)
     }
 
     /// A new empty row at `line`.
@@ -481,6 +505,7 @@ impl Builder {
     /// Sets a present cell (declaring the column).
     pub fn set(&mut self, row: &mut OutcomeRow, col: &str, text: String, value: Option<f64>) {
         self.cols.note(col);
+        self.cells += 1;
         if let Some(v) = value {
             row.values.insert(col.to_string(), v);
         }

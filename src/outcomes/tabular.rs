@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::{Builder, MISSING_MARKERS, OutcomeFormat, OutcomeRow, OutcomeWarningKind, parse_number, spec};
 use crate::error::{IngestError, Location};
+use crate::ingest::Limits;
 use crate::ingest::table::{is_missing, parse_bool};
 use crate::model::Target;
 
@@ -38,8 +39,9 @@ fn csv_error(name: &str, e: &csv::Error) -> IngestError {
     IngestError::new(Location::line(name, line), message)
 }
 
-/// Parses a CSV text with a header row. Every record must have as many fields as the header.
-pub(crate) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
+/// Parses a CSV text with a header row. Every record must have as many fields as the header;
+/// past the cell budget (header included) the text is refused ([`Limits::max_cells`]).
+pub(crate) fn parse(name: &str, text: &str, limits: Limits) -> Result<CsvData, IngestError> {
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter(text))
         .has_headers(true)
@@ -74,10 +76,14 @@ pub(crate) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
             ),
         ));
     }
+    limits.check_cells(|| Location::line(name, header_line), headers.len() as u64)?;
+    let mut cells = headers.len() as u64;
     let mut records = Vec::new();
     for rec in reader.records() {
         let rec = rec.map_err(|e| csv_error(name, &e))?;
         let line = rec.position().map_or(0, |p| p.line() as usize).max(1);
+        cells += rec.len() as u64;
+        limits.check_cells(|| Location::line(name, line), cells)?;
         // A line with nothing but blanks carries no data (like a blank JSONL line).
         if rec.len() == 1 && rec.get(0).is_some_and(|c| c.trim().is_empty()) {
             continue;
@@ -107,8 +113,8 @@ pub(crate) fn parse(name: &str, text: &str) -> Result<CsvData, IngestError> {
 }
 
 /// Detects the CSV layout (MTEL records, memaudit per-query table, wide or long).
-pub(super) fn detect(name: &str, text: &str) -> Result<OutcomeFormat, IngestError> {
-    let data = parse(name, text)?;
+pub(super) fn detect(name: &str, text: &str, limits: Limits) -> Result<OutcomeFormat, IngestError> {
+    let data = parse(name, text, limits)?;
     Ok(classify(&data))
 }
 
@@ -160,15 +166,12 @@ fn looks_wide(data: &CsvData) -> bool {
 /// Reads a CSV text in `format` (detecting the layout between the CSV formats when the format
 /// is forced to one of them, it is used as is).
 pub(super) fn read(name: &str, text: &str, format: OutcomeFormat, b: &mut Builder) -> Result<(), IngestError> {
-    let data = parse(name, text)?;
+    let data = parse(name, text, b.limits)?;
     match format {
         OutcomeFormat::WideCsv => read_wide(name, &data, b),
         OutcomeFormat::MtelRecords => read_mtel(name, &data, b),
         OutcomeFormat::RescorePerQuery => read_per_query(name, &data, b),
-        _ => {
-            read_long(name, &data, b);
-            Ok(())
-        }
+        _ => read_long(name, &data, b),
     }
 }
 
@@ -184,7 +187,7 @@ fn generic_cell(name: &str, line: usize, col: &str, cell: &str, row: &mut Outcom
     }
 }
 
-fn read_long(name: &str, data: &CsvData, b: &mut Builder) {
+fn read_long(name: &str, data: &CsvData, b: &mut Builder) -> Result<(), IngestError> {
     for h in &data.headers {
         b.missing(h);
     }
@@ -193,8 +196,9 @@ fn read_long(name: &str, data: &CsvData, b: &mut Builder) {
         for (h, cell) in data.headers.iter().zip(rec) {
             generic_cell(name, *line, h, cell, &mut row, b);
         }
-        b.rows.push(row);
+        b.push(row)?;
     }
+    Ok(())
 }
 
 fn read_wide(name: &str, data: &CsvData, b: &mut Builder) -> Result<(), IngestError> {
@@ -230,7 +234,7 @@ fn read_wide(name: &str, data: &CsvData, b: &mut Builder) -> Result<(), IngestEr
                 })?;
                 b.set(&mut row, "value", cell.clone(), Some(v));
             }
-            b.rows.push(row);
+            b.push(row)?;
         }
     }
     Ok(())
@@ -319,7 +323,7 @@ fn read_mtel(name: &str, data: &CsvData, b: &mut Builder) -> Result<(), IngestEr
                 }
                 b.set(&mut row, m, cell.to_string(), Some(v));
             }
-            b.rows.push(row);
+            b.push(row)?;
         }
     }
     Ok(())
@@ -381,7 +385,7 @@ fn read_per_query(name: &str, data: &CsvData, b: &mut Builder) -> Result<(), Ing
                 generic_cell(name, line, h, cell, &mut row, b);
             }
         }
-        b.rows.push(row);
+        b.push(row)?;
     }
     Ok(())
 }
