@@ -174,14 +174,10 @@ impl Limits {
         ))
     }
 
-    /// Checks the rows of `text` (see [`Limits::max_rows`]) against the budget.
-    pub fn check_rows(&self, file: &str, text: &str) -> Result<(), IngestError> {
-        self.check_rows_of(file, text.as_bytes())
-    }
-
-    /// [`Self::check_rows`] on bytes: a file's whole text, or the start of it (a start over the
-    /// budget is a whole over it, see [`rows_countable`]).
-    fn check_rows_of(&self, file: &str, text: &[u8]) -> Result<(), IngestError> {
+    /// Checks the rows of `text` (see [`Limits::max_rows`]) against the budget: a file's whole
+    /// text, or the start of it (a start over the budget is a whole over it, see
+    /// [`rows_countable`]).
+    pub fn check_rows(&self, file: &str, text: &[u8]) -> Result<(), IngestError> {
         let (rows, unit) = count_rows(text, self.max_rows);
         if rows > self.max_rows {
             return Err(IngestError::new(
@@ -219,7 +215,7 @@ fn is_json_document(text: &[u8]) -> bool {
 }
 
 fn without_bom(text: &[u8]) -> &[u8] {
-    text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text)
+    text.strip_prefix(UTF8_BOM).unwrap_or(text)
 }
 
 /// Whether the rows of the start of a text are rows of the whole: its kind ([`is_json_document`])
@@ -273,6 +269,14 @@ impl From<Refusal> for IngestError {
             Refusal::Budget(e) | Refusal::Content(e) => e,
         }
     }
+}
+
+/// The whole of `reader`, or `None` when it holds more than `max_bytes` (read no further than
+/// one byte past them).
+pub fn read_at_most(reader: impl Read, max_bytes: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max_bytes).then_some(bytes))
 }
 
 /// The refusal of a file over a byte budget ([`Limits::max_bytes`]).
@@ -376,7 +380,7 @@ impl InputFile {
                 (Cow::Owned(text.into_owned()), gzip)
             }
         };
-        self.limits.check_rows(&self.name, &text).map_err(Refusal::Budget)?;
+        self.limits.check_rows(&self.name, text.as_bytes()).map_err(Refusal::Budget)?;
         Ok((text, gzip))
     }
 
@@ -817,7 +821,7 @@ fn inflate(name: &str, bytes: &[u8], limits: Limits) -> Result<Vec<u8>, Refusal>
         if out.len() >= count_at {
             count_at = count_at.saturating_mul(2);
             if limits.max_rows < u64::MAX && rows_countable(&out) {
-                limits.check_rows_of(name, &out).map_err(Refusal::Budget)?;
+                limits.check_rows(name, &out).map_err(Refusal::Budget)?;
             }
         }
     }

@@ -313,15 +313,9 @@ fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, Inges
 
 /// The whole of a stream as text (a JSON document is parsed whole), refused past `max_bytes`.
 fn stream_text(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<String, IngestError> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    reader
-        .take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(crate::ingest::too_large(name, "holds", max_bytes));
-    }
+    let bytes = crate::ingest::read_at_most(reader, max_bytes)
+        .map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?
+        .ok_or_else(|| crate::ingest::too_large(name, "holds", max_bytes))?;
     Ok(crate::ingest::decode_within(name, &bytes, max_bytes)?.0.into_owned())
 }
 

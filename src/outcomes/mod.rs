@@ -327,7 +327,7 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
     let (text, gzip) = file.text()?;
     let format = match opts.format {
         Some(f) => f,
-        None => detect_outcome_format_under(&file.name, &text, file.limits())?,
+        None => detect_outcome_format(&file.name, &text, file.limits())?,
     };
     let mut b = Builder::new(&file.name).with_limits(file.limits());
     match format {
@@ -376,13 +376,9 @@ pub fn read_outcome_files(files: &[InputFile], opts: &ReadOptions) -> Result<Out
     Ok(OutcomeTable::concat(tables))
 }
 
-/// Detects which outcomes layout a (decoded) text holds, from its content only.
-pub fn detect_outcome_format(name: &str, text: &str) -> Result<OutcomeFormat, IngestError> {
-    detect_outcome_format_under(name, text, Limits::DEFAULT)
-}
-
-/// [`detect_outcome_format`] under a file's budgets (a CSV is parsed whole to tell its layout).
-pub fn detect_outcome_format_under(name: &str, text: &str, limits: Limits) -> Result<OutcomeFormat, IngestError> {
+/// Detects which outcomes layout a (decoded) text holds, from its content only, under the file's
+/// budgets (a CSV is parsed whole to tell its layout).
+pub fn detect_outcome_format(name: &str, text: &str, limits: Limits) -> Result<OutcomeFormat, IngestError> {
     if text.trim().is_empty() {
         return Err(IngestError::new(Location::file(name), "the file is empty"));
     }
@@ -640,9 +636,9 @@ mod tests {
             ("[{\"item\":\"a\",\"arm\":\"x\",\"v\":1}]", OutcomeFormat::LongJson),
         ];
         for (text, want) in cases {
-            assert_eq!(detect_outcome_format("f", text).unwrap(), want, "{text}");
+            assert_eq!(detect_outcome_format("f", text, Limits::DEFAULT).unwrap(), want, "{text}");
         }
-        assert!(detect_outcome_format("f", "  \n").unwrap_err().message.contains("empty"));
+        assert!(detect_outcome_format("f", "  \n", Limits::DEFAULT).unwrap_err().message.contains("empty"));
     }
 
     #[test]

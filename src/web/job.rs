@@ -72,6 +72,13 @@ impl<C: Capability> Job<C> {
         self.finished.to_string()
     }
 
+    /// Ends the running job, if any (counted in [`Self::finished`]); whether one was running.
+    fn end_run(&mut self) -> bool {
+        let was_running = self.busy.take().is_some();
+        self.finished += u32::from(was_running);
+        was_running
+    }
+
     pub fn busy(&self) -> Option<&Busy> {
         self.busy.as_ref()
     }
@@ -173,7 +180,7 @@ impl<C: Capability> Job<C> {
         match r {
             Response::Ready => JobEvent::Ignored,
             Response::Undecodable { message } => {
-                self.finished += u32::from(self.busy.take().is_some());
+                self.end_run();
                 self.detail_job = None;
                 self.error = Some(
                     ErrorView::plain("A message between the page and the worker could not be read", message).with_note(
@@ -183,9 +190,7 @@ impl<C: Capability> Job<C> {
                 JobEvent::Failed(Box::new(Error::Empty("undecodable message".into())), None)
             }
             Response::Died { message } => {
-                let was_run = self.busy.take().is_some();
-                self.finished += u32::from(was_run);
-                let was_running = was_run | self.detail_job.take().is_some();
+                let was_running = self.end_run() | self.detail_job.take().is_some();
                 self.worker_has_inputs = false;
                 self.running_inputs = None;
                 self.error = Some(
@@ -210,8 +215,7 @@ impl<C: Capability> Job<C> {
                 if self.busy.as_ref().is_none_or(|b| b.job != job) {
                     return JobEvent::Ignored;
                 }
-                self.busy = None;
-                self.finished += 1;
+                self.end_run();
                 match outcome.unpack::<Outcome<C::Overview, C::Report>>() {
                     Ok(o) => {
                         self.error = None;
@@ -256,8 +260,7 @@ impl<C: Capability> Job<C> {
                 }
                 let overview = overview.and_then(|o| o.unpack::<C::Overview>().ok()).map(Box::new);
                 if is_run {
-                    self.busy = None;
-                    self.finished += 1;
+                    self.end_run();
                     let inputs = self.running_inputs.take();
                     self.worker_has_inputs = kept_previous;
                     // The worker kept the new files: a later run may use them.

@@ -3,7 +3,6 @@
 //! output. With one run and the default `--format table` the output is trec_eval's, byte for
 //! byte; what trec_eval would not print (queries skipped, unjudged documents) goes to stderr.
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -86,14 +85,9 @@ pub(crate) struct TrecEvalArgs {
 fn read_input(p: &std::path::Path) -> Result<InputFile, Failure> {
     let limits = super::common::limits();
     if p.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .take(limits.max_bytes.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(|e| io_failure(p, e))?;
-        if bytes.len() as u64 > limits.max_bytes {
-            return Err(limits.too_many_bytes("-", "holds").into());
-        }
+        let bytes = memaudit::ingest::read_at_most(std::io::stdin(), limits.max_bytes)
+            .map_err(|e| io_failure(p, e))?
+            .ok_or_else(|| limits.too_many_bytes("-", "holds"))?;
         return Ok(InputFile::new("-", bytes).with_limits(limits));
     }
     // Read line by line when evaluated: a 264 MB run is never held whole.
