@@ -17,6 +17,23 @@ pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
 }
 
+/// [`quantile_sorted`] of unsorted data, without sorting it: the two order statistics are found
+/// by selection (O(n) rather than O(n log n)), under the same total order as
+/// `sort_by(f64::total_cmp)`, so the value is bit-identical to sorting first. `values` is
+/// reordered; it must be non-empty.
+pub fn quantile_unsorted(values: &mut [f64], p: f64) -> f64 {
+    debug_assert!(!values.is_empty());
+    let n = values.len();
+    if n == 1 {
+        return values[0];
+    }
+    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let (_, &mut x_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
+    let x_hi = above.iter().copied().min_by(f64::total_cmp).unwrap_or(x_lo);
+    x_lo + (h - lo as f64) * (x_hi - x_lo)
+}
+
 /// Median of unsorted data (NaN-free); `None` when empty.
 pub fn median(values: &[f64]) -> Option<f64> {
     if values.is_empty() {
@@ -43,5 +60,34 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0, 10.0]), Some(2.5));
         assert_eq!(median(&[]), None);
         assert_eq!(quantile_sorted(&[7.0], 0.3), 7.0);
+    }
+
+    #[test]
+    fn selection_equals_sorting_bit_for_bit() {
+        // Ties, signed zeros and every position, at the bootstrap's quantiles and the extremes.
+        let mut state = 12345u64;
+        for n in [1usize, 2, 3, 7, 40, 1001] {
+            let data: Vec<f64> = (0..n)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    match state >> 61 {
+                        0 => 0.0,
+                        1 => -0.0,
+                        2 => 0.5,
+                        _ => (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5,
+                    }
+                })
+                .collect();
+            let mut sorted = data.clone();
+            sorted.sort_by(f64::total_cmp);
+            for p in [0.0, 0.025, 0.05, 0.5, 0.95, 0.975, 0.999, 1.0] {
+                let mut work = data.clone();
+                assert_eq!(
+                    quantile_unsorted(&mut work, p).to_bits(),
+                    quantile_sorted(&sorted, p).to_bits(),
+                    "n={n} p={p}"
+                );
+            }
+        }
     }
 }
