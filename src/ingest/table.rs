@@ -90,17 +90,24 @@ fn check_cells(file: &InputFile, objects: &[(usize, &serde_json::Map<String, Val
     Ok(())
 }
 
-fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>) -> Rows {
-    let objects: Vec<_> = objects.collect();
+/// The keys of JSON objects as columns: each once, in the order first seen (a set, not a scan:
+/// wide records can have many keys).
+pub fn keys_first_seen<'a>(objects: impl IntoIterator<Item = &'a serde_json::Map<String, Value>>) -> Vec<String> {
     let mut headers: Vec<String> = Vec::new();
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for (_, o) in &objects {
+    for o in objects {
         for k in o.keys() {
             if seen.insert(k.as_str()) {
                 headers.push(k.clone());
             }
         }
     }
+    headers
+}
+
+fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>) -> Rows {
+    let objects: Vec<_> = objects.collect();
+    let headers = keys_first_seen(objects.iter().map(|(_, o)| *o));
     let records = objects
         .iter()
         .map(|(line, o)| (*line, headers.iter().map(|h| o.get(h).map(cell_text).unwrap_or_default()).collect()))

@@ -362,12 +362,14 @@ impl LabelSet {
                 _ => wide_cols.iter().map(|&c| (h[c].clone(), rec[c].clone())).collect(),
             };
             for (rater, label) in cells {
-                let rater_at = || {
+                // Where a cell's rater or label sits: its column in a long file; in a wide file,
+                // the rater's column holds both.
+                let cell_at = |long_col: Option<usize>| {
                     let field =
-                        if layout == Layout::Long { h[rater_col.unwrap_or_default()].clone() } else { rater.clone() };
+                        if layout == Layout::Long { h[long_col.unwrap_or_default()].clone() } else { rater.clone() };
                     Location::line(name, *line).with_field(field)
                 };
-                let r = self.rater(&rater, rater_at)?;
+                let r = self.rater(&rater, || cell_at(rater_col))?;
                 if is_missing(&label) {
                     self.problems.missing.add(|| Example {
                         file: name.into(),
@@ -392,11 +394,7 @@ impl LabelSet {
                     }
                     None if self.classes.len() >= MAX_CLASSES => {
                         return Err(too_many(
-                            Location::line(name, *line).with_field(if layout == Layout::Long {
-                                h[label_col.unwrap_or_default()].clone()
-                            } else {
-                                rater.clone()
-                            }),
+                            cell_at(label_col),
                             format!("more than {MAX_CLASSES} classes (labels such as `{label}`)"),
                         ));
                     }

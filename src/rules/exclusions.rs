@@ -74,15 +74,7 @@ pub fn read_exclusions(file: &InputFile) -> Result<Vec<Exclusion>, IngestError> 
     let (headers, records): (Vec<String>, Vec<(usize, Vec<String>)>) =
         match doc.as_ref().and_then(|d| d.get("exclusions")).and_then(Value::as_array) {
             Some(items) => {
-                let mut headers: Vec<String> = Vec::new();
-                let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-                for it in items {
-                    for k in it.as_object().into_iter().flat_map(|o| o.keys()) {
-                        if seen.insert(k.as_str()) {
-                            headers.push(k.clone());
-                        }
-                    }
-                }
+                let headers = crate::ingest::table::keys_first_seen(items.iter().filter_map(Value::as_object));
                 let text_of = |v: Option<&Value>| match v {
                     None | Some(Value::Null) => String::new(),
                     Some(Value::String(s)) => s.trim().to_string(),

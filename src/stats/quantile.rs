@@ -11,10 +11,17 @@ pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     if n == 1 {
         return sorted[0];
     }
+    let (lo, frac) = position(n, p);
+    let hi = (lo + 1).min(n - 1);
+    sorted[lo] + frac * (sorted[hi] - sorted[lo])
+}
+
+/// Definition 7's position for n > 1 values: the lower order statistic ⌊h⌋ and h − ⌊h⌋, with
+/// h = (n − 1)·p and p clamped to [0, 1].
+fn position(n: usize, p: f64) -> (usize, f64) {
     let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
     let lo = h.floor() as usize;
-    let hi = (lo + 1).min(n - 1);
-    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+    (lo, h - lo as f64)
 }
 
 /// [`quantile_sorted`] of unsorted data, without sorting it: the two order statistics are found
@@ -27,11 +34,10 @@ pub fn quantile_unsorted(values: &mut [f64], p: f64) -> f64 {
     if n == 1 {
         return values[0];
     }
-    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
-    let lo = h.floor() as usize;
+    let (lo, frac) = position(n, p);
     let (_, &mut x_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
     let x_hi = above.iter().copied().min_by(f64::total_cmp).unwrap_or(x_lo);
-    x_lo + (h - lo as f64) * (x_hi - x_lo)
+    x_lo + frac * (x_hi - x_lo)
 }
 
 /// Median of unsorted data (NaN-free); `None` when empty.
