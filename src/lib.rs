@@ -28,6 +28,7 @@ pub mod labels;
 pub mod metrics;
 pub mod model;
 pub mod outcomes;
+pub mod parallel;
 pub mod plots;
 pub mod probe;
 pub mod reclaim;

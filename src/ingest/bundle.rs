@@ -17,12 +17,12 @@ pub fn read_memories(
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
     let mut n = 0;
-    for (line, t) in records::jsonl_lines(text, progress) {
-        let m: Memory = records::parse(file, line, t)?;
+    records::each_record(file, text, progress, |line, m: Memory| {
         check_memory(file, line, &m)?;
         loaded.bundle.memories.push(m);
         n += 1;
-    }
+        Ok(())
+    })?;
     Ok(n)
 }
 
@@ -33,12 +33,12 @@ pub fn read_queries(
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
     let mut n = 0;
-    for (line, t) in records::jsonl_lines(text, progress) {
-        let q: Query = records::parse(file, line, t)?;
+    records::each_record(file, text, progress, |line, q: Query| {
         check_query(file, line, &q)?;
         loaded.bundle.queries.push(q);
         n += 1;
-    }
+        Ok(())
+    })?;
     Ok(n)
 }
 
@@ -71,8 +71,7 @@ pub fn read_target_mappings(
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
     let mut n = 0;
-    for (line, t) in records::jsonl_lines(text, progress) {
-        let m: MappingRecord = records::parse(file, line, t)?;
+    records::each_record(file, text, progress, |line, m: MappingRecord| {
         if m.query_id.is_empty() {
             return Err(IngestError::new(Location::line(file, line).with_field("query_id"), "is empty"));
         }
@@ -100,7 +99,8 @@ pub fn read_target_mappings(
             extra: m.extra,
         });
         n += 1;
-    }
+        Ok(())
+    })?;
     Ok(n)
 }
 
@@ -221,8 +221,7 @@ pub fn read_runs(
     let mut hits = HitCollector::default();
     let stem = super::file_stem(file);
     let mut n = 0;
-    for (line, t) in records::jsonl_lines(text, progress) {
-        let rec: RunRecord = records::parse(file, line, t)?;
+    records::each_record(file, text, progress, |line, rec: RunRecord| {
         let this = form_of(&rec).ok_or_else(|| {
             IngestError::new(
                 Location::line(file, line).with_field("ranked"),
@@ -240,7 +239,8 @@ pub fn read_runs(
         let loc = || Location::line(file, line);
         add_run_record(rec, form, &stem, loc, &mut hits, loaded)?;
         n += 1;
-    }
+        Ok(())
+    })?;
     hits.finish(loaded);
     Ok(n)
 }

@@ -160,6 +160,58 @@ pub fn jsonl_lines<'a>(text: &'a str, progress: &'a mut dyn FnMut(f64)) -> impl 
     })
 }
 
+/// Parses the non-blank lines of a JSONL text as `T` and hands each record, with its 1-based
+/// line, to `each`, in line order. The first error in line order — a line that does not parse
+/// as `T` ([`parse`]), or `each`'s — ends the read, exactly as reading one line at a time.
+///
+/// Natively, a text of more than [`PARALLEL_BATCH_BYTES`] is parsed a batch of about that many
+/// bytes at a time, each batch split across the cores ([`crate::parallel`]): parsing is most of a
+/// reader's time. `each` runs on this thread, in order. In the browser, one line at a time.
+pub fn each_record<T: DeserializeOwned + Send>(
+    file: &str,
+    text: &str,
+    progress: &mut dyn FnMut(f64),
+    each: impl FnMut(usize, T) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    each_record_in_batches(file, text, PARALLEL_BATCH_BYTES, progress, each)
+}
+
+/// The batch of lines [`each_record`] parses at once, across the cores.
+pub const PARALLEL_BATCH_BYTES: usize = 4 << 20;
+
+fn each_record_in_batches<T: DeserializeOwned + Send>(
+    file: &str,
+    text: &str,
+    batch_bytes: usize,
+    progress: &mut dyn FnMut(f64),
+    mut each: impl FnMut(usize, T) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    let threads = crate::parallel::threads();
+    let mut lines = jsonl_lines(text, progress);
+    if threads == 1 || text.len() <= batch_bytes {
+        return lines.try_for_each(|(line, t)| each(line, parse(file, line, t)?));
+    }
+    let mut batch: Vec<(usize, &str)> = Vec::new();
+    loop {
+        batch.clear();
+        let mut bytes = 0;
+        while bytes < batch_bytes {
+            let Some((line, t)) = lines.next() else { break };
+            bytes += t.len();
+            batch.push((line, t));
+        }
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let parsed = crate::parallel::map_chunks(&batch, batch.len().div_ceil(threads), |chunk| {
+            chunk.iter().map(|&(line, t)| parse::<T>(file, line, t)).collect::<Vec<_>>()
+        });
+        for (&(line, _), record) in batch.iter().zip(parsed.into_iter().flatten()) {
+            each(line, record?)?;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +226,57 @@ mod tests {
         assert_eq!(v[2], RankedEntry { id: "b".into(), score: Some(1.5) });
         assert_eq!(v[3].id, "c");
         assert!(serde_json::from_str::<Vec<RankedEntry>>(r#"[{"score":1}]"#).is_err());
+    }
+
+    /// Batches across the cores give the records, and the first error, of one line at a time.
+    #[test]
+    fn batched_records_and_errors_equal_one_line_at_a_time() {
+        fn one_at_a_time(text: &str) -> (Vec<(usize, Memory)>, Option<IngestError>) {
+            let mut out = Vec::new();
+            for (line, t) in jsonl_lines(text, &mut |_| {}) {
+                match parse::<Memory>("m.jsonl", line, t) {
+                    Ok(m) if m.memory_id == "refused" => {
+                        return (out, Some(IngestError::new(Location::line("m.jsonl", line), "refused")));
+                    }
+                    Ok(m) => out.push((line, m)),
+                    Err(e) => return (out, Some(e)),
+                }
+            }
+            (out, None)
+        }
+        fn batched(text: &str, batch_bytes: usize) -> (Vec<(usize, Memory)>, Option<IngestError>) {
+            let mut out = Vec::new();
+            let r = each_record_in_batches("m.jsonl", text, batch_bytes, &mut |_| {}, |line, m: Memory| {
+                if m.memory_id == "refused" {
+                    return Err(IngestError::new(Location::line("m.jsonl", line), "refused"));
+                }
+                out.push((line, m));
+                Ok(())
+            });
+            (out, r.err())
+        }
+        let good = |i: usize| format!("{{\"memory_id\": \"m{i}\", \"anchors\": [\"a{}\"], \"raw\": true}}\n", i % 7);
+        let mut clean = String::new();
+        for i in 0..300 {
+            clean.push_str(&good(i));
+            if i % 50 == 0 {
+                clean.push_str("\n  \n");
+            }
+        }
+        // A bad line, then a refusal by the caller and another bad line in the same batch.
+        let mut bad = clean.clone();
+        bad.push_str("{\"memory_id\": \"x\", \"anchors\": [\"a\"], \"raw\": \"yes\"}\n{\"memory_id\": \"refused\", \"anchors\": []}\n{oops\n");
+        let mut refused = clean.clone();
+        refused.push_str("{\"memory_id\": \"refused\", \"anchors\": []}\n{\"memory_id\": \"x\", \"raw\": \"yes\"}\n");
+        for text in [&clean, &bad, &refused] {
+            let want = one_at_a_time(text);
+            for batch_bytes in [1, 90, 1000, 7000, text.len() - 1, text.len()] {
+                assert_eq!(batched(text, batch_bytes), want, "batches of {batch_bytes} bytes");
+            }
+        }
+        assert_eq!(one_at_a_time(&clean).0.len(), 300);
+        assert_eq!(one_at_a_time(&bad).1.unwrap().location.field.as_deref(), Some("raw"));
+        assert_eq!(one_at_a_time(&refused).1.unwrap().message, "refused");
     }
 
     #[test]

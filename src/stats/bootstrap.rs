@@ -372,33 +372,20 @@ fn in_row_blocks(
     vectors: usize,
     rows: impl Fn(&[u16]) -> Vec<Vec<f64>> + Sync,
 ) -> Vec<Vec<f64>> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        // Below about 10 M multiply-adds a thread costs more than it saves.
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-        let resamples = counts.len() / units.max(1);
-        if threads > 1 && counts.len().saturating_mul(vectors) >= 10_000_000 && resamples >= threads {
-            let per = resamples.div_ceil(threads) * units;
-            let parts: Vec<Vec<Vec<f64>>> = std::thread::scope(|s| {
-                let handles: Vec<_> = counts.chunks(per).map(|block| s.spawn(|| rows(block))).collect();
-                // A panic in a block is a bug; the block is computed again here rather than lost.
-                handles
-                    .into_iter()
-                    .zip(counts.chunks(per))
-                    .map(|(h, block)| h.join().unwrap_or_else(|_| rows(block)))
-                    .collect()
-            });
-            let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); vectors];
-            for part in parts {
-                for (o, p) in out.iter_mut().zip(part) {
-                    o.extend(p);
-                }
-            }
-            return out;
+    // Below about 10 M multiply-adds a thread costs more than it saves.
+    let threads = crate::parallel::threads();
+    let resamples = counts.len() / units.max(1);
+    if threads == 1 || counts.len().saturating_mul(vectors) < 10_000_000 || resamples < threads {
+        return rows(counts);
+    }
+    let parts = crate::parallel::map_chunks(counts, resamples.div_ceil(threads) * units, rows);
+    let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); vectors];
+    for part in parts {
+        for (o, p) in out.iter_mut().zip(part) {
+            o.extend(p);
         }
     }
-    let _ = (units, vectors);
-    rows(counts)
+    out
 }
 
 /// Vectors summed together by [`grouped_sums`]: four, so their 16 accumulators fit in eight
