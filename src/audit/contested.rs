@@ -10,7 +10,7 @@ use crate::dataset::Dataset;
 use crate::model::Target;
 use crate::rescore::Rescored;
 
-use super::drilldown::drilldown;
+use super::drilldown::{PerTarget, items_within_k};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContestedRow {
@@ -39,52 +39,137 @@ pub struct ContestedSummary {
     pub contested: usize,
 }
 
+/// The contested summary of every system and the contested rows, system by system. Natively the
+/// systems are shared among the cores ([`crate::parallel`]); the rows keep system order.
 pub fn contested(ds: &Dataset, r: &Rescored) -> (Vec<ContestedSummary>, Vec<ContestedRow>) {
-    let mut summary = Vec::new();
-    let mut rows = Vec::new();
     let all = [Target::Raw, Target::Source, Target::Canonical];
     if !all.iter().all(|t| r.targets.contains(t)) {
-        return (summary, rows);
+        return (Vec::new(), Vec::new());
     }
-    for s in 0..r.n_systems {
-        let mut raw_covered = 0;
-        let mut n = 0;
-        for q in 0..r.n_queries {
-            let Some(raw) = r.cell(s, q, Target::Raw).counted() else {
-                continue;
-            };
-            raw_covered += 1;
-            let hit = |t| r.cell(s, q, t).counted().is_some_and(|c| c.hit > 0.0);
-            if raw.hit > 0.0 || !hit(Target::Source) || !hit(Target::Canonical) {
-                continue;
-            }
-            n += 1;
-            let Some(d) = drilldown(ds, &r.settings, s, q) else {
-                continue;
-            };
-            let query = &ds.queries[q];
-            for item in d.items.iter().filter(|i| i.within_k && !i.repeated) {
-                let source = item.eligible.source;
-                let canonical = item.eligible.canonical;
-                if !(source || canonical) {
-                    continue;
-                }
-                rows.push(ContestedRow {
-                    system: ds.systems[s].clone(),
-                    query_id: query.query_id.clone(),
-                    rank: item.rank,
-                    memory_id: item.memory_id.clone(),
-                    kind: item.kind.clone(),
-                    source,
-                    canonical,
-                    anchors: item.evidence_anchors.join("; "),
-                    text: item.text.clone(),
-                    query_text: query.text.clone(),
-                    answer: query.answer.clone(),
-                });
-            }
-        }
-        summary.push(ContestedSummary { system: ds.systems[s].clone(), raw_covered, contested: n });
+    let systems: Vec<usize> = (0..r.n_systems).collect();
+    let per = systems.len().div_ceil(crate::parallel::threads()).max(1);
+    let parts = crate::parallel::map_chunks(&systems, per, |chunk| {
+        chunk.iter().map(|&s| contested_of_system(ds, r, s)).collect::<Vec<_>>()
+    });
+    let mut summary = Vec::with_capacity(r.n_systems);
+    let mut rows = Vec::new();
+    for (s, mut system_rows) in parts.into_iter().flatten() {
+        summary.push(s);
+        rows.append(&mut system_rows);
     }
     (summary, rows)
+}
+
+fn contested_of_system(ds: &Dataset, r: &Rescored, s: usize) -> (ContestedSummary, Vec<ContestedRow>) {
+    let mut rows = Vec::new();
+    let mut raw_covered = 0;
+    let mut n = 0;
+    for q in 0..r.n_queries {
+        let Some(raw) = r.cell(s, q, Target::Raw).counted() else {
+            continue;
+        };
+        raw_covered += 1;
+        let hit = |t| r.cell(s, q, t).counted().is_some_and(|c| c.hit > 0.0);
+        if raw.hit > 0.0 || !hit(Target::Source) || !hit(Target::Canonical) {
+            continue;
+        }
+        n += 1;
+        let credited = |e: &PerTarget, repeated: bool| !repeated && (e.source || e.canonical);
+        let Some(items) = items_within_k(ds, &r.settings, s, q, credited) else {
+            continue;
+        };
+        let query = &ds.queries[q];
+        for item in items {
+            let source = item.eligible.source;
+            let canonical = item.eligible.canonical;
+            rows.push(ContestedRow {
+                system: ds.systems[s].clone(),
+                query_id: query.query_id.clone(),
+                rank: item.rank,
+                memory_id: item.memory_id,
+                kind: item.kind,
+                source,
+                canonical,
+                anchors: item.evidence_anchors.join("; "),
+                text: item.text,
+                query_text: query.text.clone(),
+                answer: query.answer.clone(),
+            });
+        }
+    }
+    (ContestedSummary { system: ds.systems[s].clone(), raw_covered, contested: n }, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::drilldown::drilldown;
+    use crate::conventions::{RankOrder, Settings};
+    use crate::ingest::{InputFile, read_all};
+    use crate::synth::{SynthSpec, generate, to_jsonl};
+
+    fn dataset(own_store: bool) -> Dataset {
+        let spec = SynthSpec { queries: 60, systems: 4, depth: 25, seed: 11, quirks: true, own_store };
+        let (m, q, r) = to_jsonl(&generate(&spec));
+        Dataset::build(
+            read_all(&[
+                InputFile::new("memories.jsonl", m.into_bytes()),
+                InputFile::new("queries.jsonl", q.into_bytes()),
+                InputFile::new("runs.jsonl", r.into_bytes()),
+            ])
+            .unwrap(),
+        )
+    }
+
+    /// The items within k are the drill-down's first k items, credits included; and the
+    /// contested rows are those the whole drill-down gives (the items within k, not repeated,
+    /// eligible under Source or Canonical, of each contested cell).
+    #[test]
+    fn items_within_k_and_contested_rows_equal_the_whole_drilldowns() {
+        let mut contested_rows = 0;
+        for own_store in [false, true] {
+            let ds = dataset(own_store);
+            for (k, order) in
+                [(1, RankOrder::Saved), (5, RankOrder::TrecEval), (10, RankOrder::Saved), (40, RankOrder::Saved)]
+            {
+                let settings = Settings { k, order, bootstrap: 0, ..Settings::default() };
+                for s in 0..ds.systems.len() {
+                    for q in 0..ds.queries.len() {
+                        let whole = drilldown(&ds, &settings, s, q).unwrap();
+                        let within = items_within_k(&ds, &settings, s, q, |_, _| true).unwrap();
+                        assert_eq!(within[..], whole.items[..whole.items.len().min(k)], "k {k}, system {s}, query {q}");
+                    }
+                }
+                let r = crate::rescore::rescore(&ds, &settings, &mut |_| {});
+                let (summary, rows) = contested(&ds, &r);
+                let mut want = Vec::new();
+                for (s, sum) in summary.iter().enumerate() {
+                    assert_eq!(sum.system, ds.systems[s]);
+                    let mut cells = 0;
+                    for q in 0..ds.queries.len() {
+                        let hit = |t| r.cell(s, q, t).counted().map(|c| c.hit > 0.0);
+                        if hit(Target::Raw) != Some(false)
+                            || hit(Target::Source) != Some(true)
+                            || hit(Target::Canonical) != Some(true)
+                        {
+                            continue;
+                        }
+                        cells += 1;
+                        let d = drilldown(&ds, &settings, s, q).unwrap();
+                        for i in d.items.iter().filter(|i| i.within_k && !i.repeated) {
+                            if i.eligible.source || i.eligible.canonical {
+                                want.push((ds.systems[s].clone(), d.query_id.clone(), i.rank, i.memory_id.clone()));
+                            }
+                        }
+                    }
+                    assert_eq!(sum.contested, cells, "k {k}");
+                }
+                let got: Vec<_> =
+                    rows.iter().map(|r| (r.system.clone(), r.query_id.clone(), r.rank, r.memory_id.clone())).collect();
+                assert_eq!(got, want, "k {k}");
+                contested_rows += rows.len();
+            }
+        }
+        assert!(contested_rows > 0, "the synthetic bundles have contested credits");
+    }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::conventions::Settings;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, RankedList};
 use crate::metrics::{ListScore, matched_groups};
 use crate::model::Target;
 use crate::rescore::reading_order;
@@ -88,85 +88,164 @@ pub struct Drilldown {
     pub items: Vec<DrillItem>,
 }
 
-/// The drill-down of `system` × `query` under `settings`; `None` for out-of-range indices.
-pub fn drilldown(ds: &Dataset, settings: &Settings, system: usize, query: usize) -> Option<Drilldown> {
-    let q = ds.queries.get(query)?;
-    let sys = ds.systems.get(system)?;
-    let qt = QueryTargets::build(ds, query as u32, settings.unit, settings.gain, Some(system));
-    let list = ds.lists.get(system)?.get(query)?.as_ref();
-    let order = list.map(|l| reading_order(ds, l, settings.order).unwrap_or_else(|| (0..l.items.len()).collect()));
-    let mut items = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::default();
-    if let (Some(l), Some(order)) = (list, &order) {
-        for (pos, &i) in order.iter().enumerate() {
-            let item = l.items[i];
-            let mem = ds.memory(item);
-            let mut eligible = PerTarget::default();
-            for &t in &ds.targets {
-                eligible.set(t, !qt.groups_of(item, t).is_empty());
+/// A query's targets and one system's list for it in reading order: what the items of a
+/// drill-down are marked against.
+struct Lineup<'a> {
+    qt: QueryTargets,
+    list: Option<&'a RankedList>,
+    /// Positions in `list` in reading order (empty without a list).
+    order: Vec<usize>,
+}
+
+impl<'a> Lineup<'a> {
+    fn new(ds: &'a Dataset, settings: &Settings, system: usize, query: usize) -> Option<Lineup<'a>> {
+        ds.systems.get(system)?;
+        ds.queries.get(query)?;
+        let qt = QueryTargets::build(ds, query as u32, settings.unit, settings.gain, Some(system));
+        let list = ds.lists.get(system)?.get(query)?.as_ref();
+        let order = list
+            .map(|l| reading_order(ds, l, settings.order).unwrap_or_else(|| (0..l.items.len()).collect()))
+            .unwrap_or_default();
+        Some(Lineup { qt, list, order })
+    }
+
+    /// The groups of target `t` each marked item can fill; none for a repeat.
+    fn slots(&self, marked: &[Marked], t: Target) -> Vec<&[u32]> {
+        marked.iter().map(|m| if m.repeated { &[][..] } else { self.qt.groups_of(m.item, t) }).collect()
+    }
+
+    /// The first `limit` items in reading order, each marked by its relation to the query's
+    /// evidence, with the targets it is eligible under and those whose credit it earned within k.
+    fn marks(&self, ds: &Dataset, settings: &Settings, limit: usize) -> Vec<Marked> {
+        let mut marked = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        if let Some(l) = self.list {
+            for (pos, &i) in self.order.iter().take(limit).enumerate() {
+                let item = l.items[i];
+                let mut eligible = PerTarget::default();
+                for &t in &ds.targets {
+                    eligible.set(t, !self.qt.groups_of(item, t).is_empty());
+                }
+                let mark = match (eligible.raw, eligible.canonical, eligible.source) {
+                    (true, true, _) => Mark::RawAndCanonical,
+                    (true, false, _) => Mark::Raw,
+                    (false, true, _) => Mark::Canonical,
+                    (false, false, true) => Mark::Descendant,
+                    _ => Mark::None,
+                };
+                let repeated = !seen.insert(item);
+                marked.push(Marked {
+                    rank: pos + 1,
+                    position: i,
+                    item,
+                    eligible,
+                    repeated,
+                    mark,
+                    credited: PerTarget::default(),
+                });
             }
-            let mark = match (eligible.raw, eligible.canonical, eligible.source) {
-                (true, true, _) => Mark::RawAndCanonical,
-                (true, false, _) => Mark::Raw,
-                (false, true, _) => Mark::Canonical,
-                (false, false, true) => Mark::Descendant,
-                _ => Mark::None,
-            };
-            let evidence_anchors = mem
-                .map(|m| m.anchors.iter().filter(|a| q.evidence.iter().any(|e| &e.anchor == *a)).cloned().collect())
-                .unwrap_or_default();
-            items.push(DrillItem {
-                rank: pos + 1,
-                memory_id: ds.item_id(item).to_string(),
-                stored: mem.is_some(),
-                kind: mem.and_then(|m| m.kind.clone()),
-                text: mem.and_then(|m| m.text.clone()),
-                score: l.scores.as_ref().map(|s| s[i]),
-                within_k: pos < settings.k,
-                repeated: !seen.insert(item),
-                mark,
-                evidence_anchors,
-                eligible,
-                credited: PerTarget::default(),
-            });
+        }
+        for &t in &ds.targets {
+            let matched = matched_groups(&self.slots(&marked, t), self.qt.gains(t).len(), settings.k);
+            for (pos, g) in matched.into_iter().enumerate() {
+                if g.is_some() {
+                    marked[pos].credited.set(t, true);
+                }
+            }
+        }
+        marked
+    }
+
+    /// A marked item with what the store says of it (id, kind, text, evidence anchors).
+    fn describe(&self, ds: &Dataset, settings: &Settings, query: usize, m: &Marked) -> DrillItem {
+        let q = &ds.queries[query];
+        let mem = ds.memory(m.item);
+        DrillItem {
+            rank: m.rank,
+            memory_id: ds.item_id(m.item).to_string(),
+            stored: mem.is_some(),
+            kind: mem.and_then(|mem| mem.kind.clone()),
+            text: mem.and_then(|mem| mem.text.clone()),
+            score: self.list.and_then(|l| l.scores.as_ref()).map(|s| s[m.position]),
+            within_k: m.rank <= settings.k,
+            repeated: m.repeated,
+            mark: m.mark,
+            evidence_anchors: mem
+                .map(|mem| mem.anchors.iter().filter(|a| q.evidence.iter().any(|e| &e.anchor == *a)).cloned().collect())
+                .unwrap_or_default(),
+            eligible: m.eligible,
+            credited: m.credited,
         }
     }
+}
+
+/// One item of a lineup as marked, before the store's description of it.
+struct Marked {
+    /// 1-based rank in the reading order.
+    rank: usize,
+    /// Its position in the saved list.
+    position: usize,
+    item: u32,
+    eligible: PerTarget,
+    repeated: bool,
+    mark: Mark,
+    credited: PerTarget,
+}
+
+/// The drill-down of `system` × `query` under `settings`; `None` for out-of-range indices.
+pub fn drilldown(ds: &Dataset, settings: &Settings, system: usize, query: usize) -> Option<Drilldown> {
+    let lineup = Lineup::new(ds, settings, system, query)?;
+    let q = &ds.queries[query];
+    let marked = lineup.marks(ds, settings, usize::MAX);
+    let items: Vec<DrillItem> = marked.iter().map(|m| lineup.describe(ds, settings, query, m)).collect();
     let mut targets = Vec::new();
     for &t in &ds.targets {
-        let slots: Vec<&[u32]> = items
-            .iter()
-            .zip(order.iter().flatten())
-            .map(|(it, &i)| if it.repeated { &[][..] } else { qt.groups_of(list.map_or(0, |l| l.items[i]), t) })
-            .collect();
-        let gains = qt.gains(t);
-        let score = if list.is_some() || settings.missing == crate::conventions::MissingRun::Zero {
+        let slots = lineup.slots(&marked, t);
+        let gains = lineup.qt.gains(t);
+        let score = if lineup.list.is_some() || settings.missing == crate::conventions::MissingRun::Zero {
             crate::metrics::score_slots(&slots, &gains, settings.k, settings.discount, &mut Default::default())
         } else {
             None
         };
-        for (pos, g) in matched_groups(&slots, gains.len(), settings.k).into_iter().enumerate() {
-            if g.is_some() {
-                items[pos].credited.set(t, true);
-            }
-        }
         targets.push(TargetScore {
             target: t,
-            eligible: qt.eligible(t),
-            groups: qt.groups(t).iter().map(|g| g.label.clone()).collect(),
+            eligible: lineup.qt.eligible(t),
+            groups: lineup.qt.groups(t).iter().map(|g| g.label.clone()).collect(),
             score,
         });
     }
     Some(Drilldown {
-        system: sys.clone(),
+        system: ds.systems[system].clone(),
         query_id: q.query_id.clone(),
         query_text: q.text.clone(),
         answer: q.answer.clone(),
         category: q.category.clone(),
         evidence: q.evidence.iter().map(|e| e.anchor.clone()).collect(),
-        has_run: list.is_some(),
+        has_run: lineup.list.is_some(),
         targets,
         items,
     })
+}
+
+/// The items of [`drilldown`] within the cutoff k (its first k items) that `keep` accepts
+/// (given an item's eligibility and whether it repeats an earlier id), without the rest of the
+/// list or the scores: what the contested credits list, at a fraction of the cost.
+pub fn items_within_k(
+    ds: &Dataset,
+    settings: &Settings,
+    system: usize,
+    query: usize,
+    keep: impl Fn(&PerTarget, bool) -> bool,
+) -> Option<Vec<DrillItem>> {
+    let lineup = Lineup::new(ds, settings, system, query)?;
+    Some(
+        lineup
+            .marks(ds, settings, settings.k)
+            .iter()
+            .filter(|m| keep(&m.eligible, m.repeated))
+            .map(|m| lineup.describe(ds, settings, query, m))
+            .collect(),
+    )
 }
 
 /// One drill-down as text (`memaudit drilldown --format table`).
