@@ -146,7 +146,9 @@ impl ExplicitTargets {
 /// One item of a saved ranked list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankedItem {
-    pub memory_id: String,
+    /// Inline up to 24 bytes: a bundle holds one per ranked row, and short ids then cost no
+    /// allocation when read or freed.
+    pub memory_id: compact_str::CompactString,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
 }
@@ -222,28 +224,34 @@ pub(crate) mod lenient {
     use serde::de::{self, Deserializer, SeqAccess, Visitor};
     use std::fmt;
 
-    struct IdVisitor;
-    impl<'de> Visitor<'de> for IdVisitor {
-        type Value = String;
+    /// An id as `T` (`String`, or `CompactString` for the ids of ranked rows).
+    struct IdVisitor<T>(std::marker::PhantomData<T>);
+    impl<'de, T: for<'a> From<&'a str> + From<String>> Visitor<'de> for IdVisitor<T> {
+        type Value = T;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("a string or integer id")
         }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-            Ok(v.to_string())
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            Ok(T::from(v))
         }
-        fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
-            Ok(v)
+        fn visit_string<E: de::Error>(self, v: String) -> Result<T, E> {
+            Ok(T::from(v))
         }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
-            Ok(v.to_string())
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            Ok(T::from(v.to_string()))
         }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
-            Ok(v.to_string())
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+            Ok(T::from(v.to_string()))
         }
     }
 
     pub fn id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-        d.deserialize_any(IdVisitor)
+        d.deserialize_any(IdVisitor(std::marker::PhantomData))
+    }
+
+    /// [`id`], inline when it is at most 24 bytes (no allocation).
+    pub fn compact_id<'de, D: Deserializer<'de>>(d: D) -> Result<compact_str::CompactString, D::Error> {
+        d.deserialize_any(IdVisitor(std::marker::PhantomData))
     }
 
     pub fn opt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -260,7 +268,7 @@ pub(crate) mod lenient {
                 Ok(None)
             }
             fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-                d.deserialize_any(IdVisitor).map(Some)
+                d.deserialize_any(IdVisitor(std::marker::PhantomData)).map(Some)
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 Ok(Some(v.to_string()))
@@ -336,7 +344,7 @@ pub(crate) mod lenient {
     struct IdOf(String);
     impl<'de> serde::Deserialize<'de> for IdOf {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_any(IdVisitor).map(IdOf)
+            id(d).map(IdOf)
         }
     }
 

@@ -220,7 +220,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                     .into_iter()
                     .enumerate()
                     .map(|(i, m)| RankedItem {
-                        memory_id: memories[m].memory_id.clone(),
+                        memory_id: memories[m].memory_id.as_str().into(),
                         score: Some(((n - i) as f64 / n as f64 * 1000.0).round() / 1000.0),
                     })
                     .collect(),
@@ -237,7 +237,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
         runs.push(Run {
             system: runs[0].system.clone(),
             query_id: "not-a-query".into(),
-            ranked: vec![RankedItem { memory_id: memories[0].memory_id.clone(), score: Some(1.0) }],
+            ranked: vec![RankedItem { memory_id: memories[0].memory_id.as_str().into(), score: Some(1.0) }],
         });
     }
     if spec.own_store {
@@ -336,7 +336,7 @@ fn add_own_store(
                 .into_iter()
                 .enumerate()
                 .map(|(i, m)| RankedItem {
-                    memory_id: memories[m].memory_id.clone(),
+                    memory_id: memories[m].memory_id.as_str().into(),
                     score: Some(((n - i) as f64 / n as f64 * 1000.0).round() / 1000.0),
                 })
                 .collect(),

@@ -130,7 +130,7 @@ fn locomo_with_a_store_per_system() {
                 query_id: q.query_id.clone(),
                 ranked: ids
                     .iter()
-                    .map(|id| memaudit::model::RankedItem { memory_id: id.to_string(), score: None })
+                    .map(|id| memaudit::model::RankedItem { memory_id: (*id).into(), score: None })
                     .collect(),
             });
         }

@@ -295,7 +295,9 @@ fn add_run_record(
                     format!("must be a non-negative number, got {r}"),
                 ));
             }
-            hits.push(system, query_id, rec.rank, RankedItem { memory_id: id, score: rec.score }, || loc().to_string());
+            hits.push(system, query_id, rec.rank, RankedItem { memory_id: id.into(), score: rec.score }, || {
+                loc().to_string()
+            });
         }
         RunForm::LongMemEvalLog => {
             let query_id = need(rec.question_id, "question_id")?;
@@ -306,7 +308,7 @@ fn add_run_record(
                 let id = match id.strip_prefix("noans_") {
                     Some(rest) => {
                         loaded.warnings.add(WarningKind::IdAliased, || format!("{}: `{id}`", loc()));
-                        format!("answer_{rest}")
+                        compact_str::format_compact!("answer_{rest}")
                     }
                     None => id,
                 };

@@ -11,7 +11,7 @@ use crate::model::lenient;
 /// One ranked item as written in a run: `"id"`, `17`, or `{"memory_id"|"id"|"corpus_id", "score"}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RankedEntry {
-    pub id: String,
+    pub id: compact_str::CompactString,
     pub score: Option<f64>,
 }
 
@@ -24,16 +24,16 @@ impl<'de> Deserialize<'de> for RankedEntry {
                 f.write_str("a memory id (string or integer) or an object with `memory_id` and optional `score`")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<RankedEntry, E> {
-                Ok(RankedEntry { id: v.to_string(), score: None })
+                Ok(RankedEntry { id: v.into(), score: None })
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<RankedEntry, E> {
-                Ok(RankedEntry { id: v, score: None })
+                Ok(RankedEntry { id: v.into(), score: None })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RankedEntry, E> {
-                Ok(RankedEntry { id: v.to_string(), score: None })
+                Ok(RankedEntry { id: compact_str::ToCompactString::to_compact_string(&v), score: None })
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<RankedEntry, E> {
-                Ok(RankedEntry { id: v.to_string(), score: None })
+                Ok(RankedEntry { id: compact_str::ToCompactString::to_compact_string(&v), score: None })
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RankedEntry, A::Error> {
                 let mut id = None;
@@ -62,9 +62,9 @@ impl<'de> Deserialize<'de> for RankedEntry {
 
 struct IdSeed;
 impl<'de> de::DeserializeSeed<'de> for IdSeed {
-    type Value = String;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        lenient::id(d)
+    type Value = compact_str::CompactString;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<compact_str::CompactString, D::Error> {
+        lenient::compact_id(d)
     }
 }
 

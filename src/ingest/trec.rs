@@ -71,7 +71,7 @@ pub fn read_run(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, In
             l.tag.to_string(),
             l.qid.to_string(),
             Some(rank),
-            RankedItem { memory_id: l.docno.to_string(), score: Some(l.sim) },
+            RankedItem { memory_id: l.docno.into(), score: Some(l.sim) },
             || Location::line(file, l.line).to_string(),
         );
         n += 1;
@@ -92,7 +92,7 @@ pub fn read_json_run(file: &str, text: &str, loaded: &mut Loaded) -> Result<usiz
         loaded.bundle.runs.push(crate::model::Run {
             system: system.clone(),
             query_id: qid,
-            ranked: docs.into_iter().map(|(d, s)| RankedItem { memory_id: d, score: Some(s) }).collect(),
+            ranked: docs.into_iter().map(|(d, s)| RankedItem { memory_id: d.into(), score: Some(s) }).collect(),
         });
     }
     Ok(n)
