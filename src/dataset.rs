@@ -174,15 +174,9 @@ impl Dataset {
         let mut unjudged: Vec<usize> = Vec::new();
         // The stored index of every ranked id, looked up on every core natively: most of this
         // loop's time on a large bundle. The loop below keeps its order and its warnings.
-        let per = bundle.runs.len().div_ceil(crate::parallel::threads()).max(1);
-        let stored: Vec<Vec<Option<u32>>> = crate::parallel::map_chunks(&bundle.runs, per, |runs| {
-            runs.iter()
-                .map(|run| run.ranked.iter().map(|it| memory_index.get(it.memory_id.as_str()).copied()).collect())
-                .collect::<Vec<_>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect();
+        let stored: Vec<Vec<Option<u32>>> = crate::parallel::map_per_thread(&bundle.runs, |run| {
+            run.ranked.iter().map(|it| memory_index.get(it.memory_id.as_str()).copied()).collect()
+        });
         for (run, stored) in bundle.runs.into_iter().zip(stored) {
             let Some(&q) = query_index.get(&run.query_id) else {
                 warnings

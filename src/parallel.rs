@@ -25,13 +25,10 @@ pub fn threads() -> usize {
 /// computed again on this thread, so the panic surfaces here.
 pub fn map_chunks<T: Sync, R: Send>(items: &[T], chunk: usize, f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
     let chunk = chunk.max(1);
-    if items.len() <= chunk || threads() == 1 {
-        return items.chunks(chunk).map(&f).collect();
-    }
     #[cfg(not(target_arch = "wasm32"))]
-    {
+    if items.len() > chunk && threads() > 1 {
         let f = &f;
-        std::thread::scope(|s| {
+        return std::thread::scope(|s| {
             let mut parts = items.chunks(chunk);
             let first = parts.next().unwrap_or_default();
             let handles: Vec<_> = parts.map(|part| (part, s.spawn(move || f(part)))).collect();
@@ -39,12 +36,17 @@ pub fn map_chunks<T: Sync, R: Send>(items: &[T], chunk: usize, f: impl Fn(&[T]) 
             out.push(f(first));
             out.extend(handles.into_iter().map(|(part, h)| h.join().unwrap_or_else(|_| f(part))));
             out
-        })
+        });
     }
-    #[cfg(target_arch = "wasm32")]
-    {
-        items.chunks(chunk).map(&f).collect()
-    }
+    items.chunks(chunk).map(&f).collect()
+}
+
+/// `f` of each item, in order, the items shared equally among the [`threads`] (one chunk each).
+pub fn map_per_thread<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_chunks(items, items.len().div_ceil(threads()), |chunk| chunk.iter().map(&f).collect::<Vec<R>>())
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]
@@ -63,5 +65,7 @@ mod tests {
             assert_eq!(sums.iter().map(|s| s.2).sum::<u64>(), 1003 * 1002 / 2);
         }
         assert!(map_chunks(&[] as &[u8], 4, |c| c.len()).is_empty());
+        assert_eq!(map_per_thread(&items, |i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        assert!(map_per_thread(&[] as &[u8], |i| *i).is_empty());
     }
 }

@@ -47,13 +47,9 @@ pub fn contested(ds: &Dataset, r: &Rescored) -> (Vec<ContestedSummary>, Vec<Cont
         return (Vec::new(), Vec::new());
     }
     let systems: Vec<usize> = (0..r.n_systems).collect();
-    let per = systems.len().div_ceil(crate::parallel::threads()).max(1);
-    let parts = crate::parallel::map_chunks(&systems, per, |chunk| {
-        chunk.iter().map(|&s| contested_of_system(ds, r, s)).collect::<Vec<_>>()
-    });
     let mut summary = Vec::with_capacity(r.n_systems);
     let mut rows = Vec::new();
-    for (s, mut system_rows) in parts.into_iter().flatten() {
+    for (s, mut system_rows) in crate::parallel::map_per_thread(&systems, |&s| contested_of_system(ds, r, s)) {
         summary.push(s);
         rows.append(&mut system_rows);
     }
@@ -74,8 +70,8 @@ fn contested_of_system(ds: &Dataset, r: &Rescored, s: usize) -> (ContestedSummar
             continue;
         }
         n += 1;
-        let credited = |e: &PerTarget, repeated: bool| !repeated && (e.source || e.canonical);
-        let Some(items) = items_within_k(ds, &r.settings, s, q, credited) else {
+        let listed = |e: &PerTarget, repeated: bool| !repeated && (e.source || e.canonical);
+        let Some(items) = items_within_k(ds, &r.settings, s, q, listed) else {
             continue;
         };
         let query = &ds.queries[q];

@@ -203,10 +203,8 @@ fn each_record_in_batches<T: DeserializeOwned + Send>(
         if batch.is_empty() {
             return Ok(());
         }
-        let parsed = crate::parallel::map_chunks(&batch, batch.len().div_ceil(threads), |chunk| {
-            chunk.iter().map(|&(line, t)| parse::<T>(file, line, t)).collect::<Vec<_>>()
-        });
-        for (&(line, _), record) in batch.iter().zip(parsed.into_iter().flatten()) {
+        let parsed = crate::parallel::map_per_thread(&batch, |&(line, t)| parse::<T>(file, line, t));
+        for (&(line, _), record) in batch.iter().zip(parsed) {
             each(line, record?)?;
         }
     }
