@@ -369,13 +369,13 @@ test('aggregation exports equal the CLI', async () => {
   await page.close();
 });
 
-test('?demo loads the embedded demo', async () => {
+test('?demo loads the demo', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}?demo`);
   await waitReady(page);
   const rows = await readRows(page, '#summary-table');
   assert.equal(rows.length, cliReport.summary.length);
-  // The embedded demo is the same bundle as static/demo (only file names differ).
+  // The demo is the bundle of static/demo, fetched from dist/demo by the worker.
   const want = cliReport.summary[0];
   const row = rows.find((r) => r.attrs.system === want.system && r.attrs.target === want.target && r.attrs.subset === want.subset);
   checkNumber(row.cells.ndcg, want.ndcg, 'demo ndcg');
@@ -383,6 +383,28 @@ test('?demo loads the embedded demo', async () => {
   const px = await canvasInkPixels(page);
   assert.ok(px.bar > 500, `histogram pixels: ${JSON.stringify(px)}`);
   assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [VIEWER]);
+  await page.close();
+});
+
+test('a demo file missing from dist/ is reported by name, and the demo runs once it is served', async () => {
+  const { page, log } = await openPage();
+  // The worker fetches the demo from dist/demo/ when it is asked for; here runs.jsonl is missing.
+  const requested = [];
+  await page.route('**/demo/runs.jsonl', (route) => {
+    requested.push(route.request().url());
+    return route.fulfill({ status: 404, body: 'not found' });
+  });
+  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.click('#demo-button');
+  await page.waitForSelector('#error');
+  assert.match(await page.textContent('#error'), /runs\.jsonl.*could not be loaded from demo\/runs\.jsonl: HTTP 404.*demo\/ folder/s);
+  assert.deepEqual(requested, [`${srv.origin}${VIEWER}demo/runs.jsonl`], 'fetched relative to the viewer');
+  await page.unroute('**/demo/runs.jsonl');
+  await page.click('#demo-button');
+  await waitReady(page);
+  await page.waitForSelector('#summary-table tbody tr');
+  assert.ok(log.errors.every((e) => /404/.test(e)), log.errors.join('\n'));
   assertOwnFilesOnly(log, [VIEWER]);
   await page.close();
 });

@@ -13,6 +13,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -362,6 +363,53 @@ test('rules page: verdicts, margins, input hashes and the late rule flagged equa
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();
+});
+
+test('input fingerprints: the browser\'s SHA-256, the WebAssembly one without crypto.subtle, and one spare worker', async () => {
+  // A data file of 3 MB (several of the core's 1 MiB hashing chunks, not a multiple of one).
+  const big = path.join(work, 'big', 'bm25-baseline-mab.json');
+  fs.mkdirSync(path.dirname(big), { recursive: true });
+  fs.writeFileSync(big, JSON.stringify({ bm25: 'the BM25 baseline run, as committed', pad: 'memaudit '.repeat(350_001) }) + '\n');
+  const inputs = [file('seed000_gitlog.txt'), file('seed000_values.json'), big, file('seed000_rules.json')];
+  const want = Object.fromEntries(inputs.map((f) => [path.basename(f), crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex')]));
+  for (const subtle of [true, false]) {
+    const { page, log } = await openPage();
+    await page.addInitScript(() => {
+      window.__workers = 0;
+      const W = window.Worker;
+      window.Worker = class extends W {
+        constructor(...a) { super(...a); window.__workers++; }
+      };
+    });
+    let routed = false;
+    if (!subtle) {
+      // As on a plain-http origin (not a secure context): the worker has no crypto.subtle.
+      await page.route('**/worker-loader.js', async (route) => {
+        routed = true;
+        const body = (await route.fetch()).text();
+        await route.fulfill({
+          contentType: 'text/javascript',
+          body: 'Object.defineProperty(Crypto.prototype, "subtle", { get() { return undefined; } });\n' + await body,
+        });
+      });
+    }
+    await page.goto(`${srv.origin}${VIEWER}#rules`);
+    await page.waitForSelector('#rules-file-input', { state: 'attached' });
+    // A press on the chooser starts the spare worker; the run takes it instead of a second one.
+    await page.dispatchEvent('label[for="rules-file-input"]', 'pointerdown');
+    assert.equal(await page.evaluate(() => window.__workers), 1, 'the spare worker starts on the press');
+    await page.fill('#rules-evaluated-at', '2026-11-22T00:00:00Z');
+    await page.setInputFiles('#rules-file-input', inputs);
+    await waitReady(page, 'rules');
+    const shown = await page.$$eval('#rules-files tbody tr', (trs) =>
+      Object.fromEntries(trs.map((tr) => [tr.dataset.file, tr.querySelector('[data-col="sha256"]').title])));
+    assert.deepEqual(shown, want, subtle ? 'crypto.subtle' : 'WebAssembly');
+    assert.equal(routed, !subtle, 'the worker without crypto.subtle was the one that ran');
+    await page.dispatchEvent('label[for="rules-file-input"]', 'pointerdown');
+    assert.equal(await page.evaluate(() => window.__workers), 1, 'no spare while the page has its worker');
+    assertClean(log);
+    await page.close();
+  }
 });
 
 test('IR evaluation page: trec_eval measures, per-query values, its text and the runs compared equal memaudit trec-eval', async () => {

@@ -86,6 +86,8 @@ pub struct InputFile {
     pub name: String,
     content: Content,
     limits: Limits,
+    /// Its SHA-256, when the caller computed it from the same bytes (see [`InputFile::with_sha256`]).
+    sha256: Option<String>,
 }
 
 impl std::fmt::Debug for InputFile {
@@ -301,12 +303,22 @@ pub const HEAD_BYTES: usize = 64 * 1024;
 
 impl InputFile {
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), content: Content::Held(bytes.into()), limits: Limits::DEFAULT }
+        InputFile { name: name.into(), content: Content::Held(bytes.into()), limits: Limits::DEFAULT, sha256: None }
     }
 
     /// A file read from `source` each time it is read.
     pub fn streamed(name: impl Into<String>, source: SharedSource) -> Self {
-        InputFile { name: name.into(), content: Content::Source(source), limits: Limits::DEFAULT }
+        InputFile { name: name.into(), content: Content::Source(source), limits: Limits::DEFAULT, sha256: None }
+    }
+
+    /// The same file with its SHA-256 (lower-case hex) already computed by the caller from the
+    /// very bytes it holds: the viewer's worker has the browser's native `crypto.subtle.digest`
+    /// hash each file on another thread while it reads the next one, instead of hashing in
+    /// WebAssembly on its only thread (BENCHMARKS.md, "Hashing beside the reading").
+    /// [`InputFile::sha256`] then returns it as given.
+    pub fn with_sha256(mut self, hex: String) -> Self {
+        self.sha256 = Some(hex);
+        self
     }
 
     /// The same file under other budgets.
@@ -456,6 +468,9 @@ impl InputFile {
     /// SHA-256 of its bytes as stored (lower-case hex), streamed for a streamed file.
     pub fn sha256(&self) -> Result<String, IngestError> {
         use sha2::Digest;
+        if let Some(hex) = &self.sha256 {
+            return Ok(hex.clone());
+        }
         match &self.content {
             Content::Held(b) => Ok(crate::rules::sha256_hex(b)),
             Content::Source(s) => {

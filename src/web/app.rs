@@ -179,8 +179,12 @@ impl Component for App {
         let link = ctx.link();
         let ondragover = link.callback(|e: DragEvent| {
             e.prevent_default();
+            super::channel::warm();
             Msg::Dragging(true)
         });
+        // The user is about to choose files or a demo: a worker starts loading now.
+        let onpointerdown = Callback::from(|_: PointerEvent| super::channel::warm());
+        let onkeydown = Callback::from(|_: KeyboardEvent| super::channel::warm());
         let ondragleave = link.batch_callback(|e: DragEvent| {
             e.prevent_default();
             // Moving between child elements also fires dragleave; only leaving the page counts.
@@ -196,7 +200,7 @@ impl Component for App {
         let on_state = |p: Page| self.on_state.get(&p).cloned().unwrap_or_default();
         html! {
             <div class={classes!("app", self.dragging.then_some("dragging"))} data-state={state.name()}
-                data-page={self.page.slug()} {ondragover} {ondragleave} {ondrop}>
+                data-page={self.page.slug()} {ondragover} {ondragleave} {ondrop} {onpointerdown} {onkeydown}>
                 <header class="page-head">
                     <h1>{ "memaudit" }</h1>
                     <nav id="nav" class="nav" aria-label="pages">

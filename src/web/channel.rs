@@ -3,6 +3,11 @@
 //! ([`Channel::reset`]), and reported as [`Response::Died`] when it stops by itself (a
 //! WebAssembly trap, memory exhausted), to be started again by the next job.
 //!
+//! A worker takes about 0.1 s to load and compile its module. So the first sign that the user is
+//! about to run something (a pointer or key press, files dragged over the page: [`warm`]) starts
+//! one spare worker, and the next page to need a worker takes it instead of starting its own
+//! (BENCHMARKS.md, "Hashing beside the reading").
+//!
 //! Hand-written on `web_sys::Worker` rather than a worker crate because a busy worker must be
 //! ended from the page: gloo-worker's bridge can only queue a message the busy worker would
 //! read after its job.
@@ -33,6 +38,7 @@ struct Handlers {
 
 impl Drop for Live {
     fn drop(&mut self) {
+        LIVE.with(|n| n.set(n.get().saturating_sub(1)));
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
@@ -95,7 +101,13 @@ impl Channel {
     }
 
     fn spawn(&self) -> Result<(), String> {
-        let worker = web_sys::Worker::new(WORKER_LOADER).map_err(|e| format!("the worker could not start: {e:?}"))?;
+        // The spare (with its handlers) is dropped at the end, once this channel's handlers
+        // have replaced its own.
+        let mut spare = SPARE.with(|s| s.borrow_mut().take());
+        let (worker, ready) = match spare.as_mut().and_then(Spare::take) {
+            Some(taken) => taken,
+            None => (new_worker()?, false),
+        };
         let weak = Rc::downgrade(&self.live);
         let on_response = self.on_response.clone();
         let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
@@ -133,12 +145,81 @@ impl Channel {
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         *self.live.borrow_mut() = Some(Live {
             worker,
-            ready: false,
+            ready,
             queue: Vec::new(),
             handlers: Some(Handlers { _onmessage: onmessage, _onerror: onerror }),
         });
+        LIVE.with(|n| n.set(n.get() + 1));
+        drop(spare);
         Ok(())
     }
+}
+
+fn new_worker() -> Result<web_sys::Worker, String> {
+    web_sys::Worker::new(WORKER_LOADER).map_err(|e| format!("the worker could not start: {e:?}"))
+}
+
+/// A worker started before any page needed one, and whether it said [`Response::Ready`] yet.
+/// A spare that fails to start is ended (the page then starts its own and reports why).
+struct Spare {
+    /// `None` once a channel took it.
+    worker: Option<web_sys::Worker>,
+    ready: Rc<std::cell::Cell<bool>>,
+    _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _onerror: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+impl Spare {
+    /// The worker and whether it is ready; the caller sets its own handlers before dropping
+    /// the spare (with the closures its handlers call).
+    fn take(&mut self) -> Option<(web_sys::Worker, bool)> {
+        self.worker.take().map(|w| (w, self.ready.get()))
+    }
+}
+
+impl Drop for Spare {
+    fn drop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.terminate();
+        }
+    }
+}
+
+thread_local! {
+    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+    /// Workers of channels, running.
+    static LIVE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Starts the spare worker when no worker runs at all (no page's and no spare): called on the
+/// user's pointer and key presses and on files dragged over the page, so a worker is loading
+/// while the user picks files. Once a page has its worker, no spare is started (it would only
+/// hold memory).
+pub fn warm() {
+    if LIVE.with(|n| n.get()) > 0 || SPARE.with(|s| s.borrow().is_some()) {
+        return;
+    }
+    let Ok(worker) = new_worker() else { return };
+    let ready = Rc::new(std::cell::Cell::new(false));
+    let flag = ready.clone();
+    let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        if matches!(decode_response(e.data()), Response::Ready) {
+            flag.set(true);
+        }
+    });
+    let onerror = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        e.prevent_default();
+        // Freed on the next turn of the event loop, not inside its own handler.
+        if let Some(spare) = SPARE.with(|s| s.borrow_mut().take()) {
+            gloo::timers::callback::Timeout::new(0, move || drop(spare)).forget();
+        }
+    });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    let spare = Spare { worker: Some(worker), ready, _onmessage: onmessage, _onerror: onerror };
+    SPARE.with(|s| *s.borrow_mut() = Some(spare));
 }
 
 impl Drop for Channel {

@@ -24,52 +24,73 @@ use crate::probe::Probe;
 use crate::reclaim::Reclaim;
 use crate::rules::Rules;
 
-/// A committed file compiled into the worker as an input file named `$name`.
-macro_rules! demo_file {
-    ($name:literal, $path:literal) => {
-        InputFile::new($name, include_str!($path).as_bytes())
+/// One file of a page's demo: its name, the committed file it is, and where the worker fetches
+/// it from (relative to the worker's script, so under `dist/`; index.html copies it there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DemoFile {
+    pub name: &'static str,
+    /// The committed file, relative to the repository's root.
+    pub source: &'static str,
+    /// Its path under `dist/`.
+    pub url: &'static str,
+}
+
+/// Every page's demo, once: [`demo_sources`] for the worker (which fetches the files when a
+/// demo is asked for, so they are not in its module) and [`demo_files`] (the same files compiled
+/// in, for the engine's tests).
+macro_rules! demos {
+    ($($page:ident => [$(($name:literal, $source:literal, $dir:literal)),+ $(,)?]),+ $(,)?) => {
+        /// The page's demo: the rescoring bundle (`static/demo`, `memaudit synth --out
+        /// static/demo`), the generated demos (`static/demo/<page>`, `memaudit synth --page PAGE`),
+        /// and the project's own reference fixtures for claims, rules and the IR evaluation.
+        pub fn demo_sources(page: Analysis) -> &'static [DemoFile] {
+            match page {
+                $(Analysis::$page => &[$(DemoFile { name: $name, source: $source, url: concat!("demo/", $dir, $name) }),+],)+
+            }
+        }
+
+        /// [`demo_sources`] compiled in, as input files (the engine's tests; the worker fetches).
+        pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
+            Some(match page {
+                $(Analysis::$page => vec![$(InputFile::new($name, include_str!(concat!("../../", $source)).as_bytes())),+],)+
+            })
+        }
     };
 }
 
-/// The page's demo ([`crate::demo`]), compiled into the worker so it works offline and never
-/// fetches anything: the rescoring bundle (`static/demo`, `memaudit synth --out static/demo`),
-/// the generated demos (`static/demo/<page>`, `memaudit synth --page PAGE`), and the project's
-/// own reference fixtures for claims, rules and the IR evaluation.
-pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
-    Some(match page {
-        Analysis::Rescore => vec![
-            demo_file!("memories.jsonl", "../../static/demo/memories.jsonl"),
-            demo_file!("queries.jsonl", "../../static/demo/queries.jsonl"),
-            demo_file!("runs.jsonl", "../../static/demo/runs.jsonl"),
-        ],
-        Analysis::Compare => vec![demo_file!("outcomes.csv", "../../static/demo/compare/outcomes.csv")],
-        Analysis::Probe => vec![demo_file!("notes.jsonl", "../../static/demo/probe/notes.jsonl")],
-        Analysis::Reclaim => vec![demo_file!("trials.jsonl", "../../static/demo/reclaim/trials.jsonl")],
-        Analysis::Answers => vec![demo_file!("answers.jsonl", "../../static/demo/answers/answers.jsonl")],
-        Analysis::Ablation => vec![demo_file!("ablation.csv", "../../static/demo/ablation/ablation.csv")],
-        Analysis::Labels => vec![demo_file!("labels.csv", "../../static/demo/labels/labels.csv")],
-        Analysis::Calibration => vec![demo_file!("routing.csv", "../../static/demo/calibration/routing.csv")],
-        Analysis::Compliance => vec![demo_file!("compliance.csv", "../../static/demo/compliance/compliance.csv")],
-        Analysis::Alignment => vec![
-            demo_file!("per_query.csv", "../../static/demo/alignment/per_query.csv"),
-            demo_file!("answers.csv", "../../static/demo/alignment/answers.csv"),
-        ],
-        Analysis::Claims => vec![
-            demo_file!("seed000_claims.csv", "../../tests/reference/paper_fixtures/seed000_claims.csv"),
-            demo_file!("seed000_scores.csv", "../../tests/reference/paper_fixtures/seed000_scores.csv"),
-            demo_file!("seed000_tables.csv", "../../tests/reference/paper_fixtures/seed000_tables.csv"),
-        ],
-        Analysis::Rules => vec![
-            demo_file!("seed000_rules.json", "../../tests/reference/paper_fixtures/seed000_rules.json"),
-            demo_file!("seed000_values.json", "../../tests/reference/paper_fixtures/seed000_values.json"),
-            demo_file!("seed000_gitlog.txt", "../../tests/reference/paper_fixtures/seed000_gitlog.txt"),
-        ],
-        Analysis::TrecEval => vec![
-            demo_file!("test.qrels", "../../tests/reference/trec_eval/test.qrels"),
-            demo_file!("run_a.run", "../../tests/reference/trec_eval/run_a.run"),
-            demo_file!("run_b.run", "../../tests/reference/trec_eval/run_b.run"),
-        ],
-    })
+demos! {
+    Rescore => [
+        ("memories.jsonl", "static/demo/memories.jsonl", ""),
+        ("queries.jsonl", "static/demo/queries.jsonl", ""),
+        ("runs.jsonl", "static/demo/runs.jsonl", ""),
+    ],
+    Compare => [("outcomes.csv", "static/demo/compare/outcomes.csv", "compare/")],
+    Probe => [("notes.jsonl", "static/demo/probe/notes.jsonl", "probe/")],
+    Reclaim => [("trials.jsonl", "static/demo/reclaim/trials.jsonl", "reclaim/")],
+    Answers => [("answers.jsonl", "static/demo/answers/answers.jsonl", "answers/")],
+    Ablation => [("ablation.csv", "static/demo/ablation/ablation.csv", "ablation/")],
+    Labels => [("labels.csv", "static/demo/labels/labels.csv", "labels/")],
+    Calibration => [("routing.csv", "static/demo/calibration/routing.csv", "calibration/")],
+    Compliance => [("compliance.csv", "static/demo/compliance/compliance.csv", "compliance/")],
+    Alignment => [
+        ("per_query.csv", "static/demo/alignment/per_query.csv", "alignment/"),
+        ("answers.csv", "static/demo/alignment/answers.csv", "alignment/"),
+    ],
+    Claims => [
+        ("seed000_claims.csv", "tests/reference/paper_fixtures/seed000_claims.csv", "claims/"),
+        ("seed000_scores.csv", "tests/reference/paper_fixtures/seed000_scores.csv", "claims/"),
+        ("seed000_tables.csv", "tests/reference/paper_fixtures/seed000_tables.csv", "claims/"),
+    ],
+    Rules => [
+        ("seed000_rules.json", "tests/reference/paper_fixtures/seed000_rules.json", "rules/"),
+        ("seed000_values.json", "tests/reference/paper_fixtures/seed000_values.json", "rules/"),
+        ("seed000_gitlog.txt", "tests/reference/paper_fixtures/seed000_gitlog.txt", "rules/"),
+    ],
+    TrecEval => [
+        ("test.qrels", "tests/reference/trec_eval/test.qrels", "trec-eval/"),
+        ("run_a.run", "tests/reference/trec_eval/run_a.run", "trec-eval/"),
+        ("run_b.run", "tests/reference/trec_eval/run_b.run", "trec-eval/"),
+    ],
 }
 
 /// One capability's kept inputs.
@@ -250,6 +271,37 @@ mod tests {
 
     fn outcome<C: Capability>(payload: Payload) -> Outcome<C::Overview, C::Report> {
         payload.unpack().unwrap()
+    }
+
+    /// The files the worker fetches are the committed files the tests compile in, and
+    /// index.html copies each of them to where the worker fetches it.
+    #[test]
+    fn every_demo_file_is_copied_to_dist_where_the_worker_fetches_it() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let index = std::fs::read_to_string(root.join("index.html")).unwrap();
+        let whole_dir =
+            index.contains(r#"<link data-trunk rel="copy-dir" href="static/demo" data-target-path="demo" />"#);
+        assert!(whole_dir, "index.html copies static/demo to dist/demo");
+        let mut urls = std::collections::HashSet::new();
+        for &page in Analysis::ALL {
+            let sources = demo_sources(page);
+            let files = demo_files(page).unwrap();
+            assert_eq!(sources.len(), files.len(), "{page}");
+            for (d, f) in sources.iter().zip(&files) {
+                assert_eq!(d.name, f.name, "{page}");
+                assert_eq!(std::fs::read(root.join(d.source)).unwrap(), f.bytes().unwrap().as_ref(), "{}", d.source);
+                assert!(urls.insert(d.url), "{} fetched for two pages", d.url);
+                let (dir, name) = d.url.rsplit_once('/').unwrap();
+                assert_eq!(name, d.name, "{page}: the file keeps its name");
+                if let Some(rest) = d.source.strip_prefix("static/demo/") {
+                    assert_eq!(d.url, format!("demo/{rest}"), "{page}: under dist/demo as in static/demo");
+                } else {
+                    let copy =
+                        format!(r#"<link data-trunk rel="copy-file" href="{}" data-target-path="{dir}" />"#, d.source);
+                    assert!(index.contains(&copy), "index.html lacks {copy}");
+                }
+            }
+        }
     }
 
     #[test]

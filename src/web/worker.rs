@@ -4,16 +4,16 @@
 //! never freezes; progress reaches the page while a job runs (a worker may post messages in
 //! the middle of a synchronous job).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::codec::{decode_request, encode};
-use super::engine::{Engines, RunInputs, demo_files};
-use super::protocol::{Inputs, JobFile, JobId, Request, Response, Timing};
+use super::engine::{Engines, RunInputs, demo_sources};
+use super::protocol::{Inputs, JobFile, JobId, Payload, Request, Response, Timing};
 use crate::capability::{Analysis, FileRole, Phase};
 use crate::error::{Error, IngestError, Location};
 use crate::ingest::{InputFile, Limits};
@@ -106,8 +106,16 @@ fn js_message(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
-/// Reads a `Blob` into memory (synchronous reads are allowed, and cheapest, in a worker).
-fn read_blob(f: &JobFile, limits: Limits) -> Result<(InputFile, Option<FileRole>), Error> {
+/// A file read whole, with the browser's SHA-256 of its bytes under way.
+struct Held {
+    file: InputFile,
+    role: Option<FileRole>,
+    digest: Option<js_sys::Promise>,
+}
+
+/// Reads a `Blob` into memory (synchronous reads are allowed, and cheapest, in a worker) and
+/// starts the browser's digest of it.
+fn read_blob(f: &JobFile, limits: Limits) -> Result<Held, Error> {
     let name = &f.file.name;
     let fail = |e: JsValue| {
         Error::Ingest(IngestError::new(
@@ -120,8 +128,35 @@ fn read_blob(f: &JobFile, limits: Limits) -> Result<(InputFile, Option<FileRole>
     }
     let reader = web_sys::FileReaderSync::new().map_err(fail)?;
     let buffer = reader.read_as_array_buffer(&f.file.blob).map_err(fail)?;
+    let digest = native_sha256(&buffer);
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    Ok((InputFile::new(name.clone(), bytes).with_limits(limits), f.role))
+    Ok(Held { file: InputFile::new(name.clone(), bytes).with_limits(limits), role: f.role, digest })
+}
+
+/// The browser's own SHA-256 of `buffer` (`crypto.subtle.digest`, which copies the bytes and
+/// hashes them off this thread), or `None` where it has none: `crypto.subtle` exists only in
+/// secure contexts (https, localhost), and the core then hashes in WebAssembly. Hashing 58 MB
+/// this way takes the worker's thread about 60 ms instead of 270 ms (BENCHMARKS.md, "Hashing
+/// beside the reading").
+fn native_sha256(buffer: &js_sys::ArrayBuffer) -> Option<js_sys::Promise> {
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("crypto")).ok()?;
+    let subtle = js_sys::Reflect::get(&crypto, &JsValue::from_str("subtle")).ok()?;
+    let subtle: web_sys::SubtleCrypto = subtle.dyn_into().ok()?;
+    subtle.digest_with_str_and_buffer_source("SHA-256", buffer).ok()
+}
+
+/// The file with its SHA-256 from the browser, once the digest is done; as it was (hashed later
+/// by the core) if the digest failed or is not 32 bytes.
+async fn fingerprinted(held: Held) -> (InputFile, Option<FileRole>) {
+    let Some(digest) = held.digest else { return (held.file, held.role) };
+    let file = match wasm_bindgen_futures::JsFuture::from(digest).await {
+        Ok(value) => {
+            let sha = js_sys::Uint8Array::new(&value).to_vec();
+            if sha.len() == 32 { held.file.with_sha256(crate::rules::registry::lower_hex(&sha)) } else { held.file }
+        }
+        Err(_) => held.file,
+    };
+    (file, held.role)
 }
 
 /// A `Blob` read in slices of [`BlobSource::SLICE`] bytes with `FileReaderSync`: a streaming
@@ -183,88 +218,139 @@ fn streams(page: Analysis) -> bool {
     page == Analysis::TrecEval
 }
 
-fn read_all(
+/// Reads every file: whole, with the browser hashing each one while the next is read, or as
+/// a stream for the pages that stream.
+async fn read_all(
     files: &[JobFile],
     page: Analysis,
     limits: Limits,
     rep: &mut Reporter,
 ) -> Result<Vec<(InputFile, Option<FileRole>)>, Error> {
-    let mut out = Vec::with_capacity(files.len());
+    let mut held = Vec::with_capacity(files.len());
     for f in files {
         rep.report(Phase::Reading, &format!("opening {}", f.file.name), 0.0);
         if streams(page) {
             let source = crate::ingest::share(BlobSource(f.file.blob.clone()));
-            out.push((InputFile::streamed(f.file.name.clone(), source).with_limits(limits), f.role));
+            let file = InputFile::streamed(f.file.name.clone(), source).with_limits(limits);
+            held.push(Held { file, role: f.role, digest: None });
         } else {
-            out.push(read_blob(f, limits)?);
+            held.push(read_blob(f, limits)?);
         }
+    }
+    let mut out = Vec::with_capacity(held.len());
+    for h in held {
+        out.push(fingerprinted(h).await);
     }
     Ok(out)
 }
 
-impl AuditWorker {
-    fn handle(&mut self, request: Request) -> Response {
-        match request {
-            Request::Run { job, page, inputs, request, limits } => {
-                let mut rep = Reporter::new(job);
-                let (files, keep) = match inputs {
-                    Inputs::Files(files) => match read_all(&files, page, limits, &mut rep) {
-                        Ok(read) => (RunInputs::Files(read), Some(files)),
-                        Err(error) => return self.failed(job, page, error),
-                    },
-                    Inputs::Demo => match demo_files(page) {
-                        Some(demo) => {
-                            (RunInputs::Files(demo.into_iter().map(|f| (f, None)).collect()), Some(Vec::new()))
-                        }
-                        None => {
-                            return self.failed(
-                                job,
-                                page,
-                                Error::Empty(format!("the {page} page has no built-in demo")),
-                            );
-                        }
-                    },
-                    Inputs::Kept => {
-                        // New settings that change how the files are read: read the kept files again.
-                        let kept = self.files.get(&page).filter(|f| !f.is_empty()).cloned();
-                        match kept {
-                            Some(files) if self.engines.needs_files(page, &request) => {
-                                match read_all(&files, page, limits, &mut rep) {
-                                    Ok(read) => (RunInputs::Files(read), None),
-                                    Err(error) => return self.failed(job, page, error),
-                                }
-                            }
-                            _ => (RunInputs::Kept, None),
-                        }
-                    }
-                };
-                match self.engines.run(page, files, &request, &mut |p, s, f| rep.report(p, s, f)) {
-                    Ok(outcome) => {
-                        if let Some(files) = keep {
-                            self.files.insert(page, files);
-                        }
-                        Response::Done { job, outcome, timing: rep.timing() }
-                    }
-                    Err(e) => {
-                        // Files that were read are kept even when the run failed on its settings.
-                        if e.overview.is_some()
-                            && let Some(files) = keep
-                        {
-                            self.files.insert(page, files);
-                        }
-                        let mut r = self.failed(job, page, e.error);
-                        if let Response::Failed { overview, .. } = &mut r {
-                            *overview = e.overview;
-                        }
-                        r
+/// Fetches the page's demo from `dist/demo/` (relative to this worker's script, so the viewer
+/// works from any sub-path): the files are not compiled into the worker, which is then
+/// smaller for everyone who never asks for a demo (BENCHMARKS.md, "Viewer size").
+async fn fetch_demo(page: Analysis, rep: &mut Reporter) -> Result<Vec<(InputFile, Option<FileRole>)>, Error> {
+    let mut out = Vec::new();
+    for demo in demo_sources(page) {
+        rep.report(Phase::Reading, &format!("fetching the demo's {}", demo.name), 0.0);
+        let fail = |why: String| {
+            Error::Ingest(IngestError::new(
+                Location::file(demo.name),
+                format!(
+                    "the demo file could not be loaded from {}: {why} (the viewer's files must be served with \
+                     their demo/ folder)",
+                    demo.url
+                ),
+            ))
+        };
+        let response = wasm_bindgen_futures::JsFuture::from(scope().fetch_with_str(demo.url))
+            .await
+            .map_err(|e| fail(js_message(&e)))?;
+        let response: web_sys::Response = response.dyn_into().map_err(|e| fail(js_message(&e)))?;
+        if !response.ok() {
+            return Err(fail(format!("HTTP {} {}", response.status(), response.status_text())));
+        }
+        let buffer = response.array_buffer().map_err(|e| fail(js_message(&e)))?;
+        let buffer = wasm_bindgen_futures::JsFuture::from(buffer).await.map_err(|e| fail(js_message(&e)))?;
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        // Read under the default budgets, as when the demo was compiled in.
+        out.push((InputFile::new(demo.name, bytes), None));
+    }
+    Ok(out)
+}
+
+/// Handles one request. Only the wait for the browser's digests yields; the state is not
+/// borrowed across it, and [`start`] handles requests one at a time, in the order they came.
+async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
+    match request {
+        Request::Run { job, page, inputs, request, limits } => {
+            let mut rep = Reporter::new(job);
+            let (files, keep) = match inputs {
+                Inputs::Files(files) => match read_all(&files, page, limits, &mut rep).await {
+                    Ok(read) => (RunInputs::Files(read), Some(files)),
+                    Err(error) => return state.borrow_mut().failed(job, page, error),
+                },
+                Inputs::Demo => match fetch_demo(page, &mut rep).await {
+                    Ok(demo) => (RunInputs::Files(demo), Some(Vec::new())),
+                    Err(error) => return state.borrow_mut().failed(job, page, error),
+                },
+                Inputs::Kept => {
+                    // New settings that change how the files are read: read the kept files again.
+                    let kept = {
+                        let mut w = state.borrow_mut();
+                        let kept = w.files.get(&page).filter(|f| !f.is_empty()).cloned();
+                        kept.filter(|_| w.engines.needs_files(page, &request))
+                    };
+                    match kept {
+                        Some(files) => match read_all(&files, page, limits, &mut rep).await {
+                            Ok(read) => (RunInputs::Files(read), None),
+                            Err(error) => return state.borrow_mut().failed(job, page, error),
+                        },
+                        None => (RunInputs::Kept, None),
                     }
                 }
-            }
-            Request::Detail { job, page, request, detail } => match self.engines.detail(page, &request, &detail) {
+            };
+            state.borrow_mut().run(job, page, files, keep, &request, &mut rep)
+        }
+        Request::Detail { job, page, request, detail } => {
+            let mut w = state.borrow_mut();
+            match w.engines.detail(page, &request, &detail) {
                 Ok(view) => Response::Detail { job, view },
-                Err(error) => self.failed(job, page, error),
-            },
-            Request::Undecodable { message } => Response::Undecodable { message },
+                Err(error) => w.failed(job, page, error),
+            }
+        }
+        Request::Undecodable { message } => Response::Undecodable { message },
+    }
+}
+
+impl AuditWorker {
+    fn run(
+        &mut self,
+        job: JobId,
+        page: Analysis,
+        files: RunInputs,
+        keep: Option<Vec<JobFile>>,
+        request: &Payload,
+        rep: &mut Reporter,
+    ) -> Response {
+        match self.engines.run(page, files, request, &mut |p, s, f| rep.report(p, s, f)) {
+            Ok(outcome) => {
+                if let Some(files) = keep {
+                    self.files.insert(page, files);
+                }
+                Response::Done { job, outcome, timing: rep.timing() }
+            }
+            Err(e) => {
+                // Files that were read are kept even when the run failed on its settings.
+                if e.overview.is_some()
+                    && let Some(files) = keep
+                {
+                    self.files.insert(page, files);
+                }
+                let mut r = self.failed(job, page, e.error);
+                if let Response::Failed { overview, .. } = &mut r {
+                    *overview = e.overview;
+                }
+                r
+            }
         }
     }
 
@@ -273,13 +359,27 @@ impl AuditWorker {
     }
 }
 
-/// Starts the worker: every message is handled in turn; `Ready` tells the page it may send.
+/// Starts the worker: every message is queued and handled in turn, in the order it came (a
+/// run may wait for the browser's digests); `Ready` tells the page it may send.
 pub fn start() {
     let state = Rc::new(RefCell::new(AuditWorker::default()));
+    let queue: Rc<RefCell<VecDeque<Request>>> = Rc::default();
+    let busy = Rc::new(Cell::new(false));
     let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let request = decode_request(e.data());
-        let response = state.borrow_mut().handle(request);
-        post(&response);
+        queue.borrow_mut().push_back(decode_request(e.data()));
+        if busy.replace(true) {
+            return;
+        }
+        let (state, queue, busy) = (state.clone(), queue.clone(), busy.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            loop {
+                let next = queue.borrow_mut().pop_front();
+                let Some(request) = next else { break };
+                let response = handle(&state, request).await;
+                post(&response);
+            }
+            busy.set(false);
+        });
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
