@@ -1,6 +1,6 @@
 //! The Web Worker (`memaudit-worker` binary): receives [`Request`]s, reads the user's files
-//! (browser `Blob`s, with `FileReaderSync`), runs the page's capability through
-//! [`Engines`] and posts progress and the result back. All heavy work runs here so the page
+//! (browser `Blob`s, with `FileReaderSync`; a page's demo fetched from `dist/demo/`), runs the
+//! page's capability through [`Engines`] and posts progress and the result back. All heavy work runs here so the page
 //! never freezes; progress reaches the page while a job runs (a worker may post messages in
 //! the middle of a synchronous job).
 
@@ -135,9 +135,9 @@ fn read_blob(f: &JobFile, limits: Limits) -> Result<Held, Error> {
 
 /// The browser's own SHA-256 of `buffer` (`crypto.subtle.digest`, which copies the bytes and
 /// hashes them off this thread), or `None` where it has none: `crypto.subtle` exists only in
-/// secure contexts (https, localhost), and the core then hashes in WebAssembly. Hashing 58 MB
-/// this way takes the worker's thread about 60 ms instead of 270 ms (BENCHMARKS.md, "Hashing
-/// beside the reading").
+/// secure contexts (https, localhost), and the core then hashes in WebAssembly. For 58 MB the
+/// worker's thread spends about 50 ms (the copy) instead of 270 ms hashing (BENCHMARKS.md,
+/// "Hashing beside the reading").
 fn native_sha256(buffer: &js_sys::ArrayBuffer) -> Option<js_sys::Promise> {
     let crypto = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("crypto")).ok()?;
     let subtle = js_sys::Reflect::get(&crypto, &JsValue::from_str("subtle")).ok()?;
