@@ -128,10 +128,17 @@ fn read_blob(f: &JobFile, limits: Limits) -> Result<Held, Error> {
     }
     let reader = web_sys::FileReaderSync::new().map_err(fail)?;
     let buffer = reader.read_as_array_buffer(&f.file.blob).map_err(fail)?;
-    let digest = native_sha256(&buffer);
+    // A copy of the file is held while the browser hashes it: only for files up to
+    // NATIVE_DIGEST_MAX_BYTES, so a file near the byte budget does not need three copies at once.
+    let digest = (f.file.blob.size() <= NATIVE_DIGEST_MAX_BYTES).then(|| native_sha256(&buffer)).flatten();
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     Ok(Held { file: InputFile::new(name.clone(), bytes).with_limits(limits), role: f.role, digest })
 }
+
+/// The largest file hashed by the browser (256 MiB): `crypto.subtle.digest` copies the bytes
+/// first, and the worker already holds the file twice while reading it (the browser's buffer
+/// and WebAssembly's copy). Larger files are hashed by the core in WebAssembly.
+const NATIVE_DIGEST_MAX_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
 
 /// The browser's own SHA-256 of `buffer` (`crypto.subtle.digest`, which copies the bytes and
 /// hashes them off this thread), or `None` where it has none: `crypto.subtle` exists only in
