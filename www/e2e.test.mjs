@@ -411,11 +411,30 @@ test('a demo file missing from dist/ is reported by name, and the demo runs once
 
 test('embedding: a site page preloads a bundle with ?bundle=', async () => {
   const { page, log } = await openPage();
+  // In every frame: when workers start and when the bundle's last file has downloaded.
+  await page.addInitScript(() => {
+    window.__workers = [];
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) { super(...a); window.__workers.push(performance.now()); }
+    };
+    const f = window.fetch;
+    window.fetch = async (...a) => {
+      const r = await f(...a);
+      if (String(a[0]).endsWith('runs.jsonl')) window.__runsFetched = performance.now();
+      return r;
+    };
+  });
   await page.goto(`${srv.origin}${SITE}embed.html`);
   const frame = page.frameLocator('#memaudit-viewer');
   await frame.locator('.app[data-state="ready"]').waitFor({ timeout: 120_000 });
   const n = await frame.locator('#summary-table tbody tr').count();
   assert.equal(n, cliReport.summary.length);
+  // The worker started while the bundle downloaded, and the run took it: one worker.
+  const viewer = page.frames().find((f) => /bundle=/.test(f.url()));
+  const { workers, runsFetched } = await viewer.evaluate(() => ({ workers: window.__workers, runsFetched: window.__runsFetched }));
+  assert.equal(workers.length, 1, 'one worker');
+  assert.ok(runsFetched && workers[0] < runsFetched, `worker started at ${workers[0]} ms, bundle downloaded at ${runsFetched} ms`);
   assert.deepEqual(log.errors, []);
   assertOwnFilesOnly(log, [SITE]);
   await page.close();

@@ -283,6 +283,8 @@ impl Component for RescorePage {
         };
         if let Some(dir) = startup.bundle {
             page.fetching = Some(dir.clone());
+            // A run follows the download: the worker starts loading while the bundle downloads.
+            crate::web::channel::warm();
             let link = ctx.link().clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let result = dom::fetch_bundle(dir.clone()).await;
