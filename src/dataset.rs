@@ -415,19 +415,27 @@ impl Dataset {
 }
 
 #[cfg(test)]
+impl Dataset {
+    /// A dataset from the three JSONL texts of a bundle (memories, queries, runs), read as the
+    /// files `m.jsonl`, `q.jsonl` and `r.jsonl`: the tests' bundles.
+    pub(crate) fn from_jsonl(memories: &str, queries: &str, runs: &str) -> Dataset {
+        use crate::ingest::{InputFile, read_all};
+        let files = [
+            InputFile::new("m.jsonl", memories.as_bytes()),
+            InputFile::new("q.jsonl", queries.as_bytes()),
+            InputFile::new("r.jsonl", runs.as_bytes()),
+        ];
+        // ok: test-only; a test bundle that does not read is a broken test.
+        Dataset::build(read_all(&files).expect("the test bundle reads"))
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{InputFile, read_all};
 
     fn ds(m: &str, q: &str, r: &str) -> Dataset {
-        Dataset::build(
-            read_all(&[
-                InputFile::new("m.jsonl", m.as_bytes().to_vec()),
-                InputFile::new("q.jsonl", q.as_bytes().to_vec()),
-                InputFile::new("r.jsonl", r.as_bytes().to_vec()),
-            ])
-            .unwrap(),
-        )
+        Dataset::from_jsonl(m, q, r)
     }
 
     #[test]

@@ -210,14 +210,7 @@ mod tests {
             degree.join(","),
             commute.join(",")
         );
-        Dataset::build(
-            read_all(&[
-                InputFile::new("m.jsonl", m.into_bytes()),
-                InputFile::new("q.jsonl", q.as_bytes().to_vec()),
-                InputFile::new("r.jsonl", r.into_bytes()),
-            ])
-            .unwrap(),
-        )
+        Dataset::from_jsonl(&m, q, &r)
     }
 
     #[test]

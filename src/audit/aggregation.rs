@@ -248,7 +248,6 @@ mod tests {
     use super::*;
     use crate::audit::compared_targets;
     use crate::conventions::Settings;
-    use crate::ingest::{InputFile, read_all};
     use crate::rescore::rescore;
     use crate::stats::correlation::kendall_tau_distance;
 
@@ -283,14 +282,7 @@ mod tests {
                 runs += &format!("{{\"system\":\"{s}\",\"query_id\":\"q{}\",\"ranked\":[{list}]}}\n", i + 1);
             }
         }
-        Dataset::build(
-            read_all(&[
-                InputFile::new("m.jsonl", m.into_bytes()),
-                InputFile::new("q.jsonl", q.into_bytes()),
-                InputFile::new("r.jsonl", runs.into_bytes()),
-            ])
-            .unwrap(),
-        )
+        Dataset::from_jsonl(&m, &q, &runs)
     }
 
     fn close(x: Option<f64>, y: Option<f64>) -> bool {

@@ -101,20 +101,12 @@ mod tests {
     use super::*;
     use crate::audit::drilldown::drilldown;
     use crate::conventions::{RankOrder, Settings};
-    use crate::ingest::{InputFile, read_all};
     use crate::synth::{SynthSpec, generate, to_jsonl};
 
     fn dataset(own_store: bool) -> Dataset {
         let spec = SynthSpec { queries: 60, systems: 4, depth: 25, seed: 11, quirks: true, own_store };
         let (m, q, r) = to_jsonl(&generate(&spec));
-        Dataset::build(
-            read_all(&[
-                InputFile::new("memories.jsonl", m.into_bytes()),
-                InputFile::new("queries.jsonl", q.into_bytes()),
-                InputFile::new("runs.jsonl", r.into_bytes()),
-            ])
-            .unwrap(),
-        )
+        Dataset::from_jsonl(&m, &q, &r)
     }
 
     /// The items within k are the drill-down's first k items, credits included; and the

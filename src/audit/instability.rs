@@ -237,7 +237,6 @@ mod tests {
     use super::*;
     use crate::audit::compared_targets;
     use crate::conventions::Settings;
-    use crate::ingest::{InputFile, read_all};
     use crate::rescore::rescore;
 
     /// One system, single-anchor queries, ranks 1–2 only, so every nDCG is 1, 0 or
@@ -280,14 +279,7 @@ mod tests {
         .iter()
         .map(|(q, ranked)| format!("{{\"system\":\"s\",\"query_id\":\"{q}\",\"ranked\":[{ranked}]}}\n"))
         .collect::<String>();
-        Dataset::build(
-            read_all(&[
-                InputFile::new("m.jsonl", m.into_bytes()),
-                InputFile::new("q.jsonl", q.into_bytes()),
-                InputFile::new("r.jsonl", runs.into_bytes()),
-            ])
-            .unwrap(),
-        )
+        Dataset::from_jsonl(&m, &q, &runs)
     }
 
     #[test]

@@ -179,7 +179,6 @@ pub fn winners(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut 
 mod tests {
     use super::*;
     use crate::conventions::Settings;
-    use crate::ingest::{InputFile, read_all};
     use crate::rescore::rescore;
 
     /// Raw is eligible on q1..q3, Canonical on q1 only. Under `all`, Raw is decided on three
@@ -193,14 +192,7 @@ mod tests {
         let runs = "{\"system\":\"a\",\"query_id\":\"q1\",\"ranked\":[\"x\",\"t1\"]}\n{\"system\":\"a\",\"query_id\":\"q2\",\"ranked\":[\"t2\"]}\n\
                     {\"system\":\"a\",\"query_id\":\"q3\",\"ranked\":[\"t3\"]}\n{\"system\":\"b\",\"query_id\":\"q1\",\"ranked\":[\"c1\",\"t1\"]}\n\
                     {\"system\":\"b\",\"query_id\":\"q2\",\"ranked\":[\"x\"]}\n{\"system\":\"b\",\"query_id\":\"q3\",\"ranked\":[\"x\"]}\n";
-        let ds = Dataset::build(
-            read_all(&[
-                InputFile::new("m.jsonl", m.as_bytes().to_vec()),
-                InputFile::new("q.jsonl", q.as_bytes().to_vec()),
-                InputFile::new("r.jsonl", runs.as_bytes().to_vec()),
-            ])
-            .unwrap(),
-        );
+        let ds = Dataset::from_jsonl(m, q, runs);
         let r = rescore(&ds, &Settings { bootstrap: 200, ..Settings::default() }, &mut |_| {});
         let compared = vec![Target::Raw, Target::Canonical];
         let rows = winners(&ds, &r, &compared, &mut Resampler::new(200, 1));
