@@ -14,6 +14,7 @@ pub mod engine;
 pub mod format;
 pub mod job;
 pub mod limits;
+pub mod msgpack;
 pub mod pages;
 pub mod protocol;
 pub mod worker;

@@ -124,14 +124,10 @@ impl Payload {
         rmp_serde::to_vec_named(value).map(|bytes| Payload { bytes }).map_err(|e| format!("could not encode: {e}"))
     }
 
-    /// Decodes through one type-erased deserializer (`erased_serde`): each report type's
-    /// `Deserialize` is compiled once, against `dyn Deserializer`, and MessagePack's decoder
-    /// once, against a `dyn Visitor`, instead of the decoder once per visitor type. It was more
-    /// than half of the page module's code (BENCHMARKS.md, "Viewer size").
+    /// Decodes with the page's own MessagePack reader ([`super::msgpack`]), which compiles for
+    /// each report type only the visits its fields ask for (BENCHMARKS.md, "Viewer size").
     pub fn unpack<T: DeserializeOwned>(&self) -> Result<T, String> {
-        let mut decoder = rmp_serde::Deserializer::from_read_ref(&self.bytes);
-        let mut erased = <dyn erased_serde::Deserializer>::erase(&mut decoder);
-        erased_serde::deserialize(&mut erased).map_err(|e| format!("could not decode: {e}"))
+        super::msgpack::from_slice(&self.bytes).map_err(|e| format!("could not decode: {e}"))
     }
 
     /// Size on the wire.
