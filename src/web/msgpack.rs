@@ -28,7 +28,7 @@ use serde::de::{
 };
 
 /// Containers nested deeper than this are refused (the page's types nest about ten deep).
-pub const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = 128;
 
 /// Decodes one value that fills `bytes` exactly.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
