@@ -100,19 +100,28 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    fn early(&self, n: usize) -> DecodeError {
+        DecodeError(format!("the input ends {} bytes early", n - self.input.len()))
+    }
+
     fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
-        if self.input.len() < n {
-            return Err(DecodeError(format!("the input ends {} bytes early", n - self.input.len())));
+        match self.input.split_at_checked(n) {
+            Some((head, rest)) => {
+                self.input = rest;
+                Ok(head)
+            }
+            None => Err(self.early(n)),
         }
-        let (head, rest) = self.input.split_at(n);
-        self.input = rest;
-        Ok(head)
     }
 
     fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
-        let mut out = [0; N];
-        out.copy_from_slice(self.take(N)?);
-        Ok(out)
+        match self.input.split_first_chunk::<N>() {
+            Some((head, rest)) => {
+                self.input = rest;
+                Ok(*head)
+            }
+            None => Err(self.early(N)),
+        }
     }
 
     fn length(&mut self, bytes: usize) -> Result<usize, DecodeError> {
@@ -125,6 +134,15 @@ impl<'a> Reader<'a> {
 
     fn head(&mut self) -> Result<Head<'a>, DecodeError> {
         let [byte] = self.array::<1>()?;
+        // Most values of a report first (a field's name, a small count, a struct, a number),
+        // without going through the marker's enum.
+        match byte {
+            0xa0..=0xbf => return self.str(usize::from(byte & 0x1f)),
+            0x00..=0x7f => return Ok(Head::Uint(byte.into())),
+            0x80..=0x8f => return Ok(Head::Map((byte & 0x0f).into())),
+            0xcb => return Ok(Head::F64(f64::from_be_bytes(self.array()?))),
+            _ => {}
+        }
         Ok(match Marker::from_u8(byte) {
             Marker::FixPos(v) => Head::Uint(v.into()),
             Marker::FixNeg(v) => Head::Int(v.into()),
