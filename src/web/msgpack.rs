@@ -453,15 +453,22 @@ struct Items<'r, 'a> {
     left: &'r mut u32,
 }
 
-impl<'a> SeqAccess<'a> for Items<'_, 'a> {
-    type Error = DecodeError;
-
-    fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, DecodeError> {
+impl<'a> Items<'_, 'a> {
+    /// The next element of an array, or the next key of a map (`None` after the last).
+    fn next<S: DeserializeSeed<'a>>(&mut self, seed: S) -> Result<Option<S::Value>, DecodeError> {
         if *self.left == 0 {
             return Ok(None);
         }
         *self.left -= 1;
         seed.deserialize(&mut *self.reader).map(Some)
+    }
+}
+
+impl<'a> SeqAccess<'a> for Items<'_, 'a> {
+    type Error = DecodeError;
+
+    fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, DecodeError> {
+        self.next(seed)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -473,11 +480,7 @@ impl<'a> MapAccess<'a> for Items<'_, 'a> {
     type Error = DecodeError;
 
     fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, DecodeError> {
-        if *self.left == 0 {
-            return Ok(None);
-        }
-        *self.left -= 1;
-        seed.deserialize(&mut *self.reader).map(Some)
+        self.next(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value, DecodeError> {
