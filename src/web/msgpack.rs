@@ -22,10 +22,12 @@
 
 use std::fmt;
 
-use rmp::Marker;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
+
+/// MessagePack's nil (`None`, `()`).
+const NIL: u8 = 0xc0;
 
 /// Containers nested deeper than this are refused (the page's types nest about ten deep).
 pub const MAX_DEPTH: usize = 128;
@@ -132,55 +134,50 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Reads a value's first byte and what follows it for a scalar, by the MessagePack
+    /// specification's table of first bytes. One match on the byte, the shapes of nearly every
+    /// value of a report first (a field's name, a small count, a struct, a number): the marker
+    /// enum of the `rmp` crate was a second dispatch on this hot path.
     fn head(&mut self) -> Result<Head<'a>, DecodeError> {
         let [byte] = self.array::<1>()?;
-        // Most values of a report first (a field's name, a small count, a struct, a number),
-        // without going through the marker's enum.
-        match byte {
-            0xa0..=0xbf => return self.str(usize::from(byte & 0x1f)),
-            0x00..=0x7f => return Ok(Head::Uint(byte.into())),
-            0x80..=0x8f => return Ok(Head::Map((byte & 0x0f).into())),
-            0xcb => return Ok(Head::F64(f64::from_be_bytes(self.array()?))),
-            _ => {}
-        }
-        Ok(match Marker::from_u8(byte) {
-            Marker::FixPos(v) => Head::Uint(v.into()),
-            Marker::FixNeg(v) => Head::Int(v.into()),
-            Marker::Null => Head::Nil,
-            Marker::True => Head::Bool(true),
-            Marker::False => Head::Bool(false),
-            Marker::U8 => Head::Uint(self.array::<1>()?[0].into()),
-            Marker::U16 => Head::Uint(u16::from_be_bytes(self.array()?).into()),
-            Marker::U32 => Head::Uint(u32::from_be_bytes(self.array()?).into()),
-            Marker::U64 => Head::Uint(u64::from_be_bytes(self.array()?)),
-            Marker::I8 => Head::Int(i8::from_be_bytes(self.array()?).into()),
-            Marker::I16 => Head::Int(i16::from_be_bytes(self.array()?).into()),
-            Marker::I32 => Head::Int(i32::from_be_bytes(self.array()?).into()),
-            Marker::I64 => Head::Int(i64::from_be_bytes(self.array()?)),
-            Marker::F32 => Head::F32(f32::from_be_bytes(self.array()?)),
-            Marker::F64 => Head::F64(f64::from_be_bytes(self.array()?)),
-            Marker::FixStr(n) => self.str(n.into())?,
-            Marker::Str8 => self.sized(1, Reader::str)?,
-            Marker::Str16 => self.sized(2, Reader::str)?,
-            Marker::Str32 => self.sized(4, Reader::str)?,
-            Marker::Bin8 => self.sized(1, Reader::bin)?,
-            Marker::Bin16 => self.sized(2, Reader::bin)?,
-            Marker::Bin32 => self.sized(4, Reader::bin)?,
-            Marker::FixArray(n) => Head::Array(n.into()),
-            Marker::Array16 => Head::Array(u16::from_be_bytes(self.array()?).into()),
-            Marker::Array32 => Head::Array(u32::from_be_bytes(self.array()?)),
-            Marker::FixMap(n) => Head::Map(n.into()),
-            Marker::Map16 => Head::Map(u16::from_be_bytes(self.array()?).into()),
-            Marker::Map32 => Head::Map(u32::from_be_bytes(self.array()?)),
-            Marker::FixExt1 => self.ext(1)?,
-            Marker::FixExt2 => self.ext(2)?,
-            Marker::FixExt4 => self.ext(4)?,
-            Marker::FixExt8 => self.ext(8)?,
-            Marker::FixExt16 => self.ext(16)?,
-            Marker::Ext8 => self.sized(1, Reader::ext)?,
-            Marker::Ext16 => self.sized(2, Reader::ext)?,
-            Marker::Ext32 => self.sized(4, Reader::ext)?,
-            Marker::Reserved => return Err(DecodeError(format!("the reserved byte {byte:#04x}"))),
+        Ok(match byte {
+            0xa0..=0xbf => self.str(usize::from(byte & 0x1f))?,
+            0x00..=0x7f => Head::Uint(byte.into()),
+            0x80..=0x8f => Head::Map((byte & 0x0f).into()),
+            0xcb => Head::F64(f64::from_be_bytes(self.array()?)),
+            0x90..=0x9f => Head::Array((byte & 0x0f).into()),
+            0xe0..=0xff => Head::Int(i64::from(byte as i8)),
+            NIL => Head::Nil,
+            0xc2 => Head::Bool(false),
+            0xc3 => Head::Bool(true),
+            0xc4 => self.sized(1, Reader::bin)?,
+            0xc5 => self.sized(2, Reader::bin)?,
+            0xc6 => self.sized(4, Reader::bin)?,
+            0xc7 => self.sized(1, Reader::ext)?,
+            0xc8 => self.sized(2, Reader::ext)?,
+            0xc9 => self.sized(4, Reader::ext)?,
+            0xca => Head::F32(f32::from_be_bytes(self.array()?)),
+            0xcc => Head::Uint(self.array::<1>()?[0].into()),
+            0xcd => Head::Uint(u16::from_be_bytes(self.array()?).into()),
+            0xce => Head::Uint(u32::from_be_bytes(self.array()?).into()),
+            0xcf => Head::Uint(u64::from_be_bytes(self.array()?)),
+            0xd0 => Head::Int(i8::from_be_bytes(self.array()?).into()),
+            0xd1 => Head::Int(i16::from_be_bytes(self.array()?).into()),
+            0xd2 => Head::Int(i32::from_be_bytes(self.array()?).into()),
+            0xd3 => Head::Int(i64::from_be_bytes(self.array()?)),
+            0xd4 => self.ext(1)?,
+            0xd5 => self.ext(2)?,
+            0xd6 => self.ext(4)?,
+            0xd7 => self.ext(8)?,
+            0xd8 => self.ext(16)?,
+            0xd9 => self.sized(1, Reader::str)?,
+            0xda => self.sized(2, Reader::str)?,
+            0xdb => self.sized(4, Reader::str)?,
+            0xdc => Head::Array(u16::from_be_bytes(self.array()?).into()),
+            0xdd => Head::Array(u32::from_be_bytes(self.array()?)),
+            0xde => Head::Map(u16::from_be_bytes(self.array()?).into()),
+            0xdf => Head::Map(u32::from_be_bytes(self.array()?)),
+            0xc1 => return Err(DecodeError(format!("the reserved byte {byte:#04x}"))),
         })
     }
 
@@ -208,7 +205,7 @@ impl<'a> Reader<'a> {
     }
 
     fn next_is_nil(&self) -> bool {
-        self.input.first() == Some(&Marker::Null.to_u8())
+        self.input.first() == Some(&NIL)
     }
 
     /// Reads past one whole value (containers without recursion).
@@ -417,6 +414,7 @@ impl<'a> de::Deserializer<'a> for &mut Reader<'a> {
     ) -> Result<V::Value, DecodeError> {
         match self.head()? {
             Head::Str(name) => visitor.visit_enum(UnitVariant(name)),
+            // One entry, read by the variant access (its name, then its value).
             Head::Map(1) => self.within(1, |reader, left| {
                 *left = 0;
                 visitor.visit_enum(Variant(reader))
