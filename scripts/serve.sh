@@ -2,7 +2,7 @@
 # Installs whatever is missing, builds the viewer and serves it with the demo loaded:
 #   http://127.0.0.1:8080/?demo
 # When a built viewer is newer than every input of the build (src/, static/, index.html,
-# Trunk.toml, Cargo.toml, Cargo.lock, www/worker-loader.js) it is served as it is, without
+# Trunk.toml, Cargo.toml, Cargo.lock, www/worker-loader.js, www/start.js, www/csp.mjs) it is served as it is, without
 # running trunk again: dist/ (the release build, `trunk build --release`) first, else the last
 # development build. Otherwise trunk builds and serves a development variant of index.html
 # (profile `wasm-dev`: no LTO, no wasm-opt — larger modules, built in about a minute and a
@@ -18,7 +18,7 @@ port="${PORT:-8080}"
 dev_dist=target/serve-dist
 fresh() {
   [ -f "$1/index.html" ] &&
-    [ -z "$(find src static index.html Trunk.toml Cargo.toml Cargo.lock www/worker-loader.js -newer "$1/index.html" -print -quit 2>/dev/null)" ]
+    [ -z "$(find src static index.html Trunk.toml Cargo.toml Cargo.lock www/worker-loader.js www/start.js www/csp.mjs -newer "$1/index.html" -print -quit 2>/dev/null)" ]
 }
 mode="${1:-}"
 if [ "$mode" != "--watch" ] && [ "$mode" != "--release-build" ]; then

@@ -1,9 +1,12 @@
-// Trunk post-build hook (Trunk.toml): makes the built index.html work under a strict
-// Content-Security-Policy. Trunk writes the code that starts the page module as an inline
-// <script type="module">; this moves it to its own file (start-<hash>.js, same directory) and
-// puts the policy in a <meta> at the top of <head>:
-//   no inline script, no remote origin, WebAssembly compilation allowed ('wasm-unsafe-eval'),
-//   requests only to the page's own origin (its files and same-origin ?bundle= traces).
+// Trunk post-build hook (Trunk.toml): readies the built index.html and its start script.
+// - The start script (www/start.js, copied by trunk) gets each page module's file names: the
+//   main module's hashed names from the tag trunk put in its place (Trunk.toml,
+//   pattern_script), the tools module's (built as a trunk "worker": unhashed) with its content
+//   hash as a query, so that a new build is never mixed with a cached old one. It is renamed
+//   start-<hash>.js for the same reason.
+// - A Content-Security-Policy goes in a <meta> at the top of <head>: no inline script, no
+//   remote origin, WebAssembly compilation allowed ('wasm-unsafe-eval'), requests only to the
+//   page's own origin (its files and same-origin ?bundle= traces).
 // Runs in trunk's staging directory (TRUNK_STAGING_DIR) before it becomes dist/.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -23,18 +26,40 @@ export const POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+const hash = (...buffers) => {
+  const h = crypto.createHash('sha256');
+  for (const b of buffers) h.update(b);
+  return h.digest('hex').slice(0, 16);
+};
+
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error('www/csp.mjs runs as a trunk hook (TRUNK_STAGING_DIR is not set)');
 const file = path.join(dir, 'index.html');
 let html = fs.readFileSync(file, 'utf8');
-const inline = /<script type="module">([\s\S]*?)<\/script>/;
-const m = html.match(inline);
-if (!m) throw new Error(`${file}: trunk's start script was not found`);
-const name = `start-${crypto.createHash('sha256').update(m[1]).digest('hex').slice(0, 16)}.js`;
-fs.writeFileSync(path.join(dir, name), m[1].trim() + '\n');
-html = html.replace(inline, `<script type="module" src="./${name}"></script>`);
+
+const tag = /<script type="module" src="[^"]*start\.js" data-web-js="([^"]+)" data-web-wasm="([^"]+)"><\/script>/;
+const m = html.match(tag);
+if (!m) throw new Error(`${file}: the start script's tag (Trunk.toml, pattern_script) was not found`);
+const bare = (url) => url.replace(/^\.\//, '');
+const files = { web: { js: bare(m[1]), wasm: bare(m[2]) } };
+{
+  const read = (f) => fs.readFileSync(path.join(dir, f));
+  const js = 'memaudit-tools.js';
+  const wasm = 'memaudit-tools_bg.wasm';
+  const v = hash(read(js), read(wasm));
+  files.tools = { js: `${js}?v=${v}`, wasm: `${wasm}?v=${v}` };
+}
+let start = fs.readFileSync(path.join(dir, 'start.js'), 'utf8');
+const empty = 'const FILES = {};';
+if (!start.includes(empty)) throw new Error(`start.js: \`${empty}\` was not found`);
+start = start.replace(empty, `const FILES = ${JSON.stringify(files)};`);
+const name = `start-${hash(start)}.js`;
+fs.writeFileSync(path.join(dir, name), start);
+fs.rmSync(path.join(dir, 'start.js'));
+html = html.replace(tag, `<script type="module" src="./${name}"></script>`);
+
 if (/<script(?![^>]*\bsrc=)[^>]*>/.test(html)) throw new Error(`${file}: an inline script is left`);
 const charset = /<meta charset="utf-8" \/>/;
 if (!charset.test(html)) throw new Error(`${file}: <meta charset="utf-8" /> not found`);
-html = html.replace(charset, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${POLICY}" />`);
+html = html.replace(charset, (c) => `${c}\n    <meta http-equiv="Content-Security-Policy" content="${POLICY}" />`);
 fs.writeFileSync(file, html);

@@ -1,18 +1,24 @@
 //! The shell of the viewer: the title, the navigation between pages (the URL hash, or
 //! `?page=`, selects one: `#rescore`, `#compare`, `#probe`, `#reclaim`, `#answers`,
-//! `#ablation`, `#claims`, `#rules`), and drag and drop anywhere on the page, handed to the
+//! `#ablation`, `#claims`, `#rules`, …), and drag and drop anywhere on the page, handed to the
 //! page on screen. Each page starts its own worker on its first job.
 //!
 //! The pages ([`super::pages`]) stay mounted when hidden, so switching keeps their results.
+//!
+//! The app is generic over the [`PageSet`] its module carries: each page module of the viewer
+//! (`memaudit-web`, `memaudit-tools`: [`super::bridge`]) mounts [`App`] over its own group of
+//! pages, as the **host** (shell and its pages, on `#app`) when it is the first module loaded,
+//! else as the **guest** (its pages only, in the container the host left for them).
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
 use web_sys::DragEvent;
 use yew::prelude::*;
 
+use super::bridge::{self, Group, Listener};
 use super::components::ReportRef;
 use super::dom::source_files;
 use super::pages::ablation::AblationPage;
@@ -33,15 +39,128 @@ use super::protocol::SourceFile;
 
 pub use super::pages::ErrorView;
 
-/// Mounts the app on `#app` (or the body).
-pub fn mount() {
-    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
-    match root {
+/// The pages one module carries, and how they are drawn.
+pub trait PageSet: 'static {
+    /// The group of pages of this module; `None`: every page (one module, as in the wasm tests).
+    const GROUP: Option<Group>;
+
+    /// This module's pages, each told whether it is on screen.
+    fn view(v: &PageViews<'_>) -> Html;
+
+    /// Whether this module carries `page`.
+    fn owns(page: Page) -> bool {
+        Self::GROUP.is_none_or(|g| Group::of(page) == g)
+    }
+}
+
+/// The rescoring, comparison, probe and reclaim pages (module `memaudit-web`).
+pub struct FoundingPages;
+/// The tool pages (module `memaudit-tools`).
+pub struct ToolPages;
+/// Every page in one module.
+pub struct AllPages;
+
+impl PageSet for FoundingPages {
+    const GROUP: Option<Group> = Some(Group::Founding);
+    fn view(v: &PageViews<'_>) -> Html {
+        founding_pages(v)
+    }
+}
+
+impl PageSet for ToolPages {
+    const GROUP: Option<Group> = Some(Group::Tools);
+    fn view(v: &PageViews<'_>) -> Html {
+        tool_pages(v)
+    }
+}
+
+impl PageSet for AllPages {
+    const GROUP: Option<Group> = None;
+    fn view(v: &PageViews<'_>) -> Html {
+        html! { <>{ founding_pages(v) }{ tool_pages(v) }</> }
+    }
+}
+
+/// What a page's view needs from the app.
+pub struct PageViews<'a> {
+    page: Page,
+    dropped: &'a Option<(Page, Dropped)>,
+    on_state: &'a HashMap<Page, Callback<PageState>>,
+    on_use_rescoring: &'a Callback<(ReportRef, String)>,
+    rescoring: &'a Option<Handoff>,
+}
+
+impl PageViews<'_> {
+    fn active(&self, p: Page) -> bool {
+        self.page == p
+    }
+
+    fn dropped(&self, p: Page) -> Option<Dropped> {
+        self.dropped.as_ref().filter(|(q, _)| *q == p).map(|(_, d)| d.clone())
+    }
+
+    fn on_state(&self, p: Page) -> Callback<PageState> {
+        self.on_state.get(&p).cloned().unwrap_or_default()
+    }
+}
+
+fn founding_pages(v: &PageViews<'_>) -> Html {
+    html! {
+        <>
+            <RescorePage active={v.active(Page::Rescore)}
+                dropped={v.dropped(Page::Rescore)} on_state={v.on_state(Page::Rescore)}
+                on_use_rescoring={v.on_use_rescoring.clone()} />
+            <ComparePage active={v.active(Page::Compare)}
+                dropped={v.dropped(Page::Compare)} on_state={v.on_state(Page::Compare)}
+                rescoring={v.rescoring.clone()} />
+            <ProbePage active={v.active(Page::Probe)}
+                dropped={v.dropped(Page::Probe)} on_state={v.on_state(Page::Probe)} />
+            <ReclaimPage active={v.active(Page::Reclaim)}
+                dropped={v.dropped(Page::Reclaim)} on_state={v.on_state(Page::Reclaim)} />
+        </>
+    }
+}
+
+fn tool_pages(v: &PageViews<'_>) -> Html {
+    html! {
+        <>
+            <AnswersPage active={v.active(Page::Answers)}
+                dropped={v.dropped(Page::Answers)} on_state={v.on_state(Page::Answers)} />
+            <AblationPage active={v.active(Page::Ablation)}
+                dropped={v.dropped(Page::Ablation)} on_state={v.on_state(Page::Ablation)} />
+            <ClaimsPage active={v.active(Page::Claims)}
+                dropped={v.dropped(Page::Claims)} on_state={v.on_state(Page::Claims)} />
+            <RulesPage active={v.active(Page::Rules)}
+                dropped={v.dropped(Page::Rules)} on_state={v.on_state(Page::Rules)} />
+            <IrEvalPage active={v.active(Page::TrecEval)}
+                dropped={v.dropped(Page::TrecEval)} on_state={v.on_state(Page::TrecEval)} />
+            <LabelsPage active={v.active(Page::Labels)}
+                dropped={v.dropped(Page::Labels)} on_state={v.on_state(Page::Labels)} />
+            <CalibrationPage active={v.active(Page::Calibration)}
+                dropped={v.dropped(Page::Calibration)} on_state={v.on_state(Page::Calibration)} />
+            <AlignmentPage active={v.active(Page::Alignment)}
+                dropped={v.dropped(Page::Alignment)} on_state={v.on_state(Page::Alignment)} />
+            <CompliancePage active={v.active(Page::Compliance)}
+                dropped={v.dropped(Page::Compliance)} on_state={v.on_state(Page::Compliance)} />
+        </>
+    }
+}
+
+/// Mounts this module's app: as the guest in the container the host left for its group, else
+/// as the host on `#app` (or the body).
+pub fn mount<P: PageSet>() {
+    let document = web_sys::window().and_then(|w| w.document());
+    let by_id = |id: &str| document.as_ref().and_then(|d| d.get_element_by_id(id));
+    if let Some(container) = P::GROUP.and_then(|g| by_id(&g.container_id())) {
+        yew::Renderer::<App<P>>::with_root_and_props(container, AppProps { guest: true }).render();
+        return;
+    }
+    match by_id("app") {
         Some(el) => {
-            yew::Renderer::<App>::with_root(el).render();
+            yew::Renderer::<App<P>>::with_root(el).render();
         }
         None => {
-            yew::Renderer::<App>::new().render();
+            yew::Renderer::<App<P>>::new().render();
         }
     }
 }
@@ -69,11 +188,34 @@ pub enum Msg {
     State(Page, PageState),
     Dragging(bool),
     Drop(Vec<SourceFile>),
+    /// Guest: files the host handed over for one of this module's pages.
+    DropOn(Page, Vec<SourceFile>),
     UseRescoring(ReportRef, String),
+    /// Host: the guest module of a group listens now.
+    GuestReady(Group),
+    /// Host: a group's module could not be loaded.
+    GuestFailed(Group, String),
 }
 
-/// The root component.
-pub struct App {
+/// How the app is mounted.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// As the guest: only this module's pages, in the container the host left for them.
+    #[prop_or_default]
+    pub guest: bool,
+}
+
+/// The host's view of another group's module.
+enum Guest {
+    /// Requested (and shown as loading until it says it is ready); drops for its pages wait
+    /// here, in order.
+    Loading(Vec<(Page, Vec<SourceFile>)>),
+    Ready,
+    Failed(String),
+}
+
+/// The root component of one page module.
+pub struct App<P: PageSet> {
     page: Page,
     states: HashMap<Page, PageState>,
     on_state: HashMap<Page, Callback<PageState>>,
@@ -82,13 +224,30 @@ pub struct App {
     dropped: Option<(Page, Dropped)>,
     rescoring: Option<Handoff>,
     dragging: bool,
-    _hash_listener: Option<Closure<dyn FnMut()>>,
+    guests: HashMap<Group, Guest>,
+    _listeners: Vec<Listener>,
+    _pages: PhantomData<P>,
 }
 
-impl App {
+impl<P: PageSet> App<P> {
     fn next_seq(&mut self) -> u32 {
         self.seq = self.seq.wrapping_add(1);
         self.seq
+    }
+
+    /// Host: the module of `page`'s group is requested once; a failure is shown in its place.
+    fn request_guest(&mut self, ctx: &Context<Self>, page: Page) {
+        let group = Group::of(page);
+        if P::owns(page) || self.guests.contains_key(&group) {
+            return;
+        }
+        self.guests.insert(group, Guest::Loading(Vec::new()));
+        let link = ctx.link().clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = bridge::load_group(group).await {
+                link.send_message(Msg::GuestFailed(group, e));
+            }
+        });
     }
 }
 
@@ -101,35 +260,63 @@ fn set_hash(page: Page) {
     }
 }
 
-impl Component for App {
+impl<P: PageSet> Component for App<P> {
     type Message = Msg;
-    type Properties = ();
+    type Properties = AppProps;
 
     fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link();
         let on_state =
-            Page::ALL.iter().copied().map(|p| (p, ctx.link().callback(move |s: PageState| Msg::State(p, s)))).collect();
-        let listener = {
-            let link = ctx.link().clone();
-            let closure = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::HashChanged));
-            web_sys::window().map(|w| {
-                w.set_onhashchange(Some(closure.as_ref().unchecked_ref()));
-                closure
-            })
-        };
+            Page::ALL.iter().copied().map(|p| (p, link.callback(move |s: PageState| Msg::State(p, s)))).collect();
+        let hash = link.clone();
+        let mut listeners: Vec<Listener> =
+            Listener::on_window("hashchange", move |_| hash.send_message(Msg::HashChanged)).into_iter().collect();
+        // The user is about to choose files or a demo: a worker of the module whose page is on
+        // screen starts loading now (not for a press on the navigation: it leads elsewhere).
+        for event in ["pointerdown", "keydown", "dragover"] {
+            listeners.extend(Listener::on_window(event, |e| {
+                let on_nav = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| el.closest("#nav").ok().flatten().is_some());
+                if !on_nav && P::owns(page_from_url()) {
+                    super::channel::warm();
+                }
+            }));
+        }
+        if ctx.props().guest {
+            if let Some(group) = P::GROUP {
+                let drop = link.clone();
+                listeners.extend(bridge::on_drop(group, move |p, files| drop.send_message(Msg::DropOn(p, files))));
+                bridge::announce_guest(group);
+            }
+        } else {
+            let ready = link.clone();
+            listeners.extend(bridge::on_guest_ready(move |g| ready.send_message(Msg::GuestReady(g))));
+            let state = link.clone();
+            listeners.extend(bridge::on_state(move |p, s| {
+                if !P::owns(p) {
+                    state.send_message(Msg::State(p, s));
+                }
+            }));
+        }
         App {
             page: page_from_url(),
             states: HashMap::new(),
             on_state,
-            on_use_rescoring: ctx.link().callback(|(r, label): (ReportRef, String)| Msg::UseRescoring(r, label)),
+            on_use_rescoring: link.callback(|(r, label): (ReportRef, String)| Msg::UseRescoring(r, label)),
             seq: 0,
             dropped: None,
             rescoring: None,
             dragging: false,
-            _hash_listener: listener,
+            guests: HashMap::new(),
+            _listeners: listeners,
+            _pages: PhantomData,
         }
     }
 
-    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, msg: Self::Message) -> bool {
+        let guest = ctx.props().guest;
         match msg {
             Msg::Go(p) => {
                 set_hash(p);
@@ -143,6 +330,10 @@ impl Component for App {
                 self.page = p;
                 changed
             }
+            Msg::State(p, s) if guest => {
+                bridge::send_state(p, s);
+                false
+            }
             Msg::State(p, s) => {
                 let before = self.states.insert(p, s);
                 before != Some(s) && p == self.page
@@ -154,8 +345,21 @@ impl Component for App {
             }
             Msg::Drop(files) => {
                 self.dragging = false;
+                if P::owns(self.page) {
+                    ctx.link().send_message(Msg::DropOn(self.page, files));
+                    return true;
+                }
+                self.request_guest(ctx, self.page);
+                match self.guests.get_mut(&Group::of(self.page)) {
+                    Some(Guest::Ready) => bridge::send_drop(self.page, &files),
+                    Some(Guest::Loading(waiting)) => waiting.push((self.page, files)),
+                    Some(Guest::Failed(_)) | None => {}
+                }
+                true
+            }
+            Msg::DropOn(p, files) => {
                 let seq = self.next_seq();
-                self.dropped = Some((self.page, Dropped { seq, files: Rc::new(files) }));
+                self.dropped = Some((p, Dropped { seq, files: Rc::new(files) }));
                 true
             }
             Msg::UseRescoring(report, label) => {
@@ -165,26 +369,44 @@ impl Component for App {
                 set_hash(Page::Compare);
                 true
             }
+            Msg::GuestReady(g) => {
+                if let Some(Guest::Loading(waiting)) = self.guests.insert(g, Guest::Ready) {
+                    for (p, files) in waiting {
+                        bridge::send_drop(p, &files);
+                    }
+                }
+                true
+            }
+            Msg::GuestFailed(g, e) => {
+                self.guests.insert(g, Guest::Failed(e));
+                true
+            }
         }
     }
 
-    fn destroy(&mut self, _ctx: &Context<Self>) {
-        // The listener's closure is dropped with the app: unhook it first.
-        if let Some(w) = web_sys::window() {
-            w.set_onhashchange(None);
+    fn rendered(&mut self, ctx: &Context<Self>, _first_render: bool) {
+        // The container of the page's module is on screen now: the module can mount there.
+        if !ctx.props().guest {
+            self.request_guest(ctx, self.page);
         }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
+        let views = PageViews {
+            page: self.page,
+            dropped: &self.dropped,
+            on_state: &self.on_state,
+            on_use_rescoring: &self.on_use_rescoring,
+            rescoring: &self.rescoring,
+        };
+        if ctx.props().guest {
+            return P::view(&views);
+        }
         let link = ctx.link();
         let ondragover = link.callback(|e: DragEvent| {
             e.prevent_default();
-            super::channel::warm();
             Msg::Dragging(true)
         });
-        // The user is about to choose files or a demo: a worker starts loading now.
-        let onpointerdown = Callback::from(|_: PointerEvent| super::channel::warm());
-        let onkeydown = Callback::from(|_: KeyboardEvent| super::channel::warm());
         let ondragleave = link.batch_callback(|e: DragEvent| {
             e.prevent_default();
             // Moving between child elements also fires dragleave; only leaving the page counts.
@@ -196,11 +418,9 @@ impl Component for App {
             if files.is_empty() { Msg::Dragging(false) } else { Msg::Drop(files) }
         });
         let state = self.states.get(&self.page).copied().unwrap_or_default();
-        let dropped = |p: Page| self.dropped.as_ref().filter(|(q, _)| *q == p).map(|(_, d)| d.clone());
-        let on_state = |p: Page| self.on_state.get(&p).cloned().unwrap_or_default();
         html! {
             <div class={classes!("app", self.dragging.then_some("dragging"))} data-state={state.name()}
-                data-page={self.page.slug()} {ondragover} {ondragleave} {ondrop} {onpointerdown} {onkeydown}>
+                data-page={self.page.slug()} {ondragover} {ondragleave} {ondrop}>
                 <header class="page-head">
                     <h1>{ "memaudit" }</h1>
                     <nav id="nav" class="nav" aria-label="pages">
@@ -218,34 +438,36 @@ impl Component for App {
                     </nav>
                     <super::limits::InputLimits />
                 </header>
-                <RescorePage active={self.page == Page::Rescore}
-                    dropped={dropped(Page::Rescore)} on_state={on_state(Page::Rescore)}
-                    on_use_rescoring={self.on_use_rescoring.clone()} />
-                <ComparePage active={self.page == Page::Compare}
-                    dropped={dropped(Page::Compare)} on_state={on_state(Page::Compare)}
-                    rescoring={self.rescoring.clone()} />
-                <ProbePage active={self.page == Page::Probe}
-                    dropped={dropped(Page::Probe)} on_state={on_state(Page::Probe)} />
-                <ReclaimPage active={self.page == Page::Reclaim}
-                    dropped={dropped(Page::Reclaim)} on_state={on_state(Page::Reclaim)} />
-                <AnswersPage active={self.page == Page::Answers}
-                    dropped={dropped(Page::Answers)} on_state={on_state(Page::Answers)} />
-                <AblationPage active={self.page == Page::Ablation}
-                    dropped={dropped(Page::Ablation)} on_state={on_state(Page::Ablation)} />
-                <ClaimsPage active={self.page == Page::Claims}
-                    dropped={dropped(Page::Claims)} on_state={on_state(Page::Claims)} />
-                <RulesPage active={self.page == Page::Rules}
-                    dropped={dropped(Page::Rules)} on_state={on_state(Page::Rules)} />
-                <IrEvalPage active={self.page == Page::TrecEval}
-                    dropped={dropped(Page::TrecEval)} on_state={on_state(Page::TrecEval)} />
-                <LabelsPage active={self.page == Page::Labels}
-                    dropped={dropped(Page::Labels)} on_state={on_state(Page::Labels)} />
-                <CalibrationPage active={self.page == Page::Calibration}
-                    dropped={dropped(Page::Calibration)} on_state={on_state(Page::Calibration)} />
-                <AlignmentPage active={self.page == Page::Alignment}
-                    dropped={dropped(Page::Alignment)} on_state={on_state(Page::Alignment)} />
-                <CompliancePage active={self.page == Page::Compliance}
-                    dropped={dropped(Page::Compliance)} on_state={on_state(Page::Compliance)} />
+                { P::view(&views) }
+                { for Group::ALL.into_iter().filter(|g| P::GROUP.is_some_and(|own| own != *g)).map(|g| self.guest_view(g)) }
+            </div>
+        }
+    }
+}
+
+impl<P: PageSet> App<P> {
+    /// The container another group's module mounts its pages in (never given children by
+    /// this app), with what is known of that module while one of its pages is on screen.
+    fn guest_view(&self, group: Group) -> Html {
+        let id = group.container_id();
+        let on_screen = Group::of(self.page) == group;
+        let notice = match self.guests.get(&group) {
+            Some(Guest::Loading(_)) | None if on_screen => html! {
+                <p class="hint" id={format!("{id}-loading")} role="status">{ "Loading this page…" }</p>
+            },
+            Some(Guest::Failed(e)) if on_screen => html! {
+                <div class="error-box" id={format!("{id}-error")} role="alert">
+                    <h2>{ "Could not load this page" }</h2>
+                    <p>{ format!("memaudit-{}.js / memaudit-{}_bg.wasm: {e}", group.module(), group.module()) }</p>
+                    <p class="muted">{ "Reload the page to try again; the other pages keep working." }</p>
+                </div>
+            },
+            _ => Html::default(),
+        };
+        html! {
+            <div class="module-pages">
+                { notice }
+                <div {id}></div>
             </div>
         }
     }

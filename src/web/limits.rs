@@ -1,21 +1,26 @@
 //! The viewer's input budgets ([`crate::ingest::Limits`]): one setting for the whole page, in
 //! the header's "Input limits" panel, sent with every run to the worker, which checks them as it
 //! reads (the CLI's `--max-bytes` and `--max-rows`).
-
-use std::cell::Cell;
+//!
+//! The budgets in force are written on the panel itself (`#limits[data-max-bytes]`,
+//! `[data-max-rows]`), where every page module reads them ([`current`]): the panel is drawn by
+//! the module that was loaded first, and the other module's pages share the document, not its
+//! memory ([`super::bridge`]).
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::ingest::Limits;
 
-thread_local! {
-    static CURRENT: Cell<Limits> = const { Cell::new(Limits::DEFAULT) };
-}
-
-/// The budgets the next run is sent with.
+/// The budgets the next run is sent with: those in force on the panel (the defaults without
+/// one).
 pub fn current() -> Limits {
-    CURRENT.with(Cell::get)
+    let panel = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("limits"));
+    let read = |name: &str| panel.as_ref()?.get_attribute(name)?.parse::<u64>().ok();
+    match (read("data-max-bytes"), read("data-max-rows")) {
+        (Some(max_bytes), Some(max_rows)) => Limits { max_bytes, max_rows },
+        _ => Limits::DEFAULT,
+    }
 }
 
 const MIB: u64 = 1 << 20;
@@ -42,6 +47,8 @@ pub enum Msg {
 pub struct InputLimits {
     mib: NodeRef,
     rows: NodeRef,
+    /// In force (written on the panel for [`current`]).
+    now: Limits,
     error: Option<String>,
 }
 
@@ -50,7 +57,7 @@ impl Component for InputLimits {
     type Properties = ();
 
     fn create(_ctx: &Context<Self>) -> Self {
-        InputLimits { mib: NodeRef::default(), rows: NodeRef::default(), error: None }
+        InputLimits { mib: NodeRef::default(), rows: NodeRef::default(), now: Limits::DEFAULT, error: None }
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
@@ -58,13 +65,13 @@ impl Component for InputLimits {
         match msg {
             Msg::Apply => match parse(&value(&self.mib), &value(&self.rows)) {
                 Ok(l) => {
-                    CURRENT.with(|c| c.set(l));
+                    self.now = l;
                     self.error = None;
                 }
                 Err(e) => self.error = Some(e),
             },
             Msg::Reset => {
-                CURRENT.with(|c| c.set(Limits::DEFAULT));
+                self.now = Limits::DEFAULT;
                 for (r, v) in [(&self.mib, Limits::DEFAULT.max_bytes / MIB), (&self.rows, Limits::DEFAULT.max_rows)] {
                     if let Some(i) = r.cast::<HtmlInputElement>() {
                         i.set_value(&v.to_string());
@@ -77,14 +84,15 @@ impl Component for InputLimits {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        let now = current();
+        let now = self.now;
         let onsubmit = ctx.link().callback(|e: SubmitEvent| {
             e.prevent_default();
             Msg::Apply
         });
         let reset = ctx.link().callback(|_| Msg::Reset);
         html! {
-            <details id="limits" class="limits">
+            <details id="limits" class="limits" data-max-bytes={now.max_bytes.to_string()}
+                data-max-rows={now.max_rows.to_string()}>
                 <summary>{ "Input limits" }</summary>
                 <form id="limits-form" novalidate=true {onsubmit}>
                     <p class="hint">{ "Files over a limit are refused with their name instead of the tab running out \

@@ -6,6 +6,7 @@
 //! tested natively. See `docs/viewer.md`.
 
 pub mod app;
+pub mod bridge;
 pub mod channel;
 pub mod codec;
 pub mod components;
@@ -19,7 +20,9 @@ pub mod pages;
 pub mod protocol;
 pub mod worker;
 
-pub use app::App;
+/// The app with every page in one module (the wasm tests); the viewer's page modules each
+/// mount [`app::App`] over their own group ([`bridge`]).
+pub type App = app::App<app::AllPages>;
 
 /// The script that starts a worker (`www/worker-loader.js`, copied next to the page by trunk):
 /// it loads `memaudit-worker.js` and `memaudit-worker_bg.wasm`, which trunk emits unhashed for

@@ -106,6 +106,11 @@ impl PageState {
         }
     }
 
+    /// The state named `name` ([`PageState::name`]).
+    pub fn from_name(name: &str) -> Option<PageState> {
+        [PageState::Idle, PageState::Busy, PageState::Ready, PageState::Error].into_iter().find(|s| s.name() == name)
+    }
+
     /// Busy while a job runs, ready when results are on screen, error when only an error is.
     pub fn of(busy: bool, ready: bool, error: bool) -> PageState {
         if busy {
