@@ -36,4 +36,6 @@ if [ "$mode" != "--release-build" ]; then
       -e 's/data-wasm-opt="[0-9a-z]*"/data-wasm-opt="0"/g' index.html > "$target"
 fi
 echo "memaudit viewer: http://127.0.0.1:$port/?demo"
-exec trunk serve "$target" --release --dist "$dev_dist" --address 127.0.0.1 --port "$port"
+# --no-autoreload: trunk's live-reload script is inline, which the page's Content-Security-Policy
+# (www/csp.mjs) forbids; the hook refuses to build a page with an inline script. Reload by hand.
+exec trunk serve "$target" --release --dist "$dev_dist" --address 127.0.0.1 --port "$port" --no-autoreload
