@@ -394,16 +394,115 @@ fn in_row_blocks(
 const GROUP: usize = 4;
 
 /// For each vector of `sums`, its weighted sum under every count row of `counts` (`units`
-/// counts each), in row order: `out[v][r]` = [`weighted_sum`]`(row r, sums[v])`, with the same
-/// operations in the same order, so the values are bit-identical to one vector at a time.
+/// counts each), in row order: `out[v][r]` = [`weighted_sum`]`(row r, sums[v])`, bit for bit.
+/// Vectors of whole numbers that are mostly zeros (the audit's paired differences of hit and
+/// top-1 indicators) are summed over their nonzero items in integers ([`WholeTerms`]); the
+/// others by [`dense_resampled_sums`].
+fn resampled_sums(counts: &[u16], units: usize, sums: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let rows = counts.len() / units.max(1);
+    let mut out: Vec<Vec<f64>> = vec![Vec::new(); sums.len()];
+    if units == 0 {
+        return out;
+    }
+    let mut whole: Vec<(usize, WholeTerms)> = Vec::new();
+    let mut dense: Vec<usize> = Vec::new();
+    for (v, s) in sums.iter().enumerate() {
+        match WholeTerms::sparse(s) {
+            Some(t) => whole.push((v, t)),
+            None => dense.push(v),
+        }
+    }
+    // A block of vectors whose terms fit the core's L2 cache, every count row applied to it.
+    let mut rest = whole.as_slice();
+    while !rest.is_empty() {
+        let mut bytes = 0;
+        let take = rest
+            .iter()
+            .take_while(|(_, t)| {
+                bytes += t.bytes();
+                bytes <= BLOCK_BYTES
+            })
+            .count()
+            .max(1);
+        let (block, tail) = rest.split_at(take);
+        let mut sums: Vec<Vec<f64>> = vec![Vec::with_capacity(rows); block.len()];
+        for row in counts.chunks_exact(units) {
+            for ((_, t), o) in block.iter().zip(&mut sums) {
+                o.push(t.sum(row));
+            }
+        }
+        for ((v, _), o) in block.iter().zip(sums) {
+            out[*v] = o;
+        }
+        rest = tail;
+    }
+    let dense_sums: Vec<&[f64]> = dense.iter().map(|&v| sums[v].as_slice()).collect();
+    for (v, o) in dense.into_iter().zip(dense_resampled_sums(counts, units, &dense_sums)) {
+        out[v] = o;
+    }
+    out
+}
+
+/// The part of a core's L2 cache one block of vectors may take (see [`dense_resampled_sums`]).
+const BLOCK_BYTES: usize = 768 * 1024;
+
+/// A vector of whole numbers as its nonzero items `(index, value)`, in item order.
+///
+/// For such a vector, with values of at most 2³¹ in magnitude and counts below 2¹⁶ (cached count
+/// rows are `u16`; a row's counts sum to the number of units, below 2¹⁶), every product and
+/// every partial sum of [`weighted_sum`] is a whole number below 2⁴⁷, so each of its
+/// floating-point operations is exact and its result is the exact integer Σ cᵢ·xᵢ, in any
+/// order. Summing only the nonzero items in 64-bit integers therefore gives the same `f64`,
+/// bit for bit (a zero sum is +0.0 both ways: the accumulators start at +0.0 and adding ±0.0 or
+/// x and −x never gives −0.0).
+struct WholeTerms(Vec<(u32, i32)>);
+
+impl WholeTerms {
+    /// The terms of `values` when they are all whole numbers within ±(2³¹ − 1) and at most one
+    /// in [`WholeTerms::SPARSE`] is nonzero (denser vectors go faster through the SIMD kernel).
+    fn sparse(values: &[f64]) -> Option<WholeTerms> {
+        let most = values.len() / Self::SPARSE;
+        let mut terms = Vec::new();
+        for (i, &x) in values.iter().enumerate() {
+            // NaN and ±∞ have no whole fraction; −0.0 is a zero term.
+            if x.fract() != 0.0 || x.abs() > f64::from(i32::MAX) {
+                return None;
+            }
+            if x != 0.0 {
+                if terms.len() == most {
+                    return None;
+                }
+                terms.push((u32::try_from(i).ok()?, x as i32));
+            }
+        }
+        Some(WholeTerms(terms))
+    }
+
+    /// One nonzero in four at most: the integer sums then beat the SIMD kernel. On the rescore
+    /// benchmark one in two, four and eight gave the same audit time within the noise
+    /// (BENCHMARKS.md, "Whole-number vectors").
+    const SPARSE: usize = 4;
+
+    fn bytes(&self) -> usize {
+        self.0.len() * std::mem::size_of::<(u32, i32)>()
+    }
+
+    /// Σ row[i]·x over the terms, exactly.
+    fn sum(&self, row: &[u16]) -> f64 {
+        let s: i64 = self.0.iter().map(|&(i, x)| i64::from(row[i as usize]) * i64::from(x)).sum();
+        s as f64
+    }
+}
+
+/// [`resampled_sums`] of any vectors of `units` values, with the same operations in the same
+/// order as [`weighted_sum`], so the values are bit-identical to one vector at a time.
 ///
 /// Written by hand rather than with a matrix-product crate because such crates split and
 /// reorder the sums (the resampled means would change in their last bits). What makes it fast
 /// is the loop order: the vectors are taken a block at a time (a block fits the core's L2
 /// cache) and every count row is applied to the block, [`GROUP`] vectors per pass over the row, so
 /// each vector is read from memory once per block instead of once per resample.
-fn resampled_sums(counts: &[u16], units: usize, sums: &[Vec<f64>]) -> Vec<Vec<f64>> {
-    const BLOCK_BYTES: usize = 768 * 1024;
+fn dense_resampled_sums(counts: &[u16], units: usize, sums: &[&[f64]]) -> Vec<Vec<f64>> {
     let rows = counts.len() / units.max(1);
     let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(rows); sums.len()];
     if units == 0 {
@@ -416,7 +515,7 @@ fn resampled_sums(counts: &[u16], units: usize, sums: &[Vec<f64>]) -> Vec<Vec<f6
     let mut row_f64 = vec![0.0f64; units];
     for (block, outs) in groups.chunks(groups_per_block).zip(out.chunks_mut(GROUP * groups_per_block)) {
         for row in counts.chunks_exact(units) {
-            row_f64.iter_mut().zip(row).for_each(|(f, &c)| *f = f64::from(c));
+            to_f64(row, &mut row_f64);
             for (group, o) in block.iter().zip(outs.chunks_exact_mut(GROUP)) {
                 for (o, s) in o.iter_mut().zip(grouped_sums(&row_f64, group)) {
                     o.push(s);
@@ -429,6 +528,30 @@ fn resampled_sums(counts: &[u16], units: usize, sums: &[Vec<f64>]) -> Vec<Vec<f6
         o.extend(counts.chunks_exact(units).map(|row| weighted_sum(row, v)));
     }
     out
+}
+
+/// A row of counts as `f64`s (once per row, for every group of the block).
+fn to_f64(row: &[u16], out: &mut [f64]) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        to_f64_simd128(row, out)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        to_f64_any(row, out)
+    }
+}
+
+/// [`to_f64_any`] with WebAssembly SIMD (eight counts widened and converted per step).
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn to_f64_simd128(row: &[u16], out: &mut [f64]) {
+    to_f64_any(row, out)
+}
+
+#[inline(always)]
+fn to_f64_any(row: &[u16], out: &mut [f64]) {
+    out.iter_mut().zip(row).for_each(|(f, &c)| *f = f64::from(c));
 }
 
 /// [`weighted_sum`] of [`GROUP`] interleaved vectors (`group[i]` = their values of item i) over
@@ -533,6 +656,64 @@ mod tests {
                 assert!(means.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", scheme.name());
             }
         }
+    }
+
+    #[test]
+    fn whole_number_vectors_summed_in_integers_equal_one_vector_at_a_time() {
+        // Mostly-zero whole-number vectors (paired differences of indicators, large values near
+        // the ±(2³¹ − 1) bound, −0.0 as a zero) go through the integer sums; denser ones, and
+        // those with a fraction or a value past the bound, through the SIMD kernel. Every mean
+        // must be bit-identical to the one-resample-at-a-time path.
+        let n = 3001;
+        let big = f64::from(i32::MAX);
+        let vectors: Vec<Vec<f64>> = (0..23)
+            .map(|k: usize| {
+                (0..n)
+                    .map(|i: usize| match (i * (k + 5) + k) % (3 + k % 7) {
+                        0 if k.is_multiple_of(3) => -1.0,
+                        0 => 1.0,
+                        1 if k % 4 == 1 => [2.0, -3.0, big, -big][i % 4],
+                        2 if k == 7 => 0.5,
+                        2 if k == 8 => big * 2.0,
+                        _ if k % 5 == 2 => -0.0,
+                        _ => 0.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let sparse = vectors.iter().filter(|v| WholeTerms::sparse(v).is_some()).count();
+        assert!(sparse >= 8 && sparse < vectors.len(), "both paths are taken ({sparse} of {})", vectors.len());
+        let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
+        for scheme in [Scheme::Iid, Scheme::Cluster((0..n as u32).map(|i| i / 2).collect())] {
+            let together = Resampler::new(40, 11).means_under(&refs, &scheme);
+            for (vector, means) in vectors.iter().zip(&together) {
+                let mut alone = Resampler::new(40, 11);
+                alone.cached_entries = CACHE_LIMIT;
+                let want = alone.means_under(&[vector.as_slice()], &scheme).pop().unwrap();
+                assert_eq!(means.len(), 40);
+                assert!(means.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", scheme.name());
+            }
+        }
+    }
+
+    #[test]
+    fn only_sparse_whole_numbers_within_the_bound_are_summed_in_integers() {
+        let mostly_zero = |x: f64| {
+            let mut v = vec![0.0; 40];
+            v[3] = x;
+            v
+        };
+        assert_eq!(WholeTerms::sparse(&mostly_zero(-7.0)).map(|t| t.0), Some(vec![(3, -7)]));
+        assert_eq!(WholeTerms::sparse(&mostly_zero(-0.0)).map(|t| t.0), Some(vec![]));
+        assert!(WholeTerms::sparse(&mostly_zero(f64::from(i32::MAX))).is_some());
+        for x in [0.25, f64::NAN, f64::INFINITY, f64::from(i32::MAX) + 1.0, -f64::from(i32::MAX) - 1.0] {
+            assert!(WholeTerms::sparse(&mostly_zero(x)).is_none(), "{x}");
+        }
+        // One nonzero in four at most.
+        let quarter: Vec<f64> = (0..40).map(|i| f64::from(u8::from(i % 4 == 0))).collect();
+        assert!(WholeTerms::sparse(&quarter).is_some());
+        let denser: Vec<f64> = (0..40).map(|i| f64::from(u8::from(i % 3 == 0))).collect();
+        assert!(WholeTerms::sparse(&denser).is_none());
     }
 
     #[test]
