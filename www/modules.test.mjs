@@ -158,6 +158,23 @@ test('the first module\'s pages as the guest: a rescoring handed to the comparis
   await page.close();
 });
 
+test('?demo runs the demo of the page shown first only, not of a page of the other module opened later', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?demo`);
+  await page.waitForSelector('#page-rescore[data-state="ready"]', { timeout: 120_000 });
+  await page.click('#nav-labels');
+  await page.waitForSelector('#page-labels:not([hidden])');
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  assert.equal(await page.getAttribute('#page-labels', 'data-state'), 'idle');
+  assert.ok(!log.requests.some((u) => u.includes('/demo/labels/')), 'the labels demo was not fetched');
+  // Its own button still runs it.
+  await page.click('#labels-demo-button');
+  await page.waitForSelector('#page-labels[data-state="ready"]', { timeout: 120_000 });
+  assertClean(log, srv.origin, VIEWER);
+  await page.close();
+});
+
 test('a page module that cannot be loaded is reported in its place; the other pages keep working', async () => {
   const { page, log } = await openPage();
   await page.route('**/memaudit-tools_bg.wasm*', (route) => route.fulfill({ status: 404, body: 'not found' }));

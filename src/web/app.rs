@@ -155,6 +155,9 @@ pub fn mount<P: PageSet>() {
         yew::Renderer::<App<P>>::with_root_and_props(container, AppProps { guest: true }).render();
         return;
     }
+    if let Some(group) = P::GROUP {
+        bridge::mark_host(group);
+    }
     match by_id("app") {
         Some(el) => {
             yew::Renderer::<App<P>>::with_root(el).render();

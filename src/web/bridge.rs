@@ -22,7 +22,9 @@
 //! | `memaudit:drop` | host → guest | `{group, page, files: [{name, blob}]}`: files dropped on a guest page |
 //! | `memaudit:state` | guest → host | `{page, state}`: a guest page's state, for `.app[data-state]` |
 //!
-//! The input limits travel in the DOM itself (the header's panel, [`super::limits::current`]).
+//! The input limits travel in the DOM itself (the header's panel, [`super::limits::current`]),
+//! and so does the module that drew the shell (`<html data-memaudit-host>`, [`host_group`]):
+//! `?demo` runs the demo of the page shown first, which is one of the host's pages.
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::closure::Closure;
@@ -76,6 +78,22 @@ impl Group {
     pub fn container_id(self) -> String {
         format!("pages-{}", self.module())
     }
+}
+
+/// The attribute of `<html>` naming the module that drew the shell.
+const HOST_ATTRIBUTE: &str = "data-memaudit-host";
+
+/// Host side: this group's module draws the shell (written before its pages are created).
+pub fn mark_host(group: Group) {
+    if let Some(html) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = html.set_attribute(HOST_ATTRIBUTE, group.module());
+    }
+}
+
+/// The group of the module that drew the shell; `None` with one module for every page.
+pub fn host_group() -> Option<Group> {
+    let html = web_sys::window()?.document()?.document_element()?;
+    Group::from_module(&html.get_attribute(HOST_ATTRIBUTE)?)
 }
 
 const GUEST_READY: &str = "memaudit:guest-ready";

@@ -62,21 +62,27 @@ pub fn click_link(filename: &str, href: &str) -> Result<(), String> {
 /// What the page's URL asks for at startup.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StartupRequest {
-    /// `?demo`: load the embedded demo bundle.
+    /// `?demo`: run the demo of the page shown first. Only the pages of the module loaded first
+    /// can be that page ([`super::bridge::host_group`]): a page of the other module, mounted
+    /// when it is opened later, does not run its demo.
     pub demo: bool,
     /// `?bundle=<dir>`: fetch `<dir>/memories.jsonl`, `queries.jsonl`, `runs.jsonl`.
     pub bundle: Option<String>,
 }
 
-/// Reads `?demo` and `?bundle=` from the page URL.
-pub fn startup_request() -> StartupRequest {
+/// Reads `?demo` and `?bundle=` from the page URL, for `page`.
+pub fn startup_request(page: super::pages::Page) -> StartupRequest {
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
         return StartupRequest::default();
     };
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return StartupRequest::default();
     };
-    StartupRequest { demo: params.has("demo"), bundle: params.get("bundle").filter(|b| !b.trim().is_empty()) }
+    let first_module = super::bridge::host_group().is_none_or(|g| g == super::bridge::Group::of(page));
+    StartupRequest {
+        demo: params.has("demo") && first_module,
+        bundle: params.get("bundle").filter(|b| !b.trim().is_empty()),
+    }
 }
 
 /// Resolves `<dir>/<name>` against the page URL and checks it stays on the page's origin.

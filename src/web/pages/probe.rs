@@ -676,7 +676,7 @@ impl Component for ProbePage {
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
         };
-        if ctx.props().active && crate::web::dom::startup_request().demo {
+        if ctx.props().active && crate::web::dom::startup_request(crate::web::pages::Page::Probe).demo {
             page.job.run(Some(Inputs::Demo), &page.run, "loading the demo");
         }
         page

@@ -616,7 +616,7 @@ impl Component for ReclaimPage {
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
         };
-        if ctx.props().active && crate::web::dom::startup_request().demo {
+        if ctx.props().active && crate::web::dom::startup_request(crate::web::pages::Page::Reclaim).demo {
             page.start(Some(Inputs::Demo), "loading the demo");
         }
         page

@@ -263,7 +263,7 @@ impl Component for RescorePage {
     type Properties = PageProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let startup = dom::startup_request();
+        let startup = dom::startup_request(super::Page::Rescore);
         let mut page = RescorePage {
             job: Job::new(ctx.link().callback(Msg::Worker)),
             loading: false,

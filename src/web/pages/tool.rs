@@ -482,7 +482,7 @@ impl<T: Tool> Component for ToolPage<T> {
             state: PageState::Idle,
         };
         // `?demo#<page>`: the page opened first runs its demo.
-        if ctx.props().active && crate::web::dom::startup_request().demo {
+        if ctx.props().active && crate::web::dom::startup_request(<T::Capability as Capability>::ANALYSIS).demo {
             page.load_demo();
         }
         page

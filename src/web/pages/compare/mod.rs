@@ -1014,7 +1014,10 @@ impl Component for ComparePage {
             last_handoff: None,
             state: PageState::Idle,
         };
-        if ctx.props().active && ctx.props().rescoring.is_none() && crate::web::dom::startup_request().demo {
+        if ctx.props().active
+            && ctx.props().rescoring.is_none()
+            && crate::web::dom::startup_request(crate::web::pages::Page::Compare).demo
+        {
             page.load_demo();
         }
         page
