@@ -238,6 +238,12 @@ impl<P: PageSet> App<P> {
         self.seq
     }
 
+    /// Files for one of this module's pages (dropped on the shell, or handed over by the host).
+    fn drop_on(&mut self, page: Page, files: Vec<SourceFile>) {
+        let seq = self.next_seq();
+        self.dropped = Some((page, Dropped { seq, files: Rc::new(files) }));
+    }
+
     /// Host: the module of `page`'s group is requested once; a failure is shown in its place.
     fn request_guest(&mut self, ctx: &Context<Self>, page: Page) {
         let group = Group::of(page);
@@ -349,7 +355,7 @@ impl<P: PageSet> Component for App<P> {
             Msg::Drop(files) => {
                 self.dragging = false;
                 if P::owns(self.page) {
-                    ctx.link().send_message(Msg::DropOn(self.page, files));
+                    self.drop_on(self.page, files);
                     return true;
                 }
                 self.request_guest(ctx, self.page);
@@ -361,8 +367,7 @@ impl<P: PageSet> Component for App<P> {
                 true
             }
             Msg::DropOn(p, files) => {
-                let seq = self.next_seq();
-                self.dropped = Some((p, Dropped { seq, files: Rc::new(files) }));
+                self.drop_on(p, files);
                 true
             }
             Msg::UseRescoring(report, label) => {

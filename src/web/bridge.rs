@@ -31,6 +31,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::dom::js_err;
 use super::pages::{Page, PageInfo, PageState};
 use super::protocol::SourceFile;
 
@@ -100,14 +101,6 @@ const GUEST_READY: &str = "memaudit:guest-ready";
 const DROP: &str = "memaudit:drop";
 const STATE: &str = "memaudit:state";
 
-fn js_error(e: &JsValue) -> String {
-    Reflect::get(e, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
-}
-
 fn object(fields: &[(&str, JsValue)]) -> JsValue {
     let o = Object::new();
     for (k, v) in fields {
@@ -170,9 +163,9 @@ pub async fn load_group(group: Group) -> Result<(), String> {
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .ok_or("the viewer was not started by its start script (start.js), which loads the page modules")?;
-    let promise = load.call1(&window, &JsValue::from_str(group.module())).map_err(|e| js_error(&e))?;
+    let promise = load.call1(&window, &JsValue::from_str(group.module())).map_err(js_err)?;
     let promise = promise.dyn_into::<js_sys::Promise>().map_err(|_| "start.js did not return a promise".to_string())?;
-    JsFuture::from(promise).await.map(|_| ()).map_err(|e| js_error(&e))
+    JsFuture::from(promise).await.map(|_| ()).map_err(js_err)
 }
 
 /// Guest → host: this group listens for drops from now on.

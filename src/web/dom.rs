@@ -9,7 +9,8 @@ use super::protocol::SourceFile;
 /// The files `?bundle=<dir>` loads, in this order.
 pub const BUNDLE_FILES: [&str; 3] = ["memories.jsonl", "queries.jsonl", "runs.jsonl"];
 
-fn js_err(e: JsValue) -> String {
+/// A JS error value in words: its text, else its `message`, else its debug form.
+pub fn js_err(e: JsValue) -> String {
     e.as_string()
         .or_else(|| js_sys::Reflect::get(&e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
         .unwrap_or_else(|| format!("{e:?}"))
