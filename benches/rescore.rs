@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use memaudit::audit;
 use memaudit::conventions::Settings;
 use memaudit::dataset::Dataset;
-use memaudit::ingest::{InputFile, read_all};
+use memaudit::ingest::{InputFile, PathSource, read_all, share};
 use memaudit::rescore::rescore;
 use memaudit::synth::{SynthSpec, generate, to_jsonl};
 
@@ -52,6 +52,20 @@ fn main() {
     let settings = Settings::default();
 
     let (t_parse, loaded) = time(reps, || read_all(&files).expect("synthetic input parses"));
+    // The same files on disk, read as streams one line at a time, as `memaudit rescore` reads them.
+    let disk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-rescore");
+    std::fs::create_dir_all(&disk).expect("create target/bench-rescore");
+    let streamed: Vec<InputFile> = files
+        .iter()
+        .map(|f| {
+            let path = disk.join(&f.name);
+            std::fs::write(&path, f.bytes().expect("held")).expect("write the bundle");
+            let source = PathSource { path, len: f.len() as u64 };
+            InputFile::streamed(f.name.clone(), share(source))
+        })
+        .collect();
+    let (t_stream, from_disk) = time(reps, || read_all(&streamed).expect("synthetic input parses"));
+    assert_eq!(format!("{:?}", from_disk.bundle), format!("{:?}", loaded.bundle), "streamed = held");
     let (t_build, ds) = time(reps, || Dataset::build(loaded.clone()));
     let (t_rescore, r) = time(reps, || rescore(&ds, &settings, &mut |_| {}));
     let (t_e2e, _) = time(reps, || {
@@ -63,6 +77,7 @@ fn main() {
     let (t_audit, report) = time(3, || audit::audit(&ds, &r, &mut |_, _| {}));
 
     println!("parse (3 JSONL files)            {:>8.1} ms", t_parse.as_secs_f64() * 1e3);
+    println!("parse, streamed from disk        {:>8.1} ms", t_stream.as_secs_f64() * 1e3);
     println!("validate + intern (Dataset)      {:>8.1} ms", t_build.as_secs_f64() * 1e3);
     println!("rescore (all cells, 3 targets)   {:>8.1} ms", t_rescore.as_secs_f64() * 1e3);
     println!("parse + build + rescore          {:>8.1} ms", t_e2e.as_secs_f64() * 1e3);

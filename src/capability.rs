@@ -53,6 +53,17 @@ crate::choice! {
     }
 }
 
+impl Analysis {
+    /// Whether its readers take a file as a stream (an [`crate::ingest::InputFile::streamed`]):
+    /// `trec-eval` reads TREC runs and qrels one line at a time, rescoring reads JSON Lines
+    /// one line at a time ([`crate::ingest::read_into`]); neither then holds the file's text.
+    /// The CLI opens such a capability's files as [`crate::ingest::PathSource`]s, the viewer's
+    /// worker as slices of the browser's `File`.
+    pub fn streams(self) -> bool {
+        matches!(self, Analysis::TrecEval | Analysis::Rescore)
+    }
+}
+
 crate::choice! {
     /// The stage a long job is in (shown with its progress).
     pub enum Phase {
@@ -127,7 +138,8 @@ impl FileSummary {
 
 /// Runs `work` while the SHA-256 of every file is computed: on a second thread natively (a
 /// 250 MB run takes 0.15 s to hash), one after the other in the browser (no threads).
-/// A streamed file is read a second time to be hashed.
+/// A streamed file is read a second time to be hashed, unless it was hashed while read
+/// ([`InputFile::hashed_while_read`]: the browser's worker).
 pub fn fingerprints_while<R>(
     files: &[&RoleFile],
     work: impl FnOnce() -> R,

@@ -614,3 +614,32 @@ fn plots_include_the_cutoff_curves() {
         assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"), "{n}");
     }
 }
+
+/// Rescoring reads a file on disk as a stream, and a pipe (`<(zcat runs.jsonl.gz)`) whole: a
+/// stream is opened once for the records and once for the fingerprint, and a pipe gives its
+/// bytes once. Both give the report of the same bytes in a file.
+#[cfg(unix)]
+#[test]
+fn a_pipe_is_read_whole_and_gives_the_files_report() {
+    let dir = tmpdir("pipe");
+    let fifo = dir.join("runs.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let runs = std::fs::read(demo("runs.jsonl")).unwrap();
+    let writer = {
+        let (fifo, runs) = (fifo.clone(), runs.clone());
+        std::thread::spawn(move || std::fs::write(fifo, runs).unwrap())
+    };
+    let rescore = |runs: &str| {
+        let out = bin()
+            .args(["rescore", "-m", &demo("memories.jsonl"), "-q", &demo("queries.jsonl"), "-r", runs])
+            .args(["--bootstrap", "200", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().replace(runs, "RUNS")
+    };
+    let piped = rescore(&fifo.display().to_string());
+    writer.join().unwrap();
+    assert_eq!(piped, rescore(&demo("runs.jsonl")));
+    assert!(piped.contains(&memaudit::rules::sha256_hex(&runs)), "the pipe's fingerprint is that of its bytes");
+}

@@ -259,6 +259,19 @@ fn large_inputs_are_refused_by_their_budgets_or_read() {
         a.extend(args(&["--max-bytes", "16M"]));
         expect_refusal(a, &bomb, "decompresses to more than 16777216 bytes");
     }
+    // Rescoring reads JSON Lines as a stream: the same budgets, counted as the lines are read.
+    let run_bomb = put(
+        "runs.jsonl.gz",
+        &gzip_bomb("", "{\"system\": \"s\", \"query_id\": \"q\", \"ranked\": [\"a\"]}\n", 1 << 28),
+    );
+    let mut a = args(&["--max-rows", "100000", "rescore", "-r"]);
+    a.push(s(&run_bomb));
+    expect_refusal(a.clone(), &run_bomb, "holds more than 100000 rows (lines)");
+    a.extend(args(&["--max-bytes", "4M"]));
+    expect_refusal(a.clone(), &run_bomb, "decompresses to more than 4194304 bytes");
+    let r = run(&a, &dir);
+    assert!(!r.stderr.contains("looks like a file for"), "a runs file given as runs: {}", r.stderr);
+
     // The same rows as a plain file over a lowered row budget; then read under a raised one.
     let rows = put(
         "rows.csv",

@@ -5,7 +5,7 @@
 //
 //   cargo bench --bench trec_eval          # writes target/bench-trec-eval/{qrels.txt,run.trec}
 //   trunk build --release
-//   node www/measure-trec-eval.mjs [runs] [--big GB]
+//   node www/measure-trec-eval.mjs [runs] [--big GB]     # MEMAUDIT_DIST: another dist/ to serve
 //
 // `--big GB` also writes target/bench-trec-eval/big.trec (GB gigabytes of run lines: the
 // benchmark's queries repeated under new query ids, which the qrels do not judge) and reads it.
@@ -50,7 +50,7 @@ function writeBig(gb) {
   return file;
 }
 
-const { srv, ctx } = await launch({ '/': DIST }, 'measure-trec-eval');
+const { srv, ctx } = await launch({ '/': process.env.MEMAUDIT_DIST || DIST }, 'measure-trec-eval');
 const page = await ctx.newPage();
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, chromiumMb())), 100);

@@ -5,19 +5,19 @@
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
-use super::records::{self, RankedEntry, RunRecord};
+use super::records::{self, Lines, RankedEntry, RunRecord};
 use super::{Loaded, WarningKind};
 use crate::error::{IngestError, Location};
 use crate::model::{Memory, Query, RankedItem, Run};
 
 pub fn read_memories(
     file: &str,
-    text: &str,
+    lines: Lines<'_>,
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
     let mut n = 0;
-    records::each_record(file, text, progress, |line, m: Memory| {
+    records::each_record(file, lines, progress, |line, m: Memory| {
         check_memory(file, line, &m)?;
         loaded.bundle.memories.push(m);
         n += 1;
@@ -28,12 +28,12 @@ pub fn read_memories(
 
 pub fn read_queries(
     file: &str,
-    text: &str,
+    lines: Lines<'_>,
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
     let mut n = 0;
-    records::each_record(file, text, progress, |line, q: Query| {
+    records::each_record(file, lines, progress, |line, q: Query| {
         check_query(file, line, &q)?;
         loaded.bundle.queries.push(q);
         n += 1;
@@ -66,12 +66,12 @@ struct MappingRecord {
 /// MTEL-Mem target mappings: one query per line with the ids each target credits.
 pub fn read_target_mappings(
     file: &str,
-    text: &str,
+    lines: Lines<'_>,
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
     let mut n = 0;
-    records::each_record(file, text, progress, |line, m: MappingRecord| {
+    records::each_record(file, lines, progress, |line, m: MappingRecord| {
         if m.query_id.is_empty() {
             return Err(IngestError::new(Location::line(file, line).with_field("query_id"), "is empty"));
         }
@@ -213,7 +213,7 @@ impl HitCollector {
 
 pub fn read_runs(
     file: &str,
-    text: &str,
+    lines: Lines<'_>,
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
@@ -221,7 +221,7 @@ pub fn read_runs(
     let mut hits = HitCollector::default();
     let stem = super::file_stem(file);
     let mut n = 0;
-    records::each_record(file, text, progress, |line, rec: RunRecord| {
+    records::each_record(file, lines, progress, |line, rec: RunRecord| {
         let this = form_of(&rec).ok_or_else(|| {
             IngestError::new(
                 Location::line(file, line).with_field("ranked"),

@@ -22,7 +22,7 @@ pub use warnings::{Severity, Warning, WarningKind, Warnings};
 
 /// Where a file's bytes come from when they are not held in memory: a file on disk, a browser
 /// `File` read in slices. Every [`ByteSource::open`] reads it again from its first byte, so a
-/// reader that streams (`trec-eval`) never holds the file whole.
+/// reader that streams (`trec-eval`, JSON Lines in [`read_into`]) never holds the file whole.
 pub trait ByteSource: SourceBounds {
     /// Its size in bytes (as stored: compressed when it is gzip).
     fn len(&self) -> u64;
@@ -88,6 +88,9 @@ pub struct InputFile {
     limits: Limits,
     /// Its SHA-256, when the caller computed it from the same bytes (see [`InputFile::with_sha256`]).
     sha256: Option<String>,
+    /// Where a streamed file's SHA-256 is left by the first reader that reads it to its end,
+    /// when it is hashed while read (see [`InputFile::hashed_while_read`]); shared by its copies.
+    read_digest: Option<std::sync::Arc<std::sync::OnceLock<String>>>,
 }
 
 impl std::fmt::Debug for InputFile {
@@ -110,7 +113,8 @@ impl std::fmt::Debug for InputFile {
 /// running out of memory. Set per run: `--max-bytes` / `--max-rows` on every subcommand, the
 /// viewer's "Input limits" setting; the defaults are [`Limits::DEFAULT`].
 ///
-/// Readers that stream (`trec-eval`) hold one query's list at a time and are bounded by neither.
+/// `trec-eval`'s streaming readers hold one query's list at a time and are bounded by neither;
+/// JSON Lines read as a stream ([`read_into`]) are counted against both as they are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Most bytes of a file read whole, after gzip is undone (a gzip bomb stops here).
@@ -182,17 +186,23 @@ impl Limits {
     pub fn check_rows(&self, file: &str, text: &[u8]) -> Result<(), IngestError> {
         let (rows, unit) = count_rows(text, self.max_rows);
         if rows > self.max_rows {
-            return Err(IngestError::new(
-                Location::file(file),
-                format!(
-                    "holds more than {} {}, the most read from one file here: raise the budget (`--max-rows`, or \
-                     the viewer's Input limits) if the machine has the memory (about 1.6 kB per row natively for \
-                     outcome tables), or split the file",
-                    self.max_rows, unit
-                ),
-            ));
+            return Err(self.too_many_rows(file, unit));
         }
         Ok(())
+    }
+
+    /// The refusal of `file`, which holds more than `self.max_rows` of `unit` (`rows (lines)`,
+    /// `JSON objects`).
+    pub fn too_many_rows(&self, file: &str, unit: &str) -> IngestError {
+        IngestError::new(
+            Location::file(file),
+            format!(
+                "holds more than {} {}, the most read from one file here: raise the budget (`--max-rows`, or \
+                 the viewer's Input limits) if the machine has the memory (about 1.6 kB per row natively for \
+                 outcome tables), or split the file",
+                self.max_rows, unit
+            ),
+        )
     }
 }
 
@@ -289,7 +299,7 @@ pub fn too_large(name: &str, what: &str, limit: u64) -> IngestError {
     IngestError::new(
         Location::file(name),
         format!(
-            "{what} more than {} bytes ({:.1} GiB), the largest file read whole here: raise the budget \
+            "{what} more than {} bytes ({:.1} GiB), the largest file read here: raise the budget \
              (`--max-bytes`, or the viewer's Input limits) if the machine has the memory, split the file, or \
              evaluate TREC runs with trec-eval, which reads them line by line",
             limit,
@@ -303,12 +313,27 @@ pub const HEAD_BYTES: usize = 64 * 1024;
 
 impl InputFile {
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), content: Content::Held(bytes.into()), limits: Limits::DEFAULT, sha256: None }
+        InputFile::with_content(name, Content::Held(bytes.into()))
     }
 
     /// A file read from `source` each time it is read.
     pub fn streamed(name: impl Into<String>, source: SharedSource) -> Self {
-        InputFile { name: name.into(), content: Content::Source(source), limits: Limits::DEFAULT, sha256: None }
+        InputFile::with_content(name, Content::Source(source))
+    }
+
+    fn with_content(name: impl Into<String>, content: Content) -> Self {
+        InputFile { name: name.into(), content, limits: Limits::DEFAULT, sha256: None, read_digest: None }
+    }
+
+    /// The same streamed file, hashed by the first of its readers that reads it to its end, so
+    /// that [`InputFile::sha256`] need not read it again: for the viewer's worker, which has no
+    /// second thread to hash on while it reads (natively [`crate::capability::fingerprints_while`]
+    /// hashes on one) and reads a browser `File` again only by copying it again.
+    pub fn hashed_while_read(mut self) -> Self {
+        if matches!(self.content, Content::Source(_)) {
+            self.read_digest = Some(std::sync::Arc::default());
+        }
+        self
     }
 
     /// The same file with its SHA-256 (lower-case hex) already computed by the caller from the
@@ -391,8 +416,21 @@ impl InputFile {
             Content::Held(b) => decode_refusing(&self.name, b, self.limits)?,
             Content::Source(_) => {
                 let bytes = self.bytes().map_err(Refusal::Content)?.into_owned();
-                let (text, gzip) = decode_refusing(&self.name, &bytes, self.limits)?;
-                (Cow::Owned(text.into_owned()), gzip)
+                if bytes.starts_with(&[0x1f, 0x8b]) {
+                    // Inflated into a text of its own: `into_owned` moves it.
+                    let (text, gzip) = decode_refusing(&self.name, &bytes, self.limits)?;
+                    (Cow::Owned(text.into_owned()), gzip)
+                } else {
+                    // The bytes read become the text, without a copy.
+                    let mut text = String::from_utf8(bytes).map_err(|e| {
+                        let err = e.utf8_error();
+                        Refusal::Content(utf8_error(&self.name, e.as_bytes(), err))
+                    })?;
+                    if text.starts_with('\u{feff}') {
+                        text.drain(..'\u{feff}'.len_utf8());
+                    }
+                    (Cow::Owned(text), false)
+                }
             }
         };
         self.limits.check_rows(&self.name, text.as_bytes()).map_err(Refusal::Budget)?;
@@ -452,7 +490,15 @@ impl InputFile {
         use std::io::BufRead;
         let raw: Box<dyn Read + 'a> = match &self.content {
             Content::Held(b) => Box::new(b.as_slice()),
-            Content::Source(s) => s.open().map_err(|e| self.read_error(e))?,
+            Content::Source(s) => {
+                let raw = s.open().map_err(|e| self.read_error(e))?;
+                match &self.read_digest {
+                    Some(out) if out.get().is_none() => {
+                        Box::new(Hashing { inner: raw, hasher: Some(sha2::Digest::new()), out })
+                    }
+                    _ => raw,
+                }
+            }
         };
         let raw = Counted { inner: raw, read: 0, len: self.len().max(1) as f64, report };
         let mut raw = std::io::BufReader::with_capacity(1 << 16, raw);
@@ -468,7 +514,7 @@ impl InputFile {
     /// SHA-256 of its bytes as stored (lower-case hex), streamed for a streamed file.
     pub fn sha256(&self) -> Result<String, IngestError> {
         use sha2::Digest;
-        if let Some(hex) = &self.sha256 {
+        if let Some(hex) = self.sha256.as_ref().or_else(|| self.read_digest.as_ref().and_then(|d| d.get())) {
             return Ok(hex.clone());
         }
         match &self.content {
@@ -509,6 +555,31 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
+/// Hashes the bytes read from a stream; at its end, leaves their SHA-256 in `out` (see
+/// [`InputFile::hashed_while_read`]). A reader dropped before the end leaves nothing.
+struct Hashing<'a, R> {
+    inner: R,
+    hasher: Option<sha2::Sha256>,
+    out: &'a std::sync::OnceLock<String>,
+}
+
+impl<R: Read> Read for Hashing<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            if let Some(h) = self.hasher.as_mut() {
+                h.update(&buf[..n]);
+            }
+        } else if !buf.is_empty()
+            && let Some(h) = self.hasher.take()
+        {
+            let _ = self.out.set(crate::rules::registry::lower_hex(&h.finalize()));
+        }
+        Ok(n)
+    }
+}
+
 /// Names a gzip stream's errors as such (the reader's callers only see `io::Error`).
 struct GzipErrors<R>(R);
 
@@ -527,8 +598,17 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// byte offset, as [`decode`] does.
 pub fn for_each_line<R: std::io::BufRead>(
     name: &str,
-    mut reader: R,
+    reader: R,
     mut each: impl FnMut(usize, &str) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    for_each_line_counted(name, reader, |line_no, line, _| each(line_no, line))
+}
+
+/// [`for_each_line`], also giving each line's length as read (its end and any BOM included).
+pub fn for_each_line_counted<R: std::io::BufRead>(
+    name: &str,
+    mut reader: R,
+    mut each: impl FnMut(usize, &str, usize) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
     let mut buf = Vec::with_capacity(256);
     let mut line_no = 0usize;
@@ -557,7 +637,7 @@ pub fn for_each_line<R: std::io::BufRead>(
                 format!("not UTF-8 text (invalid byte at offset {})", offset + skipped + e.valid_up_to()),
             )
         })?;
-        each(line_no, text)?;
+        each(line_no, text, n)?;
         offset += n;
     }
 }
@@ -597,6 +677,19 @@ pub enum Format {
 }
 
 impl Format {
+    /// One record per line, each read on its own (a streamed file of these is never held whole).
+    pub fn is_json_lines(self) -> bool {
+        matches!(
+            self,
+            Format::MemoriesJsonl
+                | Format::QueriesJsonl
+                | Format::TargetMappings
+                | Format::RunsJsonl
+                | Format::HitsJsonl
+                | Format::LongMemEvalLog
+        )
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Format::BundleJson => "memaudit bundle (one JSON object)",
@@ -708,22 +801,39 @@ pub fn read_all(files: &[InputFile]) -> Result<Loaded, IngestError> {
     Ok(loaded)
 }
 
-/// Reads one file into `loaded`, checking that its detected format can play `role`.
+/// Reads one file into `loaded`, checking that its detected format can play `role`. A streamed
+/// file ([`InputFile::streamed`]) of JSON Lines is read one line at a time and never held whole
+/// (its budgets are counted as it is read); any other file is read whole, then parsed.
 pub fn read_into(
     file: &InputFile,
     role: Role,
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(), IngestError> {
-    let (text, gzip) = file.text()?;
-    let mut format = detect(&file.name, &text)?;
-    // An all-integer {qid: {docno: n}} JSON given as qrels (`--qrels`) is qrels, whatever its name.
-    if format == Format::JsonRun
-        && role == Role::Queries
-        && crate::ireval::files::detect(&text) == Some(crate::ireval::files::IrFileKind::JsonIntegers)
-    {
-        format = Format::JsonQrels;
-    }
+    // A streamed file of JSON Lines is read one line at a time, never whole: its format is
+    // known from its first line (see `detect_json_object`).
+    let streamed_format = match &file.content {
+        Content::Source(_) => {
+            file.check_stored_size()?;
+            detect(&file.name, &file.head_text()?).ok().filter(|f| f.is_json_lines())
+        }
+        Content::Held(_) => None,
+    };
+    let (format, whole) = match streamed_format {
+        Some(format) => (format, None),
+        None => {
+            let (text, gzip) = file.text()?;
+            let mut format = detect(&file.name, &text)?;
+            // An all-integer {qid: {docno: n}} JSON given as qrels (`--qrels`) is qrels, whatever its name.
+            if format == Format::JsonRun
+                && role == Role::Queries
+                && crate::ireval::files::detect(&text) == Some(crate::ireval::files::IrFileKind::JsonIntegers)
+            {
+                format = Format::JsonQrels;
+            }
+            (format, Some((text, gzip)))
+        }
+    };
     if !role.accepts(format) {
         return Err(IngestError::new(
             Location::file(&file.name),
@@ -744,20 +854,32 @@ pub fn read_into(
     let mut report_progress = |fraction: f64| {
         progress(Progress { stage: format!("reading {name}"), fraction });
     };
-    let records = match format {
-        Format::BundleJson => bundle::read_bundle_json(name, &text, loaded)?,
-        Format::MemoriesJsonl => bundle::read_memories(name, &text, loaded, &mut report_progress)?,
-        Format::QueriesJsonl => bundle::read_queries(name, &text, loaded, &mut report_progress)?,
-        Format::TargetMappings => bundle::read_target_mappings(name, &text, loaded, &mut report_progress)?,
-        Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog => {
-            bundle::read_runs(name, &text, loaded, &mut report_progress)?
+    let (records, gzip) = match &whole {
+        Some((text, gzip)) => {
+            let records = match format {
+                Format::BundleJson => bundle::read_bundle_json(name, text, loaded)?,
+                Format::TrecRun => trec::read_run(name, text, loaded)?,
+                Format::TrecQrels => trec::read_qrels(name, text, loaded)?,
+                Format::JsonRun => trec::read_json_run(name, text, loaded)?,
+                Format::JsonQrels => trec::read_json_qrels(name, text, loaded)?,
+                Format::Locomo => locomo::read(name, text, loaded)?,
+                Format::LongMemEval | Format::LongMemEvalSnapshot => longmemeval::read(name, text, format, loaded)?,
+                Format::MemoriesJsonl
+                | Format::QueriesJsonl
+                | Format::TargetMappings
+                | Format::RunsJsonl
+                | Format::HitsJsonl
+                | Format::LongMemEvalLog => {
+                    read_json_lines(name, format, text.as_ref().into(), loaded, &mut report_progress)?
+                }
+            };
+            (records, *gzip)
         }
-        Format::TrecRun => trec::read_run(name, &text, loaded)?,
-        Format::TrecQrels => trec::read_qrels(name, &text, loaded)?,
-        Format::JsonRun => trec::read_json_run(name, &text, loaded)?,
-        Format::JsonQrels => trec::read_json_qrels(name, &text, loaded)?,
-        Format::Locomo => locomo::read(name, &text, loaded)?,
-        Format::LongMemEval | Format::LongMemEvalSnapshot => longmemeval::read(name, &text, format, loaded)?,
+        None => {
+            let (reader, gzip) = file.reader_reporting(&mut report_progress)?;
+            let lines = records::Lines::Stream(records::Stream { reader, gzip, limits: file.limits });
+            (read_json_lines(name, format, lines, loaded, &mut |_| {})?, gzip)
+        }
     };
     report_progress(1.0);
     loaded.files.push(FileReport {
@@ -773,6 +895,35 @@ pub fn read_into(
         sha256: String::new(),
     });
     Ok(())
+}
+
+/// Reads the records of a JSON Lines format ([`Format::is_json_lines`]).
+fn read_json_lines(
+    name: &str,
+    format: Format,
+    lines: records::Lines<'_>,
+    loaded: &mut Loaded,
+    progress: &mut dyn FnMut(f64),
+) -> Result<usize, IngestError> {
+    match format {
+        Format::MemoriesJsonl => bundle::read_memories(name, lines, loaded, progress),
+        Format::QueriesJsonl => bundle::read_queries(name, lines, loaded, progress),
+        Format::TargetMappings => bundle::read_target_mappings(name, lines, loaded, progress),
+        Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog => {
+            bundle::read_runs(name, lines, loaded, progress)
+        }
+        Format::BundleJson
+        | Format::TrecRun
+        | Format::TrecQrels
+        | Format::JsonRun
+        | Format::JsonQrels
+        | Format::Locomo
+        | Format::LongMemEval
+        | Format::LongMemEvalSnapshot => Err(IngestError::new(
+            Location::file(name),
+            format!("is {}, which is not read one line at a time", format.describe()),
+        )),
+    }
 }
 
 /// Undoes gzip (by magic bytes, not by name) and checks UTF-8 (a BOM is dropped), within the

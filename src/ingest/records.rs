@@ -160,20 +160,50 @@ pub fn jsonl_lines<'a>(text: &'a str, progress: &'a mut dyn FnMut(f64)) -> impl 
     })
 }
 
+/// Where a JSONL reader's lines come from.
+pub enum Lines<'a> {
+    /// A text held whole; progress is its position in the text.
+    Text(&'a str),
+    /// A file read one line at a time ([`super::for_each_line`]): it is never held whole, and its
+    /// budgets are counted as it is read. Progress is the stream's to report (see
+    /// [`super::InputFile::reader_reporting`]).
+    Stream(Stream<'a>),
+}
+
+/// A JSONL file as a stream, with the budgets its lines are counted against.
+pub struct Stream<'a> {
+    pub reader: Box<dyn std::io::BufRead + 'a>,
+    /// Whether the stored bytes were gzip (over the byte budget, the text "decompresses to" more).
+    pub gzip: bool,
+    pub limits: super::Limits,
+}
+
+impl<'a> From<&'a str> for Lines<'a> {
+    fn from(text: &'a str) -> Self {
+        Lines::Text(text)
+    }
+}
+
 /// Parses the non-blank lines of a JSONL text as `T` and hands each record, with its 1-based
 /// line, to `each`, in line order. The first error in line order — a line that does not parse
-/// as `T` ([`parse`]), or `each`'s — ends the read, exactly as reading one line at a time.
+/// as `T` ([`parse`]), or `each`'s — ends the read, exactly as reading one line at a time. A
+/// stream over a budget ends it where the budget is passed, after the lines before.
 ///
-/// Natively, a text of more than [`PARALLEL_BATCH_BYTES`] is parsed a batch of about that many
+/// Natively, more than [`PARALLEL_BATCH_BYTES`] of lines are parsed a batch of about that many
 /// bytes at a time, each batch split across the cores ([`crate::parallel`]): parsing is most of a
 /// reader's time. `each` runs on this thread, in order. In the browser, one line at a time.
-pub fn each_record<T: DeserializeOwned + Send>(
+pub fn each_record<'a, T: DeserializeOwned + Send>(
     file: &str,
-    text: &str,
+    lines: impl Into<Lines<'a>>,
     progress: &mut dyn FnMut(f64),
     each: impl FnMut(usize, T) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
-    each_record_in_batches(file, text, PARALLEL_BATCH_BYTES, progress, each)
+    match lines.into() {
+        Lines::Text(text) => each_record_in_batches(file, text, PARALLEL_BATCH_BYTES, progress, each),
+        Lines::Stream(stream) => {
+            each_streamed_record(file, stream, PARALLEL_BATCH_BYTES, crate::parallel::threads(), each)
+        }
+    }
 }
 
 /// The batch of lines [`each_record`] parses at once, across the cores.
@@ -186,9 +216,8 @@ fn each_record_in_batches<T: DeserializeOwned + Send>(
     progress: &mut dyn FnMut(f64),
     mut each: impl FnMut(usize, T) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
-    let threads = crate::parallel::threads();
     let mut lines = jsonl_lines(text, progress);
-    if threads == 1 || text.len() <= batch_bytes {
+    if crate::parallel::threads() == 1 || text.len() <= batch_bytes {
         return lines.try_for_each(|(line, t)| each(line, parse(file, line, t)?));
     }
     let mut batch: Vec<(usize, &str)> = Vec::new();
@@ -203,11 +232,101 @@ fn each_record_in_batches<T: DeserializeOwned + Send>(
         if batch.is_empty() {
             return Ok(());
         }
-        let parsed = crate::parallel::map_per_thread(&batch, |&(line, t)| parse::<T>(file, line, t));
-        for (&(line, _), record) in batch.iter().zip(parsed) {
-            each(line, record?)?;
-        }
+        parse_batch(file, &batch, &mut each)?;
     }
+}
+
+/// Parses a batch of lines (across the cores natively) and hands the records to `each` in order.
+fn parse_batch<T: DeserializeOwned + Send>(
+    file: &str,
+    batch: &[(usize, &str)],
+    each: &mut impl FnMut(usize, T) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    if crate::parallel::threads() == 1 || batch.len() < 2 {
+        return batch.iter().try_for_each(|&(line, t)| each(line, parse(file, line, t)?));
+    }
+    let parsed = crate::parallel::map_per_thread(batch, |&(line, t)| parse::<T>(file, line, t));
+    for (&(line, _), record) in batch.iter().zip(parsed) {
+        each(line, record?)?;
+    }
+    Ok(())
+}
+
+/// The budgets of a stream, counted as its lines are read: the text's bytes as read (line ends
+/// and a BOM included, as a file read whole counts them) and its non-blank lines.
+struct Budget<'a> {
+    file: &'a str,
+    limits: super::Limits,
+    gzip: bool,
+    bytes: u64,
+    rows: u64,
+}
+
+impl Budget<'_> {
+    /// Counts one line of `raw` bytes; the refusal when it passes a budget.
+    fn count(&mut self, raw: usize, blank: bool) -> Result<(), IngestError> {
+        self.bytes += raw as u64;
+        self.rows += u64::from(!blank);
+        if self.bytes > self.limits.max_bytes {
+            return Err(self.limits.too_many_bytes(self.file, if self.gzip { "decompresses to" } else { "holds" }));
+        }
+        if self.rows > self.limits.max_rows {
+            return Err(self.limits.too_many_rows(self.file, "rows (lines)"));
+        }
+        Ok(())
+    }
+}
+
+/// The records of a stream, counted against its budgets ([`Budget`]) as its lines are read.
+/// With one thread each line is parsed as it is read; natively the lines are gathered into
+/// batches of about `batch_bytes` ([`parse_batch`]). A line past a budget ends the read after
+/// the lines before it (their errors come first).
+fn each_streamed_record<T: DeserializeOwned + Send>(
+    file: &str,
+    stream: Stream<'_>,
+    batch_bytes: usize,
+    threads: usize,
+    mut each: impl FnMut(usize, T) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    let Stream { reader, gzip, limits } = stream;
+    let mut budget = Budget { file, limits, gzip, bytes: 0, rows: 0 };
+    // Read no further than one byte past the byte budget: a line without an end (a gzip bomb
+    // of one line) is not held past it either.
+    let reader = std::io::Read::take(reader, limits.max_bytes.saturating_add(1));
+    if threads == 1 {
+        return super::for_each_line_counted(file, reader, |line, l, raw| {
+            let t = l.trim();
+            budget.count(raw, t.is_empty())?;
+            if t.is_empty() { Ok(()) } else { each(line, parse(file, line, t)?) }
+        });
+    }
+    // One buffer for the batch's text; each line is a range of it.
+    let mut text = String::with_capacity(batch_bytes.min(PARALLEL_BATCH_BYTES) + 4096);
+    let mut spans: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let mut flush = |text: &mut String, spans: &mut Vec<(usize, std::ops::Range<usize>)>| {
+        let batch: Vec<(usize, &str)> = spans.iter().map(|(line, r)| (*line, &text[r.clone()])).collect();
+        let out = parse_batch(file, &batch, &mut each);
+        text.clear();
+        spans.clear();
+        out
+    };
+    super::for_each_line_counted(file, reader, |line, l, raw| {
+        let t = l.trim();
+        if let Err(over) = budget.count(raw, t.is_empty()) {
+            flush(&mut text, &mut spans)?;
+            return Err(over);
+        }
+        if !t.is_empty() {
+            let start = text.len();
+            text.push_str(t);
+            spans.push((line, start..text.len()));
+            if text.len() >= batch_bytes {
+                flush(&mut text, &mut spans)?;
+            }
+        }
+        Ok(())
+    })?;
+    flush(&mut text, &mut spans)
 }
 
 #[cfg(test)]
@@ -266,10 +385,45 @@ mod tests {
         bad.push_str("{\"memory_id\": \"x\", \"anchors\": [\"a\"], \"raw\": \"yes\"}\n{\"memory_id\": \"refused\", \"anchors\": []}\n{oops\n");
         let mut refused = clean.clone();
         refused.push_str("{\"memory_id\": \"refused\", \"anchors\": []}\n{\"memory_id\": \"x\", \"raw\": \"yes\"}\n");
+        // The same text as a stream, on one thread and in batches.
+        fn streamed(text: &str, batch_bytes: usize, threads: usize) -> (Vec<(usize, Memory)>, Option<IngestError>) {
+            let mut out = Vec::new();
+            let stream =
+                Stream { reader: Box::new(text.as_bytes()), gzip: false, limits: crate::ingest::Limits::DEFAULT };
+            let r = each_streamed_record("m.jsonl", stream, batch_bytes, threads, |line, m: Memory| {
+                if m.memory_id == "refused" {
+                    return Err(IngestError::new(Location::line("m.jsonl", line), "refused"));
+                }
+                out.push((line, m));
+                Ok(())
+            });
+            (out, r.err())
+        }
         for text in [&clean, &bad, &refused] {
             let want = one_at_a_time(text);
             for batch_bytes in [1, 90, 1000, 7000, text.len() - 1, text.len()] {
                 assert_eq!(batched(text, batch_bytes), want, "batches of {batch_bytes} bytes");
+                for threads in [1, 2] {
+                    assert_eq!(streamed(text, batch_bytes, threads), want, "stream, {threads} threads, {batch_bytes}");
+                }
+            }
+        }
+        // Past a budget: the lines before it are read, then the refusal, on one thread or more.
+        for threads in [1, 2] {
+            for (limits, message) in [
+                (crate::ingest::Limits { max_bytes: 1 << 20, max_rows: 5 }, "holds more than 5 rows (lines)"),
+                (crate::ingest::Limits { max_bytes: 200, max_rows: 100 }, "holds more than 200 bytes"),
+            ] {
+                let mut read = 0;
+                let stream = Stream { reader: Box::new(clean.as_bytes()), gzip: false, limits };
+                let err = each_streamed_record("m.jsonl", stream, 90, threads, |_, _: Memory| {
+                    read += 1;
+                    Ok(())
+                })
+                .unwrap_err();
+                assert!(err.message.starts_with(message), "{threads} threads: {err}");
+                let before = if limits.max_rows == 5 { 5 } else { 200 / good(0).len() };
+                assert_eq!(read, before, "{threads} threads, {message}");
             }
         }
         assert_eq!(one_at_a_time(&clean).0.len(), 300);

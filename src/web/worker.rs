@@ -220,9 +220,12 @@ impl crate::ingest::ByteSource for BlobSource {
     }
 }
 
-/// The pages whose capability reads its files as streams (see [`crate::ingest::ByteSource`]).
-fn streams(page: Analysis) -> bool {
-    page == Analysis::TrecEval
+/// Whether the page's capability reads `file` as a stream ([`Analysis::streams`]). Rescoring
+/// streams only files larger than the browser hashes itself ([`NATIVE_DIGEST_MAX_BYTES`]):
+/// below that, reading the file whole while the browser hashes it off this thread is faster
+/// than hashing it in WebAssembly after the read (BENCHMARKS.md, "Hashing beside the reading").
+fn streams(page: Analysis, file: &JobFile) -> bool {
+    page.streams() && (page == Analysis::TrecEval || file.file.blob.size() > NATIVE_DIGEST_MAX_BYTES)
 }
 
 /// Reads every file: whole, with the browser hashing each one while the next is read, or as
@@ -236,9 +239,9 @@ async fn read_all(
     let mut held = Vec::with_capacity(files.len());
     for f in files {
         rep.report(Phase::Reading, &format!("opening {}", f.file.name), 0.0);
-        if streams(page) {
+        if streams(page, f) {
             let source = crate::ingest::share(BlobSource(f.file.blob.clone()));
-            let file = InputFile::streamed(f.file.name.clone(), source).with_limits(limits);
+            let file = InputFile::streamed(f.file.name.clone(), source).with_limits(limits).hashed_while_read();
             held.push(Held { file, role: f.role, digest: None });
         } else {
             held.push(read_blob(f, limits)?);

@@ -76,13 +76,37 @@ pub(crate) fn parse_bytes(s: &str) -> Result<u64, String> {
 /// Reads a file whole under the run's budgets: one stored larger than `--max-bytes` is refused
 /// before it is read.
 pub(crate) fn read_path(p: &Path) -> Result<InputFile, Failure> {
+    open_path(p, false)
+}
+
+/// Opens a file for a capability: read whole, or when the capability streams
+/// ([`memaudit::capability::Analysis::streams`]) and it is a regular file, opened as a
+/// [`memaudit::ingest::PathSource`] that its readers read one line at a time (a 264 MB run is
+/// never held whole). A pipe (`<(zcat runs.gz)`) is read whole: a stream is opened once per
+/// pass (records, fingerprint), and a pipe gives its bytes once. Either way a file that cannot
+/// be opened is refused here, and one stored larger than `--max-bytes` before it is read.
+pub(crate) fn open_path(p: &Path, stream: bool) -> Result<InputFile, Failure> {
     let limits = limits();
     let name = p.display().to_string();
-    let len = std::fs::metadata(p).map_err(|e| io_failure(p, e))?.len();
+    let meta = std::fs::metadata(p).map_err(|e| io_failure(p, e))?;
+    let len = meta.len();
     if len > limits.max_bytes {
         return Err(limits.too_many_bytes(&name, "holds").into());
     }
-    let bytes = std::fs::read(p).map_err(|e| io_failure(p, e))?;
+    if stream && meta.is_file() {
+        std::fs::File::open(p).map_err(|e| io_failure(p, e))?;
+        let source = memaudit::ingest::PathSource { path: p.to_path_buf(), len };
+        return Ok(InputFile::streamed(name, memaudit::ingest::share(source)).with_limits(limits));
+    }
+    let bytes = if meta.is_file() {
+        std::fs::read(p).map_err(|e| io_failure(p, e))?
+    } else {
+        // A pipe has no size up front: read no further than one byte past the budget.
+        let file = std::fs::File::open(p).map_err(|e| io_failure(p, e))?;
+        memaudit::ingest::read_at_most(file, limits.max_bytes)
+            .map_err(|e| io_failure(p, e))?
+            .ok_or_else(|| limits.too_many_bytes(&name, "holds"))?
+    };
     Ok(InputFile::new(name, bytes).with_limits(limits))
 }
 
@@ -180,7 +204,7 @@ pub(crate) fn json_report<R: serde::Serialize>(report: &R, pretty: bool) -> Resu
 pub(crate) fn inputs<C: Capability>(given: Vec<(PathBuf, Option<FileRole>)>) -> Result<Vec<RoleFile>, Failure> {
     let mut files = Vec::with_capacity(given.len());
     for (path, role) in given {
-        files.push((read_path(&path)?, role));
+        files.push((open_path(&path, C::ANALYSIS.streams())?, role));
     }
     Ok(capability::assign_roles::<C>(files)?)
 }
@@ -195,6 +219,8 @@ fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
         if let Some(file) = named.first()
             && let Ok(seen) = C::detect(&file.file)
             && seen != FileRole::Data
+            // Rescoring detects every retrieval format while reading: "retrieval" says nothing.
+            && seen != FileRole::Retrieval
             && named.iter().any(|f| f.role != seen)
         {
             f.message.push_str(&format!("; its content looks like a file for {}", seen.option()));

@@ -90,11 +90,7 @@ fn read_input(p: &std::path::Path) -> Result<InputFile, Failure> {
             .ok_or_else(|| limits.too_many_bytes("-", "holds"))?;
         return Ok(InputFile::new("-", bytes).with_limits(limits));
     }
-    // Read line by line when evaluated: a 264 MB run is never held whole.
-    let len = std::fs::metadata(p).map_err(|e| io_failure(p, e))?.len();
-    std::fs::File::open(p).map_err(|e| io_failure(p, e))?;
-    let source = memaudit::ingest::PathSource { path: p.to_path_buf(), len };
-    Ok(InputFile::streamed(p.display().to_string(), memaudit::ingest::share(source)).with_limits(limits))
+    super::common::open_path(p, <TrecEval as capability::Capability>::ANALYSIS.streams())
 }
 
 pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {
