@@ -10,25 +10,14 @@
 // MEMAUDIT_DIST: another dist/ to serve (the viewer before a change).
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 
-import { DIST, launch } from './testkit.mjs';
+import { DIST, chromiumMb, launch } from './testkit.mjs';
 
 const dir = process.argv[2];
 const runs = Number(process.argv[3] || 1);
 if (!dir) throw new Error('give the directory of a bundle (memories.jsonl, queries.jsonl, runs.jsonl)');
 const files = ['memories.jsonl', 'queries.jsonl', 'runs.jsonl'].map((f) => path.join(dir, f));
 const mb = files.reduce((s, f) => s + fs.statSync(f).size, 0) / 1e6;
-
-/** Resident memory of every Chromium process, in MB. */
-function chromiumMb() {
-  try {
-    const out = execFileSync('ps', ['-C', 'chromium', '-o', 'rss='], { encoding: 'utf8' });
-    return out.split('\n').filter(Boolean).reduce((s, l) => s + Number(l), 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
 const { srv, ctx } = await launch({ '/': process.env.MEMAUDIT_DIST || DIST }, 'measure-large-bundle');
 let peak = 0;

@@ -11,9 +11,8 @@
 // benchmark's queries repeated under new query ids, which the qrels do not judge) and reads it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 
-import { ROOT, DIST, launch } from './testkit.mjs';
+import { ROOT, DIST, chromiumMb, launch } from './testkit.mjs';
 
 const args = process.argv.slice(2);
 const big = args.includes('--big') ? Number(args[args.indexOf('--big') + 1]) : 0;
@@ -22,16 +21,6 @@ const DIR = path.join(ROOT, 'target', 'bench-trec-eval');
 const qrels = path.join(DIR, 'qrels.txt');
 const run = path.join(DIR, 'run.trec');
 if (!fs.existsSync(run)) throw new Error('run `cargo bench --bench trec_eval` first (it writes the files)');
-
-/** Resident memory of every Chromium process, in MB. */
-function chromiumMb() {
-  try {
-    const out = execFileSync('ps', ['-C', 'chromium', '-o', 'rss='], { encoding: 'utf8' });
-    return out.split('\n').filter(Boolean).reduce((s, l) => s + Number(l), 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
 function writeBig(gb) {
   const file = path.join(DIR, 'big.trec');

@@ -15,6 +15,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const DIST = path.join(ROOT, 'dist');
 export const TOL = 1e-9;
 
+/** Resident memory of every Chromium process, in MB (the measuring scripts sample it). */
+export function chromiumMb() {
+  try {
+    const out = execFileSync('ps', ['-C', 'chromium', '-o', 'rss='], { encoding: 'utf8' });
+    return out.split('\n').filter(Boolean).reduce((s, l) => s + Number(l), 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** The native CLI's standard output (MEMAUDIT_BIN); `cwd` for relative file names. */
 export function cli(args, { cwd } = {}) {
   const bin = process.env.MEMAUDIT_BIN;
