@@ -56,7 +56,7 @@ crate::choice! {
 impl Analysis {
     /// Whether its readers take a file as a stream (an [`crate::ingest::InputFile::streamed`]):
     /// `trec-eval` reads TREC runs and qrels one line at a time, rescoring reads JSON Lines
-    /// one line at a time ([`crate::ingest::read_into`]); neither then holds the file's text.
+    /// and TREC text one line at a time ([`crate::ingest::read_into`]); neither then holds the file's text.
     /// The CLI opens such a capability's files as [`crate::ingest::PathSource`]s, the viewer's
     /// worker as slices of the browser's `File`.
     pub fn streams(self) -> bool {

@@ -106,6 +106,22 @@ fn every_run_line_form_and_awkward_lines_read_as_held() {
         "{\"system\": \"s\", \"query_id\": \"q\", \"ranked\": [\"a\"]}\n\n{\"system\": \"s\", \"ranked\": [\"b\"]}\n",
         "{\"memory_id\": \"m\", \"anchors\": [\"a\"]}\n{\"memory_id\": \"\", \"anchors\": [\"a\"]}\n",
     ];
+    // TREC text: a run and qrels with comments, blank lines, CRLF and out-of-order ranks; then
+    // a run line with 4 fields, a score that is not a number, qrels with a bad grade.
+    let trec = [
+        "# run\nq1 Q0 d2 2 0.5 sys\r\n\nq1 Q0 d1 1 0.9 sys\nq2 Q0 d1 1 0.3 sys extra\n",
+        "q1 0 d1 1\n# judged later\nq1 0 d2 0\r\nq2 0 d3 2",
+        "q1 Q0 d1 1 0.9 sys\nq1 Q0 d2 2\n",
+        "q1 Q0 d1 1 0.9 sys\nq1 Q0 d2 2 high sys\n",
+        "q1 0 d1 1\nq1 0 d2 x\n",
+    ];
+    for (i, text) in trec.iter().enumerate() {
+        for step in [1, 7, 4096] {
+            let (want, same) = same_both_ways(&[("f.trec", text.as_bytes().to_vec())], step, Limits::DEFAULT);
+            assert!(same, "TREC text {i}, step {step}: held gives {want:?}");
+            assert_eq!(want.is_err(), i >= 2, "TREC text {i}: {want:?}");
+        }
+    }
     for (i, text) in texts.iter().enumerate() {
         for step in [1, 7, 4096] {
             let (want, same) = same_both_ways(&[("f.jsonl", text.as_bytes().to_vec())], step, Limits::DEFAULT);
@@ -132,6 +148,12 @@ fn a_stream_is_counted_against_its_budgets_as_it_is_read() {
     let over = read(&[streamed("runs.jsonl", runs, 4096, rows(lines - 1))]).unwrap_err();
     assert_eq!(over, read(&[held("runs.jsonl", runs, rows(lines - 1))]).unwrap_err());
     assert!(over.message.starts_with(&format!("holds more than {} rows (lines)", lines - 1)), "{over}");
+    // TREC text is counted alike (comment lines are rows, as in a file read whole).
+    let run = trec_files(1)[1].1.clone();
+    let n = run.lines().filter(|l| !l.trim().is_empty()).count() as u64;
+    assert!(read(&[streamed("run.trec", run.as_bytes(), 64, rows(n))]).is_ok());
+    let over = read(&[streamed("run.trec", run.as_bytes(), 64, rows(n - 1))]).unwrap_err();
+    assert_eq!(over, read(&[held("run.trec", run.as_bytes(), rows(n - 1))]).unwrap_err());
     // Gzip: the inflated bytes are counted (the stored size is under the budget).
     let gz = gzip(runs);
     let limits = Limits { max_bytes: runs.len() as u64 - 1, max_rows: u64::MAX };
@@ -171,6 +193,18 @@ fn a_file_hashed_while_read_is_not_read_again_for_its_fingerprint() {
     }
 }
 
+/// Replaces the character at each position (modulo the length) with the edit's text.
+fn edit_text(text: &mut String, edits: Vec<(usize, &'static str)>) {
+    for (at, with) in edits {
+        let mut at = at % (text.len() + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let end = (at + 1..=text.len()).find(|&e| text.is_char_boundary(e)).unwrap_or(text.len());
+        text.replace_range(at..end, with);
+    }
+}
+
 /// Edits that keep the text UTF-8 (a file that is not is refused by both, but where the bad
 /// byte and an earlier bad line are both present, the held file names the byte first).
 fn edit() -> impl Strategy<Value = (usize, &'static str)> {
@@ -180,8 +214,49 @@ fn edit() -> impl Strategy<Value = (usize, &'static str)> {
     )
 }
 
+/// A TREC run and qrels written from a bundle's Raw target (the shapes `cargo bench --bench
+/// trec_eval` writes), for the edited-files property.
+fn trec_files(seed: u64) -> [(&'static str, String); 2] {
+    let spec = memaudit::synth::SynthSpec { queries: 4, systems: 2, depth: 8, seed, quirks: false, own_store: false };
+    let b = memaudit::synth::generate(&spec);
+    let mut run = String::from("# a comment\n");
+    for r in &b.runs {
+        for (i, it) in r.ranked.iter().enumerate() {
+            run.push_str(&format!(
+                "{} Q0 {} {} {} {}\n",
+                r.query_id,
+                it.memory_id,
+                i + 1,
+                10.0 - i as f64 / 3.0,
+                r.system
+            ));
+        }
+    }
+    let mut qrels = String::new();
+    for q in &b.queries {
+        for e in &q.evidence {
+            qrels.push_str(&format!("{} 0 {} {}\n", q.query_id, e.anchor, e.grade));
+        }
+    }
+    [("qrels.txt", qrels), ("run.trec", run)]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn edited_trec_files_read_the_same_streamed(
+        seed in 0u64..1000,
+        edits in prop::collection::vec(edit(), 0..4),
+        which in 0usize..2,
+        step in prop::sample::select(vec![1usize, 3, 64, 4096]),
+    ) {
+        let mut files = trec_files(seed);
+        edit_text(&mut files[which].1, edits);
+        let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, t)| (*n, t.as_bytes().to_vec())).collect();
+        let (want, same) = same_both_ways(&files, step, Limits::DEFAULT);
+        prop_assert!(same, "held gives {:?}", want);
+    }
 
     #[test]
     fn edited_bundles_read_the_same_streamed(
@@ -191,15 +266,7 @@ proptest! {
         step in prop::sample::select(vec![1usize, 3, 64, 4096]),
     ) {
         let mut files = bundle(4, seed);
-        let text = &mut files[which].1;
-        for (at, with) in edits {
-            let mut at = at % (text.len() + 1);
-            while !text.is_char_boundary(at) {
-                at -= 1;
-            }
-            let end = (at + 1..=text.len()).find(|&e| text.is_char_boundary(e)).unwrap_or(text.len());
-            text.replace_range(at..end, with);
-        }
+        edit_text(&mut files[which].1, edits);
         let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, t)| (*n, t.as_bytes().to_vec())).collect();
         let (want, same) = same_both_ways(&files, step, Limits::DEFAULT);
         prop_assert!(same, "held gives {:?}", want);

@@ -677,8 +677,9 @@ pub enum Format {
 }
 
 impl Format {
-    /// One record per line, each read on its own (a streamed file of these is never held whole).
-    pub fn is_json_lines(self) -> bool {
+    /// One record per line, each read on its own: JSON Lines and TREC text (a streamed file of
+    /// these is never held whole).
+    pub fn reads_line_by_line(self) -> bool {
         matches!(
             self,
             Format::MemoriesJsonl
@@ -687,6 +688,8 @@ impl Format {
                 | Format::RunsJsonl
                 | Format::HitsJsonl
                 | Format::LongMemEvalLog
+                | Format::TrecRun
+                | Format::TrecQrels
         )
     }
 
@@ -802,7 +805,8 @@ pub fn read_all(files: &[InputFile]) -> Result<Loaded, IngestError> {
 }
 
 /// Reads one file into `loaded`, checking that its detected format can play `role`. A streamed
-/// file ([`InputFile::streamed`]) of JSON Lines is read one line at a time and never held whole
+/// file ([`InputFile::streamed`]) of JSON Lines or TREC text is read one line at a time and
+/// never held whole
 /// (its budgets are counted as it is read); any other file is read whole, then parsed.
 pub fn read_into(
     file: &InputFile,
@@ -810,12 +814,12 @@ pub fn read_into(
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(), IngestError> {
-    // A streamed file of JSON Lines is read one line at a time, never whole: its format is
-    // known from its first line (see `detect_json_object`).
+    // A streamed file of JSON Lines or TREC text is read one line at a time, never whole: its
+    // format is known from its first line (see `detect_json_object`, `ireval::files::detect`).
     let streamed_format = match &file.content {
         Content::Source(_) => {
             file.check_stored_size()?;
-            detect(&file.name, &file.head_text()?).ok().filter(|f| f.is_json_lines())
+            detect(&file.name, &file.head_text()?).ok().filter(|f| f.reads_line_by_line())
         }
         Content::Held(_) => None,
     };
@@ -858,8 +862,6 @@ pub fn read_into(
         Some((text, gzip)) => {
             let records = match format {
                 Format::BundleJson => bundle::read_bundle_json(name, text, loaded)?,
-                Format::TrecRun => trec::read_run(name, text, loaded)?,
-                Format::TrecQrels => trec::read_qrels(name, text, loaded)?,
                 Format::JsonRun => trec::read_json_run(name, text, loaded)?,
                 Format::JsonQrels => trec::read_json_qrels(name, text, loaded)?,
                 Format::Locomo => locomo::read(name, text, loaded)?,
@@ -869,16 +871,16 @@ pub fn read_into(
                 | Format::TargetMappings
                 | Format::RunsJsonl
                 | Format::HitsJsonl
-                | Format::LongMemEvalLog => {
-                    read_json_lines(name, format, text.as_ref().into(), loaded, &mut report_progress)?
-                }
+                | Format::LongMemEvalLog
+                | Format::TrecRun
+                | Format::TrecQrels => read_lines(name, format, text.as_ref().into(), loaded, &mut report_progress)?,
             };
             (records, *gzip)
         }
         None => {
             let (reader, gzip) = file.reader_reporting(&mut report_progress)?;
             let lines = records::Lines::Stream(records::Stream { reader, gzip, limits: file.limits });
-            (read_json_lines(name, format, lines, loaded, &mut |_| {})?, gzip)
+            (read_lines(name, format, lines, loaded, &mut |_| {})?, gzip)
         }
     };
     report_progress(1.0);
@@ -897,8 +899,8 @@ pub fn read_into(
     Ok(())
 }
 
-/// Reads the records of a JSON Lines format ([`Format::is_json_lines`]).
-fn read_json_lines(
+/// Reads the records of a format read line by line ([`Format::reads_line_by_line`]).
+fn read_lines(
     name: &str,
     format: Format,
     lines: records::Lines<'_>,
@@ -912,9 +914,9 @@ fn read_json_lines(
         Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog => {
             bundle::read_runs(name, lines, loaded, progress)
         }
+        Format::TrecRun => trec::read_run(name, lines, loaded, progress),
+        Format::TrecQrels => trec::read_qrels(name, lines, loaded, progress),
         Format::BundleJson
-        | Format::TrecRun
-        | Format::TrecQrels
         | Format::JsonRun
         | Format::JsonQrels
         | Format::Locomo

@@ -206,6 +206,38 @@ pub fn each_record<'a, T: DeserializeOwned + Send>(
     }
 }
 
+/// Hands every line of `lines`, with its 1-based number, to `each`, in order (blank lines too:
+/// the caller decides what they are). A text's lines report progress by their position; a
+/// stream's are counted against its budgets as they are read ([`Budget`]).
+pub fn each_line<'a>(
+    file: &str,
+    lines: impl Into<Lines<'a>>,
+    progress: &mut dyn FnMut(f64),
+    mut each: impl FnMut(usize, &str) -> Result<(), IngestError>,
+) -> Result<(), IngestError> {
+    match lines.into() {
+        Lines::Text(text) => {
+            let total = text.len().max(1) as f64;
+            let base = text.as_ptr() as usize;
+            for (i, l) in text.lines().enumerate() {
+                if i % 4096 == 4095 {
+                    progress((l.as_ptr() as usize - base) as f64 / total);
+                }
+                each(i + 1, l)?;
+            }
+            Ok(())
+        }
+        Lines::Stream(Stream { reader, gzip, limits }) => {
+            let mut budget = Budget { file, limits, gzip, bytes: 0, rows: 0 };
+            let reader = std::io::Read::take(reader, limits.max_bytes.saturating_add(1));
+            super::for_each_line_counted(file, reader, |line, l, raw| {
+                budget.count(raw, l.trim().is_empty())?;
+                each(line, l)
+            })
+        }
+    }
+}
+
 /// The batch of lines [`each_record`] parses at once, across the cores.
 pub const PARALLEL_BATCH_BYTES: usize = 4 << 20;
 

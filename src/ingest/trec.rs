@@ -12,6 +12,7 @@
 use rustc_hash::FxHashMap;
 
 use super::bundle::HitCollector;
+use super::records::{self, Lines};
 use super::{Format, Loaded, WarningKind};
 use crate::error::{IngestError, Location};
 use crate::ireval::files::{self, IrFileKind};
@@ -53,11 +54,21 @@ pub fn not_trec(name: &str, text: &str) -> IngestError {
     )
 }
 
-pub fn read_run(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, IngestError> {
+/// A TREC run: one system per run tag, each (tag, query) list in rank order (see
+/// [`HitCollector`]). Read one line at a time from a stream.
+pub fn read_run(
+    file: &str,
+    lines: Lines<'_>,
+    loaded: &mut Loaded,
+    progress: &mut dyn FnMut(f64),
+) -> Result<usize, IngestError> {
     let mut hits = HitCollector::default();
     let mut n = 0;
-    for l in files::run_lines(file, text) {
-        let l = l?;
+    records::each_line(file, lines, progress, |line_no, line| {
+        if files::comment_or_blank(line).is_some() {
+            return Ok(());
+        }
+        let l = files::run_line(file, line_no, line)?;
         let rank: f64 = l.rank.parse().map_err(|_| {
             IngestError::new(
                 Location::line(file, l.line).with_field("rank"),
@@ -75,7 +86,8 @@ pub fn read_run(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, In
             || Location::line(file, l.line).to_string(),
         );
         n += 1;
-    }
+        Ok(())
+    })?;
     hits.finish(loaded);
     Ok(n)
 }
@@ -101,19 +113,29 @@ pub fn read_json_run(file: &str, text: &str, loaded: &mut Loaded) -> Result<usiz
 /// The judgments of qrels, by query: (qid, [(docno, rel, line)]) in file order.
 type Judged = Vec<(String, Vec<(String, i64, usize)>)>;
 
-pub fn read_qrels(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, IngestError> {
+/// TREC qrels: each query's judgments in file order. Read one line at a time from a stream.
+pub fn read_qrels(
+    file: &str,
+    lines: Lines<'_>,
+    loaded: &mut Loaded,
+    progress: &mut dyn FnMut(f64),
+) -> Result<usize, IngestError> {
     let mut judged: Judged = Vec::new();
     let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut n = 0;
-    for l in files::qrels_lines(file, text) {
-        let l = l?;
+    records::each_line(file, lines, progress, |line_no, line| {
+        if files::comment_or_blank(line).is_some() {
+            return Ok(());
+        }
+        let l = files::qrels_line(file, line_no, line)?;
         let qi = *index.entry(l.qid.to_string()).or_insert_with(|| {
             judged.push((l.qid.to_string(), Vec::new()));
             judged.len() - 1
         });
         judged[qi].1.push((l.docno.to_string(), l.rel, l.line));
         n += 1;
-    }
+        Ok(())
+    })?;
     store_qrels(file, judged, loaded);
     Ok(n)
 }

@@ -278,13 +278,9 @@ pub struct QrelsLine<'a> {
     pub rel: i64,
 }
 
-/// The data lines of a TREC qrels file (comments and blank lines skipped), each checked.
-pub fn qrels_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<QrelsLine<'a>, IngestError>> + 'a {
-    data_lines(text).map(move |(line_no, line)| qrels_line(name, line_no, line))
-}
-
-/// One data line of a qrels file, checked.
-fn qrels_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<QrelsLine<'a>, IngestError> {
+/// One data line of a qrels file, checked (comments and blank lines are the caller's:
+/// [`comment_or_blank`]).
+pub(crate) fn qrels_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<QrelsLine<'a>, IngestError> {
     let (f, count) = split_fields::<4>(line);
     if count != 4 {
         let hint = if count >= 6 { " — this looks like a run line; give the qrels first, then the run" } else { "" };
@@ -297,7 +293,7 @@ fn qrels_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<QrelsLine
 }
 
 /// `Some(true)` for a comment line, `Some(false)` for a blank one, `None` for a data line.
-fn comment_or_blank(line: &str) -> Option<bool> {
+pub(crate) fn comment_or_blank(line: &str) -> Option<bool> {
     let t = line.trim_start();
     if t.is_empty() { Some(false) } else { t.starts_with('#').then_some(true) }
 }
@@ -399,13 +395,8 @@ pub struct RunLine<'a> {
     pub extra_fields: bool,
 }
 
-/// The data lines of a TREC run file (comments and blank lines skipped), each checked.
-pub fn run_lines<'a>(name: &'a str, text: &'a str) -> impl Iterator<Item = Result<RunLine<'a>, IngestError>> + 'a {
-    data_lines(text).map(move |(line_no, line)| run_line(name, line_no, line))
-}
-
 /// One data line of a run file, checked.
-fn run_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<RunLine<'a>, IngestError> {
+pub(crate) fn run_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<RunLine<'a>, IngestError> {
     let (f, count) = split_fields::<6>(line);
     if count < 6 {
         let hint =
