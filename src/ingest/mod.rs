@@ -357,8 +357,9 @@ impl InputFile {
         self.limits
     }
 
-    /// The refusal of a file read whole that is over its budgets, if it is (a streamed file is
-    /// never: its readers hold one query at a time).
+    /// The refusal of a file read whole that is over its budgets, if it is (never for a streamed
+    /// file: `trec-eval`'s readers hold one query at a time, and the line-by-line readers of
+    /// [`read_into`] count its budgets as they read it).
     pub fn over_budget(&self) -> Option<IngestError> {
         match (&self.content, self.budgeted_text()) {
             (Content::Held(_), Err(Refusal::Budget(e))) => Some(e),
