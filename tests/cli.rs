@@ -615,9 +615,9 @@ fn plots_include_the_cutoff_curves() {
     }
 }
 
-/// Rescoring reads a file on disk as a stream, and a pipe (`<(zcat runs.jsonl.gz)`) whole: a
-/// stream is opened once for the records and once for the fingerprint, and a pipe gives its
-/// bytes once. Both give the report of the same bytes in a file.
+/// Rescoring and trec-eval read a file on disk as a stream, and a pipe (`<(zcat runs.gz)`)
+/// whole: a stream is opened once for its format, once for the records and once for the
+/// fingerprint, and a pipe gives its bytes once. Both give the report of the same bytes in a file.
 #[cfg(unix)]
 #[test]
 fn a_pipe_is_read_whole_and_gives_the_files_report() {
@@ -642,4 +642,30 @@ fn a_pipe_is_read_whole_and_gives_the_files_report() {
     writer.join().unwrap();
     assert_eq!(piped, rescore(&demo("runs.jsonl")));
     assert!(piped.contains(&memaudit::rules::sha256_hex(&runs)), "the pipe's fingerprint is that of its bytes");
+
+    // trec-eval streams its files too: a piped run was split between the format detection and
+    // the reading (and the fingerprint), and refused.
+    let qrels = dir.join("qrels.txt");
+    std::fs::write(&qrels, "q1 0 d1 1\nq1 0 d7 1\nq2 0 d3 2\n").unwrap();
+    let run: String = (0..3000).map(|i| format!("q{} Q0 d{} {} {} tag\n", 1 + i % 2, i, i + 1, 3000 - i)).collect();
+    let run_file = dir.join("run.trec");
+    std::fs::write(&run_file, &run).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, run).unwrap())
+    };
+    let trec_eval = |run: &std::path::Path| {
+        let out = bin()
+            .args(["trec-eval", "-m", "map", "-m", "num_ret", "-m", "P.10"])
+            .arg(&qrels)
+            .arg(run)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let piped = trec_eval(&fifo);
+    writer.join().unwrap();
+    assert_eq!(piped, trec_eval(&run_file));
+    assert!(piped.contains("num_ret") && piped.contains("3000"), "{piped}");
 }
