@@ -214,8 +214,8 @@ fn edit() -> impl Strategy<Value = (usize, &'static str)> {
     )
 }
 
-/// A TREC run and qrels written from a bundle's Raw target (the shapes `cargo bench --bench
-/// trec_eval` writes), for the edited-files property.
+/// A TREC run and qrels written from a bundle (the shapes `cargo bench --bench trec_eval`
+/// writes), for the edited-files property.
 fn trec_files(seed: u64) -> [(&'static str, String); 2] {
     let spec = memaudit::synth::SynthSpec { queries: 4, systems: 2, depth: 8, seed, quirks: false, own_store: false };
     let b = memaudit::synth::generate(&spec);
@@ -242,31 +242,20 @@ fn trec_files(seed: u64) -> [(&'static str, String); 2] {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
+    /// A bundle's JSON Lines or a TREC run and qrels, edited.
     #[test]
-    fn edited_trec_files_read_the_same_streamed(
+    fn edited_files_read_the_same_streamed(
         seed in 0u64..1000,
-        edits in prop::collection::vec(edit(), 0..4),
-        which in 0usize..2,
-        step in prop::sample::select(vec![1usize, 3, 64, 4096]),
-    ) {
-        let mut files = trec_files(seed);
-        edit_text(&mut files[which].1, edits);
-        let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, t)| (*n, t.as_bytes().to_vec())).collect();
-        let (want, same) = same_both_ways(&files, step, Limits::DEFAULT);
-        prop_assert!(same, "held gives {:?}", want);
-    }
-
-    #[test]
-    fn edited_bundles_read_the_same_streamed(
-        seed in 0u64..1000,
+        trec in any::<bool>(),
         edits in prop::collection::vec(edit(), 0..4),
         which in 0usize..3,
         step in prop::sample::select(vec![1usize, 3, 64, 4096]),
     ) {
-        let mut files = bundle(4, seed);
-        edit_text(&mut files[which].1, edits);
+        let mut files: Vec<(&str, String)> = if trec { trec_files(seed).into() } else { bundle(4, seed).into() };
+        let n = files.len();
+        edit_text(&mut files[which % n].1, edits);
         let files: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, t)| (*n, t.as_bytes().to_vec())).collect();
         let (want, same) = same_both_ways(&files, step, Limits::DEFAULT);
         prop_assert!(same, "held gives {:?}", want);
