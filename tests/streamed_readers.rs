@@ -3,46 +3,16 @@
 //! on valid bundles, their gzip, every run line form, and valid bundles with random edits. The
 //! budgets of a stream are counted as it is read.
 
-use std::io::Read;
-
 use memaudit::error::IngestError;
-use memaudit::ingest::{self, ByteSource, InputFile, Limits, Loaded, Role};
+use memaudit::ingest::{self, ChunkedSource, InputFile, Limits, Loaded, Role};
 use proptest::prelude::*;
-
-/// A source that hands out its bytes `step` at a time (as a disk or a browser `File` does), and
-/// counts how often it is opened.
-struct Chunked {
-    bytes: Vec<u8>,
-    step: usize,
-    opened: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl ByteSource for Chunked {
-    fn len(&self) -> u64 {
-        self.bytes.len() as u64
-    }
-    fn open(&self) -> std::io::Result<Box<dyn Read + '_>> {
-        self.opened.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        struct Slices<'a>(&'a [u8], usize);
-        impl Read for Slices<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                let n = buf.len().min(self.1).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
-        Ok(Box::new(Slices(&self.bytes, self.step)))
-    }
-}
 
 fn held(name: &str, bytes: &[u8], limits: Limits) -> InputFile {
     InputFile::new(name, bytes.to_vec()).with_limits(limits)
 }
 
 fn streamed(name: &str, bytes: &[u8], step: usize, limits: Limits) -> InputFile {
-    InputFile::streamed(name, ingest::share(Chunked { bytes: bytes.to_vec(), step, opened: Default::default() }))
-        .with_limits(limits)
+    InputFile::streamed(name, ingest::share(ChunkedSource::new(bytes.to_vec(), step))).with_limits(limits)
 }
 
 /// What reading gives, comparable: the loaded records (their debug form) or the error.
@@ -180,8 +150,8 @@ fn a_file_hashed_while_read_is_not_read_again_for_its_fingerprint() {
     for bytes in [runs.clone(), gzip(&runs)] {
         let want = InputFile::new("r", bytes.clone()).sha256().unwrap();
         for (limits, ok) in [(Limits::DEFAULT, true), (Limits { max_bytes: 1 << 30, max_rows: 3 }, false)] {
-            let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-            let source = Chunked { bytes: bytes.clone(), step: 1000, opened: opened.clone() };
+            let source = ChunkedSource::new(bytes.clone(), 1000);
+            let opened = source.opened();
             let file = InputFile::streamed("runs.jsonl", ingest::share(source)).with_limits(limits).hashed_while_read();
             assert_eq!(read(std::slice::from_ref(&file)).is_ok(), ok);
             let reads = opened.load(std::sync::atomic::Ordering::SeqCst);

@@ -4,33 +4,10 @@
 //! must give the same records or the same error when they are UTF-8 text.
 #![no_main]
 
-use std::io::Read;
-
 use libfuzzer_sys::fuzz_target;
 use memaudit::conventions::Settings;
 use memaudit::dataset::Dataset;
-use memaudit::ingest::{read_all, share, ByteSource, InputFile};
-
-/// The bytes of a file, handed out 7 at a time (a stream's reads end anywhere).
-struct Trickle(Vec<u8>);
-
-impl ByteSource for Trickle {
-    fn len(&self) -> u64 {
-        self.0.len() as u64
-    }
-    fn open(&self) -> std::io::Result<Box<dyn Read + '_>> {
-        struct Slow<'a>(&'a [u8]);
-        impl Read for Slow<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                let n = buf.len().min(7).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
-        Ok(Box::new(Slow(&self.0)))
-    }
-}
+use memaudit::ingest::{read_all, share, ChunkedSource, InputFile};
 
 fuzz_target!(|data: &[u8]| {
     // Split the input into up to three files on 0xFF bytes, so cross-file logic is exercised.
@@ -41,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let streamed: Vec<InputFile> = parts
         .iter()
         .enumerate()
-        .map(|(i, b)| InputFile::streamed(format!("f{i}"), share(Trickle(b.to_vec()))))
+        .map(|(i, b)| InputFile::streamed(format!("f{i}"), share(ChunkedSource::new(b.to_vec(), 7))))
         .collect();
     let from_stream = read_all(&streamed);
     // Where a file is not UTF-8, a file read whole names the bad byte before any bad line; a

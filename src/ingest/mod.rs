@@ -7,6 +7,7 @@ pub mod bundle;
 pub mod locomo;
 pub mod longmemeval;
 pub mod records;
+mod source;
 pub mod table;
 pub mod trec;
 pub mod warnings;
@@ -18,60 +19,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IngestError, Location};
 use crate::model::Bundle;
+#[cfg(not(target_arch = "wasm32"))]
+pub use source::PathSource;
+pub use source::{ByteSource, ChunkedSource, SharedSource, SourceBounds, share};
 pub use warnings::{Severity, Warning, WarningKind, Warnings};
-
-/// Where a file's bytes come from when they are not held in memory: a file on disk, a browser
-/// `File` read in slices. Every [`ByteSource::open`] reads it again from its first byte, so a
-/// reader that streams (`trec-eval`, JSON Lines in [`read_into`]) never holds the file whole.
-pub trait ByteSource: SourceBounds {
-    /// Its size in bytes (as stored: compressed when it is gzip).
-    fn len(&self) -> u64;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    fn open(&self) -> std::io::Result<Box<dyn Read + '_>>;
-}
-
-/// Natively a source is shared with the hashing thread; the browser has no threads.
-#[cfg(not(target_arch = "wasm32"))]
-pub trait SourceBounds: Send + Sync {}
-#[cfg(not(target_arch = "wasm32"))]
-impl<T: Send + Sync> SourceBounds for T {}
-#[cfg(target_arch = "wasm32")]
-pub trait SourceBounds {}
-#[cfg(target_arch = "wasm32")]
-impl<T> SourceBounds for T {}
-
-/// A source shared by the copies of one file (and natively with the hashing thread).
-#[cfg(not(target_arch = "wasm32"))]
-pub type SharedSource = std::sync::Arc<dyn ByteSource>;
-#[cfg(target_arch = "wasm32")]
-pub type SharedSource = std::rc::Rc<dyn ByteSource>;
-
-/// Shares a source.
-pub fn share(source: impl ByteSource + 'static) -> SharedSource {
-    #[cfg(not(target_arch = "wasm32"))]
-    return std::sync::Arc::new(source);
-    #[cfg(target_arch = "wasm32")]
-    return std::rc::Rc::new(source);
-}
-
-/// A file on disk, opened again for each pass.
-#[cfg(not(target_arch = "wasm32"))]
-pub struct PathSource {
-    pub path: std::path::PathBuf,
-    pub len: u64,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl ByteSource for PathSource {
-    fn len(&self) -> u64 {
-        self.len
-    }
-    fn open(&self) -> std::io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(std::fs::File::open(&self.path)?))
-    }
-}
 
 #[derive(Clone)]
 enum Content {
@@ -807,8 +758,8 @@ pub fn read_all(files: &[InputFile]) -> Result<Loaded, IngestError> {
 
 /// Reads one file into `loaded`, checking that its detected format can play `role`. A streamed
 /// file ([`InputFile::streamed`]) of JSON Lines or TREC text is read one line at a time and
-/// never held whole
-/// (its budgets are counted as it is read); any other file is read whole, then parsed.
+/// never held whole (its budgets are counted as it is read); any other file is read whole,
+/// then parsed.
 pub fn read_into(
     file: &InputFile,
     role: Role,
@@ -860,28 +811,11 @@ pub fn read_into(
         progress(Progress { stage: format!("reading {name}"), fraction });
     };
     let (records, gzip) = match &whole {
-        Some((text, gzip)) => {
-            let records = match format {
-                Format::BundleJson => bundle::read_bundle_json(name, text, loaded)?,
-                Format::JsonRun => trec::read_json_run(name, text, loaded)?,
-                Format::JsonQrels => trec::read_json_qrels(name, text, loaded)?,
-                Format::Locomo => locomo::read(name, text, loaded)?,
-                Format::LongMemEval | Format::LongMemEvalSnapshot => longmemeval::read(name, text, format, loaded)?,
-                Format::MemoriesJsonl
-                | Format::QueriesJsonl
-                | Format::TargetMappings
-                | Format::RunsJsonl
-                | Format::HitsJsonl
-                | Format::LongMemEvalLog
-                | Format::TrecRun
-                | Format::TrecQrels => read_lines(name, format, text.as_ref().into(), loaded, &mut report_progress)?,
-            };
-            (records, *gzip)
-        }
+        Some((text, gzip)) => (read_format(name, format, text.as_ref().into(), loaded, &mut report_progress)?, *gzip),
         None => {
             let (reader, gzip) = file.reader_reporting(&mut report_progress)?;
             let lines = records::Lines::Stream(records::Stream { reader, gzip, limits: file.limits });
-            (read_lines(name, format, lines, loaded, &mut |_| {})?, gzip)
+            (read_format(name, format, lines, loaded, &mut |_| {})?, gzip)
         }
     };
     report_progress(1.0);
@@ -900,14 +834,16 @@ pub fn read_into(
     Ok(())
 }
 
-/// Reads the records of a format read line by line ([`Format::reads_line_by_line`]).
-fn read_lines(
+/// Reads the records of `format` from `lines`: a text held whole, or a stream for the formats
+/// read line by line ([`Format::reads_line_by_line`]; the others need the whole text).
+fn read_format(
     name: &str,
     format: Format,
     lines: records::Lines<'_>,
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
+    let whole = |lines| whole_text(name, format, lines);
     match format {
         Format::MemoriesJsonl => bundle::read_memories(name, lines, loaded, progress),
         Format::QueriesJsonl => bundle::read_queries(name, lines, loaded, progress),
@@ -917,12 +853,19 @@ fn read_lines(
         }
         Format::TrecRun => trec::read_run(name, lines, loaded, progress),
         Format::TrecQrels => trec::read_qrels(name, lines, loaded, progress),
-        Format::BundleJson
-        | Format::JsonRun
-        | Format::JsonQrels
-        | Format::Locomo
-        | Format::LongMemEval
-        | Format::LongMemEvalSnapshot => Err(IngestError::new(
+        Format::BundleJson => bundle::read_bundle_json(name, whole(lines)?, loaded),
+        Format::JsonRun => trec::read_json_run(name, whole(lines)?, loaded),
+        Format::JsonQrels => trec::read_json_qrels(name, whole(lines)?, loaded),
+        Format::Locomo => locomo::read(name, whole(lines)?, loaded),
+        Format::LongMemEval | Format::LongMemEvalSnapshot => longmemeval::read(name, whole(lines)?, format, loaded),
+    }
+}
+
+/// The text of a format read whole (a stream of one is a caller's mistake, reported as such).
+fn whole_text<'a>(name: &str, format: Format, lines: records::Lines<'a>) -> Result<&'a str, IngestError> {
+    match lines {
+        records::Lines::Text(text) => Ok(text),
+        records::Lines::Stream(_) => Err(IngestError::new(
             Location::file(name),
             format!("is {}, which is not read one line at a time", format.describe()),
         )),
@@ -1179,25 +1122,9 @@ mod tests {
         enc.finish().unwrap()
     }
 
-    /// A source that hands out its bytes a few at a time (as a disk or a browser `File` does).
-    struct Trickle(Vec<u8>);
-
-    impl ByteSource for Trickle {
-        fn len(&self) -> u64 {
-            self.0.len() as u64
-        }
-        fn open(&self) -> std::io::Result<Box<dyn Read + '_>> {
-            struct Slow<'a>(&'a [u8]);
-            impl Read for Slow<'_> {
-                fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                    let n = buf.len().min(3).min(self.0.len());
-                    buf[..n].copy_from_slice(&self.0[..n]);
-                    self.0 = &self.0[n..];
-                    Ok(n)
-                }
-            }
-            Ok(Box::new(Slow(&self.0)))
-        }
+    /// Bytes handed out 3 at a time.
+    fn trickle(bytes: Vec<u8>) -> ChunkedSource {
+        ChunkedSource::new(bytes, 3)
     }
 
     fn lines_of(file: &InputFile) -> Result<Vec<(usize, String)>, IngestError> {
@@ -1262,7 +1189,7 @@ mod tests {
         // A gzip bomb stops at the byte budget, held or streamed.
         let bomb = gzip_bytes(&"q1,a,1\n".repeat(100_000).into_bytes());
         let limits = Limits { max_bytes: 50_000, max_rows: u64::MAX };
-        for f in [InputFile::new("b.gz", bomb.clone()), InputFile::streamed("b.gz", share(Trickle(bomb.clone())))] {
+        for f in [InputFile::new("b.gz", bomb.clone()), InputFile::streamed("b.gz", share(trickle(bomb.clone())))] {
             let e = f.with_limits(limits).text().unwrap_err();
             assert!(e.message.starts_with("decompresses to more than 50000 bytes"), "{}", e.message);
         }
@@ -1283,7 +1210,7 @@ mod tests {
             decode("t", text.as_bytes()).unwrap().0.lines().enumerate().map(|(i, l)| (i + 1, l.to_string())).collect();
         for bytes in [text.as_bytes().to_vec(), gzip_bytes(text.as_bytes())] {
             let held = InputFile::new("t", bytes.clone());
-            let streamed = InputFile::streamed("t", share(Trickle(bytes.clone())));
+            let streamed = InputFile::streamed("t", share(trickle(bytes.clone())));
             assert_eq!(lines_of(&held).unwrap(), want);
             assert_eq!(lines_of(&streamed).unwrap(), want);
             assert_eq!(streamed.sha256().unwrap(), held.sha256().unwrap());
@@ -1297,7 +1224,7 @@ mod tests {
     fn streamed_errors_name_the_line_and_offset_as_decode_does() {
         let bytes = b"ok\nalso ok\nbad \xff here\n".to_vec();
         let whole = decode("t", &bytes).unwrap_err();
-        let streamed = lines_of(&InputFile::streamed("t", share(Trickle(bytes)))).unwrap_err();
+        let streamed = lines_of(&InputFile::streamed("t", share(trickle(bytes)))).unwrap_err();
         assert_eq!(streamed, whole);
         assert_eq!(whole.location.line, Some(3));
         assert!(whole.message.contains("offset 15"), "{}", whole.message);
@@ -1314,11 +1241,11 @@ mod tests {
         // Lines of two-byte characters: the limit falls inside a character and inside a line.
         let line = "\u{e9}".repeat(99) + "\n";
         let text = line.repeat(HEAD_BYTES / line.len() + 10);
-        let f = InputFile::streamed("t", share(Trickle(gzip_bytes(text.as_bytes()))));
+        let f = InputFile::streamed("t", share(trickle(gzip_bytes(text.as_bytes()))));
         let head = f.head_text().unwrap();
         assert!(head.len() <= HEAD_BYTES && head.len() > HEAD_BYTES - line.len(), "{}", head.len());
         assert!(head.ends_with('\n') && text.starts_with(head.as_ref()));
-        let bad = InputFile::streamed("t", share(Trickle(b"a\n\xff\n".to_vec())));
+        let bad = InputFile::streamed("t", share(trickle(b"a\n\xff\n".to_vec())));
         assert_eq!(bad.head_text().unwrap_err().location.line, Some(2));
     }
 
