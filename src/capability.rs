@@ -30,6 +30,8 @@ pub use crate::file_role::FileRole;
 use crate::headline::Headline;
 use crate::ingest::InputFile;
 use crate::report::Table;
+use crate::stats::bootstrap::Interval;
+use crate::stats::deferred::MeanIntervals;
 
 /// The version every JSON output carries (`memaudit_version`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -61,6 +63,12 @@ impl Analysis {
     /// worker as slices of the browser's `File`.
     pub fn streams(self) -> bool {
         matches!(self, Analysis::TrecEval | Analysis::Rescore)
+    }
+
+    /// Whether its run leaves bootstrap intervals to compute ([`Capability::run_unfinished`]),
+    /// which the viewer's worker shares with a helper worker (the browser's second core).
+    pub fn splits_intervals(self) -> bool {
+        matches!(self, Analysis::Rescore)
     }
 }
 
@@ -198,6 +206,17 @@ pub trait Capability: 'static {
 
     fn run(loaded: &Self::Loaded, request: &Self::Request, progress: Progress<'_>) -> Result<Self::Report>;
 
+    /// [`Self::run`] with its bootstrap intervals left to compute ([`Unfinished`]), so that the
+    /// viewer can compute them on two workers. A capability that leaves none keeps this
+    /// default; one that overrides it has `run` = `run_unfinished` + [`Unfinished::compute`].
+    fn run_unfinished(
+        loaded: &Self::Loaded,
+        request: &Self::Request,
+        progress: Progress<'_>,
+    ) -> Result<Unfinished<Self::Report>> {
+        Self::run(loaded, request, progress).map(Unfinished::done)
+    }
+
     /// Answers a [`Self::Detail`] question from the loaded inputs under `request` (`None`:
     /// nothing loaded; some questions, like a pasted note, need no inputs).
     fn detail(
@@ -233,6 +252,46 @@ pub trait Capability: 'static {
     /// The report as LaTeX, for capabilities that offer it.
     fn latex(_report: &Self::Report) -> Option<String> {
         None
+    }
+}
+
+/// A report whose bootstrap intervals are still to compute ([`MeanIntervals`]), and the one
+/// function that puts them in their rows.
+pub struct Unfinished<R> {
+    pub report: R,
+    pub intervals: MeanIntervals,
+    put: fn(&mut R, &[Option<Interval>]),
+}
+
+impl<R> Unfinished<R> {
+    /// `put` takes the intervals in the order `intervals` asked for them.
+    pub fn new(report: R, intervals: MeanIntervals, put: fn(&mut R, &[Option<Interval>])) -> Self {
+        Unfinished { report, intervals, put }
+    }
+
+    /// A finished report: nothing left to compute.
+    pub fn done(report: R) -> Self {
+        Unfinished::new(report, MeanIntervals::new(0, 0, 0.95), |_, _| {})
+    }
+
+    /// The report with its intervals computed here, on this thread (and natively on every core).
+    pub fn compute(self) -> R {
+        let intervals = self.intervals.compute();
+        self.finish(&intervals)
+    }
+
+    /// The report with `intervals` computed elsewhere, in the order asked
+    /// ([`MeanIntervals::halves`] and [`crate::stats::deferred::Halves::join`]).
+    pub fn finish(mut self, intervals: &[Option<Interval>]) -> R {
+        (self.put)(&mut self.report, intervals);
+        self.report
+    }
+
+    /// The intervals asked for, leaving none here (to send them elsewhere and [`Self::finish`]
+    /// with the answers).
+    pub fn take_intervals(&mut self) -> MeanIntervals {
+        let empty = MeanIntervals::new(self.intervals.resamples, self.intervals.seed, self.intervals.confidence);
+        std::mem::replace(&mut self.intervals, empty)
     }
 }
 
@@ -289,7 +348,7 @@ pub fn run_once<C: Capability>(
     let names = file_names(files);
     let loaded = load_scaled::<C>(files, request, progress).map_err(|e| located(e, &names))?;
     let report = run_scaled::<C>(&loaded, request, LOAD_SHARE, progress).map_err(|e| located(e, &names))?;
-    Ok((loaded, report))
+    Ok((loaded, report.compute()))
 }
 
 /// The names of `files`, as [`located`] cites them.
@@ -332,8 +391,8 @@ fn run_scaled<C: Capability>(
     request: &C::Request,
     base: f64,
     progress: Progress<'_>,
-) -> Result<C::Report> {
-    C::run(loaded, request, &mut |p, s, f| progress(p, s, base + (1.0 - base) * f.clamp(0.0, 1.0)))
+) -> Result<Unfinished<C::Report>> {
+    C::run_unfinished(loaded, request, &mut |p, s, f| progress(p, s, base + (1.0 - base) * f.clamp(0.0, 1.0)))
 }
 
 /// A report inside the version envelope every JSON output has: `memaudit_version` first,
@@ -417,6 +476,12 @@ pub type RunResult<C> = std::result::Result<
     RunError<<C as Capability>::Overview>,
 >;
 
+/// What [`Session::run_unfinished`] returns: the report's intervals still to compute.
+pub type UnfinishedResult<C> = std::result::Result<
+    Outcome<<C as Capability>::Overview, Unfinished<<C as Capability>::Report>>,
+    RunError<<C as Capability>::Overview>,
+>;
+
 /// The result of a [`Session::run`]: the report, and the overview after a (re)load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome<O, R> {
@@ -442,6 +507,26 @@ impl<C: Capability> Session<C> {
     /// when they read but the run fails on its settings they are kept, and the error carries
     /// their overview ([`RunError`]).
     pub fn run(&mut self, files: Option<&[RoleFile]>, request: &C::Request, progress: Progress<'_>) -> RunResult<C> {
+        let mut last = None;
+        let Outcome { overview, report } = self.run_unfinished(files, request, &mut |p, s, f| {
+            last = Some(p);
+            progress(p, s, f)
+        })?;
+        let report = report.compute();
+        if let Some(phase) = last {
+            progress(phase, "done", 1.0);
+        }
+        Ok(Outcome { overview, report })
+    }
+
+    /// [`Self::run`] with the report's bootstrap intervals left to compute
+    /// ([`Capability::run_unfinished`]; the viewer's worker shares them with a helper).
+    pub fn run_unfinished(
+        &mut self,
+        files: Option<&[RoleFile]>,
+        request: &C::Request,
+        progress: Progress<'_>,
+    ) -> UnfinishedResult<C> {
         request.validate()?;
         match files {
             Some(files) => {

@@ -16,7 +16,8 @@ use crate::dataset::Dataset;
 use crate::metrics::ListScore;
 use crate::model::Target;
 use crate::rescore::Rescored;
-use crate::stats::Resampler;
+use crate::stats::bootstrap::Interval;
+use crate::stats::deferred::MeanIntervals;
 use crate::stats::mcnemar::mcnemar_exact;
 
 /// Two floats differ when further apart than this.
@@ -113,9 +114,15 @@ pub fn pair_stats(pairs: &[(&ListScore, &ListScore)]) -> PairStats {
     }
 }
 
-pub fn instability(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut Resampler) -> Vec<InstabilityRow> {
+/// The rows, without their intervals of the mean difference: each row asks for one in
+/// `intervals`, in row order ([`with_intervals`] puts them in).
+pub fn instability(
+    ds: &Dataset,
+    r: &Rescored,
+    compared: &[Target],
+    intervals: &mut MeanIntervals,
+) -> Vec<InstabilityRow> {
     let mut rows = Vec::new();
-    let mut vectors: Vec<Vec<f64>> = Vec::new();
     for s in 0..r.n_systems {
         for (a, b) in target_pairs(compared) {
             let st = pair_stats(&paired(r, s, a, b));
@@ -139,15 +146,18 @@ pub fn instability(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &
                 ci_low: None,
                 ci_high: None,
             });
-            vectors.push(st.diffs);
+            intervals.ask(st.diffs);
         }
     }
-    let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
-    for (row, ci) in rows.iter_mut().zip(resampler.mean_ci_many(&refs, r.settings.confidence)) {
+    rows
+}
+
+/// Each row's interval of the mean nDCG difference, in the order [`instability`] asked for them.
+pub fn with_intervals(rows: &mut [InstabilityRow], intervals: &[Option<Interval>]) {
+    for (row, ci) in rows.iter_mut().zip(intervals) {
         row.ci_low = ci.map(|c| c.low);
         row.ci_high = ci.map(|c| c.high);
     }
-    rows
 }
 
 /// The category name under which queries without a `category` are reported in
@@ -324,8 +334,7 @@ mod tests {
         }
 
         // The categories partition the overall rows.
-        let mut resampler = Resampler::new(0, 1);
-        for whole in instability(&ds, &r, &compared, &mut resampler) {
+        for whole in instability(&ds, &r, &compared, &mut MeanIntervals::new(0, 1, 0.95)) {
             let parts: Vec<_> = rows.iter().filter(|c| c.a == whole.a && c.b == whole.b).collect();
             assert_eq!(parts.iter().map(|c| c.n).sum::<usize>(), whole.n);
             assert_eq!(parts.iter().map(|c| c.ndcg_changed).sum::<usize>(), whole.ndcg_changed);

@@ -24,13 +24,15 @@ pub mod winners;
 
 use serde::{Deserialize, Serialize};
 
+use crate::capability::Unfinished;
 use crate::conventions::{MULTI_ANCHOR_RULE, Settings};
 use crate::dataset::{Counts, Dataset};
 use crate::ingest::{FileReport, Warning};
 use crate::metrics::ListScore;
 use crate::model::Target;
 use crate::rescore::{Rescored, rescore};
-use crate::stats::Resampler;
+use crate::stats::bootstrap::Interval;
+use crate::stats::deferred::MeanIntervals;
 
 pub use aggregation::{AggregationRow, AgreementRow, KendallRow};
 pub use contested::{ContestedRow, ContestedSummary};
@@ -175,33 +177,42 @@ pub fn run(ds: &Dataset, settings: &Settings, progress: &mut dyn FnMut(&str, f64
     audit(ds, &r, progress)
 }
 
-/// All audit tables of a rescoring.
+/// All audit tables of a rescoring, with their intervals.
 pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) -> Report {
+    let unfinished = audit_unfinished(ds, r, &mut |stage, f| progress(stage, 0.2 * f));
+    progress("intervals", 0.2);
+    let report = unfinished.compute();
+    progress("done", 1.0);
+    report
+}
+
+/// All audit tables of a rescoring, with the bootstrap intervals of the summary, instability
+/// and winner rows still to compute (in that order, one per row: [`put_intervals`]).
+pub fn audit_unfinished(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) -> Unfinished<Report> {
     let settings = &r.settings;
     let compared = compared_targets(r);
-    let mut resampler = Resampler::new(settings.bootstrap, settings.seed);
+    let mut intervals = MeanIntervals::new(settings.bootstrap, settings.seed, settings.confidence);
 
     progress("tables", 0.0);
     let per_query = per_query_rows(ds, r);
     let coverage = coverage::coverage(ds, r, &compared);
-    progress("intervals: per-target means", 0.1);
-    let summary = summary::summary(ds, r, &compared, &mut resampler);
-    progress("intervals: target pairs", 0.4);
-    let instability = instability::instability(ds, r, &compared, &mut resampler);
+    let summary = summary::summary(ds, r, &compared, &mut intervals);
+    let instability = instability::instability(ds, r, &compared, &mut intervals);
     let instability_by_category = instability::instability_by_category(ds, r, &compared);
+    progress("aggregations", 0.3);
     let aggregations = aggregation::aggregations(ds, r, &compared);
     let kendall_from_raw = aggregation::kendall_from_raw(&aggregations);
     let agreement = aggregation::agreement(ds, r, &compared);
-    progress("intervals: system pairs", 0.6);
-    let winners = winners::winners(ds, r, &compared, &mut resampler);
-    progress("recommendations", 0.9);
+    progress("winners", 0.5);
+    let winners = winners::winners(ds, r, &compared, &mut intervals);
+    progress("recommendations", 0.6);
     let recommendations = recommend::recommendations(ds, r, &compared);
     let (contested_summary, contested) = contested::contested(ds, r);
     let delta_distribution = distribution::delta_distribution(ds, r, &compared);
-    let curve = curve::curve(ds, settings, &compared, &mut |f| progress("cutoffs", 0.9 + 0.1 * f));
-    progress("done", 1.0);
+    let curve = curve::curve(ds, settings, &compared, &mut |f| progress("cutoffs", 0.7 + 0.3 * f));
+    progress("tables done", 1.0);
 
-    Report {
+    let report = Report {
         settings: settings.clone(),
         conventions: settings.describe(),
         multi_anchor_rule: MULTI_ANCHOR_RULE.to_string(),
@@ -228,7 +239,18 @@ pub fn audit(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&str, f64)) ->
         delta_distribution,
         scoring_warnings: r.warnings.iter().cloned().collect(),
         curve,
-    }
+    };
+    Unfinished::new(report, intervals, put_intervals)
+}
+
+/// The intervals [`audit_unfinished`] asked for, in its order: the summary rows', then the
+/// instability rows', then the winner rows'.
+fn put_intervals(report: &mut Report, intervals: &[Option<Interval>]) {
+    let (summary, rest) = intervals.split_at(report.summary.len().min(intervals.len()));
+    let (instability, winners) = rest.split_at(report.instability.len().min(rest.len()));
+    summary::with_intervals(&mut report.summary, summary);
+    instability::with_intervals(&mut report.instability, instability);
+    winners::with_intervals(&mut report.winners, winners);
 }
 
 fn per_query_rows(ds: &Dataset, r: &Rescored) -> Vec<PerQueryRow> {

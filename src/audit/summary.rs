@@ -12,7 +12,8 @@ use super::{Metric, mean};
 use crate::dataset::Dataset;
 use crate::model::Target;
 use crate::rescore::Rescored;
-use crate::stats::Resampler;
+use crate::stats::bootstrap::Interval;
+use crate::stats::deferred::MeanIntervals;
 
 crate::choice! {
     /// The queries a mean is taken over.
@@ -44,9 +45,10 @@ pub fn in_shared(r: &Rescored, compared: &[Target], s: usize, q: usize) -> bool 
     compared.iter().all(|&t| r.is_eligible(s, q, t))
 }
 
-pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut Resampler) -> Vec<SummaryRow> {
+/// The rows, without their nDCG intervals: each row asks for one in `intervals`, in row order
+/// ([`with_intervals`] puts them in).
+pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], intervals: &mut MeanIntervals) -> Vec<SummaryRow> {
     let mut rows = Vec::new();
-    let mut vectors: Vec<Vec<f64>> = Vec::new();
     for s in 0..r.n_systems {
         for &t in &r.targets {
             for &subset in Subset::ALL {
@@ -69,14 +71,17 @@ pub fn summary(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut 
                     ndcg_ci_low: None,
                     ndcg_ci_high: None,
                 });
-                vectors.push(ndcg);
+                intervals.ask(ndcg);
             }
         }
     }
-    let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
-    for (row, ci) in rows.iter_mut().zip(resampler.mean_ci_many(&refs, r.settings.confidence)) {
+    rows
+}
+
+/// Each row's nDCG interval, in the order [`summary`] asked for them.
+pub fn with_intervals(rows: &mut [SummaryRow], intervals: &[Option<Interval>]) {
+    for (row, ci) in rows.iter_mut().zip(intervals) {
         row.ndcg_ci_low = ci.map(|c| c.low);
         row.ndcg_ci_high = ci.map(|c| c.high);
     }
-    rows
 }

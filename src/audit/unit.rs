@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::{RescoreTable, table};
-use super::{Drilldown, Report, audit, drilldown};
+use super::{Drilldown, Report, audit_unfinished, drilldown};
 use crate::capability::{
-    Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, fingerprints_while, nothing_loaded,
+    Analysis, Capability, FileRole, Phase, Progress, RoleFile, Unfinished, Validate, fingerprints_while, nothing_loaded,
 };
 use crate::conventions::Settings;
 use crate::dataset::Dataset;
@@ -19,6 +19,8 @@ use crate::rescore::rescore;
 const BUILD_SHARE: f64 = 0.1;
 /// Within a run, the share of rescoring (the rest is tables and bootstrap intervals).
 const SCORING_SHARE: f64 = 0.45;
+/// Within the rest, the share of the tables (the bootstrap intervals take the rest).
+const TABLES_SHARE: f64 = 0.2;
 
 /// Credit-target rescoring (TIAP): saved ranked outputs rescored under Raw, Source and
 /// Canonical credit, with the audit tables.
@@ -166,12 +168,22 @@ impl Capability for Rescore {
     }
 
     fn run(ds: &Dataset, settings: &Settings, progress: Progress<'_>) -> Result<Report> {
+        Ok(Self::run_unfinished(ds, settings, progress)?.compute())
+    }
+
+    /// The intervals of the summary, instability and winner rows are left to compute
+    /// ([`super::audit_unfinished`]): most of a large audit's time.
+    fn run_unfinished(ds: &Dataset, settings: &Settings, progress: Progress<'_>) -> Result<Unfinished<Report>> {
         let r = rescore(ds, settings, &mut |f| {
             progress(Phase::Scoring, "scoring ranked lists", SCORING_SHARE * f.clamp(0.0, 1.0))
         });
-        Ok(audit(ds, &r, &mut |stage, f| {
-            progress(Phase::Tables, stage, SCORING_SHARE + (1.0 - SCORING_SHARE) * f.clamp(0.0, 1.0))
-        }))
+        let tables = SCORING_SHARE + (1.0 - SCORING_SHARE) * TABLES_SHARE;
+        let unfinished = audit_unfinished(ds, &r, &mut |stage, f| {
+            progress(Phase::Tables, stage, SCORING_SHARE + (tables - SCORING_SHARE) * f.clamp(0.0, 1.0))
+        });
+        let n = unfinished.intervals.len();
+        progress(Phase::Tables, &format!("{n} bootstrap intervals"), tables);
+        Ok(unfinished)
     }
 
     fn detail(ds: Option<&Dataset>, settings: &Settings, d: &DrilldownQuery) -> Result<Drilldown> {

@@ -23,7 +23,8 @@ use super::{Metric, mean};
 use crate::dataset::Dataset;
 use crate::model::Target;
 use crate::rescore::Rescored;
-use crate::stats::Resampler;
+use crate::stats::bootstrap::Interval;
+use crate::stats::deferred::MeanIntervals;
 use crate::stats::mcnemar::mcnemar_exact;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,9 +150,10 @@ fn rows_for(
     (rows, vectors)
 }
 
-fn with_intervals(rows: &mut [WinnerRow], vectors: &[Vec<f64>], r: &Rescored, resampler: &mut Resampler) {
-    let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
-    for (row, ci) in rows.iter_mut().zip(resampler.mean_ci_many(&refs, r.settings.confidence)) {
+/// Each row's interval of the mean difference and whether it excludes 0, in the order
+/// [`winners`] asked for them.
+pub fn with_intervals(rows: &mut [WinnerRow], intervals: &[Option<Interval>]) {
+    for (row, ci) in rows.iter_mut().zip(intervals) {
         row.ci_low = ci.map(|c| c.low);
         row.ci_high = ci.map(|c| c.high);
         row.significant = ci.is_some_and(|c| c.low > 0.0 || c.high < 0.0);
@@ -159,8 +161,9 @@ fn with_intervals(rows: &mut [WinnerRow], vectors: &[Vec<f64>], r: &Rescored, re
 }
 
 /// Every winner row: nDCG on `all` first (the rows memaudit has always written), then nDCG on
-/// `shared`, then every other metric on `all` and `shared`.
-pub fn winners(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut Resampler) -> Vec<WinnerRow> {
+/// `shared`, then every other metric on `all` and `shared`; without their intervals: each row
+/// asks for one in `intervals`, in row order ([`with_intervals`] puts them in).
+pub fn winners(ds: &Dataset, r: &Rescored, compared: &[Target], intervals: &mut MeanIntervals) -> Vec<WinnerRow> {
     let mut out = Vec::new();
     let mut order = vec![(Subset::All, Metric::Ndcg), (Subset::Shared, Metric::Ndcg)];
     for m in Metric::ALL.into_iter().filter(|m| *m != Metric::Ndcg) {
@@ -168,8 +171,8 @@ pub fn winners(ds: &Dataset, r: &Rescored, compared: &[Target], resampler: &mut 
         order.push((Subset::Shared, m));
     }
     for (subset, metric) in order {
-        let (mut rows, vectors) = rows_for(ds, r, compared, subset, metric);
-        with_intervals(&mut rows, &vectors, r, resampler);
+        let (rows, vectors) = rows_for(ds, r, compared, subset, metric);
+        vectors.into_iter().for_each(|v| intervals.ask(v));
         out.extend(rows);
     }
     out
@@ -195,7 +198,7 @@ mod tests {
         let ds = Dataset::from_jsonl(m, q, runs);
         let r = rescore(&ds, &Settings { bootstrap: 200, ..Settings::default() }, &mut |_| {});
         let compared = vec![Target::Raw, Target::Canonical];
-        let rows = winners(&ds, &r, &compared, &mut Resampler::new(200, 1));
+        let rows = winners(&ds, &r, &compared, &mut MeanIntervals::new(200, 1, 0.95));
         let get = |subset, metric, t| {
             rows.iter().find(|w| w.subset == subset && w.metric == metric && w.target == t).unwrap()
         };

@@ -7,6 +7,7 @@ pub mod bca;
 pub mod bootstrap;
 pub mod calibration;
 pub mod correlation;
+pub mod deferred;
 pub mod friedman;
 pub mod mcnemar;
 pub mod multiplicity;

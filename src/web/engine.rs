@@ -1,7 +1,8 @@
 //! The worker's logic with no browser API in it: one [`Engine`] per capability keeps the inputs
 //! of the page's last successful run ([`Session`]) and runs the capability's own `run` on new
 //! files, the demo or the kept inputs — the same call the CLI makes. [`Engines::run`] and
-//! [`Engines::detail`] dispatch a packed request by page. The worker ([`super::worker`]) only
+//! [`Engines::detail`] dispatch a packed request by page; [`Engines::run_unfinished`] leaves a
+//! report's bootstrap intervals to compute ([`Pending`]), which the worker shares with a helper. The worker ([`super::worker`]) only
 //! adds reading the browser's files and posting messages.
 
 use serde::Serialize;
@@ -12,7 +13,7 @@ use crate::alignment::Alignment;
 use crate::answers::Answers;
 use crate::audit::Rescore;
 use crate::calibration::Calibration;
-use crate::capability::{Analysis, Capability, FileRole, Progress, RunError, Session, assign_roles};
+use crate::capability::{Analysis, Capability, FileRole, Outcome, Progress, RunError, Session, assign_roles};
 use crate::claims::Claims;
 use crate::compare::Compare;
 use crate::compliance::Compliance;
@@ -23,6 +24,8 @@ use crate::label_audit::Labels;
 use crate::probe::Probe;
 use crate::reclaim::Reclaim;
 use crate::rules::Rules;
+use crate::stats::bootstrap::Interval;
+use crate::stats::deferred::MeanIntervals;
 
 /// One file of a page's demo: its name, the committed file it is, and where the worker fetches
 /// it from (relative to the worker's script, so under `dist/`; index.html copies it there).
@@ -112,13 +115,13 @@ impl<C: Capability> Engine<C> {
         files: Option<Vec<(InputFile, Option<FileRole>)>>,
         request: &C::Request,
         progress: Progress<'_>,
-    ) -> crate::capability::RunResult<C> {
+    ) -> crate::capability::UnfinishedResult<C> {
         match files {
             Some(files) => {
                 let files = assign_roles::<C>(files)?;
-                self.session.run(Some(&files), request, progress)
+                self.session.run_unfinished(Some(&files), request, progress)
             }
-            None => self.session.run(None, request, progress),
+            None => self.session.run_unfinished(None, request, progress),
         }
     }
 
@@ -167,19 +170,48 @@ fn pack<T: Serialize>(what: &str, value: &T) -> Result<Payload, Error> {
     Payload::pack(value).map_err(|message| Error::Output { what: what.into(), message })
 }
 
+/// Puts the intervals into a run's report and packs its `Outcome`.
+type Finish = Box<dyn FnOnce(&[Option<Interval>]) -> Result<Payload, Error>>;
+
+/// A run's result with its report's bootstrap intervals still to compute: here
+/// ([`Self::compute`]) or elsewhere ([`Self::finish`] with the answers).
+pub struct Pending {
+    /// The intervals asked for (empty when the capability leaves none).
+    pub intervals: MeanIntervals,
+    finish: Finish,
+}
+
+impl Pending {
+    /// The packed `Outcome` with `intervals` put in (in the order asked).
+    pub fn finish(self, intervals: &[Option<Interval>]) -> Result<Payload, Error> {
+        (self.finish)(intervals)
+    }
+
+    /// The packed `Outcome` with the intervals computed here.
+    pub fn compute(self) -> Result<Payload, Error> {
+        let intervals = self.intervals.compute();
+        self.finish(&intervals)
+    }
+}
+
 fn run_one<C: Capability>(
     engine: &mut Engine<C>,
     inputs: RunInputs,
     request: &Payload,
     progress: Progress<'_>,
-) -> Result<Payload, RunError<Payload>> {
+) -> Result<Pending, RunError<Payload>> {
     let request: C::Request = request.unpack().map_err(|m| undecodable("settings", m))?;
     let files = match inputs {
         RunInputs::Kept => None,
         RunInputs::Files(f) => Some(f),
     };
     match engine.run(files, &request, progress) {
-        Ok(outcome) => Ok(pack("the result", &outcome)?),
+        Ok(Outcome { overview, report: mut unfinished }) => Ok(Pending {
+            intervals: unfinished.take_intervals(),
+            finish: Box::new(move |intervals: &[Option<Interval>]| {
+                pack("the result", &Outcome { overview, report: unfinished.finish(intervals) })
+            }),
+        }),
         Err(RunError { error, overview }) => {
             Err(RunError { error, overview: overview.and_then(|o| pack("the overview", &o).ok()) })
         }
@@ -243,6 +275,17 @@ impl Engines {
         request: &Payload,
         progress: Progress<'_>,
     ) -> Result<Payload, RunError<Payload>> {
+        Ok(self.run_unfinished(page, inputs, request, progress)?.compute()?)
+    }
+
+    /// [`Self::run`] with the report's bootstrap intervals left to compute.
+    pub fn run_unfinished(
+        &mut self,
+        page: Analysis,
+        inputs: RunInputs,
+        request: &Payload,
+        progress: Progress<'_>,
+    ) -> Result<Pending, RunError<Payload>> {
         by_page!(self, page, run_one, inputs, request, progress)
     }
 
@@ -310,13 +353,17 @@ mod tests {
         let fast = Settings { bootstrap: 200, ..Settings::default() };
         let files = demo_files(Analysis::Rescore).unwrap().into_iter().map(|f| (f, None)).collect();
         let mut fractions = Vec::new();
+        let mut stages = Vec::new();
         let first = e
-            .run(Analysis::Rescore, RunInputs::Files(files), &Payload::pack(&fast).unwrap(), &mut |_, _, f| {
-                fractions.push(f)
+            .run(Analysis::Rescore, RunInputs::Files(files), &Payload::pack(&fast).unwrap(), &mut |_, s, f| {
+                fractions.push(f);
+                stages.push(s.to_string());
             })
             .unwrap();
         assert!(fractions.windows(2).all(|w| w[1] >= w[0] - 1e-12), "progress never goes back");
-        assert!(fractions.last().is_some_and(|f| (*f - 1.0).abs() < 1e-9));
+        // The last stage names the intervals the worker then computes (the result ends the job).
+        assert!(stages.last().is_some_and(|s| s.ends_with(" bootstrap intervals")), "{stages:?}");
+        assert!(fractions.last().is_some_and(|f| *f > 0.5 && *f < 1.0));
         let first = outcome::<Rescore>(first);
         let overview = first.overview.unwrap();
         assert_eq!(overview.queries.len(), first.report.reading.counts.queries);
@@ -367,6 +414,42 @@ mod tests {
         check::<Calibration>(&mut e);
         check::<Alignment>(&mut e);
         check::<Compliance>(&mut e);
+    }
+
+    /// The worker's way (intervals left to compute, half of them on its helper) packs the same
+    /// bytes as the CLI's (`run`, every interval here); only rescoring leaves intervals, and its
+    /// demo leaves enough that the viewer's demo (and its e2e tests) go through the helper.
+    #[test]
+    fn intervals_computed_in_halves_give_the_same_result() {
+        fn check<C: Capability>() {
+            let files = || demo_files(C::ANALYSIS).unwrap().into_iter().map(|f| (f, None)).collect();
+            let request = Payload::pack(&C::Request::default()).unwrap();
+            let whole = Engines::new().run(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet()).unwrap();
+            let pending = Engines::new()
+                .run_unfinished(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet())
+                .unwrap_or_else(|e| panic!("{}: {}", C::ANALYSIS, e.error));
+            assert_eq!(!pending.intervals.is_empty(), C::ANALYSIS.splits_intervals(), "{}", C::ANALYSIS);
+            if C::ANALYSIS.splits_intervals() {
+                assert!(pending.intervals.work() >= crate::web::helper::MIN_SHARED_WORK, "{}", C::ANALYSIS);
+            }
+            let halves = pending.intervals.halves();
+            let joined = halves.join(&halves.here.compute(), &halves.there.compute()).unwrap();
+            let split = pending.finish(&joined).unwrap();
+            assert!(split.len() == whole.len() && split == whole, "{}: the same packed result", C::ANALYSIS);
+        }
+        check::<Rescore>();
+        check::<Compare>();
+        check::<Probe>();
+        check::<Reclaim>();
+        check::<Answers>();
+        check::<Ablation>();
+        check::<Claims>();
+        check::<Rules>();
+        check::<TrecEval>();
+        check::<Labels>();
+        check::<Calibration>();
+        check::<Alignment>();
+        check::<Compliance>();
     }
 
     #[test]

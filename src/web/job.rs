@@ -236,6 +236,8 @@ impl<C: Capability> Job<C> {
                     }
                 }
             }
+            // A helper's answer goes to its worker, never to a page.
+            Response::Intervals { .. } => JobEvent::Ignored,
             Response::Detail { job, view } => {
                 if self.detail_job != Some(job) {
                     return JobEvent::Ignored;

@@ -13,6 +13,7 @@ pub mod components;
 pub mod dom;
 pub mod engine;
 pub mod format;
+pub mod helper;
 pub mod job;
 pub mod limits;
 pub mod msgpack;

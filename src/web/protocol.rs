@@ -63,6 +63,10 @@ pub enum Request {
     Detail { job: JobId, page: Analysis, request: Payload, detail: Payload },
     /// A page's message that did not decode (the worker answers [`Response::Undecodable`]).
     Undecodable { message: String },
+    /// From a worker to its helper ([`super::helper`], never from a page): the bootstrap
+    /// intervals of a part of a run's vectors (`stats::deferred::MeanIntervals`, packed); the
+    /// answer is [`Response::Intervals`].
+    Intervals { job: JobId, intervals: Payload },
 }
 
 /// Milliseconds spent per phase of a job.
@@ -72,6 +76,9 @@ pub struct Timing {
     pub build_ms: f64,
     pub audit_ms: f64,
     pub total_ms: f64,
+    /// Bootstrap intervals the worker's helper computed (on the second core; 0: none).
+    #[serde(default)]
+    pub helper_intervals: usize,
 }
 
 /// Worker → page.
@@ -95,6 +102,9 @@ pub enum Response {
     /// The page's worker stopped (made on the page by its channel, never sent by a worker):
     /// whatever was running is lost and the next job starts a new worker.
     Died { message: String },
+    /// A helper's answer to [`Request::Intervals`] (to its worker, never to a page): the
+    /// intervals (`Vec<Option<Interval>>`, packed) in the order asked.
+    Intervals { job: JobId, intervals: Payload },
 }
 
 impl Response {
@@ -104,7 +114,8 @@ impl Response {
             Response::Progress { job, .. }
             | Response::Done { job, .. }
             | Response::Detail { job, .. }
-            | Response::Failed { job, .. } => Some(*job),
+            | Response::Failed { job, .. }
+            | Response::Intervals { job, .. } => Some(*job),
             Response::Ready | Response::Undecodable { .. } | Response::Died { .. } => None,
         }
     }

@@ -12,7 +12,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::codec::{decode_request, encode};
-use super::engine::{Engines, RunInputs, demo_sources};
+use super::engine::{Engines, Pending, RunInputs, demo_sources};
+use super::helper;
 use super::protocol::{Inputs, JobFile, JobId, Payload, Request, Response, Timing};
 use crate::capability::{Analysis, FileRole, Phase};
 use crate::error::{Error, IngestError, Location};
@@ -79,7 +80,7 @@ impl Reporter {
         }
     }
 
-    fn timing(&self) -> Timing {
+    fn timing(&self, helper_intervals: usize) -> Timing {
         let end = now_ms();
         let begin = |p: Phase| self.marks.iter().find(|m| m.0 == p).map(|m| m.1);
         let work_start = [Phase::Scoring, Phase::Tables, Phase::Pairing, Phase::Comparing, Phase::Analysing]
@@ -96,6 +97,7 @@ impl Reporter {
             },
             audit_ms: work_start.map_or(0.0, |a| end - a),
             total_ms: end - self.start,
+            helper_intervals,
         }
     }
 }
@@ -293,6 +295,10 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
     match request {
         Request::Run { job, page, inputs, request, limits } => {
             let mut rep = Reporter::new(job);
+            if page.splits_intervals() && helper::ensure_started() {
+                // Lets the new helper's script be fetched (see `helper::ensure_started`).
+                gloo::timers::future::TimeoutFuture::new(0).await;
+            }
             let (files, keep) = match inputs {
                 Inputs::Files(files) => match read_all(&files, page, limits, &mut rep).await {
                     Ok(read) => (RunInputs::Files(read), Some(files)),
@@ -318,8 +324,16 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
                     }
                 }
             };
-            state.borrow_mut().run(job, page, files, keep, &request, &mut rep)
+            let pending = state.borrow_mut().run(job, page, files, keep, &request, &mut rep);
+            match pending {
+                Ok(pending) => finish(job, pending, rep).await,
+                Err(response) => response,
+            }
         }
+        Request::Intervals { job, intervals } => match helper::answer(&intervals) {
+            Ok(intervals) => Response::Intervals { job, intervals },
+            Err(message) => Response::Undecodable { message },
+        },
         Request::Detail { job, page, request, detail } => {
             let mut w = state.borrow_mut();
             match w.engines.detail(page, &request, &detail) {
@@ -331,7 +345,18 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
     }
 }
 
+/// A run's result once its bootstrap intervals are computed, here and on the helper.
+async fn finish(job: JobId, pending: Pending, rep: Reporter) -> Response {
+    let (intervals, shared) = helper::compute_shared(job, &pending.intervals).await;
+    match pending.finish(&intervals) {
+        Ok(outcome) => Response::Done { job, outcome, timing: rep.timing(shared) },
+        Err(error) => Response::Failed { job, error, kept_previous: true, overview: None },
+    }
+}
+
 impl AuditWorker {
+    /// Runs up to the bootstrap intervals ([`finish`] computes them); `Err` is the response of
+    /// a failed run.
     fn run(
         &mut self,
         job: JobId,
@@ -340,13 +365,13 @@ impl AuditWorker {
         keep: Option<Vec<JobFile>>,
         request: &Payload,
         rep: &mut Reporter,
-    ) -> Response {
-        match self.engines.run(page, files, request, &mut |p, s, f| rep.report(p, s, f)) {
-            Ok(outcome) => {
+    ) -> Result<Pending, Response> {
+        match self.engines.run_unfinished(page, files, request, &mut |p, s, f| rep.report(p, s, f)) {
+            Ok(pending) => {
                 if let Some(files) = keep {
                     self.files.insert(page, files);
                 }
-                Response::Done { job, outcome, timing: rep.timing() }
+                Ok(pending)
             }
             Err(e) => {
                 // Files that were read are kept even when the run failed on its settings.
@@ -359,7 +384,7 @@ impl AuditWorker {
                 if let Response::Failed { overview, .. } = &mut r {
                     *overview = e.overview;
                 }
-                r
+                Err(r)
             }
         }
     }
@@ -372,6 +397,9 @@ impl AuditWorker {
 /// Starts the worker: every message is queued and handled in turn, in the order it came (a
 /// run may wait for the browser's digests); `Ready` tells the page it may send.
 pub fn start() {
+    if !helper::is_helper() {
+        helper::ensure_started();
+    }
     let state = Rc::new(RefCell::new(AuditWorker::default()));
     let queue: Rc<RefCell<VecDeque<Request>>> = Rc::default();
     let busy = Rc::new(Cell::new(false));

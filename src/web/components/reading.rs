@@ -65,8 +65,13 @@ pub fn reading_summary(props: &ReadingProps) -> Html {
     let timing = props.timing.as_ref().map(|t| {
         html! {
             <p class="timing" id="timing" data-total-ms={format!("{:.0}", t.total_ms)}>
-                { format!("Read in {}, checked in {}, scored and audited in {} (total {}).",
-                    duration(t.read_ms), duration(t.build_ms), duration(t.audit_ms), duration(t.total_ms)) }
+                { format!("Read in {}, checked in {}, scored and audited in {} (total {}){}.",
+                    duration(t.read_ms), duration(t.build_ms), duration(t.audit_ms), duration(t.total_ms),
+                    if t.helper_intervals > 0 {
+                        format!("; {} of the bootstrap intervals computed by a second worker", t.helper_intervals)
+                    } else {
+                        String::new()
+                    }) }
             </p>
         }
     });
