@@ -295,9 +295,13 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
     match request {
         Request::Run { job, page, inputs, request, limits } => {
             let mut rep = Reporter::new(job);
-            if page.splits_intervals() && helper::ensure_started() {
-                // Lets the new helper's script be fetched (see `helper::ensure_started`).
-                gloo::timers::future::TimeoutFuture::new(0).await;
+            if page.splits_intervals() {
+                helper::ensure_started();
+                if helper::loading() {
+                    // Lets the helper's start go on while the files are read (see
+                    // `helper::ensure_started`).
+                    gloo::timers::future::TimeoutFuture::new(0).await;
+                }
             }
             let (files, keep) = match inputs {
                 Inputs::Files(files) => match read_all(&files, page, limits, &mut rep).await {
