@@ -312,6 +312,25 @@ mod tests {
     use crate::capability::{Outcome, quiet};
     use crate::conventions::Settings;
 
+    /// Calls `$check::<C>(args…)` for every capability.
+    macro_rules! every_capability {
+        ($check:ident $(, $arg:expr)*) => {
+            $check::<Rescore>($($arg),*);
+            $check::<Compare>($($arg),*);
+            $check::<Probe>($($arg),*);
+            $check::<Reclaim>($($arg),*);
+            $check::<Answers>($($arg),*);
+            $check::<Ablation>($($arg),*);
+            $check::<Claims>($($arg),*);
+            $check::<Rules>($($arg),*);
+            $check::<TrecEval>($($arg),*);
+            $check::<Labels>($($arg),*);
+            $check::<Calibration>($($arg),*);
+            $check::<Alignment>($($arg),*);
+            $check::<Compliance>($($arg),*);
+        };
+    }
+
     fn outcome<C: Capability>(payload: Payload) -> Outcome<C::Overview, C::Report> {
         payload.unpack().unwrap()
     }
@@ -401,19 +420,7 @@ mod tests {
             assert!(!crate::capability::headlines::<C>(&report).is_empty(), "{} demo has headlines", C::ANALYSIS);
         }
         let mut e = Engines::new();
-        check::<Rescore>(&mut e);
-        check::<Compare>(&mut e);
-        check::<Probe>(&mut e);
-        check::<Reclaim>(&mut e);
-        check::<Answers>(&mut e);
-        check::<Ablation>(&mut e);
-        check::<Claims>(&mut e);
-        check::<Rules>(&mut e);
-        check::<TrecEval>(&mut e);
-        check::<Labels>(&mut e);
-        check::<Calibration>(&mut e);
-        check::<Alignment>(&mut e);
-        check::<Compliance>(&mut e);
+        every_capability!(check, &mut e);
     }
 
     /// The worker's way (intervals left to compute, half of them on its helper) packs the same
@@ -437,19 +444,7 @@ mod tests {
             let split = pending.finish(&joined).unwrap();
             assert!(split.len() == whole.len() && split == whole, "{}: the same packed result", C::ANALYSIS);
         }
-        check::<Rescore>();
-        check::<Compare>();
-        check::<Probe>();
-        check::<Reclaim>();
-        check::<Answers>();
-        check::<Ablation>();
-        check::<Claims>();
-        check::<Rules>();
-        check::<TrecEval>();
-        check::<Labels>();
-        check::<Calibration>();
-        check::<Alignment>();
-        check::<Compliance>();
+        every_capability!(check);
     }
 
     #[test]
