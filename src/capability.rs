@@ -455,7 +455,7 @@ impl<C: Capability> std::fmt::Debug for Session<C> {
     }
 }
 
-/// A failed [`Session::run`]: the error and, when new files were read but the run failed on
+/// A failed [`Session::run_unfinished`]: the error and, when new files were read but the run failed on
 /// its settings (a pairing refused, an arm that does not exist), the overview of those files,
 /// which are kept: the user fixes the settings, not the files.
 #[derive(Debug, Clone, PartialEq)]
@@ -470,19 +470,13 @@ impl<O> From<Error> for RunError<O> {
     }
 }
 
-/// What [`Session::run`] returns.
-pub type RunResult<C> = std::result::Result<
-    Outcome<<C as Capability>::Overview, <C as Capability>::Report>,
-    RunError<<C as Capability>::Overview>,
->;
-
 /// What [`Session::run_unfinished`] returns: the report's intervals still to compute.
 pub type UnfinishedResult<C> = std::result::Result<
     Outcome<<C as Capability>::Overview, Unfinished<<C as Capability>::Report>>,
     RunError<<C as Capability>::Overview>,
 >;
 
-/// The result of a [`Session::run`]: the report, and the overview after a (re)load.
+/// The result of a [`Session::run_unfinished`]: the report, and the overview after a (re)load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome<O, R> {
     pub overview: Option<O>,
@@ -502,25 +496,11 @@ impl<C: Capability> Session<C> {
         }
     }
 
-    /// Runs `request` on new `files` or, with `None`, on the kept inputs. New files replace the
-    /// kept ones only when they are read without error (a bad file never replaces good data);
-    /// when they read but the run fails on its settings they are kept, and the error carries
-    /// their overview ([`RunError`]).
-    pub fn run(&mut self, files: Option<&[RoleFile]>, request: &C::Request, progress: Progress<'_>) -> RunResult<C> {
-        let mut last = None;
-        let Outcome { overview, report } = self.run_unfinished(files, request, &mut |p, s, f| {
-            last = Some(p);
-            progress(p, s, f)
-        })?;
-        let report = report.compute();
-        if let Some(phase) = last {
-            progress(phase, "done", 1.0);
-        }
-        Ok(Outcome { overview, report })
-    }
-
-    /// [`Self::run`] with the report's bootstrap intervals left to compute
-    /// ([`Capability::run_unfinished`]; the viewer's worker shares them with a helper).
+    /// Runs `request` on new `files` or, with `None`, on the kept inputs, with the report's
+    /// bootstrap intervals left to compute ([`Capability::run_unfinished`]; the viewer's worker
+    /// shares them with a helper). New files replace the kept ones only when they are read
+    /// without error (a bad file never replaces good data); when they read but the run fails on
+    /// its settings they are kept, and the error carries their overview ([`RunError`]).
     pub fn run_unfinished(
         &mut self,
         files: Option<&[RoleFile]>,

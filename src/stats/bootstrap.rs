@@ -339,7 +339,7 @@ impl Resampler {
 
 /// The first index of each distinct vector (bitwise equal values) and, for each vector, the
 /// position of its first occurrence among them.
-fn distinct_vectors(vectors: &[&[f64]]) -> (Vec<usize>, Vec<usize>) {
+pub(crate) fn distinct_vectors(vectors: &[&[f64]]) -> (Vec<usize>, Vec<usize>) {
     use std::hash::{Hash, Hasher};
     let mut unique: Vec<usize> = Vec::new();
     let mut slot = Vec::with_capacity(vectors.len());

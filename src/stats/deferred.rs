@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bootstrap::{Interval, Resampler};
+use super::bootstrap::{Interval, Resampler, distinct_vectors};
 
 /// Vectors whose mean intervals are still to be computed, with the settings they take.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,18 +59,8 @@ impl MeanIntervals {
     /// ([`Halves::join`]). Equal vectors (a mean on the shared subset that is the mean on all
     /// queries) are computed once, in one part.
     pub fn halves(&self) -> Halves {
-        let mut first: Vec<usize> = Vec::new();
-        let mut slot = Vec::with_capacity(self.vectors.len());
-        let mut seen: rustc_hash::FxHashMap<&[u8], usize> = rustc_hash::FxHashMap::default();
-        let bytes: Vec<Vec<u8>> =
-            self.vectors.iter().map(|v| v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect()).collect();
-        for (i, b) in bytes.iter().enumerate() {
-            let u = *seen.entry(b.as_slice()).or_insert_with(|| {
-                first.push(i);
-                first.len() - 1
-            });
-            slot.push(u);
-        }
+        let refs: Vec<&[f64]> = self.vectors.iter().map(Vec::as_slice).collect();
+        let (first, slot) = distinct_vectors(&refs);
         let total: usize = first.iter().map(|&i| self.vectors[i].len()).sum();
         // The first part takes vectors until it holds half of the values.
         let mut cut = 0;
