@@ -9,6 +9,7 @@ pub mod attach;
 pub mod audit;
 pub mod calibration;
 pub mod capability;
+pub mod cells;
 pub mod choice;
 pub mod claims;
 pub mod compare;

@@ -326,7 +326,12 @@ fn sweeps_are_cells_per_design_value() {
         "{}",
         e.message
     );
-    let trials = read_trials(&file, None, Some("store")).unwrap().trials;
+    let read = read_trials(&file, None, Some("store")).unwrap().trials;
+    // The cells mechanism finds the design columns (n × budget, three of four combinations).
+    let form = |pool_design: bool| {
+        memaudit::reclaim::cells::form(read.clone(), &Default::default(), pool_design, Some("store")).unwrap().trials
+    };
+    let trials = form(false);
     assert_eq!(trials[0].pid, "0");
     assert_eq!(trials[0].design, [("n".to_string(), "4".to_string()), ("budget".to_string(), "300".to_string())]);
     let report = analyze(
@@ -354,7 +359,7 @@ fn sweeps_are_cells_per_design_value() {
     assert_eq!(cell("lossy_padded", "8", "300").attractor_per_n.rate, None);
     // Pooled only when asked.
     let pooled = analyze(
-        &trials,
+        &form(true),
         &ReclaimSettings {
             pool_design: true,
             bootstrap: BootstrapSettings { resamples: 200, ..Default::default() },
@@ -369,6 +374,7 @@ fn sweeps_are_cells_per_design_value() {
                    {\"H\": 2, \"policy\": \"lossy\", \"planted\": true, \"store\": 0, \"reclaim\": true}\n";
     let t =
         read_trials(&InputFile::new("cascade.jsonl", cascade.as_bytes().to_vec()), None, Some("store")).unwrap().trials;
+    let t = memaudit::reclaim::cells::form(t, &Default::default(), false, Some("store")).unwrap().trials;
     let r = analyze(
         &t,
         &ReclaimSettings {

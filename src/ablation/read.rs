@@ -133,7 +133,7 @@ fn expand<'a>(
     };
     let col = items_col.unwrap_or_default();
     let loc = || table.location(row).with_field(col);
-    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(text) else {
+    let Ok(Value::Array(items)) = crate::ingest::json::from_str(text) else {
         return Err(IngestError::new(
             loc(),
             "expected an array of retrieved memories [{\"memory_id\": …, \"score\": …}, …]",

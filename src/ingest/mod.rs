@@ -4,6 +4,7 @@
 //! field. Nothing here panics on user input.
 
 pub mod bundle;
+pub mod json;
 pub mod locomo;
 pub mod longmemeval;
 pub mod records;

@@ -31,12 +31,8 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
     let name = file.name.as_str();
     let first = text.trim_start().chars().next();
     if first == Some('[') {
-        let doc: Value = serde_json::from_str(&text).map_err(|e| {
-            IngestError::new(
-                Location::line(name, e.line()),
-                format!("not valid JSON: {}", crate::ingest::records::strip_position(&e)),
-            )
-        })?;
+        let doc: Value =
+            crate::ingest::json::from_str(&text).map_err(|e| crate::ingest::json::error_at(name, 0, &e))?;
         let items = doc.as_array().map(Vec::as_slice).unwrap_or_default();
         let objects: Vec<(usize, &serde_json::Map<String, Value>)> = items
             .iter()
@@ -58,12 +54,8 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
             if line.trim().is_empty() {
                 continue;
             }
-            let v: Value = serde_json::from_str(line).map_err(|e| {
-                IngestError::new(
-                    Location::line(name, i + 1),
-                    format!("not a JSON object: {}", crate::ingest::records::strip_position(&e)),
-                )
-            })?;
+            let v: Value =
+                crate::ingest::json::from_str(line).map_err(|e| crate::ingest::json::error_at(name, i + 1, &e))?;
             match v {
                 Value::Object(o) => {
                     cells += o.len() as u64;

@@ -143,7 +143,7 @@ pub(crate) fn read_eval_archive(name: &str, bytes: &[u8], b: &mut Builder) -> Re
         let mut f = zip.by_name(entry).map_err(|e| bad(format!("{entry}: {e}")))?;
         let mut text = String::new();
         f.read_to_string(&mut text).map_err(|e| bad(format!("{entry}: {e}")))?;
-        serde_json::from_str(&text).map_err(|e| {
+        crate::ingest::json::from_str(&text).map_err(|e| {
             IngestError::new(Location::file(name).with_field(entry.to_string()), format!("not valid JSON: {e}"))
         })
     };

@@ -5,40 +5,19 @@
 //! as 1/0; `null` is missing; arrays are kept as their compact JSON text (not numeric).
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use super::{Builder, OutcomeFormat, OutcomeRow, OutcomeWarningKind, parse_number};
 use crate::audit::PerQueryRow;
 use crate::error::{IngestError, Location};
 use crate::ingest::file_stem;
-use crate::ingest::records::{jsonl_lines, parse, strip_position};
+use crate::ingest::records::{jsonl_lines, parse};
 
-/// A JSON object with its members in document order (serde_json's map sorts them).
-struct Ordered(Vec<(String, Value)>);
-
-impl<'de> Deserialize<'de> for Ordered {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Ordered;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, Value>()? {
-                    out.push((k, v));
-                }
-                Ok(Ordered(out))
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
+/// A JSON object with its members in document order (serde_json's map sorts them), a repeated
+/// key refused.
+type Ordered = crate::ingest::json::OrderedObject;
 
 /// Fields that name the arm of a judge record; without any of them the arm is the file stem.
 const JUDGE_ARM_FIELDS: [&str; 7] = ["arm", "system", "config", "configuration", "method", "variant", "policy"];
@@ -75,11 +54,7 @@ fn is_record_array(v: &Value) -> bool {
 }
 
 fn syntax_error(name: &str, line: usize, e: &serde_json::Error) -> IngestError {
-    let line = if line == 0 { e.line() } else { line };
-    IngestError::new(
-        Location::line(name, line.max(1)),
-        format!("not valid JSON: {} (column {})", strip_position(e), e.column()),
-    )
+    crate::ingest::json::error_at(name, line, e)
 }
 
 /// The first non-blank line, if it is a complete JSON object, with its line number.
@@ -99,7 +74,7 @@ pub(super) fn detect(name: &str, text: &str) -> Result<OutcomeFormat, IngestErro
     {
         return Ok(classify_record(&obj.0));
     }
-    let doc: Value = serde_json::from_str(text).map_err(|e| syntax_error(name, 0, &e))?;
+    let doc: Value = crate::ingest::json::from_str(text).map_err(|e| syntax_error(name, 0, &e))?;
     classify_document(name, text, &doc)
 }
 
@@ -137,7 +112,7 @@ pub(super) fn read(name: &str, text: &str, format: OutcomeFormat, b: &mut Builde
     if is_lines {
         for (line, l) in jsonl_lines(text, &mut |_| {}) {
             let obj = serde_json::from_str::<Ordered>(l).map_err(|e| {
-                if e.is_data() {
+                if e.is_data() && !crate::ingest::json::is_repeated_key(&e) {
                     IngestError::new(Location::line(name, line), "expected one JSON object per line")
                 } else {
                     syntax_error(name, line, &e)
@@ -146,7 +121,7 @@ pub(super) fn read(name: &str, text: &str, format: OutcomeFormat, b: &mut Builde
             judge_rows += push_record(name, line, &obj.0, None, format, b)?;
         }
     } else {
-        let doc: Value = serde_json::from_str(text).map_err(|e| syntax_error(name, 0, &e))?;
+        let doc: Value = crate::ingest::json::from_str(text).map_err(|e| syntax_error(name, 0, &e))?;
         b.stated = stated_config(&doc);
         let lines = object_lines(text, 3);
         for r in document_records(name, &doc, &lines)? {

@@ -336,7 +336,7 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
         }
         OutcomeFormat::RescorePerQuery if !looks_json(&text) => tabular::read(&file.name, &text, format, &mut b)?,
         OutcomeFormat::InspectLog => {
-            let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            let doc: serde_json::Value = crate::ingest::json::from_str(&text).map_err(|e| {
                 IngestError::new(Location::line(&file.name, e.line().max(1)), format!("not valid JSON: {e}"))
             })?;
             inspect::read_json_log(&file.name, &doc, &mut b)?

@@ -30,8 +30,35 @@ fn delimiter(text: &str) -> u8 {
     }
 }
 
-fn csv_error(name: &str, e: &csv::Error) -> IngestError {
-    let line = e.position().map_or(1, |p| p.line() as usize).max(1);
+/// Line numbers from byte offsets: the csv crate counts a CRLF file's lines one too early, so the
+/// line of a record is the number of `\n` before its first byte, plus one (quoted newlines,
+/// CR, CRLF and LF files alike).
+struct Lines<'a> {
+    text: &'a [u8],
+    /// Offset counted up to, and the line there.
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines { text: text.as_bytes(), at: 0, line: 1 }
+    }
+
+    /// The line of byte `offset` (offsets asked in increasing order are counted once).
+    fn of(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        if offset < self.at {
+            return 1 + memchr::memchr_iter(b'\n', &self.text[..offset]).count();
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.text[self.at..offset]).count();
+        self.at = offset;
+        self.line
+    }
+}
+
+fn csv_error(name: &str, e: &csv::Error, lines: &mut Lines<'_>) -> IngestError {
+    let line = e.position().map_or(1, |p| lines.of(p.byte() as usize)).max(1);
     let message = match e.kind() {
         csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".to_string(),
         _ => format!("not valid CSV: {e}"),
@@ -47,9 +74,9 @@ pub(crate) fn parse(name: &str, text: &str, limits: Limits) -> Result<CsvData, I
         .has_headers(true)
         .flexible(true)
         .from_reader(text.as_bytes());
-    let header_line = reader.position().line().max(1) as usize;
-    let raw_headers = reader.headers().map_err(|e| csv_error(name, &e))?.clone();
-    let header_line = raw_headers.position().map_or(header_line, |p| p.line() as usize).max(1);
+    let mut lines = Lines::new(text);
+    let raw_headers = reader.headers().map_err(|e| csv_error(name, &e, &mut lines))?.clone();
+    let header_line = raw_headers.position().map_or(1, |p| lines.of(p.byte() as usize)).max(1);
     let headers: Vec<String> = raw_headers.iter().map(|h| h.trim().to_string()).collect();
     let mut seen = HashSet::new();
     for (i, h) in headers.iter().enumerate() {
@@ -80,8 +107,8 @@ pub(crate) fn parse(name: &str, text: &str, limits: Limits) -> Result<CsvData, I
     let mut cells = headers.len() as u64;
     let mut records = Vec::new();
     for rec in reader.records() {
-        let rec = rec.map_err(|e| csv_error(name, &e))?;
-        let line = rec.position().map_or(0, |p| p.line() as usize).max(1);
+        let rec = rec.map_err(|e| csv_error(name, &e, &mut lines))?;
+        let line = rec.position().map_or(1, |p| lines.of(p.byte() as usize)).max(1);
         cells += rec.len() as u64;
         limits.check_cells(|| Location::line(name, line), cells)?;
         // A line with nothing but blanks carries no data (like a blank JSONL line).

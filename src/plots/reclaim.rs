@@ -178,6 +178,7 @@ mod tests {
             abstain_rule: "strict".into(),
             hedge_abstain: 0,
             abstain_fallback: 0,
+            ..Cell::default()
         }
     }
 

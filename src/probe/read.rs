@@ -30,7 +30,7 @@ use super::source::{ItemInput, SourceKind};
 use super::warnings::{ProbeWarningKind as W, ProbeWarnings};
 use crate::error::{IngestError, Location};
 use crate::ingest::InputFile;
-use crate::ingest::records::{jsonl_lines, strip_position};
+use crate::ingest::records::jsonl_lines;
 
 /// One problem of the probe keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,9 +88,7 @@ fn scalar_text(v: &Value) -> Option<String> {
 pub fn read_probe_keys(file: &InputFile) -> Result<ProbeKeys, IngestError> {
     let (text, _) = file.text()?;
     let name = file.name.as_str();
-    let doc: Value = serde_json::from_str(&text).map_err(|e| {
-        IngestError::new(Location::line(name, e.line().max(1)), format!("not valid JSON: {}", strip_position(&e)))
-    })?;
+    let doc: Value = crate::ingest::json::from_str(&text).map_err(|e| crate::ingest::json::error_at(name, 0, &e))?;
     let lists: Vec<(String, &Vec<Value>)> = match &doc {
         Value::Array(a) => vec![(String::new(), a)],
         Value::Object(m) => m
@@ -185,13 +183,10 @@ pub struct NotesRead {
 }
 
 fn obj_line(name: &str, line: usize, text: &str) -> Result<Map<String, Value>, IngestError> {
-    match serde_json::from_str::<Value>(text) {
+    match crate::ingest::json::from_str(text) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(IngestError::new(Location::line(name, line), "expected a JSON object on this line")),
-        Err(e) => Err(IngestError::new(
-            Location::line(name, line),
-            format!("not valid JSON: {} (column {})", strip_position(&e), e.column()),
-        )),
+        Err(e) => Err(crate::ingest::json::error_at(name, line, &e)),
     }
 }
 

@@ -38,6 +38,7 @@ use super::abstain::{AbstainRule, hedge_parses, hedge_phrase};
 use super::bootstrap::{self, BootstrapSettings};
 use super::score::{Answer, parse_reply, same_answer};
 use super::trials::Trial;
+use crate::cells::{CellItems, Populations};
 use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
 
 /// Where each trial's correctness comes from.
@@ -92,7 +93,7 @@ impl Default for ReclaimSettings {
 }
 
 /// A count over a labelled denominator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Share {
     pub count: usize,
     pub denominator: usize,
@@ -123,7 +124,7 @@ impl Share {
 }
 
 /// One cell's results.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
     pub model: Option<String>,
     pub task: Option<String>,
@@ -160,6 +161,20 @@ pub struct Cell {
     pub attractor_per_emission: Share,
     /// Trials whose stale value is known (attractors are counted among these).
     pub stale_known: usize,
+    /// Confident-wrong emissions that cannot be told inherited or novel: no stale value is
+    /// known and no stored label says (counted as unknown, never as novel).
+    #[serde(default)]
+    pub emission_unknown: usize,
+    /// Emissions told inherited or novel from the file's stored label (`bucket`, `attractor`)
+    /// because the stale value is unknown.
+    #[serde(default)]
+    pub from_stored_labels: usize,
+    /// Trials with a stored failure label (`bucket`: recov / inherit / novel / abst / emit …).
+    #[serde(default)]
+    pub stored_labels: usize,
+    /// Of them, trials whose recomputed class differs from the stored label.
+    #[serde(default)]
+    pub label_disagrees: usize,
     /// Trials re-scored strictly from their reply.
     pub rescored: usize,
     /// Re-scored trials whose strict outcome differs from the stored `correct`.
@@ -172,6 +187,9 @@ pub struct Cell {
     /// `hedge`: trials without reply text, whose abstention follows the strict rule; 0 under
     /// `strict`.
     pub abstain_fallback: usize,
+    /// The population of problems the cell holds (`P1`, …; the `populations` table lists them).
+    #[serde(default)]
+    pub population: String,
 }
 
 /// Δ = emit(lossy) − emit(blank) for one (model, task, g, arm).
@@ -239,11 +257,15 @@ pub struct ReclaimReport {
     /// cascades ([`super::boundaries`]).
     #[serde(default)]
     pub boundaries: super::boundaries::Boundaries,
+    /// How the trials became cells: design columns keyed or pooled, the populations of problems
+    /// and cells side by side on different problems, trials left out ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
 }
 
 /// One trial, scored.
 #[derive(Debug, Clone, PartialEq)]
-struct Scored {
+pub(super) struct Scored {
     correct: Option<bool>,
     /// Some(true) answered, Some(false) abstained, None unknown.
     answered: Option<bool>,
@@ -254,6 +276,91 @@ struct Scored {
     hedged: bool,
     /// `hedge`: no reply text, the strict rule decided.
     fallback: bool,
+}
+
+/// How a trial failed (or did not): Table 7's classes; `Emission` is a confident-wrong answer
+/// not told inherited or novel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FailClass {
+    Recovered,
+    Inherited,
+    Novel,
+    Emission,
+    Abstained,
+}
+
+/// A stored label (`bucket`) as a failure class, when it is one.
+fn stored_class(bucket: &str) -> Option<FailClass> {
+    match bucket.to_ascii_lowercase().as_str() {
+        "true" | "recov" => Some(FailClass::Recovered),
+        "abstain" | "abst" | "noans" => Some(FailClass::Abstained),
+        "inherit" | "inherited" | "drift" | "attractor" => Some(FailClass::Inherited),
+        "novel" => Some(FailClass::Novel),
+        "emit" => Some(FailClass::Emission),
+        _ => None,
+    }
+}
+
+/// A trial's class recomputed from its outcome, answer and stale value, and the class its stored
+/// label says.
+pub(super) struct Classes {
+    /// `None`: the outcome or the answered status is unknown.
+    pub recomputed: Option<FailClass>,
+    pub stored: Option<FailClass>,
+}
+
+impl Classes {
+    /// The class counted: the recomputed one, or for an emission the recomputation cannot tell
+    /// inherited from novel, the stored label when it tells.
+    pub fn used(&self) -> Option<FailClass> {
+        match (self.recomputed, self.stored) {
+            (Some(FailClass::Emission), Some(s @ (FailClass::Inherited | FailClass::Novel))) => Some(s),
+            (r, _) => r,
+        }
+    }
+
+    pub fn from_stored(&self) -> bool {
+        self.used() != self.recomputed
+    }
+
+    /// The recomputed class contradicts the stored label (an undecided emission agrees with any
+    /// emission label).
+    pub fn disagree(&self) -> bool {
+        use FailClass::*;
+        match (self.recomputed, self.stored) {
+            (Some(r), Some(s)) => {
+                !(r == s
+                    || r == Emission && matches!(s, Inherited | Novel)
+                    || s == Emission && matches!(r, Inherited | Novel))
+            }
+            _ => false,
+        }
+    }
+}
+
+pub(super) fn failure_classes(t: &Trial, sc: &Scored) -> Classes {
+    let stored = t.bucket.as_deref().and_then(stored_class);
+    let recomputed = match (sc.correct, sc.answered) {
+        (Some(true), _) => Some(FailClass::Recovered),
+        (Some(false), Some(false)) => Some(FailClass::Abstained),
+        (Some(false), Some(true)) => Some(match (&sc.answer, &t.stale) {
+            (Some(a), Some(y)) => {
+                if same_answer(a, y, t.kind) {
+                    FailClass::Inherited
+                } else {
+                    FailClass::Novel
+                }
+            }
+            // The row's own `attractor` flag decides when the stale value is unknown.
+            _ => match t.attractor {
+                Some(true) => FailClass::Inherited,
+                Some(false) => FailClass::Novel,
+                None => FailClass::Emission,
+            },
+        }),
+        _ => None,
+    };
+    Classes { recomputed, stored }
 }
 
 fn bucket_says(b: &str) -> (Option<bool>, Option<bool>) {
@@ -348,11 +455,10 @@ fn score_outcome(t: &Trial, s: &ReclaimSettings, notices: &mut ProbeWarnings) ->
 
 type GroupKey = (Option<String>, Option<String>, Option<u64>, Option<String>, Vec<(String, String)>);
 
-/// A cell is one (model, task, integrity, arm, design values) and policy; with
-/// `pool_design` the design values are ignored (pooled, as asked).
-fn group_key(t: &Trial, pool_design: bool) -> GroupKey {
-    let design = if pool_design { Vec::new() } else { t.design.clone() };
-    (t.model.clone(), t.task.clone(), t.integrity.map(f64::to_bits), t.arm.clone(), design)
+/// A cell is one (model, task, integrity, arm, design values) and policy; the design values are
+/// those the cells mechanism keyed ([`super::cells`]: pooled ones are not among them).
+fn group_key(t: &Trial) -> GroupKey {
+    (t.model.clone(), t.task.clone(), t.integrity.map(f64::to_bits), t.arm.clone(), t.design.clone())
 }
 
 struct CellData<'a> {
@@ -386,20 +492,32 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         answered_known.iter().filter(|(_, sc)| sc.answered == Some(true) && sc.correct == Some(false)).collect();
     let mut attractor = 0usize;
     let mut stale_known = 0usize;
+    let (mut emission_unknown, mut from_stored, mut stored_labels, mut label_disagrees) = (0, 0, 0, 0);
+    // Stored labels are failure modes only where every label of the cell is one (a file of
+    // completeness buckets — `silent_missum`, `flagged_partial`, … — labels something else).
+    let failure_labels = data.trials.iter().all(|(t, _)| t.bucket.as_deref().is_none_or(|b| stored_class(b).is_some()));
     for (t, sc) in &data.trials {
         if t.stale.is_some() || t.attractor.is_some() {
             stale_known += 1;
         }
-        let is_emit = sc.answered == Some(true) && sc.correct == Some(false);
-        if !is_emit {
-            continue;
+        let mut classes = failure_classes(t, sc);
+        if !failure_labels {
+            classes.stored = None;
         }
-        let hit = match (&sc.answer, &t.stale) {
-            (Some(a), Some(y)) => Some(same_answer(a, y, t.kind)),
-            _ => t.attractor,
-        };
-        if hit == Some(true) {
-            attractor += 1;
+        if classes.stored.is_some() {
+            stored_labels += 1;
+            // The hedge rule reclassifies on purpose: that is the rule, not a disagreement.
+            if classes.disagree() && !sc.hedged {
+                label_disagrees += 1;
+            }
+        }
+        match classes.used() {
+            Some(FailClass::Inherited) => attractor += 1,
+            Some(FailClass::Emission) => emission_unknown += 1,
+            _ => {}
+        }
+        if classes.from_stored() {
+            from_stored += 1;
         }
     }
     let problems = {
@@ -415,7 +533,7 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         policy: first.policy.clone(),
         integrity: first.integrity,
         arm: first.arm.clone(),
-        design: if s.pool_design { Vec::new() } else { first.design.clone() },
+        design: first.design.clone(),
         n,
         problems,
         recovered,
@@ -429,20 +547,64 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         abstain_rate: rate(abstain, answered_known.len()),
         emit: emits.len(),
         emit_rate: rate(emits.len(), answered_known.len()),
-        attractor_per_n: Share::known(attractor, n, "trials (n)", stale_known > 0),
+        attractor_per_n: Share::known(
+            attractor,
+            n,
+            "trials (n)",
+            emission_unknown == 0 && stale_known + from_stored > 0,
+        ),
         attractor_per_emission: Share::known(
             attractor,
             emits.len(),
             "confident-wrong emissions (emit)",
-            stale_known > 0,
+            emission_unknown == 0 && stale_known + from_stored > 0,
         ),
         stale_known,
+        emission_unknown,
+        from_stored_labels: from_stored,
+        stored_labels,
+        label_disagrees,
         rescored: data.trials.iter().filter(|(_, sc)| sc.rescored).count(),
         rescore_disagrees: data.trials.iter().filter(|(_, sc)| sc.disagrees).count(),
         abstain_rule: s.abstain.name().to_string(),
         hedge_abstain: data.trials.iter().filter(|(_, sc)| sc.hedged).count(),
         abstain_fallback: data.trials.iter().filter(|(_, sc)| sc.fallback).count(),
+        population: String::new(),
     }
+}
+
+/// The populations of the cells: problems per cell; where a panel's cells hold the same
+/// problems but not the same (problem, seed) trials, those differences.
+fn populations(order: &[(GroupKey, String)], cells: &HashMap<(GroupKey, String), CellData>) -> Populations {
+    let datas: Vec<&CellData> = order.iter().filter_map(|k| cells.get(k)).collect();
+    let of = |items: &dyn Fn(&Trial) -> String| -> Vec<CellItems> {
+        datas
+            .iter()
+            .map(|d| {
+                let t = d.trials[0].0;
+                CellItems {
+                    cell: super::cells::cell_text(&t.policy, t.integrity, &t.design),
+                    panel: super::cells::panel_text(&t.model, &t.task, &t.arm),
+                    items: Some(d.trials.iter().map(|(t, _)| items(t)).collect()),
+                    rows: d.trials.len(),
+                }
+            })
+            .collect()
+    };
+    let mut p = Populations::of(&of(&|t: &Trial| t.pid.clone()), "problems");
+    let by_trial = Populations::of(
+        &of(&|t: &Trial| match t.seed {
+            Some(s) => format!("{} (seed {s})", t.pid),
+            None => t.pid.clone(),
+        }),
+        "trials",
+    );
+    for m in by_trial.mismatches {
+        if !p.mismatches.iter().any(|q| q.panel == m.panel) {
+            p.mismatches.push(m);
+        }
+    }
+    p
 }
 
 /// A difference a − b of per-trial indicators with the paired/unpaired rule; returns
@@ -499,7 +661,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
     for t in trials {
         let sc = score(t, s, &mut notices);
         outcomes.push(sc.correct);
-        let k = (group_key(t, s.pool_design), t.policy.clone());
+        let k = (group_key(t), t.policy.clone());
         cells
             .entry(k.clone())
             .or_insert_with(|| {
@@ -509,7 +671,11 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
             .trials
             .push((t, sc));
     }
-    let out_cells: Vec<Cell> = order.iter().filter_map(|k| cells.get(k)).map(|d| cell_of(d, s)).collect();
+    let mut out_cells: Vec<Cell> = order.iter().filter_map(|k| cells.get(k)).map(|d| cell_of(d, s)).collect();
+    let populations = populations(&order, &cells);
+    for (c, p) in out_cells.iter_mut().zip(&populations.of_cell) {
+        c.population = p.clone();
+    }
     // groups in first-seen order
     let mut groups: Vec<GroupKey> = Vec::new();
     for (g, _) in &order {
@@ -592,6 +758,12 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
         abstain_method: format!("{}: {}", s.abstain.name(), s.abstain.describe()),
         warnings: notices,
         trials: trials.len(),
+        populations: crate::cells::CellReport {
+            what: populations.what,
+            populations: populations.populations,
+            mismatches: populations.mismatches,
+            ..Default::default()
+        },
     }
 }
 
@@ -691,8 +863,8 @@ mod tests {
         assert!(hedge.abstain_method.starts_with("hedge: "), "{}", hedge.abstain_method);
         assert!(render_text(&hedge).contains("abstention: hedge"));
         let csv = reclaim_table(&hedge, ReclaimTable::Cells).to_csv().unwrap();
-        assert!(csv.lines().next().unwrap().ends_with(",abstain_rule,hedge_abstain,abstain_fallback,design"), "{csv}");
-        assert!(csv.lines().nth(1).unwrap().ends_with(",hedge,1,1,"), "{csv}");
+        assert!(csv.lines().next().unwrap().contains(",abstain_rule,hedge_abstain,abstain_fallback,design,"), "{csv}");
+        assert!(csv.lines().nth(1).unwrap().contains(",hedge,1,1,,"), "{csv}");
     }
 
     #[test]

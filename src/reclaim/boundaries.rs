@@ -62,6 +62,20 @@ pub struct FailureRow {
     pub inherited_per_emission: Option<f64>,
     /// Whether the stale value is known (else inherited and novel are not told apart: `None`).
     pub stale_known: bool,
+    /// Confident-wrong emissions not told inherited or novel (no stale value, no stored label):
+    /// their own class, never counted as novel.
+    #[serde(default)]
+    pub emission_unknown: usize,
+    #[serde(default)]
+    pub emission_unknown_share: Option<f64>,
+    /// Emissions told apart by the file's stored label because the stale value is unknown.
+    #[serde(default)]
+    pub from_stored_labels: usize,
+    /// Trials with a stored failure label, and those whose recomputed class differs from it.
+    #[serde(default)]
+    pub stored_labels: usize,
+    #[serde(default)]
+    pub label_disagrees: usize,
 }
 
 /// The stored bucket counts of one cell.
@@ -193,8 +207,11 @@ pub fn failure_modes(cells: &[Cell]) -> Vec<FailureRow> {
     cells
         .iter()
         .map(|c| {
-            let known = c.stale_known > 0;
+            // Inherited and novel are told apart for the emissions whose stale value (or stored
+            // label) is known; the rest are their own class.
+            let known = c.stale_known > 0 || c.from_stored_labels > 0;
             let inherited = c.attractor_per_n.count;
+            let novel = c.emit.saturating_sub(inherited + c.emission_unknown);
             let unknown = c.n - c.answered_known.min(c.n);
             FailureRow {
                 model: c.model.clone(),
@@ -206,15 +223,20 @@ pub fn failure_modes(cells: &[Cell]) -> Vec<FailureRow> {
                 n: c.n,
                 recovered: c.recovered,
                 inherited,
-                novel: c.emit.saturating_sub(inherited),
+                novel,
                 abstained: c.abstain,
                 unknown,
                 recovered_share: rate(c.recovered, c.n),
                 inherited_share: rate(inherited, c.n).filter(|_| known),
-                novel_share: rate(c.emit.saturating_sub(inherited), c.n).filter(|_| known),
+                novel_share: rate(novel, c.n).filter(|_| known),
                 abstained_share: rate(c.abstain, c.n),
-                inherited_per_emission: rate(inherited, c.emit).filter(|_| known),
+                inherited_per_emission: rate(inherited, c.emit).filter(|_| known && c.emission_unknown == 0),
                 stale_known: known,
+                emission_unknown: c.emission_unknown,
+                emission_unknown_share: rate(c.emission_unknown, c.n),
+                from_stored_labels: c.from_stored_labels,
+                stored_labels: c.stored_labels,
+                label_disagrees: c.label_disagrees,
             }
         })
         .collect()
@@ -232,8 +254,9 @@ fn key_of(t: &Trial) -> Key {
     (t.model.clone(), t.task.clone(), t.policy.clone(), t.integrity.map(f64::to_bits), t.arm.clone())
 }
 
+/// A sweep column's value on a trial ([`super::trials::SWEEP_COLUMNS`]).
 fn design_value(t: &Trial, name: &str) -> Option<String> {
-    t.design.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    t.sweep.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
 }
 
 fn mean_interval(values: &[f64], trials: &[&Trial], s: &ReclaimSettings) -> (Option<f64>, Option<f64>, Option<f64>) {
@@ -277,7 +300,7 @@ fn outcome_values<'a>(rows: &[(&'a Trial, Option<bool>)]) -> (Vec<f64>, Vec<&'a 
 pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &ReclaimSettings) -> Boundaries {
     let mut b = Boundaries { failure_modes: failure_modes(cells), ..Boundaries::default() };
     // Stored buckets per cell.
-    let cell_key = |t: &Trial| (key_of(t), if s.pool_design { String::new() } else { design_text(&t.design) });
+    let cell_key = |t: &Trial| (key_of(t), design_text(&t.design));
     for (k, rows) in
         grouped(trials.iter().zip(outcomes).filter(|(t, _)| t.bucket.is_some()).map(|(t, c)| (cell_key(t), t, *c)))
     {
@@ -308,12 +331,13 @@ pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &
     // Sweeps: along `n` (holding budget and the other design values but k_items) and `decoys`.
     for variable in ["n", "decoys"] {
         let swept = trials.iter().zip(outcomes).filter(|(t, _)| design_value(t, variable).is_some());
+        // Held fixed: the other sweep columns (but the kept-items count and the store) and any
+        // other column the cells are split by.
         let fixed_of = |t: &Trial| {
-            t.design
-                .iter()
-                .filter(|(k, _)| k != variable && k != "k_items" && k != "store")
-                .cloned()
-                .collect::<Vec<_>>()
+            let mut fixed: Vec<(String, String)> =
+                t.sweep.iter().filter(|(k, _)| k != variable && k != "k_items" && k != "store").cloned().collect();
+            fixed.extend(t.design.iter().filter(|(k, _)| !t.sweep.iter().any(|(s, _)| s == k)).cloned());
+            fixed
         };
         for ((k, fixed), rows) in grouped(swept.map(|(t, c)| ((key_of(t), design_text(&fixed_of(t))), t, *c))) {
             let mut xs: Vec<(f64, Scored<'_>)> = Vec::new();

@@ -11,8 +11,26 @@ const NAMED: usize = 3;
 
 /// The headlines of a reclaim report (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
-    let mut hs = Vec::new();
+    let mut hs = r.populations.headlines(ReclaimTable::Populations, ReclaimTable::CellColumns);
     boundary_headlines(r, &mut hs);
+    let disagree_labels: usize = r.cells.iter().map(|c| c.label_disagrees).sum();
+    if disagree_labels > 0 {
+        let stored: usize = r.cells.iter().map(|c| c.stored_labels).sum();
+        hs.push(Headline::alert(
+            format!("{disagree_labels} of {stored} trials' stored labels disagree with the class recomputed from their answer"),
+            "the stored `bucket` against recovered / inherited / novel / abstained recomputed from the reply, the truth and the stale value",
+            ReclaimTable::FailureModes,
+        ));
+    }
+    let unknown: usize = r.cells.iter().map(|c| c.emission_unknown).sum();
+    if unknown > 0 {
+        let emits: usize = r.cells.iter().map(|c| c.emit).sum();
+        hs.push(Headline::finding(
+            format!("{unknown} of {emits} confident-wrong emissions cannot be told inherited or novel: counted as unknown"),
+            "no stale value is known for their problem (give probe keys with the stale value) and the row stores no label",
+            ReclaimTable::FailureModes,
+        ));
+    }
     let rescored: usize = r.cells.iter().map(|c| c.rescored).sum();
     let disagree: usize = r.cells.iter().map(|c| c.rescore_disagrees).sum();
     if disagree > 0 {

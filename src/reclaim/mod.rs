@@ -13,6 +13,7 @@ pub mod abstain;
 pub mod analysis;
 pub mod bootstrap;
 pub mod boundaries;
+pub mod cells;
 pub mod figures;
 pub mod headlines;
 pub mod pyrandom;

@@ -24,6 +24,11 @@ const FAILURE_MODES: &[Column<FailureRow>] = &crate::columns![FailureRow;
     "abstained_share" => |c| num(c.abstained_share),
     "inherited_per_emission" => |c| num(c.inherited_per_emission),
     "stale_known" => |c| flag(c.stale_known),
+    "emission_unknown" => |c| c.emission_unknown.to_string(),
+    "emission_unknown_share" => |c| num(c.emission_unknown_share),
+    "from_stored_labels" => |c| c.from_stored_labels.to_string(),
+    "stored_labels" => |c| c.stored_labels.to_string(),
+    "label_disagrees" => |c| c.label_disagrees.to_string(),
 ];
 
 const BUCKETS: &[Column<BucketRow>] = &crate::columns![BucketRow;
@@ -106,6 +111,10 @@ crate::choice! {
         Invented = "invented",
         /// Cascade blast radius, reclaim and per-hop wrong shares.
         Cascade = "cascade",
+        /// The populations of problems the cells hold (the cells' `population` column).
+        Populations = "populations",
+        /// The columns that key the cells, are pooled, or are not used.
+        CellColumns = "cell_columns",
     }
 }
 
@@ -138,6 +147,11 @@ const CELLS: &[Column<Cell>] = &crate::columns![Cell;
     "hedge_abstain" => |c| c.hedge_abstain.to_string(),
     "abstain_fallback" => |c| c.abstain_fallback.to_string(),
     "design" => |c| design_text(c),
+    "population" => |c| c.population.clone(),
+    "emission_unknown" => |c| c.emission_unknown.to_string(),
+    "from_stored_labels" => |c| c.from_stored_labels.to_string(),
+    "stored_labels" => |c| c.stored_labels.to_string(),
+    "label_disagrees" => |c| c.label_disagrees.to_string(),
 ];
 
 /// A cell's sweep design values, `n=4 budget=300` (empty without any).
@@ -194,6 +208,8 @@ pub fn reclaim_table(r: &ReclaimReport, which: ReclaimTable) -> Table {
         ReclaimTable::Certificate => Table::of(which.name(), CERTIFICATE, &r.boundaries.certificate),
         ReclaimTable::Invented => Table::of(which.name(), INVENTED, &r.boundaries.invented),
         ReclaimTable::Cascade => Table::of(which.name(), CASCADE, &r.boundaries.cascade),
+        ReclaimTable::Populations => r.populations.populations_table(which.name()),
+        ReclaimTable::CellColumns => r.populations.columns_table(which.name()),
         ReclaimTable::Sweeps => {
             let mut t = Table::new(
                 which.name(),
@@ -242,9 +258,10 @@ fn dash(v: Option<f64>) -> String {
 }
 
 /// The cells as the text report prints them (the paper's layout).
-fn text_cell_columns() -> [Column<Cell>; 12] {
+fn text_cell_columns() -> [Column<Cell>; 14] {
     crate::columns![Cell;
     "model" => |c| opt(&c.model),
+    "task" => |c| opt(&c.task),
     "policy" => |c| c.policy.clone(),
     "design" => |c| if c.design.is_empty() { "—".into() } else { design_text(c) },
     "g" => |c| opt(&c.integrity),
@@ -256,6 +273,7 @@ fn text_cell_columns() -> [Column<Cell>; 12] {
     "attr/n" => |c| dash(c.attractor_per_n.rate),
     "attr/emit" => |c| dash(c.attractor_per_emission.rate),
     "rescored" => |c| if c.rescored == 0 { "—".into() } else { format!("{} ({} differ)", c.rescored, c.rescore_disagrees) },
+    "pop." => |c| c.population.clone(),
     ]
 }
 
@@ -290,7 +308,18 @@ pub fn paper_cell(rate: Option<f64>, low: Option<f64>, high: Option<f64>) -> Str
 /// The reclaim report as text.
 pub fn render_text(r: &ReclaimReport) -> String {
     use crate::probe::summary::render_table;
-    let cells = Table::of("cells", &text_cell_columns(), &r.cells);
+    let mut cells = Table::of("cells", &text_cell_columns(), &r.cells);
+    // Columns with nothing in any row (no task, one population) are left out of the text.
+    let keep: Vec<bool> = (0..cells.headers.len())
+        .map(|i| match cells.headers[i].as_str() {
+            "task" => r.cells.iter().any(|c| c.task.is_some()),
+            "pop." => r.populations.populations.len() > 1,
+            _ => true,
+        })
+        .collect();
+    let filter = |row: &Vec<String>| row.iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c.clone()).collect();
+    cells.headers = filter(&cells.headers);
+    cells.rows = cells.rows.iter().map(filter).collect();
     let mut out = render_table(&cells);
     out.push_str(&format!("intervals: {}\n", r.interval_method));
     out.push_str(&format!("abstention: {}\n", r.abstain_method));
@@ -333,11 +362,27 @@ pub fn render_text(r: &ReclaimReport) -> String {
             ));
         }
     }
+    let cells_text = r.populations.text();
+    if !cells_text.is_empty() {
+        out.push('\n');
+        out.push_str(&cells_text);
+    }
     out.push_str(&boundaries_text(&r.boundaries));
     for w in r.warnings.iter() {
         out.push_str(&format!("note: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
     }
     out
+}
+
+/// Where the stored labels were used or disagree, in words (empty when the file has none).
+fn stored_note(f: &FailureRow) -> String {
+    if f.stored_labels == 0 {
+        return String::new();
+    }
+    format!(
+        "; stored labels on {} trial(s), {} used where the stale value is unknown, {} disagree with the recomputed class",
+        f.stored_labels, f.from_stored_labels, f.label_disagrees
+    )
 }
 
 /// The boundary evidence as text: failure modes where a cell failed, sweeps with their
@@ -349,8 +394,9 @@ fn boundaries_text(b: &super::boundaries::Boundaries) -> String {
         out.push_str("\nfailure modes (shares of n; inherited/emit is of the confident-wrong emissions)\n");
         for f in failed {
             out.push_str(&format!(
-                "  {} {} g={} {} {}: n={} recovered {} inherited {} novel {} abstained {} (inherited/emit {})\n",
+                "  {} {} {} g={} {} {}: n={} recovered {} inherited {} novel {} unknown {} abstained {} (inherited/emit {}){}\n",
                 opt(&f.model),
+                opt(&f.task),
                 f.policy,
                 opt(&f.integrity),
                 opt(&f.arm),
@@ -359,8 +405,10 @@ fn boundaries_text(b: &super::boundaries::Boundaries) -> String {
                 dash(f.recovered_share),
                 dash(f.inherited_share),
                 dash(f.novel_share),
+                dash(f.emission_unknown_share),
                 dash(f.abstained_share),
-                dash(f.inherited_per_emission)
+                dash(f.inherited_per_emission),
+                stored_note(f)
             ));
         }
     }

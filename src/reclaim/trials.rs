@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 use super::score::{Answer, AnswerKind};
 use crate::error::{IngestError, Location};
 use crate::ingest::InputFile;
-use crate::ingest::records::{jsonl_lines, strip_position};
+use crate::ingest::records::jsonl_lines;
 use crate::probe::read::{ProbeKeys, template_conclusion};
 use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
 
@@ -40,9 +40,21 @@ pub struct Trial {
     pub file: String,
     pub line: usize,
     pub pid: String,
-    /// The sweep's design values of this row (`n`, `budget`, `store`, `H`, …), in
-    /// [`DESIGN_COLUMNS`] order.
+    /// The values of the columns the cells are keyed by beyond model, task, policy, g and arm
+    /// (`prompt`, `n`, `budget`, `H`, …): set by the cells mechanism ([`crate::cells`]) from
+    /// [`Self::other`]; empty as read.
     pub design: Vec<(String, String)>,
+    /// The sweep columns the boundary analyses read by name ([`SWEEP_COLUMNS`]: `n`, `decoys`,
+    /// `k_items`, `H`, …), whether or not they key a cell.
+    #[serde(default)]
+    pub sweep: Vec<(String, String)>,
+    /// Every column this reader does not read, as text (`prompt`, `slot`, `n`, …): the
+    /// candidates for design columns.
+    #[serde(default)]
+    pub other: Vec<(String, String)>,
+    /// A hash of every field of the row (exact repeats).
+    #[serde(default)]
+    pub fingerprint: u64,
     pub policy: String,
     pub integrity: Option<f64>,
     pub arm: Option<String>,
@@ -117,6 +129,8 @@ struct Row<'a> {
     name: &'a str,
     line: usize,
     obj: Map<String, Value>,
+    /// The keys in document order.
+    order: Vec<String>,
 }
 
 impl<'a> Row<'a> {
@@ -204,9 +218,63 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Design columns of reclaim-eval's sweeps and cascade files: a cell is one combination of
-/// their values (a column named as the item, `item`, is the problem instead).
-pub const DESIGN_COLUMNS: [&str; 8] = ["n", "n_relevant", "budget", "k_items", "decoys", "store", "H", "planted"];
+/// The sweep columns of reclaim-eval's size, noise and cascade files that the boundary analyses
+/// read by name (the size sweep along `n`, the noise sweep along `decoys`, the certificate's
+/// `k_items = n`, the cascade's `H`). Whether a column keys the cells is not decided here: the
+/// cells mechanism ([`crate::cells::design`]) finds design columns from the data.
+pub const SWEEP_COLUMNS: [&str; 8] = ["n", "n_relevant", "budget", "k_items", "decoys", "store", "H", "planted"];
+
+/// Every column this reader reads (its aliases included); every other column is a candidate
+/// design column.
+pub const READ_COLUMNS: &[&str] = &[
+    "pid",
+    "problem_id",
+    "example_idx",
+    "dialogue_id",
+    "policy",
+    "variant",
+    "condition",
+    "integrity",
+    "g",
+    "arm",
+    "correction",
+    "seed",
+    "model",
+    "task",
+    "reply",
+    "raw_reply",
+    "answer",
+    "parsed_answer",
+    "correct",
+    "reclaim",
+    "truth",
+    "y_true",
+    "correct_answer",
+    "true",
+    "stale",
+    "drift",
+    "y_stale",
+    "options",
+    "kind",
+    "task_kind",
+    "attractor",
+    "bucket",
+    "memory_text",
+    "src_nums",
+    "all_kept",
+    "per_hop",
+    "blast",
+    "source_complete",
+];
+
+/// A JSON value as the text of a cell.
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
 
 /// Reads trial rows (JSONL). `keys` supply truth, stale value, options and kind by `pid`.
 /// `item` names the column that identifies the problem in rows without a `pid` (reclaim-eval's
@@ -218,17 +286,15 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
     let mut out = TrialsRead::default();
     let mut rows = Vec::new();
     for (line, t) in jsonl_lines(&text, &mut progress) {
-        let obj = match serde_json::from_str::<Value>(t) {
-            Ok(Value::Object(m)) => m,
-            Ok(_) => return Err(IngestError::new(Location::line(name, line), "expected a JSON object on this line")),
-            Err(e) => {
-                return Err(IngestError::new(
-                    Location::line(name, line),
-                    format!("not valid JSON: {} (column {})", strip_position(&e), e.column()),
-                ));
+        let members = match serde_json::from_str::<crate::ingest::json::OrderedObject>(t) {
+            Ok(o) => o.0,
+            Err(e) if e.is_data() && !crate::ingest::json::is_repeated_key(&e) => {
+                return Err(IngestError::new(Location::line(name, line), "expected a JSON object on this line"));
             }
+            Err(e) => return Err(crate::ingest::json::error_at(name, line, &e)),
         };
-        rows.push(Row { name, line, obj });
+        let order = members.iter().map(|(k, _)| k.clone()).collect();
+        rows.push(Row { name, line, obj: members.into_iter().collect(), order });
     }
     if rows.is_empty() {
         return Err(IngestError::new(Location::file(name), "the file is empty"));
@@ -245,21 +311,19 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
         }
     }
     for r in rows {
-        let design: Vec<(String, String)> = DESIGN_COLUMNS
+        let sweep: Vec<(String, String)> = SWEEP_COLUMNS
             .iter()
             .filter(|c| Some(**c) != item)
-            .filter_map(|c| {
-                r.obj.get(*c).filter(|v| !v.is_null()).map(|v| {
-                    (
-                        c.to_string(),
-                        match v {
-                            Value::String(s) => s.clone(),
-                            other => other.to_string(),
-                        },
-                    )
-                })
-            })
+            .filter_map(|c| r.obj.get(*c).filter(|v| !v.is_null()).map(|v| (c.to_string(), value_text(v))))
             .collect();
+        let other: Vec<(String, String)> = r
+            .order
+            .iter()
+            .filter(|k| !READ_COLUMNS.contains(&k.as_str()) && Some(k.as_str()) != item)
+            .map(|k| (k.clone(), r.obj.get(k).map(value_text).unwrap_or_default()))
+            .collect();
+        let texts: Vec<(&str, String)> = r.obj.iter().map(|(k, v)| (k.as_str(), v.to_string())).collect();
+        let fingerprint = crate::cells::fingerprint(texts.iter().map(|(k, v)| (*k, v.as_str())));
         let pid = match item {
             Some(col) => match r.obj.get(col) {
                 Some(Value::String(s)) => s.clone(),
@@ -272,14 +336,14 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
                 }
             },
             None => r.text(&["pid", "problem_id", "example_idx", "dialogue_id"])?.ok_or_else(|| {
-                let hint = if design.is_empty() {
+                let hint = if sweep.is_empty() {
                     String::new()
                 } else {
                     format!(
-                        " — these rows look like a reclaim-eval sweep (design columns {}): say which column \
-                         identifies the problem with --item (e.g. --item store); cells are then keyed by the other \
-                         design columns",
-                        design.iter().map(|(c, _)| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                        " — these rows look like a reclaim-eval sweep (columns {}): say which column \
+                         identifies the problem with --item (e.g. --item store); cells are then keyed by the \
+                         design columns found in the data",
+                        sweep.iter().map(|(c, _)| format!("`{c}`")).collect::<Vec<_>>().join(", ")
                     )
                 };
                 IngestError::new(r.loc("pid"), format!("required field `pid` is missing{hint}"))
@@ -341,7 +405,10 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
             file: name.to_string(),
             line: r.line,
             pid,
-            design,
+            design: Vec::new(),
+            sweep,
+            other,
+            fingerprint,
             policy,
             integrity: r.number(&["integrity", "g"])?,
             arm: r.text(&["arm", "correction"])?,

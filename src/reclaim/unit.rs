@@ -27,11 +27,16 @@ pub struct ReclaimRequest {
     /// `store`); a reading option.
     #[serde(default)]
     pub item: Option<String>,
+    /// How trials become cells: design columns pooled or keyed, the problem set, common
+    /// problems only ([`crate::cells`]).
+    #[serde(default)]
+    pub cells: crate::cells::CellSettings,
 }
 
 impl Validate for ReclaimRequest {
     fn validate(&self) -> Result<()> {
         self.settings.bootstrap.validate()?;
+        self.cells.validate()?;
         for (a, b) in &self.settings.contrasts {
             if a.is_empty() || b.is_empty() {
                 return Err(Error::setting("contrast", format!("`{a}:{b}`: use POLICY_A:POLICY_B")));
@@ -39,6 +44,31 @@ impl Validate for ReclaimRequest {
         }
         Ok(())
     }
+}
+
+/// Refuses a contrast, or a stated worse-than-empty policy, that names a policy no trial has
+/// (with the policies there are).
+fn check_policies(trials: &[Trial], s: &super::ReclaimSettings) -> Result<()> {
+    let policies = first_seen(trials.iter().map(|t| t.policy.as_str()));
+    let known = |p: &str| policies.contains(&p);
+    let list = || policies.join(", ");
+    for (a, b) in &s.contrasts {
+        if let Some(p) = [a, b].into_iter().find(|p| !known(p)) {
+            return Err(Error::setting(
+                "contrast",
+                format!("`{a}:{b}` names the policy `{p}`, which no trial has (the policies: {})", list()),
+            ));
+        }
+    }
+    let defaults = super::ReclaimSettings::default();
+    for (setting, p, default) in
+        [("lossy", &s.lossy_policy, &defaults.lossy_policy), ("blank", &s.blank_policy, &defaults.blank_policy)]
+    {
+        if p != default && !known(p) {
+            return Err(Error::setting(setting, format!("no trial has the policy `{p}` (the policies: {})", list())));
+        }
+    }
+    Ok(())
 }
 
 /// The trials read, kept between runs.
@@ -112,21 +142,53 @@ impl Capability for Reclaim {
 
     fn run(l: &LoadedTrials, request: &ReclaimRequest, progress: Progress<'_>) -> Result<ReclaimReport> {
         progress(Phase::Analysing, "cells and bootstrap intervals", 0.0);
+        if let Some(arm) = &request.arm {
+            let arms = first_seen(l.trials.iter().filter_map(|t| t.arm.clone()));
+            if arms.is_empty() {
+                return Err(Error::setting(
+                    "arm",
+                    format!("there is no arm column in these trials (`arm` or `correction`): `{arm}` cannot be kept"),
+                ));
+            }
+            if !arms.contains(arm) {
+                return Err(Error::setting("arm", format!("no trial has arm `{arm}` (the arms: {})", arms.join(", "))));
+            }
+        }
         let chosen: Vec<Trial> = match &request.arm {
             Some(arm) => l.trials.iter().filter(|t| t.arm.as_deref() == Some(arm.as_str())).cloned().collect(),
             None => l.trials.clone(),
         };
         if chosen.is_empty() {
-            let arms = first_seen(l.trials.iter().filter_map(|t| t.arm.clone()));
-            return Err(Error::Empty(match &request.arm {
-                Some(a) => format!(
-                    "no trials to analyse: no trial has arm `{a}` (arms: {})",
-                    if arms.is_empty() { "none".to_string() } else { arms.join(", ") }
-                ),
-                None => "no trials to analyse: the trials files hold no trial".into(),
-            }));
+            return Err(Error::Empty("no trials to analyse: the trials files hold no trial".into()));
         }
+        check_policies(&chosen, &request.settings)?;
+        let formed = super::cells::form(chosen, &request.cells, request.settings.pool_design, request.item.as_deref())?;
+        if formed.trials.is_empty() {
+            return Err(Error::Empty(format!(
+                "no trials left to analyse: {}",
+                formed
+                    .excluded
+                    .excluded
+                    .iter()
+                    .map(|e| format!("{} left out ({})", e.rows, e.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )));
+        }
+        let chosen = formed.trials;
         let mut report = analyze(&chosen, &request.settings);
+        let populations = std::mem::take(&mut report.populations);
+        report.populations = crate::cells::CellReport {
+            what: populations.what,
+            populations: populations.populations,
+            mismatches: populations.mismatches,
+            ..crate::cells::CellReport::new(
+                &request.cells,
+                formed.design,
+                crate::cells::Populations::default(),
+                formed.excluded,
+            )
+        };
         // The reading notices first, then the analysis' own warnings.
         let mut warnings = l.notices.clone();
         warnings.extend(&report.warnings);

@@ -70,7 +70,11 @@ pub fn looks_like_ledger_table(file: &InputFile) -> bool {
 pub fn read_exclusions(file: &InputFile) -> Result<Vec<Exclusion>, IngestError> {
     let name = file.name.as_str();
     let (text, _) = file.text()?;
-    let doc = serde_json::from_str::<Value>(&text).ok();
+    let doc = match crate::ingest::json::from_str(&text) {
+        Ok(d) => Some(d),
+        Err(e) if crate::ingest::json::is_repeated_key(&e) => return Err(crate::ingest::json::error_at(name, 0, &e)),
+        Err(_) => None,
+    };
     let (headers, records): (Vec<String>, Vec<(usize, Vec<String>)>) =
         match doc.as_ref().and_then(|d| d.get("exclusions")).and_then(Value::as_array) {
             Some(items) => {

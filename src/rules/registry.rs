@@ -89,12 +89,8 @@ fn ingest(file: &str, line: usize, field: &str, msg: impl Into<String>) -> Inges
 
 fn json_doc(file: &InputFile) -> Result<(String, Value), IngestError> {
     let (text, _) = file.text()?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| {
-        IngestError::new(
-            Location::line(&file.name, e.line().max(1)),
-            format!("not valid JSON: {}", crate::ingest::records::strip_position(&e)),
-        )
-    })?;
+    let v: Value =
+        crate::ingest::json::from_str(&text).map_err(|e| crate::ingest::json::error_at(&file.name, 0, &e))?;
     Ok((text.into_owned(), v))
 }
 

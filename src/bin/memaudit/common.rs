@@ -165,6 +165,49 @@ pub(crate) fn note(text: &str) {
     let _ = writeln!(std::io::stderr(), "{}", memaudit::report::terminal_safe(text));
 }
 
+/// How rows become cells, the same options on every subcommand that forms cells
+/// (`docs/formats.md`, "Cells, populations, unknowns and duplicates").
+#[derive(Args, Clone, Default)]
+pub(crate) struct CellArgs {
+    /// Pool the values of this column into one cell instead of one cell per value (repeatable
+    /// or comma-separated); every result that pooled says so.
+    #[arg(long, value_delimiter = ',', value_name = "COLUMN")]
+    pub(crate) pool: Vec<String>,
+    /// Split the cells by this column (one cell per value) even when it is not detected as a
+    /// design column (repeatable or comma-separated).
+    #[arg(long = "split-by", value_delimiter = ',', value_name = "COLUMN")]
+    pub(crate) split_by: Vec<String>,
+    /// The problem set: a file (one id per line, a JSON list of ids, or probe keys) or a
+    /// comma-separated list; items outside it are left out and counted.
+    #[arg(long, value_name = "FILE|LIST")]
+    pub(crate) problems: Option<String>,
+    /// Keep, among the cells set side by side, only the items every one of them holds (the
+    /// others are left out and counted).
+    #[arg(long)]
+    pub(crate) common_items: bool,
+}
+
+impl CellArgs {
+    /// The core's cell settings (a problem set read from its file when it names one).
+    pub(crate) fn settings(&self) -> Result<memaudit::cells::CellSettings, Failure> {
+        let problems = match &self.problems {
+            None => None,
+            Some(given) => {
+                let path = Path::new(given);
+                let text =
+                    if path.is_file() { read_path(path)?.text().map(|(t, _)| t.into_owned())? } else { given.clone() };
+                Some(memaudit::cells::parse_item_list(&text).map_err(|e| fail(format!("--problems `{given}`: {e}")))?)
+            }
+        };
+        Ok(memaudit::cells::CellSettings {
+            pool: self.pool.clone(),
+            split: self.split_by.clone(),
+            problems,
+            common_items: self.common_items,
+        })
+    }
+}
+
 /// `--filter COLUMN=v1,v2` options (repeatable) as column → values.
 pub(crate) fn filters(given: &[String]) -> Result<std::collections::BTreeMap<String, Vec<String>>, Failure> {
     let mut out = std::collections::BTreeMap::new();

@@ -10,7 +10,7 @@ use memaudit::reclaim::{
     AbstainRule, BootstrapSettings, Engine, Reclaim, ReclaimRequest, ReclaimSettings, ReclaimTable, ScoreMode,
 };
 
-use crate::common::{Failure, Output, emit, inputs, pair, run};
+use crate::common::{CellArgs, Failure, Output, emit, inputs, pair, run};
 
 fn defaults() -> ReclaimSettings {
     ReclaimSettings::default()
@@ -65,10 +65,12 @@ pub(crate) struct ReclaimArgs {
     /// sweeps and cascade files: e.g. `store`).
     #[arg(long)]
     pub(crate) item: Option<String>,
-    /// Pool trials across the sweep's design values (n, budget, k_items, decoys, store, H)
-    /// instead of one cell per combination.
+    /// Pool trials across every design column found (prompt, n, budget, H, …) instead of one
+    /// cell per combination (--pool COLUMN pools one).
     #[arg(long)]
     pub(crate) pool_design: bool,
+    #[command(flatten)]
+    pub(crate) cells: CellArgs,
     #[command(flatten)]
     pub(crate) output: Output<ReclaimTable>,
 }
@@ -90,7 +92,8 @@ pub(crate) fn reclaim_cmd(args: ReclaimArgs) -> Result<(), Failure> {
         abstain: args.abstain,
         pool_design: args.pool_design,
     };
-    let request = ReclaimRequest { settings, arm: args.arm.clone(), item: args.item.clone() };
+    let request =
+        ReclaimRequest { settings, arm: args.arm.clone(), item: args.item.clone(), cells: args.cells.settings()? };
     let mut given: Vec<(PathBuf, Option<FileRole>)> =
         args.keys.iter().map(|p| (p.clone(), Some(FileRole::Keys))).collect();
     given.extend(args.trials.iter().map(|p| (p.clone(), Some(FileRole::Trials))));
