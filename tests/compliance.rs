@@ -236,20 +236,29 @@ fn briefbench_rows_as_shipped_give_run_a() {
     // 40/40 vs 27/40 at d = 3: the focus leads the best similarity arm only at depth 3.
     let max = r.crossover.iter().find(|c| c.group == g && c.against.starts_with("max(")).unwrap();
     assert_eq!(max.d_star, Some(3.0));
-    // Without the spec_variant group the rows are pooled over it, and that is said.
+    // Without the spec_variant group the cells are split by it anyway (a design column found in
+    // the data), never pooled unasked; pooled when asked, and that is said.
+    let unasked = ComplianceRequest {
+        group: vec!["dataset".into()],
+        bootstrap: Bootstrap { resamples: 0, seed: 1, confidence: 0.95 },
+        ..ComplianceRequest::default()
+    };
+    let split = run_on(vec![briefbench()], &unasked).unwrap();
+    assert!(split.pooled.is_empty());
+    assert_eq!(split.populations.keyed.iter().map(|k| k.column.as_str()).collect::<Vec<_>>(), ["spec_variant"]);
+    assert!(split.groups.contains(&g.to_string()), "{:?}", split.groups);
     let pooled = run_on(
         vec![briefbench()],
         &ComplianceRequest {
-            group: vec!["dataset".into()],
-            bootstrap: Bootstrap { resamples: 0, seed: 1, confidence: 0.95 },
-            ..ComplianceRequest::default()
+            cells: memaudit::cells::CellSettings { pool: vec!["spec_variant".into()], ..Default::default() },
+            ..unasked
         },
     )
     .unwrap();
     assert_eq!(pooled.pooled.len(), 1);
     assert_eq!(pooled.pooled[0].column, "spec_variant");
     let hs = memaudit::compliance::headlines::headlines(&pooled);
-    assert!(hs.iter().any(|h| h.text.contains("pooled over spec_variant")), "{hs:?}");
+    assert!(hs.iter().any(|h| h.text.contains("pool the values of `spec_variant`")), "{hs:?}");
 }
 
 /// BriefBench Table 7 (Run B) counts as per-task rows: β̂ = −0.0375 (Brief), −0.100 (rerank_ce)
@@ -350,8 +359,8 @@ fn refusals_name_the_file_line_and_column() {
     assert!(e.contains("--filter kept none"), "{e}");
 }
 
-/// A varying column is "pooled" only when it is a condition (its values recur within an arm),
-/// never an id that differs on every row.
+/// A varying column splits the cells only when it is a condition (its values recur within an
+/// arm), never an id that differs on every row.
 #[test]
 fn ids_are_not_conditions() {
     let csv = "task,arm,variant,comply\nt1,a,full,1\nt2,a,full,0\nt3,a,stripped,1\nt4,a,stripped,1\nt1,b,full,0\nt2,b,full,0\nt3,b,stripped,1\nt4,b,stripped,0\n";
@@ -360,5 +369,7 @@ fn ids_are_not_conditions() {
         ..ComplianceRequest::default()
     };
     let r = run_on(vec![InputFile::new("v.csv", csv.as_bytes().to_vec())], &q).unwrap();
-    assert_eq!(r.pooled.iter().map(|p| p.column.as_str()).collect::<Vec<_>>(), vec!["variant"]);
+    assert_eq!(r.populations.keyed.iter().map(|p| p.column.as_str()).collect::<Vec<_>>(), vec!["variant"]);
+    assert!(r.pooled.is_empty());
+    assert!(r.populations.unused.iter().any(|u| u.column == "task"), "{:?}", r.populations.unused);
 }

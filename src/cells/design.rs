@@ -42,7 +42,7 @@ const ABSENT: u32 = u32::MAX;
 
 /// The rows of a capability as the cells mechanism sees them: where each was read, its identity,
 /// its declared cell, and its values in the columns the capability does not read.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Frame {
     /// The names of the identity's columns (`pid`, `seed`), for messages; empty when the rows
     /// carry no identity.
@@ -57,7 +57,7 @@ pub struct Frame {
     rows: Vec<FrameRow>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 struct FrameRow {
     file: u32,
     line: usize,
@@ -67,6 +67,9 @@ struct FrameRow {
     cells: Vec<u32>,
     /// A hash of every field of the row (exact repeats).
     fingerprint: u64,
+    /// The row's values of declared variables that vary within a cell (compliance's depth): a
+    /// column that follows them is theirs, not a condition of its own.
+    within: Option<String>,
 }
 
 /// A hash of a row's every field (name and value), for exact repeats; the order of the fields
@@ -134,7 +137,15 @@ impl Frame {
             }
             cells[c] = id;
         }
-        self.rows.push(FrameRow { file, line, identity, cell, cells, fingerprint });
+        self.rows.push(FrameRow { file, line, identity, cell, cells, fingerprint, within: None });
+    }
+
+    /// Sets the last row's values of the declared variables that vary within a cell (compliance's
+    /// depth): a text column that only follows them splits nothing.
+    pub fn within(&mut self, values: String) {
+        if let Some(r) = self.rows.last_mut() {
+            r.within = Some(values);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -445,7 +456,8 @@ fn is_number_like(s: &str) -> bool {
 }
 
 /// The design columns of rows without an identity: the stated keys, then every text column with
-/// 2 to [`MAX_TEXT_VALUES`] values that varies within a cell.
+/// 2 to [`MAX_TEXT_VALUES`] values that varies within a cell, where two of its values each recur
+/// (a task id never does).
 fn text_columns(frame: &Frame, stated: &[usize]) -> (Vec<usize>, HashMap<usize, String>) {
     let mut chosen: Vec<usize> = stated.to_vec();
     let mut reasons = HashMap::new();
@@ -462,7 +474,29 @@ fn text_columns(frame: &Frame, stated: &[usize]) -> (Vec<usize>, HashMap<usize, 
             let first = frame.value(rows[0], c);
             rows.iter().any(|&r| frame.value(r, c) != first)
         });
-        if varies {
+        // A condition recurs: two of its values each come back within one cell (ids never do).
+        let recurs = cells.values().any(|rows| {
+            let mut seen: HashMap<u32, usize> = HashMap::new();
+            for &r in rows {
+                *seen.entry(frame.value(r, c)).or_default() += 1;
+            }
+            seen.values().filter(|n| **n >= 2).count() >= 2
+        });
+        // A column that only relabels a declared within-cell variable (a `cell` label `d1`, `d2`
+        // of each depth: one label per depth and one depth per label) is that variable's, not a
+        // condition; one that coarsens it (`full` at depth 1, `stripped` at 2 and 3) is a
+        // condition confounded with it, and splits the cells.
+        let follows_declared = frame.rows.iter().any(|r| r.within.is_some()) && {
+            let mut value_of: HashMap<(&str, &str), u32> = HashMap::new();
+            let mut within_of: HashMap<(&str, u32), &str> = HashMap::new();
+            frame.rows.iter().enumerate().all(|(r, row)| {
+                let v = frame.value(r, c);
+                let w = row.within.as_deref().unwrap_or("");
+                *value_of.entry((row.cell.as_str(), w)).or_insert(v) == v
+                    && *within_of.entry((row.cell.as_str(), v)).or_insert(w) == w
+            })
+        };
+        if varies && recurs && !follows_declared {
             chosen.push(c);
             reasons.insert(
                 c,
@@ -566,8 +600,11 @@ fn unused_columns(frame: &Frame, chosen: &[usize], pooled: &HashSet<usize>) -> V
                 }
             } else if frame.values[c].iter().all(|v| is_number_like(v)) {
                 "numbers or flags: read as a per-row value, not a condition".to_string()
-            } else {
+            } else if frame.values[c].len() > MAX_TEXT_VALUES {
                 format!("more than {MAX_TEXT_VALUES} values: read as a per-row value, not a condition")
+            } else {
+                "its values do not recur within a cell, or it follows a variable this analysis reads (the depth): not a condition"
+                    .to_string()
             };
             UnusedColumn { column: frame.columns[c].clone(), distinct: frame.values[c].len(), note }
         })

@@ -49,16 +49,20 @@ impl CellReport {
     pub fn headlines(&self, populations: impl Choice + Copy, columns: impl Choice + Copy) -> Vec<Headline> {
         let mut out = Vec::new();
         for m in self.mismatches.iter().take(3) {
+            let fix = if m.differing.is_empty() {
+                "give each row an id (setting `item`) to find the rows that differ".to_string()
+            } else {
+                format!(
+                    "restrict them with the problem set (setting `problems`) or to the common {} (setting `common_items`)",
+                    self.what
+                )
+            };
             out.push(Headline::alert(
                 format!(
                     "Cells set side by side hold different {}: their numbers are not on the same population",
                     self.what
                 ),
-                format!(
-                    "{}; restrict them with the problem set (setting `problems`) or to the common {} (setting `common_items`)",
-                    m.describe(&self.what),
-                    self.what
-                ),
+                format!("{}; {fix}", m.describe(&self.what)),
                 populations,
             ));
         }

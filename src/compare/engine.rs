@@ -104,6 +104,10 @@ pub struct CompareSettings {
     /// the one arm whose name contains `bm25`, if exactly one does.
     #[serde(default)]
     pub baseline: Option<String>,
+    /// The values are quantities (a cost), not outcomes: a constant arm's interval is [c, c],
+    /// never a proportion's (Wilson) interval. Set by the cost comparison, not a user setting.
+    #[serde(skip)]
+    pub quantities: bool,
 }
 
 impl CompareSettings {
@@ -135,6 +139,7 @@ impl Default for CompareSettings {
             cost: Vec::new(),
             matched: Vec::new(),
             baseline: None,
+            quantities: false,
         }
     }
 }
@@ -432,7 +437,9 @@ fn arm_row(
     let wilson = successes.and_then(|s| proportions::wilson_interval(s, n as f64, confidence));
     let cp = successes.and_then(|s| proportions::clopper_pearson_interval(s as u64, n as u64, confidence));
     let mut ci = interval(m, replicates, jackknife, settings).ok_or_else(|| Error::Empty("no resamples".into()))?;
-    if let Some(w) = wilson.filter(|_| ci.method == "degenerate") {
+    if ci.method == "degenerate" && settings.quantities {
+        ci.fallback = Some("every item has the same value: a constant, its interval is [c, c]".into());
+    } else if let Some(w) = wilson.filter(|_| ci.method == "degenerate") {
         ci = CiOutcome {
             low: w.low,
             high: w.high,
@@ -577,6 +584,9 @@ pub fn compare(
     }
     if let Some(c) = settings.reference.as_ref().filter(|c| !input.arms.contains(c)) {
         return Err(Error::setting("reference", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
+    }
+    if let Some(c) = settings.baseline.as_ref().filter(|c| !input.arms.contains(c)) {
+        return Err(Error::setting("baseline", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
     }
 
     // One resampling for all arms.

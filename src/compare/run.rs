@@ -139,6 +139,7 @@ fn costs(
         matched: Vec::new(),
         control: None,
         reference: None,
+        quantities: true,
         ..settings.clone()
     };
     let c = compare(&input, &inner, &mut |_, _| {})?;

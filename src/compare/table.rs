@@ -254,6 +254,53 @@ pub fn table(c: &Comparison, which: CompareTable) -> Table {
     }
 }
 
+/// The short mark of a sign-flip method (`exact`, `MC` for Monte Carlo, `normal` for the normal
+/// approximation), shown next to its p-value when a table's rows use different methods.
+pub fn permutation_mark(method: &str) -> &'static str {
+    match method.split_whitespace().next().unwrap_or(method) {
+        "exact" => "exact",
+        "monte_carlo" => "MC",
+        "normal_approximation" => "normal",
+        _ => "?",
+    }
+}
+
+/// Whether the rows' sign-flip p-values come from more than one method (then each row names
+/// its own: a 4.5e-41 from the normal approximation next to a Monte Carlo floor of 1/(R + 1)
+/// must say so).
+pub fn permutation_methods_differ<'a>(methods: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut kinds = methods.into_iter().map(permutation_mark);
+    match kinds.next() {
+        Some(first) => kinds.any(|k| k != first),
+        None => false,
+    }
+}
+
+/// The footnote of a table's sign-flip p-values: one method, or each method with its mark.
+pub fn permutation_footnote<'a>(methods: impl IntoIterator<Item = &'a str> + Clone) -> Option<String> {
+    let all: Vec<&str> = methods.clone().into_iter().collect();
+    let first = all.first()?;
+    if !permutation_methods_differ(all.iter().copied()) {
+        return Some(format!("paired sign-flip permutation test, two-sided ({first})"));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    let mut parts = Vec::new();
+    for m in &all {
+        let mark = permutation_mark(m);
+        if seen.contains(&mark) {
+            continue;
+        }
+        seen.push(mark);
+        parts.push(match mark {
+            "exact" => "exact = every sign pattern (or the binomial tail)".to_string(),
+            "MC" => format!("MC = Monte Carlo ({}; its smallest p is 1/(R + 1))", m.trim_start_matches("monte_carlo ")),
+            "normal" => "normal = the normal approximation of the randomization distribution (too many differences for Monte Carlo; each row's m in the CSV's permutation_method)".to_string(),
+            _ => (*m).to_string(),
+        });
+    }
+    Some(format!("paired sign-flip permutation test, two-sided; the method differs by row: {}", parts.join("; ")))
+}
+
 fn f3(x: f64) -> String {
     format!("{x:.3}")
 }
@@ -274,6 +321,11 @@ pub fn render_compare_text(c: &Comparison) -> String {
     out.push_str(&format!("\n== Arms (mean, {conf}% CI)\n"));
     out.push_str(&render_arm_rows(&c.arms, true));
     out.push_str("\n== Contrasts (diff = a − b; p adjusted by Holm over all contrasts)\n");
+    let mixed = permutation_methods_differ(c.pairs.iter().filter_map(|p| p.permutation_method.as_deref()));
+    let perm_cell = |p: Option<f64>, m: Option<&str>| match (p, m) {
+        (Some(p), Some(m)) if mixed => format!("{} {}", p_fmt(p), permutation_mark(m)),
+        (p, _) => p.map(p_fmt).unwrap_or_default(),
+    };
     let rows: Vec<Vec<String>> = c
         .pairs
         .iter()
@@ -292,7 +344,7 @@ pub fn render_compare_text(c: &Comparison) -> String {
                     if p.test == PairedTest::McNemarExact { "McNemar" } else { "Wilcoxon" }
                 ),
                 p_fmt(p.p_holm),
-                p.permutation_p.map(p_fmt).unwrap_or_default(),
+                perm_cell(p.permutation_p, p.permutation_method.as_deref()),
                 p.cohen_h
                     .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
                     .unwrap_or_default(),
@@ -305,8 +357,8 @@ pub fn render_compare_text(c: &Comparison) -> String {
         &["contrast", "diff", "CI", "b/c or W/T/L", "p", "p Holm", "p perm.", "Cohen's h", "P(a>b)", ""],
         &rows,
     ));
-    if let Some(m) = c.pairs.iter().find_map(|p| p.permutation_method.clone()) {
-        out.push_str(&format!("p perm.: paired sign-flip permutation test, two-sided ({m})\n"));
+    if let Some(note) = permutation_footnote(c.pairs.iter().filter_map(|p| p.permutation_method.as_deref())) {
+        out.push_str(&format!("p perm.: {note}\n"));
     }
     if let Some(first) = c.by_stratum.first() {
         out.push_str(&format!(

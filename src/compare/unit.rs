@@ -57,21 +57,40 @@ impl SpecChoice {
         self.apply(&infer_spec(table))
     }
 
-    /// The choices applied over an `inferred` spec (the reasons of what is chosen are dropped
-    /// only when something was chosen).
+    /// The choices applied over an `inferred` spec: a chosen field replaces the inferred one,
+    /// and its reason line says it was stated (the inferred reason, now wrong, is dropped).
     pub fn apply(&self, inferred: &Spec) -> Spec {
         let mut spec = inferred.clone();
-        if let Some(k) = &self.key {
+        let restate = |spec: &mut Spec, field: &str, cols: &[String], extra_stale: &[&str]| {
+            spec.reasons
+                .retain(|r| !r.starts_with(&format!("{field} = ")) && !extra_stale.iter().any(|s| r.starts_with(s)));
+            let shown = cols.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" × ");
+            spec.reasons
+                .push(format!("{field} = {} (as stated)", if shown.is_empty() { "none".into() } else { shown }));
+        };
+        if let Some(k) = &self.key
+            && (k != &inferred.key || inferred.reasons.iter().all(|r| !r.starts_with("key = ")))
+        {
             spec.key = k.clone();
+            restate(&mut spec, "key", k, &["no column identifies the item"]);
         }
-        if let Some(a) = &self.arm {
+        if let Some(a) = &self.arm
+            && a != &inferred.arm
+        {
             spec.arm = a.clone();
+            restate(&mut spec, "arm", a, &[]);
         }
-        if let Some(v) = &self.value {
+        if let Some(v) = &self.value
+            && v != &inferred.value
+        {
             spec.value = v.clone();
+            restate(&mut spec, "value", std::slice::from_ref(v), &["no numeric or true/false column"]);
         }
-        if let Some(s) = &self.strata {
+        if let Some(s) = &self.strata
+            && s != &inferred.strata
+        {
             spec.strata = s.clone();
+            restate(&mut spec, "strata", s, &[]);
         }
         if self.judgment.is_some() {
             spec.judgment = self.judgment;

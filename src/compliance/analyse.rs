@@ -237,6 +237,10 @@ pub struct ComplianceReport {
     #[serde(default)]
     pub mediation: Vec<MediationRow>,
     pub notes: Vec<String>,
+    /// How the rows became cells: design columns split by or pooled, the rows (or tasks) each
+    /// (group, arm) holds and groups whose arms hold different numbers ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
 }
 
 /// Sums of one cell under a count vector.
@@ -509,6 +513,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         power: Vec::new(),
         mediation: Vec::new(),
         notes: Vec::new(),
+        populations: tasks.cells.clone(),
     };
     if !has_depth {
         report.notes.push("no depth column: no depth slopes, margins or crossover".into());

@@ -4,7 +4,7 @@
 
 use super::analyse::ComplianceReport;
 use super::table::ComplianceTable;
-use crate::headline::{Headline, count, estimate, percent, some_of};
+use crate::headline::{Headline, count, estimate, percent};
 
 fn in_group(g: &str) -> String {
     if g.is_empty() { String::new() } else { format!(" ({g})") }
@@ -22,17 +22,7 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
             ComplianceTable::Arms,
         ));
     }
-    for p in &r.pooled {
-        hs.push(Headline::alert(
-            format!("Rows are pooled over {} ({} values)", p.column, p.values.len()),
-            format!(
-                "values {}: group by it (--group {}) or filter it to keep them apart",
-                some_of(&p.values, 4),
-                p.column
-            ),
-            ComplianceTable::Arms,
-        ));
-    }
+    hs.extend(r.populations.headlines(ComplianceTable::Populations, ComplianceTable::CellColumns));
     let focus = r.settings.focus.clone();
     for g in &r.groups {
         let arms: Vec<_> = r.arms.iter().filter(|a| &a.group == g).collect();

@@ -25,13 +25,16 @@ pub const TOKENS: &[&str] = &["total_tokens", "tokens", "session_tokens", "n_tok
 /// Aliases of the depth column.
 pub const DEPTH: &[&str] = &["depth", "hops", "hop_depth"];
 
-/// Columns that vary but were neither used nor grouped by are reported (at most this many values).
-const POOLED_MAX_VALUES: usize = 20;
+/// Aliases of a task id column (rows without one are told apart by position only).
+pub const ITEM: &[&str] = &["task_id", "item_id", "instance_id", "example_id", "question_id"];
 
 /// One task (or attempt) of one arm.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// The group (`--group` columns and the design columns found, `dataset=synthetic, …`).
     pub group: String,
+    /// The task id, when the rows carry one.
+    pub item: Option<String>,
     pub arm: String,
     /// In [0, 1].
     pub compliance: f64,
@@ -57,7 +60,7 @@ pub struct Reading {
     pub kept: usize,
 }
 
-/// A column that varies across the rows read but was not grouped by: its values are pooled.
+/// A column whose values were pooled into one cell, as asked (`pool`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pooled {
     pub column: String,
@@ -72,6 +75,7 @@ pub struct ColumnNames<'a> {
     pub recall: Option<&'a str>,
     pub tokens: Option<&'a str>,
     pub depth: Option<&'a str>,
+    pub item: Option<&'a str>,
     pub group: &'a [String],
     pub filter: &'a BTreeMap<String, Vec<String>>,
 }
@@ -85,8 +89,12 @@ pub struct Tasks {
     pub missing: Tally,
     /// Rows `--filter` did not keep.
     pub filtered_out: usize,
-    /// Text columns (≤ 20 values) that vary and were pooled.
+    /// Columns pooled as asked (`pool`).
     pub pooled: Vec<Pooled>,
+    /// The rows as the cells mechanism sees them: their undeclared columns ([`Tasks::form_cells`]).
+    pub frame: crate::cells::Frame,
+    /// How the rows became cells ([`Tasks::form_cells`]).
+    pub cells: crate::cells::CellReport,
 }
 
 /// Whether a file looks like compliance rows: an arm and a compliance column.
@@ -105,6 +113,7 @@ impl Tasks {
         let recall = find_column(name, h, names.recall, RECALL, "--recall")?;
         let tokens = find_column(name, h, names.tokens, TOKENS, "--tokens")?;
         let depth = find_column(name, h, names.depth, DEPTH, "--depth")?;
+        let item = find_column(name, h, names.item, ITEM, "--item")?;
         let group: Vec<usize> = names
             .group
             .iter()
@@ -115,8 +124,15 @@ impl Tasks {
             .iter()
             .map(|(c, vals)| find_column(name, h, Some(c), &[], "--filter").map(|i| (i.unwrap_or_default(), vals)))
             .collect::<Result<_>>()?;
-        let used: Vec<usize> =
-            [Some(arm), Some(comp), recall, tokens, depth].into_iter().flatten().chain(group.iter().copied()).collect();
+        let used: Vec<usize> = [Some(arm), Some(comp), recall, tokens, depth, item]
+            .into_iter()
+            .flatten()
+            .chain(group.iter().copied())
+            .chain(filter.iter().map(|(c, _)| *c))
+            .collect();
+        if item.is_some() && self.frame.is_empty() && self.rows.is_empty() {
+            self.frame = crate::cells::Frame::new(&[h[item.unwrap_or_default()].as_str()]);
+        }
         let mut reading = Reading {
             file: name.into(),
             arm: h[arm].clone(),
@@ -128,10 +144,6 @@ impl Tasks {
             records: t.records.len(),
             kept: 0,
         };
-        // Per unused column: its distinct values (at most POOLED_MAX_VALUES + 1 kept) and how
-        // often each (arm, value) occurs — a condition repeats within an arm, an id does not.
-        let mut seen: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-        let mut repeats: BTreeMap<usize, BTreeMap<(String, String), usize>> = BTreeMap::new();
         for (line, rec) in &t.records {
             if !filter.iter().all(|(c, vals)| vals.iter().any(|v| v == &rec[*c])) {
                 self.filtered_out += 1;
@@ -181,19 +193,18 @@ impl Tasks {
             let depth_v = depth
                 .map(|c| parse_number(&rec[c]).filter(|v| v.is_finite()).ok_or_else(|| bad(c, "a number (the depth)")))
                 .transpose()?;
-            for (i, v) in rec.iter().enumerate() {
-                if !used.contains(&i) && !filter.iter().any(|(c, _)| *c == i) {
-                    let vals = seen.entry(i).or_default();
-                    if vals.len() <= POOLED_MAX_VALUES && !vals.contains(v) {
-                        vals.push(v.clone());
-                    }
-                    if vals.len() <= POOLED_MAX_VALUES {
-                        *repeats.entry(i).or_default().entry((rec[arm].clone(), v.clone())).or_default() += 1;
-                    }
-                }
+            let group_text = group.iter().map(|&g| format!("{}={}", h[g], rec[g])).collect::<Vec<_>>().join(", ");
+            let item_id = item.map(|c| rec[c].clone());
+            let undeclared =
+                rec.iter().enumerate().filter(|(i, _)| !used.contains(i)).map(|(i, v)| (h[i].as_str(), v.as_str()));
+            let print = crate::cells::fingerprint(h.iter().map(String::as_str).zip(rec.iter().map(String::as_str)));
+            self.frame.push(name, *line, item_id.clone(), format!("{group_text}\u{1f}{arm_id}"), undeclared, print);
+            if let Some(d) = depth {
+                self.frame.within(rec[d].clone());
             }
             self.rows.push(Row {
-                group: group.iter().map(|&g| format!("{}={}", h[g], rec[g])).collect::<Vec<_>>().join(", "),
+                group: group_text,
+                item: item_id,
                 arm: arm_id,
                 compliance,
                 recall: recall_v,
@@ -201,28 +212,83 @@ impl Tasks {
                 depth: depth_v,
             });
         }
-        for (i, vals) in seen {
-            let text = vals.iter().all(|v| !v.is_empty() && parse_number(v).is_none() && parse_bool(v).is_none());
-            // A condition: two of its values each recur within one arm (task ids never do).
-            let recurring: Vec<&String> = repeats
-                .get(&i)
-                .map(|m| m.iter().filter(|(_, n)| **n >= 2).map(|((_, v), _)| v).collect())
-                .unwrap_or_default();
-            let condition = vals.iter().filter(|v| recurring.contains(v)).count() >= 2;
-            if text && condition && vals.len() > 1 && vals.len() <= POOLED_MAX_VALUES {
-                match self.pooled.iter_mut().find(|p| p.column == h[i]) {
-                    Some(p) => {
-                        for v in vals {
-                            if !p.values.contains(&v) {
-                                p.values.push(v);
-                            }
-                        }
-                    }
-                    None => self.pooled.push(Pooled { column: h[i].clone(), values: vals }),
+        self.readings.push(reading);
+        Ok(())
+    }
+
+    /// Forms the cells once every file is read ([`crate::cells`]): the design columns found are
+    /// added to each row's group (one group per value, never pooled unless `settings` pools
+    /// them); pooled columns are listed; an item repeated within a cell is refused. Each cell is
+    /// a (group, arm); a panel is a group, whose arms are set side by side.
+    pub fn form_cells(&mut self, settings: &crate::cells::CellSettings) -> Result<()> {
+        let design = crate::cells::Design::detect(&self.frame, settings)?;
+        for (row, keys) in self.rows.iter_mut().zip(&design.row_keys) {
+            for (k, v) in keys {
+                if !row.group.is_empty() {
+                    row.group.push_str(", ");
                 }
+                row.group.push_str(&format!("{k}={v}"));
             }
         }
-        self.readings.push(reading);
+        self.pooled =
+            design.pooled.iter().map(|d| Pooled { column: d.column.clone(), values: d.values.clone() }).collect();
+        let has_items = self.rows.iter().all(|r| r.item.is_some());
+        let restriction = crate::cells::Restriction::of(settings);
+        let mut excluded = crate::cells::Exclusions::default();
+        if !restriction.is_none() {
+            if !has_items {
+                return Err(crate::error::Error::setting(
+                    if settings.problems.is_some() { "problems" } else { "common_items" },
+                    format!(
+                        "these rows carry no task id ({}), so no task can be kept or left out: give the id column (setting `item`)",
+                        ITEM.join(", ")
+                    ),
+                ));
+            }
+            let cells: Vec<String> = self.rows.iter().map(|r| format!("{}\u{1f}{}", r.group, r.arm)).collect();
+            let refs: Vec<crate::cells::RowRef> = self
+                .rows
+                .iter()
+                .zip(&cells)
+                .map(|(r, c)| {
+                    let item = r.item.as_deref().unwrap_or("");
+                    crate::cells::RowRef { item, identity: item, panel: &r.group, cell: c }
+                })
+                .collect();
+            let (keep, out) = restriction.apply(&refs, "tasks");
+            excluded = out;
+            let mut keep = keep.into_iter();
+            self.rows.retain(|_| keep.next().unwrap_or(true));
+        }
+        // Populations: per (group, arm) its tasks (or, without ids, its row count).
+        let mut order: Vec<(String, String)> = Vec::new();
+        let mut members: std::collections::HashMap<(String, String), (Vec<String>, usize)> = Default::default();
+        for r in &self.rows {
+            let key = (r.group.clone(), r.arm.clone());
+            let e = members.entry(key.clone()).or_insert_with(|| {
+                order.push(key);
+                (Vec::new(), 0)
+            });
+            if let Some(i) = &r.item {
+                e.0.push(i.clone());
+            }
+            e.1 += 1;
+        }
+        let cells: Vec<crate::cells::CellItems> = order
+            .iter()
+            .map(|k| {
+                let (items, rows) = &members[k];
+                crate::cells::CellItems {
+                    cell: k.1.clone(),
+                    panel: if k.0.is_empty() { "all rows".into() } else { k.0.clone() },
+                    items: has_items.then(|| items.clone()),
+                    rows: *rows,
+                }
+            })
+            .collect();
+        let what = if has_items { "tasks" } else { "rows" };
+        self.cells =
+            crate::cells::CellReport::new(settings, design, crate::cells::Populations::of(&cells, what), excluded);
         Ok(())
     }
 }

@@ -20,6 +20,10 @@ crate::choice! {
         Power = "power",
         /// How much of the focus arm's lead goes through recall (Baron–Kenny).
         Mediation = "mediation",
+        /// The rows (or tasks) each (group, arm) holds ([`crate::cells`]).
+        Populations = "populations",
+        /// The columns that split the groups, are pooled, or are not used.
+        CellColumns = "cell_columns",
     }
 }
 
@@ -157,5 +161,7 @@ pub fn table(r: &ComplianceReport, which: ComplianceTable) -> Table {
         ComplianceTable::Crossover => Table::of(name, CROSSOVER, &r.crossover),
         ComplianceTable::Power => Table::of(name, POWER, &r.power),
         ComplianceTable::Mediation => Table::of(name, MEDIATION, &r.mediation),
+        ComplianceTable::Populations => r.populations.populations_table(name),
+        ComplianceTable::CellColumns => r.populations.columns_table(name),
     }
 }

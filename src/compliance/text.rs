@@ -38,14 +38,7 @@ pub fn render_text(r: &ComplianceReport) -> String {
         s.per_tokens,
         if s.group.is_empty() { "none".to_string() } else { s.group.join(", ") },
     );
-    for p in &r.pooled {
-        out.push_str(&format!(
-            "note: rows pooled over {} ({}): --group {} splits them\n",
-            p.column,
-            p.values.join(", "),
-            p.column
-        ));
-    }
+    out.push_str(&r.populations.text());
     for n in &r.notes {
         out.push_str(&format!("note: {n}\n"));
     }

@@ -31,6 +31,8 @@ pub struct ComplianceRequest {
     pub recall: Option<String>,
     pub tokens: Option<String>,
     pub depth: Option<String>,
+    /// The task id column (rows without one are told apart by position only).
+    pub item: Option<String>,
     /// Columns whose values split the rows into groups analysed apart (e.g. dataset, model).
     pub group: Vec<String>,
     /// Keep only rows whose column has one of the values.
@@ -44,6 +46,8 @@ pub struct ComplianceRequest {
     /// Target power of the power table.
     pub power: f64,
     pub bootstrap: Bootstrap,
+    /// How rows become cells: design columns pooled or split by ([`crate::cells`]).
+    pub cells: crate::cells::CellSettings,
 }
 
 impl Default for ComplianceRequest {
@@ -54,6 +58,7 @@ impl Default for ComplianceRequest {
             recall: None,
             tokens: None,
             depth: None,
+            item: None,
             group: Vec::new(),
             filter: BTreeMap::new(),
             focus: None,
@@ -61,6 +66,7 @@ impl Default for ComplianceRequest {
             claimed_effect: None,
             power: 0.8,
             bootstrap: Bootstrap { resamples: 10_000, seed: 1337, confidence: 0.95 },
+            cells: crate::cells::CellSettings::default(),
         }
     }
 }
@@ -68,6 +74,7 @@ impl Default for ComplianceRequest {
 impl Validate for ComplianceRequest {
     fn validate(&self) -> Result<()> {
         self.bootstrap.validate(0)?;
+        self.cells.validate()?;
         if self.bootstrap.resamples > MAX_COMPLIANCE_RESAMPLES {
             return Err(Error::setting(
                 "bootstrap",
@@ -104,8 +111,17 @@ impl Validate for ComplianceRequest {
 
 impl ComplianceRequest {
     fn reads_differently(&self, o: &ComplianceRequest) -> bool {
-        (&self.arm, &self.compliance, &self.recall, &self.tokens, &self.depth, &self.group, &self.filter)
-            != (&o.arm, &o.compliance, &o.recall, &o.tokens, &o.depth, &o.group, &o.filter)
+        (
+            &self.arm,
+            &self.compliance,
+            &self.recall,
+            &self.tokens,
+            &self.depth,
+            &self.item,
+            &self.group,
+            &self.filter,
+            &self.cells,
+        ) != (&o.arm, &o.compliance, &o.recall, &o.tokens, &o.depth, &o.item, &o.group, &o.filter, &o.cells)
     }
 }
 
@@ -148,6 +164,7 @@ impl Capability for Compliance {
             recall: q.recall.as_deref(),
             tokens: q.tokens.as_deref(),
             depth: q.depth.as_deref(),
+            item: q.item.as_deref(),
             group: &q.group,
             filter: &q.filter,
         };
@@ -166,6 +183,7 @@ impl Capability for Compliance {
                 "no compliance rows with an arm and a compliance value".into()
             }));
         }
+        tasks.form_cells(&q.cells)?;
         Ok(LoadedTasks { tasks, files: files_out })
     }
 

@@ -274,9 +274,23 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
             return Err(unknown("stratum", c));
         }
     }
-    for c in spec.filter.keys() {
+    for (c, allowed) in &spec.filter {
         if !known(c) {
             return Err(unknown("filter", c));
+        }
+        // A listed value no row holds is a typo, never a silently smaller selection.
+        let missing: Vec<&String> =
+            allowed.iter().filter(|v| !table.rows.iter().any(|r| r.fields.get(c) == Some(*v))).collect();
+        if !missing.is_empty() {
+            let mut values: Vec<&str> = table.rows.iter().filter_map(|r| r.fields.get(c).map(String::as_str)).collect();
+            values.sort_unstable();
+            values.dedup();
+            return Err(PairingError::Spec(format!(
+                "filter: no row of {} has {} in column `{c}` (its values: {})",
+                table.name,
+                missing.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
+                crate::cells::some_of(&values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>())
+            )));
         }
     }
     if spec.arm.is_empty() {

@@ -77,6 +77,7 @@ pub fn by_position(table: &OutcomeTable, spec: &Spec, order: &[String]) -> Resul
     );
     let mut spec = spec.clone();
     spec.key = vec!["position".into()];
+    spec.reasons.retain(|r| !r.starts_with("key = ") && !r.starts_with("no column identifies the item"));
     spec.reasons.push(format!(
         "key = `position`: rows paired by their order within each arm (--pair-by-position), checked equal on {}",
         if order.is_empty() {

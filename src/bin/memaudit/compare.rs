@@ -143,6 +143,7 @@ impl CompareArgs {
             cost: self.cost.clone(),
             matched: self.matched.clone(),
             baseline: self.baseline.clone(),
+            quantities: false,
         };
         request.options = PairingOptions { duplicates: self.aggregate, allow_incomplete: self.allow_incomplete };
         request.pair_by_position = self

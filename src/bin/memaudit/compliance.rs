@@ -10,7 +10,7 @@ use memaudit::compliance::{Compliance, ComplianceRequest, ComplianceTable};
 use memaudit::stats::bootstrap::Bootstrap;
 use memaudit::stats::power::{Design, PowerRequest, calculate};
 
-use crate::common::{Failure, Output, emit, fail, filters, inputs, json_report, print, run};
+use crate::common::{CellArgs, Failure, Output, emit, fail, filters, inputs, json_report, print, run};
 
 fn defaults() -> ComplianceRequest {
     ComplianceRequest::default()
@@ -36,6 +36,10 @@ pub(crate) struct ComplianceArgs {
     /// The depth column (default: depth, hops, hop_depth).
     #[arg(long)]
     pub(crate) depth: Option<String>,
+    /// The task id column (default: task_id, item_id, instance_id, example_id, question_id);
+    /// without one, rows are told apart by position only.
+    #[arg(long)]
+    pub(crate) item: Option<String>,
     /// Columns whose values are analysed apart, comma-separated (e.g. dataset,model).
     #[arg(long, value_delimiter = ',')]
     pub(crate) group: Vec<String>,
@@ -64,6 +68,8 @@ pub(crate) struct ComplianceArgs {
     #[arg(long, default_value_t = defaults().bootstrap.confidence)]
     pub(crate) confidence: f64,
     #[command(flatten)]
+    pub(crate) cells: CellArgs,
+    #[command(flatten)]
     pub(crate) output: Output<ComplianceTable>,
 }
 
@@ -75,6 +81,7 @@ pub(crate) fn compliance_cmd(args: ComplianceArgs) -> Result<(), Failure> {
         recall: args.recall.clone(),
         tokens: args.tokens.clone(),
         depth: args.depth.clone(),
+        item: args.item.clone(),
         group: args.group.clone(),
         filter,
         focus: args.focus.clone(),
@@ -82,6 +89,7 @@ pub(crate) fn compliance_cmd(args: ComplianceArgs) -> Result<(), Failure> {
         claimed_effect: args.claimed_effect,
         power: args.power,
         bootstrap: Bootstrap { resamples: args.bootstrap, seed: args.seed, confidence: args.confidence },
+        cells: args.cells.settings()?,
     };
     let files = inputs::<Compliance>(args.input.iter().map(|p| (p.clone(), Some(FileRole::ComplianceRows))).collect())?;
     let (loaded, report) = run::<Compliance>(&files, &request)?;

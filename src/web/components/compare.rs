@@ -379,7 +379,16 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
     let labels = arm_labels(c);
     let conf = format!("{}%", (1.0 - c.settings.alpha) * 100.0);
     let binary = c.pairs.iter().any(|p| p.cohen_h.is_some() || p.p_superiority.is_some());
-    let perm = c.pairs.iter().find_map(|p| p.permutation_method.clone()).unwrap_or_else(|| "none".into());
+    let methods = || c.pairs.iter().filter_map(|p| p.permutation_method.as_deref());
+    let mixed = crate::compare::table::permutation_methods_differ(methods());
+    let perm = crate::compare::table::permutation_footnote(methods())
+        .map(|f| {
+            f.trim_start_matches("paired sign-flip permutation test, two-sided")
+                .trim_start_matches([' ', ';', '('])
+                .trim_end_matches(')')
+                .to_string()
+        })
+        .unwrap_or_else(|| "none".into());
     let perm_title = format!("paired sign-flip permutation test of the summed differences, two-sided ({perm})");
     let intro = html! {
         <p class="intro">{ format!("Every contrast a \u{2212} b on the same items: the mean difference with a {conf} paired bootstrap \
@@ -427,7 +436,16 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                             { p_cell("p_value", Some(p.p_value)) }
                             { p_cell("p_holm", Some(p.p_holm)) }
                             { p_cell("p_bh", Some(p.p_bh)) }
-                            { p_cell("permutation_p", p.permutation_p) }
+                            if mixed {
+                                <td class="num" data-col="permutation_p" data-value={crate::report::num(p.permutation_p)}
+                                    data-method={p.permutation_method.clone().unwrap_or_default()}
+                                    title={p.permutation_method.clone().unwrap_or_default()}>
+                                    { format!("{} {}", crate::web::format::p_text(p.permutation_p),
+                                        p.permutation_method.as_deref().map(crate::compare::table::permutation_mark).unwrap_or_default()) }
+                                </td>
+                            } else {
+                                { p_cell("permutation_p", p.permutation_p) }
+                            }
                             if binary {
                                 <td class="num" data-col="cohen_h" data-value={crate::report::num(p.cohen_h)}>
                                     { p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_else(|| "—".into()) }

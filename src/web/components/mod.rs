@@ -1,5 +1,6 @@
 //! The viewer's components, in the order the page shows them.
 
+pub mod cells;
 pub mod compare;
 pub mod drilldown;
 pub mod export;

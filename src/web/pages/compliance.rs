@@ -41,6 +41,8 @@ pub struct Draft {
     pub bootstrap: String,
     pub seed: String,
     pub confidence: String,
+    pub item: String,
+    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
@@ -61,6 +63,8 @@ impl Default for Draft {
             bootstrap: r.bootstrap.resamples.to_string(),
             seed: r.bootstrap.seed.to_string(),
             confidence: r.bootstrap.confidence.to_string(),
+            item: String::new(),
+            cells: Default::default(),
         }
     }
 }
@@ -97,6 +101,8 @@ impl Draft {
                 seed: number("seed", &self.seed)?,
                 confidence: number("interval level", &self.confidence)?,
             },
+            item: optional(&self.item),
+            cells: self.cells.parse()?,
         })
     }
 }
@@ -121,7 +127,10 @@ fn conventions(b: &ComplianceBatch) -> String {
         if s.against.is_empty() { "all".to_string() } else { s.against.join(",") },
         if s.group.is_empty() { "none".to_string() } else { s.group.join(",") },
         s.per_tokens
-    )
+    ) + &{
+        let cells = b.report.populations.settings.describe();
+        if cells.is_empty() { String::new() } else { format!(" cells: {cells}") }
+    }
 }
 
 fn look(col: &str) -> Look {
@@ -165,6 +174,8 @@ impl Tool for Compliance {
         ("crossover", "compliance-margins-card"),
         ("power", "compliance-power-card"),
         ("mediation", "compliance-mediation-card"),
+        ("populations", "compliance-populations-card"),
+        ("cell_columns", "compliance-populations-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -207,6 +218,8 @@ impl Tool for Compliance {
                 { ui.text_field("compliance-recall", "recall column", &d.recall, "default: recall, retrieval_recall, p_ret", |d, v| d.recall = v) }
                 { ui.text_field("compliance-tokens", "tokens column", &d.tokens, "default: total_tokens, tokens, session_tokens, n_tokens", |d, v| d.tokens = v) }
                 { ui.text_field("compliance-depth-column", "depth column", &d.depth, "default: depth, hops, hop_depth", |d, v| d.depth = v) }
+                { ui.text_field("compliance-item", "task id column", &d.item, "default: task_id, item_id, instance_id, example_id, question_id; without one rows are told apart by position only", |d, v| d.item = v) }
+                { ui.cell_fields("compliance-cells", &d.cells, |d, c| d.cells = c) }
                 { ui.text_field("compliance-bootstrap", "bootstrap resamples", &d.bootstrap, "0 to 20,000", |d, v| d.bootstrap = v) }
                 { ui.text_field("compliance-seed", "seed", &d.seed, "of the bootstrap", |d, v| d.seed = v) }
                 { ui.text_field("compliance-confidence", "interval level", &d.confidence, "every interval; the power table's alpha is 1 \u{2212} it", |d, v| d.confidence = v) }
@@ -237,9 +250,10 @@ impl Tool for Compliance {
                     <p class="intro">{ format!("Columns: {}.", r.readings.iter().map(|x| format!("{}: arm {}, compliance {}, recall {}, tokens {}, depth {} ({} of {} rows kept)",
                         x.file, x.arm, x.compliance, x.recall.clone().unwrap_or_else(|| "none".into()), x.tokens.clone().unwrap_or_else(|| "none".into()),
                         x.depth.clone().unwrap_or_else(|| "none".into()), x.kept, x.records)).collect::<Vec<_>>().join("; ")) }</p>
-                    { for r.pooled.iter().map(|p| html! { <p class="warning" data-pooled={p.column.clone()}>{ format!("Rows are pooled over {} ({}): group by it to keep them apart.", p.column, p.values.join(", ")) }</p> }) }
+                    { for r.pooled.iter().map(|p| html! { <p class="note" data-pooled={p.column.clone()}>{ format!("Rows are pooled over {} ({}), as asked.", p.column, p.values.join(", ")) }</p> }) }
                     { for r.notes.iter().map(|n| html! { <p class="intro">{ n.clone() }</p> }) }
                 </Section>
+                { crate::web::components::cells::populations_card("compliance", &r.populations) }
                 <Section id="compliance-arms-card" title="Use factor and return on tokens" conventions={conv.clone()}
                     exports={table_exports(ComplianceTable::Arms, b, table_of, |b| to_json(&b.report.arms))}
                     intro={html! { <p class="intro">{ format!("\u{03ba} = mean compliance / mean recall, with its delta-method s.e. (with the covariance of compliance and recall; \

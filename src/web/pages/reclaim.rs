@@ -63,11 +63,13 @@ pub struct Draft {
     /// The item column of rows without a `pid` (sweeps).
     pub item: String,
     pub pool_design: bool,
+    /// How trials become cells (pooled and split columns, problem set, common problems).
+    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
     fn default() -> Self {
-        Draft::from_run(&ReclaimRequest { settings: ReclaimSettings::default(), arm: None, item: None })
+        Draft::from_run(&ReclaimRequest::default())
     }
 }
 
@@ -89,6 +91,7 @@ impl Draft {
             arm: r.arm.clone().unwrap_or_default(),
             item: r.item.clone().unwrap_or_default(),
             pool_design: s.pool_design,
+            cells: crate::web::components::cells::CellDraft::of(&r.cells),
         }
     }
 
@@ -127,6 +130,7 @@ impl Draft {
             settings: s,
             arm: (!self.arm.is_empty()).then(|| self.arm.clone()),
             item: Some(self.item.trim().to_string()).filter(|i| !i.is_empty()),
+            cells: self.cells.parse()?,
         })
     }
 }
@@ -312,8 +316,10 @@ impl ReclaimPage {
                     </div>
                     <div class="field checkbox">
                         <label for="reclaim-pool-design"><input type="checkbox" id="reclaim-pool-design" checked={d.pool_design}
-                            onchange={check(|d, on| d.pool_design = on)} />{ " pool across design values (n, budget, …)" }</label>
+                            onchange={check(|d, on| d.pool_design = on)} />{ " pool every design column found (prompt, n, budget, …)" }</label>
                     </div>
+                    <crate::web::components::cells::CellFields id="reclaim-cells" draft={d.cells.clone()}
+                        on_change={link.callback(|c: crate::web::components::cells::CellDraft| Msg::Edit(Box::new(move |d: &mut Draft| d.cells = c)))} />
                     <div class="field checkbox">
                         <label for="reclaim-cluster"><input type="checkbox" id="reclaim-cluster" checked={d.cluster_by_problem}
                             onchange={check(|d, on| d.cluster_by_problem = on)} />{ " resample whole problems" }</label>
@@ -334,15 +340,17 @@ impl ReclaimPage {
 
     fn view_results(&self, b: &Rc<ReclaimBatch>) -> Html {
         let r = &b.report;
+        let cells = r.populations.settings.describe();
         let conv = Some(AttrValue::from(format!(
-            "{}; scoring={}; abstain={}; arm={}",
+            "{}; scoring={}; abstain={}; arm={}{}",
             r.interval_method,
             serde_json::to_value(r.settings.score)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
             r.settings.abstain.name(),
-            self.applied.as_ref().map(|d| d.arm.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| "all".into())
+            self.applied.as_ref().map(|d| d.arm.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| "all".into()),
+            if cells.is_empty() { String::new() } else { format!("; cells: {cells}") }
         )));
         let exp = |which: ReclaimTable| {
             let (x, y) = (b.clone(), b.clone());
@@ -361,6 +369,8 @@ impl ReclaimPage {
                     ReclaimTable::Certificate => to_json(&y.report.boundaries.certificate),
                     ReclaimTable::Invented => to_json(&y.report.boundaries.invented),
                     ReclaimTable::Cascade => to_json(&y.report.boundaries.cascade),
+                    ReclaimTable::Populations => to_json(&y.report.populations.populations),
+                    ReclaimTable::CellColumns => to_json(&y.report.populations),
                 },
             )
         };
@@ -374,7 +384,8 @@ impl ReclaimPage {
                 <crate::web::components::headlines::HeadlinesPanel id="reclaim-headlines" headlines={b.headlines.clone()}
                     cards={&[("cells", "reclaim-cells-card"), ("worse_than_empty", "reclaim-wte-card"), ("contrasts", "reclaim-contrasts-card"),
                         ("failure_modes", "reclaim-failure-card"), ("buckets", "reclaim-buckets-card"), ("sweeps", "reclaim-sweeps-card"),
-                        ("certificate", "reclaim-certificate-card"), ("invented", "reclaim-invented-card"), ("cascade", "reclaim-cascade-card")][..]}
+                        ("certificate", "reclaim-certificate-card"), ("invented", "reclaim-invented-card"), ("cascade", "reclaim-cascade-card"),
+                        ("populations", "reclaim-populations-card"), ("cell_columns", "reclaim-populations-card")][..]}
                     exports={crate::web::components::headlines::attach_buttons::<crate::reclaim::Reclaim, ReclaimBatch>(
                         "reclaim-", b.clone(), |b| &b.report, b.inputs.clone())} />
                 <Section id="reclaim-reading" title="What was read"
@@ -419,6 +430,7 @@ impl ReclaimPage {
                             <th scope="col">{"re-scored"}</th><th scope="col">{"disagree"}</th>
                             <th scope="col" title="abstain rule hedge: abstentions owed only to a hedge phrase">{"hedged"}</th>
                             <th scope="col" title="abstain rule hedge: trials without reply text, decided by the strict rule">{"no reply"}</th>
+                            <th scope="col" title="the problems the cell holds (see Populations and cells)">{"population"}</th>
                         </tr></thead>
                         <tbody>
                         { for r.cells.iter().map(|c| html! {
@@ -451,6 +463,7 @@ impl ReclaimPage {
                                 { int_cell("rescore_disagrees", c.rescore_disagrees) }
                                 { int_cell("hedge_abstain", c.hedge_abstain) }
                                 { int_cell("abstain_fallback", c.abstain_fallback) }
+                                { text_cell("population", c.population.clone()) }
                             </tr>
                         }) }
                         </tbody>
@@ -520,6 +533,7 @@ impl ReclaimPage {
                         </div>
                     </Section>
                 }
+                { crate::web::components::cells::populations_card("reclaim", &r.populations) }
                 { boundaries_view(b, &exp, &conv) }
             </div>
         }

@@ -184,6 +184,18 @@ impl<T: Tool> Ui<T> {
         self.edit(false, |e: &Event| e.target_unchecked_into::<HtmlInputElement>().checked(), set)
     }
 
+    /// The "Cells" fields ([`crate::web::components::cells::CellFields`]) editing the draft's
+    /// cell settings.
+    pub fn cell_fields(
+        &self,
+        id: &str,
+        draft: &crate::web::components::cells::CellDraft,
+        set: impl Fn(&mut T::Draft, crate::web::components::cells::CellDraft) + 'static,
+    ) -> Html {
+        let on_change = self.edit(false, |c: &crate::web::components::cells::CellDraft| c.clone(), set);
+        html! { <crate::web::components::cells::CellFields id={id.to_string()} draft={draft.clone()} {on_change} /> }
+    }
+
     /// A callback that changes the draft with its value and analyses again at once.
     pub fn apply_with<V: 'static>(&self, set: impl Fn(&mut T::Draft, V) + 'static) -> Callback<V> {
         let set = Rc::new(set);

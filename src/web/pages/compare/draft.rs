@@ -169,6 +169,7 @@ impl Draft {
             cost: list(&self.cost),
             matched: list(&self.matched),
             baseline: (!self.baseline.trim().is_empty()).then(|| self.baseline.trim().to_string()),
+            quantities: false,
         };
         Ok(s)
     }
