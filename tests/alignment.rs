@@ -75,6 +75,20 @@ fn classes_averaging_coverage_and_identity_by_hand() {
     assert_eq!((id.common, id.identical, id.flagged), (4, 1, false));
 }
 
+/// The worked example with a continuous `ndcg` beside `hit`: each row's nDCG is a distinct value
+/// (r1: 0.1 + query/10 + 0.05 per target; r2 the same plus 0.01).
+fn with_ndcg(per_query: &str) -> String {
+    let mut out = String::from("system,query_id,target,eligible,hit,ndcg\n");
+    for l in per_query.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        let q: f64 = f[1][1..].parse().unwrap();
+        let bump = if f[0].starts_with("r2") { 0.01 } else { 0.0 } + if f[2] == "canonical" { 0.05 } else { 0.0 };
+        let ndcg = if f[3] == "true" { format!("{}", 0.1 + q / 10.0 + bump) } else { String::new() };
+        out.push_str(&format!("{l},{ndcg}\n"));
+    }
+    out
+}
+
 #[test]
 fn a_renamed_copy_of_a_run_is_flagged() {
     let copy: String = PER_QUERY
@@ -83,11 +97,36 @@ fn a_renamed_copy_of_a_run_is_flagged() {
         .filter(|l| l.starts_with("r1,"))
         .map(|l| format!("{}\n", l.replacen("r1,", "r1-copy,", 1)))
         .collect();
-    let r = run_on(&[("pq.csv", &format!("{PER_QUERY}{copy}"))], &AlignmentRequest::default()).unwrap();
-    let id = r.identity.iter().find(|i| i.run_a == "r1" && i.run_b == "r1-copy" && i.target == "raw").unwrap();
-    assert!(id.flagged && id.share == Some(1.0));
+    // Run identity compares a continuous metric over every target together.
+    let text = with_ndcg(&format!("{PER_QUERY}{copy}"));
+    let r = run_on(&[("pq.csv", &text)], &AlignmentRequest::default()).unwrap();
+    assert_eq!(r.settings.identity_metric, "ndcg");
+    let id = r.identity.iter().find(|i| i.run_a == "r1" && i.run_b == "r1-copy" && i.target == "all").unwrap();
+    assert!(id.flagged && id.share == Some(1.0) && id.common == 7, "{id:?}");
+    let other = r.identity.iter().find(|i| i.run_a == "r1" && i.run_b == "r2" && i.target == "all").unwrap();
+    assert!(!other.flagged && other.share == Some(0.0), "{other:?}");
     let hs = memaudit::capability::headlines::<Alignment>(&r);
-    assert!(hs[0].text.starts_with("r1 and r1-copy have identical per-query metrics"), "{hs:?}");
+    assert!(hs[0].text.starts_with("r1 and r1-copy have identical per-query ndcg"), "{hs:?}");
+    // With the binary hit alone, runs that agree on every hit are not called one run: said why.
+    let r = run_on(&[("pq.csv", &format!("{PER_QUERY}{copy}"))], &AlignmentRequest::default()).unwrap();
+    assert!(r.identity.iter().all(|i| !i.flagged));
+    assert!(r.notes.iter().any(|n| n.contains("`hit` is binary")), "{:?}", r.notes);
+    // Two runs whose hits agree everywhere but whose nDCG differs on every query (TIAP's F5 and
+    // F8) are not flagged.
+    let same_hits: String = PER_QUERY
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("r1,"))
+        .map(|l| format!("{}\n", l.replacen("r1,", "r2b,", 1)))
+        .collect();
+    let text = with_ndcg(&format!("{PER_QUERY}{same_hits}"))
+        .replace("r2b,", "r2b,")
+        .lines()
+        .map(|l| if l.starts_with("r2b,") && !l.ends_with(',') { format!("{l}1\n") } else { format!("{l}\n") })
+        .collect::<String>();
+    let r = run_on(&[("pq.csv", &text)], &AlignmentRequest::default()).unwrap();
+    let id = r.identity.iter().find(|i| i.run_a == "r1" && i.run_b == "r2b" && i.target == "all").unwrap();
+    assert!(!id.flagged && id.share == Some(0.0), "{id:?}");
 }
 
 #[test]
@@ -157,5 +196,8 @@ fn every_number_equals_the_numpy_reference() {
             .unwrap();
         close(got.share, &w["share"], "identity");
     }
-    assert!(r.identity.iter().any(|i| i.run_a == "hybrid" && i.run_b == "hybrid-copy" && i.flagged));
+    // The reference rows have the binary hit only: identity is compared, never flagged, and said.
+    assert!(r.identity.iter().any(|i| i.run_a == "hybrid" && i.run_b == "hybrid-copy" && i.share == Some(1.0)));
+    assert!(r.identity.iter().all(|i| !i.flagged));
+    assert!(r.settings.identity_method.starts_with("not flagged: `hit` is binary"), "{}", r.settings.identity_method);
 }

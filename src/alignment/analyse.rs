@@ -53,7 +53,8 @@ pub struct CoverageRow {
     pub high: Option<f64>,
 }
 
-/// Two runs' per-query metrics compared.
+/// Two runs' per-query metrics compared: per target, and over every target together
+/// (`target` = `all`, the row that can be flagged).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IdentityRow {
     pub run_a: String,
@@ -63,6 +64,9 @@ pub struct IdentityRow {
     pub identical: usize,
     pub share: Option<f64>,
     pub flagged: bool,
+    /// The metric compared (`ndcg`; a binary metric is compared but never flagged).
+    #[serde(default)]
+    pub metric: String,
 }
 
 /// Settings printed with every result.
@@ -75,6 +79,11 @@ pub struct Settings {
     pub identity_threshold: f64,
     pub bootstrap: crate::stats::bootstrap::Bootstrap,
     pub averaging: String,
+    /// The metric run identity compares, and how.
+    #[serde(default)]
+    pub identity_metric: String,
+    #[serde(default)]
+    pub identity_method: String,
 }
 
 /// Everything `memaudit alignment` reports.
@@ -213,7 +222,23 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             high: ci.map(|c| c.high),
         });
     }
-    // Run identity.
+    // Run identity: the full vector of a continuous metric over every (query, target) both runs
+    // have; a binary metric (hit@k) agrees between different runs too often to flag.
+    let binary = j.identity.iter().flat_map(|m| m.values()).all(|v| *v == 0.0 || *v == 1.0);
+    let identity_method = if binary {
+        format!(
+            "not flagged: `{}` is binary (0/1), and two different runs agree on most queries' hits; give a continuous per-query metric (ndcg) to compare runs",
+            j.identity_metric
+        )
+    } else {
+        format!(
+            "`{}` on every (query, target) both runs have, compared bit for bit; flagged at a share ≥ {} over every target together",
+            j.identity_metric, q.identity_threshold
+        )
+    };
+    if binary && !j.keys.is_empty() {
+        notes.push(identity_method.clone());
+    }
     let mut identity = Vec::new();
     let by_run: Vec<std::collections::HashMap<&str, usize>> = j
         .runs
@@ -222,26 +247,40 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         .collect();
     for a in 0..j.runs.len() {
         for b in a + 1..j.runs.len() {
+            let (mut all_common, mut all_same) = (0, 0);
             for t in &j.targets {
                 let (mut common, mut same) = (0, 0);
                 for (query, &ia) in &by_run[a] {
                     let Some(&ib) = by_run[b].get(query) else { continue };
-                    if let (Some(x), Some(y)) = (j.metric[ia].get(t), j.metric[ib].get(t)) {
+                    if let (Some(x), Some(y)) = (j.identity[ia].get(t), j.identity[ib].get(t)) {
                         common += 1;
                         same += usize::from(x.to_bits() == y.to_bits());
                     }
                 }
-                let share = (common > 0).then(|| same as f64 / common as f64);
+                all_common += common;
+                all_same += same;
                 identity.push(IdentityRow {
                     run_a: j.runs[a].clone(),
                     run_b: j.runs[b].clone(),
                     target: t.clone(),
                     common,
                     identical: same,
-                    share,
-                    flagged: share.is_some_and(|s| s >= q.identity_threshold),
+                    share: (common > 0).then(|| same as f64 / common as f64),
+                    flagged: false,
+                    metric: j.identity_metric.clone(),
                 });
             }
+            let share = (all_common > 0).then(|| all_same as f64 / all_common as f64);
+            identity.push(IdentityRow {
+                run_a: j.runs[a].clone(),
+                run_b: j.runs[b].clone(),
+                target: "all".into(),
+                common: all_common,
+                identical: all_same,
+                share,
+                flagged: !binary && share.is_some_and(|s| s >= q.identity_threshold),
+                metric: j.identity_metric.clone(),
+            });
         }
     }
     AlignmentReport {
@@ -253,6 +292,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             identity_threshold: q.identity_threshold,
             bootstrap: q.bootstrap,
             averaging: "mean_of_runs: the mean of the per-run values (TIAP Table 12); pooled: over every query".into(),
+            identity_metric: j.identity_metric.clone(),
+            identity_method,
         },
         runs: j.runs.clone(),
         targets: j.targets.clone(),

@@ -4,7 +4,7 @@
 
 use super::analyse::AlignmentReport;
 use super::table::AlignmentTable;
-use crate::headline::{Headline, some_of};
+use crate::headline::Headline;
 
 /// The headlines of an alignment report (unranked).
 pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
@@ -17,10 +17,13 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             None => same.push((i.run_a.clone(), i.run_b.clone(), vec![i.target.clone()])),
         }
     }
-    for (a, b, targets) in same.iter().take(4) {
+    for (a, b, _) in same.iter().take(4) {
         hs.push(Headline::alert(
-            format!("{a} and {b} have identical per-query metrics: the same run under two names?"),
-            format!("share of identical metrics ≥ {} under {}", s.identity_threshold, some_of(targets, 6)),
+            format!("{a} and {b} have identical per-query {}: the same run under two names?", s.identity_metric),
+            format!(
+                "share of identical `{}` ≥ {} over every (query, target) both runs have",
+                s.identity_metric, s.identity_threshold
+            ),
             AlignmentTable::Identity,
         ));
     }

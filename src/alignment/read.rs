@@ -21,6 +21,9 @@ pub const QUERY: &[&str] = &["query_id", "query_index", "query", "question_id", 
 pub const TARGET: &[&str] = &["target"];
 /// Aliases of the answer score column.
 pub const ANSWER: &[&str] = &["f1", "answer_f1", "token_f1", "correct", "answer_correct", "score"];
+/// Continuous per-query metrics run identity compares, in order of preference (a binary
+/// metric such as hit@k agrees between different runs far too often to say they are one).
+pub const CONTINUOUS: &[&str] = &["ndcg", "ndcg_at_k", "mrr", "recall", "map", "ap"];
 
 /// What was read from one file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,6 +49,10 @@ pub struct Joined {
     pub metric: Vec<HashMap<String, f64>>,
     /// Per key: the answer score.
     pub answer: Vec<Option<f64>>,
+    /// The metric run identity compares (a continuous one when the files have one: `ndcg`),
+    /// and per key, per target, its value on an eligible query.
+    pub identity_metric: String,
+    pub identity: Vec<HashMap<String, f64>>,
     pub readings: Vec<Reading>,
     /// Answer rows with no retrieval row (counted, not used).
     pub answers_unmatched: usize,
@@ -103,6 +110,15 @@ impl Joined {
             let target = find(name, h, None, TARGET, "target", "")?;
             let metric = find(name, h, Some(names.metric), &[], "metric", "--metric")?;
             let eligible = h.iter().position(|x| x == "eligible");
+            // Run identity: a continuous metric of the file (the chosen one when it is).
+            let identity = CONTINUOUS
+                .iter()
+                .find_map(|c| h.iter().position(|x| x == c))
+                .or_else(|| CONTINUOUS.contains(&h[metric].as_str()).then_some(metric))
+                .unwrap_or(metric);
+            if j.identity_metric.is_empty() {
+                j.identity_metric = h[identity].clone();
+            }
             j.readings.push(Reading {
                 file: name.into(),
                 kind: "retrieval".into(),
@@ -135,6 +151,7 @@ impl Joined {
                 let at = *index.entry(key.clone()).or_insert_with(|| {
                     j.keys.push(key.clone());
                     j.metric.push(HashMap::new());
+                    j.identity.push(HashMap::new());
                     j.answer.push(None);
                     j.keys.len() - 1
                 });
@@ -156,6 +173,9 @@ impl Joined {
                         format!("`{}` is not a number", rec[metric]),
                     ))
                 })?;
+                if let Some(x) = (!is_missing(&rec[identity])).then(|| parse_number(&rec[identity])).flatten() {
+                    j.identity[at].insert(tg.clone(), x);
+                }
                 if j.metric[at].insert(tg.clone(), v).is_some() {
                     return Err(Error::Ingest(IngestError::new(
                         Location::line(name, *line).with_field(h[target].clone()),

@@ -46,6 +46,7 @@ const IDENTITY: &[Column<IdentityRow>] = &crate::columns![IdentityRow;
     "identical" => |r| r.identical.to_string(),
     "share" => |r| num(r.share),
     "flagged" => |r| flag(r.flagged),
+    "metric" => |r| r.metric.clone(),
 ];
 
 /// One table of an alignment report.

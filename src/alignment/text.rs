@@ -12,7 +12,7 @@ pub fn render_text(r: &AlignmentReport) -> String {
     let s = &r.settings;
     let mut out = format!(
         "Answer alignment: targets A = {}, B = {} on metric `{}` (a query counts for a target when the metric > 0); strong = score ≥ {}; \
-         {} runs; averaging: {}\nCoverage confound: bootstrap over runs, {} resamples, seed {}, confidence {}; run identity flagged at ≥ {}\n",
+         {} runs; averaging: {}\nCoverage confound: bootstrap over runs, {} resamples, seed {}, confidence {}\nRun identity: {}\n",
         s.target_a,
         s.target_b,
         s.metric,
@@ -22,7 +22,7 @@ pub fn render_text(r: &AlignmentReport) -> String {
         s.bootstrap.resamples,
         s.bootstrap.seed,
         s.bootstrap.confidence,
-        s.identity_threshold
+        s.identity_method
     );
     if r.answers_unmatched > 0 {
         out.push_str(&format!("note: {} answer rows match no retrieval row (not used)\n", r.answers_unmatched));
@@ -71,7 +71,7 @@ pub fn render_text(r: &AlignmentReport) -> String {
         &["run", "target", "covered by", "n cov / uncov", "covered", "uncovered", "diff", "interval"],
         &rows,
     ));
-    out.push_str("\n== Run identity (identical per-query metrics)\n");
+    out.push_str(&format!("\n== Run identity (identical per-query `{}`)\n", s.identity_metric));
     let rows: Vec<Vec<String>> = r
         .identity
         .iter()

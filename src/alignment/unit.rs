@@ -133,6 +133,14 @@ impl Capability for Alignment {
 
     fn run(l: &LoadedAlignment, q: &AlignmentRequest, progress: Progress<'_>) -> Result<AlignmentReport> {
         progress(Phase::Analysing, "alignment", 0.0);
+        for (setting, t) in [("target_a", &q.target_a), ("target_b", &q.target_b)] {
+            if !l.joined.targets.contains(t) {
+                return Err(Error::setting(
+                    setting,
+                    format!("no row has the target `{t}` (the targets: {})", l.joined.targets.join(", ")),
+                ));
+            }
+        }
         let r = analyse(&l.joined, q);
         progress(Phase::Analysing, "done", 1.0);
         Ok(r)

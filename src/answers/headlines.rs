@@ -9,7 +9,7 @@ use crate::headline::{Headline, from_warnings, some_of};
 
 /// The headlines of an answer rescoring (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
-    let mut hs = Vec::new();
+    let mut hs = r.populations.headlines(AnswersTable::Populations, AnswersTable::CellColumns);
     // Rows per dataset (arms are compared within a dataset).
     let datasets = first_seen(r.summary.iter().map(|s| s.dataset.as_deref()));
     for ds in &datasets {

@@ -10,6 +10,7 @@
 //!      ──diff(a, b)──► rows whose verdict changes
 //! ```
 
+pub mod cells;
 pub mod headlines;
 pub mod normalize;
 pub mod porter;

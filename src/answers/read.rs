@@ -118,9 +118,9 @@ fn json_text(v: &serde_json::Value) -> Option<String> {
 pub enum AnswerWarningKind {
     /// Rows without a prediction (the model returned nothing): left out, like the harness.
     MissingPrediction,
-    /// Rows without a gold answer: every gold-based score is 0.
+    /// Rows without a gold answer: not scored (their correctness is unknown, never 0), left out.
     NoGold,
-    /// The same (arm, query) twice: the first row is kept.
+    /// The same (arm, query) twice: the first row is kept (`repeats = first`; refused otherwise).
     DuplicateQuery,
     /// A given parsed output differs from `parse_output(raw)`; memaudit scores its own parse.
     ParsedDiffers,
@@ -141,8 +141,8 @@ impl Kind for AnswerWarningKind {
     fn describe(self) -> &'static str {
         match self {
             AnswerWarningKind::MissingPrediction => "rows without a prediction: left out (the harness skips them)",
-            AnswerWarningKind::NoGold => "rows without a gold answer: gold-based scores are 0",
-            AnswerWarningKind::DuplicateQuery => "(arm, query) given twice: first row kept",
+            AnswerWarningKind::NoGold => "rows without a gold answer: not scored (unknown, never 0), left out",
+            AnswerWarningKind::DuplicateQuery => "(arm, query) given twice: first row kept (repeats = first)",
             AnswerWarningKind::ParsedDiffers => {
                 "given parsed outputs differ from parse_output(raw): memaudit's parse used"
             }
@@ -158,7 +158,7 @@ impl Kind for AnswerWarningKind {
 pub type AnswerWarnings = Warnings<AnswerWarningKind>;
 
 /// One answer as read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AnswerRow {
     pub query_id: String,
     pub arm: Option<String>,
@@ -170,6 +170,15 @@ pub struct AnswerRow {
     pub parsed_prediction: Option<String>,
     pub file: String,
     pub line: usize,
+    /// The replicate of the query (a `seed` or `epoch` column), part of its identity.
+    #[serde(default, skip_serializing)]
+    pub replicate: Option<String>,
+    /// Every column this reader does not read, as text (candidate design columns).
+    #[serde(default, skip_serializing)]
+    pub other: Vec<(String, String)>,
+    /// A hash of every field of the row (exact repeats).
+    #[serde(default, skip_serializing)]
+    pub fingerprint: u64,
 }
 
 /// Which columns hold what; `None` uses the aliases (first present wins).
@@ -203,9 +212,23 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
     let arm = pick_column(&table, cols.arm.as_deref(), &ARM_ALIASES)?;
     let dataset = pick_column(&table, cols.dataset.as_deref(), &DATASET_ALIASES)?;
     let category = pick_column(&table, cols.category.as_deref(), &["category"])?;
+    let replicate = pick_column(&table, None, crate::cells::REPLICATE_COLUMNS)?;
+    let read: Vec<&str> = [
+        Some(&id),
+        Some(&pred),
+        gold.as_ref(),
+        parsed.as_ref(),
+        arm.as_ref(),
+        dataset.as_ref(),
+        category.as_ref(),
+        replicate.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(String::as_str)
+    .collect();
     let mut warnings = AnswerWarnings::default();
     let mut rows: Vec<AnswerRow> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     for r in &table.rows {
         let loc = table.location(r);
         let Some(qid) = cell(r, Some(&id)) else {
@@ -216,13 +239,10 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
             continue;
         };
         let arm_v = cell(r, arm.as_deref()).map(str::to_string);
-        if !seen.insert((arm_v.clone(), qid.to_string())) {
-            warnings.add(AnswerWarningKind::DuplicateQuery, || format!("{loc}: {qid}"));
-            continue;
-        }
         let gold_v = cell(r, gold.as_deref()).map(gold_variants).unwrap_or_default();
         if gold_v.is_empty() {
             warnings.add(AnswerWarningKind::NoGold, || format!("{loc}: {qid}"));
+            continue;
         }
         rows.push(AnswerRow {
             query_id: qid.to_string(),
@@ -234,6 +254,14 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
             parsed_prediction: cell(r, parsed.as_deref()).map(str::to_string),
             file: loc.file.clone(),
             line: r.line,
+            replicate: cell(r, replicate.as_deref()).map(str::to_string),
+            other: table
+                .columns
+                .iter()
+                .filter(|c| !read.contains(&c.name.as_str()))
+                .filter_map(|c| r.fields.get(&c.name).map(|v| (c.name.clone(), v.clone())))
+                .collect(),
+            fingerprint: crate::cells::fingerprint(r.fields.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
         });
     }
     Ok((rows, warnings))

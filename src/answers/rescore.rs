@@ -132,6 +132,10 @@ pub struct AnswerReport {
     /// The rows whose verdict changes between the two profiles of a diff (`None`: no diff asked).
     #[serde(default)]
     pub diff: Option<Vec<DiffRow>>,
+    /// How the answers became cells: design columns split by or pooled, the queries each arm
+    /// holds and arms on different queries, rows left out ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
 }
 
 /// Scores every row under every profile of `settings`.
@@ -205,6 +209,7 @@ pub fn rescore_answers(
         disagreements,
         warnings,
         diff: None,
+        populations: Default::default(),
     })
 }
 

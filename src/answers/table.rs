@@ -12,6 +12,10 @@ crate::choice! {
         Summary = "summary",
         /// The rows whose verdict changes between the two profiles of `--diff A:B`.
         Diff = "diff",
+        /// The queries each arm holds ([`crate::cells`]).
+        Populations = "populations",
+        /// The columns that split the arms, are pooled, or are not used.
+        CellColumns = "cell_columns",
     }
 }
 
@@ -54,6 +58,8 @@ pub fn table(report: &AnswerReport, which: AnswersTable) -> Result<Table> {
                 .ok_or_else(|| Error::setting("table", "the diff table needs a profile diff: add --diff A:B"))?;
             Table::of(name, DIFF, rows)
         }
+        AnswersTable::Populations => report.populations.populations_table(name),
+        AnswersTable::CellColumns => report.populations.columns_table(name),
     })
 }
 

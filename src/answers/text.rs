@@ -33,6 +33,7 @@ pub fn render_text(report: &AnswerReport) -> String {
             r.score_b
         ));
     }
+    out.push_str(&report.populations.text());
     for w in report.warnings.iter() {
         out.push_str(&format!("warning: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
     }

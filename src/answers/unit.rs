@@ -22,6 +22,14 @@ pub struct AnswersRequest {
     /// The two profiles of the diff (scored even when not chosen).
     pub diff: Option<(Profile, Profile)>,
     pub columns: AnswerColumns,
+    /// How answers become cells: design columns pooled or split by, the problem set, common
+    /// queries only ([`crate::cells`]).
+    #[serde(default)]
+    pub cells: crate::cells::CellSettings,
+    /// An answer repeated within an arm: refused (the default), or the first row kept and the
+    /// repeats counted.
+    #[serde(default)]
+    pub repeats: crate::cells::Repeats,
 }
 
 impl AnswersRequest {
@@ -39,6 +47,7 @@ impl AnswersRequest {
 
 impl Validate for AnswersRequest {
     fn validate(&self) -> Result<()> {
+        self.cells.validate()?;
         self.scoring().validate()
     }
 }
@@ -92,8 +101,11 @@ impl Capability for Answers {
 
     fn run(l: &LoadedAnswers, request: &AnswersRequest, progress: Progress<'_>) -> Result<AnswerReport> {
         progress(Phase::Analysing, "scoring under every profile", 0.0);
-        let mut report = rescore_answers(&l.rows, &request.scoring(), l.warnings.clone())?;
-        report.diff = request.diff.map(|(a, b)| diff(&report, &l.rows, a, b)).transpose()?;
+        let mut warnings = l.warnings.clone();
+        let formed = super::cells::form(&l.rows, &request.cells, request.repeats, &mut warnings)?;
+        let mut report = rescore_answers(&formed.rows, &request.scoring(), warnings)?;
+        report.diff = request.diff.map(|(a, b)| diff(&report, &formed.rows, a, b)).transpose()?;
+        report.populations = formed.cells;
         progress(Phase::Analysing, "done", 1.0);
         Ok(report)
     }

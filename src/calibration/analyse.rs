@@ -123,6 +123,10 @@ pub struct CalibrationReport {
     pub calibration: Vec<CalibrationRow>,
     pub platt: Option<PlattFit>,
     pub notes: Vec<String>,
+    /// How the rows became cells: design columns pooled, the items each split holds, rows left
+    /// out ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
 }
 
 fn ledger(population: &str, items: &[&Item]) -> Option<LedgerRow> {
@@ -389,5 +393,6 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
         calibration,
         platt,
         notes,
+        populations: r.cells.clone(),
     })
 }

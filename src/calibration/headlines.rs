@@ -8,7 +8,7 @@ use crate::headline::{Headline, count, estimate, percent};
 
 /// The headlines of a calibration report (unranked).
 pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
-    let mut hs = Vec::new();
+    let mut hs = r.populations.headlines(CalibrationTable::Populations, CalibrationTable::CellColumns);
     let level = percent(r.settings.confidence_level);
     if r.missing.count > 0 {
         let e = &r.missing.examples[0];

@@ -66,6 +66,12 @@ pub struct Routed {
     pub readings: Vec<Reading>,
     /// Rows without a confidence or an outcome (left out).
     pub missing: Tally,
+    /// The rows as the cells mechanism sees them ([`Routed::form_cells`]).
+    pub frame: crate::cells::Frame,
+    /// Whether the rows carry an item id.
+    pub identified: bool,
+    /// How the rows became cells ([`Routed::form_cells`]).
+    pub cells: crate::cells::CellReport,
 }
 
 /// Whether a file looks like routing rows: a confidence and an outcome column.
@@ -88,6 +94,16 @@ impl Routed {
             Some(s) => find_column(name, h, Some(s), &[], "--split")?,
             None => None,
         };
+        // A replicate (a seed) is part of an item's identity: TAG runs every problem at 3 seeds.
+        let replicate =
+            item.and_then(|_| crate::cells::REPLICATE_COLUMNS.iter().find_map(|c| h.iter().position(|x| x == c)));
+        let read: Vec<usize> =
+            [Some(conf), Some(corr), mem, app, item, split, replicate].into_iter().flatten().collect();
+        if self.frame.is_empty() {
+            let ids: Vec<&str> = [item, replicate].into_iter().flatten().map(|i| h[i].as_str()).collect();
+            self.frame = crate::cells::Frame::new(&ids);
+            self.identified = item.is_some();
+        }
         self.readings.push(Reading {
             file: name.into(),
             item: item.map(|i| h[i].clone()),
@@ -100,6 +116,10 @@ impl Routed {
         });
         for (line, rec) in &t.records {
             let id = item.map_or_else(|| format!("{name}:{line}"), |i| rec[i].clone());
+            let identity = item.map(|i| match replicate {
+                Some(r) => format!("{}\u{1f}{}", rec[i], rec[r]),
+                None => rec[i].clone(),
+            });
             let left_out = |col: usize, detail: &str, tally: &mut Tally| {
                 tally.add(|| Example {
                     file: name.to_string(),
@@ -135,6 +155,11 @@ impl Routed {
             };
             let with_memory = flag(mem)?;
             let applied = flag(app)?;
+            let undeclared =
+                h.iter().enumerate().filter(|(i, _)| !read.contains(i)).map(|(i, c)| (c.as_str(), rec[i].as_str()));
+            let print = crate::cells::fingerprint(h.iter().map(String::as_str).zip(rec.iter().map(String::as_str)));
+            let cell = split.map(|i| rec[i].clone()).unwrap_or_default();
+            self.frame.push(name, *line, if self.identified { identity } else { None }, cell, undeclared, print);
             self.items.push(Item {
                 id,
                 confidence,
@@ -145,6 +170,54 @@ impl Routed {
                 confidence_at: Location::line(name, *line).with_field(h[conf].clone()),
             });
         }
+        Ok(())
+    }
+
+    /// Forms the cells once every file is read ([`crate::cells`]): a cell is a split (all items
+    /// without one). This analysis keeps no cell per design value, so a design column found in
+    /// the data is refused unless pooled; an item repeated within a split is refused; without
+    /// item ids exactly repeated rows are counted. The problem set keeps its items.
+    pub fn form_cells(&mut self, settings: &crate::cells::CellSettings) -> Result<()> {
+        let design = crate::cells::Design::detect(&self.frame, settings)?;
+        design.refuse_keyed("or state it as the split (setting `split`) when its values are splits of the items")?;
+        let restriction = crate::cells::Restriction::of(settings);
+        let mut excluded = crate::cells::Exclusions::default();
+        if !restriction.is_none() {
+            if !self.identified {
+                return Err(Error::setting(
+                    if settings.problems.is_some() { "problems" } else { "common_items" },
+                    format!("these rows carry no item id ({}): give the id column (setting `item`)", ITEM.join(", ")),
+                ));
+            }
+            let splits: Vec<String> = self.items.iter().map(|i| i.split.clone().unwrap_or_default()).collect();
+            let refs: Vec<crate::cells::RowRef> = self
+                .items
+                .iter()
+                .zip(&splits)
+                .map(|(i, s)| crate::cells::RowRef { item: &i.id, identity: &i.id, panel: s, cell: s })
+                .collect();
+            let (keep, out) = restriction.apply(&refs, "items");
+            excluded = out;
+            let mut keep = keep.into_iter();
+            self.items.retain(|_| keep.next().unwrap_or(true));
+        }
+        let splits = crate::distinct::first_seen(self.items.iter().map(|i| i.split.clone()));
+        let cells: Vec<crate::cells::CellItems> = splits
+            .iter()
+            .map(|s| {
+                let items: Vec<String> = self.items.iter().filter(|i| &i.split == s).map(|i| i.id.clone()).collect();
+                let name = s.clone().unwrap_or_else(|| "all".into());
+                crate::cells::CellItems {
+                    cell: name.clone(),
+                    panel: name,
+                    rows: items.len(),
+                    items: self.identified.then_some(items),
+                }
+            })
+            .collect();
+        let what = if self.identified { "items" } else { "rows" };
+        self.cells =
+            crate::cells::CellReport::new(settings, design, crate::cells::Populations::of(&cells, what), excluded);
         Ok(())
     }
 }

@@ -16,6 +16,10 @@ crate::choice! {
         Calibration = "calibration",
         /// The reliability diagram's bins of every calibration row.
         Reliability = "reliability",
+        /// The items each split holds ([`crate::cells`]).
+        Populations = "populations",
+        /// The columns that are pooled or not used.
+        CellColumns = "cell_columns",
     }
 }
 
@@ -68,6 +72,8 @@ const CALIBRATION: &[Column<CalibrationRow>] = &crate::columns![CalibrationRow;
 pub fn table(r: &CalibrationReport, which: CalibrationTable) -> Table {
     let name = which.name();
     match which {
+        CalibrationTable::Populations => r.populations.populations_table(name),
+        CalibrationTable::CellColumns => r.populations.columns_table(name),
         CalibrationTable::Ledger => Table::of(name, LEDGER, &r.ledger),
         CalibrationTable::Bins => Table::of(name, BINS, &r.bins),
         CalibrationTable::Sweep => Table::of(name, SWEEP, &r.sweep),

@@ -110,5 +110,6 @@ pub fn render_text(r: &CalibrationReport) -> String {
             ));
         }
     }
+    out.push_str(&r.populations.text());
     out
 }

@@ -40,6 +40,8 @@ pub struct CalibrationRequest {
     pub route: Route,
     /// Two-sided level of the AUC and Wilson intervals.
     pub confidence_level: f64,
+    /// How rows become cells: design columns pooled, the problem set ([`crate::cells`]).
+    pub cells: crate::cells::CellSettings,
 }
 
 impl Default for CalibrationRequest {
@@ -58,6 +60,7 @@ impl Default for CalibrationRequest {
             auc_population: AucPopulation::All,
             route: Route::Below,
             confidence_level: 0.95,
+            cells: crate::cells::CellSettings::default(),
         }
     }
 }
@@ -65,6 +68,7 @@ impl Default for CalibrationRequest {
 impl Validate for CalibrationRequest {
     fn validate(&self) -> Result<()> {
         crate::stats::bootstrap::check_confidence(self.confidence_level)?;
+        self.cells.validate()?;
         for (what, n) in [("ece-bins", self.ece_bins), ("accuracy-bins", self.accuracy_bins)] {
             if n == 0 || n > MAX_BINS {
                 return Err(Error::setting(what, format!("must be between 1 and {MAX_BINS} (got {n})")));
@@ -82,8 +86,8 @@ impl Validate for CalibrationRequest {
 
 impl CalibrationRequest {
     fn reads_differently(&self, o: &CalibrationRequest) -> bool {
-        (&self.item, &self.confidence, &self.correct, &self.with_memory, &self.applied, &self.split)
-            != (&o.item, &o.confidence, &o.correct, &o.with_memory, &o.applied, &o.split)
+        (&self.item, &self.confidence, &self.correct, &self.with_memory, &self.applied, &self.split, &self.cells)
+            != (&o.item, &o.confidence, &o.correct, &o.with_memory, &o.applied, &o.split, &o.cells)
     }
 }
 
@@ -136,6 +140,7 @@ impl Capability for Calibration {
             files_out.push(FileSummary::of(f, "routing rows", routed.items.len() - before)?);
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
+        routed.form_cells(&q.cells)?;
         if routed.items.is_empty() {
             return Err(Error::Empty("no routing rows with a confidence and an outcome".into()));
         }

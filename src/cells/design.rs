@@ -289,6 +289,23 @@ impl Design {
         Ok(design)
     }
 
+    /// For an analysis that cannot show one cell per value: refuses the design columns found,
+    /// naming each with its values, and says to pool them (`setting pool`) or `otherwise`.
+    pub fn refuse_keyed(&self, otherwise: &str) -> Result<()> {
+        let Some(first) = self.keyed.first() else { return Ok(()) };
+        let named: Vec<String> =
+            self.keyed.iter().map(|k| format!("`{}` ({})", k.column, some_of(&k.values))).collect();
+        Err(Error::setting(
+            "pool",
+            format!(
+                "the rows vary in {} within one cell ({}): this analysis keeps no cell per value, and never pools                  them unasked: pool them (setting `pool`: {}), {otherwise}",
+                named.join(", "),
+                first.reason,
+                self.keyed.iter().map(|k| k.column.as_str()).collect::<Vec<_>>().join(",")
+            ),
+        ))
+    }
+
     /// The keyed values of row `row` as `prompt=v0 n=4` (empty without keyed columns).
     pub fn key_text(&self, row: usize) -> String {
         self.row_keys.get(row).map(|k| key_text(k)).unwrap_or_default()

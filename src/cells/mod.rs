@@ -96,6 +96,24 @@ impl CellSettings {
     }
 }
 
+crate::choice! {
+    /// What to do with an item repeated within one cell (the one policy of every reader,
+    /// `docs/formats.md` "Duplicates"): refuse it, naming both lines, or keep the first row and
+    /// count the repeats (and those whose values differ), shown with the result.
+    #[derive(Default)]
+    pub enum Repeats {
+        /// Refuse the file, naming both lines.
+        #[default]
+        Refuse = "refuse",
+        /// Keep the first row; count the repeats and the conflicting ones.
+        First = "first",
+    }
+}
+
+/// Columns that name a replicate of an item (a seed, an epoch): part of an item's identity,
+/// pooled within a cell as replicates, never a design column.
+pub const REPLICATE_COLUMNS: &[&str] = &["seed", "epoch", "replicate", "repeat", "trial"];
+
 /// At most this many examples are named in a message or a note (the rest are counted).
 pub const EXAMPLES: usize = 5;
 

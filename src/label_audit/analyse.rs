@@ -202,6 +202,38 @@ pub struct LabelsReport {
     pub overall: Vec<OverallRow>,
     pub item_rows: Vec<ItemRow>,
     pub sample: Option<SampleReport>,
+    /// The items each rater labelled (per group), and raters that labelled different items
+    /// ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
+}
+
+/// Per group (or all items), each rater's labelled items: raters side by side.
+fn rater_populations(set: &LabelSet) -> crate::cells::CellReport {
+    let groups = crate::distinct::first_seen(set.items.iter().map(|it| it.group.clone()));
+    let mut cells = Vec::new();
+    for g in &groups {
+        for (r, rater) in set.raters.iter().enumerate() {
+            let items: Vec<String> = set
+                .items
+                .iter()
+                .filter(|it| &it.group == g && it.labels.get(r).is_some_and(Option::is_some))
+                .map(|it| it.id.clone())
+                .collect();
+            cells.push(crate::cells::CellItems {
+                cell: rater.clone(),
+                panel: g.clone().map_or_else(|| "all items".to_string(), |g| format!("group {g}")),
+                rows: items.len(),
+                items: Some(items),
+            });
+        }
+    }
+    crate::cells::CellReport::new(
+        &Default::default(),
+        Default::default(),
+        crate::cells::Populations::of(&cells, "items"),
+        Default::default(),
+    )
 }
 
 /// A scale: its name, classes, and the map from read classes to them.
@@ -437,6 +469,7 @@ pub fn analyse(set: &LabelSet, request: &LabelsRequest, sample: Option<SampleRep
         overall,
         item_rows,
         sample,
+        populations: rater_populations(set),
     })
 }
 

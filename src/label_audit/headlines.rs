@@ -21,7 +21,20 @@ pub fn band(kappa: f64) -> &'static str {
 
 /// The headlines of a labels report (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
-    let mut hs = Vec::new();
+    // Raters on different items: each pair's kappa is on the items both labelled (as stated).
+    let mut hs: Vec<Headline> = r
+        .populations
+        .mismatches
+        .iter()
+        .take(3)
+        .map(|m| {
+            Headline::finding(
+                "Raters labelled different items: each pair's kappa is on the items both labelled, Fleiss' on the items all labelled",
+                m.describe("items"),
+                LabelsTable::Populations,
+            )
+        })
+        .collect();
     let level = format!("{}%", percent(r.settings.bootstrap.confidence));
     let p = &r.problems;
     if p.conflicts.count > 0 {

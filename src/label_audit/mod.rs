@@ -39,17 +39,9 @@ crate::choice! {
     }
 }
 
-crate::choice! {
-    /// What to do with a second label of one rater for one item.
-    #[derive(Default)]
-    pub enum Repeats {
-        /// Refuse the file, naming both lines.
-        #[default]
-        Refuse = "refuse",
-        /// Keep the first label; count the repeats and the conflicting ones.
-        First = "first",
-    }
-}
+/// What to do with a second label of one rater for one item: the one duplicates policy of
+/// every reader ([`crate::cells::Repeats`]).
+pub use crate::cells::Repeats;
 
 crate::choice! {
     /// How the majority label of an item is chosen when classes tie for the most votes.

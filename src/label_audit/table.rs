@@ -19,6 +19,8 @@ crate::choice! {
         Items = "items",
         /// The stratified sample to check by hand.
         Sample = "sample",
+        /// The items each rater labelled ([`crate::cells`]).
+        Populations = "populations",
     }
 }
 
@@ -78,6 +80,7 @@ pub fn table(report: &LabelsReport, which: LabelsTable) -> Result<Table> {
         LabelsTable::Pairs => Table::of(which.name(), PAIRS, &report.pairs),
         LabelsTable::Distribution => Table::of(which.name(), DISTRIBUTION, &report.distribution),
         LabelsTable::Items => items(report),
+        LabelsTable::Populations => report.populations.populations_table(which.name()),
         LabelsTable::Sample => {
             let s = report.sample.as_ref().ok_or_else(|| {
                 Error::setting("table", "no sample was drawn: give --sample K with --stratum COLUMN and --buckets")

@@ -8,7 +8,7 @@ use clap::Args;
 use memaudit::answers::{AnswerColumns, AnswerSettings, Answers, AnswersRequest, AnswersTable, Profile};
 use memaudit::capability::FileRole;
 
-use crate::common::{Failure, Output, emit, fail, inputs, pair, run};
+use crate::common::{CellArgs, Failure, Output, emit, fail, inputs, pair, run};
 
 fn defaults() -> AnswerSettings {
     AnswerSettings::default()
@@ -35,6 +35,11 @@ pub(crate) struct AnswersArgs {
     pub(crate) gold_column: Option<String>,
     #[arg(long)]
     pub(crate) prediction_column: Option<String>,
+    /// An answer repeated within an arm (same query and seed): refuse, or keep the first row and count the repeats.
+    #[arg(long, value_enum, default_value_t = memaudit::cells::Repeats::Refuse)]
+    pub(crate) repeats: memaudit::cells::Repeats,
+    #[command(flatten)]
+    pub(crate) cells: CellArgs,
     #[command(flatten)]
     pub(crate) output: Output<AnswersTable>,
 }
@@ -68,6 +73,8 @@ pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
             prediction: args.prediction_column.clone(),
             ..Default::default()
         },
+        cells: args.cells.settings()?,
+        repeats: args.repeats,
     };
     let files = inputs::<Answers>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Answers))).collect())?;
     let (loaded, report) = run::<Answers>(&files, &request)?;

@@ -8,7 +8,7 @@ use clap::Args;
 use memaudit::calibration::{AucPopulation, Calibration, CalibrationRequest, CalibrationTable, Route, Scale};
 use memaudit::capability::FileRole;
 
-use crate::common::{Failure, Output, emit, inputs, run};
+use crate::common::{CellArgs, Failure, Output, emit, inputs, run};
 
 fn defaults() -> CalibrationRequest {
     CalibrationRequest::default()
@@ -59,6 +59,8 @@ pub(crate) struct CalibrationArgs {
     #[arg(long, default_value_t = defaults().confidence_level)]
     pub(crate) confidence_level: f64,
     #[command(flatten)]
+    pub(crate) cells: CellArgs,
+    #[command(flatten)]
     pub(crate) output: Output<CalibrationTable>,
 }
 
@@ -77,6 +79,7 @@ pub(crate) fn calibration_cmd(args: CalibrationArgs) -> Result<(), Failure> {
         auc_population: args.auc_population,
         route: args.route,
         confidence_level: args.confidence_level,
+        cells: args.cells.settings()?,
     };
     let files = inputs::<Calibration>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Routing))).collect())?;
     let (loaded, report) = run::<Calibration>(&files, &request)?;

@@ -39,6 +39,8 @@ pub struct Draft {
     pub id_column: String,
     pub gold_column: String,
     pub prediction_column: String,
+    pub repeats: String,
+    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
@@ -51,6 +53,8 @@ impl Default for Draft {
             id_column: String::new(),
             gold_column: String::new(),
             prediction_column: String::new(),
+            repeats: "refuse".into(),
+            cells: Default::default(),
         }
     }
 }
@@ -82,7 +86,13 @@ impl Draft {
             prediction: column(&self.prediction_column),
             ..AnswerColumns::default()
         };
-        Ok(AnswersRequest { settings, diff: self.diff(), columns })
+        Ok(AnswersRequest {
+            settings,
+            diff: self.diff(),
+            columns,
+            cells: self.cells.parse()?,
+            repeats: super::tool::parse_choice::<crate::cells::Repeats>("repeated answers", &self.repeats)?,
+        })
     }
 }
 
@@ -167,8 +177,12 @@ fn profile_options() -> Vec<(String, String)> {
 impl Tool for Answers {
     type Capability = crate::answers::Answers;
     const INTAKE_TITLE: &'static str = "Answer rows";
-    const CARDS: crate::web::components::headlines::Cards =
-        &[("summary", "answers-summary-card"), ("rows", "answers-rows-card")];
+    const CARDS: crate::web::components::headlines::Cards = &[
+        ("summary", "answers-summary-card"),
+        ("rows", "answers-rows-card"),
+        ("populations", "answers-populations-card"),
+        ("cell_columns", "answers-populations-card"),
+    ];
     type Draft = Draft;
     type View = View;
 
@@ -230,6 +244,9 @@ impl Tool for Answers {
                 { ui.text_field("answers-gold-column", "gold column", &d.gold_column, "default: gold, gold_answers, answers, answer, …", |d, v| d.gold_column = v) }
                 { ui.text_field("answers-prediction-column", "prediction column", &d.prediction_column,
                     "default: prediction, raw_prediction, output, raw_output, response, …", |d, v| d.prediction_column = v) }
+                { ui.select_field("answers-repeats", "repeated answers", &super::tool::options(&["refuse", "first"]), &d.repeats,
+                    ui.on_select(|d: &mut Draft, v| d.repeats = v)) }
+                { ui.cell_fields("answers-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }
     }
@@ -291,6 +308,7 @@ impl Tool for Answers {
                     </table>
                     </div>
                 </Section>
+                { crate::web::components::cells::populations_card("answers", &r.populations) }
                 <Section id="answers-summary-card" title="Scores per profile" conventions={conv.clone()}
                     exports={table_exports(AnswersTable::Summary, b, table, |b| to_json(&b.report.summary))}
                     intro={html! { <p class="intro">{ "Mean score and the share counted correct per profile, arm and dataset (an empty dataset row: all datasets)." }</p> }}>

@@ -38,6 +38,7 @@ pub struct Draft {
     pub auc_population: String,
     pub route: String,
     pub confidence_level: String,
+    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
@@ -57,6 +58,7 @@ impl Default for Draft {
             auc_population: r.auc_population.name().into(),
             route: r.route.name().into(),
             confidence_level: r.confidence_level.to_string(),
+            cells: Default::default(),
         }
     }
 }
@@ -85,6 +87,7 @@ impl Draft {
                 .trim()
                 .parse()
                 .map_err(|_| format!("confidence level: `{}` is not a number", self.confidence_level.trim()))?,
+            cells: self.cells.parse()?,
         })
     }
 }
@@ -136,6 +139,8 @@ impl Tool for Calibration {
         ("sweep", "calibration-sweep-card"),
         ("calibration", "calibration-calibration-card"),
         ("reliability", "calibration-calibration-card"),
+        ("populations", "calibration-populations-card"),
+        ("cell_columns", "calibration-populations-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -181,6 +186,7 @@ impl Tool for Calibration {
                 { ui.select_field("calibration-auc-population", "AUC on", &options(&["all", "applied"]), &d.auc_population, ui.on_select(|d: &mut Draft, v| d.auc_population = v)) }
                 { ui.select_field("calibration-route", "route when confidence is", &options(&["below", "at_least"]), &d.route, ui.on_select(|d: &mut Draft, v| d.route = v)) }
                 { ui.text_field("calibration-confidence-level", "interval level", &d.confidence_level, "AUC (DeLong) and Wilson intervals", |d, v| d.confidence_level = v) }
+                { ui.cell_fields("calibration-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }
     }
@@ -206,6 +212,7 @@ impl Tool for Calibration {
                         x.file, x.confidence, x.correct, x.with_memory.clone().unwrap_or_else(|| "none".into()),
                         x.applied.clone().unwrap_or_else(|| "none".into()), x.split.clone().unwrap_or_else(|| "none".into()))).collect::<Vec<_>>().join("; ")) }</p>
                 </Section>
+                { crate::web::components::cells::populations_card("calibration", &r.populations) }
                 <Section id="calibration-ledger-card" title="Help and hurt" conventions={conv.clone()}
                     exports={table_exports(CalibrationTable::Ledger, b, table_of, |b| to_json(&b.report.ledger))}
                     intro={html! { <p class="intro">{ "Help: wrong without memory, right with it; hurt: the reverse; \u{0394} accuracy = (help \u{2212} hurt)/n." }</p> }}>
