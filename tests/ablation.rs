@@ -169,7 +169,13 @@ fn predictions_nested_items_and_errors() {
     let e =
         read("e.jsonl", r#"{"query_id":"q","base_score":1,"items":[{"ablated_score":0,"score":"high"}]}"#).unwrap_err();
     assert_eq!(e.location.field.as_deref(), Some("items[0].score"));
-    let (_, w) = read("d.csv", "query_id,rank,base_score,ablated_score\nq,1,1,0\nq,1,1,1\nq,2,0,0\n").unwrap();
+    // A repeated pair is refused with both lines; with repeats = first it is counted.
+    let dup = "query_id,rank,base_score,ablated_score\nq,1,1,0\nq,1,1,1\nq,2,0,0\n";
+    let e = read("d.csv", dup).unwrap_err();
+    assert!(e.location.line == Some(3) && e.message.contains("first at line 2"), "{e}");
+    let first = AblationColumns { repeats: memaudit::cells::Repeats::First, ..AblationColumns::default() };
+    let (_, w) =
+        read_ablation(&InputFile::new("d.csv", dup.as_bytes().to_vec()), &first, &OutcomeScoring::default()).unwrap();
     assert_eq!((w.count(AblationWarningKind::DuplicatePair), w.count(AblationWarningKind::BaseDisagrees)), (1, 1));
     assert!(analyse(&[], &AblationSettings::default(), Default::default(), &mut |_, _| {}).is_err());
     assert_eq!(Gate::parse("within:-0.2,0.2"), Some(Gate::Within { low: -0.2, high: 0.2 }));

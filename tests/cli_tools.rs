@@ -58,6 +58,7 @@ fn answers_json_csv_and_diff() {
             "disagreements",
             "headlines",
             "memaudit_version",
+            "populations",
             "profiles",
             "rows",
             "settings",
@@ -180,6 +181,7 @@ fn claims_json_and_tables() {
             "headlines",
             "lint_settings",
             "memaudit_version",
+            "populations",
             "settings",
             "sweep",
             "warnings"

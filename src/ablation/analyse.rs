@@ -380,8 +380,21 @@ pub fn analyse(
     for (run, in_run, subsets) in runs {
         let overall = group(run, None, &in_run, settings, &mut step);
         if overall.rates.k_values.len() > 1 {
-            let ks = overall.rates.k_values.clone();
-            warnings.add(AblationWarningKind::UnequalK, || format!("run {run}: K ∈ {ks:?}"));
+            // Name the queries whose K is not the run's commonest.
+            let mut k_of: BTreeMap<&str, usize> = BTreeMap::new();
+            for p in &in_run {
+                *k_of.entry(&p.query_id).or_default() += 1;
+            }
+            let mut freq: BTreeMap<usize, usize> = BTreeMap::new();
+            for k in k_of.values() {
+                *freq.entry(*k).or_default() += 1;
+            }
+            let common = freq.iter().max_by_key(|(k, n)| (**n, **k)).map_or(0, |(k, _)| *k);
+            let odd: Vec<String> =
+                k_of.iter().filter(|(_, k)| **k != common).map(|(q, k)| format!("{q} (K = {k})")).collect();
+            warnings.add(AblationWarningKind::UnequalK, || {
+                format!("run {run}: K = {common} for most queries; {}", crate::cells::some_of(&odd))
+            });
         }
         let mut by_query: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
         for p in &in_run {

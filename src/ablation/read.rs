@@ -20,8 +20,11 @@ use crate::outcomes::{OutcomeRow, OutcomeTable, parse_number};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AblationWarningKind {
-    /// The same (run, query, removed memory) twice: the first row is kept.
+    /// The same (run, query, removed memory) twice: the first row is kept (`repeats = first`;
+    /// refused otherwise).
     DuplicatePair,
+    /// Rows of one query give different subsets: the first row's is used for all of them.
+    SubsetDisagrees,
     /// A query's rows disagree on the base outcome: the first row's is used.
     BaseDisagrees,
     /// Pairs without a retrieval score: counted in u and y, left out of ρ(u, s).
@@ -33,15 +36,17 @@ pub enum AblationWarningKind {
 }
 
 impl Kind for AblationWarningKind {
+    /// Every one is a warning: queries with other removed memories than the rest are a
+    /// population to weigh, not a note (a changed query id shows as one).
     fn severity(self) -> Severity {
-        match self {
-            AblationWarningKind::UnequalK | AblationWarningKind::RankIrregular => Severity::Note,
-            _ => Severity::Warning,
-        }
+        Severity::Warning
     }
     fn describe(self) -> &'static str {
         match self {
-            AblationWarningKind::DuplicatePair => "(run, query, removed memory) given twice: first row kept",
+            AblationWarningKind::DuplicatePair => {
+                "(run, query, removed memory) given twice: first row kept (repeats = first)"
+            }
+            AblationWarningKind::SubsetDisagrees => "rows of one query give different subsets: the first row's used",
             AblationWarningKind::BaseDisagrees => "rows of one query disagree on the base outcome: first row's used",
             AblationWarningKind::MissingRetrievalScore => "pairs without a retrieval score: in u/y, not in ρ(u, s)",
             AblationWarningKind::UnequalK => "queries of a run have different numbers of removed memories (K)",
@@ -79,6 +84,10 @@ pub struct AblationColumns {
     pub run: Option<String>,
     pub subset: Option<String>,
     pub score: Option<String>,
+    /// The same (run, query, removed memory) twice: refused (the default), or the first row kept
+    /// and the repeats counted.
+    #[serde(default)]
+    pub repeats: crate::cells::Repeats,
 }
 
 /// How predictions become 0/1 outcomes when a trace carries text instead of scores.
@@ -226,8 +235,9 @@ pub fn read_ablation(
     }
     let mut warnings = AblationWarnings::default();
     let mut out: Vec<PairRow> = Vec::new();
-    let mut seen: HashMap<(String, String, String), ()> = HashMap::new();
+    let mut seen: HashMap<(String, String, String), usize> = HashMap::new();
     let mut base_of: HashMap<(String, String), f64> = HashMap::new();
+    let mut subset_of: HashMap<(String, String), (Option<String>, usize)> = HashMap::new();
     for r in &table.rows {
         for src in expand(&table, r, items_col.as_deref())? {
             let row = &src.row;
@@ -262,10 +272,40 @@ pub fn read_ablation(
                 .or_else(|| rank.map(|k| format!("#{k}")))
                 .unwrap_or_else(|| format!("line {}", row.line));
             let loc = src.table.location(row);
-            if seen.insert((run.clone(), qid.to_string(), key_item.clone()), ()).is_some() {
+            if let Some(first) = seen.insert((run.clone(), qid.to_string(), key_item.clone()), row.line) {
+                if cols.repeats == crate::cells::Repeats::Refuse {
+                    return Err(IngestError::new(
+                        loc.with_field(id.clone()),
+                        format!(
+                            "run `{run}`, query `{qid}`, removed memory `{key_item}` appears again (first at line {first}): \
+                             a repeated pair would be counted twice; remove it, or keep the first of each (repeats = first)"
+                        ),
+                    ));
+                }
+                seen.insert((run.clone(), qid.to_string(), key_item.clone()), first);
                 warnings.add(AblationWarningKind::DuplicatePair, || format!("{loc}: {qid} / {key_item}"));
                 continue;
             }
+            let subset =
+                first_present(row, cols.subset.as_deref(), &SUBSET_ALIASES).and_then(|c| row.fields.get(c)).cloned();
+            let subset = match subset_of.get(&(run.clone(), qid.to_string())) {
+                Some((s, first)) if *s != subset => {
+                    let (s, first) = (s.clone(), *first);
+                    warnings.add(AblationWarningKind::SubsetDisagrees, || {
+                        format!(
+                            "{loc}: query {qid} is `{}` here, `{}` at line {first}",
+                            subset.clone().unwrap_or_default(),
+                            s.clone().unwrap_or_default()
+                        )
+                    });
+                    s
+                }
+                Some((s, _)) => s.clone(),
+                None => {
+                    subset_of.insert((run.clone(), qid.to_string()), (subset.clone(), row.line));
+                    subset
+                }
+            };
             let base = match base_of.get(&(run.clone(), qid.to_string())) {
                 Some(&b) if b != base => {
                     warnings.add(AblationWarningKind::BaseDisagrees, || format!("{loc}: {qid}"));
@@ -283,9 +323,7 @@ pub fn read_ablation(
             out.push(PairRow {
                 run,
                 query_id: qid.to_string(),
-                subset: first_present(row, cols.subset.as_deref(), &SUBSET_ALIASES)
-                    .and_then(|c| row.fields.get(c))
-                    .cloned(),
+                subset,
                 rank,
                 memory_id,
                 retrieval_score,

@@ -98,6 +98,10 @@ pub struct AlignmentReport {
     pub coverage: Vec<CoverageRow>,
     pub identity: Vec<IdentityRow>,
     pub notes: Vec<String>,
+    /// The queries each (run, target) has a row for, and a run's targets on different queries
+    /// ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
 }
 
 fn class(a: f64, b: f64) -> &'static str {
@@ -303,5 +307,23 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         coverage,
         identity,
         notes,
+        populations: {
+            let cells: Vec<crate::cells::CellItems> = j
+                .rows_of
+                .iter()
+                .map(|((run, target), queries)| crate::cells::CellItems {
+                    cell: target.clone(),
+                    panel: run.clone(),
+                    rows: queries.len(),
+                    items: Some(queries.clone()),
+                })
+                .collect();
+            crate::cells::CellReport::new(
+                &Default::default(),
+                Default::default(),
+                crate::cells::Populations::of(&cells, "queries"),
+                Default::default(),
+            )
+        },
     }
 }

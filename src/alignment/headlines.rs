@@ -9,7 +9,7 @@ use crate::headline::Headline;
 /// The headlines of an alignment report (unranked).
 pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
     let s = &r.settings;
-    let mut hs = Vec::new();
+    let mut hs = r.populations.headlines(AlignmentTable::Populations, AlignmentTable::Populations);
     let mut same: Vec<(String, String, Vec<String>)> = Vec::new();
     for i in r.identity.iter().filter(|i| i.flagged) {
         match same.iter_mut().find(|(a, b, _)| *a == i.run_a && *b == i.run_b) {

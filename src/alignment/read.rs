@@ -53,6 +53,9 @@ pub struct Joined {
     /// and per key, per target, its value on an eligible query.
     pub identity_metric: String,
     pub identity: Vec<HashMap<String, f64>>,
+    /// Per (run, target), in first-seen order: the queries with a retrieval row (eligible or
+    /// not), the populations a run's targets are compared on.
+    pub rows_of: Vec<((String, String), Vec<String>)>,
     pub readings: Vec<Reading>,
     /// Answer rows with no retrieval row (counted, not used).
     pub answers_unmatched: usize,
@@ -99,6 +102,7 @@ impl Joined {
     pub fn read(files: &[&InputFile], names: &Names<'_>) -> Result<Joined> {
         let mut j = Joined::default();
         let mut index: HashMap<(String, String), usize> = HashMap::new();
+        let mut rows_at: HashMap<(String, String), usize> = HashMap::new();
         let tables: Vec<(&InputFile, crate::ingest::table::Rows)> =
             files.iter().map(|f| rows(f).map(|t| (*f, t))).collect::<std::result::Result<_, _>>()?;
         let is_retrieval = |t: &crate::ingest::table::Rows| t.headers.iter().any(|h| h == "target");
@@ -147,6 +151,14 @@ impl Joined {
                 }
                 if !j.targets.contains(&tg) {
                     j.targets.push(tg.clone());
+                }
+                let cell = (key.0.clone(), tg.clone());
+                match rows_at.get(&cell) {
+                    Some(&i) => j.rows_of[i].1.push(key.1.clone()),
+                    None => {
+                        rows_at.insert(cell.clone(), j.rows_of.len());
+                        j.rows_of.push((cell, vec![key.1.clone()]));
+                    }
                 }
                 let at = *index.entry(key.clone()).or_insert_with(|| {
                     j.keys.push(key.clone());

@@ -12,6 +12,8 @@ crate::choice! {
         Coverage = "coverage",
         /// The share of identical per-query metrics of two runs.
         Identity = "identity",
+        /// The queries each run's targets have rows for ([`crate::cells`]).
+        Populations = "populations",
     }
 }
 
@@ -56,5 +58,6 @@ pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
         AlignmentTable::Alignment => Table::of(name, ALIGNMENT, &r.alignment),
         AlignmentTable::Coverage => Table::of(name, COVERAGE, &r.coverage),
         AlignmentTable::Identity => Table::of(name, IDENTITY, &r.identity),
+        AlignmentTable::Populations => r.populations.populations_table(name),
     }
 }

@@ -277,10 +277,20 @@ mod tests {
 
     #[test]
     fn csv_and_jsonl() {
-        let (rows, w) = read("a.csv", "query_id,gold,prediction,dataset\nq1,\"[\"\"Paris\"\", \"\"paris\"\"]\",It is Paris,x\nq2,Rome,,x\nq1,a,b,x\n").unwrap();
-        assert_eq!(rows.len(), 1);
+        let (rows, w) = read("a.csv", "query_id,gold,prediction,dataset\nq1,\"[\"\"Paris\"\", \"\"paris\"\"]\",It is Paris,x\nq2,Rome,,x\nq1,a,b,x\nq3,,c,x\n").unwrap();
+        // The repeated q1 is read; the cells refuse it (or keep the first: answers::cells). A row
+        // without gold is left out and counted: unknown, never scored 0.
+        assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].gold, vec!["Paris", "paris"]);
-        assert_eq!((w.count(AnswerWarningKind::MissingPrediction), w.count(AnswerWarningKind::DuplicateQuery)), (1, 1));
+        assert_eq!((w.count(AnswerWarningKind::MissingPrediction), w.count(AnswerWarningKind::NoGold)), (1, 1));
+        let mut w = AnswerWarnings::default();
+        let e = crate::answers::cells::form(&rows, &Default::default(), crate::cells::Repeats::Refuse, &mut w)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("a.csv, line 4") && e.to_string().contains("first at line 2"), "{e}");
+        let kept =
+            crate::answers::cells::form(&rows, &Default::default(), crate::cells::Repeats::First, &mut w).ok().unwrap();
+        assert_eq!((kept.rows.len(), w.count(AnswerWarningKind::DuplicateQuery)), (1, 1));
         let (rows, _) =
             read("a.jsonl", "{\"question_id\":\"q\",\"answer\":2022,\"output\":\"In 2022\",\"category\":2}\n").unwrap();
         assert_eq!((rows[0].gold[0].as_str(), rows[0].category, rows[0].line), ("2022", Some(2), 1));

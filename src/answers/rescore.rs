@@ -309,6 +309,7 @@ mod tests {
             parsed_prediction: None,
             file: "f".into(),
             line: 1,
+            ..AnswerRow::default()
         }
     }
 

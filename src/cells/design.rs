@@ -632,8 +632,10 @@ fn unused_columns(frame: &Frame, chosen: &[usize], pooled: &HashSet<usize>) -> V
 mod tests {
     use super::*;
 
-    /// Rows `(pid, seed, cell, [(column, value)])`.
-    fn frame(rows: &[(&str, u32, &str, Vec<(&str, &str)>)]) -> Frame {
+    /// A row `(pid, seed, cell, [(column, value)])`.
+    type TestRow<'a> = (&'a str, u32, &'a str, Vec<(&'a str, &'a str)>);
+
+    fn frame(rows: &[TestRow<'_>]) -> Frame {
         let mut f = Frame::new(&["pid", "seed"]);
         for (i, (pid, seed, cell, cols)) in rows.iter().enumerate() {
             let print = fingerprint(
@@ -692,7 +694,6 @@ mod tests {
         assert_eq!(keyed, ["n", "budget", "k_items"]);
         assert!(d.keyed[2].reason.starts_with("follows budget × n"), "{}", d.keyed[2].reason);
         // A per-row count that does not follow the design is not used.
-        let mut rows = rows;
         for (i, r) in rows.iter_mut().enumerate() {
             r.3[2].1 = if i % 4 == 0 { "1" } else { "2" };
         }
@@ -758,6 +759,7 @@ mod tests {
             ("none", "synthetic", "0.5", "1"),
             ("none", "synthetic", "0.5", "1"),
             ("none", "dcbench", "1.0", "2"),
+            ("none", "dcbench", "0.0", "5"),
             ("bm25", "synthetic", "0.5", "3"),
             ("bm25", "dcbench", "0.0", "4"),
         ];

@@ -42,6 +42,9 @@ pub struct Population {
     pub examples: Vec<String>,
     /// Every item, sorted (empty without identity).
     pub list: Vec<String>,
+    /// The cells that hold it (`panel: cell`), in the order given.
+    #[serde(default)]
+    pub held_by: Vec<String>,
 }
 
 /// Cells of one panel on different populations.
@@ -126,10 +129,12 @@ impl Populations {
                     cells: 0,
                     examples: if c.items.is_some() { set.iter().take(EXAMPLES).cloned().collect() } else { Vec::new() },
                     list: if c.items.is_some() { set.clone() } else { Vec::new() },
+                    held_by: Vec::new(),
                 });
                 next
             });
             out.populations[id].cells += 1;
+            out.populations[id].held_by.push(format!("{}: {}", c.panel, c.cell));
             out.of_cell.push(out.populations[id].id.clone());
             sets.push(set);
         }

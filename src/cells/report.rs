@@ -46,7 +46,7 @@ impl CellReport {
     /// The headlines: cells side by side on different items (alert), rows left out, design
     /// columns pooled (findings), design columns keyed, exact repeats (findings), unused
     /// columns (context). `populations` and `columns` are the capability's table names.
-    pub fn headlines(&self, populations: impl Choice + Copy, columns: impl Choice + Copy) -> Vec<Headline> {
+    pub fn headlines(&self, populations: impl Choice, columns: impl Choice) -> Vec<Headline> {
         let mut out = Vec::new();
         for m in self.mismatches.iter().take(3) {
             let fix = if m.differing.is_empty() {
@@ -220,6 +220,7 @@ const POPULATIONS: &[Column<PopulationRow>] = &crate::columns![PopulationRow;
     "items" => |r| r.population.items.to_string(),
     "cells" => |r| r.population.cells.to_string(),
     "item_list" => |r| r.population.list.join("|"),
+    "cell_list" => |r| r.population.held_by.join("|"),
 ];
 
 struct ColumnRow {

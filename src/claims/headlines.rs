@@ -67,6 +67,8 @@ pub fn headlines(r: &ClaimsReport) -> Vec<Headline> {
         ));
     }
     hs.extend(from_warnings(r.warnings.iter(), ClaimsTable::Claims));
+    // Cells on different queries after the claims: the claims that differ come first.
+    hs.extend(r.populations.headlines(ClaimsTable::Populations, ClaimsTable::Populations));
     hs
 }
 

@@ -30,6 +30,49 @@ pub struct ClaimsReport {
     /// Reading warnings of the per-query scores (rows left out, naming file and lines).
     #[serde(default)]
     pub warnings: ScoreWarnings,
+    /// The queries each (arm, K) cell of the per-query scores holds, and cells of one
+    /// (run, dataset, subset, target) on different queries ([`crate::cells`]).
+    #[serde(default)]
+    pub populations: crate::cells::CellReport,
+}
+
+/// Per (run, dataset, subset, target): each (arm, K) cell's queries, cells side by side.
+fn score_populations(t: &ScoreTable) -> crate::cells::CellReport {
+    let mut order: Vec<(String, String)> = Vec::new();
+    let mut items: std::collections::HashMap<(String, String), Vec<String>> = Default::default();
+    let o = |s: &Option<String>| s.clone().unwrap_or_default();
+    for r in &t.rows {
+        let panel = [o(&r.run), o(&r.dataset), o(&r.subset), o(&r.target)]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · ");
+        let cell = match r.k {
+            Some(k) => format!("{} K={k}", r.arm),
+            None => r.arm.clone(),
+        };
+        let key = (if panel.is_empty() { "all rows".to_string() } else { panel }, cell);
+        items
+            .entry(key.clone())
+            .or_insert_with(|| {
+                order.push(key.clone());
+                Vec::new()
+            })
+            .push(r.query_id.clone());
+    }
+    let cells: Vec<crate::cells::CellItems> = order
+        .iter()
+        .map(|k| {
+            let q = items.remove(k).unwrap_or_default();
+            crate::cells::CellItems { cell: k.1.clone(), panel: k.0.clone(), rows: q.len(), items: Some(q) }
+        })
+        .collect();
+    crate::cells::CellReport::new(
+        &Default::default(),
+        Default::default(),
+        crate::cells::Populations::of(&cells, "queries"),
+        Default::default(),
+    )
 }
 
 /// The K-sweep's own tables as linter rows (a self-check: a computed delta on a partial cell
@@ -120,5 +163,6 @@ pub fn claims_report(
         findings,
         sweep,
         warnings: scores.map(|t| t.warnings.clone()).unwrap_or_default(),
+        populations: scores.map(score_populations).unwrap_or_default(),
     }
 }

@@ -16,6 +16,8 @@ crate::choice! {
         Cells = "cells",
         Deltas = "deltas",
         Stability = "stability",
+        /// The queries each (arm, K) cell of the per-query scores holds ([`crate::cells`]).
+        Populations = "populations",
     }
 }
 
@@ -74,6 +76,7 @@ pub fn table(report: &ClaimsReport, which: ClaimsTable) -> Result<Table> {
     match which {
         ClaimsTable::Claims => Ok(Table::of(which.name(), CLAIMS, &report.claims)),
         ClaimsTable::Findings => Ok(Table::of(which.name(), FINDINGS, &report.findings)),
+        ClaimsTable::Populations => Ok(report.populations.populations_table(which.name())),
         ClaimsTable::Cells => sweep(SweepTable::Cells),
         ClaimsTable::Deltas => sweep(SweepTable::Deltas),
         ClaimsTable::Stability => sweep(SweepTable::Stability),

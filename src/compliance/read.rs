@@ -95,6 +95,8 @@ pub struct Tasks {
     pub frame: crate::cells::Frame,
     /// How the rows became cells ([`Tasks::form_cells`]).
     pub cells: crate::cells::CellReport,
+    /// Every value each filtered column holds (a listed value none holds is refused).
+    pub filter_values: BTreeMap<String, std::collections::BTreeSet<String>>,
 }
 
 /// Whether a file looks like compliance rows: an arm and a compliance column.
@@ -145,6 +147,9 @@ impl Tasks {
             kept: 0,
         };
         for (line, rec) in &t.records {
+            for (c, _) in &filter {
+                self.filter_values.entry(h[*c].clone()).or_default().insert(rec[*c].clone());
+            }
             if !filter.iter().all(|(c, vals)| vals.iter().any(|v| v == &rec[*c])) {
                 self.filtered_out += 1;
                 continue;

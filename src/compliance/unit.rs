@@ -183,6 +183,24 @@ impl Capability for Compliance {
                 "no compliance rows with an arm and a compliance value".into()
             }));
         }
+        // A filter value no row holds is a typo, never a silently smaller selection.
+        for (c, vals) in &q.filter {
+            let held = tasks.filter_values.get(c).cloned().unwrap_or_default();
+            if let Some(v) = vals.iter().find(|v| !held.contains(*v)) {
+                let kept = if tasks.rows.is_empty() {
+                    format!("--filter kept none of {} rows: ", tasks.filtered_out)
+                } else {
+                    String::new()
+                };
+                return Err(Error::setting(
+                    "filter",
+                    format!(
+                        "{kept}no row has `{v}` in column `{c}` (its values: {})",
+                        crate::cells::some_of(&held.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>())
+                    ),
+                ));
+            }
+        }
         tasks.form_cells(&q.cells)?;
         Ok(LoadedTasks { tasks, files: files_out })
     }

@@ -45,9 +45,14 @@ impl<'a> Lines<'a> {
         Lines { text: text.as_bytes(), at: 0, line: 1 }
     }
 
-    /// The line of byte `offset` (offsets asked in increasing order are counted once).
+    /// The line of byte `offset` (offsets asked in increasing order are counted once). A record
+    /// of a CRLF file starts, for the csv crate, at the `\n` of the line end before it: line-end
+    /// bytes at `offset` are stepped over first.
     fn of(&mut self, offset: usize) -> usize {
-        let offset = offset.min(self.text.len());
+        let mut offset = offset.min(self.text.len());
+        while offset < self.text.len() && matches!(self.text[offset], b'\r' | b'\n') {
+            offset += 1;
+        }
         if offset < self.at {
             return 1 + memchr::memchr_iter(b'\n', &self.text[..offset]).count();
         }
@@ -425,6 +430,39 @@ mod tests {
 
     fn read(name: &str, text: &str, format: Option<OutcomeFormat>) -> Result<OutcomeTable, IngestError> {
         read_outcomes(&InputFile::new(name, text.as_bytes().to_vec()), &ReadOptions { format })
+    }
+
+    /// The line of a record is its first line, however the file ends its lines, with a BOM, a
+    /// quoted newline, or gzip — in rows read and in refusals.
+    #[test]
+    fn lines_are_located_for_crlf_bom_quoted_newlines_and_gzip() {
+        let lf = "item,arm,correct\nq1,a,1\n\"q\n2\",a,0\nq3,a,1\nq4,a\n";
+        let crlf = lf.replace('\n', "\r\n");
+        let bom = format!("\u{feff}{crlf}");
+        let gz = {
+            use std::io::Write;
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(crlf.as_bytes()).unwrap();
+            e.finish().unwrap()
+        };
+        for (what, bytes) in [
+            ("lf", lf.as_bytes().to_vec()),
+            ("crlf", crlf.as_bytes().to_vec()),
+            ("bom", bom.into_bytes()),
+            ("gzip", gz),
+        ] {
+            let file = InputFile::new("l.csv", bytes);
+            let e = read_outcomes(&file, &ReadOptions { format: Some(OutcomeFormat::LongCsv) }).unwrap_err();
+            assert_eq!(e.location.line, Some(6), "{what}: the short row is on line 6: {e}");
+            let ok = InputFile::new("l.csv", file.text().unwrap().0.replace("q4,a\r\n", "").replace("q4,a\n", ""));
+            let t = read_outcomes(&ok, &ReadOptions { format: Some(OutcomeFormat::LongCsv) }).unwrap();
+            let lines: Vec<usize> = t.rows.iter().map(|r| r.line).collect();
+            assert_eq!(lines, [2, 3, 5], "{what}");
+        }
+        // JSON Lines with CRLF: the same lines.
+        let jl = "{\"item\":\"q1\",\"arm\":\"a\"}\r\n\r\n{\"item\":\"q2\",\"arm\":}\r\n";
+        let e = read("l.jsonl", jl, None).unwrap_err();
+        assert_eq!(e.location.line, Some(3), "{e}");
     }
 
     #[test]

@@ -319,7 +319,7 @@ impl Classes {
         }
     }
 
-    pub fn from_stored(&self) -> bool {
+    pub fn told_by_stored_label(&self) -> bool {
         self.used() != self.recomputed
     }
 
@@ -516,7 +516,7 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
             Some(FailClass::Emission) => emission_unknown += 1,
             _ => {}
         }
-        if classes.from_stored() {
+        if classes.told_by_stored_label() {
             from_stored += 1;
         }
     }

@@ -317,9 +317,12 @@ pub fn render_text(r: &ReclaimReport) -> String {
             _ => true,
         })
         .collect();
-    let filter = |row: &Vec<String>| row.iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c.clone()).collect();
-    cells.headers = filter(&cells.headers);
+    let filter = |row: &Vec<String>| -> Vec<String> {
+        row.iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c.clone()).collect()
+    };
+    let headers = filter(&cells.headers);
     cells.rows = cells.rows.iter().map(filter).collect();
+    cells.headers = headers;
     let mut out = render_table(&cells);
     out.push_str(&format!("intervals: {}\n", r.interval_method));
     out.push_str(&format!("abstention: {}\n", r.abstain_method));

@@ -55,6 +55,9 @@ pub(crate) struct AblationArgs {
     pub(crate) score_column: Option<String>,
     #[arg(long)]
     pub(crate) subset_column: Option<String>,
+    /// The same (run, query, removed memory) twice: refuse, or keep the first row and count the repeats.
+    #[arg(long, value_enum, default_value_t = memaudit::cells::Repeats::Refuse)]
+    pub(crate) repeats: memaudit::cells::Repeats,
     #[command(flatten)]
     pub(crate) output: Output<AblationTable>,
 }
@@ -72,6 +75,7 @@ pub(crate) fn ablation_cmd(args: AblationArgs) -> Result<(), Failure> {
         columns: AblationColumns {
             score: args.score_column.clone(),
             subset: args.subset_column.clone(),
+            repeats: args.repeats,
             ..Default::default()
         },
     };

@@ -42,6 +42,7 @@ pub struct Draft {
     pub f1_threshold: String,
     pub score_column: String,
     pub subset_column: String,
+    pub repeats: String,
 }
 
 impl Default for Draft {
@@ -59,6 +60,7 @@ impl Default for Draft {
             f1_threshold: o.f1_threshold.to_string(),
             score_column: String::new(),
             subset_column: String::new(),
+            repeats: "refuse".into(),
         }
     }
 }
@@ -108,6 +110,7 @@ impl Draft {
         let columns = AblationColumns {
             score: column(&self.score_column),
             subset: column(&self.subset_column),
+            repeats: super::tool::parse_choice::<crate::cells::Repeats>("repeated pairs", &self.repeats)?,
             ..AblationColumns::default()
         };
         Ok(AblationRequest { settings, scoring, columns })
@@ -279,6 +282,8 @@ impl Tool for Ablation {
                 { ui.select_field("ablation-profile", "profile (text traces)", &profiles, &d.profile, ui.on_select(|d: &mut Draft, v| d.profile = v)) }
                 { ui.text_field("ablation-f1-threshold", "F1 threshold", &d.f1_threshold, "F1 profiles count as correct at ≥ this", |d, v| d.f1_threshold = v) }
                 { ui.text_field("ablation-score-column", "retrieval score column", &d.score_column, "default: retrieval_score, cosine, score, similarity, s", |d, v| d.score_column = v) }
+                { ui.select_field("ablation-repeats", "repeated pairs", &super::tool::options(&["refuse", "first"]), &d.repeats,
+                    ui.on_select(|d: &mut Draft, v| d.repeats = v)) }
                 { ui.text_field("ablation-subset-column", "subset column", &d.subset_column, "default: subset, category, dataset, substrate", |d, v| d.subset_column = v) }
             </>
         }

@@ -130,6 +130,7 @@ impl Tool for Alignment {
         ("alignment", "alignment-alignment-card"),
         ("coverage", "alignment-coverage-card"),
         ("identity", "alignment-identity-card"),
+        ("populations", "alignment-populations-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -195,6 +196,7 @@ impl Tool for Alignment {
                     { file_notes("alignment-", &b.overview) }
                     if !r.notes.is_empty() { <ul class="notes">{ for r.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul> }
                 </Section>
+                { crate::web::components::cells::populations_card("alignment", &r.populations) }
                 <Section id="alignment-alignment-card" title={format!("Answers of the queries {} and {} credit", s.target_a, s.target_b)} conventions={conv.clone()}
                     exports={table_exports(AlignmentTable::Alignment, b, table_of, |b| to_json(&b.report.alignment))}
                     intro={html! { <p class="intro">{ format!("On the queries eligible under both targets: a_only = {a} credits, {b} does not; b_only the reverse. \

@@ -353,7 +353,7 @@ impl Tool for Claims {
     type Capability = crate::claims::Claims;
     const INTAKE_TITLE: &'static str = "Scores, claims and tables";
     const CARDS: crate::web::components::headlines::Cards =
-        &[("claims", "claims-card"), ("findings", "claims-findings-card")];
+        &[("claims", "claims-card"), ("findings", "claims-findings-card"), ("populations", "claims-populations-card")];
     type Draft = Draft;
     type View = View;
 
@@ -456,6 +456,7 @@ impl Tool for Claims {
                         }))) }
                     </Section>
                 }
+                { crate::web::components::cells::populations_card("claims", &b.report.populations) }
                 <Section id="claims-findings-card" title="Consistency checks" conventions={conv.clone()}
                     exports={table_exports(ClaimsTable::Findings, b, table, |b| to_json(&b.report.findings))}
                     intro={html! { <p class="intro">{ "The linter on every table — the claims, the printed tables and memaudit's own K-sweep cells and deltas \

@@ -180,6 +180,7 @@ impl Tool for Labels {
         ("distribution", "labels-distribution-card"),
         ("items", "labels-items-card"),
         ("sample", "labels-sample-card"),
+        ("populations", "labels-populations-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -271,6 +272,7 @@ impl Tool for Labels {
                             p.missing.count, p.invalid.count, p.repeats.count, p.conflicts.count, p.inconsistent.count) }
                     </p>
                 </Section>
+                { crate::web::components::cells::populations_card("labels", &r.populations) }
                 <Section id="labels-overall-card" title="All raters: Fleiss' κ" conventions={conv.clone()}
                     exports={table_exports(LabelsTable::Overall, b, table_of, |b| to_json(&b.report.overall))}
                     intro={html! { <p class="intro">{ "Fleiss' κ over every rater on the items every rater labelled, with its percentile bootstrap \
