@@ -320,7 +320,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "ablation",
             file: demo("ablation/ablation.csv"),
-            args: vec!["ablation", "--input", "{}"],
+            args: vec!["ablation", "--bootstrap", "200", "--input", "{}"],
             extra: vec![],
             id: "query_id",
             design: "subset",
@@ -328,7 +328,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "claims",
             file: fixtures("paper_fixtures/seed000_scores.csv"),
-            args: vec!["claims", "--data", "{}"],
+            args: vec!["claims", "--bootstrap", "200", "--data", "{}"],
             extra: vec![
                 ("--claims", fixtures("paper_fixtures/seed000_claims.csv")),
                 ("--printed-table", fixtures("paper_fixtures/seed000_tables.csv")),
@@ -352,7 +352,31 @@ fn swap_pair(rows: &Rows, id: &str, design: &str) -> Option<(usize, usize)> {
 fn no_mutation_changes_a_number_silently() {
     let dir = std::env::temp_dir().join(format!("memaudit-corruption-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for case in cases() {
+    // The cases write files of their own names: two at a time, one per core of CI's machine.
+    let cases = cases();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    while let Some(case) = cases.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                        mutate_and_check(case, &dir);
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            if let Err(panic) = w.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The four mutations of one case, each checked against the case's unmutated report.
+fn mutate_and_check(case: &Case, dir: &Path) {
+    {
         let rows = Rows::read(&case.file);
         let original = rows.write();
         let base = match run(&case, &original, &dir) {
@@ -417,5 +441,4 @@ fn no_mutation_changes_a_number_silently() {
             check(&case, &base, "swapped design values", &sw.write(), &names, &dir);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

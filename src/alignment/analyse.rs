@@ -318,12 +318,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
                     items: Some(queries.clone()),
                 })
                 .collect();
-            crate::cells::CellReport::new(
-                &Default::default(),
-                Default::default(),
-                crate::cells::Populations::of(&cells, "queries"),
-                Default::default(),
-            )
+            crate::cells::CellReport::of_populations(&cells, "queries")
         },
     }
 }

@@ -344,16 +344,18 @@ fn crossed_columns(frame: &Frame, stated: &[usize]) -> (Vec<usize>, HashMap<usiz
         let free: Vec<usize> = (0..frame.columns.len())
             .filter(|c| !chosen.contains(c) && (2..=MAX_DESIGN_VALUES).contains(&frame.values[*c].len()))
             .collect();
-        let consider = |best: &mut Option<(Vec<usize>, usize, String)>, set: Vec<usize>| {
+        // The set with the fewest values in any cell it is crossed in (then the first columns):
+        // the same whatever order the cells come in.
+        let consider = |best: &mut Option<(Vec<usize>, usize)>, set: Vec<usize>| {
             for repeated in &repeated_cells {
-                if let Some((distinct, why)) = crossed(frame, repeated, &set)
-                    && best.as_ref().is_none_or(|(b, bd, _)| (distinct, &set) < (*bd, b))
+                if let Some(c) = crossed(frame, repeated, &set)
+                    && best.as_ref().is_none_or(|(b, bd)| (c.values, &set) < (*bd, b))
                 {
-                    *best = Some((set.clone(), distinct, why));
+                    *best = Some((set.clone(), c.values));
                 }
             }
         };
-        let mut best: Option<(Vec<usize>, usize, String)> = None;
+        let mut best: Option<(Vec<usize>, usize)> = None;
         for &c in &free {
             consider(&mut best, vec![c]);
         }
@@ -367,7 +369,26 @@ fn crossed_columns(frame: &Frame, stated: &[usize]) -> (Vec<usize>, HashMap<usiz
             }
         }
         match best {
-            Some((set, _, why)) => {
+            Some((set, _)) => {
+                // The reason over every cell the set is crossed in.
+                let (mut cells_crossed, mut held, mut total) = (0, 0, 0);
+                for repeated in &repeated_cells {
+                    if let Some(c) = crossed(frame, repeated, &set) {
+                        cells_crossed += 1;
+                        held += c.held;
+                        total += c.combinations;
+                    }
+                }
+                let names: Vec<&str> = set.iter().map(|&c| frame.columns[c].as_str()).collect();
+                let why = format!(
+                    "each {} repeated in a cell carries every value of {} ({} value(s); {held} of {total} item × value combinations in {cells_crossed} cell(s))",
+                    frame.identity_columns.join(" × "),
+                    names.join(" × "),
+                    (0..frame.len())
+                        .map(|r| set.iter().map(|&c| frame.value(r, c)).collect::<Vec<_>>())
+                        .collect::<HashSet<_>>()
+                        .len(),
+                );
                 for c in set {
                     chosen.push(c);
                     reasons.insert(c, why.clone());
@@ -376,6 +397,15 @@ fn crossed_columns(frame: &Frame, stated: &[usize]) -> (Vec<usize>, HashMap<usiz
             None => return (chosen, reasons),
         }
     }
+}
+
+/// How a set of columns is crossed with the repeated items of one cell.
+struct Crossing {
+    /// Joint values in the cell.
+    values: usize,
+    /// (item, value) combinations holding the commonest count, of `combinations`.
+    held: usize,
+    combinations: usize,
 }
 
 /// Columns that follow the design columns found: a function of their values over every row
@@ -419,9 +449,8 @@ fn repeated_items(frame: &Frame, rows: &[usize]) -> Option<Vec<Vec<usize>>> {
 }
 
 /// Whether the joint values of `columns` are crossed with the repeated items of one cell: each
-/// item carries each combination the same number of times (within [`BALANCE`]). Returns the
-/// number of combinations and the reason in words.
-fn crossed(frame: &Frame, repeated: &[Vec<usize>], columns: &[usize]) -> Option<(usize, String)> {
+/// item carries each combination the same number of times (within [`BALANCE`]).
+fn crossed(frame: &Frame, repeated: &[Vec<usize>], columns: &[usize]) -> Option<Crossing> {
     let joint = |r: usize| -> Vec<u32> { columns.iter().map(|&c| frame.value(r, c)).collect() };
     let values: HashSet<Vec<u32>> = repeated.iter().flatten().map(|&r| joint(r)).collect();
     if values.len() < 2 || values.len() > MAX_DESIGN_VALUES || values.iter().any(|v| v.contains(&ABSENT)) {
@@ -452,18 +481,7 @@ fn crossed(frame: &Frame, repeated: &[Vec<usize>], columns: &[usize]) -> Option<
     if mode == 0 || (held as f64) < BALANCE * counts.len() as f64 {
         return None;
     }
-    let names: Vec<&str> = columns.iter().map(|&c| frame.columns[c].as_str()).collect();
-    Some((
-        values.len(),
-        format!(
-            "each {} repeated in a cell carries every value of {} ({} value(s); {} of {} item × value combinations)",
-            frame.identity_columns.join(" × "),
-            names.join(" × "),
-            values.len(),
-            held,
-            counts.len()
-        ),
-    ))
+    Some(Crossing { values: values.len(), held, combinations: counts.len() })
 }
 
 /// Whether a value reads as a number or a flag (a measurement without an identity).

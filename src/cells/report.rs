@@ -43,6 +43,17 @@ impl CellReport {
         }
     }
 
+    /// Only the populations of `cells` (items called `what`): for capabilities whose cells are
+    /// formed by their own reader (alignment's targets, claims' (arm, K) cells, labels' raters).
+    pub fn of_populations(cells: &[super::CellItems], what: &str) -> CellReport {
+        CellReport::new(
+            &CellSettings::default(),
+            Design::default(),
+            Populations::of(cells, what),
+            Exclusions::default(),
+        )
+    }
+
     /// The headlines: cells side by side on different items (alert), rows left out, design
     /// columns pooled (findings), design columns keyed, exact repeats (findings), unused
     /// columns (context). `populations` and `columns` are the capability's table names.

@@ -67,12 +67,7 @@ fn score_populations(t: &ScoreTable) -> crate::cells::CellReport {
             crate::cells::CellItems { cell: k.1.clone(), panel: k.0.clone(), rows: q.len(), items: Some(q) }
         })
         .collect();
-    crate::cells::CellReport::new(
-        &Default::default(),
-        Default::default(),
-        crate::cells::Populations::of(&cells, "queries"),
-        Default::default(),
-    )
+    crate::cells::CellReport::of_populations(&cells, "queries")
 }
 
 /// The K-sweep's own tables as linter rows (a self-check: a computed delta on a partial cell

@@ -228,12 +228,7 @@ fn rater_populations(set: &LabelSet) -> crate::cells::CellReport {
             });
         }
     }
-    crate::cells::CellReport::new(
-        &Default::default(),
-        Default::default(),
-        crate::cells::Populations::of(&cells, "items"),
-        Default::default(),
-    )
+    crate::cells::CellReport::of_populations(&cells, "items")
 }
 
 /// A scale: its name, classes, and the map from read classes to them.
