@@ -391,6 +391,57 @@ test('reclaim page: cells equal memaudit reclaim, with both resamplers', async (
   await page.close();
 });
 
+test('reclaim page: design columns, populations and common problems equal memaudit reclaim', async () => {
+  // Rows in reclaim-eval's shape: three prompts crossed with every problem (a design column), and
+  // one policy holding three retired problems the other does not.
+  const SWEEP = path.join(ROOT, 'tests', 'reference', 'cells', 'sweep_retired.jsonl');
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#reclaim`);
+  await page.setInputFiles('#reclaim-file-input', SWEEP);
+  await waitReady(page, 'reclaim');
+  await page.waitForSelector('#reclaim-populations tbody tr');
+  const inDir = (args) => cli(args, { cwd: path.dirname(SWEEP) });
+  const name = path.basename(SWEEP);
+  const check = async (extra) => {
+    const want = JSON.parse(inDir(['reclaim', '--trials', name, ...extra, '--format', 'json']));
+    const rows = await readRows(page, '#reclaim-cells');
+    assert.equal(rows.length, want.cells.length, `cells ${extra}`);
+    for (const c of want.cells) {
+      const design = (c.design ?? []).map(([k, v]) => `${k}=${v}`).join(' ');
+      const row = rows.find((r) => r.attrs.policy === c.policy && r.attrs.design === design);
+      assert.ok(row, `${c.policy} ${design}`);
+      for (const col of ['n', 'problems', 'recovered']) assert.equal(Number(row.cells[col].value), c[col], `${c.policy} ${design} ${col}`);
+      for (const col of ['rr', 'rr_low', 'rr_high']) checkNumber(row.cells[col], c[col], `${c.policy} ${design} ${col}`);
+      assert.equal(row.cells.population.text, c.population, `${c.policy} ${design} population`);
+    }
+    await checkHeadlines(page, '#reclaim-headlines', want, `reclaim ${extra}`);
+    return want;
+  };
+  // Split by prompt, never pooled unasked; the retired problems are named.
+  const split = await check([]);
+  assert.deepEqual(split.populations.keyed.map((k) => k.column), ['prompt']);
+  assert.match(await page.textContent('#reclaim-populations-card'), /r0, r1, r2/);
+  const pops = await readRows(page, '#reclaim-populations');
+  assert.deepEqual(pops.map((r) => r.cells.population.text), split.populations.populations.map((p) => p.id));
+  // Common problems only: the retired ones are left out and counted.
+  await page.check('#reclaim-cells-common-items');
+  await page.click('#reclaim-apply');
+  await page.waitForFunction(() => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes('common items only'));
+  await waitReady(page, 'reclaim');
+  const common = await check(['--common-items']);
+  assert.equal(common.populations.excluded[0].rows, 27);
+  // The prompt pooled, as asked: said on the result.
+  await page.uncheck('#reclaim-cells-common-items');
+  await page.fill('#reclaim-cells-pool', 'prompt');
+  await page.click('#reclaim-apply');
+  await page.waitForFunction(() => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes('pooled: prompt'));
+  await waitReady(page, 'reclaim');
+  const pooled = await check(['--pool', 'prompt']);
+  assert.equal(pooled.cells.length, 2);
+  assertClean(log);
+  await page.close();
+});
+
 test('reclaim page: boundary evidence (invented numbers, failure modes, sweeps, cascade) equals memaudit reclaim', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}#reclaim`);
@@ -574,6 +625,37 @@ test('comparison page: cost per arm and a compute-matched control equal memaudit
   }
   assertClean(log);
   await page.close();
+});
+
+test('a file chosen on a page of the other module reaches that page only, whichever module drew the shell', async () => {
+  // The two page modules each carry their own yew; the guest's events must never run the
+  // host's handlers (a file picked on the comparison page was once handed to compliance).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-guest-'));
+  const small = path.join(dir, 'small.csv');
+  fs.writeFileSync(small, 'item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\nq3,a,0\nq3,b,1\n');
+  const compliance = path.join(DEMO, 'compliance', 'compliance.csv');
+  for (const [first, second, firstFile, secondFile] of [
+    ['compliance', 'compare', compliance, small],
+    ['compare', 'compliance', small, compliance],
+  ]) {
+    const { page, log } = await openPage();
+    await page.goto(`${srv.origin}${VIEWER}#${first}`);
+    await page.waitForSelector(`#${first}-file-input`, { state: 'attached' });
+    await page.setInputFiles(`#${first}-file-input`, firstFile);
+    await waitReady(page, first);
+    await page.goto(`${srv.origin}${VIEWER}#${second}`);
+    await page.waitForSelector(`#${second}-file-input`, { state: 'attached' });
+    await page.setInputFiles(`#${second}-file-input`, secondFile);
+    await waitReady(page, second);
+    for (const [p, f] of [[first, firstFile], [second, secondFile]]) {
+      const names = await page.$$eval(`#${p}-files tr[data-file]`, (els) => els.map((e) => e.dataset.file));
+      assert.deepEqual(names, [path.basename(f)], `${first} then ${second}: the files of ${p}`);
+      assert.equal(await page.$(`#${p}-error`), null, `${first} then ${second}: ${p} shows an error`);
+    }
+    assertClean(log);
+    await page.close();
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('a worker that runs out of WebAssembly memory is reported on its page and restarted; other pages keep working', async () => {

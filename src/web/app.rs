@@ -152,6 +152,7 @@ pub fn mount<P: PageSet>() {
     let document = web_sys::window().and_then(|w| w.document());
     let by_id = |id: &str| document.as_ref().and_then(|d| d.get_element_by_id(id));
     if let Some(container) = P::GROUP.and_then(|g| by_id(&g.container_id())) {
+        skip_the_hosts_subtree_ids(&container);
         yew::Renderer::<App<P>>::with_root_and_props(container, AppProps { guest: true }).render();
         return;
     }
@@ -164,6 +165,45 @@ pub fn mount<P: PageSet>() {
         }
         None => {
             yew::Renderer::<App<P>>::new().render();
+        }
+    }
+}
+
+/// The property yew brands the element an app is mounted on with: the id of its subtree.
+const SUBTREE_ID: &str = "__yew_subtree_id";
+
+/// A guest's subtree id made different from its host's. Each module carries its own copy of yew,
+/// and each copy numbers the apps it mounts from 1: the guest, mounted inside the host's app,
+/// would carry the host's id, and the host's event handlers (they capture every event under the
+/// host's element) would take the guest's events for their own and run the host's handler of
+/// the same listener number — a file chosen on a guest page was handed to a host page.
+/// Mounting throwaway apps on detached elements advances this copy's numbering past the host's
+/// id (read off the closest branded ancestor of the guest's container).
+fn skip_the_hosts_subtree_ids(container: &web_sys::Element) {
+    #[function_component]
+    fn Nothing() -> Html {
+        Html::default()
+    }
+    let id_of = |el: &web_sys::Element| js_sys::Reflect::get(el, &SUBTREE_ID.into()).ok().and_then(|v| v.as_f64());
+    let mut ancestor = container.parent_element();
+    let host = loop {
+        match ancestor {
+            Some(el) => match id_of(&el) {
+                Some(id) => break id,
+                None => ancestor = el.parent_element(),
+            },
+            None => return,
+        }
+    };
+    let Some(document) = container.owner_document() else { return };
+    // Bounded: the host mounts one app (no portals), so one throwaway app is usually enough.
+    for _ in 0..64 {
+        let Ok(scratch) = document.create_element("div") else { return };
+        let app = yew::Renderer::<Nothing>::with_root(scratch.clone()).render();
+        let taken = id_of(&scratch);
+        app.destroy();
+        if taken.is_none_or(|t| t >= host) {
+            return;
         }
     }
 }
