@@ -379,7 +379,7 @@ fn mutate_and_check(case: &Case, dir: &Path) {
     {
         let rows = Rows::read(&case.file);
         let original = rows.write();
-        let base = match run(&case, &original, &dir) {
+        let base = match run(case, &original, dir) {
             Outcome::Report(v) => v,
             Outcome::Refused(e) => panic!("{}: the fixture itself is refused: {e}", case.name),
         };
@@ -390,12 +390,12 @@ fn mutate_and_check(case: &Case, dir: &Path) {
         let mut dup = rows.clone();
         dup.rows.insert(k + 1, rows.rows[k].clone());
         check(
-            &case,
+            case,
             &base,
             "duplicated row",
             &dup.write(),
             &[format!("line {}", line(k + 1)), "repeat".into(), "twice".into(), "different".into(), "again".into()],
-            &dir,
+            dir,
         );
         // (b) a column whose values vary within cells.
         let mut col = rows.clone();
@@ -404,19 +404,19 @@ fn mutate_and_check(case: &Case, dir: &Path) {
             let v = if i % 2 == 0 { "x" } else { "y" };
             col.set(i, "zz_extra", Value::String(v.into()));
         }
-        check(&case, &base, "added column", &col.write(), &["zz_extra".to_string()], &dir);
+        check(case, &base, "added column", &col.write(), &["zz_extra".to_string()], dir);
         // (c) one id changed.
         if !case.id.is_empty() {
             let mut ids = rows.clone();
             let old = rows.get(k, case.id);
             ids.set(k, case.id, Value::String("zz_new_id".into()));
             check(
-                &case,
+                case,
                 &base,
                 "changed id",
                 &ids.write(),
                 &["zz_new_id".to_string(), old.clone(), format!("line {}", line(k))],
-                &dir,
+                dir,
             );
         }
         // (d) two design values swapped between rows of different items.
@@ -438,7 +438,7 @@ fn mutate_and_check(case: &Case, dir: &Path) {
                 format!("line {}", line(b)),
                 "different".into(),
             ];
-            check(&case, &base, "swapped design values", &sw.write(), &names, &dir);
+            check(case, &base, "swapped design values", &sw.write(), &names, dir);
         }
     }
 }
