@@ -19,6 +19,9 @@ step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; df -h . | tail -1; }
 step "cargo fmt --check"
 cargo fmt --all --check
 
+step "the core's floors (scripts/floors.sh)"
+./scripts/floors.sh
+
 step "clippy (core and CLI)"
 cargo clippy --all-targets --locked -- -D warnings
 

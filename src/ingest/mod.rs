@@ -4,6 +4,8 @@
 //! field. Nothing here panics on user input.
 
 pub mod bundle;
+pub mod delimited;
+pub mod digest;
 pub mod json;
 pub mod locomo;
 pub mod longmemeval;
@@ -11,6 +13,7 @@ pub mod records;
 mod source;
 pub mod table;
 pub mod trec;
+pub mod trec_eval_files;
 pub mod warnings;
 
 use std::borrow::Cow;
@@ -471,7 +474,7 @@ impl InputFile {
             return Ok(hex.clone());
         }
         match &self.content {
-            Content::Held(b) => Ok(crate::rules::sha256_hex(b)),
+            Content::Held(b) => Ok(digest::sha256_hex(b)),
             Content::Source(s) => {
                 let mut hasher = sha2::Sha256::new();
                 let mut r = s.open().map_err(|e| self.read_error(e))?;
@@ -483,7 +486,7 @@ impl InputFile {
                     }
                     hasher.update(&buf[..n]);
                 }
-                Ok(crate::rules::registry::lower_hex(&hasher.finalize()))
+                Ok(digest::lower_hex(&hasher.finalize()))
             }
         }
     }
@@ -527,7 +530,7 @@ impl<R: Read> Read for Hashing<'_, R> {
         } else if !buf.is_empty()
             && let Some(h) = self.hasher.take()
         {
-            let _ = self.out.set(crate::rules::registry::lower_hex(&h.finalize()));
+            let _ = self.out.set(digest::lower_hex(&h.finalize()));
         }
         Ok(n)
     }
@@ -768,7 +771,7 @@ pub fn read_into(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(), IngestError> {
     // A streamed file of JSON Lines or TREC text is read one line at a time, never whole: its
-    // format is known from its first line (see `detect_json_object`, `ireval::files::detect`).
+    // format is known from its first line (see `detect_json_object`, `trec_eval_files::detect`).
     let streamed_format = match &file.content {
         Content::Source(_) => {
             file.check_stored_size()?;
@@ -784,7 +787,8 @@ pub fn read_into(
             // An all-integer {qid: {docno: n}} JSON given as qrels (`--qrels`) is qrels, whatever its name.
             if format == Format::JsonRun
                 && role == Role::Queries
-                && crate::ireval::files::detect(&text) == Some(crate::ireval::files::IrFileKind::JsonIntegers)
+                && crate::ingest::trec_eval_files::detect(&text)
+                    == Some(crate::ingest::trec_eval_files::IrFileKind::JsonIntegers)
             {
                 format = Format::JsonQrels;
             }

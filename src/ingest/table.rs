@@ -67,7 +67,7 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
         }
         return Ok(from_objects(objects.iter().map(|(l, o)| (*l, o))));
     }
-    let data = crate::outcomes::tabular::parse(name, &text, file.limits())?;
+    let data = crate::ingest::delimited::parse(name, &text, file.limits())?;
     Ok(Rows { headers: data.headers, records: data.records })
 }
 
@@ -157,9 +157,13 @@ pub fn has_columns(file: &InputFile, groups: &[&[&str]]) -> bool {
     rows(file).is_ok_and(|r| groups.iter().all(|names| r.headers.iter().any(|h| names.contains(&h.as_str()))))
 }
 
+/// CSV cells read as missing (besides the empty cell). JSON has `null` instead; JSON strings
+/// are never missing markers.
+pub const MISSING_MARKERS: [&str; 7] = ["NA", "N/A", "n/a", "NaN", "nan", "null", "NULL"];
+
 /// Whether a cell is a missing value: empty, or a missing marker (`NA`, `null`, …).
 pub fn is_missing(cell: &str) -> bool {
-    cell.is_empty() || crate::outcomes::MISSING_MARKERS.contains(&cell)
+    cell.is_empty() || MISSING_MARKERS.contains(&cell)
 }
 
 /// A 0/1 cell: `true`, `1`, `1.0`, `yes` / `false`, `0`, `0.0`, `no` (any case).

@@ -1,5 +1,5 @@
 //! TREC run files (`qid Q0 docno rank score tag`) and qrels (`qid iter docno rel`), read as
-//! trec_eval reads them ([`crate::ireval::files`]: `#` comment lines, fields after the sixth
+//! trec_eval reads them ([`crate::ingest::trec_eval_files`]: `#` comment lines, fields after the sixth
 //! ignored, docnos may hold `#`), and the ranx / pytrec_eval dict-of-dicts JSON
 //! (`{"qid": {"docno": score}}` runs, `{"qid": {"docno": rel}}` qrels).
 //!
@@ -15,7 +15,7 @@ use super::bundle::HitCollector;
 use super::records::{self, Lines};
 use super::{Format, Loaded, WarningKind};
 use crate::error::{IngestError, Location};
-use crate::ireval::files::{self, IrFileKind};
+use crate::ingest::trec_eval_files::{self as files, IrFileKind};
 use crate::model::{Evidence, Memory, Query, RankedItem};
 
 /// The TREC or dict-of-dicts format of a file, `None` when it is neither.

@@ -316,7 +316,7 @@ pub fn trec_eval_text(e: &RunEvaluation, per_query: bool, summary: bool) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ireval::files::{read_qrels, read_run};
+    use crate::ingest::trec_eval_files::{read_qrels, read_run};
 
     fn sel(specs: &[&str]) -> Selection {
         Selection::parse(&specs.iter().map(|s| s.to_string()).collect::<Vec<_>>(), TrecEvalVersion::V10).unwrap()

@@ -120,7 +120,7 @@ pub fn judge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ireval::files::{Judgment, QueryJudgments, Retrieved};
+    use crate::ingest::trec_eval_files::{Judgment, QueryJudgments, Retrieved};
 
     fn q(docs: &[(&str, i64)]) -> QueryJudgments {
         let mut docs: Vec<Judgment> = docs.iter().map(|&(d, rel)| Judgment { docno: d.into(), rel, line: 0 }).collect();

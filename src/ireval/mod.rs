@@ -10,7 +10,7 @@
 
 pub mod compute;
 pub mod evaluate;
-pub mod files;
+pub use crate::ingest::trec_eval_files as files;
 pub mod headlines;
 pub mod judged;
 pub mod measure;

@@ -415,9 +415,7 @@ fn looks_json(text: &str) -> bool {
     matches!(text.trim_start().chars().next(), Some('{') | Some('['))
 }
 
-/// CSV cells read as missing (besides the empty cell). JSON has `null` instead; JSON strings
-/// are never missing markers.
-pub const MISSING_MARKERS: [&str; 7] = ["NA", "N/A", "n/a", "NaN", "nan", "null", "NULL"];
+pub use crate::ingest::table::MISSING_MARKERS;
 
 /// The numeric reading of a text cell: a finite number, or `true`/`false` (any case) as 1/0.
 pub fn parse_number(s: &str) -> Option<f64> {

@@ -161,7 +161,7 @@ async fn fingerprinted(held: Held) -> (InputFile, Option<FileRole>) {
     let file = match wasm_bindgen_futures::JsFuture::from(digest).await {
         Ok(value) => {
             let sha = js_sys::Uint8Array::new(&value).to_vec();
-            if sha.len() == 32 { held.file.with_sha256(crate::rules::registry::lower_hex(&sha)) } else { held.file }
+            if sha.len() == 32 { held.file.with_sha256(crate::ingest::digest::lower_hex(&sha)) } else { held.file }
         }
         Err(_) => held.file,
     };
