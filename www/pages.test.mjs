@@ -417,6 +417,12 @@ test('reclaim page: design columns, populations and common problems equal memaud
     await checkHeadlines(page, '#reclaim-headlines', want, `reclaim ${extra}`);
     return want;
   };
+  // Applies the cells fields and waits for the result whose settings line says `said`.
+  const apply = async (said) => {
+    await page.click('#reclaim-apply');
+    await page.waitForFunction((s) => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes(s), said);
+    await waitReady(page, 'reclaim');
+  };
   // Split by prompt, never pooled unasked; the retired problems are named.
   const split = await check([]);
   assert.deepEqual(split.populations.keyed.map((k) => k.column), ['prompt']);
@@ -425,17 +431,13 @@ test('reclaim page: design columns, populations and common problems equal memaud
   assert.deepEqual(pops.map((r) => r.cells.population.text), split.populations.populations.map((p) => p.id));
   // Common problems only: the retired ones are left out and counted.
   await page.check('#reclaim-cells-common-items');
-  await page.click('#reclaim-apply');
-  await page.waitForFunction(() => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes('common items only'));
-  await waitReady(page, 'reclaim');
+  await apply('common items only');
   const common = await check(['--common-items']);
   assert.equal(common.populations.excluded[0].rows, 27);
   // The prompt pooled, as asked: said on the result.
   await page.uncheck('#reclaim-cells-common-items');
   await page.fill('#reclaim-cells-pool', 'prompt');
-  await page.click('#reclaim-apply');
-  await page.waitForFunction(() => document.querySelector('#reclaim-cells-card .conventions code')?.textContent.includes('pooled: prompt'));
-  await waitReady(page, 'reclaim');
+  await apply('pooled: prompt');
   const pooled = await check(['--pool', 'prompt']);
   assert.equal(pooled.cells.length, 2);
   assertClean(log);

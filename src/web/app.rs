@@ -185,16 +185,8 @@ fn skip_the_hosts_subtree_ids(container: &web_sys::Element) {
         Html::default()
     }
     let id_of = |el: &web_sys::Element| js_sys::Reflect::get(el, &SUBTREE_ID.into()).ok().and_then(|v| v.as_f64());
-    let mut ancestor = container.parent_element();
-    let host = loop {
-        match ancestor {
-            Some(el) => match id_of(&el) {
-                Some(id) => break id,
-                None => ancestor = el.parent_element(),
-            },
-            None => return,
-        }
-    };
+    let ancestors = std::iter::successors(container.parent_element(), |el| el.parent_element());
+    let Some(host) = ancestors.map(|el| id_of(&el)).find_map(|id| id) else { return };
     let Some(document) = container.owner_document() else { return };
     // Bounded: the host mounts one app (no portals), so one throwaway app is usually enough.
     for _ in 0..64 {
