@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 units='ablation|alignment|answers|attach|audit|calibration|claims|compare|compliance|ireval|ksweep|label_audit|outcomes|probe|reclaim|rules|web'
 below=(src/cells src/stats src/report src/plots src/ingest src/choice.rs src/error.rs src/model.rs
   src/dataset.rs src/conventions.rs src/headline.rs src/capability.rs src/metrics.rs src/targets.rs
-  src/rescore.rs src/distinct.rs src/parallel.rs src/labels.rs src/file_role.rs)
+  src/rescore.rs src/distinct.rs src/parallel.rs src/labels.rs src/file_role.rs src/fields.rs)
 # Still to be moved down: plots taking report types instead of plain data, the refused
 # comparison held in the error type, `InputInfo`/`Figure` defined by `attach`, and a test of
 # `headline` that builds a rescoring table.

@@ -176,6 +176,11 @@ pub trait Capability: 'static {
     const ANALYSIS: Analysis;
     /// The roles its files can play (the first is the default for an undetected file).
     const ROLES: &'static [FileRole];
+    /// Its request's settings, when they are declared by [`crate::fields!`] (each interface
+    /// names a setting the core mentions by them).
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        Vec::new()
+    }
 
     /// The settings of one run.
     type Request: Validate + Clone + Default + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;

@@ -19,6 +19,7 @@ pub mod dataset;
 pub mod demo;
 pub mod distinct;
 pub mod error;
+pub mod fields;
 pub mod file_role;
 pub mod headline;
 pub mod ingest;

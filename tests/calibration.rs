@@ -16,6 +16,17 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/calibration")
 }
 
+/// An error as the command line says it (settings it mentions spelt `--name`).
+trait Said {
+    fn said(&self) -> String;
+}
+
+impl Said for Error {
+    fn said(&self) -> String {
+        memaudit::fields::render_mentions(&self.to_string(), memaudit::fields::command_line_word)
+    }
+}
+
 fn run_on(file: InputFile, q: &CalibrationRequest) -> Result<CalibrationReport, Error> {
     let files = assign_roles::<Calibration>(vec![(file, Some(FileRole::Routing))])?;
     run_once::<Calibration>(&files, q, &mut quiet()).map(|(_, r)| r)
@@ -105,16 +116,16 @@ fn platt_is_never_scored_on_its_fit_split_and_bad_settings_are_refused() {
         fit: vec!["0".into(), "1".into(), "2".into()],
         ..CalibrationRequest::default()
     };
-    let e = run_on(routing(), &all).unwrap_err().to_string();
+    let e = run_on(routing(), &all).unwrap_err().said();
     assert!(e.contains("leave at least one split"), "{e}");
     let absent =
         CalibrationRequest { split: Some("split".into()), fit: vec!["9".into()], ..CalibrationRequest::default() };
-    assert!(run_on(routing(), &absent).unwrap_err().to_string().contains("split `9`"));
+    assert!(run_on(routing(), &absent).unwrap_err().said().contains("split `9`"));
     let no_split = CalibrationRequest { fit: vec!["0".into()], ..CalibrationRequest::default() };
-    assert!(run_on(routing(), &no_split).unwrap_err().to_string().contains("--split"));
+    assert!(run_on(routing(), &no_split).unwrap_err().said().contains("--split"));
     // Log-probabilities read as probabilities: refused with the fix.
     let lp = CalibrationRequest { confidence: Some("logprob".into()), ..CalibrationRequest::default() };
-    assert!(run_on(routing(), &lp).unwrap_err().to_string().contains("--scale logprob"));
+    assert!(run_on(routing(), &lp).unwrap_err().said().contains("--scale logprob"));
 }
 
 #[test]
@@ -127,9 +138,8 @@ fn rows_without_values_are_counted_and_bad_cells_located() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("rows.csv") && e.contains("line 3") && e.contains("confidence"), "{e}");
-    let e =
-        run_on(text("item,confidence,correct\na,0.4,maybe\n"), &CalibrationRequest::default()).unwrap_err().to_string();
+    let e = run_on(text("item,confidence,correct\na,0.4,maybe\n"), &CalibrationRequest::default()).unwrap_err().said();
     assert!(e.contains("line 2") && e.contains("correct"), "{e}");
-    let e = run_on(text("item,p,y\na,0.4,1\n"), &CalibrationRequest::default()).unwrap_err().to_string();
+    let e = run_on(text("item,p,y\na,0.4,1\n"), &CalibrationRequest::default()).unwrap_err().said();
     assert!(e.contains("--confidence"), "{e}");
 }

@@ -487,3 +487,52 @@ fn a_file_given_to_the_wrong_option_is_named_by_what_its_content_looks_like() {
     let err = stderr(&["rules", "--rules", &rules, "--values", &values, "--git-log", log.to_str().unwrap()]);
     assert!(err.contains("is not a commit line") && !err.contains("looks like"), "{err}");
 }
+
+/// A request's settings declared once (`memaudit::fields!`) are its subcommand's options: each
+/// field is an option with the field's help; a value the field cannot read is refused naming
+/// the option; a setting the core's message mentions is spelt as the option.
+#[test]
+fn declared_settings_are_the_subcommands_options() {
+    use memaudit::fields::{Field, Fields};
+    let declared: [(&str, Vec<&'static Field>); 3] = [
+        ("calibration", memaudit::calibration::CalibrationRequest::fields()),
+        ("alignment", memaudit::alignment::AlignmentRequest::fields()),
+        ("ablation", memaudit::ablation::AblationRequest::fields()),
+    ];
+    for (sub, fields) in declared {
+        assert!(fields.len() >= 8, "{sub}: {} fields", fields.len());
+        let out = run(&[sub, "--help"]);
+        assert!(out.status.success());
+        // Help lines are wrapped: compare with white space folded.
+        let help = String::from_utf8(out.stdout).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        for f in fields {
+            let option = format!("--{} ", f.name.replace('_', "-"));
+            assert!(help.contains(&option), "{sub}: {option} missing from --help");
+            let first_words: String =
+                f.help.trim_end_matches('.').split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            assert!(help.contains(&first_words), "{sub}: the help of {option} ({first_words}) missing");
+            for c in f.candidates {
+                assert!(help.contains(c), "{sub}: {option} does not list the column `{c}` it looks for");
+            }
+        }
+    }
+    let routing = "static/demo/calibration/routing.csv";
+    let out = run(&["calibration", "--input", routing, "--ece-bins", "many"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("'--ece-bins'") && err.contains("`many` is not a whole number"), "{err}");
+    let out = run(&["ablation", "--input", routing, "--gate", "wide"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("'--gate'") && err.contains("use scale, pilot, abs:T or within:LO,HI"), "{err}");
+    // The core mentions the split column; the command line calls it --split.
+    let out = run(&["calibration", "--input", routing, "--fit", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("needs the split column (--split)"), "{err}");
+    assert!(!err.contains('\u{2983}'), "a mention left unrendered: {err}");
+    // Values given on the command line reach the request: the report's settings say so.
+    let v = json_of(&["calibration", "--input", routing, "--ece-bins", "7", "--route", "at_least", "--format", "json"]);
+    assert_eq!(v["settings"]["ece_bins"], 7);
+    assert_eq!(v["settings"]["route"], "at_least");
+}

@@ -97,6 +97,8 @@ fn repeats_are_refused_with_both_lines_or_kept_first_and_counted() {
     let body = "case,audit_target,rater,label\nq1,source,a,supports\nq1,canonical,a,partial\nq1,source,b,supports\nq1,canonical,b,supports\nq2,source,a,partial\nq2,source,b,partial\n";
     let req = LabelsRequest { item: vec!["case".into()], ..LabelsRequest::default() };
     let e = run_on(vec![text("dup.csv", body)], &req).unwrap_err().to_string();
+    // As the command line says it (the core mentions the setting; each interface spells it).
+    let e = memaudit::fields::render_mentions(&e, memaudit::fields::command_line_word);
     assert!(
         e.contains("dup.csv") && e.contains("line 3") && e.contains("line 2") && e.contains("--repeats first"),
         "{e}"

@@ -65,6 +65,22 @@ impl Gate {
     }
 }
 
+/// A gate as a setting's text: `scale`, `pilot`, `abs:T` or `within:LO,HI`.
+impl crate::fields::FieldValue for Gate {
+    const KIND: crate::fields::Kind = crate::fields::Kind::Text;
+    fn from_text(text: &str) -> std::result::Result<Gate, String> {
+        text.parse()
+    }
+    fn to_text(&self) -> String {
+        match *self {
+            g if g == Gate::SCALE => "scale".into(),
+            g if g == Gate::PILOT => "pilot".into(),
+            Gate::AbsBelow { limit } => format!("abs:{limit}"),
+            Gate::Within { low, high } => format!("within:{low},{high}"),
+        }
+    }
+}
+
 impl std::str::FromStr for Gate {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Gate, String> {
@@ -84,19 +100,17 @@ crate::choice! {
     }
 }
 
-/// Settings of an ablation analysis, recorded with it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AblationSettings {
-    pub target: Target,
-    pub gate: Gate,
-    pub bootstrap: usize,
-    pub seed: u64,
-    pub confidence: f64,
-}
-
-impl Default for AblationSettings {
-    fn default() -> Self {
-        AblationSettings { target: Target::U, gate: Gate::SCALE, bootstrap: 10_000, seed: 42, confidence: 0.95 }
+crate::fields! {
+    /// Settings of an ablation analysis, recorded with it.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct AblationSettings {
+        target: Target = Target::U, label "correlate",
+            help "Correlate the retrieval score with u (three-valued) or y (binary).";
+        gate: Gate = Gate::SCALE, label "gate on \u{03c1}",
+            help "Gate on \u{03c1}: `scale` (\u{03c1} in [-0.15, 0.15]), `pilot` (|\u{03c1}| < 0.5), `abs:T` or `within:LO,HI`.";
+        bootstrap: usize = 10_000, label "resamples", help "Bootstrap resamples of every interval.";
+        seed: u64 = 42, label "seed", help "Seed of the ChaCha8 stream behind every interval.";
+        confidence: f64 = 0.95, label "confidence", help "Confidence level of the intervals.";
     }
 }
 

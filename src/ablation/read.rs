@@ -77,30 +77,31 @@ pub struct PairRow {
     pub line: usize,
 }
 
-/// Which columns hold what (`None`: the aliases).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct AblationColumns {
-    pub query_id: Option<String>,
-    pub run: Option<String>,
-    pub subset: Option<String>,
-    pub score: Option<String>,
-    /// The same (run, query, removed memory) twice: refused (the default), or the first row kept
-    /// and the repeats counted.
-    #[serde(default)]
-    pub repeats: crate::cells::Repeats,
+crate::fields! {
+    /// Which columns hold what (`None`: the aliases).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct AblationColumns {
+        score as "score_column": Option<String> = None, label "retrieval score column",
+            help "Column of the retrieval score, when the aliases do not find it.", column &SCORE_ALIASES;
+        subset as "subset_column": Option<String> = None, label "subset column",
+            help "The subset column.", column &SUBSET_ALIASES;
+        #[serde(default)]
+        repeats: crate::cells::Repeats = crate::cells::Repeats::Refuse, label "repeated pairs",
+            help "The same (run, query, removed memory) twice: refuse, or keep the first row and count the repeats.";
+    }
+    unlisted {
+        query_id: Option<String> = None;
+        run: Option<String> = None;
+    }
 }
 
-/// How predictions become 0/1 outcomes when a trace carries text instead of scores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OutcomeScoring {
-    pub profile: Profile,
-    /// For F1 profiles: correct when F1 ≥ this.
-    pub f1_threshold: f64,
-}
-
-impl Default for OutcomeScoring {
-    fn default() -> Self {
-        OutcomeScoring { profile: Profile::MabSem, f1_threshold: 0.5 }
+crate::fields! {
+    /// How predictions become 0/1 outcomes when a trace carries text instead of scores.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct OutcomeScoring {
+        profile: Profile = Profile::MabSem, label "profile (text traces)",
+            help "Profile that scores predictions when the trace has text instead of 0/1 outcomes.";
+        f1_threshold: f64 = 0.5, label "F1 threshold", help "For F1 profiles: correct when F1 \u{2265} this.";
     }
 }
 

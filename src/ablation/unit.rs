@@ -15,13 +15,17 @@ use crate::report::Table;
 /// Utilities, labels, the u histogram, positive rates and the non-circularity panel.
 pub struct Ablation;
 
-/// `memaudit ablation [--profile P] [--f1-threshold T] [--target u|y] [--gate G] [--bootstrap …]`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct AblationRequest {
-    pub settings: AblationSettings,
-    /// How texts become 0/1 outcomes when a trace has predictions instead of scores.
-    pub scoring: OutcomeScoring,
-    pub columns: AblationColumns,
+crate::fields! {
+    /// The ablation settings: how texts become outcomes, the analysis, the columns.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct AblationRequest {
+    }
+    groups {
+        /// How texts become 0/1 outcomes when a trace has predictions instead of scores.
+        scoring: OutcomeScoring = OutcomeScoring::default();
+        settings: AblationSettings = AblationSettings::default();
+        columns: AblationColumns = AblationColumns::default();
+    }
 }
 
 impl Validate for AblationRequest {
@@ -48,6 +52,9 @@ const SETUP_SHARE: f64 = 0.05;
 impl Capability for Ablation {
     const ANALYSIS: Analysis = Analysis::Ablation;
     const ROLES: &'static [FileRole] = &[FileRole::Traces];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <AblationRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = AblationRequest;
     type Loaded = LoadedPairs;

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
+use crate::fields::mention;
 use crate::ingest::InputFile;
 use crate::ingest::table::{is_missing, parse_bool, rows};
 use crate::outcomes::parse_number;
@@ -109,10 +110,10 @@ impl Joined {
         for (f, t) in tables.iter().filter(|(_, t)| is_retrieval(t)) {
             let name = f.name.as_str();
             let h = &t.headers;
-            let run = find(name, h, names.run, RUN, "run", "--run")?;
-            let query = find(name, h, names.query, QUERY, "query", "--query")?;
+            let run = find(name, h, names.run, RUN, "run", &mention("run"))?;
+            let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
             let target = find(name, h, None, TARGET, "target", "")?;
-            let metric = find(name, h, Some(names.metric), &[], "metric", "--metric")?;
+            let metric = find(name, h, Some(names.metric), &[], "metric", &mention("metric"))?;
             let eligible = h.iter().position(|x| x == "eligible");
             // Run identity: a continuous metric of the file (the chosen one when it is).
             let identity = CONTINUOUS
@@ -204,9 +205,9 @@ impl Joined {
         for (f, t) in tables.iter().filter(|(_, t)| !is_retrieval(t)) {
             let name = f.name.as_str();
             let h = &t.headers;
-            let run = find(name, h, names.run, RUN, "run", "--run")?;
-            let query = find(name, h, names.query, QUERY, "query", "--query")?;
-            let answer = find(name, h, names.answer, ANSWER, "answer score", "--answer")?;
+            let run = find(name, h, names.run, RUN, "run", &mention("run"))?;
+            let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
+            let answer = find(name, h, names.answer, ANSWER, "answer score", &mention("answer"))?;
             j.readings.push(Reading {
                 file: name.into(),
                 kind: "answers".into(),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::analyse::{AlignmentReport, analyse};
-use super::read::{Joined, Names, looks_like_alignment};
+use super::read::{self, Joined, Names, looks_like_alignment};
 use super::table::{AlignmentTable, table};
 use super::text;
 use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
@@ -16,37 +16,26 @@ use crate::stats::bootstrap::Bootstrap;
 /// Answer alignment of two credit targets, the coverage confound and run identity.
 pub struct Alignment;
 
-/// `memaudit alignment` settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AlignmentRequest {
-    pub target_a: String,
-    pub target_b: String,
-    /// The retrieval metric column (`hit`: hit@k of the rescoring).
-    pub metric: String,
-    pub run: Option<String>,
-    pub query: Option<String>,
-    pub answer: Option<String>,
-    /// An answer is strong at ≥ this score.
-    pub strong: f64,
-    /// Two runs are flagged as the same run at or above this share of identical metrics.
-    pub identity_threshold: f64,
-    pub bootstrap: Bootstrap,
-}
-
-impl Default for AlignmentRequest {
-    fn default() -> Self {
-        AlignmentRequest {
-            target_a: "raw".into(),
-            target_b: "canonical".into(),
-            metric: "hit".into(),
-            run: None,
-            query: None,
-            answer: None,
-            strong: 0.5,
-            identity_threshold: 0.99,
-            bootstrap: Bootstrap { resamples: 2000, seed: 1337, confidence: 0.95 },
-        }
+crate::fields! {
+    /// The alignment settings.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct AlignmentRequest {
+        target_a: String = "raw".into(), label "target A", help "Target A.";
+        target_b: String = "canonical".into(), label "target B", help "Target B.";
+        metric: String = "hit".into(), label "retrieval metric",
+            help "The retrieval metric column (a query counts for a target when it is > 0; `hit`: hit@k of the rescoring).";
+        run: Option<String> = None, label "run column", help "The run column.", column read::RUN;
+        query: Option<String> = None, label "query column", help "The query column.", column read::QUERY;
+        answer: Option<String> = None, label "answer score column",
+            help "The answer score column, in [0, 1].", column read::ANSWER;
+        strong: f64 = 0.5, label "strong answer at", help "An answer is strong at \u{2265} this score.";
+        identity_threshold: f64 = 0.99, label "identity threshold",
+            help "Two runs are flagged as one at or above this share of identical per-query metrics.";
+    }
+    groups {
+        /// Bootstrap over runs (the coverage confound).
+        bootstrap: Bootstrap = Bootstrap { resamples: 2000, seed: 1337, confidence: 0.95 };
     }
 }
 
@@ -82,6 +71,9 @@ pub struct LoadedAlignment {
 impl Capability for Alignment {
     const ANALYSIS: Analysis = Analysis::Alignment;
     const ROLES: &'static [FileRole] = &[FileRole::AlignmentRows];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <AlignmentRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = AlignmentRequest;
     type Loaded = LoadedAlignment;

@@ -317,10 +317,11 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
                 return Err(Error::Ingest(crate::error::IngestError::new(
                     item.confidence_at.clone(),
                     format!(
-                        "the confidence `{}` gives the probability {bad} under --scale {}, outside [0, 1]: use --scale \
-                         logprob for log-probabilities or --scale score for other scores",
+                        "the confidence `{}` gives the probability {bad} under {scale} {}, outside [0, 1]: use {scale} \
+                         logprob for log-probabilities or {scale} score for other scores",
                         item.confidence,
-                        q.scale.name()
+                        q.scale.name(),
+                        scale = crate::fields::mention("scale")
                     ),
                 )));
             }
@@ -333,7 +334,10 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
         if splits.is_empty() {
             return Err(Error::setting(
                 "fit",
-                "Platt scaling needs a split column (--split) to fit on one split and score the others",
+                format!(
+                    "Platt scaling needs a split column ({}) to fit on one split and score the others",
+                    crate::fields::mention("split")
+                ),
             ));
         }
         if let Some(f) = q.fit.iter().find(|f| !splits.contains(f)) {

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
+use crate::fields::mention;
 use crate::ingest::InputFile;
 use crate::ingest::table::{Example, Tally, find_column, has_columns, is_missing, parse_bool, required_column, rows};
 use crate::outcomes::parse_number;
@@ -85,13 +86,13 @@ impl Routed {
         let t = rows(file)?;
         let name = file.name.as_str();
         let h = &t.headers;
-        let conf = required_column(name, h, names.confidence, CONFIDENCE, "--confidence", "confidence")?;
-        let corr = required_column(name, h, names.correct, CORRECT, "--correct", "outcome")?;
-        let mem = find_column(name, h, names.with_memory, WITH_MEMORY, "--with-memory")?;
-        let app = find_column(name, h, names.applied, APPLIED, "--applied")?;
-        let item = find_column(name, h, names.item, ITEM, "--item")?;
+        let conf = required_column(name, h, names.confidence, CONFIDENCE, &mention("confidence"), "confidence")?;
+        let corr = required_column(name, h, names.correct, CORRECT, &mention("correct"), "outcome")?;
+        let mem = find_column(name, h, names.with_memory, WITH_MEMORY, &mention("with_memory"))?;
+        let app = find_column(name, h, names.applied, APPLIED, &mention("applied"))?;
+        let item = find_column(name, h, names.item, ITEM, &mention("item"))?;
         let split = match names.split {
-            Some(s) => find_column(name, h, Some(s), &[], "--split")?,
+            Some(s) => find_column(name, h, Some(s), &[], &mention("split"))?,
             None => None,
         };
         // A replicate (a seed) is part of an item's identity: TAG runs every problem at 3 seeds.

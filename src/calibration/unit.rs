@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::analyse::{CalibrationReport, analyse};
-use super::read::{ColumnNames, Routed, looks_like_routing};
+use super::read::{self, ColumnNames, Routed, looks_like_routing};
 use super::table::{CalibrationTable, table};
 use super::{AucPopulation, Route, Scale, text};
 use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
@@ -18,50 +18,42 @@ pub struct Calibration;
 /// Most bins of either kind.
 pub const MAX_BINS: usize = 1_000;
 
-/// `memaudit calibration` settings. Column names decide how files are read; the rest how they
-/// are analysed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CalibrationRequest {
-    pub item: Option<String>,
-    pub confidence: Option<String>,
-    pub correct: Option<String>,
-    pub with_memory: Option<String>,
-    pub applied: Option<String>,
-    pub split: Option<String>,
-    /// Split values Platt scaling is fitted on (scored on every other split).
-    pub fit: Vec<String>,
-    pub scale: Scale,
-    /// Equal-width bins of the ECE and the reliability diagram.
-    pub ece_bins: usize,
-    /// Equal-count bins of the accuracy per confidence bin.
-    pub accuracy_bins: usize,
-    pub auc_population: AucPopulation,
-    pub route: Route,
-    /// Two-sided level of the AUC and Wilson intervals.
-    pub confidence_level: f64,
-    /// How rows become cells: design columns pooled, the problem set ([`crate::cells`]).
-    pub cells: crate::cells::CellSettings,
-}
-
-impl Default for CalibrationRequest {
-    fn default() -> Self {
-        CalibrationRequest {
-            item: None,
-            confidence: None,
-            correct: None,
-            with_memory: None,
-            applied: None,
-            split: None,
-            fit: Vec::new(),
-            scale: Scale::Probability,
-            ece_bins: 10,
-            accuracy_bins: 10,
-            auc_population: AucPopulation::All,
-            route: Route::Below,
-            confidence_level: 0.95,
-            cells: crate::cells::CellSettings::default(),
-        }
+crate::fields! {
+    /// The calibration settings. Column names decide how files are read; the rest how they are
+    /// analysed.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct CalibrationRequest {
+        confidence: Option<String> = None, label "confidence column",
+            help "The confidence column.", column read::CONFIDENCE;
+        scale: Scale = Scale::Probability, label "confidence is",
+            help "What the confidence is: a probability, a log-probability (p = exp(c)), or any score (Platt only).";
+        correct: Option<String> = None, label "outcome without memory",
+            help "The outcome without memory, 0/1.", column read::CORRECT;
+        with_memory: Option<String> = None, label "outcome with memory",
+            help "The outcome with memory, 0/1.", column read::WITH_MEMORY;
+        applied: Option<String> = None, label "applied column",
+            help "Whether memory was applied, 0/1.", column read::APPLIED;
+        item: Option<String> = None, label "item column",
+            help "The item column (else file:line).", column read::ITEM;
+        split: Option<String> = None, label "split column",
+            help "A split column (e.g. seed or split): Platt scaling is fitted on one value and scored on the others.";
+        fit: Vec<String> = Vec::new(), label "Platt fit on",
+            help "Split values Platt scaling is fitted on, comma-separated; it is scored on every other split.";
+        ece_bins: usize = 10, label "ECE bins",
+            help "Equal-width bins of the ECE and the reliability diagram.";
+        accuracy_bins: usize = 10, label "accuracy bins",
+            help "Equal-count bins of the accuracy per confidence bin.";
+        auc_population: AucPopulation = AucPopulation::All, label "AUC on",
+            help "The items of the help-vs-hurt AUC.";
+        route: Route = Route::Below, label "route when confidence is",
+            help "The sweep's routing rule: memory when the confidence is below tau, or at least tau.";
+        confidence_level: f64 = 0.95, label "interval level",
+            help "Two-sided level of the AUC and Wilson intervals.";
+    }
+    unlisted {
+        /// How rows become cells: design columns pooled, the problem set ([`crate::cells`]).
+        cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
     }
 }
 
@@ -77,7 +69,10 @@ impl Validate for CalibrationRequest {
         if !self.fit.is_empty() && self.split.is_none() {
             return Err(Error::setting(
                 "fit",
-                "Platt scaling needs the split column (--split) its fit split is a value of",
+                format!(
+                    "Platt scaling needs the split column ({}) its fit split is a value of",
+                    crate::fields::mention("split")
+                ),
             ));
         }
         Ok(())
@@ -101,6 +96,9 @@ pub struct LoadedRouting {
 impl Capability for Calibration {
     const ANALYSIS: Analysis = Analysis::Calibration;
     const ROLES: &'static [FileRole] = &[FileRole::Routing];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <CalibrationRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = CalibrationRequest;
     type Loaded = LoadedRouting;

@@ -50,7 +50,11 @@ impl Resampling {
             (ResampleUnit::Stratified, Some(c)) => Ok(Resampling::Stratified(c)),
             (ResampleUnit::Cluster, Some(c)) => Ok(Resampling::Cluster(c)),
             (u, None) => {
-                Err(Error::setting("by", format!("--resample {u} needs --by COLUMN (the strata or clusters)")))
+                use crate::fields::mention;
+                Err(Error::setting(
+                    "by",
+                    format!("{} {u} needs {} COLUMN (the strata or clusters)", mention("resample"), mention("by")),
+                ))
             }
         }
     }
@@ -157,7 +161,10 @@ impl CompareSettings {
         if !self.matched.is_empty() && self.cost.is_empty() {
             return Err(Error::setting(
                 "matched",
-                "a compute-matched control needs the cost column(s) to compare (--cost calls)",
+                format!(
+                    "a compute-matched control needs the cost column(s) to compare ({} calls)",
+                    crate::fields::mention("cost")
+                ),
             ));
         }
         // The confidence of every interval is 1 − alpha.

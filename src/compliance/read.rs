@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, IngestError, Location, Result};
+use crate::fields::mention;
 use crate::ingest::InputFile;
 use crate::ingest::table::{Example, Tally, find_column, has_columns, is_missing, parse_bool, required_column, rows};
 use crate::outcomes::parse_number;
@@ -110,21 +111,23 @@ impl Tasks {
         let t = rows(file)?;
         let name = file.name.as_str();
         let h = &t.headers;
-        let arm = required_column(name, h, names.arm, ARM, "--arm", "arm")?;
-        let comp = required_column(name, h, names.compliance, COMPLIANCE, "--compliance", "compliance")?;
-        let recall = find_column(name, h, names.recall, RECALL, "--recall")?;
-        let tokens = find_column(name, h, names.tokens, TOKENS, "--tokens")?;
-        let depth = find_column(name, h, names.depth, DEPTH, "--depth")?;
-        let item = find_column(name, h, names.item, ITEM, "--item")?;
+        let arm = required_column(name, h, names.arm, ARM, &mention("arm"), "arm")?;
+        let comp = required_column(name, h, names.compliance, COMPLIANCE, &mention("compliance"), "compliance")?;
+        let recall = find_column(name, h, names.recall, RECALL, &mention("recall"))?;
+        let tokens = find_column(name, h, names.tokens, TOKENS, &mention("tokens"))?;
+        let depth = find_column(name, h, names.depth, DEPTH, &mention("depth"))?;
+        let item = find_column(name, h, names.item, ITEM, &mention("item"))?;
         let group: Vec<usize> = names
             .group
             .iter()
-            .map(|g| find_column(name, h, Some(g), &[], "--group").map(|c| c.unwrap_or_default()))
+            .map(|g| find_column(name, h, Some(g), &[], &mention("group")).map(|c| c.unwrap_or_default()))
             .collect::<Result<_>>()?;
         let filter: Vec<(usize, &Vec<String>)> = names
             .filter
             .iter()
-            .map(|(c, vals)| find_column(name, h, Some(c), &[], "--filter").map(|i| (i.unwrap_or_default(), vals)))
+            .map(|(c, vals)| {
+                find_column(name, h, Some(c), &[], &mention("filter")).map(|i| (i.unwrap_or_default(), vals))
+            })
             .collect::<Result<_>>()?;
         let used: Vec<usize> = [Some(arm), Some(comp), recall, tokens, depth, item]
             .into_iter()

@@ -93,7 +93,10 @@ impl Validate for ComplianceRequest {
             return Err(Error::setting("claimed-effect", format!("must be in (0, 1] (got {e})")));
         }
         if !self.against.is_empty() && self.focus.is_none() {
-            return Err(Error::setting("against", "needs --focus, the arm compared with them"));
+            return Err(Error::setting(
+                "against",
+                format!("needs {}, the arm compared with them", crate::fields::mention("focus")),
+            ));
         }
         if let Some(f) = &self.focus
             && self.against.contains(f)
@@ -178,7 +181,11 @@ impl Capability for Compliance {
         }
         if tasks.rows.is_empty() {
             return Err(Error::Empty(if tasks.filtered_out > 0 {
-                format!("no compliance rows: --filter kept none of {} rows", tasks.filtered_out)
+                format!(
+                    "no compliance rows: {} kept none of {} rows",
+                    crate::fields::mention("filter"),
+                    tasks.filtered_out
+                )
             } else {
                 "no compliance rows with an arm and a compliance value".into()
             }));
@@ -188,7 +195,7 @@ impl Capability for Compliance {
             let held = tasks.filter_values.get(c).cloned().unwrap_or_default();
             if let Some(v) = vals.iter().find(|v| !held.contains(*v)) {
                 let kept = if tasks.rows.is_empty() {
-                    format!("--filter kept none of {} rows: ", tasks.filtered_out)
+                    format!("{} kept none of {} rows: ", crate::fields::mention("filter"), tasks.filtered_out)
                 } else {
                     String::new()
                 };

@@ -107,8 +107,9 @@ fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<St
     Rows { headers, records }
 }
 
-/// The column a reader uses: the one `option` states (an error naming the file and its columns
-/// when absent), else the first of `aliases` present, else `None`.
+/// The column a reader uses: the one `stated` names (an error naming the file, the setting —
+/// `option`, a [`crate::fields::mention`] — and the file's columns when absent), else the first
+/// of `aliases` present, else `None`.
 pub fn find_column(
     file: &str,
     headers: &[String],

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Layout, Repeats};
 use crate::error::{Error, IngestError, Location, Result};
+use crate::fields::mention;
 use crate::ingest::InputFile;
 use crate::ingest::table::{Example, Tally, is_missing, rows};
 
@@ -128,7 +129,11 @@ fn too_many(at: Location, what: String) -> Error {
         format!(
             "{what}, the most read as a label set: is this a label file? The rater column (or, in a wide \
              file, each column besides the item) should name a rater and the label a class; state the \
-             columns (--item, --rater, --label, --raters) or split the file"
+             columns ({}, {}, {}, {}) or split the file",
+            mention("item"),
+            mention("rater"),
+            mention("label"),
+            mention("raters")
         ),
     ))
 }
@@ -216,16 +221,16 @@ impl LabelSet {
                 },
             }
         } else {
-            o.item.iter().map(|c| stated_column(name, h, c, "--item")).collect::<Result<_>>()?
+            o.item.iter().map(|c| stated_column(name, h, c, &mention("item"))).collect::<Result<_>>()?
         };
-        let group = o.group.map(|g| stated_column(name, h, g, "--group")).transpose()?;
-        let stratum = o.stratum.map(|s| stated_column(name, h, s, "--stratum")).transpose()?;
+        let group = o.group.map(|g| stated_column(name, h, g, &mention("group"))).transpose()?;
+        let stratum = o.stratum.map(|s| stated_column(name, h, s, &mention("stratum"))).transpose()?;
         let rater_col = match o.rater {
-            Some(r) => Some(stated_column(name, h, r, "--rater")?),
+            Some(r) => Some(stated_column(name, h, r, &mention("rater"))?),
             None => find(h, None, RATER_COLUMNS),
         };
         let label_col = match o.label {
-            Some(l) => Some(stated_column(name, h, l, "--label")?),
+            Some(l) => Some(stated_column(name, h, l, &mention("label"))?),
             None => find(h, None, LABEL_COLUMNS),
         };
         let layout = match o.layout {
@@ -236,14 +241,14 @@ impl LabelSet {
         let used: Vec<usize> = item_cols.iter().copied().chain(group).chain(stratum).collect();
         let wide_cols: Vec<usize> = match layout {
             Layout::Wide if !o.raters.is_empty() => {
-                o.raters.iter().map(|c| stated_column(name, h, c, "--raters")).collect::<Result<_>>()?
+                o.raters.iter().map(|c| stated_column(name, h, c, &mention("raters"))).collect::<Result<_>>()?
             }
             Layout::Wide => (0..h.len()).filter(|i| !used.contains(i)).collect(),
             _ => Vec::new(),
         };
         if layout == Layout::Long && (rater_col.is_none() || label_col.is_none()) {
-            let what = if rater_col.is_none() { ("rater", "--rater") } else { ("label", "--label") };
-            return Err(column_error(name, what.0, what.1, h));
+            let what = if rater_col.is_none() { "rater" } else { "label" };
+            return Err(column_error(name, what, &mention(what), h));
         }
         if wide_cols.len() > MAX_RATERS {
             return Err(too_many(
@@ -257,8 +262,13 @@ impl LabelSet {
         if layout == Layout::Wide && wide_cols.is_empty() {
             return Err(Error::Ingest(IngestError::new(
                 Location::file(name),
-                "a wide label file needs one column per rater besides the item column(s): none is left \
-                 (for one row per label, give --layout long with --rater and --label)",
+                format!(
+                    "a wide label file needs one column per rater besides the item column(s): none is left \
+                     (for one row per label, give {} long with {} and {})",
+                    mention("layout"),
+                    mention("rater"),
+                    mention("label")
+                ),
             )));
         }
         self.readings.push(Reading {
@@ -416,8 +426,10 @@ impl LabelSet {
                                 Location::line(name, *line).with_field(rater.clone()),
                                 format!(
                                     "item `{id}` already has a label from rater `{rater}` ({first_file} line {first_line}): \
-                                     give --repeats first to keep the first label of each (item, rater) and count the \
-                                     repeats, or add the column that tells them apart to --item"
+                                     give {} first to keep the first label of each (item, rater) and count the \
+                                     repeats, or add the column that tells them apart to {}",
+                                    mention("repeats"),
+                                    mention("item")
                                 ),
                             )));
                         }

@@ -83,7 +83,15 @@ pub fn table(report: &LabelsReport, which: LabelsTable) -> Result<Table> {
         LabelsTable::Populations => report.populations.populations_table(which.name()),
         LabelsTable::Sample => {
             let s = report.sample.as_ref().ok_or_else(|| {
-                Error::setting("table", "no sample was drawn: give --sample K with --stratum COLUMN and --buckets")
+                Error::setting(
+                    "table",
+                    format!(
+                        "no sample was drawn: give {} K with {} COLUMN and {}",
+                        crate::fields::mention("sample"),
+                        crate::fields::mention("stratum"),
+                        crate::fields::mention("buckets")
+                    ),
+                )
             })?;
             Table::of(which.name(), SAMPLE, &s.rows)
         }

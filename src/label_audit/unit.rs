@@ -182,7 +182,12 @@ impl Capability for Labels {
         {
             return Err(Error::setting(
                 "raters",
-                format!("rater `{}` has no valid label in any file (check --raters and --classes)", r.1),
+                format!(
+                    "rater `{}` has no valid label in any file (check {} and {})",
+                    r.1,
+                    crate::fields::mention("raters"),
+                    crate::fields::mention("classes")
+                ),
             ));
         }
         Ok(LoadedLabels { set, files: summaries })

@@ -331,7 +331,10 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
                 _ => {
                     return Err(IngestError::new(
                         Location::line(name, r.line).with_field(col),
-                        format!("the item column `{col}` (--item) is missing on this row, or not a string or number"),
+                        format!(
+                            "the item column `{col}` ({}) is missing on this row, or not a string or number",
+                            crate::fields::mention("item")
+                        ),
                     ));
                 }
             },
@@ -341,9 +344,10 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
                 } else {
                     format!(
                         " — these rows look like a reclaim-eval sweep (columns {}): say which column \
-                         identifies the problem with --item (e.g. --item store); cells are then keyed by the \
+                         identifies the problem with {item} (e.g. {item} store); cells are then keyed by the \
                          design columns found in the data",
-                        sweep.iter().map(|(c, _)| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                        sweep.iter().map(|(c, _)| format!("`{c}`")).collect::<Vec<_>>().join(", "),
+                        item = crate::fields::mention("item")
                     )
                 };
                 IngestError::new(r.loc("pid"), format!("required field `pid` is missing{hint}"))

@@ -28,13 +28,17 @@ use crate::error::{Error, Result};
 /// the browser).
 pub const MAX_RESAMPLES: usize = 1_000_000;
 
-/// The settings behind every bootstrap interval — resamples B, the seed of the ChaCha8 stream,
-/// and the two-sided confidence level — and their one validation, used by every capability.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Bootstrap {
-    pub resamples: usize,
-    pub seed: u64,
-    pub confidence: f64,
+crate::fields! {
+    /// The settings behind every bootstrap interval — resamples B, the seed of the ChaCha8
+    /// stream, and the two-sided confidence level — and their one validation, used by every
+    /// capability (a group of its request's fields; its defaults are the request's).
+    #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+    pub struct Bootstrap {
+        resamples as "bootstrap": usize = 2000, label "bootstrap resamples",
+            help "Bootstrap resamples (B).";
+        seed: u64 = 1337, label "seed", help "The seed of the resampling.";
+        confidence: f64 = 0.95, label "interval level", help "Two-sided level of the intervals.";
+    }
 }
 
 impl Bootstrap {

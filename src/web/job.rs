@@ -101,7 +101,7 @@ impl<C: Capability> Job<C> {
     /// refused here with the core's message and nothing is sent. Returns the job, if started.
     pub fn run(&mut self, inputs: Option<Inputs>, request: &C::Request, stage: &str) -> Option<JobId> {
         if let Err(e) = request.validate() {
-            self.error = Some(ErrorView::from_error(&e));
+            self.error = Some(ErrorView::from_error_in(&e, &C::fields()));
             return None;
         }
         let inputs = match inputs {
@@ -142,7 +142,7 @@ impl<C: Capability> Job<C> {
     /// that need no inputs).
     pub fn detail(&mut self, request: &C::Request, detail: &C::Detail) -> Option<JobId> {
         if let Err(e) = request.validate() {
-            self.error = Some(ErrorView::from_error(&e));
+            self.error = Some(ErrorView::from_error_in(&e, &C::fields()));
             return None;
         }
         let (Ok(request), Ok(detail)) = (Payload::pack(request), Payload::pack(detail)) else {
@@ -274,7 +274,7 @@ impl<C: Capability> Job<C> {
                 } else {
                     self.detail_job = None;
                 }
-                self.error = Some(failure(&error, kept_previous, has_results, files, what));
+                self.error = Some(failure(&error, kept_previous, has_results, files, what, &C::fields()));
                 JobEvent::Failed(Box::new(error), overview)
             }
         }

@@ -21,7 +21,9 @@ pub(crate) struct Failure {
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         let code = if matches!(e, Error::Output { .. }) { 1 } else { 2 };
-        Failure { message: e.to_string(), code }
+        // A setting the core mentions is named as the command line spells it (`--item`).
+        let message = memaudit::fields::render_mentions(&e.to_string(), memaudit::fields::command_line_word);
+        Failure { message, code }
     }
 }
 

@@ -11,6 +11,7 @@ mod claims;
 mod common;
 mod compare;
 mod compliance;
+mod fields;
 mod labels;
 mod probe;
 mod reclaim;

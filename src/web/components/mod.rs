@@ -4,6 +4,7 @@ pub mod cells;
 pub mod compare;
 pub mod drilldown;
 pub mod export;
+pub mod fields;
 pub mod grid;
 pub mod headlines;
 pub mod histogram;

@@ -10,14 +10,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
-use crate::ablation::{
-    self, AblationColumns, AblationRequest, AblationSettings, AblationTable, CiRecord, Gate, GroupAblation,
-    OutcomeScoring, Target,
-};
-use crate::answers::Profile;
+use crate::ablation::{self, AblationRequest, AblationTable, CiRecord, GroupAblation, OutcomeScoring};
 use crate::plots::{RhoPlot, UtilityPlot};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, table_exports, table_grid};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
@@ -26,52 +23,25 @@ use crate::web::format::{count, duration, fmt4};
 /// An ablation analysis as the page keeps it.
 type AblationBatch = BatchOf<Ablation>;
 
-/// The settings as edited.
+/// The settings as edited: the request's fields ([`crate::fields!`]), the gate drawn by the
+/// page as a choice of presets and its bounds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
-    /// `u` or `y`.
-    pub target: String,
+    pub fields: FieldDraft<AblationRequest>,
     /// `scale`, `pilot`, `abs` or `within`.
     pub gate: String,
     /// The bound of `abs` (`T`) or `within` (`LO,HI`).
     pub gate_bounds: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub confidence: String,
-    pub profile: String,
-    pub f1_threshold: String,
-    pub score_column: String,
-    pub subset_column: String,
-    pub repeats: String,
 }
 
 impl Default for Draft {
     fn default() -> Self {
-        let s = AblationSettings::default();
-        let o = OutcomeScoring::default();
-        Draft {
-            target: "u".into(),
-            gate: "scale".into(),
-            gate_bounds: String::new(),
-            bootstrap: s.bootstrap.to_string(),
-            seed: s.seed.to_string(),
-            confidence: s.confidence.to_string(),
-            profile: o.profile.name().into(),
-            f1_threshold: o.f1_threshold.to_string(),
-            score_column: String::new(),
-            subset_column: String::new(),
-            repeats: "refuse".into(),
-        }
+        Draft { fields: FieldDraft::default(), gate: "scale".into(), gate_bounds: String::new() }
     }
 }
 
-fn column(s: &str) -> Option<String> {
-    let s = s.trim();
-    (!s.is_empty()).then(|| s.to_string())
-}
-
 impl Draft {
-    /// The gate as `--gate` takes it.
+    /// The gate as its field's text (`abs:T`, `within:LO,HI`, `scale`, `pilot`).
     pub fn gate_arg(&self) -> String {
         match self.gate.as_str() {
             "abs" => format!("abs:{}", self.gate_bounds.trim()),
@@ -82,38 +52,9 @@ impl Draft {
 
     /// The run, or what is wrong (naming the field).
     pub fn parse(&self) -> Result<AblationRequest, String> {
-        let num = |what: &str, v: &str| {
-            v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
-        };
-        let gate = Gate::parse(&self.gate_arg()).ok_or_else(|| {
-            format!("gate `{}`: scale, pilot, abs:T (T > 0) or within:LO,HI (LO ≤ HI)", self.gate_arg())
-        })?;
-        let settings = AblationSettings {
-            target: if self.target == "y" { Target::Y } else { Target::U },
-            gate,
-            bootstrap: self
-                .bootstrap
-                .trim()
-                .parse()
-                .map_err(|_| format!("resamples: `{}` is not a whole number", self.bootstrap.trim()))?,
-            seed: self
-                .seed
-                .trim()
-                .parse()
-                .map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?,
-            confidence: num("confidence", &self.confidence)?,
-        };
-        let scoring = OutcomeScoring {
-            profile: Profile::parse(&self.profile).ok_or_else(|| format!("profile `{}` is unknown", self.profile))?,
-            f1_threshold: num("F1 threshold", &self.f1_threshold)?,
-        };
-        let columns = AblationColumns {
-            score: column(&self.score_column),
-            subset: column(&self.subset_column),
-            repeats: super::tool::parse_choice::<crate::cells::Repeats>("repeated pairs", &self.repeats)?,
-            ..AblationColumns::default()
-        };
-        Ok(AblationRequest { settings, scoring, columns })
+        let mut fields = self.fields.clone();
+        fields.set("gate", self.gate_arg());
+        fields.parse(AblationRequest::default())
     }
 }
 
@@ -134,19 +75,12 @@ fn scoring(b: &AblationBatch) -> OutcomeScoring {
 }
 
 fn conventions(b: &AblationBatch) -> String {
-    let s = &b.report.settings;
+    let o = scoring(b);
     format!(
-        "target={} gate={} bootstrap={} seed={} confidence={} rng=chacha8 intervals=percentile profile={} f1_threshold={}",
-        match s.target {
-            Target::U => "u",
-            Target::Y => "y",
-        },
-        b.report.gate,
-        s.bootstrap,
-        s.seed,
-        s.confidence,
-        scoring(b).profile.name(),
-        scoring(b).f1_threshold
+        "{} rng=chacha8 intervals=percentile profile={} f1_threshold={}",
+        crate::fields::fields_line(&b.report.settings),
+        o.profile.name(),
+        o.f1_threshold
     )
 }
 
@@ -264,11 +198,8 @@ impl Tool for Ablation {
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
         let d = &page.draft;
         let opts = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
-        let profiles: Vec<(String, String)> = Profile::ALL.iter().map(|p| (p.name().into(), p.name().into())).collect();
         html! {
             <>
-                { ui.select_field("ablation-target", "correlate", &opts(&[("u", "u (−1/0/+1)"), ("y", "y = [u = +1]")]), &d.target,
-                    ui.on_select(|d: &mut Draft, v| d.target = v)) }
                 { ui.select_field("ablation-gate", "gate on \u{03c1}", &opts(&[
                     ("scale", "at scale: \u{03c1} \u{2208} [\u{2212}0.15, 0.15]"), ("pilot", "pilot: |\u{03c1}| < 0.5"),
                     ("abs", "|\u{03c1}| < T"), ("within", "\u{03c1} \u{2208} [LO, HI]")]), &d.gate, ui.on_select(|d: &mut Draft, v| d.gate = v)) }
@@ -276,15 +207,7 @@ impl Tool for Ablation {
                     { ui.text_field("ablation-gate-bounds", if d.gate == "abs" { "T" } else { "LO,HI" }, &d.gate_bounds,
                         "the gate's bound(s)", |d, v| d.gate_bounds = v) }
                 }
-                { ui.text_field("ablation-bootstrap", "resamples", &d.bootstrap, "bootstrap resamples of both intervals", |d, v| d.bootstrap = v) }
-                { ui.text_field("ablation-seed", "seed", &d.seed, "seed of the ChaCha8 stream", |d, v| d.seed = v) }
-                { ui.text_field("ablation-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
-                { ui.select_field("ablation-profile", "profile (text traces)", &profiles, &d.profile, ui.on_select(|d: &mut Draft, v| d.profile = v)) }
-                { ui.text_field("ablation-f1-threshold", "F1 threshold", &d.f1_threshold, "F1 profiles count as correct at ≥ this", |d, v| d.f1_threshold = v) }
-                { ui.text_field("ablation-score-column", "retrieval score column", &d.score_column, "default: retrieval_score, cosine, score, similarity, s", |d, v| d.score_column = v) }
-                { ui.select_field("ablation-repeats", "repeated pairs", &super::tool::options(&["refuse", "first"]), &d.repeats,
-                    ui.on_select(|d: &mut Draft, v| d.repeats = v)) }
-                { ui.text_field("ablation-subset-column", "subset column", &d.subset_column, "default: subset, category, dataset, substrate", |d, v| d.subset_column = v) }
+                { ui.fields_form_except("ablation", &d.fields, |d: &mut Draft| &mut d.fields, &["gate"]) }
             </>
         }
     }

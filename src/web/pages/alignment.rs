@@ -8,99 +8,29 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes, optional};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
 use crate::alignment::analyse::{AlignmentRow, CoverageRow, IdentityRow};
 use crate::alignment::{self, AlignmentRequest, AlignmentTable};
 use crate::report::Table;
-use crate::stats::bootstrap::Bootstrap;
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
 use crate::web::format::duration;
 
 type AlignmentBatch = BatchOf<Alignment>;
 
-/// The settings as edited.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Draft {
-    pub target_a: String,
-    pub target_b: String,
-    pub metric: String,
-    pub run: String,
-    pub query: String,
-    pub answer: String,
-    pub strong: String,
-    pub identity_threshold: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub confidence: String,
-}
-
-impl Default for Draft {
-    fn default() -> Self {
-        let r = AlignmentRequest::default();
-        Draft {
-            target_a: r.target_a,
-            target_b: r.target_b,
-            metric: r.metric,
-            run: String::new(),
-            query: String::new(),
-            answer: String::new(),
-            strong: r.strong.to_string(),
-            identity_threshold: r.identity_threshold.to_string(),
-            bootstrap: r.bootstrap.resamples.to_string(),
-            seed: r.bootstrap.seed.to_string(),
-            confidence: r.bootstrap.confidence.to_string(),
-        }
-    }
-}
-
-impl Draft {
-    /// The request (ranges are checked by the core's validate).
-    pub fn parse(&self) -> Result<AlignmentRequest, String> {
-        let num = |what: &str, v: &str| {
-            v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
-        };
-        let whole = |what: &str, v: &str| {
-            v.trim().parse::<u64>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
-        };
-        Ok(AlignmentRequest {
-            target_a: self.target_a.trim().to_string(),
-            target_b: self.target_b.trim().to_string(),
-            metric: self.metric.trim().to_string(),
-            run: optional(&self.run),
-            query: optional(&self.query),
-            answer: optional(&self.answer),
-            strong: num("strong", &self.strong)?,
-            identity_threshold: num("identity threshold", &self.identity_threshold)?,
-            bootstrap: Bootstrap {
-                resamples: whole("resamples", &self.bootstrap)? as usize,
-                seed: whole("seed", &self.seed)?,
-                confidence: num("confidence", &self.confidence)?,
-            },
-        })
-    }
-}
+/// The settings as edited: the request's fields ([`crate::fields!`]).
+pub type Draft = FieldDraft<AlignmentRequest>;
 
 pub enum Alignment {}
 
 /// The alignment page.
 pub type AlignmentPage = ToolPage<Alignment>;
 
-/// The settings as `memaudit alignment` options.
+/// The settings of the result, every field named as in the report's settings.
 fn conventions(b: &AlignmentBatch) -> String {
-    let s = &b.report.settings;
-    format!(
-        "target_a={} target_b={} metric={} strong={} identity_threshold={} bootstrap={} seed={} confidence={} averaging=mean_of_runs,pooled",
-        s.target_a,
-        s.target_b,
-        s.metric,
-        s.strong,
-        s.identity_threshold,
-        s.bootstrap.resamples,
-        s.bootstrap.seed,
-        s.bootstrap.confidence
-    )
+    crate::fields::settings_line(&b.report.settings)
 }
 
 fn look(col: &str) -> Look {
@@ -153,26 +83,11 @@ impl Tool for Alignment {
     }
 
     fn request(draft: &Draft) -> Result<AlignmentRequest, String> {
-        draft.parse()
+        draft.parse(AlignmentRequest::default())
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
-        let d = &page.draft;
-        html! {
-            <>
-                { ui.text_field("alignment-target-a", "target A", &d.target_a, "e.g. raw", |d, v| d.target_a = v) }
-                { ui.text_field("alignment-target-b", "target B", &d.target_b, "e.g. canonical", |d, v| d.target_b = v) }
-                { ui.text_field("alignment-metric", "metric column", &d.metric, "a query counts for a target when it is > 0 (hit@k)", |d, v| d.metric = v) }
-                { ui.text_field("alignment-strong", "strong at", &d.strong, "an answer score at least this is strong", |d, v| d.strong = v) }
-                { ui.text_field("alignment-identity-threshold", "identity threshold", &d.identity_threshold, "flag two runs at or above this share of identical metrics", |d, v| d.identity_threshold = v) }
-                { ui.text_field("alignment-run", "run column", &d.run, "default: run, system, run_label, run_id, arm", |d, v| d.run = v) }
-                { ui.text_field("alignment-query", "query column", &d.query, "default: query_id, query_index, query, question_id, qid", |d, v| d.query = v) }
-                { ui.text_field("alignment-answer", "answer score column", &d.answer, "default: f1, answer_f1, token_f1, correct, …", |d, v| d.answer = v) }
-                { ui.text_field("alignment-bootstrap", "resamples", &d.bootstrap, "bootstrap over runs (coverage confound)", |d, v| d.bootstrap = v) }
-                { ui.text_field("alignment-seed", "seed", &d.seed, "", |d, v| d.seed = v) }
-                { ui.text_field("alignment-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
-            </>
-        }
+        ui.fields_form("alignment", &page.draft, |d: &mut Draft| d)
     }
 
     fn results(_page: &ToolPage<Self>, b: &Rc<AlignmentBatch>, _ui: &Ui<Self>) -> Html {

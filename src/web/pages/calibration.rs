@@ -9,86 +9,33 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, comma_list, file_notes, optional, options, parse_choice};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
 use crate::calibration::analyse::{BinRow, CalibrationRow, LedgerRow, SweepRow};
-use crate::calibration::{self, AucPopulation, CalibrationRequest, CalibrationTable, Route, Scale};
+use crate::calibration::{self, CalibrationRequest, CalibrationTable, Route};
 use crate::plots::LinesPlot;
 use crate::report::Table;
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::format::{count, duration, fmt4};
 
 type CalibrationBatch = BatchOf<Calibration>;
 
-/// The settings as edited.
-#[derive(Debug, Clone, PartialEq)]
+/// The settings as edited: the request's fields ([`crate::fields!`]) and the cells.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
-    pub item: String,
-    pub confidence: String,
-    pub correct: String,
-    pub with_memory: String,
-    pub applied: String,
-    pub split: String,
-    pub fit: String,
-    pub scale: String,
-    pub ece_bins: String,
-    pub accuracy_bins: String,
-    pub auc_population: String,
-    pub route: String,
-    pub confidence_level: String,
+    pub fields: FieldDraft<CalibrationRequest>,
     pub cells: crate::web::components::cells::CellDraft,
-}
-
-impl Default for Draft {
-    fn default() -> Self {
-        let r = CalibrationRequest::default();
-        Draft {
-            item: String::new(),
-            confidence: String::new(),
-            correct: String::new(),
-            with_memory: String::new(),
-            applied: String::new(),
-            split: String::new(),
-            fit: String::new(),
-            scale: r.scale.name().into(),
-            ece_bins: r.ece_bins.to_string(),
-            accuracy_bins: r.accuracy_bins.to_string(),
-            auc_population: r.auc_population.name().into(),
-            route: r.route.name().into(),
-            confidence_level: r.confidence_level.to_string(),
-            cells: Default::default(),
-        }
-    }
 }
 
 impl Draft {
     /// The request (ranges are checked by the core's validate).
     pub fn parse(&self) -> Result<CalibrationRequest, String> {
-        let whole = |what: &str, v: &str| {
-            v.trim().parse::<usize>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
-        };
-        Ok(CalibrationRequest {
-            item: optional(&self.item),
-            confidence: optional(&self.confidence),
-            correct: optional(&self.correct),
-            with_memory: optional(&self.with_memory),
-            applied: optional(&self.applied),
-            split: optional(&self.split),
-            fit: comma_list(&self.fit),
-            scale: parse_choice::<Scale>("scale", &self.scale)?,
-            ece_bins: whole("ECE bins", &self.ece_bins)?,
-            accuracy_bins: whole("accuracy bins", &self.accuracy_bins)?,
-            auc_population: parse_choice::<AucPopulation>("AUC items", &self.auc_population)?,
-            route: parse_choice::<Route>("route", &self.route)?,
-            confidence_level: self
-                .confidence_level
-                .trim()
-                .parse()
-                .map_err(|_| format!("confidence level: `{}` is not a number", self.confidence_level.trim()))?,
-            cells: self.cells.parse()?,
-        })
+        let mut r = self.fields.parse(CalibrationRequest::default())?;
+        r.cells = self.cells.parse()?;
+        Ok(r)
     }
 }
 
@@ -97,19 +44,9 @@ pub enum Calibration {}
 /// The calibration page.
 pub type CalibrationPage = ToolPage<Calibration>;
 
-/// The settings as `memaudit calibration` options.
+/// The settings of the result, every field named as in the report's settings.
 fn conventions(b: &CalibrationBatch) -> String {
-    let s = &b.report.settings;
-    format!(
-        "scale={} ece_bins={} accuracy_bins={} auc_population={} route={} confidence_level={} fit={} auc=delong shares=wilson",
-        s.scale,
-        s.ece_bins,
-        s.accuracy_bins,
-        s.auc_population,
-        s.route,
-        s.confidence_level,
-        if s.fit.is_empty() { "none".to_string() } else { s.fit.join(",") }
-    )
+    format!("{} auc=delong shares=wilson", crate::fields::settings_line(&b.report.settings))
 }
 
 fn look(col: &str) -> Look {
@@ -173,19 +110,7 @@ impl Tool for Calibration {
         let d = &page.draft;
         html! {
             <>
-                { ui.text_field("calibration-confidence", "confidence column", &d.confidence, "default: confidence, conf, c, score, answer_logprob_mean, logprob, c_t", |d, v| d.confidence = v) }
-                { ui.select_field("calibration-scale", "confidence is", &options(&["probability", "logprob", "score"]), &d.scale, ui.on_select(|d: &mut Draft, v| d.scale = v)) }
-                { ui.text_field("calibration-correct", "outcome without memory", &d.correct, "default: correct, baseline_correct, is_correct, base_correct", |d, v| d.correct = v) }
-                { ui.text_field("calibration-with-memory", "outcome with memory", &d.with_memory, "default: with_memory, memory_correct, second_correct", |d, v| d.with_memory = v) }
-                { ui.text_field("calibration-applied", "applied column", &d.applied, "default: applied, routed, accepted, injected, route", |d, v| d.applied = v) }
-                { ui.text_field("calibration-item", "item column", &d.item, "default: item, item_id, id, example_idx, …", |d, v| d.item = v) }
-                { ui.text_field("calibration-split", "split column", &d.split, "e.g. seed or split: Platt scaling fits on one value and scores the others", |d, v| d.split = v) }
-                { ui.text_field("calibration-fit", "Platt fit on", &d.fit, "split values, comma-separated (never scored on)", |d, v| d.fit = v) }
-                { ui.text_field("calibration-ece-bins", "ECE bins", &d.ece_bins, "equal-width bins", |d, v| d.ece_bins = v) }
-                { ui.text_field("calibration-accuracy-bins", "accuracy bins", &d.accuracy_bins, "equal-count bins of the confidence", |d, v| d.accuracy_bins = v) }
-                { ui.select_field("calibration-auc-population", "AUC on", &options(&["all", "applied"]), &d.auc_population, ui.on_select(|d: &mut Draft, v| d.auc_population = v)) }
-                { ui.select_field("calibration-route", "route when confidence is", &options(&["below", "at_least"]), &d.route, ui.on_select(|d: &mut Draft, v| d.route = v)) }
-                { ui.text_field("calibration-confidence-level", "interval level", &d.confidence_level, "AUC (DeLong) and Wilson intervals", |d, v| d.confidence_level = v) }
+                { ui.fields_form("calibration", &d.fields, |d: &mut Draft| &mut d.fields) }
                 { ui.cell_fields("calibration-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }

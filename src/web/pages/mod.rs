@@ -218,8 +218,20 @@ pub struct ErrorView {
 
 impl ErrorView {
     pub fn from_error(e: &Error) -> ErrorView {
+        Self::from_error_in(e, &[])
+    }
+
+    /// The error box of a page whose request has `fields`: a setting the message mentions is
+    /// named by its label on the page ([`crate::web::components::fields::page_words`]).
+    pub fn from_error_in(e: &Error, fields: &[&crate::fields::Field]) -> ErrorView {
         let mut view = Self::of_error(e);
-        view.message = crate::error::elide_long_words(&view.message).into_owned();
+        if let Error::Setting { setting, .. } = e
+            && fields.iter().any(|f| f.name == setting.replace('-', "_"))
+        {
+            view.title = format!("Invalid setting {}", crate::web::components::fields::page_word(fields, setting));
+        }
+        let message = crate::web::components::fields::page_words(fields, &view.message);
+        view.message = crate::error::elide_long_words(&message).into_owned();
         view
     }
 
@@ -316,8 +328,9 @@ pub fn failure(
     has_results: bool,
     files: &mut Vec<SourceFile>,
     what: &str,
+    fields: &[&crate::fields::Field],
 ) -> ErrorView {
-    let mut view = ErrorView::from_error(error);
+    let mut view = ErrorView::from_error_in(error, fields);
     if let Error::Ingest(e) = error {
         let before = files.len();
         files.retain(|f| f.name != e.location.file);

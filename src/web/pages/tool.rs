@@ -20,6 +20,7 @@ use super::{
     report_state,
 };
 use crate::capability::{Capability, FileRole, FileSummary};
+use crate::web::components::fields::{FieldDraft, field_id, field_input};
 use crate::web::components::grid::{Column, RowAttrs, Val, grid};
 use crate::web::components::headlines::{Cards, HeadlinesPanel, attach_buttons};
 use crate::web::format::count;
@@ -222,6 +223,33 @@ impl<T: Tool> Ui<T> {
             let set = set.clone();
             Msg::View(Box::new(move |view| set(view)))
         })
+    }
+
+    /// Every field of a request declared by [`crate::fields!`], as the form's inputs
+    /// (`#{prefix}-{field-name}`), editing the part of the draft `get` returns.
+    pub fn fields_form<R: crate::fields::Fields + 'static>(
+        &self,
+        prefix: &str,
+        draft: &FieldDraft<R>,
+        get: fn(&mut T::Draft) -> &mut FieldDraft<R>,
+    ) -> Html {
+        self.fields_form_except(prefix, draft, get, &[])
+    }
+
+    /// [`Ui::fields_form`] without the fields named in `drawn` (the page draws them itself).
+    pub fn fields_form_except<R: crate::fields::Fields + 'static>(
+        &self,
+        prefix: &str,
+        draft: &FieldDraft<R>,
+        get: fn(&mut T::Draft) -> &mut FieldDraft<R>,
+        drawn: &[&str],
+    ) -> Html {
+        let inputs = R::fields().into_iter().filter(|f| !drawn.contains(&f.name)).map(|f| {
+            let name = f.name;
+            let on_text = self.edit(false, |v: &String| v.clone(), move |d, v| get(d).set(name, v));
+            field_input(field_id(prefix, f), f, draft.text(f.name), on_text)
+        });
+        html! { <>{ for inputs }</> }
     }
 
     /// `<div class="field">` with a label and a text input.

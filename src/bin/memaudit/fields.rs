@@ -1,0 +1,75 @@
+//! The command line's adapter over a request declared by [`memaudit::fields!`]: one argument
+//! per field (`--ece-bins`), its help and default from the field, its value set through the
+//! field's own parsing. A subcommand flattens [`FieldArgs`] of its request.
+
+use clap::builder::PossibleValuesParser;
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+use memaudit::fields::{Field, Fields, Kind, command_line_word};
+
+/// A request read from the command line, field by field.
+pub(crate) struct FieldArgs<R>(pub(crate) R);
+
+/// The argument of one field.
+fn argument(f: &'static Field, default: Option<String>) -> Arg {
+    let arg = Arg::new(f.name).long(f.name.replace('_', "-")).help(f.help_with_candidates());
+    match f.kind {
+        Kind::Flag => arg.action(ArgAction::SetTrue),
+        Kind::List => arg.action(ArgAction::Append).value_delimiter(',').value_name("LIST"),
+        kind => {
+            let arg = arg.action(ArgAction::Set).value_name(f.name.to_uppercase());
+            let arg = match kind {
+                Kind::Choice(names) => arg.value_parser(PossibleValuesParser::new(names())),
+                _ => arg,
+            };
+            let arg = if matches!(kind, Kind::Whole | Kind::Number) { arg.allow_negative_numbers(true) } else { arg };
+            match default.filter(|d| !d.is_empty() && !f.optional) {
+                Some(d) => arg.default_value(d),
+                None => arg,
+            }
+        }
+    }
+}
+
+impl<R: Fields + 'static> clap::FromArgMatches for FieldArgs<R> {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut request = R::default();
+        for f in R::fields() {
+            if m.value_source(f.name) != Some(ValueSource::CommandLine) {
+                continue;
+            }
+            let text = match f.kind {
+                Kind::Flag => m.get_flag(f.name).to_string(),
+                Kind::List => {
+                    m.get_many::<String>(f.name).map(|v| v.cloned().collect::<Vec<_>>().join(",")).unwrap_or_default()
+                }
+                _ => m.get_one::<String>(f.name).cloned().unwrap_or_default(),
+            };
+            request.set_text(f.name, &text).map_err(|e| {
+                clap::Error::raw(
+                    ErrorKind::ValueValidation,
+                    format!("invalid value '{text}' for '{}': {e}\n", command_line_word(f.name)),
+                )
+            })?;
+        }
+        Ok(FieldArgs(request))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl<R: Fields + 'static> clap::Args for FieldArgs<R> {
+    fn augment_args(cmd: Command) -> Command {
+        let defaults = R::default();
+        R::fields().into_iter().fold(cmd, |cmd, f| cmd.arg(argument(f, defaults.text(f.name))))
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}

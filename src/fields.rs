@@ -1,0 +1,566 @@
+//! Settings declared once: [`fields!`](crate::fields!), the input twin of `columns!`.
+//!
+//! A capability's request lists each setting once — its name, type, default, label, help and,
+//! for a column of the input, the column names looked for when it is not stated. From that one
+//! list come the request struct and its `Default`, and [`Fields`]: the field descriptions
+//! ([`Field`]) and setting a field from text / reading it back as text. The interfaces are
+//! adapters over it: the CLI's arguments and help (`src/bin/memaudit/common.rs`,
+//! `FieldArgs`), the page's settings form, its parsing and its restore from a result
+//! (`src/web/components/fields.rs`), and the settings line of a report ([`settings_line`]).
+//!
+//! The core never spells an interface's word for a setting: a message that points at one says
+//! [`mention`]`("with_memory")`, and each interface renders the mention in its own words
+//! ([`render_mentions`]): `--with-memory` on the command line, "outcome with memory" on a page.
+//!
+//! **Invariant**: a setting's name, default, label, help and candidate columns are written in
+//! one place, its `fields!` entry.
+
+use crate::choice::Choice;
+
+/// What kind of value a field holds (how an interface edits it).
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Free text; empty means not stated when the field is optional.
+    Text,
+    /// A comma-separated list of names.
+    List,
+    /// A whole number (empty means not stated when the field is optional).
+    Whole,
+    /// A number (empty means not stated when the field is optional).
+    Number,
+    /// On or off.
+    Flag,
+    /// One of a closed set of names.
+    Choice(fn() -> Vec<&'static str>),
+}
+
+/// One setting of a request, as every interface shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    /// The field's name in the request and in the report's settings (`ece_bins`).
+    pub name: &'static str,
+    /// Its label on a page ("ECE bins").
+    pub label: &'static str,
+    /// One sentence of help (the CLI's help, the page field's title).
+    pub help: &'static str,
+    pub kind: Kind,
+    /// For a column of the input: the names looked for when none is stated, in order.
+    pub candidates: &'static [&'static str],
+    /// Whether an empty value means "not stated" (an `Option` or a list).
+    pub optional: bool,
+}
+
+impl Field {
+    /// The field's help with the column names looked for, when it has any.
+    pub fn help_with_candidates(&self) -> String {
+        if self.candidates.is_empty() {
+            self.help.to_string()
+        } else {
+            let help = self.help.strip_suffix('.').unwrap_or(self.help);
+            format!("{help} (looked for: {}).", self.candidates.join(", "))
+        }
+    }
+
+    /// The names of a choice field's choices (empty for other kinds).
+    pub fn choices(&self) -> Vec<&'static str> {
+        match self.kind {
+            Kind::Choice(names) => names(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A request whose settings are declared by [`fields!`](crate::fields!).
+pub trait Fields: Default {
+    /// Its own fields, in the order declared (without its groups').
+    const OWN: &'static [Field];
+    /// Every setting: its own fields, then each group's, in the order declared.
+    fn fields() -> Vec<&'static Field>;
+    /// Sets the field `name` from its text (as typed on a page or given on the command line).
+    /// `Err` says what is wrong with the text, without naming the field (the interface does);
+    /// an unknown name is an error.
+    fn set_text(&mut self, name: &str, text: &str) -> Result<(), String>;
+    /// The field `name` as text (what [`Fields::set_text`] reads back), `None` for an unknown name.
+    fn text(&self, name: &str) -> Option<String>;
+
+    /// The field called `name`.
+    fn field(name: &str) -> Option<&'static Field> {
+        Self::fields().into_iter().find(|f| f.name == name)
+    }
+}
+
+/// A type a field can hold: how it reads from and writes to text.
+pub trait FieldValue: Sized {
+    const KIND: Kind;
+    const OPTIONAL: bool = false;
+    /// The value of a text, or what is wrong with it.
+    fn from_text(text: &str) -> Result<Self, String>;
+    fn to_text(&self) -> String;
+}
+
+impl FieldValue for String {
+    const KIND: Kind = Kind::Text;
+    fn from_text(text: &str) -> Result<Self, String> {
+        Ok(text.trim().to_string())
+    }
+    fn to_text(&self) -> String {
+        self.clone()
+    }
+}
+
+impl FieldValue for Option<String> {
+    const KIND: Kind = Kind::Text;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        let t = text.trim();
+        Ok((!t.is_empty()).then(|| t.to_string()))
+    }
+    fn to_text(&self) -> String {
+        self.clone().unwrap_or_default()
+    }
+}
+
+impl FieldValue for Vec<String> {
+    const KIND: Kind = Kind::List;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        Ok(text.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect())
+    }
+    fn to_text(&self) -> String {
+        self.join(",")
+    }
+}
+
+impl FieldValue for bool {
+    const KIND: Kind = Kind::Flag;
+    fn from_text(text: &str) -> Result<Self, String> {
+        match text.trim() {
+            "true" | "yes" | "on" | "1" => Ok(true),
+            "false" | "no" | "off" | "0" | "" => Ok(false),
+            other => Err(format!("`{other}` is neither true nor false")),
+        }
+    }
+    fn to_text(&self) -> String {
+        self.to_string()
+    }
+}
+
+macro_rules! whole_number_fields {
+    ($($t:ty),*) => {$(
+        impl FieldValue for $t {
+            const KIND: Kind = Kind::Whole;
+            fn from_text(text: &str) -> Result<Self, String> {
+                let t = text.trim();
+                t.parse().map_err(|_| format!("`{t}` is not a whole number"))
+            }
+            fn to_text(&self) -> String {
+                self.to_string()
+            }
+        }
+
+        impl FieldValue for Option<$t> {
+            const KIND: Kind = Kind::Whole;
+            const OPTIONAL: bool = true;
+            fn from_text(text: &str) -> Result<Self, String> {
+                if text.trim().is_empty() { Ok(None) } else { <$t>::from_text(text).map(Some) }
+            }
+            fn to_text(&self) -> String {
+                self.map(|v| v.to_string()).unwrap_or_default()
+            }
+        }
+    )*};
+}
+
+whole_number_fields!(usize, u64, u32);
+
+impl FieldValue for f64 {
+    const KIND: Kind = Kind::Number;
+    fn from_text(text: &str) -> Result<Self, String> {
+        let t = text.trim();
+        match t.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("`{t}` is not a number")),
+        }
+    }
+    fn to_text(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl FieldValue for Option<f64> {
+    const KIND: Kind = Kind::Number;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        if text.trim().is_empty() { Ok(None) } else { f64::from_text(text).map(Some) }
+    }
+    fn to_text(&self) -> String {
+        self.map(|v| v.to_string()).unwrap_or_default()
+    }
+}
+
+fn choice_names<C: Choice>() -> Vec<&'static str> {
+    C::ALL.iter().map(|c| c.name()).collect()
+}
+
+impl<C: Choice> FieldValue for C {
+    const KIND: Kind = Kind::Choice(choice_names::<C>);
+    fn from_text(text: &str) -> Result<Self, String> {
+        let t = text.trim();
+        C::parse(t).ok_or_else(|| format!("`{t}` is not one of {}", C::names()))
+    }
+    fn to_text(&self) -> String {
+        self.name().to_string()
+    }
+}
+
+/// Declares a request's settings once (see the module's header):
+///
+/// ```
+/// memaudit::fields! {
+///     /// A group of settings, named by its fields (`resamples` is set as `bootstrap`).
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct Resampling {
+///         resamples as "bootstrap": usize = 2000, label "resamples", help "Resamples.";
+///     }
+/// }
+/// memaudit::fields! {
+///     /// An example request.
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct Example {
+///         item: Option<String> = None, label "item column", help "The item column.", column &["item", "id"];
+///         bins: usize = 10, label "bins", help "Equal-width bins.";
+///     }
+///     groups {
+///         resampling: Resampling = Resampling { resamples: 500 };
+///     }
+///     unlisted {
+///         /// Not a field of its own (edited elsewhere).
+///         extra: Vec<u8> = Vec::new();
+///     }
+/// }
+/// use memaudit::fields::Fields;
+/// let mut e = Example::default();
+/// e.set_text("bins", "12").unwrap();
+/// assert_eq!(e.bins, 12);
+/// assert_eq!(Example::field("item").unwrap().candidates, &["item", "id"]);
+/// assert!(e.set_text("bins", "twelve").unwrap_err().contains("not a whole number"));
+/// assert_eq!(e.text("bootstrap").as_deref(), Some("500"));
+/// e.set_text("bootstrap", "9").unwrap();
+/// assert_eq!(e.resampling.resamples, 9);
+/// let names: Vec<_> = Example::fields().iter().map(|f| f.name).collect();
+/// assert_eq!(names, ["item", "bins", "bootstrap"]);
+/// ```
+#[macro_export]
+macro_rules! fields {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident $(as $public:literal)? : $ty:ty = $default:expr, label $label:literal, help $help:literal
+                $(, column $candidates:expr)? ;
+            )*
+        }
+        $( groups {
+            $(
+                $(#[$gmeta:meta])*
+                $gfield:ident : $gty:ty = $gdefault:expr ;
+            )*
+        } )?
+        $( unlisted {
+            $(
+                $(#[$umeta:meta])*
+                $ufield:ident : $uty:ty = $udefault:expr ;
+            )*
+        } )?
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $(
+                #[doc = $help]
+                $(#[$fmeta])*
+                pub $field: $ty,
+            )*
+            $($(
+                $(#[$gmeta])*
+                pub $gfield: $gty,
+            )*)?
+            $($(
+                $(#[$umeta])*
+                pub $ufield: $uty,
+            )*)?
+        }
+
+        impl ::std::default::Default for $name {
+            fn default() -> Self {
+                $name {
+                    $( $field: $default, )*
+                    $($( $gfield: $gdefault, )*)?
+                    $($( $ufield: $udefault, )*)?
+                }
+            }
+        }
+
+        impl $crate::fields::Fields for $name {
+            const OWN: &'static [$crate::fields::Field] = &[
+                $(
+                    $crate::fields::Field {
+                        name: $crate::fields!(@name $field $($public)?),
+                        label: $label,
+                        help: $help,
+                        kind: <$ty as $crate::fields::FieldValue>::KIND,
+                        candidates: $crate::fields!(@candidates $($candidates)?),
+                        optional: <$ty as $crate::fields::FieldValue>::OPTIONAL,
+                    },
+                )*
+            ];
+
+            fn fields() -> Vec<&'static $crate::fields::Field> {
+                #[allow(unused_mut)]
+                let mut all: Vec<&'static $crate::fields::Field> = Self::OWN.iter().collect();
+                $($( all.extend(<$gty as $crate::fields::Fields>::fields()); )*)?
+                all
+            }
+
+            fn set_text(&mut self, name: &str, text: &str) -> ::std::result::Result<(), String> {
+                $(
+                    if name == $crate::fields!(@name $field $($public)?) {
+                        self.$field = <$ty as $crate::fields::FieldValue>::from_text(text)?;
+                        return Ok(());
+                    }
+                )*
+                $($(
+                    if <$gty as $crate::fields::Fields>::field(name).is_some() {
+                        return self.$gfield.set_text(name, text);
+                    }
+                )*)?
+                Err(format!("there is no setting `{name}`"))
+            }
+
+            fn text(&self, name: &str) -> Option<String> {
+                $(
+                    if name == $crate::fields!(@name $field $($public)?) {
+                        return Some($crate::fields::FieldValue::to_text(&self.$field));
+                    }
+                )*
+                $($(
+                    if let Some(t) = self.$gfield.text(name) {
+                        return Some(t);
+                    }
+                )*)?
+                None
+            }
+        }
+    };
+    (@candidates) => { &[] };
+    (@candidates $c:expr) => { $c };
+    (@name $field:ident) => { stringify!($field) };
+    (@name $field:ident $public:literal) => { $public };
+}
+
+/// `name=value` for every member of a result's settings (any serializable struct), by name:
+/// a list as `a,b` (`none` when empty), an absent value as `auto`, a group's members by their
+/// own names. The settings line shown
+/// next to every result, drawn from the settings the report carries.
+pub fn settings_line<S: serde::Serialize>(settings: &S) -> String {
+    use serde_json::Value;
+    fn text(v: &Value) -> String {
+        match v {
+            Value::Null => "auto".into(),
+            Value::String(s) => s.clone(),
+            Value::Array(a) if a.is_empty() => "none".into(),
+            Value::Array(a) => a.iter().map(text).collect::<Vec<_>>().join(","),
+            other => other.to_string(),
+        }
+    }
+    fn pairs(map: &serde_json::Map<String, Value>, out: &mut Vec<String>) {
+        for (k, v) in map {
+            match v {
+                // A group of settings (the bootstrap's) is shown by its members' names.
+                Value::Object(inner) => pairs(inner, out),
+                v => out.push(format!("{k}={}", text(v))),
+            }
+        }
+    }
+    match serde_json::to_value(settings) {
+        Ok(Value::Object(map)) => {
+            let mut out = Vec::new();
+            pairs(&map, &mut out);
+            out.join(" ")
+        }
+        Ok(other) => text(&other),
+        Err(e) => format!("(settings not shown: {e})"),
+    }
+}
+
+/// `name=text` for every field of a request (or a group of its fields), in the order declared:
+/// the settings line of a result whose settings are the request's own fields.
+pub fn fields_line<R: Fields>(request: &R) -> String {
+    R::fields()
+        .into_iter()
+        .map(|f| {
+            let v = request.text(f.name).unwrap_or_default();
+            format!("{}={}", f.name, if v.is_empty() && f.optional { "auto" } else { v.as_str() })
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The marks around a setting's name in a message ([`mention`]).
+const OPEN: char = '\u{2983}';
+const CLOSE: char = '\u{2984}';
+
+/// A setting named in a message, to be rendered by the interface in its own words
+/// ([`render_mentions`]). `name` is the field's name (`with_memory`).
+pub fn mention(name: &str) -> String {
+    format!("{OPEN}{name}{CLOSE}")
+}
+
+/// `text` with every [`mention`] replaced by `word(name)`; text without mentions is returned
+/// as is.
+pub fn render_mentions(text: &str, word: impl Fn(&str) -> String) -> String {
+    if !text.contains(OPEN) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + OPEN.len_utf8()..];
+        match after.find(CLOSE) {
+            Some(end) => {
+                out.push_str(&word(&after[..end]));
+                rest = &after[end + CLOSE.len_utf8()..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A mention as the command line spells it: `--with-memory`.
+pub fn command_line_word(name: &str) -> String {
+    format!("--{}", name.replace('_', "-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::choice! {
+        enum Shade { Light = "light", Dark = "dark" }
+    }
+
+    crate::fields! {
+        #[derive(Debug, Clone, PartialEq)]
+        struct Sample {
+            column: Option<String> = None, label "a column", help "The column.", column &["a", "b"];
+            bins: usize = 10, label "bins", help "Bins.";
+            level: f64 = 0.95, label "level", help "Level.";
+            shade: Shade = Shade::Light, label "shade", help "Shade.";
+            fit: Vec<String> = Vec::new(), label "fit on", help "Values.";
+            strict: bool = false, label "strict", help "Strict.";
+            limit: Option<usize> = None, label "limit", help "Limit.";
+        }
+        unlisted {
+            other: u8 = 7;
+        }
+    }
+
+    #[test]
+    fn every_field_round_trips_through_its_text() {
+        let mut s = Sample::default();
+        for (name, text) in [
+            ("column", "x"),
+            ("bins", "3"),
+            ("level", "0.9"),
+            ("shade", "dark"),
+            ("fit", "a,b"),
+            ("strict", "true"),
+            ("limit", "4"),
+        ] {
+            s.set_text(name, text).unwrap();
+            assert_eq!(s.text(name).as_deref(), Some(text), "{name}");
+        }
+        assert_eq!(
+            s,
+            Sample {
+                column: Some("x".into()),
+                bins: 3,
+                level: 0.9,
+                shade: Shade::Dark,
+                fit: vec!["a".into(), "b".into()],
+                strict: true,
+                limit: Some(4),
+                other: 7
+            }
+        );
+    }
+
+    #[test]
+    fn bad_text_is_refused_with_what_is_wrong() {
+        let mut s = Sample::default();
+        assert_eq!(s.set_text("bins", " x ").unwrap_err(), "`x` is not a whole number");
+        assert_eq!(s.set_text("level", "nan").unwrap_err(), "`nan` is not a number");
+        assert_eq!(s.set_text("shade", "grey").unwrap_err(), "`grey` is not one of light, dark");
+        assert_eq!(s.set_text("nothing", "1").unwrap_err(), "there is no setting `nothing`");
+        assert_eq!(s, Sample::default(), "a refused text changes nothing");
+        s.set_text("column", "  ").unwrap();
+        assert_eq!(s.column, None);
+    }
+
+    #[test]
+    fn fields_describe_themselves() {
+        let f = Sample::field("column").unwrap();
+        assert!(matches!(f.kind, Kind::Text));
+        assert_eq!((f.optional, f.candidates), (true, &["a", "b"][..]));
+        assert_eq!(f.help_with_candidates(), "The column (looked for: a, b).");
+        assert_eq!(Sample::field("shade").unwrap().choices(), ["light", "dark"]);
+        assert_eq!(Sample::fields().len(), 7, "the unlisted member is not a field");
+        assert_eq!(
+            fields_line(&Sample::default()),
+            "column=auto bins=10 level=0.95 shade=light fit=auto strict=false limit=auto"
+        );
+    }
+
+    #[test]
+    fn a_settings_line_names_every_member() {
+        #[derive(serde::Serialize)]
+        struct Shown {
+            column: Option<String>,
+            bins: usize,
+            level: f64,
+            shade: Shade,
+            fit: Vec<String>,
+            split: Vec<String>,
+            bootstrap: crate::stats::bootstrap::Bootstrap,
+        }
+        let s = Shown {
+            column: None,
+            bins: 10,
+            level: 0.95,
+            shade: Shade::Dark,
+            fit: vec![],
+            split: vec!["0".into(), "1".into()],
+            bootstrap: crate::stats::bootstrap::Bootstrap::default(),
+        };
+        assert_eq!(
+            settings_line(&s),
+            "bins=10 confidence=0.95 resamples=2000 seed=1337 column=auto fit=none level=0.95 shade=dark split=0,1"
+        );
+    }
+
+    #[test]
+    fn mentions_are_rendered_by_each_interface() {
+        let text = format!("state it with {} or {}", mention("with_memory"), mention("item"));
+        assert_eq!(render_mentions(&text, command_line_word), "state it with --with-memory or --item");
+        assert_eq!(render_mentions(&text, |n| format!("“{n}”")), "state it with “with_memory” or “item”");
+        assert_eq!(render_mentions("plain", command_line_word), "plain");
+        let open = format!("{OPEN}unclosed");
+        assert_eq!(render_mentions(&open, command_line_word), open);
+    }
+}

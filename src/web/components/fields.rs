@@ -1,0 +1,153 @@
+//! A request's settings form, drawn from its [`fields!`](crate::fields!) declaration: one text
+//! per field as edited ([`FieldDraft`]), parsed into the request on run (an error names the
+//! field by its label), restored from a request, and the page's words for the core's mentions
+//! of a setting ([`page_words`]).
+
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+use yew::prelude::*;
+
+use crate::fields::{Field, Fields, Kind};
+
+/// The settings as edited: the text of every field of `R`.
+#[derive(Debug)]
+pub struct FieldDraft<R> {
+    texts: BTreeMap<&'static str, String>,
+    _request: PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for FieldDraft<R> {
+    fn clone(&self) -> Self {
+        FieldDraft { texts: self.texts.clone(), _request: PhantomData }
+    }
+}
+
+impl<R> PartialEq for FieldDraft<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.texts == other.texts
+    }
+}
+
+impl<R: Fields> Default for FieldDraft<R> {
+    fn default() -> Self {
+        FieldDraft::of(&R::default())
+    }
+}
+
+impl<R: Fields> FieldDraft<R> {
+    /// The texts of a request's fields (restoring a form from a result).
+    pub fn of(request: &R) -> Self {
+        let texts = R::fields().into_iter().map(|f| (f.name, request.text(f.name).unwrap_or_default())).collect();
+        FieldDraft { texts, _request: PhantomData }
+    }
+
+    /// The text of field `name` (empty for an unknown name).
+    pub fn text(&self, name: &str) -> &str {
+        self.texts.get(name).map_or("", String::as_str)
+    }
+
+    /// Sets the text of field `name` (an unknown name is ignored).
+    pub fn set(&mut self, name: &str, text: String) {
+        if let Some(f) = R::field(name) {
+            self.texts.insert(f.name, text);
+        }
+    }
+
+    /// `base` with every field set from its text, or what cannot be read, naming the field by
+    /// its label (ranges are checked by the core's validate).
+    pub fn parse(&self, mut base: R) -> Result<R, String> {
+        for f in R::fields() {
+            base.set_text(f.name, self.text(f.name)).map_err(|e| format!("{}: {e}", f.label))?;
+        }
+        Ok(base)
+    }
+}
+
+/// The id of a field's input on a page: `{prefix}-{name with dashes}` (`calibration-ece-bins`).
+pub fn field_id(prefix: &str, f: &Field) -> String {
+    format!("{prefix}-{}", f.name.replace('_', "-"))
+}
+
+/// How a page names a setting a message mentions: its label in quotes when `fields` has it,
+/// else its name in words.
+pub fn page_word(fields: &[&Field], name: &str) -> String {
+    let key = name.replace('-', "_");
+    match fields.iter().find(|f| f.name == key) {
+        Some(f) => format!("\u{201c}{}\u{201d}", f.label),
+        None => format!("\u{201c}{}\u{201d}", key.replace('_', " ")),
+    }
+}
+
+/// The page's words for the mentions of settings in `text` ([`crate::fields::render_mentions`]).
+pub fn page_words(fields: &[&Field], text: &str) -> String {
+    crate::fields::render_mentions(text, |n| page_word(fields, n))
+}
+
+/// One field's input, labelled, with its help (and the columns looked for) as its title.
+pub fn field_input(id: String, f: &'static Field, value: &str, on_text: Callback<String>) -> Html {
+    let title = f.help_with_candidates();
+    match f.kind {
+        Kind::Choice(names) => {
+            let onchange = on_text.reform(|e: Event| e.target_unchecked_into::<web_sys::HtmlSelectElement>().value());
+            html! {
+                <div class="field">
+                    <label for={id.clone()} title={title.clone()}>{ f.label }</label>
+                    <select id={id} {onchange} {title}>
+                        { for names().into_iter().map(|v| html! { <option value={v} selected={v == value}>{ v }</option> }) }
+                    </select>
+                </div>
+            }
+        }
+        Kind::Flag => {
+            let onchange =
+                on_text.reform(|e: Event| e.target_unchecked_into::<web_sys::HtmlInputElement>().checked().to_string());
+            html! {
+                <div class="field checkbox">
+                    <label for={id.clone()} {title}>
+                        <input type="checkbox" id={id} checked={value == "true"} {onchange} />{ format!(" {}", f.label) }
+                    </label>
+                </div>
+            }
+        }
+        Kind::Text | Kind::List | Kind::Whole | Kind::Number => {
+            let oninput =
+                on_text.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().value());
+            html! {
+                <div class="field">
+                    <label for={id.clone()} title={title.clone()}>{ f.label }</label>
+                    <input id={id} type="text" value={value.to_string()} {oninput} {title} />
+                </div>
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibration::{CalibrationRequest, Route};
+
+    #[test]
+    fn a_draft_parses_to_the_request_and_restores_from_it() {
+        let mut d = FieldDraft::<CalibrationRequest>::default();
+        assert_eq!(d.parse(CalibrationRequest::default()).unwrap(), CalibrationRequest::default());
+        d.set("ece_bins", "15".into());
+        d.set("route", "at_least".into());
+        d.set("fit", " 0, 1 ".into());
+        let r = d.parse(CalibrationRequest::default()).unwrap();
+        assert_eq!((r.ece_bins, r.route, r.fit.clone()), (15, Route::AtLeast, vec!["0".to_string(), "1".to_string()]));
+        assert_eq!(FieldDraft::of(&r).text("fit"), "0,1");
+        d.set("ece_bins", "many".into());
+        assert_eq!(d.parse(CalibrationRequest::default()).unwrap_err(), "ECE bins: `many` is not a whole number");
+    }
+
+    #[test]
+    fn mentions_read_as_the_pages_labels() {
+        let text = format!("state it with {}", crate::fields::mention("with_memory"));
+        let fields = <CalibrationRequest as Fields>::fields();
+        assert_eq!(page_words(&fields, &text), "state it with \u{201c}outcome with memory\u{201d}");
+        assert_eq!(page_word(&fields, "ece-bins"), "\u{201c}ECE bins\u{201d}");
+        assert_eq!(page_word(&fields, "common_items"), "\u{201c}common items\u{201d}");
+    }
+}
