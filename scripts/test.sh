@@ -14,7 +14,9 @@ export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 # No incremental caches: nothing here is rebuilt after an edit, and they double the disk used.
 export CARGO_INCREMENTAL=0
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; df -h . | tail -1; }
+# Each step says when it starts and how long the run has taken (CI's budget is 40 minutes).
+start=$SECONDS
+step() { printf '\n\033[1m==> %s\033[0m (at %ss)\n' "$*" "$((SECONDS - start))"; df -h . | tail -1; }
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -29,8 +31,12 @@ step "clippy (the viewer: web feature, for wasm32 and natively)"
 cargo clippy --locked --target wasm32-unknown-unknown --features web --no-default-features --lib --bins --tests -- -D warnings
 cargo clippy --locked --features web --lib --tests -- -D warnings
 
+step "release build of the CLI (the binary the browser test and the hostile runs check)"
+cargo build --locked --release --bin memaudit
+
 step "native tests (unit, integration, property, doc)"
-cargo test --locked
+# tests/hostile.rs runs its large inputs through the release binary (minutes in a debug build).
+MEMAUDIT_BIN="$PWD/target/release/memaudit" cargo test --locked
 
 step "the viewer's engine unit tests, natively (the web feature without a browser)"
 cargo test --locked --features web --lib web::
@@ -45,8 +51,7 @@ if [ "${MEMAUDIT_FREE_DISK:-0}" = 1 ]; then
   rm -rf target/debug target/wasm32-unknown-unknown/debug
 fi
 
-step "release build of the CLI and the viewer"
-cargo build --locked --release --bin memaudit
+step "release build of the viewer"
 trunk build --release
 
 step "browser end-to-end test"

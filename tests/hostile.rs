@@ -8,7 +8,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_memaudit");
+/// The binary under test: `MEMAUDIT_BIN` when set (`scripts/test.sh` points it at the release
+/// build of the same checkout, the binary that ships: the same budgets and refusals, and the
+/// large inputs take seconds instead of the minutes of a debug build), else the debug build
+/// cargo made for this test.
+fn bin() -> String {
+    std::env::var("MEMAUDIT_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_memaudit").to_string())
+}
 
 /// Longer than any valid run here takes in a debug build, with room for a loaded 2-core CI
 /// machine (`answers` on three 10 MB strings takes about 60 s unloaded, and ran past 90 s beside
@@ -121,7 +127,7 @@ struct Run {
 fn run(args: &[String], dir: &Path) -> Run {
     let (out, err) = (dir.join("stdout"), dir.join("stderr"));
     let start = Instant::now();
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(args)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out).unwrap())
@@ -391,13 +397,13 @@ fn an_unwritable_output_is_an_error_not_a_panic() {
     for a in subcommands {
         // A full disk.
         if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
-            let out = Command::new(BIN).args(&a).stdout(full).stderr(Stdio::piped()).output().unwrap();
+            let out = Command::new(bin()).args(&a).stdout(full).stderr(Stdio::piped()).output().unwrap();
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(1), "memaudit {} > /dev/full: {err}", a.join(" "));
             assert!(err.contains("could not write") && !err.contains("panicked"), "{err}");
         }
         // A closed pipe (`| head -c 0`).
-        let mut child = Command::new(BIN).args(&a).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut child = Command::new(bin()).args(&a).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
