@@ -494,10 +494,11 @@ fn a_file_given_to_the_wrong_option_is_named_by_what_its_content_looks_like() {
 #[test]
 fn declared_settings_are_the_subcommands_options() {
     use memaudit::fields::{Field, Fields};
-    let declared: [(&str, Vec<&'static Field>); 3] = [
+    let declared: [(&str, Vec<&'static Field>); 4] = [
         ("calibration", memaudit::calibration::CalibrationRequest::fields()),
         ("alignment", memaudit::alignment::AlignmentRequest::fields()),
         ("ablation", memaudit::ablation::AblationRequest::fields()),
+        ("compliance", memaudit::compliance::ComplianceRequest::fields()),
     ];
     for (sub, fields) in declared {
         assert!(fields.len() >= 8, "{sub}: {} fields", fields.len());

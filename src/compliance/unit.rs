@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::analyse::{ComplianceReport, analyse};
-use super::read::{ColumnNames, Tasks, looks_like_compliance};
+use super::read::{self, ColumnNames, Tasks, looks_like_compliance};
 use super::table::{ComplianceTable, table};
 use super::text;
 use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
@@ -21,53 +21,41 @@ pub struct Compliance;
 /// Most resamples of a compliance report: every statistic of a group is kept per resample.
 pub const MAX_COMPLIANCE_RESAMPLES: usize = 20_000;
 
-/// `memaudit compliance` settings. Column names, the filter and the groups decide how files are
-/// read; the rest how they are analysed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ComplianceRequest {
-    pub arm: Option<String>,
-    pub compliance: Option<String>,
-    pub recall: Option<String>,
-    pub tokens: Option<String>,
-    pub depth: Option<String>,
-    /// The task id column (rows without one are told apart by position only).
-    pub item: Option<String>,
-    /// Columns whose values split the rows into groups analysed apart (e.g. dataset, model).
-    pub group: Vec<String>,
-    /// Keep only rows whose column has one of the values.
-    pub filter: BTreeMap<String, Vec<String>>,
-    /// The arm whose margins, crossover and power are computed against the others.
-    pub focus: Option<String>,
-    /// The arms the focus is compared with (default: every other arm).
-    pub against: Vec<String>,
-    /// The effect a paper claims its comparisons can detect (a difference in compliance).
-    pub claimed_effect: Option<f64>,
-    /// Target power of the power table.
-    pub power: f64,
-    pub bootstrap: Bootstrap,
-    /// How rows become cells: design columns pooled or split by ([`crate::cells`]).
-    pub cells: crate::cells::CellSettings,
-}
-
-impl Default for ComplianceRequest {
-    fn default() -> Self {
-        ComplianceRequest {
-            arm: None,
-            compliance: None,
-            recall: None,
-            tokens: None,
-            depth: None,
-            item: None,
-            group: Vec::new(),
-            filter: BTreeMap::new(),
-            focus: None,
-            against: Vec::new(),
-            claimed_effect: None,
-            power: 0.8,
-            bootstrap: Bootstrap { resamples: 10_000, seed: 1337, confidence: 0.95 },
-            cells: crate::cells::CellSettings::default(),
-        }
+crate::fields! {
+    /// The compliance settings. Column names, the filter and the groups decide how files are
+    /// read; the rest how they are analysed.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct ComplianceRequest {
+        arm: Option<String> = None, label "arm column", help "The arm column.", column read::ARM;
+        compliance: Option<String> = None, label "compliance column",
+            help "The compliance column, 0/1 or a rate in [0, 1].", column read::COMPLIANCE;
+        recall: Option<String> = None, label "recall column",
+            help "The retrieval recall column, in [0, 1].", column read::RECALL;
+        tokens: Option<String> = None, label "tokens column", help "The tokens column.", column read::TOKENS;
+        depth: Option<String> = None, label "depth column", help "The depth column.", column read::DEPTH;
+        item: Option<String> = None, label "task id column",
+            help "The task id column; without one, rows are told apart by position only.", column read::ITEM;
+        group: Vec<String> = Vec::new(), label "group by",
+            help "Columns whose values are analysed apart, comma-separated (e.g. dataset,model).";
+        focus: Option<String> = None, label "focus arm",
+            help "The arm compared with the others (margins, crossover, power).";
+        against: Vec<String> = Vec::new(), label "against",
+            help "The arms the focus is compared with, comma-separated (default: every other arm).";
+        claimed_effect: Option<f64> = None, label "claimed effect",
+            help "The difference in compliance the comparisons are claimed to detect (flags those too small).";
+        power: f64 = 0.8, label "target power", help "Target power of the power table.";
+    }
+    groups {
+        /// Bootstrap resamples (0: delta-method and Wilson intervals only; at most 20,000), seed
+        /// and the level of every interval (the power table's alpha is 1 − it).
+        bootstrap: Bootstrap = Bootstrap { resamples: 10_000, seed: 1337, confidence: 0.95 };
+    }
+    unlisted {
+        /// Keep only rows whose column has one of the values.
+        filter: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        /// How rows become cells: design columns pooled or split by ([`crate::cells`]).
+        cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
     }
 }
 
@@ -138,6 +126,9 @@ pub struct LoadedTasks {
 impl Capability for Compliance {
     const ANALYSIS: Analysis = Analysis::Compliance;
     const ROLES: &'static [FileRole] = &[FileRole::ComplianceRows];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <ComplianceRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = ComplianceRequest;
     type Loaded = LoadedTasks;

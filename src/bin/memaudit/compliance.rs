@@ -7,66 +7,21 @@ use clap::Args;
 
 use memaudit::capability::FileRole;
 use memaudit::compliance::{Compliance, ComplianceRequest, ComplianceTable};
-use memaudit::stats::bootstrap::Bootstrap;
 use memaudit::stats::power::{Design, PowerRequest, calculate};
 
 use crate::common::{CellArgs, Failure, Output, emit, fail, filters, inputs, json_report, print, run};
-
-fn defaults() -> ComplianceRequest {
-    ComplianceRequest::default()
-}
+use crate::fields::FieldArgs;
 
 #[derive(Args)]
 pub(crate) struct ComplianceArgs {
     /// Per-task rows (CSV/TSV, JSON Lines, JSON array): arm and compliance [, recall, tokens, depth]. Repeatable.
     #[arg(long, short = 'i', required = true, num_args = 1..)]
     pub(crate) input: Vec<PathBuf>,
-    /// The arm column (default: arm, system, method, condition).
-    #[arg(long)]
-    pub(crate) arm: Option<String>,
-    /// The compliance column, 0/1 or a rate in [0, 1] (default: compliance_rate, compliance, comply, compliant, honored).
-    #[arg(long)]
-    pub(crate) compliance: Option<String>,
-    /// The retrieval recall column, in [0, 1] (default: recall, retrieval_recall, p_ret).
-    #[arg(long)]
-    pub(crate) recall: Option<String>,
-    /// The tokens column (default: total_tokens, tokens, session_tokens, n_tokens).
-    #[arg(long)]
-    pub(crate) tokens: Option<String>,
-    /// The depth column (default: depth, hops, hop_depth).
-    #[arg(long)]
-    pub(crate) depth: Option<String>,
-    /// The task id column (default: task_id, item_id, instance_id, example_id, question_id);
-    /// without one, rows are told apart by position only.
-    #[arg(long)]
-    pub(crate) item: Option<String>,
-    /// Columns whose values are analysed apart, comma-separated (e.g. dataset,model).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) group: Vec<String>,
+    #[command(flatten)]
+    pub(crate) settings: FieldArgs<ComplianceRequest>,
     /// Keep only rows whose COLUMN is one of the values: `--filter dataset=dcbench,swebench` (repeatable).
     #[arg(long)]
     pub(crate) filter: Vec<String>,
-    /// The arm compared with the others (margins, crossover, power).
-    #[arg(long)]
-    pub(crate) focus: Option<String>,
-    /// The arms the focus is compared with, comma-separated (default: every other arm).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) against: Vec<String>,
-    /// The difference in compliance the comparisons are claimed to detect (flags those too small).
-    #[arg(long)]
-    pub(crate) claimed_effect: Option<f64>,
-    /// Target power of the power table.
-    #[arg(long, default_value_t = defaults().power)]
-    pub(crate) power: f64,
-    /// Bootstrap resamples (0: delta-method and Wilson intervals only; at most 20,000).
-    #[arg(long, default_value_t = defaults().bootstrap.resamples)]
-    pub(crate) bootstrap: usize,
-    /// Bootstrap seed.
-    #[arg(long, default_value_t = defaults().bootstrap.seed)]
-    pub(crate) seed: u64,
-    /// Two-sided confidence level of every interval (the power table's alpha is 1 − it).
-    #[arg(long, default_value_t = defaults().bootstrap.confidence)]
-    pub(crate) confidence: f64,
     #[command(flatten)]
     pub(crate) cells: CellArgs,
     #[command(flatten)]
@@ -74,23 +29,8 @@ pub(crate) struct ComplianceArgs {
 }
 
 pub(crate) fn compliance_cmd(args: ComplianceArgs) -> Result<(), Failure> {
-    let filter = filters(&args.filter)?;
-    let request = ComplianceRequest {
-        arm: args.arm.clone(),
-        compliance: args.compliance.clone(),
-        recall: args.recall.clone(),
-        tokens: args.tokens.clone(),
-        depth: args.depth.clone(),
-        item: args.item.clone(),
-        group: args.group.clone(),
-        filter,
-        focus: args.focus.clone(),
-        against: args.against.clone(),
-        claimed_effect: args.claimed_effect,
-        power: args.power,
-        bootstrap: Bootstrap { resamples: args.bootstrap, seed: args.seed, confidence: args.confidence },
-        cells: args.cells.settings()?,
-    };
+    let request =
+        ComplianceRequest { filter: filters(&args.filter)?, cells: args.cells.settings()?, ..args.settings.0 };
     let files = inputs::<Compliance>(args.input.iter().map(|p| (p.clone(), Some(FileRole::ComplianceRows))).collect())?;
     let (loaded, report) = run::<Compliance>(&files, &request)?;
     emit::<Compliance>(&report, &loaded, &args.output)
