@@ -431,7 +431,13 @@ async fn navigation_switches_pages_and_keeps_them_mounted() {
     ] {
         let a: web_sys::HtmlElement = root.query_selector(nav).unwrap().unwrap().dyn_into().unwrap();
         a.click();
-        TimeoutFuture::new(50).await;
+        // A loaded page shows within a few frames; wait up to 2 s (a busy CI machine), never less.
+        for _ in 0..40 {
+            TimeoutFuture::new(50).await;
+            if !hidden(&root, page) {
+                break;
+            }
+        }
         assert!(!hidden(&root, page), "{page} visible after {nav}");
         assert!(hidden(&root, "#page-rescore"));
         assert_eq!(a.get_attribute("aria-current").as_deref(), Some("page"));
