@@ -69,13 +69,18 @@ pub fn field_id(prefix: &str, f: &Field) -> String {
     format!("{prefix}-{}", f.name.replace('_', "-"))
 }
 
+/// The field of `fields` a setting's name refers to (`ece-bins` and `ece_bins` alike).
+pub fn declared<'a>(fields: &[&'a Field], name: &str) -> Option<&'a Field> {
+    let key = name.replace('-', "_");
+    fields.iter().copied().find(|f| f.name == key)
+}
+
 /// How a page names a setting a message mentions: its label in quotes when `fields` has it,
 /// else its name in words.
 pub fn page_word(fields: &[&Field], name: &str) -> String {
-    let key = name.replace('-', "_");
-    match fields.iter().find(|f| f.name == key) {
+    match declared(fields, name) {
         Some(f) => format!("\u{201c}{}\u{201d}", f.label),
-        None => format!("\u{201c}{}\u{201d}", key.replace('_', " ")),
+        None => format!("\u{201c}{}\u{201d}", name.replace(['-', '_'], " ")),
     }
 }
 

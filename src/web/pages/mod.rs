@@ -226,9 +226,9 @@ impl ErrorView {
     pub fn from_error_in(e: &Error, fields: &[&crate::fields::Field]) -> ErrorView {
         let mut view = Self::of_error(e);
         if let Error::Setting { setting, .. } = e
-            && fields.iter().any(|f| f.name == setting.replace('-', "_"))
+            && let Some(f) = crate::web::components::fields::declared(fields, setting)
         {
-            view.title = format!("Invalid setting {}", crate::web::components::fields::page_word(fields, setting));
+            view.title = format!("Invalid setting \u{201c}{}\u{201d}", f.label);
         }
         let message = crate::web::components::fields::page_words(fields, &view.message);
         view.message = crate::error::elide_long_words(&message).into_owned();
