@@ -32,11 +32,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 # trunk's own release profile is fat LTO with one codegen unit (~10 min on 2 cores); the
-# override halves it and the binary works the same.
+# override halves it and the binary works the same. Without its default features (TLS for
+# `trunk serve --tls` and for downloading tools, the update check) it builds no TLS stack:
+# Trunk.toml is offline and the viewer is served over plain HTTP.
 if ! (have trunk && trunk --version | grep -q " $TRUNK_VERSION\$"); then
-  say "installing trunk $TRUNK_VERSION (about 5 minutes on 2 cores)"
+  say "installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores)"
   CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    cargo install trunk --version "$TRUNK_VERSION" --locked
+    cargo install trunk --version "$TRUNK_VERSION" --locked --no-default-features
 fi
 
 # Without --locked: the registry here does not serve every locked dependency version.

@@ -24,22 +24,19 @@ cargo fmt --all --check
 step "the core's floors (scripts/floors.sh)"
 ./scripts/floors.sh
 
-step "clippy (core and CLI)"
-cargo clippy --all-targets --locked -- -D warnings
-
-step "clippy (the viewer: web feature, for wasm32 and natively)"
+# Natively the crate builds with both features (the CLI and the viewer's code), so one check
+# covers the core, the CLI, the viewer's code, the tests and the benches.
+step "clippy (core, CLI and viewer natively; the viewer for wasm32)"
+cargo clippy --all-targets --features web --locked -- -D warnings
 cargo clippy --locked --target wasm32-unknown-unknown --features web --no-default-features --lib --bins --tests -- -D warnings
-cargo clippy --locked --features web --lib --tests -- -D warnings
 
 step "release build of the CLI (the binary the browser test and the hostile runs check)"
 cargo build --locked --release --bin memaudit
 
-step "native tests (unit, integration, property, doc)"
+step "native tests (unit, integration, property, doc; the viewer's engine without a browser)"
 # tests/hostile.rs runs its large inputs through the release binary (minutes in a debug build).
-MEMAUDIT_BIN="$PWD/target/release/memaudit" cargo test --locked
-
-step "the viewer's engine unit tests, natively (the web feature without a browser)"
-cargo test --locked --features web --lib web::
+# With the web feature the library is built once for the core's and the viewer's unit tests.
+MEMAUDIT_BIN="$PWD/target/release/memaudit" cargo test --locked --features web
 
 step "wasm tests in headless Chromium"
 cargo test --locked --target wasm32-unknown-unknown --features web --no-default-features --test web

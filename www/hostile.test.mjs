@@ -3,11 +3,11 @@
 // of tests/hostile.rs, which runs the same files through every CLI subcommand.
 //
 // Each file is chosen alone on each page, then with valid companions on the pages that read
-// several files, in one tab (every page keeps its worker). The run it
-// starts must end (`data-finished` counts the page's runs) within HANG, with results or with an
-// error that names the file; nothing the files hold may run (no dialog, no element made from
-// their HTML, no request for it); no page error or console error; and every page still runs its
-// demo afterwards.
+// several files; the pages are shared among four tabs run side by side (every page keeps its
+// worker). The run it starts must end (`data-finished` counts the page's runs) within HANG,
+// with results or with an error that names the file; nothing the files hold may run (no
+// dialog, no element made from their HTML, no request for it); no page error or console
+// error; and every page still runs its demo afterwards.
 //
 // Needs: `trunk build --release` (-> dist/), /usr/bin/chromium and the native CLI in
 // MEMAUDIT_BIN. Run: MEMAUDIT_BIN=... npm run e2e
@@ -78,9 +78,12 @@ async function runFile(page, slug, p, file) {
   };
 }
 
-test('every page survives the hostile corpus: each run ends with results or an error naming its file', async () => {
-  const files = fs.readdirSync(CORPUS).sort().map((f) => path.join(CORPUS, f));
-  assert.ok(files.length >= 50, 'the corpus is written by tests/hostile/make_corpus.py');
+/** How many tabs run the plans side by side: each run mostly waits on the browser's round
+ * trips, so tabs (each with its own worker) share two cores well. */
+const LANES = 4;
+
+/** Runs `plans` in one tab: its failures, tally, slowest run, and what the files made. */
+async function runLane(plans, files) {
   const { page, log } = await openPage(ctx);
   const dialogs = [];
   page.on('dialog', async (d) => {
@@ -90,7 +93,6 @@ test('every page survives the hostile corpus: each run ends with results or an e
   const failures = [];
   const tally = { runs: 0, refused: 0, read: 0 };
   let slowest = { took: 0, what: '' };
-  const plans = [...PAGES.map(([slug, p]) => [slug, p, []]), ...WITH_COMPANIONS];
   for (const [slug, p, companions] of plans) {
     await page.goto(`${srv.origin}${VIEWER}#${slug}`);
     await page.waitForSelector(`#${p}file-input`, { state: 'attached' });
@@ -130,19 +132,35 @@ test('every page survives the hostile corpus: each run ends with results or an e
       failures.push(`${slug} page: its demo no longer runs after the corpus`);
     }
   }
-  console.log(`hostile corpus in the viewer: ${tally.runs} runs (${files.length} files × ${plans.length} pages or page and companions), `
-    + `${tally.refused} refused, ${tally.read} read; the slowest took ${slowest.took} ms (${slowest.what})`);
-  assert.deepEqual(failures, [], `${failures.length} of ${tally.runs} runs failed`);
-  // Nothing the files hold ran: no dialog, no element made from their HTML, no request for it.
-  assert.deepEqual(dialogs, [], 'a dialog was opened by a file\'s content');
+  // Nothing the files hold ran: no element made from their HTML.
   const made = await page.evaluate(() => ({
     images: [...document.querySelectorAll('img')].filter((i) => /(^|\/)x$/.test(i.getAttribute('src') ?? '')).length,
     inline: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
   }));
-  assert.deepEqual(made, { images: 0, inline: 0 }, 'elements made from a file\'s HTML');
-  assert.ok(!log.requests.some((u) => /\/x$/.test(new URL(u).pathname)), 'a request for a file\'s <img src=x>');
-  assertClean(log, srv.origin, VIEWER);
   await page.close();
+  return { failures, tally, slowest, dialogs, made, log };
+}
+
+test('every page survives the hostile corpus: each run ends with results or an error naming its file', async () => {
+  const files = fs.readdirSync(CORPUS).sort().map((f) => path.join(CORPUS, f));
+  assert.ok(files.length >= 50, 'the corpus is written by tests/hostile/make_corpus.py');
+  const plans = [...PAGES.map(([slug, p]) => [slug, p, []]), ...WITH_COMPANIONS];
+  const lanes = Array.from({ length: LANES }, (_, i) => plans.filter((_, j) => j % LANES === i));
+  const done = await Promise.all(lanes.map((lane) => runLane(lane, files)));
+  const failures = done.flatMap((d) => d.failures);
+  const tally = { runs: 0, refused: 0, read: 0 };
+  for (const d of done) for (const k of Object.keys(tally)) tally[k] += d.tally[k];
+  const slowest = done.map((d) => d.slowest).reduce((a, b) => (b.took > a.took ? b : a));
+  console.log(`hostile corpus in the viewer: ${tally.runs} runs (${files.length} files × ${plans.length} pages or page and companions, `
+    + `${LANES} tabs), ${tally.refused} refused, ${tally.read} read; the slowest took ${slowest.took} ms (${slowest.what})`);
+  assert.deepEqual(failures, [], `${failures.length} of ${tally.runs} runs failed`);
+  // Nothing the files hold ran: no dialog, no element made from their HTML, no request for it.
+  assert.deepEqual(done.flatMap((d) => d.dialogs), [], 'a dialog was opened by a file\'s content');
+  for (const d of done) {
+    assert.deepEqual(d.made, { images: 0, inline: 0 }, 'elements made from a file\'s HTML');
+    assert.ok(!d.log.requests.some((u) => /\/x$/.test(new URL(u).pathname)), 'a request for a file\'s <img src=x>');
+    assertClean(d.log, srv.origin, VIEWER);
+  }
 });
 
 test('a file can be taken off any page\'s list: the others are read again', async () => {
