@@ -24,6 +24,9 @@ pub enum Kind {
     Text,
     /// A comma-separated list of names.
     List,
+    /// Entries that may hold commas (`relevant=supports,partial`): repeated on the command line,
+    /// one per line or `;`-separated as text.
+    Entries,
     /// A whole number (empty means not stated when the field is optional).
     Whole,
     /// A number (empty means not stated when the field is optional).
@@ -32,6 +35,8 @@ pub enum Kind {
     Flag,
     /// One of a closed set of names.
     Choice(fn() -> Vec<&'static str>),
+    /// Some of a closed set of names, comma-separated.
+    Choices(fn() -> Vec<&'static str>),
 }
 
 /// One setting of a request, as every interface shows it.
@@ -64,7 +69,7 @@ impl Field {
     /// The names of a choice field's choices (empty for other kinds).
     pub fn choices(&self) -> Vec<&'static str> {
         match self.kind {
-            Kind::Choice(names) => names(),
+            Kind::Choice(names) | Kind::Choices(names) => names(),
             _ => Vec::new(),
         }
     }
@@ -198,6 +203,43 @@ impl FieldValue for Option<f64> {
     }
 }
 
+/// How a field's value is read from and written as text: the value type's own
+/// [`FieldValue`] ([`Plain`]), or another reading of the same type (`via Entries`).
+pub trait Codec<T> {
+    const KIND: Kind;
+    const OPTIONAL: bool;
+    fn from_text(text: &str) -> Result<T, String>;
+    fn to_text(value: &T) -> String;
+}
+
+/// A field read as its type's [`FieldValue`] says (the default).
+pub struct Plain;
+
+impl<T: FieldValue> Codec<T> for Plain {
+    const KIND: Kind = T::KIND;
+    const OPTIONAL: bool = T::OPTIONAL;
+    fn from_text(text: &str) -> Result<T, String> {
+        T::from_text(text)
+    }
+    fn to_text(value: &T) -> String {
+        value.to_text()
+    }
+}
+
+/// A list whose entries may hold commas ([`Kind::Entries`]): `;`- or line-separated as text.
+pub struct Entries;
+
+impl Codec<Vec<String>> for Entries {
+    const KIND: Kind = Kind::Entries;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Vec<String>, String> {
+        Ok(text.split([';', '\n']).map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect())
+    }
+    fn to_text(value: &Vec<String>) -> String {
+        value.join("; ")
+    }
+}
+
 fn choice_names<C: Choice>() -> Vec<&'static str> {
     C::ALL.iter().map(|c| c.name()).collect()
 }
@@ -210,6 +252,37 @@ impl<C: Choice> FieldValue for C {
     }
     fn to_text(&self) -> String {
         self.name().to_string()
+    }
+}
+
+/// Some of the choices, comma-separated (`paper_sem,mab_f1`), in the order given.
+impl<C: Choice> FieldValue for Vec<C> {
+    const KIND: Kind = Kind::Choices(choice_names::<C>);
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        text.split(',').map(str::trim).filter(|x| !x.is_empty()).map(C::from_text).collect()
+    }
+    fn to_text(&self) -> String {
+        self.iter().map(|c| c.name()).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// Two of the choices, `a:b` (empty: none).
+impl<C: Choice> FieldValue for Option<(C, C)> {
+    const KIND: Kind = Kind::Text;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        match t.split_once(':') {
+            Some((a, b)) => Ok(Some((C::from_text(a)?, C::from_text(b)?))),
+            None => Err(format!("`{t}` is not two names as A:B")),
+        }
+    }
+    fn to_text(&self) -> String {
+        self.as_ref().map(|(a, b)| format!("{}:{}", a.name(), b.name())).unwrap_or_default()
     }
 }
 
@@ -257,7 +330,7 @@ macro_rules! fields {
         $vis:vis struct $name:ident {
             $(
                 $(#[$fmeta:meta])*
-                $field:ident $(as $public:literal)? : $ty:ty = $default:expr, label $label:literal, help $help:literal
+                $field:ident $(as $public:literal)? : $ty:ty = $default:expr, $(via $codec:ty,)? label $label:literal, help $help:literal
                 $(, column $candidates:expr)? ;
             )*
         }
@@ -308,9 +381,9 @@ macro_rules! fields {
                         name: $crate::fields!(@name $field $($public)?),
                         label: $label,
                         help: $help,
-                        kind: <$ty as $crate::fields::FieldValue>::KIND,
+                        kind: <$crate::fields!(@codec $($codec)?) as $crate::fields::Codec<$ty>>::KIND,
                         candidates: $crate::fields!(@candidates $($candidates)?),
-                        optional: <$ty as $crate::fields::FieldValue>::OPTIONAL,
+                        optional: <$crate::fields!(@codec $($codec)?) as $crate::fields::Codec<$ty>>::OPTIONAL,
                     },
                 )*
             ];
@@ -325,7 +398,7 @@ macro_rules! fields {
             fn set_text(&mut self, name: &str, text: &str) -> ::std::result::Result<(), String> {
                 $(
                     if name == $crate::fields!(@name $field $($public)?) {
-                        self.$field = <$ty as $crate::fields::FieldValue>::from_text(text)?;
+                        self.$field = <$crate::fields!(@codec $($codec)?) as $crate::fields::Codec<$ty>>::from_text(text)?;
                         return Ok(());
                     }
                 )*
@@ -340,7 +413,7 @@ macro_rules! fields {
             fn text(&self, name: &str) -> Option<String> {
                 $(
                     if name == $crate::fields!(@name $field $($public)?) {
-                        return Some($crate::fields::FieldValue::to_text(&self.$field));
+                        return Some(<$crate::fields!(@codec $($codec)?) as $crate::fields::Codec<$ty>>::to_text(&self.$field));
                     }
                 )*
                 $($(
@@ -352,6 +425,8 @@ macro_rules! fields {
             }
         }
     };
+    (@codec) => { $crate::fields::Plain };
+    (@codec $c:ty) => { $c };
     (@candidates) => { &[] };
     (@candidates $c:expr) => { $c };
     (@name $field:ident) => { stringify!($field) };
@@ -465,6 +540,9 @@ mod tests {
             fit: Vec<String> = Vec::new(), label "fit on", help "Values.";
             strict: bool = false, label "strict", help "Strict.";
             limit: Option<usize> = None, label "limit", help "Limit.";
+            groups: Vec<String> = Vec::new(), via Entries, label "groups", help "Groups.";
+            shades: Vec<Shade> = vec![Shade::Light, Shade::Dark], label "shades", help "Shades.";
+            pair: Option<(Shade, Shade)> = None, label "pair", help "Two shades.";
         }
         unlisted {
             other: u8 = 7;
@@ -482,6 +560,9 @@ mod tests {
             ("fit", "a,b"),
             ("strict", "true"),
             ("limit", "4"),
+            ("groups", "a=x,y; b=z"),
+            ("shades", "dark"),
+            ("pair", "dark:light"),
         ] {
             s.set_text(name, text).unwrap();
             assert_eq!(s.text(name).as_deref(), Some(text), "{name}");
@@ -496,6 +577,9 @@ mod tests {
                 fit: vec!["a".into(), "b".into()],
                 strict: true,
                 limit: Some(4),
+                groups: vec!["a=x,y".into(), "b=z".into()],
+                shades: vec![Shade::Dark],
+                pair: Some((Shade::Dark, Shade::Light)),
                 other: 7
             }
         );
@@ -508,6 +592,8 @@ mod tests {
         assert_eq!(s.set_text("level", "nan").unwrap_err(), "`nan` is not a number");
         assert_eq!(s.set_text("shade", "grey").unwrap_err(), "`grey` is not one of light, dark");
         assert_eq!(s.set_text("nothing", "1").unwrap_err(), "there is no setting `nothing`");
+        assert_eq!(s.set_text("shades", "light,grey").unwrap_err(), "`grey` is not one of light, dark");
+        assert_eq!(s.set_text("pair", "light").unwrap_err(), "`light` is not two names as A:B");
         assert_eq!(s, Sample::default(), "a refused text changes nothing");
         s.set_text("column", "  ").unwrap();
         assert_eq!(s.column, None);
@@ -520,10 +606,13 @@ mod tests {
         assert_eq!((f.optional, f.candidates), (true, &["a", "b"][..]));
         assert_eq!(f.help_with_candidates(), "The column (looked for: a, b).");
         assert_eq!(Sample::field("shade").unwrap().choices(), ["light", "dark"]);
-        assert_eq!(Sample::fields().len(), 7, "the unlisted member is not a field");
+        assert!(matches!(Sample::field("groups").unwrap().kind, Kind::Entries));
+        assert_eq!(Sample::field("shades").unwrap().choices(), ["light", "dark"]);
+        assert_eq!(Sample::fields().len(), 10, "the unlisted member is not a field");
         assert_eq!(
             fields_line(&Sample::default()),
-            "column=auto bins=10 level=0.95 shade=light fit=auto strict=false limit=auto"
+            "column=auto bins=10 level=0.95 shade=light fit=auto strict=false limit=auto groups=auto \
+             shades=light,dark pair=auto"
         );
     }
 

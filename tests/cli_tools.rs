@@ -494,14 +494,16 @@ fn a_file_given_to_the_wrong_option_is_named_by_what_its_content_looks_like() {
 #[test]
 fn declared_settings_are_the_subcommands_options() {
     use memaudit::fields::{Field, Fields};
-    let declared: [(&str, Vec<&'static Field>); 4] = [
+    let declared: [(&str, Vec<&'static Field>); 6] = [
         ("calibration", memaudit::calibration::CalibrationRequest::fields()),
         ("alignment", memaudit::alignment::AlignmentRequest::fields()),
         ("ablation", memaudit::ablation::AblationRequest::fields()),
         ("compliance", memaudit::compliance::ComplianceRequest::fields()),
+        ("labels", memaudit::label_audit::LabelsRequest::fields()),
+        ("answers", memaudit::answers::AnswersRequest::fields()),
     ];
     for (sub, fields) in declared {
-        assert!(fields.len() >= 8, "{sub}: {} fields", fields.len());
+        assert!(fields.len() >= 7, "{sub}: {} fields", fields.len());
         let out = run(&[sub, "--help"]);
         assert!(out.status.success());
         // Help lines are wrapped: compare with white space folded.
@@ -536,4 +538,31 @@ fn declared_settings_are_the_subcommands_options() {
     let v = json_of(&["calibration", "--input", routing, "--ece-bins", "7", "--route", "at_least", "--format", "json"]);
     assert_eq!(v["settings"]["ece_bins"], 7);
     assert_eq!(v["settings"]["route"], "at_least");
+    // An entry holding commas is given once per entry; a list of choices is comma-separated.
+    let labels = "static/demo/labels/labels.csv";
+    let v = json_of(&[
+        "labels",
+        "--labels",
+        labels,
+        "--collapse",
+        "relevant=supports,partial",
+        "--collapse",
+        "irrelevant=does_not_support",
+        "--bootstrap",
+        "0",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        v["settings"]["collapse"],
+        serde_json::json!(["relevant=supports,partial", "irrelevant=does_not_support"])
+    );
+    let answers = "static/demo/answers/answers.jsonl";
+    let v = json_of(&["answers", "--input", answers, "--profiles", "squad_em,mab_f1", "--diff", "squad_em:mab_f1", "--format", "json"]);
+    assert_eq!(v["settings"]["profiles"], serde_json::json!(["squad_em", "mab_f1"]));
+    assert!(v["diff"].is_array(), "the diff is listed: {}", v["diff"]);
+    let out = run(&["answers", "--input", answers, "--diff", "squad_em"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("'--diff'") && err.contains("not two names as A:B"), "{err}");
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
 use memaudit::error::Error;
+use memaudit::fields::{command_line_word, render_mentions};
 use memaudit::ingest::InputFile;
 use memaudit::label_audit::{Labels, LabelsReport, LabelsRequest, Repeats, TieBreak};
 use serde_json::Value;
@@ -163,7 +164,7 @@ fn errors_name_the_file_line_and_column() {
         ),
     ];
     for (name, body, req, want) in cases {
-        let e = run_on(vec![text(name, body)], &req).unwrap_err().to_string();
+        let e = render_mentions(&run_on(vec![text(name, body)], &req).unwrap_err().to_string(), command_line_word);
         assert!(e.contains(name) && e.contains(want), "{name}: {e}");
     }
 }

@@ -70,7 +70,7 @@ impl Capability for Ablation {
 
     fn load(files: &[RoleFile], request: &AblationRequest, progress: Progress<'_>) -> Result<LoadedPairs> {
         if files.is_empty() {
-            return Err(Error::Empty("no ablation traces: give --input, or drop traces (CSV or JSONL)".into()));
+            return Err(Error::Empty("no ablation traces: give traces (CSV or JSONL)".into()));
         }
         progress(Phase::Reading, "reading ablation traces", 0.0);
         let mut out = LoadedPairs::default();

@@ -181,15 +181,22 @@ pub struct AnswerRow {
     pub fingerprint: u64,
 }
 
-/// Which columns hold what; `None` uses the aliases (first present wins).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct AnswerColumns {
-    pub query_id: Option<String>,
-    pub gold: Option<String>,
-    pub prediction: Option<String>,
-    pub arm: Option<String>,
-    pub dataset: Option<String>,
-    pub category: Option<String>,
+crate::fields! {
+    /// Which columns hold what; `None` uses the aliases (first present wins).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct AnswerColumns {
+        query_id as "id_column": Option<String> = None, label "query id column",
+            help "The query id column.", column &ID_ALIASES;
+        gold as "gold_column": Option<String> = None, label "gold column",
+            help "The gold answer(s) column.", column &GOLD_ALIASES;
+        prediction as "prediction_column": Option<String> = None, label "prediction column",
+            help "The raw prediction column.", column &PREDICTION_ALIASES;
+    }
+    unlisted {
+        arm: Option<String> = None;
+        dataset: Option<String> = None;
+        category: Option<String> = None;
+    }
 }
 
 pub const ID_ALIASES: [&str; 9] =

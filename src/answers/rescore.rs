@@ -10,18 +10,14 @@ use super::read::{AnswerRow, AnswerWarningKind, AnswerWarnings};
 use super::score::{LocomoRule, MabRoute, Output, parse_output};
 use crate::error::{Error, Result};
 
-/// Settings of a rescoring, recorded with the result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AnswerSettings {
-    /// The profiles to score under (at least one).
-    pub profiles: Vec<Profile>,
-    /// A continuous (F1) score counts as correct when ≥ this (binary profiles: score = 1).
-    pub f1_threshold: f64,
-}
-
-impl Default for AnswerSettings {
-    fn default() -> Self {
-        AnswerSettings { profiles: Profile::ALL.to_vec(), f1_threshold: 0.5 }
+crate::fields! {
+    /// Settings of a rescoring, recorded with the result.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct AnswerSettings {
+        profiles: Vec<Profile> = Profile::ALL.to_vec(), label "scoring profiles",
+            help "The profiles to score under, comma-separated (at least one; default: all).";
+        f1_threshold: f64 = 0.5, label "F1 threshold",
+            help "A continuous (F1) score counts as correct when ≥ this (binary profiles: score = 1).";
     }
 }
 

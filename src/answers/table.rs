@@ -3,6 +3,7 @@
 
 use super::{AnswerReport, DiffRow, Profile, ProfileSummary, ScoredAnswer};
 use crate::error::{Error, Result};
+use crate::fields::mention;
 use crate::report::{Column, Table, flag, num, opt};
 
 crate::choice! {
@@ -52,10 +53,9 @@ pub fn table(report: &AnswerReport, which: AnswersTable) -> Result<Table> {
         AnswersTable::Rows => rows_table(&report.settings.profiles, &report.rows),
         AnswersTable::Summary => Table::of(name, SUMMARY, &report.summary),
         AnswersTable::Diff => {
-            let rows = report
-                .diff
-                .as_ref()
-                .ok_or_else(|| Error::setting("table", "the diff table needs a profile diff: add --diff A:B"))?;
+            let rows = report.diff.as_ref().ok_or_else(|| {
+                Error::setting("table", format!("the diff table needs a profile diff: state {} (A:B)", mention("diff")))
+            })?;
             Table::of(name, DIFF, rows)
         }
         AnswersTable::Populations => report.populations.populations_table(name),

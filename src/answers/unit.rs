@@ -15,21 +15,25 @@ use crate::report::Table;
 /// Rescoring raw answers under scoring profiles, and the diff of two.
 pub struct Answers;
 
-/// `memaudit answers [--profiles …] [--f1-threshold T] [--diff A:B] [--id-column …]`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct AnswersRequest {
-    pub settings: AnswerSettings,
-    /// The two profiles of the diff (scored even when not chosen).
-    pub diff: Option<(Profile, Profile)>,
-    pub columns: AnswerColumns,
-    /// How answers become cells: design columns pooled or split by, the problem set, common
-    /// queries only ([`crate::cells`]).
+crate::fields! {
+    /// The answer rescoring's settings.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(default)]
-    pub cells: crate::cells::CellSettings,
-    /// An answer repeated within an arm: refused (the default), or the first row kept and the
-    /// repeats counted.
-    #[serde(default)]
-    pub repeats: crate::cells::Repeats,
+    pub struct AnswersRequest {
+        diff: Option<(Profile, Profile)> = None, label "diff",
+            help "List the rows whose verdict changes between two profiles: A:B (e.g. paper_sem:mab_sem; scored even when not chosen).";
+        repeats: crate::cells::Repeats = crate::cells::Repeats::Refuse, label "repeated answers",
+            help "An answer repeated within an arm (same query and seed): refuse, or keep the first row and count the repeats.";
+    }
+    groups {
+        settings: AnswerSettings = AnswerSettings::default();
+        columns: AnswerColumns = AnswerColumns::default();
+    }
+    unlisted {
+        /// How answers become cells: design columns pooled or split by, the problem set, common
+        /// queries only ([`crate::cells`]).
+        cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
+    }
 }
 
 impl AnswersRequest {
@@ -63,6 +67,9 @@ pub struct LoadedAnswers {
 impl Capability for Answers {
     const ANALYSIS: Analysis = Analysis::Answers;
     const ROLES: &'static [FileRole] = &[FileRole::Answers];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <AnswersRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = AnswersRequest;
     type Loaded = LoadedAnswers;
@@ -78,7 +85,7 @@ impl Capability for Answers {
 
     fn load(files: &[RoleFile], request: &AnswersRequest, progress: Progress<'_>) -> Result<LoadedAnswers> {
         if files.is_empty() {
-            return Err(Error::Empty("no answer files: give --input, or drop answer rows (CSV or JSONL)".into()));
+            return Err(Error::Empty("no answer files: give answer rows (CSV or JSONL)".into()));
         }
         progress(Phase::Reading, "reading answer rows", 0.0);
         let mut out = LoadedAnswers::default();

@@ -98,9 +98,7 @@ impl Capability for Rescore {
 
     fn load(files: &[RoleFile], _settings: &Settings, progress: Progress<'_>) -> Result<Dataset> {
         if files.is_empty() {
-            return Err(Error::Empty(
-                "no input files: give --memories, --queries and --runs (or --input), or drop them on the page".into(),
-            ));
+            return Err(Error::Empty("no input files: give memories, queries and runs (or one bundle)".into()));
         }
         // The same file given twice (e.g. one bundle as --memories and --queries) is read once.
         let mut unique: Vec<&RoleFile> = Vec::new();

@@ -69,7 +69,11 @@ pub fn table(report: &ClaimsReport, which: ClaimsTable) -> Result<Table> {
         report.sweep.as_ref().map(|s| ksweep::table(s, t)).ok_or_else(|| {
             Error::setting(
                 "table",
-                format!("the {} table needs the K-sweep: give --data (and no --no-sweep)", t.name()),
+                format!(
+                    "the {} table needs the K-sweep: give per-query data (and do not turn off {})",
+                    t.name(),
+                    crate::fields::mention("no_sweep")
+                ),
             )
         })
     };

@@ -120,7 +120,8 @@ impl Capability for Claims {
     fn load(files: &[RoleFile], request: &ClaimsRequest, progress: Progress<'_>) -> Result<LoadedClaims> {
         if files.is_empty() {
             return Err(Error::Empty(
-                "nothing to check: give --claims with --data, --data alone (K-sweep), or --printed-table".into(),
+                "nothing to check: give claims with per-query data, the data alone (K-sweep), or a printed table"
+                    .into(),
             ));
         }
         progress(Phase::Reading, "reading claims, scores and tables", 0.0);

@@ -39,9 +39,10 @@ fn column_per_item(paired: &Paired, column: &str) -> Result<Vec<String>, Error> 
     Err(Error::setting(
         "resampling",
         format!(
-            "column `{column}` is neither a key column ({}) nor a strata column ({}); add it with --strata",
+            "column `{column}` is neither a key column ({}) nor a strata column ({}); add it with {}",
             paired.report.key.join(", "),
-            if paired.report.strata.is_empty() { "none".to_string() } else { paired.report.strata.join(", ") }
+            if paired.report.strata.is_empty() { "none".to_string() } else { paired.report.strata.join(", ") },
+            crate::fields::mention("strata")
         ),
     ))
 }

@@ -14,6 +14,7 @@ use super::read::{Item, LabelSet, Problems, Reading};
 use super::sample::SampleReport;
 use super::{LabelsRequest, PairItems, TieBreak};
 use crate::error::{Error, Result};
+use crate::fields::mention;
 use crate::stats::agreement::{cohens_kappa_weighted, fleiss_kappa_weighted};
 use crate::stats::bca::percentile_interval;
 use crate::stats::bootstrap::{Bootstrap, Scheme};
@@ -286,7 +287,9 @@ fn check_pair_work(raters: usize, items: usize, classes: usize, passes: usize, r
             format!(
                 "{raters} raters make {pairs} pairs; with {items} items, {classes} classes and {resamples} resamples \
                  that is about {work} kappa terms, more than the {MAX_PAIR_WORK} computed here: choose the raters to \
-                 compare (--raters), or lower --bootstrap"
+                 compare ({}), or lower {}",
+                mention("raters"),
+                mention("bootstrap")
             ),
         ));
     }

@@ -217,7 +217,7 @@ impl LabelSet {
                 Some(i) => vec![i],
                 None => match (find(h, Some("run_label"), &[]), find(h, Some("query_index"), &[])) {
                     (Some(a), Some(b)) => vec![a, b],
-                    _ => return Err(column_error(name, "item", "--item", h)),
+                    _ => return Err(column_error(name, "item", &mention("item"), h)),
                 },
             }
         } else {

@@ -4,12 +4,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::analyse::{Collapse, LabelsReport, analyse};
-use super::read::{ColumnOptions, LabelSet, looks_like_labels};
+use super::read::{ColumnOptions, ITEM_COLUMNS, LABEL_COLUMNS, LabelSet, RATER_COLUMNS, looks_like_labels};
 use super::sample::{MAX_PER_BUCKET, parse_buckets, sample};
 use super::table::{LabelsTable, table};
 use super::{Layout, PairItems, Repeats, SampleMode, TieBreak, text};
 use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
 use crate::error::{Error, IngestError, Location, Result};
+use crate::fields::Entries;
 use crate::ingest::InputFile;
 use crate::report::Table;
 use crate::stats::bootstrap::Bootstrap;
@@ -17,66 +18,49 @@ use crate::stats::bootstrap::Bootstrap;
 /// Agreement among raters on categorical labels.
 pub struct Labels;
 
-/// `memaudit labels` settings. Column options (`layout` … `repeats`) decide how files are read;
-/// the rest how they are analysed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct LabelsRequest {
-    pub layout: Layout,
-    /// The item column(s), joined with `/` (empty: `item`, `item_id`, `case_id`, `id`,
-    /// `query_id`, `question_id`, or `run_label` + `query_index`).
-    pub item: Vec<String>,
-    /// Long layout: the rater column (default: `rater`, `judge`, `judge_model`, …).
-    pub rater: Option<String>,
-    /// Long layout: the label column (default: `label`, `judge_semantic_label`, …).
-    pub label: Option<String>,
-    /// The raters to keep, in this order (wide: their columns; empty: every rater).
-    pub raters: Vec<String>,
-    /// A column splitting the items into groups (e.g. the dataset), each analysed apart too.
-    pub group: Option<String>,
-    /// A numeric column the stratified sample buckets (e.g. the credited rank).
-    pub stratum: Option<String>,
-    /// The classes in order; a label outside them is invalid (empty: the labels as first seen).
-    pub classes: Vec<String>,
-    pub repeats: Repeats,
-    /// `NAME=CLASS,CLASS` groups of a collapsed scale (`relevant=supports,partial`).
-    pub collapse: Vec<String>,
-    pub tie_break: TieBreak,
-    /// The items a pair's agreement is computed on.
-    pub pair_items: PairItems,
-    /// The rater whose label breaks a tie (`tie_break = rater`).
-    pub tie_rater: Option<String>,
-    pub bootstrap: Bootstrap,
-    /// Items per bucket of the stratified sample (0: no sample).
-    pub sample_per_bucket: usize,
-    /// The sample's buckets of the stratum (`1-5,6-20,21-60`).
-    pub buckets: String,
-    pub sample_mode: SampleMode,
-    pub sample_seed: u64,
-}
-
-impl Default for LabelsRequest {
-    fn default() -> Self {
-        LabelsRequest {
-            layout: Layout::Auto,
-            item: Vec::new(),
-            rater: None,
-            label: None,
-            raters: Vec::new(),
-            group: None,
-            stratum: None,
-            classes: Vec::new(),
-            repeats: Repeats::Refuse,
-            collapse: Vec::new(),
-            tie_break: TieBreak::None,
-            pair_items: PairItems::Pairwise,
-            tie_rater: None,
-            bootstrap: Bootstrap { resamples: 2000, seed: 1337, confidence: 0.95 },
-            sample_per_bucket: 0,
-            buckets: String::new(),
-            sample_mode: SampleMode::Random,
-            sample_seed: 1337,
-        }
+crate::fields! {
+    /// The labels settings. Column settings (`layout` … `repeats`) decide how files are read;
+    /// the rest how they are analysed.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct LabelsRequest {
+        layout: Layout = Layout::Auto, label "layout",
+            help "Long (item, rater, label) or wide (one column per rater); auto: long when a rater and a label column are found.";
+        item: Vec<String> = Vec::new(), label "item column(s)",
+            help "The item column(s), comma-separated, joined with / (else run_label + query_index when both are there).", column ITEM_COLUMNS;
+        rater: Option<String> = None, label "rater column",
+            help "Long layout: the rater column.", column RATER_COLUMNS;
+        label: Option<String> = None, label "label column",
+            help "Long layout: the label column.", column LABEL_COLUMNS;
+        raters: Vec<String> = Vec::new(), label "raters",
+            help "The raters to keep, comma-separated, in this order (wide: their columns; empty: every rater).";
+        group: Option<String> = None, label "group column",
+            help "A column splitting the items into groups (e.g. dataset), each analysed apart too.";
+        classes: Vec<String> = Vec::new(), label "classes",
+            help "The classes, comma-separated, in order; a label outside them is invalid (empty: the labels as first seen).";
+        repeats: Repeats = Repeats::Refuse, label "repeated labels",
+            help "A second label of one rater for one item: refuse, or keep the first (and count conflicts).";
+        collapse: Vec<String> = Vec::new(), via Entries, label "collapse",
+            help "A collapsed scale: NAME=CLASS,CLASS (e.g. relevant=supports,partial); more groups repeated or separated by ;.";
+        tie_break: TieBreak = TieBreak::None, label "majority tie-break",
+            help "How a tied majority is broken.";
+        tie_rater: Option<String> = None, label "tie rater",
+            help "The rater whose label breaks a tie (majority tie-break: rater).";
+        pair_items: PairItems = PairItems::Pairwise, label "pairs on",
+            help "The items a pair's agreement is on: those both raters labelled, or those every rater labelled.";
+        stratum: Option<String> = None, label "sample stratum",
+            help "A numeric column the stratified sample buckets (e.g. credited_rank).";
+        sample_per_bucket as "sample": usize = 0, label "sample per bucket",
+            help "Items per bucket of a stratified sample to check by hand (0: none; needs the stratum and the buckets).";
+        buckets: String = String::new(), label "buckets",
+            help "The sample's buckets of the stratum, inclusive: 1-5,6-20,21-60 (61- has no upper end).";
+        sample_mode: SampleMode = SampleMode::Random, label "sample mode",
+            help "Random or evenly spaced within each bucket.";
+        sample_seed: u64 = 1337, label "sample seed", help "The sample's seed (random mode).";
+    }
+    groups {
+        /// The resampling of the κ intervals (0 resamples: none).
+        bootstrap: Bootstrap = Bootstrap::default();
     }
 }
 
@@ -132,6 +116,9 @@ pub struct LoadedLabels {
 impl Capability for Labels {
     const ANALYSIS: Analysis = Analysis::Labels;
     const ROLES: &'static [FileRole] = &[FileRole::Labels];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <LabelsRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = LabelsRequest;
     type Loaded = LoadedLabels;
@@ -176,7 +163,7 @@ impl Capability for Labels {
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
         if set.items.is_empty() {
-            return Err(Error::Empty("no labels: give --labels with at least one labelled item".into()));
+            return Err(Error::Empty("no labels: give a label table with at least one labelled item".into()));
         }
         if let Some(r) = set.raters.iter().enumerate().find(|(r, _)| set.items.iter().all(|it| it.labels[*r].is_none()))
         {

@@ -120,9 +120,7 @@ impl Capability for Reclaim {
             notices.extend(&read.notices);
         }
         if !any {
-            return Err(Error::Empty(
-                "no trials file: give --trials (reclaim-eval result rows, JSONL), or drop one".into(),
-            ));
+            return Err(Error::Empty("no trials file: give one (reclaim-eval result rows, JSONL)".into()));
         }
         progress(Phase::Reading, "trials read", 1.0);
         Ok(LoadedTrials { trials, notices, files: summaries })

@@ -108,10 +108,10 @@ impl Capability for Rules {
             }
         }
         if rules.is_empty() {
-            return Err(Error::Empty("no rule registry: give --rules (JSON with \"rules\"), or drop one".into()));
+            return Err(Error::Empty("no rule registry: give one (JSON with \"rules\")".into()));
         }
         if !any_values {
-            return Err(Error::Empty("no values: give --values (JSON with \"values\"), or drop one".into()));
+            return Err(Error::Empty("no values: give a values file (JSON with \"values\")".into()));
         }
         let logs: Vec<&RoleFile> = of_role(files, FileRole::GitLog).collect();
         match logs.as_slice() {

@@ -18,6 +18,12 @@ fn argument(f: &'static Field, default: Option<String>) -> Arg {
     match f.kind {
         Kind::Flag => arg.action(ArgAction::SetTrue),
         Kind::List => arg.action(ArgAction::Append).value_delimiter(',').value_name("LIST"),
+        Kind::Entries => arg.action(ArgAction::Append).value_name("ENTRY"),
+        Kind::Choices(names) => arg
+            .action(ArgAction::Append)
+            .value_delimiter(',')
+            .value_name("LIST")
+            .value_parser(PossibleValuesParser::new(names())),
         kind => {
             let arg = arg.action(ArgAction::Set).value_name(f.name.to_uppercase());
             let arg = match kind {
@@ -42,8 +48,9 @@ impl<R: Fields + 'static> clap::FromArgMatches for FieldArgs<R> {
             }
             let text = match f.kind {
                 Kind::Flag => m.get_flag(f.name).to_string(),
-                Kind::List => {
-                    m.get_many::<String>(f.name).map(|v| v.cloned().collect::<Vec<_>>().join(",")).unwrap_or_default()
+                Kind::List | Kind::Choices(_) | Kind::Entries => {
+                    let join = if matches!(f.kind, Kind::Entries) { "\n" } else { "," };
+                    m.get_many::<String>(f.name).map(|v| v.cloned().collect::<Vec<_>>().join(join)).unwrap_or_default()
                 }
                 _ => m.get_one::<String>(f.name).cloned().unwrap_or_default(),
             };

@@ -115,7 +115,7 @@ pub fn field_input(id: String, f: &'static Field, value: &str, on_text: Callback
                 </div>
             }
         }
-        Kind::Text | Kind::List | Kind::Whole | Kind::Number => {
+        Kind::Text | Kind::List | Kind::Choices(_) | Kind::Entries | Kind::Whole | Kind::Number => {
             let oninput =
                 on_text.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().value());
             html! {

@@ -207,7 +207,7 @@ impl Tool for Ablation {
                     { ui.text_field("ablation-gate-bounds", if d.gate == "abs" { "T" } else { "LO,HI" }, &d.gate_bounds,
                         "the gate's bound(s)", |d, v| d.gate_bounds = v) }
                 }
-                { ui.fields_form_except("ablation", &d.fields, |d: &mut Draft| &mut d.fields, &["gate"]) }
+                { ui.fields_form_with("ablation", &d.fields, |d: &mut Draft| &mut d.fields, &["gate"], &[]) }
             </>
         }
     }

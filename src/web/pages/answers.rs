@@ -9,13 +9,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
-use crate::answers::{
-    self, AnswerColumns, AnswerSettings, AnswersRequest, AnswersTable, Disagreement, Profile, rows_table,
-};
+use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, rows_table};
 use crate::report::Table;
 use crate::web::components::Section;
 use crate::web::components::export::text_download;
 use crate::web::components::export::to_json;
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{
     Column, Kind, Look, RowAttrs, Val, columns_exports, grid, table_exports, table_grid,
 };
@@ -28,40 +27,26 @@ type AnswersBatch = BatchOf<Answers>;
 /// Rows of the per-row table shown at once.
 const ROWS_PAGE: usize = 100;
 
-/// The settings as edited.
+/// The settings as edited: the request's fields, the diff's two profiles (picked above the
+/// diff table) and the cells.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
-    pub profiles: Vec<Profile>,
-    pub f1_threshold: String,
+    pub fields: FieldDraft<AnswersRequest>,
     /// The diff's two profiles (names; empty: no diff).
     pub diff_a: String,
     pub diff_b: String,
-    pub id_column: String,
-    pub gold_column: String,
-    pub prediction_column: String,
-    pub repeats: String,
     pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
     fn default() -> Self {
         Draft {
-            profiles: Profile::ALL.to_vec(),
-            f1_threshold: "0.5".into(),
+            fields: FieldDraft::default(),
             diff_a: Profile::PaperSem.name().into(),
             diff_b: Profile::MabSem.name().into(),
-            id_column: String::new(),
-            gold_column: String::new(),
-            prediction_column: String::new(),
-            repeats: "refuse".into(),
             cells: Default::default(),
         }
     }
-}
-
-fn column(s: &str) -> Option<String> {
-    let s = s.trim();
-    (!s.is_empty()).then(|| s.to_string())
 }
 
 impl Draft {
@@ -72,27 +57,15 @@ impl Draft {
         }
     }
 
+    /// The profiles ticked.
+    fn profiles(&self) -> Vec<Profile> {
+        self.fields.text("profiles").split(',').filter_map(|p| Profile::parse(p.trim())).collect()
+    }
+
     /// The request, or what cannot be parsed (naming the field).
     pub fn parse(&self) -> Result<AnswersRequest, String> {
-        let f1_threshold: f64 = self
-            .f1_threshold
-            .trim()
-            .parse()
-            .map_err(|_| format!("F1 threshold: `{}` is not a number", self.f1_threshold.trim()))?;
-        let settings = AnswerSettings { profiles: self.profiles.clone(), f1_threshold };
-        let columns = AnswerColumns {
-            query_id: column(&self.id_column),
-            gold: column(&self.gold_column),
-            prediction: column(&self.prediction_column),
-            ..AnswerColumns::default()
-        };
-        Ok(AnswersRequest {
-            settings,
-            diff: self.diff(),
-            columns,
-            cells: self.cells.parse()?,
-            repeats: super::tool::parse_choice::<crate::cells::Repeats>("repeated answers", &self.repeats)?,
-        })
+        let request = self.fields.parse(AnswersRequest::default())?;
+        Ok(AnswersRequest { diff: self.diff(), cells: self.cells.parse()?, ..request })
     }
 }
 
@@ -216,6 +189,7 @@ impl Tool for Answers {
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
         let d = &page.draft;
+        let ticked = d.profiles();
         html! {
             <>
                 <fieldset class="field grow profiles" id="answers-profiles-picker">
@@ -225,27 +199,24 @@ impl Tool for Answers {
                         let info = p.info();
                         html! {
                             <label title={format!("{} — {}", info.rules, info.source)}>
-                                <input type="checkbox" data-profile={p.name()} checked={d.profiles.contains(&p)}
+                                <input type="checkbox" data-profile={p.name()} checked={ticked.contains(&p)}
                                     onchange={ui.on_check(move |d: &mut Draft, on| {
-                                        d.profiles.retain(|x| *x != p);
+                                        let mut profiles = d.profiles();
+                                        profiles.retain(|x| *x != p);
                                         if on {
-                                            d.profiles.push(p);
-                                            d.profiles.sort_by_key(|x| Profile::ALL.iter().position(|y| y == x));
+                                            profiles.push(p);
+                                            profiles.sort_by_key(|x| Profile::ALL.iter().position(|y| y == x));
                                         }
+                                        let text = profiles.iter().map(|p| p.name()).collect::<Vec<_>>().join(",");
+                                        d.fields.set("profiles", text);
                                     })} />
                                 { format!(" {} ", p.name()) }
                             </label>
                         }
                     }) }
                 </fieldset>
-                { ui.text_field("answers-f1-threshold", "F1 threshold", &d.f1_threshold,
-                    "an F1 score counts as correct when ≥ this (--f1-threshold)", |d, v| d.f1_threshold = v) }
-                { ui.text_field("answers-id-column", "query id column", &d.id_column, "default: query_id, question_id, qid, id, …", |d, v| d.id_column = v) }
-                { ui.text_field("answers-gold-column", "gold column", &d.gold_column, "default: gold, gold_answers, answers, answer, …", |d, v| d.gold_column = v) }
-                { ui.text_field("answers-prediction-column", "prediction column", &d.prediction_column,
-                    "default: prediction, raw_prediction, output, raw_output, response, …", |d, v| d.prediction_column = v) }
-                { ui.select_field("answers-repeats", "repeated answers", &super::tool::options(&["refuse", "first"]), &d.repeats,
-                    ui.on_select(|d: &mut Draft, v| d.repeats = v)) }
+                // The profiles are ticked above; the diff's two are picked above the diff table.
+                { ui.fields_form_with("answers", &d.fields, |d: &mut Draft| &mut d.fields, &["profiles", "diff"], &[]) }
                 { ui.cell_fields("answers-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }

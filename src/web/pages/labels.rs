@@ -8,15 +8,15 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, comma_list, file_notes, optional, options, parse_choice};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
 use crate::label_audit::{
-    self, LabelsRequest, LabelsTable, Layout, PairItems, Repeats, SampleMode, TieBreak, analyse::DistributionRow,
-    analyse::ItemRow, analyse::OverallRow, analyse::PairRow, sample::SampleRow,
+    self, LabelsRequest, LabelsTable, PairItems, analyse::DistributionRow, analyse::ItemRow, analyse::OverallRow,
+    analyse::PairRow, sample::SampleRow,
 };
 use crate::report::Table;
-use crate::stats::bootstrap::Bootstrap;
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
 use crate::web::format::{count, duration};
 
@@ -26,102 +26,8 @@ type LabelsBatch = BatchOf<Labels>;
 /// Items shown on screen (the CSV export has them all).
 const ITEMS_SHOWN: usize = 500;
 
-/// The settings as edited.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Draft {
-    pub layout: String,
-    pub item: String,
-    pub rater: String,
-    pub label: String,
-    pub raters: String,
-    pub group: String,
-    pub stratum: String,
-    pub classes: String,
-    pub repeats: String,
-    pub collapse: String,
-    pub tie_break: String,
-    pub tie_rater: String,
-    pub pair_items: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub confidence: String,
-    pub sample: String,
-    pub buckets: String,
-    pub sample_mode: String,
-    pub sample_seed: String,
-}
-
-impl Default for Draft {
-    fn default() -> Self {
-        let r = LabelsRequest::default();
-        Draft {
-            layout: r.layout.name().into(),
-            item: String::new(),
-            rater: String::new(),
-            label: String::new(),
-            raters: String::new(),
-            group: String::new(),
-            stratum: String::new(),
-            classes: String::new(),
-            repeats: r.repeats.name().into(),
-            collapse: String::new(),
-            tie_break: r.tie_break.name().into(),
-            tie_rater: String::new(),
-            pair_items: r.pair_items.name().into(),
-            bootstrap: r.bootstrap.resamples.to_string(),
-            seed: r.bootstrap.seed.to_string(),
-            confidence: r.bootstrap.confidence.to_string(),
-            sample: r.sample_per_bucket.to_string(),
-            buckets: String::new(),
-            sample_mode: r.sample_mode.name().into(),
-            sample_seed: r.sample_seed.to_string(),
-        }
-    }
-}
-
-impl Draft {
-    /// The request (ranges are checked by the core's validate). The collapse is one
-    /// `NAME=CLASS,CLASS` group per line or `;`-separated.
-    pub fn parse(&self) -> Result<LabelsRequest, String> {
-        let whole = |what: &str, v: &str| {
-            v.trim().parse::<u64>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
-        };
-        Ok(LabelsRequest {
-            layout: parse_choice::<Layout>("layout", &self.layout)?,
-            item: comma_list(&self.item),
-            rater: optional(&self.rater),
-            label: optional(&self.label),
-            raters: comma_list(&self.raters),
-            group: optional(&self.group),
-            stratum: optional(&self.stratum),
-            classes: comma_list(&self.classes),
-            repeats: parse_choice::<Repeats>("repeats", &self.repeats)?,
-            collapse: self
-                .collapse
-                .split([';', '\n'])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect(),
-            tie_break: parse_choice::<TieBreak>("tie-break", &self.tie_break)?,
-            tie_rater: optional(&self.tie_rater),
-            pair_items: parse_choice::<PairItems>("pair items", &self.pair_items)?,
-            bootstrap: Bootstrap {
-                resamples: whole("resamples", &self.bootstrap)? as usize,
-                seed: whole("seed", &self.seed)?,
-                confidence: self
-                    .confidence
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("confidence: `{}` is not a number", self.confidence.trim()))?,
-            },
-            sample_per_bucket: whole("sample", &self.sample)? as usize,
-            buckets: self.buckets.trim().to_string(),
-            sample_mode: parse_choice::<SampleMode>("sample mode", &self.sample_mode)?,
-            sample_seed: whole("sample seed", &self.sample_seed)?,
-        })
-    }
-}
+/// The settings as edited: every field of the request.
+pub type Draft = FieldDraft<LabelsRequest>;
 
 pub enum Labels {}
 
@@ -203,37 +109,12 @@ impl Tool for Labels {
     }
 
     fn request(draft: &Draft) -> Result<LabelsRequest, String> {
-        draft.parse()
+        draft.parse(LabelsRequest::default())
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
-        let d = &page.draft;
-        html! {
-            <>
-                { ui.select_field("labels-layout", "layout", &options(&["auto", "long", "wide"]), &d.layout, ui.on_select(|d: &mut Draft, v| d.layout = v)) }
-                { ui.text_field("labels-item", "item column(s)", &d.item, "comma-separated, joined with / (default: item, id, …, or run_label + query_index)", |d, v| d.item = v) }
-                { ui.text_field("labels-rater", "rater column", &d.rater, "long layout (default: rater, judge, judge_model, …)", |d, v| d.rater = v) }
-                { ui.text_field("labels-label", "label column", &d.label, "long layout (default: label, judge_semantic_label, …)", |d, v| d.label = v) }
-                { ui.text_field("labels-raters", "raters", &d.raters, "the raters to keep, comma-separated, in order (wide: their columns; default: all)", |d, v| d.raters = v) }
-                { ui.text_field("labels-group", "group column", &d.group, "e.g. dataset: each group analysed apart too", |d, v| d.group = v) }
-                { ui.text_field("labels-classes", "classes", &d.classes, "comma-separated, in order; other labels are invalid (default: as first seen)", |d, v| d.classes = v) }
-                { ui.select_field("labels-repeats", "repeated labels", &options(&["refuse", "first"]), &d.repeats, ui.on_select(|d: &mut Draft, v| d.repeats = v)) }
-                { ui.text_field("labels-collapse", "collapse", &d.collapse, "NAME=CLASS,CLASS; more groups separated by ; (e.g. relevant=supports,partial)", |d, v| d.collapse = v) }
-                { ui.select_field("labels-tie-break", "majority tie-break", &options(&["none", "class_order", "rater"]), &d.tie_break, ui.on_select(|d: &mut Draft, v| d.tie_break = v)) }
-                if d.tie_break == "rater" {
-                    { ui.text_field("labels-tie-rater", "tie rater", &d.tie_rater, "the rater whose label breaks a tie", |d, v| d.tie_rater = v) }
-                }
-                { ui.select_field("labels-pair-items", "pairs on", &options(&["pairwise", "complete"]), &d.pair_items, ui.on_select(|d: &mut Draft, v| d.pair_items = v)) }
-                { ui.text_field("labels-bootstrap", "resamples", &d.bootstrap, "bootstrap resamples of the κ intervals (0: none)", |d, v| d.bootstrap = v) }
-                { ui.text_field("labels-seed", "seed", &d.seed, "seed of the ChaCha8 stream", |d, v| d.seed = v) }
-                { ui.text_field("labels-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
-                { ui.text_field("labels-stratum", "sample stratum", &d.stratum, "a numeric column to bucket (e.g. credited_rank)", |d, v| d.stratum = v) }
-                { ui.text_field("labels-sample-per-bucket", "sample per bucket", &d.sample, "items per bucket to check by hand (0: none)", |d, v| d.sample = v) }
-                { ui.text_field("labels-buckets", "buckets", &d.buckets, "inclusive ranges, e.g. 1-5,6-20,21-60", |d, v| d.buckets = v) }
-                { ui.select_field("labels-sample-mode", "sample mode", &options(&["random", "even"]), &d.sample_mode, ui.on_select(|d: &mut Draft, v| d.sample_mode = v)) }
-                { ui.text_field("labels-sample-seed", "sample seed", &d.sample_seed, "", |d, v| d.sample_seed = v) }
-            </>
-        }
+        // `labels-sample` is the sample's table: the field keeps the id `labels-sample-per-bucket`.
+        ui.fields_form_with("labels", &page.draft, |d: &mut Draft| d, &[], &[("sample", "labels-sample-per-bucket")])
     }
 
     fn results(_page: &ToolPage<Self>, b: &Rc<LabelsBatch>, _ui: &Ui<Self>) -> Html {

@@ -233,21 +233,26 @@ impl<T: Tool> Ui<T> {
         draft: &FieldDraft<R>,
         get: fn(&mut T::Draft) -> &mut FieldDraft<R>,
     ) -> Html {
-        self.fields_form_except(prefix, draft, get, &[])
+        self.fields_form_with(prefix, draft, get, &[], &[])
     }
 
-    /// [`Ui::fields_form`] without the fields named in `drawn` (the page draws them itself).
-    pub fn fields_form_except<R: crate::fields::Fields + 'static>(
+    /// [`Ui::fields_form`] without the fields named in `drawn` (the page draws them itself),
+    /// and with the input ids of `ids` (`(field, id)`) where the generated id is another
+    /// element's.
+    pub fn fields_form_with<R: crate::fields::Fields + 'static>(
         &self,
         prefix: &str,
         draft: &FieldDraft<R>,
         get: fn(&mut T::Draft) -> &mut FieldDraft<R>,
         drawn: &[&str],
+        ids: &[(&str, &str)],
     ) -> Html {
         let inputs = R::fields().into_iter().filter(|f| !drawn.contains(&f.name)).map(|f| {
             let name = f.name;
             let on_text = self.edit(false, |v: &String| v.clone(), move |d, v| get(d).set(name, v));
-            field_input(field_id(prefix, f), f, draft.text(f.name), on_text)
+            let id =
+                ids.iter().find(|(n, _)| *n == f.name).map_or_else(|| field_id(prefix, f), |(_, id)| id.to_string());
+            field_input(id, f, draft.text(f.name), on_text)
         });
         html! { <>{ for inputs }</> }
     }
