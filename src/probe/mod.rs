@@ -50,23 +50,18 @@ pub use text::Span;
 pub use unit::{LiveProbe, NoteChoice, Probe, ProbeOverview, ProbeRequest, ProbeView, explain_note};
 pub use verdict::probe_note;
 
-/// Which probe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, PartialOrd, Ord)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    #[default]
-    Itemized,
-    Reference,
+crate::choice! {
+    /// Which probe.
+    #[derive(Default)]
+    pub enum Mode {
+        #[default]
+        Itemized = "itemized",
+        Reference = "reference",
+    }
 }
 
 impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Itemized => "itemized",
-            Mode::Reference => "reference",
-        }
-    }
+    /// The mode named `s`, also by its short names (`items`, `ref`), any case.
     pub fn parse(s: &str) -> Option<Mode> {
         match s.trim().to_ascii_lowercase().as_str() {
             "itemized" | "itemised" | "items" => Some(Mode::Itemized),

@@ -19,22 +19,16 @@ use crate::stats::bootstrap::check_confidence;
 /// The write-time source-token probe on memory notes.
 pub struct Probe;
 
-/// `memaudit probe [--mode M] [--confidence C] [--arm A] [--details]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ProbeRequest {
-    /// The mode of the `notes` rows and the headline summary (both modes are always reported).
-    pub mode: Mode,
-    /// Level of the Wilson intervals.
-    pub confidence: f64,
-    /// Keep only notes of this arm (e.g. `directed`).
-    pub arm: Option<String>,
-    /// Add `details` (per note: items, tokens, highlight spans).
-    pub details: bool,
-}
-
-impl Default for ProbeRequest {
-    fn default() -> Self {
-        ProbeRequest { mode: Mode::Itemized, confidence: 0.95, arm: None, details: false }
+crate::fields! {
+    /// The probe's settings.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct ProbeRequest {
+        mode: Mode = Mode::Itemized, label "mode",
+            help "The mode of the notes rows and the headline summary (both modes are always reported).";
+        confidence: f64 = 0.95, label "interval level", help "Level of the Wilson intervals.";
+        arm: Option<String> = None, label "arm", help "Keep only notes of this arm (e.g. directed).";
+        details: bool = false, label "details",
+            help "Add details to the JSON report (per note: items, tokens, highlight spans).";
     }
 }
 
@@ -159,6 +153,9 @@ fn filtered<'a>(notes: &'a [NoteInput], arm: Option<&'a str>) -> impl Iterator<I
 impl Capability for Probe {
     const ANALYSIS: Analysis = Analysis::Probe;
     const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys, FileRole::Source];
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <ProbeRequest as crate::fields::Fields>::fields()
+    }
 
     type Request = ProbeRequest;
     type Loaded = LoadedNotes;
@@ -205,7 +202,7 @@ impl Capability for Probe {
         }
         if !any {
             return Err(Error::Empty(
-                "no notes file: give --notes (memaudit notes JSONL or reclaim-eval realworld rows), or drop one".into(),
+                "no notes file: give one (memaudit notes JSONL or reclaim-eval realworld rows)".into(),
             ));
         }
         progress(Phase::Reading, "notes read", 1.0);

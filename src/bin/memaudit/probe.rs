@@ -7,13 +7,10 @@ use clap::Args;
 
 use memaudit::capability::{FileRole, assign_roles};
 use memaudit::ingest::InputFile;
-use memaudit::probe::{Mode, Probe, ProbeRequest, ProbeTable, SourceKind};
+use memaudit::probe::{Probe, ProbeRequest, ProbeTable, SourceKind};
 
 use crate::common::{Failure, Output, emit, fail, inputs, run};
-
-fn defaults() -> ProbeRequest {
-    ProbeRequest::default()
-}
+use crate::fields::FieldArgs;
 
 #[derive(Args)]
 pub(crate) struct ProbeArgs {
@@ -40,18 +37,8 @@ pub(crate) struct ProbeArgs {
     /// How --source is split into items: auto, line_items, times, clauses.
     #[arg(long, default_value = "auto", value_parser = parse_kind)]
     pub(crate) source_kind: SourceKind,
-    /// Probe mode.
-    #[arg(long, value_enum, default_value_t = defaults().mode)]
-    pub(crate) mode: Mode,
-    /// Keep only notes of this arm (e.g. directed).
-    #[arg(long)]
-    pub(crate) arm: Option<String>,
-    /// With --format json: add `details` (per note: items, tokens, highlight spans).
-    #[arg(long)]
-    pub(crate) details: bool,
-    /// Confidence level of the Wilson intervals.
-    #[arg(long, default_value_t = defaults().confidence)]
-    pub(crate) confidence: f64,
+    #[command(flatten)]
+    pub(crate) settings: FieldArgs<ProbeRequest>,
     #[command(flatten)]
     pub(crate) output: Output<ProbeTable>,
 }
@@ -61,8 +48,7 @@ fn parse_kind(s: &str) -> Result<SourceKind, String> {
 }
 
 pub(crate) fn probe(args: ProbeArgs) -> Result<(), Failure> {
-    let request =
-        ProbeRequest { mode: args.mode, confidence: args.confidence, arm: args.arm.clone(), details: args.details };
+    let request = &args.settings.0;
     let mut given: Vec<(PathBuf, Option<FileRole>)> =
         args.keys.iter().map(|p| (p.clone(), Some(FileRole::Keys))).collect();
     given.extend(args.notes.iter().map(|p| (p.clone(), Some(FileRole::Notes))));
@@ -77,6 +63,6 @@ pub(crate) fn probe(args: ProbeArgs) -> Result<(), Failure> {
         let line = format!("{record}\n");
         files.extend(assign_roles::<Probe>(vec![(InputFile::new("--note", line), Some(FileRole::Notes))])?);
     }
-    let (loaded, report) = run::<Probe>(&files, &request)?;
+    let (loaded, report) = run::<Probe>(&files, request)?;
     emit::<Probe>(&report, &loaded, &args.output)
 }
