@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, rows_table};
+use crate::fields::FieldValue;
 use crate::report::Table;
 use crate::web::components::Section;
 use crate::web::components::export::text_download;
@@ -57,9 +58,9 @@ impl Draft {
         }
     }
 
-    /// The profiles ticked.
+    /// The profiles ticked (the field's own reading of its text; only the boxes write it).
     fn profiles(&self) -> Vec<Profile> {
-        self.fields.text("profiles").split(',').filter_map(|p| Profile::parse(p.trim())).collect()
+        Vec::<Profile>::from_text(self.fields.text("profiles")).unwrap_or_default()
     }
 
     /// The request, or what cannot be parsed (naming the field).
@@ -207,8 +208,7 @@ impl Tool for Answers {
                                             profiles.push(p);
                                             profiles.sort_by_key(|x| Profile::ALL.iter().position(|y| y == x));
                                         }
-                                        let text = profiles.iter().map(|p| p.name()).collect::<Vec<_>>().join(",");
-                                        d.fields.set("profiles", text);
+                                        d.fields.set("profiles", profiles.to_text());
                                     })} />
                                 { format!(" {} ", p.name()) }
                             </label>
