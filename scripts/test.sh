@@ -24,22 +24,28 @@ cargo fmt --all --check
 step "the core's floors (scripts/floors.sh)"
 ./scripts/floors.sh
 
-# Natively the crate builds with both features (the CLI and the viewer's code), so one check
-# covers the core, the CLI, the viewer's code, the tests and the benches.
-step "clippy (core, CLI and viewer natively; the viewer for wasm32)"
-cargo clippy --all-targets --features web --locked -- -D warnings
-cargo clippy --locked --target wasm32-unknown-unknown --features web --no-default-features --lib --bins --tests -- -D warnings
+# Clippy lints while the tests are built, not in a build of its own: clippy-driver is the
+# workspace's compiler wrapper (what `cargo clippy` sets up for `cargo check`), so every crate of
+# this package is linted (-D warnings) as it is compiled for the tests, and the dependencies are
+# compiled once instead of once checked and once built (BENCHMARKS.md, "CI's steps").
+CLIPPY_DRIVER="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)"
+with_clippy() { RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" "$@"; }
 
 step "release build of the CLI (the binary the browser test and the hostile runs check)"
 cargo build --locked --release --bin memaudit
 
+# Natively the crate builds with both features (the CLI and the viewer's code): one build of
+# every target (core, CLI, the viewer's code, tests, benches) linted by clippy, then the tests.
+step "native build, linted by clippy (core, CLI, viewer's code, tests, benches)"
+with_clippy cargo test --locked --features web --all-targets --no-run
+
 step "native tests (unit, integration, property, doc; the viewer's engine without a browser)"
 # tests/hostile.rs runs its large inputs through the release binary (minutes in a debug build).
 # With the web feature the library is built once for the core's and the viewer's unit tests.
-MEMAUDIT_BIN="$PWD/target/release/memaudit" cargo test --locked --features web
+MEMAUDIT_BIN="$PWD/target/release/memaudit" with_clippy cargo test --locked --features web
 
-step "wasm tests in headless Chromium"
-cargo test --locked --target wasm32-unknown-unknown --features web --no-default-features --test web
+step "wasm tests in headless Chromium (the viewer's library and modules linted by clippy for wasm32)"
+with_clippy cargo test --locked --target wasm32-unknown-unknown --features web --no-default-features --test web
 
 # On a CI machine (.ci/run sets MEMAUDIT_FREE_DISK=1) the debug builds are not needed again:
 # free their disk before the release builds (about 8 GB).

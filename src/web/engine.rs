@@ -312,25 +312,6 @@ mod tests {
     use crate::capability::{Outcome, quiet};
     use crate::conventions::Settings;
 
-    /// Calls `$check::<C>(args…)` for every capability.
-    macro_rules! every_capability {
-        ($check:ident $(, $arg:expr)*) => {
-            $check::<Rescore>($($arg),*);
-            $check::<Compare>($($arg),*);
-            $check::<Probe>($($arg),*);
-            $check::<Reclaim>($($arg),*);
-            $check::<Answers>($($arg),*);
-            $check::<Ablation>($($arg),*);
-            $check::<Claims>($($arg),*);
-            $check::<Rules>($($arg),*);
-            $check::<TrecEval>($($arg),*);
-            $check::<Labels>($($arg),*);
-            $check::<Calibration>($($arg),*);
-            $check::<Alignment>($($arg),*);
-            $check::<Compliance>($($arg),*);
-        };
-    }
-
     fn outcome<C: Capability>(payload: Payload) -> Outcome<C::Overview, C::Report> {
         payload.unpack().unwrap()
     }
@@ -407,45 +388,49 @@ mod tests {
     }
 
     /// Every page's demo runs in the worker's engine under the page's default settings and
-    /// says something in its headlines.
-    #[test]
-    fn every_page_has_a_demo_that_runs_with_its_defaults() {
-        fn check<C: Capability>(e: &mut Engines) {
-            let files = demo_files(C::ANALYSIS).unwrap().into_iter().map(|f| (f, None)).collect();
-            let request = Payload::pack(&C::Request::default()).unwrap();
-            let out = e
-                .run(C::ANALYSIS, RunInputs::Files(files), &request, &mut quiet())
-                .unwrap_or_else(|err| panic!("{} demo: {}", C::ANALYSIS, err.error));
-            let report = outcome::<C>(out).report;
-            assert!(!crate::capability::headlines::<C>(&report).is_empty(), "{} demo has headlines", C::ANALYSIS);
+    /// says something in its headlines; and the worker's way (intervals left to compute, half of
+    /// them on its helper) packs the same bytes as the CLI's (`run`, every interval here). Only
+    /// rescoring leaves intervals, and its demo leaves enough that the viewer's demo (and its e2e
+    /// tests) go through the helper. Each demo runs once for both checks, one test per capability.
+    fn demo_runs_and_in_halves_gives_the_same_result<C: Capability>() {
+        let files = || demo_files(C::ANALYSIS).unwrap().into_iter().map(|f| (f, None)).collect();
+        let request = Payload::pack(&C::Request::default()).unwrap();
+        let whole = Engines::new()
+            .run(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet())
+            .unwrap_or_else(|err| panic!("{} demo: {}", C::ANALYSIS, err.error));
+        let report = outcome::<C>(whole.clone()).report;
+        assert!(!crate::capability::headlines::<C>(&report).is_empty(), "{} demo has headlines", C::ANALYSIS);
+        let pending = Engines::new()
+            .run_unfinished(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet())
+            .unwrap_or_else(|e| panic!("{}: {}", C::ANALYSIS, e.error));
+        assert_eq!(!pending.intervals.is_empty(), C::ANALYSIS.splits_intervals(), "{}", C::ANALYSIS);
+        if C::ANALYSIS.splits_intervals() {
+            assert!(pending.intervals.work() >= crate::web::helper::MIN_SHARED_WORK, "{}", C::ANALYSIS);
         }
-        let mut e = Engines::new();
-        every_capability!(check, &mut e);
+        let halves = pending.intervals.halves();
+        let joined = halves.join(&halves.here.compute(), &halves.there.compute()).unwrap();
+        let split = pending.finish(&joined).unwrap();
+        assert!(split.len() == whole.len() && split == whole, "{}: the same packed result", C::ANALYSIS);
     }
 
-    /// The worker's way (intervals left to compute, half of them on its helper) packs the same
-    /// bytes as the CLI's (`run`, every interval here); only rescoring leaves intervals, and its
-    /// demo leaves enough that the viewer's demo (and its e2e tests) go through the helper.
-    #[test]
-    fn intervals_computed_in_halves_give_the_same_result() {
-        fn check<C: Capability>() {
-            let files = || demo_files(C::ANALYSIS).unwrap().into_iter().map(|f| (f, None)).collect();
-            let request = Payload::pack(&C::Request::default()).unwrap();
-            let whole = Engines::new().run(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet()).unwrap();
-            let pending = Engines::new()
-                .run_unfinished(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet())
-                .unwrap_or_else(|e| panic!("{}: {}", C::ANALYSIS, e.error));
-            assert_eq!(!pending.intervals.is_empty(), C::ANALYSIS.splits_intervals(), "{}", C::ANALYSIS);
-            if C::ANALYSIS.splits_intervals() {
-                assert!(pending.intervals.work() >= crate::web::helper::MIN_SHARED_WORK, "{}", C::ANALYSIS);
+    /// One test per capability, so the test threads share the demos.
+    macro_rules! demo_tests {
+        ($($name:ident: $cap:ty),* $(,)?) => {
+            mod every_demo_runs_with_its_defaults_and_in_halves_gives_the_same_result {
+                use super::*;
+                $( #[test] fn $name() { demo_runs_and_in_halves_gives_the_same_result::<$cap>() } )*
+
+                #[test]
+                fn of_every_capability() {
+                    let listed = [$(<$cap as Capability>::ANALYSIS),*];
+                    assert!(Analysis::ALL.iter().all(|a| listed.contains(a)), "a capability's demo test is missing");
+                }
             }
-            let halves = pending.intervals.halves();
-            let joined = halves.join(&halves.here.compute(), &halves.there.compute()).unwrap();
-            let split = pending.finish(&joined).unwrap();
-            assert!(split.len() == whole.len() && split == whole, "{}: the same packed result", C::ANALYSIS);
-        }
-        every_capability!(check);
+        };
     }
+    demo_tests!(rescore: Rescore, compare: Compare, probe: Probe, reclaim: Reclaim, answers: Answers,
+        ablation: Ablation, claims: Claims, rules: Rules, trec_eval: TrecEval, labels: Labels,
+        calibration: Calibration, alignment: Alignment, compliance: Compliance);
 
     #[test]
     fn invalid_settings_are_the_cores_refusal_and_keep_the_inputs() {
