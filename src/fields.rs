@@ -176,7 +176,7 @@ macro_rules! whole_number_fields {
     )*};
 }
 
-whole_number_fields!(usize, u64, u32);
+whole_number_fields!(usize, u64, u32, i64);
 
 impl FieldValue for f64 {
     const KIND: Kind = Kind::Number;
@@ -237,6 +237,45 @@ impl Codec<Vec<String>> for Entries {
     }
     fn to_text(value: &Vec<String>) -> String {
         value.join("; ")
+    }
+}
+
+/// Pairs `A:B` ([`Kind::Entries`]): repeated on the command line, `,`-, `;`- or
+/// line-separated as text (`a:b, c:d`).
+pub struct Pairs;
+
+impl Codec<Vec<(String, String)>> for Pairs {
+    const KIND: Kind = Kind::Entries;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Vec<(String, String)>, String> {
+        text.split([',', ';', '\n'])
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(|p| match p.split_once(':') {
+                Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                    Ok((a.trim().to_string(), b.trim().to_string()))
+                }
+                _ => Err(format!("`{p}`: expected A:B")),
+            })
+            .collect()
+    }
+    fn to_text(value: &Vec<(String, String)>) -> String {
+        value.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// An on/off setting stated by its opposite: the field `no_sweep` ("skip the K-sweep") sets
+/// `sweep = false` when on.
+pub struct Negated;
+
+impl Codec<bool> for Negated {
+    const KIND: Kind = Kind::Flag;
+    const OPTIONAL: bool = false;
+    fn from_text(text: &str) -> Result<bool, String> {
+        bool::from_text(text).map(|on| !on)
+    }
+    fn to_text(value: &bool) -> String {
+        (!value).to_string()
     }
 }
 
@@ -543,6 +582,8 @@ mod tests {
             groups: Vec<String> = Vec::new(), via Entries, label "groups", help "Groups.";
             shades: Vec<Shade> = vec![Shade::Light, Shade::Dark], label "shades", help "Shades.";
             pair: Option<(Shade, Shade)> = None, label "pair", help "Two shades.";
+            contrasts: Vec<(String, String)> = Vec::new(), via Pairs, label "contrasts", help "A:B.";
+            run as "skip": bool = true, via Negated, label "skip", help "Skip it.";
         }
         unlisted {
             other: u8 = 7;
@@ -563,6 +604,8 @@ mod tests {
             ("groups", "a=x,y; b=z"),
             ("shades", "dark"),
             ("pair", "dark:light"),
+            ("contrasts", "a:b, c:d"),
+            ("skip", "true"),
         ] {
             s.set_text(name, text).unwrap();
             assert_eq!(s.text(name).as_deref(), Some(text), "{name}");
@@ -580,6 +623,8 @@ mod tests {
                 groups: vec!["a=x,y".into(), "b=z".into()],
                 shades: vec![Shade::Dark],
                 pair: Some((Shade::Dark, Shade::Light)),
+                contrasts: vec![("a".into(), "b".into()), ("c".into(), "d".into())],
+                run: false,
                 other: 7
             }
         );
@@ -594,6 +639,10 @@ mod tests {
         assert_eq!(s.set_text("nothing", "1").unwrap_err(), "there is no setting `nothing`");
         assert_eq!(s.set_text("shades", "light,grey").unwrap_err(), "`grey` is not one of light, dark");
         assert_eq!(s.set_text("pair", "light").unwrap_err(), "`light` is not two names as A:B");
+        assert_eq!(s.set_text("contrasts", "a:b; c:").unwrap_err(), "`c:`: expected A:B");
+        s.set_text("contrasts", "a : b\nc:d").unwrap();
+        assert_eq!(s.contrasts, [("a".to_string(), "b".to_string()), ("c".to_string(), "d".to_string())]);
+        s.contrasts.clear();
         assert_eq!(s, Sample::default(), "a refused text changes nothing");
         s.set_text("column", "  ").unwrap();
         assert_eq!(s.column, None);
@@ -608,11 +657,14 @@ mod tests {
         assert_eq!(Sample::field("shade").unwrap().choices(), ["light", "dark"]);
         assert!(matches!(Sample::field("groups").unwrap().kind, Kind::Entries));
         assert_eq!(Sample::field("shades").unwrap().choices(), ["light", "dark"]);
-        assert_eq!(Sample::fields().len(), 10, "the unlisted member is not a field");
+        assert!(matches!(Sample::field("contrasts").unwrap().kind, Kind::Entries));
+        assert!(matches!(Sample::field("skip").unwrap().kind, Kind::Flag));
+        assert_eq!(Sample::default().text("skip").as_deref(), Some("false"), "run = true: skip is off");
+        assert_eq!(Sample::fields().len(), 12, "the unlisted member is not a field");
         assert_eq!(
             fields_line(&Sample::default()),
             "column=auto bins=10 level=0.95 shade=light fit=auto strict=false limit=auto groups=auto \
-             shades=light,dark pair=auto"
+             shades=light,dark pair=auto contrasts=auto skip=false"
         );
     }
 

@@ -494,7 +494,7 @@ fn a_file_given_to_the_wrong_option_is_named_by_what_its_content_looks_like() {
 #[test]
 fn declared_settings_are_the_subcommands_options() {
     use memaudit::fields::{Field, Fields};
-    let declared: [(&str, Vec<&'static Field>); 7] = [
+    let declared: [(&str, Vec<&'static Field>); 9] = [
         ("calibration", memaudit::calibration::CalibrationRequest::fields()),
         ("alignment", memaudit::alignment::AlignmentRequest::fields()),
         ("ablation", memaudit::ablation::AblationRequest::fields()),
@@ -502,6 +502,8 @@ fn declared_settings_are_the_subcommands_options() {
         ("labels", memaudit::label_audit::LabelsRequest::fields()),
         ("answers", memaudit::answers::AnswersRequest::fields()),
         ("probe", memaudit::probe::ProbeRequest::fields()),
+        ("reclaim", memaudit::reclaim::ReclaimRequest::fields()),
+        ("claims", memaudit::claims::ClaimsRequest::fields()),
     ];
     for (sub, fields) in declared {
         assert!(fields.len() >= 4, "{sub}: {} fields", fields.len());
@@ -576,4 +578,37 @@ fn declared_settings_are_the_subcommands_options() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("'--diff'") && err.contains("not two names as A:B"), "{err}");
+    // Reclaim: repeated pairs, a choice and a flag of its bootstrap group reach the request.
+    let trials = "static/demo/reclaim/trials.jsonl";
+    let v = json_of(&[
+        "reclaim",
+        "--trials",
+        trials,
+        "--contrast",
+        "source_first:lossy",
+        "--contrast",
+        "summary:blank",
+        "--resampler",
+        "chacha8",
+        "--cluster-by-problem",
+        "--bootstrap",
+        "200",
+        "--format",
+        "json",
+    ]);
+    let s = &v["settings"];
+    assert_eq!(s["contrasts"], serde_json::json!([["source_first", "lossy"], ["summary", "blank"]]));
+    assert_eq!((s["bootstrap"]["engine"].as_str(), s["bootstrap"]["resamples"].as_u64()), (Some("chacha8"), Some(200)));
+    assert_eq!(s["bootstrap"]["cluster_by_problem"], true);
+    let out = run(&["reclaim", "--trials", trials, "--contrast", "source_first"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("'--contrast'") && err.contains("expected A:B"), "{err}");
+    // Claims: the flag stated by its opposite (--no-sweep sets sweep = false).
+    let scores = "tests/reference/paper_fixtures/seed000_scores.csv";
+    let v = json_of(&["claims", "--data", scores, "--no-sweep", "--bootstrap", "100", "--format", "json"]);
+    assert!(v["sweep"].is_null(), "no K-sweep: {}", v["sweep"]);
+    let v = json_of(&["claims", "--data", scores, "--bootstrap", "100", "--seed", "7", "--format", "json"]);
+    assert!(v["sweep"].is_object(), "the K-sweep by default");
+    assert_eq!(v["settings"]["seed"], 7);
 }

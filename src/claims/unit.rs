@@ -25,37 +25,22 @@ use crate::stats::bootstrap::Bootstrap;
 /// The K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.
 pub struct Claims;
 
-/// `memaudit claims [--metric M] [--contrast A:B …] [--slack S] [--base-k K] [--bootstrap B]
-/// [--seed S] [--confidence C] [--no-sweep]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ClaimsRequest {
-    /// The score column (default: score, value, sem, correct, f1, … or the only numeric column).
-    pub metric: Option<String>,
-    /// Contrasts of the K-sweep, A − B (default: every pair of arms).
-    pub contrasts: Vec<(String, String)>,
-    /// Δ-stability slack, in the data's units (0.02 = 2pp for 0/1 scores).
-    pub slack: f64,
-    /// The K other Ks are compared with (default: the smallest).
-    pub base_k: Option<i64>,
-    pub bootstrap: usize,
-    pub seed: u64,
-    pub confidence: f64,
-    /// Run the K-sweep (off: claims and linting only).
-    pub sweep: bool,
-}
-
-impl Default for ClaimsRequest {
-    fn default() -> Self {
-        ClaimsRequest {
-            metric: None,
-            contrasts: Vec::new(),
-            slack: 0.02,
-            base_k: None,
-            bootstrap: 10_000,
-            seed: 42,
-            confidence: 0.95,
-            sweep: true,
-        }
+crate::fields! {
+    /// The claims check's settings (the bootstrap's defaults are seed-000's: B = 10,000, seed 42).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct ClaimsRequest {
+        metric: Option<String> = None, label "score column",
+            help "The score column (default: score, value, sem, correct, f1, … or the only numeric column).";
+        contrasts as "contrast": Vec<(String, String)> = Vec::new(), via crate::fields::Pairs, label "contrasts",
+            help "Contrasts of the K-sweep, A:B for A − B (repeatable; default: every pair of arms).";
+        slack: f64 = 0.02, label "\u{0394}-stability slack",
+            help "\u{0394}-stability slack, in the data's units (0.02 = 2pp for 0/1 scores).";
+        base_k: Option<i64> = None, label "base K", help "The K other Ks are compared with (default: the smallest).";
+        bootstrap: usize = 10_000, label "resamples", help "Bootstrap resamples of every interval.";
+        seed: u64 = 42, label "seed", help "Seed of the ChaCha8 stream behind every interval.";
+        confidence: f64 = 0.95, label "confidence", help "Confidence level of the intervals.";
+        sweep as "no_sweep": bool = true, via crate::fields::Negated, label "skip the K-sweep",
+            help "Skip the K-sweep (claims and linting only).";
     }
 }
 
@@ -103,6 +88,9 @@ pub struct ClaimsOverview {
 
 impl Capability for Claims {
     const ANALYSIS: Analysis = Analysis::Claims;
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <ClaimsRequest as crate::fields::Fields>::fields()
+    }
     const ROLES: &'static [FileRole] = &[FileRole::Scores, FileRole::Claims, FileRole::Table];
 
     type Request = ClaimsRequest;

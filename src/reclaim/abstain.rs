@@ -27,8 +27,6 @@
 //! such trials in a warning. reclaim-eval has no time problems in its probe; for them memaudit
 //! uses the strict time parse [extension].
 
-use serde::{Deserialize, Serialize};
-
 use super::score::{AnswerKind, extract_time, parse_answer, word_on_answer_line};
 
 /// reclaim-eval `probe.py` `_HEDGE`, in its order.
@@ -93,28 +91,20 @@ pub const NONANSWER_WORDS: [&str; 42] = [
     "based",
 ];
 
-/// Which trials count as abstentions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum AbstainRule {
-    /// No committed value on the ANSWER line (the paper's tables).
-    #[default]
-    Strict,
-    /// reclaim-eval's behavioural `_is_abstain`: no parsable answer or any hedge phrase in the
-    /// raw reply (needs replies; rows without one fall back to `strict`, counted).
-    Hedge,
+crate::choice! {
+    /// Which trials count as abstentions.
+    #[derive(Default)]
+    pub enum AbstainRule {
+        /// No committed value on the ANSWER line (the paper's tables).
+        #[default]
+        Strict = "strict",
+        /// reclaim-eval's behavioural `_is_abstain`: no parsable answer or any hedge phrase in the
+        /// raw reply (needs replies; rows without one fall back to `strict`, counted).
+        Hedge = "hedge",
+    }
 }
 
 impl AbstainRule {
-    /// The name used on the command line, in JSON and in CSV.
-    pub fn name(self) -> &'static str {
-        match self {
-            AbstainRule::Strict => "strict",
-            AbstainRule::Hedge => "hedge",
-        }
-    }
-
     /// The rule of a name (`strict`, `hedge`).
     pub fn parse(s: &str) -> Option<AbstainRule> {
         match s.trim().to_ascii_lowercase().as_str() {

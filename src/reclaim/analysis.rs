@@ -41,54 +41,43 @@ use super::trials::Trial;
 use crate::cells::{CellItems, Populations};
 use crate::probe::warnings::{ProbeWarningKind as W, ProbeWarnings};
 
-/// Where each trial's correctness comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum ScoreMode {
-    /// Strict re-scoring where the reply and the truth are known, stored values elsewhere.
-    #[default]
-    Auto,
-    /// Always the stored `correct` / `answer` / `bucket`.
-    Stored,
-    /// Strict re-scoring; trials that cannot be re-scored fall back to stored values (counted).
-    Strict,
+crate::choice! {
+    /// Where each trial's correctness comes from.
+    #[derive(Default)]
+    pub enum ScoreMode {
+        /// Strict re-scoring where the reply and the truth are known, stored values elsewhere.
+        #[default]
+        Auto = "auto",
+        /// Always the stored `correct` / `answer` / `bucket`.
+        Stored = "stored",
+        /// Strict re-scoring; trials that cannot be re-scored fall back to stored values (counted).
+        Strict = "strict",
+    }
 }
 
-/// Analysis settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ReclaimSettings {
-    pub bootstrap: BootstrapSettings,
-    pub score: ScoreMode,
-    /// MultiWOZ: fall back to the last time anywhere when no ANSWER line has one.
-    pub loose_time: bool,
-    /// The policies of the worse-than-empty contrast.
-    pub lossy_policy: String,
-    pub blank_policy: String,
-    /// Extra RR contrasts a − b.
-    pub contrasts: Vec<(String, String)>,
-    /// Which non-recovered trials count as abstentions (`strict`, the paper's tables, or
-    /// `hedge`, reclaim-eval's behavioural `_is_abstain`).
-    #[serde(default)]
-    pub abstain: AbstainRule,
-    /// Pool trials across the sweep's design values (`n`, `budget`, `store`, …) instead of one
-    /// cell per combination (`--pool-design`; off: never pooled silently).
-    #[serde(default)]
-    pub pool_design: bool,
-}
-
-impl Default for ReclaimSettings {
-    fn default() -> Self {
-        ReclaimSettings {
-            bootstrap: BootstrapSettings::default(),
-            score: ScoreMode::Auto,
-            loose_time: false,
-            lossy_policy: "lossy".into(),
-            blank_policy: "blank".into(),
-            contrasts: Vec::new(),
-            abstain: AbstainRule::Strict,
-            pool_design: false,
-        }
+crate::fields! {
+    /// Analysis settings.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct ReclaimSettings {
+        score: ScoreMode = ScoreMode::Auto, label "scoring",
+            help "Where correctness comes from: strict re-scoring of replies where possible (auto), stored values, or strict.";
+        loose_time: bool = false, label "MultiWOZ: any time in the reply",
+            help "MultiWOZ: fall back to the last time anywhere in a reply without an ANSWER-line time.";
+        lossy_policy as "lossy": String = "lossy".into(), label "lossy policy",
+            help "The lossy policy of the worse-than-empty contrast.";
+        blank_policy as "blank": String = "blank".into(), label "empty-memory policy",
+            help "The empty-memory policy of the worse-than-empty contrast.";
+        contrasts as "contrast": Vec<(String, String)> = Vec::new(), via crate::fields::Pairs, label "RR contrasts",
+            help "An RR contrast A:B (RR(A) − RR(B) per model, g and arm). Repeatable.";
+        #[serde(default)]
+        abstain: AbstainRule = AbstainRule::Strict, label "abstention",
+            help "Which non-recovered trials count as abstentions: strict (no ANSWER-line value, the paper's tables) or hedge (reclaim-eval's _is_abstain; needs replies).";
+        #[serde(default)]
+        pool_design: bool = false, label "pool every design column found",
+            help "Pool trials across every design column found (prompt, n, budget, H, …) instead of one cell per combination (pooling one column is a cell setting).";
+    }
+    groups {
+        bootstrap: BootstrapSettings = BootstrapSettings::default();
     }
 }
 

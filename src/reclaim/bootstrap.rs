@@ -29,50 +29,30 @@ use super::pyrandom::PyRandom;
 use crate::stats::bootstrap::{Interval, Resampler, Scheme};
 use crate::stats::quantile::quantile_sorted;
 
-/// Which resampler draws the bootstrap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum Engine {
-    /// CPython `random.Random(seed)`: reproduces reclaim-eval's intervals exactly.
-    #[default]
-    Python,
-    /// memaudit's ChaCha8 resampler (not digit-compatible with the paper).
-    #[serde(rename = "chacha8")]
-    #[cfg_attr(feature = "cli", value(name = "chacha8"))]
-    ChaCha8,
-}
-
-impl Engine {
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Python => "python",
-            Engine::ChaCha8 => "chacha8",
-        }
+crate::choice! {
+    /// Which resampler draws the bootstrap.
+    #[derive(Default)]
+    pub enum Engine {
+        /// CPython `random.Random(seed)`: reproduces reclaim-eval's intervals exactly.
+        #[default]
+        Python = "python",
+        /// memaudit's ChaCha8 resampler (not digit-compatible with the paper).
+        ChaCha8 = "chacha8",
     }
 }
 
-/// Bootstrap settings. The default is reclaim-eval's: Python engine, 5,000 resamples, seed 0,
-/// 95%, iid.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct BootstrapSettings {
-    pub engine: Engine,
-    pub resamples: usize,
-    pub seed: u64,
-    pub confidence: f64,
-    /// Resample whole problems instead of trials.
-    pub cluster_by_problem: bool,
-}
-
-impl Default for BootstrapSettings {
-    fn default() -> Self {
-        BootstrapSettings {
-            engine: Engine::Python,
-            resamples: 5000,
-            seed: 0,
-            confidence: 0.95,
-            cluster_by_problem: false,
-        }
+crate::fields! {
+    /// Bootstrap settings. The default is reclaim-eval's: Python engine, 5,000 resamples, seed
+    /// 0, 95%, iid.
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+    pub struct BootstrapSettings {
+        engine as "resampler": Engine = Engine::Python, label "resampler",
+            help "Bootstrap resampler: python (CPython random.Random, reproduces reclaim-eval's intervals exactly) or chacha8 (memaudit's, not digit-compatible).";
+        resamples as "bootstrap": usize = 5000, label "resamples", help "Bootstrap resamples.";
+        seed: u64 = 0, label "seed", help "Bootstrap seed.";
+        confidence: f64 = 0.95, label "confidence", help "Confidence level.";
+        cluster_by_problem: bool = false, label "resample whole problems",
+            help "Resample whole problems (every seed of a drawn problem) instead of trials.";
     }
 }
 

@@ -17,20 +17,26 @@ use crate::report::Table;
 /// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
 pub struct Reclaim;
 
-/// `memaudit reclaim [--arm A] [--resampler R] [--bootstrap B] … [--contrast A:B]`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ReclaimRequest {
-    pub settings: ReclaimSettings,
-    /// Keep only trials of this arm (reclaim-eval's tables use `directed`).
-    pub arm: Option<String>,
-    /// The column that identifies the problem in rows without a `pid` (reclaim-eval's sweeps:
-    /// `store`); a reading option.
-    #[serde(default)]
-    pub item: Option<String>,
-    /// How trials become cells: design columns pooled or keyed, the problem set, common
-    /// problems only ([`crate::cells`]).
-    #[serde(default)]
-    pub cells: crate::cells::CellSettings,
+crate::fields! {
+    /// The reclaim analysis' settings.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct ReclaimRequest {
+        arm: Option<String> = None, label "arm",
+            help "Keep only trials of this arm (reclaim-eval's tables use directed).";
+        /// A reading option.
+        #[serde(default)]
+        item: Option<String> = None, label "item column",
+            help "The column identifying the problem in rows without a pid (reclaim-eval's size/noise sweeps and cascade files: e.g. store).";
+    }
+    groups {
+        settings: ReclaimSettings = ReclaimSettings::default();
+    }
+    unlisted {
+        /// How trials become cells: design columns pooled or keyed, the problem set, common
+        /// problems only ([`crate::cells`]).
+        #[serde(default)]
+        cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
+    }
 }
 
 impl Validate for ReclaimRequest {
@@ -91,6 +97,9 @@ pub struct ReclaimOverview {
 
 impl Capability for Reclaim {
     const ANALYSIS: Analysis = Analysis::Reclaim;
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <ReclaimRequest as crate::fields::Fields>::fields()
+    }
     const ROLES: &'static [FileRole] = &[FileRole::Trials, FileRole::Keys];
 
     type Request = ReclaimRequest;

@@ -5,29 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use memaudit::ablation::{Ablation, AblationRequest, AblationSettings, AblationTable};
+use memaudit::ablation::{Ablation, AblationRequest, AblationTable};
 use memaudit::capability::FileRole;
 
 use crate::common::{Failure, Output, emit, inputs, run};
 use crate::fields::FieldArgs;
-
-fn defaults() -> AblationSettings {
-    AblationSettings::default()
-}
-
-/// Bootstrap settings of `claims` (seed-000's B = 10,000, seed 42): the defaults of ablation's fields.
-#[derive(Args, Clone)]
-pub(crate) struct BootArgs {
-    /// Bootstrap resamples of every interval.
-    #[arg(long, default_value_t = defaults().bootstrap)]
-    pub(crate) bootstrap: usize,
-    /// Seed of the ChaCha8 stream behind every interval.
-    #[arg(long, default_value_t = defaults().seed)]
-    pub(crate) seed: u64,
-    /// Confidence level of the intervals.
-    #[arg(long, default_value_t = defaults().confidence)]
-    pub(crate) confidence: f64,
-}
 
 #[derive(Args)]
 pub(crate) struct AblationArgs {

@@ -8,12 +8,8 @@ use clap::Args;
 use memaudit::capability::FileRole;
 use memaudit::claims::{Claims, ClaimsRequest, ClaimsTable};
 
-use crate::ablation::BootArgs;
-use crate::common::{Failure, Output, emit, fail, inputs, pair, run};
-
-fn defaults() -> ClaimsRequest {
-    ClaimsRequest::default()
-}
+use crate::common::{Failure, Output, emit, fail, inputs, run};
+use crate::fields::FieldArgs;
 
 #[derive(Args)]
 pub(crate) struct ClaimsArgs {
@@ -26,23 +22,8 @@ pub(crate) struct ClaimsArgs {
     /// Printed tables to lint (estimate, ci, n, mean_a, mean_b, n_a, n_b, delta, …). Repeatable.
     #[arg(long = "printed-table")]
     pub(crate) printed: Vec<PathBuf>,
-    /// The score column (default: score, value, sem, correct, f1, … or the only numeric column).
-    #[arg(long)]
-    pub(crate) metric: Option<String>,
-    /// Contrasts of the K-sweep, `A:B` for A − B (repeatable; default: every pair of arms).
-    #[arg(long)]
-    pub(crate) contrast: Vec<String>,
-    /// Δ-stability slack, in the data's units (0.02 = 2pp for 0/1 scores).
-    #[arg(long, default_value_t = defaults().slack)]
-    pub(crate) slack: f64,
-    /// The K other Ks are compared with (default: the smallest).
-    #[arg(long)]
-    pub(crate) base_k: Option<i64>,
     #[command(flatten)]
-    pub(crate) boot: BootArgs,
-    /// Skip the K-sweep (claims and linting only).
-    #[arg(long)]
-    pub(crate) no_sweep: bool,
+    pub(crate) settings: FieldArgs<ClaimsRequest>,
     #[command(flatten)]
     pub(crate) output: Output<ClaimsTable>,
 }
@@ -51,16 +32,7 @@ pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
     if args.claims.is_some() && args.data.is_none() {
         return Err(fail("--claims needs --data (the per-query scores the claims are recomputed from)"));
     }
-    let request = ClaimsRequest {
-        metric: args.metric.clone(),
-        contrasts: args.contrast.iter().map(|c| pair(c, "--contrast")).collect::<Result<_, _>>()?,
-        slack: args.slack,
-        base_k: args.base_k,
-        bootstrap: args.boot.bootstrap,
-        seed: args.boot.seed,
-        confidence: args.boot.confidence,
-        sweep: !args.no_sweep,
-    };
+    let request = args.settings.0;
     let mut given: Vec<(PathBuf, Option<FileRole>)> = Vec::new();
     given.extend(args.data.iter().map(|p| (p.clone(), Some(FileRole::Scores))));
     given.extend(args.claims.iter().map(|p| (p.clone(), Some(FileRole::Claims))));

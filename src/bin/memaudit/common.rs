@@ -366,11 +366,3 @@ where
         },
     }
 }
-
-/// `A:B` (a contrast, a diff) as two non-empty names.
-pub(crate) fn pair(text: &str, option: &str) -> Result<(String, String), Failure> {
-    match text.split_once(':') {
-        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => Ok((a.trim().into(), b.trim().into())),
-        _ => Err(fail(format!("{option} `{text}`: expected A:B"))),
-    }
-}

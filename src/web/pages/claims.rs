@@ -23,6 +23,7 @@ use crate::plots::{DeltaForest, KSweepPlot};
 use crate::report::{Table, serde_name};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{
     Column, Kind, Look, RowAttrs, Val, columns_exports, grid, table_exports, table_grid,
 };
@@ -33,72 +34,17 @@ use crate::web::format::{count, duration};
 /// A claims check as the page keeps it.
 type ClaimsBatch = super::tool::BatchOf<Claims>;
 
-/// The settings as edited.
-#[derive(Debug, Clone, PartialEq)]
+/// The settings as edited: the files' roles and the text of every declared field.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
     pub roles: BTreeMap<String, FileRole>,
-    /// Empty: the data's default metric.
-    pub metric: String,
-    /// `a:b, c:d` (empty: every pair of arms).
-    pub contrasts: String,
-    pub slack: String,
-    /// Empty: the smallest K.
-    pub base_k: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub confidence: String,
-    pub sweep: bool,
-}
-
-impl Default for Draft {
-    fn default() -> Self {
-        let r = ClaimsRequest::default();
-        Draft {
-            roles: BTreeMap::new(),
-            metric: String::new(),
-            contrasts: String::new(),
-            slack: r.slack.to_string(),
-            base_k: String::new(),
-            bootstrap: r.bootstrap.to_string(),
-            seed: r.seed.to_string(),
-            confidence: r.confidence.to_string(),
-            sweep: r.sweep,
-        }
-    }
+    pub fields: FieldDraft<ClaimsRequest>,
 }
 
 impl Draft {
     /// The request, or what cannot be parsed (naming the field).
     pub fn parse(&self) -> Result<ClaimsRequest, String> {
-        let whole = |what: &str, v: &str| {
-            v.trim().parse::<u64>().map_err(|_| format!("{what}: `{}` is not a whole number", v.trim()))
-        };
-        let number = |what: &str, v: &str| {
-            v.trim().parse::<f64>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
-        };
-        let mut contrasts = Vec::new();
-        for c in self.contrasts.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-            match c.split_once(':') {
-                Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
-                    contrasts.push((a.trim().to_string(), b.trim().to_string()))
-                }
-                _ => return Err(format!("contrast `{c}`: use ARM_A:ARM_B")),
-            }
-        }
-        let base_k = match self.base_k.trim() {
-            "" => None,
-            k => Some(k.parse::<i64>().map_err(|_| format!("base K: `{k}` is not a whole number"))?),
-        };
-        Ok(ClaimsRequest {
-            metric: (!self.metric.trim().is_empty()).then(|| self.metric.trim().to_string()),
-            contrasts,
-            slack: number("slack", &self.slack)?,
-            base_k,
-            bootstrap: whole("resamples", &self.bootstrap)? as usize,
-            seed: whole("seed", &self.seed)?,
-            confidence: number("confidence", &self.confidence)?,
-            sweep: self.sweep,
-        })
+        self.fields.parse(ClaimsRequest::default())
     }
 }
 
@@ -398,18 +344,12 @@ impl Tool for Claims {
         let arms = b.map(|b| b.overview.arms.join(", ")).unwrap_or_default();
         html! {
             <>
-                { ui.select_field("claims-metric", "score column", &metrics, &d.metric, ui.on_select(|d: &mut Draft, v| d.metric = v)) }
-                { ui.select_field("claims-base-k", "base K", &ks, &d.base_k, ui.on_select(|d: &mut Draft, v| d.base_k = v)) }
-                { ui.text_field("claims-slack", "\u{0394}-stability slack", &d.slack, "in the data's units (0.02 = 2pp for 0/1 scores)", |d, v| d.slack = v) }
-                { ui.text_field("claims-bootstrap", "resamples", &d.bootstrap, "bootstrap resamples of every interval", |d, v| d.bootstrap = v) }
-                { ui.text_field("claims-seed", "seed", &d.seed, "seed of the ChaCha8 stream", |d, v| d.seed = v) }
-                { ui.text_field("claims-confidence", "confidence", &d.confidence, "", |d, v| d.confidence = v) }
-                <div class="field grow">
-                    <label for="claims-contrasts" title={format!("a − b at equal K; empty: every pair of arms ({arms})")}>{ "contrasts (a:b, …)" }</label>
-                    <input id="claims-contrasts" type="text" value={d.contrasts.clone()} placeholder="specialist:vanilla"
-                        oninput={ui.on_text(|d: &mut Draft, v| d.contrasts = v)} />
-                </div>
-                { ui.check_field("claims-sweep", "K-sweep (with per-query scores)", d.sweep, |d, on| d.sweep = on) }
+                { ui.select_field("claims-metric", "score column", &metrics, d.fields.text("metric"), ui.on_select(|d: &mut Draft, v| d.fields.set("metric", v))) }
+                { ui.select_field("claims-base-k", "base K", &ks, d.fields.text("base_k"), ui.on_select(|d: &mut Draft, v| d.fields.set("base_k", v))) }
+                { ui.fields_form_with("claims", &d.fields, |d: &mut Draft| &mut d.fields, &["metric", "base_k"], &[("contrast", "claims-contrasts")]) }
+                if !arms.is_empty() {
+                    <p class="muted" id="claims-arms">{ format!("Contrasts are a − b at equal K; empty: every pair of arms ({arms}).") }</p>
+                }
             </>
         }
     }

@@ -6,20 +6,19 @@
 
 use std::rc::Rc;
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::{
     ErrorView, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file, report_state,
 };
 use crate::capability::FileSummary;
+use crate::fields::Fields;
 use crate::plots::ReclaimPlot;
-use crate::reclaim::{
-    AbstainRule, Engine, Reclaim, ReclaimOverview, ReclaimReport, ReclaimRequest, ReclaimSettings, ReclaimTable,
-    ScoreMode, reclaim_table,
-};
+use crate::reclaim::{Reclaim, ReclaimOverview, ReclaimReport, ReclaimRequest, ReclaimTable, reclaim_table};
 use crate::web::components::Section;
 use crate::web::components::export::{lazy_exports, text_download, to_json};
+use crate::web::components::fields::{FieldDraft, field_id, field_input};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, int_cell, num_cell, signed_cell, text_cell};
@@ -44,25 +43,11 @@ pub struct ReclaimBatch {
     pub inputs: Rc<Vec<crate::attach::InputInfo>>,
 }
 
-/// The settings form as edited.
+/// The settings form as edited: the text of every declared field of [`ReclaimRequest`], and the
+/// cells' form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
-    pub engine: Engine,
-    pub resamples: String,
-    pub seed: String,
-    pub confidence: String,
-    pub cluster_by_problem: bool,
-    pub score: ScoreMode,
-    pub loose_time: bool,
-    pub abstain: AbstainRule,
-    pub lossy: String,
-    pub blank: String,
-    /// `a:b, c:d`
-    pub contrasts: String,
-    pub arm: String,
-    /// The item column of rows without a `pid` (sweeps).
-    pub item: String,
-    pub pool_design: bool,
+    pub fields: FieldDraft<ReclaimRequest>,
     /// How trials become cells (pooled and split columns, problem set, common problems).
     pub cells: crate::web::components::cells::CellDraft,
 }
@@ -73,65 +58,30 @@ impl Default for Draft {
     }
 }
 
+/// The page's ids of fields whose id is not `reclaim-{name}` (kept for links and tests).
+const IDS: &[(&str, &str)] = &[
+    ("bootstrap", "reclaim-resamples"),
+    ("cluster_by_problem", "reclaim-cluster"),
+    ("contrast", "reclaim-contrast-input"),
+];
+
 impl Draft {
     pub fn from_run(r: &ReclaimRequest) -> Draft {
-        let s = &r.settings;
-        Draft {
-            engine: s.bootstrap.engine,
-            resamples: s.bootstrap.resamples.to_string(),
-            seed: s.bootstrap.seed.to_string(),
-            confidence: s.bootstrap.confidence.to_string(),
-            cluster_by_problem: s.bootstrap.cluster_by_problem,
-            score: s.score,
-            loose_time: s.loose_time,
-            abstain: s.abstain,
-            lossy: s.lossy_policy.clone(),
-            blank: s.blank_policy.clone(),
-            contrasts: s.contrasts.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(", "),
-            arm: r.arm.clone().unwrap_or_default(),
-            item: r.item.clone().unwrap_or_default(),
-            pool_design: s.pool_design,
-            cells: crate::web::components::cells::CellDraft::of(&r.cells),
-        }
+        Draft { fields: FieldDraft::of(r), cells: crate::web::components::cells::CellDraft::of(&r.cells) }
     }
 
     /// The run, or what is wrong (naming the field).
     pub fn parse(&self) -> Result<ReclaimRequest, String> {
-        let mut s = ReclaimSettings::default();
-        s.bootstrap.engine = self.engine;
-        s.bootstrap.resamples = self
-            .resamples
-            .trim()
-            .parse()
-            .map_err(|_| format!("resamples: `{}` is not a whole number", self.resamples.trim()))?;
-        s.bootstrap.seed =
-            self.seed.trim().parse().map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?;
-        s.bootstrap.confidence = self
-            .confidence
-            .trim()
-            .parse()
-            .map_err(|_| format!("confidence: `{}` is not a number", self.confidence.trim()))?;
-        s.bootstrap.cluster_by_problem = self.cluster_by_problem;
-        s.score = self.score;
-        s.loose_time = self.loose_time;
-        s.abstain = self.abstain;
-        s.lossy_policy = self.lossy.trim().to_string();
-        s.blank_policy = self.blank.trim().to_string();
-        s.pool_design = self.pool_design;
-        for c in self.contrasts.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-            match c.split_once(':') {
-                Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
-                    s.contrasts.push((a.trim().to_string(), b.trim().to_string()))
-                }
-                _ => return Err(format!("contrast `{c}`: use POLICY_A:POLICY_B")),
-            }
-        }
-        Ok(ReclaimRequest {
-            settings: s,
-            arm: (!self.arm.is_empty()).then(|| self.arm.clone()),
-            item: Some(self.item.trim().to_string()).filter(|i| !i.is_empty()),
-            cells: self.cells.parse()?,
-        })
+        Ok(ReclaimRequest { cells: self.cells.parse()?, ..self.fields.parse(ReclaimRequest::default())? })
+    }
+
+    /// The arm chosen (empty: every trial).
+    fn arm(&self) -> &str {
+        self.fields.text("arm")
+    }
+
+    fn clear_arm(&mut self) {
+        self.fields.set("arm", String::new());
     }
 }
 
@@ -225,25 +175,22 @@ impl ReclaimPage {
     fn view_settings(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let d = &self.draft;
-        // Text fields follow every keystroke (Yew keeps an input's value equal to the draft).
-        let text = |f: fn(&mut Draft, String)| {
-            link.callback(move |e: InputEvent| {
-                let v = e.target_unchecked_into::<HtmlInputElement>().value();
-                Msg::Edit(Box::new(move |d: &mut Draft| f(d, v)))
-            })
-        };
-        let check = |f: fn(&mut Draft, bool)| {
-            link.callback(move |e: Event| {
-                let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-                Msg::Edit(Box::new(move |d: &mut Draft| f(d, on)))
-            })
-        };
         let select = |f: fn(&mut Draft, &str)| {
             link.callback(move |e: Event| {
                 let v = e.target_unchecked_into::<HtmlSelectElement>().value();
                 Msg::Edit(Box::new(move |d: &mut Draft| f(d, &v)))
             })
         };
+        // Every declared field but the arm (a choice among the trials' arms), drawn from its
+        // declaration; text follows every keystroke (Yew keeps an input's value equal to the draft).
+        let inputs = <ReclaimRequest as Fields>::fields().into_iter().filter(|f| f.name != "arm").map(|f| {
+            let name = f.name;
+            let on_text =
+                link.callback(move |v: String| Msg::Edit(Box::new(move |d: &mut Draft| d.fields.set(name, v))));
+            let id =
+                IDS.iter().find(|(n, _)| *n == name).map_or_else(|| field_id("reclaim", f), |(_, id)| id.to_string());
+            field_input(id, f, d.fields.text(name), on_text)
+        });
         let apply = link.callback(|e: SubmitEvent| {
             e.prevent_default();
             Msg::Apply
@@ -257,75 +204,15 @@ impl ReclaimPage {
                 <h2 id="reclaim-settings-title">{ "Settings" }</h2>
                 <div class="fields">
                     <div class="field">
-                        <label for="reclaim-resampler" title="CPython random.Random reproduces reclaim-eval's intervals exactly">{ "resampler" }</label>
-                        <select id="reclaim-resampler" onchange={select(|d, v| d.engine = if v == "chacha8" { Engine::ChaCha8 } else { Engine::Python })}>
-                            <option value="python" selected={d.engine == Engine::Python}>{ "python (reclaim-eval)" }</option>
-                            <option value="chacha8" selected={d.engine == Engine::ChaCha8}>{ "chacha8 (memaudit)" }</option>
+                        <label for="reclaim-arm" title={<ReclaimRequest as Fields>::field("arm").map(|f| f.help)}>{ "arm" }</label>
+                        <select id="reclaim-arm" onchange={select(|d, v| d.fields.set("arm", v.to_string()))} disabled={arms.is_empty()}>
+                            <option value="" selected={d.arm().is_empty()}>{ "all trials" }</option>
+                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.arm() == a.as_str()}>{ a.clone() }</option> }) }
                         </select>
                     </div>
-                    <div class="field">
-                        <label for="reclaim-resamples">{ "resamples" }</label>
-                        <input id="reclaim-resamples" type="number" value={d.resamples.clone()} oninput={text(|d, v| d.resamples = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-seed">{ "seed" }</label>
-                        <input id="reclaim-seed" type="number" value={d.seed.clone()} oninput={text(|d, v| d.seed = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-confidence">{ "confidence" }</label>
-                        <input id="reclaim-confidence" type="text" value={d.confidence.clone()} oninput={text(|d, v| d.confidence = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-score" title="where each trial's correctness comes from">{ "scoring" }</label>
-                        <select id="reclaim-score" onchange={select(|d, v| d.score = match v { "stored" => ScoreMode::Stored, "strict" => ScoreMode::Strict, _ => ScoreMode::Auto })}>
-                            <option value="auto" selected={d.score == ScoreMode::Auto}>{ "auto (strict where possible)" }</option>
-                            <option value="stored" selected={d.score == ScoreMode::Stored}>{ "stored outcomes" }</option>
-                            <option value="strict" selected={d.score == ScoreMode::Strict}>{ "strict re-scoring" }</option>
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-abstain" title="which trials that were not recovered count as abstentions">{ "abstention" }</label>
-                        <select id="reclaim-abstain" onchange={select(|d, v| d.abstain = AbstainRule::parse(v).unwrap_or_default())}>
-                            <option value="strict" selected={d.abstain == AbstainRule::Strict}>{ "strict: no ANSWER-line value (paper)" }</option>
-                            <option value="hedge" selected={d.abstain == AbstainRule::Hedge}>{ "hedge: or a hedge phrase in the reply (probe)" }</option>
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-arm">{ "arm" }</label>
-                        <select id="reclaim-arm" onchange={select(|d, v| d.arm = v.to_string())} disabled={arms.is_empty()}>
-                            <option value="" selected={d.arm.is_empty()}>{ "all trials" }</option>
-                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.arm == *a}>{ a.clone() }</option> }) }
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-lossy">{ "lossy policy" }</label>
-                        <input id="reclaim-lossy" type="text" value={d.lossy.clone()} oninput={text(|d, v| d.lossy = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-blank">{ "empty-memory policy" }</label>
-                        <input id="reclaim-blank" type="text" value={d.blank.clone()} oninput={text(|d, v| d.blank = v)} />
-                    </div>
-                    <div class="field grow">
-                        <label for="reclaim-contrast-input" title="RR(a) − RR(b) per model, g and arm">{ "RR contrasts (a:b, …)" }</label>
-                        <input id="reclaim-contrast-input" type="text" value={d.contrasts.clone()} oninput={text(|d, v| d.contrasts = v)}
-                            placeholder="source_first:lossy" />
-                    </div>
-                    <div class="field">
-                        <label for="reclaim-item" title="rows without a pid (reclaim-eval sweeps): the column naming the problem, e.g. store">{ "item column" }</label>
-                        <input id="reclaim-item" type="text" value={d.item.clone()} oninput={text(|d, v| d.item = v)} placeholder="pid" />
-                    </div>
-                    <div class="field checkbox">
-                        <label for="reclaim-pool-design"><input type="checkbox" id="reclaim-pool-design" checked={d.pool_design}
-                            onchange={check(|d, on| d.pool_design = on)} />{ " pool every design column found (prompt, n, budget, …)" }</label>
-                    </div>
+                    { for inputs }
                     <crate::web::components::cells::CellFields id="reclaim-cells" draft={d.cells.clone()}
                         on_change={link.callback(|c: crate::web::components::cells::CellDraft| Msg::Edit(Box::new(move |d: &mut Draft| d.cells = c)))} />
-                    <div class="field checkbox">
-                        <label for="reclaim-cluster"><input type="checkbox" id="reclaim-cluster" checked={d.cluster_by_problem}
-                            onchange={check(|d, on| d.cluster_by_problem = on)} />{ " resample whole problems" }</label>
-                        <label for="reclaim-loose-time"><input type="checkbox" id="reclaim-loose-time" checked={d.loose_time}
-                            onchange={check(|d, on| d.loose_time = on)} />{ " MultiWOZ: any time in the reply" }</label>
-                    </div>
                 </div>
                 <div class="actions">
                     <button type="submit" id="reclaim-apply" disabled={self.job.is_busy()}>
@@ -349,7 +236,11 @@ impl ReclaimPage {
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
             r.settings.abstain.name(),
-            self.applied.as_ref().map(|d| d.arm.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| "all".into()),
+            self.applied
+                .as_ref()
+                .map(|d| d.arm().to_string())
+                .filter(|a| !a.is_empty())
+                .unwrap_or_else(|| "all".into()),
             if cells.is_empty() { String::new() } else { format!("; cells: {cells}") }
         )));
         let exp = |which: ReclaimTable| {
@@ -644,19 +535,19 @@ impl Component for ReclaimPage {
         match msg {
             Msg::Demo => {
                 self.files.clear();
-                self.draft.arm.clear();
+                self.draft.clear_arm();
                 self.start(Some(Inputs::Demo), "loading the demo");
                 true
             }
             Msg::AddFiles(files) => {
                 add_files(&mut self.files, files);
-                self.draft.arm.clear();
+                self.draft.clear_arm();
                 self.start(Some(job::files(&self.files)), "reading trials");
                 true
             }
             Msg::RemoveFile(i) => {
                 if remove_file(&mut self.files, i) && !self.files.is_empty() {
-                    self.draft.arm.clear();
+                    self.draft.clear_arm();
                     self.start(Some(job::files(&self.files)), "reading trials");
                 }
                 true
@@ -676,8 +567,9 @@ impl Component for ReclaimPage {
                 true
             }
             Msg::Defaults => {
-                let arm = std::mem::take(&mut self.draft.arm);
-                self.draft = Draft { arm, ..Draft::default() };
+                let arm = self.draft.arm().to_string();
+                self.draft = Draft::default();
+                self.draft.fields.set("arm", arm);
                 true
             }
             Msg::Worker(r) => self.on_response(r),
