@@ -19,12 +19,13 @@ use crate::report::Table;
 /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
 pub struct Rules;
 
-/// `memaudit rules [--evaluated-at TIME]`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RulesRequest {
-    /// Stamped on every verdict (ISO 8601, e.g. `2026-11-22T00:00:00Z`; the CLI's default is
-    /// now, the page sends the time of the request).
-    pub evaluated_at: Option<String>,
+crate::fields! {
+    /// The rules' settings.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct RulesRequest {
+        evaluated_at: Option<String> = None, label "evaluated at",
+            help "The time stamped on every verdict, ISO 8601 (e.g. 2026-11-22T00:00:00Z; empty: now, UTC).";
+    }
 }
 
 impl Validate for RulesRequest {
@@ -54,6 +55,9 @@ fn basename(path: &str) -> &str {
 
 impl Capability for Rules {
     const ANALYSIS: Analysis = Analysis::Rules;
+    fn fields() -> Vec<&'static crate::fields::Field> {
+        <RulesRequest as crate::fields::Fields>::fields()
+    }
     const ROLES: &'static [FileRole] = &FileRole::RULES;
 
     type Request = RulesRequest;

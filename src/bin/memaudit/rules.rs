@@ -8,6 +8,7 @@ use memaudit::capability::FileRole;
 use memaudit::rules::{Rules, RulesRequest, RulesTable, format_time};
 
 use crate::common::{Failure, Output, emit, inputs, run};
+use crate::fields::FieldArgs;
 
 #[derive(Args)]
 pub(crate) struct RulesArgs {
@@ -26,9 +27,8 @@ pub(crate) struct RulesArgs {
     /// An exclusion ledger (item, reason, excluded_at or commit, affects): each exclusion is placed before or after the results it affects. Repeatable.
     #[arg(long)]
     pub(crate) exclusions: Vec<PathBuf>,
-    /// Evaluation time stamped on the verdicts, ISO 8601 (default: now, UTC).
-    #[arg(long)]
-    pub(crate) evaluated_at: Option<String>,
+    #[command(flatten)]
+    pub(crate) settings: FieldArgs<RulesRequest>,
     #[command(flatten)]
     pub(crate) output: Output<RulesTable>,
 }
@@ -38,7 +38,8 @@ pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         format_time(secs)
     };
-    let request = RulesRequest { evaluated_at: Some(args.evaluated_at.clone().unwrap_or_else(now)) };
+    let mut request = args.settings.0;
+    request.evaluated_at = Some(request.evaluated_at.unwrap_or_else(now));
     let mut given: Vec<(PathBuf, Option<FileRole>)> = vec![(args.rules.clone(), Some(FileRole::Rules))];
     given.extend(args.values.iter().map(|p| (p.clone(), Some(FileRole::Values))));
     given.extend(args.git_log.iter().map(|p| (p.clone(), Some(FileRole::GitLog))));

@@ -17,6 +17,7 @@ use crate::rules::expr::Eval;
 use crate::rules::{self, InputUsed, RuleVerdict, RulesRequest, RulesTable, Temporal, format_time};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Column, Kind, Look, RowAttrs, Val, grid, table_exports, table_grid};
 use crate::web::format::{duration, fmt4};
 
@@ -30,8 +31,8 @@ pub const LATE: &str = "registered_after_data";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
     pub roles: BTreeMap<String, FileRole>,
-    /// Stamped on the verdicts (empty: the time of the request).
-    pub evaluated_at: String,
+    /// The declared fields (the time stamped on the verdicts; empty: the time of the request).
+    pub fields: FieldDraft<RulesRequest>,
 }
 
 /// Now, as `memaudit rules` stamps it by default.
@@ -42,8 +43,9 @@ fn now() -> String {
 impl Draft {
     /// The request (the time is checked by the core's validate).
     pub fn parse(&self) -> Result<RulesRequest, String> {
-        let t = self.evaluated_at.trim();
-        Ok(RulesRequest { evaluated_at: Some(if t.is_empty() { now() } else { t.to_string() }) })
+        let mut request = self.fields.parse(RulesRequest::default())?;
+        request.evaluated_at = Some(request.evaluated_at.unwrap_or_else(now));
+        Ok(request)
     }
 }
 
@@ -190,14 +192,11 @@ impl Tool for Rules {
     }
 
     fn defaults(old: &Draft) -> Draft {
-        Draft { roles: old.roles.clone(), evaluated_at: String::new() }
+        Draft { roles: old.roles.clone(), ..Draft::default() }
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
-        html! {
-            { ui.text_field("rules-evaluated-at", "evaluated at", &page.draft.evaluated_at,
-                "the time stamped on every verdict (--evaluated-at; empty: now)", |d, v| d.evaluated_at = v) }
-        }
+        ui.fields_form_with("rules", &page.draft.fields, |d: &mut Draft| &mut d.fields, &[], &[])
     }
 
     fn results(_page: &ToolPage<Self>, b: &Rc<RulesBatch>, ui: &Ui<Self>) -> Html {
