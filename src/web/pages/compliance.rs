@@ -9,68 +9,28 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, comma_list, file_notes, optional};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, comma_list, file_notes};
 use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
 use crate::compliance::{self, ComplianceRequest, ComplianceTable};
 use crate::plots::LinesPlot;
 use crate::report::Table;
-use crate::stats::bootstrap::Bootstrap;
 use crate::stats::power::{Design, PowerRequest, calculate};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::format::{count, duration, fmt4};
 
 type ComplianceBatch = BatchOf<Compliance>;
 
-/// The settings as edited.
-#[derive(Debug, Clone, PartialEq)]
+/// The settings as edited: the text of every declared field, the filter and the cells' form.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
-    pub arm: String,
-    pub compliance: String,
-    pub recall: String,
-    pub tokens: String,
-    pub depth: String,
-    pub group: String,
+    pub fields: FieldDraft<ComplianceRequest>,
+    /// `COLUMN=v1,v2; COLUMN=v3`.
     pub filter: String,
-    pub focus: String,
-    pub against: String,
-    pub claimed_effect: String,
-    pub power: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub confidence: String,
-    pub item: String,
     pub cells: crate::web::components::cells::CellDraft,
-}
-
-impl Default for Draft {
-    fn default() -> Self {
-        let r = ComplianceRequest::default();
-        Draft {
-            arm: String::new(),
-            compliance: String::new(),
-            recall: String::new(),
-            tokens: String::new(),
-            depth: String::new(),
-            group: String::new(),
-            filter: String::new(),
-            focus: String::new(),
-            against: String::new(),
-            claimed_effect: String::new(),
-            power: r.power.to_string(),
-            bootstrap: r.bootstrap.resamples.to_string(),
-            seed: r.bootstrap.seed.to_string(),
-            confidence: r.bootstrap.confidence.to_string(),
-            item: String::new(),
-            cells: Default::default(),
-        }
-    }
-}
-
-fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
-    v.trim().parse::<T>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
 }
 
 impl Draft {
@@ -81,30 +41,12 @@ impl Draft {
             let (c, v) = f.split_once('=').ok_or_else(|| format!("filter `{f}`: expected COLUMN=v1,v2"))?;
             filter.insert(c.trim().to_string(), comma_list(v));
         }
-        Ok(ComplianceRequest {
-            arm: optional(&self.arm),
-            compliance: optional(&self.compliance),
-            recall: optional(&self.recall),
-            tokens: optional(&self.tokens),
-            depth: optional(&self.depth),
-            group: comma_list(&self.group),
-            filter,
-            focus: optional(&self.focus),
-            against: comma_list(&self.against),
-            claimed_effect: match self.claimed_effect.trim() {
-                "" => None,
-                v => Some(number("claimed effect", v)?),
-            },
-            power: number("power", &self.power)?,
-            bootstrap: Bootstrap {
-                resamples: number("bootstrap", &self.bootstrap)?,
-                seed: number("seed", &self.seed)?,
-                confidence: number("interval level", &self.confidence)?,
-            },
-            item: optional(&self.item),
-            cells: self.cells.parse()?,
-        })
+        Ok(ComplianceRequest { filter, cells: self.cells.parse()?, ..self.fields.parse(ComplianceRequest::default())? })
     }
+}
+
+fn number<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
+    v.trim().parse::<T>().map_err(|_| format!("{what}: `{}` is not a number", v.trim()))
 }
 
 pub enum Compliance {}
@@ -207,22 +149,9 @@ impl Tool for Compliance {
         let d = &page.draft;
         html! {
             <>
-                { ui.text_field("compliance-group", "group by", &d.group, "columns analysed apart, comma-separated (e.g. dataset,spec_variant)", |d, v| d.group = v) }
                 { ui.text_field("compliance-filter", "keep only", &d.filter, "COLUMN=v1,v2; separate several with ; (e.g. dataset=dcbench,swebench)", |d, v| d.filter = v) }
-                { ui.text_field("compliance-focus", "focus arm", &d.focus, "the arm whose margins, crossover and power are computed", |d, v| d.focus = v) }
-                { ui.text_field("compliance-against", "against", &d.against, "arms compared with the focus, comma-separated (default: every other arm)", |d, v| d.against = v) }
-                { ui.text_field("compliance-claimed-effect", "claimed effect", &d.claimed_effect, "the compliance difference comparisons are claimed to detect, e.g. 0.1", |d, v| d.claimed_effect = v) }
-                { ui.text_field("compliance-target-power", "target power", &d.power, "of the power table", |d, v| d.power = v) }
-                { ui.text_field("compliance-arm", "arm column", &d.arm, "default: arm, system, method, condition", |d, v| d.arm = v) }
-                { ui.text_field("compliance-compliance", "compliance column", &d.compliance, "default: compliance_rate, compliance, comply, compliant, honored", |d, v| d.compliance = v) }
-                { ui.text_field("compliance-recall", "recall column", &d.recall, "default: recall, retrieval_recall, p_ret", |d, v| d.recall = v) }
-                { ui.text_field("compliance-tokens", "tokens column", &d.tokens, "default: total_tokens, tokens, session_tokens, n_tokens", |d, v| d.tokens = v) }
-                { ui.text_field("compliance-depth-column", "depth column", &d.depth, "default: depth, hops, hop_depth", |d, v| d.depth = v) }
-                { ui.text_field("compliance-item", "task id column", &d.item, "default: task_id, item_id, instance_id, example_id, question_id; without one rows are told apart by position only", |d, v| d.item = v) }
+                { ui.fields_form_with("compliance", &d.fields, |d: &mut Draft| &mut d.fields, &[], &[("depth", "compliance-depth-column"), ("power", "compliance-target-power")]) }
                 { ui.cell_fields("compliance-cells", &d.cells, |d, c| d.cells = c) }
-                { ui.text_field("compliance-bootstrap", "bootstrap resamples", &d.bootstrap, "0 to 20,000", |d, v| d.bootstrap = v) }
-                { ui.text_field("compliance-seed", "seed", &d.seed, "of the bootstrap", |d, v| d.seed = v) }
-                { ui.text_field("compliance-confidence", "interval level", &d.confidence, "every interval; the power table's alpha is 1 \u{2212} it", |d, v| d.confidence = v) }
             </>
         }
     }

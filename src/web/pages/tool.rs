@@ -113,12 +113,6 @@ pub fn options(all: &[&str]) -> Vec<(String, String)> {
     all.iter().map(|v| (v.to_string(), v.to_string())).collect()
 }
 
-/// A text field as an optional setting: trimmed, `None` when empty.
-pub fn optional(text: &str) -> Option<String> {
-    let t = text.trim();
-    (!t.is_empty()).then(|| t.to_string())
-}
-
 /// A comma-separated list: trimmed, empty entries dropped.
 pub fn comma_list(text: &str) -> Vec<String> {
     text.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect()
