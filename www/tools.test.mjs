@@ -312,7 +312,8 @@ test('an invalid setting is refused by the page with the words of memaudit claim
   await page.fill('#claims-confidence', '1.5');
   await page.click('#claims-apply');
   await page.waitForSelector('#claims-error', { timeout: 30_000 });
-  assert.equal((await page.textContent('#claims-error h2')).trim(), 'Invalid setting `confidence`');
+  // The page names the setting by its declared label, in quotes (the CLI by its option).
+  assert.equal((await page.textContent('#claims-error h2')).trim(), 'Invalid setting \u201cconfidence\u201d');
   assert.equal((await page.textContent('#claims-error-message')).trim(), m[1]);
   // Nothing was sent: the results on screen stay, the page is not busy.
   assert.ok(await page.$('#claims-results'));

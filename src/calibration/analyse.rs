@@ -285,7 +285,7 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
     let auc = auc_delong(&helps, &hurts, q.confidence_level);
     let auc_note = match (&auc, all.iter().any(|i| i.with_memory.is_some())) {
         (Some(_), _) => None,
-        (None, false) => Some("no outcome with memory: give --with-memory".to_string()),
+        (None, false) => Some("no outcome with memory: state which column says whether memory was used".to_string()),
         (None, true) => Some(format!("{} helped and {} hurt items: the AUC needs both", helps.len(), hurts.len())),
     };
     let bins = accuracy_bins(&all, q.accuracy_bins, q.confidence_level);

@@ -152,7 +152,7 @@ impl Capability for Claims {
         if !out.claims.is_empty() && out.scores.is_none() {
             return Err(Error::setting(
                 "files",
-                "claims are recomputed from per-query scores: add a scores file (--data)",
+                "claims are recomputed from per-query scores: add the per-query scores file",
             ));
         }
         Ok(out)
