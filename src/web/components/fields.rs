@@ -64,9 +64,13 @@ impl<R: Fields> FieldDraft<R> {
     }
 }
 
-/// The id of a field's input on a page: `{prefix}-{name with dashes}` (`calibration-ece-bins`).
-pub fn field_id(prefix: &str, f: &Field) -> String {
-    format!("{prefix}-{}", f.name.replace('_', "-"))
+/// The id of a field's input on a page: the page's own id for it in `ids` (kept for links and
+/// tests), else `{prefix}-{name with dashes}` (`calibration-ece-bins`).
+pub fn field_id(prefix: &str, f: &Field, ids: &[(&str, &str)]) -> String {
+    match ids.iter().find(|(n, _)| *n == f.name) {
+        Some((_, id)) => id.to_string(),
+        None => format!("{prefix}-{}", f.name.replace('_', "-")),
+    }
 }
 
 /// The field of `fields` a setting's name refers to (`ece-bins` and `ece_bins` alike).

@@ -187,8 +187,7 @@ impl ReclaimPage {
             let name = f.name;
             let on_text =
                 link.callback(move |v: String| Msg::Edit(Box::new(move |d: &mut Draft| d.fields.set(name, v))));
-            let id =
-                IDS.iter().find(|(n, _)| *n == name).map_or_else(|| field_id("reclaim", f), |(_, id)| id.to_string());
+            let id = field_id("reclaim", f, IDS);
             field_input(id, f, d.fields.text(name), on_text)
         });
         let apply = link.callback(|e: SubmitEvent| {

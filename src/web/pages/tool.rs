@@ -244,8 +244,7 @@ impl<T: Tool> Ui<T> {
         let inputs = R::fields().into_iter().filter(|f| !drawn.contains(&f.name)).map(|f| {
             let name = f.name;
             let on_text = self.edit(false, |v: &String| v.clone(), move |d, v| get(d).set(name, v));
-            let id =
-                ids.iter().find(|(n, _)| *n == f.name).map_or_else(|| field_id(prefix, f), |(_, id)| id.to_string());
+            let id = field_id(prefix, f, ids);
             field_input(id, f, draft.text(f.name), on_text)
         });
         html! { <>{ for inputs }</> }
