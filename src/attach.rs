@@ -19,39 +19,7 @@ use crate::report::Table;
 /// call that prints the whole table).
 pub const MAX_TABLE_ROWS: usize = 2_000;
 
-/// One input file as the report names it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct InputInfo {
-    pub name: String,
-    /// Its role (`runs`, `outcomes`, …).
-    pub role: String,
-    pub bytes: u64,
-    /// Lower-case hex SHA-256 of the file as given (before gzip is undone).
-    pub sha256: String,
-}
-
-impl From<&crate::capability::FileSummary> for InputInfo {
-    fn from(f: &crate::capability::FileSummary) -> Self {
-        InputInfo {
-            name: f.name.clone(),
-            role: f.role.name().to_string(),
-            bytes: f.bytes as u64,
-            sha256: f.sha256.clone(),
-        }
-    }
-}
-
-/// The [`InputInfo`] of each file summary.
-pub fn of_summaries(files: &[crate::capability::FileSummary]) -> Vec<InputInfo> {
-    files.iter().map(InputInfo::from).collect()
-}
-
-/// One plot, drawn as SVG by the same plotters code as the viewer's canvas.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Figure {
-    pub title: String,
-    pub svg: String,
-}
+pub use crate::capability::{Figure, InputInfo, of_summaries};
 
 /// Everything a report to attach shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]

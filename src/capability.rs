@@ -170,20 +170,61 @@ pub fn fingerprints_while<R>(
     }
 }
 
+/// One input file as the report names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputInfo {
+    pub name: String,
+    /// Its role (`runs`, `outcomes`, …).
+    pub role: String,
+    pub bytes: u64,
+    /// Lower-case hex SHA-256 of the file as given (before gzip is undone).
+    pub sha256: String,
+}
+
+impl From<&FileSummary> for InputInfo {
+    fn from(f: &FileSummary) -> Self {
+        InputInfo {
+            name: f.name.clone(),
+            role: f.role.name().to_string(),
+            bytes: f.bytes as u64,
+            sha256: f.sha256.clone(),
+        }
+    }
+}
+
+/// The [`InputInfo`] of each file summary.
+pub fn of_summaries(files: &[FileSummary]) -> Vec<InputInfo> {
+    files.iter().map(InputInfo::from).collect()
+}
+
+/// One plot, drawn as SVG by the same plotters code as the viewer's canvas.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figure {
+    pub title: String,
+    pub svg: String,
+}
+
 /// One core unit: see the module documentation.
 pub trait Capability: 'static {
     /// Its subcommand and page.
     const ANALYSIS: Analysis;
     /// The roles its files can play (the first is the default for an undetected file).
     const ROLES: &'static [FileRole];
-    /// Its request's settings, when they are declared by [`crate::fields!`] (each interface
-    /// names a setting the core mentions by them).
+    /// Its request's settings, declared once ([`crate::fields::Fields`]): each interface draws
+    /// its form or arguments from them and names a setting the core mentions by them.
     fn fields() -> Vec<&'static crate::fields::Field> {
-        Vec::new()
+        <Self::Request as crate::fields::Fields>::fields()
     }
 
     /// The settings of one run.
-    type Request: Validate + Clone + Default + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+    type Request: Validate
+        + crate::fields::Fields
+        + Clone
+        + Default
+        + PartialEq
+        + std::fmt::Debug
+        + Serialize
+        + DeserializeOwned;
     /// What reading keeps between runs.
     type Loaded;
     /// What the page needs to know of the loaded inputs (files read, arms, columns, …).
@@ -242,11 +283,11 @@ pub trait Capability: 'static {
 
     /// The input files a result rests on (name, role, size, SHA-256), from what the page keeps
     /// of a run: its overview and its report.
-    fn inputs(overview: &Self::Overview, report: &Self::Report) -> Vec<crate::attach::InputInfo>;
+    fn inputs(overview: &Self::Overview, report: &Self::Report) -> Vec<InputInfo>;
 
     /// The report's plots as SVG, for the report to attach (`--html`, `--plots`), drawn by the
     /// same plotters code as the viewer's canvas.
-    fn figures(_report: &Self::Report) -> Vec<crate::attach::Figure> {
+    fn figures(_report: &Self::Report) -> Vec<Figure> {
         Vec::new()
     }
 

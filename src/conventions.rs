@@ -5,31 +5,32 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::fields::{Field, FieldValue, Fields, Kind};
 
-/// What one unit of credit is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum CreditUnit {
-    /// One relevance group per evidence anchor, counted once at its best rank (TIAP's tables;
-    /// reproduces Table 11 of Panthi & Abdelfattah exactly).
-    #[default]
-    Group,
-    /// Every eligible memory id is its own relevant item (the MTEL-Mem package's `ndcg_at_k`).
-    Id,
+crate::choice! {
+    /// What one unit of credit is.
+    #[derive(Default)]
+    pub enum CreditUnit {
+        #[default]
+        /// One relevance group per evidence anchor, counted once at its best rank (TIAP's tables;
+        /// reproduces Table 11 of Panthi & Abdelfattah exactly).
+        Group = "group",
+        /// Every eligible memory id is its own relevant item (the MTEL-Mem package's `ndcg_at_k`).
+        Id = "id",
+    }
 }
 
-/// Rank discount in DCG.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Discount {
-    /// trec_eval 9.x: gain / log2(rank + 1).
-    #[default]
-    Log2,
-    /// LongMemEval `eval_utils.dcg` (old trec_eval 8 form): rank 1 undiscounted, then
-    /// gain / log2(rank), so ranks 1 and 2 both count fully.
-    Lme,
+crate::choice! {
+    /// Rank discount in DCG.
+    #[derive(Default)]
+    pub enum Discount {
+        #[default]
+        /// trec_eval 9.x: gain / log2(rank + 1).
+        Log2 = "log2",
+        /// LongMemEval `eval_utils.dcg` (old trec_eval 8 form): rank 1 undiscounted, then
+        /// gain / log2(rank), so ranks 1 and 2 both count fully.
+        Lme = "lme",
+    }
 }
 
 impl Discount {
@@ -49,16 +50,16 @@ impl Discount {
     }
 }
 
-/// How a graded relevance level becomes a gain (identical for binary evidence).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Gain {
-    /// gain = rel (trec_eval, pytrec_eval, ranx `ndcg`).
-    #[default]
-    Linear,
-    /// gain = 2^rel − 1 (Burges et al. 2005; gdeval, ranx `ndcg_burges`).
-    Exponential,
+crate::choice! {
+    /// How a graded relevance level becomes a gain (identical for binary evidence).
+    #[derive(Default)]
+    pub enum Gain {
+        #[default]
+        /// gain = rel (trec_eval, pytrec_eval, ranx `ndcg`).
+        Linear = "linear",
+        /// gain = 2^rel − 1 (Burges et al. 2005; gdeval, ranx `ndcg_burges`).
+        Exponential = "exponential",
+    }
 }
 
 impl Gain {
@@ -70,29 +71,29 @@ impl Gain {
     }
 }
 
-/// In which order the items of a saved list are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum RankOrder {
-    /// The saved order, never re-sorted (TIAP: "the ranked traces remain fixed").
-    #[default]
-    Saved,
-    /// trec_eval: descending score, ties broken by memory id descending (`strcmp(p2, p1)`);
-    /// the saved order is ignored.
-    TrecEval,
+crate::choice! {
+    /// In which order the items of a saved list are read.
+    #[derive(Default)]
+    pub enum RankOrder {
+        #[default]
+        /// The saved order, never re-sorted (TIAP: "the ranked traces remain fixed").
+        Saved = "saved",
+        /// trec_eval: descending score, ties broken by memory id descending (`strcmp(p2, p1)`);
+        /// the saved order is ignored.
+        TrecEval = "trec_eval",
+    }
 }
 
-/// What to do with a (system, query) pair that has no ranked list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum MissingRun {
-    /// Leave the query out of that system's populations (TIAP, MTEL-Mem).
-    #[default]
-    Skip,
-    /// Score the query 0 on every metric (trec_eval `-c`, ir-measures).
-    Zero,
+crate::choice! {
+    /// What to do with a (system, query) pair that has no ranked list.
+    #[derive(Default)]
+    pub enum MissingRun {
+        #[default]
+        /// Leave the query out of that system's populations (TIAP, MTEL-Mem).
+        Skip = "skip",
+        /// Score the query 0 on every metric (trec_eval `-c`, ir-measures).
+        Zero = "zero",
+    }
 }
 
 /// All settings of a rescoring, shown next to every result.
@@ -131,6 +132,132 @@ impl Default for Settings {
             confidence: 0.95,
             curve: Vec::new(),
         }
+    }
+}
+
+/// The settings of a rescoring, declared once for every interface (the CLI's arguments, the
+/// page's settings form, the report). Written out rather than by [`crate::fields!`] because one
+/// field, `k`, sets two members: `1,5,10,60` is `k` (the largest) and the `curve` (each).
+impl Fields for Settings {
+    const OWN: &'static [Field] = &[
+        Field {
+            name: "k",
+            label: "cutoff k",
+            help: "Cutoff: only the first k items of each list count. Several (1,5,10,60): every table at the largest, and the `curve` table (Recall@k, nDCG@k, … per system and target) at each.",
+            kind: Kind::List,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "unit",
+            label: "credit unit",
+            help: "Credit unit: group (one per evidence anchor) or id (every eligible memory).",
+            kind: <CreditUnit as FieldValue>::KIND,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "discount",
+            label: "discount",
+            help: "Rank discount: log2 (trec_eval 9, log2(rank+1)) or lme (LongMemEval's: ranks 1 and 2 undiscounted).",
+            kind: <Discount as FieldValue>::KIND,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "gain",
+            label: "gain",
+            help: "Gain of a graded relevance level: linear (rel) or exponential (2^rel − 1).",
+            kind: <Gain as FieldValue>::KIND,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "order",
+            label: "rank order",
+            help: "Rank order: saved (the saved order) or trec_eval (score descending, ties by id descending).",
+            kind: <RankOrder as FieldValue>::KIND,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "missing",
+            label: "missing runs",
+            help: "Queries without a ranked list for a system: skip (leave them out) or zero (score 0).",
+            kind: <MissingRun as FieldValue>::KIND,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "bootstrap",
+            label: "bootstrap resamples",
+            help: "Paired bootstrap resamples for every interval (0: no intervals).",
+            kind: Kind::Whole,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "seed",
+            label: "seed",
+            help: "RNG seed of the bootstrap.",
+            kind: Kind::Whole,
+            candidates: &[],
+            optional: false,
+        },
+        Field {
+            name: "confidence",
+            label: "confidence",
+            help: "Two-sided confidence level of the intervals.",
+            kind: Kind::Number,
+            candidates: &[],
+            optional: false,
+        },
+    ];
+
+    fn fields() -> Vec<&'static Field> {
+        Self::OWN.iter().collect()
+    }
+
+    fn set_text(&mut self, name: &str, text: &str) -> std::result::Result<(), String> {
+        match name {
+            "k" => {
+                let cutoffs = text
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(usize::from_text)
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                *self = self.clone().with_cutoffs(&cutoffs).map_err(|e| match e {
+                    Error::Setting { message, .. } => message,
+                    e => e.to_string(),
+                })?;
+            }
+            "unit" => self.unit = FieldValue::from_text(text)?,
+            "discount" => self.discount = FieldValue::from_text(text)?,
+            "gain" => self.gain = FieldValue::from_text(text)?,
+            "order" => self.order = FieldValue::from_text(text)?,
+            "missing" => self.missing = FieldValue::from_text(text)?,
+            "bootstrap" => self.bootstrap = FieldValue::from_text(text)?,
+            "seed" => self.seed = FieldValue::from_text(text)?,
+            "confidence" => self.confidence = FieldValue::from_text(text)?,
+            _ => return Err(format!("there is no setting `{name}`")),
+        }
+        Ok(())
+    }
+
+    fn text(&self, name: &str) -> Option<String> {
+        Some(match name {
+            "k" => self.cutoffs().iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
+            "unit" => self.unit.to_text(),
+            "discount" => self.discount.to_text(),
+            "gain" => self.gain.to_text(),
+            "order" => self.order.to_text(),
+            "missing" => self.missing.to_text(),
+            "bootstrap" => self.bootstrap.to_text(),
+            "seed" => self.seed.to_text(),
+            "confidence" => self.confidence.to_text(),
+            _ => return None,
+        })
     }
 }
 
@@ -196,10 +323,7 @@ impl Settings {
         format!(
             "k={} unit={} discount={} gain={} order={} missing={} bootstrap={} seed={} confidence={}",
             k,
-            match self.unit {
-                CreditUnit::Group => "group",
-                CreditUnit::Id => "id",
-            },
+            self.unit,
             match self.discount {
                 Discount::Log2 => "log2(rank+1)",
                 Discount::Lme => "lme(rank1,2 undiscounted)",
@@ -212,10 +336,7 @@ impl Settings {
                 RankOrder::Saved => "saved",
                 RankOrder::TrecEval => "trec_eval(score desc, id desc)",
             },
-            match self.missing {
-                MissingRun::Skip => "skip",
-                MissingRun::Zero => "zero",
-            },
+            self.missing,
             self.bootstrap,
             self.seed,
             self.confidence
@@ -241,6 +362,30 @@ mod tests {
         assert_eq!(Gain::Linear.of(3.0), 3.0);
         assert_eq!(Gain::Exponential.of(3.0), 7.0);
         assert_eq!(Gain::Exponential.of(1.0), Gain::Linear.of(1.0));
+    }
+
+    #[test]
+    fn the_settings_read_and_write_their_fields_as_text() {
+        let mut s = Settings::default();
+        assert_eq!(s.text("k").as_deref(), Some("60"));
+        s.set_text("k", "10, 1,5").unwrap();
+        assert_eq!((s.k, s.curve.clone()), (10, vec![1, 5, 10]));
+        assert_eq!(s.text("k").as_deref(), Some("1,5,10"));
+        s.set_text("k", "30").unwrap();
+        assert_eq!((s.k, s.curve.is_empty()), (30, true));
+        assert_eq!(s.set_text("k", "5,5").unwrap_err(), "a cutoff is given twice");
+        assert_eq!(s.set_text("k", "").unwrap_err(), "give at least one cutoff");
+        assert!(s.set_text("k", "ten").unwrap_err().contains("not a whole number"));
+        s.set_text("order", "trec_eval").unwrap();
+        assert_eq!(s.order, RankOrder::TrecEval);
+        assert!(s.set_text("order", "random").unwrap_err().contains("saved, trec_eval"));
+        for f in Settings::fields() {
+            let text = Settings::default().text(f.name).unwrap();
+            let mut back = Settings { bootstrap: 7, ..Settings::default() };
+            back.set_text(f.name, &text).unwrap();
+            assert_eq!(back.text(f.name).unwrap(), text, "{}", f.name);
+        }
+        assert_eq!(Settings::fields().len(), 9);
     }
 
     #[test]

@@ -37,7 +37,13 @@ pub enum Kind {
     Choice(fn() -> Vec<&'static str>),
     /// Some of a closed set of names, comma-separated.
     Choices(fn() -> Vec<&'static str>),
+    /// Off, or on with a list that may be left to the analysis: empty text is off, [`SWITCH_ON`]
+    /// is on with the analysis's own list, any other text is on with that comma-separated list.
+    Switch,
 }
+
+/// The text of a [`Kind::Switch`] turned on without a list of its own.
+pub const SWITCH_ON: &str = "on";
 
 /// One setting of a request, as every interface shows it.
 #[derive(Debug, Clone, Copy)]
@@ -56,6 +62,17 @@ pub struct Field {
 }
 
 impl Field {
+    /// A field that must hold a value, with no candidate columns (for requests whose fields are
+    /// written out rather than declared by [`fields!`](crate::fields!)).
+    pub const fn new(name: &'static str, label: &'static str, help: &'static str, kind: Kind) -> Field {
+        Field { name, label, help, kind, candidates: &[], optional: false }
+    }
+
+    /// The same field, empty meaning "not stated".
+    pub const fn optional(self) -> Field {
+        Field { optional: true, ..self }
+    }
+
     /// The field's help with the column names looked for, when it has any.
     pub fn help_with_candidates(&self) -> String {
         if self.candidates.is_empty() {
@@ -133,6 +150,19 @@ impl FieldValue for Vec<String> {
     }
     fn to_text(&self) -> String {
         self.join(",")
+    }
+}
+
+/// A list that may be left unstated: empty text is `None`.
+impl FieldValue for Option<Vec<String>> {
+    const KIND: Kind = Kind::List;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        let list = Vec::<String>::from_text(text)?;
+        Ok((!list.is_empty()).then_some(list))
+    }
+    fn to_text(&self) -> String {
+        self.as_ref().map(|l| l.join(",")).unwrap_or_default()
     }
 }
 
@@ -291,6 +321,41 @@ impl<C: Choice> FieldValue for C {
     }
     fn to_text(&self) -> String {
         self.name().to_string()
+    }
+}
+
+/// One of the choices, or none stated (empty text).
+impl<C: Choice> FieldValue for Option<C> {
+    const KIND: Kind = Kind::Choice(choice_names::<C>);
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Self, String> {
+        if text.trim().is_empty() { Ok(None) } else { C::from_text(text).map(Some) }
+    }
+    fn to_text(&self) -> String {
+        self.map(|c| c.name().to_string()).unwrap_or_default()
+    }
+}
+
+/// Off (`None`), or on with a list that may be empty ([`Kind::Switch`]): `""` is off,
+/// [`SWITCH_ON`] is `Some([])`, `a,b` is `Some([a, b])`.
+pub struct Switch;
+
+impl Codec<Option<Vec<String>>> for Switch {
+    const KIND: Kind = Kind::Switch;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<Option<Vec<String>>, String> {
+        match text.trim() {
+            "" => Ok(None),
+            SWITCH_ON => Ok(Some(Vec::new())),
+            list => Vec::<String>::from_text(list).map(Some),
+        }
+    }
+    fn to_text(value: &Option<Vec<String>>) -> String {
+        match value {
+            None => String::new(),
+            Some(list) if list.is_empty() => SWITCH_ON.to_string(),
+            Some(list) => list.join(","),
+        }
     }
 }
 

@@ -65,32 +65,7 @@ impl FileRole {
     pub const RULES: [FileRole; 5] =
         [FileRole::Rules, FileRole::Values, FileRole::GitLog, FileRole::Data, FileRole::Exclusions];
 
-    /// The CLI option of a file of this role.
-    pub fn option(self) -> &'static str {
-        match self {
-            FileRole::Retrieval | FileRole::Answers | FileRole::Traces => "--input",
-            FileRole::Memories => "--memories",
-            FileRole::Queries => "--queries",
-            FileRole::Runs => "--runs",
-            FileRole::Qrels => "--qrels",
-            FileRole::Outcomes => "--outcomes",
-            FileRole::Notes => "--notes",
-            FileRole::Keys => "--keys",
-            FileRole::Source => "--source-file",
-            FileRole::Trials => "--trials",
-            FileRole::Claims => "--claims",
-            FileRole::Scores | FileRole::Data => "--data",
-            FileRole::Table => "--printed-table",
-            FileRole::Rules => "--rules",
-            FileRole::Values => "--values",
-            FileRole::GitLog => "--git-log",
-            FileRole::Exclusions => "--exclusions",
-            FileRole::Labels => "--labels",
-            FileRole::Routing | FileRole::AlignmentRows | FileRole::ComplianceRows => "--input",
-        }
-    }
-
-    /// In words, with the CLI option it stands for.
+    /// In words (each interface adds how a file is given a role: the CLI its option).
     pub fn describe(self) -> String {
         let what = match self {
             FileRole::Retrieval => "retrieval data, format detected",
@@ -118,6 +93,6 @@ impl FileRole {
             FileRole::AlignmentRows => "per-query metrics or answer scores",
             FileRole::ComplianceRows => "per-task compliance rows",
         };
-        format!("{what} ({})", self.option())
+        what.to_string()
     }
 }

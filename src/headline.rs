@@ -194,7 +194,11 @@ pub fn from_warnings<'a, K: Kind + Serialize + 'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::table::RescoreTable;
+
+    crate::choice! {
+        /// The tables a headline points at, as a capability declares them.
+        enum RescoreTable { Summary = "summary", Winners = "winners" }
+    }
 
     #[test]
     fn ranking_puts_alerts_first_and_counts_what_it_cuts() {

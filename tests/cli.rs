@@ -669,3 +669,45 @@ fn a_pipe_is_read_whole_and_gives_the_files_report() {
     assert_eq!(piped, trec_eval(&run_file));
     assert!(piped.contains("num_ret") && piped.contains("3000"), "{piped}");
 }
+
+/// `trec-eval --reference RUN` is the comparison's reference run: every contrast with it reads
+/// other − reference (the setting was once read and left unused).
+#[test]
+fn trec_eval_compares_against_the_stated_reference_run() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/trec_eval");
+    let pairs = |reference: Option<&str>| {
+        let mut cmd = bin();
+        cmd.args(["trec-eval", "--format", "json", "--bootstrap", "200"]);
+        if let Some(r) = reference {
+            cmd.args(["--reference", r]);
+        }
+        let out =
+            cmd.arg(dir.join("test.qrels")).arg(dir.join("run_a.run")).arg(dir.join("run_b.run")).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let pairs = ["/report/comparison/comparison/pairs", "/comparison/comparison/pairs"]
+            .iter()
+            .find_map(|p| v.pointer(p))
+            .cloned();
+        let pairs = pairs.unwrap_or_else(|| panic!("no comparison pairs in {v}"));
+        pairs
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["a"].as_str().unwrap().to_string(),
+                    p["b"].as_str().unwrap().to_string(),
+                    p["diff"].as_f64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    for reference in ["runA", "runB"] {
+        let got = pairs(Some(reference));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, reference, "the reference is b (other − reference): {got:?}");
+    }
+    let (a, b) = (pairs(Some("runA")), pairs(Some("runB")));
+    assert!((a[0].2 + b[0].2).abs() < 1e-12, "the same contrast, read the other way: {a:?} {b:?}");
+}

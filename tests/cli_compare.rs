@@ -140,6 +140,15 @@ fn unpaired_data_is_refused_with_a_fix() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--key pid,seed"));
+    // … the fix as the message spells it, and under `--item`, the option's other name
+    for option in ["--key", "--item"] {
+        let out = bin()
+            .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), option, "pid,seed"])
+            .args(["--bootstrap", "200", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{option}: {}", String::from_utf8_lossy(&out.stderr));
+    }
     // … and accepted with an explicit, labelled aggregation
     let out = bin()
         .args(["compare", "--outcomes", &reclaim("srcconcl_llama_arith.jsonl"), "--item", "pid", "--aggregate", "mean"])

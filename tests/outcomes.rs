@@ -263,7 +263,7 @@ fn rescoring_per_query_rows() {
     assert_eq!(p.report.complete_items, eligible_everywhere);
     if eligible_everywhere < p.items.len() {
         let e = pair_for_test(&direct, &spec, &strict()).unwrap_err();
-        let m = e.to_string();
+        let m = cli_words(&e.to_string());
         assert!(m.contains("missing, not 0") && m.contains("--allow-incomplete"), "{m}");
         let q = pair_for_test(&direct, &spec, &PairingOptions { allow_incomplete: true, ..strict() }).unwrap();
         assert_eq!(q.items.len(), eligible_everywhere);
@@ -405,20 +405,21 @@ fn reclaim_srcconcl_pairs_by_pid_and_seed() {
     let by_pid = Spec::new(&["pid"], &["policy"], "correct");
     let e = pair_for_test(&t, &by_pid, &strict()).unwrap_err();
     let PairingError::Unpaired { message, report } = &e else { panic!("{e:?}") };
-    // The example in docs/outcomes.md §5, verbatim.
+    let message = &cli_words(message);
+    // The example in docs/outcomes.md §5, verbatim (as the command line words it).
     assert_eq!(
         message,
         "the pairing key (`pid`) does not identify one row per arm: 96 (item, arm) cells hold several rows (192 extra \
          rows), e.g. item `notebooks`, arm `lossy`: reclaim-eval/srcconcl_llama_arith.jsonl lines 1, 2, 3. Columns that \
          differ within those rows: `seed` (3 values), `answer` (70 values). Fix: adding `seed` (--key pid,seed) gives \
-         one row per (item, arm), 96 of 96 items in every arm. Or use --aggregate mean to average the repeated rows of \
-         each (item, arm) (e.g. several seeds per item): the value becomes a mean."
+         one row per (item, arm), 96 of 96 items in every arm. Or set --aggregate to `mean` to average the repeated rows \
+         of each (item, arm) (e.g. several seeds per item): the value becomes a mean."
     );
     assert_eq!((report.duplicates.cells, report.duplicates.surplus_rows), (96, 192));
     assert_eq!(report.duplicates.examples[0].rows.len(), 3);
     assert_eq!(report.duplicates.examples[0].rows[0].file, SRCCONCL);
     assert!(message.contains("adding `seed` (--key pid,seed)"), "{message}");
-    assert!(message.contains("--aggregate mean"), "{message}");
+    assert!(message.contains("--aggregate to `mean`"), "{message}");
     let mean = PairingOptions { duplicates: Duplicates::Mean, ..strict() };
     let p = pair_for_test(&t, &by_pid, &mean).unwrap();
     assert_eq!(p.items.len(), 32);
@@ -439,7 +440,7 @@ fn reclaim_realworld_pairs_by_variant() {
         let t = fixture(rel);
         // (pid, seed) leaves the prompt arm (generic / directed) as a repetition.
         let e = pair_for_test(&t, &Spec::new(&["pid", "seed"], &["variant"], "correct"), &strict()).unwrap_err();
-        let m = e.to_string();
+        let m = cli_words(&e.to_string());
         assert!(m.contains("adding `arm` (--key pid,seed,arm)"), "{m}");
         let spec = Spec::new(&["pid", "seed", "arm"], &["variant"], "correct").with_strata(&["arm"]);
         let p = pair_for_test(&t, &spec, &strict()).unwrap();
@@ -460,7 +461,7 @@ fn reclaim_realworld_pairs_by_variant() {
 fn reclaim_grok_fix_pairs_by_policy() {
     let t = fixture(GROK_FIX);
     let e = pair_for_test(&t, &Spec::new(&["pid", "seed"], &["policy"], "correct"), &strict()).unwrap_err();
-    let m = e.to_string();
+    let m = cli_words(&e.to_string());
     assert!(m.contains("72 (item, arm) cells hold several rows (504 extra rows)"), "{m}");
     assert!(m.contains("--key pid,seed,integrity,arm"), "{m}");
     let spec = infer_spec(&t);
@@ -654,4 +655,9 @@ proptest! {
             Err(e) => prop_assert!(false, "unexpected {e:?}"),
         }
     }
+}
+
+/// A message as the command line prints it: a setting it mentions named by its option.
+fn cli_words(message: &str) -> String {
+    memaudit::fields::render_mentions(message, memaudit::fields::command_line_word)
 }

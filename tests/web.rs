@@ -6,7 +6,9 @@
 
 use gloo::timers::future::TimeoutFuture;
 use memaudit::ablation::{Ablation, AblationRequest};
+use memaudit::ablation::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
 use memaudit::answers::{Answers, AnswersRequest};
+use memaudit::audit::HistogramPlot;
 use memaudit::audit::distribution::histogram;
 use memaudit::audit::{DrilldownQuery, Rescore, RescoreTable};
 use memaudit::capability::{Analysis, Capability, Outcome, quiet};
@@ -15,13 +17,14 @@ use memaudit::compare::{Compare, CompareRequest, CompareSettings, ItemSelection,
 use memaudit::conventions::Settings;
 use memaudit::error::Error;
 use memaudit::ingest::InputFile;
+use memaudit::ksweep::{DeltaForest, DeltaPoint, KSweepPlot};
 use memaudit::plots::{
-    CdArm, CdLayout, CdPlot, DeltaForest, DeltaPoint, ForestLayout, ForestPlot, ForestRow, HistogramPlot, KSweepPlot,
-    Plot, PosteriorArm, PosteriorPlot, ReclaimPlot, RhoPlot, RhoRow, UtilityGroup, UtilityPlot, VerdictBar,
+    CdArm, CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, Plot, PosteriorArm, PosteriorPlot, VerdictBar,
     VerdictBars, VerdictGroup,
 };
 use memaudit::probe::{NoteChoice, NoteInput, Probe, ProbeRequest, Verdict, explain_note};
 use memaudit::reclaim::Engine as Resampler;
+use memaudit::reclaim::ReclaimPlot;
 use memaudit::reclaim::{Reclaim, ReclaimRequest};
 use memaudit::rules::{Rules, RulesRequest};
 use memaudit::web::codec::{decode_request, decode_response, encode};
@@ -531,9 +534,7 @@ fn posterior_reclaim_and_verdict_plots_draw_pixels() {
             .unwrap();
     let plot = ReclaimPlot::from_cells("RR", &b.report.cells, 760, 420);
     let px = draw(&plot);
-    assert!(
-        near(&px, memaudit::plots::reclaim::PALETTE[0]) > 50 && near(&px, memaudit::plots::reclaim::PALETTE[1]) > 50
-    );
+    assert!(near(&px, memaudit::reclaim::plot::PALETTE[0]) > 50 && near(&px, memaudit::reclaim::plot::PALETTE[1]) > 50);
 
     let v = VerdictBars {
         title: "verdicts".into(),
@@ -760,8 +761,8 @@ fn tool_plots_draw_pixels() {
         height: 360,
     };
     let px = draw(&u);
-    assert!(near(&px, memaudit::plots::utility::HARMFUL) > 300, "harmful bars");
-    assert!(near(&px, memaudit::plots::utility::HELPFUL) > 3000, "helpful bars");
+    assert!(near(&px, memaudit::ablation::utility_plot::HARMFUL) > 300, "harmful bars");
+    assert!(near(&px, memaudit::ablation::utility_plot::HELPFUL) > 3000, "helpful bars");
 
     let series = |arm: &str, m: f64| Series {
         run: None,
@@ -805,7 +806,7 @@ fn tool_plots_draw_pixels() {
     };
     let px = draw(&deltas);
     for s in labels {
-        assert!(near(&px, memaudit::plots::ksweep::label_color(s)) > 30, "{s:?}");
+        assert!(near(&px, memaudit::ksweep::plot::label_color(s)) > 30, "{s:?}");
     }
     let l = deltas.layout();
     for b in &l.rows {
@@ -837,6 +838,6 @@ fn tool_plots_draw_pixels() {
         width: 800,
     };
     let px = draw(&rho);
-    assert!(near(&px, memaudit::plots::noncircularity::GATE) > 50, "gate lines");
+    assert!(near(&px, memaudit::ablation::rho_plot::GATE) > 50, "gate lines");
     assert!(near(&px, memaudit::plots::forest::SIGNIFICANT) > 50, "the breaching row");
 }

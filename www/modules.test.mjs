@@ -152,7 +152,9 @@ test('the first module\'s pages as the guest: a rescoring handed to the comparis
   assert.equal(await page.evaluate(() => location.hash), '#compare');
   assert.equal(await page.getAttribute('.app', 'data-page'), 'compare');
   await page.waitForSelector('#refusal-message', { timeout: 120_000 });
-  assert.match(await page.textContent('#refusal-message'), /allow-incomplete/);
+  // The fix is named by the checkbox's label on the page (the CLI says --allow-incomplete).
+  const fix = (await page.textContent('label[for="allow-incomplete"]')).trim();
+  assert.ok((await page.textContent('#refusal-message')).includes(`use \u201c${fix}\u201d to compare`));
   await assertUniqueIds(page);
   assertClean(log, srv.origin, VIEWER);
   await page.close();

@@ -159,10 +159,14 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   await page.waitForSelector('#refusal-message', { timeout: 120_000 });
   // The page keeps the settings chosen above (2000 percentile resamples, seed 7).
   const refusal = cliRefusal(['compare', '--outcomes', BRIEFBENCH, '--bootstrap', '2000', '--seed', '7', '--ci', 'percentile', '--format', 'json']);
-  assert.equal((await page.textContent('#refusal-message')).trim(), refusal.refused.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl'));
+  // The core's message verbatim, each setting it mentions named as the page labels it (the
+  // spec table's `key` column, the "pair by position" checkbox) where the CLI gives its option.
+  const pageWords = (t) => t.replaceAll('--key', '\u201ckey\u201d').replaceAll('--pair-by-position', '\u201cpair by position\u201d');
+  assert.equal((await page.textContent('#refusal-message')).trim(), pageWords(refusal.refused.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl')));
+  assert.equal((await page.textContent('label[for="pair-by-position"]')).trim(), 'pair by position');
   assert.equal(await page.$('#arms-table'), null, 'no comparison is shown for unpaired data');
   // The refusal's headlines: the alert first, then each arm on its own.
-  const refusalHeadlines = refusal.headlines.map((h) => ({ ...h, evidence: h.evidence.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl') }));
+  const refusalHeadlines = refusal.headlines.map((h) => ({ ...h, evidence: pageWords(h.evidence.replaceAll(BRIEFBENCH, 'all_rows_claude.jsonl')) }));
   assert.equal(refusalHeadlines[0].level, 'alert');
   await checkHeadlines(page, '#compare-headlines', { headlines: refusalHeadlines }, 'refusal');
   // … but each arm without pairing, as the CLI's `unpaired.arms`.
@@ -228,8 +232,10 @@ test('comparison page: "Use this rescoring" compares system × target', async ()
   await page.click('#use-rescoring');
   await waitReady(page, 'compare');
   assert.equal(await page.evaluate(() => location.hash), '#compare');
-  // Canonical has fewer eligible queries: refused with how to fix it.
-  assert.match(await page.textContent('#refusal-message'), /allow-incomplete/);
+  // Canonical has fewer eligible queries: refused with how to fix it, naming the checkbox by
+  // its label on this page (the CLI says --allow-incomplete).
+  const fix = (await page.textContent('label[for="allow-incomplete"]')).trim();
+  assert.match(await page.textContent('#refusal-message'), new RegExp(`use \u201c${fix}\u201d to compare`));
   await page.check('#allow-incomplete');
   await page.click('#compare-run');
   await page.waitForSelector('#arms-table tbody tr', { timeout: 120_000 });

@@ -2,8 +2,8 @@
 //! as SVG ([`figures`]).
 
 use super::analyse::{AblationReport, Target};
+use super::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
 use crate::attach::{Figure, figure};
-use crate::plots::{RhoPlot, RhoRow, UtilityGroup, UtilityPlot};
 
 /// The report's plots: ρ with its intervals and the gate, and the u histogram per run.
 pub fn figures(r: &AblationReport) -> Vec<Figure> {

@@ -10,14 +10,18 @@ pub mod analyse;
 pub mod figures;
 pub mod headlines;
 pub mod read;
+pub mod rho_plot;
 pub mod table;
 pub mod text;
 pub mod unit;
+pub mod utility_plot;
 
 pub use analyse::{
     AblationReport, AblationSettings, CiRecord, Gate, GroupAblation, NonCircularity, Rates, RunAblation, Target,
     UHistogram, analyse, label, noncircularity, utility,
 };
 pub use read::{AblationColumns, AblationWarningKind, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
+pub use rho_plot::{RhoPlot, RhoRow};
 pub use table::{AblationTable, table};
 pub use unit::{Ablation, AblationRequest};
+pub use utility_plot::{UtilityGroup, UtilityPlot};

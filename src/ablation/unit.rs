@@ -52,10 +52,6 @@ const SETUP_SHARE: f64 = 0.05;
 impl Capability for Ablation {
     const ANALYSIS: Analysis = Analysis::Ablation;
     const ROLES: &'static [FileRole] = &[FileRole::Traces];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <AblationRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = AblationRequest;
     type Loaded = LoadedPairs;
     type Overview = Vec<FileSummary>;

@@ -71,10 +71,6 @@ pub struct LoadedAlignment {
 impl Capability for Alignment {
     const ANALYSIS: Analysis = Analysis::Alignment;
     const ROLES: &'static [FileRole] = &[FileRole::AlignmentRows];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <AlignmentRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = AlignmentRequest;
     type Loaded = LoadedAlignment;
     type Overview = Vec<FileSummary>;

@@ -67,10 +67,6 @@ pub struct LoadedAnswers {
 impl Capability for Answers {
     const ANALYSIS: Analysis = Analysis::Answers;
     const ROLES: &'static [FileRole] = &[FileRole::Answers];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <AnswersRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = AnswersRequest;
     type Loaded = LoadedAnswers;
     type Overview = Vec<FileSummary>;

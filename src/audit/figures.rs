@@ -2,10 +2,11 @@
 //! pickers), the report to attach as SVG ([`figures`]): the |ΔnDCG| histogram of each system
 //! and target pair, and each target's metrics against the cutoff k (`--k 1,5,10,60`).
 
+use super::HistogramPlot;
 use super::{Metric, Report, Subset};
 use crate::attach::{Figure, figure};
 use crate::model::Target;
-use crate::plots::{CutoffLine, CutoffPlot, HistogramPlot};
+use crate::plots::{CutoffLine, CutoffPlot};
 
 /// `metric` against the cutoff k under `target`, one line per system (all eligible queries);
 /// `None` without several cutoffs.

@@ -82,7 +82,6 @@ impl Capability for Rescore {
     const ANALYSIS: Analysis = Analysis::Rescore;
     const ROLES: &'static [FileRole] =
         &[FileRole::Retrieval, FileRole::Memories, FileRole::Queries, FileRole::Runs, FileRole::Qrels];
-
     type Request = Settings;
     type Loaded = Dataset;
     type Overview = RescoreOverview;

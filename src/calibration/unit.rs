@@ -96,10 +96,6 @@ pub struct LoadedRouting {
 impl Capability for Calibration {
     const ANALYSIS: Analysis = Analysis::Calibration;
     const ROLES: &'static [FileRole] = &[FileRole::Routing];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <CalibrationRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = CalibrationRequest;
     type Loaded = LoadedRouting;
     type Overview = Vec<FileSummary>;

@@ -88,9 +88,6 @@ pub struct ClaimsOverview {
 
 impl Capability for Claims {
     const ANALYSIS: Analysis = Analysis::Claims;
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <ClaimsRequest as crate::fields::Fields>::fields()
-    }
     const ROLES: &'static [FileRole] = &[FileRole::Scores, FileRole::Claims, FileRole::Table];
 
     type Request = ClaimsRequest;

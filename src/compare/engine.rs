@@ -9,16 +9,16 @@ use crate::stats::{
     agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, permutation, posterior, proportions, wilcoxon,
 };
 
-/// Which interval the bootstrap reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum CiMethod {
-    /// Bias-corrected and accelerated (Efron 1987), the default.
-    #[default]
-    Bca,
-    /// Percentile.
-    Percentile,
+crate::choice! {
+    /// Which interval the bootstrap reports.
+    #[derive(Default)]
+    pub enum CiMethod {
+        /// Bias-corrected and accelerated (Efron 1987), the default.
+        #[default]
+        Bca = "bca",
+        /// Percentile.
+        Percentile = "percentile",
+    }
 }
 
 /// How items are resampled.
@@ -49,13 +49,24 @@ impl Resampling {
             (ResampleUnit::Iid, _) => Ok(Resampling::Iid),
             (ResampleUnit::Stratified, Some(c)) => Ok(Resampling::Stratified(c)),
             (ResampleUnit::Cluster, Some(c)) => Ok(Resampling::Cluster(c)),
-            (u, None) => {
-                use crate::fields::mention;
-                Err(Error::setting(
-                    "by",
-                    format!("{} {u} needs {} COLUMN (the strata or clusters)", mention("resample"), mention("by")),
-                ))
-            }
+            (u, None) => Err(Resampling::needs_column(u)),
+        }
+    }
+
+    /// The refusal of a stratified or cluster resampling without its column.
+    fn needs_column(unit: ResampleUnit) -> Error {
+        use crate::fields::mention;
+        Error::setting(
+            "by",
+            format!("{} {unit} needs {} COLUMN (the strata or clusters)", mention("resample"), mention("by")),
+        )
+    }
+
+    /// The column of a stratified or cluster resampling.
+    pub fn column(&self) -> Option<&str> {
+        match self {
+            Resampling::Iid => None,
+            Resampling::Stratified(c) | Resampling::Cluster(c) => Some(c),
         }
     }
 
@@ -166,6 +177,9 @@ impl CompareSettings {
                     crate::fields::mention("cost")
                 ),
             ));
+        }
+        if self.resampling.column().is_some_and(|c| c.trim().is_empty()) {
+            return Err(Resampling::needs_column(self.resampling.unit()));
         }
         // The confidence of every interval is 1 − alpha.
         crate::stats::bootstrap::check_resamples(self.bootstrap, 100)

@@ -9,6 +9,7 @@
 //! replicates on the same resampled items (the paired bootstrap).
 
 pub mod engine;
+pub mod fields;
 pub mod figures;
 pub mod headlines;
 pub mod run;

@@ -126,10 +126,6 @@ pub struct LoadedTasks {
 impl Capability for Compliance {
     const ANALYSIS: Analysis = Analysis::Compliance;
     const ROLES: &'static [FileRole] = &[FileRole::ComplianceRows];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <ComplianceRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = ComplianceRequest;
     type Loaded = LoadedTasks;
     type Overview = Vec<FileSummary>;

@@ -73,8 +73,9 @@ pub fn read_run(
             IngestError::new(
                 Location::line(file, l.line).with_field("rank"),
                 format!(
-                    "`{}` is not a number (or rescore in trec_eval's order: --order trec_eval ignores ranks)",
-                    l.rank
+                    "`{}` is not a number (or rescore in trec_eval's order: {} trec_eval ignores ranks)",
+                    l.rank,
+                    crate::fields::mention("order")
                 ),
             )
         })?;

@@ -10,6 +10,7 @@
 
 pub mod compute;
 pub mod evaluate;
+pub mod fields;
 pub use crate::ingest::trec_eval_files as files;
 pub mod headlines;
 pub mod judged;

@@ -507,6 +507,9 @@ impl TrecEvalRequest {
         if c.ci != d.ci {
             parts.push(format!("--ci {}", crate::report::serde_name(&c.ci)));
         }
+        if let Some(r) = &c.reference {
+            parts.push(format!("--reference {r}"));
+        }
         parts.push("QRELS RUN…".into());
         parts.join(" ")
     }

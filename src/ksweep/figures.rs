@@ -3,9 +3,9 @@
 //! one panel per (run, dataset), and the paired deltas at equal K coloured by their label.
 
 use super::KSweep;
+use super::{DeltaForest, DeltaPoint, KSweepPlot};
 use crate::attach::{Figure, figure};
 use crate::distinct::first_seen;
-use crate::plots::{DeltaForest, DeltaPoint, KSweepPlot};
 
 /// The key of a (run, dataset) panel.
 pub fn panel_key(run: &Option<String>, dataset: &Option<String>) -> String {

@@ -4,10 +4,12 @@
 //! slack window, and crossovers (`docs/claims.md` §K-sweep).
 
 pub mod figures;
+pub mod plot;
 pub mod read;
 pub mod sweep;
 pub mod table;
 
+pub use plot::{DeltaForest, DeltaPoint, KSweepPlot};
 pub use read::{DuplicateQueryId, ScoreColumns, ScoreRow, ScoreTable, ScoreWarningKind, ScoreWarnings, read_scores};
 pub use sweep::{
     Cell, CellStats, Crossover, DeltaRow, DeltaStats, KSweep, Series, SeriesPoint, Significance, StabilityRow,

@@ -116,10 +116,6 @@ pub struct LoadedLabels {
 impl Capability for Labels {
     const ANALYSIS: Analysis = Analysis::Labels;
     const ROLES: &'static [FileRole] = &[FileRole::Labels];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <LabelsRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = LabelsRequest;
     type Loaded = LoadedLabels;
     type Overview = Vec<FileSummary>;

@@ -3,6 +3,7 @@
 //! which columns vary inside repeated cells, and the one fix to try first. Kept apart from the
 //! pairing itself ([`super::pairing`]), which only decides.
 
+use crate::fields::mention;
 use std::collections::{BTreeMap, HashMap};
 
 use super::pairing::{ARM_SEP, CellRows, Duplicates, Grouping, ITEM_SEP, PairingOptions, PairingReport};
@@ -112,8 +113,8 @@ pub(super) fn position_hint(table: &OutcomeTable, spec: &Spec) -> Option<String>
     Some(format!(
         "None of the columns looks like an item id (item, id, question_id, task_id, pid, …): {how}. memaudit does \
          not pair rows by position unless asked: add an item id to every row (e.g. `task_id`) and use it as the key, \
-         or pair by position with --pair-by-position (refused unless the columns describing each row agree row by \
-         row across arms)."
+         or pair by position with {} (refused unless the columns describing each row agree row by row across arms).",
+        mention("pair_by_position")
     ))
 }
 
@@ -122,9 +123,10 @@ pub(super) fn no_key_message(table: &OutcomeTable, spec: &Spec) -> String {
     skip.push(spec.value.as_str());
     let mut m = format!(
         "no pairing key: no column identifies the item in {} (found columns: {}). Choose the column(s) that name \
-         the item (--key).",
+         the item ({}).",
         table.name,
-        columns_list(table, &skip, 10)
+        columns_list(table, &skip, 10),
+        mention("key")
     );
     if let Some(h) = position_hint(table, spec) {
         m.push(' ');
@@ -219,7 +221,8 @@ pub(super) fn fix_message(
             let s = index.stats(&key, &arm_cols);
             if s.surplus == 0 && s.complete_items > 0 {
                 fixes.push(format!(
-                    "adding `{c}` (--key {}) gives one row per (item, arm), {} of {} items in every arm",
+                    "adding `{c}` ({} {}) gives one row per (item, arm), {} of {} items in every arm",
+                    mention("key"),
                     key.join(","),
                     s.complete_items,
                     s.items
@@ -246,8 +249,9 @@ pub(super) fn fix_message(
                 let mut key = key_cols.clone();
                 key.extend(&names);
                 fixes.push(format!(
-                    "adding {} (--key {}) gives one row per (item, arm), {} of {} items in every arm",
+                    "adding {} ({} {}) gives one row per (item, arm), {} of {} items in every arm",
                     names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" and "),
+                    mention("key"),
                     key.join(","),
                     s.complete_items,
                     s.items
@@ -268,10 +272,11 @@ pub(super) fn fix_message(
         } else {
             m.push_str(&format!(" Fix: {}.", fixes.join("; ")));
         }
-        m.push_str(
-            " Or use --aggregate mean to average the repeated rows of each (item, arm) (e.g. several seeds per item): \
+        m.push_str(&format!(
+            " Or set {} to `mean` to average the repeated rows of each (item, arm) (e.g. several seeds per item): \
              the value becomes a mean.",
-        );
+            mention("aggregate")
+        ));
         if let Some(h) = position_hint(table, spec) {
             m.push(' ');
             m.push_str(&h);
@@ -331,11 +336,12 @@ pub(super) fn fix_message(
     }
     if r.complete_items > 0 {
         m.push_str(&format!(
-            ", or use --allow-incomplete to compare on the {} items present in every arm.",
+            ", or use {} to compare on the {} items present in every arm.",
+            mention("allow_incomplete"),
             r.complete_items
         ));
     } else {
-        m.push_str("; no item has a value in every arm, so --allow-incomplete cannot help.");
+        m.push_str(&format!("; no item has a value in every arm, so {} cannot help.", mention("allow_incomplete")));
     }
     if let Some(h) = position_hint(table, spec) {
         m.push(' ');

@@ -11,6 +11,7 @@
 //!
 //! Written by hand over the `zip` crate: no crate reads Inspect's log schema.
 
+use crate::fields::mention;
 use std::io::{Cursor, Read};
 
 use serde_json::Value;
@@ -194,16 +195,21 @@ pub(crate) fn read_json_log(name: &str, doc: &Value, b: &mut Builder) -> Result<
 /// is not the Inspect `score` (the setting would change nothing, silently).
 pub fn with_partial_credit(table: &OutcomeTable, spec: &Spec, credit: f64) -> Result<(OutcomeTable, Spec), String> {
     if !(0.0..=1.0).contains(&credit) {
-        return Err(format!("--partial-credit {credit}: the credit of a `P` grade must lie in [0, 1]"));
+        return Err(format!("{} {credit}: the credit of a `P` grade must lie in [0, 1]", mention("partial_credit")));
     }
     let inspect: Vec<bool> = table.files.iter().map(|f| f.format == OutcomeFormat::InspectLog).collect();
     if !inspect.iter().any(|&b| b) {
-        return Err("--partial-credit applies to the `P` grades of Inspect logs; none of these files is one".into());
+        return Err(format!(
+            "{} applies to the `P` grades of Inspect logs; none of these files is one",
+            mention("partial_credit")
+        ));
     }
     if spec.value != "score" {
         return Err(format!(
-            "--partial-credit applies to Inspect's `score`, but the value read is `{}` (drop --value)",
-            spec.value
+            "{} applies to Inspect's `score`, but the value read is `{}` (leave {} unstated)",
+            mention("partial_credit"),
+            spec.value,
+            mention("value")
         ));
     }
     let mut out = table.clone();

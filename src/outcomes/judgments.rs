@@ -8,6 +8,7 @@
 
 use super::pairing::{ARM_SEP, judgment_columns};
 use super::{OutcomeTable, Spec, column_infos};
+use crate::fields::mention;
 
 /// The arm column after spreading: `<arm>/<judgment>` (or `<arm>` for a row without judgments).
 pub const ARM_COLUMN: &str = "arm_judgment";
@@ -33,13 +34,17 @@ fn judgment_prefix(table: &OutcomeTable, spec: &Spec) -> Result<String, String> 
     match prefixes.as_slice() {
         [p] => Ok(p.to_string()),
         [] => Err(format!(
-            "--judgment each: no judgment columns in {} (`{}.*` or `<name>.judgment_<n>`; judge files hold \
+            "{} each: no judgment columns in {} (`{}.*` or `<name>.judgment_<n>`; judge files hold \
              `llm_judgments`: {{\"judgment_1\": true, …}})",
-            table.name, spec.value
+            mention("judgment"),
+            table.name,
+            spec.value
         )),
         many => Err(format!(
-            "--judgment each: several judgment groups ({}): choose one with --value",
-            many.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+            "{} each: several judgment groups ({}): choose one with {}",
+            mention("judgment"),
+            many.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "),
+            mention("value")
         )),
     }
 }
@@ -52,10 +57,13 @@ pub fn each_judgment_as_arm(table: &OutcomeTable, spec: &Spec) -> Result<(Outcom
     let prefix = judgment_prefix(table, spec)?;
     let cols = judgment_columns(table, &prefix);
     if let Some(c) = [ARM_COLUMN, VALUE_COLUMN].into_iter().find(|c| table.column(c).is_some()) {
-        return Err(format!("--judgment each: the table already has a column `{c}`; it would be overwritten"));
+        return Err(format!(
+            "{} each: the table already has a column `{c}`; it would be overwritten",
+            mention("judgment")
+        ));
     }
     if spec.arm.is_empty() {
-        return Err("--judgment each: choose the arm column(s) first (--arm)".into());
+        return Err(format!("{} each: choose the arm column(s) first ({})", mention("judgment"), mention("arm")));
     }
     let mut out = OutcomeTable { rows: Vec::with_capacity(table.rows.len() * cols.len()), ..table.clone() };
     let mut spread = 0usize;

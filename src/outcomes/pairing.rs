@@ -19,16 +19,16 @@ use super::spec::{JudgmentChoice, Spec, truncate};
 use super::{ColumnKind, OutcomeRow, OutcomeTable, OutcomeWarningKind, OutcomeWarnings};
 use crate::error::{IngestError, Location};
 
-/// What to do when several rows share an (item, arm).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum Duplicates {
-    /// Not paired: the key does not identify the item (the default).
-    #[default]
-    Refuse,
-    /// Average the rows' values (rows without a value are left out of the mean).
-    Mean,
+crate::choice! {
+    /// What to do when several rows share an (item, arm).
+    #[derive(Default)]
+    pub enum Duplicates {
+        /// Not paired: the key does not identify the item (the default).
+        #[default]
+        Refuse = "refuse",
+        /// Average the rows' values (rows without a value are left out of the mean).
+        Mean = "mean",
+    }
 }
 
 /// Tolerances of the pairing validator (CLI: `--aggregate mean`, `--allow-incomplete`).
@@ -691,6 +691,7 @@ mod tests {
         let e = pair_for_test(&t, &spec, &PairingOptions::default()).unwrap_err();
         let PairingError::Unpaired { message, report } = &e else { panic!("{e:?}") };
         assert!(message.contains("arm `b` has no rows for 2 items (first: `q4`)"), "{message}");
+        let message = crate::fields::render_mentions(message, crate::fields::command_line_word);
         assert!(message.contains("--allow-incomplete to compare on the 3 items"), "{message}");
         assert_eq!(report.arms_with_different_items, ["b"]);
         assert_eq!(report.arms[1].items_without_row, 2);
@@ -712,8 +713,9 @@ mod tests {
         assert_eq!((report.duplicates.cells, report.duplicates.surplus_rows), (4, 4));
         assert_eq!(report.duplicates.examples[0].rows.iter().map(|l| l.line).collect::<Vec<_>>(), [Some(2), Some(3)]);
         assert_eq!(report.duplicates.varying_columns, ["seed"]);
+        let message = crate::fields::render_mentions(message, crate::fields::command_line_word);
         assert!(message.contains("adding `seed` (--key item,seed)"), "{message}");
-        assert!(message.contains("--aggregate mean"), "{message}");
+        assert!(message.contains("--aggregate to `mean`"), "{message}");
         let opts = PairingOptions { duplicates: Duplicates::Mean, ..Default::default() };
         let p = pair_for_test(&t, &spec, &opts).unwrap();
         assert_eq!(p.values, [[Some(0.5), Some(0.0)], [Some(1.0), Some(0.5)]]);

@@ -6,6 +6,7 @@
 //! key becomes `position`. The check compares the order columns at every position: the first
 //! disagreement refuses the pairing, naming the position, the arms, the column and both values.
 
+use crate::fields::mention;
 use std::collections::BTreeMap;
 
 use super::{ColumnKind, OutcomeTable, Spec};
@@ -32,7 +33,7 @@ pub fn default_order_columns(table: &OutcomeTable, spec: &Spec) -> Vec<String> {
 /// refused.
 pub fn by_position(table: &OutcomeTable, spec: &Spec, order: &[String]) -> Result<(OutcomeTable, Spec), String> {
     if spec.arm.is_empty() {
-        return Err("positional pairing needs the arm column(s): choose them (--arm)".into());
+        return Err(format!("positional pairing needs the arm column(s): choose them ({})", mention("arm")));
     }
     let order: Vec<String> = if order.is_empty() { default_order_columns(table, spec) } else { order.to_vec() };
     for c in &order {
@@ -61,9 +62,14 @@ pub fn by_position(table: &OutcomeTable, spec: &Spec, order: &[String]) -> Resul
                     return Err(format!(
                         "row {p} of arm `{arm}` (line {}) has {} = `{}` where row {p} of arm `{arm0}` (line {line0}) has \
                          `{}`: the arms do not list the same items in the same order, so rows cannot be paired by \
-                         position. Give the rows an item id (--key), or name the columns that define the order \
-                         (--pair-by-position COL,COL)",
-                        r.line, order[i], values[i], values0[i]
+                         position. Give the rows an item id ({}), or name the columns that define the order \
+                         ({} COL,COL)",
+                        r.line,
+                        order[i],
+                        values[i],
+                        values0[i],
+                        mention("key"),
+                        mention("pair_by_position")
                     ));
                 }
             }

@@ -495,7 +495,7 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
             spec.value = "score".into();
             spec.reasons.push(
                 "value = `score`: Inspect's grades as numbers, C = 1, I = 0, P = 0.5, N = 0 (its value_to_float; \
-                 P is settable with --partial-credit); unscored samples are missing"
+                 P's credit is a setting, partial credit); unscored samples are missing"
                     .into(),
             );
             finish_strata(table, &mut spec, &[]);

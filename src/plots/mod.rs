@@ -5,17 +5,17 @@
 //!
 //! | module | plot |
 //! |---|---|
-//! | [`histogram`] | the |ΔnDCG| histogram of a rescoring |
 //! | [`forest`] | one row per contrast a − b with its interval and a zero line |
 //! | [`cd_diagram`] | Demšar's critical-difference diagram (mean ranks, CD ruler, cliques) |
 //! | [`posterior`] | Jeffreys Beta posteriors of two binary arms, P(θa > θb) |
-//! | [`reclaim`] | reclaim rate vs integrity per policy, with interval bars |
-//! | [`verdicts`] | probe verdict counts, both modes side by side |
-//! | [`utility`] | the ablation's u histogram (−1 / 0 / +1 per run or pooled) |
-//! | [`noncircularity`] | ρ(u, retrieval score) per run and subset with both intervals and the gate lines |
-//! | [`ksweep`] | the K-sweep (score vs K per arm) and the paired deltas coloured by label |
-//! | [`cutoffs`] | a rescoring's metric against the cutoff k (`--k 1,5,10,60`), one line per system |
-//! | [`reliability`] | lines on [0, 1]: a calibration audit's reliability diagram and accuracy per confidence bin |
+//! | [`verdicts`] | grouped bars of counts (the probe's verdicts, both modes side by side) |
+//! | [`cutoffs`] | a metric against the cutoff k, one line per system |
+//! | [`reliability`] | lines on [0, 1]: a reliability diagram and accuracy per confidence bin |
+//!
+//! A plot of one capability's own data is drawn in that capability's folder with this shared
+//! code (the rescoring's |ΔnDCG| histogram in `audit/histogram_plot.rs`, the reclaim curves in
+//! `reclaim/plot.rs`, the K-sweep in `ksweep/plot.rs`, the ablation's u histogram and ρ rows in
+//! `ablation/`): nothing here imports a capability.
 //!
 //! [`series`] (lines with interval bars) and [`forest::draw_forest`] (forest-style rows) are
 //! shared drawing code.
@@ -27,14 +27,9 @@
 pub mod cd_diagram;
 pub mod cutoffs;
 pub mod forest;
-pub mod histogram;
-pub mod ksweep;
-pub mod noncircularity;
 pub mod posterior;
-pub mod reclaim;
 pub mod reliability;
 pub mod series;
-pub mod utility;
 pub mod verdicts;
 
 use std::fmt;
@@ -46,13 +41,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 pub use cd_diagram::{CdArm, CdLayout, CdPlot};
 pub use cutoffs::{CutoffLine, CutoffPlot};
 pub use forest::{ForestLayout, ForestPlot, ForestRow};
-pub use histogram::{HistogramPlot, draw_histogram, histogram_svg};
-pub use ksweep::{DeltaForest, DeltaPoint, KSweepPlot};
-pub use noncircularity::{RhoPlot, RhoRow};
 pub use posterior::{PosteriorArm, PosteriorPlot};
-pub use reclaim::{ReclaimPlot, ReclaimSeries};
 pub use reliability::LinesPlot;
-pub use utility::{UtilityGroup, UtilityPlot};
 pub use verdicts::{VerdictBar, VerdictBars, VerdictGroup};
 
 /// A drawing failure, as text (backend errors differ per backend).

@@ -153,10 +153,6 @@ fn filtered<'a>(notes: &'a [NoteInput], arm: Option<&'a str>) -> impl Iterator<I
 impl Capability for Probe {
     const ANALYSIS: Analysis = Analysis::Probe;
     const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys, FileRole::Source];
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <ProbeRequest as crate::fields::Fields>::fields()
-    }
-
     type Request = ProbeRequest;
     type Loaded = LoadedNotes;
     type Overview = ProbeOverview;

@@ -2,10 +2,11 @@
 //! integrity (every cell), and against the swept store size or decoys (one line per policy and
 //! fixed design values, with the points' intervals).
 
+use super::ReclaimPlot;
 use super::analysis::ReclaimReport;
 use crate::attach::{Figure, figure};
+use crate::plots::LinesPlot;
 use crate::plots::series::{Line, Point};
-use crate::plots::{LinesPlot, ReclaimPlot};
 
 /// Reclaim rate against the swept `variable` (`n` or `decoys`); `None` without such a sweep.
 pub fn sweep_plot(r: &ReclaimReport, variable: &str) -> Option<LinesPlot> {

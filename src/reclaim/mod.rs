@@ -16,6 +16,7 @@ pub mod boundaries;
 pub mod cells;
 pub mod figures;
 pub mod headlines;
+pub mod plot;
 pub mod pyrandom;
 pub mod score;
 pub mod table;
@@ -27,6 +28,7 @@ pub use analysis::{
     Cell, Contrast, ReclaimReport, ReclaimSettings, ScoreMode, Share, WorseThanEmpty, analyze, filter_arm,
 };
 pub use bootstrap::{BootstrapSettings, Engine};
+pub use plot::{ReclaimPlot, ReclaimSeries};
 pub use pyrandom::PyRandom;
 pub use score::{Answer, AnswerKind};
 pub use table::{ReclaimTable, reclaim_table, render_text};

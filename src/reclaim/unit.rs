@@ -97,9 +97,6 @@ pub struct ReclaimOverview {
 
 impl Capability for Reclaim {
     const ANALYSIS: Analysis = Analysis::Reclaim;
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <ReclaimRequest as crate::fields::Fields>::fields()
-    }
     const ROLES: &'static [FileRole] = &[FileRole::Trials, FileRole::Keys];
 
     type Request = ReclaimRequest;

@@ -55,9 +55,6 @@ fn basename(path: &str) -> &str {
 
 impl Capability for Rules {
     const ANALYSIS: Analysis = Analysis::Rules;
-    fn fields() -> Vec<&'static crate::fields::Field> {
-        <RulesRequest as crate::fields::Fields>::fields()
-    }
     const ROLES: &'static [FileRole] = &FileRole::RULES;
 
     type Request = RulesRequest;

@@ -21,16 +21,16 @@ use serde::{Deserialize, Serialize};
 use super::normal;
 use super::quantile::quantile_sorted;
 
-/// How ẑ₀ counts resamples equal to the estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "snake_case")]
-pub enum Z0Rule {
-    /// #{<} + ½#{=} (SciPy `stats.bootstrap(method="BCa")`).
-    #[default]
-    MidRank,
-    /// #{<} only (R `boot::bca.ci`, the BriefBench paper's formula).
-    Strict,
+crate::choice! {
+    /// How ẑ₀ counts resamples equal to the estimate.
+    #[derive(Default)]
+    pub enum Z0Rule {
+        /// #{<} + ½#{=} (SciPy `stats.bootstrap(method="BCa")`).
+        #[default]
+        MidRank = "mid_rank",
+        /// #{<} only (R `boot::bca.ci`, the BriefBench paper's formula).
+        Strict = "strict",
+    }
 }
 
 /// Which interval was produced, and why when it is not the one asked for.

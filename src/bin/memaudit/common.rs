@@ -254,6 +254,31 @@ pub(crate) fn inputs<C: Capability>(given: Vec<(PathBuf, Option<FileRole>)>) -> 
     Ok(capability::assign_roles::<C>(files)?)
 }
 
+/// The command line's option for a file of `role`.
+pub(crate) fn role_option(role: FileRole) -> &'static str {
+    match role {
+        FileRole::Retrieval | FileRole::Answers | FileRole::Traces => "--input",
+        FileRole::Memories => "--memories",
+        FileRole::Queries => "--queries",
+        FileRole::Runs => "--runs",
+        FileRole::Qrels => "--qrels",
+        FileRole::Outcomes => "--outcomes",
+        FileRole::Notes => "--notes",
+        FileRole::Keys => "--keys",
+        FileRole::Source => "--source-file",
+        FileRole::Trials => "--trials",
+        FileRole::Claims => "--claims",
+        FileRole::Scores | FileRole::Data => "--data",
+        FileRole::Table => "--printed-table",
+        FileRole::Rules => "--rules",
+        FileRole::Values => "--values",
+        FileRole::GitLog => "--git-log",
+        FileRole::Exclusions => "--exclusions",
+        FileRole::Labels => "--labels",
+        FileRole::Routing | FileRole::AlignmentRows | FileRole::ComplianceRows => "--input",
+    }
+}
+
 /// A reading failure names the option the file's content suggests when it was given under
 /// another one ("its content looks like a file for --claims").
 fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
@@ -268,7 +293,7 @@ fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
             && seen != FileRole::Retrieval
             && named.iter().any(|f| f.role != seen)
         {
-            f.message.push_str(&format!("; its content looks like a file for {}", seen.option()));
+            f.message.push_str(&format!("; its content looks like a file for {}", role_option(seen)));
         }
     }
     f

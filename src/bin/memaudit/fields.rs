@@ -2,32 +2,64 @@
 //! per field (`--ece-bins`), its help and default from the field, its value set through the
 //! field's own parsing. A subcommand flattens [`FieldArgs`] of its request.
 
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use memaudit::fields::{Field, Fields, Kind, command_line_word};
+use memaudit::fields::{Field, Fields, Kind, SWITCH_ON, command_line_word};
 
 /// A request read from the command line, field by field.
 pub(crate) struct FieldArgs<R>(pub(crate) R);
+
+/// A choice's names as the command line takes them: each as written (`trec_eval`), and with
+/// dashes (`trec-eval`) as a hidden alias, the way the command line spells names.
+fn possible(names: Vec<&'static str>) -> Vec<PossibleValue> {
+    names
+        .into_iter()
+        .map(|n| {
+            let v = PossibleValue::new(n);
+            if n.contains('_') { v.alias(n.replace('_', "-")) } else { v }
+        })
+        .collect()
+}
+
+/// A choice typed with dashes (`trec-eval`) as its name (`trec_eval`).
+fn choice_name(f: &Field, text: &str) -> String {
+    let names = f.choices();
+    text.split(',')
+        .map(|t| {
+            let t = t.trim();
+            names.iter().find(|n| n.replace('_', "-") == t).map_or(t, |n| *n).to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
 
 /// The argument of one field.
 fn argument(f: &'static Field, default: Option<String>) -> Arg {
     let arg = Arg::new(f.name).long(f.name.replace('_', "-")).help(f.help_with_candidates());
     match f.kind {
         Kind::Flag => arg.action(ArgAction::SetTrue),
-        Kind::List => arg.action(ArgAction::Append).value_delimiter(',').value_name("LIST"),
+        Kind::List => {
+            let arg = arg.action(ArgAction::Append).value_delimiter(',').value_name("LIST");
+            match default.filter(|d| !d.is_empty() && !f.optional) {
+                Some(d) => arg.default_value(d),
+                None => arg,
+            }
+        }
         Kind::Entries => arg.action(ArgAction::Append).value_name("ENTRY"),
+        // `--pair-by-position` alone is on; `--pair-by-position a,b` is on with that list.
+        Kind::Switch => arg.action(ArgAction::Set).num_args(0..=1).default_missing_value(SWITCH_ON).value_name("LIST"),
         Kind::Choices(names) => arg
             .action(ArgAction::Append)
             .value_delimiter(',')
             .value_name("LIST")
-            .value_parser(PossibleValuesParser::new(names())),
+            .value_parser(PossibleValuesParser::new(possible(names()))),
         kind => {
             let arg = arg.action(ArgAction::Set).value_name(f.name.to_uppercase());
             let arg = match kind {
-                Kind::Choice(names) => arg.value_parser(PossibleValuesParser::new(names())),
+                Kind::Choice(names) => arg.value_parser(PossibleValuesParser::new(possible(names()))),
                 _ => arg,
             };
             let arg = if matches!(kind, Kind::Whole | Kind::Number) { arg.allow_negative_numbers(true) } else { arg };
@@ -54,6 +86,7 @@ impl<R: Fields + 'static> clap::FromArgMatches for FieldArgs<R> {
                 }
                 _ => m.get_one::<String>(f.name).cloned().unwrap_or_default(),
             };
+            let text = if f.choices().is_empty() { text } else { choice_name(f, &text) };
             request.set_text(f.name, &text).map_err(|e| {
                 clap::Error::raw(
                     ErrorKind::ValueValidation,

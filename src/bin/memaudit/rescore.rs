@@ -7,13 +7,10 @@ use clap::Args;
 
 use memaudit::audit::{DrilldownQuery, Rescore, RescoreTable};
 use memaudit::capability::FileRole;
-use memaudit::conventions::{CreditUnit, Discount, Gain, MissingRun, RankOrder, Settings};
+use memaudit::conventions::Settings;
 
 use crate::common::{Failure, OutFormat, Output, detail, emit, inputs, json_report, note, print, run};
-
-fn defaults() -> Settings {
-    Settings::default()
-}
+use crate::fields::FieldArgs;
 
 #[derive(Args, Clone)]
 pub(crate) struct InputArgs {
@@ -47,64 +44,13 @@ impl InputArgs {
     }
 }
 
-/// Every scoring convention; the defaults are the core's ([`Settings::default`]).
-#[derive(Args, Clone)]
-pub(crate) struct SettingsArgs {
-    /// Cutoff: only the first k items of each list count. Several (`--k 1,5,10,60`): every table
-    /// at the largest, and the `curve` table (Recall@k, nDCG@k, … per system and target) at each.
-    #[arg(long, value_delimiter = ',', default_value = "60")]
-    pub(crate) k: Vec<usize>,
-    /// Credit unit: one group per evidence anchor, or every memory id.
-    #[arg(long, value_enum, default_value_t = defaults().unit)]
-    pub(crate) unit: CreditUnit,
-    /// Rank discount: trec_eval 9 log2(rank+1), or LongMemEval's (ranks 1 and 2 undiscounted).
-    #[arg(long, value_enum, default_value_t = defaults().discount)]
-    pub(crate) discount: Discount,
-    /// Gain of graded relevance: linear or 2^rel-1.
-    #[arg(long, value_enum, default_value_t = defaults().gain)]
-    pub(crate) gain: Gain,
-    /// Rank order: the saved order, or trec_eval's (score descending, ties by id descending).
-    #[arg(long, value_enum, default_value_t = defaults().order)]
-    pub(crate) order: RankOrder,
-    /// Queries without a run for a system: leave out (skip) or score 0 (zero).
-    #[arg(long, value_enum, default_value_t = defaults().missing)]
-    pub(crate) missing: MissingRun,
-    /// Paired bootstrap resamples for every interval (0: no intervals).
-    #[arg(long, default_value_t = defaults().bootstrap)]
-    pub(crate) bootstrap: usize,
-    /// RNG seed for the bootstrap.
-    #[arg(long, default_value_t = defaults().seed)]
-    pub(crate) seed: u64,
-    /// Confidence level of the intervals.
-    #[arg(long, default_value_t = defaults().confidence)]
-    pub(crate) confidence: f64,
-}
-
-impl SettingsArgs {
-    pub(crate) fn settings(&self) -> Result<Settings, Failure> {
-        Settings {
-            k: 0,
-            unit: self.unit,
-            discount: self.discount,
-            gain: self.gain,
-            order: self.order,
-            missing: self.missing,
-            bootstrap: self.bootstrap,
-            seed: self.seed,
-            confidence: self.confidence,
-            curve: Vec::new(),
-        }
-        .with_cutoffs(&self.k)
-        .map_err(Failure::from)
-    }
-}
-
 #[derive(Args)]
 pub(crate) struct RescoreArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
+    /// Every scoring convention ([`Settings`], declared once in the core).
     #[command(flatten)]
-    pub(crate) settings: SettingsArgs,
+    pub(crate) settings: FieldArgs<Settings>,
     #[command(flatten)]
     pub(crate) output: Output<RescoreTable>,
 }
@@ -113,8 +59,9 @@ pub(crate) struct RescoreArgs {
 pub(crate) struct DrilldownArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
+    /// Every scoring convention ([`Settings`], declared once in the core).
     #[command(flatten)]
-    pub(crate) settings: SettingsArgs,
+    pub(crate) settings: FieldArgs<Settings>,
     /// System name.
     #[arg(long)]
     pub(crate) system: String,
@@ -128,7 +75,7 @@ pub(crate) struct DrilldownArgs {
 
 pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     let files = inputs::<Rescore>(args.input.files())?;
-    let (loaded, report) = run::<Rescore>(&files, &args.settings.settings()?)?;
+    let (loaded, report) = run::<Rescore>(&files, &args.settings.0)?;
     emit::<Rescore>(&report, &loaded, &args.output)?;
     let n: usize = report.reading.warnings.iter().map(|w| w.count).sum();
     if args.output.format == OutFormat::Csv && n > 0 {
@@ -138,7 +85,7 @@ pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
 }
 
 pub(crate) fn drill(args: DrilldownArgs) -> Result<(), Failure> {
-    let settings = args.settings.settings()?;
+    let settings = args.settings.0;
     let files = inputs::<Rescore>(args.input.files())?;
     let d = detail::<Rescore>(&files, &settings, &DrilldownQuery { system: args.system, query: args.query })?;
     if args.format == OutFormat::Json {

@@ -120,6 +120,7 @@ pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {
             bootstrap: args.bootstrap,
             seed: args.seed,
             ci: args.ci,
+            reference: args.reference.clone(),
             ..defaults()
         },
     };

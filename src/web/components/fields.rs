@@ -103,6 +103,9 @@ pub fn field_input(id: String, f: &'static Field, value: &str, on_text: Callback
                 <div class="field">
                     <label for={id.clone()} title={title.clone()}>{ f.label }</label>
                     <select id={id} {onchange} {title}>
+                        if f.optional {
+                            <option value="" selected={value.is_empty()}>{ "(not stated)" }</option>
+                        }
                         { for names().into_iter().map(|v| html! { <option value={v} selected={v == value}>{ v }</option> }) }
                     </select>
                 </div>
@@ -119,7 +122,7 @@ pub fn field_input(id: String, f: &'static Field, value: &str, on_text: Callback
                 </div>
             }
         }
-        Kind::Text | Kind::List | Kind::Choices(_) | Kind::Entries | Kind::Whole | Kind::Number => {
+        Kind::Text | Kind::List | Kind::Choices(_) | Kind::Entries | Kind::Whole | Kind::Number | Kind::Switch => {
             let oninput =
                 on_text.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().value());
             html! {
@@ -129,6 +132,29 @@ pub fn field_input(id: String, f: &'static Field, value: &str, on_text: Callback
                 </div>
             }
         }
+    }
+}
+
+/// A field whose value is one of the loaded data's names (a column, an arm): a select of
+/// `options`, with `none` for "not stated".
+pub fn choose_from(
+    id: String,
+    f: &'static Field,
+    value: &str,
+    options: &[String],
+    none: &'static str,
+    on_text: Callback<String>,
+) -> Html {
+    let onchange = on_text.reform(|e: Event| e.target_unchecked_into::<web_sys::HtmlSelectElement>().value());
+    let title = f.help_with_candidates();
+    html! {
+        <div class="field">
+            <label for={id.clone()} title={title.clone()}>{ f.label }</label>
+            <select id={id} {onchange} {title}>
+                <option value="" selected={value.is_empty()}>{ none }</option>
+                { for options.iter().map(|o| html! { <option value={o.clone()} selected={o == value}>{ o.clone() }</option> }) }
+            </select>
+        </div>
     }
 }
 

@@ -1,5 +1,5 @@
 //! The |ΔnDCG| histogram on a `<canvas id="delta-histogram">`, drawn by
-//! [`crate::plots::draw_histogram`] through plotters-canvas; "Export SVG" runs the same
+//! [`crate::audit::draw_histogram`] through plotters-canvas; "Export SVG" runs the same
 //! drawing function on plotters' SVG backend, "Export PNG" saves the canvas.
 
 use plotters::prelude::IntoDrawingArea;
@@ -11,13 +11,14 @@ use crate::audit::RescoreTable;
 
 use super::{Card, ReportRef};
 use crate::audit::DeltaDistribution;
+use crate::audit::{HistogramPlot, draw_histogram, histogram_svg};
 use crate::model::Target;
-use crate::plots::{HistogramPlot, PlotError, draw_histogram, histogram_svg};
+use crate::plots::PlotError;
 use crate::web::dom::{click_link, download_text};
 use crate::web::format::{count, fmt4, pct};
 
-pub const WIDTH: u32 = crate::plots::histogram::HISTOGRAM_SIZE.0;
-pub const HEIGHT: u32 = crate::plots::histogram::HISTOGRAM_SIZE.1;
+pub const WIDTH: u32 = crate::audit::histogram_plot::HISTOGRAM_SIZE.0;
+pub const HEIGHT: u32 = crate::audit::histogram_plot::HISTOGRAM_SIZE.1;
 
 /// Draws a plot on a canvas element.
 pub fn draw_on_canvas(canvas: HtmlCanvasElement, plot: &HistogramPlot) -> Result<(), PlotError> {

@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::ablation::{self, AblationRequest, AblationTable, CiRecord, GroupAblation, OutcomeScoring};
-use crate::plots::{RhoPlot, UtilityPlot};
+use crate::ablation::{RhoPlot, UtilityPlot};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
 use crate::web::components::fields::FieldDraft;

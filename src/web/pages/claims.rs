@@ -19,7 +19,7 @@ use crate::claims::{ClaimsRequest, ClaimsTable};
 use crate::ksweep::SweepTable;
 use crate::ksweep::figures::{delta_forest, ksweep_plot, panel_key, panel_name};
 use crate::ksweep::{self, Crossover, DeltaRow, KSweep};
-use crate::plots::{DeltaForest, KSweepPlot};
+use crate::ksweep::{DeltaForest, KSweepPlot};
 use crate::report::{Table, serde_name};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};

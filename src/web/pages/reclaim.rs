@@ -14,7 +14,7 @@ use super::{
 };
 use crate::capability::FileSummary;
 use crate::fields::Fields;
-use crate::plots::ReclaimPlot;
+use crate::reclaim::ReclaimPlot;
 use crate::reclaim::{Reclaim, ReclaimOverview, ReclaimReport, ReclaimRequest, ReclaimTable, reclaim_table};
 use crate::web::components::Section;
 use crate::web::components::export::{lazy_exports, text_download, to_json};

@@ -10,89 +10,36 @@ use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files, set_role};
 use crate::capability::{Capability, FileRole};
-use crate::choice::Choice;
-use crate::compare::CompareSettings;
-use crate::ireval::evaluate::{EvalOptions, Value};
-use crate::ireval::measure::{TrecEvalVersion, ValueType};
+use crate::ireval::evaluate::Value;
+use crate::ireval::measure::ValueType;
 use crate::ireval::table::{TrecEvalTable, cell};
 use crate::ireval::{TrecEvalRequest, trec_eval_text};
 use crate::web::components::Section;
 use crate::web::components::export::{report_json, text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
 use crate::web::format::{count, duration};
 
 type IrBatch = BatchOf<TrecEvalPage>;
 
-/// The settings as edited.
-#[derive(Debug, Clone, PartialEq)]
+/// The settings as edited: the files' roles and the request's fields
+/// ([`TrecEvalRequest`]'s declaration).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
     pub roles: BTreeMap<String, FileRole>,
-    /// `-m` options separated by spaces (`official ndcg_cut.10,20 P@5`); empty: `official`.
-    pub measures: String,
-    pub per_query: bool,
-    pub complete: bool,
-    pub judged_only: bool,
-    pub level: String,
-    pub depth: String,
-    pub num_docs: String,
-    pub version: TrecEvalVersion,
-    /// The value compared across runs (empty: `map`, else the first one).
-    pub compare_measure: String,
-    pub alpha: String,
-    pub bootstrap: String,
-    pub seed: String,
+    pub fields: FieldDraft<TrecEvalRequest>,
 }
 
-impl Default for Draft {
-    fn default() -> Self {
-        let c = CompareSettings::default();
-        Draft {
-            roles: BTreeMap::new(),
-            measures: String::new(),
-            per_query: false,
-            complete: false,
-            judged_only: false,
-            level: "1".into(),
-            depth: String::new(),
-            num_docs: "0".into(),
-            version: TrecEvalVersion::V10,
-            compare_measure: String::new(),
-            alpha: c.alpha.to_string(),
-            bootstrap: c.bootstrap.to_string(),
-            seed: c.seed.to_string(),
-        }
-    }
-}
-
-fn number<T: std::str::FromStr>(field: &str, text: &str) -> Result<T, String> {
-    text.trim().parse().map_err(|_| format!("{field}: `{}` is not a number", text.trim()))
-}
-
-impl Draft {
-    pub fn parse(&self) -> Result<TrecEvalRequest, String> {
-        let depth = self.depth.trim();
-        Ok(TrecEvalRequest {
-            measures: self.measures.split_whitespace().map(str::to_string).collect(),
-            per_query: self.per_query,
-            summary: true,
-            options: EvalOptions {
-                relevance_level: number("relevance level (-l)", &self.level)?,
-                max_per_topic: if depth.is_empty() { None } else { Some(number("depth (-M)", depth)?) },
-                judged_only: self.judged_only,
-                complete: self.complete,
-                num_docs_in_coll: number("documents in the collection (-N)", &self.num_docs)?,
-                version: self.version,
-            },
-            compare_measure: Some(self.compare_measure.trim().to_string()).filter(|m| !m.is_empty()),
-            compare: CompareSettings {
-                alpha: number("alpha", &self.alpha)?,
-                bootstrap: number("bootstrap resamples", &self.bootstrap)?,
-                seed: number("seed", &self.seed)?,
-                ..CompareSettings::default()
-            },
-        })
-    }
-}
+/// The inputs' ids kept from before the form was drawn from the declaration (links, tests).
+const IDS: &[(&str, &str)] = &[
+    ("measure", "trec-eval-measures"),
+    ("relevance_level", "trec-eval-level"),
+    ("max_per_topic", "trec-eval-depth"),
+    ("num_docs_in_coll", "trec-eval-num-docs"),
+    ("judged_only", "trec-eval-judged"),
+    // `#trec-eval-summary` is the summary table's.
+    ("summary", "trec-eval-print-summary"),
+];
 
 /// How results are shown: the value listed per query.
 #[derive(Default)]
@@ -228,7 +175,7 @@ impl Tool for TrecEvalPage {
     }
 
     fn request(draft: &Draft) -> Result<TrecEvalRequest, String> {
-        draft.parse()
+        draft.fields.parse(TrecEvalRequest::default())
     }
 
     fn roles(draft: &Draft) -> BTreeMap<String, FileRole> {
@@ -240,35 +187,7 @@ impl Tool for TrecEvalPage {
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
-        let d = &page.draft;
-        let versions: Vec<(String, String)> = TrecEvalVersion::ALL
-            .iter()
-            .map(|v| {
-                (
-                    v.name().to_string(),
-                    if *v == TrecEvalVersion::V10 { "trec_eval 10".into() } else { "trec_eval 9 (pytrec_eval)".into() },
-                )
-            })
-            .collect();
-        html! {
-            <>
-                { ui.text_field("trec-eval-measures", "measures (-m)", &d.measures,
-                    "trec_eval measures separated by spaces: map P.5,10 ndcg_cut.10 all_trec, or ir-measures names nDCG@10 P@5 AP RR (empty: official)",
-                    |d, v| d.measures = v) }
-                { ui.text_field("trec-eval-level", "relevance level (-l)", &d.level, "the smallest judgment that counts as relevant", |d, v| d.level = v) }
-                { ui.text_field("trec-eval-depth", "depth (-M)", &d.depth, "evaluate only the first N documents of each ranking (empty: all)", |d, v| d.depth = v) }
-                { ui.text_field("trec-eval-num-docs", "documents in the collection (-N)", &d.num_docs, "for utility's fourth coefficient", |d, v| d.num_docs = v) }
-                { ui.check_field("trec-eval-complete", "score unanswered queries 0 (-c)", d.complete, |d, v| d.complete = v) }
-                { ui.check_field("trec-eval-judged", "judged documents only (-J)", d.judged_only, |d, v| d.judged_only = v) }
-                { ui.check_field("trec-eval-per-query", "per-query lines in the trec_eval output (-q)", d.per_query, |d, v| d.per_query = v) }
-                { ui.select_field("trec-eval-version", "trec_eval version", &versions, d.version.name(),
-                    ui.on_select(|d, v| d.version = TrecEvalVersion::parse(&v).unwrap_or_default())) }
-                { ui.text_field("trec-eval-compare-measure", "compare runs on", &d.compare_measure, "a value name such as map or ndcg_cut_10 (empty: map)", |d, v| d.compare_measure = v) }
-                { ui.text_field("trec-eval-alpha", "alpha", &d.alpha, "1 − the confidence of every interval", |d, v| d.alpha = v) }
-                { ui.text_field("trec-eval-bootstrap", "bootstrap resamples", &d.bootstrap, "", |d, v| d.bootstrap = v) }
-                { ui.text_field("trec-eval-seed", "seed", &d.seed, "", |d, v| d.seed = v) }
-            </>
-        }
+        ui.fields_form_with("trec-eval", &page.draft.fields, |d| &mut d.fields, &[], IDS)
     }
 
     fn results(page: &ToolPage<Self>, b: &Rc<IrBatch>, ui: &Ui<Self>) -> Html {

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::compare::{CiMethod, CompareSettings, Resampling, SpecChoice, TableInfo};
+use crate::compare::{CompareSettings, SpecChoice, TableInfo};
 use crate::outcomes::{Duplicates, JudgmentChoice, PairingOptions, Spec};
-use crate::stats::bca::Z0Rule;
+use crate::web::components::fields::FieldDraft;
 
 /// How the forest plot orders its rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -46,30 +46,12 @@ pub struct Draft {
     pub by_position: bool,
     /// Inspect logs: the credit of a `P` grade (empty: Inspect's 0.5).
     pub partial_credit: String,
-    pub alpha: String,
-    pub bootstrap: String,
-    pub seed: String,
-    pub ci: CiMethod,
-    pub z0: Z0Rule,
-    /// `iid`, `stratified` or `cluster`.
-    pub resampling: String,
-    pub by: String,
-    /// Contrasts also per value of this column (empty: none).
-    pub per: String,
-    pub control: String,
-    /// Contrasts with this arm read other − reference (empty: arm order).
-    pub reference: String,
-    pub higher_is_better: bool,
-    /// Cost columns, comma-separated (empty: none).
-    pub cost: String,
-    /// `CONTROL:ARM` pairs, comma-separated.
-    pub matched: String,
-    pub baseline: String,
+    /// The statistics' settings as edited, field by field ([`CompareSettings`]'s declaration).
+    pub settings: FieldDraft<CompareSettings>,
 }
 
 impl Default for Draft {
     fn default() -> Self {
-        let s = CompareSettings::default();
         Draft {
             key: Vec::new(),
             arm: Vec::new(),
@@ -81,20 +63,7 @@ impl Default for Draft {
             allow_incomplete: false,
             by_position: false,
             partial_credit: String::new(),
-            alpha: s.alpha.to_string(),
-            bootstrap: s.bootstrap.to_string(),
-            seed: s.seed.to_string(),
-            ci: s.ci,
-            z0: s.z0,
-            resampling: "iid".into(),
-            by: String::new(),
-            per: String::new(),
-            control: String::new(),
-            reference: String::new(),
-            higher_is_better: s.higher_is_better,
-            cost: String::new(),
-            matched: String::new(),
-            baseline: String::new(),
+            settings: FieldDraft::default(),
         }
     }
 }
@@ -140,65 +109,16 @@ impl Draft {
         PairingOptions { duplicates: self.duplicates, allow_incomplete: self.allow_incomplete }
     }
 
-    /// The settings, or what is wrong (naming the field).
+    /// The settings, or what cannot be read (naming the field by its label; ranges are checked
+    /// by the core's validate when the comparison runs).
     pub fn settings(&self) -> Result<CompareSettings, String> {
-        let alpha: f64 =
-            self.alpha.trim().parse().map_err(|_| format!("alpha: `{}` is not a number", self.alpha.trim()))?;
-        let bootstrap: usize = self
-            .bootstrap
-            .trim()
-            .parse()
-            .map_err(|_| format!("resamples: `{}` is not a whole number", self.bootstrap.trim()))?;
-        let seed: u64 =
-            self.seed.trim().parse().map_err(|_| format!("seed: `{}` is not a whole number", self.seed.trim()))?;
-        let by = self.by.trim().to_string();
-        let unit = <crate::compare::ResampleUnit as crate::choice::Choice>::parse(&self.resampling)
-            .unwrap_or(crate::compare::ResampleUnit::Iid);
-        let resampling = Resampling::of(unit, (!by.is_empty()).then_some(by)).map_err(|e| e.to_string())?;
-        let s = CompareSettings {
-            alpha,
-            bootstrap,
-            seed,
-            ci: self.ci,
-            z0: self.z0,
-            resampling,
-            control: (!self.control.trim().is_empty()).then(|| self.control.trim().to_string()),
-            reference: (!self.reference.trim().is_empty()).then(|| self.reference.trim().to_string()),
-            higher_is_better: self.higher_is_better,
-            per: (!self.per.trim().is_empty()).then(|| self.per.trim().to_string()),
-            cost: list(&self.cost),
-            matched: list(&self.matched),
-            baseline: (!self.baseline.trim().is_empty()).then(|| self.baseline.trim().to_string()),
-            quantities: false,
-        };
-        Ok(s)
+        self.settings.parse(CompareSettings::default())
     }
 
     /// Takes the settings of a result.
     pub fn set_settings(&mut self, s: &CompareSettings) {
-        self.alpha = s.alpha.to_string();
-        self.bootstrap = s.bootstrap.to_string();
-        self.seed = s.seed.to_string();
-        self.ci = s.ci;
-        self.z0 = s.z0;
-        (self.resampling, self.by) = match &s.resampling {
-            Resampling::Iid => ("iid".into(), String::new()),
-            Resampling::Stratified(c) => ("stratified".into(), c.clone()),
-            Resampling::Cluster(c) => ("cluster".into(), c.clone()),
-        };
-        self.control = s.control.clone().unwrap_or_default();
-        self.reference = s.reference.clone().unwrap_or_default();
-        self.higher_is_better = s.higher_is_better;
-        self.per = s.per.clone().unwrap_or_default();
-        self.cost = s.cost.join(",");
-        self.matched = s.matched.join(",");
-        self.baseline = s.baseline.clone().unwrap_or_default();
+        self.settings = FieldDraft::of(s);
     }
-}
-
-/// A comma-separated list, trimmed, empty entries dropped.
-fn list(text: &str) -> Vec<String> {
-    text.split(',').map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect()
 }
 
 /// Judge-file judgment columns by prefix: `llm_judgments` → 3 (for `llm_judgments.judgment_1..3`).

@@ -21,19 +21,20 @@ use super::{
 };
 use crate::compare::figures::{cd_plot, forest_plot, forest_row};
 use crate::compare::{
-    CiMethod, Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
+    Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
     UnpairedArms, compare_latex,
 };
 use crate::error::Error;
+use crate::fields::Fields;
 use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
 use crate::plots::{CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
-use crate::stats::bca::Z0Rule;
 use crate::web::components::Section;
 use crate::web::components::compare::{
     ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
     UnpairedTable, arm_labels,
 };
 use crate::web::components::export::{report_json, text_download};
+use crate::web::components::fields::{choose_from, field_id, field_input};
 use crate::web::components::headlines::{HeadlinesPanel, attach_buttons};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
@@ -78,6 +79,9 @@ pub mod draft;
 
 pub use draft::{Draft, ForestOrder};
 use draft::{judgment_prefixes, parse_value_key, toggle, value_key};
+
+/// The ids of the statistics' settings that are not `cmp-{name}` (kept for links and tests).
+const SETTING_IDS: &[(&str, &str)] = &[("resample", "cmp-resampling")];
 
 /// Width of the comparison's plots in pixels.
 pub use crate::compare::figures::PLOT_WIDTH;
@@ -341,6 +345,11 @@ impl ComparePage {
                 // A refusal of the pairing is a result: shown with its report, the spec it refused.
                 if let Error::Unpaired { message, pairing, unpaired } = *error {
                     self.job.error = None;
+                    // A setting the message mentions is named by its label on this page.
+                    let message = crate::web::components::fields::page_words(
+                        &<Compare as crate::capability::Capability>::fields(),
+                        &message,
+                    );
                     let spec = match (&self.table, &self.request) {
                         (Some(t), Some(r)) => r.spec.apply(&t.inferred),
                         _ => self.draft.spec(None),
@@ -506,13 +515,6 @@ impl ComparePage {
     fn view_spec(&self, ctx: &Context<Self>, t: &TableInfo) -> Html {
         let link = ctx.link();
         let d = &self.draft;
-        // Text fields follow every keystroke (Yew keeps an input's value equal to the draft).
-        let edit = |f: fn(&mut Draft, String)| {
-            link.callback(move |e: InputEvent| {
-                let v = e.target_unchecked_into::<HtmlInputElement>().value();
-                Msg::Edit(Box::new(move |d: &mut Draft| f(d, v)))
-            })
-        };
         let on_value = link.batch_callback(|e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             parse_value_key(&sel.value()).map(|(v, j)| {
@@ -596,6 +598,9 @@ impl ComparePage {
             b.reasons.clear();
             a == b
         };
+        // The request's own settings drawn here are named and explained as declared.
+        let label = |name: &str| CompareRequest::field(name).map_or_else(|| name.to_string(), |f| f.label.to_string());
+        let help = |name: &str| CompareRequest::field(name).map(|f| f.help.to_string());
         let list = |v: &[String]| if v.is_empty() { "(none)".to_string() } else { v.join(" × ") };
         html! {
             <section class="card" id="spec" aria-labelledby="spec-title">
@@ -655,7 +660,7 @@ impl ComparePage {
                         </select>
                     </div>
                     <div class="field">
-                        <label for="dup-policy" title="several rows for one (item, arm)">{ "repeated rows" }</label>
+                        <label for="dup-policy" title={help("aggregate")}>{ label("aggregate") }</label>
                         <select id="dup-policy" onchange={on_dup}>
                             <option value="refuse" selected={d.duplicates == Duplicates::Refuse}>{ "refuse (not paired)" }</option>
                             <option value="mean" selected={d.duplicates == Duplicates::Mean}>{ "average them (mean)" }</option>
@@ -664,18 +669,18 @@ impl ComparePage {
                     <div class="field checkbox">
                         <label for="allow-incomplete">
                             <input type="checkbox" id="allow-incomplete" checked={d.allow_incomplete} onchange={on_incomplete} />
-                            { " compare on the items present in every arm" }
+                            { format!(" {}", label("allow_incomplete")) }
                         </label>
                     </div>
                     <div class="field checkbox">
-                        <label for="pair-by-position" title="rows without an item id: the k-th row of each arm is one item, checked on the columns describing the rows">
+                        <label for="pair-by-position" title={help("pair_by_position")}>
                             <input type="checkbox" id="pair-by-position" checked={d.by_position} onchange={on_position} />
-                            { " pair rows by their order within each arm" }
+                            { format!(" {}", label("pair_by_position")) }
                         </label>
                     </div>
                     if inspect {
                         <div class="field">
-                            <label for="partial-credit" title="Inspect's P (partial) grade as a number in [0, 1]; empty: Inspect's 0.5">{ "credit of a P grade" }</label>
+                            <label for="partial-credit" title={help("partial_credit")}>{ label("partial_credit") }</label>
                             <input id="partial-credit" type="text" inputmode="decimal" size="5" placeholder="0.5"
                                 value={d.partial_credit.clone()} oninput={on_credit} />
                         </div>
@@ -718,28 +723,14 @@ impl ComparePage {
                         }) }
                     </ul>
                 }
-                { self.view_settings(ctx, edit) }
+                { self.view_settings(ctx) }
             </section>
         }
     }
 
-    fn view_settings(
-        &self,
-        ctx: &Context<Self>,
-        edit: impl Fn(fn(&mut Draft, String)) -> Callback<InputEvent>,
-    ) -> Html {
+    fn view_settings(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let d = &self.draft;
-        let select_edit = |f: fn(&mut Draft, &str)| {
-            link.callback(move |e: Event| {
-                let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-                Msg::Edit(Box::new(move |d: &mut Draft| f(d, &v)))
-            })
-        };
-        let on_higher = link.callback(|e: Event| {
-            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            Msg::Edit(Box::new(move |d: &mut Draft| d.higher_is_better = on))
-        });
         let run = link.callback(|e: SubmitEvent| {
             e.prevent_default();
             Msg::Run
@@ -754,90 +745,21 @@ impl ComparePage {
             <form id="compare-settings" class="compare-settings" onsubmit={run}>
                 <h3>{ "Statistics" }</h3>
                 <div class="fields">
-                    <div class="field">
-                        <label for="cmp-alpha" title="two-sided level of every interval and test">{ "alpha" }</label>
-                        <input id="cmp-alpha" type="text" value={d.alpha.clone()} oninput={edit(|d, v| d.alpha = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="cmp-bootstrap">{ "resamples" }</label>
-                        <input id="cmp-bootstrap" type="number" value={d.bootstrap.clone()} oninput={edit(|d, v| d.bootstrap = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="cmp-seed">{ "seed" }</label>
-                        <input id="cmp-seed" type="number" value={d.seed.clone()} oninput={edit(|d, v| d.seed = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="cmp-ci">{ "interval" }</label>
-                        <select id="cmp-ci" onchange={select_edit(|d, v| d.ci = if v == "percentile" { CiMethod::Percentile } else { CiMethod::Bca })}>
-                            <option value="bca" selected={d.ci == CiMethod::Bca}>{ "BCa" }</option>
-                            <option value="percentile" selected={d.ci == CiMethod::Percentile}>{ "percentile" }</option>
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="cmp-z0" title="BCa bias correction: #{<} + ½#{=} (SciPy) or #{<} (R boot)">{ "z0 rule" }</label>
-                        <select id="cmp-z0" onchange={select_edit(|d, v| d.z0 = if v == "strict" { Z0Rule::Strict } else { Z0Rule::MidRank })}>
-                            <option value="mid-rank" selected={d.z0 == Z0Rule::MidRank}>{ "mid-rank (SciPy)" }</option>
-                            <option value="strict" selected={d.z0 == Z0Rule::Strict}>{ "strict (R boot)" }</option>
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="cmp-resampling">{ "resampling" }</label>
-                        <select id="cmp-resampling" onchange={select_edit(|d, v| d.resampling = v.to_string())}>
-                            <option value="iid" selected={d.resampling == "iid"}>{ "items (iid)" }</option>
-                            <option value="stratified" selected={d.resampling == "stratified"}>{ "within strata" }</option>
-                            <option value="cluster" selected={d.resampling == "cluster"}>{ "whole clusters" }</option>
-                        </select>
-                    </div>
-                    if d.resampling != "iid" {
-                        <div class="field">
-                            <label for="cmp-by">{ "by column" }</label>
-                            <select id="cmp-by" onchange={select_edit(|d, v| d.by = v.to_string())}>
-                                <option value="" selected={d.by.is_empty()}>{ "(choose)" }</option>
-                                { for by_options.iter().map(|c| html! { <option value={c.clone()} selected={d.by == *c}>{ c.clone() }</option> }) }
-                            </select>
-                        </div>
-                    }
-                    <div class="field">
-                        <label for="cmp-per" title="also compare within each value of a key or strata column (--per)">{ "contrasts per" }</label>
-                        <select id="cmp-per" onchange={select_edit(|d, v| d.per = v.to_string())}>
-                            <option value="" selected={d.per.is_empty()}>{ "(all items only)" }</option>
-                            { for by_options.iter().map(|c| html! { <option value={c.clone()} selected={d.per == *c}>{ c.clone() }</option> }) }
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="cmp-cost" title="cost columns, comma-separated (--cost): each arm's mean cost on the compared items">{ "cost columns" }</label>
-                        <input id="cmp-cost" type="text" value={d.cost.clone()} oninput={edit(|d, v| d.cost = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="cmp-matched" title="CONTROL:ARM, comma-separated (--matched): the control's cost against its arm's">{ "compute-matched controls" }</label>
-                        <input id="cmp-matched" type="text" value={d.matched.clone()} oninput={edit(|d, v| d.matched = v)} />
-                    </div>
-                    <div class="field">
-                        <label for="cmp-baseline" title="the plain baseline every method should beat (--baseline; default: the one arm named like bm25)">{ "baseline arm" }</label>
-                        <select id="cmp-baseline" onchange={select_edit(|d, v| d.baseline = v.to_string())}>
-                            <option value="" selected={d.baseline.is_empty()}>{ "(auto: bm25)" }</option>
-                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.baseline == *a}>{ a.clone() }</option> }) }
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="cmp-control" title="Bonferroni–Dunn comparisons against one arm">{ "control arm" }</label>
-                        <select id="cmp-control" onchange={select_edit(|d, v| d.control = v.to_string())}>
-                            <option value="" selected={d.control.is_empty()}>{ "(none)" }</option>
-                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.control == *a}>{ a.clone() }</option> }) }
-                        </select>
-                    </div>
-                    <div class="field">
-                        <label for="cmp-reference" title="every contrast with this arm reads other − reference">{ "reference arm" }</label>
-                        <select id="cmp-reference" onchange={select_edit(|d, v| d.reference = v.to_string())}>
-                            <option value="" selected={d.reference.is_empty()}>{ "(arm order)" }</option>
-                            { for arms.iter().map(|a| html! { <option value={a.clone()} selected={d.reference == *a}>{ a.clone() }</option> }) }
-                        </select>
-                    </div>
-                    <div class="field checkbox">
-                        <label for="cmp-higher">
-                            <input type="checkbox" id="cmp-higher" checked={d.higher_is_better} onchange={on_higher} />{ " higher is better" }
-                        </label>
-                    </div>
+                    { for CompareSettings::fields().into_iter().map(|f| {
+                        let text = d.settings.text(f.name);
+                        let id = field_id("cmp", f, SETTING_IDS);
+                        let name = f.name;
+                        let on = link.callback(move |v: String| Msg::Edit(Box::new(move |d: &mut Draft| d.settings.set(name, v))));
+                        match name {
+                            "by" if d.settings.text("resample") == "iid" => html! {},
+                            "by" => choose_from(id, f, text, &by_options, "(choose)", on),
+                            "per" => choose_from(id, f, text, &by_options, "(all items only)", on),
+                            "baseline" => choose_from(id, f, text, &arms, "(auto: bm25)", on),
+                            "control" => choose_from(id, f, text, &arms, "(none)", on),
+                            "reference" => choose_from(id, f, text, &arms, "(arm order)", on),
+                            _ => field_input(id, f, text, on),
+                        }
+                    }) }
                 </div>
                 <div class="actions">
                     <button type="submit" id="compare-run" disabled={self.job.is_busy()}>{ "Compare" }</button>

@@ -5,9 +5,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-pub use super::PlotError;
-use super::err;
 use crate::audit::{DeltaDistribution, HistogramBin};
+pub use crate::plots::PlotError;
+use crate::plots::err;
 
 /// Bar fill (a muted blue that prints well).
 pub const BAR_COLOR: RGBColor = RGBColor(52, 101, 164);
@@ -109,7 +109,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
 /// The histogram's size on screen and in SVG: width, height in pixels.
 pub const HISTOGRAM_SIZE: (u32, u32) = (760, 400);
 
-impl super::Plot for HistogramPlot {
+impl crate::plots::Plot for HistogramPlot {
     fn size(&self) -> (u32, u32) {
         HISTOGRAM_SIZE
     }

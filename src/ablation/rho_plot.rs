@@ -5,12 +5,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::forest::{
+use crate::ablation::Gate;
+use crate::plots::forest::{
     ForestLayout, ForestPlot, ForestRow, Marks, NOT_SIGNIFICANT, RefLine, SIGNIFICANT, draw_with_legend,
     size_with_legend,
 };
-use super::{Plot, PlotError};
-use crate::ablation::Gate;
+use crate::plots::{Plot, PlotError};
 
 /// Gate lines.
 pub const GATE: RGBColor = RGBColor(214, 120, 0);

@@ -6,10 +6,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::forest::{ForestLayout, ForestPlot, ForestRow, Marks, draw_with_legend, size_with_legend};
-use super::series::{Axes, Line, Point, auto_range, draw_lines};
-use super::{Plot, PlotError};
 use crate::ksweep::{Series, Significance};
+use crate::plots::forest::{ForestLayout, ForestPlot, ForestRow, Marks, draw_with_legend, size_with_legend};
+use crate::plots::series::{Axes, Line, Point, auto_range, draw_lines};
+use crate::plots::{Plot, PlotError};
 
 /// Label colours: strict (the interval excludes 0), boundary (a bound at 0), directional (0
 /// inside), none (point estimate 0).
@@ -189,8 +189,8 @@ mod tests {
         let svg = plot_svg(&p).unwrap();
         let circles = |c: RGBColor| svg.lines().filter(|l| l.contains("<circle") && l.contains(&hex(c))).count();
         // two points + the legend marker per arm
-        assert_eq!(circles(super::super::series::series_color(0)), 3);
-        assert_eq!(circles(super::super::series::series_color(1)), 3);
+        assert_eq!(circles(crate::plots::series::series_color(0)), 3);
+        assert_eq!(circles(crate::plots::series::series_color(1)), 3);
         let texts = svg_texts(&svg);
         for t in ["5", "10", "specialist", "K (memories retrieved)"] {
             assert!(texts.iter().any(|x| x == t), "{t}: {texts:?}");

@@ -5,9 +5,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::verdicts::{VerdictBar, VerdictBars, VerdictGroup, draw_bars};
-use super::{Plot, PlotError};
 use crate::ablation::UHistogram;
+use crate::plots::verdicts::{VerdictBar, VerdictBars, VerdictGroup, draw_bars};
+use crate::plots::{Plot, PlotError};
 
 /// u = −1.
 pub const HARMFUL: RGBColor = RGBColor(178, 24, 43);

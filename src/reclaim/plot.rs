@@ -6,11 +6,11 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::series::{Axes, Line, Point, draw_lines};
-use super::{Plot, PlotError};
-use crate::reclaim::Cell;
+use super::Cell;
+use crate::plots::series::{Axes, Line, Point, draw_lines};
+use crate::plots::{Plot, PlotError};
 
-pub use super::series::PALETTE;
+pub use crate::plots::series::PALETTE;
 
 /// One cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +50,7 @@ fn distinct<T: PartialEq + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
 
 impl ReclaimPlot {
     /// The reclaim page's plot of a report: every cell, 860 × 440 pixels.
-    pub fn of_report(r: &crate::reclaim::ReclaimReport) -> ReclaimPlot {
+    pub fn of_report(r: &super::ReclaimReport) -> ReclaimPlot {
         ReclaimPlot::from_cells(
             format!(
                 "Reclaim rate by policy and integrity ({})",
@@ -111,12 +111,12 @@ impl ReclaimPlot {
 
     /// Integrity on the x axis (else one column per series).
     pub fn numeric(&self) -> bool {
-        super::series::numeric(&self.lines())
+        crate::plots::series::numeric(&self.lines())
     }
 
     /// Points drawn (cells with a rate and, on a numeric axis, an integrity).
     pub fn drawn_points(&self) -> usize {
-        super::series::drawn_points(&self.lines())
+        crate::plots::series::drawn_points(&self.lines())
     }
 }
 
