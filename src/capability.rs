@@ -55,23 +55,6 @@ crate::choice! {
     }
 }
 
-impl Analysis {
-    /// Whether its readers take a file as a stream (an [`crate::ingest::InputFile::streamed`]):
-    /// `trec-eval` reads TREC runs and qrels one line at a time, rescoring reads JSON Lines
-    /// and TREC text one line at a time ([`crate::ingest::read_into`]); neither then holds the file's text.
-    /// The CLI opens such a capability's files as [`crate::ingest::PathSource`]s, the viewer's
-    /// worker as slices of the browser's `File`.
-    pub fn streams(self) -> bool {
-        matches!(self, Analysis::TrecEval | Analysis::Rescore)
-    }
-
-    /// Whether its run leaves bootstrap intervals to compute ([`Capability::run_unfinished`]),
-    /// which the viewer's worker shares with a helper worker (the browser's second core).
-    pub fn splits_intervals(self) -> bool {
-        matches!(self, Analysis::Rescore)
-    }
-}
-
 crate::choice! {
     /// The stage a long job is in (shown with its progress).
     pub enum Phase {
@@ -210,6 +193,19 @@ pub trait Capability: 'static {
     const ANALYSIS: Analysis;
     /// The roles its files can play (the first is the default for an undetected file).
     const ROLES: &'static [FileRole];
+    /// Its title (the page's name in the navigation, the report's heading).
+    const TITLE: &'static str;
+    /// What it does, in one sentence (the CLI subcommand's help, the page list).
+    const ABOUT: &'static str;
+    /// Whether its readers take a file as a stream (an [`crate::ingest::InputFile::streamed`]):
+    /// `trec-eval` reads TREC runs and qrels one line at a time, rescoring reads JSON Lines and
+    /// TREC text one line at a time ([`crate::ingest::read_into`]); neither then holds the
+    /// file's text. The CLI opens such a capability's files as [`crate::ingest::PathSource`]s,
+    /// the viewer's worker as slices of the browser's `File`.
+    const STREAMS: bool = false;
+    /// Whether its run leaves bootstrap intervals to compute ([`Capability::run_unfinished`]),
+    /// which the viewer's worker shares with a helper worker (the browser's second core).
+    const SPLITS_INTERVALS: bool = false;
     /// Its request's settings, declared once ([`crate::fields::Fields`]): each interface draws
     /// its form or arguments from them and names a setting the core mentions by them.
     fn fields() -> Vec<&'static crate::fields::Field> {
@@ -406,22 +402,19 @@ fn file_names(files: &[RoleFile]) -> Vec<String> {
 /// pairing refused) names the files it was read from, as every input error names its file.
 /// Errors that already name a file, and refusals of settings, are unchanged.
 pub fn located(e: Error, names: &[String]) -> Error {
-    if names.is_empty() {
-        return e;
-    }
-    let cite = |message: &str| {
-        if names.iter().any(|n| message.contains(n.as_str())) {
-            message.to_string()
-        } else {
-            format!("{message} (read from {})", names.join(", "))
-        }
-    };
     match e {
-        Error::Empty(m) => Error::Empty(cite(&m)),
-        Error::Unpaired { message, pairing, unpaired } => {
-            Error::Unpaired { message: cite(&message), pairing, unpaired }
-        }
+        Error::Empty(m) => Error::Empty(cite_files(&m, names)),
+        Error::Unpaired { message } => Error::Unpaired { message: cite_files(&message, names) },
         other => other,
+    }
+}
+
+/// `message` with the files it was read from, unless it names one already (or there are none).
+pub fn cite_files(message: &str, names: &[String]) -> String {
+    if names.is_empty() || names.iter().any(|n| message.contains(n.as_str())) {
+        message.to_string()
+    } else {
+        format!("{message} (read from {})", names.join(", "))
     }
 }
 

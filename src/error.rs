@@ -106,16 +106,11 @@ pub enum Error {
     /// The loaded files do not make a scorable dataset (e.g. no queries at all).
     #[error("nothing to score: {0}")]
     Empty(String),
-    /// A paired comparison was refused: what is wrong and how to fix it, with the pairing
-    /// report when the rows could be placed (the viewer shows it under the message) and each
-    /// arm's interval without pairing when the arm and value columns are known.
-    #[error("cannot run a paired comparison: {message}{}", crate::compare::render_unpaired(.unpaired.as_deref()))]
-    Unpaired {
-        message: String,
-        pairing: Option<Box<crate::outcomes::PairingReport>>,
-        #[serde(default)]
-        unpaired: Option<Box<crate::compare::UnpairedArms>>,
-    },
+    /// A paired comparison was refused: what is wrong and how to fix it. A comparison's run
+    /// gives its refusal as a report (with the pairing report and each arm without pairing);
+    /// this is the refusal where no report is drawn, or that report as an error value.
+    #[error("cannot run a paired comparison: {message}")]
+    Unpaired { message: String },
     /// Writing an output table failed.
     #[error("could not write {what}: {message}")]
     Output { what: String, message: String },

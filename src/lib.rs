@@ -34,6 +34,7 @@ pub mod parallel;
 pub mod plots;
 pub mod probe;
 pub mod reclaim;
+pub mod registry;
 pub mod report;
 pub mod rescore;
 pub mod rules;

@@ -9,7 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
-use memaudit::compare::{Compare, CompareRequest, CompareSettings};
+use memaudit::compare::{Compare, CompareReport, CompareRequest, CompareSettings};
 use memaudit::ingest::InputFile;
 use memaudit::outcomes::{OutcomeFormat, OutcomeWarningKind, ReadOptions, read_outcome_files, read_outcomes};
 use serde_json::Value;
@@ -25,11 +25,21 @@ fn family(name: &str) -> InputFile {
 
 const FILES: [&str; 4] = ["mem0_evals.json", "evermemos.json", "zep_grades.json", "audit_results.json"];
 
+/// A comparison run through the capability, a refused pairing as its error value.
+fn compared(
+    roles: &[memaudit::capability::RoleFile],
+    request: &CompareRequest,
+    progress: memaudit::capability::Progress<'_>,
+) -> Result<(memaudit::outcomes::OutcomeTable, memaudit::compare::CompareOutput), memaudit::error::Error> {
+    let (loaded, report) = run_once::<Compare>(roles, request, progress)?;
+    Ok((loaded, report.compared()?))
+}
+
 fn compare(files: Vec<InputFile>) -> Result<memaudit::compare::CompareOutput, memaudit::error::Error> {
     let roles = assign_roles::<Compare>(files.into_iter().map(|f| (f, Some(FileRole::Outcomes))).collect()).unwrap();
     let request =
         CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() };
-    run_once::<Compare>(&roles, &request, &mut quiet()).map(|(_, r)| r)
+    compared(&roles, &request, &mut quiet()).map(|(_, r)| r)
 }
 
 #[test]
@@ -109,7 +119,7 @@ fn contrasts_read_treatment_minus_reference() {
     let roles = assign_roles::<Compare>(FILES.map(|f| (family(f), Some(FileRole::Outcomes))).to_vec()).unwrap();
     let settings = CompareSettings { bootstrap: 200, reference: Some("evermemos".into()), ..Default::default() };
     let request = CompareRequest { settings, ..Default::default() };
-    let c = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1.comparison;
+    let c = compared(&roles, &request, &mut quiet()).unwrap().1.comparison;
     // Every contrast with the reference has it as b; the others keep arm order.
     let pairs: Vec<(&str, &str)> = c.pairs.iter().map(|p| (p.a.as_str(), p.b.as_str())).collect();
     assert_eq!(
@@ -130,7 +140,7 @@ fn contrasts_read_treatment_minus_reference() {
         settings: CompareSettings { reference: Some("nope".into()), ..Default::default() },
         ..Default::default()
     };
-    assert!(run_once::<Compare>(&roles, &bad, &mut quiet()).unwrap_err().to_string().contains("no arm named `nope`"));
+    assert!(compared(&roles, &bad, &mut quiet()).unwrap_err().to_string().contains("no arm named `nope`"));
 }
 
 #[test]
@@ -168,7 +178,7 @@ fn id_less_rows_pair_by_position_only_when_asked_and_consistent() {
             CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() };
         request.pair_by_position = order;
         request.options.allow_incomplete = allow;
-        run_once::<Compare>(&roles, &request, &mut quiet()).map(|(_, r)| r)
+        compared(&roles, &request, &mut quiet()).map(|(_, r)| r)
     };
     let e = ask(None, false, rows.clone()).unwrap_err().to_string();
     let e = memaudit::fields::render_mentions(&e, memaudit::fields::command_line_word);
@@ -214,7 +224,7 @@ fn inspect_partial_grades_are_stated_and_settable() {
             partial_credit: credit,
             ..Default::default()
         };
-        run_once::<Compare>(&roles, &request, &mut quiet()).map(|(_, r)| r)
+        compared(&roles, &request, &mut quiet()).map(|(_, r)| r)
     };
     let means = |out: &memaudit::compare::CompareOutput| -> Vec<(String, f64)> {
         out.comparison.arms.iter().map(|a| (a.arm.clone(), a.mean)).collect()
@@ -237,7 +247,7 @@ fn inspect_partial_grades_are_stated_and_settable() {
     assert!(e.contains("partial_credit") && e.contains("[0, 1]"), "{e}");
     let locomo = assign_roles::<Compare>(vec![(family("zep_grades.json"), Some(FileRole::Outcomes))]).unwrap();
     let request = CompareRequest { partial_credit: Some(0.0), ..Default::default() };
-    let e = run_once::<Compare>(&locomo, &request, &mut quiet()).unwrap_err().to_string();
+    let e = compared(&locomo, &request, &mut quiet()).unwrap_err().to_string();
     assert!(e.contains("none of these files is one"), "{e}");
 }
 
@@ -256,8 +266,9 @@ fn id_less_rows_give_per_arm_intervals_without_pairing() {
         spec: memaudit::compare::SpecChoice { value: Some("correct".into()), ..Default::default() },
         ..Default::default()
     };
-    let e = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap_err();
-    let memaudit::error::Error::Unpaired { unpaired: Some(u), .. } = &e else { panic!("no per-arm summary: {e:?}") };
+    let report = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1;
+    let CompareReport::Refused(refused) = &report else { panic!("not refused: {report:?}") };
+    let Some(u) = &refused.unpaired else { panic!("no per-arm summary: {refused:?}") };
     let want = reference["arms"].as_array().unwrap();
     assert_eq!(u.arms.len(), want.len());
     assert!(u.too_few.is_empty() && u.missing.is_empty());
@@ -276,7 +287,7 @@ fn id_less_rows_give_per_arm_intervals_without_pairing() {
         assert!(got.ci_low <= got.mean && got.mean <= got.ci_high, "{}: bootstrap interval holds the mean", got.arm);
     }
     // The message states the summary (the CLI prints it), with no contrast between arms.
-    let text = e.to_string();
+    let text = refused.to_error().to_string();
     assert!(text.contains("Each arm without pairing") && text.contains("No contrast without pairing"), "{text}");
 }
 
@@ -293,7 +304,7 @@ fn several_verdicts_per_item_as_separate_arms() {
     let mut request =
         CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() };
     request.spec.judgment = Some(memaudit::outcomes::JudgmentChoice::Each);
-    let out = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1;
+    let out = compared(&roles, &request, &mut quiet()).unwrap().1;
     let c = &out.comparison;
     assert_eq!(c.n_items as u64, reference["items"].as_u64().unwrap());
     let names: Vec<&str> = c.arms.iter().map(|a| a.arm.as_str()).collect();
@@ -312,7 +323,7 @@ fn several_verdicts_per_item_as_separate_arms() {
     assert!(out.spec.reasons.iter().any(|r| r.contains("--judgment each")), "{:?}", out.spec.reasons);
     // The majority (the default) is one arm per file again.
     request.spec.judgment = None;
-    let majority = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap().1;
+    let majority = compared(&roles, &request, &mut quiet()).unwrap().1;
     assert_eq!(majority.comparison.arms.len(), 2);
 }
 

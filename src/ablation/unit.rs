@@ -51,6 +51,9 @@ const SETUP_SHARE: f64 = 0.05;
 
 impl Capability for Ablation {
     const ANALYSIS: Analysis = Analysis::Ablation;
+    const TITLE: &'static str = "Ablation";
+    const ABOUT: &'static str =
+        "Counterfactual ablation: utilities, labels, u histogram, positive rates, non-circularity ρ(u, s).";
     const ROLES: &'static [FileRole] = &[FileRole::Traces];
     type Request = AblationRequest;
     type Loaded = LoadedPairs;

@@ -70,6 +70,9 @@ pub struct LoadedAlignment {
 
 impl Capability for Alignment {
     const ANALYSIS: Analysis = Analysis::Alignment;
+    const TITLE: &'static str = "Alignment";
+    const ABOUT: &'static str =
+        "Answer alignment of two credit targets (TIAP Table 12), the coverage confound and run identity.";
     const ROLES: &'static [FileRole] = &[FileRole::AlignmentRows];
     type Request = AlignmentRequest;
     type Loaded = LoadedAlignment;

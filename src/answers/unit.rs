@@ -66,6 +66,9 @@ pub struct LoadedAnswers {
 
 impl Capability for Answers {
     const ANALYSIS: Analysis = Analysis::Answers;
+    const TITLE: &'static str = "Answers";
+    const ABOUT: &'static str =
+        "Rescore raw answers under scoring profiles (paper SEM, MemoryAgentBench, SQuAD, LoCoMo) and diff two.";
     const ROLES: &'static [FileRole] = &[FileRole::Answers];
     type Request = AnswersRequest;
     type Loaded = LoadedAnswers;

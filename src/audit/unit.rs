@@ -80,6 +80,11 @@ pub fn input_files(report: &Report) -> Vec<crate::attach::InputInfo> {
 
 impl Capability for Rescore {
     const ANALYSIS: Analysis = Analysis::Rescore;
+    const TITLE: &'static str = "Rescoring";
+    const ABOUT: &'static str = "Rescore saved ranked outputs under the Raw, Source and Canonical credit targets.";
+    /// Its TREC (and, for rescoring, JSON Lines) readers take a file one line at a time.
+    const STREAMS: bool = true;
+    const SPLITS_INTERVALS: bool = true;
     const ROLES: &'static [FileRole] =
         &[FileRole::Retrieval, FileRole::Memories, FileRole::Queries, FileRole::Runs, FileRole::Qrels];
     type Request = Settings;

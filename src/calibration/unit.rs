@@ -95,6 +95,8 @@ pub struct LoadedRouting {
 
 impl Capability for Calibration {
     const ANALYSIS: Analysis = Analysis::Calibration;
+    const TITLE: &'static str = "Calibration";
+    const ABOUT: &'static str = "Routing and calibration of a gated memory: help/hurt, AUC of the confidence (DeLong), accuracy per confidence bin, the routing-threshold sweep, ECE/Brier/log loss raw and Platt.";
     const ROLES: &'static [FileRole] = &[FileRole::Routing];
     type Request = CalibrationRequest;
     type Loaded = LoadedRouting;

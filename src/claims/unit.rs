@@ -88,6 +88,8 @@ pub struct ClaimsOverview {
 
 impl Capability for Claims {
     const ANALYSIS: Analysis = Analysis::Claims;
+    const TITLE: &'static str = "K-sweep & claims";
+    const ABOUT: &'static str = "K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.";
     const ROLES: &'static [FileRole] = &[FileRole::Scores, FileRole::Claims, FileRole::Table];
 
     type Request = ClaimsRequest;

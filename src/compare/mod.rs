@@ -20,6 +20,6 @@ pub use engine::{
     ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow, ResampleUnit,
     Resampling, UnpairedArms, compare, items_for_pair, unpaired_arms,
 };
-pub use run::{CompareError, CompareOutput, compare_table, input_from_paired};
+pub use run::{CompareError, CompareOutput, CompareReport, RefusedComparison, compare_table, input_from_paired};
 pub use table::{CompareTable, compare_latex, render_compare_text, render_unpaired};
 pub use unit::{Compare, CompareRequest, ItemSelection, ItemsView, SpecChoice, TableInfo};

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{CompareInput, CompareSettings, Comparison, CostComparison, MatchedControl, Resampling, compare};
+use super::engine::{
+    CompareInput, CompareSettings, Comparison, CostComparison, MatchedControl, Resampling, UnpairedArms, compare,
+};
 use crate::error::Error;
 use crate::outcomes::{OutcomeTable, Paired, PairingError, PairingOptions, PairingReport, Spec, pair_for_test};
 
@@ -16,6 +18,55 @@ pub struct CompareOutput {
     pub spec: Spec,
     /// What pairing found (coverage per arm, duplicates, restriction to complete items).
     pub pairing: PairingReport,
+}
+
+/// A comparison refused as a whole: what is wrong and how to fix it, with the pairing report
+/// when the rows could be placed and each arm's interval without pairing when the arm and value
+/// columns are known. A report, not an error: the CLI prints it (`refused`, `pairing`,
+/// `unpaired`) and the page shows it where the comparison would be.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefusedComparison {
+    /// What is wrong and how to fix it.
+    #[serde(rename = "refused")]
+    pub message: String,
+    pub pairing: Option<PairingReport>,
+    pub unpaired: Option<UnpairedArms>,
+}
+
+impl RefusedComparison {
+    /// The refusal as an error value, its arms without pairing as text after the message.
+    pub fn to_error(&self) -> Error {
+        Error::Unpaired {
+            message: format!("{}{}", self.message, super::table::render_unpaired(self.unpaired.as_ref())),
+        }
+    }
+}
+
+/// What a comparison run gives: the comparison, or the refusal of the pairing. Written as the
+/// variant's own keys (no tag), so a compared report's JSON is a [`CompareOutput`]'s.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CompareReport {
+    Compared(Box<CompareOutput>),
+    Refused(Box<RefusedComparison>),
+}
+
+impl CompareReport {
+    /// The comparison, or the refusal as an error value ([`RefusedComparison::to_error`]).
+    pub fn compared(self) -> Result<CompareOutput, Error> {
+        match self {
+            CompareReport::Compared(out) => Ok(*out),
+            CompareReport::Refused(r) => Err(r.to_error()),
+        }
+    }
+
+    /// The comparison when there is one.
+    pub fn as_compared(&self) -> Option<&CompareOutput> {
+        match self {
+            CompareReport::Compared(out) => Some(out),
+            CompareReport::Refused(_) => None,
+        }
+    }
 }
 
 /// Why a comparison could not run.
@@ -73,7 +124,7 @@ pub fn compare_table(
         && spec.key == ["conversation", "position"]
         && let Err(message) = crate::outcomes::locomo::check_questions(table)
     {
-        return Err(CompareError::Compare(Error::Unpaired { message, pairing: None, unpaired: None }));
+        return Err(CompareError::Compare(Error::Unpaired { message }));
     }
     let paired = pair_for_test(table, spec, options)?;
     let mut input = input_from_paired(&paired, &settings.resampling)?;

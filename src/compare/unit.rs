@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::engine::{CompareSettings, PairItem, UnpairedArms, items_for_pair, unpaired_arms};
-use super::run::{CompareError, CompareOutput, compare_table, input_from_paired};
+use super::run::{CompareError, CompareReport, RefusedComparison, compare_table, input_from_paired};
 use super::table::{CompareTable, compare_latex, render_compare_text, table};
 use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
 use crate::error::{Error, Result};
@@ -152,7 +152,7 @@ impl CompareRequest {
             None => Ok((table, spec)),
             Some(order) => {
                 let (t, s) = crate::outcomes::position::by_position(&table, &spec, order)
-                    .map_err(|message| Error::Unpaired { message, pairing: None, unpaired: None })?;
+                    .map_err(|message| Error::Unpaired { message })?;
                 Ok((Cow::Owned(t), s))
             }
         }
@@ -289,17 +289,38 @@ pub fn table_info(table: &OutcomeTable) -> TableInfo {
     }
 }
 
-/// A pairing failure as an error value (the CLI prints it; the page shows the report with it).
+/// A pairing failure: a refusal of the data (with the pairing report when the rows could be
+/// placed), or an error of the files or settings.
+enum Failure {
+    Refused { message: String, pairing: Option<Box<crate::outcomes::PairingReport>> },
+    Error(Error),
+}
+
+impl From<CompareError> for Failure {
+    fn from(e: CompareError) -> Self {
+        match e {
+            CompareError::Compare(Error::Unpaired { message }) => Failure::Refused { message, pairing: None },
+            CompareError::Compare(e) => Failure::Error(e),
+            CompareError::Pairing(PairingError::Record(e)) => Failure::Error(Error::Ingest(e)),
+            CompareError::Pairing(PairingError::Spec(message)) => Failure::Refused { message, pairing: None },
+            CompareError::Pairing(PairingError::Unpaired { message, report }) => {
+                Failure::Refused { message, pairing: Some(report) }
+            }
+        }
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        CompareError::Compare(e).into()
+    }
+}
+
+/// A pairing failure as an error value (the items behind a contrast have no report to show).
 fn refusal(e: CompareError) -> Error {
-    match e {
-        CompareError::Compare(e) => e,
-        CompareError::Pairing(PairingError::Record(e)) => Error::Ingest(e),
-        CompareError::Pairing(PairingError::Spec(message)) => {
-            Error::Unpaired { message, pairing: None, unpaired: None }
-        }
-        CompareError::Pairing(PairingError::Unpaired { message, report }) => {
-            Error::Unpaired { message, pairing: Some(report), unpaired: None }
-        }
+    match Failure::from(e) {
+        Failure::Refused { message, .. } => Error::Unpaired { message },
+        Failure::Error(e) => e,
     }
 }
 
@@ -308,12 +329,15 @@ const PAIR_SHARE: f64 = 0.05;
 
 impl Capability for Compare {
     const ANALYSIS: Analysis = Analysis::Compare;
+    const TITLE: &'static str = "Paired comparison";
+    const ABOUT: &'static str =
+        "Paired statistics over per-item outcomes of several arms (intervals, contrasts, Friedman/Nemenyi).";
     const ROLES: &'static [FileRole] = &[FileRole::Outcomes];
 
     type Request = CompareRequest;
     type Loaded = OutcomeTable;
     type Overview = TableInfo;
-    type Report = CompareOutput;
+    type Report = CompareReport;
     type Table = CompareTable;
     type Detail = ItemSelection;
     type DetailView = ItemsView;
@@ -350,22 +374,29 @@ impl Capability for Compare {
         table_info(table)
     }
 
-    /// A refused pairing carries each arm's interval without pairing.
-    fn run(table: &OutcomeTable, request: &CompareRequest, progress: Progress<'_>) -> Result<CompareOutput> {
-        let compared = request.prepared(table).and_then(|(prepared, spec)| {
+    /// A refused pairing is a report: what is wrong (citing the files read), the pairing report
+    /// when the rows could be placed, and each arm's interval without pairing.
+    fn run(table: &OutcomeTable, request: &CompareRequest, progress: Progress<'_>) -> Result<CompareReport> {
+        let compared = (|| -> Result<_, Failure> {
+            let (prepared, spec) = request.prepared(table)?;
             progress(Phase::Pairing, "pairing items across arms", 0.0);
             let (out, _) = compare_table(&prepared, &spec, &request.options, &request.settings, &mut |stage, f| {
                 progress(Phase::Comparing, stage, PAIR_SHARE + (1.0 - PAIR_SHARE) * f.clamp(0.0, 1.0));
-            })
-            .map_err(refusal)?;
+            })?;
             Ok(out)
-        });
-        compared.map_err(|e| match e {
-            Error::Unpaired { message, pairing, unpaired: None } => {
-                Error::Unpaired { message, pairing, unpaired: request.unpaired(table).map(Box::new) }
+        })();
+        match compared {
+            Ok(out) => Ok(CompareReport::Compared(Box::new(out))),
+            Err(Failure::Error(e)) => Err(e),
+            Err(Failure::Refused { message, pairing }) => {
+                let names: Vec<String> = table.files.iter().map(|f| f.name.clone()).collect();
+                Ok(CompareReport::Refused(Box::new(RefusedComparison {
+                    message: crate::capability::cite_files(&message, &names),
+                    pairing: pairing.map(|p| *p),
+                    unpaired: request.unpaired(table),
+                })))
             }
-            e => e,
-        })
+        }
     }
 
     /// The items behind a contrast (largest |a − b| first) or an arm (item order, with the
@@ -408,15 +439,22 @@ impl Capability for Compare {
         })
     }
 
-    fn table(report: &CompareOutput, which: CompareTable) -> Result<Table> {
-        Ok(table(&report.comparison, which))
+    /// A refused comparison has no tables: asked for one, it is the refusal.
+    fn table(report: &CompareReport, which: CompareTable) -> Result<Table> {
+        match report {
+            CompareReport::Compared(out) => Ok(table(&out.comparison, which)),
+            CompareReport::Refused(r) => Err(r.to_error()),
+        }
     }
 
-    fn figures(report: &CompareOutput) -> Vec<crate::attach::Figure> {
-        super::figures::figures(&report.comparison, &report.pairing.value)
+    fn figures(report: &CompareReport) -> Vec<crate::attach::Figure> {
+        match report {
+            CompareReport::Compared(out) => super::figures::figures(&out.comparison, &out.pairing.value),
+            CompareReport::Refused(_) => Vec::new(),
+        }
     }
 
-    fn inputs(overview: &TableInfo, _report: &CompareOutput) -> Vec<crate::attach::InputInfo> {
+    fn inputs(overview: &TableInfo, _report: &CompareReport) -> Vec<crate::attach::InputInfo> {
         overview
             .files
             .iter()
@@ -429,11 +467,18 @@ impl Capability for Compare {
             .collect()
     }
 
-    fn headlines(report: &CompareOutput) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
+    fn headlines(report: &CompareReport) -> Vec<crate::headline::Headline> {
+        match report {
+            CompareReport::Compared(out) => super::headlines::headlines(out),
+            CompareReport::Refused(r) => super::headlines::of_refusal(&r.message, r.unpaired.as_ref()),
+        }
     }
 
-    fn render_text(report: &CompareOutput) -> String {
+    fn render_text(report: &CompareReport) -> String {
+        let report = match report {
+            CompareReport::Compared(out) => out,
+            CompareReport::Refused(r) => return format!("{}\n", r.to_error()),
+        };
         let mut out = format!("spec: {}\n", report.spec.describe());
         for r in &report.spec.reasons {
             out.push_str(&format!("  {r}\n"));
@@ -448,7 +493,7 @@ impl Capability for Compare {
         out
     }
 
-    fn latex(report: &CompareOutput) -> Option<String> {
-        Some(compare_latex(&report.comparison))
+    fn latex(report: &CompareReport) -> Option<String> {
+        report.as_compared().map(|out| compare_latex(&out.comparison))
     }
 }

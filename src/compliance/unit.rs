@@ -125,6 +125,8 @@ pub struct LoadedTasks {
 
 impl Capability for Compliance {
     const ANALYSIS: Analysis = Analysis::Compliance;
+    const TITLE: &'static str = "Compliance";
+    const ABOUT: &'static str = "Decision compliance of memory arms (BriefBench): use factor kappa = compliance/recall and return on tokens with delta-method and bootstrap intervals, depth slopes, crossover, power.";
     const ROLES: &'static [FileRole] = &[FileRole::ComplianceRows];
     type Request = ComplianceRequest;
     type Loaded = LoadedTasks;

@@ -204,6 +204,10 @@ fn named_like_qrels(name: &str) -> bool {
 
 impl Capability for TrecEval {
     const ANALYSIS: Analysis = Analysis::TrecEval;
+    const TITLE: &'static str = "IR evaluation";
+    const ABOUT: &'static str = "trec_eval, same options, measures and output: evaluate TREC or ranx runs against qrels (several runs are also compared with paired statistics).";
+    /// Its TREC (and, for rescoring, JSON Lines) readers take a file one line at a time.
+    const STREAMS: bool = true;
     const ROLES: &'static [FileRole] = &[FileRole::Runs, FileRole::Qrels];
 
     type Request = TrecEvalRequest;

@@ -115,6 +115,8 @@ pub struct LoadedLabels {
 
 impl Capability for Labels {
     const ANALYSIS: Analysis = Analysis::Labels;
+    const TITLE: &'static str = "Labels";
+    const ABOUT: &'static str = "Agreement among raters on categorical labels: Cohen's and Fleiss' kappa with bootstrap intervals, percent agreement, label distributions, the majority, a stratified sample.";
     const ROLES: &'static [FileRole] = &[FileRole::Labels];
     type Request = LabelsRequest;
     type Loaded = LoadedLabels;

@@ -152,6 +152,8 @@ fn filtered<'a>(notes: &'a [NoteInput], arm: Option<&'a str>) -> impl Iterator<I
 
 impl Capability for Probe {
     const ANALYSIS: Analysis = Analysis::Probe;
+    const TITLE: &'static str = "Probe";
+    const ABOUT: &'static str = "Write-time probe: is a memory note still correctable (source kept) or silently stale?";
     const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys, FileRole::Source];
     type Request = ProbeRequest;
     type Loaded = LoadedNotes;

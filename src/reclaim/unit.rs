@@ -97,6 +97,8 @@ pub struct ReclaimOverview {
 
 impl Capability for Reclaim {
     const ANALYSIS: Analysis = Analysis::Reclaim;
+    const TITLE: &'static str = "Reclaim";
+    const ABOUT: &'static str = "Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.";
     const ROLES: &'static [FileRole] = &[FileRole::Trials, FileRole::Keys];
 
     type Request = ReclaimRequest;

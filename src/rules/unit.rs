@@ -55,6 +55,9 @@ fn basename(path: &str) -> &str {
 
 impl Capability for Rules {
     const ANALYSIS: Analysis = Analysis::Rules;
+    const TITLE: &'static str = "Rules";
+    const ABOUT: &'static str =
+        "Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.";
     const ROLES: &'static [FileRole] = &FileRole::RULES;
 
     type Request = RulesRequest;

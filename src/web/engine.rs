@@ -8,22 +8,9 @@
 use serde::Serialize;
 
 use super::protocol::Payload;
-use crate::ablation::Ablation;
-use crate::alignment::Alignment;
-use crate::answers::Answers;
-use crate::audit::Rescore;
-use crate::calibration::Calibration;
 use crate::capability::{Analysis, Capability, FileRole, Outcome, Progress, RunError, Session, assign_roles};
-use crate::claims::Claims;
-use crate::compare::Compare;
-use crate::compliance::Compliance;
 use crate::error::Error;
 use crate::ingest::InputFile;
-use crate::ireval::TrecEval;
-use crate::label_audit::Labels;
-use crate::probe::Probe;
-use crate::reclaim::Reclaim;
-use crate::rules::Rules;
 use crate::stats::bootstrap::Interval;
 use crate::stats::deferred::MeanIntervals;
 
@@ -138,23 +125,26 @@ impl<C: Capability> Engine<C> {
     }
 }
 
-/// Every page's engine (a worker serves one page, but any page's request is answered).
-#[derive(Default)]
-pub struct Engines {
-    rescore: Engine<Rescore>,
-    compare: Engine<Compare>,
-    probe: Engine<Probe>,
-    reclaim: Engine<Reclaim>,
-    answers: Engine<Answers>,
-    ablation: Engine<Ablation>,
-    claims: Engine<Claims>,
-    rules: Engine<Rules>,
-    trec_eval: Engine<TrecEval>,
-    labels: Engine<Labels>,
-    calibration: Engine<Calibration>,
-    alignment: Engine<Alignment>,
-    compliance: Engine<Compliance>,
+/// `Engines` and `by_page!` from the list of capabilities ([`crate::capabilities!`]).
+macro_rules! engines {
+    ($d:tt ; $($variant:ident $name:ident $unit:ty;)+) => {
+        /// Every page's engine (a worker serves one page, but any page's request is answered).
+        #[derive(Default)]
+        pub struct Engines {
+            $($name: Engine<$unit>,)+
+        }
+
+        /// Calls `$f::<C>(engine of page, args…)` for the page's capability.
+        macro_rules! by_page {
+            ($d self:ident, $d page:expr, $d f:ident, $d($d arg:expr),*) => {
+                match $d page {
+                    $(Analysis::$variant => $d f::<$unit>(&mut $d self.$name, $d($d arg),*),)+
+                }
+            };
+        }
+    };
 }
+crate::capabilities!(engines $);
 
 /// The inputs of a run as the engine gets them.
 pub enum RunInputs {
@@ -228,27 +218,6 @@ fn needs_files<C: Capability>(engine: &Engine<C>, request: &Payload) -> bool {
     request.unpack::<C::Request>().is_ok_and(|r| engine.needs_files(&r))
 }
 
-/// Calls `$f::<C>(engine of page, args…)` for the page's capability.
-macro_rules! by_page {
-    ($self:ident, $page:expr, $f:ident, $($arg:expr),*) => {
-        match $page {
-            Analysis::Rescore => $f::<Rescore>(&mut $self.rescore, $($arg),*),
-            Analysis::Compare => $f::<Compare>(&mut $self.compare, $($arg),*),
-            Analysis::Probe => $f::<Probe>(&mut $self.probe, $($arg),*),
-            Analysis::Reclaim => $f::<Reclaim>(&mut $self.reclaim, $($arg),*),
-            Analysis::Answers => $f::<Answers>(&mut $self.answers, $($arg),*),
-            Analysis::Ablation => $f::<Ablation>(&mut $self.ablation, $($arg),*),
-            Analysis::Claims => $f::<Claims>(&mut $self.claims, $($arg),*),
-            Analysis::Rules => $f::<Rules>(&mut $self.rules, $($arg),*),
-            Analysis::TrecEval => $f::<TrecEval>(&mut $self.trec_eval, $($arg),*),
-            Analysis::Labels => $f::<Labels>(&mut $self.labels, $($arg),*),
-            Analysis::Calibration => $f::<Calibration>(&mut $self.calibration, $($arg),*),
-            Analysis::Compliance => $f::<Compliance>(&mut $self.compliance, $($arg),*),
-            Analysis::Alignment => $f::<Alignment>(&mut $self.alignment, $($arg),*),
-        }
-    };
-}
-
 fn has_data<C: Capability>(engine: &mut Engine<C>) -> bool {
     engine.has_data()
 }
@@ -309,8 +278,17 @@ impl Engines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ablation::Ablation;
+    use crate::answers::Answers;
+    use crate::audit::Rescore;
     use crate::capability::{Outcome, quiet};
+    use crate::claims::Claims;
+    use crate::compare::Compare;
     use crate::conventions::Settings;
+    use crate::ireval::TrecEval;
+    use crate::probe::Probe;
+    use crate::reclaim::Reclaim;
+    use crate::rules::Rules;
 
     fn outcome<C: Capability>(payload: Payload) -> Outcome<C::Overview, C::Report> {
         payload.unpack().unwrap()
@@ -403,8 +381,8 @@ mod tests {
         let pending = Engines::new()
             .run_unfinished(C::ANALYSIS, RunInputs::Files(files()), &request, &mut quiet())
             .unwrap_or_else(|e| panic!("{}: {}", C::ANALYSIS, e.error));
-        assert_eq!(!pending.intervals.is_empty(), C::ANALYSIS.splits_intervals(), "{}", C::ANALYSIS);
-        if C::ANALYSIS.splits_intervals() {
+        assert_eq!(!pending.intervals.is_empty(), C::SPLITS_INTERVALS, "{}", C::ANALYSIS);
+        if C::SPLITS_INTERVALS {
             assert!(pending.intervals.work() >= crate::web::helper::MIN_SHARED_WORK, "{}", C::ANALYSIS);
         }
         let halves = pending.intervals.halves();
@@ -413,24 +391,17 @@ mod tests {
         assert!(split.len() == whole.len() && split == whole, "{}: the same packed result", C::ANALYSIS);
     }
 
-    /// One test per capability, so the test threads share the demos.
+    /// One test per capability (from the list, [`crate::capabilities!`]), so the test threads
+    /// share the demos.
     macro_rules! demo_tests {
-        ($($name:ident: $cap:ty),* $(,)?) => {
+        (; $($variant:ident $name:ident $unit:ty;)+) => {
             mod every_demo_runs_with_its_defaults_and_in_halves_gives_the_same_result {
                 use super::*;
-                $( #[test] fn $name() { demo_runs_and_in_halves_gives_the_same_result::<$cap>() } )*
-
-                #[test]
-                fn of_every_capability() {
-                    let listed = [$(<$cap as Capability>::ANALYSIS),*];
-                    assert!(Analysis::ALL.iter().all(|a| listed.contains(a)), "a capability's demo test is missing");
-                }
+                $( #[test] fn $name() { demo_runs_and_in_halves_gives_the_same_result::<$unit>() } )+
             }
         };
     }
-    demo_tests!(rescore: Rescore, compare: Compare, probe: Probe, reclaim: Reclaim, answers: Answers,
-        ablation: Ablation, claims: Claims, rules: Rules, trec_eval: TrecEval, labels: Labels,
-        calibration: Calibration, alignment: Alignment, compliance: Compliance);
+    crate::capabilities!(demo_tests);
 
     #[test]
     fn invalid_settings_are_the_cores_refusal_and_keep_the_inputs() {
@@ -522,7 +493,16 @@ mod tests {
             &[("o.csv", outcomes)],
             CompareRequest { settings: CompareSettings { bootstrap: 200, ..Default::default() }, ..Default::default() },
         );
-        assert_eq!(r.comparison.arms.len(), 3);
+        assert_eq!(r.as_compared().map(|c| c.comparison.arms.len()), Some(3));
+        // A refused pairing is a report too, and reaches the page as one (no tag: its own keys).
+        let unpaired = "item,arm,correct\nq1,a,1\nq2,a,0\nq3,a,1\nq1,b,1\nq2,b,1\n";
+        let keyed = CompareRequest {
+            spec: crate::compare::SpecChoice { key: Some(vec!["item".into()]), ..Default::default() },
+            ..Default::default()
+        };
+        let r = round_trip::<Compare>(Analysis::Compare, &[("u.csv", unpaired)], keyed);
+        let crate::compare::CompareReport::Refused(refused) = r else { panic!("not refused: {r:?}") };
+        assert!(refused.pairing.is_some() && refused.unpaired.is_some(), "{refused:?}");
 
         let notes = "{\"note_id\": \"n1\", \"note\": \"You concluded $55.\", \"source\": \"notebooks at $4 each (7 bought)\", \"stale\": \"$55\", \"correct\": false}\n";
         let r = round_trip::<Probe>(

@@ -222,12 +222,12 @@ impl crate::ingest::ByteSource for BlobSource {
     }
 }
 
-/// Whether the page's capability reads `file` as a stream ([`Analysis::streams`]). Rescoring
+/// Whether the page's capability reads `file` as a stream ([`crate::capability::Capability::STREAMS`]). Rescoring
 /// streams only files larger than the browser hashes itself ([`NATIVE_DIGEST_MAX_BYTES`]):
 /// below that, reading the file whole while the browser hashes it off this thread is faster
 /// than hashing it in WebAssembly after the read (BENCHMARKS.md, "Hashing beside the reading").
 fn streams(page: Analysis, file: &JobFile) -> bool {
-    page.streams() && (page == Analysis::TrecEval || file.file.blob.size() > NATIVE_DIGEST_MAX_BYTES)
+    crate::registry::streams(page) && (page == Analysis::TrecEval || file.file.blob.size() > NATIVE_DIGEST_MAX_BYTES)
 }
 
 /// Reads every file: whole, with the browser hashing each one while the next is read, or as
@@ -295,7 +295,7 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
     match request {
         Request::Run { job, page, inputs, request, limits } => {
             let mut rep = Reporter::new(job);
-            if page.splits_intervals() {
+            if crate::registry::splits_intervals(page) {
                 helper::ensure_started();
                 if helper::loading() {
                     // Lets the helper's start go on while the files are read (see

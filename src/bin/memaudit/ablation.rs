@@ -22,6 +22,13 @@ pub(crate) struct AblationArgs {
     pub(crate) output: Output<AblationTable>,
 }
 
+impl crate::common::Subcommand for Ablation {
+    type Args = AblationArgs;
+    fn run(args: AblationArgs) -> Result<(), Failure> {
+        ablation_cmd(args)
+    }
+}
+
 pub(crate) fn ablation_cmd(args: AblationArgs) -> Result<(), Failure> {
     let request = args.settings.0;
     let files = inputs::<Ablation>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Traces))).collect())?;

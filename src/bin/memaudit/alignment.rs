@@ -22,6 +22,13 @@ pub(crate) struct AlignmentArgs {
     pub(crate) output: Output<AlignmentTable>,
 }
 
+impl crate::common::Subcommand for Alignment {
+    type Args = AlignmentArgs;
+    fn run(args: AlignmentArgs) -> Result<(), Failure> {
+        alignment_cmd(args)
+    }
+}
+
 pub(crate) fn alignment_cmd(args: AlignmentArgs) -> Result<(), Failure> {
     let request = args.settings.0;
     let files = inputs::<Alignment>(args.input.iter().map(|p| (p.clone(), Some(FileRole::AlignmentRows))).collect())?;

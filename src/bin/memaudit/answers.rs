@@ -24,6 +24,13 @@ pub(crate) struct AnswersArgs {
     pub(crate) output: Output<AnswersTable>,
 }
 
+impl crate::common::Subcommand for Answers {
+    type Args = AnswersArgs;
+    fn run(args: AnswersArgs) -> Result<(), Failure> {
+        answers_cmd(args)
+    }
+}
+
 pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
     let request = AnswersRequest { cells: args.cells.settings()?, ..args.settings.0 };
     let files = inputs::<Answers>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Answers))).collect())?;

@@ -24,6 +24,13 @@ pub(crate) struct CalibrationArgs {
     pub(crate) output: Output<CalibrationTable>,
 }
 
+impl crate::common::Subcommand for Calibration {
+    type Args = CalibrationArgs;
+    fn run(args: CalibrationArgs) -> Result<(), Failure> {
+        calibration_cmd(args)
+    }
+}
+
 pub(crate) fn calibration_cmd(args: CalibrationArgs) -> Result<(), Failure> {
     let request = CalibrationRequest { cells: args.cells.settings()?, ..args.settings.0 };
     let files = inputs::<Calibration>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Routing))).collect())?;

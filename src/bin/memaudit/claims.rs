@@ -28,6 +28,13 @@ pub(crate) struct ClaimsArgs {
     pub(crate) output: Output<ClaimsTable>,
 }
 
+impl crate::common::Subcommand for Claims {
+    type Args = ClaimsArgs;
+    fn run(args: ClaimsArgs) -> Result<(), Failure> {
+        claims_cmd(args)
+    }
+}
+
 pub(crate) fn claims_cmd(args: ClaimsArgs) -> Result<(), Failure> {
     if args.claims.is_some() && args.data.is_none() {
         return Err(fail("--claims needs --data (the per-query scores the claims are recomputed from)"));

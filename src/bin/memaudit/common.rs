@@ -12,6 +12,14 @@ use memaudit::choice::Choice;
 use memaudit::error::Error;
 use memaudit::ingest::{InputFile, Limits};
 
+/// A capability's subcommand: its arguments and what it does with them. `main` makes one
+/// subcommand of each capability in the core's list ([`memaudit::capabilities!`]), named and
+/// described by the capability (`Analysis`, `Capability::ABOUT`).
+pub(crate) trait Subcommand: memaudit::capability::Capability {
+    type Args: clap::Args + clap::FromArgMatches;
+    fn run(args: Self::Args) -> Result<(), Failure>;
+}
+
 /// A failure with the exit code it maps to: 2 for bad input or settings, 1 for I/O.
 pub(crate) struct Failure {
     pub(crate) message: String,
@@ -249,7 +257,7 @@ pub(crate) fn json_report<R: serde::Serialize>(report: &R, pretty: bool) -> Resu
 pub(crate) fn inputs<C: Capability>(given: Vec<(PathBuf, Option<FileRole>)>) -> Result<Vec<RoleFile>, Failure> {
     let mut files = Vec::with_capacity(given.len());
     for (path, role) in given {
-        files.push((open_path(&path, C::ANALYSIS.streams())?, role));
+        files.push((open_path(&path, C::STREAMS)?, role));
     }
     Ok(capability::assign_roles::<C>(files)?)
 }

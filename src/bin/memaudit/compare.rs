@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use memaudit::capability::{FileRole, quiet, run_once};
-use memaudit::compare::{Compare, CompareRequest, CompareTable, ItemSelection, ItemsView};
-use memaudit::error::Error;
+use memaudit::compare::{
+    Compare, CompareReport, CompareRequest, CompareTable, ItemSelection, ItemsView, RefusedComparison,
+};
 use memaudit::fields::{command_line_word, render_mentions};
 use memaudit::outcomes::PairingReport;
 
@@ -31,20 +32,19 @@ pub(crate) struct CompareArgs {
     pub(crate) output: Output<CompareTable>,
 }
 
-/// A refused comparison as JSON.
-#[derive(serde::Serialize)]
-struct Refusal<'a> {
-    refused: &'a str,
-    pairing: Option<&'a memaudit::outcomes::PairingReport>,
-    unpaired: Option<&'a memaudit::compare::UnpairedArms>,
-}
-
 /// The items behind one contrast (`--items A,B`).
 #[derive(serde::Serialize)]
 struct PairItems {
     a: String,
     b: String,
     items: Vec<memaudit::compare::PairItem>,
+}
+
+impl crate::common::Subcommand for Compare {
+    type Args = CompareArgs;
+    fn run(args: CompareArgs) -> Result<(), Failure> {
+        compare(args)
+    }
 }
 
 pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
@@ -58,25 +58,21 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
             ItemsView::Arm { .. } => Err(fail("--items takes two arm names: A,B")),
         };
     }
-    let (loaded, report) = match run_once::<Compare>(&files, &request, &mut quiet()) {
-        Ok(done) => done,
-        Err(e) => {
-            // A refused pairing is also a JSON document (its pairing report and each arm's
-            // interval without pairing) when JSON was asked for; the exit code stays 2.
-            if let (OutFormat::Json, Error::Unpaired { message, pairing, unpaired }) = (args.output.format, &e) {
-                // A setting the message mentions is named as the command line spells it.
-                let words = |m: &str| render_mentions(m, command_line_word);
-                let message = words(message);
-                let pairing =
-                    pairing.as_deref().map(|p| PairingReport { message: p.message.as_deref().map(words), ..p.clone() });
-                let refusal = Refusal { refused: &message, pairing: pairing.as_ref(), unpaired: unpaired.as_deref() };
-                let headlines = memaudit::compare::headlines::of_refusal(&message, unpaired.as_deref());
-                let json =
-                    crate::common::json(&memaudit::capability::envelope_with(&refusal, headlines), args.output.pretty)?;
-                print(&format!("{json}\n"))?;
-            }
-            return Err(e.into());
-        }
+    let (loaded, report) = run_once::<Compare>(&files, &request, &mut quiet())?;
+    let CompareReport::Refused(refused) = &report else { return emit::<Compare>(&report, &loaded, &args.output) };
+    // A refused pairing is also a JSON document (its pairing report and each arm's interval
+    // without pairing) when JSON was asked for; the exit code stays 2. A setting the message
+    // mentions is named as the command line spells it.
+    let words = |m: &str| render_mentions(m, command_line_word);
+    let refused = RefusedComparison {
+        message: words(&refused.message),
+        pairing: refused.pairing.clone().map(|p| PairingReport { message: p.message.as_deref().map(words), ..p }),
+        unpaired: refused.unpaired.clone(),
     };
-    emit::<Compare>(&report, &loaded, &args.output)
+    if args.output.format == OutFormat::Json {
+        let report = CompareReport::Refused(Box::new(refused.clone()));
+        let json = crate::common::json(&memaudit::capability::report_envelope::<Compare>(&report), args.output.pretty)?;
+        print(&format!("{json}\n"))?;
+    }
+    Err(refused.to_error().into())
 }

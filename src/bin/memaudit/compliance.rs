@@ -28,6 +28,13 @@ pub(crate) struct ComplianceArgs {
     pub(crate) output: Output<ComplianceTable>,
 }
 
+impl crate::common::Subcommand for Compliance {
+    type Args = ComplianceArgs;
+    fn run(args: ComplianceArgs) -> Result<(), Failure> {
+        compliance_cmd(args)
+    }
+}
+
 pub(crate) fn compliance_cmd(args: ComplianceArgs) -> Result<(), Failure> {
     let request =
         ComplianceRequest { filter: filters(&args.filter)?, cells: args.cells.settings()?, ..args.settings.0 };

@@ -21,6 +21,13 @@ pub(crate) struct LabelsArgs {
     pub(crate) output: Output<LabelsTable>,
 }
 
+impl crate::common::Subcommand for Labels {
+    type Args = LabelsArgs;
+    fn run(args: LabelsArgs) -> Result<(), Failure> {
+        labels_cmd(args)
+    }
+}
+
 pub(crate) fn labels_cmd(args: LabelsArgs) -> Result<(), Failure> {
     let files = inputs::<Labels>(args.labels.iter().map(|p| (p.clone(), Some(FileRole::Labels))).collect())?;
     let (loaded, report) = run::<Labels>(&files, &args.settings.0)?;

@@ -53,45 +53,42 @@ impl Cli {
     }
 }
 
+/// One subcommand per capability, from the core's list ([`memaudit::capabilities!`]): named by
+/// its `Analysis` (`trec-eval`), described by its `Capability::ABOUT`.
+macro_rules! analyses {
+    (; $($variant:ident $name:ident $unit:ty;)+) => {
+        #[derive(Subcommand)]
+        enum Analyses {
+            $(
+                #[command(name = <$unit as memaudit::capability::Capability>::ANALYSIS.name(),
+                    about = <$unit as memaudit::capability::Capability>::ABOUT.trim_end_matches('.'))]
+                $variant(<$unit as common::Subcommand>::Args),
+            )+
+        }
+
+        impl Analyses {
+            fn run(self) -> Result<(), common::Failure> {
+                match self {
+                    $(Analyses::$variant(a) => <$unit as common::Subcommand>::run(a),)+
+                }
+            }
+        }
+    };
+}
+memaudit::capabilities!(analyses);
+
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
-    /// Rescore saved ranked outputs under the Raw, Source and Canonical credit targets.
-    Rescore(rescore::RescoreArgs),
+    #[command(flatten)]
+    Analysis(Analyses),
     /// Show one system's ranked list for one query, each item marked by its credit.
     Drilldown(rescore::DrilldownArgs),
     /// Convert a benchmark's own files into a memaudit bundle (memories.jsonl, queries.jsonl).
     Import(bundle::ImportArgs),
     /// Write a synthetic bundle (the viewer's demo, benchmark inputs).
     Synth(bundle::SynthArgs),
-    /// Paired statistics over per-item outcomes of several arms (intervals, contrasts, Friedman/Nemenyi).
-    Compare(compare::CompareArgs),
-    /// Write-time probe: is a memory note still correctable (source kept) or silently stale?
-    Probe(probe::ProbeArgs),
-    /// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
-    Reclaim(reclaim::ReclaimArgs),
-    /// Rescore raw answers under scoring profiles (paper SEM, MemoryAgentBench, SQuAD, LoCoMo) and diff two.
-    Answers(answers::AnswersArgs),
-    /// Counterfactual ablation: utilities, labels, u histogram, positive rates, non-circularity ρ(u, s).
-    Ablation(ablation::AblationArgs),
-    /// K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.
-    Claims(claims::ClaimsArgs),
-    /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
-    Rules(rules::RulesArgs),
-    /// trec_eval, same options, measures and output: evaluate TREC or ranx runs against qrels
-    /// (several runs are also compared with paired statistics).
-    #[command(name = "trec-eval")]
-    TrecEval(trec_eval::TrecEvalArgs),
-    /// Agreement among raters on categorical labels: Cohen's and Fleiss' kappa with bootstrap
-    /// intervals, percent agreement, label distributions, the majority, a stratified sample.
-    Labels(labels::LabelsArgs),
-    /// Routing and calibration of a gated memory: help/hurt, AUC of the confidence (DeLong),
-    /// accuracy per confidence bin, the routing-threshold sweep, ECE/Brier/log loss raw and Platt.
-    Calibration(calibration::CalibrationArgs),
-    /// Answer alignment of two credit targets (TIAP Table 12), the coverage confound and run identity.
-    Alignment(alignment::AlignmentArgs),
-    /// Decision compliance of memory arms (BriefBench): use factor kappa = compliance/recall and
-    /// return on tokens with delta-method and bootstrap intervals, depth slopes, crossover, power.
-    Compliance(compliance::ComplianceArgs),
     /// Power, sample size and minimum detectable effect of a comparison (two or paired
     /// proportions, two or paired means), with Hoeffding's half-width.
     Power(compliance::PowerArgs),
@@ -120,12 +117,12 @@ fn report_command(args: Vec<String>) -> Result<(Command, memaudit::ingest::Limit
     let cli = Cli::try_parse_from(argv).map_err(|e| common::fail(e.to_string().trim_end()))?;
     let limits = cli.limits();
     match cli.command {
-        Command::Drilldown(_) | Command::Import(_) | Command::Synth(_) | Command::Power(_) | Command::Report { .. } => {
-            Err(common::fail(
-                "`memaudit report` takes an analysis: rescore, compare, probe, reclaim, answers, ablation, claims, rules, trec-eval, labels, calibration, alignment or compliance",
-            ))
+        c @ Command::Analysis(_) => Ok((c, limits)),
+        _ => {
+            let names: Vec<&str> = memaudit::capability::Analysis::ALL.iter().map(|a| a.name()).collect();
+            let (last, first) = names.split_last().unwrap_or((&"", &[]));
+            Err(common::fail(format!("`memaudit report` takes an analysis: {} or {last}", first.join(", "))))
         }
-        c => Ok((c, limits)),
     }
 }
 
@@ -138,22 +135,10 @@ fn main() -> ExitCode {
     };
     let command = command.and_then(|(command, limits)| common::set_limits(limits).map(|()| command));
     let result = command.and_then(|command| match command {
-        Command::Rescore(a) => rescore::rescore(a),
+        Command::Analysis(a) => a.run(),
         Command::Drilldown(a) => rescore::drill(a),
         Command::Import(a) => bundle::import(a),
         Command::Synth(a) => bundle::synth_cmd(a),
-        Command::Compare(a) => compare::compare(a),
-        Command::Probe(a) => probe::probe(a),
-        Command::Reclaim(a) => reclaim::reclaim_cmd(a),
-        Command::Answers(a) => answers::answers_cmd(a),
-        Command::Ablation(a) => ablation::ablation_cmd(a),
-        Command::Claims(a) => claims::claims_cmd(a),
-        Command::Rules(a) => rules::rules_cmd(a),
-        Command::TrecEval(a) => trec_eval::trec_eval_cmd(a),
-        Command::Labels(a) => labels::labels_cmd(a),
-        Command::Calibration(a) => calibration::calibration_cmd(a),
-        Command::Alignment(a) => alignment::alignment_cmd(a),
-        Command::Compliance(a) => compliance::compliance_cmd(a),
         Command::Power(a) => compliance::power_cmd(a),
         // `report_command` never returns a report: a nested one is refused there.
         Command::Report { .. } => Err(common::fail("`memaudit report` cannot report a report")),

@@ -47,6 +47,13 @@ fn parse_kind(s: &str) -> Result<SourceKind, String> {
     SourceKind::parse(s).ok_or_else(|| format!("`{s}`: use auto, line_items, times or clauses"))
 }
 
+impl crate::common::Subcommand for Probe {
+    type Args = ProbeArgs;
+    fn run(args: ProbeArgs) -> Result<(), Failure> {
+        probe(args)
+    }
+}
+
 pub(crate) fn probe(args: ProbeArgs) -> Result<(), Failure> {
     let request = &args.settings.0;
     let mut given: Vec<(PathBuf, Option<FileRole>)> =

@@ -27,6 +27,13 @@ pub(crate) struct ReclaimArgs {
     pub(crate) output: Output<ReclaimTable>,
 }
 
+impl crate::common::Subcommand for Reclaim {
+    type Args = ReclaimArgs;
+    fn run(args: ReclaimArgs) -> Result<(), Failure> {
+        reclaim_cmd(args)
+    }
+}
+
 pub(crate) fn reclaim_cmd(args: ReclaimArgs) -> Result<(), Failure> {
     let request = ReclaimRequest { cells: args.cells.settings()?, ..args.settings.0 };
     let mut given: Vec<(PathBuf, Option<FileRole>)> =

@@ -73,6 +73,13 @@ pub(crate) struct DrilldownArgs {
     pub(crate) format: OutFormat,
 }
 
+impl crate::common::Subcommand for Rescore {
+    type Args = RescoreArgs;
+    fn run(args: RescoreArgs) -> Result<(), Failure> {
+        rescore(args)
+    }
+}
+
 pub(crate) fn rescore(args: RescoreArgs) -> Result<(), Failure> {
     let files = inputs::<Rescore>(args.input.files())?;
     let (loaded, report) = run::<Rescore>(&files, &args.settings.0)?;

@@ -33,6 +33,13 @@ pub(crate) struct RulesArgs {
     pub(crate) output: Output<RulesTable>,
 }
 
+impl crate::common::Subcommand for Rules {
+    type Args = RulesArgs;
+    fn run(args: RulesArgs) -> Result<(), Failure> {
+        rules_cmd(args)
+    }
+}
+
 pub(crate) fn rules_cmd(args: RulesArgs) -> Result<(), Failure> {
     let now = || {
         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);

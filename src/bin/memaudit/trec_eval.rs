@@ -90,7 +90,14 @@ fn read_input(p: &std::path::Path) -> Result<InputFile, Failure> {
             .ok_or_else(|| limits.too_many_bytes("-", "holds"))?;
         return Ok(InputFile::new("-", bytes).with_limits(limits));
     }
-    super::common::open_path(p, <TrecEval as capability::Capability>::ANALYSIS.streams())
+    super::common::open_path(p, <TrecEval as capability::Capability>::STREAMS)
+}
+
+impl crate::common::Subcommand for TrecEval {
+    type Args = TrecEvalArgs;
+    fn run(args: TrecEvalArgs) -> Result<(), Failure> {
+        trec_eval_cmd(args)
+    }
 }
 
 pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {

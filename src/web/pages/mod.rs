@@ -63,21 +63,7 @@ impl PageInfo for Page {
     }
 
     fn label(self) -> &'static str {
-        match self {
-            Page::Rescore => "Rescoring",
-            Page::Compare => "Paired comparison",
-            Page::Probe => "Probe",
-            Page::Reclaim => "Reclaim",
-            Page::Answers => "Answers",
-            Page::Ablation => "Ablation",
-            Page::Claims => "K-sweep & claims",
-            Page::Rules => "Rules",
-            Page::TrecEval => "IR evaluation",
-            Page::Labels => "Labels",
-            Page::Calibration => "Calibration",
-            Page::Alignment => "Alignment",
-            Page::Compliance => "Compliance",
-        }
+        crate::registry::title(self)
     }
 
     fn from_slug(s: &str) -> Option<Page> {

@@ -21,8 +21,8 @@ use super::{
 };
 use crate::compare::figures::{cd_plot, forest_plot, forest_row};
 use crate::compare::{
-    Compare, CompareOutput, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
-    UnpairedArms, compare_latex,
+    Compare, CompareReport, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
+    compare_latex,
 };
 use crate::error::Error;
 use crate::fields::Fields;
@@ -42,28 +42,14 @@ use crate::web::format::{count, duration};
 use crate::web::job::{self, Job, JobEvent};
 use crate::web::protocol::{Inputs, JobFile, Response, SourceFile};
 
-/// A comparison, or why there is none.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CompareOutcome {
-    /// The arms were compared.
-    Compared { comparison: Box<crate::compare::Comparison>, pairing: Box<PairingReport> },
-    /// The pairing refused a paired test: what is wrong and how to fix it (verbatim from the
-    /// core), with the pairing report when the rows could be placed.
-    Refused {
-        message: String,
-        pairing: Option<Box<PairingReport>>,
-        /// Each arm without pairing, when the arm and value columns fit.
-        unpaired: Option<Rc<UnpairedArms>>,
-    },
-}
-
 /// What the page shows of the last run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareResult {
     /// The spec used (inferred where not chosen).
     pub spec: Spec,
     pub options: PairingOptions,
-    pub outcome: CompareOutcome,
+    /// The core's report: the comparison, or its refusal (its message in this page's words).
+    pub report: Rc<CompareReport>,
     /// Milliseconds: reading (loads only) and the whole job.
     pub read_ms: f64,
     pub total_ms: f64,
@@ -253,9 +239,10 @@ impl ComparePage {
         self.job.detail(&request, &selection);
     }
 
-    fn take_outcome(&mut self, outcome: CompareOutcome, spec: Spec, read_ms: f64, total_ms: f64) {
-        match &outcome {
-            CompareOutcome::Compared { comparison, pairing } => {
+    fn take_outcome(&mut self, report: CompareReport, spec: Spec, read_ms: f64, total_ms: f64) {
+        match &report {
+            CompareReport::Compared(out) => {
+                let comparison = &out.comparison;
                 self.draft.set_settings(&comparison.settings);
                 let binary: Vec<String> = comparison
                     .arms
@@ -275,30 +262,20 @@ impl ComparePage {
                 } else if !had_strata {
                     self.forest_order = ForestOrder::ByStratum;
                 }
-                self.comparison = Some(ComparisonRef(Rc::new((**comparison).clone())));
-                self.pairing = Some(Rc::new((**pairing).clone()));
+                self.comparison = Some(ComparisonRef(Rc::new(comparison.clone())));
+                self.pairing = Some(Rc::new(out.pairing.clone()));
             }
-            CompareOutcome::Refused { pairing, .. } => {
+            CompareReport::Refused(refused) => {
                 self.comparison = None;
-                self.pairing = pairing.as_ref().map(|p| Rc::new((**p).clone()));
+                self.pairing = refused.pairing.clone().map(Rc::new);
             }
         }
         self.applied = Some(self.draft.clone());
         self.items = Items::default();
         let options = self.draft.options();
-        let headlines = Rc::new(match &outcome {
-            CompareOutcome::Compared { comparison, pairing } => {
-                crate::capability::headlines::<crate::compare::Compare>(&CompareOutput {
-                    comparison: (**comparison).clone(),
-                    spec: spec.clone(),
-                    pairing: (**pairing).clone(),
-                })
-            }
-            CompareOutcome::Refused { message, unpaired, .. } => {
-                crate::headline::rank(crate::compare::headlines::of_refusal(message, unpaired.as_deref()))
-            }
-        });
-        self.result = Some(Rc::new(CompareResult { spec, options, outcome, read_ms, total_ms, headlines }));
+        let headlines = Rc::new(crate::capability::headlines::<Compare>(&report));
+        self.result =
+            Some(Rc::new(CompareResult { spec, options, report: Rc::new(report), read_ms, total_ms, headlines }));
     }
 
     fn on_response(&mut self, r: Response) -> bool {
@@ -309,17 +286,37 @@ impl ComparePage {
             JobEvent::Done { outcome, timing } => {
                 self.loading = false;
                 let outcome = *outcome;
+                let report = outcome.report;
                 if let Some(t) = outcome.overview {
+                    self.draft.set_spec(match &report {
+                        CompareReport::Compared(out) => &out.spec,
+                        CompareReport::Refused(_) => &t.inferred,
+                    });
                     self.table = Some(Rc::new(t));
-                    self.draft.set_spec(&outcome.report.spec);
                     self.filter_column.clear();
                     self.filter_values.clear();
                 }
-                let CompareOutput { comparison, spec, pairing } = outcome.report;
                 let read_ms = if loading { timing.read_ms } else { 0.0 };
-                let compared =
-                    CompareOutcome::Compared { comparison: Box::new(comparison), pairing: Box::new(pairing) };
-                self.take_outcome(compared, spec, read_ms, timing.total_ms);
+                let (report, spec) = match report {
+                    CompareReport::Compared(out) => {
+                        let spec = out.spec.clone();
+                        (CompareReport::Compared(out), spec)
+                    }
+                    // A refusal of the pairing is a result: shown with its report, the spec it
+                    // refused, and a setting it mentions named by its label on this page.
+                    CompareReport::Refused(mut refused) => {
+                        refused.message = crate::web::components::fields::page_words(
+                            &<Compare as crate::capability::Capability>::fields(),
+                            &refused.message,
+                        );
+                        let spec = match (&self.table, &self.request) {
+                            (Some(t), Some(r)) => r.spec.apply(&t.inferred),
+                            _ => self.draft.spec(None),
+                        };
+                        (CompareReport::Refused(refused), spec)
+                    }
+                };
+                self.take_outcome(report, spec, read_ms, timing.total_ms);
                 true
             }
             JobEvent::Detail(view) => {
@@ -342,25 +339,6 @@ impl ComparePage {
                     return true;
                 }
                 self.loading = false;
-                // A refusal of the pairing is a result: shown with its report, the spec it refused.
-                if let Error::Unpaired { message, pairing, unpaired } = *error {
-                    self.job.error = None;
-                    // A setting the message mentions is named by its label on this page.
-                    let message = crate::web::components::fields::page_words(
-                        &<Compare as crate::capability::Capability>::fields(),
-                        &message,
-                    );
-                    let spec = match (&self.table, &self.request) {
-                        (Some(t), Some(r)) => r.spec.apply(&t.inferred),
-                        _ => self.draft.spec(None),
-                    };
-                    self.take_outcome(
-                        CompareOutcome::Refused { message, pairing, unpaired: unpaired.map(|u| Rc::new(*u)) },
-                        spec,
-                        0.0,
-                        0.0,
-                    );
-                }
                 true
             }
         }
@@ -803,13 +781,7 @@ impl ComparePage {
                 </select>
             }
         };
-        let output = {
-            let pairing = match &result.outcome {
-                CompareOutcome::Compared { pairing, .. } => (**pairing).clone(),
-                CompareOutcome::Refused { .. } => return html! {},
-            };
-            Rc::new(CompareOutput { comparison: (*c.0).clone(), spec: result.spec.clone(), pairing })
-        };
+        let output = result.report.clone();
         let json = {
             let o = output.clone();
             move || report_json::<crate::compare::Compare>(&o)
@@ -833,7 +805,7 @@ impl ComparePage {
                     <div class="exports">
                         { text_download("export-latex", "LaTeX table", "memaudit-comparison.tex", "application/x-tex", latex) }
                         { text_download("export-compare-json", "Full comparison JSON", "memaudit-comparison.json", "application/json", json) }
-                        { attach_buttons::<crate::compare::Compare, CompareOutput>("compare-", output.clone(), |o| o, inputs) }
+                        { attach_buttons::<crate::compare::Compare, CompareReport>("compare-", output.clone(), |o| o, inputs) }
                     </div>
                 </div>
                 <ArmLegend comparison={c.clone()} />
@@ -1105,14 +1077,12 @@ impl Component for ComparePage {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let state = self.job.state(self.result.is_some());
-        let refusal = self.result.as_ref().and_then(|r| match &r.outcome {
-            CompareOutcome::Refused { message, .. } => Some(message.clone()),
-            _ => None,
+        let refused = self.result.as_ref().and_then(|r| match &*r.report {
+            CompareReport::Refused(refused) => Some(refused),
+            CompareReport::Compared(_) => None,
         });
-        let unpaired = self.result.as_ref().and_then(|r| match &r.outcome {
-            CompareOutcome::Refused { unpaired, .. } => unpaired.clone(),
-            _ => None,
-        });
+        let refusal = refused.map(|r| r.message.clone());
+        let unpaired = refused.and_then(|r| r.unpaired.clone()).map(Rc::new);
         html! {
             <section class="page" id="page-compare" data-page="compare" data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label="Paired comparison">
