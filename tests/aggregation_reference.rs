@@ -5,7 +5,7 @@
 //! and on the real LoCoMo-10 file (test input only) with three synthetic systems rebuilt here
 //! exactly as `tests/reference/aggregation/make_locomo_reference.py` builds them.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

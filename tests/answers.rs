@@ -3,7 +3,7 @@
 //! MemoryAgentBench and LoCoMo on worked examples, the NLTK Porter stemmer on 15,495 words,
 //! and LoCoMo's official scoring on all 1,986 LoCoMo-10 questions.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! The LoCoMo and LongMemEval importers on the real released files in `../shared`
 //! (the LoCoMo file is CC BY-NC 4.0: read here as a test input only, never bundled).
 
-mod common;
+use crate::common;
 
 use common::{dataset, file, fixture};
 use memaudit::conventions::Settings;

@@ -3,7 +3,7 @@
 //! consistency linter on the inconsistencies the notes list (seed-000 E1–E4, seed-002's
 //! run mixing and Wilson error, seed-003/004 off-grid proportions).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

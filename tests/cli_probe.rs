@@ -1,7 +1,7 @@
 //! `memaudit probe` and `memaudit reclaim` as a user runs them: JSON contract keys, CSV,
 //! exit codes and error locations.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

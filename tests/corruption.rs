@@ -9,7 +9,7 @@
 //! A swap between two rows of one item is not detectable by any reader (it is the same as
 //! swapping their outcomes), so the swap is between rows of different items.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! the largest k is the summary's mean; at k = 1 with binary relevance nDCG, Hit, MRR and top-1
 //! coincide; each point equals a separate run at that k.
 
-mod common;
+use crate::common;
 
 use memaudit::audit::{Rescore, Subset};
 use memaudit::capability::{Capability, assign_roles, quiet, run_once};

@@ -2,7 +2,7 @@
 //! (`tests/reference/categories/make_category_reference.py`): the demo bundle with some
 //! categories removed (so `(none)` is exercised), at k = 60 and k = 5, every row compared.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 //! statsmodels), the real Memobase file of the mem0 `evals.py` family and Inspect AI logs
 //! (`../shared/fixtures/external`).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! BriefBench files in `../shared/fixtures/external`, memaudit's own rescoring rows, and
 //! property tests that the readers never panic.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

@@ -3,7 +3,7 @@
 //! mode's token rules, completeness tag and the measured bar on the shared llama realworld
 //! file; property tests that the probe and its readers never panic.
 
-mod common;
+use crate::common;
 
 use memaudit::ingest::InputFile;
 use memaudit::probe::reference::{Regime, classify_note};

@@ -1,7 +1,7 @@
 //! Property tests: the readers never panic on arbitrary input (a panic in wasm kills the page),
 //! and rescoring keeps its invariants on arbitrary valid bundles.
 
-mod common;
+use crate::common;
 
 use memaudit::audit;
 use memaudit::conventions::{CreditUnit, Discount, Settings};

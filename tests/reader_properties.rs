@@ -4,7 +4,7 @@
 //! browser kills the worker) — and an input error must name its file. The deterministic
 //! counterpart of the `fuzz/` targets, run in CI.
 
-mod common;
+use crate::common;
 
 use memaudit::capability::{Capability, assign_roles, quiet, run_once};
 use memaudit::error::Error;

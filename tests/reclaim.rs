@@ -2,7 +2,7 @@
 //! paper's intervals (float equality), strict re-scoring edge cases (seed-003-004 § A1.4),
 //! cells, attractor denominators, worse-than-empty, and readers that never panic.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

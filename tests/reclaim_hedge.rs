@@ -3,7 +3,7 @@
 //! output `hedge_reference.json`) on real replies: the first 54 rows of reclaim-eval's
 //! `blank_strict_grok-4.3.jsonl`, plus the phrase and near-miss cases of the script.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

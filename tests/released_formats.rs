@@ -6,7 +6,7 @@
 //! Expected values are computed by hand from the definitions (MTEL-Mem `core/metrics.py`:
 //! binary ID-level nDCG with IDCG over min(|T|, k) ids, MRR, hit).
 
-mod common;
+use crate::common;
 
 use common::file;
 use memaudit::conventions::Settings;

@@ -3,7 +3,7 @@
 //! on valid bundles, their gzip, every run line form, and valid bundles with random edits. The
 //! budgets of a stream are counted as it is read.
 
-mod common;
+use crate::common;
 
 use memaudit::error::IngestError;
 use memaudit::ingest::{self, ChunkedSource, InputFile, Limits, Loaded, Role};

@@ -3,7 +3,7 @@
 //! toy and on LoCoMo with the observations split between two systems, against an independent
 //! computation of each store's groups in this file.
 
-mod common;
+use crate::common;
 
 use common::file;
 use memaudit::audit::{Rescore, Subset};

@@ -11,7 +11,7 @@
 //! says; those differences are checked here against an independent formula and hand-computed
 //! cases.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
