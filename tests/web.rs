@@ -565,7 +565,7 @@ fn compare_engine_in_wasm_matches_the_cli() {
         ..Default::default()
     };
     let r = run::<Compare>(&mut e, Some(vec![InputFile::new("o.csv", OUTCOMES_CSV.as_bytes())]), &request).unwrap();
-    let c = &r.report.comparison;
+    let c = &r.report.as_compared().expect("a comparison, not a refusal").comparison;
     // memaudit compare --outcomes o.csv --bootstrap 2000 --format json (native)
     let arms = [
         ("a", 0.4410266666666666, 0.3285740380127419, 0.5410333333333333, 1.5333333333333334),
