@@ -87,10 +87,6 @@ constant!(
     /// [`Capability::TITLE`] of `analysis`.
     title: &'static str = TITLE
 );
-constant!(
-    /// [`Capability::ABOUT`] of `analysis`.
-    about: &'static str = ABOUT
-);
 
 #[cfg(test)]
 mod tests {
@@ -105,14 +101,15 @@ mod tests {
         // Each line's variant is its unit's `ANALYSIS` (a line naming another unit is caught).
         struct Own;
         impl ForCapability for Own {
-            type Output = Analysis;
-            fn call<C: Capability>(self) -> Analysis {
-                C::ANALYSIS
+            type Output = (Analysis, &'static str);
+            fn call<C: Capability>(self) -> (Analysis, &'static str) {
+                (C::ANALYSIS, C::ABOUT)
             }
         }
         for &a in Analysis::ALL {
-            assert_eq!(with(a, Own), a);
-            assert!(!about(a).is_empty(), "{a} says what it does");
+            let (own, about) = with(a, Own);
+            assert_eq!(own, a);
+            assert!(!about.is_empty(), "{a} says what it does");
         }
         assert!(streams(Analysis::TrecEval) && streams(Analysis::Rescore) && !streams(Analysis::Compare));
         assert!(splits_intervals(Analysis::Rescore) && !splits_intervals(Analysis::Labels));

@@ -289,39 +289,22 @@ pub fn table_info(table: &OutcomeTable) -> TableInfo {
     }
 }
 
-/// A pairing failure: a refusal of the data (with the pairing report when the rows could be
-/// placed), or an error of the files or settings.
-enum Failure {
-    Refused { message: String, pairing: Option<Box<crate::outcomes::PairingReport>> },
-    Error(Error),
-}
-
-impl From<CompareError> for Failure {
-    fn from(e: CompareError) -> Self {
-        match e {
-            CompareError::Compare(Error::Unpaired { message }) => Failure::Refused { message, pairing: None },
-            CompareError::Compare(e) => Failure::Error(e),
-            CompareError::Pairing(PairingError::Record(e)) => Failure::Error(Error::Ingest(e)),
-            CompareError::Pairing(PairingError::Spec(message)) => Failure::Refused { message, pairing: None },
-            CompareError::Pairing(PairingError::Unpaired { message, report }) => {
-                Failure::Refused { message, pairing: Some(report) }
-            }
+/// A pairing failure as a refusal of the data (what is wrong, with the pairing report when the
+/// rows could be placed), or as the error of the files or settings it is.
+fn refused(e: CompareError) -> Result<(String, Option<crate::outcomes::PairingReport>), Error> {
+    match e {
+        CompareError::Compare(Error::Unpaired { message }) | CompareError::Pairing(PairingError::Spec(message)) => {
+            Ok((message, None))
         }
-    }
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        CompareError::Compare(e).into()
+        CompareError::Pairing(PairingError::Unpaired { message, report }) => Ok((message, Some(*report))),
+        CompareError::Compare(e) => Err(e),
+        CompareError::Pairing(PairingError::Record(e)) => Err(Error::Ingest(e)),
     }
 }
 
 /// A pairing failure as an error value (the items behind a contrast have no report to show).
 fn refusal(e: CompareError) -> Error {
-    match Failure::from(e) {
-        Failure::Refused { message, .. } => Error::Unpaired { message },
-        Failure::Error(e) => e,
-    }
+    refused(e).map_or_else(|e| e, |(message, _)| Error::Unpaired { message })
 }
 
 /// Share of a run given to pairing (the rest is the comparison).
@@ -377,7 +360,7 @@ impl Capability for Compare {
     /// A refused pairing is a report: what is wrong (citing the files read), the pairing report
     /// when the rows could be placed, and each arm's interval without pairing.
     fn run(table: &OutcomeTable, request: &CompareRequest, progress: Progress<'_>) -> Result<CompareReport> {
-        let compared = (|| -> Result<_, Failure> {
+        let compared = (|| -> Result<_, CompareError> {
             let (prepared, spec) = request.prepared(table)?;
             progress(Phase::Pairing, "pairing items across arms", 0.0);
             let (out, _) = compare_table(&prepared, &spec, &request.options, &request.settings, &mut |stage, f| {
@@ -385,18 +368,16 @@ impl Capability for Compare {
             })?;
             Ok(out)
         })();
-        match compared {
-            Ok(out) => Ok(CompareReport::Compared(Box::new(out))),
-            Err(Failure::Error(e)) => Err(e),
-            Err(Failure::Refused { message, pairing }) => {
-                let names: Vec<String> = table.files.iter().map(|f| f.name.clone()).collect();
-                Ok(CompareReport::Refused(Box::new(RefusedComparison {
-                    message: crate::capability::cite_files(&message, &names),
-                    pairing: pairing.map(|p| *p),
-                    unpaired: request.unpaired(table),
-                })))
-            }
-        }
+        let (message, pairing) = match compared {
+            Ok(out) => return Ok(CompareReport::Compared(Box::new(out))),
+            Err(e) => refused(e)?,
+        };
+        let names: Vec<String> = table.files.iter().map(|f| f.name.clone()).collect();
+        Ok(CompareReport::Refused(Box::new(RefusedComparison {
+            message: crate::capability::cite_files(&message, &names),
+            pairing,
+            unpaired: request.unpaired(table),
+        })))
     }
 
     /// The items behind a contrast (largest |a − b| first) or an arm (item order, with the

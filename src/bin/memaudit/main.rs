@@ -97,8 +97,8 @@ enum Command {
     /// SHA-256); the same as `memaudit SUBCOMMAND ARGS… --html -`. `--html FILE`,
     /// `--markdown FILE` and `--plots DIR` among the ARGS write files instead.
     Report {
-        /// An analysis subcommand (rescore, compare, probe, reclaim, answers, ablation, claims,
-        /// rules, trec-eval, labels, calibration, alignment, compliance) and its arguments.
+        /// An analysis subcommand (one of those listed first by `memaudit --help`) and its
+        /// arguments.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "SUBCOMMAND ARGS")]
         args: Vec<String>,
     },
