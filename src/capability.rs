@@ -187,6 +187,21 @@ pub struct Figure {
     pub svg: String,
 }
 
+/// One file of a capability's demo ([`Capability::DEMO`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Demo {
+    /// The file's name, as an input file.
+    pub name: &'static str,
+    /// The committed file, relative to the repository's root.
+    pub source: &'static str,
+}
+
+impl Demo {
+    pub const fn new(name: &'static str, source: &'static str) -> Demo {
+        Demo { name, source }
+    }
+}
+
 /// One core unit: see the module documentation.
 pub trait Capability: 'static {
     /// Its subcommand and page.
@@ -206,6 +221,9 @@ pub trait Capability: 'static {
     /// Whether its run leaves bootstrap intervals to compute ([`Capability::run_unfinished`]),
     /// which the viewer's worker shares with a helper worker (the browser's second core).
     const SPLITS_INTERVALS: bool = false;
+    /// Its demo: committed files it runs on as they are, under its default settings (the
+    /// viewer's "Run the demo"; a test runs each one and asserts it says something).
+    const DEMO: &'static [Demo] = &[];
     /// Its request's settings, declared once ([`crate::fields::Fields`]): each interface draws
     /// its form or arguments from them and names a setting the core mentions by them.
     fn fields() -> Vec<&'static crate::fields::Field> {

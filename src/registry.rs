@@ -1,13 +1,14 @@
 //! Every capability, listed once ([`capabilities!`]), in the spirit of rust-analyzer's
 //! `handlers::all()`: the worker's engines and their dispatch, the CLI's analysis subcommands,
-//! the per-capability tests and [`with`] (a generic function run for an [`Analysis`] known
-//! only at run time) are all generated from this one list. Adding a capability is its folder,
-//! one line here, its CLI module (`src/bin/memaudit/<name>.rs`: `Args` and `run`) and its
-//! page's results view.
+//! the viewer's pages and their module groups, the per-capability tests and [`with`] (a
+//! generic function run for an [`Analysis`] known only at run time) are all generated from this
+//! one list. Adding a capability is its folder, one line here, its CLI module
+//! (`src/bin/memaudit/<name>.rs`: `Args` and `run`) and its page (its results view and its
+//! `web::pages::Screen` impl).
 //!
 //! This module stands above the units (it names each one); nothing below them imports it.
 
-use crate::capability::{Analysis, Capability};
+use crate::capability::{Analysis, Capability, Demo};
 
 /// Hands the list of capabilities to the macro `$then`, as `Variant name Type;` lines: the
 /// [`Analysis`] variant, a snake_case name (the worker's field, the CLI's module, the test's
@@ -82,6 +83,10 @@ constant!(
 constant!(
     /// [`Capability::SPLITS_INTERVALS`] of `analysis`.
     splits_intervals: bool = SPLITS_INTERVALS
+);
+constant!(
+    /// [`Capability::DEMO`] of `analysis`.
+    demo: &'static [Demo] = DEMO
 );
 constant!(
     /// [`Capability::TITLE`] of `analysis`.

@@ -30,7 +30,7 @@ use memaudit::rules::{Rules, RulesRequest};
 use memaudit::web::codec::{decode_request, decode_response, encode};
 use memaudit::web::components::histogram::draw_on_canvas;
 use memaudit::web::components::plot::draw_plot;
-use memaudit::web::engine::{Engines, RunInputs, demo_files};
+use memaudit::web::engine::{Engines, RunInputs};
 use memaudit::web::protocol::{Inputs, JobFile, Payload, Request, Response, SourceFile, Timing};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -255,6 +255,19 @@ fn detail<C: Capability>(engines: &mut Engines, request: &C::Request, d: &C::Det
     Ok(packed.unpack().unwrap())
 }
 
+/// The rescoring demo (`Capability::DEMO` of rescoring), compiled in: a test in the browser
+/// reads no files.
+fn rescore_demo() -> Option<Vec<InputFile>> {
+    let files = [
+        ("memories.jsonl", include_str!("../static/demo/memories.jsonl")),
+        ("queries.jsonl", include_str!("../static/demo/queries.jsonl")),
+        ("runs.jsonl", include_str!("../static/demo/runs.jsonl")),
+    ];
+    let demo = <Rescore as memaudit::capability::Capability>::DEMO;
+    assert_eq!(demo.iter().map(|d| d.name).collect::<Vec<_>>(), files.map(|f| f.0), "the rescoring demo's files");
+    Some(files.iter().map(|(name, text)| InputFile::new(*name, text.as_bytes())).collect())
+}
+
 #[wasm_bindgen_test]
 async fn app_mounts() {
     let root = mount_point();
@@ -339,7 +352,7 @@ fn histogram_draws_pixels() {
 #[wasm_bindgen_test]
 fn worker_load_and_audit_matches_the_cli() {
     let mut e = Engines::new();
-    let o = run::<Rescore>(&mut e, demo_files(Analysis::Rescore), &Settings::default()).unwrap();
+    let o = run::<Rescore>(&mut e, rescore_demo(), &Settings::default()).unwrap();
     let report = o.report;
     assert_eq!(report.reading.counts.memories, 1695);
     assert_eq!(o.overview.unwrap().queries.len(), 120);
@@ -351,7 +364,7 @@ fn worker_load_and_audit_matches_the_cli() {
 #[wasm_bindgen_test]
 fn engine_keeps_the_dataset_and_reports_bad_files() {
     let mut e = Engines::new();
-    run::<Rescore>(&mut e, demo_files(Analysis::Rescore), &Settings::default()).unwrap();
+    run::<Rescore>(&mut e, rescore_demo(), &Settings::default()).unwrap();
     let k5 = Settings { k: 5, bootstrap: 0, ..Settings::default() };
     let r = run::<Rescore>(&mut e, None, &k5).unwrap();
     assert!(r.report.conventions.starts_with("k=5 "));

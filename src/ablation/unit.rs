@@ -7,7 +7,9 @@ use super::analyse::{AblationReport, AblationSettings, analyse};
 use super::read::{AblationColumns, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
 use super::table::{AblationTable, table};
 use super::text;
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -55,6 +57,7 @@ impl Capability for Ablation {
     const ABOUT: &'static str =
         "Counterfactual ablation: utilities, labels, u histogram, positive rates, non-circularity ρ(u, s).";
     const ROLES: &'static [FileRole] = &[FileRole::Traces];
+    const DEMO: &'static [Demo] = &[Demo::new("ablation.csv", "static/demo/ablation/ablation.csv")];
     type Request = AblationRequest;
     type Loaded = LoadedPairs;
     type Overview = Vec<FileSummary>;

@@ -7,7 +7,9 @@ use super::analyse::{AlignmentReport, analyse};
 use super::read::{self, Joined, Names, looks_like_alignment};
 use super::table::{AlignmentTable, table};
 use super::text;
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -74,6 +76,10 @@ impl Capability for Alignment {
     const ABOUT: &'static str =
         "Answer alignment of two credit targets (TIAP Table 12), the coverage confound and run identity.";
     const ROLES: &'static [FileRole] = &[FileRole::AlignmentRows];
+    const DEMO: &'static [Demo] = &[
+        Demo::new("per_query.csv", "static/demo/alignment/per_query.csv"),
+        Demo::new("answers.csv", "static/demo/alignment/answers.csv"),
+    ];
     type Request = AlignmentRequest;
     type Loaded = LoadedAlignment;
     type Overview = Vec<FileSummary>;

@@ -7,7 +7,9 @@ use super::read::{AnswerColumns, AnswerRow, AnswerWarnings, read_answers};
 use super::rescore::{AnswerReport, AnswerSettings, diff, rescore_answers};
 use super::table::{AnswersTable, table};
 use super::{Profile, text};
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -70,6 +72,7 @@ impl Capability for Answers {
     const ABOUT: &'static str =
         "Rescore raw answers under scoring profiles (paper SEM, MemoryAgentBench, SQuAD, LoCoMo) and diff two.";
     const ROLES: &'static [FileRole] = &[FileRole::Answers];
+    const DEMO: &'static [Demo] = &[Demo::new("answers.jsonl", "static/demo/answers/answers.jsonl")];
     type Request = AnswersRequest;
     type Loaded = LoadedAnswers;
     type Overview = Vec<FileSummary>;

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::table::{RescoreTable, table};
 use super::{Drilldown, Report, audit_unfinished, drilldown};
 use crate::capability::{
-    Analysis, Capability, FileRole, Phase, Progress, RoleFile, Unfinished, Validate, fingerprints_while, nothing_loaded,
+    Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Unfinished, Validate, fingerprints_while,
+    nothing_loaded,
 };
 use crate::conventions::Settings;
 use crate::dataset::Dataset;
@@ -87,6 +88,11 @@ impl Capability for Rescore {
     const SPLITS_INTERVALS: bool = true;
     const ROLES: &'static [FileRole] =
         &[FileRole::Retrieval, FileRole::Memories, FileRole::Queries, FileRole::Runs, FileRole::Qrels];
+    const DEMO: &'static [Demo] = &[
+        Demo::new("memories.jsonl", "static/demo/memories.jsonl"),
+        Demo::new("queries.jsonl", "static/demo/queries.jsonl"),
+        Demo::new("runs.jsonl", "static/demo/runs.jsonl"),
+    ];
     type Request = Settings;
     type Loaded = Dataset;
     type Overview = RescoreOverview;

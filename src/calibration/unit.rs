@@ -7,7 +7,9 @@ use super::analyse::{CalibrationReport, analyse};
 use super::read::{self, ColumnNames, Routed, looks_like_routing};
 use super::table::{CalibrationTable, table};
 use super::{AucPopulation, Route, Scale, text};
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -98,6 +100,7 @@ impl Capability for Calibration {
     const TITLE: &'static str = "Calibration";
     const ABOUT: &'static str = "Routing and calibration of a gated memory: help/hurt, AUC of the confidence (DeLong), accuracy per confidence bin, the routing-threshold sweep, ECE/Brier/log loss raw and Platt.";
     const ROLES: &'static [FileRole] = &[FileRole::Routing];
+    const DEMO: &'static [Demo] = &[Demo::new("routing.csv", "static/demo/calibration/routing.csv")];
     type Request = CalibrationRequest;
     type Loaded = LoadedRouting;
     type Overview = Vec<FileSummary>;

@@ -13,7 +13,7 @@ use super::role::detect_file_role;
 use super::table::{ClaimsTable, table};
 use super::text;
 use crate::capability::{
-    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
 };
 use crate::distinct::first_seen;
 use crate::error::{Error, Result};
@@ -91,6 +91,11 @@ impl Capability for Claims {
     const TITLE: &'static str = "K-sweep & claims";
     const ABOUT: &'static str = "K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.";
     const ROLES: &'static [FileRole] = &[FileRole::Scores, FileRole::Claims, FileRole::Table];
+    const DEMO: &'static [Demo] = &[
+        Demo::new("seed000_claims.csv", "tests/reference/paper_fixtures/seed000_claims.csv"),
+        Demo::new("seed000_scores.csv", "tests/reference/paper_fixtures/seed000_scores.csv"),
+        Demo::new("seed000_tables.csv", "tests/reference/paper_fixtures/seed000_tables.csv"),
+    ];
 
     type Request = ClaimsRequest;
     type Loaded = LoadedClaims;

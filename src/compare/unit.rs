@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::engine::{CompareSettings, PairItem, UnpairedArms, items_for_pair, unpaired_arms};
 use super::run::{CompareError, CompareReport, RefusedComparison, compare_table, input_from_paired};
 use super::table::{CompareTable, compare_latex, render_compare_text, table};
-use crate::capability::{Analysis, Capability, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
+use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::outcomes::{
@@ -316,6 +316,7 @@ impl Capability for Compare {
     const ABOUT: &'static str =
         "Paired statistics over per-item outcomes of several arms (intervals, contrasts, Friedman/Nemenyi).";
     const ROLES: &'static [FileRole] = &[FileRole::Outcomes];
+    const DEMO: &'static [Demo] = &[Demo::new("outcomes.csv", "static/demo/compare/outcomes.csv")];
 
     type Request = CompareRequest;
     type Loaded = OutcomeTable;

@@ -9,7 +9,9 @@ use super::analyse::{ComplianceReport, analyse};
 use super::read::{self, ColumnNames, Tasks, looks_like_compliance};
 use super::table::{ComplianceTable, table};
 use super::text;
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -128,6 +130,7 @@ impl Capability for Compliance {
     const TITLE: &'static str = "Compliance";
     const ABOUT: &'static str = "Decision compliance of memory arms (BriefBench): use factor kappa = compliance/recall and return on tokens with delta-method and bootstrap intervals, depth slopes, crossover, power.";
     const ROLES: &'static [FileRole] = &[FileRole::ComplianceRows];
+    const DEMO: &'static [Demo] = &[Demo::new("compliance.csv", "static/demo/compliance/compliance.csv")];
     type Request = ComplianceRequest;
     type Loaded = LoadedTasks;
     type Overview = Vec<FileSummary>;

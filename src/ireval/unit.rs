@@ -11,8 +11,8 @@ use super::files::{IrFileKind, Qrels, Run, detect, read_qrels_from, read_run_fro
 use super::measure::{Selection, ValueType};
 use super::table::{TrecEvalTable, table};
 use crate::capability::{
-    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, fingerprints_while, no_detail,
-    of_role,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, fingerprints_while,
+    no_detail, of_role,
 };
 use crate::compare::engine::{CompareInput, CompareSettings, Comparison, compare};
 use crate::error::{Error, IngestError, Location, Result};
@@ -209,6 +209,11 @@ impl Capability for TrecEval {
     /// Its TREC (and, for rescoring, JSON Lines) readers take a file one line at a time.
     const STREAMS: bool = true;
     const ROLES: &'static [FileRole] = &[FileRole::Runs, FileRole::Qrels];
+    const DEMO: &'static [Demo] = &[
+        Demo::new("test.qrels", "tests/reference/trec_eval/test.qrels"),
+        Demo::new("run_a.run", "tests/reference/trec_eval/run_a.run"),
+        Demo::new("run_b.run", "tests/reference/trec_eval/run_b.run"),
+    ];
 
     type Request = TrecEvalRequest;
     type Loaded = LoadedIr;
@@ -461,64 +466,6 @@ fn compare_runs(runs: &[EvaluatedRun], measure: &str, settings: &CompareSettings
     Ok(RunComparison { measure: measure.to_string(), queries: n, comparison })
 }
 
-impl TrecEvalRequest {
-    /// The options as `memaudit trec-eval` takes them (shown next to every result, so the
-    /// numbers can be reproduced from the command line).
-    pub fn command_line(&self) -> String {
-        let o = &self.options;
-        let mut parts = vec!["memaudit trec-eval".to_string()];
-        if o.version != super::measure::TrecEvalVersion::V10 {
-            parts.push(format!("--trec-eval-version {}", o.version));
-        }
-        if self.per_query {
-            parts.push("-q".into());
-        }
-        if !self.summary {
-            parts.push("-n".into());
-        }
-        if o.complete {
-            parts.push("-c".into());
-        }
-        if o.judged_only {
-            parts.push("-J".into());
-        }
-        if o.relevance_level != 1 {
-            parts.push(format!("-l {}", o.relevance_level));
-        }
-        if let Some(m) = o.max_per_topic {
-            parts.push(format!("-M {m}"));
-        }
-        if o.num_docs_in_coll != 0 {
-            parts.push(format!("-N {}", o.num_docs_in_coll));
-        }
-        for m in &self.measures {
-            parts.push(format!("-m {m}"));
-        }
-        if let Some(m) = &self.compare_measure {
-            parts.push(format!("--compare-measure {m}"));
-        }
-        let d = CompareSettings::default();
-        let c = &self.compare;
-        if c.alpha != d.alpha {
-            parts.push(format!("--alpha {}", c.alpha));
-        }
-        if c.bootstrap != d.bootstrap {
-            parts.push(format!("--bootstrap {}", c.bootstrap));
-        }
-        if c.seed != d.seed {
-            parts.push(format!("--seed {}", c.seed));
-        }
-        if c.ci != d.ci {
-            parts.push(format!("--ci {}", crate::report::serde_name(&c.ci)));
-        }
-        if let Some(r) = &c.reference {
-            parts.push(format!("--reference {r}"));
-        }
-        parts.push("QRELS RUN…".into());
-        parts.join(" ")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,9 +516,5 @@ mod tests {
             assert!(r.validate().is_err(), "{r:?}");
         }
         assert!(TrecEvalRequest::default().validate().is_ok());
-        assert_eq!(
-            TrecEvalRequest { measures: vec!["map".into()], per_query: true, ..Default::default() }.command_line(),
-            "memaudit trec-eval -q -m map QRELS RUN…"
-        );
     }
 }

@@ -8,7 +8,9 @@ use super::read::{ColumnOptions, ITEM_COLUMNS, LABEL_COLUMNS, LabelSet, RATER_CO
 use super::sample::{MAX_PER_BUCKET, parse_buckets, sample};
 use super::table::{LabelsTable, table};
 use super::{Layout, PairItems, Repeats, SampleMode, TieBreak, text};
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::fields::Entries;
 use crate::ingest::InputFile;
@@ -118,6 +120,7 @@ impl Capability for Labels {
     const TITLE: &'static str = "Labels";
     const ABOUT: &'static str = "Agreement among raters on categorical labels: Cohen's and Fleiss' kappa with bootstrap intervals, percent agreement, label distributions, the majority, a stratified sample.";
     const ROLES: &'static [FileRole] = &[FileRole::Labels];
+    const DEMO: &'static [Demo] = &[Demo::new("labels.csv", "static/demo/labels/labels.csv")];
     type Request = LabelsRequest;
     type Loaded = LoadedLabels;
     type Overview = Vec<FileSummary>;

@@ -8,7 +8,7 @@ use super::summary::{ProbeTable, probe_table, render_text};
 use super::warnings::ProbeWarnings;
 use super::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeKeys, ProbeReport, Span, Tag};
 use crate::capability::{
-    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, nothing_loaded,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, nothing_loaded,
 };
 use crate::distinct::first_seen;
 use crate::error::{Error, IngestError, Location, Result};
@@ -155,6 +155,7 @@ impl Capability for Probe {
     const TITLE: &'static str = "Probe";
     const ABOUT: &'static str = "Write-time probe: is a memory note still correctable (source kept) or silently stale?";
     const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys, FileRole::Source];
+    const DEMO: &'static [Demo] = &[Demo::new("notes.jsonl", "static/demo/probe/notes.jsonl")];
     type Request = ProbeRequest;
     type Loaded = LoadedNotes;
     type Overview = ProbeOverview;

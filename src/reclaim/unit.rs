@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::analysis::{ReclaimReport, ReclaimSettings, analyze};
 use super::table::{ReclaimTable, reclaim_table, render_text};
 use super::trials::{Trial, read_trials};
-use crate::capability::{Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail};
+use crate::capability::{
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
+};
 use crate::distinct::first_seen;
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
@@ -100,6 +102,7 @@ impl Capability for Reclaim {
     const TITLE: &'static str = "Reclaim";
     const ABOUT: &'static str = "Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.";
     const ROLES: &'static [FileRole] = &[FileRole::Trials, FileRole::Keys];
+    const DEMO: &'static [Demo] = &[Demo::new("trials.jsonl", "static/demo/reclaim/trials.jsonl")];
 
     type Request = ReclaimRequest;
     type Loaded = LoadedTrials;

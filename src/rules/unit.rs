@@ -10,7 +10,7 @@ use super::table::{RulesTable, table};
 use super::text;
 use super::time::parse_time;
 use crate::capability::{
-    Analysis, Capability, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
 };
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
@@ -59,6 +59,11 @@ impl Capability for Rules {
     const ABOUT: &'static str =
         "Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.";
     const ROLES: &'static [FileRole] = &FileRole::RULES;
+    const DEMO: &'static [Demo] = &[
+        Demo::new("seed000_rules.json", "tests/reference/paper_fixtures/seed000_rules.json"),
+        Demo::new("seed000_values.json", "tests/reference/paper_fixtures/seed000_values.json"),
+        Demo::new("seed000_gitlog.txt", "tests/reference/paper_fixtures/seed000_gitlog.txt"),
+    ];
 
     type Request = RulesRequest;
     type Loaded = LoadedRules;

@@ -21,35 +21,24 @@ use yew::prelude::*;
 use super::bridge::{self, Group, Listener};
 use super::components::ReportRef;
 use super::dom::source_files;
-use super::pages::ablation::AblationPage;
-use super::pages::alignment::AlignmentPage;
-use super::pages::answers::AnswersPage;
-use super::pages::calibration::CalibrationPage;
-use super::pages::claims::ClaimsPage;
-use super::pages::compare::ComparePage;
-use super::pages::compliance::CompliancePage;
-use super::pages::labels::LabelsPage;
-use super::pages::probe::ProbePage;
-use super::pages::reclaim::ReclaimPage;
-use super::pages::rescore::RescorePage;
-use super::pages::rules::RulesPage;
-use super::pages::trec_eval::IrEvalPage;
-use super::pages::{Dropped, Handoff, Page, PageInfo, PageState};
+use super::pages::{Dropped, Handoff, Page, PageInfo, PageProps, PageState, Screen};
 use super::protocol::SourceFile;
 
 pub use super::pages::ErrorView;
 
-/// The pages one module carries, and how they are drawn.
+/// The pages one module carries.
 pub trait PageSet: 'static {
     /// The group of pages of this module; `None`: every page (one module, as in the wasm tests).
     const GROUP: Option<Group>;
 
-    /// This module's pages, each told whether it is on screen.
-    fn view(v: &PageViews<'_>) -> Html;
+    /// Whether this module carries the pages of `group`.
+    fn carries(group: Group) -> bool {
+        Self::GROUP.is_none_or(|g| g == group)
+    }
 
     /// Whether this module carries `page`.
     fn owns(page: Page) -> bool {
-        Self::GROUP.is_none_or(|g| Group::of(page) == g)
+        Self::carries(Group::of(page))
     }
 }
 
@@ -62,23 +51,14 @@ pub struct AllPages;
 
 impl PageSet for FoundingPages {
     const GROUP: Option<Group> = Some(Group::Founding);
-    fn view(v: &PageViews<'_>) -> Html {
-        founding_pages(v)
-    }
 }
 
 impl PageSet for ToolPages {
     const GROUP: Option<Group> = Some(Group::Tools);
-    fn view(v: &PageViews<'_>) -> Html {
-        tool_pages(v)
-    }
 }
 
 impl PageSet for AllPages {
     const GROUP: Option<Group> = None;
-    fn view(v: &PageViews<'_>) -> Html {
-        html! { <>{ founding_pages(v) }{ tool_pages(v) }</> }
-    }
 }
 
 /// What a page's view needs from the app.
@@ -104,46 +84,32 @@ impl PageViews<'_> {
     }
 }
 
-fn founding_pages(v: &PageViews<'_>) -> Html {
-    html! {
-        <>
-            <RescorePage active={v.active(Page::Rescore)}
-                dropped={v.dropped(Page::Rescore)} on_state={v.on_state(Page::Rescore)}
-                on_use_rescoring={v.on_use_rescoring.clone()} />
-            <ComparePage active={v.active(Page::Compare)}
-                dropped={v.dropped(Page::Compare)} on_state={v.on_state(Page::Compare)}
-                rescoring={v.rescoring.clone()} />
-            <ProbePage active={v.active(Page::Probe)}
-                dropped={v.dropped(Page::Probe)} on_state={v.on_state(Page::Probe)} />
-            <ReclaimPage active={v.active(Page::Reclaim)}
-                dropped={v.dropped(Page::Reclaim)} on_state={v.on_state(Page::Reclaim)} />
-        </>
+/// The pages `P` carries, in the list's order ([`crate::capabilities!`]), each told whether
+/// it is on screen.
+fn pages<P: PageSet>(v: &PageViews<'_>) -> Html {
+    macro_rules! each {
+        (; $($variant:ident $name:ident $unit:ty;)+) => {
+            html! { <>$({ page::<P, $unit>(v) })+</> }
+        };
     }
+    crate::capabilities!(each)
 }
 
-fn tool_pages(v: &PageViews<'_>) -> Html {
-    html! {
-        <>
-            <AnswersPage active={v.active(Page::Answers)}
-                dropped={v.dropped(Page::Answers)} on_state={v.on_state(Page::Answers)} />
-            <AblationPage active={v.active(Page::Ablation)}
-                dropped={v.dropped(Page::Ablation)} on_state={v.on_state(Page::Ablation)} />
-            <ClaimsPage active={v.active(Page::Claims)}
-                dropped={v.dropped(Page::Claims)} on_state={v.on_state(Page::Claims)} />
-            <RulesPage active={v.active(Page::Rules)}
-                dropped={v.dropped(Page::Rules)} on_state={v.on_state(Page::Rules)} />
-            <IrEvalPage active={v.active(Page::TrecEval)}
-                dropped={v.dropped(Page::TrecEval)} on_state={v.on_state(Page::TrecEval)} />
-            <LabelsPage active={v.active(Page::Labels)}
-                dropped={v.dropped(Page::Labels)} on_state={v.on_state(Page::Labels)} />
-            <CalibrationPage active={v.active(Page::Calibration)}
-                dropped={v.dropped(Page::Calibration)} on_state={v.on_state(Page::Calibration)} />
-            <AlignmentPage active={v.active(Page::Alignment)}
-                dropped={v.dropped(Page::Alignment)} on_state={v.on_state(Page::Alignment)} />
-            <CompliancePage active={v.active(Page::Compliance)}
-                dropped={v.dropped(Page::Compliance)} on_state={v.on_state(Page::Compliance)} />
-        </>
+/// The page of capability `C`, if `P` carries it (a constant: a module never links the
+/// other module's pages).
+fn page<P: PageSet, C: Screen>(v: &PageViews<'_>) -> Html {
+    if !P::carries(C::GROUP) {
+        return Html::default();
     }
+    let p = C::ANALYSIS;
+    let props = PageProps {
+        active: v.active(p),
+        dropped: v.dropped(p),
+        on_state: v.on_state(p),
+        on_use_rescoring: v.on_use_rescoring.clone(),
+        rescoring: v.rescoring.clone(),
+    };
+    html! { <C::View ..props /> }
 }
 
 /// Mounts this module's app: as the guest in the container the host left for its group, else
@@ -440,7 +406,7 @@ impl<P: PageSet> Component for App<P> {
             rescoring: &self.rescoring,
         };
         if ctx.props().guest {
-            return P::view(&views);
+            return pages::<P>(&views);
         }
         let link = ctx.link();
         let ondragover = link.callback(|e: DragEvent| {
@@ -478,7 +444,7 @@ impl<P: PageSet> Component for App<P> {
                     </nav>
                     <super::limits::InputLimits />
                 </header>
-                { P::view(&views) }
+                { pages::<P>(&views) }
                 { for Group::ALL.into_iter().filter(|g| P::GROUP.is_some_and(|own| own != *g)).map(|g| self.guest_view(g)) }
             </div>
         }

@@ -35,34 +35,9 @@ use super::dom::js_err;
 use super::pages::{Page, PageInfo, PageState};
 use super::protocol::SourceFile;
 
-/// A group of pages compiled into one page module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Group {
-    /// The four founding capabilities (module `memaudit-web`).
-    Founding,
-    /// The tool pages (module `memaudit-tools`).
-    Tools,
-}
+pub use super::pages::Group;
 
 impl Group {
-    pub const ALL: [Group; 2] = [Group::Founding, Group::Tools];
-
-    /// The group a page is compiled into.
-    pub fn of(page: Page) -> Group {
-        match page {
-            Page::Rescore | Page::Compare | Page::Probe | Page::Reclaim => Group::Founding,
-            Page::Answers
-            | Page::Ablation
-            | Page::Claims
-            | Page::Rules
-            | Page::TrecEval
-            | Page::Labels
-            | Page::Calibration
-            | Page::Alignment
-            | Page::Compliance => Group::Tools,
-        }
-    }
-
     /// The name `www/start.js` loads the group by (`memaudit-<name>.js`).
     pub fn module(self) -> &'static str {
         match self {

@@ -14,73 +14,36 @@ use crate::ingest::InputFile;
 use crate::stats::bootstrap::Interval;
 use crate::stats::deferred::MeanIntervals;
 
-/// One file of a page's demo: its name, the committed file it is, and where the worker fetches
-/// it from (relative to the worker's script, so under `dist/`; index.html copies it there).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One file of a page's demo ([`crate::capability::Capability::DEMO`]) and where the worker
+/// fetches it from (relative to the worker's script, so under `dist/`; index.html copies it
+/// there).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DemoFile {
     pub name: &'static str,
     /// The committed file, relative to the repository's root.
     pub source: &'static str,
-    /// Its path under `dist/`.
-    pub url: &'static str,
+    /// Its path under `dist/`: a file of `static/demo/` at the same place under `demo/`, any
+    /// other under `demo/<page>/`.
+    pub url: String,
 }
 
-/// Every page's demo, once: [`demo_sources`] for the worker (which fetches the files when a
-/// demo is asked for, so they are not in its module) and [`demo_files`] (the same files compiled
-/// in, for the engine's tests).
-macro_rules! demos {
-    ($($page:ident => [$(($name:literal, $source:literal, $dir:literal)),+ $(,)?]),+ $(,)?) => {
-        /// The page's demo: the rescoring bundle (`static/demo`, `memaudit synth --out
-        /// static/demo`), the generated demos (`static/demo/<page>`, `memaudit synth --page PAGE`),
-        /// and the project's own reference fixtures for claims, rules and the IR evaluation.
-        pub fn demo_sources(page: Analysis) -> &'static [DemoFile] {
-            match page {
-                $(Analysis::$page => &[$(DemoFile { name: $name, source: $source, url: concat!("demo/", $dir, $name) }),+],)+
-            }
-        }
-
-        /// [`demo_sources`] compiled in, as input files (the engine's tests; the worker fetches).
-        pub fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
-            Some(match page {
-                $(Analysis::$page => vec![$(InputFile::new($name, include_str!(concat!("../../", $source)).as_bytes())),+],)+
-            })
-        }
-    };
-}
-
-demos! {
-    Rescore => [
-        ("memories.jsonl", "static/demo/memories.jsonl", ""),
-        ("queries.jsonl", "static/demo/queries.jsonl", ""),
-        ("runs.jsonl", "static/demo/runs.jsonl", ""),
-    ],
-    Compare => [("outcomes.csv", "static/demo/compare/outcomes.csv", "compare/")],
-    Probe => [("notes.jsonl", "static/demo/probe/notes.jsonl", "probe/")],
-    Reclaim => [("trials.jsonl", "static/demo/reclaim/trials.jsonl", "reclaim/")],
-    Answers => [("answers.jsonl", "static/demo/answers/answers.jsonl", "answers/")],
-    Ablation => [("ablation.csv", "static/demo/ablation/ablation.csv", "ablation/")],
-    Labels => [("labels.csv", "static/demo/labels/labels.csv", "labels/")],
-    Calibration => [("routing.csv", "static/demo/calibration/routing.csv", "calibration/")],
-    Compliance => [("compliance.csv", "static/demo/compliance/compliance.csv", "compliance/")],
-    Alignment => [
-        ("per_query.csv", "static/demo/alignment/per_query.csv", "alignment/"),
-        ("answers.csv", "static/demo/alignment/answers.csv", "alignment/"),
-    ],
-    Claims => [
-        ("seed000_claims.csv", "tests/reference/paper_fixtures/seed000_claims.csv", "claims/"),
-        ("seed000_scores.csv", "tests/reference/paper_fixtures/seed000_scores.csv", "claims/"),
-        ("seed000_tables.csv", "tests/reference/paper_fixtures/seed000_tables.csv", "claims/"),
-    ],
-    Rules => [
-        ("seed000_rules.json", "tests/reference/paper_fixtures/seed000_rules.json", "rules/"),
-        ("seed000_values.json", "tests/reference/paper_fixtures/seed000_values.json", "rules/"),
-        ("seed000_gitlog.txt", "tests/reference/paper_fixtures/seed000_gitlog.txt", "rules/"),
-    ],
-    TrecEval => [
-        ("test.qrels", "tests/reference/trec_eval/test.qrels", "trec-eval/"),
-        ("run_a.run", "tests/reference/trec_eval/run_a.run", "trec-eval/"),
-        ("run_b.run", "tests/reference/trec_eval/run_b.run", "trec-eval/"),
-    ],
+/// The page's demo ([`crate::capability::Capability::DEMO`]): the rescoring bundle
+/// (`static/demo`, `memaudit synth --out static/demo`), the generated demos
+/// (`static/demo/<page>`, `memaudit synth --page PAGE`), and the project's own reference
+/// fixtures for claims, rules and the IR evaluation. The worker fetches the files when a demo
+/// is asked for, so they are not in its module.
+pub fn demo_sources(page: Analysis) -> Vec<DemoFile> {
+    crate::registry::demo(page)
+        .iter()
+        .map(|d| DemoFile {
+            name: d.name,
+            source: d.source,
+            url: match d.source.strip_prefix("static/") {
+                Some(rest) if rest.starts_with("demo/") => rest.to_string(),
+                _ => format!("demo/{}/{}", page.name(), d.name),
+            },
+        })
+        .collect()
 }
 
 /// One capability's kept inputs.
@@ -294,8 +257,15 @@ mod tests {
         payload.unpack().unwrap()
     }
 
-    /// The files the worker fetches are the committed files the tests compile in, and
-    /// index.html copies each of them to where the worker fetches it.
+    /// The page's demo as input files, read from the repository.
+    fn demo_files(page: Analysis) -> Option<Vec<InputFile>> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let read = |d: &crate::capability::Demo| std::fs::read(root.join(d.source)).map(|b| InputFile::new(d.name, b));
+        crate::registry::demo(page).iter().map(read).collect::<Result<_, _>>().ok()
+    }
+
+    /// Every page has a demo, each of its files is committed, and index.html copies each of
+    /// them to where the worker fetches it.
     #[test]
     fn every_demo_file_is_copied_to_dist_where_the_worker_fetches_it() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -306,12 +276,10 @@ mod tests {
         let mut urls = std::collections::HashSet::new();
         for &page in Analysis::ALL {
             let sources = demo_sources(page);
-            let files = demo_files(page).unwrap();
-            assert_eq!(sources.len(), files.len(), "{page}");
-            for (d, f) in sources.iter().zip(&files) {
-                assert_eq!(d.name, f.name, "{page}");
-                assert_eq!(std::fs::read(root.join(d.source)).unwrap(), f.bytes().unwrap().as_ref(), "{}", d.source);
-                assert!(urls.insert(d.url), "{} fetched for two pages", d.url);
+            assert!(!sources.is_empty(), "{page} has a demo");
+            for d in &sources {
+                assert!(root.join(d.source).is_file(), "{page}: {} is committed", d.source);
+                assert!(urls.insert(d.url.clone()), "{} fetched for two pages", d.url);
                 let (dir, name) = d.url.rsplit_once('/').unwrap();
                 assert_eq!(name, d.name, "{page}: the file keeps its name");
                 if let Some(rest) = d.source.strip_prefix("static/demo/") {

@@ -273,7 +273,7 @@ async fn fetch_demo(page: Analysis, rep: &mut Reporter) -> Result<Vec<(InputFile
                 ),
             ))
         };
-        let response = wasm_bindgen_futures::JsFuture::from(scope().fetch_with_str(demo.url))
+        let response = wasm_bindgen_futures::JsFuture::from(scope().fetch_with_str(&demo.url))
             .await
             .map_err(|e| fail(js_message(&e)))?;
         let response: web_sys::Response = response.dyn_into().map_err(|e| fail(js_message(&e)))?;

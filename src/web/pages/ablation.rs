@@ -69,6 +69,11 @@ pub enum Ablation {}
 /// The ablation page.
 pub type AblationPage = ToolPage<Ablation>;
 
+impl super::Screen for crate::ablation::Ablation {
+    type View = AblationPage;
+    const GROUP: super::Group = super::Group::Tools;
+}
+
 /// How texts became outcomes (always set by the capability).
 fn scoring(b: &AblationBatch) -> OutcomeScoring {
     b.report.scoring.clone().unwrap_or_default()

@@ -28,6 +28,11 @@ pub enum Alignment {}
 /// The alignment page.
 pub type AlignmentPage = ToolPage<Alignment>;
 
+impl super::Screen for crate::alignment::Alignment {
+    type View = AlignmentPage;
+    const GROUP: super::Group = super::Group::Tools;
+}
+
 /// The settings of the result, every field named as in the report's settings.
 fn conventions(b: &AlignmentBatch) -> String {
     crate::fields::settings_line(&b.report.settings)

@@ -44,6 +44,11 @@ pub enum Calibration {}
 /// The calibration page.
 pub type CalibrationPage = ToolPage<Calibration>;
 
+impl super::Screen for crate::calibration::Calibration {
+    type View = CalibrationPage;
+    const GROUP: super::Group = super::Group::Tools;
+}
+
 /// The settings of the result, every field named as in the report's settings.
 fn conventions(b: &CalibrationBatch) -> String {
     format!("{} auc=delong shares=wilson", crate::fields::settings_line(&b.report.settings))

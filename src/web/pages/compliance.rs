@@ -54,6 +54,11 @@ pub enum Compliance {}
 /// The compliance page.
 pub type CompliancePage = ToolPage<Compliance>;
 
+impl super::Screen for crate::compliance::Compliance {
+    type View = CompliancePage;
+    const GROUP: super::Group = super::Group::Tools;
+}
+
 /// The settings as `memaudit compliance` options.
 fn conventions(b: &ComplianceBatch) -> String {
     let s = &b.report.settings;

@@ -22,6 +22,10 @@
 //!
 //! The answers, ablation, claims, rules, IR evaluation, labels, calibration, alignment and compliance pages share one component,
 //! [`tool::ToolPage`].
+//!
+//! Each page's file implements [`Screen`] for its capability (the page's component and the
+//! module it is compiled into); the shell draws every capability of the list
+//! ([`crate::capabilities!`]) through it.
 
 pub mod ablation;
 pub mod alignment;
@@ -45,7 +49,7 @@ use yew::prelude::*;
 use super::components::ReportRef;
 use super::protocol::{JobId, SourceFile};
 pub use crate::capability::Analysis as Page;
-use crate::capability::Phase;
+use crate::capability::{Capability, Phase};
 use crate::error::{Error, Location};
 
 /// A page's URL hash (`#compare`) and navigation label.
@@ -71,6 +75,41 @@ impl PageInfo for Page {
         Page::ALL.iter().copied().find(|p| p.slug() == s)
     }
 }
+
+/// A group of pages compiled into one page module ([`super::bridge`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// The four founding capabilities (module `memaudit-web`).
+    Founding,
+    /// The tool pages (module `memaudit-tools`).
+    Tools,
+}
+
+/// A capability's page: what the viewer needs of a capability besides the capability itself.
+/// Each page's file implements it; the shell draws every listed capability's page
+/// ([`crate::capabilities!`]) from it.
+pub trait Screen: Capability {
+    /// The page's component.
+    type View: Component<Properties = PageProps>;
+    /// The page module it is compiled into.
+    const GROUP: Group;
+}
+
+macro_rules! groups {
+    (; $($variant:ident $name:ident $unit:ty;)+) => {
+        impl Group {
+            pub const ALL: [Group; 2] = [Group::Founding, Group::Tools];
+
+            /// The group a page is compiled into ([`Screen::GROUP`]).
+            pub fn of(page: Page) -> Group {
+                match page {
+                    $(Page::$variant => <$unit as Screen>::GROUP,)+
+                }
+            }
+        }
+    };
+}
+crate::capabilities!(groups);
 
 /// What a page is doing (`.app[data-state]` shows the visible page's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

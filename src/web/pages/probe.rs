@@ -652,6 +652,11 @@ impl ProbePage {
     }
 }
 
+impl super::Screen for crate::probe::Probe {
+    type View = ProbePage;
+    const GROUP: super::Group = super::Group::Founding;
+}
+
 impl Component for ProbePage {
     type Message = Msg;
     type Properties = PageProps;

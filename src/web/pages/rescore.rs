@@ -258,6 +258,11 @@ impl RescorePage {
     }
 }
 
+impl super::Screen for crate::audit::Rescore {
+    type View = RescorePage;
+    const GROUP: super::Group = super::Group::Founding;
+}
+
 impl Component for RescorePage {
     type Message = Msg;
     type Properties = PageProps;

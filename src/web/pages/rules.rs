@@ -54,6 +54,11 @@ pub enum Rules {}
 /// The rules page.
 pub type RulesPage = ToolPage<Rules>;
 
+impl super::Screen for crate::rules::Rules {
+    type View = RulesPage;
+    const GROUP: super::Group = super::Group::Tools;
+}
+
 fn conventions(b: &RulesBatch) -> String {
     let at = b.report.verdicts.first().and_then(|v| v.evaluated_at.clone()).unwrap_or_default();
     let git = b.overview.iter().find(|f| f.role == FileRole::GitLog).map_or("none".into(), |f| f.name.clone());

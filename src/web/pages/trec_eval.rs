@@ -52,6 +52,11 @@ pub enum TrecEvalPage {}
 /// The IR evaluation page.
 pub type IrEvalPage = ToolPage<TrecEvalPage>;
 
+impl super::Screen for crate::ireval::TrecEval {
+    type View = IrEvalPage;
+    const GROUP: super::Group = super::Group::Tools;
+}
+
 /// A value as trec_eval prints it (`%6.4f` without the padding, `%ld`, text).
 fn shown(v: &Value, t: ValueType) -> String {
     match (v, t) {
@@ -192,7 +197,7 @@ impl Tool for TrecEvalPage {
 
     fn results(page: &ToolPage<Self>, b: &Rc<IrBatch>, ui: &Ui<Self>) -> Html {
         let r = &b.report;
-        let conv = Some(AttrValue::from(r.settings.command_line()));
+        let conv = Some(AttrValue::from(command_line(&r.settings)));
         let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
         let json = {
             let b = b.clone();
@@ -280,5 +285,73 @@ impl Tool for TrecEvalPage {
                 </Section>
             </>
         }
+    }
+}
+
+/// The settings as `memaudit trec-eval` takes them, shown next to every result (the numbers
+/// can be reproduced from the command line).
+fn command_line(r: &TrecEvalRequest) -> String {
+    let o = &r.options;
+    let mut parts = vec!["memaudit trec-eval".to_string()];
+    if o.version != crate::ireval::measure::TrecEvalVersion::V10 {
+        parts.push(format!("--trec-eval-version {}", o.version));
+    }
+    if r.per_query {
+        parts.push("-q".into());
+    }
+    if !r.summary {
+        parts.push("-n".into());
+    }
+    if o.complete {
+        parts.push("-c".into());
+    }
+    if o.judged_only {
+        parts.push("-J".into());
+    }
+    if o.relevance_level != 1 {
+        parts.push(format!("-l {}", o.relevance_level));
+    }
+    if let Some(m) = o.max_per_topic {
+        parts.push(format!("-M {m}"));
+    }
+    if o.num_docs_in_coll != 0 {
+        parts.push(format!("-N {}", o.num_docs_in_coll));
+    }
+    for m in &r.measures {
+        parts.push(format!("-m {m}"));
+    }
+    if let Some(m) = &r.compare_measure {
+        parts.push(format!("--compare-measure {m}"));
+    }
+    let d = crate::compare::CompareSettings::default();
+    let c = &r.compare;
+    if c.alpha != d.alpha {
+        parts.push(format!("--alpha {}", c.alpha));
+    }
+    if c.bootstrap != d.bootstrap {
+        parts.push(format!("--bootstrap {}", c.bootstrap));
+    }
+    if c.seed != d.seed {
+        parts.push(format!("--seed {}", c.seed));
+    }
+    if c.ci != d.ci {
+        parts.push(format!("--ci {}", crate::report::serde_name(&c.ci)));
+    }
+    if let Some(r) = &c.reference {
+        parts.push(format!("--reference {r}"));
+    }
+    parts.push("QRELS RUN…".into());
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod command_line_tests {
+    use super::*;
+
+    #[test]
+    fn the_cli_twin_names_the_settings_that_differ_from_the_defaults() {
+        let r = TrecEvalRequest { measures: vec!["map".into()], per_query: true, ..Default::default() };
+        assert_eq!(command_line(&r), "memaudit trec-eval -q -m map QRELS RUN…");
+        assert_eq!(command_line(&TrecEvalRequest::default()), "memaudit trec-eval QRELS RUN…");
     }
 }

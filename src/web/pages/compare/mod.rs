@@ -878,6 +878,11 @@ fn preview(values: &[String]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
+impl super::Screen for crate::compare::Compare {
+    type View = ComparePage;
+    const GROUP: super::Group = super::Group::Founding;
+}
+
 impl Component for ComparePage {
     type Message = Msg;
     type Properties = PageProps;
