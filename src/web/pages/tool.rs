@@ -1,4 +1,4 @@
-//! One component for the answers, ablation, claims and rules pages: a drop zone for the page's
+//! One component for the reclaim page and every tool page (answers … compliance): a drop zone for the page's
 //! files, a settings form, the progress bar (with Cancel) and error box, and the page's
 //! results. What differs per page is a [`Tool`]: its capability, its settings draft, how the
 //! draft becomes the capability's request, and how its result is shown.
@@ -78,6 +78,9 @@ pub trait Tool: Sized + 'static {
     fn defaults(_old: &Self::Draft) -> Self::Draft {
         Self::Draft::default()
     }
+    /// What the draft forgets when the page's files change (a choice among the old files'
+    /// values).
+    fn files_changed(_draft: &mut Self::Draft) {}
 }
 
 type Edit<D> = Box<dyn FnOnce(&mut D)>;
@@ -397,6 +400,7 @@ impl<T: Tool> ToolPage<T> {
     /// Runs the draft's request on the page's built-in demo (the files dropped so far are set
     /// aside: the demo replaces them).
     fn load_demo(&mut self) {
+        T::files_changed(&mut self.draft);
         let request = match T::request(&self.draft) {
             Ok(r) => r,
             Err(e) => {
@@ -534,10 +538,12 @@ impl<T: Tool> Component for ToolPage<T> {
         match msg {
             Msg::AddFiles(files) => {
                 add_files(&mut self.files, files);
+                T::files_changed(&mut self.draft);
                 self.analyse_files();
             }
             Msg::RemoveFile(i) => {
                 if remove_file(&mut self.files, i) {
+                    T::files_changed(&mut self.draft);
                     self.analyse_files();
                 }
             }
