@@ -180,6 +180,32 @@ pub fn of_summaries(files: &[FileSummary]) -> Vec<InputInfo> {
     files.iter().map(InputInfo::from).collect()
 }
 
+/// The files an overview says were read ([`Capability::inputs`]'s default); an overview that
+/// keeps none (its capability's `inputs` reads them from the report) keeps the default.
+pub trait FilesRead {
+    fn files_read(&self) -> &[FileSummary] {
+        &[]
+    }
+}
+
+impl FilesRead for Vec<FileSummary> {
+    fn files_read(&self) -> &[FileSummary] {
+        self
+    }
+}
+
+/// [`FilesRead`] of overviews whose `files` are the files read.
+#[macro_export]
+macro_rules! files_read {
+    ($($t:ty),+ $(,)?) => {
+        $(impl $crate::capability::FilesRead for $t {
+            fn files_read(&self) -> &[$crate::capability::FileSummary] {
+                &self.files
+            }
+        })+
+    };
+}
+
 /// One plot, drawn as SVG by the same plotters code as the viewer's canvas.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Figure {
@@ -203,7 +229,7 @@ impl Demo {
 }
 
 /// One core unit: see the module documentation.
-pub trait Capability: 'static {
+pub trait Capability: Sized + 'static {
     /// Its subcommand and page.
     const ANALYSIS: Analysis;
     /// The roles its files can play (the first is the default for an undetected file).
@@ -242,7 +268,7 @@ pub trait Capability: 'static {
     /// What reading keeps between runs.
     type Loaded;
     /// What the page needs to know of the loaded inputs (files read, arms, columns, …).
-    type Overview: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
+    type Overview: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned + FilesRead;
     /// The result (the CLI's JSON, inside the version envelope).
     type Report: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
     /// The tables of a report.
@@ -279,11 +305,14 @@ pub trait Capability: 'static {
 
     /// Answers a [`Self::Detail`] question from the loaded inputs under `request` (`None`:
     /// nothing loaded; some questions, like a pasted note, need no inputs).
+    /// The default: no drill-down ([`no_detail`]).
     fn detail(
-        loaded: Option<&Self::Loaded>,
-        request: &Self::Request,
-        detail: &Self::Detail,
-    ) -> Result<Self::DetailView>;
+        _loaded: Option<&Self::Loaded>,
+        _request: &Self::Request,
+        _detail: &Self::Detail,
+    ) -> Result<Self::DetailView> {
+        no_detail::<Self>()
+    }
 
     /// One table of a report; an error when the report cannot have it (say why and what to add).
     fn table(report: &Self::Report, table: Self::Table) -> Result<Table>;
@@ -296,8 +325,10 @@ pub trait Capability: 'static {
     fn headlines(report: &Self::Report) -> Vec<Headline>;
 
     /// The input files a result rests on (name, role, size, SHA-256), from what the page keeps
-    /// of a run: its overview and its report.
-    fn inputs(overview: &Self::Overview, report: &Self::Report) -> Vec<InputInfo>;
+    /// of a run: its overview and its report. The default: the overview's files read.
+    fn inputs(overview: &Self::Overview, _report: &Self::Report) -> Vec<InputInfo> {
+        of_summaries(overview.files_read())
+    }
 
     /// The report's plots as SVG, for the report to attach (`--html`, `--plots`), drawn by the
     /// same plotters code as the viewer's canvas.

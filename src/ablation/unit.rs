@@ -7,9 +7,7 @@ use super::analyse::{AblationReport, AblationSettings, analyse};
 use super::read::{AblationColumns, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
 use super::table::{AblationTable, table};
 use super::text;
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -103,20 +101,12 @@ impl Capability for Ablation {
         Ok(report)
     }
 
-    fn detail(_: Option<&LoadedPairs>, _: &AblationRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &AblationReport, which: AblationTable) -> Result<Table> {
         Ok(table(report, which))
     }
 
     fn figures(report: &AblationReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &AblationReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &AblationReport) -> Vec<crate::headline::Headline> {

@@ -7,9 +7,7 @@ use super::analyse::{AlignmentReport, analyse};
 use super::read::{self, Joined, Names, looks_like_alignment};
 use super::table::{AlignmentTable, table};
 use super::text;
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -143,16 +141,8 @@ impl Capability for Alignment {
         Ok(r)
     }
 
-    fn detail(_: Option<&LoadedAlignment>, _: &AlignmentRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &AlignmentReport, which: AlignmentTable) -> Result<Table> {
         Ok(table(report, which))
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &AlignmentReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &AlignmentReport) -> Vec<crate::headline::Headline> {

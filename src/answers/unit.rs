@@ -7,9 +7,7 @@ use super::read::{AnswerColumns, AnswerRow, AnswerWarnings, read_answers};
 use super::rescore::{AnswerReport, AnswerSettings, diff, rescore_answers};
 use super::table::{AnswersTable, table};
 use super::{Profile, text};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -119,16 +117,8 @@ impl Capability for Answers {
         Ok(report)
     }
 
-    fn detail(_: Option<&LoadedAnswers>, _: &AnswersRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &AnswerReport, which: AnswersTable) -> Result<Table> {
         table(report, which)
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &AnswerReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &AnswerReport) -> Vec<crate::headline::Headline> {

@@ -79,6 +79,9 @@ pub fn input_files(report: &Report) -> Vec<crate::attach::InputInfo> {
         .collect()
 }
 
+/// Rescoring's inputs are read from its report.
+impl crate::capability::FilesRead for RescoreOverview {}
+
 impl Capability for Rescore {
     const ANALYSIS: Analysis = Analysis::Rescore;
     const TITLE: &'static str = "Rescoring";

@@ -7,9 +7,7 @@ use super::analyse::{CalibrationReport, analyse};
 use super::read::{self, ColumnNames, Routed, looks_like_routing};
 use super::table::{CalibrationTable, table};
 use super::{AucPopulation, Route, Scale, text};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -161,20 +159,12 @@ impl Capability for Calibration {
         Ok(r)
     }
 
-    fn detail(_: Option<&LoadedRouting>, _: &CalibrationRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &CalibrationReport, which: CalibrationTable) -> Result<Table> {
         Ok(table(report, which))
     }
 
     fn figures(report: &CalibrationReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &CalibrationReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &CalibrationReport) -> Vec<crate::headline::Headline> {

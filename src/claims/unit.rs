@@ -13,7 +13,7 @@ use super::role::detect_file_role;
 use super::table::{ClaimsTable, table};
 use super::text;
 use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, of_role,
 };
 use crate::distinct::first_seen;
 use crate::error::{Error, Result};
@@ -85,6 +85,8 @@ pub struct ClaimsOverview {
     pub arms: Vec<String>,
     pub ks: Vec<i64>,
 }
+
+crate::files_read!(ClaimsOverview);
 
 impl Capability for Claims {
     const ANALYSIS: Analysis = Analysis::Claims;
@@ -207,16 +209,8 @@ impl Capability for Claims {
         Ok(report)
     }
 
-    fn detail(_: Option<&LoadedClaims>, _: &ClaimsRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &ClaimsReport, which: ClaimsTable) -> Result<Table> {
         table(report, which)
-    }
-
-    fn inputs(overview: &ClaimsOverview, _report: &ClaimsReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(&overview.files)
     }
 
     fn figures(report: &ClaimsReport) -> Vec<crate::attach::Figure> {

@@ -310,6 +310,9 @@ fn refusal(e: CompareError) -> Error {
 /// Share of a run given to pairing (the rest is the comparison).
 const PAIR_SHARE: f64 = 0.05;
 
+/// A comparison's inputs carry their role from the table's files.
+impl crate::capability::FilesRead for TableInfo {}
+
 impl Capability for Compare {
     const ANALYSIS: Analysis = Analysis::Compare;
     const TITLE: &'static str = "Paired comparison";

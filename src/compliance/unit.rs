@@ -9,9 +9,7 @@ use super::analyse::{ComplianceReport, analyse};
 use super::read::{self, ColumnNames, Tasks, looks_like_compliance};
 use super::table::{ComplianceTable, table};
 use super::text;
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::report::Table;
@@ -219,20 +217,12 @@ impl Capability for Compliance {
         Ok(r)
     }
 
-    fn detail(_: Option<&LoadedTasks>, _: &ComplianceRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &ComplianceReport, which: ComplianceTable) -> Result<Table> {
         Ok(table(report, which))
     }
 
     fn figures(report: &ComplianceReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &ComplianceReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &ComplianceReport) -> Vec<crate::headline::Headline> {

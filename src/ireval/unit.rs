@@ -11,8 +11,7 @@ use super::files::{IrFileKind, Qrels, Run, detect, read_qrels_from, read_run_fro
 use super::measure::{Selection, ValueType};
 use super::table::{TrecEvalTable, table};
 use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, fingerprints_while,
-    no_detail, of_role,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, fingerprints_while, of_role,
 };
 use crate::compare::engine::{CompareInput, CompareSettings, Comparison, compare};
 use crate::error::{Error, IngestError, Location, Result};
@@ -202,6 +201,8 @@ fn named_like_qrels(name: &str) -> bool {
     base.contains("qrel") || base.contains("judg")
 }
 
+crate::files_read!(IrOverview);
+
 impl Capability for TrecEval {
     const ANALYSIS: Analysis = Analysis::TrecEval;
     const TITLE: &'static str = "IR evaluation";
@@ -334,10 +335,6 @@ impl Capability for TrecEval {
         Ok(TrecEvalReport { settings: request.clone(), qrels, runs, comparison, notes })
     }
 
-    fn detail(_: Option<&LoadedIr>, _: &TrecEvalRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &TrecEvalReport, which: TrecEvalTable) -> Result<Table> {
         table(report, which)
     }
@@ -346,10 +343,6 @@ impl Capability for TrecEval {
     /// paired comparison.
     /// The text is trec_eval's, byte for byte: the headlines are in the JSON and on the page.
     const HEADLINES_IN_TEXT: bool = false;
-
-    fn inputs(overview: &IrOverview, _report: &TrecEvalReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(&overview.files)
-    }
 
     /// With two or more runs: the comparison's forest plot and CD diagram on the compared measure.
     fn figures(report: &TrecEvalReport) -> Vec<crate::attach::Figure> {

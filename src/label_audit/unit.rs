@@ -8,9 +8,7 @@ use super::read::{ColumnOptions, ITEM_COLUMNS, LABEL_COLUMNS, LabelSet, RATER_CO
 use super::sample::{MAX_PER_BUCKET, parse_buckets, sample};
 use super::table::{LabelsTable, table};
 use super::{Layout, PairItems, Repeats, SampleMode, TieBreak, text};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::fields::Entries;
 use crate::ingest::InputFile;
@@ -207,16 +205,8 @@ impl Capability for Labels {
         Ok(report)
     }
 
-    fn detail(_: Option<&LoadedLabels>, _: &LabelsRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &LabelsReport, which: LabelsTable) -> Result<Table> {
         table(report, which)
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &LabelsReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &LabelsReport) -> Vec<crate::headline::Headline> {

@@ -150,6 +150,8 @@ fn filtered<'a>(notes: &'a [NoteInput], arm: Option<&'a str>) -> impl Iterator<I
     notes.iter().filter(move |n| arm.is_none_or(|a| n.arm.as_deref() == Some(a)))
 }
 
+crate::files_read!(ProbeOverview);
+
 impl Capability for Probe {
     const ANALYSIS: Analysis = Analysis::Probe;
     const TITLE: &'static str = "Probe";
@@ -266,10 +268,6 @@ impl Capability for Probe {
 
     fn table(report: &ProbeReport, which: ProbeTable) -> Result<Table> {
         Ok(probe_table(report, which))
-    }
-
-    fn inputs(overview: &ProbeOverview, _report: &ProbeReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(&overview.files)
     }
 
     fn figures(report: &ProbeReport) -> Vec<crate::attach::Figure> {

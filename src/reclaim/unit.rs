@@ -6,9 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::analysis::{ReclaimReport, ReclaimSettings, analyze};
 use super::table::{ReclaimTable, reclaim_table, render_text};
 use super::trials::{Trial, read_trials};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail,
-};
+use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::distinct::first_seen;
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
@@ -96,6 +94,8 @@ pub struct ReclaimOverview {
     /// Trials read (before the arm filter).
     pub trials_read: usize,
 }
+
+crate::files_read!(ReclaimOverview);
 
 impl Capability for Reclaim {
     const ANALYSIS: Analysis = Analysis::Reclaim;
@@ -207,20 +207,12 @@ impl Capability for Reclaim {
         Ok(report)
     }
 
-    fn detail(_: Option<&LoadedTrials>, _: &ReclaimRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &ReclaimReport, which: ReclaimTable) -> Result<Table> {
         Ok(reclaim_table(report, which))
     }
 
     fn figures(report: &ReclaimReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn inputs(overview: &ReclaimOverview, _report: &ReclaimReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(&overview.files)
     }
 
     fn headlines(report: &ReclaimReport) -> Vec<crate::headline::Headline> {

@@ -10,7 +10,7 @@ use super::table::{RulesTable, table};
 use super::text;
 use super::time::parse_time;
 use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, no_detail, of_role,
+    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, of_role,
 };
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
@@ -183,16 +183,8 @@ impl Capability for Rules {
         Ok(report)
     }
 
-    fn detail(_: Option<&LoadedRules>, _: &RulesRequest, _: &()) -> Result<()> {
-        no_detail::<Self>()
-    }
-
     fn table(report: &RulesReport, which: RulesTable) -> Result<Table> {
         Ok(table(report, which))
-    }
-
-    fn inputs(overview: &Vec<FileSummary>, _report: &RulesReport) -> Vec<crate::attach::InputInfo> {
-        crate::attach::of_summaries(overview)
     }
 
     fn headlines(report: &RulesReport) -> Vec<crate::headline::Headline> {
