@@ -1,7 +1,6 @@
 //! The human-readable alignment report (`memaudit alignment --format table`).
 
 use super::analyse::AlignmentReport;
-use crate::report::render_columns;
 
 fn f3(v: Option<f64>) -> String {
     v.map_or("-".into(), |x| format!("{x:.3}"))
@@ -31,60 +30,36 @@ pub fn render_text(r: &AlignmentReport) -> String {
         out.push_str(&format!("note: {n}\n"));
     }
     out.push_str("\n== Alignment (queries eligible under both targets)\n");
-    let rows: Vec<Vec<String>> = r
-        .alignment
-        .iter()
-        .map(|a| {
-            vec![
-                a.run.clone(),
-                a.class.clone(),
-                a.n.to_string(),
-                a.scored.to_string(),
-                f3(a.mean_score),
-                f3(a.positive_share),
-                f3(a.strong_share),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["run", "class", "n", "scored", "mean score", "positive", "strong"], &rows));
+    out.push_str(&crate::text_table!(&r.alignment, |a| {
+        "run" => a.run.clone(),
+        "class" => a.class.clone(),
+        "n" => a.n.to_string(),
+        "scored" => a.scored.to_string(),
+        "mean score" => f3(a.mean_score),
+        "positive" => f3(a.positive_share),
+        "strong" => f3(a.strong_share),
+    }));
     out.push_str("\n== Coverage confound (covered − uncovered)\n");
-    let rows: Vec<Vec<String>> = r
-        .coverage
-        .iter()
-        .map(|c| {
-            vec![
-                c.run.clone(),
-                c.target.clone(),
-                c.covered_by.clone(),
-                format!("{} / {}", c.covered_n, c.uncovered_n),
-                f3(c.covered_mean),
-                f3(c.uncovered_mean),
-                c.diff.map_or("-".into(), |d| format!("{d:+.3}")),
-                match (c.low, c.high) {
-                    (Some(l), Some(h)) => format!("[{l:+.3}, {h:+.3}]"),
-                    _ => String::new(),
-                },
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(
-        &["run", "target", "covered by", "n cov / uncov", "covered", "uncovered", "diff", "interval"],
-        &rows,
-    ));
+    out.push_str(&crate::text_table!(&r.coverage, |c| {
+        "run" => c.run.clone(),
+        "target" => c.target.clone(),
+        "covered by" => c.covered_by.clone(),
+        "n cov / uncov" => format!("{} / {}", c.covered_n, c.uncovered_n),
+        "covered" => f3(c.covered_mean),
+        "uncovered" => f3(c.uncovered_mean),
+        "diff" => c.diff.map_or("-".into(), |d| format!("{d:+.3}")),
+        "interval" => match (c.low, c.high) {
+            (Some(l), Some(h)) => format!("[{l:+.3}, {h:+.3}]"),
+            _ => String::new(),
+        },
+    }));
     out.push_str(&format!("\n== Run identity (identical per-query `{}`)\n", s.identity_metric));
-    let rows: Vec<Vec<String>> = r
-        .identity
-        .iter()
-        .map(|i| {
-            vec![
-                format!("{} ~ {}", i.run_a, i.run_b),
-                i.target.clone(),
-                format!("{}/{}", i.identical, i.common),
-                f3(i.share),
-                if i.flagged { "same run?".into() } else { String::new() },
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["runs", "target", "identical", "share", ""], &rows));
+    out.push_str(&crate::text_table!(&r.identity, |i| {
+        "runs" => format!("{} ~ {}", i.run_a, i.run_b),
+        "target" => i.target.clone(),
+        "identical" => format!("{}/{}", i.identical, i.common),
+        "share" => f3(i.share),
+        "" => if i.flagged { "same run?".into() } else { String::new() },
+    }));
     out
 }

@@ -1,7 +1,6 @@
 //! The human-readable rescoring report (`memaudit rescore --format table`).
 
 use super::Report;
-use crate::report::render_columns;
 
 fn fmt4(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "—".into())
@@ -45,113 +44,73 @@ pub fn render_text(r: &Report) -> String {
     out.push_str("\n== Coverage\n");
     if r.coverage.iter().any(|c| c.system.is_some()) {
         // One store per system: each system's rows with its store's memory kinds.
-        let rows: Vec<Vec<String>> = r
-            .coverage
-            .iter()
-            .map(|c| {
-                vec![
-                    c.system.clone().unwrap_or_default(),
-                    c.target.clone(),
-                    c.eligible.to_string(),
-                    c.zero_target.to_string(),
-                    c.groups.to_string(),
-                    if c.target == "shared" {
-                        c.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" ")
-                    } else {
-                        String::new()
-                    },
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(
-            &["store of", "target", "eligible", "zero_target", "groups", "memory kinds"],
-            &rows,
-        ));
+        out.push_str(&crate::text_table!(&r.coverage, |c| {
+            "store of" => c.system.clone().unwrap_or_default(),
+            "target" => c.target.clone(),
+            "eligible" => c.eligible.to_string(),
+            "zero_target" => c.zero_target.to_string(),
+            "groups" => c.groups.to_string(),
+            "memory kinds" => if c.target == "shared" {
+                c.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" ")
+            } else {
+                String::new()
+            },
+        }));
     } else {
-        let rows: Vec<Vec<String>> = r
-            .coverage
-            .iter()
-            .map(|c| vec![c.target.clone(), c.eligible.to_string(), c.zero_target.to_string(), c.groups.to_string()])
-            .collect();
-        out.push_str(&render_columns(&["target", "eligible", "zero_target", "groups"], &rows));
+        out.push_str(&crate::text_table!(&r.coverage, |c| {
+            "target" => c.target.clone(),
+            "eligible" => c.eligible.to_string(),
+            "zero_target" => c.zero_target.to_string(),
+            "groups" => c.groups.to_string(),
+        }));
     }
 
     out.push_str(&format!("\n== Means per system and target (nDCG {}% CI)\n", r.settings.confidence * 100.0));
-    let rows: Vec<Vec<String>> = r
-        .summary
-        .iter()
-        .map(|s| {
-            vec![
-                s.system.clone(),
-                s.target.name().into(),
-                s.subset.name().into(),
-                s.n.to_string(),
-                fmt4(s.ndcg),
-                format!("[{}, {}]", fmt4(s.ndcg_ci_low), fmt4(s.ndcg_ci_high)),
-                fmt4(s.recall),
-                fmt4(s.hit),
-                fmt4(s.mrr),
-                fmt4(s.top1),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(
-        &["system", "target", "subset", "n", "nDCG", "CI", "recall", "hit", "MRR", "top1"],
-        &rows,
-    ));
+    out.push_str(&crate::text_table!(&r.summary, |s| {
+        "system" => s.system.clone(),
+        "target" => s.target.name().into(),
+        "subset" => s.subset.name().into(),
+        "n" => s.n.to_string(),
+        "nDCG" => fmt4(s.ndcg),
+        "CI" => format!("[{}, {}]", fmt4(s.ndcg_ci_low), fmt4(s.ndcg_ci_high)),
+        "recall" => fmt4(s.recall),
+        "hit" => fmt4(s.hit),
+        "MRR" => fmt4(s.mrr),
+        "top1" => fmt4(s.top1),
+    }));
 
     out.push_str("\n== Instability between targets (diff = b − a)\n");
-    let rows: Vec<Vec<String>> = r
-        .instability
-        .iter()
-        .map(|s| {
-            vec![
-                s.system.clone(),
-                format!("{} vs {}", s.a, s.b),
-                s.n.to_string(),
-                format!(
-                    "{} ({})",
-                    s.ndcg_changed,
-                    s.change_rate.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
-                ),
-                format!("{} (+{}/−{})", s.hit_flips, s.hit_gained, s.hit_lost),
-                s.top1_flips.to_string(),
-                fmt4(s.mean_diff_ndcg),
-                format!("[{}, {}]", fmt4(s.ci_low), fmt4(s.ci_high)),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(
-        &["system", "pair", "n", "nDCG changed", "hit flips", "top-1 flips", "mean diff", "CI"],
-        &rows,
-    ));
+    out.push_str(&crate::text_table!(&r.instability, |s| {
+        "system" => s.system.clone(),
+        "pair" => format!("{} vs {}", s.a, s.b),
+        "n" => s.n.to_string(),
+        "nDCG changed" => format!(
+            "{} ({})",
+            s.ndcg_changed,
+            s.change_rate.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
+        ),
+        "hit flips" => format!("{} (+{}/−{})", s.hit_flips, s.hit_gained, s.hit_lost),
+        "top-1 flips" => s.top1_flips.to_string(),
+        "mean diff" => fmt4(s.mean_diff_ndcg),
+        "CI" => format!("[{}, {}]", fmt4(s.ci_low), fmt4(s.ci_high)),
+    }));
 
     if !r.instability_by_category.is_empty() {
         out.push_str("\n== Instability per query category (diff = b − a)\n");
-        let rows: Vec<Vec<String>> = r
-            .instability_by_category
-            .iter()
-            .map(|s| {
-                vec![
-                    s.system.clone(),
-                    format!("{} vs {}", s.a, s.b),
-                    s.category.clone(),
-                    s.n.to_string(),
-                    format!(
-                        "{} ({})",
-                        s.ndcg_changed,
-                        s.change_rate.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
-                    ),
-                    s.hit_flips.to_string(),
-                    s.top1_flips.to_string(),
-                    fmt4(s.mean_diff_ndcg),
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(
-            &["system", "pair", "category", "n", "nDCG changed", "hit flips", "top-1 flips", "mean diff"],
-            &rows,
-        ));
+        out.push_str(&crate::text_table!(&r.instability_by_category, |s| {
+            "system" => s.system.clone(),
+            "pair" => format!("{} vs {}", s.a, s.b),
+            "category" => s.category.clone(),
+            "n" => s.n.to_string(),
+            "nDCG changed" => format!(
+                "{} ({})",
+                s.ndcg_changed,
+                s.change_rate.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()
+            ),
+            "hit flips" => s.hit_flips.to_string(),
+            "top-1 flips" => s.top1_flips.to_string(),
+            "mean diff" => fmt4(s.mean_diff_ndcg),
+        }));
     }
 
     if !r.aggregations.is_empty() {
@@ -159,169 +118,114 @@ pub fn render_text(r: &Report) -> String {
             "\n== Aggregations over the per-query nDCG triplet (TIAP App. B, Table 8; population: Raw-eligible \
              queries; Source/Canonical fall back to Raw where not eligible)\n",
         );
-        let rows: Vec<Vec<String>> = r
-            .aggregations
-            .iter()
-            .map(|a| {
-                vec![
-                    a.system.clone(),
-                    a.n.to_string(),
-                    format!("{}/{}", a.source_fallback, a.canonical_fallback),
-                    fmt4(a.raw),
-                    fmt4(a.source),
-                    fmt4(a.canonical),
-                    fmt4(a.arith),
-                    fmt4(a.geom),
-                    fmt4(a.min),
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(
-            &["system", "n", "fallback S/C", "raw", "source", "canonical", "arith", "geom", "min"],
-            &rows,
-        ));
+        out.push_str(&crate::text_table!(&r.aggregations, |a| {
+            "system" => a.system.clone(),
+            "n" => a.n.to_string(),
+            "fallback S/C" => format!("{}/{}", a.source_fallback, a.canonical_fallback),
+            "raw" => fmt4(a.raw),
+            "source" => fmt4(a.source),
+            "canonical" => fmt4(a.canonical),
+            "arith" => fmt4(a.arith),
+            "geom" => fmt4(a.geom),
+            "min" => fmt4(a.min),
+        }));
         out.push_str("\n== τ_d from the Raw ordering (discordant system pairs; exact ties never discordant)\n");
-        let rows: Vec<Vec<String>> = r
-            .kendall_from_raw
-            .iter()
-            .map(|k| {
-                vec![k.aggregation.clone(), format!("{} / {}", k.tau_d, k.max), k.ties.to_string(), k.order.clone()]
-            })
-            .collect();
-        out.push_str(&render_columns(&["aggregation", "tau_d / max", "ties", "order"], &rows));
+        out.push_str(&crate::text_table!(&r.kendall_from_raw, |k| {
+            "aggregation" => k.aggregation.clone(),
+            "tau_d / max" => format!("{} / {}", k.tau_d, k.max),
+            "ties" => k.ties.to_string(),
+            "order" => k.order.clone(),
+        }));
     }
 
     if !r.agreement.is_empty() {
         out.push_str("\n== Agreement filtering: all three targets agree on Hit@k (spread = max − min nDCG)\n");
-        let rows: Vec<Vec<String>> = r
-            .agreement
-            .iter()
-            .map(|a| {
-                vec![
-                    a.system.clone(),
-                    a.n.to_string(),
-                    format!("{} ({})", a.kept, a.retention.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()),
-                    fmt4(a.spread_kept),
-                    a.n_all_hit.to_string(),
-                    fmt4(a.spread_all_hit),
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(&["system", "n", "kept", "spread (kept)", "all-hit", "spread (all-hit)"], &rows));
+        out.push_str(&crate::text_table!(&r.agreement, |a| {
+            "system" => a.system.clone(),
+            "n" => a.n.to_string(),
+            "kept" => format!("{} ({})", a.kept, a.retention.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default()),
+            "spread (kept)" => fmt4(a.spread_kept),
+            "all-hit" => a.n_all_hit.to_string(),
+            "spread (all-hit)" => fmt4(a.spread_all_hit),
+        }));
     }
 
     use super::{Metric, Subset};
-    let winner_rows = |subset: Subset| -> Vec<Vec<String>> {
-        r.winners
-            .iter()
-            .filter(|w| w.subset == subset && w.metric == Metric::Ndcg)
-            .map(|w| {
-                vec![
-                    w.target.name().into(),
-                    format!("{} vs {}", w.a, w.b),
-                    w.n.to_string(),
-                    fmt4(w.delta_ndcg),
-                    format!("[{}, {}]", fmt4(w.ci_low), fmt4(w.ci_high)),
-                    w.winner.clone().unwrap_or_else(|| "—".into()),
-                    if w.flip { "FLIP".into() } else { String::new() },
-                ]
-            })
-            .collect()
-    };
-    let head = ["target", "pair", "n", "delta nDCG", "CI", "winner", "flip"];
-    out.push_str("\n== Winners on the shared subset (queries eligible under every target for both; delta = a − b)\n");
-    out.push_str(&render_columns(&head, &winner_rows(Subset::Shared)));
-    out.push_str("\n== Winners on all eligible queries (each target on its own queries; delta = a − b)\n");
-    out.push_str(&render_columns(&head, &winner_rows(Subset::All)));
-    let hits: Vec<Vec<String>> = r
-        .winners
-        .iter()
-        .filter(|w| w.subset == Subset::Shared && w.metric == Metric::Hit && w.mcnemar_p.is_some())
-        .map(|w| {
-            vec![
-                w.target.name().into(),
-                format!("{} vs {}", w.a, w.b),
-                w.n.to_string(),
-                w.hit_a_only.map(|x| x.to_string()).unwrap_or_default(),
-                w.hit_b_only.map(|x| x.to_string()).unwrap_or_default(),
-                fmt4(w.mcnemar_p),
-            ]
+    let winners = |subset: Subset| {
+        crate::text_table!(r.winners.iter().filter(|w| w.subset == subset && w.metric == Metric::Ndcg), |w| {
+            "target" => w.target.name().into(),
+            "pair" => format!("{} vs {}", w.a, w.b),
+            "n" => w.n.to_string(),
+            "delta nDCG" => fmt4(w.delta_ndcg),
+            "CI" => format!("[{}, {}]", fmt4(w.ci_low), fmt4(w.ci_high)),
+            "winner" => w.winner.clone().unwrap_or_else(|| "—".into()),
+            "flip" => if w.flip { "FLIP".into() } else { String::new() },
         })
-        .collect();
-    if !hits.is_empty() {
+    };
+    out.push_str("\n== Winners on the shared subset (queries eligible under every target for both; delta = a − b)\n");
+    out.push_str(&winners(Subset::Shared));
+    out.push_str("\n== Winners on all eligible queries (each target on its own queries; delta = a − b)\n");
+    out.push_str(&winners(Subset::All));
+    let hit_flip =
+        |w: &&super::winners::WinnerRow| w.subset == Subset::Shared && w.metric == Metric::Hit && w.mcnemar_p.is_some();
+    if r.winners.iter().any(|w| hit_flip(&w)) {
         out.push_str("\n== Hit flips on the shared subset (McNemar exact)\n");
-        out.push_str(&render_columns(&["target", "pair", "n", "a only", "b only", "p"], &hits));
+        out.push_str(&crate::text_table!(r.winners.iter().filter(hit_flip), |w| {
+            "target" => w.target.name().into(),
+            "pair" => format!("{} vs {}", w.a, w.b),
+            "n" => w.n.to_string(),
+            "a only" => w.hit_a_only.map(|x| x.to_string()).unwrap_or_default(),
+            "b only" => w.hit_b_only.map(|x| x.to_string()).unwrap_or_default(),
+            "p" => fmt4(w.mcnemar_p),
+        }));
     }
 
     out.push_str("\n== Design recommendation (best system per target and metric)\n");
-    let rows: Vec<Vec<String>> = r
-        .recommendations
-        .iter()
-        .map(|x| {
-            vec![
-                x.subset.name().into(),
-                x.target.name().into(),
-                x.metric.name().into(),
-                x.n.to_string(),
-                match (&x.best, x.tied) {
-                    (Some(b), false) => b.clone(),
-                    (Some(b), true) => format!("{b} (tie)"),
-                    (None, _) => "—".into(),
-                },
-                fmt4(x.value),
-                fmt4(x.margin),
-                if x.changes_across_targets { "changes with target".into() } else { String::new() },
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["queries", "target", "metric", "n", "best", "value", "margin", ""], &rows));
+    out.push_str(&crate::text_table!(&r.recommendations, |x| {
+        "queries" => x.subset.name().into(),
+        "target" => x.target.name().into(),
+        "metric" => x.metric.name().into(),
+        "n" => x.n.to_string(),
+        "best" => match (&x.best, x.tied) {
+            (Some(b), false) => b.clone(),
+            (Some(b), true) => format!("{b} (tie)"),
+            (None, _) => "—".into(),
+        },
+        "value" => fmt4(x.value),
+        "margin" => fmt4(x.margin),
+        "" => if x.changes_across_targets { "changes with target".into() } else { String::new() },
+    }));
 
     if !r.curve.is_empty() {
         out.push_str("\n== Metrics at each cutoff (all eligible queries)\n");
-        let rows: Vec<Vec<String>> = r
-            .curve
-            .iter()
-            .filter(|c| c.subset == Subset::All)
-            .map(|c| {
-                vec![
-                    c.system.clone(),
-                    c.target.name().into(),
-                    c.k.to_string(),
-                    c.n.to_string(),
-                    fmt4(c.ndcg),
-                    fmt4(c.recall),
-                    fmt4(c.hit),
-                    fmt4(c.mrr),
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(&["system", "target", "k", "n", "nDCG@k", "Recall@k", "Hit@k", "MRR@k"], &rows));
+        out.push_str(&crate::text_table!(r.curve.iter().filter(|c| c.subset == Subset::All), |c| {
+            "system" => c.system.clone(),
+            "target" => c.target.name().into(),
+            "k" => c.k.to_string(),
+            "n" => c.n.to_string(),
+            "nDCG@k" => fmt4(c.ndcg),
+            "Recall@k" => fmt4(c.recall),
+            "Hit@k" => fmt4(c.hit),
+            "MRR@k" => fmt4(c.mrr),
+        }));
     }
 
     if !r.contested_summary.is_empty() {
         out.push_str("\n== Contested credits (Raw miss, Source and Canonical hit)\n");
-        let rows: Vec<Vec<String>> = r
-            .contested_summary
-            .iter()
-            .map(|c| vec![c.system.clone(), c.raw_covered.to_string(), c.contested.to_string()])
-            .collect();
-        out.push_str(&render_columns(&["system", "raw-covered", "contested"], &rows));
+        out.push_str(&crate::text_table!(&r.contested_summary, |c| {
+            "system" => c.system.clone(),
+            "raw-covered" => c.raw_covered.to_string(),
+            "contested" => c.contested.to_string(),
+        }));
     }
 
     out.push_str("\n== |ΔnDCG| between targets\n");
-    let rows: Vec<Vec<String>> = r
-        .delta_distribution
-        .iter()
-        .map(|d| {
-            vec![
-                d.system.clone(),
-                format!("{} vs {}", d.a, d.b),
-                d.n.to_string(),
-                fmt4(d.mean_abs),
-                d.share_ge_0_1.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default(),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["system", "pair", "n", "mean |Δ|", "|Δ| ≥ 0.1"], &rows));
+    out.push_str(&crate::text_table!(&r.delta_distribution, |d| {
+        "system" => d.system.clone(),
+        "pair" => format!("{} vs {}", d.a, d.b),
+        "n" => d.n.to_string(),
+        "mean |Δ|" => fmt4(d.mean_abs),
+        "|Δ| ≥ 0.1" => d.share_ge_0_1.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_default(),
+    }));
     out
 }

@@ -1,7 +1,6 @@
 //! The human-readable calibration report (`memaudit calibration --format table`).
 
 use super::analyse::CalibrationReport;
-use crate::report::render_columns;
 
 fn f4(v: Option<f64>) -> String {
     v.map_or("-".into(), |x| format!("{x:.4}"))
@@ -29,22 +28,15 @@ pub fn render_text(r: &CalibrationReport) -> String {
         out.push_str(&format!("note: {n}\n"));
     }
     out.push_str("\n== Help / hurt\n");
-    let rows: Vec<Vec<String>> = r
-        .ledger
-        .iter()
-        .map(|l| {
-            vec![
-                l.population.clone(),
-                l.n.to_string(),
-                l.help.to_string(),
-                l.hurt.to_string(),
-                f4(l.delta_accuracy),
-                f4(l.accuracy_without),
-                f4(l.accuracy_with),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["population", "n", "help", "hurt", "delta acc", "acc without", "acc with"], &rows));
+    out.push_str(&crate::text_table!(&r.ledger, |l| {
+        "population" => l.population.clone(),
+        "n" => l.n.to_string(),
+        "help" => l.help.to_string(),
+        "hurt" => l.hurt.to_string(),
+        "delta acc" => f4(l.delta_accuracy),
+        "acc without" => f4(l.accuracy_without),
+        "acc with" => f4(l.accuracy_with),
+    }));
     match (&r.auc, &r.auc_note) {
         (Some(a), _) => out.push_str(&format!(
             "\nAUC of the confidence, help vs hurt: {:.4} [{}, {}] (DeLong), {} helps, {} hurts\n",
@@ -58,47 +50,35 @@ pub fn render_text(r: &CalibrationReport) -> String {
         _ => {}
     }
     out.push_str("\n== Accuracy per confidence bin\n");
-    let rows: Vec<Vec<String>> = r
-        .bins
-        .iter()
-        .map(|b| {
-            vec![
-                b.bin.to_string(),
-                format!("[{:.4}, {:.4}]", b.confidence_low, b.confidence_high),
-                b.n.to_string(),
-                format!("{:.4} [{}, {}]", b.accuracy_without, f4(b.without_low), f4(b.without_high)),
-                format!("{} [{}, {}]", f4(b.accuracy_with), f4(b.with_low), f4(b.with_high)),
-                f4(b.applied_share),
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(&["bin", "confidence", "n", "acc without", "acc with", "applied"], &rows));
+    out.push_str(&crate::text_table!(&r.bins, |b| {
+        "bin" => b.bin.to_string(),
+        "confidence" => format!("[{:.4}, {:.4}]", b.confidence_low, b.confidence_high),
+        "n" => b.n.to_string(),
+        "acc without" => format!("{:.4} [{}, {}]", b.accuracy_without, f4(b.without_low), f4(b.without_high)),
+        "acc with" => format!("{} [{}, {}]", f4(b.accuracy_with), f4(b.with_low), f4(b.with_high)),
+        "applied" => f4(b.applied_share),
+    }));
     if !r.sweep.is_empty() {
         out.push_str("\n== Routing threshold sweep\n");
-        let rows: Vec<Vec<String>> = r
-            .sweep
-            .iter()
-            .map(|w| {
-                vec![
-                    format!("p{}", w.percentile),
-                    format!("{:.4}", w.tau),
-                    format!("{:.4}", w.inject_fraction),
-                    format!("{:.4}", w.accuracy),
-                    format!("{:+.4}", w.delta),
-                    format!("{}/{}", w.help, w.hurt),
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(&["percentile", "tau", "inject", "accuracy", "delta", "help/hurt"], &rows));
+        out.push_str(&crate::text_table!(&r.sweep, |w| {
+            "percentile" => format!("p{}", w.percentile),
+            "tau" => format!("{:.4}", w.tau),
+            "inject" => format!("{:.4}", w.inject_fraction),
+            "accuracy" => format!("{:.4}", w.accuracy),
+            "delta" => format!("{:+.4}", w.delta),
+            "help/hurt" => format!("{}/{}", w.help, w.hurt),
+        }));
     }
     if !r.calibration.is_empty() {
         out.push_str("\n== Calibration\n");
-        let rows: Vec<Vec<String>> = r
-            .calibration
-            .iter()
-            .map(|c| vec![c.method.clone(), c.split.clone(), c.n.to_string(), f4(c.ece), f4(c.brier), f4(c.log_loss)])
-            .collect();
-        out.push_str(&render_columns(&["method", "split", "n", "ECE", "Brier", "log loss"], &rows));
+        out.push_str(&crate::text_table!(&r.calibration, |c| {
+            "method" => c.method.clone(),
+            "split" => c.split.clone(),
+            "n" => c.n.to_string(),
+            "ECE" => f4(c.ece),
+            "Brier" => f4(c.brier),
+            "log loss" => f4(c.log_loss),
+        }));
         if let Some(p) = &r.platt {
             out.push_str(&format!(
                 "Platt: p = 1/(1 + exp(-({:.6}·c + {:.6}))), fitted on {} ({} items, {} Newton steps)\n",

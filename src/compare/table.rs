@@ -326,37 +326,27 @@ pub fn render_compare_text(c: &Comparison) -> String {
         (Some(p), Some(m)) if mixed => format!("{} {}", p_fmt(p), permutation_mark(m)),
         (p, _) => p.map(p_fmt).unwrap_or_default(),
     };
-    let rows: Vec<Vec<String>> = c
-        .pairs
-        .iter()
-        .map(|p| {
-            vec![
-                format!("{} − {}", p.a, p.b),
-                format!("{:+.3}", p.diff),
-                format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
-                match (p.b_count, p.c_count) {
-                    (Some(b), Some(cc)) => format!("{b}/{cc}"),
-                    _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
-                },
-                format!(
-                    "{} {}",
-                    p_fmt(p.p_value),
-                    if p.test == PairedTest::McNemarExact { "McNemar" } else { "Wilcoxon" }
-                ),
-                p_fmt(p.p_holm),
-                perm_cell(p.permutation_p, p.permutation_method.as_deref()),
-                p.cohen_h
-                    .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
-                    .unwrap_or_default(),
-                p.p_superiority.map(f3).unwrap_or_default(),
-                if p.significant { "*".into() } else { String::new() },
-            ]
-        })
-        .collect();
-    out.push_str(&render_columns(
-        &["contrast", "diff", "CI", "b/c or W/T/L", "p", "p Holm", "p perm.", "Cohen's h", "P(a>b)", ""],
-        &rows,
-    ));
+    out.push_str(&crate::text_table!(&c.pairs, |p| {
+        "contrast" => format!("{} − {}", p.a, p.b),
+        "diff" => format!("{:+.3}", p.diff),
+        "CI" => format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
+        "b/c or W/T/L" => match (p.b_count, p.c_count) {
+            (Some(b), Some(cc)) => format!("{b}/{cc}"),
+            _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
+        },
+        "p" => format!(
+            "{} {}",
+            p_fmt(p.p_value),
+            if p.test == PairedTest::McNemarExact { "McNemar" } else { "Wilcoxon" }
+        ),
+        "p Holm" => p_fmt(p.p_holm),
+        "p perm." => perm_cell(p.permutation_p, p.permutation_method.as_deref()),
+        "Cohen's h" => p.cohen_h
+        .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
+        .unwrap_or_default(),
+        "P(a>b)" => p.p_superiority.map(f3).unwrap_or_default(),
+        "" => if p.significant { "*".into() } else { String::new() },
+    }));
     if let Some(note) = permutation_footnote(c.pairs.iter().filter_map(|p| p.permutation_method.as_deref())) {
         out.push_str(&format!("p perm.: {note}\n"));
     }
@@ -365,43 +355,22 @@ pub fn render_compare_text(c: &Comparison) -> String {
             "\n== Contrasts per {} (p adjusted by Holm within each stratum; S = b − c in the stratum against random strata of its size)\n",
             first.column
         ));
-        let rows: Vec<Vec<String>> = c
-            .by_stratum
-            .iter()
-            .flat_map(|s| s.pairs.iter().map(move |p| (s, p)))
-            .map(|(s, p)| {
-                vec![
-                    s.value.clone(),
-                    s.n_items.to_string(),
-                    format!("{} − {}", p.a, p.b),
-                    format!("{:+.3}", p.diff),
-                    format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
-                    match (p.b_count, p.c_count) {
-                        (Some(b), Some(cc)) => format!("{b}/{cc}"),
-                        _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
-                    },
-                    p_fmt(p.p_holm),
-                    p.interaction_expected.map(|e| format!("{e:+.2}")).unwrap_or_default(),
-                    p.interaction_p_greater.map(p_fmt).unwrap_or_default(),
-                    p.interaction_p_less.map(p_fmt).unwrap_or_default(),
-                ]
-            })
-            .collect();
-        out.push_str(&render_columns(
-            &[
-                first.column.as_str(),
-                "n",
-                "contrast",
-                "diff",
-                "CI",
-                "b/c or W/T/L",
-                "p Holm",
-                "E[S]",
-                "P(S≥s)",
-                "P(S≤s)",
-            ],
-            &rows,
-        ));
+        let strata = c.by_stratum.iter().flat_map(|s| s.pairs.iter().map(move |p| (s, p)));
+        out.push_str(&crate::text_table!(strata, |(s, p)| {
+            first.column.as_str() => s.value.clone(),
+            "n" => s.n_items.to_string(),
+            "contrast" => format!("{} − {}", p.a, p.b),
+            "diff" => format!("{:+.3}", p.diff),
+            "CI" => format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
+            "b/c or W/T/L" => match (p.b_count, p.c_count) {
+                (Some(b), Some(cc)) => format!("{b}/{cc}"),
+                _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
+            },
+            "p Holm" => p_fmt(p.p_holm),
+            "E[S]" => p.interaction_expected.map(|e| format!("{e:+.2}")).unwrap_or_default(),
+            "P(S≥s)" => p.interaction_p_greater.map(p_fmt).unwrap_or_default(),
+            "P(S≤s)" => p.interaction_p_less.map(p_fmt).unwrap_or_default(),
+        }));
     }
     for k in &c.costs {
         out.push_str(&format!(
@@ -412,20 +381,13 @@ pub fn render_compare_text(c: &Comparison) -> String {
         if let Some(n) = &k.note {
             out.push_str(&format!("not compared: {n}\n"));
         }
-        let rows: Vec<Vec<String>> = k
-            .arms
-            .iter()
-            .map(|a| {
-                vec![
-                    a.arm.clone(),
-                    a.n.to_string(),
-                    format!("{:.4}", a.mean),
-                    format!("[{:.4}, {:.4}]", a.ci_low, a.ci_high),
-                ]
-            })
-            .collect();
-        if !rows.is_empty() {
-            out.push_str(&render_columns(&["arm", "n", "mean", "CI"], &rows));
+        if !k.arms.is_empty() {
+            out.push_str(&crate::text_table!(&k.arms, |a| {
+                "arm" => a.arm.clone(),
+                "n" => a.n.to_string(),
+                "mean" => format!("{:.4}", a.mean),
+                "CI" => format!("[{:.4}, {:.4}]", a.ci_low, a.ci_high),
+            }));
         }
         for m in &k.matched {
             out.push_str(&format!(
@@ -456,8 +418,10 @@ pub fn render_compare_text(c: &Comparison) -> String {
         ));
         let mut ranks = f.mean_ranks.clone();
         ranks.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank));
-        let rows: Vec<Vec<String>> = ranks.iter().map(|r| vec![r.arm.clone(), f3(r.mean_rank)]).collect();
-        out.push_str(&render_columns(&["arm", "mean rank (1 = best)"], &rows));
+        out.push_str(&crate::text_table!(&ranks, |r| {
+            "arm" => r.arm.clone(),
+            "mean rank (1 = best)" => f3(r.mean_rank),
+        }));
         for (i, cl) in f.cliques.iter().enumerate() {
             out.push_str(&format!("not significantly different (bar {}): {}\n", i + 1, cl.join(", ")));
         }

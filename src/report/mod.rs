@@ -129,6 +129,19 @@ pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// An aligned text table (`--format table`) of `rows`, each column declared once as
+/// `heading => cell` with the row bound by the closure's pattern:
+/// `text_table!(&r.bins, |b| { "bin" => b.bin.to_string(), "n" => b.n.to_string() })`.
+#[macro_export]
+macro_rules! text_table {
+    ($rows:expr, |$row:pat_param| { $( $heading:expr => $cell:expr ),+ $(,)? }) => {
+        $crate::report::render_columns(
+            &[$( $heading ),+],
+            &($rows).into_iter().map(|$row| vec![$( $cell ),+]).collect::<Vec<Vec<String>>>(),
+        )
+    };
+}
+
 /// Aligns columns of a small text table.
 pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
