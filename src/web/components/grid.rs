@@ -204,6 +204,12 @@ impl RowAttrs {
         self.class.extend(class);
         self
     }
+
+    /// More classes on the row.
+    pub fn with_classes(mut self, classes: Classes) -> RowAttrs {
+        self.class.extend(classes);
+        self
+    }
 }
 
 /// `<tr>` with a row's attributes and cells.

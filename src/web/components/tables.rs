@@ -9,7 +9,10 @@ use yew::prelude::*;
 use crate::audit::RescoreTable;
 
 use super::{Card, ReportRef};
+use crate::audit::table::table;
+use crate::audit::{CategoryInstabilityRow, ContestedSummary, CurveRow, InstabilityRow, Subset, SummaryRow};
 use crate::model::Target;
+use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid};
 use crate::web::format::{int_cell, num_cell, pct, text_cell};
 
 #[derive(Properties, PartialEq)]
@@ -70,34 +73,10 @@ pub fn summary_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="summary" title="Scores per credit target" report={props.report.clone()} exports={vec![RescoreTable::Summary, RescoreTable::PerQuery]} {intro}>
-            <div class="table-wrap" tabindex="0">
-            <table id="summary-table">
-                <thead><tr>
-                    <th scope="col">{"system"}</th><th scope="col">{"target"}</th><th scope="col">{"subset"}</th>
-                    <th scope="col">{"n"}</th><th scope="col">{"nDCG"}</th>
-                    <th scope="col">{ format!("{conf} CI low") }</th><th scope="col">{ format!("{conf} CI high") }</th>
-                    <th scope="col">{"recall"}</th><th scope="col">{"hit"}</th><th scope="col">{"MRR"}</th><th scope="col">{"top-1"}</th>
-                </tr></thead>
-                <tbody>
-                { for r.summary.iter().map(|s| html! {
-                    <tr data-system={s.system.clone()} data-target={s.target.name()} data-subset={s.subset.name()}
-                        class={classes!(format!("target-{}", s.target.name()), (s.subset == crate::audit::Subset::Shared).then_some("shared"))}>
-                        { text_cell("system", s.system.clone()) }
-                        { text_cell("target", s.target.name()) }
-                        { text_cell("subset", s.subset.name()) }
-                        { int_cell("n", s.n) }
-                        { num_cell("ndcg", s.ndcg) }
-                        { num_cell("ndcg_ci_low", s.ndcg_ci_low) }
-                        { num_cell("ndcg_ci_high", s.ndcg_ci_high) }
-                        { num_cell("recall", s.recall) }
-                        { num_cell("hit", s.hit) }
-                        { num_cell("mrr", s.mrr) }
-                        { num_cell("top1", s.top1) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { table_grid("summary-table", &table(r, RescoreTable::Summary), |c| score_look(c, &conf), &r.summary, &[], |s: &SummaryRow| {
+                RowAttrs::data(vec![("data-system", s.system.clone()), ("data-target", s.target.name().into()), ("data-subset", s.subset.name().into())])
+                    .with_classes(classes!(format!("target-{}", s.target.name()), (s.subset == Subset::Shared).then_some("shared")))
+            }) }
         </Card>
     }
 }
@@ -116,43 +95,9 @@ pub fn instability_table(props: &ReportProps) -> Html {
             if r.instability.is_empty() {
                 <p class="empty">{ "Needs at least two targets with eligible queries (TREC qrels give only Raw)." }</p>
             }
-            <div class="table-wrap" tabindex="0">
-            <table id="instability-table">
-                <thead><tr>
-                    <th scope="col">{"system"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
-                    <th scope="col">{"nDCG changed"}</th><th scope="col">{"rate"}</th>
-                    <th scope="col">{"hit flips"}</th><th scope="col">{"gained"}</th><th scope="col">{"lost"}</th>
-                    <th scope="col">{"McNemar p"}</th><th scope="col">{"top-1 flips"}</th>
-                    <th scope="col">{"recall changed"}</th><th scope="col">{"MRR changed"}</th>
-                    <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th>
-                    <th scope="col">{"mean diff"}</th><th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th>
-                </tr></thead>
-                <tbody>
-                { for r.instability.iter().map(|s| html! {
-                    <tr data-system={s.system.clone()} data-a={s.a.name()} data-b={s.b.name()}>
-                        { text_cell("system", s.system.clone()) }
-                        { text_cell("a", s.a.name()) }
-                        { text_cell("b", s.b.name()) }
-                        { int_cell("n", s.n) }
-                        { int_cell("ndcg_changed", s.ndcg_changed) }
-                        <td class="num" data-col="change_rate" data-value={crate::report::num(s.change_rate)}>{ pct(s.change_rate) }</td>
-                        { int_cell("hit_flips", s.hit_flips) }
-                        { int_cell("hit_gained", s.hit_gained) }
-                        { int_cell("hit_lost", s.hit_lost) }
-                        { num_cell("mcnemar_p", Some(s.mcnemar_p)) }
-                        { int_cell("top1_flips", s.top1_flips) }
-                        { int_cell("recall_changed", s.recall_changed) }
-                        { int_cell("mrr_changed", s.mrr_changed) }
-                        { num_cell("mean_a", s.mean_a) }
-                        { num_cell("mean_b", s.mean_b) }
-                        { num_cell("mean_diff_ndcg", s.mean_diff_ndcg) }
-                        { num_cell("ci_low", s.ci_low) }
-                        { num_cell("ci_high", s.ci_high) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { table_grid("instability-table", &table(r, RescoreTable::Instability), instability_look, &r.instability, &[], |s: &InstabilityRow| {
+                RowAttrs::data(vec![("data-system", s.system.clone()), ("data-a", s.a.name().into()), ("data-b", s.b.name().into())])
+            }) }
         </Card>
     }
 }
@@ -187,32 +132,9 @@ pub fn instability_by_category_table(props: &ReportProps) -> Html {
             }
             <details open={rows.len() <= 40}>
             <summary>{ format!("{} rows ({categories} categories)", rows.len()) }</summary>
-            <div class="table-wrap" tabindex="0">
-            <table id="instability-by-category-table">
-                <thead><tr>
-                    <th scope="col">{"system"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
-                    <th scope="col">{"category"}</th><th scope="col">{"n"}</th>
-                    <th scope="col">{"nDCG changed"}</th><th scope="col">{"rate"}</th>
-                    <th scope="col">{"hit flips"}</th><th scope="col">{"top-1 flips"}</th><th scope="col">{"mean diff"}</th>
-                </tr></thead>
-                <tbody>
-                { for rows.iter().map(|s| html! {
-                    <tr data-system={s.system.clone()} data-a={s.a.name()} data-b={s.b.name()} data-category={s.category.clone()}>
-                        { text_cell("system", s.system.clone()) }
-                        { text_cell("a", s.a.name()) }
-                        { text_cell("b", s.b.name()) }
-                        { text_cell("category", s.category.clone()) }
-                        { int_cell("n", s.n) }
-                        { int_cell("ndcg_changed", s.ndcg_changed) }
-                        <td class="num" data-col="change_rate" data-value={crate::report::num(s.change_rate)}>{ pct(s.change_rate) }</td>
-                        { int_cell("hit_flips", s.hit_flips) }
-                        { int_cell("top1_flips", s.top1_flips) }
-                        { num_cell("mean_diff_ndcg", s.mean_diff_ndcg) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { table_grid("instability-by-category-table", &table(r, RescoreTable::InstabilityByCategory), instability_look, rows, &[],
+                |s: &CategoryInstabilityRow| RowAttrs::data(vec![("data-system", s.system.clone()), ("data-a", s.a.name().into()),
+                    ("data-b", s.b.name().into()), ("data-category", s.category.clone())])) }
             </details>
         </Card>
     }
@@ -520,20 +442,11 @@ pub fn contested_table(props: &ReportProps) -> Html {
             if r.contested_summary.is_empty() {
                 <p class="empty">{ "Needs all three targets (not available for TREC qrels)." }</p>
             } else {
-                <div class="table-wrap" tabindex="0">
-                <table id="contested-summary-table" class="compact">
-                    <thead><tr><th scope="col">{"system"}</th><th scope="col">{"queries with a Raw target"}</th><th scope="col">{"contested"}</th></tr></thead>
-                    <tbody>
-                    { for r.contested_summary.iter().map(|c| html! {
-                        <tr data-system={c.system.clone()}>
-                            { text_cell("system", c.system.clone()) }
-                            { int_cell("raw_covered", c.raw_covered) }
-                            { int_cell("contested", c.contested) }
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                </div>
+                { table_grid("contested-summary-table", &table(r, RescoreTable::ContestedSummary), |c| match c {
+                    "raw_covered" => Look::new("queries with a Raw target", Kind::Int),
+                    "system" => Look::named(c, Kind::Text),
+                    _ => Look::named(c, Kind::Int),
+                }, &r.contested_summary, &[], |c: &ContestedSummary| RowAttrs::data(vec![("data-system", c.system.clone())])) }
                 <div class="table-wrap" tabindex="0">
                 <table id="contested-table">
                     <thead><tr>
@@ -624,31 +537,41 @@ pub fn curve_card(props: &ReportProps) -> Html {
                 </select>
             </div>
             <PlotCanvas<CutoffPlot> id="curve-plot" {plot} filename="memaudit-cutoff-curve" />
-            <div class="table-wrap" tabindex="0">
-            <table id="curve-table" class="compact">
-                <thead><tr>
-                    <th scope="col">{"system"}</th><th scope="col">{"target"}</th><th scope="col">{"queries"}</th><th scope="col">{"k"}</th>
-                    <th scope="col">{"n"}</th><th scope="col">{"nDCG"}</th><th scope="col">{"recall"}</th><th scope="col">{"hit"}</th>
-                    <th scope="col">{"MRR"}</th><th scope="col">{"top-1"}</th>
-                </tr></thead>
-                <tbody>
-                { for r.curve.iter().map(|c| html! {
-                    <tr data-system={c.system.clone()} data-target={c.target.name()} data-subset={c.subset.name()} data-k={c.k.to_string()}>
-                        { text_cell("system", c.system.clone()) }
-                        { text_cell("target", c.target.name()) }
-                        { text_cell("subset", c.subset.name()) }
-                        { int_cell("k", c.k) }
-                        { int_cell("n", c.n) }
-                        { num_cell("ndcg", c.ndcg) }
-                        { num_cell("recall", c.recall) }
-                        { num_cell("hit", c.hit) }
-                        { num_cell("mrr", c.mrr) }
-                        { num_cell("top1", c.top1) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { table_grid("curve-table", &table(r, RescoreTable::Curve), |c| score_look(c, ""), &r.curve, &[], |c: &CurveRow| {
+                RowAttrs::data(vec![("data-system", c.system.clone()), ("data-target", c.target.name().into()),
+                    ("data-subset", c.subset.name().into()), ("data-k", c.k.to_string())])
+            }) }
         </Card>
+    }
+}
+
+/// How a column of the tables of scores is shown (`conf`: the interval's level, for its
+/// headers).
+fn score_look(col: &str, conf: &str) -> Look {
+    match col {
+        "system" | "target" | "subset" => Look::named(col, Kind::Text),
+        "n" | "k" => Look::named(col, Kind::Int),
+        "ndcg" => Look::new("nDCG", Kind::Num),
+        "ndcg_ci_low" => Look::new(format!("{conf} CI low"), Kind::Num),
+        "ndcg_ci_high" => Look::new(format!("{conf} CI high"), Kind::Num),
+        "mrr" => Look::new("MRR", Kind::Num),
+        "top1" => Look::new("top-1", Kind::Num),
+        _ => Look::named(col, Kind::Num),
+    }
+}
+
+/// How a column of the instability table is shown.
+fn instability_look(col: &str) -> Look {
+    match col {
+        "system" | "a" | "b" | "category" => Look::named(col, Kind::Text),
+        "change_rate" => Look::new("change rate", Kind::Share),
+        "mcnemar_p" => Look::new("McNemar p", Kind::Num),
+        "top1_flips" => Look::new("top-1 flips", Kind::Int),
+        "mrr_changed" => Look::new("MRR changed", Kind::Int),
+        "mean_diff_ndcg" => Look::new("mean diff", Kind::Num),
+        "ci_low" => Look::new("CI low", Kind::Num),
+        "ci_high" => Look::new("CI high", Kind::Num),
+        "mean_a" | "mean_b" => Look::named(col, Kind::Num),
+        _ => Look::named(col, Kind::Int),
     }
 }
