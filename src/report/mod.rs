@@ -72,6 +72,18 @@ impl Table {
         }
     }
 
+    /// The table without the columns named `names` (a view that leaves out columns of no
+    /// use for these rows).
+    pub fn without(mut self, names: &[&str]) -> Table {
+        fn pick(cells: Vec<String>, keep: &[bool]) -> Vec<String> {
+            cells.into_iter().zip(keep).filter(|(_, k)| **k).map(|(c, _)| c).collect()
+        }
+        let keep: Vec<bool> = self.headers.iter().map(|h| !names.contains(&h.as_str())).collect();
+        self.headers = pick(std::mem::take(&mut self.headers), &keep);
+        self.rows = std::mem::take(&mut self.rows).into_iter().map(|r| pick(r, &keep)).collect();
+        self
+    }
+
     /// An empty table with these column names.
     pub fn new(name: &str, headers: &[&str]) -> Table {
         Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
@@ -174,6 +186,16 @@ pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_without_columns_keeps_the_others_in_order() {
+        let mut t = Table::new("t", &["a", "b", "c"]);
+        t.rows.push(vec!["1".into(), "2".into(), "3".into()]);
+        t.rows.push(vec!["4".into(), "5".into(), "6".into()]);
+        let t = t.without(&["b", "missing"]);
+        assert_eq!(t.headers, ["a", "c"]);
+        assert_eq!(t.rows, [["1", "3"], ["4", "6"]]);
+    }
 
     #[test]
     fn formula_cells_are_neutralised_and_numbers_kept() {

@@ -10,10 +10,13 @@ use crate::audit::RescoreTable;
 
 use super::{Card, ReportRef};
 use crate::audit::table::table;
-use crate::audit::{CategoryInstabilityRow, ContestedSummary, CurveRow, InstabilityRow, Subset, SummaryRow};
+use crate::audit::{
+    AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedSummary, CoverageRow, CurveRow, InstabilityRow,
+    KendallRow, Subset, SummaryRow,
+};
 use crate::model::Target;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid};
-use crate::web::format::{int_cell, num_cell, pct, text_cell};
+use crate::web::format::{int_cell, num_cell, text_cell};
 
 #[derive(Properties, PartialEq)]
 pub struct ReportProps {
@@ -30,33 +33,18 @@ pub fn coverage_table(props: &ReportProps) -> Html {
             When memories name their system, each system's store has its own rows and memory kinds (its lineage fingerprint)." }</p>
     };
     let per_store = r.coverage.iter().any(|c| c.system.is_some());
+    // Without stores of their own, the systems share one store: no store or memory kinds.
+    let coverage = table(r, RescoreTable::Coverage);
+    let coverage = if per_store { coverage } else { coverage.without(&["system", "kinds"]) };
     html! {
         <Card id="coverage" title="Coverage" report={props.report.clone()} exports={vec![RescoreTable::Coverage]} {intro}>
-            <div class="table-wrap" tabindex="0">
-            <table id="coverage-table">
-                <thead><tr>
-                    if per_store { <th scope="col">{"store of"}</th> }
-                    <th scope="col">{"target"}</th><th scope="col">{"queries"}</th><th scope="col">{"eligible"}</th>
-                    <th scope="col">{"zero target"}</th><th scope="col">{"groups"}</th>
-                    <th scope="col" title="groups with 1, 2, 3, 4, ≥5 member memories">{"group sizes 1/2/3/4/≥5"}</th>
-                    if per_store { <th scope="col">{"memory kinds"}</th> }
-                </tr></thead>
-                <tbody>
-                { for r.coverage.iter().map(|c| html! {
-                    <tr data-target={c.target.clone()} data-system={c.system.clone().unwrap_or_default()}>
-                        if per_store { { text_cell("system", c.system.clone().unwrap_or_default()) } }
-                        { text_cell("target", c.target.clone()) }
-                        { int_cell("queries", c.queries) }
-                        { int_cell("eligible", c.eligible) }
-                        { int_cell("zero_target", c.zero_target) }
-                        { int_cell("groups", c.groups) }
-                        { text_cell("group_sizes", c.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")) }
-                        if per_store { { text_cell("kinds", c.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" ")) } }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { table_grid("coverage-table", &coverage, |c| match c {
+                "target" | "system" | "kinds" => Look::named(c, Kind::Text),
+                "group_sizes" => Look::new("group sizes 1/2/3/4/≥5", Kind::Text).titled("groups with 1, 2, 3, 4, ≥5 member memories"),
+                _ => Look::named(c, Kind::Int),
+            }, &r.coverage, &[], |c: &CoverageRow| {
+                RowAttrs::data(vec![("data-target", c.target.clone()), ("data-system", c.system.clone().unwrap_or_default())])
+            }) }
         </Card>
     }
 }
@@ -175,79 +163,17 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                 <p id="aggregations-setting" data-population={population.clone()} data-fallback={fallback.clone()}>
                     { "population: " }<code>{ population }</code>{ " \u{b7} fallback for targetless queries: " }<code>{ fallback }</code>
                 </p>
-                <div class="table-wrap" tabindex="0">
-                <table id="aggregations-table">
-                    <caption>{ "Mean nDCG@k per system under each target and aggregation" }</caption>
-                    <thead><tr>
-                        <th scope="col">{"system"}</th><th scope="col">{"n"}</th>
-                        <th scope="col" title="queries whose Source value is the Raw value">{"Source fallback"}</th>
-                        <th scope="col" title="queries whose Canonical value is the Raw value">{"Canonical fallback"}</th>
-                        <th scope="col">{"Raw"}</th><th scope="col">{"Source"}</th><th scope="col">{"Canonical"}</th>
-                        <th scope="col">{"arith. mean"}</th><th scope="col">{"geom. mean"}</th><th scope="col">{"min"}</th>
-                    </tr></thead>
-                    <tbody>
-                    { for r.aggregations.iter().map(|a| html! {
-                        <tr data-system={a.system.clone()} data-population={a.population.clone()} data-fallback={a.fallback.clone()}>
-                            { text_cell("system", a.system.clone()) }
-                            { int_cell("n", a.n) }
-                            { int_cell("source_fallback", a.source_fallback) }
-                            { int_cell("canonical_fallback", a.canonical_fallback) }
-                            { num_cell("raw", a.raw) }
-                            { num_cell("source", a.source) }
-                            { num_cell("canonical", a.canonical) }
-                            { num_cell("arith", a.arith) }
-                            { num_cell("geom", a.geom) }
-                            { num_cell("min", a.min) }
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                </div>
-                <div class="table-wrap" tabindex="0">
-                <table id="kendall-from-raw-table">
-                    <caption>{ "\u{3c4}_d: system pairs ordered differently from the Raw means" }</caption>
-                    <thead><tr>
-                        <th scope="col">{"aggregation"}</th><th scope="col">{"systems"}</th>
-                        <th scope="col">{"\u{3c4}_d"}</th><th scope="col">{"max"}</th><th scope="col">{"ties"}</th>
-                        <th scope="col">{"order (best first)"}</th>
-                    </tr></thead>
-                    <tbody>
-                    { for r.kendall_from_raw.iter().map(|k| html! {
-                        <tr data-aggregation={k.aggregation.clone()}>
-                            { text_cell("aggregation", k.aggregation.clone()) }
-                            { int_cell("systems", k.systems) }
-                            { int_cell("tau_d", k.tau_d) }
-                            { int_cell("max", k.max) }
-                            { int_cell("ties", k.ties) }
-                            { text_cell("order", k.order.clone()) }
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                </div>
-                <div class="table-wrap" tabindex="0">
-                <table id="agreement-table">
-                    <caption>{ "Agreement filtering: queries where all three targets agree on Hit@k" }</caption>
-                    <thead><tr>
-                        <th scope="col">{"system"}</th><th scope="col">{"n"}</th><th scope="col">{"kept"}</th>
-                        <th scope="col">{"retention"}</th><th scope="col">{"spread (kept)"}</th>
-                        <th scope="col">{"all-hit"}</th><th scope="col">{"spread (all-hit)"}</th>
-                    </tr></thead>
-                    <tbody>
-                    { for r.agreement.iter().map(|a| html! {
-                        <tr data-system={a.system.clone()} data-population={a.population.clone()} data-fallback={a.fallback.clone()}>
-                            { text_cell("system", a.system.clone()) }
-                            { int_cell("n", a.n) }
-                            { int_cell("kept", a.kept) }
-                            <td class="num" data-col="retention" data-value={crate::report::num(a.retention)}>{ pct(a.retention) }</td>
-                            { num_cell("spread_kept", a.spread_kept) }
-                            { int_cell("n_all_hit", a.n_all_hit) }
-                            { num_cell("spread_all_hit", a.spread_all_hit) }
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                </div>
+                <p class="table-caption">{ "Mean nDCG@k per system under each target and aggregation" }</p>
+                { table_grid("aggregations-table", &table(r, RescoreTable::Aggregations), aggregation_look, &r.aggregations, &[],
+                    |a: &AggregationRow| RowAttrs::data(vec![("data-system", a.system.clone()),
+                        ("data-population", a.population.clone()), ("data-fallback", a.fallback.clone())])) }
+                <p class="table-caption">{ "\u{3c4}_d: system pairs ordered differently from the Raw means" }</p>
+                { table_grid("kendall-from-raw-table", &table(r, RescoreTable::KendallFromRaw), aggregation_look, &r.kendall_from_raw, &[],
+                    |k: &KendallRow| RowAttrs::data(vec![("data-aggregation", k.aggregation.clone())])) }
+                <p class="table-caption">{ "Agreement filtering: queries where all three targets agree on Hit@k" }</p>
+                { table_grid("agreement-table", &table(r, RescoreTable::Agreement), aggregation_look, &r.agreement, &[],
+                    |a: &AgreementRow| RowAttrs::data(vec![("data-system", a.system.clone()),
+                        ("data-population", a.population.clone()), ("data-fallback", a.fallback.clone())])) }
             }
         </Card>
     }
@@ -573,5 +499,28 @@ fn instability_look(col: &str) -> Look {
         "ci_high" => Look::new("CI high", Kind::Num),
         "mean_a" | "mean_b" => Look::named(col, Kind::Num),
         _ => Look::named(col, Kind::Int),
+    }
+}
+
+/// How a column of the aggregation, τ_d and agreement tables is shown.
+fn aggregation_look(col: &str) -> Look {
+    match col {
+        "system" | "population" | "fallback" | "aggregation" => Look::named(col, Kind::Text),
+        "order" => Look::new("order (best first)", Kind::Text),
+        "n" | "kept" | "n_all_hit" | "systems" | "max" | "ties" => Look::named(col, Kind::Int),
+        "tau_d" => Look::new("\u{3c4}_d", Kind::Int),
+        "source_fallback" => {
+            Look::new("Source fallback", Kind::Int).titled("queries whose Source value is the Raw value")
+        }
+        "canonical_fallback" => {
+            Look::new("Canonical fallback", Kind::Int).titled("queries whose Canonical value is the Raw value")
+        }
+        "raw" => Look::new("Raw", Kind::Num),
+        "source" => Look::new("Source", Kind::Num),
+        "canonical" => Look::new("Canonical", Kind::Num),
+        "arith" => Look::new("arith. mean", Kind::Num),
+        "geom" => Look::new("geom. mean", Kind::Num),
+        "retention" => Look::named(col, Kind::Share),
+        _ => Look::named(col, Kind::Num),
     }
 }
