@@ -36,6 +36,20 @@ const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
     "ci_note" => |a| opt(&a.ci_note),
 ];
 
+/// A contrast in the text tables: `a − b`.
+fn contrast_text(p: &PairRow) -> String {
+    format!("{} − {}", p.a, p.b)
+}
+
+/// A contrast's counts in the text tables: McNemar's discordant b/c for 0/1 outcomes, else
+/// wins/ties/losses.
+fn counts_text(p: &PairRow) -> String {
+    match (p.b_count, p.c_count) {
+        (Some(b), Some(cc)) => format!("{b}/{cc}"),
+        _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
+    }
+}
+
 /// The arms as a text table (arm, n, mean, CI, Wilson, and the mean rank when paired).
 fn render_arm_rows(arms: &[ArmRow], paired: bool) -> String {
     let rows: Vec<Vec<String>> = arms
@@ -327,13 +341,10 @@ pub fn render_compare_text(c: &Comparison) -> String {
         (p, _) => p.map(p_fmt).unwrap_or_default(),
     };
     out.push_str(&crate::text_table!(&c.pairs, |p| {
-        "contrast" => format!("{} − {}", p.a, p.b),
+        "contrast" => contrast_text(p),
         "diff" => format!("{:+.3}", p.diff),
         "CI" => format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
-        "b/c or W/T/L" => match (p.b_count, p.c_count) {
-            (Some(b), Some(cc)) => format!("{b}/{cc}"),
-            _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
-        },
+        "b/c or W/T/L" => counts_text(p),
         "p" => format!(
             "{} {}",
             p_fmt(p.p_value),
@@ -341,9 +352,9 @@ pub fn render_compare_text(c: &Comparison) -> String {
         ),
         "p Holm" => p_fmt(p.p_holm),
         "p perm." => perm_cell(p.permutation_p, p.permutation_method.as_deref()),
-        "Cohen's h" => p.cohen_h
-        .map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default()))
-        .unwrap_or_default(),
+        "Cohen's h" => {
+            p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_default()
+        },
         "P(a>b)" => p.p_superiority.map(f3).unwrap_or_default(),
         "" => if p.significant { "*".into() } else { String::new() },
     }));
@@ -359,13 +370,10 @@ pub fn render_compare_text(c: &Comparison) -> String {
         out.push_str(&crate::text_table!(strata, |(s, p)| {
             first.column.as_str() => s.value.clone(),
             "n" => s.n_items.to_string(),
-            "contrast" => format!("{} − {}", p.a, p.b),
+            "contrast" => contrast_text(p),
             "diff" => format!("{:+.3}", p.diff),
             "CI" => format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
-            "b/c or W/T/L" => match (p.b_count, p.c_count) {
-                (Some(b), Some(cc)) => format!("{b}/{cc}"),
-                _ => format!("{}/{}/{}", p.wins, p.ties, p.losses),
-            },
+            "b/c or W/T/L" => counts_text(p),
             "p Holm" => p_fmt(p.p_holm),
             "E[S]" => p.interaction_expected.map(|e| format!("{e:+.2}")).unwrap_or_default(),
             "P(S≥s)" => p.interaction_p_greater.map(p_fmt).unwrap_or_default(),

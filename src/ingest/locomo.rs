@@ -1,4 +1,8 @@
-//! LoCoMo importer (`locomo10.json`, Maharana et al., ACL 2024).
+//! LoCoMo's files: the dataset (`locomo10.json`, Maharana et al., ACL 2024) and the conversation
+//! keys of the answer files memory vendors release (read as outcome rows by
+//! [`crate::outcomes::locomo`]).
+//!
+//! The dataset:
 //!
 //! - every dialogue turn → a raw memory `"<sample_id>/<dia_id>"` anchored to itself;
 //! - every observation (`observation.session_N_observation.<speaker>[i] = [fact, dia_id(s)]`) →
@@ -285,6 +289,38 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
     Ok(convs.len())
 }
 
+// ---- LoCoMo answer files as memory vendors release them (read as outcome rows by
+// `crate::outcomes::locomo`): per-question records grouped by conversation keys.
+
+/// LoCoMo-10's sample ids, in the order of `locomo10.json` (conversation numbers 0–9).
+pub const SAMPLE_IDS: [&str; 10] =
+    ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"];
+
+/// The conversation number a group key names: a plain number, a trailing number
+/// (`locomo_exp_user_3`), or a LoCoMo sample id (`conv-42` → 3).
+pub fn conversation_number(key: &str) -> Option<usize> {
+    let k = key.trim();
+    if let Some(i) = SAMPLE_IDS.iter().position(|s| *s == k) {
+        return Some(i);
+    }
+    let digits: String = k.chars().rev().take_while(|c| c.is_ascii_digit()).collect::<String>().chars().rev().collect();
+    if digits.is_empty() || digits.len() > 6 {
+        return None;
+    }
+    let rest = &k[..k.len() - digits.len()];
+    // `conv-26` style keys that are not LoCoMo-10 ids are not conversation numbers.
+    if rest.ends_with("conv-") {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Whether the records of a document look like LoCoMo answers: grouped by conversation keys,
+/// each with a `question`.
+pub fn looks_like_answers(groups: &[(&str, &serde_json::Map<String, serde_json::Value>)]) -> bool {
+    !groups.is_empty() && groups.iter().all(|(g, o)| conversation_number(g).is_some() && o.contains_key("question"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,5 +343,22 @@ mod tests {
         assert_eq!((ok.len(), changed), (2, true));
         let (_, _, changed) = split_dia_ids("D1:3");
         assert!(!changed);
+    }
+
+    #[test]
+    fn conversation_keys_are_normalised() {
+        for (k, n) in [
+            ("0", 0),
+            ("7", 7),
+            ("locomo_exp_user_3", 3),
+            ("locomo_experiment_user_9", 9),
+            ("conv-42", 3),
+            ("conv-26", 0),
+        ] {
+            assert_eq!(conversation_number(k), Some(n), "{k}");
+        }
+        for k in ["conv-99", "user", "", "abc-"] {
+            assert_eq!(conversation_number(k), None, "{k}");
+        }
     }
 }

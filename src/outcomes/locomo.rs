@@ -1,4 +1,5 @@
-//! LoCoMo answer files as memory vendors release them: one JSON document of per-question
+//! LoCoMo answer files as memory vendors release them, as outcome rows (the file shapes and
+//! the conversation keys are the LoCoMo reader's, [`crate::ingest::locomo`]): one JSON document of per-question
 //! records grouped by conversation, with no question id shared between vendors.
 //!
 //! | family | shape | verdict |
@@ -19,29 +20,7 @@
 use std::collections::BTreeMap;
 
 use super::{OutcomeRow, OutcomeTable, OutcomeWarningKind, OutcomeWarnings};
-
-/// LoCoMo-10's sample ids, in the order of `locomo10.json` (conversation numbers 0–9).
-pub const SAMPLE_IDS: [&str; 10] =
-    ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"];
-
-/// The conversation number a group key names: a plain number, a trailing number
-/// (`locomo_exp_user_3`), or a LoCoMo sample id (`conv-42` → 3).
-pub fn conversation_number(key: &str) -> Option<usize> {
-    let k = key.trim();
-    if let Some(i) = SAMPLE_IDS.iter().position(|s| *s == k) {
-        return Some(i);
-    }
-    let digits: String = k.chars().rev().take_while(|c| c.is_ascii_digit()).collect::<String>().chars().rev().collect();
-    if digits.is_empty() || digits.len() > 6 {
-        return None;
-    }
-    let rest = &k[..k.len() - digits.len()];
-    // `conv-26` style keys that are not LoCoMo-10 ids are not conversation numbers.
-    if rest.ends_with("conv-") {
-        return None;
-    }
-    digits.parse().ok()
-}
+pub use crate::ingest::locomo::{SAMPLE_IDS, conversation_number, looks_like_answers};
 
 /// Verdict fields, in the order they are looked for.
 const VERDICT_FIELDS: [&str; 6] = ["llm_score", "grade", "is_correct", "correct", "judge.correct", "score"];
@@ -91,12 +70,6 @@ pub fn annotate(rows: &mut [OutcomeRow], warnings: &mut OutcomeWarnings, file: &
     used
 }
 
-/// Whether the records of a document look like LoCoMo answers: grouped by conversation keys,
-/// each with a `question`.
-pub fn looks_like_answers(groups: &[(&str, &serde_json::Map<String, serde_json::Value>)]) -> bool {
-    !groups.is_empty() && groups.iter().all(|(g, o)| conversation_number(g).is_some() && o.contains_key("question"))
-}
-
 /// Every (conversation, position) whose question texts differ between files: refused (the files
 /// do not list the same questions in the same order). Texts are compared after trimming and
 /// collapsing white space.
@@ -142,26 +115,4 @@ pub fn check_questions(table: &OutcomeTable) -> Result<(), String> {
          of the same question set, or compare each file's accuracy on its own (per-arm intervals need no pairing)",
         mismatches.join("; ")
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conversation_keys_are_normalised() {
-        for (k, n) in [
-            ("0", 0),
-            ("7", 7),
-            ("locomo_exp_user_3", 3),
-            ("locomo_experiment_user_9", 9),
-            ("conv-42", 3),
-            ("conv-26", 0),
-        ] {
-            assert_eq!(conversation_number(k), Some(n), "{k}");
-        }
-        for k in ["conv-99", "user", "", "abc-"] {
-            assert_eq!(conversation_number(k), None, "{k}");
-        }
-    }
 }
