@@ -5,8 +5,9 @@ use yew::prelude::*;
 
 use crate::audit::RescoreTable;
 
+use super::warnings::warning_item;
 use super::{Card, ReportRef};
-use crate::ingest::{Severity, Warning};
+use crate::ingest::Severity;
 use crate::web::format::{count, duration};
 use crate::web::protocol::Timing;
 
@@ -23,29 +24,6 @@ fn size(bytes: usize) -> String {
         format!("{:.1} kB", bytes as f64 / (1 << 10) as f64)
     } else {
         format!("{bytes} B")
-    }
-}
-
-fn warning_item(stage: &'static str, w: &Warning) -> Html {
-    let sev = match w.severity {
-        Severity::Note => "note",
-        Severity::Warning => "warning",
-    };
-    let kind = serde_json::to_value(w.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    html! {
-        <li class={classes!("warning", sev)} data-kind={kind.clone()} data-count={w.count.to_string()} data-stage={stage}>
-            <details>
-                <summary>
-                    <span class={classes!("badge", sev)}>{ sev }</span>
-                    <strong>{ format!(" {} \u{00d7} ", count(w.count)) }</strong>
-                    { w.message.clone() }
-                    <span class="muted">{ format!(" ({stage}: {kind})") }</span>
-                </summary>
-                <ul class="examples">
-                    { for w.examples.iter().map(|e| html! { <li>{ e.clone() }</li> }) }
-                </ul>
-            </details>
-        </li>
     }
 }
 

@@ -431,19 +431,7 @@ impl ProbePage {
                         "probe-", b.clone(), |b| &b.report, b.inputs.clone())} />
                 <Section id="probe-reading" title="What was read"
                     exports={crate::web::components::export::text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
-                    <div class="table-wrap" tabindex="0">
-                    <table id="probe-files" class="compact">
-                        <thead><tr><th scope="col">{"file"}</th><th scope="col">{"read as"}</th><th scope="col">{"records"}</th></tr></thead>
-                        <tbody>
-                        { for b.files.iter().map(|f| html! {
-                            <tr data-file={f.name.clone()} data-kind={f.kind.clone()}>
-                                <td>{ f.name.clone() }</td><td>{ f.kind.clone() }</td>
-                                <td class="num" data-col="records" data-value={f.records.to_string()}>{ count(f.records) }</td>
-                            </tr>
-                        }) }
-                        </tbody>
-                    </table>
-                    </div>
+                    { super::tool::file_notes("probe-", &b.files) }
                     <p class="muted">{ format!("{} notes read, {} probed (arm: {}), in {}.", count(b.notes_read), count(r.notes.len()),
                         self.run.arm.clone().unwrap_or_else(|| "all".into()), duration(b.total_ms)) }</p>
                     { warnings_list("probe-warnings", r.warnings.iter().map(|w| ("reading", w))) }
