@@ -164,14 +164,14 @@ pub fn aggregation_tables(props: &ReportProps) -> Html {
                     { "population: " }<code>{ population }</code>{ " \u{b7} fallback for targetless queries: " }<code>{ fallback }</code>
                 </p>
                 <p class="table-caption">{ "Mean nDCG@k per system under each target and aggregation" }</p>
-                { table_grid("aggregations-table", &table(r, RescoreTable::Aggregations), aggregation_look, &r.aggregations, &[],
+                { table_grid("aggregations-table", &table(r, RescoreTable::Aggregations).without(SAID_ONCE), aggregation_look, &r.aggregations, &[],
                     |a: &AggregationRow| RowAttrs::data(vec![("data-system", a.system.clone()),
                         ("data-population", a.population.clone()), ("data-fallback", a.fallback.clone())])) }
                 <p class="table-caption">{ "\u{3c4}_d: system pairs ordered differently from the Raw means" }</p>
                 { table_grid("kendall-from-raw-table", &table(r, RescoreTable::KendallFromRaw), aggregation_look, &r.kendall_from_raw, &[],
                     |k: &KendallRow| RowAttrs::data(vec![("data-aggregation", k.aggregation.clone())])) }
                 <p class="table-caption">{ "Agreement filtering: queries where all three targets agree on Hit@k" }</p>
-                { table_grid("agreement-table", &table(r, RescoreTable::Agreement), aggregation_look, &r.agreement, &[],
+                { table_grid("agreement-table", &table(r, RescoreTable::Agreement).without(SAID_ONCE), aggregation_look, &r.agreement, &[],
                     |a: &AgreementRow| RowAttrs::data(vec![("data-system", a.system.clone()),
                         ("data-population", a.population.clone()), ("data-fallback", a.fallback.clone())])) }
             }
@@ -502,10 +502,14 @@ fn instability_look(col: &str) -> Look {
     }
 }
 
+/// Columns of the aggregation and agreement tables that hold one value for every row, stated
+/// once above them (`#aggregations-setting`) and kept on each row as `data-*`.
+const SAID_ONCE: &[&str] = &["population", "fallback"];
+
 /// How a column of the aggregation, τ_d and agreement tables is shown.
 fn aggregation_look(col: &str) -> Look {
     match col {
-        "system" | "population" | "fallback" | "aggregation" => Look::named(col, Kind::Text),
+        "system" | "aggregation" => Look::named(col, Kind::Text),
         "order" => Look::new("order (best first)", Kind::Text),
         "n" | "kept" | "n_all_hit" | "systems" | "max" | "ties" => Look::named(col, Kind::Int),
         "tau_d" => Look::new("\u{3c4}_d", Kind::Int),
