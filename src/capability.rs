@@ -39,6 +39,9 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 crate::choice! {
     /// The capabilities: one CLI subcommand and one viewer page each.
     pub enum Analysis {
+        /// A whole release: every file triaged and routed to each analysis it feeds (the
+        /// viewer's landing page, first in its navigation).
+        Audit = "audit",
         Rescore = "rescore",
         Compare = "compare",
         Probe = "probe",
@@ -228,6 +231,81 @@ impl Demo {
     }
 }
 
+crate::choice! {
+    /// How surely a capability recognises a file ([`Capability::recognise`]), which decides where
+    /// a release's triage routes it.
+    pub enum Fit {
+        /// Its own format (compliance rows, a TREC run, an Inspect log): the file goes to it.
+        Specific = "specific",
+        /// A format it reads among others (any table as outcomes): the file goes to it when no
+        /// capability recognises it specifically.
+        Generic = "generic",
+        /// A file that completes others (probe keys, a TREC run beside memories): it joins the
+        /// capability's files when there are some, and is otherwise said to need them.
+        Companion = "companion",
+    }
+}
+
+crate::choice! {
+    /// What keeps a capability's files together in a release ([`Recognised::group`]).
+    pub enum Together {
+        /// Every file of the release it reads.
+        Release = "release",
+        /// The files of one folder.
+        Folder = "folder",
+        /// The files of one layout (an outcome format).
+        Layout = "layout",
+        /// The tables of the same columns (of one layout).
+        Columns = "columns",
+    }
+}
+
+/// A file a capability recognises ([`Capability::recognise`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recognised {
+    /// The role it would play.
+    pub role: FileRole,
+    pub fit: Fit,
+    /// What was seen, in words (`LoCoMo answers`, `an arm and a compliance column`).
+    pub evidence: String,
+    /// Files recognised with different keys are analysed apart (tables of different columns:
+    /// one analysis per layout); the same key, together.
+    pub group: String,
+    /// What the key is.
+    pub together: Together,
+}
+
+impl Recognised {
+    pub fn new(role: FileRole, fit: Fit, evidence: impl Into<String>) -> Recognised {
+        Recognised { role, fit, evidence: evidence.into(), group: String::new(), together: Together::Release }
+    }
+
+    /// Grouped with the tables of the same columns.
+    pub fn by_columns(mut self, sniff: &crate::ingest::sniff::Sniff<'_>) -> Recognised {
+        let mut cols: Vec<String> = sniff.columns().iter().map(|c| c.to_lowercase()).collect();
+        cols.sort();
+        self.group = cols.join(",");
+        self.together = Together::Columns;
+        self
+    }
+
+    /// Grouped with the files of its folder.
+    pub fn by_folder(mut self, name: &str) -> Recognised {
+        self.group = crate::ingest::folder_of(name).to_string();
+        self.together = Together::Folder;
+        self
+    }
+
+    /// Grouped with the files of layout `layout` and, within it, the key already set.
+    pub fn by_layout(mut self, layout: &str) -> Recognised {
+        self.group = if self.group.is_empty() { layout.to_string() } else { format!("{layout}/{}", self.group) };
+        if self.together == Together::Release {
+            self.together = Together::Layout;
+        }
+        self
+    }
+}
+
 /// One core unit: see the module documentation.
 pub trait Capability: Sized + 'static {
     /// Its subcommand and page.
@@ -279,6 +357,13 @@ pub trait Capability: Sized + 'static {
 
     /// The role a file's content suggests (an error when it fits none of [`Self::ROLES`]).
     fn detect(file: &InputFile) -> Result<FileRole>;
+
+    /// Whether this capability reads `sniff`'s file, and as what (`None`: not its input). A
+    /// release's triage asks every capability ([`crate::release`]); unlike [`Self::detect`],
+    /// which picks a role among a page's files, this says no to a file of another family.
+    fn recognise(_sniff: &crate::ingest::sniff::Sniff<'_>) -> Option<Recognised> {
+        None
+    }
 
     /// Reads the files (already validated `request`: only its reading options matter here).
     fn load(files: &[RoleFile], request: &Self::Request, progress: Progress<'_>) -> Result<Self::Loaded>;
@@ -394,9 +479,17 @@ pub fn no_detail<C: Capability>() -> Result<C::DetailView> {
 /// Each file with its role: `stated` when given (a CLI option, a viewer override; it must be
 /// one of `C::ROLES`), else detected from the content.
 pub fn assign_roles<C: Capability>(files: Vec<(InputFile, Option<FileRole>)>) -> Result<Vec<RoleFile>> {
+    let roles = detect_roles::<C>(&files)?;
+    Ok(files.into_iter().zip(roles).map(|((file, _), (role, detected))| RoleFile { file, role, detected }).collect())
+}
+
+/// The role and the detected role of each file ([`assign_roles`] without taking the files, so
+/// that a caller can still look at a file it refused).
+pub fn detect_roles<C: Capability>(files: &[(InputFile, Option<FileRole>)]) -> Result<Vec<(FileRole, FileRole)>> {
     files
-        .into_iter()
+        .iter()
         .map(|(file, stated)| {
+            let stated = *stated;
             if let Some(r) = stated
                 && !C::ROLES.contains(&r)
             {
@@ -410,7 +503,7 @@ pub fn assign_roles<C: Capability>(files: Vec<(InputFile, Option<FileRole>)>) ->
                     ),
                 )));
             }
-            let detected = match C::detect(&file) {
+            let detected = match C::detect(file) {
                 Ok(d) => d,
                 Err(e) => match stated {
                     Some(s) => s,
@@ -419,7 +512,7 @@ pub fn assign_roles<C: Capability>(files: Vec<(InputFile, Option<FileRole>)>) ->
                     None => return Err(file.over_budget().map_or(e, Error::Ingest)),
                 },
             };
-            Ok(RoleFile { role: stated.unwrap_or(detected), detected, file })
+            Ok((stated.unwrap_or(detected), detected))
         })
         .collect()
 }

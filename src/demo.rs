@@ -37,7 +37,7 @@ pub fn generate(page: Analysis) -> Option<Vec<DemoFile>> {
             vec![("per_query.csv", per_query), ("answers.csv", answers)]
         }
         Analysis::Compliance => vec![("compliance.csv", compliance(&mut rng))],
-        Analysis::Rescore | Analysis::Claims | Analysis::Rules | Analysis::TrecEval => return None,
+        Analysis::Rescore | Analysis::Claims | Analysis::Rules | Analysis::TrecEval | Analysis::Audit => return None,
     })
 }
 

@@ -55,6 +55,9 @@ crate::choice! {
         AlignmentRows = "alignment_rows",
         /// Per-task compliance rows of arms (`--input` of `memaudit compliance`).
         ComplianceRows = "compliance_rows",
+        /// Any file of a release (a folder, an archive or files), triaged by its content
+        /// (`memaudit audit`).
+        Release = "release",
     }
 }
 
@@ -92,6 +95,7 @@ impl FileRole {
             FileRole::Routing => "per-item routing rows",
             FileRole::AlignmentRows => "per-query metrics or answer scores",
             FileRole::ComplianceRows => "per-task compliance rows",
+            FileRole::Release => "a file of a release, triaged by its content",
         };
         what.to_string()
     }

@@ -35,6 +35,7 @@ pub mod plots;
 pub mod probe;
 pub mod reclaim;
 pub mod registry;
+pub mod release;
 pub mod report;
 pub mod rescore;
 pub mod rules;

@@ -20,6 +20,7 @@ macro_rules! capabilities {
     ($then:ident $($before:tt)*) => {
         $then! {
             $($before)* ;
+            Audit audit $crate::release::ReleaseAudit;
             Rescore rescore $crate::audit::Rescore;
             Compare compare $crate::compare::Compare;
             Probe probe $crate::probe::Probe;

@@ -33,6 +33,7 @@ mod reader_properties;
 mod reclaim;
 mod reclaim_boundaries;
 mod reclaim_hedge;
+mod release;
 mod released_formats;
 mod rules;
 mod stats_reference;

@@ -190,3 +190,38 @@ proptest! {
         let _ = run_as(capability, &files);
     }
 }
+
+/// The release audit of `files`: a report or an error naming a file, never a panic.
+fn release_survives(files: &[(String, Vec<u8>)]) {
+    let inputs: Vec<(InputFile, Option<memaudit::capability::FileRole>)> =
+        files.iter().map(|(n, b)| (InputFile::new(n.clone(), b.clone()), None)).collect();
+    let Ok(files) = assign_roles::<memaudit::release::ReleaseAudit>(inputs) else { return };
+    match run_once::<memaudit::release::ReleaseAudit>(&files, &Default::default(), &mut quiet()) {
+        Ok((_, report)) => assert!(report.files.len() >= files.len(), "every file is listed"),
+        Err(Error::Ingest(e)) => assert!(!e.location.file.is_empty()),
+        Err(_) => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(32))]
+
+    /// Archives of arbitrary bytes, and every seed dropped at once with one edited: the release
+    /// audit triages and runs them without a panic.
+    #[test]
+    fn a_release_of_hostile_files_never_panics(
+        name in prop::sample::select(vec!["x.zip", "x.tar", "x.tar.gz", "x.eval", "x.jsonl"]),
+        bytes in proptest::collection::vec(any::<u8>(), 0..300),
+        which in 0usize..12,
+        ops in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['{', '}', '"', ',', '\n', '1', 'é'])), 1..8),
+    ) {
+        let mut all: Vec<(String, Vec<u8>)> = vec![(name.to_string(), bytes)];
+        for (i, (capability, files)) in seeds().into_iter().enumerate() {
+            for (n, t) in files {
+                let t = if i == which { common::mutate(&t, &ops) } else { t };
+                all.push((format!("{capability}/{n}"), t.into_bytes()));
+            }
+        }
+        release_survives(&all);
+    }
+}

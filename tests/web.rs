@@ -435,8 +435,10 @@ async fn navigation_switches_pages_and_keeps_them_mounted() {
     let root = mount_point();
     yew::Renderer::<memaudit::web::App>::with_root(root.clone()).render();
     TimeoutFuture::new(50).await;
-    assert!(!hidden(&root, "#page-rescore"));
+    // No page named: the release page, which takes any file.
+    assert!(!hidden(&root, "#page-audit"));
     for (nav, page) in [
+        ("#nav-rescore", "#page-rescore"),
         ("#nav-compare", "#page-compare"),
         ("#nav-probe", "#page-probe"),
         ("#nav-answers", "#page-answers"),
@@ -455,7 +457,7 @@ async fn navigation_switches_pages_and_keeps_them_mounted() {
             }
         }
         assert!(!hidden(&root, page), "{page} visible after {nav}");
-        assert!(hidden(&root, "#page-rescore"));
+        assert!(hidden(&root, "#page-audit"));
         assert_eq!(a.get_attribute("aria-current").as_deref(), Some("page"));
     }
     let app = root.query_selector(".app").unwrap().unwrap();

@@ -26,7 +26,16 @@ const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min
 const SHOTS = path.join(ROOT, 'www', 'screenshots');
 
 /** Each page: its slug, the panel's id, and the CLI call on the demo's files (run in `cwd`). */
+/** The release page's demo: the other pages' demo files side by side (written in `before`). */
+const RELEASE = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-release-demo-'));
+const RELEASE_FILES = [
+  ['memories.jsonl', 'memories.jsonl'], ['queries.jsonl', 'queries.jsonl'], ['runs.jsonl', 'runs.jsonl'],
+  ['compare/outcomes.csv', 'outcomes.csv'], ['compliance/compliance.csv', 'compliance.csv'],
+  ['reclaim/trials.jsonl', 'trials.jsonl'], ['labels/labels.csv', 'labels.csv'], ['README.md', 'README.md'],
+];
+
 const PAGES = [
+  { slug: 'audit', panel: '#audit-headlines', cwd: RELEASE, args: ['audit', ...RELEASE_FILES.map(([, name]) => name)] },
   { slug: 'rescore', panel: '#headlines', cwd: DEMO, args: ['rescore', '-i', 'memories.jsonl', '-i', 'queries.jsonl', '-i', 'runs.jsonl'] },
   { slug: 'compare', panel: '#compare-headlines', cwd: path.join(DEMO, 'compare'), args: ['compare', '--outcomes', 'outcomes.csv'] },
   { slug: 'probe', panel: '#probe-headlines', cwd: path.join(DEMO, 'probe'), args: ['probe', '--notes', 'notes.jsonl'] },
@@ -46,6 +55,7 @@ let srv;
 let ctx;
 
 before(async () => {
+  for (const [from, to] of RELEASE_FILES) fs.copyFileSync(path.join(DEMO, from), path.join(RELEASE, to));
   ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'demos'));
 });
 

@@ -89,7 +89,7 @@ async function canvasInkPixels(page) {
 
 test('uploaded demo files: every number matches the CLI', async () => {
   const { page, log } = await openPage();
-  await page.goto(srv.origin + VIEWER);
+  await page.goto(`${srv.origin}${VIEWER}#rescore`);
   await page.waitForSelector('#file-input');
   // Any order (runs first), and gzip is detected from the bytes.
   const gz = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-gz-')), 'runs.jsonl.gz');
@@ -401,7 +401,7 @@ test('a demo file missing from dist/ is reported by name, and the demo runs once
     requested.push(route.request().url());
     return route.fulfill({ status: 404, body: 'not found' });
   });
-  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.goto(`${srv.origin}${VIEWER}#rescore`);
   await page.click('#demo-button');
   await page.waitForSelector('#error');
   assert.match(await page.textContent('#error'), /runs\.jsonl.*could not be loaded from demo\/runs\.jsonl: HTTP 404.*demo\/ folder/s);

@@ -63,7 +63,7 @@ async function dropFiles(page, files) {
 }
 
 for (const [where, hash, module, section] of [
-  ['the default page', '', 'web', 'rescore'],
+  ['the default page', '', 'web', 'audit'],
   ['#compare', '#compare', 'web', 'compare'],
   ['#trec-eval', '#trec-eval', 'tools', 'trec-eval'],
   ['?page=labels', '?page=labels', 'tools', 'labels'],
@@ -85,7 +85,7 @@ for (const [where, hash, module, section] of [
     assert.ok(total < FIRST_PAGE_BUDGET, `first page: ${total} bytes gzipped ${JSON.stringify(sizes)}`);
     // The shell is drawn once, with every page in its navigation.
     assert.equal(await page.locator('.app').count(), 1);
-    assert.equal(await page.locator('#nav a').count(), 13);
+    assert.equal(await page.locator('#nav a').count(), 14);
     assertClean(log, srv.origin, VIEWER);
     await page.close();
   });
@@ -93,7 +93,7 @@ for (const [where, hash, module, section] of [
 
 test('a page of the other module: loaded when opened, with the shell\'s limits, drops and state', async () => {
   const { page, log } = await openPage();
-  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.goto(`${srv.origin}${VIEWER}#rescore`);
   await page.waitForSelector('#page-rescore:not([hidden])');
   // Limits set in the shell (drawn by the first module) apply to the other module's pages.
   await page.click('#limits summary');
@@ -180,7 +180,7 @@ test('?demo runs the demo of the page shown first only, not of a page of the oth
 test('a page module that cannot be loaded is reported in its place; the other pages keep working', async () => {
   const { page, log } = await openPage();
   await page.route('**/memaudit-tools_bg.wasm*', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.goto(`${srv.origin}${VIEWER}#rescore`);
   await page.waitForSelector('#page-rescore:not([hidden])');
   await page.click('#nav-ablation');
   await page.waitForSelector('#pages-tools-error');

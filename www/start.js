@@ -9,7 +9,7 @@
 // The pages of each module (the test `every_page_has_one_group_and_the_start_script_agrees`
 // checks these lists against src/web/bridge.rs).
 const PAGES = {
-  web: ['rescore', 'compare', 'probe', 'reclaim'],
+  web: ['audit', 'rescore', 'compare', 'probe', 'reclaim'],
   tools: ['answers', 'ablation', 'claims', 'rules', 'trec-eval', 'labels', 'calibration', 'alignment', 'compliance'],
 };
 // Each module's files, with a content hash in the name or the query so that a new build is
@@ -32,7 +32,7 @@ function load(name) {
 window.memauditLoadGroup = load;
 
 // The module of the page the URL names, as the app reads the URL (src/web/app.rs,
-// page_from_url): the hash, else ?page=, else the rescoring page.
+// page_from_url): the hash, else ?page=, else the release page or the rescoring (both in 'web').
 function firstModule() {
   for (const s of [location.hash, new URLSearchParams(location.search).get('page') ?? '']) {
     const slug = s.trim().replace(/^#+/, '').replace(/^\/+/, '').toLowerCase();

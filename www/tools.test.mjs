@@ -20,7 +20,7 @@ import path from 'node:path';
 
 import {
   ROOT, DIST, cli, cliError, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
-  download, assertUniqueIds, assertDeepClose, checkHeadlines, assertCsvClose,
+  download, assertUniqueIds, assertDeepClose, checkHeadlines, assertCsvClose, assertOwnFilesOnly,
 } from './testkit.mjs';
 
 const FIXTURES = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
@@ -32,8 +32,16 @@ let srv;
 let ctx;
 let work;
 
+/** A companion site's release folder (`?release=/site/release`), written before the server starts. */
+const SITE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-site-'));
+
 before(async () => {
-  ({ srv, ctx } = await launch({ [VIEWER]: DIST }, 'tools'));
+  fs.mkdirSync(path.join(SITE_DIR, 'release', 'sub'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'compliance', 'compliance.csv'), path.join(SITE_DIR, 'release', 'compliance.csv'));
+  fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'labels', 'labels.csv'), path.join(SITE_DIR, 'release', 'sub', 'labels.csv'));
+  fs.writeFileSync(path.join(SITE_DIR, 'release', 'manifest.json'),
+    JSON.stringify({ title: 'A demo release', files: ['compliance.csv', 'sub/labels.csv'] }));
+  ({ srv, ctx } = await launch({ [VIEWER]: DIST, '/site/': SITE_DIR }, 'tools'));
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-tools-'));
   // The 45 worked examples of tests/answers.rs as answer rows, plus one whose text is markup.
   const cases = JSON.parse(fs.readFileSync(ANSWERS_REFERENCE, 'utf8')).cases;
@@ -718,5 +726,68 @@ test('Input limits: a file over the row budget is refused with the words of mema
   await page.setInputFiles('#compliance-file-input', file('compliance.csv'));
   await waitReady(page, 'compliance');
   assertClean(log);
+  await page.close();
+});
+
+test('release page: the default page; one drop of several families is routed and equals memaudit audit', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.waitForSelector('#page-audit:not([hidden]) #audit-file-input', { state: 'attached' });
+  const files = ['compliance.csv', 'demo-labels.csv', 'routing.csv', 'alignment-per_query.csv', 'alignment-answers.csv'];
+  await page.setInputFiles('#audit-file-input', files.map(file));
+  await waitReady(page, 'audit');
+  const want = JSON.parse(inWork(['audit', ...files, '--format', 'json']));
+  await checkHeadlines(page, '#audit-headlines', want, 'audit');
+  const rows = await readRows(page, '#audit-files');
+  assert.deepEqual(rows.map((r) => [r.attrs.file, r.attrs.status]), want.files.map((f) => [f.file, f.status]), 'files');
+  const routes = Object.fromEntries(want.files.map((f) => [f.file, f.routed]));
+  assert.deepEqual(routes['compliance.csv'], ['compliance']);
+  // memaudit's own per-query rows feed the comparison too (arms compared on per-query metrics).
+  assert.ok(routes['alignment-per_query.csv'].includes('alignment'), routes['alignment-per_query.csv']);
+  assert.ok(routes['alignment-per_query.csv'].some((r) => r.startsWith('compare')), routes['alignment-per_query.csv']);
+  const analyses = await readRows(page, '#audit-analyses');
+  assert.deepEqual(analyses.map((r) => [r.attrs.analysis, r.attrs.status]), want.analyses.map((a) => [a.id, a.status]), 'analyses');
+  for (const t of ['files', 'analyses']) {
+    assert.equal(await download(page, `#page-audit button[data-export="${t}"][data-kind="csv"]`), inWork(['audit', ...files, '--format', 'csv', '--table', t]), t);
+  }
+  assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON');
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('a file dropped on a page that does not read it names the page that does, as the CLI does', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#labels`);
+  await page.waitForSelector('#labels-file-input', { state: 'attached' });
+  await page.setInputFiles('#labels-file-input', file('compliance.csv'));
+  await page.waitForSelector('#labels-error-message', { timeout: 60_000 });
+  const shown = (await page.textContent('#labels-error-message')).trim();
+  assert.match(shown, /its content is per-task compliance rows \(an arm and a compliance column\), which the Compliance page reads: open it \(#compliance\)/);
+  const err = cliError(['labels', '--labels', file('compliance.csv')]);
+  assert.match(err, /its content is per-task compliance rows \(an arm and a compliance column\), an input of `memaudit compliance`/);
+  assertClean(log);
+  await page.close();
+});
+
+test('a companion site preloads a release with ?release=: its title, every file, and memaudit audit\'s numbers', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?release=/site/release`);
+  await page.waitForSelector('#page-audit:not([hidden])');
+  await waitReady(page, 'audit');
+  assert.equal(await page.title(), 'A demo release \u2014 memaudit');
+  // memaudit audit release (in the site's folder): the same names, the same numbers.
+  const want = JSON.parse(cli(['audit', 'release', '--format', 'json'], { cwd: SITE_DIR }));
+  const rows = await readRows(page, '#audit-files');
+  assert.deepEqual(rows.map((r) => r.attrs.file), ['release/compliance.csv', 'release/sub/labels.csv']);
+  assert.deepEqual(want.files.map((f) => f.file), ['release/compliance.csv', 'release/manifest.json', 'release/sub/labels.csv']);
+  const got = JSON.parse(await download(page, '#audit-report-json'));
+  // The CLI reads the folder, manifest included (listed, not read as data); the rest is equal.
+  assertDeepClose(got.analyses, want.analyses, 'analyses');
+  const besides = (hs) => hs.filter((h) => !/^\d+ files: /.test(h.text));
+  assert.deepEqual(besides(got.headlines), besides(want.headlines), 'headlines besides the count of files');
+  assert.ok(log.requests.some((u) => u.endsWith('/site/release/sub/labels.csv')));
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, srv.origin, [VIEWER, '/site/']);
   await page.close();
 });

@@ -68,6 +68,15 @@ impl Capability for Ablation {
         Ok(FileRole::Traces)
     }
 
+    /// Ablation traces: a base and an ablated score column.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use super::read::{ABLATED_ALIASES, BASE_ALIASES};
+        use crate::capability::{Fit, Recognised};
+        (s.has_column(&BASE_ALIASES) && s.has_column(&ABLATED_ALIASES)).then(|| {
+            Recognised::new(FileRole::Traces, Fit::Specific, "a base and an ablated score column").by_columns(s)
+        })
+    }
+
     fn load(files: &[RoleFile], request: &AblationRequest, progress: Progress<'_>) -> Result<LoadedPairs> {
         if files.is_empty() {
             return Err(Error::Empty("no ablation traces: give traces (CSV or JSONL)".into()));

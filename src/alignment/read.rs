@@ -199,7 +199,8 @@ impl Joined {
         }
         if j.keys.is_empty() {
             return Err(Error::Empty(
-                "no retrieval rows: give per-query metrics with a `target` column (memaudit rescore --format csv --table per_query)".into(),
+                "no retrieval rows: give per-query metrics with a `target` column (the rescoring's `per_query` table)"
+                    .into(),
             ));
         }
         for (f, t) in tables.iter().filter(|(_, t)| !is_retrieval(t)) {

@@ -98,6 +98,23 @@ impl Capability for Alignment {
         }
     }
 
+    /// Per-query target metrics (a run, a query and a `target` column); answer scores per run
+    /// and query complete them.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use super::read::{ANSWER, QUERY, RUN, TARGET};
+        use crate::capability::{Fit, Recognised};
+        if !(s.has_column(RUN) && s.has_column(QUERY)) {
+            return None;
+        }
+        if s.has_column(TARGET) {
+            Some(Recognised::new(FileRole::AlignmentRows, Fit::Specific, "per-query metrics under each target"))
+        } else if s.has_column(ANSWER) {
+            Some(Recognised::new(FileRole::AlignmentRows, Fit::Companion, "answer scores per run and query"))
+        } else {
+            None
+        }
+    }
+
     fn load(files: &[RoleFile], q: &AlignmentRequest, progress: Progress<'_>) -> Result<LoadedAlignment> {
         progress(Phase::Reading, "reading per-query metrics and answers", 0.0);
         let names =

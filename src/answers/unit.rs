@@ -83,6 +83,15 @@ impl Capability for Answers {
         Ok(FileRole::Answers)
     }
 
+    /// Answer rows: a query id and a prediction column.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use super::read::{ID_ALIASES, PREDICTION_ALIASES};
+        use crate::capability::{Fit, Recognised};
+        (s.has_column(&ID_ALIASES) && s.has_column(&PREDICTION_ALIASES)).then(|| {
+            Recognised::new(FileRole::Answers, Fit::Specific, "a query id and a prediction column").by_columns(s)
+        })
+    }
+
     fn load(files: &[RoleFile], request: &AnswersRequest, progress: Progress<'_>) -> Result<LoadedAnswers> {
         if files.is_empty() {
             return Err(Error::Empty("no answer files: give answer rows (CSV or JSONL)".into()));

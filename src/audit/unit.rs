@@ -109,6 +109,20 @@ impl Capability for Rescore {
         Ok(FileRole::Retrieval)
     }
 
+    /// Retrieval data of a rescoring (bundles, memories, queries, runs, LoCoMo, LongMemEval),
+    /// by folder; a TREC run or qrels completes them (alone, it is an IR evaluation's).
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        use crate::ingest::Format;
+        let format = ingest::detect(&s.file.name, s.text.as_deref()?).ok()?;
+        let fit = match format {
+            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => Fit::Companion,
+            _ => Fit::Specific,
+        };
+        // A folder's files make one rescoring: datasets of two folders are never pooled.
+        Some(Recognised::new(FileRole::Retrieval, fit, format.describe()).by_folder(&s.file.name))
+    }
+
     fn load(files: &[RoleFile], _settings: &Settings, progress: Progress<'_>) -> Result<Dataset> {
         if files.is_empty() {
             return Err(Error::Empty("no input files: give memories, queries and runs (or one bundle)".into()));

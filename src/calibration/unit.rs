@@ -119,6 +119,18 @@ impl Capability for Calibration {
         }
     }
 
+    /// Rows with a confidence and an outcome column (a bare `score` as the confidence: generic).
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use super::read::{CONFIDENCE, CORRECT};
+        use crate::capability::{Fit, Recognised};
+        if !(s.has_column(CONFIDENCE) && s.has_column(CORRECT)) {
+            return None;
+        }
+        let named = CONFIDENCE.iter().filter(|c| **c != "score" && **c != "c").copied().collect::<Vec<_>>();
+        let fit = if s.has_column(&named) { Fit::Specific } else { Fit::Generic };
+        Some(Recognised::new(FileRole::Routing, fit, "a confidence and an outcome column").by_columns(s))
+    }
+
     fn load(files: &[RoleFile], q: &CalibrationRequest, progress: Progress<'_>) -> Result<LoadedRouting> {
         progress(Phase::Reading, "reading routing rows", 0.0);
         let names = ColumnNames {

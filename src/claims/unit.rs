@@ -111,6 +111,22 @@ impl Capability for Claims {
         Ok(detect_file_role(file)?)
     }
 
+    /// Claims (`claim_id` or `reported`) and printed tables; per-query scores complete them.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        if !matches!(s.shape, crate::ingest::sniff::Shape::Table(_)) {
+            return None;
+        }
+        match detect_file_role(&s.head).ok()? {
+            FileRole::Scores => {
+                use crate::answers::read::{ARM_ALIASES, ID_ALIASES};
+                (s.has_column(&ARM_ALIASES) && s.has_column(&ID_ALIASES))
+                    .then(|| Recognised::new(FileRole::Scores, Fit::Companion, "per-query scores of arms"))
+            }
+            role => Some(Recognised::new(role, Fit::Specific, role.describe())),
+        }
+    }
+
     fn load(files: &[RoleFile], request: &ClaimsRequest, progress: Progress<'_>) -> Result<LoadedClaims> {
         if files.is_empty() {
             return Err(Error::Empty(

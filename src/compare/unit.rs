@@ -333,6 +333,42 @@ impl Capability for Compare {
         Ok(FileRole::Outcomes)
     }
 
+    /// The outcome files of one benchmark's own layouts (Inspect logs, judge files, LoCoMo
+    /// answer files, MTEL-Mem records, memaudit per-query rows); any other table of outcomes is
+    /// generic. Files of one layout (and, for tables, the same columns) are compared together.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        use crate::ingest::sniff::Shape;
+        use crate::outcomes::OutcomeFormat;
+        if s.shape == Shape::Zip {
+            let bytes = s.file.bytes().ok()?;
+            let inspect = memchr::memmem::find(&bytes, b"header.json").is_some()
+                || memchr::memmem::find(&bytes, b"_journal/start.json").is_some();
+            return inspect.then(|| {
+                Recognised::new(FileRole::Outcomes, Fit::Specific, OutcomeFormat::InspectLog.describe())
+                    .by_layout(OutcomeFormat::InspectLog.name())
+            });
+        }
+        let format = crate::outcomes::detect_outcome_format(&s.file.name, s.text.as_deref()?, s.file.limits()).ok()?;
+        let fit = match format {
+            OutcomeFormat::InspectLog
+            | OutcomeFormat::JudgeFile
+            | OutcomeFormat::LocomoAnswers
+            | OutcomeFormat::MtelRecords
+            | OutcomeFormat::RescorePerQuery => Fit::Specific,
+            OutcomeFormat::ReclaimEval | OutcomeFormat::WideCsv | OutcomeFormat::LongCsv | OutcomeFormat::LongJson => {
+                // A table with a column named like a value (or one column per arm).
+                let named = s.columns().iter().any(|c| crate::outcomes::spec::is_value_name(c));
+                if !named && !matches!(format, OutcomeFormat::WideCsv | OutcomeFormat::ReclaimEval) {
+                    return None;
+                }
+                Fit::Generic
+            }
+        };
+        let r = Recognised::new(FileRole::Outcomes, fit, format.describe());
+        Some(if fit == Fit::Generic { r.by_columns(s) } else { r }.by_layout(format.name()))
+    }
+
     /// Several files are concatenated with a `file` column.
     fn load(files: &[RoleFile], request: &CompareRequest, progress: Progress<'_>) -> Result<OutcomeTable> {
         if files.is_empty() {

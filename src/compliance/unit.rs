@@ -149,6 +149,14 @@ impl Capability for Compliance {
         }
     }
 
+    /// Rows with an arm and a compliance column.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        (s.has_column(super::read::ARM) && s.has_column(super::read::COMPLIANCE)).then(|| {
+            Recognised::new(FileRole::ComplianceRows, Fit::Specific, "an arm and a compliance column").by_columns(s)
+        })
+    }
+
     fn load(files: &[RoleFile], q: &ComplianceRequest, progress: Progress<'_>) -> Result<LoadedTasks> {
         progress(Phase::Reading, "reading compliance rows", 0.0);
         let names = ColumnNames {

@@ -3,6 +3,7 @@
 //! plus counted [`Warnings`]; a malformed record is an [`IngestError`] naming the file, line and
 //! field. Nothing here panics on user input.
 
+pub mod archive;
 pub mod bundle;
 pub mod delimited;
 pub mod digest;
@@ -10,6 +11,7 @@ pub mod json;
 pub mod locomo;
 pub mod longmemeval;
 pub mod records;
+pub mod sniff;
 mod source;
 pub mod table;
 pub mod trec;
@@ -1103,6 +1105,11 @@ fn classify_object_keys(
         Location::line(name, line),
         format!("unrecognised record with keys [{}]{hint}", keys.join(", ")),
     ))
+}
+
+/// The folder part of a file's name (`a/b` of `a/b/c.json`; empty without one).
+pub fn folder_of(name: &str) -> &str {
+    name.rsplit_once(['/', '\\']).map_or("", |(d, _)| d)
 }
 
 /// The file name without directories and extensions (used as a system name when a run format

@@ -242,6 +242,23 @@ impl Capability for TrecEval {
         }
     }
 
+    /// TREC runs and qrels (text or dict-of-dicts JSON), analysed by folder: a folder's runs
+    /// against its qrels.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        // A {"key": {"key": number}} JSON document is a run or qrels only beside TREC files: alone
+        // it may be any summary of numbers (a companion); qrels by name are the evaluation's own.
+        let (role, fit) = match detect(s.text.as_deref()?)? {
+            IrFileKind::TrecQrels => (FileRole::Qrels, Fit::Specific),
+            IrFileKind::TrecRun => (FileRole::Runs, Fit::Specific),
+            IrFileKind::JsonRun | IrFileKind::JsonIntegers if named_like_qrels(&s.file.name) => {
+                (FileRole::Qrels, Fit::Specific)
+            }
+            IrFileKind::JsonRun | IrFileKind::JsonIntegers => (FileRole::Runs, Fit::Companion),
+        };
+        Some(Recognised::new(role, fit, role.describe()).by_folder(&s.file.name))
+    }
+
     fn load(files: &[RoleFile], _request: &TrecEvalRequest, progress: Progress<'_>) -> Result<LoadedIr> {
         let qrels_files: Vec<&RoleFile> = of_role(files, FileRole::Qrels).collect();
         let qrels_file = match qrels_files.as_slice() {

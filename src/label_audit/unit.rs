@@ -139,6 +139,21 @@ impl Capability for Labels {
         }
     }
 
+    /// A long label table (an item, a rater and a label column); a wide one (an item and rater
+    /// columns) is generic.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use super::read::{ITEM_COLUMNS, LABEL_COLUMNS, RATER_COLUMNS};
+        use crate::capability::{Fit, Recognised};
+        if !s.has_column(ITEM_COLUMNS) {
+            return None;
+        }
+        if s.has_column(RATER_COLUMNS) && s.has_column(LABEL_COLUMNS) {
+            Some(Recognised::new(FileRole::Labels, Fit::Specific, "an item, a rater and a label column").by_columns(s))
+        } else {
+            None
+        }
+    }
+
     fn load(files: &[RoleFile], request: &LabelsRequest, progress: Progress<'_>) -> Result<LoadedLabels> {
         progress(Phase::Reading, "reading labels", 0.0);
         let mut set = LabelSet::new(&request.classes, &request.raters);

@@ -177,6 +177,27 @@ impl Capability for Probe {
         Ok(if plain && named_source { FileRole::Source } else { FileRole::Notes })
     }
 
+    /// Memory notes (memaudit notes, reclaim-eval deployed-memory rows); probe keys and a
+    /// plain-text source complete them.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        use crate::ingest::sniff::Shape;
+        s.text.as_ref()?;
+        if looks_like_probe_keys(&s.head) {
+            return Some(Recognised::new(FileRole::Keys, Fit::Companion, "probe keys (pid \u{2192} source, truth)"));
+        }
+        // Notes are JSON records (a CSV with a `note` column is something else).
+        let json = s.text.as_deref().is_some_and(|t| t.trim_start().starts_with(['{', '[']));
+        if json && s.has_column(&["memory_text"]) {
+            return Some(Recognised::new(FileRole::Notes, Fit::Specific, "reclaim-eval deployed-memory rows"));
+        }
+        if json && s.has_column(&["note"]) {
+            return Some(Recognised::new(FileRole::Notes, Fit::Specific, "memory notes"));
+        }
+        (s.shape == Shape::Text && s.stem().contains("source"))
+            .then(|| Recognised::new(FileRole::Source, Fit::Companion, "a source text (named `source`)"))
+    }
+
     /// Notes files are memaudit notes JSONL or reclaim-eval realworld rows; probe keys are
     /// applied to every notes file.
     fn load(files: &[RoleFile], _request: &ProbeRequest, progress: Progress<'_>) -> Result<LoadedNotes> {

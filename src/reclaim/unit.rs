@@ -116,6 +116,24 @@ impl Capability for Reclaim {
         Ok(if looks_like_probe_keys(file) { FileRole::Keys } else { FileRole::Trials })
     }
 
+    /// reclaim-eval result rows; probe keys complete them.
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        use crate::outcomes::OutcomeFormat;
+        let text = s.text.as_deref()?;
+        if looks_like_probe_keys(&s.head) {
+            return Some(Recognised::new(FileRole::Keys, Fit::Companion, "probe keys (pid \u{2192} source, truth)"));
+        }
+        let format = crate::outcomes::detect_outcome_format(&s.file.name, text, s.file.limits()).ok()?;
+        if format != OutcomeFormat::ReclaimEval {
+            return None;
+        }
+        // Trials of one layout are analysed together; without a `model` column the model is
+        // named only by the file, and files of two models are never pooled.
+        let r = Recognised::new(FileRole::Trials, Fit::Specific, format.describe()).by_columns(s);
+        Some(if s.has_column(&["model"]) { r } else { r.by_layout(&s.file.name) })
+    }
+
     /// Probe keys are applied to every trials file.
     fn load(files: &[RoleFile], request: &ReclaimRequest, progress: Progress<'_>) -> Result<LoadedTrials> {
         progress(Phase::Reading, "reading trials", 0.0);

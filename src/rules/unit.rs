@@ -77,6 +77,14 @@ impl Capability for Rules {
         Ok(detect_file_role(file))
     }
 
+    /// A rule registry, named values, a `git log` export or an exclusion ledger (a data file
+    /// to fingerprint is any file: not recognised).
+    fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
+        use crate::capability::{Fit, Recognised};
+        let role = detect_file_role(&s.head);
+        (role != FileRole::Data).then(|| Recognised::new(role, Fit::Specific, role.describe()))
+    }
+
     /// A data file fingerprints the sources named like it; a file given without folders (the
     /// browser's drop) also every source whose last path component is its name
     /// (`locomo-evaluation.json` → `results/v7/locomo-evaluation.json`).

@@ -166,21 +166,26 @@ fn skip_the_hosts_subtree_ids(container: &web_sys::Element) {
     }
 }
 
-/// The page the URL asks for: the hash (`#compare`), else `?page=compare`, else rescoring.
+/// The page the URL asks for: the hash (`#compare`), else `?page=compare`, else the rescoring
+/// when a bundle is preloaded (`?bundle=`, `?demo`), else the release page.
 pub fn page_from_url() -> Page {
     let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return Page::Rescore;
+        return Page::Audit;
     };
     if let Some(p) = location.hash().ok().and_then(|h| Page::from_slug(&h)) {
         return p;
     }
-    location
-        .search()
-        .ok()
-        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
-        .and_then(|q| q.get("page"))
-        .and_then(|p| Page::from_slug(&p))
-        .unwrap_or(Page::Rescore)
+    let query = location.search().ok().and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+    if let Some(p) = query.as_ref().and_then(|q| q.get("page")).and_then(|p| Page::from_slug(&p)) {
+        return p;
+    }
+    // A bundle to preload (`?bundle=`, `?demo`) is the rescoring's; else the release page,
+    // which takes any file.
+    match query {
+        Some(q) if q.has("release") => Page::Audit,
+        Some(q) if q.has("bundle") || q.has("demo") => Page::Rescore,
+        _ => Page::Audit,
+    }
 }
 
 pub enum Msg {

@@ -69,6 +69,8 @@ pub struct StartupRequest {
     pub demo: bool,
     /// `?bundle=<dir>`: fetch `<dir>/memories.jsonl`, `queries.jsonl`, `runs.jsonl`.
     pub bundle: Option<String>,
+    /// `?release=<dir or archive>`: the files `<dir>/manifest.json` lists, or one archive.
+    pub release: Option<String>,
 }
 
 /// Reads `?demo` and `?bundle=` from the page URL, for `page`.
@@ -83,6 +85,7 @@ pub fn startup_request(page: super::pages::Page) -> StartupRequest {
     StartupRequest {
         demo: params.has("demo") && first_module,
         bundle: params.get("bundle").filter(|b| !b.trim().is_empty()),
+        release: params.get("release").filter(|b| !b.trim().is_empty()),
     }
 }
 
@@ -104,33 +107,83 @@ pub fn bundle_url(dir: &str, name: &str) -> Result<String, String> {
 
 /// Fetches the three bundle files of `?bundle=<dir>` as blobs.
 pub async fn fetch_bundle(dir: String) -> Result<Vec<SourceFile>, String> {
-    let win = window()?;
-    let page_origin = web_sys::Url::new(&win.location().href().map_err(js_err)?).map_err(js_err)?.origin();
     let mut out = Vec::new();
     for name in BUNDLE_FILES {
         let url = bundle_url(&dir, name)?;
-        let resp = JsFuture::from(win.fetch_with_str(&url))
-            .await
-            .map_err(|e| format!("could not fetch {url}: {}", js_err(e)))?;
-        let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("could not fetch {url}"))?;
-        // A same-origin URL may redirect elsewhere: the final URL must be on this origin too.
-        let landed = web_sys::Url::new(&resp.url()).map(|u| u.origin()).unwrap_or_default();
-        if landed != page_origin {
-            return Err(format!(
-                "the bundle file {url} redirected to another origin ({}); only same-origin bundles are loaded",
-                if landed.is_empty() { "unknown".to_string() } else { landed }
-            ));
-        }
-        if !resp.ok() {
-            return Err(format!("could not load the bundle file {url}: HTTP {} {}", resp.status(), resp.status_text()));
-        }
-        let blob = JsFuture::from(resp.blob().map_err(js_err)?)
-            .await
-            .map_err(|e| format!("could not read {url}: {}", js_err(e)))?;
-        let blob: web_sys::Blob = blob.dyn_into().map_err(|_| format!("could not read {url}"))?;
-        out.push(SourceFile { name: name.to_string(), blob });
+        out.push(SourceFile { name: name.to_string(), blob: fetch_same_origin(&url, "bundle").await? });
     }
     Ok(out)
+}
+
+/// The most files a release manifest lists.
+const MAX_MANIFEST_FILES: usize = 20_000;
+
+/// A release preloaded by `?release=`: its title and files.
+pub struct Preloaded {
+    pub title: Option<String>,
+    pub files: Vec<SourceFile>,
+}
+
+/// Fetches `?release=<x>`: one archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`), or the files a folder's
+/// `manifest.json` lists (`{"title": "…", "files": ["results/a.jsonl", …]}`, paths below the
+/// folder), each named by its path.
+pub async fn fetch_release(x: String) -> Result<Preloaded, String> {
+    let x = x.trim().trim_end_matches('/').to_string();
+    if crate::ingest::archive::ArchiveKind::of_name(&x).is_some() {
+        let url = bundle_url(".", &x)?;
+        let name = x.rsplit('/').next().unwrap_or(&x).to_string();
+        return Ok(Preloaded {
+            title: None,
+            files: vec![SourceFile { name, blob: fetch_same_origin(&url, "release").await? }],
+        });
+    }
+    let url = bundle_url(&x, "manifest.json")?;
+    let blob = fetch_same_origin(&url, "release").await?;
+    let text = JsFuture::from(blob.text()).await.map_err(|e| format!("could not read {url}: {}", js_err(e)))?;
+    let text = text.as_string().unwrap_or_default();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{url} is not a release manifest (JSON): {e}"))?;
+    let files = manifest.get("files").and_then(|f| f.as_array()).ok_or_else(|| {
+        format!("{url} lists no files: write {{\"title\": \"…\", \"files\": [\"path/below/the/folder\", …]}}")
+    })?;
+    if files.len() > MAX_MANIFEST_FILES {
+        return Err(format!("{url} lists {} files, more than the {MAX_MANIFEST_FILES} read at once", files.len()));
+    }
+    let folder = x.rsplit('/').next().unwrap_or(&x).to_string();
+    let mut out = Vec::with_capacity(files.len());
+    for (i, f) in files.iter().enumerate() {
+        let path = f.as_str().filter(|p| !p.trim().is_empty() && !p.contains("..")).ok_or_else(|| {
+            format!("{url}: files[{i}] is not a path below the folder (a non-empty string without `..`)")
+        })?;
+        let file_url = bundle_url(&x, path)?;
+        out.push(SourceFile { name: format!("{folder}/{path}"), blob: fetch_same_origin(&file_url, "release").await? });
+    }
+    let title = manifest.get("title").and_then(|t| t.as_str()).map(str::to_string);
+    Ok(Preloaded { title, files: out })
+}
+
+/// One file of the page's own origin, as a blob (`what`: `bundle`, `release`, for the messages).
+async fn fetch_same_origin(url: &str, what: &str) -> Result<web_sys::Blob, String> {
+    let win = window()?;
+    let page_origin = web_sys::Url::new(&win.location().href().map_err(js_err)?).map_err(js_err)?.origin();
+    let resp =
+        JsFuture::from(win.fetch_with_str(url)).await.map_err(|e| format!("could not fetch {url}: {}", js_err(e)))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("could not fetch {url}"))?;
+    // A same-origin URL may redirect elsewhere: the final URL must be on this origin too.
+    let landed = web_sys::Url::new(&resp.url()).map(|u| u.origin()).unwrap_or_default();
+    if landed != page_origin {
+        return Err(format!(
+            "the {what} file {url} redirected to another origin ({}); only same-origin {what}s are loaded",
+            if landed.is_empty() { "unknown".to_string() } else { landed }
+        ));
+    }
+    if !resp.ok() {
+        return Err(format!("could not load the {what} file {url}: HTTP {} {}", resp.status(), resp.status_text()));
+    }
+    let blob = JsFuture::from(resp.blob().map_err(js_err)?)
+        .await
+        .map_err(|e| format!("could not read {url}: {}", js_err(e)))?;
+    blob.dyn_into().map_err(|_| format!("could not read {url}"))
 }
 
 /// The `SourceFile`s of a `FileList` (file picker or drop).
@@ -138,5 +191,18 @@ pub fn source_files(list: Option<web_sys::FileList>) -> Vec<SourceFile> {
     let Some(list) = list else {
         return Vec::new();
     };
-    (0..list.length()).filter_map(|i| list.get(i)).map(|f| SourceFile { name: f.name(), blob: f.into() }).collect()
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .map(|f| SourceFile { name: shown_name(&f), blob: f.into() })
+        .collect()
+}
+
+/// A file's name as the page shows it: its path below the folder chosen (`webkitRelativePath`,
+/// set when a folder was chosen), else its name.
+fn shown_name(f: &web_sys::File) -> String {
+    js_sys::Reflect::get(f, &wasm_bindgen::JsValue::from_str("webkitRelativePath"))
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| f.name())
 }

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::protocol::Payload;
-use crate::capability::{Analysis, Capability, FileRole, Outcome, Progress, RunError, Session, assign_roles};
+use crate::capability::{Analysis, Capability, FileRole, Outcome, Progress, RoleFile, RunError, Session, detect_roles};
 use crate::error::Error;
 use crate::ingest::InputFile;
 use crate::stats::bootstrap::Interval;
@@ -68,8 +68,16 @@ impl<C: Capability> Engine<C> {
     ) -> crate::capability::UnfinishedResult<C> {
         match files {
             Some(files) => {
-                let files = assign_roles::<C>(files)?;
-                self.session.run_unfinished(Some(&files), request, progress)
+                let roles = detect_roles::<C>(&files).map_err(|e| belongs_elsewhere::<C>(e, &files))?;
+                let files: Vec<RoleFile> = files
+                    .into_iter()
+                    .zip(roles)
+                    .map(|((file, _), (role, detected))| RoleFile { file, role, detected })
+                    .collect();
+                self.session.run_unfinished(Some(&files), request, progress).map_err(|mut e| {
+                    e.error = belongs_elsewhere_of::<C>(e.error, &files.iter().map(|f| &f.file).collect::<Vec<_>>());
+                    e
+                })
             }
             None => self.session.run_unfinished(None, request, progress),
         }
@@ -113,6 +121,41 @@ crate::capabilities!(engines $);
 pub enum RunInputs {
     Kept,
     Files(Vec<(InputFile, Option<FileRole>)>),
+}
+
+/// An input error about a file another page reads as its own says which page ([`crate::release::triage::elsewhere`]).
+fn belongs_elsewhere<C: Capability>(e: Error, files: &[(InputFile, Option<FileRole>)]) -> Error {
+    belongs_elsewhere_of::<C>(e, &files.iter().map(|(f, _)| f).collect::<Vec<_>>())
+}
+
+/// An input error about a file, or a refusal of the files as a whole, says which page reads a
+/// file as its own when another does ([`crate::release::triage::elsewhere`]).
+fn belongs_elsewhere_of<C: Capability>(e: Error, files: &[&InputFile]) -> Error {
+    let words = |f: &InputFile, named: bool| {
+        crate::release::triage::elsewhere(f, C::ANALYSIS).first().map(|(a, r)| {
+            format!(
+                " \u{2014} {}{} ({}), which the {} page reads: open it (#{}) and drop the file there",
+                if named { format!("{} is ", f.name) } else { "its content is ".to_string() },
+                r.role.describe(),
+                r.evidence,
+                crate::registry::title(*a),
+                a.name()
+            )
+        })
+    };
+    match e {
+        Error::Ingest(mut i) => {
+            if let Some(h) = files.iter().find(|f| f.name == i.location.file).and_then(|f| words(f, false)) {
+                i.message.push_str(&h);
+            }
+            Error::Ingest(i)
+        }
+        Error::Empty(m) => match files.iter().find_map(|f| words(f, true)) {
+            Some(h) => Error::Empty(format!("{m}{h}")),
+            None => Error::Empty(m),
+        },
+        other => other,
+    }
 }
 
 fn undecodable(what: &str, message: String) -> Error {
@@ -244,7 +287,7 @@ mod tests {
     use crate::ablation::Ablation;
     use crate::answers::Answers;
     use crate::audit::Rescore;
-    use crate::capability::{Outcome, quiet};
+    use crate::capability::{Outcome, assign_roles, quiet};
     use crate::claims::Claims;
     use crate::compare::Compare;
     use crate::conventions::Settings;
@@ -273,13 +316,15 @@ mod tests {
         let whole_dir =
             index.contains(r#"<link data-trunk rel="copy-dir" href="static/demo" data-target-path="demo" />"#);
         assert!(whole_dir, "index.html copies static/demo to dist/demo");
-        let mut urls = std::collections::HashSet::new();
+        let mut urls = std::collections::HashMap::new();
         for &page in Analysis::ALL {
             let sources = demo_sources(page);
             assert!(!sources.is_empty(), "{page} has a demo");
             for d in &sources {
                 assert!(root.join(d.source).is_file(), "{page}: {} is committed", d.source);
-                assert!(urls.insert(d.url.clone()), "{} fetched for two pages", d.url);
+                // A URL names one committed file (the release page's demo reuses the others').
+                let first = urls.entry(d.url.clone()).or_insert(d.source);
+                assert_eq!(*first, d.source, "{} names two files", d.url);
                 let (dir, name) = d.url.rsplit_once('/').unwrap();
                 assert_eq!(name, d.name, "{page}: the file keeps its name");
                 if let Some(rest) = d.source.strip_prefix("static/demo/") {

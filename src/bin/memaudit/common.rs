@@ -259,7 +259,29 @@ pub(crate) fn inputs<C: Capability>(given: Vec<(PathBuf, Option<FileRole>)>) -> 
     for (path, role) in given {
         files.push((open_path(&path, C::STREAMS)?, role));
     }
-    Ok(capability::assign_roles::<C>(files)?)
+    let roles = capability::detect_roles::<C>(&files).map_err(|e| {
+        let mut f = Failure::from(e.clone());
+        if let Error::Ingest(i) = &e
+            && let Some((file, _)) = files.iter().find(|(f, _)| f.name == i.location.file)
+        {
+            f.message.push_str(&elsewhere::<C>(file, false));
+        }
+        f
+    })?;
+    Ok(files.into_iter().zip(roles).map(|((file, _), (role, detected))| RoleFile { file, role, detected }).collect())
+}
+
+/// Where a file this subcommand cannot read belongs, when another one reads it as its own
+/// (`; its content is per-task compliance rows (…), an input of memaudit compliance`; `named`:
+/// the file's name instead of "its content", for a refusal of the files as a whole).
+fn elsewhere<C: Capability>(file: &memaudit::ingest::InputFile, named: bool) -> String {
+    match memaudit::release::triage::elsewhere(file, C::ANALYSIS).first() {
+        Some((a, r)) => {
+            let who = if named { format!("{} is", file.name) } else { "its content is".to_string() };
+            format!("; {who} {} ({}), an input of `memaudit {a}`", r.role.describe(), r.evidence)
+        }
+        None => String::new(),
+    }
 }
 
 /// The command line's option for a file of `role`.
@@ -284,6 +306,7 @@ pub(crate) fn role_option(role: FileRole) -> &'static str {
         FileRole::Exclusions => "--exclusions",
         FileRole::Labels => "--labels",
         FileRole::Routing | FileRole::AlignmentRows | FileRole::ComplianceRows => "--input",
+        FileRole::Release => "PATH",
     }
 }
 
@@ -302,6 +325,13 @@ fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
             && named.iter().any(|f| f.role != seen)
         {
             f.message.push_str(&format!("; its content looks like a file for {}", role_option(seen)));
+        } else if let Some(file) = named.first() {
+            f.message.push_str(&elsewhere::<C>(&file.file, false));
+        }
+    } else if matches!(e, Error::Empty(_) | Error::Unpaired { .. }) {
+        // Nothing to analyse: a file another subcommand reads as its own says so.
+        if let Some(h) = files.iter().map(|r| elsewhere::<C>(&r.file, true)).find(|h| !h.is_empty()) {
+            f.message.push_str(&h);
         }
     }
     f

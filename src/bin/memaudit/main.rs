@@ -5,6 +5,7 @@
 mod ablation;
 mod alignment;
 mod answers;
+mod audit;
 mod bundle;
 mod calibration;
 mod claims;

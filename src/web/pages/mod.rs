@@ -37,6 +37,7 @@ pub mod compliance;
 pub mod labels;
 pub mod probe;
 pub mod reclaim;
+pub mod release;
 pub mod rescore;
 pub mod rules;
 pub mod tool;
@@ -427,6 +428,16 @@ pub fn remove_file(set: &mut Vec<SourceFile>, i: usize) -> bool {
 
 /// A file picker styled as a button: `<input id={id} type=file multiple>` + its label.
 pub fn file_picker(id: &str, label: &str, described_by: &str, on_files: Callback<Vec<SourceFile>>) -> Html {
+    picker(id, label, described_by, on_files, false)
+}
+
+/// A folder chooser: every file below the folder chosen, each named by its path below it
+/// (`release/results/a.jsonl`).
+pub fn folder_picker(id: &str, label: &str, described_by: &str, on_files: Callback<Vec<SourceFile>>) -> Html {
+    picker(id, label, described_by, on_files, true)
+}
+
+fn picker(id: &str, label: &str, described_by: &str, on_files: Callback<Vec<SourceFile>>, folder: bool) -> Html {
     let onchange = Callback::from(move |e: Event| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         let files = super::dom::source_files(input.files());
@@ -437,8 +448,13 @@ pub fn file_picker(id: &str, label: &str, described_by: &str, on_files: Callback
     });
     html! {
         <>
-            <input id={id.to_string()} class="visually-hidden" type="file" multiple=true {onchange}
-                aria-describedby={described_by.to_string()} />
+            if folder {
+                <input id={id.to_string()} class="visually-hidden" type="file" multiple=true {onchange}
+                    webkitdirectory=true aria-describedby={described_by.to_string()} />
+            } else {
+                <input id={id.to_string()} class="visually-hidden" type="file" multiple=true {onchange}
+                    aria-describedby={described_by.to_string()} />
+            }
             <label for={id.to_string()} class="file-label">{ label.to_string() }</label>
         </>
     }

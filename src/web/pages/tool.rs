@@ -50,6 +50,12 @@ pub trait Tool: Sized + 'static {
     type Capability: Capability;
     /// The drop zone's heading.
     const INTAKE_TITLE: &'static str;
+    /// Whether its intake offers a folder chooser too (files named by their path below it).
+    const FOLDERS: bool = false;
+    /// What the page fetches at startup from the URL (the release page: `?release=`), if any.
+    fn preload(_startup: &crate::web::dom::StartupRequest) -> Option<String> {
+        None
+    }
     /// The settings as edited (text fields parsed on run).
     type Draft: Clone + PartialEq + Default + 'static;
     /// Page-local choices about how results are shown (plot pickers), kept across results.
@@ -103,6 +109,8 @@ pub enum Msg<T: Tool> {
     DismissError,
     /// Run on the page's built-in demo.
     Demo,
+    /// The files the URL asked for ([`Tool::preload`]) arrived, or could not be fetched.
+    Preloaded(Result<crate::web::dom::Preloaded, String>),
 }
 
 /// A page footer naming its CLI twin: "The same numbers as `COMMAND --format json` …".
@@ -471,6 +479,9 @@ impl<T: Tool> ToolPage<T> {
                 { T::intake() }
                 <div class="intake-actions">
                     { file_picker(&format!("{p}file-input"), "Choose files…", &format!("{p}privacy"), link.callback(Msg::AddFiles)) }
+                    if T::FOLDERS {
+                        { super::folder_picker(&format!("{p}folder-input"), "Choose a folder…", &format!("{p}privacy"), link.callback(Msg::AddFiles)) }
+                    }
                     <button type="button" class="secondary" id={format!("{p}demo-button")} onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                         title="synthetic example inputs built into the page: nothing is fetched">{ "Try the demo" }</button>
                 </div>
@@ -524,8 +535,16 @@ impl<T: Tool> Component for ToolPage<T> {
             state: PageState::Idle,
         };
         // `?demo#<page>`: the page opened first runs its demo.
-        if ctx.props().active && crate::web::dom::startup_request(<T::Capability as Capability>::ANALYSIS).demo {
+        let startup = crate::web::dom::startup_request(<T::Capability as Capability>::ANALYSIS);
+        if ctx.props().active && startup.demo {
             page.load_demo();
+        } else if let Some(x) = T::preload(&startup) {
+            // A run follows the download: the worker starts loading while the files download.
+            crate::web::channel::warm();
+            let link = ctx.link().clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                link.send_message(Msg::Preloaded(crate::web::dom::fetch_release(x).await));
+            });
         }
         page
     }
@@ -547,6 +566,17 @@ impl<T: Tool> Component for ToolPage<T> {
                     self.analyse_files();
                 }
             }
+            Msg::Preloaded(Ok(release)) => {
+                if let Some(title) = &release.title
+                    && let Some(doc) = web_sys::window().and_then(|w| w.document())
+                {
+                    doc.set_title(&format!("{title} \u{2014} memaudit"));
+                }
+                add_files(&mut self.files, release.files);
+                T::files_changed(&mut self.draft);
+                self.analyse_files();
+            }
+            Msg::Preloaded(Err(e)) => self.job.error = Some(ErrorView::plain("Could not load the release", e)),
             Msg::ClearFiles => self.files.clear(),
             Msg::Edit(f) => f(&mut self.draft),
             Msg::EditApply(f) => {

@@ -1,0 +1,192 @@
+//! What a file looks like, read once for triage ([`Sniff`]): the start of its text (or all of it
+//! when it is small), whether it is an archive, and the columns of its first records. Each
+//! capability recognises its own inputs from a sniff (`Capability::recognise`); a file no
+//! capability recognises is described by [`Sniff::shape`], so that a release's triage can say what
+//! a file is and what it lacks.
+
+use crate::ingest::{InputFile, file_stem};
+
+/// Files up to this size are sniffed whole (a JSON document must be whole to be parsed); larger
+/// ones by their first [`crate::ingest::HEAD_BYTES`], cut after a whole line.
+pub const WHOLE_BYTES: usize = 16 << 20;
+
+/// The shape of a file in words, for a file nothing recognises.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// A zip archive (an Inspect `.eval` log, or an archive the release packs).
+    Zip,
+    /// Binary content (not UTF-8 text, not gzip of text).
+    Binary,
+    Empty,
+    /// A table: its columns (CSV/TSV header, or the keys of JSON records).
+    Table(Vec<String>),
+    /// One JSON document that is not a table: its top-level keys (an object) or nothing (other).
+    Json(Vec<String>),
+    /// Text that is none of the above (prose, code, a licence, TREC lines).
+    Text,
+}
+
+impl Shape {
+    pub fn describe(&self) -> String {
+        let list = |v: &[String]| {
+            let shown: Vec<&str> = v.iter().take(12).map(String::as_str).collect();
+            let more = v.len().saturating_sub(shown.len());
+            if more > 0 { format!("{} and {more} more", shown.join(", ")) } else { shown.join(", ") }
+        };
+        match self {
+            Shape::Zip => "a zip archive".into(),
+            Shape::Binary => "binary content".into(),
+            Shape::Empty => "an empty file".into(),
+            Shape::Table(c) => format!("a table with {} columns: {}", c.len(), list(c)),
+            Shape::Json(k) if k.is_empty() => "a JSON document".into(),
+            Shape::Json(k) => format!("a JSON object with keys {}", list(k)),
+            Shape::Text => "text".into(),
+        }
+    }
+}
+
+/// One file as triage reads it.
+#[derive(Debug, Clone)]
+pub struct Sniff<'a> {
+    /// The file as given.
+    pub file: &'a InputFile,
+    /// What recognisers read: the file itself when it is at most [`WHOLE_BYTES`], else its
+    /// first [`HEAD_BYTES`] (text, gzip undone) cut after a whole line.
+    pub head: InputFile,
+    /// Whether [`Self::head`] is the whole file.
+    pub whole: bool,
+    /// The text of [`Self::head`] (`None`: binary, a zip, or unreadable).
+    pub text: Option<String>,
+    pub shape: Shape,
+}
+
+impl<'a> Sniff<'a> {
+    pub fn of(file: &'a InputFile) -> Sniff<'a> {
+        let zip = file.bytes().is_ok_and(|b| b.starts_with(b"PK\x03\x04"));
+        let whole = file.len() <= WHOLE_BYTES;
+        let text = if zip {
+            None
+        } else if whole {
+            file.text().ok().map(|(t, _)| t.into_owned())
+        } else {
+            file.head_text().ok().map(|t| t.into_owned())
+        };
+        let head = match (&text, whole) {
+            (Some(t), false) => InputFile::new(file.name.clone(), t.clone().into_bytes()).with_limits(file.limits()),
+            _ => file.clone(),
+        };
+        let shape = if zip {
+            Shape::Zip
+        } else {
+            match &text {
+                None => Shape::Binary,
+                Some(t) if t.trim().is_empty() => Shape::Empty,
+                Some(t) => shape_of(&head, t),
+            }
+        };
+        Sniff { file, head, whole, text, shape }
+    }
+
+    /// The file's name without folders and extensions, lower case (`probe_keys_base16`).
+    pub fn stem(&self) -> String {
+        file_stem(&self.file.name).to_lowercase()
+    }
+
+    /// Whether the table has a column named one of `names` (any case).
+    pub fn has_column(&self, names: &[&str]) -> bool {
+        match &self.shape {
+            Shape::Table(c) => c.iter().any(|c| names.iter().any(|n| c.eq_ignore_ascii_case(n))),
+            _ => false,
+        }
+    }
+
+    /// The table's columns (empty when it is not one).
+    pub fn columns(&self) -> &[String] {
+        match &self.shape {
+            Shape::Table(c) => c,
+            _ => &[],
+        }
+    }
+}
+
+/// A table's columns when the text reads as one (a JSON record's nested objects add their keys,
+/// `outer.inner`) (the first 200 records), a JSON document's keys,
+/// else text.
+fn shape_of(head: &InputFile, text: &str) -> Shape {
+    let first = text.trim_start().chars().next();
+    if first == Some('{') || first == Some('[') {
+        // One JSON document (an object of keys, or an array that is not of flat records).
+        if let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) {
+            return match doc {
+                serde_json::Value::Object(m) => Shape::Json(m.keys().cloned().collect()),
+                serde_json::Value::Array(a) if a.iter().all(|v| v.is_object()) && !a.is_empty() => {
+                    Shape::Table(keys_of(a.iter().take(200).filter_map(|v| v.as_object())))
+                }
+                _ => Shape::Json(Vec::new()),
+            };
+        }
+        // JSON Lines: the keys of the first records.
+        let objects: Vec<serde_json::Map<String, serde_json::Value>> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .take(200)
+            .map_while(|l| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(l).ok())
+            .collect();
+        if !objects.is_empty() {
+            return Shape::Table(keys_of(objects.iter()));
+        }
+        return Shape::Text;
+    }
+    match crate::ingest::table::rows(head) {
+        Ok(t) if t.headers.len() > 1 && !t.records.is_empty() => Shape::Table(t.headers),
+        _ => Shape::Text,
+    }
+}
+
+fn keys_of<'m>(objects: impl Iterator<Item = &'m serde_json::Map<String, serde_json::Value>>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |k: String| {
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    };
+    for o in objects {
+        for (k, v) in o {
+            add(k.clone());
+            // A nested object's keys as the outcome reader flattens them (`autoeval_label.label`).
+            if let serde_json::Value::Object(inner) = v {
+                for sub in inner.keys().take(50) {
+                    add(format!("{k}.{sub}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(name: &str, text: &str) -> Shape {
+        Sniff::of(&InputFile::new(name, text.as_bytes())).shape
+    }
+
+    #[test]
+    fn tables_documents_and_text_are_told_apart() {
+        assert_eq!(
+            shape("a.csv", "item,arm,correct\nq1,a,1\n"),
+            Shape::Table(vec!["item".into(), "arm".into(), "correct".into()])
+        );
+        assert_eq!(shape("a.jsonl", "{\"a\":1}\n{\"a\":2,\"b\":3}\n"), Shape::Table(vec!["a".into(), "b".into()]));
+        let nested = shape("j.jsonl", "{\"id\":1,\"judge\":{\"label\":true,\"model\":\"m\"}}\n{\"id\":2}\n");
+        assert_eq!(nested, Shape::Table(["id", "judge", "judge.label", "judge.model"].map(String::from).to_vec()));
+        assert_eq!(shape("a.json", "[{\"x\":1},{\"y\":2}]"), Shape::Table(vec!["x".into(), "y".into()]));
+        assert_eq!(shape("a.json", "{\"q1\": {\"d1\": 1}}"), Shape::Json(vec!["q1".into()]));
+        assert_eq!(shape("LICENSE", "Apache License\nVersion 2.0, January 2004\n"), Shape::Text);
+        assert_eq!(shape("e", "  \n"), Shape::Empty);
+        assert_eq!(Sniff::of(&InputFile::new("x.eval", b"PK\x03\x04rest".to_vec())).shape, Shape::Zip);
+        assert_eq!(Sniff::of(&InputFile::new("x.bin", vec![0xff, 0xfe, 0x00, 0x01])).shape, Shape::Binary);
+        assert!(shape("a.csv", "a,b\n1,2\n").describe().contains("2 columns: a, b"));
+    }
+}

@@ -1,0 +1,81 @@
+//! What a release says: what was read and run, then every analysis's headlines, each naming
+//! its analysis and files.
+
+use super::table::{ReleaseTable, said};
+use super::triage::{FileStatus, ReleaseReport, RunStatus};
+use crate::headline::{Headline, Level};
+
+/// The headlines of a release audit (unranked).
+pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let count = |s: FileStatus| r.files.iter().filter(|f| f.status == s).count();
+    let ran: Vec<&str> = r.analyses.iter().filter(|a| a.status == RunStatus::Ran).map(|a| a.id.as_str()).collect();
+    hs.push(Headline::context(
+        format!(
+            "{} files: {} read, {} refused, {} waiting for the files they complete, {} not read; {} analyses ran{}",
+            r.files.len() - count(FileStatus::Unpacked),
+            count(FileStatus::Read),
+            count(FileStatus::Refused),
+            count(FileStatus::Needs),
+            count(FileStatus::NotRead),
+            ran.len(),
+            if ran.is_empty() { String::new() } else { format!(" ({})", ran.join(", ")) }
+        ),
+        "each file routed by its content to every analysis that recognises it",
+        ReleaseTable::Files,
+    ));
+    for a in r.analyses.iter().filter(|a| a.status == RunStatus::Refused) {
+        hs.push(Headline::finding(
+            format!("{} refused {}: {}", a.id, files_of(a), a.message),
+            a.grouping.clone(),
+            ReleaseTable::Analyses,
+        ));
+    }
+    for a in r.analyses.iter().filter(|a| !a.left_out.is_empty()) {
+        let names: Vec<&str> = a.left_out.iter().map(|l| l.file.rsplit('/').next().unwrap_or(&l.file)).collect();
+        hs.push(Headline::finding(
+            format!("{} could not read {} of its files and ran without them: {}", a.id, names.len(), shorten(&names)),
+            a.left_out.iter().map(|l| l.message.as_str()).take(2).collect::<Vec<_>>().join("; "),
+            ReleaseTable::Files,
+        ));
+    }
+    let unread: Vec<&str> = r
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::NotRead && !f.note.starts_with("not data"))
+        .map(|f| f.file.as_str())
+        .collect();
+    if !unread.is_empty() {
+        hs.push(Headline::finding(
+            format!("{} file(s) no analysis reads: {}", unread.len(), shorten(&unread)),
+            "each listed with what it looks like and what the analyses of its shape need",
+            ReleaseTable::Files,
+        ));
+    }
+    for s in said(r) {
+        let a = r.analyses.iter().find(|a| a.id == s.analysis);
+        let who = a.map_or(s.analysis.clone(), |a| format!("{} ({})", a.id, files_of(a)));
+        hs.push(Headline {
+            level: s.headline.level,
+            text: format!("{who}: {}", s.headline.text),
+            evidence: s.headline.evidence.clone(),
+            table: Some(ReleaseTable::Headlines.name().to_string()),
+        });
+    }
+    debug_assert!(hs.iter().all(|h| h.level != Level::Alert || h.table.is_some()));
+    hs
+}
+
+/// An analysis's files, shortened: `a.csv`, `a.csv and 3 more`.
+fn files_of(a: &super::triage::AnalysisRun) -> String {
+    let names: Vec<&str> = a.files.iter().map(|f| f.file.rsplit('/').next().unwrap_or(&f.file)).collect();
+    shorten(&names)
+}
+
+fn shorten(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [first, rest @ ..] => format!("{first} and {} more", rest.len()),
+    }
+}

@@ -1,0 +1,548 @@
+//! The triage of a release's files and the run of each group: see the module documentation of
+//! [`crate::release`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::capability::{Analysis, Capability, Fit, Progress, Recognised, RoleFile, Together, quiet};
+use crate::file_role::FileRole;
+use crate::headline::Headline;
+use crate::ingest::InputFile;
+use crate::ingest::sniff::{Shape, Sniff};
+use crate::registry::{ForCapability, LISTED, with};
+
+crate::choice! {
+    /// What became of a file of the release.
+    pub enum FileStatus {
+        /// Read by every analysis it went to.
+        Read = "read",
+        /// An analysis it went to refused the files (the message says why).
+        Refused = "refused",
+        /// A companion (probe keys, answer scores) without the files it completes.
+        Needs = "needs",
+        /// No analysis reads it: what it looks like and what the analyses of its shape need.
+        NotRead = "not_read",
+        /// An archive: its files are listed after it, each with its own status.
+        Unpacked = "unpacked",
+    }
+}
+
+crate::choice! {
+    /// How an analysis of a group ended.
+    pub enum RunStatus {
+        Ran = "ran",
+        /// It refused the files (not its input after all, or a setting it needs): the message.
+        Refused = "refused",
+    }
+}
+
+/// One analysis that recognised a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recognition {
+    pub analysis: Analysis,
+    pub role: FileRole,
+    pub fit: Fit,
+    pub evidence: String,
+}
+
+/// One file of the release and what became of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileTriage {
+    pub file: String,
+    pub bytes: u64,
+    /// Lower-case hex SHA-256 of the file as given (empty for an archive's own row when it
+    /// could not be read).
+    pub sha256: String,
+    /// What it looks like (`a table with 13 columns: …`, `text`, `a zip archive`).
+    pub shape: String,
+    /// Every analysis that recognised it, as what and how surely.
+    pub recognised: Vec<Recognition>,
+    /// The analyses it went to (their ids, as in [`AnalysisRun::id`]).
+    pub routed: Vec<String>,
+    pub status: FileStatus,
+    /// Why, in words.
+    pub note: String,
+}
+
+/// One analysis run on one group of files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisRun {
+    /// `compliance`, or `compliance 2` when several groups go to one analysis.
+    pub id: String,
+    pub analysis: Analysis,
+    /// The analysis's title (the page's name).
+    pub title: String,
+    /// The files, each with the role it played.
+    pub files: Vec<GroupFile>,
+    /// Why these files are together.
+    pub grouping: String,
+    pub status: RunStatus,
+    /// The refusal (empty when it ran).
+    pub message: String,
+    /// Files of the group the analysis could not read, each with why: it ran on the others.
+    #[serde(default)]
+    pub left_out: Vec<LeftOut>,
+    /// What it says, most severe first.
+    pub headlines: Vec<Headline>,
+    /// Its human-readable report (`memaudit <analysis> --format table`).
+    pub text: String,
+    /// Its JSON report (`memaudit <analysis> --format json`, without the envelope; `null` when
+    /// refused).
+    pub report: serde_json::Value,
+}
+
+/// A file an analysis could not read, left out of its group (the analysis ran on the others).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeftOut {
+    pub file: String,
+    /// The error that names it.
+    pub message: String,
+}
+
+/// A file of a group and its role.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupFile {
+    pub file: String,
+    pub role: FileRole,
+}
+
+/// The audit of a release.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseReport {
+    pub settings: super::ReleaseRequest,
+    /// Every file given, archives first with their files after them.
+    pub files: Vec<FileTriage>,
+    /// Every group run, in the order of the analyses' list.
+    pub analyses: Vec<AnalysisRun>,
+}
+
+/// The analyses a release is triaged for (every listed one but the release audit itself).
+fn analyses() -> impl Iterator<Item = Analysis> {
+    LISTED.iter().copied().filter(|a| *a != Analysis::Audit)
+}
+
+/// What each analysis recognises in `sniff`.
+pub fn recognise(sniff: &Sniff<'_>) -> Vec<(Analysis, Recognised)> {
+    struct Ask<'s, 'f>(&'s Sniff<'f>);
+    impl ForCapability for Ask<'_, '_> {
+        type Output = Option<Recognised>;
+        fn call<C: Capability>(self) -> Option<Recognised> {
+            C::recognise(self.0)
+        }
+    }
+    analyses().filter_map(|a| with(a, Ask(sniff)).map(|r| (a, r))).collect()
+}
+
+/// The analyses that read `file` as their own format, when `here` does not recognise it at all
+/// (a file dropped on another analysis's page, given to another subcommand): each interface says
+/// where it belongs in its own words. Empty for a file over its budgets (refused for that).
+pub fn elsewhere(file: &InputFile, here: Analysis) -> Vec<(Analysis, Recognised)> {
+    if file.over_budget().is_some() || not_data(&file.name).is_some() {
+        return Vec::new();
+    }
+    let recs = recognise(&Sniff::of(file));
+    if recs.iter().any(|(a, _)| *a == here) {
+        return Vec::new();
+    }
+    recs.into_iter().filter(|(_, r)| r.fit == Fit::Specific).collect()
+}
+
+/// What the analyses that read tables say they need, for a file none recognises.
+fn needs(file: &InputFile) -> Vec<String> {
+    struct Detect<'f>(&'f InputFile);
+    impl ForCapability for Detect<'_> {
+        type Output = Option<String>;
+        fn call<C: Capability>(self) -> Option<String> {
+            C::detect(self.0).err().map(|e| match e {
+                crate::error::Error::Ingest(i) => i.message,
+                other => other.to_string(),
+            })
+        }
+    }
+    analyses().filter_map(|a| with(a, Detect(file))).collect()
+}
+
+/// A file that is documentation, a licence or code by its name (never read as data).
+fn not_data(name: &str) -> Option<&'static str> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let upper = base.to_ascii_uppercase();
+    let lower = base.to_ascii_lowercase();
+    let named = |names: &[&str]| names.iter().any(|p| upper.starts_with(p));
+    let ends = |exts: &[&str]| exts.iter().any(|e| lower.ends_with(e));
+    if named(&["LICENSE", "LICENCE", "NOTICE", "COPYING", "THIRD-PARTY", "THIRD_PARTY"]) {
+        return Some("a licence or notice");
+    }
+    if named(&["README", "CHANGELOG", "AUTHORS", "CITATION", "CONTRIBUTING", "CODE_OF_CONDUCT"])
+        || ends(&[".md", ".rst", ".pdf", ".tex", ".bib", ".cff", ".html"])
+    {
+        return Some("documentation");
+    }
+    if named(&["MAKEFILE", "DOCKERFILE", "REQUIREMENTS"])
+        || ends(&[
+            ".py", ".rs", ".js", ".mjs", ".ts", ".sh", ".ipynb", ".toml", ".yaml", ".yml", ".cfg", ".ini", ".lock",
+            ".c", ".h", ".cc", ".cpp", ".cu", ".go", ".java", ".r", ".jl", ".css",
+        ])
+    {
+        return Some("code or configuration");
+    }
+    if lower == "manifest.json" {
+        return Some("a release manifest (the viewer's `?release=` list)");
+    }
+    if ends(&[".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]) {
+        return Some("a figure");
+    }
+    None
+}
+
+/// One group before it runs.
+struct Group {
+    analysis: Analysis,
+    key: String,
+    together: Together,
+    files: Vec<(usize, FileRole)>,
+}
+
+/// Triage of `files` (an archive's own row is added by the caller): each file's recognitions
+/// and the groups, in the analyses' order.
+pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) -> (Vec<FileTriage>, Vec<AnalysisRun>) {
+    let mut rows = Vec::with_capacity(files.len());
+    let mut recognised: Vec<Vec<(Analysis, Recognised)>> = Vec::with_capacity(files.len());
+    for (i, f) in files.iter().enumerate() {
+        progress(crate::capability::Phase::Reading, &f.name, 0.3 * i as f64 / files.len().max(1) as f64);
+        let sniff = Sniff::of(f);
+        let recs = if not_data(&f.name).is_some() { Vec::new() } else { recognise(&sniff) };
+        rows.push(FileTriage {
+            file: f.name.clone(),
+            bytes: f.len() as u64,
+            sha256: f.sha256().unwrap_or_default(),
+            shape: sniff.shape.describe(),
+            recognised: recs
+                .iter()
+                .map(|(a, r)| Recognition { analysis: *a, role: r.role, fit: r.fit, evidence: r.evidence.clone() })
+                .collect(),
+            routed: Vec::new(),
+            status: FileStatus::NotRead,
+            note: String::new(),
+        });
+        recognised.push(recs);
+    }
+    let mut groups = form_groups(&recognised);
+    if !only.is_empty() {
+        groups.retain(|g| only.contains(&g.analysis));
+    }
+    let mut runs = Vec::with_capacity(groups.len());
+    let total = groups.len().max(1) as f64;
+    for (g, group) in groups.iter().enumerate() {
+        let several = groups.iter().filter(|o| o.analysis == group.analysis).count() > 1;
+        let nth = groups[..g].iter().filter(|o| o.analysis == group.analysis).count() + 1;
+        let id = if several { format!("{} {nth}", group.analysis) } else { group.analysis.to_string() };
+        progress(crate::capability::Phase::Analysing, &id, 0.3 + 0.7 * g as f64 / total);
+        let role_files: Vec<RoleFile> =
+            group.files.iter().map(|&(i, role)| RoleFile { file: files[i].clone(), role, detected: role }).collect();
+        let mut run = with(group.analysis, RunGroup { files: &role_files });
+        run.id = id;
+        run.grouping = grouping(group);
+        for &(i, _) in &group.files {
+            rows[i].routed.push(run.id.clone());
+        }
+        runs.push(run);
+    }
+    for (i, row) in rows.iter_mut().enumerate() {
+        settle(row, &recognised[i], &runs, &files[i]);
+    }
+    (rows, runs)
+}
+
+/// The groups: specific recognitions first, generic ones for files nothing claims, companions
+/// into the groups of their analysis.
+fn form_groups(recognised: &[Vec<(Analysis, Recognised)>]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    let join = |groups: &mut Vec<Group>, i: usize, a: Analysis, r: &Recognised| match groups
+        .iter_mut()
+        .find(|g| g.analysis == a && g.key == r.group)
+    {
+        Some(g) => g.files.push((i, r.role)),
+        None => {
+            groups.push(Group { analysis: a, key: r.group.clone(), together: r.together, files: vec![(i, r.role)] })
+        }
+    };
+    for (i, recs) in recognised.iter().enumerate() {
+        let specific = recs.iter().any(|(_, r)| r.fit == Fit::Specific);
+        let wanted = if specific { Fit::Specific } else { Fit::Generic };
+        for (a, r) in recs.iter().filter(|(_, r)| r.fit == wanted) {
+            join(&mut groups, i, *a, r);
+        }
+    }
+    for (i, recs) in recognised.iter().enumerate() {
+        for (a, r) in recs.iter().filter(|(_, r)| r.fit == Fit::Companion) {
+            for g in groups.iter_mut().filter(|g| g.analysis == *a && (r.group.is_empty() || g.key == r.group)) {
+                if !g.files.iter().any(|(j, _)| *j == i) {
+                    g.files.push((i, r.role));
+                }
+            }
+        }
+    }
+    for g in &mut groups {
+        g.files.sort_by_key(|(i, _)| *i);
+    }
+    groups.sort_by_key(|g| analyses().position(|a| a == g.analysis));
+    groups
+}
+
+/// Why a group's files are together.
+fn grouping(g: &Group) -> String {
+    let n = g.files.len();
+    let what = if n == 1 { "its one file".to_string() } else { format!("its {n} files") };
+    match g.together {
+        Together::Release => format!("{what}: every file of the release this analysis reads"),
+        Together::Folder if g.key.is_empty() => format!("{what}: the files outside any folder this analysis reads"),
+        Together::Folder => format!("{what}: the files of folder `{}` this analysis reads", g.key),
+        Together::Layout => format!("{what}: the files of layout `{}`", g.key),
+        Together::Columns => {
+            let (layout, columns) = g.key.split_once('/').unwrap_or(("", &g.key));
+            let of = if layout.is_empty() { String::new() } else { format!(" `{layout}`") };
+            format!("{what}: the tables{of} with the columns {columns}")
+        }
+    }
+}
+
+/// A file's status and note from the runs it went to.
+fn settle(row: &mut FileTriage, recs: &[(Analysis, Recognised)], runs: &[AnalysisRun], file: &InputFile) {
+    let mine: Vec<&AnalysisRun> = runs.iter().filter(|r| row.routed.contains(&r.id)).collect();
+    let left_out = mine.iter().find_map(|r| r.left_out.iter().find(|l| l.file == row.file).map(|l| (r, l)));
+    if let Some((run, l)) = left_out {
+        row.status = FileStatus::Refused;
+        row.note = format!("{} could not read it and ran on the group's other files: {}", run.id, l.message);
+    } else if let Some(refused) = mine.iter().find(|r| r.status == RunStatus::Refused) {
+        row.status = FileStatus::Refused;
+        row.note = format!("{} refused its files: {}", refused.id, refused.message);
+    } else if !mine.is_empty() {
+        row.status = FileStatus::Read;
+        let ids: Vec<&str> = mine.iter().map(|r| r.id.as_str()).collect();
+        row.note = format!("read by {}", ids.join(", "));
+    } else if let Some(kind) = not_data(&file.name) {
+        row.status = FileStatus::NotRead;
+        row.note = format!("not data: {kind}");
+    } else if let Some((a, r)) = recs.iter().find(|(_, r)| r.fit != Fit::Companion) {
+        row.status = FileStatus::NotRead;
+        row.note = format!("{} for {a}, not among the analyses asked for", r.evidence);
+    } else if !recs.is_empty() {
+        row.status = FileStatus::Needs;
+        let (a, r) = &recs[0];
+        row.note = format!("{} ({}) for {a}, which has no files here to complete", r.evidence, r.role.describe());
+    } else {
+        row.status = FileStatus::NotRead;
+        // What the readers of its shape need: tables and JSON documents (text is no analysis's).
+        let mut lacks = if row.shape == Shape::Empty.describe() || row.shape == Shape::Text.describe() {
+            Vec::new()
+        } else {
+            needs(file)
+        };
+        // A table is told what the readers of tables need (their columns).
+        if row.shape.starts_with("a table") {
+            lacks.retain(|m| m.contains("column"));
+        } else {
+            lacks.truncate(3);
+        }
+        row.note = if row.shape == Shape::Text.describe() {
+            "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string()
+        } else if lacks.is_empty() {
+            format!("{}: no analysis reads it", row.shape)
+        } else {
+            format!("{}: no analysis reads it ({})", row.shape, lacks.join("; "))
+        };
+    }
+}
+
+/// `text` with each setting it mentions named as the report's settings name it (`allow_incomplete`).
+fn neutral(text: &str) -> String {
+    crate::fields::render_mentions(text, |n| format!("`{n}`"))
+}
+
+/// Runs one group under its analysis's defaults.
+struct RunGroup<'a> {
+    files: &'a [RoleFile],
+}
+
+impl ForCapability for RunGroup<'_> {
+    type Output = AnalysisRun;
+    fn call<C: Capability>(self) -> AnalysisRun {
+        // A file the analysis cannot read is left out and said so, and the others run: one
+        // unreadable file does not silence a group (at most one run per file of the group).
+        let mut files: Vec<RoleFile> = self.files.to_vec();
+        let mut left_out = Vec::new();
+        let outcome = loop {
+            match crate::capability::run_once::<C>(&files, &C::Request::default(), &mut quiet()) {
+                Err(crate::error::Error::Ingest(i))
+                    if files.len() > 1 && files.iter().any(|f| f.file.name == i.location.file) =>
+                {
+                    files.retain(|f| f.file.name != i.location.file);
+                    left_out.push(LeftOut { file: i.location.file.clone(), message: neutral(&i.to_string()) });
+                }
+                other => break other,
+            }
+        };
+        let files = files.iter().map(|f| GroupFile { file: f.file.name.clone(), role: f.role }).collect();
+        let mut run = AnalysisRun {
+            id: C::ANALYSIS.to_string(),
+            analysis: C::ANALYSIS,
+            title: C::TITLE.to_string(),
+            files,
+            grouping: String::new(),
+            status: RunStatus::Ran,
+            message: String::new(),
+            left_out,
+            headlines: Vec::new(),
+            text: String::new(),
+            report: serde_json::Value::Null,
+        };
+        match outcome {
+            Ok((_, report)) => {
+                run.headlines = crate::capability::headlines::<C>(&report);
+                for h in &mut run.headlines {
+                    h.text = neutral(&h.text);
+                    h.evidence = neutral(&h.evidence);
+                }
+                run.text = neutral(&C::render_text(&report));
+                run.report = serde_json::to_value(&report).unwrap_or(serde_json::Value::Null);
+            }
+            Err(e) => {
+                run.status = RunStatus::Refused;
+                run.message = neutral(&e.to_string());
+            }
+        }
+        run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> InputFile {
+        InputFile::new(name, text.as_bytes().to_vec())
+    }
+
+    fn triaged(files: &[InputFile]) -> (Vec<FileTriage>, Vec<AnalysisRun>) {
+        triage(files, &[], &mut quiet())
+    }
+
+    fn row<'a>(rows: &'a [FileTriage], name: &str) -> &'a FileTriage {
+        rows.iter().find(|r| r.file == name).unwrap_or_else(|| panic!("no row {name}"))
+    }
+
+    const COMPLIANCE: &str =
+        "arm,compliance_rate,task_id,correct\na,1,t1,1\nb,0,t1,0\na,1,t2,1\nb,1,t2,0\na,0,t3,0\nb,0,t3,1\n";
+
+    #[test]
+    fn a_file_goes_to_the_analyses_that_claim_it_and_tables_of_other_columns_apart() {
+        let other = "arm,compliance,task_id,extra\na,1,t1,x\nb,0,t1,y\n";
+        let later = COMPLIANCE.replace(",t1,", ",u1,").replace(",t2,", ",u2,").replace(",t3,", ",u3,");
+        let files = [file("r/a.csv", COMPLIANCE), file("r/b.csv", &later), file("r/c.csv", other)];
+        let (rows, runs) = triaged(&files);
+        let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["compliance 1", "compliance 2"]);
+        assert_eq!(runs[0].files.len(), 2);
+        assert!(
+            runs[0].grouping.contains("the tables with the columns arm,compliance_rate,correct,task_id"),
+            "{}",
+            runs[0].grouping
+        );
+        assert_eq!(row(&rows, "r/c.csv").routed, ["compliance 2"]);
+        // A compliance table is also a table of outcomes, but nothing pools it there: a file
+        // claimed specifically goes where it is claimed, the generic reading is listed.
+        let a = row(&rows, "r/a.csv");
+        assert!(a.recognised.iter().any(|r| r.analysis == Analysis::Compare && r.fit == Fit::Generic), "{a:?}");
+        assert!(!a.routed.iter().any(|r| r.starts_with("compare")));
+        assert_eq!(a.status, FileStatus::Read);
+    }
+
+    #[test]
+    fn a_table_nothing_claims_goes_to_the_generic_readers() {
+        let outcomes = "item,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\n";
+        let (rows, runs) = triaged(&[file("o.csv", outcomes)]);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].analysis, Analysis::Compare);
+        assert_eq!(runs[0].status, RunStatus::Ran);
+        assert!(!runs[0].headlines.is_empty());
+        assert_eq!(rows[0].status, FileStatus::Read);
+        assert_eq!(rows[0].note, "read by compare");
+    }
+
+    #[test]
+    fn companions_join_their_analysis_or_say_what_they_need() {
+        let keys = r#"{"arith": [{"pid": "p1", "source": "Ann has 3 apples", "truth": "3"}]}"#;
+        let (rows, runs) = triaged(&[file("keys.json", keys)]);
+        assert!(runs.is_empty());
+        assert_eq!(rows[0].status, FileStatus::Needs);
+        assert!(rows[0].note.contains("which has no files here to complete"), "{}", rows[0].note);
+    }
+
+    #[test]
+    fn files_nothing_reads_are_explained_never_dropped() {
+        let files = [
+            file("LICENSE", "Apache License\nVersion 2.0\n"),
+            file("notes.md", "# Results\n"),
+            file("x.csv", "alpha,beta\n1,2\n"),
+        ];
+        let (rows, runs) = triaged(&files);
+        assert!(runs.is_empty());
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.status == FileStatus::NotRead));
+        assert_eq!(row(&rows, "LICENSE").note, "not data: a licence or notice");
+        assert_eq!(row(&rows, "notes.md").note, "not data: documentation");
+        let x = &row(&rows, "x.csv").note;
+        assert!(x.starts_with("a table with 2 columns: alpha, beta: no analysis reads it ("), "{x}");
+        assert!(x.contains("a compliance column"), "says what compliance rows need: {x}");
+    }
+
+    #[test]
+    fn a_refusal_is_the_files_status_and_a_finding() {
+        // TREC qrels without a run: the IR evaluation refuses, and says why.
+        let (rows, runs) = triaged(&[file("q/qrels.txt", "1 0 d1 1\n1 0 d2 0\n")]);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].status, RunStatus::Refused);
+        assert_eq!(rows[0].status, FileStatus::Refused);
+        assert!(rows[0].note.starts_with("trec-eval refused its files: "), "{}", rows[0].note);
+    }
+
+    #[test]
+    fn a_file_its_analysis_cannot_read_is_left_out_and_the_others_run() {
+        let broken = "arm,compliance_rate,task_id,correct\na,2.5,t9,1\nb,0,t9,0\n";
+        let (rows, runs) = triaged(&[file("r/a.csv", COMPLIANCE), file("r/b.csv", broken)]);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].status, RunStatus::Ran);
+        assert_eq!(runs[0].files.iter().map(|f| f.file.as_str()).collect::<Vec<_>>(), ["r/a.csv"]);
+        assert_eq!(runs[0].left_out.len(), 1);
+        assert!(runs[0].left_out[0].message.starts_with("r/b.csv, line 2"), "{:?}", runs[0].left_out);
+        let b = row(&rows, "r/b.csv");
+        assert_eq!(b.status, FileStatus::Refused);
+        assert!(
+            b.note.starts_with("compliance could not read it and ran on the group's other files: r/b.csv, line 2"),
+            "{}",
+            b.note
+        );
+        assert_eq!(row(&rows, "r/a.csv").status, FileStatus::Read);
+    }
+
+    #[test]
+    fn a_file_another_analysis_reads_as_its_own_says_which() {
+        let rows = file("c.csv", COMPLIANCE);
+        let there = elsewhere(&rows, Analysis::Labels);
+        assert_eq!(there.iter().map(|(a, _)| *a).collect::<Vec<_>>(), [Analysis::Compliance]);
+        assert_eq!(there[0].1.evidence, "an arm and a compliance column");
+        // Not for the analysis that reads it, nor for documentation.
+        assert!(elsewhere(&rows, Analysis::Compliance).is_empty());
+        assert!(elsewhere(&file("README.md", COMPLIANCE), Analysis::Labels).is_empty());
+    }
+
+    #[test]
+    fn only_the_analyses_asked_for_run() {
+        let outcomes = "item,arm,correct\nq1,a,1\nq1,b,0\n";
+        let (rows, runs) =
+            triage(&[file("o.csv", outcomes), file("c.csv", COMPLIANCE)], &[Analysis::Compliance], &mut quiet());
+        assert_eq!(runs.iter().map(|r| r.analysis).collect::<Vec<_>>(), [Analysis::Compliance]);
+        let o = row(&rows, "o.csv");
+        assert_eq!(o.status, FileStatus::NotRead);
+        assert!(o.note.ends_with("for compare, not among the analyses asked for"), "{}", o.note);
+    }
+}

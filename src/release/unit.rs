@@ -1,0 +1,175 @@
+//! The release audit as one capability ([`ReleaseAudit`]): `memaudit audit PATH…` and the
+//! viewer's landing page.
+
+use serde::{Deserialize, Serialize};
+
+use super::table::{ReleaseTable, table};
+use super::triage::{FileStatus, FileTriage, ReleaseReport, triage};
+use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Validate};
+use crate::error::{Error, Result};
+use crate::ingest::InputFile;
+use crate::ingest::archive::{ArchiveKind, open};
+use crate::report::Table;
+
+impl crate::capability::FilesRead for Vec<FileTriage> {}
+
+/// Every file of a release triaged and routed to each analysis it feeds.
+pub struct ReleaseAudit;
+
+crate::fields! {
+    /// The release audit's settings (each analysis runs under its own defaults).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct ReleaseRequest {
+        only: Vec<String> = Vec::new(), label "analyses",
+            help "Run only these analyses (e.g. compare, reclaim); every one that applies when none is named.";
+    }
+}
+
+impl Validate for ReleaseRequest {
+    fn validate(&self) -> Result<()> {
+        for name in &self.only {
+            match <Analysis as crate::choice::Choice>::parse(name.trim()) {
+                Some(Analysis::Audit) => {
+                    return Err(Error::setting(
+                        "only",
+                        "the release audit cannot run itself: name the analyses to run",
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    let names: Vec<&str> =
+                        Analysis::ALL.iter().filter(|a| **a != Analysis::Audit).map(|a| a.name()).collect();
+                    return Err(Error::setting(
+                        "only",
+                        format!("`{name}` is not an analysis (the analyses: {})", names.join(", ")),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The release's files, archives opened, and the archives' own rows.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedRelease {
+    pub files: Vec<InputFile>,
+    /// One row per archive given (its files follow it in [`Self::files`]).
+    pub archives: Vec<FileTriage>,
+}
+
+impl Capability for ReleaseAudit {
+    const ANALYSIS: Analysis = Analysis::Audit;
+    const TITLE: &'static str = "Release";
+    const ABOUT: &'static str = "Every file of a release (files, folders, archives) routed to each analysis it feeds, \
+        each run, and what they say in one list.";
+    const ROLES: &'static [FileRole] = &[FileRole::Release];
+    /// The other pages' demos as one release: retrieval records, outcomes, compliance rows,
+    /// trials and labels, each routed to its analysis.
+    const DEMO: &'static [Demo] = &[
+        Demo::new("memories.jsonl", "static/demo/memories.jsonl"),
+        Demo::new("queries.jsonl", "static/demo/queries.jsonl"),
+        Demo::new("runs.jsonl", "static/demo/runs.jsonl"),
+        Demo::new("outcomes.csv", "static/demo/compare/outcomes.csv"),
+        Demo::new("compliance.csv", "static/demo/compliance/compliance.csv"),
+        Demo::new("trials.jsonl", "static/demo/reclaim/trials.jsonl"),
+        Demo::new("labels.csv", "static/demo/labels/labels.csv"),
+        Demo::new("README.md", "static/demo/README.md"),
+    ];
+    type Request = ReleaseRequest;
+    type Loaded = LoadedRelease;
+    type Overview = Vec<FileTriage>;
+    type Report = ReleaseReport;
+    type Table = ReleaseTable;
+    type Detail = ();
+    type DetailView = ();
+
+    fn detect(_file: &InputFile) -> Result<FileRole> {
+        Ok(FileRole::Release)
+    }
+
+    fn load(files: &[RoleFile], _request: &ReleaseRequest, progress: Progress<'_>) -> Result<LoadedRelease> {
+        if files.is_empty() {
+            return Err(Error::Empty("no files: give the files, folders or archives of a release".into()));
+        }
+        progress(Phase::Reading, "opening archives", 0.0);
+        let mut out = LoadedRelease::default();
+        for f in files {
+            match ArchiveKind::of_name(&f.file.name) {
+                Some(kind) => {
+                    let mut row = FileTriage {
+                        file: f.file.name.clone(),
+                        bytes: f.file.len() as u64,
+                        sha256: f.file.sha256().unwrap_or_default(),
+                        shape: kind.describe().to_string(),
+                        recognised: Vec::new(),
+                        routed: Vec::new(),
+                        status: FileStatus::Unpacked,
+                        note: String::new(),
+                    };
+                    match open(&f.file, kind) {
+                        Ok(opened) => {
+                            row.note = format!("{} files unpacked", opened.files.len());
+                            if !opened.skipped.is_empty() {
+                                row.note.push_str(&format!(
+                                    "; {} entries that are not files passed over: {}",
+                                    opened.skipped.len(),
+                                    opened.skipped.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+                                ));
+                            }
+                            out.files.extend(opened.files);
+                        }
+                        // One archive that cannot be opened is that archive's row, not the release's end.
+                        Err(e) => {
+                            row.status = FileStatus::NotRead;
+                            row.note = e.to_string();
+                        }
+                    }
+                    out.archives.push(row);
+                }
+                None => out.files.push(f.file.clone()),
+            }
+        }
+        Ok(out)
+    }
+
+    fn overview(l: &LoadedRelease) -> Vec<FileTriage> {
+        l.archives.clone()
+    }
+
+    fn run(l: &LoadedRelease, q: &ReleaseRequest, progress: Progress<'_>) -> Result<ReleaseReport> {
+        let only: Vec<Analysis> =
+            q.only.iter().filter_map(|n| <Analysis as crate::choice::Choice>::parse(n.trim())).collect();
+        let (rows, analyses) = triage(&l.files, &only, progress);
+        let mut files = l.archives.clone();
+        files.extend(rows);
+        progress(Phase::Analysing, "done", 1.0);
+        Ok(ReleaseReport { settings: q.clone(), files, analyses })
+    }
+
+    fn table(report: &ReleaseReport, which: ReleaseTable) -> Result<Table> {
+        Ok(table(report, which))
+    }
+
+    fn headlines(report: &ReleaseReport) -> Vec<crate::headline::Headline> {
+        super::headlines::headlines(report)
+    }
+
+    fn render_text(report: &ReleaseReport) -> String {
+        super::text::render_text(report)
+    }
+
+    fn inputs(_overview: &Vec<FileTriage>, report: &ReleaseReport) -> Vec<crate::capability::InputInfo> {
+        report
+            .files
+            .iter()
+            .map(|f| crate::capability::InputInfo {
+                name: f.file.clone(),
+                role: f.status.name().to_string(),
+                bytes: f.bytes,
+                sha256: f.sha256.clone(),
+            })
+            .collect()
+    }
+}

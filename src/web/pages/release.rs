@@ -1,0 +1,145 @@
+//! The release page: drop a paper's released files, a folder of them or an archive (`.zip`,
+//! `.tar`, `.tar.gz`) and see which analyses each file feeds, each analysis run under its
+//! defaults, and what every one says — the numbers of `memaudit audit --format json`.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin};
+use crate::release::{AnalysisRun, FileTriage, ReleaseRequest, ReleaseTable, RunStatus};
+use crate::report::Table;
+use crate::web::components::Section;
+use crate::web::components::export::{text_download, to_json};
+use crate::web::components::fields::FieldDraft;
+use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
+use crate::web::format::duration;
+
+type ReleaseBatch = BatchOf<Release>;
+
+/// The settings as edited: the request's fields ([`crate::fields!`]).
+pub type Draft = FieldDraft<ReleaseRequest>;
+
+pub enum Release {}
+
+/// The release page.
+pub type ReleasePage = ToolPage<Release>;
+
+impl super::Screen for crate::release::ReleaseAudit {
+    type View = ReleasePage;
+    const GROUP: super::Group = super::Group::Founding;
+}
+
+fn look(col: &str) -> Look {
+    match col {
+        "bytes" | "headlines" => Look::named(col, Kind::Int),
+        _ => Look::named(col, Kind::Text),
+    }
+}
+
+/// What `memaudit audit --format json` prints.
+pub fn report_json(b: &ReleaseBatch) -> Result<String, String> {
+    crate::web::components::export::report_json::<crate::release::ReleaseAudit>(&b.report)
+}
+
+fn table_of(b: &ReleaseBatch, t: ReleaseTable) -> crate::error::Result<Table> {
+    Ok(crate::release::table::table(&b.report, t))
+}
+
+/// One analysis: its files, its headlines and its report as text.
+fn analysis_card(a: &AnalysisRun) -> Html {
+    let id = format!("audit-analysis-{}", a.id.replace(' ', "-"));
+    let files: Vec<String> = a.files.iter().map(|f| format!("{} ({})", f.file, f.role)).collect();
+    html! {
+        <Section id={id} title={format!("{} \u{2014} {}", a.title, a.id)}
+            intro={html! { <p class="intro">{ format!("{}. Files: {}.", a.grouping, files.join(", ")) }</p> }}>
+            if a.status == RunStatus::Refused {
+                <p class="warning" data-status="refused">{ format!("Refused: {}", a.message) }</p>
+            } else {
+                <ul class="release-headlines" data-status="ran">
+                    { for a.headlines.iter().map(|h| html! {
+                        <li class={classes!("headline", h.level.name())}>{ h.text.clone() }
+                            if !h.evidence.is_empty() { <span class="hint">{ format!(" \u{2014} {}", h.evidence) }</span> }</li>
+                    }) }
+                </ul>
+                <details><summary>{ "Its report as text" }</summary><pre class="report-text">{ a.text.clone() }</pre></details>
+            }
+        </Section>
+    }
+}
+
+impl Tool for Release {
+    type Capability = crate::release::ReleaseAudit;
+    const INTAKE_TITLE: &'static str = "A release: files, a folder or an archive";
+    const FOLDERS: bool = true;
+
+    /// `?release=<folder or archive>`: a companion site's release, preloaded.
+    fn preload(startup: &crate::web::dom::StartupRequest) -> Option<String> {
+        startup.release.clone()
+    }
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("files", "audit-files-card"), ("analyses", "audit-analyses-card"), ("headlines", "audit-analyses-card")];
+    type Draft = Draft;
+    type View = ();
+
+    fn tagline() -> Html {
+        html! { { "Drop what a paper released — its result files, a folder of them, or an archive — and see which analysis reads each file, \
+        every analysis run at once, and what they say, most severe first. Nothing is dropped without a word: a file no analysis reads \
+        is listed with what it looks like and what it lacks." } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Any files: retrieval records, TREC runs and qrels, outcome tables, Inspect logs, judge files, LoCoMo answer files, \
+                reclaim-eval rows, probe keys, compliance rows, label tables, routing rows, claims, rules… and archives (" }
+                <code>{ ".zip" }</code>{ ", " }<code>{ ".tar" }</code>{ ", " }<code>{ ".tar.gz" }</code>
+                { ") of them. Each file is routed by its content; files of one folder or one layout are analysed together." }</p>
+        }
+    }
+
+    fn footer() -> Html {
+        cli_twin("memaudit audit PATH …")
+    }
+
+    fn request(draft: &Draft) -> Result<ReleaseRequest, String> {
+        draft.parse(ReleaseRequest::default())
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        ui.fields_form("audit", &page.draft, |d: &mut Draft| d)
+    }
+
+    fn results(_page: &ToolPage<Self>, b: &Rc<ReleaseBatch>, _ui: &Ui<Self>) -> Html {
+        let r = &b.report;
+        let json = {
+            let b = b.clone();
+            move || report_json(&b)
+        };
+        let t = |which| crate::release::table::table(r, which);
+        let ran = r.analyses.iter().filter(|a| a.status == RunStatus::Ran).count();
+        html! {
+            <>
+                <div class="results-head">
+                    <p id="audit-counts" data-files={r.files.len().to_string()} data-analyses={r.analyses.len().to_string()}>
+                        { format!("{} files, {} analyses ({} ran, {} refused) ({}).", r.files.len(), r.analyses.len(), ran,
+                            r.analyses.len() - ran, duration(b.total_ms)) }</p>
+                    <div class="exports">{ text_download("audit-report-json", "Full report JSON", "memaudit-audit.json", "application/json", json) }</div>
+                </div>
+                <Section id="audit-files-card" title="Every file and where it went"
+                    exports={table_exports(ReleaseTable::Files, b, table_of, |b| to_json(&b.report.files))}
+                    intro={html! { <p class="intro">{ "Each file: what it looks like, which analyses recognise it (as their own format, among others, \
+                        or as a companion of other files), where it went and what became of it." }</p> }}>
+                    { table_grid("audit-files", &t(ReleaseTable::Files).without(&["sha256"]), look, &r.files, &[],
+                        |f: &FileTriage| RowAttrs::data(vec![("data-file", f.file.clone()), ("data-status", f.status.name().to_string())])) }
+                </Section>
+                <Section id="audit-analyses-card" title="Every analysis"
+                    exports={table_exports(ReleaseTable::Analyses, b, table_of, |b| to_json(&b.report.analyses))}
+                    intro={html! { <p class="intro">{ "Each group of files, the analysis that ran on it under its defaults, and why the files are together." }</p> }}>
+                    { table_grid("audit-analyses", &t(ReleaseTable::Analyses), look, &r.analyses, &[],
+                        |a: &AnalysisRun| RowAttrs::data(vec![("data-analysis", a.id.clone()), ("data-status", a.status.name().to_string())])) }
+                </Section>
+                { for r.analyses.iter().map(analysis_card) }
+            </>
+        }
+    }
+}
