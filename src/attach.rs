@@ -34,6 +34,8 @@ pub struct Attachment {
     pub headlines: Vec<Headline>,
     pub tables: Vec<Table>,
     pub figures: Vec<Figure>,
+    /// Sections of preformatted text after the tables, `(title, text)` ([`Capability::sections`]).
+    pub sections: Vec<(String, String)>,
 }
 
 /// The report keys that hold settings (shown together, next to the results).
@@ -76,6 +78,7 @@ pub fn attachment<C: Capability>(report: &C::Report, inputs: Vec<InputInfo>, mad
         headlines: headlines::<C>(report),
         tables,
         figures: C::figures(report),
+        sections: C::sections(report),
     }
 }
 
@@ -212,7 +215,15 @@ pub fn html(a: &Attachment) -> String {
         }
         o.push_str("</table></div>\n");
     }
-    o.push_str("</section>\n</body>\n</html>\n");
+    o.push_str("</section>\n");
+    if !a.sections.is_empty() {
+        o.push_str("<section id=\"sections\">\n<h2>Each analysis</h2>\n");
+        for (title, text) in &a.sections {
+            o.push_str(&format!("<h3>{}</h3>\n<pre>{}</pre>\n", escape(title), escape(text)));
+        }
+        o.push_str("</section>\n");
+    }
+    o.push_str("</body>\n</html>\n");
     o
 }
 
@@ -293,6 +304,15 @@ pub fn markdown(a: &Attachment) -> String {
             o.push_str(&format!("| {} |\n", row.iter().map(|c| md_cell(c)).collect::<Vec<_>>().join(" | ")));
         }
     }
+    if !a.sections.is_empty() {
+        o.push_str("\n## Each analysis\n");
+        for (title, text) in &a.sections {
+            // A fence longer than any run of backticks in the text, so that nothing ends it early.
+            let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+            let fence = "`".repeat(longest.max(2) + 1);
+            o.push_str(&format!("\n### {}\n\n{fence}text\n{}\n{fence}\n", md_cell(title), text.trim_end()));
+        }
+    }
     o
 }
 
@@ -323,6 +343,7 @@ mod tests {
             }],
             tables: vec![table(rows)],
             figures: Vec::new(),
+            sections: vec![("compare <2>".into(), "a ``` fence and <script>x</script>".into())],
         }
     }
 
@@ -335,6 +356,10 @@ mod tests {
         assert!(html.contains(&format!("The first {MAX_TABLE_ROWS} of {} rows", MAX_TABLE_ROWS + 5)));
         assert!(html.contains("--format csv --table per_query"));
         assert!(!html.contains("<script"));
+        assert!(
+            html.contains("<h3>compare &lt;2&gt;</h3>\n<pre>a ``` fence and &lt;script&gt;x&lt;/script&gt;</pre>"),
+            "{html}"
+        );
         let short = super::html(&attachment(3));
         assert!(!short.contains("The first"));
     }
@@ -345,6 +370,8 @@ mod tests {
         assert!(md.contains("| runs\\|x.jsonl | runs | 3 | `ab` |"), "{md}");
         assert!(md.contains("- **Alert**: a &lt;b&gt; flips — +0.1 (table `winners`)"), "{md}");
         assert!(md.contains("### per_query\n\n| system | ndcg |\n|---|---|\n| s&lt;0&gt; | 0.5 |"), "{md}");
+        // A section's text stays inside its fence: the fence is longer than any backtick run in it.
+        assert!(md.contains("### compare &lt;2&gt;\n\n````text\na ``` fence and <script>x</script>\n````\n"), "{md}");
     }
 
     #[test]

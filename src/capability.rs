@@ -421,6 +421,12 @@ pub trait Capability: Sized + 'static {
         Vec::new()
     }
 
+    /// Sections of text the report to attach adds after its tables, `(title, text)` (the release
+    /// audit: each analysis's own report). The default: none.
+    fn sections(_report: &Self::Report) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Whether the text report starts with the headlines (`false` where the text is another
     /// tool's exact format, as trec_eval's).
     const HEADLINES_IN_TEXT: bool = true;

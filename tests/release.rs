@@ -177,3 +177,22 @@ fn an_archive_of_a_release_is_triaged_as_its_folder() {
         |r: &ReleaseReport| r.analyses.iter().map(|a| (a.id.clone(), a.status, a.headlines.len())).collect::<Vec<_>>();
     assert_eq!(ids(&from_zip), ids(&from_folder));
 }
+
+#[test]
+fn the_report_to_attach_has_every_input_the_triage_and_a_section_per_analysis() {
+    let r = audit(release(&["external/ranx", "external/BriefBench"]), &ReleaseRequest::default());
+    let inputs = ReleaseAudit::inputs(&Vec::new(), &r);
+    assert_eq!(inputs.len(), r.files.len());
+    let a = memaudit::attach::attachment::<ReleaseAudit>(&r, inputs, "a test");
+    let titles: Vec<&str> = a.sections.iter().map(|(t, _)| t.as_str()).collect();
+    let want: Vec<String> = r.analyses.iter().map(|x| format!("{} \u{2014} {}", x.id, x.title)).collect();
+    assert_eq!(titles, want);
+    assert!(a.sections[0].1.starts_with("Files: "), "{}", a.sections[0].1);
+    assert!(a.tables.iter().any(|t| t.name == "files"), "the triage table");
+    let html = memaudit::attach::html(&a);
+    assert!(html.contains("<h2>Each analysis</h2>"));
+    for f in &r.files {
+        assert_eq!(f.sha256.len(), 64, "{}", f.file);
+        assert!(html.contains(&f.sha256), "{} with its SHA-256", f.file);
+    }
+}

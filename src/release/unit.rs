@@ -160,6 +160,15 @@ impl Capability for ReleaseAudit {
         super::text::render_text(report)
     }
 
+    /// Each analysis's own report (its headlines and text), or its refusal.
+    fn sections(report: &ReleaseReport) -> Vec<(String, String)> {
+        report
+            .analyses
+            .iter()
+            .map(|a| (format!("{} \u{2014} {}", a.id, a.title), super::text::analysis_text(a)))
+            .collect()
+    }
+
     fn inputs(_overview: &Vec<FileTriage>, report: &ReleaseReport) -> Vec<crate::capability::InputInfo> {
         report
             .files
