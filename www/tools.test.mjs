@@ -752,6 +752,12 @@ test('release page: the default page; one drop of several families is routed and
   }
   assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON');
   await assertUniqueIds(page);
+  // "Open on the Compliance page": that page, its files handed over, the CLI's numbers.
+  await page.click('#audit-open-compliance');
+  await page.waitForSelector('#page-compliance:not([hidden])');
+  await waitReady(page, 'compliance');
+  assert.equal(await page.evaluate(() => location.hash), '#compliance');
+  await checkHeadlines(page, '#compliance-headlines', JSON.parse(inWork(['compliance', '--input', 'compliance.csv', '--format', 'json'])), 'compliance');
   assertClean(log);
   await page.close();
 });

@@ -68,6 +68,7 @@ pub struct PageViews<'a> {
     on_state: &'a HashMap<Page, Callback<PageState>>,
     on_use_rescoring: &'a Callback<(ReportRef, String)>,
     rescoring: &'a Option<Handoff>,
+    on_open: &'a Callback<(Page, Vec<SourceFile>)>,
 }
 
 impl PageViews<'_> {
@@ -108,6 +109,7 @@ fn page<P: PageSet, C: Screen>(v: &PageViews<'_>) -> Html {
         on_state: v.on_state(p),
         on_use_rescoring: v.on_use_rescoring.clone(),
         rescoring: v.rescoring.clone(),
+        on_open: v.on_open.clone(),
     };
     html! { <C::View ..props /> }
 }
@@ -197,6 +199,8 @@ pub enum Msg {
     /// Guest: files the host handed over for one of this module's pages.
     DropOn(Page, Vec<SourceFile>),
     UseRescoring(ReportRef, String),
+    /// Open a page with files (the release page's "Open on its page", or the guest's request).
+    Open(Page, Vec<SourceFile>),
     /// Host: the guest module of a group listens now.
     GuestReady(Group),
     /// Host: a group's module could not be loaded.
@@ -226,6 +230,7 @@ pub struct App<P: PageSet> {
     states: HashMap<Page, PageState>,
     on_state: HashMap<Page, Callback<PageState>>,
     on_use_rescoring: Callback<(ReportRef, String)>,
+    on_open: Callback<(Page, Vec<SourceFile>)>,
     seq: u32,
     dropped: Option<(Page, Dropped)>,
     rescoring: Option<Handoff>,
@@ -305,6 +310,8 @@ impl<P: PageSet> Component for App<P> {
         } else {
             let ready = link.clone();
             listeners.extend(bridge::on_guest_ready(move |g| ready.send_message(Msg::GuestReady(g))));
+            let open = link.clone();
+            listeners.extend(bridge::on_open(move |p, files| open.send_message(Msg::Open(p, files))));
             let state = link.clone();
             listeners.extend(bridge::on_state(move |p, s| {
                 if !P::owns(p) {
@@ -317,6 +324,7 @@ impl<P: PageSet> Component for App<P> {
             states: HashMap::new(),
             on_state,
             on_use_rescoring: link.callback(|(r, label): (ReportRef, String)| Msg::UseRescoring(r, label)),
+            on_open: link.callback(|(p, files): (Page, Vec<SourceFile>)| Msg::Open(p, files)),
             seq: 0,
             dropped: None,
             rescoring: None,
@@ -373,6 +381,24 @@ impl<P: PageSet> Component for App<P> {
                 self.drop_on(p, files);
                 true
             }
+            Msg::Open(p, files) => {
+                set_hash(p);
+                self.page = p;
+                if P::owns(p) {
+                    self.drop_on(p, files);
+                } else if guest {
+                    // The host draws that page: it opens it with the files.
+                    bridge::send_open(p, &files);
+                } else {
+                    self.request_guest(ctx, p);
+                    match self.guests.get_mut(&Group::of(p)) {
+                        Some(Guest::Ready) => bridge::send_drop(p, &files),
+                        Some(Guest::Loading(waiting)) => waiting.push((p, files)),
+                        Some(Guest::Failed(_)) | None => {}
+                    }
+                }
+                true
+            }
             Msg::UseRescoring(report, label) => {
                 let seq = self.next_seq();
                 self.rescoring = Some(Handoff { seq, report, label });
@@ -409,6 +435,7 @@ impl<P: PageSet> Component for App<P> {
             on_state: &self.on_state,
             on_use_rescoring: &self.on_use_rescoring,
             rescoring: &self.rescoring,
+            on_open: &self.on_open,
         };
         if ctx.props().guest {
             return pages::<P>(&views);

@@ -21,6 +21,7 @@
 //! | `memaudit:guest-ready` | guest → host | `{group}`: the guest listens from now on |
 //! | `memaudit:drop` | host → guest | `{group, page, files: [{name, blob}]}`: files dropped on a guest page |
 //! | `memaudit:state` | guest → host | `{page, state}`: a guest page's state, for `.app[data-state]` |
+//! | `memaudit:open` | guest → host | `{page, files: [{name, blob}]}`: open a host page with these files (the release page's "Open on its page") |
 //!
 //! The input limits travel in the DOM itself (the header's panel, [`super::limits::current`]),
 //! and so does the module that drew the shell (`<html data-memaudit-host>`, [`host_group`]):
@@ -75,6 +76,7 @@ pub fn host_group() -> Option<Group> {
 const GUEST_READY: &str = "memaudit:guest-ready";
 const DROP: &str = "memaudit:drop";
 const STATE: &str = "memaudit:state";
+const OPEN: &str = "memaudit:open";
 
 fn object(fields: &[(&str, JsValue)]) -> JsValue {
     let o = Object::new();
@@ -157,39 +159,61 @@ pub fn on_guest_ready(on: impl Fn(Group) + 'static) -> Option<Listener> {
     })
 }
 
-/// Host → guest: files dropped while `page` (of the guest's group) was on screen.
-pub fn send_drop(page: Page, files: &[SourceFile]) {
+/// `{group, page, files: [{name, blob}]}`, the detail of a drop or an open.
+fn files_detail(page: Page, files: &[SourceFile]) -> JsValue {
     let list: Array = files
         .iter()
         .map(|f| object(&[("name", JsValue::from_str(&f.name)), ("blob", f.blob.clone().into())]))
         .collect();
-    dispatch(
-        DROP,
-        object(&[
-            ("group", JsValue::from_str(Group::of(page).module())),
-            ("page", JsValue::from_str(page.slug())),
-            ("files", list.into()),
-        ]),
-    );
+    object(&[
+        ("group", JsValue::from_str(Group::of(page).module())),
+        ("page", JsValue::from_str(page.slug())),
+        ("files", list.into()),
+    ])
+}
+
+/// The page and files of a [`files_detail`].
+fn read_files_detail(d: &JsValue) -> Option<(Page, Vec<SourceFile>)> {
+    let page = field(d, "page").as_deref().and_then(Page::from_slug)?;
+    let files = Reflect::get(d, &JsValue::from_str("files")).ok().map(|f| Array::from(&f)).unwrap_or_default();
+    let files = files
+        .iter()
+        .filter_map(|f| {
+            let name = field(&f, "name")?;
+            let blob = Reflect::get(&f, &JsValue::from_str("blob")).ok()?.dyn_into::<web_sys::Blob>().ok()?;
+            Some(SourceFile { name, blob })
+        })
+        .collect();
+    Some((page, files))
+}
+
+/// Host → guest: files dropped while `page` (of the guest's group) was on screen.
+pub fn send_drop(page: Page, files: &[SourceFile]) {
+    dispatch(DROP, files_detail(page, files));
 }
 
 /// Guest side: `on(page, files)` for the drops on this group's pages.
 pub fn on_drop(group: Group, on: impl Fn(Page, Vec<SourceFile>) + 'static) -> Option<Listener> {
     Listener::on_detail(DROP, move |d| {
-        let Some(page) = field(&d, "page").as_deref().and_then(Page::from_slug) else { return };
-        if Group::of(page) != group {
-            return;
+        if let Some((page, files)) = read_files_detail(&d)
+            && Group::of(page) == group
+        {
+            on(page, files);
         }
-        let files = Reflect::get(&d, &JsValue::from_str("files")).ok().map(|f| Array::from(&f)).unwrap_or_default();
-        let files: Vec<SourceFile> = files
-            .iter()
-            .filter_map(|f| {
-                let name = field(&f, "name")?;
-                let blob = Reflect::get(&f, &JsValue::from_str("blob")).ok()?.dyn_into::<web_sys::Blob>().ok()?;
-                Some(SourceFile { name, blob })
-            })
-            .collect();
-        on(page, files);
+    })
+}
+
+/// Guest → host: open the host's `page` with `files`.
+pub fn send_open(page: Page, files: &[SourceFile]) {
+    dispatch(OPEN, files_detail(page, files));
+}
+
+/// Host side: `on(page, files)` for the guest's requests to open a page with files.
+pub fn on_open(on: impl Fn(Page, Vec<SourceFile>) + 'static) -> Option<Listener> {
+    Listener::on_detail(OPEN, move |d| {
+        if let Some((page, files)) = read_files_detail(&d) {
+            on(page, files);
+        }
     })
 }
 

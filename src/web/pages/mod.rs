@@ -195,6 +195,9 @@ pub struct PageProps {
     /// Comparison page: a rescoring to compare.
     #[prop_or_default]
     pub rescoring: Option<Handoff>,
+    /// Open another page with files (the release page's "Open on its page").
+    #[prop_or_default]
+    pub on_open: Callback<(Page, Vec<SourceFile>)>,
 }
 
 /// A running job.

@@ -14,6 +14,7 @@ use crate::web::components::export::{text_download, to_json};
 use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
 use crate::web::format::duration;
+use crate::web::protocol::SourceFile;
 
 type ReleaseBatch = BatchOf<Release>;
 
@@ -46,13 +47,24 @@ fn table_of(b: &ReleaseBatch, t: ReleaseTable) -> crate::error::Result<Table> {
     Ok(crate::release::table::table(&b.report, t))
 }
 
-/// One analysis: its files, its headlines and its report as text.
-fn analysis_card(a: &AnalysisRun) -> Html {
+/// One analysis: its files, its headlines, its report as text, and a button that opens its page
+/// with its files (those dropped as files: an archive's are not the page's to hand over).
+fn analysis_card(page: &ToolPage<Release>, ui: &Ui<Release>, a: &AnalysisRun) -> Html {
     let id = format!("audit-analysis-{}", a.id.replace(' ', "-"));
     let files: Vec<String> = a.files.iter().map(|f| format!("{} ({})", f.file, f.role)).collect();
+    let handed: Vec<SourceFile> =
+        a.files.iter().filter_map(|f| page.files.iter().find(|s| s.name == f.file).cloned()).collect();
+    let open = if handed.len() == a.files.len() {
+        html! {
+            <button type="button" class="secondary" id={format!("audit-open-{}", a.id.replace(' ', "-"))}
+                onclick={ui.open_on(a.analysis, handed)}>{ format!("Open on the {} page with these files", a.title) }</button>
+        }
+    } else {
+        html! { <p class="hint">{ format!("These files came from an archive: open the {} page (#{}) and drop them there.", a.title, a.analysis) }</p> }
+    };
     html! {
         <Section id={id} title={format!("{} \u{2014} {}", a.title, a.id)}
-            intro={html! { <p class="intro">{ format!("{}. Files: {}.", a.grouping, files.join(", ")) }</p> }}>
+            intro={html! { <><p class="intro">{ format!("{}. Files: {}.", a.grouping, files.join(", ")) }</p>{ open }</> }}>
             if a.status == RunStatus::Refused {
                 <p class="warning" data-status="refused">{ format!("Refused: {}", a.message) }</p>
             } else {
@@ -109,7 +121,7 @@ impl Tool for Release {
         ui.fields_form("audit", &page.draft, |d: &mut Draft| d)
     }
 
-    fn results(_page: &ToolPage<Self>, b: &Rc<ReleaseBatch>, _ui: &Ui<Self>) -> Html {
+    fn results(page: &ToolPage<Self>, b: &Rc<ReleaseBatch>, ui: &Ui<Self>) -> Html {
         let r = &b.report;
         let json = {
             let b = b.clone();
@@ -138,7 +150,7 @@ impl Tool for Release {
                     { table_grid("audit-analyses", &t(ReleaseTable::Analyses), look, &r.analyses, &[],
                         |a: &AnalysisRun| RowAttrs::data(vec![("data-analysis", a.id.clone()), ("data-status", a.status.name().to_string())])) }
                 </Section>
-                { for r.analyses.iter().map(analysis_card) }
+                { for r.analyses.iter().map(|a| analysis_card(page, ui, a)) }
             </>
         }
     }

@@ -154,9 +154,16 @@ pub struct ToolPage<T: Tool> {
 /// Builds the callbacks of a page's fields.
 pub struct Ui<T: Tool> {
     link: Scope<ToolPage<T>>,
+    open: Callback<(super::Page, Vec<SourceFile>)>,
 }
 
 impl<T: Tool> Ui<T> {
+    /// Opens `page` with `files` (the shell switches to it and hands them over as a drop).
+    pub fn open_on(&self, page: super::Page, files: Vec<SourceFile>) -> Callback<MouseEvent> {
+        let open = self.open.clone();
+        Callback::from(move |_: MouseEvent| open.emit((page, files.clone())))
+    }
+
     fn edit<E: 'static, V: 'static>(
         &self,
         apply: bool,
@@ -603,7 +610,7 @@ impl<T: Tool> Component for ToolPage<T> {
         let slug = page.slug();
         let p = Self::prefix();
         let state = self.job.state(self.batch.is_some());
-        let ui = Ui { link: ctx.link().clone() };
+        let ui = Ui { link: ctx.link().clone(), open: ctx.props().on_open.clone() };
         html! {
             <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label={page.label()}>
