@@ -269,15 +269,25 @@ pub struct Recognised {
     /// What was seen, in words (`LoCoMo answers`, `an arm and a compliance column`).
     pub evidence: String,
     /// Files recognised with different keys are analysed apart (tables of different columns:
-    /// one analysis per layout); the same key, together.
+    /// one analysis per layout); the same key, together. The key within [`Self::layout`]: the
+    /// columns or the folder (empty: none).
     pub group: String,
+    /// The layout the file is of (an outcome format; empty: any).
+    pub layout: String,
     /// What the key is.
     pub together: Together,
 }
 
 impl Recognised {
     pub fn new(role: FileRole, fit: Fit, evidence: impl Into<String>) -> Recognised {
-        Recognised { role, fit, evidence: evidence.into(), group: String::new(), together: Together::Release }
+        Recognised {
+            role,
+            fit,
+            evidence: evidence.into(),
+            group: String::new(),
+            layout: String::new(),
+            together: Together::Release,
+        }
     }
 
     /// Grouped with the tables of the same columns.
@@ -296,13 +306,18 @@ impl Recognised {
         self
     }
 
-    /// Grouped with the files of layout `layout` and, within it, the key already set.
+    /// Grouped with the files of layout `layout` (and, within it, by the key already set).
     pub fn by_layout(mut self, layout: &str) -> Recognised {
-        self.group = if self.group.is_empty() { layout.to_string() } else { format!("{layout}/{}", self.group) };
+        self.layout = layout.to_string();
         if self.together == Together::Release {
             self.together = Together::Layout;
         }
         self
+    }
+
+    /// Whether a file recognised as `self` goes with a group of `layout` and key `group`.
+    pub fn same_key(&self, layout: &str, group: &str) -> bool {
+        self.layout == layout && self.group == group
     }
 }
 
@@ -486,7 +501,12 @@ pub fn no_detail<C: Capability>() -> Result<C::DetailView> {
 /// one of `C::ROLES`), else detected from the content.
 pub fn assign_roles<C: Capability>(files: Vec<(InputFile, Option<FileRole>)>) -> Result<Vec<RoleFile>> {
     let roles = detect_roles::<C>(&files)?;
-    Ok(files.into_iter().zip(roles).map(|((file, _), (role, detected))| RoleFile { file, role, detected }).collect())
+    Ok(with_roles(files, roles))
+}
+
+/// Each file with its role and detected role ([`detect_roles`]'s, in the same order).
+pub fn with_roles(files: Vec<(InputFile, Option<FileRole>)>, roles: Vec<(FileRole, FileRole)>) -> Vec<RoleFile> {
+    files.into_iter().zip(roles).map(|((file, _), (role, detected))| RoleFile { file, role, detected }).collect()
 }
 
 /// The role and the detected role of each file ([`assign_roles`] without taking the files, so

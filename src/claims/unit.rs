@@ -117,7 +117,7 @@ impl Capability for Claims {
         if !matches!(s.shape, crate::ingest::sniff::Shape::Table(_)) {
             return None;
         }
-        match detect_file_role(&s.head).ok()? {
+        match detect_file_role(s.input()).ok()? {
             FileRole::Scores => {
                 use crate::answers::read::{ARM_ALIASES, ID_ALIASES};
                 (s.has_column(&ARM_ALIASES) && s.has_column(&ID_ALIASES))

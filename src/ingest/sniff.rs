@@ -4,6 +4,8 @@
 //! capability recognises is described by [`Sniff::shape`], so that a release's triage can say what
 //! a file is and what it lacks.
 
+use std::borrow::Cow;
+
 use crate::ingest::{InputFile, file_stem};
 
 /// Files up to this size are sniffed whole (a JSON document must be whole to be parsed); larger
@@ -50,14 +52,16 @@ impl Shape {
 pub struct Sniff<'a> {
     /// The file as given.
     pub file: &'a InputFile,
-    /// What recognisers read: the file itself when it is at most [`WHOLE_BYTES`], else its
-    /// first [`HEAD_BYTES`] (text, gzip undone) cut after a whole line.
-    pub head: InputFile,
-    /// Whether [`Self::head`] is the whole file.
-    pub whole: bool,
-    /// The text of [`Self::head`] (`None`: binary, a zip, or unreadable).
-    pub text: Option<String>,
+    /// The first [`crate::ingest::HEAD_BYTES`] of a file larger than [`WHOLE_BYTES`] (text, gzip
+    /// undone, cut after a whole line); `None` when the file is read whole ([`Self::input`]).
+    head: Option<InputFile>,
+    /// The text recognisers read: the whole file's, or its head's (`None`: binary, a zip, or
+    /// unreadable).
+    pub text: Option<Cow<'a, str>>,
     pub shape: Shape,
+    /// The text as one JSON document, when it parses as one: parsed once here, so that
+    /// recognisers asking "is this document X?" do not parse it again.
+    pub doc: Option<serde_json::Value>,
 }
 
 impl<'a> Sniff<'a> {
@@ -67,24 +71,34 @@ impl<'a> Sniff<'a> {
         let text = if zip {
             None
         } else if whole {
-            file.text().ok().map(|(t, _)| t.into_owned())
+            file.text().ok().map(|(t, _)| t)
         } else {
-            file.head_text().ok().map(|t| t.into_owned())
+            file.head_text().ok()
         };
         let head = match (&text, whole) {
-            (Some(t), false) => InputFile::new(file.name.clone(), t.clone().into_bytes()).with_limits(file.limits()),
-            _ => file.clone(),
-        };
-        let shape = if zip {
-            Shape::Zip
-        } else {
-            match &text {
-                None => Shape::Binary,
-                Some(t) if t.trim().is_empty() => Shape::Empty,
-                Some(t) => shape_of(&head, t),
+            (Some(t), false) => {
+                Some(InputFile::new(file.name.clone(), t.as_bytes().to_vec()).with_limits(file.limits()))
             }
+            _ => None,
         };
-        Sniff { file, head, whole, text, shape }
+        let mut sniff = Sniff { file, head, text: None, shape: Shape::Binary, doc: None };
+        if zip {
+            sniff.shape = Shape::Zip;
+        } else if let Some(t) = &text {
+            if t.trim().is_empty() {
+                sniff.shape = Shape::Empty;
+            } else {
+                (sniff.shape, sniff.doc) = shape_of(sniff.input(), t);
+            }
+        }
+        sniff.text = text;
+        sniff
+    }
+
+    /// What recognisers read as a file: the file itself, or its head when it is too large to be
+    /// read whole.
+    pub fn input(&self) -> &InputFile {
+        self.head.as_ref().unwrap_or(self.file)
     }
 
     /// The file's name without folders and extensions, lower case (`probe_keys_base16`).
@@ -110,20 +124,21 @@ impl<'a> Sniff<'a> {
 }
 
 /// A table's columns when the text reads as one (a JSON record's nested objects add their keys,
-/// `outer.inner`) (the first 200 records), a JSON document's keys,
+/// `outer.inner`), and the parsed document when the text is one JSON document (the first 200 records), a JSON document's keys,
 /// else text.
-fn shape_of(head: &InputFile, text: &str) -> Shape {
+fn shape_of(input: &InputFile, text: &str) -> (Shape, Option<serde_json::Value>) {
     let first = text.trim_start().chars().next();
     if first == Some('{') || first == Some('[') {
         // One JSON document (an object of keys, or an array that is not of flat records).
         if let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) {
-            return match doc {
+            let shape = match &doc {
                 serde_json::Value::Object(m) => Shape::Json(m.keys().cloned().collect()),
                 serde_json::Value::Array(a) if a.iter().all(|v| v.is_object()) && !a.is_empty() => {
                     Shape::Table(keys_of(a.iter().take(200).filter_map(|v| v.as_object())))
                 }
                 _ => Shape::Json(Vec::new()),
             };
+            return (shape, Some(doc));
         }
         // JSON Lines: the keys of the first records.
         let objects: Vec<serde_json::Map<String, serde_json::Value>> = text
@@ -132,15 +147,14 @@ fn shape_of(head: &InputFile, text: &str) -> Shape {
             .take(200)
             .map_while(|l| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(l).ok())
             .collect();
-        if !objects.is_empty() {
-            return Shape::Table(keys_of(objects.iter()));
-        }
-        return Shape::Text;
+        let shape = if objects.is_empty() { Shape::Text } else { Shape::Table(keys_of(objects.iter())) };
+        return (shape, None);
     }
-    match crate::ingest::table::rows(head) {
+    let shape = match crate::ingest::table::rows(input) {
         Ok(t) if t.headers.len() > 1 && !t.records.is_empty() => Shape::Table(t.headers),
         _ => Shape::Text,
-    }
+    };
+    (shape, None)
 }
 
 fn keys_of<'m>(objects: impl Iterator<Item = &'m serde_json::Map<String, serde_json::Value>>) -> Vec<String> {

@@ -106,11 +106,15 @@ pub fn explain_note(input: &NoteInput) -> LiveProbe {
 /// Whether a file holds probe keys (`probe_keys_base16.json`: one JSON document, an object of
 /// task → [{pid, source, …}] or an array of such keys) rather than JSONL records.
 pub fn looks_like_probe_keys(file: &InputFile) -> bool {
-    use serde_json::Value;
     let Ok((text, _)) = file.text() else { return false };
-    let Ok(doc) = serde_json::from_str::<Value>(&text) else { return false };
+    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|doc| is_probe_keys(&doc))
+}
+
+/// Whether a parsed JSON document holds probe keys ([`looks_like_probe_keys`]).
+pub fn is_probe_keys(doc: &serde_json::Value) -> bool {
+    use serde_json::Value;
     let is_key = |v: &Value| v.get("pid").is_some() && v.get("source").is_some();
-    match &doc {
+    match doc {
         Value::Array(a) => !a.is_empty() && a.iter().all(is_key),
         Value::Object(m) => m.values().any(|v| v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(is_key))),
         _ => false,
@@ -183,7 +187,7 @@ impl Capability for Probe {
         use crate::capability::{Fit, Recognised};
         use crate::ingest::sniff::Shape;
         s.text.as_ref()?;
-        if looks_like_probe_keys(&s.head) {
+        if s.doc.as_ref().is_some_and(is_probe_keys) {
             return Some(Recognised::new(FileRole::Keys, Fit::Companion, "probe keys (pid \u{2192} source, truth)"));
         }
         // Notes are JSON records (a CSV with a `note` column is something else).

@@ -121,7 +121,7 @@ impl Capability for Reclaim {
         use crate::capability::{Fit, Recognised};
         use crate::outcomes::OutcomeFormat;
         let text = s.text.as_deref()?;
-        if looks_like_probe_keys(&s.head) {
+        if s.doc.as_ref().is_some_and(crate::probe::unit::is_probe_keys) {
             return Some(Recognised::new(FileRole::Keys, Fit::Companion, "probe keys (pid \u{2192} source, truth)"));
         }
         let format = crate::outcomes::detect_outcome_format(&s.file.name, text, s.file.limits()).ok()?;

@@ -196,6 +196,7 @@ fn not_data(name: &str) -> Option<&'static str> {
 /// One group before it runs.
 struct Group {
     analysis: Analysis,
+    layout: String,
     key: String,
     together: Together,
     files: Vec<(usize, FileRole)>,
@@ -206,6 +207,7 @@ struct Group {
 pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) -> (Vec<FileTriage>, Vec<AnalysisRun>) {
     let mut rows = Vec::with_capacity(files.len());
     let mut recognised: Vec<Vec<(Analysis, Recognised)>> = Vec::with_capacity(files.len());
+    let mut shapes = Vec::with_capacity(files.len());
     for (i, f) in files.iter().enumerate() {
         progress(crate::capability::Phase::Reading, &f.name, 0.3 * i as f64 / files.len().max(1) as f64);
         let sniff = Sniff::of(f);
@@ -224,6 +226,7 @@ pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) ->
             note: String::new(),
         });
         recognised.push(recs);
+        shapes.push(sniff.shape);
     }
     let mut groups = form_groups(&recognised);
     if !only.is_empty() {
@@ -236,8 +239,18 @@ pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) ->
         let nth = groups[..g].iter().filter(|o| o.analysis == group.analysis).count() + 1;
         let id = if several { format!("{} {nth}", group.analysis) } else { group.analysis.to_string() };
         progress(crate::capability::Phase::Analysing, &id, 0.3 + 0.7 * g as f64 / total);
-        let role_files: Vec<RoleFile> =
-            group.files.iter().map(|&(i, role)| RoleFile { file: files[i].clone(), role, detected: role }).collect();
+        // Each file's SHA-256, computed once above, goes with it: the analyses do not hash it again.
+        let role_files: Vec<RoleFile> = group
+            .files
+            .iter()
+            .map(|&(i, role)| {
+                let file = match rows[i].sha256.as_str() {
+                    "" => files[i].clone(),
+                    hex => files[i].clone().with_sha256(hex.to_string()),
+                };
+                RoleFile { file, role, detected: role }
+            })
+            .collect();
         let mut run = with(group.analysis, RunGroup { files: &role_files });
         run.id = id;
         run.grouping = grouping(group);
@@ -247,7 +260,7 @@ pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) ->
         runs.push(run);
     }
     for (i, row) in rows.iter_mut().enumerate() {
-        settle(row, &recognised[i], &runs, &files[i]);
+        settle(row, &shapes[i], &recognised[i], &runs, &files[i]);
     }
     (rows, runs)
 }
@@ -258,12 +271,16 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let join = |groups: &mut Vec<Group>, i: usize, a: Analysis, r: &Recognised| match groups
         .iter_mut()
-        .find(|g| g.analysis == a && g.key == r.group)
+        .find(|g| g.analysis == a && r.same_key(&g.layout, &g.key))
     {
         Some(g) => g.files.push((i, r.role)),
-        None => {
-            groups.push(Group { analysis: a, key: r.group.clone(), together: r.together, files: vec![(i, r.role)] })
-        }
+        None => groups.push(Group {
+            analysis: a,
+            layout: r.layout.clone(),
+            key: r.group.clone(),
+            together: r.together,
+            files: vec![(i, r.role)],
+        }),
     };
     for (i, recs) in recognised.iter().enumerate() {
         let specific = recs.iter().any(|(_, r)| r.fit == Fit::Specific);
@@ -274,7 +291,10 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>]) -> Vec<Group> {
     }
     for (i, recs) in recognised.iter().enumerate() {
         for (a, r) in recs.iter().filter(|(_, r)| r.fit == Fit::Companion) {
-            for g in groups.iter_mut().filter(|g| g.analysis == *a && (r.group.is_empty() || g.key == r.group)) {
+            // A companion with no key of its own joins every group of its analysis.
+            let fits =
+                |g: &Group| (r.layout.is_empty() || g.layout == r.layout) && (r.group.is_empty() || g.key == r.group);
+            for g in groups.iter_mut().filter(|g| g.analysis == *a && fits(g)) {
                 if !g.files.iter().any(|(j, _)| *j == i) {
                     g.files.push((i, r.role));
                 }
@@ -296,17 +316,22 @@ fn grouping(g: &Group) -> String {
         Together::Release => format!("{what}: every file of the release this analysis reads"),
         Together::Folder if g.key.is_empty() => format!("{what}: the files outside any folder this analysis reads"),
         Together::Folder => format!("{what}: the files of folder `{}` this analysis reads", g.key),
-        Together::Layout => format!("{what}: the files of layout `{}`", g.key),
+        Together::Layout => format!("{what}: the files of layout `{}`", g.layout),
         Together::Columns => {
-            let (layout, columns) = g.key.split_once('/').unwrap_or(("", &g.key));
-            let of = if layout.is_empty() { String::new() } else { format!(" `{layout}`") };
-            format!("{what}: the tables{of} with the columns {columns}")
+            let of = if g.layout.is_empty() { String::new() } else { format!(" `{}`", g.layout) };
+            format!("{what}: the tables{of} with the columns {}", g.key)
         }
     }
 }
 
 /// A file's status and note from the runs it went to.
-fn settle(row: &mut FileTriage, recs: &[(Analysis, Recognised)], runs: &[AnalysisRun], file: &InputFile) {
+fn settle(
+    row: &mut FileTriage,
+    shape: &Shape,
+    recs: &[(Analysis, Recognised)],
+    runs: &[AnalysisRun],
+    file: &InputFile,
+) {
     let mine: Vec<&AnalysisRun> = runs.iter().filter(|r| row.routed.contains(&r.id)).collect();
     let left_out = mine.iter().find_map(|r| r.left_out.iter().find(|l| l.file == row.file).map(|l| (r, l)));
     if let Some((run, l)) = left_out {
@@ -331,24 +356,24 @@ fn settle(row: &mut FileTriage, recs: &[(Analysis, Recognised)], runs: &[Analysi
         row.note = format!("{} ({}) for {a}, which has no files here to complete", r.evidence, r.role.describe());
     } else {
         row.status = FileStatus::NotRead;
-        // What the readers of its shape need: tables and JSON documents (text is no analysis's).
-        let mut lacks = if row.shape == Shape::Empty.describe() || row.shape == Shape::Text.describe() {
-            Vec::new()
-        } else {
-            needs(file)
-        };
-        // A table is told what the readers of tables need (their columns).
-        if row.shape.starts_with("a table") {
-            lacks.retain(|m| m.contains("column"));
-        } else {
-            lacks.truncate(3);
-        }
-        row.note = if row.shape == Shape::Text.describe() {
-            "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string()
-        } else if lacks.is_empty() {
-            format!("{}: no analysis reads it", row.shape)
-        } else {
-            format!("{}: no analysis reads it ({})", row.shape, lacks.join("; "))
+        row.note = match shape {
+            Shape::Text => "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string(),
+            Shape::Empty => format!("{}: no analysis reads it", row.shape),
+            _ => {
+                // What the readers of its shape say they need: a table is told what the readers
+                // of tables need (their columns).
+                let mut lacks = needs(file);
+                if matches!(shape, Shape::Table(_)) {
+                    lacks.retain(|m| m.contains("column"));
+                } else {
+                    lacks.truncate(3);
+                }
+                if lacks.is_empty() {
+                    format!("{}: no analysis reads it", row.shape)
+                } else {
+                    format!("{}: no analysis reads it ({})", row.shape, lacks.join("; "))
+                }
+            }
         };
     }
 }

@@ -81,7 +81,7 @@ impl Capability for Rules {
     /// to fingerprint is any file: not recognised).
     fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
         use crate::capability::{Fit, Recognised};
-        let role = detect_file_role(&s.head);
+        let role = detect_file_role(s.input());
         (role != FileRole::Data).then(|| Recognised::new(role, Fit::Specific, role.describe()))
     }
 

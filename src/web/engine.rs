@@ -8,7 +8,9 @@
 use serde::Serialize;
 
 use super::protocol::Payload;
-use crate::capability::{Analysis, Capability, FileRole, Outcome, Progress, RoleFile, RunError, Session, detect_roles};
+use crate::capability::{
+    Analysis, Capability, FileRole, Outcome, Progress, RunError, Session, detect_roles, with_roles,
+};
 use crate::error::Error;
 use crate::ingest::InputFile;
 use crate::stats::bootstrap::Interval;
@@ -69,11 +71,7 @@ impl<C: Capability> Engine<C> {
         match files {
             Some(files) => {
                 let roles = detect_roles::<C>(&files).map_err(|e| belongs_elsewhere::<C>(e, &files))?;
-                let files: Vec<RoleFile> = files
-                    .into_iter()
-                    .zip(roles)
-                    .map(|((file, _), (role, detected))| RoleFile { file, role, detected })
-                    .collect();
+                let files = with_roles(files, roles);
                 self.session.run_unfinished(Some(&files), request, progress).map_err(|mut e| {
                     e.error = belongs_elsewhere_of::<C>(e.error, &files.iter().map(|f| &f.file).collect::<Vec<_>>());
                     e

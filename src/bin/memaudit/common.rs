@@ -268,7 +268,7 @@ pub(crate) fn inputs<C: Capability>(given: Vec<(PathBuf, Option<FileRole>)>) -> 
         }
         f
     })?;
-    Ok(files.into_iter().zip(roles).map(|((file, _), (role, detected))| RoleFile { file, role, detected }).collect())
+    Ok(capability::with_roles(files, roles))
 }
 
 /// Where a file this subcommand cannot read belongs, when another one reads it as its own
