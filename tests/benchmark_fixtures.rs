@@ -190,3 +190,23 @@ fn longmemeval_session_log_earns_source_credit_only() {
         assert!(r.cell(0, q, Target::Canonical).counted().is_none(), "no canonical memories");
     }
 }
+
+#[test]
+fn data_without_runs_is_read_and_said_to_score_nothing() {
+    // The LongMemEval snapshot alone: 12 queries and their sessions, no system's ranked lists.
+    let files = [fixture("BriefBench/longmemeval_s_cleaned_snapshot.json")];
+    let roles = memaudit::capability::assign_roles::<memaudit::audit::unit::Rescore>(
+        files.iter().map(|f| (f.clone(), None)).collect(),
+    )
+    .unwrap();
+    let (_, r) = memaudit::capability::run_once::<memaudit::audit::unit::Rescore>(
+        &roles,
+        &Settings::default(),
+        &mut memaudit::capability::quiet(),
+    )
+    .unwrap();
+    assert_eq!(r.reading.counts.ranked_lists, 0);
+    let hs = memaudit::capability::headlines::<memaudit::audit::unit::Rescore>(&r);
+    assert_eq!(hs[0].text, "No system's ranked lists were read: nothing was scored");
+    assert!(hs[0].evidence.starts_with("the files hold 12 queries and 1754 memories only"), "{}", hs[0].evidence);
+}

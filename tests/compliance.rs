@@ -375,3 +375,26 @@ fn ids_are_not_conditions() {
     assert!(r.pooled.is_empty());
     assert!(r.populations.unused.iter().any(|u| u.column == "task"), "{:?}", r.populations.unused);
 }
+
+#[test]
+fn a_table_of_aggregates_one_row_per_arm_is_said_to_be_one() {
+    // BriefBench's `paper_realcode_pooled.csv` as shipped: the paper's pooled numbers, one row
+    // per arm. Read as rows, every interval is one value: the first headline says so.
+    let pooled = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/fixtures/external/BriefBench/paper_realcode_pooled.csv"),
+    )
+    .unwrap();
+    let r = run_on(vec![InputFile::new("paper_realcode_pooled.csv", pooled)], &ComplianceRequest::default()).unwrap();
+    assert!(r.arms.iter().all(|a| a.n == 1));
+    let hs = memaudit::capability::headlines::<Compliance>(&r);
+    assert_eq!(
+        hs[0].text,
+        "Every arm has a single row: these look like aggregates (one row per arm), not per-task rows"
+    );
+    assert!(hs[0].evidence.starts_with("8 arms, each of n = 1"), "{}", hs[0].evidence);
+    // Per-task rows are not: the released rows have many rows per arm.
+    let per_task = run_on(vec![rows()], &request()).unwrap();
+    let hs = memaudit::capability::headlines::<Compliance>(&per_task);
+    assert!(!hs.iter().any(|h| h.text.starts_with("Every arm has a single row")));
+}

@@ -60,7 +60,7 @@ fn the_released_files_are_triaged_by_their_content() {
             "external/memobase",
             "external/longmemeval-judged",
         ]),
-        &ReleaseRequest { only },
+        &ReleaseRequest { only, ..ReleaseRequest::default() },
     );
     let expect: &[(&str, FileStatus, &[&str])] = &[
         ("external/ranx/run.json", FileStatus::Read, &["trec-eval 1"]),

@@ -762,6 +762,58 @@ test('release page: the default page; one drop of several families is routed and
   await page.close();
 });
 
+test('a folder dropped on the page is walked as memaudit audit walks it: the same names, hidden files passed over', async () => {
+  // A folder on disk, dropped as the operating system drops it (CDP drag with a path).
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-drop-'));
+  const dir = path.join(parent, 'paper');
+  fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });
+  fs.mkdirSync(path.join(dir, '.git'));
+  fs.copyFileSync(file('compliance.csv'), path.join(dir, 'compliance.csv'));
+  fs.copyFileSync(file('demo-labels.csv'), path.join(dir, 'sub', 'labels.csv'));
+  fs.writeFileSync(path.join(dir, '.hidden.csv'), 'not,read\n');
+  fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.waitForSelector('#page-audit:not([hidden]) #audit-file-input', { state: 'attached' });
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: 200, y: 200, data });
+  await waitReady(page, 'audit');
+  const want = JSON.parse(cli(['audit', 'paper', '--format', 'json'], { cwd: parent }));
+  assert.deepEqual(want.files.map((f) => f.file), ['paper/compliance.csv', 'paper/sub/labels.csv']);
+  const rows = await readRows(page, '#audit-files');
+  assert.deepEqual(rows.map((r) => [r.attrs.file, r.attrs.status]), want.files.map((f) => [f.file, f.status]), 'files');
+  assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON');
+  assert.equal(await page.$('#folder-error'), null);
+  assertClean(log);
+  await page.close();
+  fs.rmSync(parent, { recursive: true, force: true });
+});
+
+test('the grouping is edited on the page as with --leave-out, --apart and --route, and the CLI gives the same', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.waitForSelector('#page-audit:not([hidden]) #audit-file-input', { state: 'attached' });
+  const files = ['compliance.csv', 'demo-labels.csv', 'routing.csv'];
+  await page.setInputFiles('#audit-file-input', files.map(file));
+  await waitReady(page, 'audit');
+  await page.click('#audit-edit summary');
+  // Leave the compliance rows out: the same as memaudit audit … --leave-out compliance.csv.
+  const index = files.indexOf('compliance.csv');
+  await page.click(`#audit-leave-${index}`);
+  await page.waitForSelector('#audit-files tr[data-file="compliance.csv"][data-status="left_out"]', { timeout: 60_000 });
+  await waitReady(page, 'audit');
+  assert.equal(await page.inputValue('#audit-leave-out'), 'compliance.csv');
+  const want = JSON.parse(inWork(['audit', ...files, '--leave-out', 'compliance.csv', '--format', 'json']));
+  assert.equal(want.files.find((f) => f.file === 'compliance.csv').status, 'left_out');
+  assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON, compliance left out');
+  // A name that is no file of the release is refused, in the page's words as in the CLI's.
+  const err = cliError(['audit', ...files.map(file), '--apart', 'nothing.csv']);
+  assert.match(err, /invalid setting `apart`: `nothing\.csv` names no file of the release/);
+  assertClean(log);
+  await page.close();
+});
+
 test('a file dropped on a page that does not read it names the page that does, as the CLI does', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}#labels`);

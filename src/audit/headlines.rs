@@ -13,6 +13,20 @@ use crate::model::Target;
 /// The headlines of a rescoring report (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &Report) -> Vec<Headline> {
     let mut out = Vec::new();
+    let counts = &r.reading.counts;
+    if counts.ranked_lists == 0 {
+        // Data without runs: read, and nothing scored — said first, never shown as a result.
+        out.push(Headline::alert(
+            "No system's ranked lists were read: nothing was scored",
+            format!(
+                "the files hold {} and {} only; add the systems' ranked runs (runs.jsonl, per-hit rows, a TREC run, \
+                 a LongMemEval retrieval log) to rescore them",
+                count(counts.queries, "query", "queries"),
+                count(counts.memories, "memory", "memories")
+            ),
+            RescoreTable::Coverage,
+        ));
+    }
     let method = format!(
         "{}% paired percentile bootstrap, B = {}, seed {}, no correction for the {} pair(s)",
         percent(r.settings.confidence),

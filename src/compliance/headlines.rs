@@ -14,6 +14,18 @@ fn in_group(g: &str) -> String {
 pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
     let mut hs = Vec::new();
     let level = percent(r.settings.bootstrap.confidence);
+    if !r.arms.is_empty() && r.arms.iter().all(|a| a.n == 1) {
+        // A paper's table of aggregates read as rows: each "interval" is one value.
+        hs.push(Headline::alert(
+            "Every arm has a single row: these look like aggregates (one row per arm), not per-task rows",
+            format!(
+                "{}, each of n = 1: the intervals have width zero and measure no uncertainty; give the per-task rows \
+                 behind them",
+                count(r.arms.len(), "arm", "arms")
+            ),
+            ComplianceTable::Arms,
+        ));
+    }
     if r.missing.count > 0 {
         let e = &r.missing.examples[0];
         hs.push(Headline::finding(

@@ -35,6 +35,19 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
             )
         })
         .collect();
+    // A rater column of the same name in several wide files is read as one rater: said, since
+    // one-file-per-rater releases often name every rater's column alike.
+    for (rater, files) in shared_rater_columns(r) {
+        hs.push(Headline::finding(
+            format!("The rater column `{rater}` is in {} files, read as one rater", files.len()),
+            format!(
+                "{}: their labels are pooled as one rater's (a second label for an item is a repeat); rename the column \
+                 in each file to keep them apart",
+                files.join(", ")
+            ),
+            LabelsTable::Distribution,
+        ));
+    }
     let level = format!("{}%", percent(r.settings.bootstrap.confidence));
     let p = &r.problems;
     if p.conflicts.count > 0 {
@@ -151,4 +164,23 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
         ));
     }
     hs
+}
+
+/// The wide files' rater columns named alike in several files: (column, files).
+fn shared_rater_columns(r: &LabelsReport) -> Vec<(String, Vec<String>)> {
+    let mut by: Vec<(String, Vec<String>)> = Vec::new();
+    for reading in &r.readings {
+        for c in &reading.rater_columns {
+            match by.iter_mut().find(|(n, _)| n == c) {
+                Some((_, files)) => {
+                    if !files.contains(&reading.file) {
+                        files.push(reading.file.clone());
+                    }
+                }
+                None => by.push((c.clone(), vec![reading.file.clone()])),
+            }
+        }
+    }
+    by.retain(|(_, files)| files.len() > 1);
+    by
 }

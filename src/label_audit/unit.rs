@@ -113,6 +113,38 @@ pub struct LoadedLabels {
     pub files: Vec<FileSummary>,
 }
 
+/// The most classes a rater's file is taken to have when recognised by its content.
+const MAX_SNIFFED_CLASSES: usize = 20;
+
+/// A table of two columns, an item and a label column (any name), whose labels are words, not
+/// numbers (a column of numbers is read as outcomes, never as labels).
+fn one_raters_labels(s: &crate::ingest::sniff::Sniff<'_>) -> bool {
+    use super::read::ITEM_COLUMNS;
+    let cols = s.columns();
+    if cols.len() != 2 {
+        return false;
+    }
+    let Some(item) = cols.iter().position(|c| ITEM_COLUMNS.iter().any(|n| c.eq_ignore_ascii_case(n))) else {
+        return false;
+    };
+    let Ok(rows) = crate::ingest::table::rows(s.input()) else {
+        return false;
+    };
+    let labels: Vec<&str> =
+        rows.records.iter().map(|(_, r)| r[1 - item].trim()).filter(|v| !crate::ingest::table::is_missing(v)).collect();
+    // Labels are a few short classes (a column of texts, e.g. queries, is not); a blank template,
+    // every label missing, is a rater's file too (its labels are counted missing).
+    let mut classes: Vec<&str> = labels.clone();
+    classes.sort_unstable();
+    classes.dedup();
+    !rows.records.is_empty()
+        && classes.len() <= MAX_SNIFFED_CLASSES
+        && (labels.len() < 2 || classes.len() < labels.len())
+        && labels.iter().all(|v| {
+            v.len() <= 40 && v.parse::<f64>().is_err() && !matches!(v.to_ascii_lowercase().as_str(), "true" | "false")
+        })
+}
+
 impl Capability for Labels {
     const ANALYSIS: Analysis = Analysis::Labels;
     const TITLE: &'static str = "Labels";
@@ -149,6 +181,17 @@ impl Capability for Labels {
         }
         if s.has_column(RATER_COLUMNS) && s.has_column(LABEL_COLUMNS) {
             Some(Recognised::new(FileRole::Labels, Fit::Specific, "an item, a rater and a label column").by_columns(s))
+        } else if one_raters_labels(s) {
+            // One rater's file of a release with one file per rater: read with the other raters'
+            // files of its folder (wide tables, each file's label column one rater).
+            Some(
+                Recognised::new(
+                    FileRole::Labels,
+                    Fit::Specific,
+                    "an item and one column of text labels (one rater's file)",
+                )
+                .by_folder(&s.file.name),
+            )
         } else {
             None
         }

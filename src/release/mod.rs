@@ -17,9 +17,14 @@
 //! are analysed apart. A file routed nowhere is listed with what it looks like and what the
 //! analyses of its shape need; nothing is dropped without a word.
 //!
+//! The triage is the user's to edit ([`edits`]): files left out, set apart in a group of their
+//! own, or sent to one analysis of those that recognise them — each stated in the report's
+//! settings and in the file's note.
+//!
 //! This unit stands above the others: it names them only through the list of capabilities
 //! (`crate::registry`).
 
+pub mod edits;
 pub mod headlines;
 pub mod table;
 pub mod text;

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::edits::Edits;
 use crate::capability::{Analysis, Capability, Fit, Progress, Recognised, RoleFile, Together, quiet};
+use crate::error::{Error, Result};
 use crate::file_role::FileRole;
 use crate::headline::Headline;
 use crate::ingest::InputFile;
@@ -23,6 +25,8 @@ crate::choice! {
         NotRead = "not_read",
         /// An archive: its files are listed after it, each with its own status.
         Unpacked = "unpacked",
+        /// Left out of every analysis by the setting `leave_out`.
+        LeftOut = "left_out",
     }
 }
 
@@ -199,12 +203,21 @@ struct Group {
     layout: String,
     key: String,
     together: Together,
+    /// Set apart by the user: no other file of its analysis joins it but companions.
+    apart: bool,
     files: Vec<(usize, FileRole)>,
 }
 
 /// Triage of `files` (an archive's own row is added by the caller): each file's recognitions
 /// and the groups, in the analyses' order.
-pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) -> (Vec<FileTriage>, Vec<AnalysisRun>) {
+pub fn triage(
+    files: &[InputFile],
+    only: &[Analysis],
+    edits: &Edits,
+    progress: Progress<'_>,
+) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>)> {
+    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    edits.check_names(&names)?;
     let mut rows = Vec::with_capacity(files.len());
     let mut recognised: Vec<Vec<(Analysis, Recognised)>> = Vec::with_capacity(files.len());
     let mut shapes = Vec::with_capacity(files.len());
@@ -225,10 +238,11 @@ pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) ->
             status: FileStatus::NotRead,
             note: String::new(),
         });
-        recognised.push(recs);
+        recognised.push(edited(recs, &f.name, edits)?);
         shapes.push(sniff.shape);
     }
-    let mut groups = form_groups(&recognised);
+    let apart: Vec<bool> = files.iter().map(|f| edits.is_apart(&f.name)).collect();
+    let mut groups = form_groups(&recognised, &apart);
     if !only.is_empty() {
         groups.retain(|g| only.contains(&g.analysis));
     }
@@ -260,18 +274,51 @@ pub fn triage(files: &[InputFile], only: &[Analysis], progress: Progress<'_>) ->
         runs.push(run);
     }
     for (i, row) in rows.iter_mut().enumerate() {
-        settle(row, &shapes[i], &recognised[i], &runs, &files[i]);
+        match edits.left_out(&files[i].name) {
+            Some(entry) => {
+                row.status = FileStatus::LeftOut;
+                row.note = neutral(&Edits::left_out_note(entry));
+            }
+            None => settle(row, &shapes[i], &recognised[i], &runs, &files[i]),
+        }
     }
-    (rows, runs)
+    Ok((rows, runs))
+}
+
+/// The recognitions of `file` that route it, after the user's edits: none when it is left
+/// out; only those of the analyses `route` sends it to (each must recognise it).
+fn edited(recs: Vec<(Analysis, Recognised)>, file: &str, edits: &Edits) -> Result<Vec<(Analysis, Recognised)>> {
+    if edits.left_out(file).is_some() {
+        return Ok(Vec::new());
+    }
+    let to = edits.routes(file);
+    if to.is_empty() {
+        return Ok(recs);
+    }
+    if let Some(a) = to.iter().find(|a| !recs.iter().any(|(r, _)| r == *a)) {
+        let who: Vec<String> = recs.iter().map(|(r, rec)| format!("{r} ({})", rec.role.describe())).collect();
+        return Err(Error::setting(
+            "route",
+            format!(
+                "`{file}` cannot go to {a}: {a} does not recognise it ({})",
+                if who.is_empty() {
+                    "no analysis recognises it".to_string()
+                } else {
+                    format!("recognised by {}", who.join(", "))
+                }
+            ),
+        ));
+    }
+    Ok(recs.into_iter().filter(|(a, _)| to.contains(a)).collect())
 }
 
 /// The groups: specific recognitions first, generic ones for files nothing claims, companions
 /// into the groups of their analysis.
-fn form_groups(recognised: &[Vec<(Analysis, Recognised)>]) -> Vec<Group> {
+fn form_groups(recognised: &[Vec<(Analysis, Recognised)>], apart: &[bool]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let join = |groups: &mut Vec<Group>, i: usize, a: Analysis, r: &Recognised| match groups
         .iter_mut()
-        .find(|g| g.analysis == a && r.same_key(&g.layout, &g.key))
+        .find(|g| !g.apart && !apart[i] && g.analysis == a && r.same_key(&g.layout, &g.key))
     {
         Some(g) => g.files.push((i, r.role)),
         None => groups.push(Group {
@@ -279,6 +326,7 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>]) -> Vec<Group> {
             layout: r.layout.clone(),
             key: r.group.clone(),
             together: r.together,
+            apart: apart[i],
             files: vec![(i, r.role)],
         }),
     };
@@ -312,6 +360,9 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>]) -> Vec<Group> {
 fn grouping(g: &Group) -> String {
     let n = g.files.len();
     let what = if n == 1 { "its one file".to_string() } else { format!("its {n} files") };
+    if g.apart {
+        return neutral(&format!("{what}: set apart by {}", crate::fields::mention("apart")));
+    }
     match g.together {
         Together::Release => format!("{what}: every file of the release this analysis reads"),
         Together::Folder if g.key.is_empty() => format!("{what}: the files outside any folder this analysis reads"),
@@ -448,7 +499,7 @@ mod tests {
     }
 
     fn triaged(files: &[InputFile]) -> (Vec<FileTriage>, Vec<AnalysisRun>) {
-        triage(files, &[], &mut quiet())
+        triage(files, &[], &Edits::default(), &mut quiet()).unwrap()
     }
 
     fn row<'a>(rows: &'a [FileTriage], name: &str) -> &'a FileTriage {
@@ -563,11 +614,87 @@ mod tests {
     #[test]
     fn only_the_analyses_asked_for_run() {
         let outcomes = "item,arm,correct\nq1,a,1\nq1,b,0\n";
-        let (rows, runs) =
-            triage(&[file("o.csv", outcomes), file("c.csv", COMPLIANCE)], &[Analysis::Compliance], &mut quiet());
+        let (rows, runs) = triage(
+            &[file("o.csv", outcomes), file("c.csv", COMPLIANCE)],
+            &[Analysis::Compliance],
+            &Edits::default(),
+            &mut quiet(),
+        )
+        .unwrap();
         assert_eq!(runs.iter().map(|r| r.analysis).collect::<Vec<_>>(), [Analysis::Compliance]);
         let o = row(&rows, "o.csv");
         assert_eq!(o.status, FileStatus::NotRead);
         assert!(o.note.ends_with("for compare, not among the analyses asked for"), "{}", o.note);
+    }
+
+    fn edited_triage(files: &[InputFile], edits: Edits) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>)> {
+        triage(files, &[], &edits, &mut quiet())
+    }
+
+    #[test]
+    fn the_user_leaves_files_out_sets_them_apart_and_routes_them() {
+        let later = COMPLIANCE.replace(",t1,", ",u1,").replace(",t2,", ",u2,").replace(",t3,", ",u3,");
+        let third = COMPLIANCE.replace(",t1,", ",v1,").replace(",t2,", ",v2,").replace(",t3,", ",v3,");
+        let files = [file("r/a.csv", COMPLIANCE), file("r/b.csv", &later), file("s/c.csv", &third)];
+        // As found: the three tables of one layout are one comparison of compliance.
+        let (_, runs) = triaged(&files);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].files.len(), 3);
+        // Left out: a folder names every file below it; the rest run.
+        let edits = Edits { leave_out: vec!["r".into()], ..Edits::default() };
+        let (rows, runs) = edited_triage(&files, edits).unwrap();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].files.iter().map(|f| f.file.as_str()).collect::<Vec<_>>(), ["s/c.csv"]);
+        let a = row(&rows, "r/a.csv");
+        assert_eq!(a.status, FileStatus::LeftOut);
+        assert_eq!(a.note, "left out by `leave_out` (`r`)");
+        assert!(a.routed.is_empty());
+        assert!(!a.recognised.is_empty(), "what it is stays listed");
+        // Apart: a group of its own.
+        let edits = Edits { apart: vec!["s/c.csv".into()], ..Edits::default() };
+        let (_, runs) = edited_triage(&files, edits).unwrap();
+        assert_eq!(runs.iter().map(|r| r.files.len()).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(runs[1].grouping, "its one file: set apart by `apart`");
+        assert_eq!(runs[1].status, RunStatus::Ran);
+        // Routed: a compliance table also reads as outcomes; sent to the comparison, it goes
+        // there and not to the compliance analysis.
+        let edits = Edits { route: vec![(Analysis::Compare, "s/c.csv".into())], ..Edits::default() };
+        let (rows, runs) = edited_triage(&files, edits).unwrap();
+        assert_eq!(row(&rows, "s/c.csv").routed, ["compare"]);
+        assert_eq!(runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["compare", "compliance"]);
+        // Never to an analysis that does not recognise it, never a name that is not a file.
+        let edits = Edits { route: vec![(Analysis::Labels, "s/c.csv".into())], ..Edits::default() };
+        let e = edited_triage(&files, edits).unwrap_err().to_string();
+        assert!(e.contains("`s/c.csv` cannot go to labels: labels does not recognise it (recognised by "), "{e}");
+        let e =
+            edited_triage(&files, Edits { apart: vec!["s/d.csv".into()], ..Edits::default() }).unwrap_err().to_string();
+        assert!(e.starts_with("invalid setting `apart`: `s/d.csv` names no file of the release"), "{e}");
+    }
+
+    #[test]
+    fn one_file_per_rater_goes_to_labels_with_its_folder_and_texts_do_not() {
+        let rater = "item,label\n0,NONE\n1,COMPACT\n2,COMPACT\n3,DIFFUSE\n";
+        let key = "item,author_label\n0,NONE\n1,COMPACT\n2,DIFFUSE\n3,DIFFUSE\n";
+        let blank = "item,label\n0,\n1,\n2,\n3,\n";
+        let queries = "id,text\n0,where did she go\n1,what did he buy\n2,when was it\n";
+        let files = [
+            file("a/template.csv", blank),
+            file("a/rater2.csv", rater),
+            file("a/key.csv", key),
+            file("a/queries.csv", queries),
+        ];
+        let (rows, runs) = triaged(&files);
+        let labels: Vec<&AnalysisRun> = runs.iter().filter(|r| r.analysis == Analysis::Labels).collect();
+        assert_eq!(labels.len(), 1, "{runs:?}");
+        let names: Vec<&str> = labels[0].files.iter().map(|f| f.file.as_str()).collect();
+        assert_eq!(names, ["a/template.csv", "a/rater2.csv", "a/key.csv"]);
+        assert_eq!(labels[0].status, RunStatus::Ran, "{}", labels[0].message);
+        // Two files name their rater column alike: read as one rater, and said so.
+        assert!(
+            labels[0].headlines.iter().any(|h| h.text == "The rater column `label` is in 2 files, read as one rater"),
+            "{:?}",
+            labels[0].headlines
+        );
+        assert!(!row(&rows, "a/queries.csv").recognised.iter().any(|r| r.analysis == Analysis::Labels));
     }
 }

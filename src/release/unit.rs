@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::edits::Edits;
 use super::table::{ReleaseTable, table};
 use super::triage::{FileStatus, FileTriage, ReleaseReport, triage};
 use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Validate};
@@ -23,11 +24,25 @@ crate::fields! {
     pub struct ReleaseRequest {
         only: Vec<String> = Vec::new(), label "analyses",
             help "Run only these analyses (e.g. compare, reclaim); every one that applies when none is named.";
+        leave_out: Vec<String> = Vec::new(), via crate::fields::Entries, label "files left out",
+            help "Files no analysis reads here (a file's name as the files table shows it, or a folder: every file below it); each is listed as left out.";
+        apart: Vec<String> = Vec::new(), via crate::fields::Entries, label "files apart",
+            help "Files (or folders) each analysis runs on in a group of their own, not with the files triage groups them with.";
+        route: Vec<String> = Vec::new(), via crate::fields::Entries, label "routes",
+            help "ANALYSIS:FILE entries (e.g. compare:results/a.csv): the file (or every file of the folder) goes to this analysis only, of those that recognise it.";
+    }
+}
+
+impl ReleaseRequest {
+    /// The edits of the triage this request states.
+    pub fn edits(&self) -> Result<Edits> {
+        Edits::parse(&self.leave_out, &self.apart, &self.route)
     }
 }
 
 impl Validate for ReleaseRequest {
     fn validate(&self) -> Result<()> {
+        self.edits()?;
         for name in &self.only {
             match <Analysis as crate::choice::Choice>::parse(name.trim()) {
                 Some(Analysis::Audit) => {
@@ -141,7 +156,7 @@ impl Capability for ReleaseAudit {
     fn run(l: &LoadedRelease, q: &ReleaseRequest, progress: Progress<'_>) -> Result<ReleaseReport> {
         let only: Vec<Analysis> =
             q.only.iter().filter_map(|n| <Analysis as crate::choice::Choice>::parse(n.trim())).collect();
-        let (rows, analyses) = triage(&l.files, &only, progress);
+        let (rows, analyses) = triage(&l.files, &only, &q.edits()?, progress)?;
         let mut files = l.archives.clone();
         files.extend(rows);
         progress(Phase::Analysing, "done", 1.0);

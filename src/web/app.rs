@@ -21,6 +21,7 @@ use yew::prelude::*;
 use super::bridge::{self, Group, Listener};
 use super::components::ReportRef;
 use super::dom::source_files;
+use super::dropped_folders;
 use super::pages::{Dropped, Handoff, Page, PageInfo, PageProps, PageState, Screen};
 use super::protocol::SourceFile;
 
@@ -196,6 +197,10 @@ pub enum Msg {
     State(Page, PageState),
     Dragging(bool),
     Drop(Vec<SourceFile>),
+    /// A dropped folder is being read (its files follow as `Drop`).
+    ReadingFolder,
+    /// A dropped folder could not be read, in words.
+    FolderFailed(String),
     /// Guest: files the host handed over for one of this module's pages.
     DropOn(Page, Vec<SourceFile>),
     UseRescoring(ReportRef, String),
@@ -235,6 +240,8 @@ pub struct App<P: PageSet> {
     dropped: Option<(Page, Dropped)>,
     rescoring: Option<Handoff>,
     dragging: bool,
+    /// A dropped folder being read, or why it could not be.
+    folder: Option<Result<(), String>>,
     guests: HashMap<Group, Guest>,
     _listeners: Vec<Listener>,
     _pages: PhantomData<P>,
@@ -329,6 +336,7 @@ impl<P: PageSet> Component for App<P> {
             dropped: None,
             rescoring: None,
             dragging: false,
+            folder: None,
             guests: HashMap::new(),
             _listeners: listeners,
             _pages: PhantomData,
@@ -363,8 +371,18 @@ impl<P: PageSet> Component for App<P> {
                 self.dragging = d;
                 changed
             }
+            Msg::ReadingFolder => {
+                self.dragging = false;
+                self.folder = Some(Ok(()));
+                true
+            }
+            Msg::FolderFailed(e) => {
+                self.folder = Some(Err(e));
+                true
+            }
             Msg::Drop(files) => {
                 self.dragging = false;
+                self.folder = None;
                 if P::owns(self.page) {
                     self.drop_on(self.page, files);
                     return true;
@@ -450,11 +468,36 @@ impl<P: PageSet> Component for App<P> {
             // Moving between child elements also fires dragleave; only leaving the page counts.
             e.related_target().is_none().then_some(Msg::Dragging(false))
         });
-        let ondrop = link.callback(|e: DragEvent| {
+        let folder_link = link.clone();
+        let ondrop = link.callback(move |e: DragEvent| {
             e.prevent_default();
-            let files = source_files(e.data_transfer().and_then(|d| d.files()));
+            let Some(dt) = e.data_transfer() else {
+                return Msg::Dragging(false);
+            };
+            // A folder is walked after the event (its entries are taken now, while they last).
+            if let Some(entries) = dropped_folders::entries_with_folders(&dt) {
+                let link = folder_link.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    link.send_message(match dropped_folders::files_below(entries).await {
+                        Ok(files) if files.is_empty() => Msg::FolderFailed("the folder dropped holds no files".into()),
+                        Ok(files) => Msg::Drop(files),
+                        Err(e) => Msg::FolderFailed(e),
+                    });
+                });
+                return Msg::ReadingFolder;
+            }
+            let files = source_files(dt.files());
             if files.is_empty() { Msg::Dragging(false) } else { Msg::Drop(files) }
         });
+        let folder_note = match &self.folder {
+            None => html! {},
+            Some(Ok(())) => html! {
+                <p id="folder-reading" class="hint" role="status">{ "Reading the folder dropped…" }</p>
+            },
+            Some(Err(e)) => html! {
+                <p id="folder-error" class="error-box" role="alert">{ format!("Could not read the folder dropped: {e}") }</p>
+            },
+        };
         let state = self.states.get(&self.page).copied().unwrap_or_default();
         html! {
             <div class={classes!("app", self.dragging.then_some("dragging"))} data-state={state.name()}
@@ -475,6 +518,7 @@ impl<P: PageSet> Component for App<P> {
                         }) }
                     </nav>
                     <super::limits::InputLimits />
+                    { folder_note }
                 </header>
                 { pages::<P>(&views) }
                 { for Group::ALL.into_iter().filter(|g| P::GROUP.is_some_and(|own| own != *g)).map(|g| self.guest_view(g)) }

@@ -11,6 +11,7 @@ pub mod channel;
 pub mod codec;
 pub mod components;
 pub mod dom;
+pub mod dropped_folders;
 pub mod engine;
 pub mod format;
 pub mod helper;

@@ -80,6 +80,54 @@ fn analysis_card(page: &ToolPage<Release>, ui: &Ui<Release>, a: &AnalysisRun) ->
     }
 }
 
+/// The draft with `entry` added to the list setting `field` (`leave_out`, `apart`, `route`).
+fn add_entry(d: &mut Draft, field: &str, entry: &str) {
+    let now = d.text(field).trim().to_string();
+    let text = if now.is_empty() { entry.to_string() } else { format!("{now}; {entry}") };
+    d.set(field, text);
+}
+
+/// The triage, editable file by file: leave a file out, set it apart in a group of its own, or
+/// send it to one of the analyses that recognise it. Each button adds an entry to the settings
+/// `leave_out`, `apart` or `route` (shown in the form, where an entry can be taken back) and
+/// analyses again.
+fn grouping_editor(r: &crate::release::ReleaseReport, ui: &Ui<Release>) -> Html {
+    let edit = |field: &'static str| ui.apply_with(move |d: &mut Draft, entry: String| add_entry(d, field, &entry));
+    let (leave, apart, route) = (edit("leave_out"), edit("apart"), edit("route"));
+    let button = |id: String, label: String, cb: &Callback<String>, entry: String| {
+        let cb = cb.clone();
+        html! { <button type="button" class="secondary small" id={id} onclick={Callback::from(move |_| cb.emit(entry.clone()))}>{ label }</button> }
+    };
+    let rows = r.files.iter().enumerate().filter(|(_, f)| {
+        f.status != crate::release::FileStatus::Unpacked
+            && f.status != crate::release::FileStatus::LeftOut
+            && !f.recognised.is_empty()
+    });
+    html! {
+        <details id="audit-edit" class="grouping-editor">
+            <summary>{ "Edit the grouping" }</summary>
+            <p class="hint">{ "Each button adds an entry to the settings above (files left out, files apart, routes) and runs the audit again;                 take an entry back there. The command line takes the same entries: --leave-out, --apart, --route ANALYSIS:FILE." }</p>
+            <ul class="plain">
+                { for rows.map(|(i, f)| {
+                    let sends = f.recognised.iter().map(|rec| rec.analysis).filter(|a| {
+                        f.routed.len() != 1 || f.routed[0].split(' ').next() != Some(a.name())
+                    });
+                    let mut seen = Vec::new();
+                    html! {
+                        <li data-file={f.file.clone()}>
+                            <code>{ f.file.clone() }</code>{ " " }
+                            { button(format!("audit-leave-{i}"), "Leave out".into(), &leave, f.file.clone()) }
+                            { button(format!("audit-apart-{i}"), "Set apart".into(), &apart, f.file.clone()) }
+                            { for sends.filter(|a| { let new = !seen.contains(a); seen.push(*a); new }).map(|a| button(
+                                format!("audit-route-{i}-{a}"), format!("Only to {a}"), &route, format!("{a}:{}", f.file))) }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </details>
+    }
+}
+
 impl Tool for Release {
     type Capability = crate::release::ReleaseAudit;
     const INTAKE_TITLE: &'static str = "A release: files, a folder or an archive";
@@ -143,6 +191,7 @@ impl Tool for Release {
                         or as a companion of other files), where it went and what became of it." }</p> }}>
                     { table_grid("audit-files", &t(ReleaseTable::Files).without(&["sha256"]), look, &r.files, &[],
                         |f: &FileTriage| RowAttrs::data(vec![("data-file", f.file.clone()), ("data-status", f.status.name().to_string())])) }
+                    { grouping_editor(r, ui) }
                 </Section>
                 <Section id="audit-analyses-card" title="Every analysis"
                     exports={table_exports(ReleaseTable::Analyses, b, table_of, |b| to_json(&b.report.analyses))}
