@@ -209,6 +209,34 @@ macro_rules! files_read {
     };
 }
 
+/// The three views of a unit's report that only call its own modules — its tables
+/// ([`Capability::table`]), its headlines and its text — written once inside its
+/// `impl Capability`: `crate::report_views!(table: table, headlines: super::headlines::headlines,
+/// text: text::render_text);` (`table?` for a table function that can refuse).
+#[macro_export]
+macro_rules! report_views {
+    (table: $table:path, headlines: $headlines:path, text: $text:path $(,)?) => {
+        fn table(report: &Self::Report, which: Self::Table) -> $crate::error::Result<$crate::report::Table> {
+            Ok($table(report, which))
+        }
+        $crate::report_views!(@rest $headlines, $text);
+    };
+    (table? $table:path, headlines: $headlines:path, text: $text:path $(,)?) => {
+        fn table(report: &Self::Report, which: Self::Table) -> $crate::error::Result<$crate::report::Table> {
+            $table(report, which)
+        }
+        $crate::report_views!(@rest $headlines, $text);
+    };
+    (@rest $headlines:path, $text:path) => {
+        fn headlines(report: &Self::Report) -> Vec<$crate::headline::Headline> {
+            $headlines(report)
+        }
+        fn render_text(report: &Self::Report) -> String {
+            $text(report)
+        }
+    };
+}
+
 /// One plot, drawn as SVG by the same plotters code as the viewer's canvas.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Figure {

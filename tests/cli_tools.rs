@@ -374,7 +374,9 @@ fn claims_config_mismatch_and_duplicate_query_id() {
     // text: the warning is printed
     let out = run(&["claims", "--data", p, "--bootstrap", "200", "--no-sweep"]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("DuplicateQueryId") && text.contains("warning: query ids given twice"), "{text}");
+    // (named as the JSON and docs/formats.md name it, never by its Rust name)
+    assert!(text.contains("duplicate_query_id") && text.contains("warning: query ids given twice"), "{text}");
+    assert!(!text.contains("DuplicateQueryId"), "{text}");
     // a contrast limits the prompt comparison to its pair (vanilla:spec is the same pair)
     let v = json_of(&["claims", "--data", p, "--bootstrap", "200", "--contrast", "vanilla:spec", "--format", "json"]);
     assert!(v["findings"].as_array().unwrap().iter().any(|f| f["row"] == "icl_banking77/k=10/vanilla-spec"));

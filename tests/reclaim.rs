@@ -254,6 +254,13 @@ fn rescored_cells_report_parser_drift() {
     assert_eq!((w.emit_lossy, w.emit_blank, w.delta, w.pairing.as_str()), (Some(0.5), Some(0.0), Some(0.5), "paired"));
     let stored = analyze(&t, &ReclaimSettings { score: ScoreMode::Stored, ..Default::default() });
     assert_eq!((stored.cells[0].recovered, stored.cells[0].rescored), (1, 0));
+    // Keys that cover some trials only: the text says of how many.
+    let mut partly = t.clone();
+    partly[1].reply = None;
+    let report = analyze(&partly, &ReclaimSettings::default());
+    assert_eq!((report.cells[0].rescored, report.cells[0].n), (1, 2));
+    let text = memaudit::reclaim::render_text(&report);
+    assert!(text.contains("1 of 2 (0 differ)"), "{text}");
 }
 
 // ---------------------------------------------------------------------------------------------

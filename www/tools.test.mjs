@@ -14,6 +14,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -785,6 +786,34 @@ test('a folder dropped on the page is walked as memaudit audit walks it: the sam
   assert.deepEqual(rows.map((r) => [r.attrs.file, r.attrs.status]), want.files.map((f) => [f.file, f.status]), 'files');
   assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON');
   assert.equal(await page.$('#folder-error'), null);
+  assertClean(log);
+  await page.close();
+  fs.rmSync(parent, { recursive: true, force: true });
+});
+
+test('an archive dropped whole: each analysis opens on its page with the files unpacked from it', async () => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'memaudit-archive-'));
+  fs.mkdirSync(path.join(parent, 'paper'));
+  fs.copyFileSync(file('compliance.csv'), path.join(parent, 'paper', 'compliance.csv'));
+  fs.copyFileSync(file('demo-labels.csv'), path.join(parent, 'paper', 'labels.csv'));
+  const archive = path.join(parent, 'paper.tar.gz');
+  execFileSync('tar', ['-czf', archive, '-C', parent, 'paper']);
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}`);
+  await page.waitForSelector('#page-audit:not([hidden]) #audit-file-input', { state: 'attached' });
+  await page.setInputFiles('#audit-file-input', archive);
+  await waitReady(page, 'audit');
+  const want = JSON.parse(cli(['audit', 'paper.tar.gz', '--format', 'json'], { cwd: parent }));
+  assert.deepEqual(want.files.map((f) => [f.file, f.status]), [
+    ['paper.tar.gz', 'unpacked'], ['paper.tar.gz/paper/compliance.csv', 'read'], ['paper.tar.gz/paper/labels.csv', 'read'],
+  ]);
+  assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON');
+  // Its compliance rows, unpacked in the page and handed over: the compliance page's numbers.
+  await page.click('#audit-open-compliance');
+  await page.waitForSelector('#page-compliance:not([hidden])');
+  await waitReady(page, 'compliance');
+  await checkHeadlines(page, '#compliance-headlines', JSON.parse(inWork(['compliance', '--input', 'compliance.csv', '--format', 'json'])), 'compliance');
+  assert.equal(await page.$('[id^="audit-open-error"]'), null);
   assertClean(log);
   await page.close();
   fs.rmSync(parent, { recursive: true, force: true });

@@ -10,7 +10,6 @@ use super::text;
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 
 /// Utilities, labels, the u histogram, positive rates and the non-circularity panel.
 pub struct Ablation;
@@ -110,19 +109,9 @@ impl Capability for Ablation {
         Ok(report)
     }
 
-    fn table(report: &AblationReport, which: AblationTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: text::render_text);
 
     fn figures(report: &AblationReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn headlines(report: &AblationReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &AblationReport) -> String {
-        text::render_text(report)
     }
 }

@@ -10,7 +10,6 @@ use super::text;
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 use crate::stats::bootstrap::Bootstrap;
 
 /// Answer alignment of two credit targets, the coverage confound and run identity.
@@ -158,15 +157,5 @@ impl Capability for Alignment {
         Ok(r)
     }
 
-    fn table(report: &AlignmentReport, which: AlignmentTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
-
-    fn headlines(report: &AlignmentReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &AlignmentReport) -> String {
-        text::render_text(report)
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: text::render_text);
 }

@@ -10,7 +10,6 @@ use super::{Profile, text};
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 
 /// Rescoring raw answers under scoring profiles, and the diff of two.
 pub struct Answers;
@@ -126,15 +125,5 @@ impl Capability for Answers {
         Ok(report)
     }
 
-    fn table(report: &AnswerReport, which: AnswersTable) -> Result<Table> {
-        table(report, which)
-    }
-
-    fn headlines(report: &AnswerReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &AnswerReport) -> String {
-        text::render_text(report)
-    }
+    crate::report_views!(table? table, headlines: super::headlines::headlines, text: text::render_text);
 }

@@ -13,7 +13,6 @@ use crate::conventions::Settings;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
 use crate::ingest::{self, InputFile, Loaded, Role};
-use crate::report::Table;
 use crate::rescore::rescore;
 
 /// Share of a load's progress given to building the dataset (reading takes the rest).
@@ -222,13 +221,7 @@ impl Capability for Rescore {
         })
     }
 
-    fn table(report: &Report, which: RescoreTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
-
-    fn render_text(report: &Report) -> String {
-        super::text::render_text(report)
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: super::text::render_text);
 
     fn figures(report: &Report) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
@@ -236,9 +229,5 @@ impl Capability for Rescore {
 
     fn inputs(_overview: &RescoreOverview, report: &Report) -> Vec<crate::attach::InputInfo> {
         input_files(report)
-    }
-
-    fn headlines(report: &Report) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
     }
 }

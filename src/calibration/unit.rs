@@ -10,7 +10,6 @@ use super::{AucPopulation, Route, Scale, text};
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 
 /// Routing and calibration diagnostics of a gated memory system.
 pub struct Calibration;
@@ -171,19 +170,9 @@ impl Capability for Calibration {
         Ok(r)
     }
 
-    fn table(report: &CalibrationReport, which: CalibrationTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: text::render_text);
 
     fn figures(report: &CalibrationReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn headlines(report: &CalibrationReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &CalibrationReport) -> String {
-        text::render_text(report)
     }
 }

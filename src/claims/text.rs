@@ -9,12 +9,12 @@ pub fn render_text(report: &ClaimsReport) -> String {
     let mut out = String::new();
     for c in &report.claims {
         out.push_str(&format!(
-            "{:<24} {:<16} reported {:>10} recomputed {:>10}  {:?}{}\n",
+            "{:<24} {:<16} reported {:>10} recomputed {:>10}  {}{}\n",
             c.claim_id,
-            format!("{:?}", c.kind).to_lowercase(),
+            serde_name(&c.kind),
             c.reported.map_or_else(|| opt(&c.reported_text), |v| v.to_string()),
             c.recomputed.map_or_else(|| opt(&c.recomputed_text), |v| format!("{v:.4}")),
-            c.verdict,
+            serde_name(&c.verdict),
             if c.reason.is_empty() { String::new() } else { format!(" — {}", c.reason) }
         ));
     }
@@ -26,7 +26,7 @@ pub fn render_text(report: &ClaimsReport) -> String {
         ));
     }
     for f in &report.findings {
-        out.push_str(&format!("{:?} [{}] {}: {}\n", f.kind, opt(&f.table), f.row, f.message));
+        out.push_str(&format!("{} [{}] {}: {}\n", serde_name(&f.kind), opt(&f.table), f.row, f.message));
     }
     for w in report.warnings.iter() {
         out.push_str(&format!("warning: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
@@ -34,7 +34,7 @@ pub fn render_text(report: &ClaimsReport) -> String {
     if let Some(s) = &report.sweep {
         for d in &s.deltas {
             out.push_str(&format!(
-                "delta {}−{} {} k={}: {:+.4} [{:+.4}, {:+.4}] n={} {:?}\n",
+                "delta {}−{} {} k={}: {:+.4} [{:+.4}, {:+.4}] n={} {}\n",
                 d.a,
                 d.b,
                 opt(&d.dataset),
@@ -43,9 +43,30 @@ pub fn render_text(report: &ClaimsReport) -> String {
                 d.stats.ci_low,
                 d.stats.ci_high,
                 d.stats.n_shared,
-                d.stats.label
+                serde_name(&d.stats.label)
             ));
         }
     }
     out
+}
+
+/// A value as the JSON report and `docs/formats.md` name it (`within_rounding`, `off_grid`), never
+/// its Rust name.
+fn serde_name<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_and_findings_are_named_as_the_json_names_them() {
+        assert_eq!(serde_name(&super::super::check::Verdict::WithinRounding), "within_rounding");
+        assert_eq!(serde_name(&super::super::lint::LintKind::OffGrid), "off_grid");
+    }
 }

@@ -19,7 +19,6 @@ use crate::distinct::first_seen;
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::ksweep::{ScoreColumns, ScoreTable, SweepSettings, read_scores, sweep};
-use crate::report::Table;
 use crate::stats::bootstrap::Bootstrap;
 
 /// The K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.
@@ -225,19 +224,9 @@ impl Capability for Claims {
         Ok(report)
     }
 
-    fn table(report: &ClaimsReport, which: ClaimsTable) -> Result<Table> {
-        table(report, which)
-    }
+    crate::report_views!(table? table, headlines: super::headlines::headlines, text: text::render_text);
 
     fn figures(report: &ClaimsReport) -> Vec<crate::attach::Figure> {
         report.sweep.as_ref().map(crate::ksweep::figures::figures).unwrap_or_default()
-    }
-
-    fn headlines(report: &ClaimsReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &ClaimsReport) -> String {
-        text::render_text(report)
     }
 }

@@ -12,7 +12,6 @@ use super::text;
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 use crate::stats::bootstrap::Bootstrap;
 
 /// Decision compliance measures of memory arms.
@@ -225,19 +224,9 @@ impl Capability for Compliance {
         Ok(r)
     }
 
-    fn table(report: &ComplianceReport, which: ComplianceTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: text::render_text);
 
     fn figures(report: &ComplianceReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn headlines(report: &ComplianceReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &ComplianceReport) -> String {
-        text::render_text(report)
     }
 }

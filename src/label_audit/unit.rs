@@ -12,7 +12,6 @@ use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase
 use crate::error::{Error, IngestError, Location, Result};
 use crate::fields::Entries;
 use crate::ingest::InputFile;
-use crate::report::Table;
 use crate::stats::bootstrap::Bootstrap;
 
 /// Agreement among raters on categorical labels.
@@ -263,15 +262,5 @@ impl Capability for Labels {
         Ok(report)
     }
 
-    fn table(report: &LabelsReport, which: LabelsTable) -> Result<Table> {
-        table(report, which)
-    }
-
-    fn headlines(report: &LabelsReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &LabelsReport) -> String {
-        text::render_text(report)
-    }
+    crate::report_views!(table? table, headlines: super::headlines::headlines, text: text::render_text);
 }

@@ -13,7 +13,6 @@ use crate::capability::{
 use crate::distinct::first_seen;
 use crate::error::{Error, IngestError, Location, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 use crate::stats::bootstrap::check_confidence;
 
 /// The write-time source-token probe on memory notes.
@@ -249,10 +248,10 @@ impl Capability for Probe {
         if chosen.is_empty() {
             let arms = first_seen(l.notes.iter().filter_map(|n| n.arm.clone()));
             return Err(Error::Empty(match &request.arm {
-                Some(a) => format!(
-                    "no notes to probe: no note has arm `{a}` (arms: {})",
-                    if arms.is_empty() { "none".to_string() } else { arms.join(", ") }
-                ),
+                Some(a) if arms.is_empty() => {
+                    format!("no notes to probe: there is no arm column in these notes: `{a}` cannot be kept")
+                }
+                Some(a) => format!("no notes to probe: no note has arm `{a}` (arms: {})", arms.join(", ")),
                 None => "no notes to probe: the notes files hold no note".into(),
             }));
         }
@@ -291,19 +290,9 @@ impl Capability for Probe {
         }
     }
 
-    fn table(report: &ProbeReport, which: ProbeTable) -> Result<Table> {
-        Ok(probe_table(report, which))
-    }
+    crate::report_views!(table: probe_table, headlines: super::headlines::headlines, text: render_text);
 
     fn figures(report: &ProbeReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn headlines(report: &ProbeReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &ProbeReport) -> String {
-        render_text(report)
     }
 }

@@ -272,7 +272,12 @@ fn text_cell_columns() -> [Column<Cell>; 14] {
     "emit" => |c| dash(c.emit_rate),
     "attr/n" => |c| dash(c.attractor_per_n.rate),
     "attr/emit" => |c| dash(c.attractor_per_emission.rate),
-    "rescored" => |c| if c.rescored == 0 { "—".into() } else { format!("{} ({} differ)", c.rescored, c.rescore_disagrees) },
+    "rescored" => |c| match c.rescored {
+        0 => "—".into(),
+        // The keys may cover only some trials: said, never a bare count.
+        r if r < c.n => format!("{r} of {} ({} differ)", c.n, c.rescore_disagrees),
+        r => format!("{r} ({} differ)", c.rescore_disagrees),
+    },
     "pop." => |c| c.population.clone(),
     ]
 }

@@ -12,7 +12,6 @@ use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::probe::unit::{looks_like_probe_keys, read_keys};
 use crate::probe::warnings::ProbeWarnings;
-use crate::report::Table;
 
 /// Reclaim rates per cell with bootstrap intervals, strict re-scoring, worse-than-empty.
 pub struct Reclaim;
@@ -225,19 +224,9 @@ impl Capability for Reclaim {
         Ok(report)
     }
 
-    fn table(report: &ReclaimReport, which: ReclaimTable) -> Result<Table> {
-        Ok(reclaim_table(report, which))
-    }
+    crate::report_views!(table: reclaim_table, headlines: super::headlines::headlines, text: render_text);
 
     fn figures(report: &ReclaimReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
-    }
-
-    fn headlines(report: &ReclaimReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &ReclaimReport) -> String {
-        render_text(report)
     }
 }

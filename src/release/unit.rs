@@ -10,7 +10,6 @@ use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, R
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::ingest::archive::{ArchiveKind, open};
-use crate::report::Table;
 
 impl crate::capability::FilesRead for Vec<FileTriage> {}
 
@@ -163,17 +162,7 @@ impl Capability for ReleaseAudit {
         Ok(ReleaseReport { settings: q.clone(), files, analyses })
     }
 
-    fn table(report: &ReleaseReport, which: ReleaseTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
-
-    fn headlines(report: &ReleaseReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &ReleaseReport) -> String {
-        super::text::render_text(report)
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: super::text::render_text);
 
     /// Each analysis's own report (its headlines and text), or its refusal.
     fn sections(report: &ReleaseReport) -> Vec<(String, String)> {

@@ -14,7 +14,6 @@ use crate::capability::{
 };
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
-use crate::report::Table;
 
 /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
 pub struct Rules;
@@ -191,15 +190,5 @@ impl Capability for Rules {
         Ok(report)
     }
 
-    fn table(report: &RulesReport, which: RulesTable) -> Result<Table> {
-        Ok(table(report, which))
-    }
-
-    fn headlines(report: &RulesReport) -> Vec<crate::headline::Headline> {
-        super::headlines::headlines(report)
-    }
-
-    fn render_text(report: &RulesReport) -> String {
-        text::render_text(report)
-    }
+    crate::report_views!(table: table, headlines: super::headlines::headlines, text: text::render_text);
 }

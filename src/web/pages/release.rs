@@ -7,12 +7,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin};
+use crate::ingest::InputFile;
+use crate::ingest::archive::ArchiveKind;
 use crate::release::{AnalysisRun, FileTriage, ReleaseRequest, ReleaseTable, RunStatus};
 use crate::report::Table;
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
 use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
+use crate::web::dom::js_err;
 use crate::web::format::duration;
 use crate::web::protocol::SourceFile;
 
@@ -47,21 +50,106 @@ fn table_of(b: &ReleaseBatch, t: ReleaseTable) -> crate::error::Result<Table> {
     Ok(crate::release::table::table(&b.report, t))
 }
 
+/// How the release page shows its results: an analysis whose files could not be handed to its
+/// page (an archive that no longer unpacks), by id, with why.
+#[derive(Default)]
+pub struct ReleaseView {
+    open_failed: Option<(String, String)>,
+}
+
+/// The files of `a` as the page can hand them over: those dropped as files, and those unpacked
+/// from an archive dropped (named `archive/path`), by the archive's file; `None` when a file is
+/// neither.
+fn sources_of(page: &ToolPage<Release>, a: &AnalysisRun) -> Option<(Vec<SourceFile>, Vec<SourceFile>)> {
+    let mut direct = Vec::new();
+    let mut archives: Vec<SourceFile> = Vec::new();
+    for f in &a.files {
+        if let Some(s) = page.files.iter().find(|s| s.name == f.file) {
+            direct.push(s.clone());
+        } else {
+            let archive = page.files.iter().find(|s| {
+                ArchiveKind::of_name(&s.name).is_some()
+                    && f.file.strip_prefix(&s.name).is_some_and(|r| r.starts_with('/'))
+            })?;
+            if !archives.iter().any(|x| x.name == archive.name) {
+                archives.push(archive.clone());
+            }
+        }
+    }
+    Some((direct, archives))
+}
+
+/// The bytes of a file the page holds.
+async fn blob_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// `wanted`'s files unpacked from `archives` (under the page's input limits, as the audit read
+/// them), then `direct`, in the order of `wanted`.
+async fn unpack_for(
+    wanted: &[String],
+    direct: Vec<SourceFile>,
+    archives: Vec<SourceFile>,
+) -> Result<Vec<SourceFile>, String> {
+    let mut found = direct;
+    for archive in archives {
+        let kind = ArchiveKind::of_name(&archive.name).ok_or_else(|| format!("{}: not an archive", archive.name))?;
+        let bytes = blob_bytes(&archive.blob).await?;
+        let file = InputFile::new(archive.name.clone(), bytes).with_limits(crate::web::limits::current());
+        let opened = crate::ingest::archive::open(&file, kind).map_err(|e| e.to_string())?;
+        for member in opened.files.into_iter().filter(|m| wanted.contains(&m.name)) {
+            let bytes = member.bytes().map_err(|e| e.to_string())?;
+            let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(&bytes[..]));
+            let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js_err)?;
+            found.push(SourceFile { name: member.name.clone(), blob });
+        }
+    }
+    let mut ordered = Vec::with_capacity(wanted.len());
+    for name in wanted {
+        let at =
+            found.iter().position(|s| &s.name == name).ok_or_else(|| format!("{name}: not found in its archive"))?;
+        ordered.push(found.swap_remove(at));
+    }
+    Ok(ordered)
+}
+
 /// One analysis: its files, its headlines, its report as text, and a button that opens its page
-/// with its files (those dropped as files: an archive's are not the page's to hand over).
+/// with its files (those dropped as files, and those unpacked from an archive dropped).
 fn analysis_card(page: &ToolPage<Release>, ui: &Ui<Release>, a: &AnalysisRun) -> Html {
     let id = format!("audit-analysis-{}", a.id.replace(' ', "-"));
     let files: Vec<String> = a.files.iter().map(|f| format!("{} ({})", f.file, f.role)).collect();
-    let handed: Vec<SourceFile> =
-        a.files.iter().filter_map(|f| page.files.iter().find(|s| s.name == f.file).cloned()).collect();
-    let open = if handed.len() == a.files.len() {
-        html! {
-            <button type="button" class="secondary" id={format!("audit-open-{}", a.id.replace(' ', "-"))}
-                onclick={ui.open_on(a.analysis, handed)}>{ format!("Open on the {} page with these files", a.title) }</button>
+    let button_id = format!("audit-open-{}", a.id.replace(' ', "-"));
+    let label = format!("Open on the {} page with these files", a.title);
+    let open = match sources_of(page, a) {
+        Some((direct, archives)) if archives.is_empty() => html! {
+            <button type="button" class="secondary" id={button_id} onclick={ui.open_on(a.analysis, direct)}>{ label }</button>
+        },
+        Some((direct, archives)) => {
+            let (opener, failed) = (ui.opener(), ui.view_with(|v: &mut ReleaseView, e| v.open_failed = Some(e)));
+            let (analysis, run_id) = (a.analysis, a.id.clone());
+            let wanted: Vec<String> = a.files.iter().map(|f| f.file.clone()).collect();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                let (opener, failed, wanted, direct, archives, run_id) =
+                    (opener.clone(), failed.clone(), wanted.clone(), direct.clone(), archives.clone(), run_id.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    match unpack_for(&wanted, direct, archives).await {
+                        Ok(files) => opener.emit((analysis, files)),
+                        Err(e) => failed.emit((run_id, e)),
+                    }
+                });
+            });
+            html! { <button type="button" class="secondary" id={button_id} {onclick}>{ label }</button> }
         }
-    } else {
-        html! { <p class="hint">{ format!("These files came from an archive: open the {} page (#{}) and drop them there.", a.title, a.analysis) }</p> }
+        None => html! {
+            <p class="hint">{ format!("Some of these files are not the page's to hand over: open the {} page (#{}) and drop them there.", a.title, a.analysis) }</p>
+        },
     };
+    let failed = page.view.open_failed.as_ref().filter(|(run, _)| *run == a.id).map(|(_, e)| {
+        html! { <p class="error-box" role="alert" id={format!("audit-open-error-{}", a.id.replace(' ', "-"))}>
+        { format!("Could not hand these files over: {e}") }</p> }
+    });
+    let open = html! { <>{ open }{ for failed }</> };
     html! {
         <Section id={id} title={format!("{} \u{2014} {}", a.title, a.id)}
             intro={html! { <><p class="intro">{ format!("{}. Files: {}.", a.grouping, files.join(", ")) }</p>{ open }</> }}>
@@ -140,7 +228,7 @@ impl Tool for Release {
     const CARDS: crate::web::components::headlines::Cards =
         &[("files", "audit-files-card"), ("analyses", "audit-analyses-card"), ("headlines", "audit-analyses-card")];
     type Draft = Draft;
-    type View = ();
+    type View = ReleaseView;
 
     fn tagline() -> Html {
         html! { { "Drop what a paper released — its result files, a folder of them, or an archive — and see which analysis reads each file, \

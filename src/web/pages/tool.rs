@@ -228,6 +228,20 @@ impl<T: Tool> Ui<T> {
         })
     }
 
+    /// A callback that changes how results are shown with its value (no new analysis).
+    pub fn view_with<V: 'static>(&self, set: impl Fn(&mut T::View, V) + 'static) -> Callback<V> {
+        let set = Rc::new(set);
+        self.link.callback(move |v: V| {
+            let set = set.clone();
+            Msg::View(Box::new(move |view| set(view, v)))
+        })
+    }
+
+    /// Opens a page with files found later (unpacked from an archive): the shell's callback.
+    pub fn opener(&self) -> Callback<(super::Page, Vec<SourceFile>)> {
+        self.open.clone()
+    }
+
     /// A button that changes how results are shown.
     pub fn on_view_click(&self, set: impl Fn(&mut T::View) + 'static) -> Callback<MouseEvent> {
         let set = Rc::new(set);
