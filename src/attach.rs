@@ -250,8 +250,30 @@ fn cut_note(a: &Attachment, t: &Table, wrap: impl Fn(String) -> String) -> Strin
 
 /// A Markdown cell: backslashes, pipes and angle brackets escaped (a renderer never sees user
 /// markup), line breaks as spaces.
+/// User text (ids, names, file names, messages) as inert Markdown: raw HTML escaped, the
+/// punctuation of links, images, emphasis, code and tables escaped, and bare URLs kept from
+/// becoming links (GFM autolinks `http://…` and `www.…`), on one line.
 fn md_cell(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('|', "\\|").replace('<', "&lt;").replace('>', "&gt;").replace(['\n', '\r'], " ")
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' => out.push(' '),
+            '\\' | '|' | '[' | ']' | '!' | '*' | '_' | '`' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out.replace("://", "&#58;//").replace("www.", "&#119;ww.")
+}
+
+/// User text inside a code span (settings values): literal there, so only what would end the
+/// span or the table cell is changed.
+fn md_code(s: &str) -> String {
+    s.replace('`', "'").replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 /// The attachment as Markdown (plots are named, not drawn: use `--plots DIR` for their SVG).
@@ -282,7 +304,7 @@ pub fn markdown(a: &Attachment) -> String {
     }
     o.push_str("\n## Settings\n\n| key | value |\n|---|---|\n");
     for (k, v) in &a.settings {
-        o.push_str(&format!("| {} | `{}` |\n", md_cell(k), md_cell(v).replace('`', "'")));
+        o.push_str(&format!("| {} | `{}` |\n", md_cell(k), md_code(v)));
     }
     o.push_str("\n## Input files\n\n| file | role | bytes | SHA-256 |\n|---|---|---:|---|\n");
     for f in &a.inputs {
@@ -372,6 +394,34 @@ mod tests {
         assert!(md.contains("### per_query\n\n| system | ndcg |\n|---|---|\n| s&lt;0&gt; | 0.5 |"), "{md}");
         // A section's text stays inside its fence: the fence is longer than any backtick run in it.
         assert!(md.contains("### compare &lt;2&gt;\n\n````text\na ``` fence and <script>x</script>\n````\n"), "{md}");
+    }
+
+    #[test]
+    fn markdown_makes_no_link_image_or_markup_of_user_text() {
+        let hostile = "![pixel](http://x.test/p.png) [a](https://x.test) www.x.test <img src=x> *b* `c`";
+        let mut a = attachment(1);
+        a.inputs[0].name = hostile.into();
+        a.headlines[0].text = hostile.into();
+        a.tables[0].rows[0][0] = hostile.into();
+        a.settings = vec![("settings".into(), "{\"p\":\"< 0.001\"}".into())];
+        let md = markdown(&a);
+        // What a renderer sees as syntax: the text without its backslash-escaped characters.
+        let mut unescaped = String::new();
+        let mut chars = md.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                chars.next();
+                unescaped.push('\u{fffd}');
+            } else {
+                unescaped.push(c);
+            }
+        }
+        for live in ["![", "](", "http://", "https://", "www.", "<img", "*b*", "`c`"] {
+            assert!(!unescaped.contains(live), "{live} in {md}");
+        }
+        assert!(md.contains("\\!\\[pixel\\](http&#58;//x.test/p.png)"), "{md}");
+        // A setting's value sits in a code span, where text is literal: no entity there.
+        assert!(md.contains("| settings | `{\"p\":\"< 0.001\"}` |"), "{md}");
     }
 
     #[test]
