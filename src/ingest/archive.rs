@@ -130,7 +130,9 @@ pub fn open(archive: &InputFile, kind: ArchiveKind) -> Result<Opened, IngestErro
 }
 
 /// One entry's bytes, inflated under the file budget.
-fn entry_bytes(archive: &str, path: &str, entry: &mut impl Read, limits: Limits) -> Result<Vec<u8>, IngestError> {
+/// One entry of `archive` (named `archive/path`), read under the file budget: refused, counted
+/// while inflating, once it passes `limits.max_bytes`.
+pub fn entry_bytes(archive: &str, path: &str, entry: &mut impl Read, limits: Limits) -> Result<Vec<u8>, IngestError> {
     let name = format!("{archive}/{path}");
     match read_at_most(entry, limits.max_bytes) {
         Ok(Some(b)) => Ok(b),

@@ -12,7 +12,7 @@
 //! Written by hand over the `zip` crate: no crate reads Inspect's log schema.
 
 use crate::fields::mention;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 use serde_json::Value;
 
@@ -136,14 +136,34 @@ fn push_sample(
 }
 
 /// Reads an `.eval` archive.
-pub(crate) fn read_eval_archive(name: &str, bytes: &[u8], b: &mut Builder) -> Result<(), IngestError> {
+///
+/// Each entry is inflated under the file budget (`limits.max_bytes`, counted while inflating) and
+/// the entries together under [`MAX_TOTAL_FACTOR`](crate::ingest::archive::MAX_TOTAL_FACTOR)
+/// budgets, as the entries of any archive.
+pub(crate) fn read_eval_archive(
+    name: &str,
+    bytes: &[u8],
+    limits: crate::ingest::Limits,
+    b: &mut Builder,
+) -> Result<(), IngestError> {
     let bad =
         |e: String| IngestError::new(Location::file(name), format!("not a readable Inspect `.eval` archive: {e}"));
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| bad(e.to_string()))?;
-    let read_json = |zip: &mut zip::ZipArchive<Cursor<&[u8]>>, entry: &str| -> Result<Value, IngestError> {
+    let total_limit = limits.max_bytes.saturating_mul(crate::ingest::archive::MAX_TOTAL_FACTOR);
+    let mut total = 0u64;
+    let mut read_json = |zip: &mut zip::ZipArchive<Cursor<&[u8]>>, entry: &str| -> Result<Value, IngestError> {
         let mut f = zip.by_name(entry).map_err(|e| bad(format!("{entry}: {e}")))?;
-        let mut text = String::new();
-        f.read_to_string(&mut text).map_err(|e| bad(format!("{entry}: {e}")))?;
+        let data = crate::ingest::archive::entry_bytes(name, entry, &mut f, limits)?;
+        total += data.len() as u64;
+        if total > total_limit {
+            return Err(crate::ingest::too_large(name, "unpacks to", total_limit));
+        }
+        let text = String::from_utf8(data).map_err(|e| {
+            IngestError::new(
+                Location::file(name).with_field(entry.to_string()),
+                format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            )
+        })?;
         crate::ingest::json::from_str(&text).map_err(|e| {
             IngestError::new(Location::file(name).with_field(entry.to_string()), format!("not valid JSON: {e}"))
         })
@@ -248,5 +268,33 @@ mod tests {
         assert_eq!(score_number(&Value::Bool(true)), Some(1.0));
         assert_eq!(score_number(&serde_json::json!(3)), Some(3.0));
         assert_eq!(score_number(&Value::Null), None);
+    }
+
+    #[test]
+    fn an_eval_log_is_inflated_under_the_file_budget() {
+        use std::io::Write;
+        let sample = format!(
+            "{{\"id\": 1, \"epoch\": 1, \"scores\": {{\"match\": {{\"value\": \"C\"}}}}, \"pad\": \"{}\"}}",
+            "x".repeat(4096)
+        );
+        let mut buf = Cursor::new(Vec::new());
+        {
+            let mut z = zip::ZipWriter::new(&mut buf);
+            let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+            z.start_file("header.json", opts).unwrap();
+            z.write_all(b"{\"eval\": {\"task\": \"t\", \"model\": \"m\", \"run_id\": \"r\"}}").unwrap();
+            z.start_file("samples/1_epoch_1.json", opts).unwrap();
+            z.write_all(sample.as_bytes()).unwrap();
+            z.finish().unwrap();
+        }
+        let bytes = buf.into_inner();
+        let small = crate::ingest::Limits { max_bytes: 1024, ..crate::ingest::Limits::DEFAULT };
+        let mut b = Builder::new("log.eval").with_limits(small);
+        let e = read_eval_archive("log.eval", &bytes, small, &mut b).unwrap_err();
+        assert_eq!(e.location.file, "log.eval/samples/1_epoch_1.json");
+        assert!(e.message.starts_with("unpacks to more than 1024 bytes"), "{}", e.message);
+        // Under the default budget the same log is read.
+        let mut b = Builder::new("log.eval");
+        read_eval_archive("log.eval", &bytes, crate::ingest::Limits::DEFAULT, &mut b).unwrap();
     }
 }

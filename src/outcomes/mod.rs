@@ -321,7 +321,7 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
     let bytes = file.bytes()?;
     if inspect::is_zip(&bytes) && opts.format.is_none_or(|f| f == OutcomeFormat::InspectLog) {
         let mut b = Builder::new(&file.name).with_limits(file.limits());
-        inspect::read_eval_archive(&file.name, &bytes, &mut b)?;
+        inspect::read_eval_archive(&file.name, &bytes, file.limits(), &mut b)?;
         return Ok(b.finish(OutcomeFormat::InspectLog, false, file.len()));
     }
     let (text, gzip) = file.text()?;
