@@ -398,3 +398,25 @@ fn a_table_of_aggregates_one_row_per_arm_is_said_to_be_one() {
     let hs = memaudit::capability::headlines::<Compliance>(&per_task);
     assert!(!hs.iter().any(|h| h.text.starts_with("Every arm has a single row")));
 }
+
+#[test]
+fn a_bootstrap_too_large_to_keep_is_refused_before_it_starts() {
+    // 60 arms × 200 depths, one row each: 12,000 cells to resample 10,000 times.
+    let mut text = String::from("arm,depth,compliance_rate,recall,total_tokens\n");
+    for a in 0..60 {
+        for d in 0..200 {
+            text.push_str(&format!("a{a},{d},{},{},{}\n", (a + d) % 7 == 0, 0.5 + 0.001 * f64::from(d), 100 + d));
+        }
+    }
+    let file = || InputFile::new("wide.csv", text.clone().into_bytes());
+    let e = run_on(vec![file()], &ComplianceRequest::default()).unwrap_err().to_string();
+    assert!(e.starts_with("invalid setting `bootstrap`: the bootstrap would keep "), "{e}");
+    assert!(e.contains("60 arms, 12000 arm × depth cells), more than 40000000, the most kept here: lower "), "{e}");
+    // As many resamples as it says fit run.
+    let fits: usize = e.split("to ").last().unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(fits > 0 && fits < 10_000, "{fits}");
+    let mut q = ComplianceRequest::default();
+    q.bootstrap.resamples = 200;
+    let r = run_on(vec![file()], &q).unwrap();
+    assert_eq!(r.arms.len(), 60);
+}

@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use super::ComplianceRequest;
 use super::read::{Pooled, Reading, Row, Tasks};
 use crate::error::{Error, Result};
+use crate::fields::mention;
 use crate::ingest::table::Tally;
 use crate::stats::bootstrap::{Bootstrap, Scheme};
 use crate::stats::power::{self, Design};
@@ -468,6 +469,53 @@ fn first_seen(values: impl Iterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// The most resampled estimates one group's bootstrap keeps (every statistic of every resample,
+/// for its percentile intervals): 40,000,000, about 640 MB.
+pub const MAX_KEPT_ESTIMATES: usize = 40_000_000;
+
+impl Est {
+    /// The statistics one resample estimates.
+    fn values(&self) -> usize {
+        self.compliance.len()
+            + self.kappa.len()
+            + self.kappa_cond.len()
+            + self.rot.len()
+            + self.mor.len()
+            + self.slope.len()
+            + self.intercept.len()
+            + self.cell.len()
+            + self.margin.len()
+            + self.crossing.len()
+            + 4 * self.mediation.len()
+    }
+}
+
+/// Refuses a bootstrap that would keep more than [`MAX_KEPT_ESTIMATES`] estimates, before it
+/// starts, saying how many resamples fit.
+fn check_kept_estimates(group: &str, point: &Est, resamples: usize) -> Result<()> {
+    let per = point.values().max(1);
+    let kept = per.saturating_mul(resamples);
+    if kept <= MAX_KEPT_ESTIMATES {
+        return Ok(());
+    }
+    let fits = MAX_KEPT_ESTIMATES / per;
+    Err(Error::setting(
+        "bootstrap",
+        format!(
+            "{}the bootstrap would keep {kept} resampled estimates ({resamples} resamples × {per} statistics: {} arms, \
+             {} arm × depth cells), more than {MAX_KEPT_ESTIMATES}, the most kept here: {}",
+            if group.is_empty() { String::new() } else { format!("group `{group}`: ") },
+            point.compliance.len(),
+            point.cell.len(),
+            if fits >= 1 {
+                format!("lower {} to {fits} or fewer, or compare fewer arms or depths at once", mention("bootstrap"))
+            } else {
+                "compare fewer arms or depths at once (filter the rows)".to_string()
+            }
+        ),
+    ))
+}
+
 /// Analyses the rows (validate the request first).
 pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport> {
     let boot = q.bootstrap;
@@ -523,22 +571,25 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         let arms = first_seen(rows.iter().map(|r| r.arm.clone()));
         let mut depths: Vec<f64> = Vec::new();
         if has_depth {
-            for r in &rows {
-                let d = r.depth.unwrap_or_default();
-                if !depths.contains(&d) {
-                    depths.push(d);
-                }
-            }
+            depths = rows.iter().map(|r| r.depth.unwrap_or_default()).collect();
             depths.sort_by(f64::total_cmp);
+            depths.dedup_by(|a, b| a.total_cmp(b).is_eq());
         } else {
             depths.push(f64::NAN);
         }
         let nd = depths.len();
+        // Each row's cell by lookup (a hash of arms, a search of the sorted depths): linear in
+        // the rows at any number of arms and depths.
+        let arm_index: std::collections::HashMap<&str, usize> =
+            arms.iter().enumerate().map(|(i, a)| (a.as_str(), i)).collect();
         let cell: Vec<usize> = rows
             .iter()
             .map(|r| {
-                let a = arms.iter().position(|x| x == &r.arm).unwrap_or_default();
-                let d = if has_depth { depths.iter().position(|x| Some(*x) == r.depth).unwrap_or_default() } else { 0 };
+                let a = arm_index.get(r.arm.as_str()).copied().unwrap_or_default();
+                let d = match r.depth {
+                    Some(x) if has_depth => depths.binary_search_by(|y| y.total_cmp(&x)).unwrap_or_default(),
+                    _ => 0,
+                };
                 a * nd + d
             })
             .collect();
@@ -553,6 +604,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         };
         let layout = Layout { rows, arms: arms.clone(), depths: depths.clone(), cell: cell.clone(), focus, against };
         let point = layout.estimate(|_| 1.0);
+        check_kept_estimates(g, &point, boot.resamples)?;
         let mut reps: Vec<Est> = Vec::with_capacity(boot.resamples);
         let labels: Vec<u32> = cell.iter().map(|&c| c as u32).collect();
         bootstrap_counts(layout.rows.len(), &Scheme::Stratified(labels), boot.resamples, boot.seed, |counts| {
