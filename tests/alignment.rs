@@ -201,3 +201,26 @@ fn every_number_equals_the_numpy_reference() {
     assert!(r.identity.iter().all(|i| !i.flagged));
     assert!(r.settings.identity_method.starts_with("not flagged: `hit` is binary"), "{}", r.settings.identity_method);
 }
+
+#[test]
+fn run_identity_over_too_many_pairs_is_said_not_computed() {
+    // 700 runs: 244,650 pairs, past the identity table's budget; the rest is computed.
+    let mut text = String::from("system,query_id,target,ndcg\n");
+    for r in 0..700 {
+        for t in ["raw", "canonical"] {
+            text.push_str(&format!("r{r},q{},{t},0.{}\n", r % 5, (r * 7 + 3) % 10));
+        }
+    }
+    let q = AlignmentRequest { metric: "ndcg".into(), ..AlignmentRequest::default() };
+    let r = run_on(&[("many.csv", &text)], &q).unwrap();
+    assert!(r.identity.is_empty());
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.starts_with("run identity not computed: 700 runs make 244650 pairs, more than 200000")),
+        "{:?}",
+        r.notes
+    );
+    assert_eq!(r.runs.len(), 700);
+    assert!(r.alignment.iter().any(|a| a.run == "mean_of_runs"));
+}

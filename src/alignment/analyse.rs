@@ -126,6 +126,10 @@ fn row(run: &str, class: &str, n: usize, scores: &[f64], strong: f64) -> Alignme
     }
 }
 
+/// The most run pairs the run-identity table compares (each pair a row per target and one over
+/// all targets): 200,000 pairs, about 630 runs.
+pub const MAX_IDENTITY_PAIRS: usize = 200_000;
+
 /// Computes the report.
 pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
     let (ta, tb) = (q.target_a.as_str(), q.target_b.as_str());
@@ -244,13 +248,27 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         notes.push(identity_method.clone());
     }
     let mut identity = Vec::new();
-    let by_run: Vec<std::collections::HashMap<&str, usize>> = j
-        .runs
-        .iter()
-        .map(|run| j.keys.iter().enumerate().filter(|(_, k)| &k.0 == run).map(|(i, k)| (k.1.as_str(), i)).collect())
-        .collect();
-    for a in 0..j.runs.len() {
-        for b in a + 1..j.runs.len() {
+    let run_index: std::collections::HashMap<&str, usize> =
+        j.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
+    let mut by_run: Vec<std::collections::HashMap<&str, usize>> = vec![Default::default(); j.runs.len()];
+    for (i, k) in j.keys.iter().enumerate() {
+        if let Some(&r) = run_index.get(k.0.as_str()) {
+            by_run[r].insert(k.1.as_str(), i);
+        }
+    }
+    let pairs = j.runs.len().saturating_mul(j.runs.len().saturating_sub(1)) / 2;
+    let compared = if pairs > MAX_IDENTITY_PAIRS {
+        notes.push(format!(
+            "run identity not computed: {} runs make {pairs} pairs, more than {MAX_IDENTITY_PAIRS}, the most compared \
+             pairwise here; give fewer runs at once to compare them",
+            j.runs.len()
+        ));
+        0
+    } else {
+        j.runs.len()
+    };
+    for a in 0..compared {
+        for b in a + 1..compared {
             let (mut all_common, mut all_same) = (0, 0);
             for t in &j.targets {
                 let (mut common, mut same) = (0, 0);

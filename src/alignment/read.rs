@@ -104,6 +104,9 @@ impl Joined {
         let mut j = Joined::default();
         let mut index: HashMap<(String, String), usize> = HashMap::new();
         let mut rows_at: HashMap<(String, String), usize> = HashMap::new();
+        // The runs and targets seen, for a lookup per row (their order is `j.runs`, `j.targets`).
+        let (mut runs_seen, mut targets_seen) =
+            (std::collections::HashSet::<String>::new(), std::collections::HashSet::<String>::new());
         let tables: Vec<(&InputFile, crate::ingest::table::Rows)> =
             files.iter().map(|f| rows(f).map(|t| (*f, t))).collect::<std::result::Result<_, _>>()?;
         let is_retrieval = |t: &crate::ingest::table::Rows| t.headers.iter().any(|h| h == "target");
@@ -147,10 +150,10 @@ impl Joined {
                         "the run, the query and the target must be given on every retrieval row",
                     )));
                 }
-                if !j.runs.contains(&key.0) {
+                if runs_seen.insert(key.0.clone()) {
                     j.runs.push(key.0.clone());
                 }
-                if !j.targets.contains(&tg) {
+                if targets_seen.insert(tg.clone()) {
                     j.targets.push(tg.clone());
                 }
                 let cell = (key.0.clone(), tg.clone());
