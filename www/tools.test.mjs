@@ -853,6 +853,15 @@ test('a file dropped on a page that does not read it names the page that does, a
   assert.match(shown, /its content is per-task compliance rows \(an arm and a compliance column\), which the Compliance page reads: open it \(#compliance\)/);
   const err = cliError(['labels', '--labels', file('compliance.csv')]);
   assert.match(err, /its content is per-task compliance rows \(an arm and a compliance column\), an input of `memaudit compliance`/);
+  // The page offers to open that page with the file (taken off its own list): the compliance
+  // page's numbers, as memaudit compliance gives them.
+  assert.equal(await page.locator('#labels-file-list').count(), 0);
+  assert.equal(await page.textContent('#labels-open-elsewhere'), 'Open the Compliance page with this file');
+  await page.click('#labels-open-elsewhere');
+  await page.waitForSelector('#page-compliance:not([hidden])');
+  await waitReady(page, 'compliance');
+  assert.equal(await page.evaluate(() => location.hash), '#compliance');
+  await checkHeadlines(page, '#compliance-headlines', JSON.parse(inWork(['compliance', '--input', 'compliance.csv', '--format', 'json'])), 'compliance');
   assertClean(log);
   await page.close();
 });

@@ -112,6 +112,9 @@ pub struct LoadedLabels {
     pub files: Vec<FileSummary>,
 }
 
+/// How much of a file's start is read to recognise one rater's labels.
+const SNIFFED_LABEL_BYTES: usize = 64 * 1024;
+
 /// The most classes a rater's file is taken to have when recognised by its content.
 const MAX_SNIFFED_CLASSES: usize = 20;
 
@@ -126,7 +129,20 @@ fn one_raters_labels(s: &crate::ingest::sniff::Sniff<'_>) -> bool {
     let Some(item) = cols.iter().position(|c| ITEM_COLUMNS.iter().any(|n| c.eq_ignore_ascii_case(n))) else {
         return false;
     };
-    let Ok(rows) = crate::ingest::table::rows(s.input()) else {
+    // The first rows are enough to tell (a bounded look, whatever the file's size).
+    let Some(text) = s.text.as_deref() else {
+        return false;
+    };
+    let mut end = text.len().min(SNIFFED_LABEL_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = match text[..end].rfind('\n') {
+        Some(i) if end < text.len() => &text[..=i],
+        _ => &text[..end],
+    };
+    let sample = InputFile::new(s.file.name.clone(), head.as_bytes().to_vec());
+    let Ok(rows) = crate::ingest::table::rows(&sample) else {
         return false;
     };
     let labels: Vec<&str> =

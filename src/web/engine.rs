@@ -121,6 +121,21 @@ pub enum RunInputs {
     Files(Vec<(InputFile, Option<FileRole>)>),
 }
 
+/// The words of an error that send the user to page `a`: `open it (#compliance)`.
+fn open_there(a: Analysis) -> String {
+    format!("{OPEN_THERE}{})", a.name())
+}
+
+const OPEN_THERE: &str = "open it (#";
+
+/// The page an error message sends the user to ([`open_there`]), for the page to offer to open
+/// it with the files.
+pub fn page_named_in(message: &str) -> Option<Analysis> {
+    let start = message.find(OPEN_THERE)? + OPEN_THERE.len();
+    let end = message[start..].find(')')?;
+    <Analysis as crate::choice::Choice>::parse(&message[start..start + end])
+}
+
 /// An input error about a file another page reads as its own says which page ([`crate::release::triage::elsewhere`]).
 fn belongs_elsewhere<C: Capability>(e: Error, files: &[(InputFile, Option<FileRole>)]) -> Error {
     belongs_elsewhere_of::<C>(e, &files.iter().map(|(f, _)| f).collect::<Vec<_>>())
@@ -132,12 +147,12 @@ fn belongs_elsewhere_of<C: Capability>(e: Error, files: &[&InputFile]) -> Error 
     let words = |f: &InputFile, named: bool| {
         crate::release::triage::elsewhere(f, C::ANALYSIS).first().map(|(a, r)| {
             format!(
-                " \u{2014} {}{} ({}), which the {} page reads: open it (#{}) and drop the file there",
+                " \u{2014} {}{} ({}), which the {} page reads: {} and drop the file there",
                 if named { format!("{} is ", f.name) } else { "its content is ".to_string() },
                 r.role.describe(),
                 r.evidence,
                 crate::registry::title(*a),
-                a.name()
+                open_there(*a)
             )
         })
     };

@@ -38,6 +38,9 @@ pub struct Job<C: Capability> {
     detail_job: Option<JobId>,
     /// The error box.
     pub error: Option<ErrorView>,
+    /// The files the last error took off the page's list (the file it names), kept to open on
+    /// the page that reads them.
+    pub refused: Vec<SourceFile>,
     /// The inputs of the last run the worker accepted, sent again after the worker was reset.
     last_inputs: Option<Inputs>,
     /// The inputs of the running job.
@@ -59,6 +62,7 @@ impl<C: Capability> Job<C> {
             busy: None,
             detail_job: None,
             error: None,
+            refused: Vec::new(),
             last_inputs: None,
             running_inputs: None,
             worker_has_inputs: false,
@@ -274,7 +278,9 @@ impl<C: Capability> Job<C> {
                 } else {
                     self.detail_job = None;
                 }
+                let before: Vec<SourceFile> = files.clone();
                 self.error = Some(failure(&error, kept_previous, has_results, files, what, &C::fields()));
+                self.refused = before.into_iter().filter(|f| !files.iter().any(|g| g.name == f.name)).collect();
                 JobEvent::Failed(Box::new(error), overview)
             }
         }

@@ -490,6 +490,27 @@ impl<T: Tool> ToolPage<T> {
         }
     }
 
+    /// When the error sends the user to another page (a file it reads as its own), a button
+    /// that opens that page with the page's files.
+    fn view_elsewhere(&self, p: &str, ui: &Ui<T>) -> Html {
+        let Some(there) = self.job.error.as_ref().and_then(|e| crate::web::engine::page_named_in(&e.message)) else {
+            return html! {};
+        };
+        let files: Vec<SourceFile> = self.job.refused.iter().chain(&self.files).cloned().collect();
+        if files.is_empty() || there == <T::Capability as Capability>::ANALYSIS {
+            return html! {};
+        }
+        let label = format!(
+            "Open the {} page with {}",
+            crate::registry::title(there),
+            if files.len() == 1 { "this file" } else { "these files" }
+        );
+        html! {
+            <button type="button" class="secondary" id={format!("{p}open-elsewhere")} data-page={there.name()}
+                onclick={ui.open_on(there, files)}>{ label }</button>
+        }
+    }
+
     fn view_intake(&self, ctx: &Context<Self>) -> Html {
         let p = Self::prefix();
         let link = ctx.link();
@@ -632,6 +653,7 @@ impl<T: Tool> Component for ToolPage<T> {
                 { self.view_intake(ctx) }
                 { self.view_settings(ctx, &ui) }
                 { self.job.view(&p, ctx.link().callback(|_: MouseEvent| Msg::Cancel), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
+                { self.view_elsewhere(&p, &ui) }
                 if let Some(b) = &self.batch {
                     <div id={format!("{p}results")}>
                         <HeadlinesPanel id={format!("{p}headlines")} headlines={b.headlines.clone()} cards={T::CARDS}
