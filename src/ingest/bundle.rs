@@ -376,6 +376,42 @@ fn relocate(e: IngestError, file: &str, path: &str) -> IngestError {
     IngestError::new(Location::file(file).with_field(field), e.message)
 }
 
+/// Whether a JSON object document (its start, `head`) is a bundle: `memories`, `queries` or
+/// `runs` at its top level. A key of that name deeper down (a summary's per-target `queries`
+/// count) is not one; when `head` ends before the object does and none was seen, the rest of
+/// the start is searched.
+pub(crate) fn is_bundle_object(head: &str) -> bool {
+    const KEYS: [&str; 3] = ["memories", "queries", "runs"];
+    let (keys, complete) = top_level_keys(head);
+    if keys.iter().any(|k| KEYS.contains(&k.as_str())) {
+        return true;
+    }
+    !complete && KEYS.iter().any(|k| head.contains(&format!("\"{k}\"")))
+}
+
+/// The top-level keys of a JSON object document as far as `head` goes (each value skipped
+/// unread), and whether the object ends within `head`.
+fn top_level_keys(head: &str) -> (Vec<String>, bool) {
+    struct Keys<'a>(&'a mut Vec<String>);
+    impl<'de> serde::de::Visitor<'de> for Keys<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(k) = map.next_key::<String>()? {
+                self.0.push(k);
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut keys = Vec::new();
+    let mut de = serde_json::Deserializer::from_str(head);
+    let complete = serde::Deserializer::deserialize_map(&mut de, Keys(&mut keys)).is_ok();
+    (keys, complete)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

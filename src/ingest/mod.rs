@@ -977,7 +977,7 @@ pub fn detect(name: &str, text: &str) -> Result<Format, IngestError> {
 
 /// Looks at the keys near the start of a document (a bounded prefix, so detection stays cheap
 /// on large files).
-fn prefix(text: &str, n: usize) -> &str {
+pub(crate) fn prefix(text: &str, n: usize) -> &str {
     if text.len() <= n {
         return text;
     }
@@ -1018,7 +1018,7 @@ fn detect_json_object(name: &str, text: &str) -> Result<Format, IngestError> {
             let head = prefix(text, 256 * 1024);
             if head.contains("\"questions\"") && head.contains("\"sessions\"") {
                 Ok(Format::LongMemEvalSnapshot)
-            } else if is_bundle_object(head) {
+            } else if bundle::is_bundle_object(head) {
                 Ok(Format::BundleJson)
             } else if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
                 Err(IngestError::new(
@@ -1037,42 +1037,6 @@ fn detect_json_object(name: &str, text: &str) -> Result<Format, IngestError> {
             }
         }
     }
-}
-
-/// Whether a JSON object document (its start, `head`) is a bundle: `memories`, `queries` or
-/// `runs` at its top level. A key of that name deeper down (a summary's per-target `queries`
-/// count) is not one; when `head` ends before the object does and none was seen, the rest of
-/// the start is searched.
-fn is_bundle_object(head: &str) -> bool {
-    const KEYS: [&str; 3] = ["memories", "queries", "runs"];
-    let (keys, complete) = top_level_keys(head);
-    if keys.iter().any(|k| KEYS.contains(&k.as_str())) {
-        return true;
-    }
-    !complete && KEYS.iter().any(|k| head.contains(&format!("\"{k}\"")))
-}
-
-/// The top-level keys of a JSON object document as far as `head` goes (each value skipped
-/// unread), and whether the object ends within `head`.
-fn top_level_keys(head: &str) -> (Vec<String>, bool) {
-    struct Keys<'a>(&'a mut Vec<String>);
-    impl<'de> serde::de::Visitor<'de> for Keys<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while let Some(k) = map.next_key::<String>()? {
-                self.0.push(k);
-                map.next_value::<serde::de::IgnoredAny>()?;
-            }
-            Ok(())
-        }
-    }
-    let mut keys = Vec::new();
-    let mut de = serde_json::Deserializer::from_str(head);
-    let complete = serde::Deserializer::deserialize_map(&mut de, Keys(&mut keys)).is_ok();
-    (keys, complete)
 }
 
 fn classify_object_keys(
@@ -1332,8 +1296,8 @@ mod tests {
         assert!(e.message.starts_with("a JSON object without `memories`, `queries` or `runs`"), "{}", e.message);
         // Cut before its end, a document whose start shows none at its top level falls back to the
         // start's text.
-        assert!(is_bundle_object("{\"title\": \"x\", \"runs\": [1, 2"));
-        assert!(!is_bundle_object("{\"title\": {\"queries\": 1}}"));
+        assert!(bundle::is_bundle_object("{\"title\": \"x\", \"runs\": [1, 2"));
+        assert!(!bundle::is_bundle_object("{\"title\": {\"queries\": 1}}"));
     }
 
     #[test]

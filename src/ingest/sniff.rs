@@ -95,6 +95,17 @@ impl<'a> Sniff<'a> {
         sniff
     }
 
+    /// The first whole lines of the text within `n` bytes (all of it when shorter): a bounded
+    /// look for recognisers that parse rows.
+    pub fn head_lines(&self, n: usize) -> Option<&str> {
+        let text = self.text.as_deref()?;
+        let head = super::prefix(text, n);
+        Some(match head.rfind('\n') {
+            Some(i) if head.len() < text.len() => &head[..=i],
+            _ => head,
+        })
+    }
+
     /// What recognisers read as a file: the file itself, or its head when it is too large to be
     /// read whole.
     pub fn input(&self) -> &InputFile {

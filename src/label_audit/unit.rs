@@ -130,16 +130,8 @@ fn one_raters_labels(s: &crate::ingest::sniff::Sniff<'_>) -> bool {
         return false;
     };
     // The first rows are enough to tell (a bounded look, whatever the file's size).
-    let Some(text) = s.text.as_deref() else {
+    let Some(head) = s.head_lines(SNIFFED_LABEL_BYTES) else {
         return false;
-    };
-    let mut end = text.len().min(SNIFFED_LABEL_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = match text[..end].rfind('\n') {
-        Some(i) if end < text.len() => &text[..=i],
-        _ => &text[..end],
     };
     let sample = InputFile::new(s.file.name.clone(), head.as_bytes().to_vec());
     let Ok(rows) = crate::ingest::table::rows(&sample) else {

@@ -278,9 +278,8 @@ impl<C: Capability> Job<C> {
                 } else {
                     self.detail_job = None;
                 }
-                let before: Vec<SourceFile> = files.clone();
-                self.error = Some(failure(&error, kept_previous, has_results, files, what, &C::fields()));
-                self.refused = before.into_iter().filter(|f| !files.iter().any(|g| g.name == f.name)).collect();
+                let (view, refused) = failure(&error, kept_previous, has_results, files, what, &C::fields());
+                (self.error, self.refused) = (Some(view), refused);
                 JobEvent::Failed(Box::new(error), overview)
             }
         }

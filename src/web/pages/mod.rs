@@ -358,19 +358,19 @@ pub fn failure(
     files: &mut Vec<SourceFile>,
     what: &str,
     fields: &[&crate::fields::Field],
-) -> ErrorView {
+) -> (ErrorView, Vec<SourceFile>) {
     let mut view = ErrorView::from_error_in(error, fields);
+    let mut removed = Vec::new();
     if let Error::Ingest(e) = error {
-        let before = files.len();
-        files.retain(|f| f.name != e.location.file);
-        if files.len() < before {
+        (removed, *files) = std::mem::take(files).into_iter().partition(|f| f.name == e.location.file);
+        if !removed.is_empty() {
             view = view.with_note(&format!("{} was removed from the file list.", e.location.file));
         }
     }
     if kept_previous && has_results {
         view = view.with_note(&format!("The results below are from the previous {what} and settings."));
     }
-    view
+    (view, removed)
 }
 
 /// The error box: `#{prefix}error` with `#{prefix}error-file`, `-line`, `-field`, `-message`.

@@ -194,19 +194,20 @@ fn grouping_editor(r: &crate::release::ReleaseReport, ui: &Ui<Release>) -> Html 
     html! {
         <details id="audit-edit" class="grouping-editor">
             <summary>{ "Edit the grouping" }</summary>
-            <p class="hint">{ "Each button adds an entry to the settings above (files left out, files apart, routes) and runs the audit again;                 take an entry back there. The command line takes the same entries: --leave-out, --apart, --route ANALYSIS:FILE." }</p>
+            <p class="hint">{ "Each button adds an entry to the settings above (files left out, files apart, routes) and runs the audit again; \
+                take an entry back there. The command line takes the same entries: --leave-out, --apart, --route ANALYSIS:FILE." }</p>
             <ul class="plain">
                 { for rows.map(|(i, f)| {
+                    // (One recognition per analysis: each "Only to" once.)
                     let sends = f.recognised.iter().map(|rec| rec.analysis).filter(|a| {
                         f.routed.len() != 1 || f.routed[0].split(' ').next() != Some(a.name())
                     });
-                    let mut seen = Vec::new();
                     html! {
                         <li data-file={f.file.clone()}>
                             <code>{ f.file.clone() }</code>{ " " }
                             { button(format!("audit-leave-{i}"), "Leave out".into(), &leave, f.file.clone()) }
                             { button(format!("audit-apart-{i}"), "Set apart".into(), &apart, f.file.clone()) }
-                            { for sends.filter(|a| { let new = !seen.contains(a); seen.push(*a); new }).map(|a| button(
+                            { for sends.map(|a| button(
                                 format!("audit-route-{i}-{a}"), format!("Only to {a}"), &route, format!("{a}:{}", f.file))) }
                         </li>
                     }
