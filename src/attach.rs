@@ -241,10 +241,10 @@ fn cut_note(a: &Attachment, t: &Table, wrap: impl Fn(String) -> String) -> Strin
         return String::new();
     }
     wrap(format!(
-        "The first {MAX_TABLE_ROWS} of {} rows; the whole table: memaudit {} … --format csv --table {}",
+        "The first {MAX_TABLE_ROWS} of {} rows; the whole table is the CSV export of table `{}` ({})",
         t.rows.len(),
-        a.analysis,
-        t.name
+        t.name,
+        a.analysis
     ))
 }
 
@@ -376,7 +376,7 @@ mod tests {
         assert!(html.contains("<td>s&lt;0&gt;</td>"));
         assert_eq!(html.matches("<tr><td>s&lt;").count(), MAX_TABLE_ROWS);
         assert!(html.contains(&format!("The first {MAX_TABLE_ROWS} of {} rows", MAX_TABLE_ROWS + 5)));
-        assert!(html.contains("--format csv --table per_query"));
+        assert!(html.contains("the whole table is the CSV export of table `per_query`"));
         assert!(!html.contains("<script"));
         assert!(
             html.contains("<h3>compare &lt;2&gt;</h3>\n<pre>a ``` fence and &lt;script&gt;x&lt;/script&gt;</pre>"),

@@ -356,6 +356,109 @@ fn large_inputs_are_refused_by_their_budgets_or_read() {
 }
 
 #[test]
+fn many_groups_and_many_arms_are_linear_or_refused_by_a_work_budget() {
+    // Each shape once took minutes: a linear search per group or arm (quadratic in the rows), a
+    // power table of every pair of arms, every gold variant searched in turn. Now each is read
+    // in one pass, or refused before any work by a stated budget that says what to lower.
+    let dir = scratch("many");
+    let put = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let s = |p: &Path| p.display().to_string();
+    let args = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    let bit = |i: usize, salt: usize| (i.wrapping_mul(2654435761).wrapping_add(salt) >> 7) & 1;
+    let expect = |a: Vec<String>, file: &Path, code: i32, says: &str| {
+        let r = run(&a, &dir);
+        if code == 0 {
+            check(&r, &[file]).unwrap();
+        } else {
+            // A setting refused: its message names the setting, not a file.
+            assert!(
+                r.stderr.starts_with("memaudit: error: invalid setting"),
+                "memaudit {}: exit {:?}: {}",
+                a.join(" "),
+                r.code,
+                r.stderr
+            );
+        }
+        let out = String::from_utf8_lossy(&r.stdout);
+        assert_eq!(r.code, Some(code), "memaudit {}: {}", a.join(" "), r.stderr);
+        assert!(r.stderr.contains(says) || out.contains(says), "memaudit {}: {} {out:.400}", a.join(" "), r.stderr);
+    };
+
+    // Calibration: 60,000 rows, each its own split, Platt fitted on one of them.
+    let rows: String = (0..60_000)
+        .map(|i| format!("p{i},{i},0.{:04},{},{},{}\n", (i * 7919) % 10_000, bit(i, 1), bit(i, 2), bit(i, 3)))
+        .collect();
+    let routing = put("routing.csv", format!("item,seed,confidence,correct,applied,with_memory\n{rows}"));
+    expect(
+        args(&["calibration", "--input", &s(&routing), "--split", "seed", "--fit", "0,1,2,3,4,5,6,7"]),
+        &routing,
+        0,
+        "Platt scaling lowers the ECE on",
+    );
+
+    // Labels: 40,000 items, each its own group: refused by the pairwise budget at the default
+    // resamples (naming the groups), computed at 100.
+    let labels: String = (0..40_000)
+        .flat_map(|i| {
+            ["a", "b", "c"].map(|r| format!("c{i},g{i},{r},{}\n", ["s", "n", "p"][(i + r.len() * bit(i, 4)) % 3]))
+        })
+        .collect();
+    let labels = put("labels.csv", format!("item,dataset,rater,label\n{labels}"));
+    let grouped = args(&["labels", "--labels", &s(&labels), "--group", "dataset"]);
+    expect(grouped.clone(), &labels, 2, "40000 items in 40000 group(s)");
+    let mut fewer = grouped;
+    fewer.extend(args(&["--bootstrap", "100"]));
+    expect(fewer, &labels, 0, "Fleiss' kappa over 3 raters");
+
+    // Compliance: 20,000 arms of two rows: no power table of 2 × 10⁸ pairs, said in a note.
+    let arms: String = (0..40_000)
+        .map(|i| format!("t{},arm{},1,{},{},{}\n", i % 2, i / 2, bit(i, 5), bit(i, 6), 500 + i % 999))
+        .collect();
+    let compliance = put("compliance.csv", format!("task,arm,depth,compliance,recall,total_tokens\n{arms}"));
+    expect(
+        args(&["compliance", "--input", &s(&compliance), "--bootstrap", "50"]),
+        &compliance,
+        0,
+        "20000 arms make 199990000 pairs, more than the 200000 power rows",
+    );
+
+    // Answers: one 4 MiB prediction against 10,000 gold variants, under the containment rules.
+    let words = |n: usize, salt: usize| -> String {
+        (0..n).map(|i| format!("w{}", (i * 7919 + salt * 104_729) % 100_000)).collect::<Vec<_>>().join(" ")
+    };
+    let golds: Vec<String> = (0..10_000).map(|g| format!("\"x{g} y{g}\"")).collect();
+    let answers = put(
+        "answers.jsonl",
+        format!(
+            "{{\"query_id\": \"q1\", \"gold\": [{}], \"prediction\": \"{} x9999 y9999\"}}\n",
+            golds.join(", "),
+            words(600_000, 1)
+        ),
+    );
+    expect(
+        args(&["answers", "--input", &s(&answers), "--profiles", "paper_sem,mab_sem"]),
+        &answers,
+        0,
+        "1 answers scored under 2 rule(s)",
+    );
+
+    // Compare: 1,000 arms × 40 items make 499,500 contrasts: refused before resampling.
+    let outcomes: String =
+        (0..1000).flat_map(|a| (0..40).map(move |i| format!("q{i},arm{a},{}\n", bit(a * 40 + i, 7)))).collect();
+    let outcomes = put("outcomes.csv", format!("item,arm,correct\n{outcomes}"));
+    expect(
+        args(&["compare", "--outcomes", &s(&outcomes), "--arm", "arm"]),
+        &outcomes,
+        2,
+        "1000 arms make 499500 contrasts",
+    );
+}
+
+#[test]
 fn absurd_settings_are_refused_before_any_work() {
     let dir = scratch("settings");
     let outcomes = dir.join("o.csv");

@@ -235,7 +235,7 @@ fn inspect_partial_grades_are_stated_and_settable() {
     assert!(default.spec.reasons.iter().any(|r| r.contains("P = 0.5")), "{:?}", default.spec.reasons);
     let zero = run(Some(0.0)).unwrap();
     assert_eq!(means(&zero), [("m/a".to_string(), 2.0 / 5.0), ("m/b".to_string(), 2.0 / 5.0)]);
-    assert!(zero.spec.reasons.iter().any(|r| r.contains("scored 0 (--partial-credit): 3 scores")), "{:?}", zero.spec);
+    assert!(zero.spec.reasons.iter().any(|r| r.contains("scored 0 (`partial_credit`): 3 scores")), "{:?}", zero.spec);
     let one = run(Some(1.0)).unwrap();
     assert_eq!(means(&one), [("m/a".to_string(), 4.0 / 5.0), ("m/b".to_string(), 3.0 / 5.0)]);
     // Binary again with P = 0 or 1: McNemar's discordant counts follow the credit.
@@ -320,7 +320,7 @@ fn several_verdicts_per_item_as_separate_arms() {
         assert_eq!((p.b_count, p.c_count), (want["a_only"].as_u64(), want["b_only"].as_u64()), "{a} vs {b}");
         assert!((p.mcnemar_p.unwrap() - want["mcnemar_exact_p"].as_f64().unwrap()).abs() < 1e-12, "{a} vs {b}");
     }
-    assert!(out.spec.reasons.iter().any(|r| r.contains("--judgment each")), "{:?}", out.spec.reasons);
+    assert!(out.spec.reasons.iter().any(|r| r.contains("(`judgment` = each)")), "{:?}", out.spec.reasons);
     // The majority (the default) is one arm per file again.
     request.spec.judgment = None;
     let majority = compared(&roles, &request, &mut quiet()).unwrap().1;

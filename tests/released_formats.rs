@@ -61,10 +61,10 @@ fn a_per_query_records_file_names_the_subcommand_that_reads_it() {
     let csv = "run_id,dataset,system_label,parser_max_facts,query_index,category,raw_eligible,raw_hit_at_k,raw_ndcg\n\
                r1,LoCoMo,lexical,1,1,2,True,1.0,0.38\n";
     let e = read_all(&[file("query_target_alignment.records.csv", csv)]).unwrap_err();
-    assert!(e.message.contains("memaudit compare --outcomes"), "{}", e.message);
+    assert!(e.message.contains("paired comparison (`outcomes`)"), "{}", e.message);
     let jsonl = "{\"run_id\": \"r1\", \"query_index\": 1, \"raw_eligible\": true, \"raw_ndcg\": 0.38}\n";
     let e = read_all(&[file("records.jsonl", jsonl)]).unwrap_err();
-    assert!(e.message.contains("memaudit compare --outcomes"), "{}", e.message);
+    assert!(e.message.contains("paired comparison (`outcomes`)"), "{}", e.message);
     let trace = "{\"query_index\": 1, \"tenant_id\": \"locomo_conv-26\", \"returned_ids_full\": [\"m1\"]}\n";
     let e = read_all(&[file("trace.jsonl", trace)]).unwrap_err();
     assert!(e.message.contains("minimal_target_mappings.jsonl"), "{}", e.message);

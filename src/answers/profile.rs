@@ -135,7 +135,7 @@ pub fn score(profile: Profile, a: &AnswerInput) -> Scored {
     // Each normal form of the prediction is computed once, whatever the number of gold variants.
     let p = Prediction::new(pred);
     match profile {
-        Profile::PaperSem => raw(best_over_gold(a.gold, |g| p.literal_sem(g))),
+        Profile::PaperSem => raw(p.literal_sem_over(a.gold)),
         Profile::SquadEm => raw(best_over_gold(a.gold, |g| p.squad_em(g))),
         Profile::SquadF1 => raw(best_over_gold(a.gold, |g| p.squad_f1(g))),
         Profile::LocomoF1 => {
@@ -148,18 +148,24 @@ pub fn score(profile: Profile, a: &AnswerInput) -> Scored {
         Profile::MabSem | Profile::MabF1 => {
             let parsed = parse_output(pred);
             let q = Prediction::new(&parsed);
-            let f = |x: &Prediction<'_>, g: &str| if profile == Profile::MabSem { x.mab_sem(g) } else { x.mab_f1(g) };
+            let over = |x: &Prediction<'_>| {
+                if profile == Profile::MabSem {
+                    x.mab_sem_over(a.gold)
+                } else {
+                    best_over_gold(a.gold, |g| x.mab_f1(g))
+                }
+            };
             let route = MabRoute::of(a.dataset);
             match route {
                 MabRoute::ParsedOnly => {
-                    let s = best_over_gold(a.gold, |g| f(&q, g));
+                    let s = over(&q);
                     Scored { score: s.0, output: Output::Parsed, gold_index: s.1 }
                 }
                 MabRoute::ChoiceEng if profile == Profile::MabSem && a.gold.len() >= 2 => {
                     let hit = pred.to_lowercase().contains(&a.gold[1].to_lowercase());
                     Scored { score: if hit { 1.0 } else { 0.0 }, output: Output::Raw, gold_index: Some(1) }
                 }
-                _ => raw_or_parsed(best_over_gold(a.gold, |g| f(&p, g)), best_over_gold(a.gold, |g| f(&q, g))),
+                _ => raw_or_parsed(over(&p), over(&q)),
             }
         }
     }

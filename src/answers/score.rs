@@ -121,10 +121,23 @@ impl<'a> Prediction<'a> {
         if self.squad().contains(&squad_normalize(gold)) { 1.0 } else { 0.0 }
     }
 
+    /// [`best_over_gold`] of [`mab_sem`](Self::mab_sem), in one pass ([`first_contained`]).
+    pub fn mab_sem_over(&self, gold: &[String]) -> (f64, Option<usize>) {
+        first_contained(self.squad(), gold, squad_normalize)
+    }
+
     /// [`literal_sem`].
     pub fn literal_sem(&self, gold: &str) -> f64 {
-        let p = self.literal.get_or_init(|| literal_normalize(self.text));
-        if p.contains(&literal_normalize(gold)) { 1.0 } else { 0.0 }
+        if self.literal().contains(&literal_normalize(gold)) { 1.0 } else { 0.0 }
+    }
+
+    /// [`best_over_gold`] of [`literal_sem`](Self::literal_sem), in one pass ([`first_contained`]).
+    pub fn literal_sem_over(&self, gold: &[String]) -> (f64, Option<usize>) {
+        first_contained(self.literal(), gold, literal_normalize)
+    }
+
+    fn literal(&self) -> &str {
+        self.literal.get_or_init(|| literal_normalize(self.text))
     }
 
     /// [`mab_f1`].
@@ -306,6 +319,48 @@ pub enum Output {
     Parsed,
 }
 
+/// Below this many prediction bytes × gold variants, containment is checked one gold at a time;
+/// above, all the golds are searched in one pass over the prediction (Aho–Corasick).
+const ONE_PASS_FROM: usize = 1 << 22;
+
+/// [`best_over_gold`] of a containment rule (1 when the normalised gold is a substring of the
+/// normalised prediction): the first gold contained, else the first gold with 0 — the same
+/// result as testing each gold in turn, in time linear in the prediction and the golds (a 10 MiB
+/// prediction against 20,000 variants took a minute one gold at a time).
+pub fn first_contained(text: &str, gold: &[String], normalise: impl Fn(&str) -> String) -> (f64, Option<usize>) {
+    if gold.is_empty() {
+        return (0.0, None);
+    }
+    let golds: Vec<String> = gold.iter().map(|g| normalise(g)).collect();
+    let first = if text.len().saturating_mul(golds.len()) < ONE_PASS_FROM {
+        golds.iter().position(|g| text.contains(g.as_str()))
+    } else {
+        // An empty gold is contained in any text (as in Python); the automaton takes the rest.
+        let empty = golds.iter().position(String::is_empty);
+        let patterns: Vec<(usize, &str)> =
+            golds.iter().enumerate().filter(|(_, g)| !g.is_empty()).map(|(i, g)| (i, g.as_str())).collect();
+        let mut first = empty;
+        if let Ok(ac) = aho_corasick::AhoCorasick::new(patterns.iter().map(|(_, g)| g)) {
+            for m in ac.find_overlapping_iter(text) {
+                let i = patterns[m.pattern().as_usize()].0;
+                if first.is_none_or(|f| i < f) {
+                    first = Some(i);
+                    if i == 0 {
+                        break;
+                    }
+                }
+            }
+        } else {
+            first = golds.iter().position(|g| text.contains(g.as_str()));
+        }
+        first
+    };
+    match first {
+        Some(i) => (1.0, Some(i)),
+        None => (0.0, Some(0)),
+    }
+}
+
 /// The best score over gold variants (first maximum, like Python's `max`), with its index.
 pub fn best_over_gold(gold: &[String], f: impl Fn(&str) -> f64) -> (f64, Option<usize>) {
     let mut best: Option<(f64, usize)> = None;
@@ -321,6 +376,27 @@ pub fn best_over_gold(gold: &[String], f: impl Fn(&str) -> f64) -> (f64, Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pass_containment_equals_testing_each_gold_in_turn() {
+        // Both paths (a short text: one gold at a time; a long one: the automaton) against the
+        // reference rule, best_over_gold of each gold's containment.
+        let words = ["red", "fox", "the fox", "ox", "", "blue", "red fox", "jumps", "x"];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for round in 0..200 {
+            let golds: Vec<String> = (0..1 + next(6)).map(|_| words[next(words.len())].to_string()).collect();
+            let repeat = if round % 2 == 0 { 1 } else { 1 << 20 };
+            let body = ["a quick brown", "red", "fox", "the", "jumps"][..1 + next(5)].join(" ");
+            let text = format!("{}{}", "z".repeat(repeat), body);
+            let want = best_over_gold(&golds, |g| if text.contains(g) { 1.0 } else { 0.0 });
+            assert_eq!(first_contained(&text, &golds, str::to_string), want, "{golds:?} in …{body}");
+        }
+        assert_eq!(first_contained("abc", &[], str::to_string), (0.0, None));
+    }
 
     #[test]
     fn token_f1_counts_a_multiset() {

@@ -303,10 +303,9 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
     let groups: Vec<(String, Vec<&Item>)> = if splits.is_empty() {
         vec![("all".into(), all.clone())]
     } else {
-        splits
-            .iter()
-            .map(|s| (s.clone(), all.iter().copied().filter(|i| i.split.as_deref() == Some(s.as_str())).collect()))
-            .collect()
+        crate::distinct::groups_first_seen(all.iter().copied().filter(|i| i.split.is_some()), |i| {
+            i.split.clone().unwrap_or_default()
+        })
     };
     if q.scale != Scale::Score {
         for (name, items) in &groups {

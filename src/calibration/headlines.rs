@@ -6,6 +6,9 @@ use super::analyse::CalibrationReport;
 use super::table::CalibrationTable;
 use crate::headline::{Headline, count, estimate, percent};
 
+/// Beyond this many splits scored after Platt scaling, one headline sums them up.
+const MAX_SPLIT_HEADLINES: usize = 6;
+
 /// The headlines of a calibration report (unranked).
 pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
     let mut hs = r.populations.headlines(CalibrationTable::Populations, CalibrationTable::CellColumns);
@@ -78,8 +81,26 @@ pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
             CalibrationTable::Sweep,
         ));
     }
-    for c in r.calibration.iter().filter(|c| c.method == "platt") {
-        if let Some(raw) = r.calibration.iter().find(|x| x.method == "raw" && x.split == c.split) {
+    let raw_of: std::collections::HashMap<&str, &super::analyse::CalibrationRow> =
+        r.calibration.iter().filter(|x| x.method == "raw").map(|x| (x.split.as_str(), x)).collect();
+    let platt: Vec<_> = r.calibration.iter().filter(|c| c.method == "platt").collect();
+    if platt.len() > MAX_SPLIT_HEADLINES {
+        let lower = platt
+            .iter()
+            .filter(|c| raw_of.get(c.split.as_str()).is_some_and(|raw| c.ece.zip(raw.ece).is_some_and(|(p, w)| p < w)))
+            .count();
+        hs.push(Headline::context(
+            format!("Platt scaling lowers the ECE on {lower} of {} splits scored", platt.len()),
+            format!(
+                "fitted on {}; each split's ECE and Brier, raw and Platt, are in the calibration table",
+                r.settings.fit.join(", ")
+            ),
+            CalibrationTable::Calibration,
+        ));
+        return hs;
+    }
+    for c in platt {
+        if let Some(raw) = raw_of.get(c.split.as_str()) {
             hs.push(Headline::context(
                 format!(
                     "Platt scaling on split {}: ECE {:.4} → {:.4}, Brier {:.4} → {:.4}",

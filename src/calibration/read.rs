@@ -202,11 +202,11 @@ impl Routed {
             let mut keep = keep.into_iter();
             self.items.retain(|_| keep.next().unwrap_or(true));
         }
-        let splits = crate::distinct::first_seen(self.items.iter().map(|i| i.split.clone()));
+        let splits = crate::distinct::groups_first_seen(self.items.iter(), |i| i.split.clone());
         let cells: Vec<crate::cells::CellItems> = splits
             .iter()
-            .map(|s| {
-                let items: Vec<String> = self.items.iter().filter(|i| &i.split == s).map(|i| i.id.clone()).collect();
+            .map(|(s, in_split)| {
+                let items: Vec<String> = in_split.iter().map(|i| i.id.clone()).collect();
                 let name = s.clone().unwrap_or_else(|| "all".into());
                 crate::cells::CellItems {
                     cell: name.clone(),

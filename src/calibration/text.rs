@@ -21,7 +21,7 @@ pub fn render_text(r: &CalibrationReport) -> String {
         s.auc_population,
         if s.route == super::Route::Below { "below" } else { "at least" },
         s.confidence_level * 100.0,
-        if s.fit.is_empty() { "nothing (no --fit)".to_string() } else { s.fit.join(", ") },
+        if s.fit.is_empty() { "nothing (`fit` not stated)".to_string() } else { s.fit.join(", ") },
         s.quantiles
     );
     for n in &r.notes {

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::headline::some_of;
 use crate::stats::bca::{CiOutcome, Z0Rule, bca_interval, percentile_interval};
 use crate::stats::bootstrap::{Resampler, Scheme};
 use crate::stats::{
@@ -566,6 +567,72 @@ fn scheme_for(input: &CompareInput, settings: &CompareSettings) -> Result<Scheme
 }
 
 /// Runs the whole comparison. `progress(stage, fraction)` is called along the way.
+/// The most steps the contrasts may take: every pair of arms has a bootstrap interval (a sort of
+/// its resampled differences) and a sign-flip test (resamples × items), about
+/// pairs × resamples × (items + 14) steps — 2.7 × 10¹¹ for 1,000 arms × 40 items took 143 s
+/// here. 3 × 10¹⁰ is about 16 s.
+pub const MAX_CONTRAST_WORK: u64 = 30_000_000_000;
+
+/// Refuses, before any resampling, contrasts that would take more than [`MAX_CONTRAST_WORK`]
+/// steps, saying what to lower.
+fn check_contrast_work(arms: usize, items: usize, resamples: usize) -> Result<()> {
+    check_contrasts_of_strata(arms, items, 1, resamples)
+}
+
+/// [`check_contrast_work`] of `strata` comparisons over `items` in all (each stratum its own
+/// contrasts, so each adds the fixed cost of its intervals).
+fn check_contrasts_of_strata(arms: usize, items: usize, strata: usize, resamples: usize) -> Result<()> {
+    let pairs = (arms as u64).saturating_mul(arms.saturating_sub(1) as u64) / 2;
+    let per_resample = pairs.saturating_mul((items as u64).saturating_add(14u64.saturating_mul(strata as u64)));
+    let work = per_resample.saturating_mul(resamples as u64);
+    if work <= MAX_CONTRAST_WORK {
+        return Ok(());
+    }
+    let fits = MAX_CONTRAST_WORK / per_resample.max(1);
+    let lower = if fits >= 100 {
+        format!(
+            "lower {} to {fits} or fewer, or keep fewer arms ({})",
+            crate::fields::mention("bootstrap"),
+            crate::fields::mention("filter")
+        )
+    } else {
+        format!(
+            "keep fewer arms ({}): even 100 resamples are too many for this many contrasts",
+            crate::fields::mention("filter")
+        )
+    };
+    Err(Error::setting(
+        "bootstrap",
+        format!(
+            "{arms} arms make {pairs} contrasts; with {items} items and {resamples} resamples (each contrast's \
+             interval and sign-flip test) that is about {work} steps, more than the {MAX_CONTRAST_WORK} taken here: \
+             {lower}"
+        ),
+    ))
+}
+
+/// The arm a setting names: the arm of that name, else the only arm with `given` as one of the
+/// `/`-separated parts of its name (`raw` for `run1/raw` when no other arm ends or starts so).
+/// Several such arms, or none, are refused with the arms listed.
+fn named_arm(field: &str, given: &str, arms: &[String]) -> Result<String> {
+    if arms.iter().any(|a| a == given) {
+        return Ok(given.to_string());
+    }
+    let parts: Vec<&String> = arms.iter().filter(|a| a.contains('/') && a.split('/').any(|p| p == given)).collect();
+    match parts.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(Error::setting(field, format!("no arm named `{given}` (arms: {})", some_of(arms, 20)))),
+        many => Err(Error::setting(
+            field,
+            format!(
+                "`{given}` is part of {} arms' names ({}): name one of them whole",
+                many.len(),
+                some_of(&many.iter().map(|a| a.as_str()).collect::<Vec<_>>(), 20)
+            ),
+        )),
+    }
+}
+
 pub fn compare(
     input: &CompareInput,
     settings: &CompareSettings,
@@ -590,6 +657,14 @@ pub fn compare(
     if input.values.iter().any(|row| row.len() != k || row.iter().any(|v| !v.is_finite())) {
         return Err(Error::Empty("every item needs one finite value per arm".into()));
     }
+    // The overall contrasts, and those of every stratum when asked: refused before any work.
+    match (&settings.per, &input.per) {
+        (Some(_), Some(labels)) => {
+            let strata = crate::distinct::first_seen(labels.iter()).len();
+            check_contrasts_of_strata(k, 2 * n, strata + 1, settings.bootstrap)?;
+        }
+        _ => check_contrast_work(k, n, settings.bootstrap)?,
+    }
     let columns: Vec<Vec<f64>> = (0..k).map(|j| input.values.iter().map(|row| row[j]).collect()).collect();
     let scheme = scheme_for(input, settings)?;
     let mut notes = Vec::new();
@@ -600,15 +675,22 @@ pub fn compare(
              value column an outcome (not a constant such as a config flag)?"
         ));
     }
-    if let Some(c) = settings.control.as_ref().filter(|c| !input.arms.contains(c)) {
-        return Err(Error::setting("control", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
+    // Arms named by a setting: exactly, or by the one arm a short name stands for.
+    let mut named = settings.clone();
+    for (field, slot) in
+        [("control", &mut named.control), ("reference", &mut named.reference), ("baseline", &mut named.baseline)]
+    {
+        if let Some(given) = slot.as_mut() {
+            let arm = named_arm(field, given, &input.arms)?;
+            if arm != *given {
+                notes.push(format!(
+                    "{field} `{given}` is the arm `{arm}`, the only arm whose name has `{given}` as a part"
+                ));
+                *given = arm;
+            }
+        }
     }
-    if let Some(c) = settings.reference.as_ref().filter(|c| !input.arms.contains(c)) {
-        return Err(Error::setting("reference", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
-    }
-    if let Some(c) = settings.baseline.as_ref().filter(|c| !input.arms.contains(c)) {
-        return Err(Error::setting("baseline", format!("no arm named `{c}` (arms: {})", input.arms.join(", "))));
-    }
+    let settings = &named;
 
     // One resampling for all arms.
     progress("bootstrap", 0.0);
@@ -829,13 +911,13 @@ fn by_stratum(
     labels: &[String],
     progress: &mut dyn FnMut(&str, f64),
 ) -> Result<Vec<StratumComparison>> {
-    let mut values: Vec<&String> = labels.iter().collect();
-    values.sort();
-    values.dedup();
+    // Each stratum's items, gathered in one pass; strata in sorted order.
+    let mut strata = crate::distinct::groups_first_seen(0..input.items.len(), |&i| &labels[i]);
+    strata.sort_by(|a, b| a.0.cmp(b.0));
+    let values: Vec<&String> = strata.iter().map(|(v, _)| *v).collect();
     let inner = CompareSettings { per: None, ..settings.clone() };
     let mut out = Vec::with_capacity(values.len());
-    for (vi, v) in values.iter().enumerate() {
-        let keep: Vec<usize> = (0..input.items.len()).filter(|&i| &labels[i] == *v).collect();
+    for (vi, (v, keep)) in strata.iter().enumerate() {
         let sub = CompareInput {
             arms: input.arms.clone(),
             items: keep.iter().map(|&i| input.items[i].clone()).collect(),
@@ -859,9 +941,11 @@ fn by_stratum(
 /// For 0/1 arms, where each contrast's helps and hurts fall: in each stratum, S = helps − hurts
 /// against random strata of the same size (the subset-sum randomization test).
 fn localize(strata: &mut [StratumComparison], overall: &[PairRow], n: u64) {
+    let of_pair: std::collections::HashMap<(&str, &str), &PairRow> =
+        overall.iter().rev().map(|o| ((o.a.as_str(), o.b.as_str()), o)).collect();
     for s in strata.iter_mut() {
         for p in s.pairs.iter_mut() {
-            let Some(all) = overall.iter().find(|o| o.a == p.a && o.b == p.b) else { continue };
+            let Some(all) = of_pair.get(&(p.a.as_str(), p.b.as_str())).copied() else { continue };
             if let (Some(plus), Some(minus), Some(b), Some(c)) = (all.b_count, all.c_count, p.b_count, p.c_count)
                 && let Some(t) = permutation::subset_sum_test(n, plus, minus, s.n_items as u64, b as i64 - c as i64)
             {
@@ -993,6 +1077,35 @@ mod tests {
         assert!((c.pairs[0].diff - 1.0 / 6.0).abs() < 1e-12, "pooled");
         let no_labels = CompareSettings { per: Some("part".into()), ..Default::default() };
         assert!(compare(&input(&["a", "b"], &[&a, &b]), &no_labels, &mut |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn a_short_name_stands_for_the_only_arm_it_is_part_of() {
+        let arms: Vec<String> = ["r1/raw", "r1/source", "r1/canonical"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(super::named_arm("reference", "raw", &arms).unwrap(), "r1/raw");
+        assert_eq!(super::named_arm("reference", "r1/source", &arms).unwrap(), "r1/source");
+        let e = super::named_arm("reference", "r1", &arms).unwrap_err().to_string();
+        assert!(e.contains("`r1` is part of 3 arms' names"), "{e}");
+        let e = super::named_arm("reference", "ndcg", &arms).unwrap_err().to_string();
+        assert!(e.contains("no arm named `ndcg`"), "{e}");
+        // Through a comparison: the note says which arm was taken, the contrasts read − r1/raw.
+        let inp = input(&["r1/raw", "r1/source"], &[&[0.0, 1.0, 1.0, 0.0], &[1.0, 1.0, 1.0, 0.0]]);
+        let s = CompareSettings { reference: Some("raw".into()), bootstrap: 200, ..CompareSettings::default() };
+        let c = compare(&inp, &s, &mut |_, _| {}).unwrap();
+        assert!(c.notes.iter().any(|n| n.contains("reference `raw` is the arm `r1/raw`")), "{:?}", c.notes);
+        assert_eq!((c.pairs[0].a.as_str(), c.pairs[0].b.as_str()), ("r1/source", "r1/raw"));
+    }
+
+    #[test]
+    fn contrasts_beyond_the_work_budget_are_refused_before_resampling() {
+        // 300 arms × 40 items at 10,000 resamples: 44,850 × 54 × 10,000 ≈ 2.4 × 10¹⁰ steps, taken.
+        assert!(super::check_contrast_work(300, 40, 10_000).is_ok());
+        // 1,000 arms: 499,500 × 54 × 10,000 ≈ 2.7 × 10¹¹, refused with the resamples that fit.
+        let e = super::check_contrast_work(1000, 40, 10_000).unwrap_err().to_string();
+        assert!(e.contains("1000 arms make 499500 contrasts") && e.contains("to 1112 or fewer"), "{e}");
+        // So many arms that no resampling fits: fewer arms is the only way.
+        let e = super::check_contrast_work(10_000, 40, 100).unwrap_err().to_string();
+        assert!(e.contains("even 100 resamples are too many"), "{e}");
     }
 
     #[test]

@@ -80,7 +80,8 @@ pub enum CompareError {
 
 /// The value of `column` for each item: from the key tuple when it is a key column, else from
 /// the item's strata.
-fn column_per_item(paired: &Paired, column: &str) -> Result<Vec<String>, Error> {
+/// `setting` is the field that named the column (`by` or `per`), named by the refusal.
+fn column_per_item(paired: &Paired, column: &str, setting: &str) -> Result<Vec<String>, Error> {
     if let Some(i) = paired.report.key.iter().position(|k| k == column) {
         return Ok(paired.item_keys.iter().map(|k| k.get(i).cloned().unwrap_or_default()).collect());
     }
@@ -88,7 +89,7 @@ fn column_per_item(paired: &Paired, column: &str) -> Result<Vec<String>, Error> 
         return Ok(paired.strata.iter().map(|m| m.get(column).cloned().unwrap_or_default()).collect());
     }
     Err(Error::setting(
-        "resampling",
+        setting,
         format!(
             "column `{column}` is neither a key column ({}) nor a strata column ({}); add it with {}",
             paired.report.key.join(", "),
@@ -105,7 +106,7 @@ pub fn input_from_paired(paired: &Paired, resampling: &Resampling) -> Result<Com
         .ok_or_else(|| Error::Empty("the pairing left items without a value in some arm".into()))?;
     let groups = match resampling {
         Resampling::Iid => None,
-        Resampling::Stratified(c) | Resampling::Cluster(c) => Some(column_per_item(paired, c)?),
+        Resampling::Stratified(c) | Resampling::Cluster(c) => Some(column_per_item(paired, c, "by")?),
     };
     Ok(CompareInput { arms: paired.arms.clone(), items: paired.items.clone(), values, groups, per: None })
 }
@@ -129,7 +130,7 @@ pub fn compare_table(
     let paired = pair_for_test(table, spec, options)?;
     let mut input = input_from_paired(&paired, &settings.resampling)?;
     if let Some(column) = &settings.per {
-        input.per = Some(column_per_item(&paired, column)?);
+        input.per = Some(column_per_item(&paired, column, "per")?);
     }
     let mut comparison = compare(&input, settings, progress)?;
     comparison.costs = settings

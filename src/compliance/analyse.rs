@@ -31,6 +31,7 @@ use super::ComplianceRequest;
 use super::read::{Pooled, Reading, Row, Tasks};
 use crate::error::{Error, Result};
 use crate::fields::mention;
+use crate::headline::some_of;
 use crate::ingest::table::Tally;
 use crate::stats::bootstrap::{Bootstrap, Scheme};
 use crate::stats::power::{self, Design};
@@ -459,15 +460,8 @@ fn is_binary(v: impl IntoIterator<Item = f64>) -> bool {
     v.into_iter().all(|x| x == 0.0 || x == 1.0)
 }
 
-fn first_seen(values: impl Iterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
-}
+/// The most pairs of arms a power table holds when no focus arm is named (every pair).
+pub const MAX_POWER_PAIRS: usize = 200_000;
 
 /// The most resampled estimates one group's bootstrap keeps (every statistic of every resample,
 /// for its percentile intervals): 40,000,000, about 640 MB.
@@ -522,16 +516,20 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
     let level = boot.confidence;
     let alpha = 1.0 - level;
     let z = crate::stats::normal::z_two_sided(level);
-    let groups = first_seen(tasks.rows.iter().map(|r| r.group.clone()));
-    let all_arms = first_seen(tasks.rows.iter().map(|r| r.arm.clone()));
+    let grouped = crate::distinct::groups_first_seen(tasks.rows.iter(), |r| r.group.clone());
+    let groups: Vec<String> = grouped.iter().map(|(g, _)| g.clone()).collect();
+    let all_arms = crate::distinct::first_seen(tasks.rows.iter().map(|r| r.arm.clone()));
     if let Some(f) = &q.focus
         && !all_arms.contains(f)
     {
-        return Err(Error::setting("focus", format!("no rows of arm `{f}` (the arms: {})", all_arms.join(", "))));
+        return Err(Error::setting("focus", format!("no rows of arm `{f}` (the arms: {})", some_of(&all_arms, 20))));
     }
     for a in &q.against {
         if !all_arms.contains(a) {
-            return Err(Error::setting("against", format!("no rows of arm `{a}` (the arms: {})", all_arms.join(", "))));
+            return Err(Error::setting(
+                "against",
+                format!("no rows of arm `{a}` (the arms: {})", some_of(&all_arms, 20)),
+            ));
         }
     }
     let has_depth = tasks.rows.iter().all(|r| r.depth.is_some()) && !tasks.rows.is_empty();
@@ -566,9 +564,9 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
     if !has_depth {
         report.notes.push("no depth column: no depth slopes, margins or crossover".into());
     }
-    for g in &groups {
-        let rows: Vec<&Row> = tasks.rows.iter().filter(|r| &r.group == g).collect();
-        let arms = first_seen(rows.iter().map(|r| r.arm.clone()));
+    for (g, rows) in grouped {
+        let g = &g;
+        let arms = crate::distinct::first_seen(rows.iter().map(|r| r.arm.clone()));
         let mut depths: Vec<f64> = Vec::new();
         if has_depth {
             depths = rows.iter().map(|r| r.depth.unwrap_or_default()).collect();
@@ -612,9 +610,14 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
             Some(0.0)
         });
         let undefined = |pick: &dyn Fn(&Est) -> Option<f64>| reps.iter().filter(|e| pick(e).is_none()).count();
+        // Each arm's rows, in their order, gathered in one pass.
+        let mut of_arm: Vec<Vec<&Row>> = vec![Vec::new(); arms.len()];
+        for (r, c) in layout.rows.iter().zip(&cell) {
+            of_arm[*c / nd].push(r);
+        }
+        let first_arm_row = report.arms.len();
         for (a, arm) in arms.iter().enumerate() {
-            let mine: Vec<&Row> =
-                layout.rows.iter().zip(&cell).filter(|(_, c)| **c / nd == a).map(|(r, _)| *r).collect();
+            let mine = &of_arm[a];
             let n = mine.len();
             let comp: Vec<f64> = mine.iter().map(|r| r.compliance).collect();
             let binary = is_binary(comp.iter().copied());
@@ -815,7 +818,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
                     interval(&reps, level, |e: &Est| e.mediation.get(s).copied().flatten().map(|m| m[0] - m[2]));
                 let prop = |m: [f64; 4]| (m[0] != 0.0).then(|| (m[0] - m[2]) / m[0]);
                 let (pl, ph) = interval(&reps, level, |e: &Est| e.mediation.get(s).copied().flatten().and_then(prop));
-                let n = layout.rows.iter().zip(&cell).filter(|(_, c)| **c / nd == f || **c / nd == b).count();
+                let n = of_arm[f].len() + of_arm[b].len();
                 report.mediation.push(MediationRow {
                     group: g.clone(),
                     focus: arms[f].clone(),
@@ -837,39 +840,36 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
                 });
             }
         }
-        // Power: the focus against each arm, or every pair.
+        // Power: the focus against each arm, or every pair (within a stated budget).
+        let na = arms.len();
+        let every_pair = na.saturating_mul(na.saturating_sub(1)) / 2;
         let pairs: Vec<(usize, usize)> = match layout.focus {
-            Some(f) => (0..arms.len()).filter(|&b| b != f).map(|b| (f, b)).collect(),
-            None => (0..arms.len()).flat_map(|a| (a + 1..arms.len()).map(move |b| (a, b))).collect(),
+            Some(f) => (0..na).filter(|&b| b != f).map(|b| (f, b)).collect(),
+            None if every_pair > MAX_POWER_PAIRS => {
+                report.notes.push(format!(
+                    "{}{} arms make {every_pair} pairs, more than the {MAX_POWER_PAIRS} power rows computed here: \
+                     no power table; name the arm compared with the others ({}) for power against it",
+                    if g.is_empty() { String::new() } else { format!("group `{g}`: ") },
+                    na,
+                    crate::fields::mention("focus")
+                ));
+                Vec::new()
+            }
+            None => (0..na).flat_map(|a| (a + 1..na).map(move |b| (a, b))).collect(),
         };
+        let spread: Vec<f64> =
+            of_arm.iter().map(|rows| sd(&rows.iter().map(|r| r.compliance).collect::<Vec<_>>())).collect();
         for (a, b) in pairs {
-            let (ra, rb) = (
-                report.arms.iter().rev().find(|r| r.group == *g && r.arm == arms[a]),
-                report.arms.iter().rev().find(|r| r.group == *g && r.arm == arms[b]),
-            );
-            let (Some(ra), Some(rb)) = (ra.cloned(), rb.cloned()) else { continue };
-            report.power.push(power_row(g, &ra, &rb, &layout, &cell, nd, a, b, q, alpha));
+            let (Some(ra), Some(rb)) = (report.arms.get(first_arm_row + a), report.arms.get(first_arm_row + b)) else {
+                continue;
+            };
+            report.power.push(power_row(g, ra, rb, (spread[a], spread[b]), q, alpha));
         }
     }
     Ok(report)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn power_row(
-    g: &str,
-    ra: &ArmRow,
-    rb: &ArmRow,
-    layout: &Layout<'_>,
-    cell: &[usize],
-    nd: usize,
-    a: usize,
-    b: usize,
-    q: &ComplianceRequest,
-    alpha: f64,
-) -> PowerRow {
-    let values = |arm: usize| -> Vec<f64> {
-        layout.rows.iter().zip(cell).filter(|(_, c)| **c / nd == arm).map(|(r, _)| r.compliance).collect()
-    };
+fn power_row(g: &str, ra: &ArmRow, rb: &ArmRow, (s1, s2): (f64, f64), q: &ComplianceRequest, alpha: f64) -> PowerRow {
     let (n1, n2) = (ra.n as f64, rb.n as f64);
     let (p1, p2) = (ra.compliance, rb.compliance);
     let delta = p1 - p2;
@@ -888,7 +888,6 @@ fn power_row(
             claim.flatten(),
         )
     } else {
-        let (s1, s2) = (sd(&values(a)), sd(&values(b)));
         let mde = power::minimum_detectable(1.0, pw, |d| power::two_means_power(d, s1, s2, n1, n2, alpha));
         (
             Design::TwoMeans,

@@ -6,26 +6,38 @@ use crate::attach::{Figure, figure};
 use crate::plots::LinesPlot;
 use crate::plots::series::{Line, Point};
 
-/// Compliance against depth, one line per arm, for one group. `None` without depth cells.
+/// The most arms drawn in one plot, and the most groups given a plot: beyond, the title says
+/// how many are drawn (every arm and group stays in the tables).
+pub const MAX_PLOT_ARMS: usize = 30;
+pub const MAX_PLOT_GROUPS: usize = 12;
+
+/// Compliance against depth, one line per arm (the first [`MAX_PLOT_ARMS`]), for one group.
+/// `None` without depth cells.
 pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
-    let cells: Vec<_> = r.depth.iter().filter(|d| d.group == group).collect();
-    if cells.is_empty() {
+    let cells = r.depth.iter().filter(|d| d.group == group);
+    let by_arm = crate::distinct::groups_first_seen(cells, |c| c.arm.as_str());
+    if by_arm.is_empty() {
         return None;
     }
-    let mut lines: Vec<Line> = Vec::new();
-    for c in cells {
-        let p = Point { x: Some(c.depth), y: Some(c.compliance), low: c.low, high: c.high };
-        match lines.iter_mut().find(|l| l.name == c.arm) {
-            Some(l) => l.points.push(p),
-            None => lines.push(Line { name: c.arm.clone(), points: vec![p] }),
-        }
-    }
+    let arms = by_arm.len();
+    let lines: Vec<Line> = by_arm
+        .into_iter()
+        .take(MAX_PLOT_ARMS)
+        .map(|(arm, cells)| Line {
+            name: arm.to_string(),
+            points: cells
+                .iter()
+                .map(|c| Point { x: Some(c.depth), y: Some(c.compliance), low: c.low, high: c.high })
+                .collect(),
+        })
+        .collect();
     let b = &r.settings.bootstrap;
     Some(LinesPlot {
         title: format!(
-            "Compliance by depth{} ({}% intervals)",
+            "Compliance by depth{} ({}% intervals){}",
             if group.is_empty() { String::new() } else { format!(", {group}") },
-            b.confidence * 100.0
+            b.confidence * 100.0,
+            if arms > MAX_PLOT_ARMS { format!(", the first {MAX_PLOT_ARMS} of {arms} arms") } else { String::new() }
         ),
         x_desc: "depth (causal hops)".into(),
         y_desc: "compliance".into(),
@@ -35,7 +47,15 @@ pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
     })
 }
 
-/// Every plot, as SVG.
+/// Every plot, as SVG: one per group, for the first [`MAX_PLOT_GROUPS`] groups (the last one's
+/// title says how many there are when there are more).
 pub fn figures(r: &ComplianceReport) -> Vec<Figure> {
-    r.groups.iter().filter_map(|g| depth_plot(r, g)).map(|p| figure(&p)).collect()
+    let groups = r.groups.len();
+    let mut plots: Vec<LinesPlot> = r.groups.iter().take(MAX_PLOT_GROUPS).filter_map(|g| depth_plot(r, g)).collect();
+    if groups > MAX_PLOT_GROUPS
+        && let Some(last) = plots.last_mut()
+    {
+        last.title.push_str(&format!(" (plots of the first {MAX_PLOT_GROUPS} of {groups} groups)"));
+    }
+    plots.iter().map(figure).collect()
 }

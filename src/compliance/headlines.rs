@@ -36,8 +36,14 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
     }
     hs.extend(r.populations.headlines(ComplianceTable::Populations, ComplianceTable::CellColumns));
     let focus = r.settings.focus.clone();
+    let arms_of = crate::distinct::groups_first_seen(r.arms.iter(), |a| a.group.as_str());
+    let arms_of: std::collections::HashMap<&str, Vec<&super::analyse::ArmRow>> = arms_of.into_iter().collect();
+    let slope_of: std::collections::HashMap<(&str, &str), &super::analyse::SlopeRow> =
+        r.slopes.iter().map(|s| ((s.group.as_str(), s.arm.as_str()), s)).rev().collect();
+    let last_crossover: std::collections::HashMap<&str, &super::analyse::CrossoverRow> =
+        r.crossover.iter().map(|c| (c.group.as_str(), c)).collect();
     for g in &r.groups {
-        let arms: Vec<_> = r.arms.iter().filter(|a| &a.group == g).collect();
+        let arms: &[&super::analyse::ArmRow] = arms_of.get(g.as_str()).map(Vec::as_slice).unwrap_or_default();
         // The focus arm, else the arm with the highest compliance.
         let lead = match &focus {
             Some(f) => arms.iter().find(|a| &a.arm == f).copied(),
@@ -64,7 +70,7 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
             format!("n = {}, {level}% {} interval{kappa}", a.n, a.compliance_interval),
             ComplianceTable::Arms,
         ));
-        if let Some(s) = r.slopes.iter().find(|s| &s.group == g && s.arm == a.arm)
+        if let Some(s) = slope_of.get(&(g.as_str(), a.arm.as_str()))
             && let Some(b) = s.slope
         {
             let how = match (s.slope_low, s.slope_high) {
@@ -82,7 +88,7 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
                 ComplianceTable::Slopes,
             ));
         }
-        if let Some(c) = r.crossover.iter().rfind(|c| &c.group == g) {
+        if let Some(c) = last_crossover.get(g.as_str()) {
             let text = match c.d_star {
                 Some(d) => format!("{} leads {} from depth {d}{}", c.focus, c.against, in_group(g)),
                 None => {

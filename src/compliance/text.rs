@@ -18,7 +18,7 @@ pub fn render_text(r: &ComplianceReport) -> String {
     let s = &r.settings;
     let b = &s.bootstrap;
     let mut out = format!(
-        "Decision compliance: {} rows in {} group(s) ({} left out: a value missing; {} not kept by --filter)\n\
+        "Decision compliance: {} rows in {} group(s) ({} left out: a value missing; {} not kept by the `filter` setting)\n\
          Settings: {}% intervals; bootstrap B={} seed={} ({}); delta-method intervals normal; power target {} at alpha {}; \
          claimed effect {}; focus {}; against {}; return on tokens per {} tokens; groups {}\n",
         r.rows,
@@ -58,9 +58,15 @@ pub fn render_text(r: &ComplianceReport) -> String {
     }));
     if !r.slopes.is_empty() {
         out.push_str("\n== Compliance against depth (OLS slope per hop, endpoint = P(d max) - P(d min))\n");
+        // Each arm's depth rows, found by one index (linear at any number of arms).
+        let mut of_arm: std::collections::HashMap<(&str, &str), Vec<&super::analyse::DepthRow>> =
+            std::collections::HashMap::new();
+        for d in &r.depth {
+            of_arm.entry((d.group.as_str(), d.arm.as_str())).or_default().push(d);
+        }
         let per_depth = |s: &super::analyse::SlopeRow| {
-            let cells = r.depth.iter().filter(|d| d.group == s.group && d.arm == s.arm);
-            cells.map(|d| format!("d{}: {:.3} ({})", d.depth, d.compliance, d.n)).collect::<Vec<_>>().join("  ")
+            let cells = of_arm.get(&(s.group.as_str(), s.arm.as_str())).map(Vec::as_slice).unwrap_or_default();
+            cells.iter().map(|d| format!("d{}: {:.3} ({})", d.depth, d.compliance, d.n)).collect::<Vec<_>>().join("  ")
         };
         out.push_str(&crate::text_table!(&r.slopes, |s| {
             "group" => s.group.clone(),

@@ -130,9 +130,10 @@ impl Limits {
             at(),
             format!(
                 "holds more than {} cells (rows × columns; {CELLS_PER_ROW} per row of the row budget), the most read \
-                 from one table here: raise the row budget (`--max-rows`, or the viewer's Input limits) if the machine \
-                 has the memory (about 400 bytes per cell natively in an outcome table), or split the file",
-                self.max_cells()
+                 from one table here: raise the row budget ({}) if the machine has the memory (about 400 bytes per \
+                 cell natively in an outcome table), or split the file",
+                self.max_cells(),
+                crate::fields::mention("max_rows")
             ),
         ))
     }
@@ -141,23 +142,25 @@ impl Limits {
     /// text, or the start of it (a start over the budget is a whole over it, see
     /// [`rows_countable`]).
     pub fn check_rows(&self, file: &str, text: &[u8]) -> Result<(), IngestError> {
-        let (rows, unit) = count_rows(text, self.max_rows);
+        let (rows, unit, line) = count_rows(text, self.max_rows);
         if rows > self.max_rows {
-            return Err(self.too_many_rows(file, unit));
+            return Err(self.too_many_rows(file, unit, Some(line)));
         }
         Ok(())
     }
 
     /// The refusal of `file`, which holds more than `self.max_rows` of `unit` (`rows (lines)`,
     /// `JSON objects`).
-    pub fn too_many_rows(&self, file: &str, unit: &str) -> IngestError {
+    /// `line` is the line of the first row past the budget, where known.
+    pub fn too_many_rows(&self, file: &str, unit: &str, line: Option<usize>) -> IngestError {
         IngestError::new(
-            Location::file(file),
+            line.map_or_else(|| Location::file(file), |l| Location::line(file, l)),
             format!(
-                "holds more than {} {}, the most read from one file here: raise the budget (`--max-rows`, or \
-                 the viewer's Input limits) if the machine has the memory (about 1.6 kB per row natively for \
-                 outcome tables), or split the file",
-                self.max_rows, unit
+                "holds more than {} {}, the most read from one file here: raise the budget ({}) if the machine \
+                 has the memory (about 1.6 kB per row natively for outcome tables), or split the file",
+                self.max_rows,
+                unit,
+                crate::fields::mention("max_rows")
             ),
         )
     }
@@ -198,19 +201,29 @@ fn rows_countable(start: &[u8]) -> bool {
 /// The rows of `text`, counting no further than just past `stop`, and what they are: its
 /// non-blank lines, or for a JSON document its `{` bytes (one per object; a `{` inside a string
 /// counts too, so the count errs on the side of more rows).
-fn count_rows(text: impl AsRef<[u8]>, stop: u64) -> (u64, &'static str) {
+fn count_rows(text: impl AsRef<[u8]>, stop: u64) -> (u64, &'static str, usize) {
     let text = text.as_ref();
     let json = is_json_document(text);
     let unit = if json { "JSON objects" } else { "rows (lines)" };
+    let line_at = |offset: usize| memchr::memchr_iter(b'\n', &text[..offset.min(text.len())]).count() + 1;
     // memchr finds the separators a word at a time: this count runs over every file read.
-    let rows = if json {
-        memchr::memchr_iter(b'{', text).take(usize::try_from(stop).unwrap_or(usize::MAX).saturating_add(1)).count()
-            as u64
-    } else {
+    if json {
         let mut rows = 0u64;
+        let mut last = 0;
+        for at in memchr::memchr_iter(b'{', text) {
+            rows += 1;
+            last = at;
+            if rows > stop {
+                break;
+            }
+        }
+        (rows, unit, line_at(last))
+    } else {
+        let (mut rows, mut line) = (0u64, 0usize);
         let mut start = 0;
         let ends = memchr::memchr_iter(b'\n', text).chain(std::iter::once(text.len()));
         for end in ends {
+            line += 1;
             if text[start..end].iter().any(|b| !b.is_ascii_whitespace()) {
                 rows += 1;
                 if rows > stop {
@@ -219,9 +232,8 @@ fn count_rows(text: impl AsRef<[u8]>, stop: u64) -> (u64, &'static str) {
             }
             start = (end + 1).min(text.len());
         }
-        rows
-    };
-    (rows, unit)
+        (rows, unit, line)
+    }
 }
 
 /// Cells of a table per row of the row budget ([`Limits::max_cells`]): 25,000,000 natively
@@ -256,11 +268,12 @@ pub fn too_large(name: &str, what: &str, limit: u64) -> IngestError {
     IngestError::new(
         Location::file(name),
         format!(
-            "{what} more than {} bytes ({:.1} GiB), the largest file read here: raise the budget \
-             (`--max-bytes`, or the viewer's Input limits) if the machine has the memory, split the file, or \
-             evaluate TREC runs with trec-eval, which reads them line by line",
+            "{what} more than {} bytes ({:.1} GiB), the largest file read here: raise the budget ({}) if the \
+             machine has the memory, split the file, or evaluate TREC runs with trec-eval, which reads them line \
+             by line",
             limit,
-            limit as f64 / f64::from(1u32 << 30)
+            limit as f64 / f64::from(1u32 << 30),
+            crate::fields::mention("max_bytes")
         ),
     )
 }
@@ -1078,8 +1091,8 @@ fn classify_object_keys(
     if has("raw_eligible") || has("raw_ndcg") || has("raw_hit_at_k") {
         return Err(IngestError::new(
             Location::line(name, line),
-            "per-query scores under each target (a records file), not ranked lists: compare them with \
-             `memaudit compare --outcomes FILE` (or the viewer's comparison page)",
+            "per-query scores under each target (a records file), not ranked lists: they are the outcomes of a \
+             paired comparison (`outcomes`)",
         ));
     }
     if has("query_id") && has("evidence") {
@@ -1166,7 +1179,8 @@ mod tests {
         let err =
             IngestError::from(inflate("b.gz", &bomb, Limits { max_bytes: 64 << 20, max_rows: 1_000 }).unwrap_err());
         assert!(err.message.starts_with("holds more than 1000 rows (lines)"), "{}", err.message);
-        assert_eq!(err.location, Location::file("b.gz"));
+        // Located at the first row past the budget.
+        assert_eq!(err.location, Location::line("b.gz", 1001));
         // A JSON Lines file whose first line is not whole at the first count is counted at the end.
         let one_line = gzip_bytes(format!("{{\"a\": \"{}\"}}\n{{\"a\": 1}}\n", "{".repeat(20 << 20)).as_bytes());
         let text = inflate("l.gz", &one_line, Limits { max_bytes: 64 << 20, max_rows: 2 }).unwrap();
@@ -1177,6 +1191,9 @@ mod tests {
     fn rows_are_lines_or_the_objects_of_a_json_document() {
         // Lines with text; blank lines and a missing last newline are handled.
         assert_eq!(count_rows("a\nb\n\n  \nc", u64::MAX).0, 3);
+        // The line where the count stopped: the first row past the budget (blank lines count).
+        assert_eq!(count_rows("a\n\nb\nc\n", 1).2, 3);
+        assert_eq!(count_rows("[{\"a\": 1},\n {\"a\": 2},\n {\"a\": 3}]", 1).2, 2);
         assert_eq!(count_rows("a\nb\n", u64::MAX).0, 2);
         assert_eq!(count_rows("", u64::MAX).0, 0);
         // JSON Lines are lines even though each opens an object.
@@ -1194,7 +1211,7 @@ mod tests {
         let tight = |max_bytes, max_rows| InputFile::new("o.csv", text).with_limits(Limits { max_bytes, max_rows });
         assert!(tight(1 << 20, 3).text().is_ok());
         let rows = tight(1 << 20, 2).text().unwrap_err();
-        assert_eq!(rows.location, Location::file("o.csv"));
+        assert_eq!(rows.location, Location::line("o.csv", 3));
         assert!(rows.message.starts_with("holds more than 2 rows (lines)"), "{}", rows.message);
         let bytes = tight(10, 100).text().unwrap_err();
         assert!(bytes.message.starts_with("holds more than 10 bytes"), "{}", bytes.message);

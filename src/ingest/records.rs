@@ -228,7 +228,7 @@ pub fn each_line<'a>(
             Ok(())
         }
         Lines::Stream(Stream { reader, gzip, limits }) => {
-            let mut budget = Budget { file, limits, gzip, bytes: 0, rows: 0 };
+            let mut budget = Budget { file, limits, gzip, bytes: 0, rows: 0, lines: 0 };
             let reader = std::io::Read::take(reader, limits.max_bytes.saturating_add(1));
             super::for_each_line_counted(file, reader, |line, l, raw| {
                 budget.count(raw, l.trim().is_empty())?;
@@ -292,6 +292,8 @@ struct Budget<'a> {
     gzip: bool,
     bytes: u64,
     rows: u64,
+    /// Lines counted, blank ones too: the line of a refusal.
+    lines: u64,
 }
 
 impl Budget<'_> {
@@ -299,11 +301,12 @@ impl Budget<'_> {
     fn count(&mut self, raw: usize, blank: bool) -> Result<(), IngestError> {
         self.bytes += raw as u64;
         self.rows += u64::from(!blank);
+        self.lines += 1;
         if self.bytes > self.limits.max_bytes {
             return Err(self.limits.too_many_bytes(self.file, if self.gzip { "decompresses to" } else { "holds" }));
         }
         if self.rows > self.limits.max_rows {
-            return Err(self.limits.too_many_rows(self.file, "rows (lines)"));
+            return Err(self.limits.too_many_rows(self.file, "rows (lines)", Some(self.lines as usize)));
         }
         Ok(())
     }
@@ -321,7 +324,7 @@ fn each_streamed_record<T: DeserializeOwned + Send>(
     mut each: impl FnMut(usize, T) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
     let Stream { reader, gzip, limits } = stream;
-    let mut budget = Budget { file, limits, gzip, bytes: 0, rows: 0 };
+    let mut budget = Budget { file, limits, gzip, bytes: 0, rows: 0, lines: 0 };
     // Read no further than one byte past the byte budget: a line without an end (a gzip bomb
     // of one line) is not held past it either.
     let reader = std::io::Read::take(reader, limits.max_bytes.saturating_add(1));

@@ -41,7 +41,7 @@ pub fn not_trec(name: &str, text: &str) -> IngestError {
         .unwrap_or((1, ""));
     let fields = line.split_ascii_whitespace().count();
     let hint = if line.contains(',') && (line.contains("query") || line.contains("run")) {
-        " — a CSV of per-query or per-item results is an input of `memaudit compare --outcomes` (or give it to the viewer's comparison page)"
+        " — a CSV of per-query or per-item results is an input of the paired comparison (`outcomes`)"
     } else {
         ""
     };
@@ -261,6 +261,6 @@ mod tests {
     fn a_per_query_records_csv_points_to_compare() {
         let csv = "run_id,dataset,query_index,raw_eligible,raw_hit_at_k\nr1,LoCoMo,1,True,1.0\n";
         let e = read_all(&[InputFile::new("records.csv", csv.as_bytes().to_vec())]).unwrap_err();
-        assert!(e.message.contains("memaudit compare"), "{}", e.message);
+        assert!(e.message.contains("paired comparison (`outcomes`)"), "{}", e.message);
     }
 }

@@ -211,14 +211,13 @@ pub struct LabelsReport {
 
 /// Per group (or all items), each rater's labelled items: raters side by side.
 fn rater_populations(set: &LabelSet) -> crate::cells::CellReport {
-    let groups = crate::distinct::first_seen(set.items.iter().map(|it| it.group.clone()));
+    let groups = crate::distinct::groups_first_seen(set.items.iter(), |it| it.group.clone());
     let mut cells = Vec::new();
-    for g in &groups {
+    for (g, in_group) in &groups {
         for (r, rater) in set.raters.iter().enumerate() {
-            let items: Vec<String> = set
-                .items
+            let items: Vec<String> = in_group
                 .iter()
-                .filter(|it| &it.group == g && it.labels.get(r).is_some_and(Option::is_some))
+                .filter(|it| it.labels.get(r).is_some_and(Option::is_some))
                 .map(|it| it.id.clone())
                 .collect();
             cells.push(crate::cells::CellItems {
@@ -274,21 +273,34 @@ fn interval(b: &Bootstrap, n: usize, stat: impl FnMut(&[u32]) -> Option<f64>) ->
 pub const MAX_PAIR_WORK: u64 = 2_000_000_000;
 
 /// Refuses a pairwise table too large to compute: m(m−1)/2 rater pairs, each with a kappa and
-/// `resamples` bootstrap kappas over the items (O(items + classes²) each), per scale and for
-/// the groups (at most twice the items: all, then each group).
-fn check_pair_work(raters: usize, items: usize, classes: usize, passes: usize, resamples: usize) -> Result<()> {
+/// `resamples` bootstrap kappas per scale and per table (all items, then each group): over all
+/// the tables, every item is counted twice when there are groups (all, its group) and each table
+/// adds classes² terms (`tables` is all items plus the groups).
+fn check_pair_work(
+    raters: usize,
+    items: usize,
+    classes: usize,
+    tables: usize,
+    scales: usize,
+    resamples: usize,
+) -> Result<()> {
     let pairs = (raters as u64).saturating_mul(raters.saturating_sub(1) as u64) / 2;
-    let per_kappa = (items as u64).saturating_add((classes as u64).saturating_mul(classes as u64));
+    let item_passes = if tables > 1 { 2 } else { 1 };
+    let per_pass = (items as u64)
+        .saturating_mul(item_passes)
+        .saturating_add((tables as u64).saturating_mul((classes as u64).saturating_mul(classes as u64)));
     let work =
-        pairs.saturating_mul(per_kappa).saturating_mul(resamples as u64 + 1).saturating_mul(passes.max(1) as u64);
+        pairs.max(1).saturating_mul(per_pass).saturating_mul(resamples as u64 + 1).saturating_mul(scales.max(1) as u64);
     if work > MAX_PAIR_WORK {
+        let groups = tables.saturating_sub(1);
         return Err(Error::setting(
             "bootstrap",
             format!(
-                "{raters} raters make {pairs} pairs; with {items} items, {classes} classes and {resamples} resamples \
-                 that is about {work} kappa terms, more than the {MAX_PAIR_WORK} computed here: choose the raters to \
-                 compare ({}), or lower {}",
+                "{raters} raters make {pairs} pairs; with {items} items in {groups} group(s), {classes} classes and \
+                 {resamples} resamples that is about {work} kappa terms, more than the {MAX_PAIR_WORK} computed here: \
+                 choose the raters to compare ({}), group by a column with fewer values ({}), or lower {}",
                 mention("raters"),
+                mention("group"),
                 mention("bootstrap")
             ),
         ));
@@ -313,24 +325,19 @@ pub fn analyse(set: &LabelSet, request: &LabelsRequest, sample: Option<SampleRep
         collapsed_classes = classes.clone();
         scales.push(Scale { name: COLLAPSED, classes, map });
     }
-    let mut groups: Vec<String> = vec![ALL.to_string()];
-    for it in &set.items {
-        if let Some(g) = &it.group
-            && !groups.contains(g)
-        {
-            groups.push(g.clone());
-        }
-    }
+    // All items, then each group's, grouped in one pass.
+    let mut groups: Vec<(String, Vec<&Item>)> = vec![(ALL.to_string(), set.items.iter().collect())];
+    groups.extend(crate::distinct::groups_first_seen(set.items.iter().filter(|it| it.group.is_some()), |it| {
+        it.group.clone().unwrap_or_default()
+    }));
     let b = request.bootstrap;
     let m = set.raters.len();
-    check_pair_work(m, set.items.len(), set.classes.len(), scales.len() * groups.len().min(2), b.resamples)?;
+    check_pair_work(m, set.items.len(), set.classes.len(), groups.len(), scales.len(), b.resamples)?;
     let complete = |it: &Item| it.labels.iter().all(Option::is_some);
     let mut distribution = Vec::new();
     let mut pairs = Vec::new();
     let mut overall = Vec::new();
-    for g in &groups {
-        let items: Vec<&Item> =
-            set.items.iter().filter(|it| g == ALL || it.group.as_deref() == Some(g.as_str())).collect();
+    for (g, items) in &groups {
         let full: Vec<&Item> = items.iter().copied().filter(|it| complete(it)).collect();
         for scale in &scales {
             let k = scale.classes.len();
@@ -349,7 +356,7 @@ pub fn analyse(set: &LabelSet, request: &LabelsRequest, sample: Option<SampleRep
             let mut pair_agreements = Vec::new();
             for a in 0..m {
                 for c in a + 1..m {
-                    let pool = if request.pair_items == PairItems::Complete { &full } else { &items };
+                    let pool = if request.pair_items == PairItems::Complete { &full } else { items };
                     let coded: Vec<(u32, u32)> = pool
                         .iter()
                         .filter_map(|it| Some((on(scale, it.labels[a])?, on(scale, it.labels[c])?)))
@@ -507,13 +514,17 @@ mod tests {
     #[test]
     fn a_pairwise_table_too_large_is_refused_with_its_size() {
         // 3 raters, 200 items, 2,000 resamples: 3 × 200 × 2,001 terms, computed.
-        assert!(check_pair_work(3, 200, 2, 1, 2000).is_ok());
+        assert!(check_pair_work(3, 200, 2, 1, 1, 2000).is_ok());
         // 1,000 raters, 1,000 items: 499,500 pairs × 1,004 × 2,001 terms, refused.
-        let e = check_pair_work(1000, 1000, 2, 1, 2000).unwrap_err().to_string();
+        let e = check_pair_work(1000, 1000, 2, 1, 1, 2000).unwrap_err().to_string();
         assert!(e.contains("1000 raters make 499500 pairs"), "{e}");
         assert!(e.contains("about 1003497498000 kappa terms"), "{e}");
         // Without resamples the same table is computed once: 499,500 × 1,004 terms.
-        assert!(check_pair_work(1000, 1000, 2, 1, 0).is_ok());
+        assert!(check_pair_work(1000, 1000, 2, 1, 1, 0).is_ok());
+        // One group per item: 3 pairs × (2 × 60,000 + 60,001 × 9) × 2,001 terms, refused with
+        // the groups named (a linear search per group once made this a hang).
+        let e = check_pair_work(3, 60_000, 3, 60_001, 1, 2000).unwrap_err().to_string();
+        assert!(e.contains("60000 items in 60000 group(s)") && e.contains("about 3962034027 kappa terms"), "{e}");
     }
 
     #[test]

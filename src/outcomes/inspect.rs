@@ -242,7 +242,7 @@ pub fn with_partial_credit(table: &OutcomeTable, spec: &Spec, credit: f64) -> Re
         }
     }
     let mut spec = spec.clone();
-    spec.reasons.push(format!("`P` (partial) grades scored {credit} (--partial-credit): {n} scores"));
+    spec.reasons.push(format!("`P` (partial) grades scored {credit} (`partial_credit`): {n} scores"));
     Ok((out, spec))
 }
 

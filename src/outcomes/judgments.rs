@@ -105,7 +105,7 @@ pub fn each_judgment_as_arm(table: &OutcomeTable, spec: &Spec) -> Result<(Outcom
     order.push(VALUE_COLUMN.into());
     out.columns = column_infos(&order, &out.rows);
     let mut reason = format!(
-        "each of the {} judgments `{prefix}.*` is a separate arm (--judgment each): {spread} rows spread into \
+        "each of the {} judgments `{prefix}.*` is a separate arm (`judgment` = each): {spread} rows spread into \
          `<arm>/<judgment>`",
         cols.len()
     );

@@ -85,7 +85,7 @@ pub fn by_position(table: &OutcomeTable, spec: &Spec, order: &[String]) -> Resul
     spec.key = vec!["position".into()];
     spec.reasons.retain(|r| !r.starts_with("key = ") && !r.starts_with("no column identifies the item"));
     spec.reasons.push(format!(
-        "key = `position`: rows paired by their order within each arm (--pair-by-position), checked equal on {}",
+        "key = `position`: rows paired by their order within each arm (`pair_by_position`), checked equal on {}",
         if order.is_empty() {
             "no column".to_string()
         } else {

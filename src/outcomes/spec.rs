@@ -658,7 +658,7 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
     if !key.is_empty() && stats.surplus > 0 {
         spec.reasons.push(format!(
             "the key still leaves {} repeated rows in (item, arm) cells: pairing refuses them unless duplicates are \
-             averaged (--aggregate mean)",
+             averaged (`aggregate` = mean)",
             stats.surplus
         ));
     }

@@ -318,9 +318,11 @@ fn read_paragraphs(name: &str, text: &str, source: Option<&SourceText>) -> Resul
     let Some(source) = source else {
         return Err(IngestError::new(
             Location::file(name),
-            "plain-text notes (one note per paragraph) need the source text they were written from: give it with \
-             --source-file FILE (plain text; on the page, drop a file whose name contains `source`), or write notes JSONL \
-             with a `source` per note",
+            format!(
+                "plain-text notes (one note per paragraph) need the source text they were written from: give it \
+                 ({}, plain text), or write notes JSONL with a `source` per note",
+                crate::fields::mention("source_file")
+            ),
         ));
     };
     if source.text.trim().is_empty() {

@@ -82,9 +82,14 @@ pub fn declared<'a>(fields: &[&'a Field], name: &str) -> Option<&'a Field> {
 /// How a page names a setting a message mentions: its label in quotes when `fields` has it,
 /// else its name in words.
 pub fn page_word(fields: &[&Field], name: &str) -> String {
-    match declared(fields, name) {
-        Some(f) => format!("\u{201c}{}\u{201d}", f.label),
-        None => format!("\u{201c}{}\u{201d}", name.replace(['-', '_'], " ")),
+    match (declared(fields, name), name) {
+        (Some(f), _) => format!("\u{201c}{}\u{201d}", f.label),
+        (None, "max_rows") => "\u{201c}most rows per file\u{201d} under Input limits".to_string(),
+        (None, "max_bytes") => "\u{201c}largest file\u{201d} under Input limits".to_string(),
+        (None, "source_file") => {
+            "a file whose name contains \u{201c}source\u{201d}, dropped with the notes".to_string()
+        }
+        (None, _) => format!("\u{201c}{}\u{201d}", name.replace(['-', '_'], " ")),
     }
 }
 
