@@ -7,6 +7,10 @@
 // - A Content-Security-Policy goes in a <meta> at the top of <head>: no inline script, no
 //   remote origin, WebAssembly compilation allowed ('wasm-unsafe-eval'), requests only to the
 //   page's own origin (its files and same-origin ?bundle= traces).
+// - The same policy goes in `_headers`, the file static hosts such as Netlify and Cloudflare
+//   Pages read to send headers: a worker's policy is the one its script is served with (a
+//   <meta> reaches only the page), so the worker scripts run under it only where the host sends
+//   it (docs/viewer.md lists the headers for any other host).
 // Runs in trunk's staging directory (TRUNK_STAGING_DIR) before it becomes dist/.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -25,6 +29,18 @@ export const POLICY = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
+
+/** The headers every file of dist/ should be served with, in the `_headers` format. */
+export const HEADERS = [
+  '# The headers a host should send with every file of this folder (Netlify and Cloudflare Pages',
+  '# read this file; elsewhere, configure the same). The Content-Security-Policy is the one the page',
+  "# carries in a <meta>; sent as a header it also covers the worker scripts, whose policy is the",
+  '# one they are served with.',
+  '/*',
+  `  Content-Security-Policy: ${POLICY}`,
+  '  X-Content-Type-Options: nosniff',
+  '',
+].join('\n');
 
 const hash = (...buffers) => {
   const h = crypto.createHash('sha256');
@@ -63,3 +79,4 @@ const charset = /<meta charset="utf-8" \/>/;
 if (!charset.test(html)) throw new Error(`${file}: <meta charset="utf-8" /> not found`);
 html = html.replace(charset, (c) => `${c}\n    <meta http-equiv="Content-Security-Policy" content="${POLICY}" />`);
 fs.writeFileSync(file, html);
+fs.writeFileSync(path.join(dir, '_headers'), HEADERS);

@@ -494,6 +494,35 @@ test('a strict Content-Security-Policy is in force, and dist/ holds no inline or
   }
 });
 
+test('the workers run under the same policy where the host sends dist/_headers', async () => {
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const policy = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
+  const headers = fs.readFileSync(path.join(DIST, '_headers'), 'utf8');
+  assert.ok(headers.split('\n').includes(`  Content-Security-Policy: ${policy}`), headers);
+  const { page } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}?demo`);
+  await waitReady(page);
+  await page.waitForSelector('#summary-table tbody tr');
+  // The test server sends _headers as a host would: the worker's script comes with the policy.
+  const sent = await page.evaluate(async () => (await fetch('worker-loader.js', { method: 'HEAD' })).headers.get('content-security-policy'));
+  assert.equal(sent, policy);
+  const workers = page.workers();
+  assert.ok(workers.length >= 1, 'a worker runs');
+  for (const w of workers) {
+    // A script from a data: URL is not 'self': refused inside the worker as on the page.
+    const tried = await w.evaluate(() => {
+      try {
+        importScripts('data:text/javascript,self.__ran=1');
+        return 'ran';
+      } catch (e) {
+        return e.name;
+      }
+    });
+    assert.notEqual(tried, 'ran', `${w.url()}: a data: script ran in the worker`);
+  }
+  await page.close();
+});
+
 test('?bundle= that redirects to another origin is refused', async () => {
   const { page } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}?bundle=/redirected`);

@@ -19,6 +19,28 @@ export const TYPES = {
 };
 
 /**
+ * The headers a mounted folder asks for in its `_headers` file (the format Netlify and
+ * Cloudflare Pages read; only the `/*` block, which is all dist/ has), as a static host would
+ * send them.
+ */
+function hostHeaders(dir) {
+  const file = path.join(dir, '_headers');
+  if (!fs.existsSync(file)) return {};
+  const out = {};
+  let all = false;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('#') || !line.trim()) continue;
+    if (!/^\s/.test(line)) {
+      all = line.trim() === '/*';
+      continue;
+    }
+    const at = line.indexOf(':');
+    if (all && at > 0) out[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+/**
  * Serves `mounts` ({ '/prefix/': '/abs/dir', ... }, longest prefix wins) on 127.0.0.1 at
  * `port` (0: a free port). Resolves to { server, origin, served } where `served` lists every
  * path answered with 200.
@@ -60,6 +82,7 @@ export function serve(mounts, port = 0) {
       'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
       'cache-control': 'no-store',
       'access-control-allow-origin': '*',
+      ...hostHeaders(dir),
     });
     if (req.method === 'HEAD') res.end();
     else fs.createReadStream(file).pipe(res);
