@@ -114,9 +114,12 @@ test('a page of the other module: loaded when opened, with the shell\'s limits, 
   await dropFiles(page, [{ name: 'compliance.csv', text }]);
   await page.waitForSelector('#compliance-error-message', { timeout: 60_000 });
   const err = cliError(['--max-rows', '5', 'compliance', '--input', COMPLIANCE]);
-  const m = err.trim().match(/compliance\.csv: (holds more than 5 rows .*)$/);
+  const m = err.trim().match(/compliance\.csv, line 6: (holds more than 5 rows .*)$/);
   assert.ok(m, err);
-  assert.equal((await page.textContent('#compliance-error-message')).trim(), m[1]);
+  // The same message, the setting named in each interface's words.
+  const onPage = m[1].replace('(--max-rows)', '(\u201cmost rows per file\u201d under Input limits)');
+  assert.notEqual(onPage, m[1], err);
+  assert.equal((await page.textContent('#compliance-error-message')).trim(), onPage);
   assert.equal(await page.getAttribute('.app', 'data-state'), 'error', 'the guest page\'s state is the shell\'s');
   // The defaults again: the same drop is read, and the shell shows the page ready.
   await page.click('#limits-reset');

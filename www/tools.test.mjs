@@ -699,7 +699,7 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   await page.close();
 });
 
-test('Input limits: a file over the row budget is refused with the words of memaudit --max-rows, then read under the defaults', async () => {
+test('Input limits: a file over the row budget is refused as memaudit --max-rows refuses it, in the page’s words, then read under the defaults', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}#compliance`);
   await page.waitForSelector('#compliance-file-input', { state: 'attached' });
@@ -715,12 +715,15 @@ test('Input limits: a file over the row budget is refused with the words of mema
   assert.equal(await page.$('#limits-error'), null);
   // memaudit --max-rows 5 compliance --input compliance.csv
   const err = cliError(['--max-rows', '5', 'compliance', '--input', file('compliance.csv')]);
-  const m = err.trim().match(/^memaudit: error: .*compliance\.csv: (holds more than 5 rows .*)$/);
+  const m = err.trim().match(/^memaudit: error: .*compliance\.csv, line 6: (holds more than 5 rows .*)$/);
   assert.ok(m, err);
+  // The same message, the setting named in each interface's words.
+  const onPage = m[1].replace('(--max-rows)', '(\u201cmost rows per file\u201d under Input limits)');
+  assert.notEqual(onPage, m[1], err);
   await page.setInputFiles('#compliance-file-input', file('compliance.csv'));
   await page.waitForSelector('#compliance-error-message', { timeout: 60_000 });
   assert.equal((await page.textContent('#compliance-error-file')).trim(), 'compliance.csv');
-  assert.equal((await page.textContent('#compliance-error-message')).trim(), m[1]);
+  assert.equal((await page.textContent('#compliance-error-message')).trim(), onPage);
   // The defaults again: the same file is read.
   await page.click('#limits-reset');
   await page.waitForFunction(() => document.querySelector('#limits-now')?.textContent.includes(', 2000000 rows'));
