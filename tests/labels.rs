@@ -183,3 +183,37 @@ fn the_text_and_json_print_the_settings() {
     assert_eq!(j["settings"]["bootstrap"]["resamples"], 2000);
     assert!(j["headlines"].as_array().is_some_and(|h| !h.is_empty()));
 }
+
+#[test]
+fn recoded_labels_are_read_as_stated_and_reported_with_their_counts() {
+    // Two raters with typos: recoded, the labels are those of the worked example below.
+    let body = "item,a,b\n1,supports,suports\n2,supports,supports\n3,does_not_suipport,does_not_support\n\
+                4,partial,partial\n5,supports,partial\n6,does_not_support,does_not_suipport\n";
+    let recode = vec!["suports=supports".to_string(), "does_not_suipport, dns_typo = does_not_support".to_string()];
+    let req = LabelsRequest {
+        recode,
+        bootstrap: memaudit::stats::bootstrap::Bootstrap { resamples: 0, ..Default::default() },
+        ..LabelsRequest::default()
+    };
+    let r = run_on(vec![text("typos.csv", body)], &req).unwrap();
+    assert_eq!(r.classes, ["supports", "does_not_support", "partial"]);
+    let counts: Vec<(&str, &str, usize)> =
+        r.recoded.iter().map(|x| (x.from.as_str(), x.to.as_str(), x.labels)).collect();
+    assert_eq!(
+        counts,
+        [("suports", "supports", 1), ("does_not_suipport", "does_not_support", 2), ("dns_typo", "does_not_support", 0)]
+    );
+    // Cohen's kappa by hand: agreement 5/6; margins a (3, 2, 1), b (2, 2, 2) of 6, so
+    // p_e = (3·2 + 2·2 + 1·2)/36 = 1/3 and kappa = (5/6 − 1/3)/(1 − 1/3) = 0.75.
+    let pair = &r.pairs.iter().find(|p| p.scale == "classes").unwrap();
+    assert_eq!((pair.n, pair.agreements), (6, 5));
+    assert!(close(pair.kappa.unwrap(), 0.75, 1e-12), "{:?}", pair.kappa);
+    let h = memaudit::capability::report_text::<Labels>(&r);
+    assert!(h.contains("3 labels were recoded before the analysis") && h.contains("no label reads `dns_typo`"), "{h}");
+    // Refused: an entry that is not FROM=TO, and a label recoded twice.
+    for (bad, says) in [("suports", "is not FROM=TO"), ("a=b;a=c", "label `a` is recoded twice")] {
+        let req = LabelsRequest { recode: vec![bad.into()], ..LabelsRequest::default() };
+        let e = run_on(vec![text("typos.csv", body)], &req).unwrap_err().to_string();
+        assert!(e.contains("recode") && e.contains(says), "{e}");
+    }
+}

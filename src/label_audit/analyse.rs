@@ -198,6 +198,9 @@ pub struct LabelsReport {
     pub complete_items: usize,
     pub readings: Vec<Reading>,
     pub problems: Problems,
+    /// The `recode` setting's recodes, each with the labels it changed.
+    #[serde(default)]
+    pub recoded: Vec<super::read::Recoded>,
     pub distribution: Vec<DistributionRow>,
     pub pairs: Vec<PairRow>,
     pub overall: Vec<OverallRow>,
@@ -468,6 +471,7 @@ pub fn analyse(set: &LabelSet, request: &LabelsRequest, sample: Option<SampleRep
         items: set.items.len(),
         complete_items: set.items.iter().filter(|it| complete(it)).count(),
         readings: set.readings.clone(),
+        recoded: set.recoded.clone(),
         problems: set.problems.clone(),
         distribution,
         pairs,

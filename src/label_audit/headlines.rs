@@ -48,6 +48,31 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
             LabelsTable::Distribution,
         ));
     }
+    // Recoded labels: a stated merge of labels, said with what it changed.
+    if !r.recoded.is_empty() {
+        let changed: usize = r.recoded.iter().map(|x| x.labels).sum();
+        let unused: Vec<&str> = r.recoded.iter().filter(|x| x.labels == 0).map(|x| x.from.as_str()).collect();
+        hs.push(Headline::context(
+            format!("{} recoded before the analysis", count(changed, "label was", "labels were")),
+            format!(
+                "{}{}",
+                r.recoded
+                    .iter()
+                    .map(|x| format!("`{}` → `{}` ({})", x.from, x.to, x.labels))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if unused.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; no label reads {}",
+                        unused.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(", ")
+                    )
+                }
+            ),
+            LabelsTable::Distribution,
+        ));
+    }
     let level = format!("{}%", percent(r.settings.bootstrap.confidence));
     let p = &r.problems;
     if p.conflicts.count > 0 {

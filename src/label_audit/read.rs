@@ -95,6 +95,8 @@ pub struct LabelSet {
     pub items: Vec<Item>,
     pub readings: Vec<Reading>,
     pub problems: Problems,
+    /// The recodes applied, each with the labels it changed (stated order).
+    pub recoded: Vec<Recoded>,
     /// Each rater's position in `raters` (a lookup per label, not a scan: wide files can have
     /// many rater columns).
     rater_index: HashMap<String, usize>,
@@ -120,6 +122,42 @@ pub struct ColumnOptions<'a> {
     pub stratum: Option<&'a str>,
     pub classes: &'a [String],
     pub repeats: Repeats,
+    /// Labels read as another (`recode`: from, to), before the classes are looked up.
+    pub recode: &'a [(String, String)],
+}
+
+/// One recode of the labels read: `from` read as `to`, in `labels` labels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recoded {
+    pub from: String,
+    pub to: String,
+    pub labels: usize,
+}
+
+/// The recodes a `recode` setting states: `FROM=TO` entries, FROM one label or several
+/// comma-separated (`suport_ok,supprt_ok=supports_ok`). A label recoded twice, an empty side
+/// or a label recoded to itself is refused.
+pub fn parse_recode(entries: &[String]) -> Result<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for e in entries.iter().flat_map(|e| e.split(';')).map(str::trim).filter(|e| !e.is_empty()) {
+        let Some((from, to)) = e.split_once('=') else {
+            return Err(Error::setting("recode", format!("`{e}` is not FROM=TO (e.g. suport_ok=supports_ok)")));
+        };
+        let to = to.trim();
+        if to.is_empty() {
+            return Err(Error::setting("recode", format!("`{e}` names no label to read `{}` as", from.trim())));
+        }
+        for f in from.split(',').map(str::trim) {
+            if f.is_empty() || f == to {
+                return Err(Error::setting("recode", format!("`{e}`: each FROM is a label other than `{to}`")));
+            }
+            if out.iter().any(|(x, _)| x == f) {
+                return Err(Error::setting("recode", format!("label `{f}` is recoded twice")));
+            }
+            out.push((f.to_string(), to.to_string()));
+        }
+    }
+    Ok(out)
 }
 
 /// A label file too large to be one: `what` (raters, classes or labels) past its cap.
@@ -390,6 +428,17 @@ impl LabelSet {
                     });
                     continue;
                 }
+                let label = match o.recode.iter().position(|(from, _)| *from == label) {
+                    Some(i) => {
+                        let (from, to) = &o.recode[i];
+                        match self.recoded.iter_mut().find(|r| r.from == *from) {
+                            Some(r) => r.labels += 1,
+                            None => self.recoded.push(Recoded { from: from.clone(), to: to.clone(), labels: 1 }),
+                        }
+                        to.clone()
+                    }
+                    None => label,
+                };
                 let class = match self.classes.iter().position(|c| *c == label) {
                     Some(c) => c,
                     None if self.classes_stated => {

@@ -26,6 +26,11 @@ pub fn render_text(r: &LabelsReport) -> String {
         r.classes.join(" / "),
         if s.classes_stated { " (stated)" } else { " (as first seen)" }
     ));
+    if !r.recoded.is_empty() {
+        let each: Vec<String> =
+            r.recoded.iter().map(|x| format!("{} -> {} ({} labels)", x.from, x.to, x.labels)).collect();
+        out.push_str(&format!("Recoded: {}\n", each.join("; ")));
+    }
     if !r.collapsed_classes.is_empty() {
         out.push_str(&format!("Collapsed: {} ({})\n", r.collapsed_classes.join(" / "), s.collapse.join("; ")));
     }

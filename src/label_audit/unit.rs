@@ -37,6 +37,8 @@ crate::fields! {
             help "A column splitting the items into groups (e.g. dataset), each analysed apart too.";
         classes: Vec<String> = Vec::new(), label "classes",
             help "The classes, comma-separated, in order; a label outside them is invalid (empty: the labels as first seen).";
+        recode: Vec<String> = Vec::new(), via Entries, label "recode",
+            help "Labels read as another before anything else: FROM=TO (e.g. suport_ok=supports_ok; FROM may list several, comma-separated); more repeated or separated by ;. Each recode is reported with the labels it changed.";
         repeats: Repeats = Repeats::Refuse, label "repeated labels",
             help "A second label of one rater for one item: refuse, or keep the first (and count conflicts).";
         collapse: Vec<String> = Vec::new(), via Entries, label "collapse",
@@ -67,6 +69,7 @@ impl Validate for LabelsRequest {
     fn validate(&self) -> Result<()> {
         self.bootstrap.validate(0)?;
         Collapse::parse(&self.collapse)?;
+        super::read::parse_recode(&self.recode)?;
         let mut seen = std::collections::HashSet::new();
         if let Some(c) = self.classes.iter().find(|c| !seen.insert(c.as_str())) {
             return Err(Error::setting("classes", format!("`{c}` is listed twice")));
@@ -102,6 +105,7 @@ impl LabelsRequest {
             || self.stratum != other.stratum
             || self.classes != other.classes
             || self.repeats != other.repeats
+            || self.recode != other.recode
     }
 }
 
@@ -207,6 +211,7 @@ impl Capability for Labels {
     fn load(files: &[RoleFile], request: &LabelsRequest, progress: Progress<'_>) -> Result<LoadedLabels> {
         progress(Phase::Reading, "reading labels", 0.0);
         let mut set = LabelSet::new(&request.classes, &request.raters);
+        let recode = super::read::parse_recode(&request.recode)?;
         let options = ColumnOptions {
             layout: request.layout,
             item: &request.item,
@@ -217,6 +222,7 @@ impl Capability for Labels {
             stratum: request.stratum.as_deref(),
             classes: &request.classes,
             repeats: request.repeats,
+            recode: &recode,
         };
         let mut summaries = Vec::new();
         for (i, f) in files.iter().enumerate() {
@@ -226,6 +232,14 @@ impl Capability for Labels {
             summaries.push(FileSummary::of(f, format!("{} label table", set.readings[before].layout), records)?);
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
+        // Every stated recode is reported, in the stated order, those that changed no label too.
+        set.recoded = recode
+            .iter()
+            .map(|(from, to)| {
+                let labels = set.recoded.iter().find(|r| r.from == *from).map_or(0, |r| r.labels);
+                super::read::Recoded { from: from.clone(), to: to.clone(), labels }
+            })
+            .collect();
         if set.items.is_empty() {
             return Err(Error::Empty("no labels: give a label table with at least one labelled item".into()));
         }
