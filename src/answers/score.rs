@@ -323,6 +323,10 @@ pub enum Output {
 /// above, all the golds are searched in one pass over the prediction (Aho–Corasick).
 const ONE_PASS_FROM: usize = 1 << 22;
 
+/// The longest gold the one-pass search takes: an automaton grows with its patterns (a 10 MB
+/// gold ran past 300 s), while one long gold is found in linear time on its own.
+const ONE_PASS_LONGEST_GOLD: usize = 4096;
+
 /// [`best_over_gold`] of a containment rule (1 when the normalised gold is a substring of the
 /// normalised prediction): the first gold contained, else the first gold with 0 — the same
 /// result as testing each gold in turn, in time linear in the prediction and the golds (a 10 MiB
@@ -332,7 +336,10 @@ pub fn first_contained(text: &str, gold: &[String], normalise: impl Fn(&str) -> 
         return (0.0, None);
     }
     let golds: Vec<String> = gold.iter().map(|g| normalise(g)).collect();
-    let first = if text.len().saturating_mul(golds.len()) < ONE_PASS_FROM {
+    let one_at_a_time = golds.len() < 2
+        || text.len().saturating_mul(golds.len()) < ONE_PASS_FROM
+        || golds.iter().any(|g| g.len() > ONE_PASS_LONGEST_GOLD);
+    let first = if one_at_a_time {
         golds.iter().position(|g| text.contains(g.as_str()))
     } else {
         // An empty gold is contained in any text (as in Python); the automaton takes the rest.
