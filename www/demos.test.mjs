@@ -84,6 +84,18 @@ for (const p of PAGES) {
     const got = await checkHeadlines(page, p.panel, want, p.slug);
     assert.ok(got.length > 0, `${p.slug}: the demo says something`);
     assert.deepEqual(await axeViolations(page), [], `${p.slug}: serious accessibility violations`);
+    // Every table of results is made for exploring: each column header sorts, a search box
+    // stands above it.
+    const tables = await page.$$eval('.table-wrap table', (ts) => ts.map((t) => ({
+      id: t.id,
+      heads: t.querySelectorAll('thead tr:last-child th').length,
+      sorts: t.querySelectorAll('thead tr:last-child th > button.sort').length,
+      search: !!t.closest('.explore')?.querySelector(':scope > .table-tools input[type=search]'),
+    })));
+    assert.ok(tables.length > 0, `${p.slug}: tables on screen`);
+    for (const t of tables) {
+      assert.ok(t.heads > 0 && t.sorts === t.heads && t.search, `${p.slug}: table ${t.id} sorts and searches: ${JSON.stringify(t)}`);
+    }
     if (process.env.MEMAUDIT_SCREENSHOTS === '1') {
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.$eval(p.panel, (el) => el.scrollIntoView());
@@ -105,6 +117,61 @@ test('the "Try the demo" button of a page runs its demo', async () => {
   await waitReady(page, 'answers');
   const p = PAGES.find((x) => x.slug === 'answers');
   await checkHeadlines(page, p.panel, JSON.parse(cli([...p.args, '--format', 'json'], { cwd: p.cwd })), 'answers button');
+  clean(log, srv.origin, VIEWER);
+  await page.close();
+});
+
+/** A table's rows as shown: each row's `data-*` keys and each cell's `data-value` (or text). */
+const shownRows = (page, table) => page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => ({
+  key: JSON.stringify({ ...tr.dataset }),
+  cells: Object.fromEntries([...tr.children].map((c) => [c.dataset.col, c.dataset.value ?? c.textContent])),
+})));
+
+test('tables sort by any column (numbers as numbers, stable, blanks last) and search their rows', async () => {
+  const { page, log } = await open(ctx);
+  await page.goto(`${srv.origin}${VIEWER}?demo#answers`);
+  await waitReady(page, 'answers');
+  const table = '#answers-summary';
+  await page.waitForSelector(`${table} tbody tr`);
+  const original = await shownRows(page, table);
+  assert.ok(original.length >= 4, 'the demo has rows to sort');
+  const cols = await page.$$eval(`${table} thead th`, (ths) => ths.map((th) => th.textContent));
+  const numeric = Object.keys(original[0].cells).find((c) => original.some((r) => r.cells[c] !== '' && Number.isFinite(Number(r.cells[c])))
+    && new Set(original.map((r) => r.cells[c])).size > 1);
+  assert.ok(numeric, `a numeric column varies: ${cols}`);
+  const index = Object.keys(original[0].cells).indexOf(numeric);
+  const header = `${table} thead th:nth-child(${index + 1})`;
+  // What the order must be, computed here from the rows as the result gave them.
+  const value = (r) => (r.cells[numeric] === '' ? null : Number(r.cells[numeric]));
+  const want = (sign) => original.map((r, i) => ({ r, i })).sort((a, b) => {
+    const [x, y] = [value(a.r), value(b.r)];
+    if (x === null || y === null) return (x === null) - (y === null) || a.i - b.i;
+    return sign * (x - y) || a.i - b.i;
+  }).map(({ r }) => r.key + JSON.stringify(r.cells));
+  const now = async () => (await shownRows(page, table)).map((r) => r.key + JSON.stringify(r.cells));
+  await page.click(`${header} button.sort`);
+  assert.equal(await page.getAttribute(header, 'aria-sort'), 'ascending');
+  assert.deepEqual(await now(), want(1), `ascending by ${numeric}`);
+  // Keyboard: Enter on the focused header sorts the other way.
+  await page.focus(`${header} button.sort`);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.getAttribute(header, 'aria-sort'), 'descending');
+  assert.deepEqual(await now(), want(-1), `descending by ${numeric}`);
+  await page.click(`${header} button.sort`);
+  assert.equal(await page.getAttribute(header, 'aria-sort'), null);
+  assert.deepEqual(await now(), original.map((r) => r.key + JSON.stringify(r.cells)), 'back to the order of the result');
+  // Search: the rows whose text contains the query, any case; the count says how many.
+  const texts = await page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.toLowerCase())));
+  const word = texts[1].find((c) => /[a-z]/.test(c) && c.length > 2) ?? texts[1][0];
+  const search = page.locator(`.explore:has(${table}) .table-search`);
+  await search.fill(word.toUpperCase());
+  const matching = texts.filter((cells) => cells.some((c) => c.includes(word))).length;
+  assert.equal((await shownRows(page, table)).length, matching, `rows containing ${word}`);
+  assert.equal(await page.textContent(`.explore:has(${table}) .table-count`), `${matching} of ${texts.length} rows`);
+  await search.fill('no row says this 1f0c9');
+  assert.equal((await shownRows(page, table)).length, 0);
+  await search.fill('');
+  assert.equal((await shownRows(page, table)).length, texts.length);
   clean(log, srv.origin, VIEWER);
   await page.close();
 });

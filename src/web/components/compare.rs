@@ -8,6 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::Section;
 use super::export::{lazy_exports, to_json};
 use super::warnings::warnings_list;
@@ -100,7 +102,7 @@ pub fn pairing_view(props: &PairingProps) -> Html {
                     { format!("{} ({} with a value in every arm; {} used)", count(r.n_items), count(r.complete_items), count(r.items_used)) }
                 </dd>
             </dl>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="pairing-arms" class="compact">
                 <thead><tr>
                     <th scope="col">{"arm"}</th><th scope="col">{"rows"}</th><th scope="col">{"items with a value"}</th>
@@ -118,7 +120,7 @@ pub fn pairing_view(props: &PairingProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             if d.cells > 0 {
                 <div class="duplicates" id="pairing-duplicates" data-cells={d.cells.to_string()}>
                     <p>
@@ -203,7 +205,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
     };
     html! {
         <Section id="arms" title="Arms" exports={exports(c, CompareTable::Arms)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="arms-table">
                 <thead><tr>
                     <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
@@ -241,7 +243,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             if c.arms.iter().any(|a| a.ci_note.is_some()) {
                 <ul class="notes">
                     { for c.arms.iter().filter_map(|a| a.ci_note.as_ref().map(|n| html! {
@@ -327,7 +329,7 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
     };
     html! {
         <Section id="unpaired" title="Each arm without pairing" {intro}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="unpaired-table">
                 <thead><tr>
                     <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
@@ -356,7 +358,7 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             if !u.too_few.is_empty() || !u.missing.is_empty() {
                 <ul class="notes">
                     { for u.too_few.iter().map(|(arm, n)| html! {
@@ -399,7 +401,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
     };
     html! {
         <Section id="pairs" title="Contrasts" exports={exports(c, CompareTable::Pairs)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="pairs-table">
                 <thead><tr>
                     <th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
@@ -458,7 +460,7 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
         </Section>
     }
 }
@@ -489,7 +491,7 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
     };
     html! {
         <Section id="strata" title={format!("Contrasts per {column}")} {exports} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="strata-table">
                 <thead><tr>
                     <th scope="col">{ column.clone() }</th><th scope="col">{"items"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
@@ -528,7 +530,7 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
         </Section>
     }
 }
@@ -561,7 +563,7 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
                     { format!(" Bonferroni–Dunn against {ctl}: CD = {bd:.3}.") }
                 }
             </p>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="ranks-table" class="compact">
                 <thead><tr><th scope="col">{"arm"}</th><th scope="col">{"mean rank (1 = best)"}</th><th scope="col">{"not significantly different from (bar)"}</th></tr></thead>
                 <tbody>
@@ -577,7 +579,7 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             <ul class="cliques" id="cliques" data-count={f.cliques.len().to_string()}>
                 { for f.cliques.iter().enumerate().map(|(i, cl)| html! {
                     <li>{ format!("bar {}: ", i + 1) }<code>{ cl.join(", ") }</code></li>
@@ -671,7 +673,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
     };
     html! {
         <Section id="compare-items" title={title} {exports} {intro}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="items-table" data-selection={selection} data-total={total.to_string()}>
                 { match &**v {
                     ItemsView::Pair { a, b, items } => html! {
@@ -708,7 +710,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
                     },
                 } }
             </table>
-            </div>
+            </Explore>
             if pages > 1 {
                 <div class="pager">
                     <button type="button" class="small secondary" id="items-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
@@ -744,7 +746,7 @@ pub fn costs_view(props: &CompareTableProps) -> Html {
     html! {
         <Section id="costs" title="Cost per arm and compute-matched controls" exports={exports(c, CompareTable::Costs)} {intro}
             conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="costs-table">
                 <thead><tr>
                     <th scope="col">{"cost"}</th><th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
@@ -770,10 +772,10 @@ pub fn costs_view(props: &CompareTableProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             if c.costs.iter().any(|k| !k.matched.is_empty()) {
                 <div class="exports">{ exports(c, CompareTable::Matched) }</div>
-                <div class="table-wrap" tabindex="0">
+                <Explore>
                 <table id="matched-table">
                     <thead><tr>
                         <th scope="col">{"cost"}</th><th scope="col">{"control"}</th><th scope="col">{"arm"}</th>
@@ -797,7 +799,7 @@ pub fn costs_view(props: &CompareTableProps) -> Html {
                     })) }
                     </tbody>
                 </table>
-                </div>
+                </Explore>
             }
         </Section>
     }

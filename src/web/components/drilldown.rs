@@ -9,6 +9,8 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::{ReportRef, conventions_line};
 use crate::audit::Drilldown;
 use crate::audit::QueryInfo;
@@ -236,7 +238,7 @@ fn view_result(d: &Drilldown, k: usize) -> Html {
                 <dd>{ if d.evidence.is_empty() { "none (eligible for no target)".to_string() } else { d.evidence.join(", ") } }</dd>
                 <dt>{ "system" }</dt><dd>{ d.system.clone() }{ if d.has_run { "" } else { " — no ranked list for this query" } }</dd>
             </dl>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="drill-scores" class="compact">
                 <thead><tr>
                     <th scope="col">{"target"}</th><th scope="col">{"groups"}</th><th scope="col">{"nDCG"}</th>
@@ -267,11 +269,11 @@ fn view_result(d: &Drilldown, k: usize) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             <p class="legend muted">
                 { format!("✓ credited; · in the target but no credit (a repeat, beyond k = {k}, or its group already credited). Greyed rows are beyond k.") }
             </p>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="drill-items">
                 <thead><tr>
                     <th scope="col">{"rank"}</th><th scope="col">{"memory"}</th><th scope="col">{"mark"}</th>
@@ -304,7 +306,7 @@ fn view_result(d: &Drilldown, k: usize) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
         </div>
     }
 }

@@ -14,6 +14,7 @@ use yew::prelude::*;
 use crate::choice::Choice;
 use yew::virtual_dom::VTag;
 
+use super::explore::Explore;
 use super::export::{lazy_exports, to_json};
 use crate::report::{Table, num};
 use crate::web::format::{fmt4, pct};
@@ -225,21 +226,22 @@ fn row(a: RowAttrs, cells: impl IntoIterator<Item = Html>) -> Html {
     Html::VTag(Rc::new(tr))
 }
 
-/// `<div class="table-wrap" tabindex="0"><table id={id}>` with a header row (header, tooltip) and `body`.
+/// `<table id={id}>` with a header row (header, tooltip) and `body`, made for exploring
+/// ([`Explore`]: sorted by any column, searched).
 fn wrap(id: &str, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)>, body: Vec<Html>) -> Html {
     html! {
-        <div class="table-wrap" tabindex="0">
+        <Explore>
             <table id={id.to_string()}>
                 <thead><tr>
                     { for heads.into_iter().map(|(h, title)| html! { <th scope="col" {title}>{ h }</th> }) }
                 </tr></thead>
                 <tbody>{ for body }</tbody>
             </table>
-        </div>
+        </Explore>
     }
 }
 
-/// `<div class="table-wrap" tabindex="0"><table id={id}>` with a header row and one row per item.
+/// A table (made for exploring) with a header row and one row per item.
 pub fn grid<'a, R: 'a>(
     id: &str,
     cols: &[Column<R>],

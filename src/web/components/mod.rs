@@ -3,6 +3,7 @@
 pub mod cells;
 pub mod compare;
 pub mod drilldown;
+pub mod explore;
 pub mod export;
 pub mod fields;
 pub mod grid;

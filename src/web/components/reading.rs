@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use crate::audit::RescoreTable;
 
 use super::warnings::warning_item;
@@ -55,7 +57,7 @@ pub fn reading_summary(props: &ReadingProps) -> Html {
     });
     html! {
         <Card id="reading-summary" title="What was read" report={props.report.clone()} exports={vec![RescoreTable::Warnings]}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="files-table" class="compact">
                 <thead><tr>
                     <th scope="col">{"file"}</th><th scope="col">{"detected format"}</th><th scope="col">{"size"}</th>
@@ -77,7 +79,7 @@ pub fn reading_summary(props: &ReadingProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
             <p class="counts" id="counts">
                 { format!("{} memories ({} raw, {} canonical, {} multi-anchor) from {} anchors; {} queries ({} with evidence); \
                     {} systems, {} ranked lists, {} ranked items.",

@@ -6,6 +6,8 @@
 
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use crate::audit::RescoreTable;
 
 use super::{Card, ReportRef};
@@ -245,7 +247,7 @@ pub fn winner_grid(props: &ReportProps) -> Html {
             if pairs.is_empty() {
                 <p class="empty">{ "Fewer than two systems: no pairs to compare." }</p>
             }
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="winner-grid" class="grid" data-subset={subset.name()} data-metric={metric.name()}>
                 <thead><tr>
                     <th scope="col">{"a"}</th><th scope="col">{"b"}</th>
@@ -299,7 +301,7 @@ pub fn winner_grid(props: &ReportProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
         </Card>
     }
 }
@@ -316,7 +318,7 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec![RescoreTable::Recommendations]} {intro}>
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="recommendations-table">
                 <thead><tr>
                     <th scope="col">{"queries"}</th><th scope="col">{"target"}</th><th scope="col">{"metric"}</th><th scope="col">{"n"}</th>
@@ -341,7 +343,7 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
         </Card>
     }
 }
@@ -373,7 +375,7 @@ pub fn contested_table(props: &ReportProps) -> Html {
                     "system" => Look::named(c, Kind::Text),
                     _ => Look::named(c, Kind::Int),
                 }, &r.contested_summary, &[], |c: &ContestedSummary| RowAttrs::data(vec![("data-system", c.system.clone())])) }
-                <div class="table-wrap" tabindex="0">
+                <Explore>
                 <table id="contested-table">
                     <thead><tr>
                         <th scope="col">{"system"}</th><th scope="col">{"query"}</th><th scope="col">{"rank"}</th>
@@ -396,7 +398,7 @@ pub fn contested_table(props: &ReportProps) -> Html {
                     }) }
                     </tbody>
                 </table>
-                </div>
+                </Explore>
                 if r.contested.len() > CONTESTED_PREVIEW {
                     <p>
                         { format!("Showing {} of {} rows. ", shown, r.contested.len()) }

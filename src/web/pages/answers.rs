@@ -8,6 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, rows_table};
 use crate::fields::FieldValue;
@@ -268,7 +270,7 @@ impl Tool for Answers {
                 </Section>
                 <Section id="answers-profiles-card" title="Scoring profiles" conventions={conv.clone()}
                     intro={html! { <p class="intro">{ "Each profile is a port of the script behind published numbers; its rules and source are recorded with every result." }</p> }}>
-                    <div class="table-wrap" tabindex="0">
+                    <Explore>
                     <table id="answers-profiles">
                         <thead><tr><th scope="col">{"profile"}</th><th scope="col">{"scores"}</th><th scope="col">{"rules"}</th><th scope="col">{"source"}</th></tr></thead>
                         <tbody>
@@ -282,7 +284,7 @@ impl Tool for Answers {
                         }) }
                         </tbody>
                     </table>
-                    </div>
+                    </Explore>
                 </Section>
                 { crate::web::components::cells::populations_card("answers", &r.populations) }
                 <Section id="answers-summary-card" title="Scores per profile" conventions={conv.clone()}

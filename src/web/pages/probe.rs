@@ -10,6 +10,8 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::{
     ErrorView, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file, report_state,
 };
@@ -439,7 +441,7 @@ impl ProbePage {
                 <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()}
                     intro={html! { <p class="intro">{ format!("Counts per verdict; the silent-uncorrectable rate (silent / uncorrectable_silent) and the \
                         unflagged-failure rate (also silently partial notes) with {conf} Wilson intervals.") }</p> }}>
-                    <div class="table-wrap" tabindex="0">
+                    <Explore>
                     <table id="probe-rates" class="compact">
                         <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"notes"}</th><th scope="col">{"silent"}</th>
                             <th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
@@ -463,8 +465,8 @@ impl ProbePage {
                         }}) }
                         </tbody>
                     </table>
-                    </div>
-                    <div class="table-wrap" tabindex="0">
+                    </Explore>
+                    <Explore>
                     <table id="probe-counts" class="compact">
                         <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes"}</th><th scope="col">{"share"}</th></tr></thead>
                         <tbody>
@@ -481,7 +483,7 @@ impl ProbePage {
                         })) }
                         </tbody>
                     </table>
-                    </div>
+                    </Explore>
                     <PlotCanvas<VerdictBars> id="probe-verdict-chart" plot={chart} filename="memaudit-probe-verdicts" />
                 </Section>
                 if side.itemized.by_verdict.is_some() || side.reference.by_verdict.is_some() {
@@ -489,7 +491,7 @@ impl ProbePage {
                         exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
                         intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
                             intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
-                        <div class="table-wrap" tabindex="0">
+                        <Explore>
                         <table id="probe-by-verdict" class="compact">
                             <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes with outcome"}</th>
                                 <th scope="col">{"recovered"}</th><th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th></tr></thead>
@@ -507,8 +509,8 @@ impl ProbePage {
                             })) }
                             </tbody>
                         </table>
-                        </div>
-                        <div class="table-wrap" tabindex="0">
+                        </Explore>
+                        <Explore>
                         <table id="probe-confusion" class="compact">
                             <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"n"}</th>
                                 <th scope="col" title="predicted recovery, recovered">{"TP"}</th><th scope="col" title="predicted recovery, failed">{"FP"}</th>
@@ -533,7 +535,7 @@ impl ProbePage {
                             })) }
                             </tbody>
                         </table>
-                        </div>
+                        </Explore>
                         { self.crosstab(r) }
                     </Section>
                 }
@@ -559,7 +561,7 @@ impl ProbePage {
     fn crosstab(&self, r: &ProbeReport) -> Html {
         let refs = Mode::Reference.verdicts();
         html! {
-            <div class="table-wrap" tabindex="0">
+            <Explore>
             <table id="probe-agreement" class="compact crosstab">
                 <caption>{ "Itemized (rows) × reference (columns): notes, and recovered / with outcome" }</caption>
                 <thead><tr><th scope="col">{"itemized \\ reference"}</th>
@@ -583,7 +585,7 @@ impl ProbePage {
                 }) }
                 </tbody>
             </table>
-            </div>
+            </Explore>
         }
     }
 
@@ -598,7 +600,7 @@ impl ProbePage {
         html! {
             <Section id="probe-notes" title="Notes" {exports}
                 intro={html! { <p class="intro">{ format!("Every note in {} mode. Click a row to see the note highlighted.", b.report.mode.name()) }</p> }}>
-                <div class="table-wrap" tabindex="0">
+                <Explore>
                 <table id="probe-notes-table" data-total={notes.len().to_string()}>
                     <thead><tr><th scope="col">{"#"}</th><th scope="col">{"note"}</th><th scope="col">{"verdict"}</th>
                         <th scope="col">{"k / N"}</th><th scope="col">{"stale"}</th><th scope="col">{"tag"}</th>
@@ -627,7 +629,7 @@ impl ProbePage {
                     }) }
                     </tbody>
                 </table>
-                </div>
+                </Explore>
                 if pages > 1 {
                     <div class="pager">
                         <button type="button" class="small secondary" id="probe-page-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>

@@ -15,6 +15,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::html::Scope;
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::{
     ErrorView, PageInfo, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file,
     report_state,
@@ -359,7 +361,7 @@ pub fn role_files(
     on_role: Callback<(String, FileRole)>,
 ) -> Html {
     html! {
-        <div class="table-wrap" tabindex="0">
+        <Explore>
         <table id={format!("{prefix}files")} class="compact">
             <thead><tr>
                 <th scope="col">{ "file" }</th><th scope="col">{ "taken as" }</th><th scope="col">{ "records" }</th>
@@ -394,7 +396,7 @@ pub fn role_files(
             }) }
             </tbody>
         </table>
-        </div>
+        </Explore>
     }
 }
 

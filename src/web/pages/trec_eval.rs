@@ -8,6 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files, set_role};
 use crate::capability::{Capability, FileRole};
 use crate::ireval::evaluate::Value;
@@ -83,7 +85,7 @@ fn summary_table(b: &IrBatch) -> Html {
     let r = &b.report;
     let Some(first) = r.runs.first() else { return html! {} };
     html! {
-        <div class="table-wrap" tabindex="0">
+        <Explore>
             <table id="trec-eval-summary" class="compact">
                 <thead><tr>
                     <th scope="col">{ "measure" }</th>
@@ -106,7 +108,7 @@ fn summary_table(b: &IrBatch) -> Html {
                 }) }
                 </tbody>
             </table>
-        </div>
+        </Explore>
     }
 }
 
@@ -124,7 +126,7 @@ fn per_query_table(b: &IrBatch, measure: &str) -> Html {
     qids.sort_unstable();
     qids.dedup();
     html! {
-        <div class="table-wrap" tabindex="0">
+        <Explore>
             <table id="trec-eval-per-query-table" class="compact" data-measure={measure.to_string()}>
                 <thead><tr>
                     <th scope="col">{ "query" }</th>
@@ -149,7 +151,7 @@ fn per_query_table(b: &IrBatch, measure: &str) -> Html {
                 }) }
                 </tbody>
             </table>
-        </div>
+        </Explore>
     }
 }
 

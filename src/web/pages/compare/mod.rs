@@ -15,6 +15,8 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::web::components::explore::Explore;
+
 use super::{
     ErrorView, Handoff, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file,
     report_state,
@@ -465,7 +467,7 @@ impl ComparePage {
                 if t.from_rescoring {
                     <p id="compare-source">{ format!("The per-query rows of {}: {} rows.", self.source, count(t.rows)) }</p>
                 } else {
-                    <div class="table-wrap" tabindex="0">
+                    <Explore>
                     <table id="compare-files" class="compact">
                         <thead><tr><th scope="col">{"file"}</th><th scope="col">{"detected format"}</th><th scope="col">{"rows"}</th></tr></thead>
                         <tbody>
@@ -478,7 +480,7 @@ impl ComparePage {
                         }) }
                         </tbody>
                     </table>
-                    </div>
+                    </Explore>
                 }
                 <p class="muted" id="compare-timing"
                     data-read-ms={self.result.as_ref().map(|r| format!("{:.1}", r.read_ms)).unwrap_or_default()}
@@ -599,7 +601,7 @@ impl ComparePage {
                         { for t.inferred.reasons.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
                     </ul>
                 </details>
-                <div class="table-wrap" tabindex="0">
+                <Explore>
                 <table id="spec-columns" class="compact">
                     <thead><tr>
                         <th scope="col">{"column"}</th><th scope="col">{"kind"}</th><th scope="col">{"distinct"}</th><th scope="col">{"missing"}</th>
@@ -626,7 +628,7 @@ impl ComparePage {
                     }) }
                     </tbody>
                 </table>
-                </div>
+                </Explore>
                 <div class="fields">
                     <div class="field grow">
                         <label for="spec-value">{ "value" }</label>
