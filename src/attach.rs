@@ -131,7 +131,100 @@ th,td{border:1px solid #d9dee3;padding:.2rem .45rem;text-align:left;vertical-ali
 ol.headlines li{border-left:4px solid #5f6b76;background:#f7f8fa;padding:.4rem .6rem;margin:.3rem 0}\
 ol.headlines li.alert{border-color:#a61b1b;background:#fdecec}ol.headlines li.finding{border-color:#b35900;background:#fff4e5}\
 .level{font-size:.75rem;font-weight:600;text-transform:uppercase;margin-right:.5rem}.evidence{display:block;font-size:.85rem;color:#5f6b76}\
-figure{margin:1rem 0}figure svg{max-width:100%;height:auto}";
+figure{margin:1rem 0}figure svg{max-width:100%;height:auto}td.num{text-align:right;white-space:nowrap}\
+@media print{@page{size:A4 landscape;margin:10mm}body{max-width:none;margin:0;font-size:9pt}\
+.wrap{overflow:visible;max-height:none}table{font-size:6.5pt;width:100%}th{position:static}\
+th,td{padding:.05rem .2rem;overflow-wrap:anywhere}td.num{white-space:normal}tr,figure{break-inside:avoid}h2,h3{break-after:avoid}}";
+
+/// Whether a column holds identifiers (never read as numbers: an item `1.10` stays `1.10`).
+fn id_column(header: &str) -> bool {
+    let h = header.to_ascii_lowercase();
+    matches!(h.as_str(), "id" | "item" | "query" | "qid" | "key" | "docno" | "doc" | "version" | "commit")
+        || h.ends_with("_id")
+        || h.ends_with("_key")
+}
+
+/// Whether a column holds p-values.
+fn p_column(header: &str) -> bool {
+    let h = header.to_ascii_lowercase();
+    h == "p" || h.starts_with("p_") || h.ends_with("_p") || h.contains("p_value") || h.contains("pvalue")
+}
+
+/// Which columns of `t` are shown rounded: every cell blank or a finite number, and one at
+/// least with a fraction or an exponent (counts stay as they are).
+fn rounded_columns(t: &Table) -> Vec<bool> {
+    (0..t.headers.len())
+        .map(|j| {
+            let cells = || t.rows.iter().take(MAX_TABLE_ROWS).filter_map(|r| r.get(j)).filter(|c| !c.is_empty());
+            !id_column(&t.headers[j])
+                && cells().all(|c| c.parse::<f64>().is_ok_and(f64::is_finite))
+                && cells().any(|c| c.contains(['.', 'e', 'E']))
+        })
+        .collect()
+}
+
+/// A number of the report as the viewer shows it: four decimals, scientific notation below
+/// 1e-4 and from 1e9; a p-value below 1e-16 as `< 1e-16` (no test has that resolution). The
+/// exact value stays in the CSV exports and the JSON.
+pub fn shown_number(header: &str, text: &str) -> String {
+    let Ok(x) = text.parse::<f64>() else { return text.to_string() };
+    let a = x.abs();
+    if p_column(header) && (0.0..1e-16).contains(&x) {
+        return "< 1e-16".into();
+    }
+    if x == 0.0 {
+        "0".into()
+    } else if p_column(header) && a < 1e-4 {
+        format!("{x:.1e}")
+    } else if !(1e-4..1e9).contains(&a) {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// A table's cells as shown in the report: see [`shown_number`].
+fn shown_rows(t: &Table) -> impl Iterator<Item = Vec<std::borrow::Cow<'_, str>>> {
+    let rounded = rounded_columns(t);
+    t.rows.iter().take(MAX_TABLE_ROWS).map(move |row| {
+        row.iter()
+            .enumerate()
+            .map(|(j, c)| match rounded.get(j) {
+                Some(true) if !c.is_empty() => std::borrow::Cow::Owned(shown_number(&t.headers[j], c)),
+                _ => std::borrow::Cow::Borrowed(c.as_str()),
+            })
+            .collect()
+    })
+}
+
+/// The settings as rows a reader can scan: a JSON object's keys one per row (`null` as "not
+/// set", a list of texts joined by `; `), anything else as it is.
+fn setting_rows(a: &Attachment) -> Vec<(String, String)> {
+    use serde_json::Value;
+    let readable = |v: &Value| match v {
+        Value::Null => "(not set)".to_string(),
+        Value::String(s) => s.clone(),
+        Value::Array(xs) if xs.is_empty() => "(none)".to_string(),
+        Value::Array(xs) if xs.iter().all(Value::is_string) => {
+            xs.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("; ")
+        }
+        other => other.to_string(),
+    };
+    let mut out = Vec::new();
+    for (k, v) in &a.settings {
+        match serde_json::from_str::<Value>(v) {
+            Ok(Value::Object(m)) if !m.is_empty() => {
+                for (sub, val) in &m {
+                    let key = if k == "settings" { sub.clone() } else { format!("{k}.{sub}") };
+                    out.push((key, readable(&val.clone())));
+                }
+            }
+            Ok(Value::String(s)) => out.push((k.clone(), s)),
+            _ => out.push((k.clone(), v.clone())),
+        }
+    }
+    out
+}
 
 /// The attachment as one self-contained HTML document.
 pub fn html(a: &Attachment) -> String {
@@ -172,8 +265,8 @@ pub fn html(a: &Attachment) -> String {
         o.push_str("</ol>\n");
     }
     o.push_str("</section>\n<section id=\"settings\">\n<h2>Settings</h2>\n<table>\n");
-    for (k, v) in &a.settings {
-        o.push_str(&format!("<tr><th>{}</th><td class=\"mono\">{}</td></tr>\n", escape(k), escape(v)));
+    for (k, v) in setting_rows(a) {
+        o.push_str(&format!("<tr><th>{}</th><td class=\"mono\">{}</td></tr>\n", escape(&k), escape(&v)));
     }
     o.push_str("</table>\n</section>\n<section id=\"inputs\">\n<h2>Input files</h2>\n<table>\n<tr><th>file</th><th>role</th><th>bytes</th><th>SHA-256</th></tr>\n");
     for f in &a.inputs {
@@ -206,10 +299,14 @@ pub fn html(a: &Attachment) -> String {
             o.push_str(&format!("<th>{}</th>", escape(h)));
         }
         o.push_str("</tr>\n");
-        for row in t.rows.iter().take(MAX_TABLE_ROWS) {
+        for (row, raw) in shown_rows(t).zip(&t.rows) {
             o.push_str("<tr>");
-            for c in row {
-                o.push_str(&format!("<td>{}</td>", escape(c)));
+            for (c, r) in row.iter().zip(raw) {
+                if c == r {
+                    o.push_str(&format!("<td>{}</td>", escape(c)));
+                } else {
+                    o.push_str(&format!("<td class=\"num\" title=\"{}\">{}</td>", escape(r), escape(c)));
+                }
             }
             o.push_str("</tr>\n");
         }
@@ -248,19 +345,16 @@ fn cut_note(a: &Attachment, t: &Table, wrap: impl Fn(String) -> String) -> Strin
     ))
 }
 
-/// A Markdown cell: backslashes, pipes and angle brackets escaped (a renderer never sees user
-/// markup), line breaks as spaces.
-/// User text (ids, names, file names, messages) as inert Markdown: raw HTML escaped, the
+/// User text (ids, names, file names, messages) as inert Markdown: raw HTML (`<`, `>`, `&`)
+/// backslash-escaped, so the raw file reads `p \< 0.001` and renders `p < 0.001`; the
 /// punctuation of links, images, emphasis, code and tables escaped, and bare URLs kept from
 /// becoming links (GFM autolinks `http://…` and `www.…`), on one line.
 fn md_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             '\n' | '\r' => out.push(' '),
-            '\\' | '|' | '[' | ']' | '!' | '*' | '_' | '`' | '~' => {
+            '\\' | '|' | '[' | ']' | '!' | '*' | '_' | '`' | '~' | '<' | '>' | '&' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -303,8 +397,8 @@ pub fn markdown(a: &Attachment) -> String {
         o.push('\n');
     }
     o.push_str("\n## Settings\n\n| key | value |\n|---|---|\n");
-    for (k, v) in &a.settings {
-        o.push_str(&format!("| {} | `{}` |\n", md_cell(k), md_code(v)));
+    for (k, v) in setting_rows(a) {
+        o.push_str(&format!("| {} | `{}` |\n", md_cell(&k), md_code(&v)));
     }
     o.push_str("\n## Input files\n\n| file | role | bytes | SHA-256 |\n|---|---|---:|---|\n");
     for f in &a.inputs {
@@ -322,7 +416,7 @@ pub fn markdown(a: &Attachment) -> String {
         o.push_str(&cut_note(a, t, |s| format!("{s}\n\n")));
         o.push_str(&format!("| {} |\n", t.headers.iter().map(|h| md_cell(h)).collect::<Vec<_>>().join(" | ")));
         o.push_str(&format!("|{}\n", "---|".repeat(t.headers.len())));
-        for row in t.rows.iter().take(MAX_TABLE_ROWS) {
+        for row in shown_rows(t) {
             o.push_str(&format!("| {} |\n", row.iter().map(|c| md_cell(c)).collect::<Vec<_>>().join(" | ")));
         }
     }
@@ -390,10 +484,10 @@ mod tests {
     fn markdown_escapes_pipes_and_names_tables() {
         let md = markdown(&attachment(2));
         assert!(md.contains("| runs\\|x.jsonl | runs | 3 | `ab` |"), "{md}");
-        assert!(md.contains("- **Alert**: a &lt;b&gt; flips — +0.1 (table `winners`)"), "{md}");
-        assert!(md.contains("### per_query\n\n| system | ndcg |\n|---|---|\n| s&lt;0&gt; | 0.5 |"), "{md}");
+        assert!(md.contains("- **Alert**: a \\<b\\> flips — +0.1 (table `winners`)"), "{md}");
+        assert!(md.contains("### per_query\n\n| system | ndcg |\n|---|---|\n| s\\<0\\> | 0.5000 |"), "{md}");
         // A section's text stays inside its fence: the fence is longer than any backtick run in it.
-        assert!(md.contains("### compare &lt;2&gt;\n\n````text\na ``` fence and <script>x</script>\n````\n"), "{md}");
+        assert!(md.contains("### compare \\<2\\>\n\n````text\na ``` fence and <script>x</script>\n````\n"), "{md}");
     }
 
     #[test]
@@ -420,8 +514,63 @@ mod tests {
             assert!(!unescaped.contains(live), "{live} in {md}");
         }
         assert!(md.contains("\\!\\[pixel\\](http&#58;//x.test/p.png)"), "{md}");
-        // A setting's value sits in a code span, where text is literal: no entity there.
-        assert!(md.contains("| settings | `{\"p\":\"< 0.001\"}` |"), "{md}");
+        // A setting's value sits in a code span, where text is literal: no entity there; the
+        // settings object is read out key by key.
+        assert!(md.contains("| p | `< 0.001` |"), "{md}");
+    }
+
+    #[test]
+    fn numbers_show_as_on_screen_and_ids_and_counts_stay() {
+        assert_eq!(shown_number("mean", "0.7435064935064936"), "0.7435");
+        assert_eq!(shown_number("delta", "-0.05"), "-0.0500");
+        assert_eq!(shown_number("mean", "0.00001234"), "1.234e-5");
+        assert_eq!(shown_number("width", "123456789012.5"), "1.235e11");
+        assert_eq!(shown_number("mean", "0"), "0");
+        // A p-value printed with 60 zeros by the CSV's shortest round-trip text.
+        let tiny = crate::report::num(Some(1e-60));
+        assert!(tiny.starts_with("0.0000000000"), "{tiny}");
+        assert_eq!(shown_number("p_value", &tiny), "< 1e-16");
+        assert_eq!(shown_number("p_holm", "0.000012"), "1.2e-5");
+        assert_eq!(shown_number("p", "0.0312"), "0.0312");
+        let mut t = Table::new("t", &["item_id", "n", "mean", "p_value", "arm"]);
+        t.rows = vec![
+            vec!["1.10".into(), "12".into(), "0.5".into(), tiny.clone(), "a".into()],
+            vec!["2.3".into(), "7".into(), "".into(), "0.2".into(), "1.5".into()],
+        ];
+        assert_eq!(rounded_columns(&t), [false, false, true, true, false]);
+        let rows: Vec<Vec<String>> = shown_rows(&t).map(|r| r.into_iter().map(|c| c.into_owned()).collect()).collect();
+        assert_eq!(rows[0], ["1.10", "12", "0.5000", "< 1e-16", "a"]);
+        assert_eq!(rows[1], ["2.3", "7", "", "0.2000", "1.5"]);
+        let html = html(&Attachment { tables: vec![t], ..attachment(1) });
+        assert!(html.contains("<td class=\"num\" title=\"0.5\">0.5000</td>"), "the exact value in the title");
+    }
+
+    #[test]
+    fn settings_are_read_out_key_by_key() {
+        let mut a = attachment(1);
+        a.settings = vec![
+            (
+                "settings".into(),
+                r#"{"alpha":0.05,"baseline":null,"cost":[],"strata":["category","hop"],"resampling":{"kind":"iid"}}"#
+                    .into(),
+            ),
+            ("conventions".into(), "\"alpha=0.05 seed=1\"".into()),
+            ("spec".into(), r#"{"value":"correct"}"#.into()),
+        ];
+        let rows = setting_rows(&a);
+        let want: Vec<(String, String)> = [
+            ("alpha", "0.05"),
+            ("baseline", "(not set)"),
+            ("cost", "(none)"),
+            ("resampling", r#"{"kind":"iid"}"#),
+            ("strata", "category; hop"),
+            ("conventions", "alpha=0.05 seed=1"),
+            ("spec.value", "correct"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(rows, want);
     }
 
     #[test]

@@ -203,6 +203,15 @@ test('report to attach: the page writes what `memaudit report` writes; it opens 
     json.headlines.forEach((h, i) => assert.ok(headlines[i].includes(h.text) && headlines[i].includes(h.evidence), `${name}: ${h.text}`));
     assert.equal(await view.$$eval('figure svg', (s) => s.length), 2, `${name}: forest plot and CD diagram inline`);
     views.push({ view, cells: await cells(view) });
+    // Printed on A4 landscape (297 mm less 10 mm margins, 96 px an inch): every column of
+    // every table is on the page, nothing cut at the right edge.
+    await view.emulateMedia({ media: 'print' });
+    await view.setViewportSize({ width: 1047, height: 740 });
+    const widest = await view.$$eval('table', (ts) => ts.map((t) => [t.closest('section')?.querySelector('h3, h2')?.textContent, t.getBoundingClientRect().right]));
+    for (const [title, right] of widest) assert.ok(right <= 1047 + 1, `${name}: table ${title} ends at ${right}px in print`);
+    const pdf = await view.pdf({ format: 'A4', landscape: true, preferCSSPageSize: true });
+    assert.ok(pdf.length > 10_000 && pdf.subarray(0, 5).toString() === '%PDF-', `${name}: a PDF prints`);
+    await view.emulateMedia({ media: 'screen' });
   }
   // The same tables, cell for cell (numbers to 1e-9: wasm and native special functions may
   // differ in the last bits); the input files with the same SHA-256.

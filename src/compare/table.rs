@@ -320,7 +320,13 @@ fn f3(x: f64) -> String {
 }
 
 fn p_fmt(p: f64) -> String {
-    if p < 1e-4 { format!("{p:.1e}") } else { format!("{p:.4}") }
+    if (0.0..1e-16).contains(&p) {
+        "< 1e-16".into()
+    } else if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
 }
 
 /// The human-readable comparison (`--format table`).

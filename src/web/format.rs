@@ -49,9 +49,11 @@ pub fn int_cell(col: &'static str, v: usize) -> Html {
     }
 }
 
-/// A p-value as the CLI's text tables print it: 4 decimals, or scientific below 1e-4.
+/// A p-value as the CLI's text tables print it: 4 decimals, scientific below 1e-4, `< 1e-16`
+/// below that (no test has the resolution; the exact value is in `data-value`).
 pub fn p_text(v: Option<f64>) -> String {
     match v {
+        Some(p) if (0.0..1e-16).contains(&p) => "< 1e-16".into(),
         Some(p) if p.is_finite() && p < 1e-4 => format!("{p:.1e}"),
         Some(p) => format!("{p:.4}"),
         None => "—".into(),

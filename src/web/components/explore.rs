@@ -118,10 +118,10 @@ fn elements(node: &VNode, out: &mut Vec<VNode>) {
 
 fn children_of(node: &VNode) -> Vec<VNode> {
     let mut out = Vec::new();
-    if let VNode::VTag(tag) = node {
-        if let Some(c) = tag.children() {
-            elements(c, &mut out);
-        }
+    if let VNode::VTag(tag) = node
+        && let Some(c) = tag.children()
+    {
+        elements(c, &mut out);
     }
     out
 }
