@@ -429,3 +429,102 @@ fn a_method_that_loses_to_bm25_is_an_alert() {
     assert_eq!(ladder.len(), 1, "{texts:?}");
     assert!(ladder[0].starts_with("specialist"), "{texts:?}");
 }
+
+/// `--rename OLD=NEW` shows an arm under another name in every table and export; the numbers
+/// are those of the arm as read. An arm the rows do not have, or two arms given one name, is
+/// refused naming `--rename`, never merged or ignored.
+#[test]
+fn arms_are_renamed_in_every_output_and_never_merged() {
+    let mut csv = String::from("item,arm,correct\n");
+    for i in 0..30 {
+        for (j, arm) in ["oracle_bc_on_budget_500_run", "oracle_bc_on_budget_1000_run", "bm25"].iter().enumerate() {
+            csv.push_str(&format!("q{i},{arm},{}\n", u8::from((i * (j + 2)) % 5 < 3)));
+        }
+    }
+    let file = tmp("rename.csv", &csv);
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .args(["compare", "--outcomes"])
+            .arg(&file)
+            .args(["--bootstrap", "300", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, plain, err) = run(&[]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, renamed, err) = run(&[
+        "--rename",
+        "oracle_bc_on_budget_500_run=budget 500",
+        "--rename",
+        "oracle_bc_on_budget_1000_run=budget 1000",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let plain: Value = serde_json::from_str(&plain).unwrap();
+    let renamed: Value = serde_json::from_str(&renamed).unwrap();
+    let arms = |v: &Value| {
+        v["arms"].as_array().unwrap().iter().map(|a| a["arm"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(arms(&renamed), ["budget 500", "budget 1000", "bm25"]);
+    // The same numbers, arm for arm and contrast for contrast.
+    for (a, b) in plain["arms"].as_array().unwrap().iter().zip(renamed["arms"].as_array().unwrap()) {
+        assert_eq!(a["mean"], b["mean"]);
+        assert_eq!(a["ci_low"], b["ci_low"]);
+    }
+    for (a, b) in plain["pairs"].as_array().unwrap().iter().zip(renamed["pairs"].as_array().unwrap()) {
+        assert_eq!((&a["diff"], &a["mcnemar_p"], &a["ci_low"]), (&b["diff"], &b["mcnemar_p"], &b["ci_low"]));
+    }
+    assert_eq!(renamed["pairs"][0]["a"], "budget 500");
+    let spec = renamed["spec"].to_string();
+    assert!(spec.contains("arm `oracle_bc_on_budget_500_run` shown as `budget 500` (as stated)"), "{spec}");
+    // The CSV export carries the new names.
+    let out = bin()
+        .args(["compare", "--outcomes"])
+        .arg(&file)
+        .args(["--bootstrap", "300", "--format", "csv", "--table", "pairs", "--rename", "bm25=BM25"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(",BM25,") || text.contains("BM25\n") || text.contains(",BM25"), "{text}");
+    assert!(!text.contains("bm25"), "{text}");
+    // An arm the rows do not have.
+    let (code, _, err) = run(&["--rename", "bm-25=BM25"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--rename") && err.contains("no arm `bm-25`") && err.contains("`bm25`"), "{err}");
+    // Two arms given one name would merge them: refused.
+    let (code, _, err) = run(&["--rename", "oracle_bc_on_budget_500_run=bm25"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("would both be called `bm25`"), "{err}");
+    let (code, _, err) = run(&["--rename", "bm25=x", "--rename", "oracle_bc_on_budget_500_run=x"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("two arms are renamed `x`"), "{err}");
+}
+
+/// Arms tied for the best mean are named together in the headline, never one picked.
+#[test]
+fn arms_tied_for_the_best_mean_are_named_together() {
+    let mut csv = String::from("item,arm,correct\n");
+    for i in 0..20 {
+        for arm in ["sys_a", "sys_b", "sys_c", "worse"] {
+            let v = if arm == "worse" { u8::from(i % 3 == 0) } else { u8::from(i % 2 == 0) };
+            csv.push_str(&format!("q{i},{arm},{v}\n"));
+        }
+    }
+    let file = tmp("ties.csv", &csv);
+    let out = bin()
+        .args(["compare", "--outcomes"])
+        .arg(&file)
+        .args(["--bootstrap", "200", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let texts: Vec<&str> = v["headlines"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap()).collect();
+    assert!(texts.contains(&"3 arms share the highest mean over 20 items: sys_a, sys_b, sys_c"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("has the highest mean")), "{texts:?}");
+}

@@ -563,6 +563,27 @@ test('comparison page: long arm names are shortened on screen with a legend, ful
   assert.equal(await page.textContent('#arms-table tr[data-arm="bm25"] td[data-col="arm"]'), 'bm25');
   assert.ok((await inkPixels(page, '#forest-plot')) > 1500, 'forest plot drawn');
   assertCsvClose(await download(page, 'button[data-export="arms"][data-kind="csv"]'), cli(['compare', '--outcomes', file, '--format', 'csv', '--table', 'arms']), 'arms');
+  // Renamed on the page as with --rename: the tables, the exports and the spec say the new name.
+  await page.fill('#spec-rename', `${arms[1]}=dense+rerank`);
+  await page.click('#compare-run');
+  await page.waitForSelector('#arms-table tr[data-arm="dense+rerank"]');
+  await waitReady(page, 'compare');
+  const renamed = ['compare', '--outcomes', file, '--rename', `${arms[1]}=dense+rerank`];
+  await checkComparison(page, JSON.parse(cli([...renamed, '--format', 'json'])));
+  assertCsvClose(await download(page, 'button[data-export="pairs"][data-kind="csv"]'), cli([...renamed, '--format', 'csv', '--table', 'pairs']), 'pairs renamed');
+  assert.equal(await page.textContent('#spec-renamed'), `${arms[1]} \u2192 dense+rerank`);
+  const exported = JSON.parse(await download(page, '#export-compare-json'));
+  assert.ok(exported.spec.reasons.includes(`arm \`${arms[1]}\` shown as \`dense+rerank\` (as stated)`), exported.spec.reasons.join('\n'));
+  assert.deepEqual(exported.spec.rename, { [arms[1]]: 'dense+rerank' });
+  // An arm the rows do not have is refused, the setting named by its label on this page.
+  await page.fill('#spec-rename', 'no-such-arm=x');
+  await page.click('#compare-run');
+  await page.waitForSelector('#refusal-message');
+  const refusal = await page.textContent('#refusal-message');
+  assert.ok(refusal.startsWith('\u201crename arms\u201d: no arm `no-such-arm`') && !refusal.includes('--rename'), refusal);
+  await page.fill('#spec-rename', 'a=x; b=x');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => document.body.textContent.includes('two arms are renamed `x`'));
   assertClean(log);
   await page.close();
   fs.rmSync(dir, { recursive: true, force: true });

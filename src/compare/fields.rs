@@ -46,6 +46,34 @@ fn filter_to_text(filter: &BTreeMap<String, Vec<String>>) -> String {
     filter.iter().map(|(c, v)| format!("{c}={}", v.join(","))).collect::<Vec<_>>().join("; ")
 }
 
+/// `OLD=NEW` entries (`;`- or line-separated): the arm OLD shown as NEW. An arm renamed twice,
+/// an empty side, or two arms given one name are refused.
+pub fn rename_from_text(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut out = BTreeMap::new();
+    for entry in text.split([';', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
+        let (from, to) =
+            entry.split_once('=').ok_or_else(|| format!("`{entry}`: expected OLD=NEW (an arm and its new name)"))?;
+        let (from, to) = (from.trim(), to.trim());
+        if from.is_empty() || to.is_empty() {
+            return Err(format!("`{entry}`: both the arm and its new name are needed (OLD=NEW)"));
+        }
+        if out.insert(from.to_string(), to.to_string()).is_some() {
+            return Err(format!("arm `{from}` is renamed twice"));
+        }
+    }
+    let mut names: Vec<&String> = out.values().collect();
+    names.sort();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("two arms are renamed `{}`: give each its own name", w[0]));
+    }
+    Ok(out)
+}
+
+/// The text [`rename_from_text`] reads back.
+pub fn rename_to_text(rename: &BTreeMap<String, String>) -> String {
+    rename.iter().map(|(a, b)| format!("{a}={b}")).collect::<Vec<_>>().join("; ")
+}
+
 impl Fields for SpecChoice {
     const OWN: &'static [Field] = &[
         Field::new(
@@ -72,6 +100,13 @@ impl Fields for SpecChoice {
         )
         .optional(),
         Field::new(
+            "rename",
+            "rename arms",
+            "Arms shown under another name in every table, plot and export: OLD=NEW (OLD the arm as read, e.g. `bm25/raw`; one entry per arm). The spec lists each renaming.",
+            Kind::Entries,
+        )
+        .optional(),
+        Field::new(
             "judgment",
             "judgment",
             "Judge files: `majority`, the k-th judgment (1-based), or `each` (every judgment a separate arm, `<arm>/judgment_k`).",
@@ -91,6 +126,7 @@ impl Fields for SpecChoice {
             "value" => self.value = FieldValue::from_text(text)?,
             "strata" => self.strata = FieldValue::from_text(text)?,
             "filter" => self.filter = filter_from_text(text)?,
+            "rename" => self.rename = rename_from_text(text)?,
             "judgment" => self.judgment = FieldValue::from_text(text)?,
             _ => return Err(format!("there is no setting `{name}`")),
         }
@@ -104,6 +140,7 @@ impl Fields for SpecChoice {
             "value" => self.value.to_text(),
             "strata" => self.strata.to_text(),
             "filter" => filter_to_text(&self.filter),
+            "rename" => rename_to_text(&self.rename),
             "judgment" => self.judgment.to_text(),
             _ => return None,
         })

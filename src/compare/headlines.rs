@@ -184,14 +184,17 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
     if let Some(best) = best
         && c.arms.len() > 1
     {
+        // Arms tied for the best mean are named together, never one of them picked.
+        let tied: Vec<&str> = c.arms.iter().filter(|a| a.mean == best.mean).map(|a| a.arm.as_str()).collect();
+        let word = if s.higher_is_better { "highest" } else { "lowest" };
+        let text = match tied.as_slice() {
+            [_] => format!("{} has the {word} mean over {} items", best.arm, c.n_items),
+            [a, b] => format!("{a} and {b} share the {word} mean over {} items", c.n_items),
+            many => format!("{} arms share the {word} mean over {} items: {}", many.len(), c.n_items, many.join(", ")),
+        };
         hs.push(Headline::new(
             Level::Context,
-            format!(
-                "{} has the {} mean over {} items",
-                best.arm,
-                if s.higher_is_better { "highest" } else { "lowest" },
-                c.n_items
-            ),
+            text,
             format!(
                 "means: {}; each arm's {} interval is in the arms table",
                 c.arms.iter().map(|a| format!("{} {:.3}", a.arm, a.mean)).collect::<Vec<_>>().join(", "),

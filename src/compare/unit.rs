@@ -37,6 +37,9 @@ pub struct SpecChoice {
     pub judgment: Option<JudgmentChoice>,
     /// Keep only rows whose cell in each named column is one of the listed texts.
     pub filter: BTreeMap<String, Vec<String>>,
+    /// Arms shown under another name (the arm as read → its name in every output).
+    #[serde(default)]
+    pub rename: BTreeMap<String, String>,
 }
 
 impl SpecChoice {
@@ -49,6 +52,7 @@ impl SpecChoice {
             strata: Some(spec.strata.clone()),
             judgment: spec.judgment,
             filter: spec.filter.clone(),
+            rename: spec.rename.clone(),
         }
     }
 
@@ -97,6 +101,13 @@ impl SpecChoice {
         }
         for (col, vals) in &self.filter {
             spec.filter.insert(col.clone(), vals.clone());
+        }
+        if !self.rename.is_empty() && self.rename != inferred.rename {
+            spec.reasons.retain(|r| !r.starts_with("arm `"));
+            for (from, to) in &self.rename {
+                spec.reasons.push(format!("arm `{from}` shown as `{to}` (as stated)"));
+            }
+            spec.rename = self.rename.clone();
         }
         spec
     }

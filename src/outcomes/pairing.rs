@@ -293,6 +293,9 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
             )));
         }
     }
+    if !spec.rename.is_empty() && !spec.arm.is_empty() {
+        check_rename(table, spec)?;
+    }
     if spec.arm.is_empty() {
         let cands: Vec<&str> = spec.key.iter().map(String::as_str).collect();
         return Err(PairingError::Spec(format!(
@@ -362,6 +365,42 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
     }
 }
 
+/// The spec's `rename` fits the rows: every arm it names is one the (filtered) rows have, and
+/// no two arms end with one name (that would merge them unsaid).
+fn check_rename(table: &OutcomeTable, spec: &Spec) -> Result<(), PairingError> {
+    let mut arms: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = Default::default();
+    for row in table.rows.iter().filter(|r| spec.keeps(r)) {
+        if let Some(a) = spec.arm_label(row)
+            && seen.insert(a.clone())
+        {
+            arms.push(a);
+        }
+    }
+    let quoted = |v: &[String]| crate::cells::some_of(&v.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>());
+    let missing: Vec<String> = spec.rename.keys().filter(|from| !seen.contains(*from)).cloned().collect();
+    if !missing.is_empty() {
+        return Err(PairingError::Spec(format!(
+            "{}: no arm {} in {} (its arms: {})",
+            crate::fields::mention("rename"),
+            missing.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "),
+            table.name,
+            quoted(&arms)
+        )));
+    }
+    let mut by_name: std::collections::HashMap<String, &str> = Default::default();
+    for a in &arms {
+        let shown = spec.shown_arm(a.clone());
+        if let Some(other) = by_name.insert(shown.clone(), a) {
+            return Err(PairingError::Spec(format!(
+                "{}: arms `{other}` and `{a}` would both be called `{shown}`: give each arm its own name",
+                crate::fields::mention("rename")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// A row without a value in column `c` of the spec. When only other files have the column (it
 /// was chosen from them), the error names them: files compared together share their columns.
 fn missing_cell(table: &OutcomeTable, row: &super::OutcomeRow, c: &str, what: &str, or: &str) -> PairingError {
@@ -423,7 +462,7 @@ pub fn pair(table: &OutcomeTable, spec: &Spec, opts: &PairingOptions) -> Result<
                 None => return Err(missing_cell(table, row, c, "the arm column", "or choose another arm")),
             }
         }
-        let arm = arm_parts.join(ARM_SEP);
+        let arm = spec.shown_arm(arm_parts.join(ARM_SEP));
         let value = row_value(table, row, &source, &mut warnings)?;
         rows_used += 1;
         let a = match arm_index.get(&arm) {

@@ -78,6 +78,11 @@ pub struct Spec {
     pub filter: BTreeMap<String, Vec<String>>,
     /// Why each choice was made (for the UI), filled by [`infer_spec`].
     pub reasons: Vec<String>,
+    /// Arms shown under another name: the arm as read (its columns joined with `/`) → the name
+    /// every table, plot and export uses. Checked by the pairing: each arm read is one the
+    /// rows have, and no two arms end with one name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rename: BTreeMap<String, String>,
 }
 
 impl Spec {
@@ -90,6 +95,14 @@ impl Spec {
     pub fn arm_label(&self, row: &super::OutcomeRow) -> Option<String> {
         let parts = self.arm.iter().map(|c| row.fields.get(c).map(String::as_str)).collect::<Option<Vec<_>>>()?;
         Some(parts.join(super::pairing::ARM_SEP))
+    }
+
+    /// The name an arm as read is shown under ([`Spec::rename`]).
+    pub fn shown_arm(&self, arm: String) -> String {
+        match self.rename.get(&arm) {
+            Some(to) => to.clone(),
+            None => arm,
+        }
     }
 
     /// A spec from column names.

@@ -40,7 +40,7 @@ pub fn arm_values(table: &OutcomeTable, spec: &Spec) -> Result<UnpairedValues, P
             continue;
         }
         // A row without an arm value cannot be placed: the pairing's refusal names it.
-        let Some(arm) = spec.arm_label(row) else { continue };
+        let Some(arm) = spec.arm_label(row).map(|a| spec.shown_arm(a)) else { continue };
         let value = row_value(table, row, &source, &mut warnings)?;
         let j = *index.entry(arm.clone()).or_insert_with(|| {
             arms.push(ArmValues { arm, values: Vec::new(), missing: 0 });

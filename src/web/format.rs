@@ -102,7 +102,10 @@ mod tests {
         assert_eq!(count(1234567), "1\u{202f}234\u{202f}567");
         assert_eq!(count(12), "12");
         assert_eq!(duration(2410.0), "2.41 s");
-        assert_eq!(p_text(Some(7.57e-29)), "7.6e-29");
+        assert_eq!(p_text(Some(3.2e-9)), "3.2e-9");
+        // Below 1e-16 no test has the resolution: `< 1e-16`.
+        assert_eq!(p_text(Some(7.57e-29)), "< 1e-16");
+        assert_eq!(p_text(Some(0.0)), "< 1e-16");
         assert_eq!(p_text(Some(0.0625)), "0.0625");
     }
 }

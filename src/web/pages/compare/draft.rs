@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::compare::fields::{rename_from_text, rename_to_text};
 use crate::compare::{CompareSettings, SpecChoice, TableInfo};
 use crate::outcomes::{Duplicates, JudgmentChoice, PairingOptions, Spec};
 use crate::web::components::fields::FieldDraft;
@@ -40,6 +41,8 @@ pub struct Draft {
     pub judgment: Option<JudgmentChoice>,
     pub strata: Vec<String>,
     pub filter: BTreeMap<String, Vec<String>>,
+    /// Arms renamed, as typed (`OLD=NEW; …`, read by the core's `rename` field).
+    pub rename: String,
     pub duplicates: Duplicates,
     pub allow_incomplete: bool,
     /// Pair rows by their order within each arm (rows without an item id).
@@ -59,6 +62,7 @@ impl Default for Draft {
             judgment: None,
             strata: Vec::new(),
             filter: BTreeMap::new(),
+            rename: String::new(),
             duplicates: Duplicates::Refuse,
             allow_incomplete: false,
             by_position: false,
@@ -77,6 +81,12 @@ impl Draft {
         self.judgment = spec.judgment;
         self.strata = spec.strata.clone();
         self.filter = spec.filter.clone();
+        self.rename = rename_to_text(&spec.rename);
+    }
+
+    /// The renamed arms as typed, or what is wrong with them (the core's message).
+    pub fn renamed(&self) -> Result<BTreeMap<String, String>, String> {
+        rename_from_text(&self.rename)
     }
 
     /// The spec as the request's choice (every field chosen).
@@ -94,6 +104,7 @@ impl Draft {
             judgment: self.judgment,
             filter: self.filter.clone(),
             reasons: Vec::new(),
+            rename: self.renamed().unwrap_or_default(),
         };
         if let Some(i) = inferred {
             let mut bare = i.clone();

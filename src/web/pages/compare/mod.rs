@@ -205,6 +205,13 @@ impl ComparePage {
             self.load_files();
             return;
         }
+        if let Err(e) = self.draft.renamed() {
+            let fields = <Compare as crate::capability::Capability>::fields();
+            let said = format!("{}: {e}", crate::fields::mention("rename"));
+            let text = crate::web::components::fields::page_words(&fields, &said);
+            self.job.error = Some(ErrorView::plain("Invalid setting", text));
+            return;
+        }
         let spec = self.draft.spec_choice();
         self.start(None, Some(spec), "comparing");
     }
@@ -565,6 +572,10 @@ impl ComparePage {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             Msg::Edit(Box::new(move |d: &mut Draft| d.by_position = on))
         });
+        let on_rename = link.callback(|e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            Msg::Edit(Box::new(move |d: &mut Draft| d.rename = v))
+        });
         let on_credit = link.callback(|e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
             Msg::Edit(Box::new(move |d: &mut Draft| d.partial_credit = v))
@@ -593,6 +604,9 @@ impl ComparePage {
                     { " \u{00b7} arm " }<code id="spec-arm">{ list(&d.arm) }</code>
                     { " \u{00b7} value " }<code id="spec-value-name">{ Spec { judgment: d.judgment, value: d.value.clone(), ..Spec::default() }.describe().rsplit(" \u{00b7} value ").next().unwrap_or_default().to_string() }</code>
                     if !d.strata.is_empty() { { " \u{00b7} strata " }<code id="spec-strata">{ list(&d.strata) }</code> }
+                    if let Ok(renamed) = d.renamed().map(|r| r.iter().map(|(a, b)| format!("{a} \u{2192} {b}")).collect::<Vec<_>>()).map(|v| v.join("; ")) {
+                        if !renamed.is_empty() { { " \u{00b7} renamed " }<code id="spec-renamed">{ renamed }</code> }
+                    }
                     if inferred_now { <span class="badge note">{ "inferred" }</span> } else { <span class="badge warn">{ "edited" }</span> }
                 </p>
                 <details open={true} class="reasons">
@@ -657,6 +671,11 @@ impl ComparePage {
                             <input type="checkbox" id="pair-by-position" checked={d.by_position} onchange={on_position} />
                             { format!(" {}", label("pair_by_position")) }
                         </label>
+                    </div>
+                    <div class="field grow">
+                        <label for="spec-rename" title={help("rename")}>{ label("rename") }</label>
+                        <input id="spec-rename" type="text" value={d.rename.clone()} oninput={on_rename}
+                            placeholder={self.comparison.as_ref().and_then(|c| c.arms.first()).map(|a| format!("{}=a shorter name", a.arm)).unwrap_or_else(|| "OLD=NEW; …".into())} />
                     </div>
                     if inspect {
                         <div class="field">
