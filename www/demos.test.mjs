@@ -116,6 +116,11 @@ test('the "Try the demo" button of a page runs its demo', async () => {
   await page.click('#answers-demo-button');
   await waitReady(page, 'answers');
   const p = PAGES.find((x) => x.slug === 'answers');
+  // The headlines are brought into view: the panel's top is on screen.
+  await page.waitForFunction((sel) => {
+    const top = document.querySelector(sel)?.getBoundingClientRect().top;
+    return top !== undefined && top >= -2 && top < window.innerHeight * 0.8;
+  }, p.panel, { timeout: 5000 });
   await checkHeadlines(page, p.panel, JSON.parse(cli([...p.args, '--format', 'json'], { cwd: p.cwd })), 'answers button');
   clean(log, srv.origin, VIEWER);
   await page.close();

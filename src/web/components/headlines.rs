@@ -75,9 +75,31 @@ fn show(id: &str) {
     }
 }
 
+/// Brings `el` into view when its top is not on screen (above the window, or in its lowest
+/// fifth): a new result's headlines are what its reader looks for first.
+fn reveal(el: &web_sys::Element) {
+    let Some(window) = web_sys::window() else { return };
+    let height = window.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let top = el.get_bounding_client_rect().top();
+    if top < 0.0 || top > height * 0.8 {
+        el.scroll_into_view();
+    }
+}
+
 #[function_component(HeadlinesPanel)]
 pub fn headlines_panel(props: &HeadlinesProps) -> Html {
     let id = props.id.to_string();
+    // Each new result (a new list of headlines: "Try the demo", a drop, a run) brings the panel
+    // into view once.
+    let panel = use_node_ref();
+    {
+        let panel = panel.clone();
+        use_effect_with(Rc::as_ptr(&props.headlines) as usize, move |_| {
+            if let Some(el) = panel.cast::<web_sys::Element>() {
+                reveal(&el);
+            }
+        });
+    }
     let items = props.headlines.iter().enumerate().map(|(i, h)| {
         let card = h.table.as_deref().and_then(|t| props.cards.iter().find(|(name, _)| *name == t)).map(|(_, c)| *c);
         let link = card.map(|c| {
@@ -100,7 +122,7 @@ pub fn headlines_panel(props: &HeadlinesProps) -> Html {
         }
     });
     html! {
-        <section class="card headlines" id={id.clone()} aria-labelledby={format!("{id}-title")}>
+        <section class="card headlines" id={id.clone()} aria-labelledby={format!("{id}-title")} ref={panel}>
             <div class="card-head">
                 <h2 id={format!("{id}-title")}>{ "What the data says" }</h2>
                 <div class="exports">{ props.exports.clone() }</div>
