@@ -169,13 +169,10 @@ fn rounded_columns(t: &Table) -> Vec<bool> {
 pub fn shown_number(header: &str, text: &str) -> String {
     let Ok(x) = text.parse::<f64>() else { return text.to_string() };
     let a = x.abs();
-    if p_column(header) && (0.0..1e-16).contains(&x) {
-        return "< 1e-16".into();
-    }
-    if x == 0.0 {
+    if p_column(header) && x >= 0.0 {
+        crate::report::p_value(x)
+    } else if x == 0.0 {
         "0".into()
-    } else if p_column(header) && a < 1e-4 {
-        format!("{x:.1e}")
     } else if !(1e-4..1e9).contains(&a) {
         format!("{x:.3e}")
     } else {
@@ -216,7 +213,7 @@ fn setting_rows(a: &Attachment) -> Vec<(String, String)> {
             Ok(Value::Object(m)) if !m.is_empty() => {
                 for (sub, val) in &m {
                     let key = if k == "settings" { sub.clone() } else { format!("{k}.{sub}") };
-                    out.push((key, readable(&val.clone())));
+                    out.push((key, readable(val)));
                 }
             }
             Ok(Value::String(s)) => out.push((k.clone(), s)),

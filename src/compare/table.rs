@@ -2,7 +2,7 @@
 //! `--format table`, `--format latex`): the same [`Table`]s feed the CLI and the viewer.
 
 use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest, StratumComparison, UnpairedArms};
-use crate::report::{Column, Table, flag, num, opt, render_columns};
+use crate::report::{Column, Table, flag, num, opt, p_value, render_columns};
 
 crate::choice! {
     /// Tables a comparison can be exported as (`--table NAME`).
@@ -319,16 +319,6 @@ fn f3(x: f64) -> String {
     format!("{x:.3}")
 }
 
-fn p_fmt(p: f64) -> String {
-    if (0.0..1e-16).contains(&p) {
-        "< 1e-16".into()
-    } else if p < 1e-4 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.4}")
-    }
-}
-
 /// The human-readable comparison (`--format table`).
 pub fn render_compare_text(c: &Comparison) -> String {
     let mut out =
@@ -343,8 +333,8 @@ pub fn render_compare_text(c: &Comparison) -> String {
     out.push_str("\n== Contrasts (diff = a − b; p adjusted by Holm over all contrasts)\n");
     let mixed = permutation_methods_differ(c.pairs.iter().filter_map(|p| p.permutation_method.as_deref()));
     let perm_cell = |p: Option<f64>, m: Option<&str>| match (p, m) {
-        (Some(p), Some(m)) if mixed => format!("{} {}", p_fmt(p), permutation_mark(m)),
-        (p, _) => p.map(p_fmt).unwrap_or_default(),
+        (Some(p), Some(m)) if mixed => format!("{} {}", p_value(p), permutation_mark(m)),
+        (p, _) => p.map(p_value).unwrap_or_default(),
     };
     out.push_str(&crate::text_table!(&c.pairs, |p| {
         "contrast" => contrast_text(p),
@@ -353,10 +343,10 @@ pub fn render_compare_text(c: &Comparison) -> String {
         "b/c or W/T/L" => counts_text(p),
         "p" => format!(
             "{} {}",
-            p_fmt(p.p_value),
+            p_value(p.p_value),
             if p.test == PairedTest::McNemarExact { "McNemar" } else { "Wilcoxon" }
         ),
-        "p Holm" => p_fmt(p.p_holm),
+        "p Holm" => p_value(p.p_holm),
         "p perm." => perm_cell(p.permutation_p, p.permutation_method.as_deref()),
         "Cohen's h" => {
             p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_default()
@@ -380,10 +370,10 @@ pub fn render_compare_text(c: &Comparison) -> String {
             "diff" => format!("{:+.3}", p.diff),
             "CI" => format!("[{:+.3}, {:+.3}]", p.ci_low, p.ci_high),
             "b/c or W/T/L" => counts_text(p),
-            "p Holm" => p_fmt(p.p_holm),
+            "p Holm" => p_value(p.p_holm),
             "E[S]" => p.interaction_expected.map(|e| format!("{e:+.2}")).unwrap_or_default(),
-            "P(S≥s)" => p.interaction_p_greater.map(p_fmt).unwrap_or_default(),
-            "P(S≤s)" => p.interaction_p_less.map(p_fmt).unwrap_or_default(),
+            "P(S≥s)" => p.interaction_p_greater.map(p_value).unwrap_or_default(),
+            "P(S≤s)" => p.interaction_p_less.map(p_value).unwrap_or_default(),
         }));
     }
     for k in &c.costs {
@@ -423,9 +413,9 @@ pub fn render_compare_text(c: &Comparison) -> String {
             f.k,
             f.n_blocks,
             f.chi2,
-            p_fmt(f.p),
+            p_value(f.p),
             f.chi2_tie_corrected,
-            p_fmt(f.p_tie_corrected),
+            p_value(f.p_tie_corrected),
             f.cd,
             f.q_alpha,
             f.alpha

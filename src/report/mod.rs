@@ -21,6 +21,19 @@ pub fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x}")).unwrap_or_default()
 }
 
+/// A p-value as people read it: four decimals, scientific notation below 1e-4, and `< 1e-16`
+/// below that (no test has the resolution). The screen, the CLI's text tables and the report
+/// to attach all print p-values with this; the CSV and JSON keep [`num`].
+pub fn p_value(p: f64) -> String {
+    if (0.0..1e-16).contains(&p) {
+        "< 1e-16".into()
+    } else if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 /// `true` or `false`.
 pub fn flag(b: bool) -> String {
     if b { "true".into() } else { "false".into() }

@@ -52,12 +52,7 @@ pub fn int_cell(col: &'static str, v: usize) -> Html {
 /// A p-value as the CLI's text tables print it: 4 decimals, scientific below 1e-4, `< 1e-16`
 /// below that (no test has the resolution; the exact value is in `data-value`).
 pub fn p_text(v: Option<f64>) -> String {
-    match v {
-        Some(p) if (0.0..1e-16).contains(&p) => "< 1e-16".into(),
-        Some(p) if p.is_finite() && p < 1e-4 => format!("{p:.1e}"),
-        Some(p) => format!("{p:.4}"),
-        None => "—".into(),
-    }
+    v.map_or_else(|| "—".into(), crate::report::p_value)
 }
 
 /// A p-value cell: full precision in `data-value`, [`p_text`] shown.
