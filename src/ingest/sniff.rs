@@ -169,9 +169,11 @@ fn shape_of(input: &InputFile, text: &str) -> (Shape, Option<serde_json::Value>)
 }
 
 fn keys_of<'m>(objects: impl Iterator<Item = &'m serde_json::Map<String, serde_json::Value>>) -> Vec<String> {
+    // In first-seen order; the set keeps this linear in the keys (a record may hold 10⁵).
     let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut add = |k: String| {
-        if !out.contains(&k) {
+        if seen.insert(k.clone()) {
             out.push(k);
         }
     };

@@ -491,15 +491,14 @@ fn read_realworld(name: &str, lines: &[(usize, &str)], keys: Option<&ProbeKeys>)
         });
     }
     let mut ids: HashMap<String, usize> = HashMap::new();
-    let mut noted: Vec<String> = Vec::new();
+    let mut noted: std::collections::HashSet<String> = std::collections::HashSet::new();
     for r in rows {
         let key = keys.and_then(|k| k.get(&r.pid));
         let (source, kind) = match key {
             Some(k) => (k.source.clone(), k.source_kind()),
             None => match derived_src.get(&r.pid) {
                 Some((s, at)) => {
-                    if !noted.contains(&r.pid) {
-                        noted.push(r.pid.clone());
+                    if noted.insert(r.pid.clone()) {
                         out.notices.add(W::SourceFromTemplate, || format!("{name}, line {at}: `{}`", r.pid));
                     }
                     (s.clone(), SourceKind::Auto)
@@ -519,8 +518,7 @@ fn read_realworld(name: &str, lines: &[(usize, &str)], keys: Option<&ProbeKeys>)
             Some(k) if !k.conclusion.is_empty() => Some(k.conclusion.clone()),
             _ => derived_concl.get(&r.pid).map(|(c, _)| c.clone()),
         };
-        if stale.is_none() && !noted.contains(&format!("stale:{}", r.pid)) {
-            noted.push(format!("stale:{}", r.pid));
+        if stale.is_none() && noted.insert(format!("stale:{}", r.pid)) {
             out.notices.add(W::StaleUnknown, || format!("{name}, line {}: `{}`", r.line, r.pid));
         }
         let mut note_id = format!(
