@@ -212,19 +212,7 @@ pub fn generate(spec: &SynthSpec) -> Bundle {
                 ranked.swap(i, to);
             }
             ranked.truncate(spec.depth);
-            let n = ranked.len();
-            runs.push(Run {
-                system: name.clone(),
-                query_id: q.query_id.clone(),
-                ranked: ranked
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, m)| RankedItem {
-                        memory_id: memories[m].memory_id.as_str().into(),
-                        score: Some(((n - i) as f64 / n as f64 * 1000.0).round() / 1000.0),
-                    })
-                    .collect(),
-            });
+            runs.push(scored_run(name.clone(), &q.query_id, ranked, &memories));
         }
     }
 
@@ -318,29 +306,31 @@ fn add_own_store(
         }
         let pool = &store_of_conv[c];
         while ranked.len() < spec.depth.min(pool.len()) {
-            let m = pool[rng.random_range(0..pool.len())];
-            if !ranked.contains(&m) {
-                ranked.push(m);
-            }
+            push_new(&mut ranked, pool[rng.random_range(0..pool.len())]);
         }
         for i in 0..ranked.len().min(q.evidence.len()) {
             let to = rng.random_range(0..(spec.depth / 3).max(2).min(ranked.len()));
             ranked.swap(i, to);
         }
         ranked.truncate(spec.depth);
-        let n = ranked.len();
-        runs.push(Run {
-            system: OWN_STORE_SYSTEM.to_string(),
-            query_id: q.query_id.clone(),
-            ranked: ranked
-                .into_iter()
-                .enumerate()
-                .map(|(i, m)| RankedItem {
-                    memory_id: memories[m].memory_id.as_str().into(),
-                    score: Some(((n - i) as f64 / n as f64 * 1000.0).round() / 1000.0),
-                })
-                .collect(),
-        });
+        runs.push(scored_run(OWN_STORE_SYSTEM.to_string(), &q.query_id, ranked, memories));
+    }
+}
+
+/// A run of the memories at `ranked` (indices into `memories`), scored from 1 down by rank.
+fn scored_run(system: String, query_id: &str, ranked: Vec<usize>, memories: &[Memory]) -> Run {
+    let n = ranked.len();
+    Run {
+        system,
+        query_id: query_id.to_string(),
+        ranked: ranked
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| RankedItem {
+                memory_id: memories[m].memory_id.as_str().into(),
+                score: Some(((n - i) as f64 / n as f64 * 1000.0).round() / 1000.0),
+            })
+            .collect(),
     }
 }
 

@@ -16,14 +16,7 @@ pub fn read_memories(
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
-    let mut n = 0;
-    records::each_record(file, lines, progress, |line, m: Memory| {
-        check_memory(file, line, &m)?;
-        loaded.bundle.memories.push(m);
-        n += 1;
-        Ok(())
-    })?;
-    Ok(n)
+    read_checked(file, lines, progress, check_memory, |m| loaded.bundle.memories.push(m))
 }
 
 pub fn read_queries(
@@ -32,10 +25,21 @@ pub fn read_queries(
     loaded: &mut Loaded,
     progress: &mut dyn FnMut(f64),
 ) -> Result<usize, IngestError> {
+    read_checked(file, lines, progress, check_query, |q| loaded.bundle.queries.push(q))
+}
+
+/// Every record of a bundle file, each checked at its line and then kept; how many were read.
+fn read_checked<T: serde::de::DeserializeOwned + Send>(
+    file: &str,
+    lines: Lines<'_>,
+    progress: &mut dyn FnMut(f64),
+    check: fn(&str, usize, &T) -> Result<(), IngestError>,
+    mut keep: impl FnMut(T),
+) -> Result<usize, IngestError> {
     let mut n = 0;
-    records::each_record(file, lines, progress, |line, q: Query| {
-        check_query(file, line, &q)?;
-        loaded.bundle.queries.push(q);
+    records::each_record(file, lines, progress, |line, record: T| {
+        check(file, line, &record)?;
+        keep(record);
         n += 1;
         Ok(())
     })?;

@@ -577,29 +577,21 @@ fn dcg_and_ideal(rr: &JudgedRanking, gains: &Gains) -> (f64, f64) {
     let mut dcg = 0.0;
     let mut ideal_dcg = 0.0;
     let mut ideal = Ideal::new(gains);
+    // Down the ranking and down the ideal ranking together, each to its own end; the sums are
+    // taken in trec_eval's order (the ideal stops for good at its first zero gain).
     let mut i = 0;
-    while i < rr.rels.len() && ideal.gain > 0.0 {
-        let g = gains.gain(rr.rels[i]);
-        if g != 0.0 {
-            dcg += g / discount(i);
+    while i < rr.rels.len() || ideal.gain > 0.0 {
+        if let Some(&rel) = rr.rels.get(i) {
+            let g = gains.gain(rel);
+            if g != 0.0 {
+                dcg += g / discount(i);
+            }
         }
-        ideal.advance();
         if ideal.gain > 0.0 {
-            ideal_dcg += ideal.gain / discount(i);
-        }
-        i += 1;
-    }
-    while i < rr.rels.len() {
-        let g = gains.gain(rr.rels[i]);
-        if g != 0.0 {
-            dcg += g / discount(i);
-        }
-        i += 1;
-    }
-    while ideal.gain > 0.0 {
-        ideal.advance();
-        if ideal.gain > 0.0 {
-            ideal_dcg += ideal.gain / discount(i);
+            ideal.advance();
+            if ideal.gain > 0.0 {
+                ideal_dcg += ideal.gain / discount(i);
+            }
         }
         i += 1;
     }

@@ -178,20 +178,8 @@ pub const OFFICIAL: &[&str] = &[
     "P",
 ];
 
-/// `all_trec`: every measure computed from qrels and a TREC run.
-pub const ALL_TREC: &[&str] = &[
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
+/// `all_trec`: every measure computed from qrels and a TREC run: [`OFFICIAL`] and these.
+pub const ALL_TREC_BEYOND_OFFICIAL: &[&str] = &[
     "relstring",
     "recall",
     "unj",
@@ -442,16 +430,17 @@ impl Selection {
                 None => (spec, None),
             };
             let nickname = match name {
-                "official" => Some(OFFICIAL),
-                "all_trec" => Some(ALL_TREC),
-                "set" => Some(SET),
+                "official" => Some(&[OFFICIAL][..]),
+                "all_trec" => Some(&[OFFICIAL, ALL_TREC_BEYOND_OFFICIAL][..]),
+                "set" => Some(&[SET][..]),
                 _ => None,
             };
             if let Some(list) = nickname {
                 if param_text.is_some_and(str::is_empty) {
                     return Err(Error::setting("measure", format!("`{spec}`: nothing after the `.`")));
                 }
-                marked.extend(list.iter().filter_map(|n| Kind::parse(n)).filter(|k| k.in_version(version)));
+                let names = list.iter().flat_map(|l| l.iter());
+                marked.extend(names.filter_map(|n| Kind::parse(n)).filter(|k| k.in_version(version)));
                 continue;
             }
             if let Some(kind) = Kind::parse(name) {

@@ -436,17 +436,18 @@ pub fn parse_line_items(source: &str) -> Vec<ItemSpec> {
                     || text::singulars(w).iter().any(|s| elsewhere(exact.get(s.as_str()), i)))
             })
             .collect();
-        let words: Vec<&String> = if distinctive.is_empty() { p.nouns.iter().collect() } else { distinctive };
-        let mut targets: Vec<Target> = words.into_iter().map(|w| Target::Word { word: w.clone() }).collect();
-        targets.extend(p.numbers.iter().cloned());
-        items.push(ItemSpec {
-            label: clean_label(&source[p.range.0..p.range.1]),
-            kind: ItemKind::LineItem,
-            targets,
-            negated: false,
-        });
+        items.push(line_item(source, p, distinctive));
     }
     items
+}
+
+/// A line item of `source` from its piece: its distinctive nouns (all of them when none is) and
+/// its numbers are its targets.
+fn line_item(source: &str, p: &Piece, distinctive: Vec<&String>) -> ItemSpec {
+    let words: Vec<&String> = if distinctive.is_empty() { p.nouns.iter().collect() } else { distinctive };
+    let mut targets: Vec<Target> = words.into_iter().map(|w| Target::Word { word: w.clone() }).collect();
+    targets.extend(p.numbers.iter().cloned());
+    ItemSpec { label: clean_label(&source[p.range.0..p.range.1]), kind: ItemKind::LineItem, targets, negated: false }
 }
 
 fn clean_label(s: &str) -> String {
@@ -682,15 +683,7 @@ mod tests {
                     !pieces.iter().enumerate().any(|(j, q)| j != i && q.nouns.iter().any(|v| words_match(w, v)))
                 })
                 .collect();
-            let words: Vec<&String> = if distinctive.is_empty() { p.nouns.iter().collect() } else { distinctive };
-            let mut targets: Vec<Target> = words.into_iter().map(|w| Target::Word { word: w.clone() }).collect();
-            targets.extend(p.numbers.iter().cloned());
-            items.push(ItemSpec {
-                label: clean_label(&source[p.range.0..p.range.1]),
-                kind: ItemKind::LineItem,
-                targets,
-                negated: false,
-            });
+            items.push(line_item(source, p, distinctive));
         }
         items
     }
