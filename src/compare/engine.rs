@@ -694,12 +694,12 @@ pub fn compare(
 
     // One resampling for all arms.
     progress("bootstrap", 0.0);
+    // Every arm in one call: the resamples are drawn once for all of them, also when they are
+    // too many to cache (each arm's means are those it would have alone, bit for bit).
     let mut resampler = Resampler::new(settings.bootstrap, settings.seed);
-    let mut replicates: Vec<Vec<f64>> = Vec::with_capacity(k);
-    for (j, col) in columns.iter().enumerate() {
-        replicates.push(resampler.means_under(&[col.as_slice()], &scheme).remove(0));
-        progress("bootstrap", (j + 1) as f64 / k as f64 * 0.6);
-    }
+    let column_refs: Vec<&[f64]> = columns.iter().map(Vec::as_slice).collect();
+    let replicates: Vec<Vec<f64>> = resampler.means_under(&column_refs, &scheme);
+    progress("bootstrap", 0.6);
     let jackknife: Vec<Vec<f64>> = columns.iter().map(|c| Resampler::jackknife(c, &scheme)).collect();
 
     // Friedman on items as blocks.

@@ -86,6 +86,9 @@ pub struct Interval {
 /// Cached count vectors use at most this many u16 entries (64 MiB).
 const CACHE_LIMIT: usize = 32 * 1024 * 1024;
 
+/// Counts drawn at a time when they are not cached (8 M entries: 16 MiB of u16).
+const CHUNK_ENTRIES: usize = 8 * 1024 * 1024;
+
 /// How resamples are drawn from the items.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum Scheme {
@@ -228,21 +231,25 @@ impl Resampler {
             }
             _ => (n, vectors.iter().map(|v| v.to_vec()).collect(), None),
         };
+        // Strata in the order of their labels, each with its items.
+        let strata: Vec<Vec<usize>> = match scheme {
+            Scheme::Stratified(labels) => {
+                let mut by_label: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+                for (i, l) in labels.iter().enumerate() {
+                    by_label.entry(*l).or_default().push(i);
+                }
+                by_label.into_values().collect()
+            }
+            _ => Vec::new(),
+        };
         let draw = |rng: &mut ChaCha8Rng, row: &mut dyn FnMut(usize)| match scheme {
             Scheme::Iid | Scheme::Cluster(_) => {
                 for _ in 0..units {
                     row(rng.random_range(0..units));
                 }
             }
-            Scheme::Stratified(labels) => {
-                let mut strata: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
-                for (i, l) in labels.iter().enumerate() {
-                    strata.entry(*l).or_default().push(i);
-                }
-                let mut keys: Vec<u32> = strata.keys().copied().collect();
-                keys.sort_unstable();
-                for k in keys {
-                    let members = &strata[&k];
+            Scheme::Stratified(_) => {
+                for members in &strata {
                     for _ in 0..members.len() {
                         row(members[rng.random_range(0..members.len())]);
                     }
@@ -252,11 +259,14 @@ impl Resampler {
         let key = scheme.key(units);
         let cacheable = units < u16::MAX as usize
             && (self.cache.contains_key(&key) || self.cached_entries + units * b <= CACHE_LIMIT);
-        let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(b); vectors.len()];
-        let emit = |row: &dyn Fn(&[f64]) -> f64, denom: f64, out: &mut Vec<Vec<f64>>| {
-            for (o, s) in out.iter_mut().zip(&sums) {
-                o.push(row(s) / denom);
-            }
+        // Each resample's means: its weighted sums of the vectors over its count of each unit.
+        let denom = |row: &[u16]| sizes.as_ref().map_or(n as f64, |sz| weighted_sum(row, sz));
+        let rows = |counts: &[u16]| -> Vec<Vec<f64>> {
+            let denoms: Vec<f64> = counts.chunks_exact(units).map(denom).collect();
+            resampled_sums(counts, units, &sums)
+                .into_iter()
+                .map(|col| col.into_iter().zip(&denoms).map(|(s, d)| s / d).collect())
+                .collect()
         };
         if cacheable {
             if !self.cache.contains_key(&key) {
@@ -268,28 +278,61 @@ impl Resampler {
                 self.cached_entries += units * b;
                 self.cache.insert(key, counts);
             }
-            if let Some(counts) = self.cache.get(&key) {
-                let rows = |counts: &[u16]| {
-                    let denoms: Vec<f64> = counts
-                        .chunks_exact(units)
-                        .map(|row| sizes.as_ref().map_or(n as f64, |sz| weighted_sum(row, sz)))
-                        .collect();
-                    resampled_sums(counts, units, &sums)
-                        .into_iter()
-                        .map(|col| col.into_iter().zip(&denoms).map(|(s, d)| s / d).collect())
-                        .collect()
-                };
-                out = in_row_blocks(counts, units, vectors.len(), rows);
+            return match self.cache.get(&key) {
+                Some(counts) => in_row_blocks(counts, units, vectors.len(), rows),
+                None => vec![Vec::new(); vectors.len()],
+            };
+        }
+        // Too large to cache: the same stream of draws in chunks of whole resamples, each chunk
+        // through the same arithmetic (and the same threads) as the cached counts, so the means
+        // are bit for bit those of a cache large enough, at every size.
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(b); vectors.len()];
+        let per_chunk = (CHUNK_ENTRIES / units).clamp(1, b);
+        let mut drawn = 0;
+        if units < u16::MAX as usize {
+            let mut counts = vec![0u16; units * per_chunk];
+            while drawn < b {
+                let here = per_chunk.min(b - drawn);
+                let chunk = &mut counts[..units * here];
+                chunk.fill(0);
+                for row in chunk.chunks_exact_mut(units) {
+                    draw(&mut rng, &mut |i| row[i] += 1);
+                }
+                for (o, part) in out.iter_mut().zip(in_row_blocks(chunk, units, vectors.len(), rows)) {
+                    o.extend(part);
+                }
+                drawn += here;
             }
         } else {
-            // Too large to cache: the same draws and arithmetic, one resample at a time.
-            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-            let mut row = vec![0u32; units];
-            for _ in 0..b {
-                row.iter_mut().for_each(|c| *c = 0);
-                draw(&mut rng, &mut |i| row[i] += 1);
-                let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(&row, sz));
-                emit(&|s| weighted_sum(&row, s), denom, &mut out);
+            // 65,535 units or more: a unit may be drawn more often than a u16 counts.
+            let mut counts = vec![0u32; units * per_chunk];
+            let wide_rows = |counts: &[u32]| -> Vec<Vec<f64>> {
+                counts
+                    .chunks_exact(units)
+                    .map(|row| {
+                        let d = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(row, sz));
+                        sums.iter().map(|s| weighted_sum(row, s) / d).collect()
+                    })
+                    .collect()
+            };
+            while drawn < b {
+                let here = per_chunk.min(b - drawn);
+                let chunk = &mut counts[..units * here];
+                chunk.fill(0);
+                for row in chunk.chunks_exact_mut(units) {
+                    draw(&mut rng, &mut |i| row[i] += 1);
+                }
+                let threads = crate::parallel::threads();
+                let per_thread = here.div_ceil(threads) * units;
+                for part in crate::parallel::map_chunks(chunk, per_thread, wide_rows) {
+                    for means in part {
+                        for (o, m) in out.iter_mut().zip(means) {
+                            o.push(m);
+                        }
+                    }
+                }
+                drawn += here;
             }
         }
         out
@@ -628,6 +671,67 @@ pub fn mean(values: &[f64]) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// The B resampled means of `values` drawn and summed one resample at a time, as the
+    /// module's header defines them: the reference every faster path must equal bit for bit.
+    fn one_at_a_time(values: &[f64], scheme: &Scheme, b: usize, seed: u64) -> Vec<f64> {
+        let n = values.len();
+        let (units, sums, sizes) = match scheme {
+            Scheme::Cluster(labels) => {
+                let (ids, sizes) = clusters_of(labels);
+                let mut sums = vec![0.0; sizes.len()];
+                for (&c, &x) in ids.iter().zip(values) {
+                    sums[c] += x;
+                }
+                (sizes.len(), sums, Some(sizes))
+            }
+            _ => (n, values.to_vec(), None),
+        };
+        // Strata by label, smallest label first (none: one stratum of every unit).
+        let strata: Vec<Vec<usize>> = match scheme {
+            Scheme::Stratified(labels) => {
+                let mut keys: Vec<u32> = labels.clone();
+                keys.sort_unstable();
+                keys.dedup();
+                keys.iter().map(|&k| (0..n).filter(|&i| labels[i] == k).collect()).collect()
+            }
+            _ => vec![(0..units).collect()],
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut row = vec![0u32; units];
+        (0..b)
+            .map(|_| {
+                row.fill(0);
+                for members in &strata {
+                    for _ in 0..members.len() {
+                        row[members[rng.random_range(0..members.len())]] += 1;
+                    }
+                }
+                let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(&row, sz));
+                weighted_sum(&row, &sums) / denom
+            })
+            .collect()
+    }
+
+    #[test]
+    fn past_the_cache_the_means_are_those_of_one_resample_at_a_time() {
+        // With the cache full, 3,000 items × 2,900 resamples are drawn in two chunks (2,796 and
+        // 104 resamples) through the threaded path; 70,000 items are past what a u16 counts (the
+        // wide path); 300 items, every scheme in one chunk.
+        for (n, b, every_scheme) in [(3_000usize, 2_900usize, false), (70_000, 3, true), (300, 50, true)] {
+            let v: Vec<f64> = (0..n).map(|i| ((i * 7919) % 101) as f64 / 7.0 - 3.0).collect();
+            let labels: Vec<u32> = (0..n as u32).map(|i| i % 13).collect();
+            let schemes = [Scheme::Iid, Scheme::Stratified(labels.clone()), Scheme::Cluster(labels)];
+            for scheme in schemes.into_iter().take(if every_scheme { 3 } else { 1 }) {
+                let mut full = Resampler::new(b, 5);
+                full.cached_entries = CACHE_LIMIT;
+                let got = full.means_under(&[&v], &scheme).pop().unwrap();
+                let want = one_at_a_time(&v, &scheme, b, 5);
+                assert_eq!(got.len(), b);
+                assert!(got.iter().zip(&want).all(|(a, w)| a.to_bits() == w.to_bits()), "{n} {}", scheme.name());
+            }
+        }
+    }
+
     #[test]
     fn deterministic_and_cached_equals_uncached() {
         let v: Vec<f64> = (0..50).map(|i| ((i * 37) % 11) as f64 / 10.0).collect();
@@ -654,9 +758,7 @@ mod tests {
         for scheme in [Scheme::Iid, Scheme::Cluster((0..n as u32).map(|i| i / 3).collect())] {
             let together = Resampler::new(50, 7).means_under(&refs, &scheme);
             for (vector, means) in vectors.iter().zip(&together) {
-                let mut alone = Resampler::new(50, 7);
-                alone.cached_entries = CACHE_LIMIT;
-                let want = alone.means_under(&[vector.as_slice()], &scheme).pop().unwrap();
+                let want = one_at_a_time(vector, &scheme, 50, 7);
                 assert_eq!(means.len(), 50);
                 assert!(means.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", scheme.name());
             }
@@ -692,9 +794,7 @@ mod tests {
         for scheme in [Scheme::Iid, Scheme::Cluster((0..n as u32).map(|i| i / 2).collect())] {
             let together = Resampler::new(40, 11).means_under(&refs, &scheme);
             for (vector, means) in vectors.iter().zip(&together) {
-                let mut alone = Resampler::new(40, 11);
-                alone.cached_entries = CACHE_LIMIT;
-                let want = alone.means_under(&[vector.as_slice()], &scheme).pop().unwrap();
+                let want = one_at_a_time(vector, &scheme, 40, 11);
                 assert_eq!(means.len(), 40);
                 assert!(means.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", scheme.name());
             }
@@ -729,9 +829,7 @@ mod tests {
         let refs: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
         let together = Resampler::new(2000, 42).resampled_means_many(&refs);
         for (vector, means) in vectors.iter().zip(&together) {
-            let mut alone = Resampler::new(2000, 42);
-            alone.cached_entries = CACHE_LIMIT; // the uncached path: one resample at a time
-            let want = alone.resampled_means(vector);
+            let want = one_at_a_time(vector, &Scheme::Iid, 2000, 42);
             assert_eq!(means.len(), 2000);
             assert!(means.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
         }
