@@ -551,12 +551,15 @@ impl<R: Read> Read for Hashing<'_, R> {
     }
 }
 
+/// What to do about a gzip stream that cannot be inflated.
+const GZIP_ADVICE: &str = "the file may be cut short or damaged; compress it again, or give the file uncompressed";
+
 /// Names a gzip stream's errors as such (the reader's callers only see `io::Error`).
 struct GzipErrors<R>(R);
 
 impl<R: Read> Read for GzipErrors<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.0.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("gzip data is corrupt: {e}")))
+        self.0.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("gzip data is corrupt: {e}: {GZIP_ADVICE}")))
     }
 }
 
@@ -940,16 +943,16 @@ const FIRST_ROW_COUNT: usize = 16 << 20;
 /// rows, is refused instead of exhausting memory, after about the rows allowed rather than at
 /// its full size.
 fn inflate(name: &str, bytes: &[u8], limits: Limits) -> Result<Vec<u8>, Refusal> {
-    let corrupt = |e: std::io::Error| {
-        Refusal::Content(IngestError::new(Location::file(name), format!("gzip data is corrupt: {e}")))
-    };
     let mut stream = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_bytes.saturating_add(1));
     let mut out = Vec::new();
     let mut count_at = FIRST_ROW_COUNT;
     loop {
         // Up to the next count, then the rows so far.
         let want = count_at.saturating_sub(out.len()) as u64;
-        let got = (&mut stream).take(want).read_to_end(&mut out).map_err(corrupt)?;
+        let got = match (&mut stream).take(want).read_to_end(&mut out) {
+            Ok(got) => got,
+            Err(e) => return Err(Refusal::Content(corrupt_gzip(name, bytes.len(), &out, &e))),
+        };
         if got == 0 && want > 0 {
             break;
         }
@@ -964,6 +967,21 @@ fn inflate(name: &str, bytes: &[u8], limits: Limits) -> Result<Vec<u8>, Refusal>
         return Err(Refusal::Budget(too_large(name, "decompresses to", limits.max_bytes)));
     }
     Ok(out)
+}
+
+/// A gzip stream that cannot be inflated, located at the line of the text it breaks off in
+/// (`inflated`: the text read before the error) and said in the words of what to do.
+fn corrupt_gzip(name: &str, compressed: usize, inflated: &[u8], e: &std::io::Error) -> IngestError {
+    let line = inflated.iter().filter(|&&b| b == b'\n').count() + 1;
+    let cut = if inflated.is_empty() {
+        "before any text".to_string()
+    } else {
+        format!("after {} bytes of text", inflated.len())
+    };
+    IngestError::new(
+        Location::line(name, line),
+        format!("gzip data is corrupt: {e} ({cut}, of {compressed} compressed bytes): {GZIP_ADVICE}"),
+    )
 }
 
 fn utf8_error(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> IngestError {
@@ -1263,6 +1281,22 @@ mod tests {
         corrupt.truncate(n - 6);
         let err = lines_of(&InputFile::new("t.gz", corrupt)).unwrap_err();
         assert!(err.message.contains("gzip data is corrupt"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_gzip_stream_cut_short_is_located_at_the_line_it_breaks_off_in() {
+        let text: String = (0..3000u64).map(|i| format!("q{i},{}\n", i.wrapping_mul(2654435761) % 100_003)).collect();
+        let mut cut = gzip_bytes(text.as_bytes());
+        cut.truncate(cut.len() / 2);
+        let held = decode("t.csv.gz", &cut).unwrap_err();
+        let streamed = lines_of(&InputFile::streamed("t.csv.gz", share(trickle(cut.clone())))).unwrap_err();
+        for err in [&held, &streamed] {
+            let line = err.location.line.expect("a line");
+            assert!(line > 100 && line < 3000, "{err}");
+            assert!(err.message.contains("gzip data is corrupt"), "{err}");
+        }
+        // The whole file's refusal says how far the text went and what to do.
+        assert!(held.message.contains("bytes of text") && held.message.contains("compress it again"), "{held}");
     }
 
     #[test]
