@@ -184,8 +184,14 @@ impl OutcomeTable {
     /// Concatenates tables read from several files. With more than one table every row gains
     /// a `file` column (the file name without directory and extension; `source_file` if a
     /// `file` column already exists) so that files can act as arms or as key parts.
-    pub fn concat(tables: Vec<OutcomeTable>) -> OutcomeTable {
+    pub fn concat(mut tables: Vec<OutcomeTable>) -> OutcomeTable {
         let n = tables.len();
+        if n == 1
+            && let Some(one) = tables.pop()
+        {
+            // One file is its own table: no file column, its rows and columns as read.
+            return one;
+        }
         let mut files = Vec::new();
         let mut rows = Vec::new();
         let mut warnings = OutcomeWarnings::default();
