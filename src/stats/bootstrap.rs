@@ -288,25 +288,14 @@ impl Resampler {
         // are bit for bit those of a cache large enough, at every size.
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(b); vectors.len()];
-        let per_chunk = (CHUNK_ENTRIES / units).clamp(1, b);
-        let mut drawn = 0;
         if units < u16::MAX as usize {
-            let mut counts = vec![0u16; units * per_chunk];
-            while drawn < b {
-                let here = per_chunk.min(b - drawn);
-                let chunk = &mut counts[..units * here];
-                chunk.fill(0);
-                for row in chunk.chunks_exact_mut(units) {
-                    draw(&mut rng, &mut |i| row[i] += 1);
-                }
+            in_chunks::<u16>(b, units, &mut |row| draw(&mut rng, row), &mut |chunk| {
                 for (o, part) in out.iter_mut().zip(in_row_blocks(chunk, units, vectors.len(), rows)) {
                     o.extend(part);
                 }
-                drawn += here;
-            }
+            });
         } else {
             // 65,535 units or more: a unit may be drawn more often than a u16 counts.
-            let mut counts = vec![0u32; units * per_chunk];
             let wide_rows = |counts: &[u32]| -> Vec<Vec<f64>> {
                 counts
                     .chunks_exact(units)
@@ -316,24 +305,14 @@ impl Resampler {
                     })
                     .collect()
             };
-            while drawn < b {
-                let here = per_chunk.min(b - drawn);
-                let chunk = &mut counts[..units * here];
-                chunk.fill(0);
-                for row in chunk.chunks_exact_mut(units) {
-                    draw(&mut rng, &mut |i| row[i] += 1);
-                }
-                let threads = crate::parallel::threads();
-                let per_thread = here.div_ceil(threads) * units;
-                for part in crate::parallel::map_chunks(chunk, per_thread, wide_rows) {
-                    for means in part {
-                        for (o, m) in out.iter_mut().zip(means) {
-                            o.push(m);
-                        }
+            in_chunks::<u32>(b, units, &mut |row| draw(&mut rng, row), &mut |chunk| {
+                let per_thread = (chunk.len() / units).div_ceil(crate::parallel::threads()) * units;
+                for means in crate::parallel::map_chunks(chunk, per_thread, wide_rows).into_iter().flatten() {
+                    for (o, m) in out.iter_mut().zip(means) {
+                        o.push(m);
                     }
                 }
-                drawn += here;
-            }
+            });
         }
         out
     }
@@ -407,6 +386,33 @@ pub(crate) fn distinct_vectors(vectors: &[&[f64]]) -> (Vec<usize>, Vec<usize>) {
         }
     }
     (unique, slot)
+}
+
+/// Fills one resample's row: called with where to count each draw.
+type DrawRow<'a> = dyn FnMut(&mut dyn FnMut(usize)) + 'a;
+
+/// Draws `b` resamples of `units` counts in chunks of at most [`CHUNK_ENTRIES`] counts, each
+/// resample's row filled by `draw` (given where to count a draw), and hands each chunk to `each`
+/// in draw order.
+fn in_chunks<C: Copy + Default + std::ops::AddAssign + From<u8>>(
+    b: usize,
+    units: usize,
+    draw: &mut DrawRow<'_>,
+    each: &mut dyn FnMut(&[C]),
+) {
+    let per_chunk = (CHUNK_ENTRIES / units.max(1)).clamp(1, b.max(1));
+    let mut counts = vec![C::default(); units * per_chunk];
+    let mut drawn = 0;
+    while drawn < b {
+        let here = per_chunk.min(b - drawn);
+        let chunk = &mut counts[..units * here];
+        chunk.fill(C::default());
+        for row in chunk.chunks_exact_mut(units) {
+            draw(&mut |i| row[i] += C::from(1));
+        }
+        each(chunk);
+        drawn += here;
+    }
 }
 
 /// Runs `rows` on blocks of whole resamples (`units` counts each) and joins each vector's means
