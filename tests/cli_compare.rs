@@ -528,3 +528,69 @@ fn arms_tied_for_the_best_mean_are_named_together() {
     assert!(texts.contains(&"3 arms share the highest mean over 20 items: sys_a, sys_b, sys_c"), "{texts:?}");
     assert!(!texts.iter().any(|t| t.contains("has the highest mean")), "{texts:?}");
 }
+
+#[test]
+fn one_system_file_is_summarised_overall_and_per_category() {
+    // Memobase's released LoCoMo judge file: one system, no arm column. Its summary is the
+    // result (exit 0), overall and per category, each with Wilson and Clopper–Pearson.
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/external/memobase/memobase_eval_0503_3000.json");
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&f)
+        .args(["--per", "category", "--bootstrap", "200", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["refused"].as_str().unwrap().contains("one system's"), "{}", v["refused"]);
+    assert!(v["headlines"][0]["text"].as_str().unwrap().starts_with("One arm only (`memobase_eval_0503_3000`)"));
+
+    // The counts read here from the file itself: {conversation: [{category, llm_score}, …]}.
+    let doc: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    let mut want: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+    for rows in doc.as_object().unwrap().values() {
+        for r in rows.as_array().unwrap() {
+            let c = match &r["category"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            for key in ["(all rows)".to_string(), format!("category={c}")] {
+                let e = want.entry(key).or_default();
+                e.0 += 1;
+                e.1 += r["llm_score"].as_u64().unwrap();
+            }
+        }
+    }
+    // The Wilson score interval in closed form (Wilson 1927), z for 95%.
+    let z: f64 = 1.959963984540054;
+    let wilson = |s: f64, n: f64| {
+        let p = s / n;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        (centre - half, centre + half)
+    };
+    let arms = v["unpaired"]["arms"].as_array().unwrap();
+    assert_eq!(arms.len(), want.len(), "{arms:?}");
+    for a in arms {
+        assert_eq!(a["arm"], "memobase_eval_0503_3000");
+        let key = a["group"].as_str().unwrap_or("(all rows)").to_string();
+        let (n, s) = want[&key];
+        assert_eq!((a["n"].as_u64(), a["successes"].as_f64()), (Some(n), Some(s as f64)), "{key}");
+        let (lo, hi) = wilson(s as f64, n as f64);
+        assert!((a["wilson_low"].as_f64().unwrap() - lo).abs() < 1e-12, "{key}");
+        assert!((a["wilson_high"].as_f64().unwrap() - hi).abs() < 1e-12, "{key}");
+        let (cl, ch) = (a["clopper_pearson_low"].as_f64().unwrap(), a["clopper_pearson_high"].as_f64().unwrap());
+        assert!(cl < s as f64 / n as f64 && ch > s as f64 / n as f64, "{key}");
+    }
+    // The whole file first: 1,540 questions, 1,092 judged right (70.9%).
+    assert_eq!((arms[0]["group"].as_str(), arms[0]["n"].as_u64()), (None, Some(1540)));
+
+    // As text, on standard output; a `--per` column the file lacks is said, not dropped.
+    let out =
+        bin().arg("compare").arg("--outcomes").arg(&f).args(["--per", "nope", "--bootstrap", "200"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Clopper–Pearson") && text.contains("not grouped: per: there is no column `nope`"), "{text}");
+}

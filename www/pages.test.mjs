@@ -25,6 +25,7 @@ const REALWORLD = path.join(EXT, 'reclaim-eval', 'realworld_meta-llama_llama-3.1
 const FIX = path.join(EXT, 'reclaim-eval', 'fix_x-ai_grok-4.3-20260430_arith.jsonl');
 const HEDGE = path.join(ROOT, 'tests', 'reference', 'reclaim_hedge', 'blank_strict_grok-4.3.head54.jsonl');
 const BRIEFBENCH = path.join(EXT, 'BriefBench', 'all_rows_claude.jsonl');
+const MEMOBASE = path.join(EXT, 'memobase', 'memobase_eval_0503_3000.json');
 const DEMO = path.join(ROOT, 'static', 'demo');
 const VIEWER = '/viewer/';
 
@@ -179,6 +180,31 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
     assert.equal(Number(r.cells.n.value), want.n);
     for (const col of ['mean', 'ci_low', 'ci_high', 'wilson_low', 'wilson_high', 'clopper_pearson_low', 'clopper_pearson_high']) {
       checkNumber(r.cells[col], want[col], `unpaired ${want.arm} ${col}`);
+    }
+  });
+
+  // One system's judge file (Memobase's LoCoMo answers): no arm column, so nothing to compare;
+  // its summary overall and per category is the result, as `memaudit compare --per` gives it.
+  await page.click('#compare-clear-files');
+  await page.setInputFiles('#compare-file-input', MEMOBASE);
+  await page.waitForSelector('#unpaired-table', { timeout: 120_000 });
+  await page.selectOption('#cmp-per', 'category');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => document.querySelectorAll('#unpaired-table tbody tr').length > 1, null, { timeout: 120_000 });
+  await waitReady(page, 'compare');
+  const one = JSON.parse(cli(['compare', '--outcomes', MEMOBASE, '--per', 'category', '--bootstrap', '2000', '--seed', '7', '--ci', 'percentile', '--format', 'json']));
+  assert.equal(one.headlines[0].level, 'context');
+  assert.match(one.headlines[0].text, /^One arm only/);
+  const rows = await readRows(page, '#unpaired-table');
+  assert.equal(rows.length, one.unpaired.arms.length);
+  assert.equal(rows.length, 5, 'the file, then categories 1 to 4');
+  rows.forEach((r, i) => {
+    const want = one.unpaired.arms[i];
+    assert.equal(r.attrs.arm, want.arm);
+    assert.equal(r.attrs.group, want.group);
+    assert.equal(Number(r.cells.n.value), want.n);
+    for (const col of ['mean', 'ci_low', 'ci_high', 'wilson_low', 'wilson_high', 'clopper_pearson_low', 'clopper_pearson_high']) {
+      checkNumber(r.cells[col], want[col], `one system ${want.group} ${col}`);
     }
   });
 

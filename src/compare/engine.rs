@@ -236,6 +236,10 @@ pub struct CompareInput {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ArmRow {
     pub arm: String,
+    /// The group of the arm's rows this row is about (`category=2`), in a summary without
+    /// pairing taken group by group; absent for the arm as a whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
     pub n: usize,
     pub mean: f64,
     pub ci_low: f64,
@@ -474,6 +478,7 @@ fn arm_row(
     let bounded = col.iter().all(|v| (0.0..=1.0).contains(v));
     Ok(ArmRow {
         arm: name.to_string(),
+        group: None,
         n,
         mean: m,
         ci_low: ci.low,
@@ -506,6 +511,15 @@ pub struct UnpairedArms {
     pub settings: String,
 }
 
+impl UnpairedArms {
+    /// The arm, when every row is of one arm (one system's file): nothing to compare, and the
+    /// summary on its own is the result.
+    pub fn one_arm(&self) -> Option<&str> {
+        let first = self.arms.first()?;
+        self.arms.iter().all(|a| a.arm == first.arm).then_some(first.arm.as_str())
+    }
+}
+
 /// Each arm on its own, without pairing: every value one observation, the arm's own i.i.d.
 /// bootstrap (same resamples, seed and interval method as the paired run), Wilson and
 /// Clopper–Pearson for 0/1 values. No contrast is drawn: arms observed on different items
@@ -516,19 +530,20 @@ pub fn unpaired_arms(values: &crate::outcomes::UnpairedValues, settings: &Compar
     let mut too_few = Vec::new();
     for a in &values.arms {
         if a.values.len() < 2 {
-            too_few.push((a.arm.clone(), a.values.len()));
+            too_few.push((a.label(), a.values.len()));
             continue;
         }
         let mut resampler = Resampler::new(settings.bootstrap, settings.seed);
         let replicates = resampler.means_under(&[a.values.as_slice()], &Scheme::Iid).remove(0);
         let jackknife = Resampler::jackknife(&a.values, &Scheme::Iid);
-        arms.push(arm_row(&a.arm, &a.values, &replicates, &jackknife, None, settings)?);
+        let row = arm_row(&a.arm, &a.values, &replicates, &jackknife, None, settings)?;
+        arms.push(ArmRow { group: a.group.clone(), ..row });
     }
     Ok(UnpairedArms {
         value: values.value.clone(),
         arms,
         too_few,
-        missing: values.arms.iter().filter(|a| a.missing > 0).map(|a| (a.arm.clone(), a.missing)).collect(),
+        missing: values.arms.iter().filter(|a| a.missing > 0).map(|a| (a.label(), a.missing)).collect(),
         settings: format!(
             "every row one observation of its arm; {:.0}% intervals, {} {} resamples per arm (seed {})",
             100.0 * (1.0 - settings.alpha),

@@ -265,12 +265,18 @@ fn ci_name(s: &super::CompareSettings) -> &'static str {
 /// What a refused pairing says: that no contrast was drawn and why (the reason is the
 /// refusal's own message: a missing arm column, missing items, …), and each arm on its own.
 pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headline> {
-    let mut hs = vec![Headline::new(
-        Level::Alert,
-        "No paired comparison was drawn: the rows do not give each arm's value per item",
-        message.to_string(),
-        None,
-    )];
+    // Rows of one arm (one system's file): nothing to compare, said as such.
+    let one_arm = unpaired.and_then(UnpairedArms::one_arm);
+    let (level, first) = match one_arm {
+        Some(arm) => (
+            Level::Context,
+            format!("One arm only (`{arm}`): nothing to compare, its values are summarised on their own"),
+        ),
+        None => {
+            (Level::Alert, "No paired comparison was drawn: the rows do not give each arm's value per item".to_string())
+        }
+    };
+    let mut hs = vec![Headline::new(level, first, message.to_string(), None)];
     if let Some(u) = unpaired {
         if !u.arms.is_empty() {
             hs.push(Headline::new(
@@ -282,7 +288,7 @@ pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headlin
                         .iter()
                         .map(|a| format!(
                             "{} {}",
-                            a.arm,
+                            crate::outcomes::group_label(&a.arm, a.group.as_deref()),
                             difference(a.mean, Some(a.ci_low), Some(a.ci_high), a.n).trim_start_matches('+')
                         ))
                         .collect::<Vec<_>>()

@@ -52,26 +52,29 @@ fn counts_text(p: &PairRow) -> String {
 
 /// The arms as a text table (arm, n, mean, CI, Wilson, and the mean rank when paired).
 fn render_arm_rows(arms: &[ArmRow], paired: bool) -> String {
+    let bounds = |l: Option<f64>, h: Option<f64>| match (l, h) {
+        (Some(l), Some(h)) => format!("[{}, {}]", f3(l), f3(h)),
+        _ => "—".into(),
+    };
     let rows: Vec<Vec<String>> = arms
         .iter()
         .map(|a| {
             vec![
-                a.arm.clone(),
+                crate::outcomes::group_label(&a.arm, a.group.as_deref()),
                 a.n.to_string(),
                 f3(a.mean),
                 format!("[{}, {}] {}", f3(a.ci_low), f3(a.ci_high), a.ci_method),
-                match (a.wilson_low, a.wilson_high) {
-                    (Some(l), Some(h)) => format!("[{}, {}]", f3(l), f3(h)),
-                    _ => "—".into(),
+                bounds(a.wilson_low, a.wilson_high),
+                if paired {
+                    a.mean_rank.map(f3).unwrap_or_else(|| "—".into())
+                } else {
+                    bounds(a.clopper_pearson_low, a.clopper_pearson_high)
                 },
             ]
-            .into_iter()
-            .chain(paired.then(|| a.mean_rank.map(f3).unwrap_or_else(|| "—".into())))
-            .collect()
         })
         .collect();
-    let header = ["arm", "n", "mean", "CI", "Wilson", "mean rank"];
-    render_columns(&header[..if paired { 6 } else { 5 }], &rows)
+    let header = ["arm", "n", "mean", "CI", "Wilson", if paired { "mean rank" } else { "Clopper–Pearson" }];
+    render_columns(&header, &rows)
 }
 
 /// Each arm without pairing, as text after a refusal (empty when there is nothing to show).

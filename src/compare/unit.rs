@@ -173,10 +173,21 @@ impl CompareRequest {
 impl CompareRequest {
     /// Each arm without pairing under this request's spec (the key unused), when the arm and
     /// value columns fit the table.
+    /// With `per`, each arm also group by group; a `per` column the rows do not have is said in
+    /// the summary's settings, and the arms are given whole.
     pub fn unpaired(&self, table: &OutcomeTable) -> Option<UnpairedArms> {
         let (table, spec) = self.read_as(table).ok()?;
-        let values = crate::outcomes::arm_values(&table, &spec).ok()?;
-        unpaired_arms(&values, &self.settings).ok()
+        let per = self.settings.per.as_deref();
+        let (values, note) = match crate::outcomes::arm_values(&table, &spec, per) {
+            Ok(v) => (v, None),
+            Err(e) if per.is_some() => (crate::outcomes::arm_values(&table, &spec, None).ok()?, Some(e.to_string())),
+            Err(_) => return None,
+        };
+        let mut u = unpaired_arms(&values, &self.settings).ok()?;
+        if let Some(n) = note {
+            u.settings = format!("{}; not grouped: {n}", u.settings);
+        }
+        Some(u)
     }
 }
 

@@ -296,11 +296,21 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
     if !spec.rename.is_empty() && !spec.arm.is_empty() {
         check_rename(table, spec)?;
     }
-    if spec.arm.is_empty() {
+    // Without a key (each arm on its own), no arm column means one arm: the file's.
+    if spec.arm.is_empty() && need_key {
         let cands: Vec<&str> = spec.key.iter().map(String::as_str).collect();
+        let candidates = arm_candidates(table, &cands);
+        let one = if candidates == "none" {
+            format!(
+                "; the rows seem to be one system's ({}), summarised below on their own: \
+                 give a file per system, or the column that names them, to compare",
+                table.name
+            )
+        } else {
+            String::new()
+        };
         return Err(PairingError::Spec(format!(
-            "no arm column chosen: choose the column that names the systems/arms (candidates: {})",
-            arm_candidates(table, &cands)
+            "no arm column chosen: choose the column that names the systems/arms (candidates: {candidates}){one}"
         )));
     }
     if let Some(c) = spec.key.iter().find(|k| spec.arm.contains(k)) {

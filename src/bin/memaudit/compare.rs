@@ -61,7 +61,8 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
     let (loaded, report) = run_once::<Compare>(&files, &request, &mut quiet())?;
     let CompareReport::Refused(refused) = &report else { return emit::<Compare>(&report, &loaded, &args.output) };
     // A refused pairing is also a JSON document (its pairing report and each arm's interval
-    // without pairing) when JSON was asked for; the exit code stays 2. A setting the message
+    // without pairing) when JSON was asked for; the exit code stays 2 unless the rows are one
+    // arm's, whose summary on its own is then the result. A setting the message
     // mentions is named as the command line spells it.
     let words = |m: &str| render_mentions(m, command_line_word);
     let refused = RefusedComparison {
@@ -69,10 +70,14 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
         pairing: refused.pairing.clone().map(|p| PairingReport { message: p.message.as_deref().map(words), ..p }),
         unpaired: refused.unpaired.clone(),
     };
+    let one_arm = refused.unpaired.as_ref().and_then(|u| u.one_arm()).is_some();
     if args.output.format == OutFormat::Json {
         let report = CompareReport::Refused(Box::new(refused.clone()));
         let json = crate::common::json(&memaudit::capability::report_envelope::<Compare>(&report), args.output.pretty)?;
         print(&format!("{json}\n"))?;
+    } else if one_arm {
+        print(&format!("{}\n", refused.to_error()))?;
     }
-    Err(refused.to_error().into())
+    // One system's rows: its summary is the result (exit 0); any other refusal exits 2.
+    if one_arm { Ok(()) } else { Err(refused.to_error().into()) }
 }

@@ -324,6 +324,7 @@ pub struct UnpairedProps {
 pub fn unpaired_table(props: &UnpairedProps) -> Html {
     let u = &props.unpaired;
     let binary = u.arms.iter().any(|a| a.binary);
+    let grouped = u.arms.iter().any(|a| a.group.is_some());
     let intro = html! {
         <p class="intro">{ format!("No paired test was run, but each arm can still be described on its own: value {}; {}.             No contrast is drawn: the arms are not observed item by item.", u.value, u.settings) }</p>
     };
@@ -332,7 +333,11 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
             <Explore>
             <table id="unpaired-table">
                 <thead><tr>
-                    <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
+                    <th scope="col">{"arm"}</th>
+                    if grouped {
+                        <th scope="col">{"group"}</th>
+                    }
+                    <th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
                     <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"CI"}</th>
                     if binary {
                         <th scope="col">{"Wilson low"}</th><th scope="col">{"Wilson high"}</th>
@@ -341,8 +346,11 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
                 </tr></thead>
                 <tbody>
                 { for u.arms.iter().map(|a| html! {
-                    <tr data-arm={a.arm.clone()} title={a.ci_note.clone().unwrap_or_default()}>
+                    <tr data-arm={a.arm.clone()} data-group={a.group.clone()} title={a.ci_note.clone().unwrap_or_default()}>
                         { text_cell("arm", a.arm.clone()) }
+                        if grouped {
+                            { text_cell("group", a.group.clone().unwrap_or_else(|| "(all rows)".into())) }
+                        }
                         { int_cell("n", a.n) }
                         { num_cell("mean", Some(a.mean)) }
                         { num_cell("ci_low", Some(a.ci_low)) }
