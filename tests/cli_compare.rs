@@ -527,6 +527,22 @@ fn arms_tied_for_the_best_mean_are_named_together() {
     let texts: Vec<&str> = v["headlines"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap()).collect();
     assert!(texts.contains(&"3 arms share the highest mean over 20 items: sys_a, sys_b, sys_c"), "{texts:?}");
     assert!(!texts.iter().any(|t| t.contains("has the highest mean")), "{texts:?}");
+    // Four arms: the Friedman test is headlined. Two arms: the contrast is the test, and the
+    // Friedman numbers stay in the JSON only.
+    assert!(texts.iter().any(|t| t.contains("Friedman test")), "{texts:?}");
+    let two: String =
+        csv.lines().filter(|l| !l.contains("sys_c") && !l.contains("worse")).map(|l| format!("{l}\n")).collect();
+    let out = bin()
+        .args(["compare", "--outcomes"])
+        .arg(tmp("two.csv", &two))
+        .args(["--bootstrap", "200", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let texts: Vec<&str> = v["headlines"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap()).collect();
+    assert!(!texts.iter().any(|t| t.contains("Friedman")), "{texts:?}");
+    assert_eq!(v["friedman"]["k"], 2);
 }
 
 #[test]

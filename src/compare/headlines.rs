@@ -152,7 +152,9 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
             Some(tables.pairs),
         ));
     }
-    if let Some(f) = &c.friedman {
+    // With two arms Friedman's test is the sign test of the one contrast headlined above: no
+    // second headline for it (its numbers stay in the `friedman` table and the JSON).
+    if let Some(f) = c.friedman.as_ref().filter(|f| f.k >= 3) {
         let differ = f.p_tie_corrected < f.alpha;
         hs.push(Headline::new(
             if differ { Level::Finding } else { Level::Context },
