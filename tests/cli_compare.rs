@@ -17,6 +17,13 @@ fn reclaim(name: &str) -> String {
         .to_string()
 }
 
+/// `memaudit compare --outcomes FILE ARGS…`, which must succeed: its JSON.
+fn compare_json(file: &std::path::Path, args: &[&str]) -> Value {
+    let out = bin().arg("compare").arg("--outcomes").arg(file).args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn tmp(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("memaudit-cmp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -532,14 +539,7 @@ fn arms_tied_for_the_best_mean_are_named_together() {
     assert!(texts.iter().any(|t| t.contains("Friedman test")), "{texts:?}");
     let two: String =
         csv.lines().filter(|l| !l.contains("sys_c") && !l.contains("worse")).map(|l| format!("{l}\n")).collect();
-    let out = bin()
-        .args(["compare", "--outcomes"])
-        .arg(tmp("two.csv", &two))
-        .args(["--bootstrap", "200", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = compare_json(&tmp("two.csv", &two), &["--bootstrap", "200", "--format", "json"]);
     let texts: Vec<&str> = v["headlines"].as_array().unwrap().iter().map(|h| h["text"].as_str().unwrap()).collect();
     assert!(!texts.iter().any(|t| t.contains("Friedman")), "{texts:?}");
     assert_eq!(v["friedman"]["k"], 2);
@@ -551,15 +551,7 @@ fn one_system_file_is_summarised_overall_and_per_category() {
     // result (exit 0), overall and per category, each with Wilson and Clopper–Pearson.
     let f = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/fixtures/external/memobase/memobase_eval_0503_3000.json");
-    let out = bin()
-        .arg("compare")
-        .arg("--outcomes")
-        .arg(&f)
-        .args(["--per", "category", "--bootstrap", "200", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = compare_json(&f, &["--per", "category", "--bootstrap", "200", "--format", "json"]);
     assert!(v["refused"].as_str().unwrap().contains("one system's"), "{}", v["refused"]);
     assert!(v["headlines"][0]["text"].as_str().unwrap().starts_with("One arm only (`memobase_eval_0503_3000`)"));
 
