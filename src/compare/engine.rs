@@ -511,6 +511,13 @@ pub struct UnpairedArms {
     pub settings: String,
 }
 
+impl ArmRow {
+    /// The arm, and its group after a `·` when the row is about one ([`crate::outcomes::group_label`]).
+    pub fn label(&self) -> String {
+        crate::outcomes::group_label(&self.arm, self.group.as_deref())
+    }
+}
+
 impl UnpairedArms {
     /// The arm, when every row is of one arm (one system's file): nothing to compare, and the
     /// summary on its own is the result.

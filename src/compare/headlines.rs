@@ -290,7 +290,7 @@ pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headlin
                         .iter()
                         .map(|a| format!(
                             "{} {}",
-                            crate::outcomes::group_label(&a.arm, a.group.as_deref()),
+                            a.label(),
                             difference(a.mean, Some(a.ci_low), Some(a.ci_high), a.n).trim_start_matches('+')
                         ))
                         .collect::<Vec<_>>()

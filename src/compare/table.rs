@@ -60,7 +60,7 @@ fn render_arm_rows(arms: &[ArmRow], paired: bool) -> String {
         .iter()
         .map(|a| {
             vec![
-                crate::outcomes::group_label(&a.arm, a.group.as_deref()),
+                a.label(),
                 a.n.to_string(),
                 f3(a.mean),
                 format!("[{}, {}] {}", f3(a.ci_low), f3(a.ci_high), a.ci_method),

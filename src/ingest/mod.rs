@@ -972,7 +972,7 @@ fn inflate(name: &str, bytes: &[u8], limits: Limits) -> Result<Vec<u8>, Refusal>
 /// A gzip stream that cannot be inflated, located at the line of the text it breaks off in
 /// (`inflated`: the text read before the error) and said in the words of what to do.
 fn corrupt_gzip(name: &str, compressed: usize, inflated: &[u8], e: &std::io::Error) -> IngestError {
-    let line = inflated.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = line_after(inflated);
     let cut = if inflated.is_empty() {
         "before any text".to_string()
     } else {
@@ -984,9 +984,14 @@ fn corrupt_gzip(name: &str, compressed: usize, inflated: &[u8], e: &std::io::Err
     )
 }
 
+/// The 1-based line a text continues in after `before`.
+fn line_after(before: &[u8]) -> usize {
+    before.iter().filter(|&&b| b == b'\n').count() + 1
+}
+
 fn utf8_error(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> IngestError {
     let at = e.valid_up_to();
-    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = line_after(&bytes[..at]);
     IngestError::new(Location::line(name, line), format!("not UTF-8 text (invalid byte at offset {at})"))
 }
 

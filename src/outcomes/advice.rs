@@ -26,6 +26,13 @@ pub(super) fn columns_list(table: &OutcomeTable, skip: &[&str], max: usize) -> S
 }
 
 pub(super) fn arm_candidates(table: &OutcomeTable, skip: &[&str]) -> String {
+    let out = arm_candidate_list(table, skip);
+    if out.is_empty() { "none".into() } else { out.join(", ") }
+}
+
+/// The columns that could name the arms (at most six, arm-like names first), each with its
+/// number of values: empty when no column could.
+pub(super) fn arm_candidate_list(table: &OutcomeTable, skip: &[&str]) -> Vec<String> {
     let mut c: Vec<&super::ColumnInfo> = table
         .columns
         .iter()
@@ -33,8 +40,7 @@ pub(super) fn arm_candidates(table: &OutcomeTable, skip: &[&str]) -> String {
         .filter(|c| c.kind == ColumnKind::Text || spec::is_arm_name(&c.name))
         .collect();
     c.sort_by_key(|c| !spec::is_arm_name(&c.name));
-    let out: Vec<String> = c.iter().take(6).map(|c| format!("`{}` ({} values)", c.name, c.distinct)).collect();
-    if out.is_empty() { "none".into() } else { out.join(", ") }
+    c.iter().take(6).map(|c| format!("`{}` ({} values)", c.name, c.distinct)).collect()
 }
 
 /// A hint for tables without an item id: rows that can only pair by their position.

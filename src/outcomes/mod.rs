@@ -39,7 +39,7 @@ pub use pairing::{
     pair, pair_for_test,
 };
 pub use spec::{JudgmentChoice, Spec, infer_spec};
-pub use unpaired::{ArmValues, NO_GROUP_VALUE, UnpairedValues, arm_values, group_label};
+pub use unpaired::{ArmValues, UnpairedValues, arm_values, group_label};
 pub use warnings::{OutcomeWarning, OutcomeWarningKind, OutcomeWarnings};
 
 crate::choice! {

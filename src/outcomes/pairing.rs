@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::advice::{arm_candidates, fix_message, no_key_message, varying_columns};
+use super::advice::{arm_candidate_list, arm_candidates, fix_message, no_key_message, varying_columns};
 use super::spec::{JudgmentChoice, Spec, truncate};
 use super::{ColumnKind, OutcomeRow, OutcomeTable, OutcomeWarningKind, OutcomeWarnings};
 use crate::error::{IngestError, Location};
@@ -299,8 +299,8 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
     // Without a key (each arm on its own), no arm column means one arm: the file's.
     if spec.arm.is_empty() && need_key {
         let cands: Vec<&str> = spec.key.iter().map(String::as_str).collect();
-        let candidates = arm_candidates(table, &cands);
-        let one = if candidates == "none" {
+        let candidates = arm_candidate_list(table, &cands);
+        let one = if candidates.is_empty() {
             format!(
                 "; the rows seem to be one system's ({}), summarised below on their own: \
                  give a file per system, or the column that names them, to compare",
@@ -310,7 +310,8 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
             String::new()
         };
         return Err(PairingError::Spec(format!(
-            "no arm column chosen: choose the column that names the systems/arms (candidates: {candidates}){one}"
+            "no arm column chosen: choose the column that names the systems/arms (candidates: {}){one}",
+            if candidates.is_empty() { "none".to_string() } else { candidates.join(", ") }
         )));
     }
     if let Some(c) = spec.key.iter().find(|k| spec.arm.contains(k)) {

@@ -36,7 +36,7 @@ pub fn group_label(arm: &str, group: Option<&str>) -> String {
 }
 
 /// The text a row without a value in the grouping column is grouped under.
-pub const NO_GROUP_VALUE: &str = "(no value)";
+const NO_GROUP_VALUE: &str = "(no value)";
 
 /// The values per arm (arms in first-seen order) and what the value is, in words.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
