@@ -209,6 +209,25 @@ macro_rules! files_read {
     };
 }
 
+/// A unit's associated types on one line inside its `impl Capability`:
+/// `crate::capability_types!(request: R, loaded: L, overview: O, report: P, table: T);`, with
+/// `detail: D => V` after `table` for a unit with a drill-down (without: `()` and `()`).
+#[macro_export]
+macro_rules! capability_types {
+    (request: $r:ty, loaded: $l:ty, overview: $o:ty, report: $p:ty, table: $t:ty $(,)?) => {
+        $crate::capability_types!(request: $r, loaded: $l, overview: $o, report: $p, table: $t, detail: () => ());
+    };
+    (request: $r:ty, loaded: $l:ty, overview: $o:ty, report: $p:ty, table: $t:ty, detail: $d:ty => $v:ty $(,)?) => {
+        type Request = $r;
+        type Loaded = $l;
+        type Overview = $o;
+        type Report = $p;
+        type Table = $t;
+        type Detail = $d;
+        type DetailView = $v;
+    };
+}
+
 /// The three views of a unit's report that only call its own modules — its tables
 /// ([`Capability::table`]), its headlines and its text — written once inside its
 /// `impl Capability`: `crate::report_views!(table: table, headlines: super::headlines::headlines,
@@ -398,8 +417,14 @@ pub trait Capability: Sized + 'static {
     type Detail: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
     type DetailView: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned;
 
-    /// The role a file's content suggests (an error when it fits none of [`Self::ROLES`]).
-    fn detect(file: &InputFile) -> Result<FileRole>;
+    /// The role a file's content suggests (an error when it fits none of [`Self::ROLES`]). The
+    /// default, for a unit whose reader tells its formats apart itself: the first of
+    /// [`Self::ROLES`] for every file.
+    fn detect(file: &InputFile) -> Result<FileRole> {
+        Self::ROLES.first().copied().ok_or_else(|| {
+            Error::Ingest(IngestError::new(Location::file(&file.name), format!("{} reads no file", Self::TITLE)))
+        })
+    }
 
     /// Whether this capability reads `sniff`'s file, and as what (`None`: not its input). A
     /// release's triage asks every capability ([`crate::release`]); unlike [`Self::detect`],

@@ -123,7 +123,7 @@ fn table_8_llama_arith_cells_as_printed_in_the_paper() {
         ..ReclaimSettings::default()
     };
     let rep = analyze(&t, &s);
-    let cell = |p: &str| rep.cells.iter().find(|c| c.policy == p).unwrap();
+    let cell = |p: &str| rep.cells.iter().find(|c| c.key.policy == p).unwrap();
     // Table 8, arith Llama column
     for (policy, printed) in [
         ("source_first@0.1", "1.00 [1,1]"),
@@ -155,9 +155,9 @@ fn table_5_grok_cells_and_keep_both() {
     assert_eq!(rep.cells.len(), 12);
     for c in &rep.cells {
         assert_eq!(c.n, 24);
-        let g = c.integrity.unwrap();
-        let want = if g >= 0.5 || c.policy == "source_first" { "1.00 [1,1]" } else { "0.00 [0,0]" };
-        assert_eq!(paper_cell(c.rr, c.rr_low, c.rr_high), want, "{} g={g}", c.policy);
+        let g = c.key.integrity.unwrap();
+        let want = if g >= 0.5 || c.key.policy == "source_first" { "1.00 [1,1]" } else { "0.00 [0,0]" };
+        assert_eq!(paper_cell(c.rr, c.rr_low, c.rr_high), want, "{} g={g}", c.key.policy);
         // rule of three: ≤ 0.125 at n = 24 for the measured zeros
         if c.recovered == 0 {
             assert_eq!(c.rule_of_three_high, Some(0.125));
@@ -165,10 +165,10 @@ fn table_5_grok_cells_and_keep_both() {
     }
     // "keep both" 0.95 [.90,.99] (91/96), llama
     let rep = analyze(&trials("srcconcl_llama_arith.jsonl"), &ReclaimSettings::default());
-    let both = rep.cells.iter().find(|c| c.policy == "source_plus_conclusion").unwrap();
+    let both = rep.cells.iter().find(|c| c.key.policy == "source_plus_conclusion").unwrap();
     assert_eq!((both.n, both.recovered), (96, 91));
     assert_eq!(paper_cell(both.rr, both.rr_low, both.rr_high), "0.95 [.90,.99]");
-    let zero = rep.cells.iter().find(|c| c.policy == "lossy").unwrap();
+    let zero = rep.cells.iter().find(|c| c.key.policy == "lossy").unwrap();
     assert_eq!(zero.rule_of_three_high, Some(0.03125), "3/96 ≤ 0.04");
 }
 
@@ -186,7 +186,7 @@ fn clustered_and_chacha8_intervals() {
     assert_eq!(clustered.cells.len(), plain.cells.len());
     assert!(!plain.cells.is_empty());
     for (c, p) in clustered.cells.iter().zip(&plain.cells) {
-        assert_eq!((c.policy.as_str(), c.problems), (p.policy.as_str(), 32));
+        assert_eq!((c.key.policy.as_str(), c.problems), (p.key.policy.as_str(), 32));
         assert_eq!(c.rr, p.rr);
         // the wall and the source-kept cells are unchanged; others widen or stay
         if p.recovered == 0 || p.recovered == p.n {
@@ -203,8 +203,8 @@ fn clustered_and_chacha8_intervals() {
     );
     assert_eq!(chacha.cells.len(), plain.cells.len());
     for (c, p) in chacha.cells.iter().zip(&plain.cells) {
-        assert!((c.rr_low.unwrap() - p.rr_low.unwrap()).abs() <= 0.03, "{}", c.policy);
-        assert!((c.rr_high.unwrap() - p.rr_high.unwrap()).abs() <= 0.03, "{}", c.policy);
+        assert!((c.rr_low.unwrap() - p.rr_low.unwrap()).abs() <= 0.03, "{}", c.key.policy);
+        assert!((c.rr_high.unwrap() - p.rr_high.unwrap()).abs() <= 0.03, "{}", c.key.policy);
     }
     assert!(chacha.interval_method.contains("ChaCha8"));
 }
@@ -352,7 +352,7 @@ fn sweeps_are_cells_per_design_value() {
             .cells
             .iter()
             .find(|c| {
-                c.policy == policy
+                c.key.policy == policy
                     && c.design == [("n".to_string(), n.to_string()), ("budget".to_string(), budget.to_string())]
             })
             .unwrap()
@@ -372,7 +372,7 @@ fn sweeps_are_cells_per_design_value() {
         },
     );
     assert_eq!(pooled.cells.len(), 2);
-    assert_eq!(pooled.cells.iter().find(|c| c.policy == "lossy_padded").unwrap().recovered, 4);
+    assert_eq!(pooled.cells.iter().find(|c| c.key.policy == "lossy_padded").unwrap().recovered, 4);
     // The cascade: outcome `reclaim`, design `H`.
     let cascade = "{\"H\": 1, \"policy\": \"lossy\", \"planted\": true, \"store\": 0, \"reclaim\": false}\n\
                    {\"H\": 1, \"policy\": \"lossy\", \"planted\": true, \"store\": 1, \"reclaim\": true}\n\

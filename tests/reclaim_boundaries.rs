@@ -59,8 +59,8 @@ fn sweeps_crossovers_and_certificates_equal_the_reference() {
         let ws = want[key].as_array().unwrap();
         assert_eq!(sweeps.len(), ws.len(), "{file}");
         for w in ws {
-            let s = sweeps.iter().find(|s| s.policy == w["policy"] && s.fixed == w["fixed"]).unwrap();
-            assert_eq!(s.crossover, f(&w["crossover"]), "{file} {}", s.policy);
+            let s = sweeps.iter().find(|s| s.key.policy == w["policy"] && s.fixed == w["fixed"]).unwrap();
+            assert_eq!(s.crossover, f(&w["crossover"]), "{file} {}", s.key.policy);
             let pts = w["points"].as_array().unwrap();
             assert_eq!(s.points.len(), pts.len());
             for (p, wp) in s.points.iter().zip(pts) {
@@ -68,11 +68,11 @@ fn sweeps_crossovers_and_certificates_equal_the_reference() {
                 // reclaim-eval's recipe reproduces the interval to float equality (the mean to the
                 // last bit: Python's sum is compensated).
                 assert!((p.rr.unwrap() - f(&wp["rr"]).unwrap()).abs() < 1e-12);
-                assert_eq!((p.low, p.high), (f(&wp["low"]), f(&wp["high"])), "{file} {} x={}", s.policy, p.x);
+                assert_eq!((p.low, p.high), (f(&wp["low"]), f(&wp["high"])), "{file} {} x={}", s.key.policy, p.x);
             }
         }
         for w in want[cert].as_array().unwrap() {
-            let c = r.boundaries.certificate.iter().find(|c| c.policy == w["policy"]).unwrap();
+            let c = r.boundaries.certificate.iter().find(|c| c.key.policy == w["policy"]).unwrap();
             assert_eq!(
                 (c.pass_n as u64, c.flag_n as u64),
                 (w["pass_n"].as_u64().unwrap(), w["flag_n"].as_u64().unwrap())
@@ -172,7 +172,9 @@ fn released_files_give_the_papers_invented_numbers_and_failure_modes() {
             .failure_modes
             .iter()
             .find(|m| {
-                m.policy == w["policy"] && m.integrity == f(&w["integrity"]) && m.arm.as_deref() == w["arm"].as_str()
+                m.key.policy == w["policy"]
+                    && m.key.integrity == f(&w["integrity"])
+                    && m.key.arm.as_deref() == w["arm"].as_str()
             })
             .unwrap();
         let n = |k: &str| w.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;

@@ -89,8 +89,8 @@ fn cells_match_python_under_both_rules() {
     let hedge = analyze(&trials, &ReclaimSettings { abstain: AbstainRule::Hedge, ..Default::default() });
     for want in r["cells"].as_array().unwrap() {
         let policy = want["policy"].as_str().unwrap();
-        let s = strict.cells.iter().find(|c| c.policy == policy).unwrap();
-        let h = hedge.cells.iter().find(|c| c.policy == policy).unwrap();
+        let s = strict.cells.iter().find(|c| c.key.policy == policy).unwrap();
+        let h = hedge.cells.iter().find(|c| c.key.policy == policy).unwrap();
         let n = |k: &str| want[k].as_u64().unwrap() as usize;
         assert_eq!(
             (s.n, s.recovered, s.abstain, s.emit),
@@ -106,7 +106,7 @@ fn cells_match_python_under_both_rules() {
         assert_eq!(h.abstain_fallback, 0, "every row has a reply");
     }
     // lossy 27: strict 17 emit / 10 abstain; hedge 12 / 15 (grok hedges in prose on 5 stale commits)
-    let lossy = hedge.cells.iter().find(|c| c.policy == "lossy").unwrap();
+    let lossy = hedge.cells.iter().find(|c| c.key.policy == "lossy").unwrap();
     assert_eq!((lossy.emit, lossy.abstain, lossy.attractor_per_n.count), (12, 15, 12));
     let w = &hedge.worse_than_empty[0];
     assert_eq!((w.emit_lossy, w.emit_blank, w.abstain_rule.as_str()), (Some(12.0 / 27.0), Some(0.0), "hedge"));

@@ -9,7 +9,6 @@ use super::table::{AblationTable, table};
 use super::text;
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
-use crate::ingest::InputFile;
 
 /// Utilities, labels, the u histogram, positive rates and the non-circularity panel.
 pub struct Ablation;
@@ -55,17 +54,10 @@ impl Capability for Ablation {
         "Counterfactual ablation: utilities, labels, u histogram, positive rates, non-circularity ρ(u, s).";
     const ROLES: &'static [FileRole] = &[FileRole::Traces];
     const DEMO: &'static [Demo] = &[Demo::new("ablation.csv", "static/demo/ablation/ablation.csv")];
-    type Request = AblationRequest;
-    type Loaded = LoadedPairs;
-    type Overview = Vec<FileSummary>;
-    type Report = AblationReport;
-    type Table = AblationTable;
-    type Detail = ();
-    type DetailView = ();
-
-    fn detect(_file: &InputFile) -> Result<FileRole> {
-        Ok(FileRole::Traces)
-    }
+    crate::capability_types!(
+        request: AblationRequest, loaded: LoadedPairs, overview: Vec<FileSummary>,
+        report: AblationReport, table: AblationTable
+    );
 
     /// Ablation traces: a base and an ablated score column.
     fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {

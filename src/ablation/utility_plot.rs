@@ -87,13 +87,7 @@ impl UtilityPlot {
 }
 
 impl Plot for UtilityPlot {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!();
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         draw_bars(root, &self.bars(), &bar_color, &bar_label)

@@ -77,13 +77,10 @@ impl Capability for Alignment {
         Demo::new("per_query.csv", "static/demo/alignment/per_query.csv"),
         Demo::new("answers.csv", "static/demo/alignment/answers.csv"),
     ];
-    type Request = AlignmentRequest;
-    type Loaded = LoadedAlignment;
-    type Overview = Vec<FileSummary>;
-    type Report = AlignmentReport;
-    type Table = AlignmentTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: AlignmentRequest, loaded: LoadedAlignment, overview: Vec<FileSummary>,
+        report: AlignmentReport, table: AlignmentTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         if looks_like_alignment(file) {

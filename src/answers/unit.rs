@@ -9,7 +9,6 @@ use super::table::{AnswersTable, table};
 use super::{Profile, text};
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
-use crate::ingest::InputFile;
 
 /// Rescoring raw answers under scoring profiles, and the diff of two.
 pub struct Answers;
@@ -70,17 +69,10 @@ impl Capability for Answers {
         "Rescore raw answers under scoring profiles (paper SEM, MemoryAgentBench, SQuAD, LoCoMo) and diff two.";
     const ROLES: &'static [FileRole] = &[FileRole::Answers];
     const DEMO: &'static [Demo] = &[Demo::new("answers.jsonl", "static/demo/answers/answers.jsonl")];
-    type Request = AnswersRequest;
-    type Loaded = LoadedAnswers;
-    type Overview = Vec<FileSummary>;
-    type Report = AnswerReport;
-    type Table = AnswersTable;
-    type Detail = ();
-    type DetailView = ();
-
-    fn detect(_file: &InputFile) -> Result<FileRole> {
-        Ok(FileRole::Answers)
-    }
+    crate::capability_types!(
+        request: AnswersRequest, loaded: LoadedAnswers, overview: Vec<FileSummary>,
+        report: AnswerReport, table: AnswersTable
+    );
 
     /// Answer rows: a query id and a prediction column.
     fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {

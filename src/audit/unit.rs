@@ -12,7 +12,7 @@ use crate::capability::{
 use crate::conventions::Settings;
 use crate::dataset::Dataset;
 use crate::error::{Error, Result};
-use crate::ingest::{self, InputFile, Loaded, Role};
+use crate::ingest::{self, Loaded, Role};
 use crate::rescore::rescore;
 
 /// Share of a load's progress given to building the dataset (reading takes the rest).
@@ -95,18 +95,10 @@ impl Capability for Rescore {
         Demo::new("queries.jsonl", "static/demo/queries.jsonl"),
         Demo::new("runs.jsonl", "static/demo/runs.jsonl"),
     ];
-    type Request = Settings;
-    type Loaded = Dataset;
-    type Overview = RescoreOverview;
-    type Report = Report;
-    type Table = RescoreTable;
-    type Detail = DrilldownQuery;
-    type DetailView = Drilldown;
-
-    /// Every retrieval format is recognised while reading (`ingest::detect`).
-    fn detect(_file: &InputFile) -> Result<FileRole> {
-        Ok(FileRole::Retrieval)
-    }
+    crate::capability_types!(
+        request: Settings, loaded: Dataset, overview: RescoreOverview,
+        report: Report, table: RescoreTable, detail: DrilldownQuery => Drilldown
+    );
 
     /// Retrieval data of a rescoring (bundles, memories, queries, runs, LoCoMo, LongMemEval),
     /// by folder; a TREC run or qrels completes them (alone, it is an IR evaluation's).

@@ -98,13 +98,10 @@ impl Capability for Calibration {
     const ABOUT: &'static str = "Routing and calibration of a gated memory: help/hurt, AUC of the confidence (DeLong), accuracy per confidence bin, the routing-threshold sweep, ECE/Brier/log loss raw and Platt.";
     const ROLES: &'static [FileRole] = &[FileRole::Routing];
     const DEMO: &'static [Demo] = &[Demo::new("routing.csv", "static/demo/calibration/routing.csv")];
-    type Request = CalibrationRequest;
-    type Loaded = LoadedRouting;
-    type Overview = Vec<FileSummary>;
-    type Report = CalibrationReport;
-    type Table = CalibrationTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: CalibrationRequest, loaded: LoadedRouting, overview: Vec<FileSummary>,
+        report: CalibrationReport, table: CalibrationTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         if looks_like_routing(file) {

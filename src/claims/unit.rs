@@ -98,13 +98,10 @@ impl Capability for Claims {
         Demo::new("seed000_tables.csv", "tests/reference/paper_fixtures/seed000_tables.csv"),
     ];
 
-    type Request = ClaimsRequest;
-    type Loaded = LoadedClaims;
-    type Overview = ClaimsOverview;
-    type Report = ClaimsReport;
-    type Table = ClaimsTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: ClaimsRequest, loaded: LoadedClaims, overview: ClaimsOverview,
+        report: ClaimsReport, table: ClaimsTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         Ok(detect_file_role(file)?)

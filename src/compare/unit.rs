@@ -343,17 +343,10 @@ impl Capability for Compare {
     const ROLES: &'static [FileRole] = &[FileRole::Outcomes];
     const DEMO: &'static [Demo] = &[Demo::new("outcomes.csv", "static/demo/compare/outcomes.csv")];
 
-    type Request = CompareRequest;
-    type Loaded = OutcomeTable;
-    type Overview = TableInfo;
-    type Report = CompareReport;
-    type Table = CompareTable;
-    type Detail = ItemSelection;
-    type DetailView = ItemsView;
-
-    fn detect(_file: &InputFile) -> Result<FileRole> {
-        Ok(FileRole::Outcomes)
-    }
+    crate::capability_types!(
+        request: CompareRequest, loaded: OutcomeTable, overview: TableInfo,
+        report: CompareReport, table: CompareTable, detail: ItemSelection => ItemsView
+    );
 
     /// The outcome files of one benchmark's own layouts (Inspect logs, judge files, LoCoMo
     /// answer files, MTEL-Mem records, memaudit per-query rows); any other table of outcomes is

@@ -128,13 +128,10 @@ impl Capability for Compliance {
     const ABOUT: &'static str = "Decision compliance of memory arms (BriefBench): use factor kappa = compliance/recall and return on tokens with delta-method and bootstrap intervals, depth slopes, crossover, power.";
     const ROLES: &'static [FileRole] = &[FileRole::ComplianceRows];
     const DEMO: &'static [Demo] = &[Demo::new("compliance.csv", "static/demo/compliance/compliance.csv")];
-    type Request = ComplianceRequest;
-    type Loaded = LoadedTasks;
-    type Overview = Vec<FileSummary>;
-    type Report = ComplianceReport;
-    type Table = ComplianceTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: ComplianceRequest, loaded: LoadedTasks, overview: Vec<FileSummary>,
+        report: ComplianceReport, table: ComplianceTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         if looks_like_compliance(file) {

@@ -216,13 +216,10 @@ impl Capability for TrecEval {
         Demo::new("run_b.run", "tests/reference/trec_eval/run_b.run"),
     ];
 
-    type Request = TrecEvalRequest;
-    type Loaded = LoadedIr;
-    type Overview = IrOverview;
-    type Report = TrecEvalReport;
-    type Table = TrecEvalTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: TrecEvalRequest, loaded: LoadedIr, overview: IrOverview,
+        report: TrecEvalReport, table: TrecEvalTable
+    );
 
     /// TREC text by its fields; dict-of-dicts JSON with a non-integer value is a run, with only
     /// integers qrels when the name says so (`qrels`, `judgments`), else a run.

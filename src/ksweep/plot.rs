@@ -60,13 +60,7 @@ impl KSweepPlot {
 }
 
 impl Plot for KSweepPlot {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!();
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let lines = self.lines();

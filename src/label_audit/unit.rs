@@ -162,13 +162,10 @@ impl Capability for Labels {
     const ABOUT: &'static str = "Agreement among raters on categorical labels: Cohen's and Fleiss' kappa with bootstrap intervals, percent agreement, label distributions, the majority, a stratified sample.";
     const ROLES: &'static [FileRole] = &[FileRole::Labels];
     const DEMO: &'static [Demo] = &[Demo::new("labels.csv", "static/demo/labels/labels.csv")];
-    type Request = LabelsRequest;
-    type Loaded = LoadedLabels;
-    type Overview = Vec<FileSummary>;
-    type Report = LabelsReport;
-    type Table = LabelsTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: LabelsRequest, loaded: LoadedLabels, overview: Vec<FileSummary>,
+        report: LabelsReport, table: LabelsTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         if looks_like_labels(file) {

@@ -45,13 +45,7 @@ impl CutoffPlot {
 }
 
 impl Plot for CutoffPlot {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!();
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let axes = Axes {

@@ -73,6 +73,21 @@ pub trait Plot {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError>;
 }
 
+/// [`Plot::size`] and [`Plot::title`] of a plot whose `width`, `height` and `title` fields say
+/// them, written once inside its `impl Plot`: `crate::plot_frame!();`.
+#[macro_export]
+macro_rules! plot_frame {
+    () => {
+        fn size(&self) -> (u32, u32) {
+            (self.width, self.height)
+        }
+
+        fn title(&self) -> String {
+            self.title.clone()
+        }
+    };
+}
+
 /// The plot as a standalone SVG document of its own size.
 pub fn plot_svg<P: Plot>(plot: &P) -> Result<String, PlotError> {
     let mut out = String::new();

@@ -20,13 +20,7 @@ pub struct LinesPlot {
 }
 
 impl Plot for LinesPlot {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!();
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let axes = Axes {

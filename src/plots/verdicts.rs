@@ -65,13 +65,7 @@ fn two_lines(verdict: &str) -> (String, Option<String>) {
 }
 
 impl Plot for VerdictBars {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!();
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         draw_bars(root, self, &verdict_color, &two_lines)

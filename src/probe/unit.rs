@@ -161,13 +161,10 @@ impl Capability for Probe {
     const ABOUT: &'static str = "Write-time probe: is a memory note still correctable (source kept) or silently stale?";
     const ROLES: &'static [FileRole] = &[FileRole::Notes, FileRole::Keys, FileRole::Source];
     const DEMO: &'static [Demo] = &[Demo::new("notes.jsonl", "static/demo/probe/notes.jsonl")];
-    type Request = ProbeRequest;
-    type Loaded = LoadedNotes;
-    type Overview = ProbeOverview;
-    type Report = ProbeReport;
-    type Table = ProbeTable;
-    type Detail = NoteChoice;
-    type DetailView = LiveProbe;
+    crate::capability_types!(
+        request: ProbeRequest, loaded: LoadedNotes, overview: ProbeOverview,
+        report: ProbeReport, table: ProbeTable, detail: NoteChoice => LiveProbe
+    );
 
     /// Probe keys by their content; a plain-text file is a source text when its name says so
     /// (`source` in the file name: prose cannot tell a note from its source), else notes.

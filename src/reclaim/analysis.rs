@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use super::abstain::{AbstainRule, hedge_parses, hedge_phrase};
 use super::bootstrap::{self, BootstrapSettings};
+use super::key::{CellKey, ContrastKey};
 use super::score::{Answer, parse_reply, same_answer};
 use super::trials::Trial;
 use crate::cells::{CellItems, Populations};
@@ -115,11 +116,9 @@ impl Share {
 /// One cell's results.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub policy: String,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cell (model, task, policy, g, arm).
+    #[serde(flatten)]
+    pub key: CellKey,
     /// The sweep's design values of the cell (`n`, `budget`, `store`, `H`, …; empty when the
     /// rows have none or they were pooled).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -184,10 +183,9 @@ pub struct Cell {
 /// Δ = emit(lossy) − emit(blank) for one (model, task, g, arm).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WorseThanEmpty {
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cells contrasted (model, task, g, arm).
+    #[serde(flatten)]
+    pub key: ContrastKey,
     pub lossy_policy: String,
     pub blank_policy: String,
     pub n_lossy: usize,
@@ -209,10 +207,9 @@ pub struct WorseThanEmpty {
 /// RR(a) − RR(b) for one (model, task, g, arm).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Contrast {
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cells contrasted (model, task, g, arm).
+    #[serde(flatten)]
+    pub key: ContrastKey,
     pub a: String,
     pub b: String,
     pub n_a: usize,
@@ -450,6 +447,11 @@ fn group_key(t: &Trial) -> GroupKey {
     (t.model.clone(), t.task.clone(), t.integrity.map(f64::to_bits), t.arm.clone(), t.design.clone())
 }
 
+/// The cells a group's contrasts set side by side.
+fn contrast_key(g: &GroupKey) -> ContrastKey {
+    ContrastKey { model: g.0.clone(), task: g.1.clone(), integrity: g.2.map(f64::from_bits), arm: g.3.clone() }
+}
+
 struct CellData<'a> {
     trials: Vec<(&'a Trial, Scored)>,
 }
@@ -517,11 +519,7 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
     };
     let rate = |x: usize, d: usize| if d == 0 { None } else { Some(x as f64 / d as f64) };
     Cell {
-        model: first.model.clone(),
-        task: first.task.clone(),
-        policy: first.policy.clone(),
-        integrity: first.integrity,
-        arm: first.arm.clone(),
+        key: CellKey::of(first),
         design: first.design.clone(),
         n,
         problems,
@@ -691,10 +689,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
             let (delta, ci, pairing, pairs) = difference(&lossy, &blank, &s.bootstrap);
             let m = |v: &[(&Trial, f64)]| Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64);
             wte.push(WorseThanEmpty {
-                model: g.0.clone(),
-                task: g.1.clone(),
-                integrity: g.2.map(f64::from_bits),
-                arm: g.3.clone(),
+                key: contrast_key(g),
                 lossy_policy: s.lossy_policy.clone(),
                 blank_policy: s.blank_policy.clone(),
                 n_lossy: lossy.len(),
@@ -718,10 +713,7 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
             let (delta, ci, pairing, pairs) = difference(&va, &vb, &s.bootstrap);
             let m = |v: &[(&Trial, f64)]| Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64);
             contrasts.push(Contrast {
-                model: g.0.clone(),
-                task: g.1.clone(),
-                integrity: g.2.map(f64::from_bits),
-                arm: g.3.clone(),
+                key: contrast_key(g),
                 a: a.clone(),
                 b: b.clone(),
                 n_a: va.len(),

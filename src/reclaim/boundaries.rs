@@ -34,17 +34,16 @@ use serde::{Deserialize, Serialize};
 
 use super::analysis::{Cell, ReclaimSettings, cluster_labels};
 use super::bootstrap;
+use super::key::CellKey;
 use super::trials::Trial;
 use crate::probe::numbers::invented_numbers;
 
 /// Failure modes of one cell (Table 7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FailureRow {
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub policy: String,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cell (model, task, policy, g, arm).
+    #[serde(flatten)]
+    pub key: CellKey,
     pub design: String,
     /// Denominator of every share but the last: trials with a known outcome.
     pub n: usize,
@@ -81,11 +80,9 @@ pub struct FailureRow {
 /// The stored bucket counts of one cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BucketRow {
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub policy: String,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cell (model, task, policy, g, arm).
+    #[serde(flatten)]
+    pub key: CellKey,
     pub design: String,
     pub bucket: String,
     pub count: usize,
@@ -109,11 +106,9 @@ pub struct SweepPoint {
 pub struct Sweep {
     /// `n` (size sweep) or `decoys` (noise sweep).
     pub variable: String,
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub policy: String,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cell (model, task, policy, g, arm).
+    #[serde(flatten)]
+    pub key: CellKey,
     /// The other design values held fixed (e.g. `budget=300`).
     pub fixed: String,
     pub points: Vec<SweepPoint>,
@@ -124,11 +119,9 @@ pub struct Sweep {
 /// The recompute certificate's split of one (model, task, policy, g, arm).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CertificateRow {
-    pub model: Option<String>,
-    pub task: Option<String>,
-    pub policy: String,
-    pub integrity: Option<f64>,
-    pub arm: Option<String>,
+    /// The cell (model, task, policy, g, arm).
+    #[serde(flatten)]
+    pub key: CellKey,
     /// `k_items = n` or `all_kept`.
     pub basis: String,
     pub pass_n: usize,
@@ -214,11 +207,7 @@ pub fn failure_modes(cells: &[Cell]) -> Vec<FailureRow> {
             let novel = c.emit.saturating_sub(inherited + c.emission_unknown);
             let unknown = c.n - c.answered_known.min(c.n);
             FailureRow {
-                model: c.model.clone(),
-                task: c.task.clone(),
-                policy: c.policy.clone(),
-                integrity: c.integrity,
-                arm: c.arm.clone(),
+                key: c.key.clone(),
                 design: design_text(&c.design),
                 n: c.n,
                 recovered: c.recovered,
@@ -242,17 +231,11 @@ pub fn failure_modes(cells: &[Cell]) -> Vec<FailureRow> {
         .collect()
 }
 
-type Key = (Option<String>, Option<String>, String, Option<u64>, Option<String>);
-
 /// Trials with their scored outcome.
 type Scored<'a> = Vec<(&'a Trial, Option<bool>)>;
 
 /// One memory: (model, task, policy, seed, pid).
 type MemoryKey = (Option<String>, Option<String>, String, Option<i64>, String);
-
-fn key_of(t: &Trial) -> Key {
-    (t.model.clone(), t.task.clone(), t.policy.clone(), t.integrity.map(f64::to_bits), t.arm.clone())
-}
 
 /// A sweep column's value on a trial ([`super::trials::SWEEP_COLUMNS`]).
 fn design_value(t: &Trial, name: &str) -> Option<String> {
@@ -300,7 +283,7 @@ fn outcome_values<'a>(rows: &[(&'a Trial, Option<bool>)]) -> (Vec<f64>, Vec<&'a 
 pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &ReclaimSettings) -> Boundaries {
     let mut b = Boundaries { failure_modes: failure_modes(cells), ..Boundaries::default() };
     // Stored buckets per cell.
-    let cell_key = |t: &Trial| (key_of(t), design_text(&t.design));
+    let cell_key = |t: &Trial| (CellKey::bits_of(t), design_text(&t.design));
     for (k, rows) in
         grouped(trials.iter().zip(outcomes).filter(|(t, _)| t.bucket.is_some()).map(|(t, c)| (cell_key(t), t, *c)))
     {
@@ -315,11 +298,7 @@ pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &
         let first = rows[0].0;
         for (bucket, count) in counts {
             b.buckets.push(BucketRow {
-                model: first.model.clone(),
-                task: first.task.clone(),
-                policy: first.policy.clone(),
-                integrity: first.integrity,
-                arm: first.arm.clone(),
+                key: CellKey::of(first),
                 design: k.1.clone(),
                 bucket,
                 count,
@@ -339,7 +318,8 @@ pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &
             fixed.extend(t.design.iter().filter(|(k, _)| !t.sweep.iter().any(|(s, _)| s == k)).cloned());
             fixed
         };
-        for ((k, fixed), rows) in grouped(swept.map(|(t, c)| ((key_of(t), design_text(&fixed_of(t))), t, *c))) {
+        for ((k, fixed), rows) in grouped(swept.map(|(t, c)| ((CellKey::bits_of(t), design_text(&fixed_of(t))), t, *c)))
+        {
             let mut xs: Vec<(f64, Scored<'_>)> = Vec::new();
             for (t, c) in rows {
                 let x = design_value(t, variable).and_then(|v| v.parse::<f64>().ok());
@@ -362,17 +342,7 @@ pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &
                 })
                 .collect();
             let crossover = points.iter().filter(|p| p.rr.is_some_and(|r| r > 0.5)).map(|p| p.x).reduce(f64::max);
-            b.sweeps.push(Sweep {
-                variable: variable.into(),
-                model: k.0,
-                task: k.1,
-                policy: k.2,
-                integrity: k.3.map(f64::from_bits),
-                arm: k.4,
-                fixed,
-                points,
-                crossover,
-            });
+            b.sweeps.push(Sweep { variable: variable.into(), key: CellKey::from_bits(k), fixed, points, crossover });
         }
     }
     // Recompute certificate.
@@ -382,7 +352,8 @@ pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &
         }
         t.all_kept.map(|a| (a, "all_kept"))
     };
-    let certified = trials.iter().zip(outcomes).filter_map(|(t, c)| passes(t).map(|p| ((key_of(t), p.1), t, *c)));
+    let certified =
+        trials.iter().zip(outcomes).filter_map(|(t, c)| passes(t).map(|p| ((CellKey::bits_of(t), p.1), t, *c)));
     for ((k, basis), rows) in grouped(certified) {
         let split = |want: bool| -> Vec<(&Trial, Option<bool>)> {
             rows.iter().filter(|(t, _)| passes(t).is_some_and(|p| p.0 == want)).copied().collect()
@@ -395,11 +366,7 @@ pub fn analyse(trials: &[Trial], outcomes: &[Option<bool>], cells: &[Cell], s: &
         let (pn, pr, pl, ph) = side(true);
         let (fnn, fr, fl, fh) = side(false);
         b.certificate.push(CertificateRow {
-            model: k.0,
-            task: k.1,
-            policy: k.2,
-            integrity: k.3.map(f64::from_bits),
-            arm: k.4,
+            key: CellKey::from_bits(k),
             basis: basis.into(),
             pass_n: pn,
             pass_rr: pr,

@@ -17,7 +17,7 @@ pub fn sweep_plot(r: &ReclaimReport, variable: &str) -> Option<LinesPlot> {
     let lines = sweeps
         .iter()
         .map(|s| Line {
-            name: [s.model.clone().unwrap_or_default(), s.policy.clone(), s.fixed.clone()]
+            name: [s.key.model.clone().unwrap_or_default(), s.key.policy.clone(), s.fixed.clone()]
                 .into_iter()
                 .filter(|x| !x.is_empty())
                 .collect::<Vec<_>>()

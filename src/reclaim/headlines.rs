@@ -59,7 +59,7 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
             .map(|w| {
                 format!(
                     "largest: {} {} vs {}: Δ emit {} ({}); {method}",
-                    place(w.model.as_deref(), w.task.as_deref(), w.integrity, w.arm.as_deref()),
+                    place(w.key.model.as_deref(), w.key.task.as_deref(), w.key.integrity, w.key.arm.as_deref()),
                     w.lossy_policy,
                     w.blank_policy,
                     difference(
@@ -86,7 +86,7 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
         hs.push(Headline::finding(
             format!(
                 "{better} recovers more often than {worse} ({})",
-                place(c.model.as_deref(), c.task.as_deref(), c.integrity, c.arm.as_deref())
+                place(c.key.model.as_deref(), c.key.task.as_deref(), c.key.integrity, c.key.arm.as_deref())
             ),
             format!(
                 "RR {} − {}: {} ({}); {method}, no correction for the {} contrast(s)",
@@ -115,7 +115,7 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
                 "{} vs {} ({})",
                 c.a,
                 c.b,
-                place(c.model.as_deref(), c.task.as_deref(), c.integrity, c.arm.as_deref())
+                place(c.key.model.as_deref(), c.key.task.as_deref(), c.key.integrity, c.key.arm.as_deref())
             )
         })
         .collect();
@@ -199,7 +199,7 @@ fn boundary_headlines(r: &ReclaimReport, hs: &mut Vec<Headline>) {
         hs.push(Headline::finding(
             format!(
                 "{} reclaims above ½ up to {} = {} ({})",
-                s.policy,
+                s.key.policy,
                 s.variable,
                 s.crossover.map_or("none".into(), |x| format!("{x}")),
                 if s.fixed.is_empty() { "all" } else { s.fixed.as_str() }
@@ -212,7 +212,7 @@ fn boundary_headlines(r: &ReclaimReport, hs: &mut Vec<Headline>) {
         hs.push(Headline::finding(
             format!(
                 "{}: notes that keep every item reclaim {:.2}, truncated notes {:.2}",
-                c.policy,
+                c.key.policy,
                 c.pass_rr.unwrap_or(f64::NAN),
                 c.flag_rr.unwrap_or(f64::NAN)
             ),

@@ -16,6 +16,7 @@ pub mod boundaries;
 pub mod cells;
 pub mod figures;
 pub mod headlines;
+pub mod key;
 pub mod plot;
 pub mod pyrandom;
 pub mod score;
@@ -28,6 +29,7 @@ pub use analysis::{
     Cell, Contrast, ReclaimReport, ReclaimSettings, ScoreMode, Share, WorseThanEmpty, analyze, filter_arm,
 };
 pub use bootstrap::{BootstrapSettings, Engine};
+pub use key::{CellKey, ContrastKey};
 pub use plot::{ReclaimPlot, ReclaimSeries};
 pub use pyrandom::PyRandom;
 pub use score::{Answer, AnswerKind};

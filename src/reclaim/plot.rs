@@ -65,26 +65,26 @@ impl ReclaimPlot {
     /// One series per policy, split further by arm, model and task where the cells differ in
     /// them; points in integrity order.
     pub fn from_cells(title: impl Into<String>, cells: &[Cell], width: u32, height: u32) -> ReclaimPlot {
-        let many_arms = distinct(cells.iter().map(|c| c.arm.clone())).len() > 1;
-        let many_models = distinct(cells.iter().map(|c| c.model.clone())).len() > 1;
-        let many_tasks = distinct(cells.iter().map(|c| c.task.clone())).len() > 1;
+        let many_arms = distinct(cells.iter().map(|c| c.key.arm.clone())).len() > 1;
+        let many_models = distinct(cells.iter().map(|c| c.key.model.clone())).len() > 1;
+        let many_tasks = distinct(cells.iter().map(|c| c.key.task.clone())).len() > 1;
         let name = |c: &Cell| {
-            let mut parts = vec![c.policy.clone()];
+            let mut parts = vec![c.key.policy.clone()];
             if many_arms {
-                parts.push(c.arm.clone().unwrap_or_else(|| "—".into()));
+                parts.push(c.key.arm.clone().unwrap_or_else(|| "—".into()));
             }
             if many_models {
-                parts.push(c.model.clone().unwrap_or_else(|| "—".into()));
+                parts.push(c.key.model.clone().unwrap_or_else(|| "—".into()));
             }
             if many_tasks {
-                parts.push(c.task.clone().unwrap_or_else(|| "—".into()));
+                parts.push(c.key.task.clone().unwrap_or_else(|| "—".into()));
             }
             parts.join(" · ")
         };
         let mut series: Vec<ReclaimSeries> = Vec::new();
         for c in cells {
             let n = name(c);
-            let p = ReclaimPoint { integrity: c.integrity, rr: c.rr, low: c.rr_low, high: c.rr_high, n: c.n };
+            let p = ReclaimPoint { integrity: c.key.integrity, rr: c.rr, low: c.rr_low, high: c.rr_high, n: c.n };
             match series.iter_mut().find(|s| s.name == n) {
                 Some(s) => s.points.push(p),
                 None => series.push(ReclaimSeries { name: n, points: vec![p] }),
@@ -121,13 +121,7 @@ impl ReclaimPlot {
 }
 
 impl Plot for ReclaimPlot {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!();
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let axes = Axes {
@@ -146,16 +140,18 @@ impl Plot for ReclaimPlot {
 mod tests {
     use super::*;
     use crate::plots::{hex, plot_svg, svg_texts};
-    use crate::reclaim::Share;
+    use crate::reclaim::{CellKey, Share};
 
     fn cell(policy: &str, g: Option<f64>, rr: f64, arm: &str) -> Cell {
         let share = Share { count: 0, denominator: 0, denominator_label: String::new(), rate: None };
         Cell {
-            model: Some("m".into()),
-            task: None,
-            policy: policy.into(),
-            integrity: g,
-            arm: Some(arm.into()),
+            key: CellKey {
+                model: Some("m".into()),
+                task: None,
+                policy: policy.into(),
+                integrity: g,
+                arm: Some(arm.into()),
+            },
             design: Vec::new(),
             n: 24,
             problems: 8,

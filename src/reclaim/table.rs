@@ -3,14 +3,10 @@
 
 use super::analysis::{Cell, Contrast, ReclaimReport, WorseThanEmpty};
 use super::boundaries::{BucketRow, CascadeRow, CertificateRow, FailureRow, InventedRow};
+use super::key::{CELL_KEY, CONTRAST_KEY, keyed_table};
 use crate::report::{Column, Table, flag, num, opt};
 
 const FAILURE_MODES: &[Column<FailureRow>] = &crate::columns![FailureRow;
-    "model" => |c| opt(&c.model),
-    "task" => |c| opt(&c.task),
-    "policy" => |c| c.policy.clone(),
-    "integrity" => |c| opt(&c.integrity),
-    "arm" => |c| opt(&c.arm),
     "design" => |c| c.design.clone(),
     "n" => |c| c.n.to_string(),
     "recovered" => |c| c.recovered.to_string(),
@@ -32,11 +28,6 @@ const FAILURE_MODES: &[Column<FailureRow>] = &crate::columns![FailureRow;
 ];
 
 const BUCKETS: &[Column<BucketRow>] = &crate::columns![BucketRow;
-    "model" => |c| opt(&c.model),
-    "task" => |c| opt(&c.task),
-    "policy" => |c| c.policy.clone(),
-    "integrity" => |c| opt(&c.integrity),
-    "arm" => |c| opt(&c.arm),
     "design" => |c| c.design.clone(),
     "bucket" => |c| c.bucket.clone(),
     "count" => |c| c.count.to_string(),
@@ -45,11 +36,6 @@ const BUCKETS: &[Column<BucketRow>] = &crate::columns![BucketRow;
 ];
 
 const CERTIFICATE: &[Column<CertificateRow>] = &crate::columns![CertificateRow;
-    "model" => |c| opt(&c.model),
-    "task" => |c| opt(&c.task),
-    "policy" => |c| c.policy.clone(),
-    "integrity" => |c| opt(&c.integrity),
-    "arm" => |c| opt(&c.arm),
     "basis" => |c| c.basis.clone(),
     "pass_n" => |c| c.pass_n.to_string(),
     "pass_rr" => |c| num(c.pass_rr),
@@ -119,11 +105,6 @@ crate::choice! {
 }
 
 const CELLS: &[Column<Cell>] = &crate::columns![Cell;
-    "model" => |c| opt(&c.model),
-    "task" => |c| opt(&c.task),
-    "policy" => |c| c.policy.clone(),
-    "integrity" => |c| opt(&c.integrity),
-    "arm" => |c| opt(&c.arm),
     "n" => |c| c.n.to_string(),
     "problems" => |c| c.problems.to_string(),
     "recovered" => |c| c.recovered.to_string(),
@@ -160,10 +141,6 @@ pub fn design_text(c: &Cell) -> String {
 }
 
 const WORSE_THAN_EMPTY: &[Column<WorseThanEmpty>] = &crate::columns![WorseThanEmpty;
-    "model" => |w| opt(&w.model),
-    "task" => |w| opt(&w.task),
-    "integrity" => |w| opt(&w.integrity),
-    "arm" => |w| opt(&w.arm),
     "lossy_policy" => |w| w.lossy_policy.clone(),
     "blank_policy" => |w| w.blank_policy.clone(),
     "n_lossy" => |w| w.n_lossy.to_string(),
@@ -180,10 +157,6 @@ const WORSE_THAN_EMPTY: &[Column<WorseThanEmpty>] = &crate::columns![WorseThanEm
 ];
 
 const CONTRASTS: &[Column<Contrast>] = &crate::columns![Contrast;
-    "model" => |c| opt(&c.model),
-    "task" => |c| opt(&c.task),
-    "integrity" => |c| opt(&c.integrity),
-    "arm" => |c| opt(&c.arm),
     "a" => |c| c.a.clone(),
     "b" => |c| c.b.clone(),
     "n_a" => |c| c.n_a.to_string(),
@@ -200,52 +173,34 @@ const CONTRASTS: &[Column<Contrast>] = &crate::columns![Contrast;
 /// One table of a reclaim report.
 pub fn reclaim_table(r: &ReclaimReport, which: ReclaimTable) -> Table {
     match which {
-        ReclaimTable::Cells => Table::of(which.name(), CELLS, &r.cells),
-        ReclaimTable::WorseThanEmpty => Table::of(which.name(), WORSE_THAN_EMPTY, &r.worse_than_empty),
-        ReclaimTable::Contrasts => Table::of(which.name(), CONTRASTS, &r.contrasts),
-        ReclaimTable::FailureModes => Table::of(which.name(), FAILURE_MODES, &r.boundaries.failure_modes),
-        ReclaimTable::Buckets => Table::of(which.name(), BUCKETS, &r.boundaries.buckets),
-        ReclaimTable::Certificate => Table::of(which.name(), CERTIFICATE, &r.boundaries.certificate),
+        ReclaimTable::Cells => keyed_table(which.name(), CELL_KEY, |c| &c.key, CELLS, &r.cells),
+        ReclaimTable::WorseThanEmpty => {
+            keyed_table(which.name(), CONTRAST_KEY, |w| &w.key, WORSE_THAN_EMPTY, &r.worse_than_empty)
+        }
+        ReclaimTable::Contrasts => keyed_table(which.name(), CONTRAST_KEY, |c| &c.key, CONTRASTS, &r.contrasts),
+        ReclaimTable::FailureModes => {
+            keyed_table(which.name(), CELL_KEY, |f| &f.key, FAILURE_MODES, &r.boundaries.failure_modes)
+        }
+        ReclaimTable::Buckets => keyed_table(which.name(), CELL_KEY, |b| &b.key, BUCKETS, &r.boundaries.buckets),
+        ReclaimTable::Certificate => {
+            keyed_table(which.name(), CELL_KEY, |c| &c.key, CERTIFICATE, &r.boundaries.certificate)
+        }
         ReclaimTable::Invented => Table::of(which.name(), INVENTED, &r.boundaries.invented),
         ReclaimTable::Cascade => Table::of(which.name(), CASCADE, &r.boundaries.cascade),
         ReclaimTable::Populations => r.populations.populations_table(which.name()),
         ReclaimTable::CellColumns => r.populations.columns_table(which.name()),
         ReclaimTable::Sweeps => {
-            let mut t = Table::new(
-                which.name(),
-                &[
-                    "variable",
-                    "model",
-                    "task",
-                    "policy",
-                    "integrity",
-                    "arm",
-                    "fixed",
-                    "x",
-                    "n",
-                    "rr",
-                    "low",
-                    "high",
-                    "crossover",
-                ],
-            );
+            let mut headers = vec!["variable"];
+            headers.extend(CELL_KEY.iter().map(|c| c.name));
+            headers.extend(["fixed", "x", "n", "rr", "low", "high", "crossover"]);
+            let mut t = Table::new(which.name(), &headers);
             for s in &r.boundaries.sweeps {
                 for p in &s.points {
-                    t.rows.push(vec![
-                        s.variable.clone(),
-                        opt(&s.model),
-                        opt(&s.task),
-                        s.policy.clone(),
-                        opt(&s.integrity),
-                        opt(&s.arm),
-                        s.fixed.clone(),
-                        num(Some(p.x)),
-                        p.n.to_string(),
-                        num(p.rr),
-                        num(p.low),
-                        num(p.high),
-                        num(s.crossover),
-                    ]);
+                    let mut row = vec![s.variable.clone()];
+                    row.extend(CELL_KEY.iter().map(|c| (c.value)(&s.key)));
+                    row.extend([s.fixed.clone(), num(Some(p.x)), p.n.to_string(), num(p.rr), num(p.low), num(p.high)]);
+                    row.push(num(s.crossover));
+                    t.rows.push(row);
                 }
             }
             t
@@ -260,12 +215,12 @@ fn dash(v: Option<f64>) -> String {
 /// The cells as the text report prints them (the paper's layout).
 fn text_cell_columns() -> [Column<Cell>; 14] {
     crate::columns![Cell;
-    "model" => |c| opt(&c.model),
-    "task" => |c| opt(&c.task),
-    "policy" => |c| c.policy.clone(),
+    "model" => |c| opt(&c.key.model),
+    "task" => |c| opt(&c.key.task),
+    "policy" => |c| c.key.policy.clone(),
     "design" => |c| if c.design.is_empty() { "—".into() } else { design_text(c) },
-    "g" => |c| opt(&c.integrity),
-    "arm" => |c| opt(&c.arm),
+    "g" => |c| opt(&c.key.integrity),
+    "arm" => |c| opt(&c.key.arm),
     "n" => |c| c.n.to_string(),
     "RR [95% CI]" => |c| paper_cell(c.rr, c.rr_low, c.rr_high),
     "abstain" => |c| dash(c.abstain_rate),
@@ -317,7 +272,7 @@ pub fn render_text(r: &ReclaimReport) -> String {
     // Columns with nothing in any row (no task, one population) are left out of the text.
     let keep: Vec<bool> = (0..cells.headers.len())
         .map(|i| match cells.headers[i].as_str() {
-            "task" => r.cells.iter().any(|c| c.task.is_some()),
+            "task" => r.cells.iter().any(|c| c.key.task.is_some()),
             "pop." => r.populations.populations.len() > 1,
             _ => true,
         })
@@ -336,9 +291,9 @@ pub fn render_text(r: &ReclaimReport) -> String {
         for w in &r.worse_than_empty {
             out.push_str(&format!(
                 "  {} g={} {}: {} − {} = {:+.2} [{}, {}] ({}, n={}/{}){}\n",
-                opt(&w.model),
-                opt(&w.integrity),
-                opt(&w.arm),
+                opt(&w.key.model),
+                opt(&w.key.integrity),
+                opt(&w.key.arm),
                 dash(w.emit_lossy),
                 dash(w.emit_blank),
                 w.delta.unwrap_or(f64::NAN),
@@ -356,9 +311,9 @@ pub fn render_text(r: &ReclaimReport) -> String {
         for c in &r.contrasts {
             out.push_str(&format!(
                 "  {} g={} {}: {} − {} = {:+.2} [{:+.2}, {:+.2}] ({}, n={}/{})\n",
-                opt(&c.model),
-                opt(&c.integrity),
-                opt(&c.arm),
+                opt(&c.key.model),
+                opt(&c.key.integrity),
+                opt(&c.key.arm),
                 c.a,
                 c.b,
                 c.delta.unwrap_or(f64::NAN),
@@ -403,11 +358,11 @@ fn boundaries_text(b: &super::boundaries::Boundaries) -> String {
         for f in failed {
             out.push_str(&format!(
                 "  {} {} {} g={} {} {}: n={} recovered {} inherited {} novel {} unknown {} abstained {} (inherited/emit {}){}\n",
-                opt(&f.model),
-                opt(&f.task),
-                f.policy,
-                opt(&f.integrity),
-                opt(&f.arm),
+                opt(&f.key.model),
+                opt(&f.key.task),
+                f.key.policy,
+                opt(&f.key.integrity),
+                opt(&f.key.arm),
                 f.design,
                 f.n,
                 dash(f.recovered_share),
@@ -424,9 +379,9 @@ fn boundaries_text(b: &super::boundaries::Boundaries) -> String {
         out.push_str(&format!(
             "\nsweep over {} ({} {} {} {}): crossover (largest {} with RR > 0.5) = {}\n",
             s.variable,
-            opt(&s.model),
-            s.policy,
-            opt(&s.arm),
+            opt(&s.key.model),
+            s.key.policy,
+            opt(&s.key.arm),
             s.fixed,
             s.variable,
             s.crossover.map_or("none".into(), |x| format!("{x}"))
@@ -440,9 +395,9 @@ fn boundaries_text(b: &super::boundaries::Boundaries) -> String {
         for c in &b.certificate {
             out.push_str(&format!(
                 "  {} {} {} [{}]: pass {} (n={}), flag {} (n={})\n",
-                opt(&c.model),
-                c.policy,
-                opt(&c.arm),
+                opt(&c.key.model),
+                c.key.policy,
+                opt(&c.key.arm),
                 c.basis,
                 paper_cell(c.pass_rr, c.pass_low, c.pass_high),
                 c.pass_n,

@@ -103,13 +103,10 @@ impl Capability for Reclaim {
     const ROLES: &'static [FileRole] = &[FileRole::Trials, FileRole::Keys];
     const DEMO: &'static [Demo] = &[Demo::new("trials.jsonl", "static/demo/reclaim/trials.jsonl")];
 
-    type Request = ReclaimRequest;
-    type Loaded = LoadedTrials;
-    type Overview = ReclaimOverview;
-    type Report = ReclaimReport;
-    type Table = ReclaimTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: ReclaimRequest, loaded: LoadedTrials, overview: ReclaimOverview,
+        report: ReclaimReport, table: ReclaimTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         Ok(if looks_like_probe_keys(file) { FileRole::Keys } else { FileRole::Trials })

@@ -91,17 +91,10 @@ impl Capability for ReleaseAudit {
         Demo::new("labels.csv", "static/demo/labels/labels.csv"),
         Demo::new("README.md", "static/demo/README.md"),
     ];
-    type Request = ReleaseRequest;
-    type Loaded = LoadedRelease;
-    type Overview = Vec<FileTriage>;
-    type Report = ReleaseReport;
-    type Table = ReleaseTable;
-    type Detail = ();
-    type DetailView = ();
-
-    fn detect(_file: &InputFile) -> Result<FileRole> {
-        Ok(FileRole::Release)
-    }
+    crate::capability_types!(
+        request: ReleaseRequest, loaded: LoadedRelease, overview: Vec<FileTriage>,
+        report: ReleaseReport, table: ReleaseTable
+    );
 
     fn load(files: &[RoleFile], _request: &ReleaseRequest, progress: Progress<'_>) -> Result<LoadedRelease> {
         if files.is_empty() {

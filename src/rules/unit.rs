@@ -64,13 +64,10 @@ impl Capability for Rules {
         Demo::new("seed000_gitlog.txt", "tests/reference/paper_fixtures/seed000_gitlog.txt"),
     ];
 
-    type Request = RulesRequest;
-    type Loaded = LoadedRules;
-    type Overview = Vec<FileSummary>;
-    type Report = RulesReport;
-    type Table = RulesTable;
-    type Detail = ();
-    type DetailView = ();
+    crate::capability_types!(
+        request: RulesRequest, loaded: LoadedRules, overview: Vec<FileSummary>,
+        report: RulesReport, table: RulesTable
+    );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
         Ok(detect_file_role(file))

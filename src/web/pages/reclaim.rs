@@ -220,8 +220,8 @@ fn results(applied: Option<&Draft>, b: &Rc<ReclaimBatch>) -> Html {
                     and the attractor share with both denominators the paper uses." }</p>
                     <p class="muted" id="reclaim-abstain-rule" data-rule={r.settings.abstain.name()}>{ format!("Abstention: {}", r.abstain_method) }</p></> }}>
                 { table_grid("reclaim-cells", &t(ReclaimTable::Cells), look, &r.cells, &[], |c: &Cell| RowAttrs::data(vec![
-                    ("data-model", opt_text(&c.model)), ("data-task", opt_text(&c.task)), ("data-policy", c.policy.clone()),
-                    ("data-integrity", g_text(c.integrity)), ("data-arm", opt_text(&c.arm)),
+                    ("data-model", opt_text(&c.key.model)), ("data-task", opt_text(&c.key.task)), ("data-policy", c.key.policy.clone()),
+                    ("data-integrity", g_text(c.key.integrity)), ("data-arm", opt_text(&c.key.arm)),
                     ("data-design", crate::reclaim::table::design_text(c))])) }
             </Section>
             <Section id="reclaim-wte-card" title="Worse than empty?" exports={exp(ReclaimTable::WorseThanEmpty)} conventions={conv.clone()}
@@ -232,8 +232,8 @@ fn results(applied: Option<&Draft>, b: &Rc<ReclaimBatch>) -> Html {
                     <p class="empty" id="reclaim-wte-empty">{ format!("No cell pairs a `{}` policy with a `{}` one in these trials.", r.settings.lossy_policy, r.settings.blank_policy) }</p>
                 } else {
                     { table_grid("reclaim-wte", &t(ReclaimTable::WorseThanEmpty), difference_look, &r.worse_than_empty, &[], |w: &WorseThanEmpty|
-                        RowAttrs::data(vec![("data-model", opt_text(&w.model)), ("data-integrity", g_text(w.integrity)),
-                            ("data-arm", opt_text(&w.arm)), ("data-reverses", w.reverses.to_string())])
+                        RowAttrs::data(vec![("data-model", opt_text(&w.key.model)), ("data-integrity", g_text(w.key.integrity)),
+                            ("data-arm", opt_text(&w.key.arm)), ("data-reverses", w.reverses.to_string())])
                             .with_class(w.reverses.then_some("flip"))) }
                 }
             </Section>
@@ -241,7 +241,7 @@ fn results(applied: Option<&Draft>, b: &Rc<ReclaimBatch>) -> Html {
                 <Section id="reclaim-contrasts-card" title="RR contrasts" exports={exp(ReclaimTable::Contrasts)} conventions={conv.clone()}>
                     { table_grid("reclaim-contrasts", &t(ReclaimTable::Contrasts), difference_look, &r.contrasts, &[], |c: &Contrast|
                         RowAttrs::data(vec![("data-a", c.a.clone()), ("data-b", c.b.clone()),
-                            ("data-integrity", g_text(c.integrity)), ("data-arm", opt_text(&c.arm))])) }
+                            ("data-integrity", g_text(c.key.integrity)), ("data-arm", opt_text(&c.key.arm))])) }
                 </Section>
             }
             { crate::web::components::cells::populations_card("reclaim", &r.populations) }
@@ -291,7 +291,7 @@ fn boundaries_view(b: &Rc<ReclaimBatch>, exp: &dyn Fn(ReclaimTable) -> Html, con
     let points: Vec<(String, String, f64)> = bd
         .sweeps
         .iter()
-        .flat_map(|s| s.points.iter().map(move |p| (s.variable.clone(), s.policy.clone(), p.x)))
+        .flat_map(|s| s.points.iter().map(move |p| (s.variable.clone(), s.key.policy.clone(), p.x)))
         .collect();
     html! {
         <>
@@ -299,13 +299,13 @@ fn boundaries_view(b: &Rc<ReclaimBatch>, exp: &dyn Fn(ReclaimTable) -> Html, con
                 intro={html! { <p class="intro">{ "Per cell: recovered, inherited (a wrong answer equal to the stale value), novel (any other wrong answer) and abstained, each a share of n; \
                     inherited per emission has the confident-wrong emissions as its denominator (the paper's Table 17). Without a stale value inherited and novel are not told apart." }</p> }}>
                 { table_grid("reclaim-failure", &t(ReclaimTable::FailureModes), look, &bd.failure_modes, &[],
-                    |f: &FailureRow| cell_attrs(&f.policy, &f.design)) }
+                    |f: &FailureRow| cell_attrs(&f.key.policy, &f.design)) }
             </Section>
             if !bd.buckets.is_empty() {
                 <Section id="reclaim-buckets-card" title="Stored buckets" exports={exp(ReclaimTable::Buckets)} conventions={conv.clone()}
                     intro={html! { <p class="intro">{ "The bucket each trial was stored with (completeness: flagged_partial, silent_missum, other_wrong, abstain, correct), counted per cell over the trials that carry one." }</p> }}>
                     { table_grid("reclaim-buckets", &t(ReclaimTable::Buckets), look, &bd.buckets, &[],
-                        |x: &BucketRow| cell_attrs(&x.policy, &x.design)) }
+                        |x: &BucketRow| cell_attrs(&x.key.policy, &x.design)) }
                 </Section>
             }
             if !bd.sweeps.is_empty() {
@@ -322,7 +322,7 @@ fn boundaries_view(b: &Rc<ReclaimBatch>, exp: &dyn Fn(ReclaimTable) -> Html, con
                 <Section id="reclaim-certificate-card" title="Recompute certificate" exports={exp(ReclaimTable::Certificate)} conventions={conv.clone()}
                     intro={html! { <p class="intro">{ "A note passes when it kept every item the answer is recomputed from (k_items = n on the size sweep, all_kept on the noise sweep); the reclaim rate with its interval on each side." }</p> }}>
                     { table_grid("reclaim-certificate", &t(ReclaimTable::Certificate), look, &bd.certificate, &[],
-                        |c: &CertificateRow| cell_attrs(&c.policy, &c.basis)) }
+                        |c: &CertificateRow| cell_attrs(&c.key.policy, &c.basis)) }
                 </Section>
             }
             if !bd.invented.is_empty() {
