@@ -243,11 +243,12 @@ fn push_record(
     }
     let mut row = Builder::row(line);
     let mut seen = HashSet::new();
+    let mut fields = Fields { row: &mut row, seen: &mut seen, b, loc: &loc };
     for (k, v) in members {
         if format == OutcomeFormat::JudgeFile && k == "llm_judgments" {
-            flatten_judgments(k, v, &mut row, &mut seen, b, &loc)?;
+            fields.judgments(k, v)?;
         } else {
-            flatten(k, v, &mut row, &mut seen, b, &loc)?;
+            fields.flatten(k, v)?;
         }
     }
     if let Some(g) = group
@@ -264,39 +265,63 @@ fn push_record(
     Ok(from_stem)
 }
 
-fn flatten(
-    key: &str,
-    v: &Value,
-    row: &mut OutcomeRow,
-    seen: &mut HashSet<String>,
-    b: &mut Builder,
-    loc: &dyn Fn(&str) -> Location,
-) -> Result<(), IngestError> {
-    if let Value::Object(m) = v
-        && !m.is_empty()
-    {
-        for (k, inner) in m {
-            flatten(&format!("{key}.{k}"), inner, row, seen, b, loc)?;
-        }
-        return Ok(());
-    }
-    if !seen.insert(key.to_string()) {
-        return Err(IngestError::new(
-            loc(key),
-            format!("two fields are named `{key}` (nested objects are flattened with dotted keys)"),
-        ));
-    }
-    match v {
-        Value::Null => b.missing(key),
-        Value::Bool(x) => b.set(row, key, x.to_string(), Some(if *x { 1.0 } else { 0.0 })),
-        Value::Number(n) => b.set(row, key, n.to_string(), n.as_f64().filter(|x| x.is_finite())),
-        Value::String(s) => b.set(row, key, s.clone(), parse_number(s)),
-        Value::Array(_) | Value::Object(_) => {
-            let text = serde_json::to_string(v).unwrap_or_default();
-            b.set(row, key, text, None)
+/// The fields of one record as they become its row's columns.
+struct Fields<'a> {
+    row: &'a mut OutcomeRow,
+    /// The columns set so far (a name set twice is refused).
+    seen: &'a mut HashSet<String>,
+    b: &'a mut Builder,
+    loc: &'a dyn Fn(&str) -> Location,
+}
+
+impl Fields<'_> {
+    /// A column named `key` not set before (else a refusal naming it, with `hint`).
+    fn claim(&mut self, key: &str, hint: &str) -> Result<(), IngestError> {
+        if self.seen.insert(key.to_string()) {
+            Ok(())
+        } else {
+            Err(IngestError::new((self.loc)(key), format!("two fields are named `{key}`{hint}")))
         }
     }
-    Ok(())
+
+    /// `v` under `key`, nested objects flattened with dotted keys.
+    fn flatten(&mut self, key: &str, v: &Value) -> Result<(), IngestError> {
+        if let Value::Object(m) = v
+            && !m.is_empty()
+        {
+            for (k, inner) in m {
+                self.flatten(&format!("{key}.{k}"), inner)?;
+            }
+            return Ok(());
+        }
+        self.claim(key, " (nested objects are flattened with dotted keys)")?;
+        let row = &mut *self.row;
+        match v {
+            Value::Null => self.b.missing(key),
+            Value::Bool(x) => self.b.set(row, key, x.to_string(), Some(if *x { 1.0 } else { 0.0 })),
+            Value::Number(n) => self.b.set(row, key, n.to_string(), n.as_f64().filter(|x| x.is_finite())),
+            Value::String(s) => self.b.set(row, key, s.clone(), parse_number(s)),
+            Value::Array(_) | Value::Object(_) => {
+                let text = serde_json::to_string(v).unwrap_or_default();
+                self.b.set(row, key, text, None)
+            }
+        }
+        Ok(())
+    }
+
+    /// A judge file's `llm_judgments`: one 0/1 column per judge run (`key.run`).
+    fn judgments(&mut self, key: &str, v: &Value) -> Result<(), IngestError> {
+        let Value::Object(m) = v else { return Ok(()) };
+        for (j, jv) in m {
+            let col = format!("{key}.{j}");
+            self.claim(&col, "")?;
+            match judgment(jv).map_err(|msg| IngestError::new((self.loc)(&col), msg))? {
+                Some(x) => self.b.set(self.row, &col, x.to_string(), Some(if x { 1.0 } else { 0.0 })),
+                None => self.b.missing(&col),
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A judgment as a boolean: `true`/`false`, 0/1, or the words true/false, yes/no,
@@ -332,28 +357,6 @@ fn check_judgments(members: &[(String, Value)], loc: &dyn Fn(&str) -> Location) 
         };
         for (j, jv) in m {
             judgment(jv).map_err(|msg| IngestError::new(loc(&format!("{k}.{j}")), msg))?;
-        }
-    }
-    Ok(())
-}
-
-fn flatten_judgments(
-    key: &str,
-    v: &Value,
-    row: &mut OutcomeRow,
-    seen: &mut HashSet<String>,
-    b: &mut Builder,
-    loc: &dyn Fn(&str) -> Location,
-) -> Result<(), IngestError> {
-    let Value::Object(m) = v else { return Ok(()) };
-    for (j, jv) in m {
-        let col = format!("{key}.{j}");
-        if !seen.insert(col.clone()) {
-            return Err(IngestError::new(loc(&col), format!("two fields are named `{col}`")));
-        }
-        match judgment(jv).map_err(|msg| IngestError::new(loc(&col), msg))? {
-            Some(x) => b.set(row, &col, x.to_string(), Some(if x { 1.0 } else { 0.0 })),
-            None => b.missing(&col),
         }
     }
     Ok(())
@@ -574,13 +577,9 @@ fn object_lines(text: &str, max_depth: usize) -> HashMap<Vec<Seg>, usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ColumnKind, OutcomeTable, ReadOptions, read_outcomes};
+    use super::super::{ColumnKind, ReadOptions, read_outcomes, read_text as read};
     use super::*;
     use crate::ingest::InputFile;
-
-    fn read(name: &str, text: &str) -> Result<OutcomeTable, IngestError> {
-        read_outcomes(&InputFile::new(name, text.as_bytes().to_vec()), &ReadOptions::default())
-    }
 
     #[test]
     fn long_jsonl_flattens_and_counts_booleans() {

@@ -591,12 +591,18 @@ pub(crate) fn distinct_values<'a>(rows: &'a [OutcomeRow], col: &str) -> Vec<(&'a
     out
 }
 
+/// The outcomes of a file's text under the default options (for the readers' tests).
+#[cfg(test)]
+pub(crate) fn read_text(name: &str, text: &str) -> Result<OutcomeTable, IngestError> {
+    read_outcomes(&InputFile::new(name, text.as_bytes().to_vec()), &ReadOptions::default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn read(name: &str, text: &str) -> Result<OutcomeTable, IngestError> {
-        read_outcomes(&InputFile::new(name, text.as_bytes().to_vec()), &ReadOptions::default())
+        read_text(name, text)
     }
 
     #[test]
