@@ -602,3 +602,72 @@ fn one_system_file_is_summarised_overall_and_per_category() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Clopper–Pearson") && text.contains("not grouped: per: there is no column `nope`"), "{text}");
 }
+
+#[test]
+fn one_system_judge_file_gives_its_judges_agreement() {
+    // A judge file of one system in locomo-audit's shape (three judgments per question, two
+    // records missing one); reference values from statsmodels' fleiss_kappa
+    // (tests/reference/judges/make_reference.py).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/judges");
+    let f = dir.join("judge_file.json");
+    let want: Value = serde_json::from_slice(&std::fs::read(dir.join("reference.json")).unwrap()).unwrap();
+    let v = compare_json(&f, &["--bootstrap", "2000", "--format", "json"]);
+    let j = &v["unpaired"]["judges"][0];
+    assert_eq!(j["arm"], "judge_file");
+    assert_eq!(j["judgments"], serde_json::json!(["judgment_1", "judgment_2", "judgment_3"]));
+    for key in ["items", "incomplete", "unanimous"] {
+        assert_eq!(j[key], want[key], "{key}");
+    }
+    let close = |a: &Value, b: &Value| (a.as_f64().unwrap() - b.as_f64().unwrap()).abs() < 1e-12;
+    assert!(close(&j["kappa"], &want["fleiss_kappa"]), "{j}");
+    assert!(close(&j["observed"], &want["observed"]) && close(&j["expected"], &want["expected"]), "{j}");
+    for (a, b) in j["shares"].as_array().unwrap().iter().zip(want["shares"].as_array().unwrap()) {
+        assert!(close(a, b), "{j}");
+    }
+    let (lo, k, hi) =
+        (j["kappa_low"].as_f64().unwrap(), j["kappa"].as_f64().unwrap(), j["kappa_high"].as_f64().unwrap());
+    assert!(lo < k && k < hi && hi - lo < 0.5, "{j}");
+    assert!(j["interval"].as_str().unwrap().contains("2000 resamples"), "{j}");
+    // κ ≈ 0.59 is below 0.6: a finding, pointing at the judges table.
+    let h = v["headlines"].as_array().unwrap().iter().find(|h| h["table"] == "judges").expect("a judges headline");
+    assert_eq!(h["level"], "finding");
+    assert!(h["text"].as_str().unwrap().starts_with("The 3 judgments of `judge_file` agree on 87 of 118 items"), "{h}");
+
+    // The same numbers as CSV and as text.
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&f)
+        .args(["--bootstrap", "2000", "--format", "csv", "--table", "judges"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(csv.starts_with("arm,judgments,items,incomplete,unanimous,unanimous_share,fleiss_kappa,"), "{csv}");
+    assert!(csv.contains("judge_file,judgment_1;judgment_2;judgment_3,118,2,87,"), "{csv}");
+    let out = bin().arg("compare").arg("--outcomes").arg(&f).args(["--bootstrap", "200"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("== Judges' agreement") && text.contains("2 item(s) with some verdicts missing"), "{text}");
+}
+
+#[test]
+fn each_judgment_of_one_system_is_an_arm() {
+    // `--judgment each` on one system's judge file (no arm column): the judges are compared
+    // item by item, arms named after the file.
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/judges/judge_file.json");
+    let v = compare_json(&f, &["--judgment", "each", "--allow-incomplete", "--bootstrap", "500", "--format", "json"]);
+    assert!(v["refused"].is_null(), "{}", v["refused"]);
+    let arms: Vec<&str> = v["arms"].as_array().unwrap().iter().map(|a| a["arm"].as_str().unwrap()).collect();
+    assert_eq!(arms, ["judge_file/judgment_1", "judge_file/judgment_2", "judge_file/judgment_3"]);
+    // The items with every judgment: each judge's mean is its share of 1s there.
+    let want: Value = serde_json::from_slice(
+        &std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/judges/reference.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["n_items"], want["items"]);
+    for (a, s) in v["arms"].as_array().unwrap().iter().zip(want["shares"].as_array().unwrap()) {
+        assert!((a["mean"].as_f64().unwrap() - s.as_f64().unwrap()).abs() < 1e-12, "{a}");
+    }
+    assert_eq!(v["judges"][0]["items"], want["items"]);
+}

@@ -644,7 +644,7 @@ fn reclaim_engine_in_wasm_matches_the_cli() {
     ];
     assert_eq!(b.report.cells.len(), want.len());
     for (c, (policy, g, rec, lo, hi)) in b.report.cells.iter().zip(want) {
-        assert_eq!((c.policy.as_str(), c.integrity, c.recovered), (policy, Some(g), rec));
+        assert_eq!((c.key.policy.as_str(), c.key.integrity, c.recovered), (policy, Some(g), rec));
         assert!(close(c.rr_low.unwrap(), lo) && close(c.rr_high.unwrap(), hi), "{c:?}");
     }
     let mut chacha = request.clone();

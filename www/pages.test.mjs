@@ -26,6 +26,7 @@ const FIX = path.join(EXT, 'reclaim-eval', 'fix_x-ai_grok-4.3-20260430_arith.jso
 const HEDGE = path.join(ROOT, 'tests', 'reference', 'reclaim_hedge', 'blank_strict_grok-4.3.head54.jsonl');
 const BRIEFBENCH = path.join(EXT, 'BriefBench', 'all_rows_claude.jsonl');
 const MEMOBASE = path.join(EXT, 'memobase', 'memobase_eval_0503_3000.json');
+const JUDGES = path.join(ROOT, 'tests', 'reference', 'judges', 'judge_file.json');
 const DEMO = path.join(ROOT, 'static', 'demo');
 const VIEWER = '/viewer/';
 
@@ -207,6 +208,23 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
       checkNumber(r.cells[col], want[col], `one system ${want.group} ${col}`);
     }
   });
+
+  // One system judged three times per question (locomo-audit's shape): the judges' agreement,
+  // as `memaudit compare --table judges` gives it.
+  await page.click('#compare-clear-files');
+  await page.setInputFiles('#compare-file-input', JUDGES);
+  await page.waitForSelector('#judges-table', { timeout: 120_000 });
+  await waitReady(page, 'compare');
+  const judged = JSON.parse(cli(['compare', '--outcomes', JUDGES, '--per', 'category', '--bootstrap', '2000', '--seed', '7', '--ci', 'percentile', '--format', 'json']));
+  const judges = await readRows(page, '#judges-table');
+  assert.equal(judges.length, judged.unpaired.judges.length);
+  assert.equal(judges.length, 1);
+  const j = judged.unpaired.judges[0];
+  assert.equal(judges[0].attrs.arm, j.arm);
+  for (const col of ['items', 'incomplete', 'unanimous']) assert.equal(Number(judges[0].cells[col].value), j[col], col);
+  checkNumber(judges[0].cells.fleiss_kappa, j.kappa, 'judges kappa');
+  checkNumber(judges[0].cells.kappa_low, j.kappa_low, 'judges kappa_low');
+  checkNumber(judges[0].cells.kappa_high, j.kappa_high, 'judges kappa_high');
 
   assertClean(log);
   await page.close();

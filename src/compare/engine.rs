@@ -381,6 +381,10 @@ pub struct Comparison {
     /// The cost of each arm per `--cost` column, and each `--matched` control against its arm.
     #[serde(default)]
     pub costs: Vec<CostComparison>,
+    /// How often each system's judgments agree, where its items hold several verdicts
+    /// ([`super::judges`]; set from the rows before pairing, empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judges: Vec<super::judges::JudgeAgreement>,
 }
 
 /// The cost of the arms in one cost column (calls, tokens) on the compared items: each arm's
@@ -509,6 +513,10 @@ pub struct UnpairedArms {
     pub missing: Vec<(String, usize)>,
     /// The resampling and interval settings, in words.
     pub settings: String,
+    /// How often each system's judgments agree, where its items hold several verdicts
+    /// ([`super::judges`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judges: Vec<super::judges::JudgeAgreement>,
 }
 
 impl ArmRow {
@@ -558,6 +566,7 @@ pub fn unpaired_arms(values: &crate::outcomes::UnpairedValues, settings: &Compar
             if settings.ci == CiMethod::Bca { "BCa" } else { "percentile" },
             settings.seed
         ),
+        judges: Vec::new(),
     })
 }
 
@@ -921,6 +930,7 @@ pub fn compare(
         notes,
         by_stratum,
         costs: Vec::new(),
+        judges: Vec::new(),
     })
 }
 

@@ -39,6 +39,7 @@ pub fn headlines(out: &CompareOutput) -> Vec<Headline> {
         ));
     }
     hs.extend(of_comparison(c, &ComparisonTables::of_compare()));
+    hs.extend(super::judges::judges_headlines(&c.judges));
     hs
 }
 
@@ -308,6 +309,7 @@ pub fn of_refusal(message: &str, unpaired: Option<&UnpairedArms>) -> Vec<Headlin
                 None,
             ));
         }
+        hs.extend(super::judges::judges_headlines(&u.judges));
     }
     hs
 }

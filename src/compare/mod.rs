@@ -12,6 +12,7 @@ pub mod engine;
 pub mod fields;
 pub mod figures;
 pub mod headlines;
+pub mod judges;
 pub mod run;
 pub mod table;
 pub mod unit;
@@ -20,6 +21,7 @@ pub use engine::{
     ArmRow, CiMethod, CompareInput, CompareSettings, Comparison, FriedmanRow, PairItem, PairRow, ResampleUnit,
     Resampling, UnpairedArms, compare, items_for_pair, unpaired_arms,
 };
+pub use judges::{JudgeAgreement, judges_agreement};
 pub use run::{CompareError, CompareOutput, CompareReport, RefusedComparison, compare_table, input_from_paired};
 pub use table::{CompareTable, compare_latex, render_compare_text, render_unpaired};
 pub use unit::{Compare, CompareRequest, ItemSelection, ItemsView, SpecChoice, TableInfo};

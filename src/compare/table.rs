@@ -17,6 +17,8 @@ crate::choice! {
         Costs = "costs",
         /// Each `--matched` control's cost against its arm.
         Matched = "matched",
+        /// How often each system's judgments agree (judge files with several verdicts per item).
+        Judges = "judges",
     }
 }
 
@@ -89,6 +91,11 @@ pub fn render_unpaired(u: Option<&UnpairedArms>) -> String {
         out.push_str(&format!("{arm}: {n} row(s) without a value, left out\n"));
     }
     out.push_str("No contrast without pairing: the arms are not observed item by item.");
+    let judges = super::judges::render_judges(&u.judges);
+    if !judges.is_empty() {
+        out.push('\n');
+        out.push_str(judges.trim_end());
+    }
     out
 }
 
@@ -216,6 +223,7 @@ pub fn table(c: &Comparison, which: CompareTable) -> Table {
         }
         CompareTable::Friedman => Table::of(name, FRIEDMAN, &c.friedman),
         CompareTable::Strata => strata_table(c),
+        CompareTable::Judges => Table::of(name, super::judges::JUDGES, &c.judges),
         CompareTable::Costs => {
             let mut t = Table::new(name, &["column", "arm", "n", "mean", "ci_low", "ci_high", "ci_method", "note"]);
             for k in &c.costs {

@@ -176,18 +176,26 @@ impl CompareRequest {
     /// With `per`, each arm also group by group; a `per` column the rows do not have is said in
     /// the summary's settings, and the arms are given whole.
     pub fn unpaired(&self, table: &OutcomeTable) -> Option<UnpairedArms> {
-        let (table, spec) = self.read_as(table).ok()?;
+        let (read, spec) = self.read_as(table).ok()?;
         let per = self.settings.per.as_deref();
-        let (values, note) = match crate::outcomes::arm_values(&table, &spec, per) {
+        let (values, note) = match crate::outcomes::arm_values(&read, &spec, per) {
             Ok(v) => (v, None),
-            Err(e) if per.is_some() => (crate::outcomes::arm_values(&table, &spec, None).ok()?, Some(e.to_string())),
+            Err(e) if per.is_some() => (crate::outcomes::arm_values(&read, &spec, None).ok()?, Some(e.to_string())),
             Err(_) => return None,
         };
         let mut u = unpaired_arms(&values, &self.settings).ok()?;
         if let Some(n) = note {
             u.settings = format!("{}; not grouped: {n}", u.settings);
         }
+        u.judges = self.judges(table);
         Some(u)
+    }
+
+    /// How often each system's judgments agree, where its items hold several verdicts (read
+    /// under the spec before `judgment = each` spreads them into arms).
+    pub fn judges(&self, table: &OutcomeTable) -> Vec<super::judges::JudgeAgreement> {
+        let spec = self.spec.resolve(table);
+        super::judges::judges_agreement(&crate::outcomes::judgments::judge_panels(table, &spec), &self.settings)
     }
 }
 
@@ -424,7 +432,10 @@ impl Capability for Compare {
             Ok(out)
         })();
         let (message, pairing) = match compared {
-            Ok(out) => return Ok(CompareReport::Compared(Box::new(out))),
+            Ok(mut out) => {
+                out.comparison.judges = request.judges(table);
+                return Ok(CompareReport::Compared(Box::new(out)));
+            }
             Err(e) => refused(e)?,
         };
         let names: Vec<String> = table.files.iter().map(|f| f.name.clone()).collect();
@@ -479,6 +490,11 @@ impl Capability for Compare {
     fn table(report: &CompareReport, which: CompareTable) -> Result<Table> {
         match report {
             CompareReport::Compared(out) => Ok(table(&out.comparison, which)),
+            // One system's file: its judges agree or not without any pairing.
+            CompareReport::Refused(r) if which == CompareTable::Judges && r.unpaired.is_some() => {
+                let judges = r.unpaired.as_ref().map_or(&[][..], |u| &u.judges);
+                Ok(Table::of(which.name(), super::judges::JUDGES, judges))
+            }
             CompareReport::Refused(r) => Err(r.to_error()),
         }
     }
@@ -526,6 +542,7 @@ impl Capability for Compare {
             ));
         }
         out.push_str(&render_compare_text(&report.comparison));
+        out.push_str(&super::judges::render_judges(&report.comparison.judges));
         out
     }
 

@@ -7,7 +7,7 @@
 //! other readings.
 
 use super::pairing::{ARM_SEP, judgment_columns};
-use super::{OutcomeTable, Spec, column_infos};
+use super::{OutcomeRow, OutcomeTable, Spec, column_infos};
 use crate::fields::mention;
 
 /// The arm column after spreading: `<arm>/<judgment>` (or `<arm>` for a row without judgments).
@@ -62,14 +62,11 @@ pub fn each_judgment_as_arm(table: &OutcomeTable, spec: &Spec) -> Result<(Outcom
             mention("judgment")
         ));
     }
-    if spec.arm.is_empty() {
-        return Err(format!("{} each: choose the arm column(s) first ({})", mention("judgment"), mention("arm")));
-    }
     let mut out = OutcomeTable { rows: Vec::with_capacity(table.rows.len() * cols.len()), ..table.clone() };
     let mut spread = 0usize;
     let mut single = 0usize;
     for row in &table.rows {
-        let Some(base) = spec.arm_label(row) else {
+        let Some(base) = system_of(table, spec, row) else {
             // No arm: kept as is, the pairing names the row.
             out.rows.push(row.clone());
             continue;
@@ -109,6 +106,9 @@ pub fn each_judgment_as_arm(table: &OutcomeTable, spec: &Spec) -> Result<(Outcom
          `<arm>/<judgment>`",
         cols.len()
     );
+    if spec.arm.is_empty() {
+        reason.push_str(" (no arm column: each file is one system, named after the file)");
+    }
     if single > 0 {
         reason.push_str(&format!("; {single} rows without judgments keep their arm and `{}`", spec.value));
     }
@@ -118,6 +118,77 @@ pub fn each_judgment_as_arm(table: &OutcomeTable, spec: &Spec) -> Result<(Outcom
     spec.arm = vec![ARM_COLUMN.into()];
     spec.value = VALUE_COLUMN.into();
     Ok((out, spec))
+}
+
+/// The system a row is of: its arm, or without an arm column its file's name (one system per
+/// file, as the per-arm summary names it); `None` for a row without an arm value.
+fn system_of(table: &OutcomeTable, spec: &Spec, row: &OutcomeRow) -> Option<String> {
+    if spec.arm.is_empty() {
+        let name = table.files.get(row.file).map_or(table.name.as_str(), |f| f.name.as_str());
+        return Some(spec.shown_arm(crate::ingest::file_stem(name)));
+    }
+    spec.arm_label(row).map(|a| spec.shown_arm(a))
+}
+
+/// One system's judgments item by item: for its items with every judgment present, how many
+/// judgments say 0 and 1 ([`crate::compare::judges`] computes their agreement).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgePanel {
+    /// The system (its arm, or its file without an arm column).
+    pub arm: String,
+    /// The judgment columns' names after the prefix (`judgment_1`, …), in natural order.
+    pub judgments: Vec<String>,
+    /// Per item with every judgment: the judgments saying 0 and saying 1.
+    pub counts: Vec<[u32; 2]>,
+    /// Per judgment: its 1s over those items.
+    pub positives: Vec<usize>,
+    /// Items with some verdicts but not all (left out of the agreement, counted).
+    pub incomplete: usize,
+}
+
+/// The judge panels of `table` under `spec` (rows its filter keeps), one per system in
+/// first-seen order: none when the table has no judgment columns or only one.
+pub fn judge_panels(table: &OutcomeTable, spec: &Spec) -> Vec<JudgePanel> {
+    let Ok(prefix) = judgment_prefix(table, spec) else { return Vec::new() };
+    let cols = judgment_columns(table, &prefix);
+    if cols.len() < 2 {
+        return Vec::new();
+    }
+    let names: Vec<String> = cols.iter().map(|c| c[prefix.len() + 1..].to_string()).collect();
+    let mut panels: Vec<JudgePanel> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    for row in table.rows.iter().filter(|r| spec.keeps(r)) {
+        let Some(arm) = system_of(table, spec, row) else { continue };
+        // A judgment is a verdict when it is 0 or 1 (true / false as read).
+        let verdicts: Vec<Option<f64>> =
+            cols.iter().map(|c| row.values.get(c).copied().filter(|v| *v == 0.0 || *v == 1.0)).collect();
+        if verdicts.iter().all(Option::is_none) {
+            continue;
+        }
+        let j = *index.entry(arm.clone()).or_insert_with(|| {
+            panels.push(JudgePanel {
+                arm,
+                judgments: names.clone(),
+                counts: Vec::new(),
+                positives: vec![0; names.len()],
+                incomplete: 0,
+            });
+            panels.len() - 1
+        });
+        let panel = &mut panels[j];
+        let Some(all) = verdicts.into_iter().collect::<Option<Vec<f64>>>() else {
+            panel.incomplete += 1;
+            continue;
+        };
+        let mut c = [0u32; 2];
+        for (k, v) in all.iter().enumerate() {
+            let yes = *v == 1.0;
+            c[usize::from(yes)] += 1;
+            panel.positives[k] += usize::from(yes);
+        }
+        panel.counts.push(c);
+    }
+    panels
 }
 
 #[cfg(test)]

@@ -71,6 +71,10 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
         unpaired: refused.unpaired.clone(),
     };
     let one_arm = refused.unpaired.as_ref().and_then(|u| u.one_arm()).is_some();
+    // One system's judges agree or not without pairing: their table is there to export.
+    if one_arm && args.output.format == OutFormat::Csv && args.output.table == Some(CompareTable::Judges) {
+        return emit::<Compare>(&report, &loaded, &args.output);
+    }
     if args.output.format == OutFormat::Json {
         let report = CompareReport::Refused(Box::new(refused.clone()));
         let json = crate::common::json(&memaudit::capability::report_envelope::<Compare>(&report), args.output.pretty)?;

@@ -55,6 +55,7 @@ fn exports(c: &ComparisonRef, which: CompareTable) -> Html {
             CompareTable::Friedman | CompareTable::Ranks => to_json(&b.friedman),
             CompareTable::Strata => to_json(&b.by_stratum),
             CompareTable::Costs | CompareTable::Matched => to_json(&b.costs),
+            CompareTable::Judges => to_json(&b.judges),
         },
     )
 }
@@ -809,6 +810,36 @@ pub fn costs_view(props: &CompareTableProps) -> Html {
                 </table>
                 </Explore>
             }
+        </Section>
+    }
+}
+
+/// `#judges`: how often each system's judgments agree, for judge files with several verdicts
+/// per item: the core's `judges` table (`memaudit compare --format csv --table judges`).
+pub fn judges_card(judges: &[crate::compare::JudgeAgreement]) -> Html {
+    use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid};
+    let Some(first) = judges.first() else { return html! {} };
+    let t = Table::of(CompareTable::Judges.name(), crate::compare::judges::JUDGES, judges);
+    let look = |c: &str| match c {
+        "arm" | "judgments" | "interval" | "shares" => Look::named(c, Kind::Text),
+        "items" | "incomplete" | "unanimous" => Look::named(c, Kind::Int),
+        "fleiss_kappa" => Look::new("Fleiss' \u{03ba}", Kind::Num),
+        _ => Look::named(c, Kind::Num),
+    };
+    let exports = {
+        let (a, b) = (t.clone(), judges.to_vec());
+        lazy_exports("judges", "judges", move || a.to_csv().map_err(|e| e.to_string()), move || to_json(&b))
+    };
+    let intro = html! {
+        <p class="intro">{ format!("Each item holds several verdicts of the same system (one per judge run): Fleiss' \u{03ba} over \
+            the items with every verdict ({}), the unanimous items, and each judgment's share of 1s (in the order of the judgments). \
+            Items missing a verdict are counted, not guessed.", first.interval) }</p>
+    };
+    html! {
+        <Section id="judges" title="Judges' agreement" {exports} {intro}>
+            { table_grid("judges-table", &t, look, judges, &[], |j: &crate::compare::JudgeAgreement| {
+                RowAttrs::data(vec![("data-arm", j.arm.clone())])
+            }) }
         </Section>
     }
 }

@@ -61,7 +61,7 @@ pub struct CompareResult {
 
 /// Which card shows each table a comparison's headline points to.
 const CARDS: crate::web::components::headlines::Cards =
-    &[("arms", "arms"), ("pairs", "pairs"), ("friedman", "friedman")];
+    &[("arms", "arms"), ("pairs", "pairs"), ("friedman", "friedman"), ("judges", "judges")];
 
 pub mod draft;
 
@@ -832,6 +832,7 @@ impl ComparePage {
                 <ArmLegend comparison={c.clone()} />
                 <ArmsTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
                 <PairsTable comparison={c.clone()} selected={selected.clone().map(AttrValue::from)} on_select={on_select.clone()} />
+                { crate::web::components::compare::judges_card(&c.judges) }
                 <Section id="forest" title="Forest plot" conventions={conv.clone()}
                     intro={html! { <p class="intro">{ "One row per contrast: the difference a \u{2212} b and its interval; the grey line is no difference. Click a row for the items behind it." }</p> }}>
                     <div class="controls">
@@ -1135,7 +1136,8 @@ impl Component for ComparePage {
                     </Section>
                 }
                 if let Some(u) = unpaired {
-                    <UnpairedTable unpaired={u} />
+                    <UnpairedTable unpaired={u.clone()} />
+                    { crate::web::components::compare::judges_card(&u.judges) }
                 }
                 if let (Some(r), Some(c)) = (&self.result, &self.comparison) {
                     { self.view_results(ctx, r, c) }
