@@ -392,3 +392,48 @@ fn sweeps_are_cells_per_design_value() {
         [("1", 1, 2), ("2", 1, 1)]
     );
 }
+
+#[test]
+fn prose_flag_channel_is_counted_beside_the_answer_line() {
+    // reclaim-eval's MultiWOZ failure-mode rows (Table 10): `flagged` says the reply hedged in
+    // prose; the stored `bucket` says what the ANSWER line did. A reply can do both.
+    let rows = [
+        r#"{"dialogue_id": "d1", "policy": "lossy", "seed": 0, "bucket": "inherit", "flagged": true, "reply": "unverified. ANSWER: 19:15"}"#,
+        r#"{"dialogue_id": "d1", "policy": "lossy", "seed": 1, "bucket": "abstain", "flagged": true, "reply": "I cannot say."}"#,
+        r#"{"dialogue_id": "d2", "policy": "lossy", "seed": 0, "bucket": "novel", "flagged": false, "reply": "ANSWER: 10:00"}"#,
+        r#"{"dialogue_id": "d2", "policy": "lossy", "seed": 1, "bucket": "inherit", "flagged": true, "reply": "ANSWER: 19:15?"}"#,
+        r#"{"dialogue_id": "d3", "policy": "lossy", "seed": 0, "bucket": "abstain", "flagged": false, "reply": "No."}"#,
+        r#"{"dialogue_id": "d1", "policy": "blank", "seed": 0, "bucket": "abstain", "flagged": true, "reply": "No idea."}"#,
+        r#"{"dialogue_id": "d2", "policy": "blank", "seed": 0, "bucket": "novel", "flagged": true, "reply": "ANSWER: 11:00"}"#,
+        r#"{"dialogue_id": "d3", "policy": "blank", "seed": 0, "bucket": "abstain", "reply": "No."}"#,
+    ];
+    let file = InputFile::new("multiwoz_failmode_x.jsonl", rows.join("\n").into_bytes());
+    let read = read_trials(&file, None, None).unwrap();
+    let rep = analyze(&read.trials, &ReclaimSettings::default());
+    let cell = |p: &str| rep.cells.iter().find(|c| c.key.policy == p).unwrap();
+    // Counted by hand from the rows above: (with a flag, flagged, flagged and emitted).
+    let lossy = cell("lossy");
+    assert_eq!((lossy.flagged_known, lossy.flagged, lossy.flagged_emit), (5, 3, 2));
+    assert_eq!(lossy.emit, 3, "inherit, novel, inherit");
+    let blank = cell("blank");
+    assert_eq!((blank.flagged_known, blank.flagged, blank.flagged_emit), (2, 2, 1));
+    // In the cells table, and said as a finding: hedged in prose yet emitted on the answer line.
+    let t = memaudit::reclaim::reclaim_table(&rep, memaudit::reclaim::ReclaimTable::Cells);
+    let col = |name: &str| t.headers.iter().position(|h| h == name).unwrap();
+    let row = t.rows.iter().find(|r| r[col("policy")] == "lossy").unwrap();
+    assert_eq!(
+        (row[col("flagged_known")].as_str(), row[col("flagged")].as_str(), row[col("flagged_emit")].as_str()),
+        ("5", "3", "2")
+    );
+    let hs = memaudit::reclaim::headlines::headlines(&rep);
+    let h = hs.iter().find(|h| h.text.contains("flags uncertainty in prose")).expect("a prose-flag headline");
+    assert!(
+        h.text.starts_with(
+            "`lossy` flags uncertainty in prose in 3 of 5 trials yet emits a wrong value on the ANSWER line in 2"
+        ),
+        "{}",
+        h.text
+    );
+    let text = memaudit::reclaim::render_text(&rep);
+    assert!(text.contains("prose flag (`flagged`"), "{text}");
+}

@@ -178,6 +178,16 @@ pub struct Cell {
     /// The population of problems the cell holds (`P1`, …; the `populations` table lists them).
     #[serde(default)]
     pub population: String,
+    /// Trials whose row says whether the reply flagged its uncertainty in prose (`flagged`).
+    #[serde(default)]
+    pub flagged_known: usize,
+    /// Of them, replies that flag it (reclaim-eval's Table 10: Opus 90 of 90).
+    #[serde(default)]
+    pub flagged: usize,
+    /// Flagged replies that still emit a confident wrong value on the ANSWER line (the prose
+    /// hedge a parser never sees: Opus 44 of 90).
+    #[serde(default)]
+    pub flagged_emit: usize,
 }
 
 /// Δ = emit(lossy) − emit(blank) for one (model, task, g, arm).
@@ -481,6 +491,7 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
     let abstain = answered_known.iter().filter(|(_, sc)| sc.answered == Some(false)).count();
     let emits: Vec<&&(&Trial, Scored)> =
         answered_known.iter().filter(|(_, sc)| sc.answered == Some(true) && sc.correct == Some(false)).collect();
+    let flagged_emit = emits.iter().filter(|(t, _)| t.flagged == Some(true)).count();
     let mut attractor = 0usize;
     let mut stale_known = 0usize;
     let (mut emission_unknown, mut from_stored, mut stored_labels, mut label_disagrees) = (0, 0, 0, 0);
@@ -557,6 +568,9 @@ fn cell_of(data: &CellData, s: &ReclaimSettings) -> Cell {
         hedge_abstain: data.trials.iter().filter(|(_, sc)| sc.hedged).count(),
         abstain_fallback: data.trials.iter().filter(|(_, sc)| sc.fallback).count(),
         population: String::new(),
+        flagged_known: data.trials.iter().filter(|(t, _)| t.flagged.is_some()).count(),
+        flagged: data.trials.iter().filter(|(t, _)| t.flagged == Some(true)).count(),
+        flagged_emit,
     }
 }
 

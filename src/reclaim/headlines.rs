@@ -31,6 +31,23 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
             ReclaimTable::FailureModes,
         ));
     }
+    hs.extend(r.cells.iter().filter(|c| c.flagged_emit > 0).map(|c| {
+        Headline::finding(
+            format!(
+                "`{}` flags uncertainty in prose in {} of {} trials yet emits a wrong value on the ANSWER line in {}",
+                super::cells::cell_text(&c.key.policy, c.key.integrity, &c.design),
+                c.flagged,
+                c.flagged_known,
+                c.flagged_emit
+            ),
+            format!(
+                "{}: the hedge sits in the prose a parser ignores, the wrong value in the answer field (the file's `flagged`; {})",
+                super::cells::panel_text(&c.key.model, &c.key.task, &c.key.arm),
+                r.abstain_method
+            ),
+            ReclaimTable::Cells,
+        )
+    }));
     let rescored: usize = r.cells.iter().map(|c| c.rescored).sum();
     let disagree: usize = r.cells.iter().map(|c| c.rescore_disagrees).sum();
     if disagree > 0 {

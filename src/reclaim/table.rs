@@ -133,6 +133,9 @@ const CELLS: &[Column<Cell>] = &crate::columns![Cell;
     "from_stored_labels" => |c| c.from_stored_labels.to_string(),
     "stored_labels" => |c| c.stored_labels.to_string(),
     "label_disagrees" => |c| c.label_disagrees.to_string(),
+    "flagged_known" => |c| c.flagged_known.to_string(),
+    "flagged" => |c| c.flagged.to_string(),
+    "flagged_emit" => |c| c.flagged_emit.to_string(),
 ];
 
 /// A cell's sweep design values, `n=4 budget=300` (empty without any).
@@ -286,6 +289,7 @@ pub fn render_text(r: &ReclaimReport) -> String {
     let mut out = render_table(&cells);
     out.push_str(&format!("intervals: {}\n", r.interval_method));
     out.push_str(&format!("abstention: {}\n", r.abstain_method));
+    out.push_str(&flag_text(&r.cells));
     if !r.worse_than_empty.is_empty() {
         out.push_str("\nworse than empty: Δ = emit(lossy) − emit(blank)\n");
         for w in &r.worse_than_empty {
@@ -333,6 +337,25 @@ pub fn render_text(r: &ReclaimReport) -> String {
     out.push_str(&boundaries_text(&r.boundaries));
     for w in r.warnings.iter() {
         out.push_str(&format!("note: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
+    }
+    out
+}
+
+/// The prose channel beside the ANSWER line, per cell whose rows say (empty when none do).
+fn flag_text(cells: &[Cell]) -> String {
+    let flagged: Vec<&Cell> = cells.iter().filter(|c| c.flagged_known > 0).collect();
+    if flagged.is_empty() {
+        return String::new();
+    }
+    let mut out = "prose flag (`flagged`: the reply hedges in prose, whatever its ANSWER line says)\n".to_string();
+    for c in flagged {
+        out.push_str(&format!(
+            "  {}: {} of {} flagged, {} of them emit a wrong value on the ANSWER line\n",
+            super::cells::cell_text(&c.key.policy, c.key.integrity, &c.design),
+            c.flagged,
+            c.flagged_known,
+            c.flagged_emit
+        ));
     }
     out
 }

@@ -17,6 +17,7 @@
 //! | `options` | closed answer set (logic) |
 //! | `kind` (`task_kind`) | `number`, `word` (`text`) or `time` |
 //! | `attractor`, `bucket` | stored behaviour labels (`bucket` ∈ `true`/`recov`, `emit`, `abstain`/`abst`/`noans`, ...) |
+//! | `flagged` | the reply hedged in prose ("unverified"), whatever its ANSWER line says |
 //!
 //! reclaim-eval's files carry no truth or stale value: they come from the probe keys by `pid`
 //! (`correct`, `drift`, `options`, `kind`), and for deployed-memory rows (`memory_text`) of
@@ -72,6 +73,10 @@ pub struct Trial {
     pub kind: AnswerKind,
     pub attractor: Option<bool>,
     pub bucket: Option<String>,
+    /// The reply flags its uncertainty in prose (the file's `flagged`), a channel apart from
+    /// its ANSWER line.
+    #[serde(default)]
+    pub flagged: Option<bool>,
     /// The carried memory note (deployed-memory rows).
     #[serde(default)]
     pub memory_text: Option<String>,
@@ -259,6 +264,7 @@ pub const READ_COLUMNS: &[&str] = &[
     "task_kind",
     "attractor",
     "bucket",
+    "flagged",
     "memory_text",
     "src_nums",
     "all_kept",
@@ -429,6 +435,7 @@ pub fn read_trials(file: &InputFile, keys: Option<&ProbeKeys>, item: Option<&str
             kind,
             attractor: r.flag(&["attractor"])?,
             bucket: r.text(&["bucket"])?,
+            flagged: r.flag(&["flagged"])?,
             memory_text: r.text(&["memory_text"])?,
             src_nums: r.strings(&["src_nums"])?,
             all_kept: r.flag(&["all_kept"])?,

@@ -261,7 +261,9 @@ fn look(col: &str) -> Look {
         | "flag_n" | "memories" | "with_invented" | "max_invented" | "chains" | "problems" | "answered_known"
         | "abstain" | "emit" | "attractor" | "rescored" | "rescore_disagrees" | "hedge_abstain"
         | "abstain_fallback" | "emission_unknown" | "from_stored_labels" | "stored_labels" | "label_disagrees"
-        | "n_lossy" | "n_blank" | "pairs" | "n_a" | "n_b" => Look::named(col, Kind::Int),
+        | "n_lossy" | "n_blank" | "pairs" | "n_a" | "n_b" | "flagged_known" | "flagged" | "flagged_emit" => {
+            Look::named(col, Kind::Int)
+        }
         "delta" => Look::new("\u{0394}", Kind::Signed),
         "rule_of_three_low" | "rule_of_three_high" => {
             Look::named(col, Kind::Num).titled("rule of three: all 0 or all 1")
