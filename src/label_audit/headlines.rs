@@ -21,20 +21,29 @@ pub fn band(kappa: f64) -> &'static str {
 
 /// The headlines of a labels report (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
+    // A wide file without an item column: its rows are the items, said first.
+    let by_line = r.readings.iter().filter(|x| x.items_by_line).map(|x| {
+        Headline::context(
+            format!("No item column in {}: each of its {} rows is one item, named by its line", x.file, x.records),
+            format!(
+                "items `{}:2`, `{}:3`, …; raters {} (give {} to name the items by a column)",
+                x.file,
+                x.file,
+                x.rater_columns.join(", "),
+                crate::fields::mention("item")
+            ),
+            LabelsTable::Items,
+        )
+    });
+    let mut hs: Vec<Headline> = by_line.collect();
     // Raters on different items: each pair's kappa is on the items both labelled (as stated).
-    let mut hs: Vec<Headline> = r
-        .populations
-        .mismatches
-        .iter()
-        .take(3)
-        .map(|m| {
-            Headline::finding(
-                "Raters labelled different items: each pair's kappa is on the items both labelled, Fleiss' on the items all labelled",
-                m.describe("items"),
-                LabelsTable::Populations,
-            )
-        })
-        .collect();
+    hs.extend(r.populations.mismatches.iter().take(3).map(|m| {
+        Headline::finding(
+            "Raters labelled different items: each pair's kappa is on the items both labelled, Fleiss' on the items all labelled",
+            m.describe("items"),
+            LabelsTable::Populations,
+        )
+    }));
     // A rater column of the same name in several wide files is read as one rater: said, since
     // one-file-per-rater releases often name every rater's column alike.
     for (rater, files) in shared_rater_columns(r) {

@@ -55,6 +55,16 @@ pub struct Reading {
     pub group: Option<String>,
     pub stratum: Option<String>,
     pub records: usize,
+    /// A wide file without an item column: each row is one item, named `FILE:LINE`.
+    #[serde(default)]
+    pub items_by_line: bool,
+}
+
+impl Reading {
+    /// The item column(s) in words: `id`, `run_label+query_index`, or each row's line.
+    pub fn item_text(&self) -> String {
+        if self.items_by_line { "each row (by its line)".into() } else { self.item.join("+") }
+    }
 }
 
 /// What reading left out or kept aside, counted.
@@ -250,19 +260,6 @@ impl LabelSet {
         let rows = rows(file)?;
         let name = file.name.as_str();
         let h = &rows.headers;
-        let item_cols: Vec<usize> = if o.item.is_empty() {
-            match find(h, None, ITEM_COLUMNS) {
-                Some(i) => vec![i],
-                None => match (find(h, Some("run_label"), &[]), find(h, Some("query_index"), &[])) {
-                    (Some(a), Some(b)) => vec![a, b],
-                    _ => return Err(column_error(name, "item", &mention("item"), h)),
-                },
-            }
-        } else {
-            o.item.iter().map(|c| stated_column(name, h, c, &mention("item"))).collect::<Result<_>>()?
-        };
-        let group = o.group.map(|g| stated_column(name, h, g, &mention("group"))).transpose()?;
-        let stratum = o.stratum.map(|s| stated_column(name, h, s, &mention("stratum"))).transpose()?;
         let rater_col = match o.rater {
             Some(r) => Some(stated_column(name, h, r, &mention("rater"))?),
             None => find(h, None, RATER_COLUMNS),
@@ -276,6 +273,29 @@ impl LabelSet {
             Layout::Auto => Layout::Wide,
             l => l,
         };
+        // A wide file without an item column: each row is one item, named by its line (said
+        // in the reading and a headline) — when the layout is stated wide, or no column is
+        // named like a rater's or a label's (`who,label` is a long file missing its rater
+        // column). A long file needs the column: its rows are labels.
+        let wide_by_rows = o.layout == Layout::Wide || (rater_col.is_none() && label_col.is_none());
+        let mut items_by_line = false;
+        let item_cols: Vec<usize> = if o.item.is_empty() {
+            match find(h, None, ITEM_COLUMNS) {
+                Some(i) => vec![i],
+                None => match (find(h, Some("run_label"), &[]), find(h, Some("query_index"), &[])) {
+                    (Some(a), Some(b)) => vec![a, b],
+                    _ if layout == Layout::Wide && wide_by_rows => {
+                        items_by_line = true;
+                        Vec::new()
+                    }
+                    _ => return Err(column_error(name, "item", &mention("item"), h)),
+                },
+            }
+        } else {
+            o.item.iter().map(|c| stated_column(name, h, c, &mention("item"))).collect::<Result<_>>()?
+        };
+        let group = o.group.map(|g| stated_column(name, h, g, &mention("group"))).transpose()?;
+        let stratum = o.stratum.map(|s| stated_column(name, h, s, &mention("stratum"))).transpose()?;
         let used: Vec<usize> = item_cols.iter().copied().chain(group).chain(stratum).collect();
         let wide_cols: Vec<usize> = match layout {
             Layout::Wide if !o.raters.is_empty() => {
@@ -319,6 +339,7 @@ impl LabelSet {
             group: group.map(|i| h[i].clone()),
             stratum: stratum.map(|i| h[i].clone()),
             records: rows.records.len(),
+            items_by_line,
         });
         let mut index: HashMap<String, usize> =
             self.items.iter().enumerate().map(|(i, it)| (it.id.clone(), i)).collect();
@@ -334,7 +355,7 @@ impl LabelSet {
                     "the item id is empty: every row needs one",
                 )));
             }
-            let id = parts.join("/");
+            let id = if items_by_line { format!("{name}:{line}") } else { parts.join("/") };
             let g = group.map(|i| rec[i].clone()).filter(|s| !s.is_empty());
             let st_text = stratum.map(|i| rec[i].clone()).filter(|s| !is_missing(s));
             let st = match &st_text {

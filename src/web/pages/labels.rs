@@ -150,7 +150,7 @@ impl Tool for Labels {
                     <p class="intro" id="labels-problems" data-missing={p.missing.count.to_string()} data-invalid={p.invalid.count.to_string()}
                         data-repeats={p.repeats.count.to_string()} data-conflicts={p.conflicts.count.to_string()}>
                         { format!("Columns: {}. {} missing labels, {} outside the classes, {} repeats ({} conflicting), {} items with inconsistent group or stratum.",
-                            r.readings.iter().map(|x| format!("{}: {} item {}{}", x.file, x.layout, x.item.join("+"),
+                            r.readings.iter().map(|x| format!("{}: {} item {}{}", x.file, x.layout, x.item_text(),
                                 match (&x.rater, &x.label) {
                                     (Some(a), Some(l)) => format!(", rater {a}, label {l}"),
                                     _ => format!(", raters {}", x.rater_columns.join(", ")),
