@@ -49,58 +49,37 @@ pub fn render_text(r: &LabelsReport) -> String {
         "Read: {} missing labels, {} invalid, {} repeats ({} conflicting), {} items with inconsistent group/stratum\n\n",
         p.missing.count, p.invalid.count, p.repeats.count, p.conflicts.count, p.inconsistent.count
     ));
-    out.push_str(&format!(
-        "{:<16} {:<10} {:>6} {:>8} {:<18} {:>10} {:>10} {:>6}\n",
-        "group", "scale", "items", "fleiss", "interval", "mean agree", "unanimous", "ties"
-    ));
-    for o in &r.overall {
-        out.push_str(&format!(
-            "{:<16} {:<10} {:>6} {:>8} {:<18} {:>10} {:>10} {:>6}\n",
-            o.group,
-            o.scale,
-            o.complete_items,
-            f3(o.fleiss_kappa),
-            ci(o.low, o.high),
-            f3(o.mean_pair_agreement),
-            o.unanimous,
-            o.ties
-        ));
-    }
+    out.push_str(&crate::text_table!(&r.overall, |o| {
+        "group" => o.group.clone(),
+        "scale" => o.scale.clone(),
+        "items" => o.complete_items.to_string(),
+        "fleiss" => f3(o.fleiss_kappa),
+        "interval" => ci(o.low, o.high),
+        "mean agree" => f3(o.mean_pair_agreement),
+        "unanimous" => o.unanimous.to_string(),
+        "ties" => o.ties.to_string(),
+    }));
     out.push('\n');
-    out.push_str(&format!(
-        "{:<16} {:<10} {:<36} {:>6} {:>8} {:>8} {:<18}\n",
-        "group", "scale", "pair", "n", "agree", "kappa", "interval"
-    ));
-    for q in &r.pairs {
-        out.push_str(&format!(
-            "{:<16} {:<10} {:<36} {:>6} {:>8} {:>8} {:<18}\n",
-            q.group,
-            q.scale,
-            format!("{} ~ {}", q.rater_a, q.rater_b),
-            q.n,
-            f3(q.percent_agreement),
-            f3(q.kappa),
-            ci(q.low, q.high)
-        ));
-    }
+    out.push_str(&crate::text_table!(&r.pairs, |q| {
+        "group" => q.group.clone(),
+        "scale" => q.scale.clone(),
+        "pair" => format!("{} ~ {}", q.rater_a, q.rater_b),
+        "n" => q.n.to_string(),
+        "agree" => f3(q.percent_agreement),
+        "kappa" => f3(q.kappa),
+        "interval" => ci(q.low, q.high),
+    }));
     out.push('\n');
-    out.push_str(&format!(
-        "{:<16} {:<10} {:<24} {:<20} {:>6} {:>6} {:>7} {:<18}\n",
-        "group", "scale", "rater", "label", "count", "n", "share", "Wilson"
-    ));
-    for d in &r.distribution {
-        out.push_str(&format!(
-            "{:<16} {:<10} {:<24} {:<20} {:>6} {:>6} {:>7} {:<18}\n",
-            d.group,
-            d.scale,
-            d.rater,
-            d.label,
-            d.count,
-            d.n,
-            f3(d.share),
-            ci(d.low, d.high)
-        ));
-    }
+    out.push_str(&crate::text_table!(&r.distribution, |d| {
+        "group" => d.group.clone(),
+        "scale" => d.scale.clone(),
+        "rater" => d.rater.clone(),
+        "label" => d.label.clone(),
+        "count" => d.count.to_string(),
+        "n" => d.n.to_string(),
+        "share" => f3(d.share),
+        "Wilson" => ci(d.low, d.high),
+    }));
     if let Some(sm) = &r.sample {
         out.push_str(&format!(
             "\nSample: {} per bucket of `{}` ({}, seed {}); {} items in no bucket\n",
