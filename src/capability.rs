@@ -131,9 +131,10 @@ impl FileSummary {
 }
 
 /// Runs `work` while the SHA-256 of every file is computed: on a second thread natively (a
-/// 250 MB run takes 0.15 s to hash), one after the other in the browser (no threads).
-/// A streamed file is read a second time to be hashed, unless it was hashed while read
-/// ([`InputFile::hashed_while_read`]: the browser's worker).
+/// 250 MB run takes 0.15 s to hash), one after the other in the browser (no threads). A file
+/// hashed while read ([`InputFile::hashed_while_read`]: the CLI's streamed files, the browser's
+/// worker) takes its digest from `work`'s own reading, asked after it; it is read a second time
+/// only when `work` did not read it to the end.
 pub fn fingerprints_while<R>(
     files: &[&RoleFile],
     work: impl FnOnce() -> R,
@@ -141,11 +142,21 @@ pub fn fingerprints_while<R>(
     let hash_all = || files.iter().map(|f| f.file.sha256()).collect::<std::result::Result<Vec<_>, _>>();
     #[cfg(not(target_arch = "wasm32"))]
     {
+        let aside: Vec<usize> = (0..files.len()).filter(|&i| !files[i].file.hashes_while_read()).collect();
+        if aside.is_empty() {
+            let out = work();
+            return (out, hash_all());
+        }
         std::thread::scope(|s| {
-            let hashes = s.spawn(hash_all);
+            // The files not hashed while read are hashed beside the work; the others after it.
+            let beside = s.spawn(|| aside.iter().map(|&i| (i, files[i].file.sha256())).collect::<Vec<_>>());
             let out = work();
             // A panic while hashing is a bug; hash again here rather than lose the result.
-            let hashes = hashes.join().unwrap_or_else(|_| hash_all());
+            let mut done: Vec<Option<std::result::Result<String, IngestError>>> = vec![None; files.len()];
+            for (i, h) in beside.join().unwrap_or_default() {
+                done[i] = Some(h);
+            }
+            let hashes = files.iter().zip(done).map(|(f, h)| h.unwrap_or_else(|| f.file.sha256())).collect();
             (out, hashes)
         })
     }
@@ -813,4 +824,42 @@ impl<C: Capability> Session<C> {
 /// The error of a question that needs loaded inputs when there are none.
 pub fn nothing_loaded() -> Error {
     Error::Empty("no data loaded yet: drop files or try the demo first".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{ChunkedSource, share};
+
+    /// Files hashed while read take their digest from the work's own reading, the others are
+    /// hashed beside it; every digest is the file's, in the files' order, and a file the work
+    /// does not read to its end is read again to be hashed.
+    #[test]
+    fn fingerprints_come_from_the_reading_or_beside_it_in_order() {
+        let bytes = |n: usize| (0..n).map(|i| (i % 251) as u8).collect::<Vec<u8>>();
+        let role = |file: InputFile| RoleFile { file, role: FileRole::Runs, detected: FileRole::Runs };
+        let (a, b, c) = (bytes(300_000), bytes(1000), bytes(200_000));
+        let want: Vec<String> = [&a, &b, &c].iter().map(|x| crate::ingest::digest::sha256_hex(x)).collect();
+        let streamed = |x: &Vec<u8>| {
+            let source = ChunkedSource::new(x.clone(), 4096);
+            let opened = source.opened();
+            (InputFile::streamed("s", share(source)).hashed_while_read(), opened)
+        };
+        let (fa, opened_a) = streamed(&a);
+        let (fc, opened_c) = streamed(&c);
+        let files = [role(fa), role(InputFile::new("held", b.clone())), role(fc)];
+        let refs: Vec<&RoleFile> = files.iter().collect();
+        let (read, hashes) = fingerprints_while(&refs, || {
+            // The first file read to its end, the third only in part.
+            let mut all = Vec::new();
+            files[0].file.reader().unwrap().0.read_to_end(&mut all).unwrap();
+            let mut part = [0u8; 10];
+            files[2].file.reader().unwrap().0.read_exact(&mut part).unwrap();
+            all.len()
+        });
+        assert_eq!(read, a.len());
+        assert_eq!(hashes.unwrap(), want);
+        let load = |o: &std::sync::Arc<std::sync::atomic::AtomicUsize>| o.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!((load(&opened_a), load(&opened_c)), (1, 2), "read once; read again to be hashed");
+    }
 }

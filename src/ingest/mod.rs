@@ -47,7 +47,36 @@ pub struct InputFile {
     sha256: Option<String>,
     /// Where a streamed file's SHA-256 is left by the first reader that reads it to its end,
     /// when it is hashed while read (see [`InputFile::hashed_while_read`]); shared by its copies.
-    read_digest: Option<std::sync::Arc<std::sync::OnceLock<String>>>,
+    read_digest: Option<std::sync::Arc<ReadDigest>>,
+}
+
+/// The SHA-256 of a streamed file as its readers read it ([`InputFile::hashed_while_read`]).
+#[derive(Default)]
+struct ReadDigest {
+    /// Left by the first reader that reads the file to its end.
+    hex: std::sync::OnceLock<String>,
+    /// Natively, the helper threads hashing what the readers read, each with whether its reader
+    /// reached the end (then joining it gives `hex` at once; otherwise it is not waited for).
+    #[cfg(not(target_arch = "wasm32"))]
+    helpers: std::sync::Mutex<Vec<(std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>)>>,
+}
+
+impl ReadDigest {
+    /// The digest, once a reader read the file to its end (natively after its helper is done).
+    fn get(&self) -> Option<String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use std::sync::atomic::Ordering;
+            let mut helpers = self.helpers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (ended, running): (Vec<_>, Vec<_>) = helpers.drain(..).partition(|(e, _)| e.load(Ordering::Acquire));
+            *helpers = running;
+            drop(helpers);
+            for (_, h) in ended {
+                let _ = h.join();
+            }
+        }
+        self.hex.get().cloned()
+    }
 }
 
 impl std::fmt::Debug for InputFile {
@@ -296,14 +325,20 @@ impl InputFile {
     }
 
     /// The same streamed file, hashed by the first of its readers that reads it to its end, so
-    /// that [`InputFile::sha256`] need not read it again: for the viewer's worker, which has no
-    /// second thread to hash on while it reads (natively [`crate::capability::fingerprints_while`]
-    /// hashes on one) and reads a browser `File` again only by copying it again.
+    /// that [`InputFile::sha256`] need not read it again: the CLI's streamed files (natively on
+    /// a helper thread fed what the reader reads, so the file is read once and the reading does
+    /// not wait) and the viewer's worker (in line: it reads a browser `File` again only by
+    /// copying it again).
     pub fn hashed_while_read(mut self) -> Self {
         if matches!(self.content, Content::Source(_)) {
-            self.read_digest = Some(std::sync::Arc::default());
+            self.read_digest = Some(std::sync::Arc::new(ReadDigest::default()));
         }
         self
+    }
+
+    /// Whether its SHA-256 is computed from the bytes its readers read ([`Self::hashed_while_read`]).
+    pub fn hashes_while_read(&self) -> bool {
+        self.read_digest.is_some()
     }
 
     /// The same file with its SHA-256 (lower-case hex) already computed by the caller from the
@@ -464,9 +499,7 @@ impl InputFile {
             Content::Source(s) => {
                 let raw = s.open().map_err(|e| self.read_error(e))?;
                 match &self.read_digest {
-                    Some(out) if out.get().is_none() => {
-                        Box::new(Hashing { inner: raw, hasher: Some(sha2::Digest::new()), out })
-                    }
+                    Some(out) if out.hex.get().is_none() => Box::new(Hashing::new(raw, out)),
                     _ => raw,
                 }
             }
@@ -485,8 +518,8 @@ impl InputFile {
     /// SHA-256 of its bytes as stored (lower-case hex), streamed for a streamed file.
     pub fn sha256(&self) -> Result<String, IngestError> {
         use sha2::Digest;
-        if let Some(hex) = self.sha256.as_ref().or_else(|| self.read_digest.as_ref().and_then(|d| d.get())) {
-            return Ok(hex.clone());
+        if let Some(hex) = self.sha256.clone().or_else(|| self.read_digest.as_ref().and_then(|d| d.get())) {
+            return Ok(hex);
         }
         match &self.content {
             Content::Held(b) => Ok(digest::sha256_hex(b)),
@@ -528,24 +561,85 @@ impl<R: Read> Read for Counted<'_, R> {
 
 /// Hashes the bytes read from a stream; at its end, leaves their SHA-256 in `out` (see
 /// [`InputFile::hashed_while_read`]). A reader dropped before the end leaves nothing.
+/// Natively the bytes are hashed on a helper thread, fed copies of what is read through a
+/// bounded channel (at most [`HASH_QUEUE`] buffers wait), so the reading does not wait for the
+/// hash and the file is read once; in the browser's worker, in line.
 struct Hashing<'a, R> {
     inner: R,
+    #[cfg(not(target_arch = "wasm32"))]
+    feed: Option<(std::sync::mpsc::SyncSender<Vec<u8>>, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
+    /// Buffers the helper has hashed, back for reuse (so the copies allocate once).
+    #[cfg(not(target_arch = "wasm32"))]
+    spare: Option<std::sync::mpsc::Receiver<Vec<u8>>>,
+    #[cfg(target_arch = "wasm32")]
     hasher: Option<sha2::Sha256>,
-    out: &'a std::sync::OnceLock<String>,
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    out: &'a ReadDigest,
+}
+
+/// Buffers read but not yet hashed, at most (64 KiB each).
+#[cfg(not(target_arch = "wasm32"))]
+const HASH_QUEUE: usize = 64;
+
+impl<'a, R> Hashing<'a, R> {
+    fn new(inner: R, out: &'a std::sync::Arc<ReadDigest>) -> Self {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use sha2::Digest;
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(HASH_QUEUE);
+            let (back, spare) = std::sync::mpsc::channel::<Vec<u8>>();
+            let ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let (digest, done) = (std::sync::Arc::clone(out), std::sync::Arc::clone(&ended));
+            let helper = std::thread::spawn(move || {
+                let mut hasher = sha2::Sha256::new();
+                // An empty buffer marks the end; a closed channel without it, a reader dropped early.
+                while let Ok(chunk) = rx.recv() {
+                    if chunk.is_empty() {
+                        let _ = digest.hex.set(digest::lower_hex(&hasher.finalize()));
+                        return;
+                    }
+                    hasher.update(&chunk);
+                    let _ = back.send(chunk);
+                }
+            });
+            out.helpers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((done, helper));
+            Hashing { inner, feed: Some((tx, ended)), spare: Some(spare), out }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            Hashing { inner, hasher: Some(sha2::Digest::new()), out }
+        }
+    }
 }
 
 impl<R: Read> Read for Hashing<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        use sha2::Digest;
         let n = self.inner.read(buf)?;
-        if n > 0 {
-            if let Some(h) = self.hasher.as_mut() {
-                h.update(&buf[..n]);
+        let end = n == 0 && !buf.is_empty();
+        #[cfg(not(target_arch = "wasm32"))]
+        if n > 0 || end {
+            if let Some((tx, _)) = &self.feed {
+                let mut copy = self.spare.as_ref().and_then(|s| s.try_recv().ok()).unwrap_or_default();
+                copy.clear();
+                copy.extend_from_slice(&buf[..n]);
+                if tx.send(copy).is_err() {
+                    self.feed = None;
+                }
             }
-        } else if !buf.is_empty()
-            && let Some(h) = self.hasher.take()
+            if end && let Some((_, ended)) = self.feed.take() {
+                ended.store(true, std::sync::atomic::Ordering::Release);
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
         {
-            let _ = self.out.set(digest::lower_hex(&h.finalize()));
+            use sha2::Digest;
+            if n > 0 {
+                if let Some(h) = self.hasher.as_mut() {
+                    h.update(&buf[..n]);
+                }
+            } else if end && let Some(h) = self.hasher.take() {
+                let _ = self.out.hex.set(digest::lower_hex(&h.finalize()));
+            }
         }
         Ok(n)
     }

@@ -106,7 +106,8 @@ pub(crate) fn open_path(p: &Path, stream: bool) -> Result<InputFile, Failure> {
     if stream && meta.is_file() {
         std::fs::File::open(p).map_err(|e| io_failure(p, e))?;
         let source = memaudit::ingest::PathSource { path: p.to_path_buf(), len };
-        return Ok(InputFile::streamed(name, memaudit::ingest::share(source)).with_limits(limits));
+        // Its SHA-256 comes from the bytes its reader reads (one pass over the file, not two).
+        return Ok(InputFile::streamed(name, memaudit::ingest::share(source)).with_limits(limits).hashed_while_read());
     }
     let bytes = if meta.is_file() {
         std::fs::read(p).map_err(|e| io_failure(p, e))?
