@@ -5,8 +5,10 @@
 //! Over the items whose every verdict is present (the others are counted, not guessed):
 //! - Fleiss' κ (Fleiss 1971) with two categories and m judgments per item:
 //!   P_i = (Σ_c n_ic² − m)/(m(m − 1)), P̄ = mean P_i, p_c = Σ_i n_ic/(N m), P̄_e = Σ_c p_c²,
-//!   κ = (P̄ − P̄_e)/(1 − P̄_e) ([`crate::stats::agreement::fleiss_kappa`]);
-//! - its percentile bootstrap interval over items (the comparison's resamples and seed);
+//!   κ = (P̄ − P̄_e)/(1 − P̄_e) (as [`crate::stats::agreement::fleiss_kappa`]), computed from the
+//!   shares of items by their number of 1s, on which P_i and p_c depend alone;
+//! - its percentile bootstrap interval over items (the comparison's resamples and seed, drawn by
+//!   its resampler: linear in items × resamples, threaded);
 //! - the share of unanimous items, and each judgment's share of 1s.
 //!
 //! Reference: statsmodels' `fleiss_kappa` on the same counts and NumPy shares
@@ -19,10 +21,8 @@ use super::table::CompareTable;
 use crate::headline::Headline;
 use crate::outcomes::judgments::JudgePanel;
 use crate::report::{Column, num, render_columns};
-use crate::stats::agreement::fleiss_kappa_weighted;
 use crate::stats::bca::percentile_interval;
-use crate::stats::bootstrap::Scheme;
-use crate::stats::resample::bootstrap_counts;
+use crate::stats::bootstrap::{Resampler, Scheme};
 
 /// How often one system's judgments agree, item by item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -57,18 +57,54 @@ pub fn judges_agreement(panels: &[JudgePanel], settings: &CompareSettings) -> Ve
     panels.iter().map(|p| agreement(p, settings)).collect()
 }
 
+/// Fleiss' κ of two categories from the shares of items by how many of the m judgments say 1
+/// (`shares[k]`: the share of items with k ones): P_i depends only on k, so
+/// P̄ = Σ_k shares[k]·(k² + (m − k)² − m)/(m(m − 1)), p₁ = Σ_k shares[k]·k/m,
+/// P̄_e = p₁² + (1 − p₁)². `None` when P̄_e = 1 (every verdict the same) or m < 2.
+fn kappa_of_shares(shares: &[f64]) -> Option<(f64, f64, f64)> {
+    let m = shares.len().checked_sub(1).filter(|&m| m >= 2)? as f64;
+    let p_bar: f64 = shares
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let k = k as f64;
+            s * (k * k + (m - k) * (m - k) - m) / (m * (m - 1.0))
+        })
+        .sum();
+    let p1: f64 = shares.iter().enumerate().map(|(k, s)| s * k as f64 / m).sum();
+    let p_e = p1 * p1 + (1.0 - p1) * (1.0 - p1);
+    ((1.0 - p_e).abs() >= 1e-15).then(|| ((p_bar - p_e) / (1.0 - p_e), p_bar, p_e))
+}
+
+/// The most resampled items (items × resamples) κ's interval may draw: about 7 s on a 2-core
+/// machine. Past it the interval is left out and `interval` says what to lower.
+pub const MAX_JUDGES_WORK: u64 = 500_000_000;
+
 fn agreement(p: &JudgePanel, settings: &CompareSettings) -> JudgeAgreement {
     let n = p.counts.len();
-    let counts: Vec<Vec<f64>> = p.counts.iter().map(|c| vec![f64::from(c[0]), f64::from(c[1])]).collect();
-    let whole = fleiss_kappa_weighted(&counts, None);
+    let work = (n as u64).saturating_mul(settings.bootstrap as u64);
+    let m = p.judgments.len();
+    // One 0/1 vector per k = 0..=m (item has k ones): κ of a resample is a function of their
+    // means, drawn together on the same resampled items by the comparison's resampler (the
+    // threaded, cached path: items × resamples draws, not a pass over every item per resample).
+    let classes: Vec<Vec<f64>> =
+        (0..=m).map(|k| p.counts.iter().map(|c| if c[1] as usize == k { 1.0 } else { 0.0 }).collect()).collect();
+    let shares: Vec<f64> =
+        classes.iter().map(|v| if n == 0 { 0.0 } else { v.iter().sum::<f64>() / n as f64 }).collect();
+    let whole = if n == 0 { None } else { kappa_of_shares(&shares) };
     let (kappa_low, kappa_high) = match whole {
-        Some(_) => {
-            let reps = bootstrap_counts(n, &Scheme::Iid, settings.bootstrap, settings.seed, |w| {
-                fleiss_kappa_weighted(&counts, Some(w)).map(|k| k.kappa)
-            });
-            percentile_interval(&reps.values, 1.0 - settings.alpha).map_or((None, None), |(l, h)| (Some(l), Some(h)))
+        Some(_) if work <= MAX_JUDGES_WORK => {
+            let refs: Vec<&[f64]> = classes.iter().map(Vec::as_slice).collect();
+            let means = Resampler::new(settings.bootstrap, settings.seed).means_under(&refs, &Scheme::Iid);
+            let reps: Vec<f64> = (0..means.first().map_or(0, Vec::len))
+                .filter_map(|r| {
+                    let s: Vec<f64> = means.iter().map(|arm| arm[r]).collect();
+                    kappa_of_shares(&s).map(|k| k.0)
+                })
+                .collect();
+            percentile_interval(&reps, 1.0 - settings.alpha).map_or((None, None), |(l, h)| (Some(l), Some(h)))
         }
-        None => (None, None),
+        _ => (None, None),
     };
     let unanimous = p.counts.iter().filter(|c| c[0] == 0 || c[1] == 0).count();
     let share = |x: usize| (n > 0).then(|| x as f64 / n as f64);
@@ -79,12 +115,22 @@ fn agreement(p: &JudgePanel, settings: &CompareSettings) -> JudgeAgreement {
         incomplete: p.incomplete,
         unanimous,
         unanimous_share: share(unanimous),
-        kappa: whole.as_ref().map(|k| k.kappa),
+        kappa: whole.map(|k| k.0),
         kappa_low,
         kappa_high,
-        interval: interval_text(settings),
-        observed: whole.as_ref().map(|k| k.p_o),
-        expected: whole.as_ref().map(|k| k.p_e),
+        interval: if whole.is_some() && work > MAX_JUDGES_WORK {
+            // Report text, shown by the CLI and the page alike: the setting in plain words.
+            format!(
+                "no interval: {n} items × {} resamples is more than the {MAX_JUDGES_WORK} resampled items taken \
+                 here; lower the resamples (bootstrap) to {} or fewer",
+                settings.bootstrap,
+                MAX_JUDGES_WORK / n.max(1) as u64
+            )
+        } else {
+            interval_text(settings)
+        },
+        observed: whole.map(|k| k.1),
+        expected: whole.map(|k| k.2),
         shares: p.positives.iter().map(|&x| share(x).unwrap_or(0.0)).collect(),
     }
 }
@@ -179,4 +225,54 @@ pub fn judges_headlines(judges: &[JudgeAgreement]) -> Vec<Headline> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// κ from the shares of items by their number of 1s is Fleiss' κ of the counts (checked
+    /// against statsmodels in `stats::agreement` and `tests/reference/judges`).
+    #[test]
+    fn kappa_from_shares_is_fleiss_kappa_of_the_counts() {
+        for m in 2..6u32 {
+            let counts: Vec<[u32; 2]> = (0..97u32)
+                .map(|i| {
+                    let ones = (i * 7 + i / 3) % (m + 1);
+                    [m - ones, ones]
+                })
+                .collect();
+            let rows: Vec<Vec<f64>> = counts.iter().map(|c| vec![f64::from(c[0]), f64::from(c[1])]).collect();
+            let want = crate::stats::agreement::fleiss_kappa(&rows).unwrap();
+            let mut shares = vec![0.0; m as usize + 1];
+            for c in &counts {
+                shares[c[1] as usize] += 1.0 / counts.len() as f64;
+            }
+            let (k, p_o, p_e) = kappa_of_shares(&shares).unwrap();
+            assert!((k - want.kappa).abs() < 1e-12 && (p_o - want.p_o).abs() < 1e-12 && (p_e - want.p_e).abs() < 1e-12);
+        }
+        // Every verdict the same: no chance agreement to correct.
+        assert_eq!(kappa_of_shares(&[0.0, 0.0, 1.0]), None);
+    }
+
+    /// Past the work budget κ is given without its interval, and `interval` says what to lower.
+    #[test]
+    fn past_the_budget_the_interval_is_left_out_and_said() {
+        let n = 60_000usize;
+        let panel = JudgePanel {
+            arm: "a".into(),
+            judgments: vec!["judgment_1".into(), "judgment_2".into()],
+            counts: (0..n).map(|i| if i % 3 == 0 { [1, 1] } else { [0, 2] }).collect(),
+            positives: vec![0, 0],
+            incomplete: 0,
+        };
+        let settings = CompareSettings { bootstrap: 10_000, ..CompareSettings::default() };
+        let j = &judges_agreement(std::slice::from_ref(&panel), &settings)[0];
+        assert!(j.kappa.is_some() && j.kappa_low.is_none() && j.kappa_high.is_none());
+        assert!(j.interval.starts_with("no interval: 60000 items × 10000 resamples"), "{}", j.interval);
+        assert!(j.interval.ends_with("to 8333 or fewer"), "{}", j.interval);
+        let settings = CompareSettings { bootstrap: 200, ..CompareSettings::default() };
+        let j = &judges_agreement(&[panel], &settings)[0];
+        assert!(j.kappa_low.is_some() && j.interval.contains("200 resamples"));
+    }
 }

@@ -17,12 +17,22 @@
 //! dot product in index order; count vectors are cached per n, because most comparisons of a
 //! rescoring share a population size and this makes the 100+ intervals of an audit cheap.
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use super::quantile::quantile_unsorted;
 use crate::error::{Error, Result};
+
+/// An index drawn uniformly from `0..n` (n > 0), exactly as `rng.random_range(0..n)` draws it:
+/// the same `SampleRange::sample_single`, kept in line in the resampling loops.
+/// `random_range` carries `#[track_caller]` and no `#[inline]`, and a build left it out of line
+/// (a fifth of a one-arm summary's time, BENCHMARKS.md "The index draw kept in line").
+#[inline(always)]
+pub(crate) fn draw_index(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    use rand::distr::uniform::SampleRange;
+    (0..n).sample_single(rng).unwrap_or(0)
+}
 
 /// Most resamples any interval of any capability draws (time and memory stay bounded, also in
 /// the browser).
@@ -245,13 +255,13 @@ impl Resampler {
         let draw = |rng: &mut ChaCha8Rng, row: &mut dyn FnMut(usize)| match scheme {
             Scheme::Iid | Scheme::Cluster(_) => {
                 for _ in 0..units {
-                    row(rng.random_range(0..units));
+                    row(draw_index(rng, units));
                 }
             }
             Scheme::Stratified(_) => {
                 for members in &strata {
                     for _ in 0..members.len() {
-                        row(members[rng.random_range(0..members.len())]);
+                        row(members[draw_index(rng, members.len())]);
                     }
                 }
             }
@@ -709,7 +719,7 @@ mod tests {
                 row.fill(0);
                 for members in &strata {
                     for _ in 0..members.len() {
-                        row[members[rng.random_range(0..members.len())]] += 1;
+                        row[members[rand::RngExt::random_range(&mut rng, 0..members.len())]] += 1;
                     }
                 }
                 let denom = sizes.as_ref().map_or(n as f64, |sz| weighted_sum(&row, sz));

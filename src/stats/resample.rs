@@ -10,11 +10,11 @@
 //! items as it holds. So the mean as a statistic reproduces `Resampler::means_under`
 //! (tested), and a query-clustered interval of ρ resamples whole queries.
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
-use super::bootstrap::Scheme;
+use super::bootstrap::{Scheme, draw_index};
 
 /// The replicates of a statistic; resamples where it is undefined (e.g. a constant variable
 /// for a correlation) are counted, not replaced.
@@ -50,7 +50,7 @@ pub fn bootstrap_counts(
             for _ in 0..resamples {
                 counts.iter_mut().for_each(|c| *c = 0);
                 for _ in 0..n {
-                    counts[rng.random_range(0..n)] += 1;
+                    counts[draw_index(&mut rng, n)] += 1;
                 }
                 push(&mut out, statistic(&counts));
             }
@@ -69,7 +69,7 @@ pub fn bootstrap_counts(
             for _ in 0..resamples {
                 drawn.iter_mut().for_each(|c| *c = 0);
                 for _ in 0..units {
-                    drawn[rng.random_range(0..units)] += 1;
+                    drawn[draw_index(&mut rng, units)] += 1;
                 }
                 for (c, &id) in counts.iter_mut().zip(&ids) {
                     *c = drawn[id];
@@ -86,7 +86,7 @@ pub fn bootstrap_counts(
                 counts.iter_mut().for_each(|c| *c = 0);
                 for members in strata.values() {
                     for _ in 0..members.len() {
-                        counts[members[rng.random_range(0..members.len())]] += 1;
+                        counts[members[draw_index(&mut rng, members.len())]] += 1;
                     }
                 }
                 push(&mut out, statistic(&counts));
