@@ -220,16 +220,22 @@ fn recoded_labels_are_read_as_stated_and_reported_with_their_counts() {
 
 #[test]
 fn wide_file_without_an_item_column_takes_each_row_as_an_item() {
-    // The reference wide file with its item column left out: each row is still one item, so
-    // Fleiss' kappa is statsmodels' on the same rows; said in the reading and a headline.
+    // The reference wide file with its item column left out, the layout stated wide: each row
+    // is one item, so Fleiss' kappa is statsmodels' on the same rows; said in the reading and a
+    // headline. Not stated, the file is refused with the way to state it (a file of other
+    // columns — compliance rows — is never taken for a label table).
     let reference: Value = serde_json::from_slice(&std::fs::read(root().join("reference.json")).unwrap()).unwrap();
     let want = &reference["cases"]["wide.csv"]["classes"];
     let text = String::from_utf8(std::fs::read(root().join("wide.csv")).unwrap()).unwrap();
     let no_ids: String = text.lines().map(|l| l.split_once(',').unwrap().1.to_string() + "\n").collect();
-    let request = LabelsRequest {
+    let auto = LabelsRequest {
         bootstrap: memaudit::stats::bootstrap::Bootstrap { resamples: 200, seed: 7, confidence: 0.95 },
         ..LabelsRequest::default()
     };
+    let e = run_on(vec![InputFile::new("no_ids.csv", no_ids.clone().into_bytes())], &auto).unwrap_err();
+    let e = render_mentions(&e.to_string(), command_line_word);
+    assert!(e.contains("no item column") && e.contains("state --layout wide to take each row as one item"), "{e}");
+    let request = LabelsRequest { layout: memaudit::label_audit::Layout::Wide, ..auto.clone() };
     let r = run_on(vec![InputFile::new("no_ids.csv", no_ids.into_bytes())], &request).unwrap();
     let o = r.overall.iter().find(|o| o.group == "all" && o.scale == "classes").unwrap();
     assert_eq!(o.complete_items as u64, want["complete_items"].as_u64().unwrap());
@@ -240,6 +246,6 @@ fn wide_file_without_an_item_column_takes_each_row_as_an_item() {
     assert!(h.evidence.contains("`no_ids.csv:2`"), "{}", h.evidence);
     // A long file still needs its item column: its rows are labels, not items.
     let long = "rater,label\nr1,supports\nr2,partial\n";
-    let e = run_on(vec![InputFile::new("long.csv", long.as_bytes().to_vec())], &request).unwrap_err();
+    let e = run_on(vec![InputFile::new("long.csv", long.as_bytes().to_vec())], &auto).unwrap_err();
     assert!(e.to_string().contains("no item column"), "{e}");
 }

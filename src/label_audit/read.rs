@@ -274,10 +274,10 @@ impl LabelSet {
             l => l,
         };
         // A wide file without an item column: each row is one item, named by its line (said
-        // in the reading and a headline) — when the layout is stated wide, or no column is
-        // named like a rater's or a label's (`who,label` is a long file missing its rater
-        // column). A long file needs the column: its rows are labels.
-        let wide_by_rows = o.layout == Layout::Wide || (rater_col.is_none() && label_col.is_none());
+        // in the reading and a headline) — only when the layout is stated wide: a file of
+        // other columns (compliance rows, a long file missing its rater column) is not taken
+        // for one. A long file needs the column: its rows are labels.
+        let wide_by_rows = o.layout == Layout::Wide;
         let mut items_by_line = false;
         let item_cols: Vec<usize> = if o.item.is_empty() {
             match find(h, None, ITEM_COLUMNS) {
@@ -288,7 +288,13 @@ impl LabelSet {
                         items_by_line = true;
                         Vec::new()
                     }
-                    _ => return Err(column_error(name, "item", &mention("item"), h)),
+                    _ => {
+                        let hint = format!(
+                            "; or, for a wide file whose rows are the items, state {} wide to take each row as one item",
+                            mention("layout")
+                        );
+                        return Err(column_error(name, "item", &format!("{}{hint}", mention("item")), h));
+                    }
                 },
             }
         } else {
