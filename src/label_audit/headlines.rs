@@ -25,12 +25,12 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
     let by_line = r.readings.iter().filter(|x| x.items_by_line).map(|x| {
         Headline::context(
             format!("No item column in {}: each of its {} rows is one item, named by its line", x.file, x.records),
+            // Report text, shown by the CLI and the page alike: the setting in plain words.
             format!(
-                "items `{}:2`, `{}:3`, …; raters {} (give {} to name the items by a column)",
+                "items `{}:2`, `{}:3`, …; raters {} (state the item column to name the items by it)",
                 x.file,
                 x.file,
-                x.rater_columns.join(", "),
-                crate::fields::mention("item")
+                x.rater_columns.join(", ")
             ),
             LabelsTable::Items,
         )
