@@ -81,14 +81,14 @@ fn kappa_of_shares(shares: &[f64]) -> Option<(f64, f64, f64)> {
 pub const MAX_JUDGES_WORK: u64 = 500_000_000;
 
 fn agreement(p: &JudgePanel, settings: &CompareSettings) -> JudgeAgreement {
-    let n = p.counts.len();
+    let n = p.ones.len();
     let work = (n as u64).saturating_mul(settings.bootstrap as u64);
     let m = p.judgments.len();
     // One 0/1 vector per k = 0..=m (item has k ones): κ of a resample is a function of their
     // means, drawn together on the same resampled items by the comparison's resampler (the
     // threaded, cached path: items × resamples draws, not a pass over every item per resample).
     let classes: Vec<Vec<f64>> =
-        (0..=m).map(|k| p.counts.iter().map(|c| if c[1] as usize == k { 1.0 } else { 0.0 }).collect()).collect();
+        (0..=m).map(|k| p.ones.iter().map(|&o| if o as usize == k { 1.0 } else { 0.0 }).collect()).collect();
     let shares: Vec<f64> =
         classes.iter().map(|v| if n == 0 { 0.0 } else { v.iter().sum::<f64>() / n as f64 }).collect();
     let whole = if n == 0 { None } else { kappa_of_shares(&shares) };
@@ -106,7 +106,7 @@ fn agreement(p: &JudgePanel, settings: &CompareSettings) -> JudgeAgreement {
         }
         _ => (None, None),
     };
-    let unanimous = p.counts.iter().filter(|c| c[0] == 0 || c[1] == 0).count();
+    let unanimous = p.ones.iter().filter(|&&o| o == 0 || o as usize == m).count();
     let share = |x: usize| (n > 0).then(|| x as f64 / n as f64);
     JudgeAgreement {
         arm: p.arm.clone(),
@@ -152,11 +152,25 @@ pub const JUDGES: &[Column<JudgeAgreement>] = &crate::columns![JudgeAgreement;
     "shares" => |j| j.shares.iter().map(|s| num(Some(*s))).collect::<Vec<_>>().join(";"),
 ];
 
+/// A value to three decimals, `—` when there is none.
+fn f3(x: Option<f64>) -> String {
+    x.map_or("—".to_string(), |v| format!("{v:.3}"))
+}
+
+/// κ with its interval: `0.984 [0.974, 0.992]`.
+fn kappa_text(j: &JudgeAgreement) -> String {
+    format!("{} [{}, {}]", f3(j.kappa), f3(j.kappa_low), f3(j.kappa_high))
+}
+
+/// Each judgment's share of 1s: `judgment_1 0.798, judgment_2 0.798`.
+fn shares_text(j: &JudgeAgreement) -> String {
+    j.judgments.iter().zip(&j.shares).map(|(n, s)| format!("{n} {s:.3}")).collect::<Vec<_>>().join(", ")
+}
+
 /// The judges' agreement as text (empty without any): one line per system.
 pub fn render_judges(judges: &[JudgeAgreement]) -> String {
     let Some(first) = judges.first() else { return String::new() };
     let settings = &first.interval;
-    let f3 = |x: Option<f64>| x.map_or("—".to_string(), |v| format!("{v:.3}"));
     let mut out = format!("\n== Judges' agreement (Fleiss' κ over the items with every verdict; {settings})\n");
     let rows: Vec<Vec<String>> = judges
         .iter()
@@ -166,8 +180,8 @@ pub fn render_judges(judges: &[JudgeAgreement]) -> String {
                 j.judgments.len().to_string(),
                 j.items.to_string(),
                 format!("{} ({})", j.unanimous, f3(j.unanimous_share)),
-                format!("{} [{}, {}]", f3(j.kappa), f3(j.kappa_low), f3(j.kappa_high)),
-                j.judgments.iter().zip(&j.shares).map(|(n, s)| format!("{n} {s:.3}")).collect::<Vec<_>>().join(", "),
+                kappa_text(j),
+                shares_text(j),
             ]
         })
         .collect();
@@ -195,25 +209,18 @@ pub const KAPPA_FINDING: f64 = 0.6;
 /// What the judges' agreement says: each system's κ as context, a finding where κ is below
 /// [`KAPPA_FINDING`] or items were left out.
 pub fn judges_headlines(judges: &[JudgeAgreement]) -> Vec<Headline> {
-    let f3 = |x: Option<f64>| x.map_or("—".to_string(), |v| format!("{v:.3}"));
     judges
         .iter()
         .map(|j| {
             let text = format!(
-                "The {} judgments of `{}` agree on {} of {} items (Fleiss' κ {} [{}, {}])",
+                "The {} judgments of `{}` agree on {} of {} items (Fleiss' κ {})",
                 j.judgments.len(),
                 j.arm,
                 j.unanimous,
                 j.items,
-                f3(j.kappa),
-                f3(j.kappa_low),
-                f3(j.kappa_high)
+                kappa_text(j)
             );
-            let mut evidence = format!(
-                "share of 1s per judgment: {}; {}",
-                j.judgments.iter().zip(&j.shares).map(|(n, s)| format!("{n} {s:.3}")).collect::<Vec<_>>().join(", "),
-                j.interval
-            );
+            let mut evidence = format!("share of 1s per judgment: {}; {}", shares_text(j), j.interval);
             if j.incomplete > 0 {
                 evidence.push_str(&format!("; {} item(s) with some verdicts missing left out", j.incomplete));
             }
@@ -262,7 +269,7 @@ mod tests {
         let panel = JudgePanel {
             arm: "a".into(),
             judgments: vec!["judgment_1".into(), "judgment_2".into()],
-            counts: (0..n).map(|i| if i % 3 == 0 { [1, 1] } else { [0, 2] }).collect(),
+            ones: (0..n).map(|i| if i % 3 == 0 { 1 } else { 2 }).collect(),
             positives: vec![0, 0],
             incomplete: 0,
         };

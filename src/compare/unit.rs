@@ -491,9 +491,11 @@ impl Capability for Compare {
         match report {
             CompareReport::Compared(out) => Ok(table(&out.comparison, which)),
             // One system's file: its judges agree or not without any pairing.
-            CompareReport::Refused(r) if which == CompareTable::Judges && r.unpaired.is_some() => {
-                let judges = r.unpaired.as_ref().map_or(&[][..], |u| &u.judges);
-                Ok(Table::of(which.name(), super::judges::JUDGES, judges))
+            CompareReport::Refused(r)
+                if which == CompareTable::Judges
+                    && let Some(u) = &r.unpaired =>
+            {
+                Ok(Table::of(which.name(), super::judges::JUDGES, &u.judges))
             }
             CompareReport::Refused(r) => Err(r.to_error()),
         }

@@ -277,14 +277,13 @@ impl LabelSet {
         // in the reading and a headline) — only when the layout is stated wide: a file of
         // other columns (compliance rows, a long file missing its rater column) is not taken
         // for one. A long file needs the column: its rows are labels.
-        let wide_by_rows = o.layout == Layout::Wide;
         let mut items_by_line = false;
         let item_cols: Vec<usize> = if o.item.is_empty() {
             match find(h, None, ITEM_COLUMNS) {
                 Some(i) => vec![i],
                 None => match (find(h, Some("run_label"), &[]), find(h, Some("query_index"), &[])) {
                     (Some(a), Some(b)) => vec![a, b],
-                    _ if layout == Layout::Wide && wide_by_rows => {
+                    _ if o.layout == Layout::Wide => {
                         items_by_line = true;
                         Vec::new()
                     }

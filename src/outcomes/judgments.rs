@@ -131,15 +131,15 @@ fn system_of(table: &OutcomeTable, spec: &Spec, row: &OutcomeRow) -> Option<Stri
 }
 
 /// One system's judgments item by item: for its items with every judgment present, how many
-/// judgments say 0 and 1 ([`crate::compare::judges`] computes their agreement).
+/// judgments say 1 ([`crate::compare::judges`] computes their agreement).
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgePanel {
     /// The system (its arm, or its file without an arm column).
     pub arm: String,
     /// The judgment columns' names after the prefix (`judgment_1`, …), in natural order.
     pub judgments: Vec<String>,
-    /// Per item with every judgment: the judgments saying 0 and saying 1.
-    pub counts: Vec<[u32; 2]>,
+    /// Per item with every judgment: the judgments saying 1 (the others say 0).
+    pub ones: Vec<u32>,
     /// Per judgment: its 1s over those items.
     pub positives: Vec<usize>,
     /// Items with some verdicts but not all (left out of the agreement, counted).
@@ -169,7 +169,7 @@ pub fn judge_panels(table: &OutcomeTable, spec: &Spec) -> Vec<JudgePanel> {
             panels.push(JudgePanel {
                 arm,
                 judgments: names.clone(),
-                counts: Vec::new(),
+                ones: Vec::new(),
                 positives: vec![0; names.len()],
                 incomplete: 0,
             });
@@ -180,13 +180,13 @@ pub fn judge_panels(table: &OutcomeTable, spec: &Spec) -> Vec<JudgePanel> {
             panel.incomplete += 1;
             continue;
         };
-        let mut c = [0u32; 2];
+        let mut ones = 0u32;
         for (k, v) in all.iter().enumerate() {
             let yes = *v == 1.0;
-            c[usize::from(yes)] += 1;
+            ones += u32::from(yes);
             panel.positives[k] += usize::from(yes);
         }
-        panel.counts.push(c);
+        panel.ones.push(ones);
     }
     panels
 }

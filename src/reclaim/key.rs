@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::trials::Trial;
-use crate::report::{Column, Table, opt};
+use crate::report::{Column, opt};
 
 /// The cell of a row: (model, task, policy, g, arm).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -69,19 +69,3 @@ pub const CONTRAST_KEY: &[Column<ContrastKey>] = &crate::columns![ContrastKey;
     "integrity" => |k| opt(&k.integrity),
     "arm" => |k| opt(&k.arm),
 ];
-
-/// The table of `rows`: the columns of their keys (`key`), then `columns`.
-pub fn keyed_table<K, R>(
-    name: &str,
-    keys: &[Column<K>],
-    key: fn(&R) -> &K,
-    columns: &[Column<R>],
-    rows: &[R],
-) -> Table {
-    let mut t = Table::of(name, keys, rows.iter().map(key));
-    t.headers.extend(columns.iter().map(|c| c.name.to_string()));
-    for (cells, r) in t.rows.iter_mut().zip(rows) {
-        cells.extend(columns.iter().map(|c| (c.value)(r)));
-    }
-    t
-}

@@ -3,7 +3,7 @@
 
 use super::analysis::{Cell, Contrast, ReclaimReport, WorseThanEmpty};
 use super::boundaries::{BucketRow, CascadeRow, CertificateRow, FailureRow, InventedRow};
-use super::key::{CELL_KEY, CONTRAST_KEY, keyed_table};
+use super::key::{CELL_KEY, CONTRAST_KEY};
 use crate::report::{Column, Table, flag, num, opt};
 
 const FAILURE_MODES: &[Column<FailureRow>] = &crate::columns![FailureRow;
@@ -176,17 +176,17 @@ const CONTRASTS: &[Column<Contrast>] = &crate::columns![Contrast;
 /// One table of a reclaim report.
 pub fn reclaim_table(r: &ReclaimReport, which: ReclaimTable) -> Table {
     match which {
-        ReclaimTable::Cells => keyed_table(which.name(), CELL_KEY, |c| &c.key, CELLS, &r.cells),
+        ReclaimTable::Cells => Table::keyed(which.name(), CELL_KEY, |c| &c.key, CELLS, &r.cells),
         ReclaimTable::WorseThanEmpty => {
-            keyed_table(which.name(), CONTRAST_KEY, |w| &w.key, WORSE_THAN_EMPTY, &r.worse_than_empty)
+            Table::keyed(which.name(), CONTRAST_KEY, |w| &w.key, WORSE_THAN_EMPTY, &r.worse_than_empty)
         }
-        ReclaimTable::Contrasts => keyed_table(which.name(), CONTRAST_KEY, |c| &c.key, CONTRASTS, &r.contrasts),
+        ReclaimTable::Contrasts => Table::keyed(which.name(), CONTRAST_KEY, |c| &c.key, CONTRASTS, &r.contrasts),
         ReclaimTable::FailureModes => {
-            keyed_table(which.name(), CELL_KEY, |f| &f.key, FAILURE_MODES, &r.boundaries.failure_modes)
+            Table::keyed(which.name(), CELL_KEY, |f| &f.key, FAILURE_MODES, &r.boundaries.failure_modes)
         }
-        ReclaimTable::Buckets => keyed_table(which.name(), CELL_KEY, |b| &b.key, BUCKETS, &r.boundaries.buckets),
+        ReclaimTable::Buckets => Table::keyed(which.name(), CELL_KEY, |b| &b.key, BUCKETS, &r.boundaries.buckets),
         ReclaimTable::Certificate => {
-            keyed_table(which.name(), CELL_KEY, |c| &c.key, CERTIFICATE, &r.boundaries.certificate)
+            Table::keyed(which.name(), CELL_KEY, |c| &c.key, CERTIFICATE, &r.boundaries.certificate)
         }
         ReclaimTable::Invented => Table::of(which.name(), INVENTED, &r.boundaries.invented),
         ReclaimTable::Cascade => Table::of(which.name(), CASCADE, &r.boundaries.cascade),

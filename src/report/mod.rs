@@ -85,6 +85,17 @@ impl Table {
         }
     }
 
+    /// The table of `rows` under the columns of their keys (`key` reads a row's key), then
+    /// `columns`: rows that share a key type declare its columns once.
+    pub fn keyed<K, R>(name: &str, keys: &[Column<K>], key: fn(&R) -> &K, columns: &[Column<R>], rows: &[R]) -> Table {
+        let mut t = Table::of(name, keys, rows.iter().map(key));
+        t.headers.extend(columns.iter().map(|c| c.name.to_string()));
+        for (cells, r) in t.rows.iter_mut().zip(rows) {
+            cells.extend(columns.iter().map(|c| (c.value)(r)));
+        }
+        t
+    }
+
     /// The table without the columns named `names` (a view that leaves out columns of no
     /// use for these rows).
     pub fn without(mut self, names: &[&str]) -> Table {
