@@ -35,6 +35,9 @@ pub struct JudgeAgreement {
     pub items: usize,
     /// Items with some verdicts but not all: left out.
     pub incomplete: usize,
+    /// Rows repeating an item already read for the system: only the first counts.
+    #[serde(default)]
+    pub repeated: usize,
     /// Items on which every judgment agrees.
     pub unanimous: usize,
     pub unanimous_share: Option<f64>,
@@ -113,6 +116,7 @@ fn agreement(p: &JudgePanel, settings: &CompareSettings) -> JudgeAgreement {
         judgments: p.judgments.clone(),
         items: n,
         incomplete: p.incomplete,
+        repeated: p.repeated,
         unanimous,
         unanimous_share: share(unanimous),
         kappa: whole.map(|k| k.0),
@@ -150,6 +154,7 @@ pub const JUDGES: &[Column<JudgeAgreement>] = &crate::columns![JudgeAgreement;
     "observed_agreement" => |j| num(j.observed),
     "chance_agreement" => |j| num(j.expected),
     "shares" => |j| j.shares.iter().map(|s| num(Some(*s))).collect::<Vec<_>>().join(";"),
+    "repeated" => |j| j.repeated.to_string(),
 ];
 
 /// A value to three decimals, `—` when there is none.
@@ -189,6 +194,12 @@ pub fn render_judges(judges: &[JudgeAgreement]) -> String {
     for j in judges.iter().filter(|j| j.incomplete > 0) {
         out.push_str(&format!("{}: {} item(s) with some verdicts missing, left out\n", j.arm, j.incomplete));
     }
+    for j in judges.iter().filter(|j| j.repeated > 0) {
+        out.push_str(&format!(
+            "{}: {} row(s) repeat an item already read, only its first row counts\n",
+            j.arm, j.repeated
+        ));
+    }
     out
 }
 
@@ -223,6 +234,9 @@ pub fn judges_headlines(judges: &[JudgeAgreement]) -> Vec<Headline> {
             let mut evidence = format!("share of 1s per judgment: {}; {}", shares_text(j), j.interval);
             if j.incomplete > 0 {
                 evidence.push_str(&format!("; {} item(s) with some verdicts missing left out", j.incomplete));
+            }
+            if j.repeated > 0 {
+                evidence.push_str(&format!("; {} row(s) repeat an item, only its first row counts", j.repeated));
             }
             let weak = j.kappa.is_some_and(|k| k < KAPPA_FINDING);
             if weak {
@@ -272,6 +286,7 @@ mod tests {
             ones: (0..n).map(|i| if i % 3 == 0 { 1 } else { 2 }).collect(),
             positives: vec![0, 0],
             incomplete: 0,
+            repeated: 0,
         };
         let settings = CompareSettings { bootstrap: 10_000, ..CompareSettings::default() };
         let j = &judges_agreement(std::slice::from_ref(&panel), &settings)[0];

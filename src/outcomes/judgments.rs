@@ -144,6 +144,9 @@ pub struct JudgePanel {
     pub positives: Vec<usize>,
     /// Items with some verdicts but not all (left out of the agreement, counted).
     pub incomplete: usize,
+    /// Rows whose item (the spec's key) came before in the same system: only its first row
+    /// counts, the others are counted here.
+    pub repeated: usize,
 }
 
 /// The judge panels of `table` under `spec` (rows its filter keeps), one per system in
@@ -157,8 +160,12 @@ pub fn judge_panels(table: &OutcomeTable, spec: &Spec) -> Vec<JudgePanel> {
     let names: Vec<String> = cols.iter().map(|c| c[prefix.len() + 1..].to_string()).collect();
     let mut panels: Vec<JudgePanel> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = Default::default();
+    let mut seen: std::collections::HashSet<(usize, Vec<String>)> = Default::default();
     for row in table.rows.iter().filter(|r| spec.keeps(r)) {
         let Some(arm) = system_of(table, spec, row) else { continue };
+        let key: Option<Vec<String>> = (!spec.key.is_empty())
+            .then(|| spec.key.iter().map(|c| row.fields.get(c).cloned()).collect::<Option<Vec<String>>>())
+            .flatten();
         // A judgment is a verdict when it is 0 or 1 (true / false as read).
         let verdicts: Vec<Option<f64>> =
             cols.iter().map(|c| row.values.get(c).copied().filter(|v| *v == 0.0 || *v == 1.0)).collect();
@@ -172,10 +179,17 @@ pub fn judge_panels(table: &OutcomeTable, spec: &Spec) -> Vec<JudgePanel> {
                 ones: Vec::new(),
                 positives: vec![0; names.len()],
                 incomplete: 0,
+                repeated: 0,
             });
             panels.len() - 1
         });
         let panel = &mut panels[j];
+        if let Some(k) = key
+            && !seen.insert((j, k))
+        {
+            panel.repeated += 1;
+            continue;
+        }
         let Some(all) = verdicts.into_iter().collect::<Option<Vec<f64>>>() else {
             panel.incomplete += 1;
             continue;
@@ -234,5 +248,23 @@ mod tests {
         )
         .unwrap();
         assert!(each_judgment_as_arm(&plain, &none).unwrap_err().contains("no judgment columns"));
+    }
+
+    #[test]
+    fn a_repeated_item_counts_once_in_the_judge_panel_and_is_said() {
+        let jsonl = concat!(
+            r#"{"question_id": "q1", "llm_judgments": {"judgment_1": true, "judgment_2": false}}"#,
+            "\n",
+            r#"{"question_id": "q2", "llm_judgments": {"judgment_1": true, "judgment_2": true}}"#,
+            "\n",
+            r#"{"question_id": "q1", "llm_judgments": {"judgment_1": true, "judgment_2": false}}"#,
+            "\n",
+        );
+        let table =
+            read_outcomes(&InputFile::new("j.jsonl", jsonl.as_bytes().to_vec()), &ReadOptions::default()).unwrap();
+        let spec = super::super::infer_spec(&table);
+        assert_eq!(spec.key, ["question_id"]);
+        let panels = judge_panels(&table, &spec);
+        assert_eq!((panels[0].ones.as_slice(), panels[0].repeated), (&[1u32, 2][..], 1));
     }
 }
