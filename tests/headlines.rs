@@ -62,7 +62,7 @@ fn ablation_alerts_exactly_the_runs_whose_rho_breaches_the_gate() {
 fn reclaim_counts_worse_than_empty_cells_from_their_intervals() {
     let req = memaudit::reclaim::ReclaimRequest::default();
     let (r, hs) = run::<memaudit::reclaim::Reclaim>(vec![file("static/demo/reclaim/trials.jsonl")], &req);
-    let worse = r.worse_than_empty.iter().filter(|w| w.low.is_some_and(|l| l > 0.0)).count();
+    let worse = r.worse_than_empty.iter().filter(|w| w.difference.low.is_some_and(|l| l > 0.0)).count();
     let reverse = r.worse_than_empty.iter().filter(|w| w.reverses).count();
     let h = hs.iter().find(|h| h.table.as_deref() == Some("worse_than_empty")).unwrap();
     assert!(

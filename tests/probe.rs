@@ -158,8 +158,8 @@ fn reference_cross_tab_on_llama_realworld_matches_the_notes() {
             .iter()
             .find(|p| p.policy == policy && p.verdict == verdict)
             .unwrap_or_else(|| panic!("no cell {policy} {verdict:?}"));
-        assert_eq!(row.n, n, "{policy} {verdict:?}");
-        assert_eq!(format!("{:.2}", row.rate.unwrap()), format!("{rr:.2}"), "{policy} {verdict:?}");
+        assert_eq!(row.recovery.n, n, "{policy} {verdict:?}");
+        assert_eq!(format!("{:.2}", row.recovery.rate.unwrap()), format!("{rr:.2}"), "{policy} {verdict:?}");
     }
     // no other cells exist (the notes' table has dashes elsewhere; lossy and source_first
     // have a single regime each)
@@ -290,7 +290,7 @@ fn measured_bar_itemized_separates_recovery() {
     let notes = directed_arith_notes();
     let r = probe::report(&notes, Mode::Itemized, 0.95).unwrap();
     let bv = r.by_verdict.as_ref().unwrap();
-    let get = |v: Verdict| bv.iter().find(|x| x.verdict == v).unwrap();
+    let get = |v: Verdict| &bv.iter().find(|x| x.verdict == v).unwrap().recovery;
     let complete = get(Verdict::Complete);
     let silent = get(Verdict::Silent);
     eprintln!("itemized by verdict: {bv:#?}");
@@ -303,7 +303,7 @@ fn measured_bar_itemized_separates_recovery() {
     // the side-by-side reference mode on the same notes is much weaker: its "silent" notes
     // recover far more often than itemized "silent" ones
     let rbv = r.side_by_side.reference.by_verdict.as_ref().unwrap();
-    let rs = rbv.iter().find(|x| x.verdict == Verdict::UncorrectableSilent).unwrap();
+    let rs = &rbv.iter().find(|x| x.verdict == Verdict::UncorrectableSilent).unwrap().recovery;
     assert_eq!(rs.n, 265);
     assert!(rs.rate.unwrap() > 0.15);
     // confusion of both modes

@@ -138,7 +138,7 @@ fn table_8_llama_arith_cells_as_printed_in_the_paper() {
         assert_eq!(paper_cell(c.rr, c.rr_low, c.rr_high), printed, "{policy}");
     }
     // paired auto − summary by sorted (seed, pid): the notes' verified anchor, exactly
-    let d = &rep.contrasts[0];
+    let d = &rep.contrasts[0].difference;
     assert_eq!((d.pairing.as_str(), d.pairs), ("paired", 96));
     assert_eq!(d.delta, Some(0.17708333333333334));
     assert_eq!(d.low, Some(0.052083333333333336));
@@ -251,7 +251,10 @@ fn rescored_cells_report_parser_drift() {
     assert_eq!((lossy.attractor_per_n.rate, lossy.attractor_per_emission.rate), (Some(0.5), Some(1.0)));
     assert_eq!(lossy.attractor_per_n.denominator_label, "trials (n)");
     let w = &strict.worse_than_empty[0];
-    assert_eq!((w.emit_lossy, w.emit_blank, w.delta, w.pairing.as_str()), (Some(0.5), Some(0.0), Some(0.5), "paired"));
+    assert_eq!(
+        (w.emit_lossy, w.emit_blank, w.difference.delta, w.difference.pairing.as_str()),
+        (Some(0.5), Some(0.0), Some(0.5), "paired")
+    );
     let stored = analyze(&t, &ReclaimSettings { score: ScoreMode::Stored, ..Default::default() });
     assert_eq!((stored.cells[0].recovered, stored.cells[0].rescored), (1, 0));
     // Keys that cover some trials only: the text says of how many.

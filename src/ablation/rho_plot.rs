@@ -8,7 +8,6 @@ use plotters::prelude::*;
 use crate::ablation::Gate;
 use crate::plots::forest::{
     ForestLayout, ForestPlot, ForestRow, Marks, NOT_SIGNIFICANT, RefLine, SIGNIFICANT, draw_with_legend,
-    size_with_legend,
 };
 use crate::plots::{Plot, PlotError};
 
@@ -82,13 +81,7 @@ impl RhoPlot {
 }
 
 impl Plot for RhoPlot {
-    fn size(&self) -> (u32, u32) {
-        size_with_legend(&self.layout())
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!(forest);
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let forest = self.forest();

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use crate::audit::{DeltaDistribution, HistogramBin};
 pub use crate::plots::PlotError;
-use crate::plots::err;
+use crate::plots::{err, series_legend};
 
 /// Bar fill (a muted blue that prints well).
 pub const BAR_COLOR: RGBColor = RGBColor(52, 101, 164);
@@ -94,14 +94,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], MEAN_COLOR.stroke_width(2)));
     }
     if plot.threshold.is_some() || plot.mean_abs.is_some() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
+        series_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
     Ok(())
 }

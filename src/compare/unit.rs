@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::outcomes::{
     ColumnInfo, JudgmentChoice, OutcomeFormat, OutcomeTable, OutcomeWarnings, PairingError, PairingOptions,
-    ReadOptions, Spec, infer_spec, pair_for_test, read_outcome_files,
+    ReadOptions, SourceFile, Spec, infer_spec, pair_for_test, read_outcome_files,
 };
 use crate::report::Table;
 use crate::stats::ranks::average_ranks;
@@ -221,24 +221,12 @@ pub struct ColumnView {
 /// How many distinct texts of a column the overview lists.
 pub const COLUMN_VALUES: usize = 60;
 
-/// One file of the loaded table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OutcomeFileView {
-    pub name: String,
-    pub format: OutcomeFormat,
-    pub gzip: bool,
-    pub bytes: usize,
-    pub rows: usize,
-    /// SHA-256 of the file as given.
-    #[serde(default)]
-    pub sha256: String,
-}
-
 /// The loaded outcome table as the comparison page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableInfo {
     pub name: String,
-    pub files: Vec<OutcomeFileView>,
+    /// The files read, as the table holds them.
+    pub files: Vec<SourceFile>,
     pub columns: Vec<ColumnView>,
     pub rows: usize,
     pub warnings: OutcomeWarnings,
@@ -299,18 +287,7 @@ pub fn table_info(table: &OutcomeTable) -> TableInfo {
         .collect();
     TableInfo {
         name: table.name.clone(),
-        files: table
-            .files
-            .iter()
-            .map(|f| OutcomeFileView {
-                name: f.name.clone(),
-                format: f.format,
-                gzip: f.gzip,
-                bytes: f.bytes,
-                rows: f.rows,
-                sha256: f.sha256.clone(),
-            })
-            .collect(),
+        files: table.files.clone(),
         columns,
         rows: table.rows.len(),
         warnings: table.warnings.clone(),

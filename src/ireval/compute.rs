@@ -643,8 +643,15 @@ fn ndcg_rel(rr: &JudgedRanking, gains: &Gains) -> f64 {
 }
 
 fn rndcg(rr: &JudgedRanking, gains: &Gains) -> f64 {
-    let (mut dcg, mut ideal_dcg, mut sum) = (0.0, 0.0, 0.0);
-    let mut changes = 0i64;
+    let (mut dcg, mut ideal_dcg) = (0.0, 0.0);
+    // The nDCG at each place the ideal gain steps down: their sum and how many.
+    let (mut sum, mut changes) = (0.0, 0i64);
+    let mut close = |dcg: f64, ideal_dcg: f64| {
+        if ideal_dcg > 0.0 {
+            sum += dcg / ideal_dcg;
+            changes += 1;
+        }
+    };
     let mut ideal = Ideal::new(gains);
     let mut old_gain = ideal.gain;
     let mut i = 0;
@@ -652,10 +659,7 @@ fn rndcg(rr: &JudgedRanking, gains: &Gains) -> f64 {
         let g = gains.gain(rr.rels[i]);
         ideal.advance();
         if old_gain != ideal.gain {
-            if ideal_dcg > 0.0 {
-                sum += dcg / ideal_dcg;
-                changes += 1;
-            }
+            close(dcg, ideal_dcg);
             old_gain = ideal.gain;
         }
         if g != 0.0 {
@@ -674,18 +678,12 @@ fn rndcg(rr: &JudgedRanking, gains: &Gains) -> f64 {
             }
             i += 1;
         }
-        if ideal_dcg > 0.0 {
-            sum += dcg / ideal_dcg;
-            changes += 1;
-        }
+        close(dcg, ideal_dcg);
     }
     while ideal.gain > 0.0 {
         ideal.advance();
         if old_gain != ideal.gain {
-            if ideal_dcg > 0.0 {
-                sum += dcg / ideal_dcg;
-                changes += 1;
-            }
+            close(dcg, ideal_dcg);
             old_gain = ideal.gain;
         }
         if ideal.gain > 0.0 {

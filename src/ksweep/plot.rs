@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::ksweep::{Series, Significance};
-use crate::plots::forest::{ForestLayout, ForestPlot, ForestRow, Marks, draw_with_legend, size_with_legend};
+use crate::plots::forest::{ForestLayout, ForestPlot, ForestRow, Marks, draw_with_legend};
 use crate::plots::series::{Axes, Line, Point, auto_range, draw_lines};
 use crate::plots::{Plot, PlotError};
 
@@ -128,13 +128,7 @@ impl DeltaForest {
 }
 
 impl Plot for DeltaForest {
-    fn size(&self) -> (u32, u32) {
-        size_with_legend(&self.layout())
-    }
-
-    fn title(&self) -> String {
-        self.title.clone()
-    }
+    crate::plot_frame!(forest);
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let forest = self.forest();

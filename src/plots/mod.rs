@@ -62,6 +62,22 @@ pub(crate) fn err<E: fmt::Debug>(e: E) -> PlotError {
     PlotError(format!("{e:?}"))
 }
 
+/// Draws the legend of a chart's labelled series at `position`: one style for every plot
+/// (13 px labels on a light box).
+pub(crate) fn series_legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), PlotError> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.4))
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(err)
+}
+
 /// A plot that knows its size and draws itself on any plotters backend.
 pub trait Plot {
     /// Width and height in pixels (the canvas size; the SVG export uses the same).
@@ -74,7 +90,8 @@ pub trait Plot {
 }
 
 /// [`Plot::size`] and [`Plot::title`] of a plot whose `width`, `height` and `title` fields say
-/// them, written once inside its `impl Plot`: `crate::plot_frame!();`.
+/// them, written once inside its `impl Plot`: `crate::plot_frame!();`. A forest-style plot
+/// with a legend line under it, sized by its `layout()`: `crate::plot_frame!(forest);`.
 #[macro_export]
 macro_rules! plot_frame {
     () => {
@@ -82,6 +99,16 @@ macro_rules! plot_frame {
             (self.width, self.height)
         }
 
+        $crate::plot_frame!(@title);
+    };
+    (forest) => {
+        fn size(&self) -> (u32, u32) {
+            $crate::plots::forest::size_with_legend(&self.layout())
+        }
+
+        $crate::plot_frame!(@title);
+    };
+    (@title) => {
         fn title(&self) -> String {
             self.title.clone()
         }

@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Plot, PlotError, err};
+use super::{Plot, PlotError, err, series_legend};
 use crate::stats::posterior::{jeffreys_density, posterior_superiority};
 
 /// Arm a's curve.
@@ -100,15 +100,7 @@ impl Plot for PosteriorPlot {
                 .label(format!("{}: {} of {} (posterior mean {mean:.3})", arm.name, arm.successes, arm.n))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
-        Ok(())
+        series_legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
 }
 

@@ -44,8 +44,10 @@ pub fn headlines(r: &ProbeReport) -> Vec<Headline> {
     if let Some(by) = &r.by_verdict {
         let rows: Vec<String> = by
             .iter()
-            .filter(|v| v.n > 0)
-            .filter_map(|v| Some(format!("{} {}", v.verdict.name(), estimate(v.rate?, v.low, v.high))))
+            .filter(|v| v.recovery.n > 0)
+            .filter_map(|v| {
+                Some(format!("{} {}", v.verdict.name(), estimate(v.recovery.rate?, v.recovery.low, v.recovery.high)))
+            })
             .collect();
         if !rows.is_empty() {
             hs.push(Headline::finding(

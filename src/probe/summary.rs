@@ -50,12 +50,31 @@ pub struct ProbeSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictRecovery {
     pub verdict: Verdict,
-    /// Notes with this verdict and an outcome.
+    /// Of the notes with this verdict and an outcome.
+    #[serde(flatten)]
+    pub recovery: Recovery,
+}
+
+/// How many notes with an outcome recovered, with the Wilson interval of the rate (flattened
+/// into [`VerdictRecovery`] and [`PolicyVerdict`]: the keys `n`, `recovered`, `rate`, `low`,
+/// `high`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recovery {
+    /// Notes with an outcome.
     pub n: usize,
     pub recovered: usize,
     pub rate: Option<f64>,
     pub low: Option<f64>,
     pub high: Option<f64>,
+}
+
+impl Recovery {
+    /// The recovery of these outcomes (true = recovered) at `confidence`.
+    pub fn of(outcomes: &[bool], confidence: f64) -> Recovery {
+        let recovered = outcomes.iter().filter(|&&c| c).count();
+        let (rate, low, high) = rate(recovered, outcomes.len(), confidence);
+        Recovery { n: outcomes.len(), recovered, rate, low, high }
+    }
 }
 
 /// The probe's verdicts against outcomes (positive = predicted / actually recovered).
@@ -84,12 +103,9 @@ pub struct PolicyVerdict {
     pub verdict: Verdict,
     /// All notes of this policy with this verdict.
     pub notes: usize,
-    /// Of which with an outcome.
-    pub n: usize,
-    pub recovered: usize,
-    pub rate: Option<f64>,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
+    /// Of those with an outcome.
+    #[serde(flatten)]
+    pub recovery: Recovery,
 }
 
 /// One mode's summary and, with outcomes, its validity.
@@ -203,9 +219,7 @@ pub fn by_verdict(rows: &[NoteRow], mode: Mode, confidence: f64) -> Option<Vec<V
             .iter()
             .map(|&v| {
                 let with: Vec<bool> = rows.iter().filter(|r| r.verdict == v).filter_map(|r| r.correct).collect();
-                let recovered = with.iter().filter(|&&c| c).count();
-                let (rate, low, high) = rate(recovered, with.len(), confidence);
-                VerdictRecovery { verdict: v, n: with.len(), recovered, rate, low, high }
+                VerdictRecovery { verdict: v, recovery: Recovery::of(&with, confidence) }
             })
             .collect(),
     )
@@ -253,17 +267,11 @@ pub fn by_policy(rows: &[NoteRow], mode: Mode, confidence: f64) -> Vec<PolicyVer
                 continue;
             }
             let with: Vec<bool> = cell.iter().filter_map(|r| r.correct).collect();
-            let recovered = with.iter().filter(|&&c| c).count();
-            let (rate, low, high) = rate(recovered, with.len(), confidence);
             out.push(PolicyVerdict {
                 policy: p.to_string(),
                 verdict: v,
                 notes: cell.len(),
-                n: with.len(),
-                recovered,
-                rate,
-                low,
-                high,
+                recovery: Recovery::of(&with, confidence),
             });
         }
     }
@@ -377,11 +385,11 @@ fn verdict_columns<'a>() -> [Column<VerdictLine<'a>>; 8] {
         "mode" => |l| l.mode.summary.mode.name().into(),
         "verdict" => |l| l.verdict.name().into(),
         "notes" => |l| l.mode.summary.counts.get(&l.verdict).copied().unwrap_or(0).to_string(),
-        "n" => |l| l.recovery.map(|x| x.n.to_string()).unwrap_or_default(),
-        "recovered" => |l| l.recovery.map(|x| x.recovered.to_string()).unwrap_or_default(),
-        "rate" => |l| num(l.recovery.and_then(|x| x.rate)),
-        "low" => |l| num(l.recovery.and_then(|x| x.low)),
-        "high" => |l| num(l.recovery.and_then(|x| x.high)),
+        "n" => |l| l.recovery.map(|x| x.recovery.n.to_string()).unwrap_or_default(),
+        "recovered" => |l| l.recovery.map(|x| x.recovery.recovered.to_string()).unwrap_or_default(),
+        "rate" => |l| num(l.recovery.and_then(|x| x.recovery.rate)),
+        "low" => |l| num(l.recovery.and_then(|x| x.recovery.low)),
+        "high" => |l| num(l.recovery.and_then(|x| x.recovery.high)),
     ]
 }
 
@@ -397,11 +405,11 @@ fn policy_columns<'a>() -> [Column<PolicyLine<'a>>; 9] {
         "policy" => |l| l.row.policy.clone(),
         "verdict" => |l| l.row.verdict.name().into(),
         "notes" => |l| l.row.notes.to_string(),
-        "n" => |l| l.row.n.to_string(),
-        "recovered" => |l| l.row.recovered.to_string(),
-        "rate" => |l| num(l.row.rate),
-        "low" => |l| num(l.row.low),
-        "high" => |l| num(l.row.high),
+        "n" => |l| l.row.recovery.n.to_string(),
+        "recovered" => |l| l.row.recovery.recovered.to_string(),
+        "rate" => |l| num(l.row.recovery.rate),
+        "low" => |l| num(l.row.recovery.low),
+        "high" => |l| num(l.row.recovery.high),
     ]
 }
 
@@ -511,9 +519,9 @@ pub fn render_text(r: &ProbeReport) -> String {
         if let Some(bv) = &m.by_verdict {
             out.push_str(&format!("\nrecovery by verdict ({} mode):\n", m.summary.mode.name()));
             let mut t = Table::new("by_verdict", &["verdict", "n", "recovered", "rate", "95% CI"]);
-            for v in bv {
+            for (verdict, v) in bv.iter().map(|b| (b.verdict, &b.recovery)) {
                 t.rows.push(vec![
-                    v.verdict.name().into(),
+                    verdict.name().into(),
                     v.n.to_string(),
                     v.recovered.to_string(),
                     pct(v.rate),
@@ -572,7 +580,10 @@ mod tests {
         assert_eq!(r.summary.modal_verdict, Some(Verdict::Silent), "tie: first seen");
         assert!(r.summary.any_silent);
         let bv = r.by_verdict.as_ref().unwrap();
-        assert_eq!((bv[0].verdict, bv[0].n, bv[0].recovered, bv[0].rate), (Verdict::Complete, 2, 1, Some(0.5)));
+        assert_eq!(
+            (bv[0].verdict, bv[0].recovery.n, bv[0].recovery.recovered, bv[0].recovery.rate),
+            (Verdict::Complete, 2, 1, Some(0.5))
+        );
         let c = r.confusion.as_ref().unwrap();
         assert_eq!((c.predicted_recover_recovered, c.predicted_recover_failed, c.predicted_fail_failed), (1, 1, 2));
         assert_eq!(c.precision, Some(0.5));

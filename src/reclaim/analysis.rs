@@ -202,12 +202,9 @@ pub struct WorseThanEmpty {
     pub n_blank: usize,
     pub emit_lossy: Option<f64>,
     pub emit_blank: Option<f64>,
-    pub delta: Option<f64>,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
-    /// `paired` (same (seed, pid) keys on both sides) or `unpaired`.
-    pub pairing: String,
-    pub pairs: usize,
+    /// Emit(lossy) − Emit(blank), its interval and how it was paired.
+    #[serde(flatten)]
+    pub difference: Difference,
     /// Δ < 0: the lossy memory emits less than the empty one.
     pub reverses: bool,
     /// The abstention rule the emissions follow (`strict` or `hedge`).
@@ -226,10 +223,21 @@ pub struct Contrast {
     pub n_b: usize,
     pub rr_a: Option<f64>,
     pub rr_b: Option<f64>,
+    /// RR(a) − RR(b), its interval and how it was paired.
+    #[serde(flatten)]
+    pub difference: Difference,
+}
+
+/// A difference of two cells' means with its bootstrap interval (flattened into
+/// [`WorseThanEmpty`] and [`Contrast`]: the keys `delta`, `low`, `high`, `pairing`, `pairs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
     pub delta: Option<f64>,
     pub low: Option<f64>,
     pub high: Option<f64>,
+    /// `paired` (same (seed, pid) keys on both sides) or `unpaired`.
     pub pairing: String,
+    /// The (seed, pid) pairs compared; 0 when unpaired.
     pub pairs: usize,
 }
 
@@ -610,13 +618,16 @@ fn populations(order: &[(GroupKey, String)], cells: &HashMap<(GroupKey, String),
 
 /// A difference a − b of per-trial indicators with the paired/unpaired rule; returns
 /// (delta, interval, pairing, pairs).
-fn difference(
-    a: &[(&Trial, f64)],
-    b: &[(&Trial, f64)],
-    s: &BootstrapSettings,
-) -> (Option<f64>, Option<crate::stats::Interval>, String, usize) {
+fn difference(a: &[(&Trial, f64)], b: &[(&Trial, f64)], s: &BootstrapSettings) -> Difference {
+    let of = |delta: Option<f64>, ci: Option<crate::stats::Interval>, pairing: &str, pairs: usize| Difference {
+        delta,
+        low: ci.map(|c| c.low),
+        high: ci.map(|c| c.high),
+        pairing: pairing.into(),
+        pairs,
+    };
     if a.is_empty() || b.is_empty() {
-        return (None, None, "unpaired".into(), 0);
+        return of(None, None, "unpaired", 0);
     }
     let mean = |v: &[(&Trial, f64)]| v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64;
     let key = |t: &Trial| (t.seed, t.pid.clone());
@@ -642,15 +653,20 @@ fn difference(
             .collect();
         let ci = bootstrap::interval(&d, Some(&labels), s);
         let delta = d.iter().sum::<f64>() / d.len() as f64;
-        (Some(delta), ci, "paired".into(), d.len())
+        of(Some(delta), ci, "paired", d.len())
     } else {
         let va: Vec<f64> = a.iter().map(|x| x.1).collect();
         let vb: Vec<f64> = b.iter().map(|x| x.1).collect();
         let la = cluster_labels(&a.iter().map(|x| x.0).collect::<Vec<_>>());
         let lb = cluster_labels(&b.iter().map(|x| x.0).collect::<Vec<_>>());
         let ci = bootstrap::unpaired_difference(&va, Some(&la), &vb, Some(&lb), s);
-        (Some(mean(a) - mean(b)), ci, "unpaired".into(), 0)
+        of(Some(mean(a) - mean(b)), ci, "unpaired", 0)
     }
+}
+
+/// The mean of a cell's 0/1 values (it is never empty where this is called).
+fn cell_mean(v: &[(&Trial, f64)]) -> Option<f64> {
+    Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64)
 }
 
 /// Analyses trial rows (in file order; cells in first-seen order).
@@ -700,22 +716,17 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
     for g in &groups {
         let (lossy, blank) = (indicator(g, &s.lossy_policy, &emit), indicator(g, &s.blank_policy, &emit));
         if !lossy.is_empty() && !blank.is_empty() {
-            let (delta, ci, pairing, pairs) = difference(&lossy, &blank, &s.bootstrap);
-            let m = |v: &[(&Trial, f64)]| Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64);
+            let difference = difference(&lossy, &blank, &s.bootstrap);
             wte.push(WorseThanEmpty {
                 key: contrast_key(g),
                 lossy_policy: s.lossy_policy.clone(),
                 blank_policy: s.blank_policy.clone(),
                 n_lossy: lossy.len(),
                 n_blank: blank.len(),
-                emit_lossy: m(&lossy),
-                emit_blank: m(&blank),
-                delta,
-                low: ci.map(|c| c.low),
-                high: ci.map(|c| c.high),
-                pairing,
-                pairs,
-                reverses: delta.is_some_and(|d| d < 0.0),
+                emit_lossy: cell_mean(&lossy),
+                emit_blank: cell_mean(&blank),
+                reverses: difference.delta.is_some_and(|d| d < 0.0),
+                difference,
                 abstain_rule: s.abstain.name().to_string(),
             });
         }
@@ -724,21 +735,15 @@ pub fn analyze(trials: &[Trial], s: &ReclaimSettings) -> ReclaimReport {
             if va.is_empty() || vb.is_empty() {
                 continue;
             }
-            let (delta, ci, pairing, pairs) = difference(&va, &vb, &s.bootstrap);
-            let m = |v: &[(&Trial, f64)]| Some(v.iter().map(|x| x.1).sum::<f64>() / v.len() as f64);
             contrasts.push(Contrast {
                 key: contrast_key(g),
                 a: a.clone(),
                 b: b.clone(),
                 n_a: va.len(),
                 n_b: vb.len(),
-                rr_a: m(&va),
-                rr_b: m(&vb),
-                delta,
-                low: ci.map(|c| c.low),
-                high: ci.map(|c| c.high),
-                pairing,
-                pairs,
+                rr_a: cell_mean(&va),
+                rr_b: cell_mean(&vb),
+                difference: difference(&va, &vb, &s.bootstrap),
             });
         }
     }
@@ -804,8 +809,9 @@ mod tests {
         let blank = &r.cells[1];
         assert_eq!(blank.attractor_per_emission.rate, None, "no emissions: undefined");
         let w = &r.worse_than_empty[0];
-        assert_eq!((w.delta, w.pairing.as_str(), w.pairs, w.reverses), (Some(0.75), "paired", 4, false));
-        assert!(w.low.unwrap() <= 0.75 && w.high.unwrap() >= 0.75);
+        let d = &w.difference;
+        assert_eq!((d.delta, d.pairing.as_str(), d.pairs, w.reverses), (Some(0.75), "paired", 4, false));
+        assert!(d.low.unwrap() <= 0.75 && d.high.unwrap() >= 0.75);
     }
 
     #[test]
@@ -888,8 +894,8 @@ mod tests {
         let rows = "{\"pid\":\"a\",\"seed\":0,\"policy\":\"x\",\"correct\":true}\n{\"pid\":\"b\",\"seed\":0,\"policy\":\"x\",\"correct\":true}\n{\"pid\":\"a\",\"seed\":1,\"policy\":\"y\",\"correct\":false}";
         let s = ReclaimSettings { contrasts: vec![("x".into(), "y".into())], ..Default::default() };
         let r = analyze(&trials(rows), &s);
-        assert_eq!(r.contrasts[0].pairing, "unpaired");
-        assert_eq!(r.contrasts[0].delta, Some(1.0));
+        assert_eq!(r.contrasts[0].difference.pairing, "unpaired");
+        assert_eq!(r.contrasts[0].difference.delta, Some(1.0));
     }
 
     #[test]

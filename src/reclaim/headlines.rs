@@ -58,14 +58,15 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
         ));
     }
     let method = format!("{}; {}", r.interval_method, r.abstain_method);
-    let worse: Vec<&WorseThanEmpty> = r.worse_than_empty.iter().filter(|w| w.low.is_some_and(|l| l > 0.0)).collect();
+    let worse: Vec<&WorseThanEmpty> =
+        r.worse_than_empty.iter().filter(|w| w.difference.low.is_some_and(|l| l > 0.0)).collect();
     if !r.worse_than_empty.is_empty() {
         let reverses = r.worse_than_empty.iter().filter(|w| w.reverses).count();
         let worst = r
             .worse_than_empty
             .iter()
-            .filter(|w| w.delta.is_some())
-            .max_by(|a, b| a.delta.unwrap_or(0.0).total_cmp(&b.delta.unwrap_or(0.0)));
+            .filter(|w| w.difference.delta.is_some())
+            .max_by(|a, b| a.difference.delta.unwrap_or(0.0).total_cmp(&b.difference.delta.unwrap_or(0.0)));
         let text = format!(
             "A lossy memory emits confident wrong answers more often than an empty one in {} of {} cells (interval above 0); {} reverse",
             worse.len(),
@@ -80,12 +81,12 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
                     w.lossy_policy,
                     w.blank_policy,
                     difference(
-                        w.delta.unwrap_or(0.0),
-                        w.low,
-                        w.high,
-                        compared(&w.pairing, w.pairs, w.n_lossy, w.n_blank)
+                        w.difference.delta.unwrap_or(0.0),
+                        w.difference.low,
+                        w.difference.high,
+                        compared(&w.difference.pairing, w.difference.pairs, w.n_lossy, w.n_blank)
                     ),
-                    w.pairing
+                    w.difference.pairing
                 )
             })
             .unwrap_or_default();
@@ -95,10 +96,13 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
             Headline::finding(text, evidence, ReclaimTable::WorseThanEmpty)
         });
     }
-    let excluding: Vec<&Contrast> =
-        r.contrasts.iter().filter(|c| c.low.is_some_and(|l| l > 0.0) || c.high.is_some_and(|h| h < 0.0)).collect();
+    let excluding: Vec<&Contrast> = r
+        .contrasts
+        .iter()
+        .filter(|c| c.difference.low.is_some_and(|l| l > 0.0) || c.difference.high.is_some_and(|h| h < 0.0))
+        .collect();
     for c in excluding.iter().take(NAMED) {
-        let d = c.delta.unwrap_or(0.0);
+        let d = c.difference.delta.unwrap_or(0.0);
         let (better, worse) = if d > 0.0 { (&c.a, &c.b) } else { (&c.b, &c.a) };
         hs.push(Headline::finding(
             format!(
@@ -109,8 +113,13 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
                 "RR {} − {}: {} ({}); {method}, no correction for the {} contrast(s)",
                 c.a,
                 c.b,
-                difference(d, c.low, c.high, compared(&c.pairing, c.pairs, c.n_a, c.n_b)),
-                c.pairing,
+                difference(
+                    d,
+                    c.difference.low,
+                    c.difference.high,
+                    compared(&c.difference.pairing, c.difference.pairs, c.n_a, c.n_b)
+                ),
+                c.difference.pairing,
                 r.contrasts.len()
             ),
             ReclaimTable::Contrasts,
@@ -126,7 +135,7 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
     let unpaired: Vec<String> = r
         .contrasts
         .iter()
-        .filter(|c| c.pairing != "paired")
+        .filter(|c| c.difference.pairing != "paired")
         .map(|c| {
             format!(
                 "{} vs {} ({})",

@@ -322,10 +322,10 @@ pub fn report_state(props: &PageProps, last: &mut PageState, now: PageState) {
 pub fn forward_drop<C: Component<Properties = PageProps>>(
     ctx: &Context<C>,
     last: &mut Option<u32>,
-    msg: fn(Vec<SourceFile>) -> C::Message,
+    msg: fn(FileEdit) -> C::Message,
 ) -> bool {
     if let Some(files) = new_drop(ctx.props(), last) {
-        ctx.link().send_message(msg(files));
+        ctx.link().send_message(msg(FileEdit::Add(files)));
     }
     true
 }
@@ -338,6 +338,40 @@ pub fn new_drop(props: &PageProps, last: &mut Option<u32>) -> Option<Vec<SourceF
     }
     *last = Some(d.seq);
     Some(d.files.to_vec())
+}
+
+/// What a page's file list is told: files chosen or dropped, one taken off, all cleared.
+/// Every page's `update` hands it to [`FileEdit::apply`], so the list behaves alike everywhere.
+pub enum FileEdit {
+    /// Files to add; a file with the name of an earlier one replaces it.
+    Add(Vec<SourceFile>),
+    /// Take off the file at this place in the list.
+    Remove(usize),
+    /// Take off every file.
+    Clear,
+}
+
+impl FileEdit {
+    /// Applies the edit to a page's set. True when the page reads its files again: after an
+    /// add or a removal (a clear leaves nothing to read; removing a file that is not there is
+    /// nothing).
+    pub fn apply(self, set: &mut Vec<SourceFile>) -> bool {
+        match self {
+            FileEdit::Add(files) => {
+                add_files(set, files);
+                true
+            }
+            FileEdit::Remove(i) if i < set.len() => {
+                set.remove(i);
+                true
+            }
+            FileEdit::Remove(_) => false,
+            FileEdit::Clear => {
+                set.clear();
+                false
+            }
+        }
+    }
 }
 
 /// Adds files to a page's set; a file with the name of an earlier one replaces it.
@@ -398,14 +432,15 @@ pub fn error_box(prefix: &str, e: Option<&ErrorView>, dismiss: Callback<MouseEve
 /// The page's files (`#{prefix}file-list`): each with its size and a "remove" button, then
 /// "clear" (`#{prefix}clear-files`). Nothing when there are none. One list for every page, so
 /// a file that spoils every run can always be taken off.
-pub fn file_list(prefix: &str, files: &[SourceFile], remove: Callback<usize>, clear: Callback<MouseEvent>) -> Html {
+pub fn file_list(prefix: &str, files: &[SourceFile], edit: Callback<FileEdit>) -> Html {
     if files.is_empty() {
         return html! {};
     }
+    let clear = edit.reform(|_: MouseEvent| FileEdit::Clear);
     html! {
         <ul class="file-list" id={format!("{prefix}file-list")} aria-label="files to read">
             { for files.iter().enumerate().map(|(i, f)| {
-                let remove = remove.reform(move |_: MouseEvent| i);
+                let remove = edit.reform(move |_: MouseEvent| FileEdit::Remove(i));
                 html! {
                     <li>
                         <code>{ f.name.clone() }</code>
@@ -416,16 +451,6 @@ pub fn file_list(prefix: &str, files: &[SourceFile], remove: Callback<usize>, cl
             }) }
             <li><button type="button" class="link" id={format!("{prefix}clear-files")} onclick={clear}>{ "clear all" }</button></li>
         </ul>
-    }
-}
-
-/// Takes file `i` off a page's set; false when there is no such file.
-pub fn remove_file(set: &mut Vec<SourceFile>, i: usize) -> bool {
-    if i < set.len() {
-        set.remove(i);
-        true
-    } else {
-        false
     }
 }
 

@@ -12,9 +12,7 @@ use yew::prelude::*;
 
 use crate::web::components::explore::Explore;
 
-use super::{
-    ErrorView, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file, report_state,
-};
+use super::{ErrorView, FileEdit, PageProps, PageState, file_list, file_picker, forward_drop, report_state};
 use crate::capability::FileSummary;
 use crate::plots::VerdictBars;
 use crate::probe::summary::{ModeReport, ProbeTable, probe_table};
@@ -192,10 +190,8 @@ pub enum Msg {
     Example,
     /// Run the batch on the built-in demo notes.
     Demo,
-    AddFiles(Vec<SourceFile>),
-    /// Take one file off the list (and read the others again).
-    RemoveFile(usize),
-    ClearFiles,
+    /// Files added, one taken off (the others read again), or all cleared.
+    Files(FileEdit),
     BatchMode(Mode),
     Confidence(String),
     ApplyConfidence,
@@ -500,11 +496,11 @@ impl ProbePage {
                                 <tr data-mode={*name} data-verdict={v.verdict.name()}>
                                     { text_cell("mode", *name) }
                                     <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(v.verdict))}>{ v.verdict.name() }</span></td>
-                                    { int_cell("n", v.n) }
-                                    { int_cell("recovered", v.recovered) }
-                                    { num_cell("rate", v.rate) }
-                                    { num_cell("low", v.low) }
-                                    { num_cell("high", v.high) }
+                                    { int_cell("n", v.recovery.n) }
+                                    { int_cell("recovered", v.recovery.recovered) }
+                                    { num_cell("rate", v.recovery.rate) }
+                                    { num_cell("low", v.recovery.low) }
+                                    { num_cell("high", v.recovery.high) }
                                 </tr>
                             })) }
                             </tbody>
@@ -678,7 +674,7 @@ impl Component for ProbePage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
+        forward_drop(ctx, &mut self.last_drop, Msg::Files)
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
@@ -721,22 +717,12 @@ impl Component for ProbePage {
                 self.job.run(Some(Inputs::Demo), &self.run, "loading the demo");
                 true
             }
-            Msg::AddFiles(files) => {
+            Msg::Files(edit) => {
                 // A probe-keys file dropped alone joins the notes already chosen.
-                add_files(&mut self.files, files);
-                self.run.arm = None;
-                self.job.run(Some(job::files(&self.files)), &self.run, "reading notes");
-                true
-            }
-            Msg::RemoveFile(i) => {
-                if remove_file(&mut self.files, i) && !self.files.is_empty() {
+                if edit.apply(&mut self.files) && !self.files.is_empty() {
                     self.run.arm = None;
                     self.job.run(Some(job::files(&self.files)), &self.run, "reading notes");
                 }
-                true
-            }
-            Msg::ClearFiles => {
-                self.files.clear();
                 true
             }
             Msg::BatchMode(m) => {
@@ -802,7 +788,7 @@ impl Component for ProbePage {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let state = self.job.state(self.batch.is_some() || self.live.is_some());
-        let on_files = link.callback(Msg::AddFiles);
+        let on_files = link.callback(|f| Msg::Files(FileEdit::Add(f)));
         let on_mode = link.callback(|e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             Msg::BatchMode(Mode::parse(&v).unwrap_or_default())
@@ -830,7 +816,7 @@ impl Component for ProbePage {
                         <button type="button" class="secondary" id="probe-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                             title="synthetic notes of three memory policies built into the page: nothing is fetched">{ "Try the demo" }</button>
                     </div>
-                    { file_list("probe-", &self.files, link.callback(Msg::RemoveFile), link.callback(|_: MouseEvent| Msg::ClearFiles)) }
+                    { file_list("probe-", &self.files, link.callback(Msg::Files)) }
                     <div class="fields">
                         <div class="field">
                             <label for="probe-batch-mode">{ "table mode" }</label>

@@ -11,10 +11,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{
-    ErrorView, PageProps, PageState, add_files, error_box, file_list, file_picker, forward_drop, remove_file,
-    report_state,
-};
+use super::{ErrorView, FileEdit, PageProps, PageState, error_box, file_list, file_picker, forward_drop, report_state};
 use crate::audit::{DrilldownQuery, QueryInfo, Rescore};
 use crate::conventions::Settings;
 use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
@@ -51,9 +48,7 @@ pub enum Source {
 }
 
 pub enum Msg {
-    AddFiles(Vec<SourceFile>),
-    RemoveFile(usize),
-    ClearFiles,
+    Files(FileEdit),
     Demo,
     BundleFetched(String, Result<Vec<SourceFile>, String>),
     Worker(Response),
@@ -187,9 +182,8 @@ impl RescorePage {
 
     fn view_intake(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let on_files = link.callback(Msg::AddFiles);
+        let on_files = link.callback(|f| Msg::Files(FileEdit::Add(f)));
         let demo = link.callback(|_: MouseEvent| Msg::Demo);
-        let clear = link.callback(|_: MouseEvent| Msg::ClearFiles);
         html! {
             <section id="intake" class="card drop-zone" aria-labelledby="intake-title">
                 <h2 id="intake-title">{ "Your results" }</h2>
@@ -201,7 +195,7 @@ impl RescorePage {
                     <span class="or">{ "or" }</span>
                     <button type="button" id="demo-button" onclick={demo}>{ "Try the demo" }</button>
                 </div>
-                { file_list("", &self.files, link.callback(Msg::RemoveFile), clear) }
+                { file_list("", &self.files, link.callback(Msg::Files)) }
                 <p class="muted" id="privacy-note">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
@@ -302,30 +296,23 @@ impl Component for RescorePage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
+        forward_drop(ctx, &mut self.last_drop, Msg::Files)
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
-            Msg::AddFiles(files) => {
-                if self.source != Source::Files {
-                    // Files replace the demo or a bundle; later drops add to the user's files.
-                    self.files.clear();
+            Msg::Files(edit) => {
+                if matches!(edit, FileEdit::Add(_)) {
+                    if self.source != Source::Files {
+                        // Files replace the demo or a bundle; later drops add to the user's files.
+                        self.files.clear();
+                    }
+                    self.pending_source = Source::Files;
+                    self.source = Source::Files;
                 }
-                add_files(&mut self.files, files);
-                self.pending_source = Source::Files;
-                self.source = Source::Files;
-                self.load_files();
-                true
-            }
-            Msg::RemoveFile(i) => {
-                if remove_file(&mut self.files, i) {
+                if edit.apply(&mut self.files) {
                     self.load_files();
                 }
-                true
-            }
-            Msg::ClearFiles => {
-                self.files.clear();
                 true
             }
             Msg::Demo => {

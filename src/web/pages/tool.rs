@@ -18,8 +18,7 @@ use yew::prelude::*;
 use crate::web::components::explore::Explore;
 
 use super::{
-    ErrorView, PageInfo, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file,
-    report_state,
+    ErrorView, FileEdit, PageInfo, PageProps, PageState, add_files, file_list, file_picker, forward_drop, report_state,
 };
 use crate::capability::{Capability, FileRole, FileSummary};
 use crate::web::components::fields::{FieldDraft, field_id, field_input};
@@ -95,10 +94,8 @@ type Edit<D> = Box<dyn FnOnce(&mut D)>;
 type ViewEdit<V> = Box<dyn FnOnce(&mut V)>;
 
 pub enum Msg<T: Tool> {
-    AddFiles(Vec<SourceFile>),
-    /// Take one file off the list (and analyse the others again).
-    RemoveFile(usize),
-    ClearFiles,
+    /// Files added, one taken off (the others analysed again), or all cleared.
+    Files(FileEdit),
     /// Change the draft.
     Edit(Edit<T::Draft>),
     /// Change the draft and analyse again at once (pickers next to a result).
@@ -516,20 +513,19 @@ impl<T: Tool> ToolPage<T> {
     fn view_intake(&self, ctx: &Context<Self>) -> Html {
         let p = Self::prefix();
         let link = ctx.link();
-        let clear = link.callback(|_: MouseEvent| Msg::ClearFiles);
         html! {
             <section id={format!("{p}intake")} class="card drop-zone" aria-labelledby={format!("{p}intake-title")}>
                 <h2 id={format!("{p}intake-title")}>{ T::INTAKE_TITLE }</h2>
                 { T::intake() }
                 <div class="intake-actions">
-                    { file_picker(&format!("{p}file-input"), "Choose files…", &format!("{p}privacy"), link.callback(Msg::AddFiles)) }
+                    { file_picker(&format!("{p}file-input"), "Choose files…", &format!("{p}privacy"), link.callback(|f| Msg::Files(FileEdit::Add(f)))) }
                     if T::FOLDERS {
-                        { super::folder_picker(&format!("{p}folder-input"), "Choose a folder…", &format!("{p}privacy"), link.callback(Msg::AddFiles)) }
+                        { super::folder_picker(&format!("{p}folder-input"), "Choose a folder…", &format!("{p}privacy"), link.callback(|f| Msg::Files(FileEdit::Add(f)))) }
                     }
                     <button type="button" class="secondary" id={format!("{p}demo-button")} onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                         title="synthetic example inputs built into the page: nothing is fetched">{ "Try the demo" }</button>
                 </div>
-                { file_list(&p, &self.files, link.callback(Msg::RemoveFile), clear) }
+                { file_list(&p, &self.files, link.callback(Msg::Files)) }
                 <p class="muted" id={format!("{p}privacy")}>{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
@@ -594,18 +590,13 @@ impl<T: Tool> Component for ToolPage<T> {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles)
+        forward_drop(ctx, &mut self.last_drop, Msg::Files)
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
-            Msg::AddFiles(files) => {
-                add_files(&mut self.files, files);
-                T::files_changed(&mut self.draft);
-                self.analyse_files();
-            }
-            Msg::RemoveFile(i) => {
-                if remove_file(&mut self.files, i) {
+            Msg::Files(edit) => {
+                if edit.apply(&mut self.files) {
                     T::files_changed(&mut self.draft);
                     self.analyse_files();
                 }
@@ -621,7 +612,6 @@ impl<T: Tool> Component for ToolPage<T> {
                 self.analyse_files();
             }
             Msg::Preloaded(Err(e)) => self.job.error = Some(ErrorView::plain("Could not load the release", e)),
-            Msg::ClearFiles => self.files.clear(),
             Msg::Edit(f) => f(&mut self.draft),
             Msg::EditApply(f) => {
                 f(&mut self.draft);

@@ -17,10 +17,7 @@ use yew::prelude::*;
 
 use crate::web::components::explore::Explore;
 
-use super::{
-    ErrorView, Handoff, PageProps, PageState, add_files, file_list, file_picker, forward_drop, remove_file,
-    report_state,
-};
+use super::{ErrorView, FileEdit, Handoff, PageProps, PageState, file_list, file_picker, forward_drop, report_state};
 use crate::compare::figures::{cd_plot, forest_plot, forest_row};
 use crate::compare::{
     Compare, CompareReport, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
@@ -77,10 +74,8 @@ pub use crate::compare::figures::PLOT_WIDTH;
 type Edit = Box<dyn FnOnce(&mut Draft)>;
 
 pub enum Msg {
-    AddFiles(Vec<SourceFile>),
-    /// Take one file off the list (and compare the others again).
-    RemoveFile(usize),
-    ClearFiles,
+    /// Files added, one taken off (the others compared again), or all cleared.
+    Files(FileEdit),
     /// Run on the built-in demo.
     Demo,
     SetFormat(Option<OutcomeFormat>),
@@ -423,8 +418,7 @@ impl ComparePage {
 
     fn view_intake(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let on_files = link.callback(Msg::AddFiles);
-        let clear = link.callback(|_: MouseEvent| Msg::ClearFiles);
+        let on_files = link.callback(|f| Msg::Files(FileEdit::Add(f)));
         let on_format = link.callback(|e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             Msg::SetFormat(OutcomeFormat::parse(&sel.value()))
@@ -450,7 +444,7 @@ impl ComparePage {
                         </select>
                     </div>
                 </div>
-                { file_list("compare-", &self.files, link.callback(Msg::RemoveFile), clear) }
+                { file_list("compare-", &self.files, link.callback(Msg::Files)) }
                 <p class="muted" id="compare-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
             </section>
         }
@@ -945,7 +939,7 @@ impl Component for ComparePage {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        forward_drop(ctx, &mut self.last_drop, Msg::AddFiles);
+        forward_drop(ctx, &mut self.last_drop, Msg::Files);
         if let Some(h) = ctx.props().rescoring.clone()
             && self.last_handoff != Some(h.seq)
         {
@@ -956,22 +950,13 @@ impl Component for ComparePage {
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
-            Msg::AddFiles(files) => {
-                if self.table.as_ref().is_some_and(|t| t.from_rescoring) {
+            Msg::Files(edit) => {
+                if matches!(edit, FileEdit::Add(_)) && self.table.as_ref().is_some_and(|t| t.from_rescoring) {
                     self.files.clear();
                 }
-                add_files(&mut self.files, files);
-                self.load_files();
-                true
-            }
-            Msg::RemoveFile(i) => {
-                if remove_file(&mut self.files, i) {
+                if edit.apply(&mut self.files) {
                     self.load_files();
                 }
-                true
-            }
-            Msg::ClearFiles => {
-                self.files.clear();
                 true
             }
             Msg::Demo => {
