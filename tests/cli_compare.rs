@@ -671,3 +671,55 @@ fn each_judgment_of_one_system_is_an_arm() {
     }
     assert_eq!(v["judges"][0]["items"], want["items"]);
 }
+
+/// `--show-item`: one item as the files state it. Checked against the files read directly
+/// here: LoCoMo answer files of two vendors, item `conversation | position` (1-based).
+#[test]
+fn show_item_gives_the_items_text_as_each_file_states_it() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/outcome_families");
+    let (mem0, ever) = (dir.join("mem0_evals.json"), dir.join("evermemos.json"));
+    let read = |p: &PathBuf| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let (m, e) = (read(&mem0), read(&ever));
+    for (conv, pos) in [("0", 1usize), ("0", 2), ("1", 1)] {
+        let item = format!("{conv} | {pos}");
+        let out = bin()
+            .args(["compare", "--outcomes"])
+            .args([&mem0, &ever])
+            .args(["--show-item", &item, "--items", "evermemos,mem0_evals"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["item"], item.as_str());
+        let m_rec = &m[conv][pos - 1];
+        let e_rec = &e["detailed_results"][format!("locomo_exp_user_{conv}")][pos - 1];
+        // Both files state the same question: shared, once.
+        assert_eq!(m_rec["question"], e_rec["question"], "the fixture's vendors answer one question");
+        let shared =
+            |col: &str| v["shared"].as_array().unwrap().iter().find(|f| f["column"] == col).map(|f| f["text"].clone());
+        assert_eq!(shared("question"), Some(m_rec["question"].clone()), "{item}");
+        // Each arm's own cells, in the order asked, each row at its record's line.
+        let arms = v["arms"].as_array().unwrap();
+        assert_eq!(arms.iter().map(|a| a["arm"].as_str().unwrap()).collect::<Vec<_>>(), ["evermemos", "mem0_evals"]);
+        let cell = |arm: &Value, col: &str| {
+            arm["rows"][0]["fields"].as_array().unwrap().iter().find(|f| f["column"] == col).map(|f| f["text"].clone())
+        };
+        assert_eq!(cell(&arms[0], "generated_answer"), Some(e_rec["generated_answer"].clone()), "{item}");
+        assert_eq!(cell(&arms[1], "response"), Some(m_rec["response"].clone()), "{item}");
+        for (arm, path) in [(&arms[0], &ever), (&arms[1], &mem0)] {
+            let at = arm["rows"][0]["at"].as_str().unwrap();
+            let line: usize = at.rsplit(':').next().unwrap().parse().unwrap();
+            assert!(at.starts_with(&path.display().to_string()), "{at}");
+            let text = std::fs::read_to_string(path).unwrap();
+            let record: Vec<&str> = text.lines().skip(line - 1).take(2).collect();
+            assert_eq!(record[0].trim(), "{", "{at}: the record's first line");
+            assert!(record[1].contains(m_rec["question"].as_str().unwrap()), "{at}: {record:?}");
+        }
+    }
+    // An item the comparison does not have is refused, naming the key.
+    let out =
+        bin().args(["compare", "--outcomes"]).args([&mem0, &ever]).args(["--show-item", "9 | 99"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no item `9 | 99`") && err.contains("conversation, position"), "{err}");
+}

@@ -375,6 +375,37 @@ test('aggregation exports equal the CLI', async () => {
   await page.close();
 });
 
+test('the first screen says what memaudit is before any script runs; the viewer takes its place; a skip link', async () => {
+  // No script at all: index.html alone says what memaudit is and what to drop.
+  const bare = await openPage();
+  await bare.page.route('**/start-*.js', (route) => route.fulfill({ body: '', contentType: 'text/javascript' }));
+  await bare.page.goto(`${srv.origin}${VIEWER}`);
+  const first = bare.page.locator('#first-screen');
+  assert.ok(await first.isVisible(), 'the first screen is drawn');
+  const text = await first.innerText();
+  for (const words of ['memaudit', 'What to drop', 'never uploaded', 'Starting the viewer']) {
+    assert.ok(text.includes(words), `first screen says "${words}": ${text}`);
+  }
+  assert.equal(await bare.page.locator('#first-screen h1').innerText(), 'memaudit');
+  await bare.page.close();
+
+  // With the viewer: the first screen is gone once the app is drawn, and the first Tab
+  // reaches the skip link, which moves the focus past the navigation without changing the page.
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#rescore`);
+  await page.waitForSelector('#nav');
+  assert.equal(await page.locator('#first-screen').count(), 0, 'the first screen is taken away');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-link');
+  assert.ok(await page.locator('#skip-link').isVisible(), 'the focused skip link is shown');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-content');
+  assert.equal(await page.evaluate(() => location.hash), '#rescore', 'the page shown stays');
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [VIEWER]);
+  await page.close();
+});
+
 test('?demo loads the demo', async () => {
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}?demo`);

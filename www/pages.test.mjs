@@ -648,6 +648,35 @@ test('comparison page: four vendors\' LoCoMo answer files dropped together equal
   const want = JSON.parse(cli(['compare', '--outcomes', ...files, '--format', 'json']));
   assert.deepEqual(want.arms.map((a) => a.arm), ['mem0_evals', 'evermemos', 'zep_grades', 'audit_results']);
   await checkComparison(page, want);
+  // The items behind a contrast, and one item's text as the files state it: the question and
+  // gold answer once, each arm's answer and score with its file and line, as the CLI prints.
+  await page.click('#pairs-table tr[data-a="mem0_evals"][data-b="evermemos"]');
+  await page.waitForSelector('#items-table[data-selection="mem0_evals−evermemos"] tbody tr');
+  // Filtered by outcome pattern: mem0 right where evermemos is wrong, as `--items` lists them.
+  const listed = JSON.parse(cli(['compare', '--outcomes', ...files, '--items', 'mem0_evals,evermemos'])).items;
+  await page.selectOption('#items-pattern', 'a_higher');
+  const higher = listed.filter((i) => i.diff > 0);
+  await page.waitForSelector(`#items-table[data-shown="${higher.length}"]`);
+  assert.equal(Number(await page.getAttribute('#items-table', 'data-total')), listed.length);
+  const shownRows = await readRows(page, '#items-table');
+  assert.deepEqual(shownRows.map((r) => r.attrs.item), higher.slice(0, 100).map((i) => i.item));
+  const item = await page.getAttribute('#items-table tbody tr:first-child', 'data-item');
+  await page.focus('#items-table tbody tr:first-child');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`#item-text-body[data-item="${item}"]`);
+  const text = JSON.parse(cli(['compare', '--outcomes', ...files, '--show-item', item, '--items', 'mem0_evals,evermemos']));
+  assert.ok(text.shared.some((f) => f.column === 'question'), 'the question is shared');
+  const shared = await page.$$eval('#item-shared dd', (els) => els.map((e) => [e.dataset.col, e.textContent]));
+  assert.deepEqual(shared, text.shared.map((f) => [f.column, f.text]));
+  assert.equal(text.arms.length, 2);
+  for (const arm of text.arms) {
+    const rows = await page.$$eval(`#item-text .item-arm[data-arm="${arm.arm}"] .item-row`, (els) =>
+      els.map((r) => ({ at: r.dataset.at, fields: [...r.querySelectorAll('dd')].map((d) => [d.dataset.col, d.textContent]) })));
+    // The CLI names a file as its path was given, the page by the name it was chosen under.
+    assert.deepEqual(rows, arm.rows.map((r) => ({ at: path.basename(r.at), fields: r.fields.map((f) => [f.column, f.text]) })), `arm ${arm.arm}`);
+    assert.ok(arm.rows[0].fields.some((f) => ['response', 'generated_answer'].includes(f.column)), `${arm.arm}'s own answer`);
+  }
+  assert.equal(await page.getAttribute('#items-table tbody tr:first-child', 'aria-current'), 'true');
   // Every contrast against evermemos reads other − evermemos.
   await page.selectOption('#cmp-reference', 'evermemos');
   await page.click('#compare-run');

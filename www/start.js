@@ -43,11 +43,20 @@ function firstModule() {
 }
 
 load(firstModule()).catch((e) => {
+  const text = `The viewer could not start: ${e && e.message ? e.message : e}`;
+  // index.html's first screen is still up: its status line says it.
+  const status = document.getElementById('first-screen-status');
+  if (status) {
+    status.className = 'error';
+    status.setAttribute('role', 'alert');
+    status.textContent = text;
+    return;
+  }
   const app = document.getElementById('app');
   if (!app) return;
   const p = document.createElement('p');
   p.className = 'error';
   p.setAttribute('role', 'alert');
-  p.textContent = `The viewer could not start: ${e && e.message ? e.message : e}`;
+  p.textContent = text;
   app.append(p);
 });

@@ -11,6 +11,7 @@ use super::table::{CompareTable, compare_latex, render_compare_text, table};
 use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
+use crate::outcomes::instance::{ItemText, item_text};
 use crate::outcomes::{
     ColumnInfo, JudgmentChoice, OutcomeFormat, OutcomeTable, OutcomeWarnings, PairingError, PairingOptions,
     ReadOptions, SourceFile, Spec, infer_spec, pair_for_test, read_outcome_files,
@@ -243,6 +244,9 @@ pub enum ItemSelection {
     Pair { a: String, b: String },
     /// One arm's values (a CD-diagram arm).
     Arm { arm: String },
+    /// One item's text as the files state it, in these arms (every arm when empty): an item
+    /// of the items table (`memaudit compare --show-item ITEM [--items A,B]`).
+    Text { item: String, arms: Vec<String> },
 }
 
 /// One item of an arm: its value and its rank among the arms on that item (1 = best, ties
@@ -262,6 +266,8 @@ pub enum ItemsView {
     Pair { a: String, b: String, items: Vec<PairItem> },
     /// The arm's value on every item, in item order.
     Arm { arm: String, items: Vec<ArmItem> },
+    /// [`item_text`]: the item's shared cells, then each arm's rows.
+    Text(ItemText),
 }
 
 /// The overview of a loaded table: files, columns with their first distinct texts, warnings
@@ -459,6 +465,17 @@ impl Capability for Compare {
                     })
                     .collect();
                 ItemsView::Arm { arm: name.clone(), items }
+            }
+            ItemSelection::Text { item, arms } => {
+                for a in arms {
+                    arm(a)?;
+                }
+                let text = item_text(&table, &spec, item, arms).ok_or_else(|| {
+                    let known = input.items.len();
+                    let key = spec.key.join(", ");
+                    Error::setting("show_item", format!("the comparison has no item `{item}` (its {known} items are named by {key}, joined with ` | `)"))
+                })?;
+                ItemsView::Text(text)
             }
         })
     }

@@ -15,6 +15,7 @@
 
 mod advice;
 pub mod inspect;
+pub mod instance;
 mod json;
 pub mod judgments;
 pub mod locomo;

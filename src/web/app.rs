@@ -115,6 +115,9 @@ fn page<P: PageSet, C: Screen>(v: &PageViews<'_>) -> Html {
     html! { <C::View ..props /> }
 }
 
+/// The id of the first screen `index.html` draws before any script runs.
+pub const FIRST_SCREEN: &str = "first-screen";
+
 /// Mounts this module's app: as the guest in the container the host left for its group, else
 /// as the host on `#app` (or the body).
 pub fn mount<P: PageSet>() {
@@ -127,6 +130,10 @@ pub fn mount<P: PageSet>() {
     }
     if let Some(group) = P::GROUP {
         bridge::mark_host(group);
+    }
+    // index.html's first screen stood in until now: the app takes its place.
+    if let Some(first) = by_id(FIRST_SCREEN) {
+        first.remove();
     }
     match by_id("app") {
         Some(el) => {
@@ -502,6 +509,7 @@ impl<P: PageSet> Component for App<P> {
         html! {
             <div class={classes!("app", self.dragging.then_some("dragging"))} data-state={state.name()}
                 data-page={self.page.slug()} {ondragover} {ondragleave} {ondrop}>
+                <a href="#" id="skip-link" class="skip-link" onclick={skip_to_page()}>{ "Skip to the page" }</a>
                 <header class="page-head">
                     <h1>{ "memaudit" }</h1>
                     <nav id="nav" class="nav" aria-label="pages">
@@ -520,11 +528,29 @@ impl<P: PageSet> Component for App<P> {
                     <super::limits::InputLimits />
                     { folder_note }
                 </header>
-                { pages::<P>(&views) }
-                { for Group::ALL.into_iter().filter(|g| P::GROUP.is_some_and(|own| own != *g)).map(|g| self.guest_view(g)) }
+                <div id={PAGE_CONTENT} tabindex="-1">
+                    { pages::<P>(&views) }
+                    { for Group::ALL.into_iter().filter(|g| P::GROUP.is_some_and(|own| own != *g)).map(|g| self.guest_view(g)) }
+                </div>
             </div>
         }
     }
+}
+
+/// The id of the element that holds the pages (past the navigation): the skip link's target.
+const PAGE_CONTENT: &str = "page-content";
+
+/// The skip link's click: focus moves past the navigation to the page. The URL's hash names
+/// the page shown, so the link does not follow its `href`.
+fn skip_to_page() -> Callback<MouseEvent> {
+    Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let target = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(PAGE_CONTENT));
+        if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+            el.scroll_into_view();
+        }
+    })
 }
 
 impl<P: PageSet> App<P> {

@@ -28,6 +28,11 @@ pub(crate) struct CompareArgs {
     /// Print the items behind one contrast: `--items A,B`.
     #[arg(long, value_delimiter = ',')]
     pub(crate) items: Vec<String>,
+    /// Print one item's text as the files state it (an item of `--items`, e.g. `0 | 1`): the
+    /// cells its rows share (question, gold answer), then each arm's rows with their file and
+    /// line (answer, verdicts, score); with `--items A,B`, only those two arms.
+    #[arg(long, value_name = "ITEM")]
+    pub(crate) show_item: Option<String>,
     #[command(flatten)]
     pub(crate) output: Output<CompareTable>,
 }
@@ -50,12 +55,19 @@ impl crate::common::Subcommand for Compare {
 pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
     let request = args.request.0.clone();
     let files = inputs::<Compare>(args.outcomes.iter().map(|p| (p.clone(), Some(FileRole::Outcomes))).collect())?;
+    if let Some(item) = &args.show_item {
+        let selection = ItemSelection::Text { item: item.clone(), arms: args.items.clone() };
+        return match detail::<Compare>(&files, &request, &selection)? {
+            ItemsView::Text(text) => print(&format!("{}\n", json_report(&text, true)?)),
+            _ => Err(fail("--show-item takes one item")),
+        };
+    }
     if !args.items.is_empty() {
         let [a, b] = args.items.as_slice() else { return Err(fail("--items takes two arm names: A,B")) };
         let selection = ItemSelection::Pair { a: a.clone(), b: b.clone() };
         return match detail::<Compare>(&files, &request, &selection)? {
             ItemsView::Pair { a, b, items } => print(&format!("{}\n", json_report(&PairItems { a, b, items }, true)?)),
-            ItemsView::Arm { .. } => Err(fail("--items takes two arm names: A,B")),
+            _ => Err(fail("--items takes two arm names: A,B")),
         };
     }
     let (loaded, report) = run_once::<Compare>(&files, &request, &mut quiet())?;

@@ -18,6 +18,7 @@ use crate::compare::table::table as compare_table;
 use crate::compare::unit::{ArmItem, ItemsView};
 use crate::compare::{Comparison, PairItem, UnpairedArms};
 use crate::outcomes::PairingReport;
+use crate::outcomes::instance::{ItemText, TextField};
 use crate::report::Table;
 use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, p_cell, signed_cell, text_cell};
 
@@ -629,6 +630,22 @@ fn items_csv(view: &ItemsView) -> Result<String, String> {
                 .map(|i: &ArmItem| vec![i.item.clone(), num(i.value), num(i.rank), i.group.clone().unwrap_or_default()])
                 .collect(),
         },
+        ItemsView::Text(t) => Table {
+            name: "item_text".into(),
+            headers: vec!["arm".into(), "at".into(), "column".into(), "text".into()],
+            rows: t
+                .shared
+                .iter()
+                .map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()])
+                .chain(t.arms.iter().flat_map(|a| {
+                    a.rows.iter().flat_map(move |r| {
+                        r.fields
+                            .iter()
+                            .map(move |f| vec![a.arm.clone(), r.at.clone(), f.column.clone(), f.text.clone()])
+                    })
+                }))
+                .collect(),
+        },
     };
     t.to_csv().map_err(|e| e.to_string())
 }
@@ -638,15 +655,111 @@ pub struct ItemsProps {
     pub view: Rc<ItemsView>,
     pub page: usize,
     pub on_page: Callback<usize>,
+    /// An item's row clicked (or Enter on it): show its text.
+    pub on_item: Callback<String>,
+    /// The item whose text is shown, if any (its row is marked).
+    #[prop_or_default]
+    pub shown: Option<String>,
+}
+
+/// Which items of a contrast the items table keeps: by how the two arms' values compare
+/// (for 0/1 outcomes, "a right, b wrong" is `AHigher`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pattern {
+    All,
+    AHigher,
+    BHigher,
+    Equal,
+}
+
+impl Pattern {
+    const ALL: [Pattern; 4] = [Pattern::All, Pattern::AHigher, Pattern::BHigher, Pattern::Equal];
+
+    fn name(self) -> &'static str {
+        match self {
+            Pattern::All => "all",
+            Pattern::AHigher => "a_higher",
+            Pattern::BHigher => "b_higher",
+            Pattern::Equal => "equal",
+        }
+    }
+
+    fn label(self, a: &str, b: &str) -> String {
+        match self {
+            Pattern::All => "every item".into(),
+            Pattern::AHigher => format!("{a} higher (0/1: {a} right, {b} wrong)"),
+            Pattern::BHigher => format!("{b} higher (0/1: {b} right, {a} wrong)"),
+            Pattern::Equal => "the same value in both".into(),
+        }
+    }
+
+    fn keeps(self, i: &PairItem) -> bool {
+        match self {
+            Pattern::All => true,
+            Pattern::AHigher => i.diff > 0.0,
+            Pattern::BHigher => i.diff < 0.0,
+            Pattern::Equal => i.diff == 0.0,
+        }
+    }
 }
 
 /// `#compare-items`: the items behind a contrast (largest |a − b| first) or an arm.
 #[function_component(ItemsTable)]
 pub fn items_table(props: &ItemsProps) -> Html {
     let v = &props.view;
+    let pattern = use_state(|| Pattern::All);
+    // A contrast's items kept by the pattern chosen (`#items-pattern`); pages count these.
+    let kept: Vec<&PairItem> = match &**v {
+        ItemsView::Pair { items, .. } => items.iter().filter(|i| pattern.keeps(i)).collect(),
+        _ => Vec::new(),
+    };
     let total = match &**v {
-        ItemsView::Pair { items, .. } => items.len(),
+        ItemsView::Pair { .. } => kept.len(),
         ItemsView::Arm { items, .. } => items.len(),
+        ItemsView::Text(_) => 0,
+    };
+    let all = match &**v {
+        ItemsView::Pair { items, .. } => items.len(),
+        _ => total,
+    };
+    let pattern_select = match &**v {
+        ItemsView::Pair { a, b, .. } => {
+            let onchange = {
+                let (pattern, on_page) = (pattern.clone(), props.on_page.clone());
+                Callback::from(move |e: Event| {
+                    let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+                    if let Some(p) = Pattern::ALL.into_iter().find(|p| p.name() == value) {
+                        pattern.set(p);
+                        on_page.emit(0);
+                    }
+                })
+            };
+            html! {
+                <div class="field">
+                    <label for="items-pattern">{ "show" }</label>
+                    <select id="items-pattern" {onchange}>
+                        { for Pattern::ALL.into_iter().map(|p| html! {
+                            <option value={p.name()} selected={p == *pattern}>{ p.label(a, b) }</option>
+                        }) }
+                    </select>
+                    <span class="muted" id="items-pattern-count">{ format!(" {} of {} items", count(total), count(all)) }</span>
+                </div>
+            }
+        }
+        _ => html! {},
+    };
+    // A row opens its item's text: click or Enter; the row shown is marked.
+    let row_props = |item: &str| {
+        let on_item = props.on_item.clone();
+        let item_s = item.to_string();
+        let open = Callback::from(move |_: ()| on_item.emit(item_s.clone()));
+        let shown = props.shown.as_deref() == Some(item);
+        (
+            open.reform(|_: MouseEvent| ()),
+            on_enter(open),
+            classes!("clickable", shown.then_some("selected")),
+            shown.then_some("true"),
+        )
     };
     let pages = total.div_ceil(ITEMS_PAGE).max(1);
     let page = props.page.min(pages - 1);
@@ -654,6 +767,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
     let (title, selection) = match &**v {
         ItemsView::Pair { a, b, .. } => (format!("Items behind {a} \u{2212} {b}"), format!("{a}\u{2212}{b}")),
         ItemsView::Arm { arm, .. } => (format!("Items of {arm}"), arm.clone()),
+        ItemsView::Text(t) => (format!("Item {}", t.item), t.item.clone()),
     };
     let csv = {
         let v = v.clone();
@@ -674,31 +788,35 @@ pub fn items_table(props: &ItemsProps) -> Html {
     };
     let intro = match &**v {
         ItemsView::Pair { .. } => {
-            html! { <p class="intro">{ "Each paired item's values in both arms, largest |a \u{2212} b| first." }</p> }
+            html! { <p class="intro">{ "Each paired item's values in both arms, largest |a \u{2212} b| first. Click an item (or press Enter on it) for its text: the question, the gold answer, each arm's answer and verdicts, as the files state them." }</p> }
         }
         ItemsView::Arm { .. } => {
-            html! { <p class="intro">{ "The arm's value on every item, and its rank among the arms on that item (1 = best, ties averaged)." }</p> }
+            html! { <p class="intro">{ "The arm's value on every item, and its rank among the arms on that item (1 = best, ties averaged). Click an item for its text as the files state it." }</p> }
         }
+        ItemsView::Text(_) => html! {},
     };
     html! {
         <Section id="compare-items" title={title} {exports} {intro}>
+            { pattern_select }
             <Explore>
-            <table id="items-table" data-selection={selection} data-total={total.to_string()}>
+            <table id="items-table" data-selection={selection} data-total={all.to_string()} data-shown={total.to_string()}>
                 { match &**v {
-                    ItemsView::Pair { a, b, items } => html! {
+                    ItemsView::Pair { a, b, .. } => html! {
                         <>
                         <thead><tr><th scope="col">{"item"}</th><th scope="col">{ a.clone() }</th><th scope="col">{ b.clone() }</th>
                             <th scope="col">{"a \u{2212} b"}</th><th scope="col">{"group"}</th></tr></thead>
                         <tbody>
-                        { for items[range.clone()].iter().map(|i| html! {
-                            <tr data-item={i.item.clone()}>
+                        { for kept[range.clone()].iter().map(|i| {
+                            let (onclick, onkeydown, class, current) = row_props(&i.item);
+                            html! {
+                            <tr data-item={i.item.clone()} {class} {onclick} {onkeydown} tabindex="0" aria-current={current}>
                                 { text_cell("item", i.item.clone()) }
                                 { num_cell("a", Some(i.a)) }
                                 { num_cell("b", Some(i.b)) }
                                 { signed_cell("diff", Some(i.diff)) }
                                 { text_cell("group", i.group.clone().unwrap_or_default()) }
                             </tr>
-                        }) }
+                        }}) }
                         </tbody>
                         </>
                     },
@@ -706,17 +824,20 @@ pub fn items_table(props: &ItemsProps) -> Html {
                         <>
                         <thead><tr><th scope="col">{"item"}</th><th scope="col">{ arm.clone() }</th><th scope="col">{"rank"}</th><th scope="col">{"group"}</th></tr></thead>
                         <tbody>
-                        { for items[range.clone()].iter().map(|i| html! {
-                            <tr data-item={i.item.clone()}>
+                        { for items[range.clone()].iter().map(|i| {
+                            let (onclick, onkeydown, class, current) = row_props(&i.item);
+                            html! {
+                            <tr data-item={i.item.clone()} {class} {onclick} {onkeydown} tabindex="0" aria-current={current}>
                                 { text_cell("item", i.item.clone()) }
                                 { num_cell("value", Some(i.value)) }
                                 <td class="num" data-col="rank" data-value={crate::report::num(Some(i.rank))}>{ format!("{:.1}", i.rank) }</td>
                                 { text_cell("group", i.group.clone().unwrap_or_default()) }
                             </tr>
-                        }) }
+                        }}) }
                         </tbody>
                         </>
                     },
+                    ItemsView::Text(_) => html! {},
                 } }
             </table>
             </Explore>
@@ -732,8 +853,69 @@ pub fn items_table(props: &ItemsProps) -> Html {
             }
             { if let ItemsView::Pair { items, .. } = &**v {
                 let mean = if items.is_empty() { None } else { Some(items.iter().map(|i| i.diff).sum::<f64>() / items.len() as f64) };
-                html! { <p class="muted">{ format!("Mean difference over these items: {}.", fmt4(mean)) }</p> }
+                html! { <p class="muted">{ format!("Mean difference over all {} items of the contrast: {}.", count(items.len()), fmt4(mean)) }</p> }
             } else { html! {} } }
+        </Section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ItemTextProps {
+    pub text: Rc<ItemText>,
+}
+
+/// `#item-text`: one item as the files state it: the cells its rows share (question, gold
+/// answer), then each arm's rows side by side with their file and line. Every text is shown
+/// as text; a long one is cut and its length said.
+#[function_component(ItemTextView)]
+pub fn item_text_view(props: &ItemTextProps) -> Html {
+    let t = &props.text;
+    let cell = |f: &TextField| {
+        html! {
+            <>
+                <dt data-col={f.column.clone()}>{ f.column.clone() }</dt>
+                <dd data-col={f.column.clone()} class="item-text">
+                    { f.text.clone() }
+                    if let Some(n) = f.chars {
+                        <span class="muted">{ format!(" (cut: {} characters in all)", count(n)) }</span>
+                    }
+                </dd>
+            </>
+        }
+    };
+    let exports = {
+        let (a, b) = (t.clone(), t.clone());
+        lazy_exports("item-text", "item_text", move || items_csv(&ItemsView::Text((*a).clone())), move || to_json(&*b))
+    };
+    let intro = html! {
+        <p class="intro">{ format!("Item {} ({}), as the files state it: what every row of the item shares, then each arm's rows with their file and line.", t.item, t.key.join(" | ")) }</p>
+    };
+    html! {
+        <Section id="item-text" title={format!("Item {}", t.item)} {exports} {intro}>
+            <div id="item-text-body" data-item={t.item.clone()}>
+                if !t.shared.is_empty() {
+                    <dl class="item-shared" id="item-shared">{ for t.shared.iter().map(cell) }</dl>
+                }
+                <div class="item-arms">
+                    { for t.arms.iter().map(|a| html! {
+                        <section class="item-arm" data-arm={a.arm.clone()} aria-label={a.arm.clone()}>
+                            <h3>{ a.arm.clone() }</h3>
+                            if a.rows.is_empty() {
+                                <p class="muted">{ "No row of this item." }</p>
+                            }
+                            { for a.rows.iter().map(|r| html! {
+                                <div class="item-row" data-at={r.at.clone()}>
+                                    <p class="muted"><code>{ r.at.clone() }</code></p>
+                                    <dl>{ for r.fields.iter().map(cell) }</dl>
+                                </div>
+                            }) }
+                            if a.more_rows > 0 {
+                                <p class="muted">{ format!("{} more rows of this item and arm are not shown.", count(a.more_rows)) }</p>
+                            }
+                        </section>
+                    }) }
+                </div>
+            </div>
         </Section>
     }
 }

@@ -25,12 +25,13 @@ use crate::compare::{
 };
 use crate::error::Error;
 use crate::fields::Fields;
+use crate::outcomes::instance::ItemText;
 use crate::outcomes::{ColumnKind, Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, PairingReport, Spec};
 use crate::plots::{CdLayout, CdPlot, ForestLayout, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
 use crate::web::components::Section;
 use crate::web::components::compare::{
-    ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
-    UnpairedTable, arm_labels,
+    ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemTextView, ItemsTable, PairingView, PairsTable,
+    StrataTable, UnpairedTable, arm_labels,
 };
 use crate::web::components::export::{report_json, text_download};
 use crate::web::components::fields::{choose_from, field_id, field_input};
@@ -96,6 +97,8 @@ pub enum Msg {
     ForestOrder(ForestOrder),
     Posterior(bool, String),
     ItemsPage(usize),
+    /// An item of the items table: show its text.
+    ShowItem(String),
     DismissError,
 }
 
@@ -107,6 +110,9 @@ struct Items {
     view: Option<Rc<ItemsView>>,
     error: Option<String>,
     page: usize,
+    /// The item whose text is asked for or shown, and its text once read.
+    shown: Option<String>,
+    text: Option<Rc<ItemText>>,
 }
 
 /// The comparison page.
@@ -239,8 +245,20 @@ impl ComparePage {
             Some(b) => ItemSelection::Pair { a: arm.clone(), b: b.clone() },
             None => ItemSelection::Arm { arm: arm.clone() },
         };
-        self.items = Items { selection: Some((arm, other)), loading: true, view: None, error: None, page: 0 };
+        self.items = Items { selection: Some((arm, other)), loading: true, ..Items::default() };
         self.job.detail(&request, &selection);
+    }
+
+    /// One item's text, in the arms of the items shown.
+    fn request_item_text(&mut self, item: String) {
+        let (Some(request), Some((a, b))) = (self.request.clone(), self.items.selection.clone()) else {
+            return;
+        };
+        let arms = std::iter::once(a).chain(b).collect();
+        self.items.shown = Some(item.clone());
+        self.items.text = None;
+        self.items.loading = true;
+        self.job.detail(&request, &ItemSelection::Text { item, arms });
     }
 
     fn take_outcome(&mut self, report: CompareReport, spec: Spec, read_ms: f64, total_ms: f64) {
@@ -325,7 +343,10 @@ impl ComparePage {
             }
             JobEvent::Detail(view) => {
                 self.items.loading = false;
-                self.items.view = Some(Rc::new(*view));
+                match *view {
+                    ItemsView::Text(text) => self.items.text = Some(Rc::new(text)),
+                    view => self.items.view = Some(Rc::new(view)),
+                }
                 true
             }
             JobEvent::Failed(error, overview) => {
@@ -873,7 +894,11 @@ impl ComparePage {
                     <p class="muted" id="items-loading">{ "Loading the items\u{2026}" }</p>
                 }
                 if let Some(v) = &self.items.view {
-                    <ItemsTable view={v.clone()} page={self.items.page} on_page={items_page} />
+                    <ItemsTable view={v.clone()} page={self.items.page} on_page={items_page}
+                        on_item={link.callback(Msg::ShowItem)} shown={self.items.shown.clone()} />
+                }
+                if let Some(t) = &self.items.text {
+                    <ItemTextView text={t.clone()} />
                 }
             </div>
         }
@@ -1069,6 +1094,10 @@ impl Component for ComparePage {
                 } else {
                     self.posterior.1 = Some(arm);
                 }
+                true
+            }
+            Msg::ShowItem(item) => {
+                self.request_item_text(item);
                 true
             }
             Msg::ItemsPage(p) => {
