@@ -463,6 +463,20 @@ test('IR evaluation page: trec_eval measures, per-query values, its text and the
     await checkTable(page, '#trec-eval-arms', want.comparison.comparison.arms, { mean: (a) => a.mean, ci_low: (a) => a.ci_low, ci_high: (a) => a.ci_high }, 'arms');
     await checkTable(page, '#trec-eval-pairs', want.comparison.comparison.pairs, { diff: (p) => p.diff, p_value: (p) => p.p_value, p_holm: (p) => p.p_holm }, 'pairs');
     assert.equal(await page.getAttribute('#trec-eval-comparison-line', 'data-measure'), want.comparison.measure);
+    // The runs compared are drawn: the forest plot of the contrasts, as the report's SVG.
+    assert.ok((await inkPixels(page, '#trec-eval-forest')) > 1500, 'the forest plot is drawn');
+    // "On this page" lists the result cards as drawn, then the settings, which follow the results.
+    await page.waitForSelector('#trec-eval-contents a[data-card="trec-eval-comparison"]');
+    const listed = await page.$$eval('#trec-eval-contents a[data-card]', (as) => as.map((a) => a.dataset.card));
+    const drawn = await page.$$eval('#trec-eval-results section.card[id]', (ss) => ss.map((s) => s.id));
+    assert.deepEqual(listed, [...drawn, 'trec-eval-settings']);
+    assert.ok(await page.$eval('#trec-eval-results', (r) =>
+      Boolean(r.compareDocumentPosition(document.getElementById('trec-eval-settings')) & Node.DOCUMENT_POSITION_FOLLOWING)),
+    'the settings follow the results');
+    const hash = await page.evaluate(() => location.hash);
+    await page.click('#trec-eval-contents a[data-card="trec-eval-comparison"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'trec-eval-comparison');
+    assert.equal(await page.evaluate(() => location.hash), hash, 'the page shown stays');
     // The per-query values of the compared measure.
     const rows = await page.$$eval('#trec-eval-per-query-table tbody tr', (trs) => trs.map((tr) => ({ q: tr.dataset.query, cells: [...tr.querySelectorAll('td')].map((td) => ({ run: td.dataset.run, value: td.dataset.value ?? '' })) })));
     for (const run of want.runs) {

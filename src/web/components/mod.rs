@@ -2,6 +2,7 @@
 
 pub mod cells;
 pub mod compare;
+pub mod contents;
 pub mod drilldown;
 pub mod explore;
 pub mod export;

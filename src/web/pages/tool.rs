@@ -15,6 +15,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::html::Scope;
 use yew::prelude::*;
 
+use crate::web::components::contents::Contents;
 use crate::web::components::explore::Explore;
 
 use super::{
@@ -643,15 +644,21 @@ impl<T: Tool> Component for ToolPage<T> {
                 hidden={!ctx.props().active} aria-label={page.label()}>
                 <p class="tagline">{ T::tagline() }</p>
                 { self.view_intake(ctx) }
-                { self.view_settings(ctx, &ui) }
+                // The settings come before a first run, and after the results once there are some.
+                if self.batch.is_none() {
+                    { self.view_settings(ctx, &ui) }
+                }
                 { self.job.view(&p, ctx.link().callback(|_: MouseEvent| Msg::Cancel), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
                 { self.view_elsewhere(&p, &ui) }
                 if let Some(b) = &self.batch {
                     <div id={format!("{p}results")}>
                         <HeadlinesPanel id={format!("{p}headlines")} headlines={b.headlines.clone()} cards={T::CARDS}
                             exports={attach_buttons::<T::Capability, BatchOf<T>>(&p, b.clone(), |b| &b.report, b.inputs.clone())} />
+                        <Contents id={format!("{p}contents")} root={format!("{p}results")} revision={Rc::as_ptr(b) as usize}
+                            after={vec![(AttrValue::from(format!("{p}settings")), AttrValue::from("Settings"))]} />
                         { T::results(self, b, &ui) }
                     </div>
+                    { self.view_settings(ctx, &ui) }
                 }
                 <footer class="page-foot muted">{ T::footer() }</footer>
             </section>

@@ -12,14 +12,17 @@ use crate::web::components::explore::Explore;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files, set_role};
 use crate::capability::{Capability, FileRole};
+use crate::compare::figures::{forest_plot, forest_row};
 use crate::ireval::evaluate::Value;
 use crate::ireval::measure::ValueType;
 use crate::ireval::table::{TrecEvalTable, cell};
 use crate::ireval::{TrecEvalRequest, trec_eval_text};
+use crate::plots::ForestPlot;
 use crate::web::components::Section;
 use crate::web::components::export::{report_json, text_download, to_json};
 use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
+use crate::web::components::plot::PlotCanvas;
 use crate::web::format::{count, duration};
 
 type IrBatch = BatchOf<TrecEvalPage>;
@@ -275,6 +278,10 @@ impl Tool for TrecEvalPage {
                             stats_look, &c.comparison.arms, &[], |a| RowAttrs::data(vec![("data-arm", a.arm.clone())])) }
                         { table_grid("trec-eval-pairs", &crate::compare::table::table(&c.comparison, crate::compare::CompareTable::Pairs),
                             stats_look, &c.comparison.pairs, &[], |p| RowAttrs::data(vec![("data-a", p.a.clone()), ("data-b", p.b.clone())])) }
+                        // The contrasts as the report draws them: one plot, on canvas here and as SVG there.
+                        <PlotCanvas<ForestPlot> id="trec-eval-forest" filename="memaudit-trec-eval-forest"
+                            plot={forest_plot(&c.comparison, &c.measure,
+                                c.comparison.pairs.iter().map(|p| forest_row(p, str::to_string, None)).collect(), None)} />
                     </Section>
                 }
                 <Section id="trec-eval-output" title="trec_eval output" conventions={conv}>

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::web::components::contents::Contents;
 use crate::web::components::explore::Explore;
 
 use super::{ErrorView, FileEdit, Handoff, PageProps, PageState, file_list, file_picker, forward_drop, report_state};
@@ -1134,6 +1135,11 @@ impl Component for ComparePage {
                 { self.job.view("compare-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(r) = &self.result {
                     <HeadlinesPanel id="compare-headlines" headlines={r.headlines.clone()} cards={CARDS} />
+                    <Contents id="compare-contents" root="page-compare" revision={Rc::as_ptr(r) as usize} />
+                }
+                // The results come first once there are some; the reading and the spec follow.
+                if let (Some(r), Some(c)) = (&self.result, &self.comparison) {
+                    { self.view_results(ctx, r, c) }
                 }
                 if let Some(t) = &self.table {
                     { self.view_reading(t) }
@@ -1152,9 +1158,6 @@ impl Component for ComparePage {
                 if let Some(u) = unpaired {
                     <UnpairedTable unpaired={u.clone()} />
                     { crate::web::components::compare::judges_card(&u.judges) }
-                }
-                if let (Some(r), Some(c)) = (&self.result, &self.comparison) {
-                    { self.view_results(ctx, r, c) }
                 }
                 <footer class="page-foot muted">
                     { "The same numbers as " }<code>{ "memaudit compare --outcomes FILE … --format json" }</code>
