@@ -417,6 +417,13 @@ test('?demo loads the demo', async () => {
   const row = rows.find((r) => r.attrs.system === want.system && r.attrs.target === want.target && r.attrs.subset === want.subset);
   checkNumber(row.cells.ndcg, want.ndcg, 'demo ndcg');
   await page.waitForSelector('#drill-items tbody tr[data-rank]');
+  // "On this page": the result cards as drawn, then the settings, which follow the results.
+  await page.waitForSelector('#contents a[data-card="settings"]');
+  const listed = await page.$$eval('#contents a[data-card]', (as) => as.map((a) => a.dataset.card));
+  const drawn = await page.$$eval('#results section.card[id]', (ss) => ss.map((s) => s.id));
+  assert.deepEqual(listed, [...drawn, 'settings']);
+  assert.ok(await page.$eval('#results', (r) =>
+    Boolean(r.compareDocumentPosition(document.getElementById('settings')) & Node.DOCUMENT_POSITION_FOLLOWING)));
   const px = await canvasInkPixels(page);
   assert.ok(px.bar > 500, `histogram pixels: ${JSON.stringify(px)}`);
   assert.deepEqual(log.errors, []);

@@ -906,6 +906,9 @@ pub fn item_text_view(props: &ItemTextProps) -> Html {
                             { for a.rows.iter().map(|r| html! {
                                 <div class="item-row" data-at={r.at.clone()}>
                                     <p class="muted"><code>{ r.at.clone() }</code></p>
+                                    if r.fields.is_empty() {
+                                        <p class="muted">{ "No other cell in this row: every one is shared or missing." }</p>
+                                    }
                                     <dl>{ for r.fields.iter().map(cell) }</dl>
                                 </div>
                             }) }

@@ -14,6 +14,7 @@ use yew::prelude::*;
 use super::{ErrorView, FileEdit, PageProps, PageState, error_box, file_list, file_picker, forward_drop, report_state};
 use crate::audit::{DrilldownQuery, QueryInfo, Rescore};
 use crate::conventions::Settings;
+use crate::web::components::contents::Contents;
 use crate::web::components::drilldown::{DrillState, DrilldownView, Selection};
 use crate::web::components::headlines::{HeadlinesPanel, attach_buttons};
 use crate::web::components::histogram::DeltaHistogram;
@@ -226,6 +227,8 @@ impl RescorePage {
                 </div>
                 <HeadlinesPanel id="headlines" headlines={self.headlines.clone()} cards={CARDS}
                     exports={attach_buttons::<crate::audit::Rescore, crate::audit::Report>("", report.0.clone(), |r| r, self.inputs.clone())} />
+                <Contents id="contents" root="results" revision={Rc::as_ptr(&report.0) as usize}
+                    after={vec![(AttrValue::from("settings"), AttrValue::from("Settings"))]} />
                 <ReadingSummary report={report.clone()} timing={self.timing.clone()} />
                 <CoverageTable report={report.clone()} />
                 if !report.systems.is_empty() {
@@ -395,13 +398,16 @@ impl Component for RescorePage {
                 <p class="tagline">{ "Rescore saved LLM-memory retrieval results under the Raw, Source and Canonical credit \
                     targets, and see which conclusions survive." }</p>
                 { self.view_intake(ctx) }
-                <SettingsPanel applied={self.settings.clone()} has_data={self.report.is_some()}
-                    busy={self.busy()} {on_apply} />
+                // The settings come before a first run, and after the results once there are some.
+                if self.report.is_none() {
+                    <SettingsPanel applied={self.settings.clone()} has_data={false} busy={self.busy()} on_apply={on_apply.clone()} />
+                }
                 { super::status_bar("", fetching.as_ref(), None) }
                 { self.job.status_bar("", link.callback(|_: MouseEvent| Msg::Cancel)) }
                 { error_box("", self.job.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(report) = &self.report {
                     { self.view_results(ctx, report) }
+                    <SettingsPanel applied={self.settings.clone()} has_data={true} busy={self.busy()} {on_apply} />
                 }
                 <footer class="page-foot muted">
                     { "memaudit viewer — the same core as the memaudit CLI; every CSV export equals " }
