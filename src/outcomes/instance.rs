@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pairing::{ARM_SEP, ITEM_SEP};
+use super::pairing::ITEM_SEP;
 use super::{OutcomeRow, OutcomeTable, Spec};
 
 /// The characters of one cell shown at most; a longer text is cut and its length stated.
@@ -83,30 +83,11 @@ fn field(column: &str, text: &str) -> TextField {
 /// The rows of `item` in `arms` (every arm when `arms` is empty) under `spec`, as the files
 /// state them. `None` when no row kept by the spec's filter is that item.
 pub fn item_text(table: &OutcomeTable, spec: &Spec, item: &str, arms: &[String]) -> Option<ItemText> {
-    let arm_of = |row: &OutcomeRow| {
-        let parts = spec.arm.iter().map(|c| row.fields.get(c).map(String::as_str)).collect::<Option<Vec<_>>>()?;
-        Some(spec.shown_arm(parts.join(ARM_SEP)))
-    };
+    let arm_of = |row: &OutcomeRow| spec.arm_label(row).map(|a| spec.shown_arm(a));
+    // The item as the pairing names it: the key's texts joined with ` | `.
     let is_item = |row: &OutcomeRow| {
-        let mut parts = spec.key.iter().map(|c| row.fields.get(c).map(String::as_str));
-        let mut rest = item;
-        let mut first = true;
-        // The key's texts joined with ` | ` equal `item`, compared without building the join.
-        loop {
-            match parts.next() {
-                None => return !first && rest.is_empty(),
-                Some(None) => return false,
-                Some(Some(p)) => {
-                    if !first {
-                        let Some(r) = rest.strip_prefix(ITEM_SEP) else { return false };
-                        rest = r;
-                    }
-                    let Some(r) = rest.strip_prefix(p) else { return false };
-                    rest = r;
-                    first = false;
-                }
-            }
-        }
+        let parts: Option<Vec<&str>> = spec.key.iter().map(|c| row.fields.get(c).map(String::as_str)).collect();
+        parts.is_some_and(|p| !p.is_empty() && p.join(ITEM_SEP) == item)
     };
     let mut order: Vec<String> = arms.to_vec();
     let mut found: Vec<(usize, &OutcomeRow)> = Vec::new();
@@ -149,10 +130,7 @@ pub fn item_text(table: &OutcomeTable, spec: &Spec, item: &str, arms: &[String])
             continue;
         }
         arm.rows.push(RowText {
-            at: {
-                let at = table.location(row);
-                format!("{}:{}", at.file, row.line)
-            },
+            at: format!("{}:{}", table.location(row).file, row.line),
             fields: columns
                 .iter()
                 .filter(|c| !shared.contains(c))

@@ -545,11 +545,7 @@ const PAGE_CONTENT: &str = "page-content";
 fn skip_to_page() -> Callback<MouseEvent> {
     Callback::from(|e: MouseEvent| {
         e.prevent_default();
-        let target = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(PAGE_CONTENT));
-        if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = el.focus();
-            el.scroll_into_view();
-        }
+        super::dom::bring_into_view(PAGE_CONTENT);
     })
 }
 

@@ -206,3 +206,19 @@ fn shown_name(f: &web_sys::File) -> String {
         .filter(|p| !p.is_empty())
         .unwrap_or_else(|| f.name())
 }
+
+/// Brings element `id` into view and moves the focus to it (keyboard users follow): a card
+/// reached from a headline or a contents link, the page past the skip link. An element that
+/// cannot take the focus is given `tabindex="-1"`.
+pub fn bring_into_view(id: &str) {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    el.scroll_into_view();
+    if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+        if !h.has_attribute("tabindex") {
+            let _ = h.set_attribute("tabindex", "-1");
+        }
+        let _ = h.focus();
+    }
+}

@@ -630,22 +630,7 @@ fn items_csv(view: &ItemsView) -> Result<String, String> {
                 .map(|i: &ArmItem| vec![i.item.clone(), num(i.value), num(i.rank), i.group.clone().unwrap_or_default()])
                 .collect(),
         },
-        ItemsView::Text(t) => Table {
-            name: "item_text".into(),
-            headers: vec!["arm".into(), "at".into(), "column".into(), "text".into()],
-            rows: t
-                .shared
-                .iter()
-                .map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()])
-                .chain(t.arms.iter().flat_map(|a| {
-                    a.rows.iter().flat_map(move |r| {
-                        r.fields
-                            .iter()
-                            .map(move |f| vec![a.arm.clone(), r.at.clone(), f.column.clone(), f.text.clone()])
-                    })
-                }))
-                .collect(),
-        },
+        ItemsView::Text(t) => return item_text_csv(t),
     };
     t.to_csv().map_err(|e| e.to_string())
 }
@@ -662,28 +647,18 @@ pub struct ItemsProps {
     pub shown: Option<String>,
 }
 
-/// Which items of a contrast the items table keeps: by how the two arms' values compare
-/// (for 0/1 outcomes, "a right, b wrong" is `AHigher`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pattern {
-    All,
-    AHigher,
-    BHigher,
-    Equal,
+crate::choice! {
+    /// Which items of a contrast the items table keeps (`#items-pattern`): by how the two arms'
+    /// values compare (for 0/1 outcomes, "a right, b wrong" is `AHigher`).
+    enum Pattern {
+        All = "all",
+        AHigher = "a_higher",
+        BHigher = "b_higher",
+        Equal = "equal",
+    }
 }
 
 impl Pattern {
-    const ALL: [Pattern; 4] = [Pattern::All, Pattern::AHigher, Pattern::BHigher, Pattern::Equal];
-
-    fn name(self) -> &'static str {
-        match self {
-            Pattern::All => "all",
-            Pattern::AHigher => "a_higher",
-            Pattern::BHigher => "b_higher",
-            Pattern::Equal => "equal",
-        }
-    }
-
     fn label(self, a: &str, b: &str) -> String {
         match self {
             Pattern::All => "every item".into(),
@@ -728,7 +703,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
                 let (pattern, on_page) = (pattern.clone(), props.on_page.clone());
                 Callback::from(move |e: Event| {
                     let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-                    if let Some(p) = Pattern::ALL.into_iter().find(|p| p.name() == value) {
+                    if let Some(p) = <Pattern as crate::choice::Choice>::parse(&value) {
                         pattern.set(p);
                         on_page.emit(0);
                     }
@@ -738,7 +713,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
                 <div class="field">
                     <label for="items-pattern">{ "show" }</label>
                     <select id="items-pattern" {onchange}>
-                        { for Pattern::ALL.into_iter().map(|p| html! {
+                        { for Pattern::ALL.iter().copied().map(|p| html! {
                             <option value={p.name()} selected={p == *pattern}>{ p.label(a, b) }</option>
                         }) }
                     </select>
@@ -859,6 +834,22 @@ pub fn items_table(props: &ItemsProps) -> Html {
     }
 }
 
+/// An item's text as CSV: one row per cell (`arm` and `at` empty for the shared cells).
+fn item_text_csv(t: &ItemText) -> Result<String, String> {
+    let shared = t.shared.iter().map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()]);
+    let own = t.arms.iter().flat_map(|a| {
+        a.rows.iter().flat_map(move |r| {
+            r.fields.iter().map(move |f| vec![a.arm.clone(), r.at.clone(), f.column.clone(), f.text.clone()])
+        })
+    });
+    let table = Table {
+        name: "item_text".into(),
+        headers: vec!["arm".into(), "at".into(), "column".into(), "text".into()],
+        rows: shared.chain(own).collect(),
+    };
+    table.to_csv().map_err(|e| e.to_string())
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ItemTextProps {
     pub text: Rc<ItemText>,
@@ -885,7 +876,7 @@ pub fn item_text_view(props: &ItemTextProps) -> Html {
     };
     let exports = {
         let (a, b) = (t.clone(), t.clone());
-        lazy_exports("item-text", "item_text", move || items_csv(&ItemsView::Text((*a).clone())), move || to_json(&*b))
+        lazy_exports("item-text", "item_text", move || item_text_csv(&a), move || to_json(&*b))
     };
     let intro = html! {
         <p class="intro">{ format!("Item {} ({}), as the files state it: what every row of the item shares, then each arm's rows with their file and line.", t.item, t.key.join(" | ")) }</p>

@@ -38,20 +38,6 @@ fn cards(root: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Brings element `id` into view and focuses it.
-fn go(id: &str) {
-    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else {
-        return;
-    };
-    el.scroll_into_view();
-    if let Ok(h) = el.dyn_into::<web_sys::HtmlElement>() {
-        if !h.has_attribute("tabindex") {
-            let _ = h.set_attribute("tabindex", "-1");
-        }
-        let _ = h.focus();
-    }
-}
-
 #[function_component(Contents)]
 pub fn contents(props: &ContentsProps) -> Html {
     let found = use_state(Vec::<(String, String)>::new);
@@ -72,7 +58,7 @@ pub fn contents(props: &ContentsProps) -> Html {
         let target = id.clone();
         let onclick = Callback::from(move |e: MouseEvent| {
             e.prevent_default();
-            go(&target);
+            crate::web::dom::bring_into_view(&target);
         });
         html! { <li><a href="#" data-card={id} {onclick}>{ label }</a></li> }
     };

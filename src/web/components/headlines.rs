@@ -7,6 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::headline::{Headline, Level};
+use crate::web::dom::bring_into_view;
 
 /// Which card shows which table: `(table name, card element id)`.
 pub type Cards = &'static [(&'static str, &'static str)];
@@ -64,17 +65,6 @@ fn level_label(level: Level) -> &'static str {
     }
 }
 
-/// Brings the element `id` into view and moves the focus to it (keyboard users follow).
-fn show(id: &str) {
-    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
-        el.scroll_into_view();
-        if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
-            let _ = h.set_attribute("tabindex", "-1");
-            let _ = h.focus();
-        }
-    }
-}
-
 /// Brings `el` into view when its top is not on screen (above the window, or in its lowest
 /// fifth): a new result's headlines are what its reader looks for first.
 fn reveal(el: &web_sys::Element) {
@@ -103,7 +93,7 @@ pub fn headlines_panel(props: &HeadlinesProps) -> Html {
     let items = props.headlines.iter().enumerate().map(|(i, h)| {
         let card = h.table.as_deref().and_then(|t| props.cards.iter().find(|(name, _)| *name == t)).map(|(_, c)| *c);
         let link = card.map(|c| {
-            let onclick = Callback::from(move |_: MouseEvent| show(c));
+            let onclick = Callback::from(move |_: MouseEvent| bring_into_view(c));
             html! {
                 <button type="button" class="link headline-link" data-card={c} {onclick}
                     title={format!("scroll to the card with the evidence of headline {}", i + 1)}>

@@ -391,6 +391,9 @@ impl Component for RescorePage {
         let link = ctx.link();
         let state = PageState::of(self.busy(), self.report.is_some(), self.job.error.is_some());
         let on_apply = link.callback(Msg::Apply);
+        let settings = html! {
+            <SettingsPanel applied={self.settings.clone()} has_data={self.report.is_some()} busy={self.busy()} {on_apply} />
+        };
         let fetching = self.fetching.as_ref().map(|dir| super::Busy::new(0, format!("fetching the bundle {dir}")));
         html! {
             <section class="page" id="page-rescore" data-page="rescore" data-state={state.name()} data-finished={self.job.finished()}
@@ -400,14 +403,14 @@ impl Component for RescorePage {
                 { self.view_intake(ctx) }
                 // The settings come before a first run, and after the results once there are some.
                 if self.report.is_none() {
-                    <SettingsPanel applied={self.settings.clone()} has_data={false} busy={self.busy()} on_apply={on_apply.clone()} />
+                    { settings.clone() }
                 }
                 { super::status_bar("", fetching.as_ref(), None) }
                 { self.job.status_bar("", link.callback(|_: MouseEvent| Msg::Cancel)) }
                 { error_box("", self.job.error.as_ref(), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(report) = &self.report {
                     { self.view_results(ctx, report) }
-                    <SettingsPanel applied={self.settings.clone()} has_data={true} busy={self.busy()} {on_apply} />
+                    { settings }
                 }
                 <footer class="page-foot muted">
                     { "memaudit viewer — the same core as the memaudit CLI; every CSV export equals " }
