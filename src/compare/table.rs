@@ -79,6 +79,18 @@ fn render_arm_rows(arms: &[ArmRow], paired: bool) -> String {
     render_columns(&header, &rows)
 }
 
+/// Each arm without pairing (after a refused pairing), as a table: the arms' columns with the
+/// group of the arm's rows after the arm (empty for the arm as a whole); the rows of
+/// `unpaired.arms` in `memaudit compare --format json`.
+pub fn unpaired_table(u: &UnpairedArms) -> Table {
+    let mut t = Table::of("unpaired", ARMS, &u.arms);
+    t.headers.insert(1, "group".into());
+    for (row, a) in t.rows.iter_mut().zip(&u.arms) {
+        row.insert(1, a.group.clone().unwrap_or_default());
+    }
+    t
+}
+
 /// Each arm without pairing, as text after a refusal (empty when there is nothing to show).
 pub fn render_unpaired(u: Option<&UnpairedArms>) -> String {
     let Some(u) = u.filter(|u| !u.arms.is_empty() || !u.too_few.is_empty()) else { return String::new() };

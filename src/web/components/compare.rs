@@ -9,6 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::web::components::explore::Explore;
+use crate::web::components::grid::{Column as GridColumn, Kind, Look, RowAttrs, Val, table_grid, table_view};
 
 use super::Section;
 use super::export::{lazy_exports, to_json};
@@ -16,11 +17,11 @@ use super::warnings::warnings_list;
 use crate::compare::CompareTable;
 use crate::compare::table::table as compare_table;
 use crate::compare::unit::{ArmItem, ItemsView};
-use crate::compare::{Comparison, PairItem, UnpairedArms};
+use crate::compare::{ArmRow, Comparison, PairItem, PairRow, UnpairedArms};
 use crate::outcomes::PairingReport;
 use crate::outcomes::instance::{ItemText, TextField};
 use crate::report::Table;
-use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, p_cell, signed_cell, text_cell};
+use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, signed_cell, text_cell};
 
 /// A comparison shared by the views; equal when it is the same one.
 #[derive(Debug, Clone)]
@@ -160,16 +161,11 @@ pub struct CompareTableProps {
     pub on_select: Callback<(String, Option<String>)>,
 }
 
-/// Click and Enter on a row select an arm (`b: None`) or a contrast a − b.
-fn row_select(
-    on_select: &Callback<(String, Option<String>)>,
-    a: &str,
-    b: Option<&str>,
-) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+/// What a click (or Enter) on a row selects: an arm (`b: None`) or a contrast a − b.
+fn select_on(on_select: &Callback<(String, Option<String>)>, a: &str, b: Option<&str>) -> Callback<()> {
     let on_select = on_select.clone();
     let (a, b) = (a.to_string(), b.map(str::to_string));
-    let select = Callback::from(move |_: ()| on_select.emit((a.clone(), b.clone())));
-    (select.reform(|_: MouseEvent| ()), on_enter(select))
+    Callback::from(move |_: ()| on_select.emit((a.clone(), b.clone())))
 }
 
 /// The `*` of a contrast significant after Holm.
@@ -192,7 +188,8 @@ fn beats(c: &Comparison, arm: &str) -> Vec<String> {
         .collect()
 }
 
-/// `#arms`: each arm's mean with its interval, exact binomial intervals and mean rank.
+/// `#arms`: each arm's mean with its interval, exact binomial intervals and mean rank: the
+/// core's `arms` table (`--table arms`), with the arms each one beats.
 #[function_component(ArmsTable)]
 pub fn arms_table(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
@@ -205,47 +202,27 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
             the arms it beats significantly after Holm correction. Click a row for the arm's items.",
             count(c.n_items), c.arms.first().map(|a| a.ci_method.clone()).unwrap_or_default()) }</p>
     };
+    let look = |col: &str| {
+        arm_look(col, &conf, binary).unwrap_or_else(|| match col {
+            "mean_rank" => Look::named(col, Kind::Num),
+            _ => Look::hidden(),
+        })
+    };
+    let beaten = {
+        let c = c.clone();
+        GridColumn::new("beats", "better than (Holm)", move |a: &ArmRow| Val::text(beats(&c, &a.arm).join(", ")))
+    };
+    let attrs = |a: &ArmRow| {
+        let selected = props.selected.as_deref() == Some(a.arm.as_str());
+        RowAttrs::data(vec![("data-arm", a.arm.clone())])
+            .with_class(selected.then_some("selected"))
+            .titled(a.ci_note.clone())
+            .on_activate(select_on(&props.on_select, &a.arm, None))
+    };
+    let cell = |a: &ArmRow, col: &str, text: &str| arm_row_cell(&labels, a, col, text);
     html! {
         <Section id="arms" title="Arms" exports={exports(c, CompareTable::Arms)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <Explore>
-            <table id="arms-table">
-                <thead><tr>
-                    <th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
-                    <th scope="col">{ format!("{conf} CI low") }</th><th scope="col">{ format!("{conf} CI high") }</th><th scope="col">{"CI"}</th>
-                    if binary {
-                        <th scope="col">{"Wilson low"}</th><th scope="col">{"Wilson high"}</th>
-                        <th scope="col">{"Clopper–Pearson low"}</th><th scope="col">{"Clopper–Pearson high"}</th>
-                    }
-                    <th scope="col">{"mean rank"}</th><th scope="col">{"better than (Holm)"}</th>
-                </tr></thead>
-                <tbody>
-                { for c.arms.iter().map(|a| {
-                    let (onclick, onkeydown) = row_select(&props.on_select, &a.arm, None);
-                    let selected = props.selected.as_deref() == Some(a.arm.as_str());
-                    let won = beats(c, &a.arm);
-                    html! {
-                        <tr data-arm={a.arm.clone()} class={classes!("clickable", selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0"
-                            title={a.ci_note.clone().unwrap_or_default()}>
-                            { arm_cell("arm", &labels, &a.arm) }
-                            { int_cell("n", a.n) }
-                            { num_cell("mean", Some(a.mean)) }
-                            { num_cell("ci_low", Some(a.ci_low)) }
-                            { num_cell("ci_high", Some(a.ci_high)) }
-                            <td data-col="ci_method">{ a.ci_method.clone() }{ if a.ci_note.is_some() { " \u{2020}" } else { "" } }</td>
-                            if binary {
-                                { num_cell("wilson_low", a.wilson_low) }
-                                { num_cell("wilson_high", a.wilson_high) }
-                                { num_cell("clopper_pearson_low", a.clopper_pearson_low) }
-                                { num_cell("clopper_pearson_high", a.clopper_pearson_high) }
-                            }
-                            { num_cell("mean_rank", a.mean_rank) }
-                            <td data-col="beats" class="beats">{ won.join(", ") }</td>
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_view("arms-table", &compare_table(c, CompareTable::Arms), look, &c.arms, &[beaten], attrs, cell) }
             if c.arms.iter().any(|a| a.ci_note.is_some()) {
                 <ul class="notes">
                     { for c.arms.iter().filter_map(|a| a.ci_note.as_ref().map(|n| html! {
@@ -257,6 +234,41 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
                 <ul class="notes" id="compare-notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
             }
         </Section>
+    }
+}
+
+/// How the arms' columns (of the paired arms and of each arm without pairing) are shown; `None`
+/// for a column that is not an arm's own.
+fn arm_look(col: &str, conf: &str, binary: bool) -> Option<Look> {
+    Some(match col {
+        "arm" => Look::named(col, Kind::Text),
+        "n" => Look::named(col, Kind::Int),
+        "mean" => Look::named(col, Kind::Num),
+        "ci_low" => Look::new(format!("{conf} CI low"), Kind::Num),
+        "ci_high" => Look::new(format!("{conf} CI high"), Kind::Num),
+        "ci_method" => Look::new("CI", Kind::Text),
+        "wilson_low" => Look::new("Wilson low", Kind::Num).shown_if(binary),
+        "wilson_high" => Look::new("Wilson high", Kind::Num).shown_if(binary),
+        "clopper_pearson_low" => Look::new("Clopper–Pearson low", Kind::Num).shown_if(binary),
+        "clopper_pearson_high" => Look::new("Clopper–Pearson high", Kind::Num).shown_if(binary),
+        _ => return None,
+    })
+}
+
+/// An arm's cells drawn otherwise: its (possibly shortened) name, and a dagger on an interval
+/// with a note.
+fn arm_row_cell(
+    labels: &std::collections::BTreeMap<String, String>,
+    a: &ArmRow,
+    col: &str,
+    text: &str,
+) -> Option<Html> {
+    match col {
+        "arm" => Some(arm_cell("arm", labels, &a.arm)),
+        "ci_method" if a.ci_note.is_some() => {
+            Some(html! { <td data-col="ci_method">{ format!("{text} \u{2020}") }</td> })
+        }
+        _ => None,
     }
 }
 
@@ -320,55 +332,46 @@ pub struct UnpairedProps {
     pub unpaired: Rc<UnpairedArms>,
 }
 
-/// `#unpaired`: each arm on its own after a refused pairing (every row one observation), with
-/// the same columns as `memaudit compare --format json` gives under `unpaired.arms`.
+/// `#unpaired`: each arm on its own after a refused pairing (every row one observation): the
+/// core's `unpaired` table, the same rows as `memaudit compare --format json` gives under
+/// `unpaired.arms`.
 #[function_component(UnpairedTable)]
 pub fn unpaired_table(props: &UnpairedProps) -> Html {
     let u = &props.unpaired;
     let binary = u.arms.iter().any(|a| a.binary);
     let grouped = u.arms.iter().any(|a| a.group.is_some());
     let intro = html! {
-        <p class="intro">{ format!("No paired test was run, but each arm can still be described on its own: value {}; {}.             No contrast is drawn: the arms are not observed item by item.", u.value, u.settings) }</p>
+        <p class="intro">{ format!("No paired test was run, but each arm can still be described on its own: value {}; {}. \
+            No contrast is drawn: the arms are not observed item by item.", u.value, u.settings) }</p>
+    };
+    let look = |col: &str| {
+        arm_look(col, "", binary).map_or_else(
+            || match col {
+                "group" => Look::named(col, Kind::Text).shown_if(grouped),
+                _ => Look::hidden(),
+            },
+            |l| {
+                if col.starts_with("ci_") && col != "ci_method" {
+                    Look::new(col.replace("ci_", "CI "), Kind::Num)
+                } else {
+                    l
+                }
+            },
+        )
+    };
+    let attrs = |a: &ArmRow| {
+        let mut data = vec![("data-arm", a.arm.clone())];
+        data.extend(a.group.clone().map(|g| ("data-group", g)));
+        RowAttrs::data(data).titled(a.ci_note.clone())
+    };
+    let cell = |a: &ArmRow, col: &str, text: &str| match col {
+        "group" if text.is_empty() => Some(text_cell("group", String::from("(all rows)"))),
+        "arm" => Some(text_cell("arm", a.arm.clone())),
+        _ => None,
     };
     html! {
         <Section id="unpaired" title="Each arm without pairing" {intro}>
-            <Explore>
-            <table id="unpaired-table">
-                <thead><tr>
-                    <th scope="col">{"arm"}</th>
-                    if grouped {
-                        <th scope="col">{"group"}</th>
-                    }
-                    <th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
-                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"CI"}</th>
-                    if binary {
-                        <th scope="col">{"Wilson low"}</th><th scope="col">{"Wilson high"}</th>
-                        <th scope="col">{"Clopper–Pearson low"}</th><th scope="col">{"Clopper–Pearson high"}</th>
-                    }
-                </tr></thead>
-                <tbody>
-                { for u.arms.iter().map(|a| html! {
-                    <tr data-arm={a.arm.clone()} data-group={a.group.clone()} title={a.ci_note.clone().unwrap_or_default()}>
-                        { text_cell("arm", a.arm.clone()) }
-                        if grouped {
-                            { text_cell("group", a.group.clone().unwrap_or_else(|| "(all rows)".into())) }
-                        }
-                        { int_cell("n", a.n) }
-                        { num_cell("mean", Some(a.mean)) }
-                        { num_cell("ci_low", Some(a.ci_low)) }
-                        { num_cell("ci_high", Some(a.ci_high)) }
-                        <td data-col="ci_method">{ a.ci_method.clone() }</td>
-                        if binary {
-                            { num_cell("wilson_low", a.wilson_low) }
-                            { num_cell("wilson_high", a.wilson_high) }
-                            { num_cell("clopper_pearson_low", a.clopper_pearson_low) }
-                            { num_cell("clopper_pearson_high", a.clopper_pearson_high) }
-                        }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_view("unpaired-table", &crate::compare::table::unpaired_table(u), look, &u.arms, &[], attrs, cell) }
             if !u.too_few.is_empty() || !u.missing.is_empty() {
                 <ul class="notes">
                     { for u.too_few.iter().map(|(arm, n)| html! {
@@ -383,8 +386,90 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
     }
 }
 
+/// How a contrast's columns are shown: in `#pairs` (`strata: false`) the tests, effect sizes
+/// and the permutation p; in `#strata` the randomization test of the stratum. Columns the
+/// screen leaves out are in the exports.
+fn pair_look(col: &str, binary: bool, strata: bool, perm_title: &str) -> Look {
+    let overall = !strata;
+    match col {
+        "a" | "b" => Look::named(col, Kind::Text),
+        "n_pairs" => Look::new("n", Kind::Int).shown_if(overall),
+        "mean_a" | "mean_b" => Look::named(col, Kind::Num),
+        "diff" => Look::new("a \u{2212} b", Kind::Signed),
+        "ci_low" => Look::new("CI low", Kind::Signed),
+        "ci_high" => Look::new("CI high", Kind::Signed),
+        "wins" => Look::new("W / T / L", Kind::Int).titled("items where a is better / equal / worse").shown_if(overall),
+        "test" => Look::named(col, Kind::Text).shown_if(overall),
+        "p_value" => Look::new("p", Kind::P),
+        "p_holm" => Look::new("p Holm", Kind::P),
+        "p_bh" => Look::new("p BH", Kind::P),
+        "permutation_p" => Look::new("p perm.", Kind::P).titled(perm_title.to_string()).shown_if(overall),
+        "cohen_h" => Look::new("Cohen's h", Kind::Num).shown_if(overall && binary),
+        "p_superiority" => Look::new("P(a > b)", Kind::Num).shown_if(overall && binary),
+        "interaction_expected" => Look::new("E[S]", Kind::Signed)
+            .titled("E[S] of S = b − c in the stratum against random strata of its size (0/1 arms)")
+            .shown_if(strata),
+        "interaction_p_greater" => Look::new("P(S \u{2265} s)", Kind::P)
+            .titled("one-sided randomization p: the stratum holds at least this many more helps than hurts")
+            .shown_if(strata),
+        "interaction_p_less" => Look::new("P(S \u{2264} s)", Kind::P)
+            .titled("one-sided randomization p: at most this many")
+            .shown_if(strata),
+        "significant" => Look::new("", Kind::Bool),
+        _ => Look::hidden(),
+    }
+}
+
+/// A contrast's cells drawn otherwise: the arms' (possibly shortened) names, W / T / L in one
+/// cell, the test's name, Cohen's h with its label, the permutation p with its method when the
+/// rows' methods differ, and the `*` of significance.
+fn pair_cell(labels: &std::collections::BTreeMap<String, String>, p: &PairRow, col: &str, mixed: bool) -> Option<Html> {
+    Some(match col {
+        "a" => arm_cell("a", labels, &p.a),
+        "b" => arm_cell("b", labels, &p.b),
+        "wins" => html! {
+            <td class="num wtl" data-col="wins" data-value={p.wins.to_string()}
+                data-ties={p.ties.to_string()} data-losses={p.losses.to_string()}>
+                { format!("{} / {} / {}", p.wins, p.ties, p.losses) }
+            </td>
+        },
+        "test" => html! {
+            <td data-col="test">{ if p.test == crate::compare::engine::PairedTest::McNemarExact { "McNemar (exact)" } else { "Wilcoxon" } }</td>
+        },
+        "cohen_h" => html! {
+            <td class="num" data-col="cohen_h" data-value={crate::report::num(p.cohen_h)}>
+                { p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_else(|| "—".into()) }
+            </td>
+        },
+        "permutation_p" if mixed => html! {
+            <td class="num" data-col="permutation_p" data-value={crate::report::num(p.permutation_p)}
+                data-method={p.permutation_method.clone().unwrap_or_default()}
+                title={p.permutation_method.clone().unwrap_or_default()}>
+                { format!("{} {}", crate::web::format::p_text(p.permutation_p),
+                    p.permutation_method.as_deref().map(crate::compare::table::permutation_mark).unwrap_or_default()) }
+            </td>
+        },
+        "significant" => sig_cell(p.significant),
+        _ => return None,
+    })
+}
+
+/// A contrast's row: its arms, its significance, and a click selecting it.
+fn pair_attrs(on_select: &Callback<(String, Option<String>)>, p: &PairRow, selected: bool) -> RowAttrs {
+    RowAttrs::data(vec![
+        ("data-a", p.a.clone()),
+        ("data-b", p.b.clone()),
+        ("data-significant", p.significant.to_string()),
+    ])
+    .with_class(p.significant.then_some("significant"))
+    .with_class(selected.then_some("selected"))
+    .titled(p.ci_note.clone())
+    .on_activate(select_on(on_select, &p.a, Some(&p.b)))
+}
+
 /// `#pairs`: every contrast a − b with its interval, W/T/L (or McNemar's b/c), the test's
-/// p-value, Holm and BH adjusted p-values, Cohen's h and the posterior P(a > b).
+/// p-value, Holm and BH adjusted p-values, Cohen's h and the posterior P(a > b): the core's
+/// `pairs` table (`--table pairs`).
 #[function_component(PairsTable)]
 pub fn pairs_table(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
@@ -409,68 +494,15 @@ pub fn pairs_table(props: &CompareTableProps) -> Html {
             Cohen's h and the posterior P(a > b). * = significant after Holm at \u{03b1} = {}. Click a row for the items behind it.",
             c.pairs.len(), c.settings.alpha) }</p>
     };
+    let look = |col: &str| pair_look(col, binary, false, &perm_title);
+    let attrs = |p: &PairRow| {
+        let key = format!("{}\u{2212}{}", p.a, p.b);
+        pair_attrs(&props.on_select, p, props.selected.as_deref() == Some(key.as_str()))
+    };
+    let cell = |p: &PairRow, col: &str, _: &str| pair_cell(&labels, p, col, mixed);
     html! {
         <Section id="pairs" title="Contrasts" exports={exports(c, CompareTable::Pairs)} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <Explore>
-            <table id="pairs-table">
-                <thead><tr>
-                    <th scope="col">{"a"}</th><th scope="col">{"b"}</th><th scope="col">{"n"}</th>
-                    <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th><th scope="col">{"a \u{2212} b"}</th>
-                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th>
-                    <th scope="col" title="items where a is better / equal / worse">{"W / T / L"}</th>
-                    <th scope="col">{"test"}</th><th scope="col">{"p"}</th><th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th>
-                    <th scope="col" title={perm_title.clone()}>{"p perm."}</th>
-                    if binary { <th scope="col">{"Cohen's h"}</th><th scope="col">{"P(a > b)"}</th> }
-                    <th scope="col">{""}</th>
-                </tr></thead>
-                <tbody>
-                { for c.pairs.iter().map(|p| {
-                    let (onclick, onkeydown) = row_select(&props.on_select, &p.a, Some(&p.b));
-                    let key = format!("{}\u{2212}{}", p.a, p.b);
-                    let selected = props.selected.as_deref() == Some(key.as_str());
-                    html! {
-                        <tr data-a={p.a.clone()} data-b={p.b.clone()} data-significant={p.significant.to_string()}
-                            class={classes!("clickable", p.significant.then_some("significant"), selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0"
-                            title={p.ci_note.clone().unwrap_or_default()}>
-                            { arm_cell("a", &labels, &p.a) }
-                            { arm_cell("b", &labels, &p.b) }
-                            { int_cell("n_pairs", p.n_pairs) }
-                            { num_cell("mean_a", Some(p.mean_a)) }
-                            { num_cell("mean_b", Some(p.mean_b)) }
-                            { signed_cell("diff", Some(p.diff)) }
-                            { signed_cell("ci_low", Some(p.ci_low)) }
-                            { signed_cell("ci_high", Some(p.ci_high)) }
-                            <td class="num wtl" data-col="wins" data-value={p.wins.to_string()}
-                                data-ties={p.ties.to_string()} data-losses={p.losses.to_string()}>
-                                { format!("{} / {} / {}", p.wins, p.ties, p.losses) }
-                            </td>
-                            <td data-col="test">{ if p.test == crate::compare::engine::PairedTest::McNemarExact { "McNemar (exact)" } else { "Wilcoxon" } }</td>
-                            { p_cell("p_value", Some(p.p_value)) }
-                            { p_cell("p_holm", Some(p.p_holm)) }
-                            { p_cell("p_bh", Some(p.p_bh)) }
-                            if mixed {
-                                <td class="num" data-col="permutation_p" data-value={crate::report::num(p.permutation_p)}
-                                    data-method={p.permutation_method.clone().unwrap_or_default()}
-                                    title={p.permutation_method.clone().unwrap_or_default()}>
-                                    { format!("{} {}", crate::web::format::p_text(p.permutation_p),
-                                        p.permutation_method.as_deref().map(crate::compare::table::permutation_mark).unwrap_or_default()) }
-                                </td>
-                            } else {
-                                { p_cell("permutation_p", p.permutation_p) }
-                            }
-                            if binary {
-                                <td class="num" data-col="cohen_h" data-value={crate::report::num(p.cohen_h)}>
-                                    { p.cohen_h.map(|h| format!("{h:+.2} {}", p.cohen_h_label.clone().unwrap_or_default())).unwrap_or_else(|| "—".into()) }
-                                </td>
-                                { num_cell("p_superiority", p.p_superiority) }
-                            }
-                            { sig_cell(p.significant) }
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_view("pairs-table", &compare_table(c, CompareTable::Pairs), look, &c.pairs, &[], attrs, cell) }
         </Section>
     }
 }
@@ -484,7 +516,7 @@ pub fn strata_csv(c: &Comparison) -> Result<String, String> {
 }
 
 /// `#strata`: the contrasts within each value of the `per` column (Holm and BH adjusted within
-/// each stratum), one row per stratum and contrast.
+/// each stratum), one row per stratum and contrast: the core's `strata` table.
 #[function_component(StrataTable)]
 pub fn strata_table(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
@@ -499,48 +531,26 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
             For 0/1 arms, S = helps \u{2212} hurts in the stratum against random strata of the same size (multivariate hypergeometric, \
             exact): does this stratum hold more, or fewer, of the changes than chance? Click a row for the items behind the contrast (all strata).") }</p>
     };
+    let look = |col: &str| match col {
+        "column" => Look::hidden(),
+        "value" => Look::new(column.clone(), Kind::Text),
+        "n_items" => Look::new("items", Kind::Int),
+        _ => pair_look(col, false, true, ""),
+    };
+    let rows: Vec<(&crate::compare::engine::StratumComparison, &PairRow)> =
+        c.by_stratum.iter().flat_map(|s| s.pairs.iter().map(move |p| (s, p))).collect();
+    let attrs = |(s, p): &(&crate::compare::engine::StratumComparison, &PairRow)| {
+        let mut a = pair_attrs(&props.on_select, p, false);
+        a.data.insert(0, ("data-stratum", s.value.clone()));
+        a.title = None;
+        a
+    };
+    let cell = |(_, p): &(&crate::compare::engine::StratumComparison, &PairRow), col: &str, _: &str| {
+        pair_cell(&labels, p, col, false)
+    };
     html! {
         <Section id="strata" title={format!("Contrasts per {column}")} {exports} {intro} conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <Explore>
-            <table id="strata-table">
-                <thead><tr>
-                    <th scope="col">{ column.clone() }</th><th scope="col">{"items"}</th><th scope="col">{"a"}</th><th scope="col">{"b"}</th>
-                    <th scope="col">{"mean a"}</th><th scope="col">{"mean b"}</th><th scope="col">{"a \u{2212} b"}</th>
-                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"p"}</th>
-                    <th scope="col">{"p Holm"}</th><th scope="col">{"p BH"}</th>
-                    <th scope="col" title="E[S] of S = b − c in the stratum against random strata of its size (0/1 arms)">{"E[S]"}</th>
-                    <th scope="col" title="one-sided randomization p: the stratum holds at least this many more helps than hurts">{"P(S \u{2265} s)"}</th>
-                    <th scope="col" title="one-sided randomization p: at most this many">{"P(S \u{2264} s)"}</th>
-                    <th scope="col">{""}</th>
-                </tr></thead>
-                <tbody>
-                { for c.by_stratum.iter().flat_map(|s| s.pairs.iter().map(move |p| (s, p))).map(|(s, p)| {
-                    let (onclick, onkeydown) = row_select(&props.on_select, &p.a, Some(&p.b));
-                    html! {
-                        <tr data-stratum={s.value.clone()} data-a={p.a.clone()} data-b={p.b.clone()} data-significant={p.significant.to_string()}
-                            class={classes!("clickable", p.significant.then_some("significant"))} {onclick} {onkeydown} tabindex="0">
-                            { text_cell("value", s.value.clone()) }
-                            { int_cell("n_items", s.n_items) }
-                            { arm_cell("a", &labels, &p.a) }
-                            { arm_cell("b", &labels, &p.b) }
-                            { num_cell("mean_a", Some(p.mean_a)) }
-                            { num_cell("mean_b", Some(p.mean_b)) }
-                            { signed_cell("diff", Some(p.diff)) }
-                            { signed_cell("ci_low", Some(p.ci_low)) }
-                            { signed_cell("ci_high", Some(p.ci_high)) }
-                            { p_cell("p_value", Some(p.p_value)) }
-                            { p_cell("p_holm", Some(p.p_holm)) }
-                            { p_cell("p_bh", Some(p.p_bh)) }
-                            { signed_cell("interaction_expected", p.interaction_expected) }
-                            { p_cell("interaction_p_greater", p.interaction_p_greater) }
-                            { p_cell("interaction_p_less", p.interaction_p_less) }
-                            { sig_cell(p.significant) }
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_view("strata-table", &compare_table(c, CompareTable::Strata), look, &rows, &[], attrs, cell) }
         </Section>
     }
 }
@@ -553,8 +563,12 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
     let Some(f) = &c.friedman else {
         return html! {};
     };
-    let mut ranks = f.mean_ranks.clone();
-    ranks.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank));
+    let ranks = &f.mean_ranks;
+    let rank_look = |col: &str| match col {
+        "mean_rank" => Look::new("mean rank (1 = best)", Kind::Num),
+        "clique" => Look::new("not significantly different from (bar)", Kind::Text),
+        _ => Look::named(col, Kind::Text),
+    };
     let p = |v: f64| crate::web::format::p_text(Some(v));
     let exports = html! { <>{ exports(c, CompareTable::Friedman) }{ exports(c, CompareTable::Ranks) }</> };
     html! {
@@ -573,23 +587,9 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
                     { format!(" Bonferroni–Dunn against {ctl}: CD = {bd:.3}.") }
                 }
             </p>
-            <Explore>
-            <table id="ranks-table" class="compact">
-                <thead><tr><th scope="col">{"arm"}</th><th scope="col">{"mean rank (1 = best)"}</th><th scope="col">{"not significantly different from (bar)"}</th></tr></thead>
-                <tbody>
-                { for ranks.iter().map(|r| {
-                    let bars: Vec<String> = f.cliques.iter().enumerate().filter(|(_, cl)| cl.contains(&r.arm)).map(|(i, _)| (i + 1).to_string()).collect();
-                    html! {
-                        <tr data-arm={r.arm.clone()}>
-                            { text_cell("arm", r.arm.clone()) }
-                            { num_cell("mean_rank", Some(r.mean_rank)) }
-                            { text_cell("clique", bars.join(" ")) }
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_grid("ranks-table", &compare_table(c, CompareTable::Ranks), rank_look, ranks, &[], |r: &crate::compare::engine::MeanRank| {
+                RowAttrs::data(vec![("data-arm", r.arm.clone())])
+            }) }
             <ul class="cliques" id="cliques" data-count={f.cliques.len().to_string()}>
                 { for f.cliques.iter().enumerate().map(|(i, cl)| html! {
                     <li>{ format!("bar {}: ", i + 1) }<code>{ cl.join(", ") }</code></li>
@@ -915,7 +915,8 @@ pub fn item_text_view(props: &ItemTextProps) -> Html {
 }
 
 /// `#costs`: each arm's mean cost per `--cost` column, and each compute-matched control against
-/// its arm (`memaudit compare --cost C --matched CONTROL:ARM --table costs|matched`).
+/// its arm: the core's `costs` and `matched` tables (`memaudit compare --cost C --matched
+/// CONTROL:ARM --table costs|matched`), row for row.
 #[function_component(CostsView)]
 pub fn costs_view(props: &CompareTableProps) -> Html {
     let c = &props.comparison;
@@ -928,63 +929,52 @@ pub fn costs_view(props: &CompareTableProps) -> Html {
             control against the arm it controls (control \u{2212} arm, paired bootstrap): an interval that excludes 0 means the control \
             does not match the arm's compute.") }</p>
     };
+    let look = |col: &str| match col {
+        "column" => Look::new("cost", Kind::Text),
+        "arm" | "control" | "ci_method" | "note" => Look::named(col, Kind::Text),
+        "n" => Look::named(col, Kind::Int),
+        "control_mean" => Look::new("control mean", Kind::Num),
+        "arm_mean" => Look::new("arm mean", Kind::Num),
+        "diff" => Look::new("control \u{2212} arm", Kind::Signed),
+        "differs" => Look::new("costs differ", Kind::Bool)
+            .titled("the interval excludes 0: the control does not match the arm's compute"),
+        _ => Look::named(col, Kind::Num),
+    };
+    let matched_look = |col: &str| match col {
+        "ci_low" | "ci_high" => Look::named(col, Kind::Signed),
+        _ => look(col),
+    };
+    // The records behind the core's rows, in its order: a cost that could not be compared is
+    // one row (its note), else one row per arm.
+    let cost_rows: Vec<(String, String)> = c
+        .costs
+        .iter()
+        .flat_map(|k| {
+            let arms: Vec<String> =
+                if k.arms.is_empty() { vec![String::new()] } else { k.arms.iter().map(|a| a.arm.clone()).collect() };
+            arms.into_iter().map(move |a| (k.column.clone(), a))
+        })
+        .collect();
+    let matched: Vec<(String, &crate::compare::engine::MatchedControl)> =
+        c.costs.iter().flat_map(|k| k.matched.iter().map(move |m| (k.column.clone(), m))).collect();
     html! {
         <Section id="costs" title="Cost per arm and compute-matched controls" exports={exports(c, CompareTable::Costs)} {intro}
             conventions={Some(AttrValue::from(c.conventions.clone()))}>
-            <Explore>
-            <table id="costs-table">
-                <thead><tr>
-                    <th scope="col">{"cost"}</th><th scope="col">{"arm"}</th><th scope="col">{"n"}</th><th scope="col">{"mean"}</th>
-                    <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"note"}</th>
-                </tr></thead>
-                <tbody>
-                { for c.costs.iter().flat_map(|k| {
-                    let note = k.note.clone().map(|n| html! {
-                        <tr data-cost={k.column.clone()} data-arm=""><td data-col="column">{ k.column.clone() }</td><td></td><td></td><td></td><td></td><td></td>
-                            <td data-col="note">{ n }</td></tr>
-                    });
-                    note.into_iter().chain(k.arms.iter().map(move |a| html! {
-                        <tr data-cost={k.column.clone()} data-arm={a.arm.clone()}>
-                            { text_cell("column", k.column.clone()) }
-                            { text_cell("arm", a.arm.clone()) }
-                            { int_cell("n", a.n) }
-                            { num_cell("mean", Some(a.mean)) }
-                            { num_cell("ci_low", Some(a.ci_low)) }
-                            { num_cell("ci_high", Some(a.ci_high)) }
-                            <td data-col="note"></td>
-                        </tr>
-                    }))
-                }) }
-                </tbody>
-            </table>
-            </Explore>
-            if c.costs.iter().any(|k| !k.matched.is_empty()) {
+            { table_grid("costs-table", &compare_table(c, CompareTable::Costs), look, &cost_rows, &[], |(cost, arm): &(String, String)| {
+                RowAttrs::data(vec![("data-cost", cost.clone()), ("data-arm", arm.clone())])
+            }) }
+            if !matched.is_empty() {
                 <div class="exports">{ exports(c, CompareTable::Matched) }</div>
-                <Explore>
-                <table id="matched-table">
-                    <thead><tr>
-                        <th scope="col">{"cost"}</th><th scope="col">{"control"}</th><th scope="col">{"arm"}</th>
-                        <th scope="col">{"control mean"}</th><th scope="col">{"arm mean"}</th><th scope="col">{"control \u{2212} arm"}</th>
-                        <th scope="col">{"CI low"}</th><th scope="col">{"CI high"}</th><th scope="col">{"matched"}</th>
-                    </tr></thead>
-                    <tbody>
-                    { for c.costs.iter().flat_map(|k| k.matched.iter().map(move |m| html! {
-                        <tr data-cost={k.column.clone()} data-control={m.control.clone()} data-arm={m.arm.clone()} data-differs={m.differs.to_string()}
-                            class={classes!(m.differs.then_some("significant"))}>
-                            { text_cell("column", k.column.clone()) }
-                            { text_cell("control", m.control.clone()) }
-                            { text_cell("arm", m.arm.clone()) }
-                            { num_cell("control_mean", Some(m.control_mean)) }
-                            { num_cell("arm_mean", Some(m.arm_mean)) }
-                            { signed_cell("diff", Some(m.diff)) }
-                            { signed_cell("ci_low", Some(m.ci_low)) }
-                            { signed_cell("ci_high", Some(m.ci_high)) }
-                            <td data-col="differs">{ if m.differs { "no: the costs differ" } else { "yes, within the interval" } }</td>
-                        </tr>
-                    })) }
-                    </tbody>
-                </table>
-                </Explore>
+                { table_grid("matched-table", &compare_table(c, CompareTable::Matched), matched_look, &matched, &[],
+                    |(cost, m): &(String, &crate::compare::engine::MatchedControl)| {
+                        RowAttrs::data(vec![
+                            ("data-cost", cost.clone()),
+                            ("data-control", m.control.clone()),
+                            ("data-arm", m.arm.clone()),
+                            ("data-differs", m.differs.to_string()),
+                        ])
+                        .with_class(m.differs.then_some("significant"))
+                    }) }
             }
         </Section>
     }
@@ -993,7 +983,6 @@ pub fn costs_view(props: &CompareTableProps) -> Html {
 /// `#judges`: how often each system's judgments agree, for judge files with several verdicts
 /// per item: the core's `judges` table (`memaudit compare --format csv --table judges`).
 pub fn judges_card(judges: &[crate::compare::JudgeAgreement]) -> Html {
-    use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid};
     let Some(first) = judges.first() else { return html! {} };
     let t = Table::of(CompareTable::Judges.name(), crate::compare::judges::JUDGES, judges);
     let look = |c: &str| match c {

@@ -17,7 +17,7 @@ use yew::virtual_dom::VTag;
 use super::explore::Explore;
 use super::export::{lazy_exports, to_json};
 use crate::report::{Table, num};
-use crate::web::format::{fmt4, pct};
+use crate::web::format::{fmt4, on_enter, p_text, pct};
 
 /// One cell: what the CSV prints and what the page shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +33,8 @@ pub enum Val {
     NumOr(Option<f64>, String),
     Int(Option<i64>),
     Bool(Option<bool>),
+    /// A p-value (`< 0.0001` notation shown).
+    P(Option<f64>),
 }
 
 impl Val {
@@ -60,6 +62,7 @@ impl Val {
             Kind::Num => number(Val::Num),
             Kind::Signed => number(Val::Signed),
             Kind::Share => number(Val::Share),
+            Kind::P => number(Val::P),
             Kind::NumOr => Val::NumOr(text.parse().ok(), text.to_string()),
             Kind::Int => match text {
                 "" => Val::Int(None),
@@ -78,7 +81,7 @@ impl Val {
     pub fn csv(&self) -> String {
         match self {
             Val::Text(s) => s.clone(),
-            Val::Num(v) | Val::Signed(v) | Val::Share(v) => num(*v),
+            Val::Num(v) | Val::Signed(v) | Val::Share(v) | Val::P(v) => num(*v),
             Val::NumOr(v, t) => v.map_or_else(|| t.clone(), |x| num(Some(x))),
             Val::Int(v) => v.map(|x| x.to_string()).unwrap_or_default(),
             Val::Bool(v) => v.map(|x| x.to_string()).unwrap_or_default(),
@@ -97,6 +100,7 @@ impl Val {
                 numeric(num(*v), v.filter(|x| x.is_finite()).map(|x| format!("{x:+.4}")).unwrap_or_else(|| fmt4(*v)))
             }
             Val::Share(v) => numeric(num(*v), v.map_or_else(|| "—".into(), |_| pct(*v))),
+            Val::P(v) => numeric(num(*v), p_text(*v)),
             Val::NumOr(Some(x), _) => numeric(num(Some(*x)), fmt4(Some(*x))),
             Val::NumOr(None, t) => numeric(String::new(), t.clone()),
             Val::Int(v) => numeric(self.csv(), v.map_or_else(|| "—".into(), |x| x.to_string())),
@@ -124,19 +128,33 @@ pub enum Kind {
     Int,
     /// yes / no.
     Bool,
+    /// A p-value.
+    P,
 }
 
-/// How a column of a core table is shown: its header, a tooltip and its [`Kind`].
+/// How a column of a core table is shown: its header, a tooltip and its [`Kind`], or not at
+/// all ([`Look::hidden`]: a column the exports keep and the screen leaves out).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Look {
     pub header: AttrValue,
     pub title: Option<AttrValue>,
     pub kind: Kind,
+    pub shown: bool,
 }
 
 impl Look {
     pub fn new(header: impl Into<AttrValue>, kind: Kind) -> Look {
-        Look { header: header.into(), title: None, kind }
+        Look { header: header.into(), title: None, kind, shown: true }
+    }
+
+    /// A column left out on screen (the CSV and JSON exports keep it).
+    pub fn hidden() -> Look {
+        Look { shown: false, ..Look::new("", Kind::Text) }
+    }
+
+    /// Shown only when `shown` (e.g. the binomial intervals of 0/1 arms).
+    pub fn shown_if(self, shown: bool) -> Look {
+        Look { shown, ..self }
     }
 
     /// A column whose header is its CSV name (`_` shown as a space).
@@ -189,16 +207,32 @@ pub fn csv_text<R>(name: &str, cols: &[Column<R>], rows: &[R]) -> Result<String,
     t.to_csv().map_err(|e| e.to_string())
 }
 
-/// A row's keys (`data-*` attributes) and classes.
+/// A row's keys (`data-*` attributes), classes, tooltip, and what a click (or Enter) on it
+/// does.
 #[derive(Debug, Clone, Default)]
 pub struct RowAttrs {
     pub data: Vec<(&'static str, String)>,
     pub class: Classes,
+    pub title: Option<String>,
+    pub activate: Option<Callback<()>>,
 }
 
 impl RowAttrs {
     pub fn data(data: Vec<(&'static str, String)>) -> RowAttrs {
-        RowAttrs { data, class: Classes::new() }
+        RowAttrs { data, ..RowAttrs::default() }
+    }
+
+    /// A tooltip on the row (none when empty).
+    pub fn titled(mut self, title: Option<String>) -> RowAttrs {
+        self.title = title.filter(|t| !t.is_empty());
+        self
+    }
+
+    /// Click and Enter on the row emit `on` (the row is focusable and marked `clickable`).
+    pub fn on_activate(mut self, on: Callback<()>) -> RowAttrs {
+        self.class.push("clickable");
+        self.activate = Some(on);
+        self
     }
 
     pub fn with_class(mut self, class: Option<&'static str>) -> RowAttrs {
@@ -221,6 +255,14 @@ fn row(a: RowAttrs, cells: impl IntoIterator<Item = Html>) -> Html {
     }
     if !a.class.is_empty() {
         tr.add_attribute("class", a.class.to_string());
+    }
+    if let Some(t) = a.title {
+        tr.add_attribute("title", t);
+    }
+    if let Some(on) = a.activate {
+        tr.add_attribute("tabindex", "0");
+        tr.add_listener(Rc::new(yew::html::onclick::Wrapper::new(on.reform(|_: MouseEvent| ()))));
+        tr.add_listener(Rc::new(yew::html::onkeydown::Wrapper::new(on_enter(on))));
     }
     tr.add_children(cells);
     Html::VTag(Rc::new(tr))
@@ -263,17 +305,41 @@ pub fn table_grid<R>(
     extra: &[Column<R>],
     attrs: impl Fn(&R) -> RowAttrs,
 ) -> Html {
-    let looks: Vec<(AttrValue, Look)> = table.headers.iter().map(|h| (AttrValue::from(h.clone()), look(h))).collect();
+    table_view(id, table, look, rows, extra, attrs, |_, _, _| None)
+}
+
+/// [`table_grid`] where a cell may be drawn otherwise: `cell(record, column, csv_text)` gives
+/// the `<td>` of a cell it draws itself (a shortened name with its full one, a count with its
+/// neighbours), `None` for the column's [`Look`].
+pub fn table_view<R>(
+    id: &str,
+    table: &Table,
+    look: impl Fn(&str) -> Look,
+    rows: &[R],
+    extra: &[Column<R>],
+    attrs: impl Fn(&R) -> RowAttrs,
+    cell: impl Fn(&R, &str, &str) -> Option<Html>,
+) -> Html {
+    let looks: Vec<(usize, AttrValue, Look)> = table
+        .headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (i, AttrValue::from(h.clone()), look(h)))
+        .filter(|(_, _, l)| l.shown)
+        .collect();
     let body = table
         .rows
         .iter()
         .zip(rows)
         .map(|(cells, r)| {
-            let shown = cells.iter().zip(&looks).map(|(text, (col, l))| Val::parse(l.kind, text).cell(col));
+            let shown = looks.iter().map(|(i, col, l)| {
+                let text = cells.get(*i).map_or("", String::as_str);
+                cell(r, col, text).unwrap_or_else(|| Val::parse(l.kind, text).cell(col))
+            });
             row(attrs(r), shown.chain(extra.iter().map(|c| (c.get)(r).cell(&c.name))))
         })
         .collect();
-    let heads = looks.iter().map(|(_, l)| (l.header.clone(), l.title.clone()));
+    let heads = looks.iter().map(|(_, _, l)| (l.header.clone(), l.title.clone()));
     wrap(id, heads.chain(extra.iter().map(|c| (c.header.clone(), c.title.clone()))), body)
 }
 
