@@ -209,6 +209,28 @@ fn wide_csv_percentile_latex_and_items() {
     let items = &out["items"];
     assert_eq!(items.as_array().unwrap().len(), 6);
     assert!((items[0]["diff"].as_f64().unwrap() - 0.8).abs() < 1e-12, "largest |diff| first");
+    // The same items as CSV (the viewer's export): the arms' values under their names, row for
+    // row as the JSON lists them.
+    let out = bin()
+        .arg("compare")
+        .arg("--outcomes")
+        .arg(&csv)
+        .args(["--items", "alpha,gamma", "--bootstrap", "500", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("item,alpha,gamma,diff,group"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6);
+    for (row, want) in rows.iter().zip(items.as_array().unwrap()) {
+        assert_eq!(row[0], want["item"].as_str().unwrap());
+        for (cell, key) in row[1..4].iter().zip(["a", "b", "diff"]) {
+            let v: f64 = cell.parse().unwrap();
+            assert!((v - want[key].as_f64().unwrap()).abs() < 1e-12, "{key} of {}", row[0]);
+        }
+    }
 }
 
 #[test]
@@ -715,6 +737,39 @@ fn show_item_gives_the_items_text_as_each_file_states_it() {
             assert_eq!(record[0].trim(), "{", "{at}: the record's first line");
             assert!(record[1].contains(m_rec["question"].as_str().unwrap()), "{at}: {record:?}");
         }
+        // As CSV (the viewer's export): a row per cell, the shared ones first with no arm.
+        let out = bin()
+            .args(["compare", "--outcomes"])
+            .args([&mem0, &ever])
+            .args(["--show-item", &item, "--items", "evermemos,mem0_evals", "--format", "csv"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+        assert_eq!(reader.headers().unwrap(), vec!["arm", "at", "column", "text"]);
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        let mut want: Vec<[String; 4]> = v["shared"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                [String::new(), String::new(), f["column"].as_str().unwrap().into(), f["text"].as_str().unwrap().into()]
+            })
+            .collect();
+        for a in arms {
+            for r in a["rows"].as_array().unwrap() {
+                for f in r["fields"].as_array().unwrap() {
+                    want.push([
+                        a["arm"].as_str().unwrap().into(),
+                        r["at"].as_str().unwrap().into(),
+                        f["column"].as_str().unwrap().into(),
+                        f["text"].as_str().unwrap().into(),
+                    ]);
+                }
+            }
+        }
+        let got: Vec<[String; 4]> = rows.iter().map(|r| [0, 1, 2, 3].map(|i| r[i].to_string())).collect();
+        assert_eq!(got, want, "{item}");
     }
     // An item the comparison does not have is refused, naming the key.
     let out =

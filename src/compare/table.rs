@@ -1,7 +1,11 @@
 //! The tables, text and LaTeX of a [`Comparison`] (`memaudit compare --format csv --table NAME`,
 //! `--format table`, `--format latex`): the same [`Table`]s feed the CLI and the viewer.
 
-use super::engine::{ArmRow, Comparison, FriedmanRow, MeanRank, PairRow, PairedTest, StratumComparison, UnpairedArms};
+use super::engine::{
+    ArmRow, Comparison, FriedmanRow, MeanRank, PairItem, PairRow, PairedTest, StratumComparison, UnpairedArms,
+};
+use super::unit::{ArmItem, ItemsView};
+use crate::outcomes::{ArmCoverage, PairingReport};
 use crate::report::{Column, Table, flag, num, opt, p_value, render_columns};
 
 crate::choice! {
@@ -77,6 +81,76 @@ fn render_arm_rows(arms: &[ArmRow], paired: bool) -> String {
         .collect();
     let header = ["arm", "n", "mean", "CI", "Wilson", if paired { "mean rank" } else { "Clopper–Pearson" }];
     render_columns(&header, &rows)
+}
+
+const COVERAGE: &[Column<ArmCoverage>] = &crate::columns![ArmCoverage;
+    "arm" => |a| a.arm.clone(),
+    "rows" => |a| a.rows.to_string(),
+    "items_present" => |a| a.items_present.to_string(),
+    "items_without_row" => |a| a.items_without_row.to_string(),
+    "items_without_value" => |a| a.items_without_value.to_string(),
+];
+
+/// What the pairing found per arm (`pairing.arms` in `memaudit compare --format json`): rows
+/// read, items with a value, items without a row, items whose rows have no value.
+pub fn coverage_table(r: &PairingReport) -> Table {
+    Table::of("pairing", COVERAGE, &r.arms)
+}
+
+const PAIR_ITEMS: &[Column<PairItem>] = &crate::columns![PairItem;
+    "item" => |i| i.item.clone(),
+    "a" => |i| num(Some(i.a)),
+    "b" => |i| num(Some(i.b)),
+    "diff" => |i| num(Some(i.diff)),
+    "group" => |i| opt(&i.group),
+];
+
+const ARM_ITEMS: &[Column<ArmItem>] = &crate::columns![ArmItem;
+    "item" => |i| i.item.clone(),
+    "value" => |i| num(Some(i.value)),
+    "rank" => |i| num(Some(i.rank)),
+    "group" => |i| opt(&i.group),
+];
+
+/// The items behind a selection as a table (`memaudit compare --items A,B --format csv`, and
+/// `--show-item ITEM --format csv`): [`item_rows`] with the arms' values under the arms' names.
+pub fn items_table(view: &ItemsView) -> Table {
+    let mut t = item_rows(view);
+    let names: Vec<(&str, &str)> = match view {
+        ItemsView::Pair { a, b, .. } => vec![("a", a), ("b", b)],
+        ItemsView::Arm { arm, .. } => vec![("value", arm)],
+        ItemsView::Text(_) => Vec::new(),
+    };
+    for h in &mut t.headers {
+        if let Some((_, to)) = names.iter().find(|(from, _)| from == h) {
+            *h = (*to).to_string();
+        }
+    }
+    t
+}
+
+/// The items behind a selection, one row each:
+/// - a contrast: `item`, `a`, `b` (the two arms' values), `diff` (a − b), `group`;
+/// - an arm: `item`, `value`, `rank` among the arms, `group`;
+/// - one item's text: a row per cell, `arm` and `at` (`FILE:LINE`) empty for the shared cells.
+pub fn item_rows(view: &ItemsView) -> Table {
+    match view {
+        ItemsView::Pair { items, .. } => Table::of("items", PAIR_ITEMS, items),
+        ItemsView::Arm { items, .. } => Table::of("items", ARM_ITEMS, items),
+        ItemsView::Text(t) => {
+            let shared = t.shared.iter().map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()]);
+            let own = t.arms.iter().flat_map(|a| {
+                a.rows.iter().flat_map(move |r| {
+                    r.fields.iter().map(move |f| vec![a.arm.clone(), r.at.clone(), f.column.clone(), f.text.clone()])
+                })
+            });
+            Table {
+                name: "item_text".into(),
+                headers: vec!["arm".into(), "at".into(), "column".into(), "text".into()],
+                rows: shared.chain(own).collect(),
+            }
+        }
+    }
 }
 
 /// Each arm without pairing (after a refused pairing), as a table: the arms' columns with the

@@ -52,12 +52,20 @@ impl crate::common::Subcommand for Compare {
     }
 }
 
+/// The items of `--items` or `--show-item` as CSV (`--format csv`: the page's export).
+fn print_items_csv(view: &ItemsView) -> Result<(), Failure> {
+    let csv = memaudit::compare::table::items_table(view).to_csv().map_err(|e| fail(e.to_string()))?;
+    print(&csv)
+}
+
 pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
     let request = args.request.0.clone();
     let files = inputs::<Compare>(args.outcomes.iter().map(|p| (p.clone(), Some(FileRole::Outcomes))).collect())?;
     if let Some(item) = &args.show_item {
         let selection = ItemSelection::Text { item: item.clone(), arms: args.items.clone() };
-        return match detail::<Compare>(&files, &request, &selection)? {
+        let view = detail::<Compare>(&files, &request, &selection)?;
+        return match view.clone() {
+            ItemsView::Text(_) if args.output.format == OutFormat::Csv => print_items_csv(&view),
             ItemsView::Text(text) => print(&format!("{}\n", json_report(&text, true)?)),
             _ => Err(fail("--show-item takes one item")),
         };
@@ -65,7 +73,9 @@ pub(crate) fn compare(args: CompareArgs) -> Result<(), Failure> {
     if !args.items.is_empty() {
         let [a, b] = args.items.as_slice() else { return Err(fail("--items takes two arm names: A,B")) };
         let selection = ItemSelection::Pair { a: a.clone(), b: b.clone() };
-        return match detail::<Compare>(&files, &request, &selection)? {
+        let view = detail::<Compare>(&files, &request, &selection)?;
+        return match view.clone() {
+            ItemsView::Pair { .. } if args.output.format == OutFormat::Csv => print_items_csv(&view),
             ItemsView::Pair { a, b, items } => print(&format!("{}\n", json_report(&PairItems { a, b, items }, true)?)),
             _ => Err(fail("--items takes two arm names: A,B")),
         };

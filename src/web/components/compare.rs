@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::web::components::explore::Explore;
-use crate::web::components::grid::{Column as GridColumn, Kind, Look, RowAttrs, Val, table_grid, table_view};
+use crate::compare::table::item_rows;
+use crate::web::components::grid::{Column as GridColumn, Kind, Look, RowAttrs, TableTag, Val, table_grid, table_view};
 
 use super::Section;
 use super::export::{lazy_exports, to_json};
@@ -21,7 +21,7 @@ use crate::compare::{ArmRow, Comparison, PairItem, PairRow, UnpairedArms};
 use crate::outcomes::PairingReport;
 use crate::outcomes::instance::{ItemText, TextField};
 use crate::report::Table;
-use crate::web::format::{count, fmt4, int_cell, num_cell, on_enter, signed_cell, text_cell};
+use crate::web::format::{count, fmt4, text_cell};
 
 /// A comparison shared by the views; equal when it is the same one.
 #[derive(Debug, Clone)]
@@ -76,6 +76,11 @@ pub fn pairing_view(props: &PairingProps) -> Html {
     let r = &props.report;
     let d = &r.duplicates;
     let list = |v: &[String]| if v.is_empty() { "(none)".to_string() } else { v.join(" × ") };
+    let coverage_look = |col: &str| match col {
+        "arm" => Look::named(col, Kind::Text),
+        "items_present" => Look::new("items with a value", Kind::Int),
+        _ => Look::named(col, Kind::Int),
+    };
     let intro = html! {
         <p class="intro">{ "Before any paired test: which items each arm has, and whether every (item, arm) holds exactly \
             one value. A paired test runs only on paired data." }</p>
@@ -105,25 +110,10 @@ pub fn pairing_view(props: &PairingProps) -> Html {
                     { format!("{} ({} with a value in every arm; {} used)", count(r.n_items), count(r.complete_items), count(r.items_used)) }
                 </dd>
             </dl>
-            <Explore>
-            <table id="pairing-arms" class="compact">
-                <thead><tr>
-                    <th scope="col">{"arm"}</th><th scope="col">{"rows"}</th><th scope="col">{"items with a value"}</th>
-                    <th scope="col">{"items without a row"}</th><th scope="col">{"items without a value"}</th>
-                </tr></thead>
-                <tbody>
-                { for r.arms.iter().map(|a| html! {
-                    <tr data-arm={a.arm.clone()} class={classes!((a.items_without_row + a.items_without_value > 0).then_some("incomplete"))}>
-                        { text_cell("arm", a.arm.clone()) }
-                        { int_cell("rows", a.rows) }
-                        { int_cell("items_present", a.items_present) }
-                        { int_cell("items_without_row", a.items_without_row) }
-                        { int_cell("items_without_value", a.items_without_value) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_grid("pairing-arms", &crate::compare::table::coverage_table(r), coverage_look, &r.arms, &[], |a: &crate::outcomes::ArmCoverage| {
+                RowAttrs::data(vec![("data-arm", a.arm.clone())])
+                    .with_class((a.items_without_row + a.items_without_value > 0).then_some("incomplete"))
+            }) }
             if d.cells > 0 {
                 <div class="duplicates" id="pairing-duplicates" data-cells={d.cells.to_string()}>
                     <p>
@@ -610,29 +600,7 @@ pub fn friedman_view(props: &CompareTableProps) -> Html {
 pub const ITEMS_PAGE: usize = 100;
 
 fn items_csv(view: &ItemsView) -> Result<String, String> {
-    let num = |v: f64| crate::report::num(Some(v));
-    let t = match view {
-        ItemsView::Pair { a, b, items } => Table {
-            name: "items".into(),
-            headers: vec!["item".into(), a.clone(), b.clone(), "diff".into(), "group".into()],
-            rows: items
-                .iter()
-                .map(|i: &PairItem| {
-                    vec![i.item.clone(), num(i.a), num(i.b), num(i.diff), i.group.clone().unwrap_or_default()]
-                })
-                .collect(),
-        },
-        ItemsView::Arm { arm, items } => Table {
-            name: "items".into(),
-            headers: vec!["item".into(), arm.clone(), "rank".into(), "group".into()],
-            rows: items
-                .iter()
-                .map(|i: &ArmItem| vec![i.item.clone(), num(i.value), num(i.rank), i.group.clone().unwrap_or_default()])
-                .collect(),
-        },
-        ItemsView::Text(t) => return item_text_csv(t),
-    };
-    t.to_csv().map_err(|e| e.to_string())
+    crate::compare::table::items_table(view).to_csv().map_err(|e| e.to_string())
 }
 
 #[derive(Properties, PartialEq)]
@@ -724,17 +692,17 @@ pub fn items_table(props: &ItemsProps) -> Html {
         _ => html! {},
     };
     // A row opens its item's text: click or Enter; the row shown is marked.
-    let row_props = |item: &str| {
+    let row_attrs = |item: &str| {
+        let shown = props.shown.as_deref() == Some(item);
         let on_item = props.on_item.clone();
         let item_s = item.to_string();
-        let open = Callback::from(move |_: ()| on_item.emit(item_s.clone()));
-        let shown = props.shown.as_deref() == Some(item);
-        (
-            open.reform(|_: MouseEvent| ()),
-            on_enter(open),
-            classes!("clickable", shown.then_some("selected")),
-            shown.then_some("true"),
-        )
+        let mut attrs = RowAttrs::data(vec![("data-item", item.to_string())])
+            .with_class(shown.then_some("selected"))
+            .on_activate(Callback::from(move |_: ()| on_item.emit(item_s.clone())));
+        if shown {
+            attrs.data.push(("aria-current", "true".into()));
+        }
+        attrs
     };
     let pages = total.div_ceil(ITEMS_PAGE).max(1);
     let page = props.page.min(pages - 1);
@@ -744,6 +712,10 @@ pub fn items_table(props: &ItemsProps) -> Html {
         ItemsView::Arm { arm, .. } => (format!("Items of {arm}"), arm.clone()),
         ItemsView::Text(t) => (format!("Item {}", t.item), t.item.clone()),
     };
+    let tag = TableTag::new("items-table")
+        .data("data-selection", &selection)
+        .data("data-total", all)
+        .data("data-shown", total);
     let csv = {
         let v = v.clone();
         move || items_csv(&v)
@@ -773,49 +745,33 @@ pub fn items_table(props: &ItemsProps) -> Html {
     html! {
         <Section id="compare-items" title={title} {exports} {intro}>
             { pattern_select }
-            <Explore>
-            <table id="items-table" data-selection={selection} data-total={all.to_string()} data-shown={total.to_string()}>
-                { match &**v {
-                    ItemsView::Pair { a, b, .. } => html! {
-                        <>
-                        <thead><tr><th scope="col">{"item"}</th><th scope="col">{ a.clone() }</th><th scope="col">{ b.clone() }</th>
-                            <th scope="col">{"a \u{2212} b"}</th><th scope="col">{"group"}</th></tr></thead>
-                        <tbody>
-                        { for kept[range.clone()].iter().map(|i| {
-                            let (onclick, onkeydown, class, current) = row_props(&i.item);
-                            html! {
-                            <tr data-item={i.item.clone()} {class} {onclick} {onkeydown} tabindex="0" aria-current={current}>
-                                { text_cell("item", i.item.clone()) }
-                                { num_cell("a", Some(i.a)) }
-                                { num_cell("b", Some(i.b)) }
-                                { signed_cell("diff", Some(i.diff)) }
-                                { text_cell("group", i.group.clone().unwrap_or_default()) }
-                            </tr>
-                        }}) }
-                        </tbody>
-                        </>
-                    },
-                    ItemsView::Arm { arm, items } => html! {
-                        <>
-                        <thead><tr><th scope="col">{"item"}</th><th scope="col">{ arm.clone() }</th><th scope="col">{"rank"}</th><th scope="col">{"group"}</th></tr></thead>
-                        <tbody>
-                        { for items[range.clone()].iter().map(|i| {
-                            let (onclick, onkeydown, class, current) = row_props(&i.item);
-                            html! {
-                            <tr data-item={i.item.clone()} {class} {onclick} {onkeydown} tabindex="0" aria-current={current}>
-                                { text_cell("item", i.item.clone()) }
-                                { num_cell("value", Some(i.value)) }
-                                <td class="num" data-col="rank" data-value={crate::report::num(Some(i.rank))}>{ format!("{:.1}", i.rank) }</td>
-                                { text_cell("group", i.group.clone().unwrap_or_default()) }
-                            </tr>
-                        }}) }
-                        </tbody>
-                        </>
-                    },
-                    ItemsView::Text(_) => html! {},
-                } }
-            </table>
-            </Explore>
+            { match &**v {
+                ItemsView::Pair { a, b, .. } => {
+                    let items: Vec<PairItem> = kept[range.clone()].iter().map(|i| (*i).clone()).collect();
+                    let shown = ItemsView::Pair { a: a.clone(), b: b.clone(), items: items.clone() };
+                    let look = |col: &str| match col {
+                        "a" => Look::new(a.clone(), Kind::Num),
+                        "b" => Look::new(b.clone(), Kind::Num),
+                        "diff" => Look::new("a \u{2212} b", Kind::Signed),
+                        _ => Look::named(col, Kind::Text),
+                    };
+                    table_grid(tag, &item_rows(&shown), look, &items, &[], |i: &PairItem| row_attrs(&i.item))
+                }
+                ItemsView::Arm { arm, items } => {
+                    let page_items = &items[range.clone()];
+                    let shown = ItemsView::Arm { arm: arm.clone(), items: page_items.to_vec() };
+                    let look = |col: &str| match col {
+                        "value" => Look::new(arm.clone(), Kind::Num),
+                        "rank" => Look::named(col, Kind::Num),
+                        _ => Look::named(col, Kind::Text),
+                    };
+                    let cell = |i: &ArmItem, col: &str, text: &str| (col == "rank").then(|| html! {
+                        <td class="num" data-col="rank" data-value={text.to_string()}>{ format!("{:.1}", i.rank) }</td>
+                    });
+                    table_view(tag, &item_rows(&shown), look, page_items, &[], |i: &ArmItem| row_attrs(&i.item), cell)
+                }
+                ItemsView::Text(_) => html! {},
+            } }
             if pages > 1 {
                 <div class="pager">
                     <button type="button" class="small secondary" id="items-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
@@ -832,22 +788,6 @@ pub fn items_table(props: &ItemsProps) -> Html {
             } else { html! {} } }
         </Section>
     }
-}
-
-/// An item's text as CSV: one row per cell (`arm` and `at` empty for the shared cells).
-fn item_text_csv(t: &ItemText) -> Result<String, String> {
-    let shared = t.shared.iter().map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()]);
-    let own = t.arms.iter().flat_map(|a| {
-        a.rows.iter().flat_map(move |r| {
-            r.fields.iter().map(move |f| vec![a.arm.clone(), r.at.clone(), f.column.clone(), f.text.clone()])
-        })
-    });
-    let table = Table {
-        name: "item_text".into(),
-        headers: vec!["arm".into(), "at".into(), "column".into(), "text".into()],
-        rows: shared.chain(own).collect(),
-    };
-    table.to_csv().map_err(|e| e.to_string())
 }
 
 #[derive(Properties, PartialEq)]
@@ -876,7 +816,7 @@ pub fn item_text_view(props: &ItemTextProps) -> Html {
     };
     let exports = {
         let (a, b) = (t.clone(), t.clone());
-        lazy_exports("item-text", "item_text", move || item_text_csv(&a), move || to_json(&*b))
+        lazy_exports("item-text", "item_text", move || items_csv(&ItemsView::Text((*a).clone())), move || to_json(&*b))
     };
     let intro = html! {
         <p class="intro">{ format!("Item {} ({}), as the files state it: what every row of the item shares, then each arm's rows with their file and line.", t.item, t.key.join(" | ")) }</p>

@@ -268,37 +268,71 @@ fn row(a: RowAttrs, cells: impl IntoIterator<Item = Html>) -> Html {
     Html::VTag(Rc::new(tr))
 }
 
+/// A `<table>`'s id and `data-*` attributes (what it shows: a selection, counts).
+#[derive(Debug, Clone, Default)]
+pub struct TableTag {
+    pub id: String,
+    pub data: Vec<(&'static str, String)>,
+}
+
+impl TableTag {
+    pub fn new(id: &str) -> TableTag {
+        TableTag { id: id.to_string(), data: Vec::new() }
+    }
+
+    /// One more `data-*` attribute.
+    pub fn data(mut self, key: &'static str, value: impl ToString) -> TableTag {
+        self.data.push((key, value.to_string()));
+        self
+    }
+}
+
+impl From<&str> for TableTag {
+    fn from(id: &str) -> TableTag {
+        TableTag::new(id)
+    }
+}
+
+impl From<&String> for TableTag {
+    fn from(id: &String) -> TableTag {
+        TableTag::new(id)
+    }
+}
+
 /// `<table id={id}>` with a header row (header, tooltip) and `body`, made for exploring
 /// ([`Explore`]: sorted by any column, searched).
-fn wrap(id: &str, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)>, body: Vec<Html>) -> Html {
-    html! {
-        <Explore>
-            <table id={id.to_string()}>
-                <thead><tr>
-                    { for heads.into_iter().map(|(h, title)| html! { <th scope="col" {title}>{ h }</th> }) }
-                </tr></thead>
-                <tbody>{ for body }</tbody>
-            </table>
-        </Explore>
+fn wrap(tag: TableTag, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)>, body: Vec<Html>) -> Html {
+    let head = html! {
+        <thead><tr>
+            { for heads.into_iter().map(|(h, title)| html! { <th scope="col" {title}>{ h }</th> }) }
+        </tr></thead>
+    };
+    let mut table = VTag::new("table");
+    table.add_attribute("id", tag.id);
+    for (k, v) in tag.data {
+        table.add_attribute(k, v);
     }
+    table.add_child(head);
+    table.add_child(html! { <tbody>{ for body }</tbody> });
+    html! { <Explore>{ Html::VTag(Rc::new(table)) }</Explore> }
 }
 
 /// A table (made for exploring) with a header row and one row per item.
 pub fn grid<'a, R: 'a>(
-    id: &str,
+    id: impl Into<TableTag>,
     cols: &[Column<R>],
     rows: impl IntoIterator<Item = &'a R>,
     attrs: impl Fn(&R) -> RowAttrs,
 ) -> Html {
     let body = rows.into_iter().map(|r| row(attrs(r), cols.iter().map(|c| (c.get)(r).cell(&c.name)))).collect();
-    wrap(id, cols.iter().map(|c| (c.header.clone(), c.title.clone())), body)
+    wrap(id.into(), cols.iter().map(|c| (c.header.clone(), c.title.clone())), body)
 }
 
 /// A core table on screen: its columns as `look` shows them, then the screen-only `extra`
 /// columns. `rows` are the records behind the table's rows, in the same order (their keys
 /// become the rows' attributes, and `extra` reads them).
 pub fn table_grid<R>(
-    id: &str,
+    id: impl Into<TableTag>,
     table: &Table,
     look: impl Fn(&str) -> Look,
     rows: &[R],
@@ -312,7 +346,7 @@ pub fn table_grid<R>(
 /// the `<td>` of a cell it draws itself (a shortened name with its full one, a count with its
 /// neighbours), `None` for the column's [`Look`].
 pub fn table_view<R>(
-    id: &str,
+    id: impl Into<TableTag>,
     table: &Table,
     look: impl Fn(&str) -> Look,
     rows: &[R],
@@ -340,7 +374,7 @@ pub fn table_view<R>(
         })
         .collect();
     let heads = looks.iter().map(|(_, _, l)| (l.header.clone(), l.title.clone()));
-    wrap(id, heads.chain(extra.iter().map(|c| (c.header.clone(), c.title.clone()))), body)
+    wrap(id.into(), heads.chain(extra.iter().map(|c| (c.header.clone(), c.title.clone()))), body)
 }
 
 /// CSV and JSON buttons for a core table of a shared result `b`: the CSV is `table(b, which)`
