@@ -77,6 +77,60 @@ fn probe_json_has_the_contract_keys_with_outcomes() {
         "confusion",
     );
     assert_eq!(v["side_by_side"]["reference"]["summary"]["counts"]["uncorrectable_silent"], 265);
+    // The `summary` and `confusion` tables are each mode's `summary` and `confusion`, row for
+    // row and column for column.
+    let table = |name: &str| -> Vec<std::collections::HashMap<String, String>> {
+        let out = bin()
+            .args(["probe", "--notes", &reclaim("realworld_meta-llama_llama-3.1-8b-instruct_arith_t0.7.jsonl")])
+            .args([
+                "--keys",
+                &reclaim("probe_keys_base16.json"),
+                "--arm",
+                "directed",
+                "--format",
+                "csv",
+                "--table",
+                name,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut r = csv::Reader::from_reader(out.stdout.as_slice());
+        let headers = r.headers().unwrap().clone();
+        r.records()
+            .map(|rec| headers.iter().zip(rec.unwrap().iter()).map(|(h, c)| (h.to_string(), c.to_string())).collect())
+            .collect()
+    };
+    let close = |cell: &str, want: &Value, what: &str| match want.as_f64() {
+        Some(x) => assert!((cell.parse::<f64>().unwrap() - x).abs() < 1e-12, "{what}: {cell} vs {x}"),
+        None => assert_eq!(cell, want.as_str().unwrap_or(""), "{what}"),
+    };
+    let (summary, confusion) = (table("summary"), table("confusion"));
+    assert_eq!(summary.len(), 2);
+    for (row, mode) in summary.iter().zip(["itemized", "reference"]) {
+        let want = &v["side_by_side"][mode]["summary"];
+        assert_eq!(row["mode"], mode);
+        for key in [
+            "n",
+            "silent_n",
+            "silent_rate",
+            "silent_low",
+            "silent_high",
+            "unflagged_n",
+            "unflagged_rate",
+            "with_outcome",
+        ] {
+            close(&row[key], &want[key], &format!("{mode} {key}"));
+        }
+        close(&row["modal_verdict"], &want["modal_verdict"], &format!("{mode} modal_verdict"));
+    }
+    assert_eq!(confusion.len(), 2, "both modes have outcomes");
+    for (row, mode) in confusion.iter().zip(["itemized", "reference"]) {
+        let want = &v["side_by_side"][mode]["confusion"];
+        for key in ["n", "predicted_recover_recovered", "predicted_fail_failed", "accuracy", "npv", "specificity"] {
+            close(&row[key], &want[key], &format!("{mode} {key}"));
+        }
+    }
 }
 
 #[test]

@@ -114,6 +114,23 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   const want = JSON.parse(cli([...base, '--format', 'json']));
   await checkComparison(page, want);
   await checkHeadlines(page, '#compare-headlines', want, 'compare');
+  // The contrasts show their essentials; the export's other columns are folded, one click away,
+  // with the CLI's values.
+  const folded = Number(await page.getAttribute('#pairs-table', 'data-folded'));
+  assert.ok(folded >= 10, `the contrasts fold their secondary columns (${folded})`);
+  assert.equal(await page.isVisible('#pairs-table th.folded >> nth=0'), false, 'folded at first');
+  const foldButton = page.locator('#pairs').locator('button.table-fold');
+  assert.match(await foldButton.textContent(), new RegExp(`\\(${folded} more\\)`));
+  await foldButton.click();
+  assert.equal(await foldButton.getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.isVisible('#pairs-table th.folded >> nth=0'), true, 'unfolded on request');
+  const unfolded = await readRows(page, '#pairs-table');
+  for (const p of want.pairs) {
+    const row = unfolded.find((r) => r.attrs.a === p.a && r.attrs.b === p.b);
+    for (const col of ['mcnemar_p', 'mcnemar_mid_p', 'kappa']) checkNumber(row.cells[col], p[col], `${p.a} − ${p.b} folded ${col}`);
+    assert.equal(Number(row.cells.b_count.value), p.b_count, `${p.a} − ${p.b} folded b_count`);
+  }
+  await foldButton.click();
   const f = await page.$eval('#friedman-line', (p) => ({ ...p.dataset }));
   assert.ok(Math.abs(Number(f.chi2) - want.friedman.chi2) <= TOL && Math.abs(Number(f.cd) - want.friedman.cd) <= TOL);
   assert.equal(Number(await page.getAttribute('#cliques', 'data-count')), want.friedman.cliques.length);
@@ -337,6 +354,10 @@ test('probe page: the § A2.2 notebook note, highlighted as text; the realworld 
   await page.waitForSelector('#probe-results');
   const want = JSON.parse(cli(['probe', '--notes', REALWORLD, '--format', 'json']));
   await checkHeadlines(page, '#probe-headlines', want, 'probe');
+  // Results first: "On this page" lists the cards, and what was read comes after the notes.
+  await page.waitForSelector('#probe-contents a[data-card="probe-notes"]');
+  const cards = await page.$$eval('#probe-contents a[data-card]', (as) => as.map((a) => a.dataset.card));
+  assert.ok(cards.indexOf('probe-summary') < cards.indexOf('probe-notes') && cards.indexOf('probe-notes') < cards.indexOf('probe-reading'), `${cards}`);
   assert.equal(Number(await page.getAttribute('#probe-notes-table', 'data-total')), want.notes.length);
   const counts = await readRows(page, '#probe-counts');
   const rates = await readRows(page, '#probe-rates');

@@ -347,7 +347,55 @@ crate::choice! {
         ByVerdict = "by_verdict",
         ByPolicy = "by_policy",
         Agreement = "agreement",
+        /// Each mode's counts and rates (silent-uncorrectable, unflagged failure) with their
+        /// intervals.
+        Summary = "summary",
+        /// Each mode's verdict as a predictor of recovery (notes with an outcome).
+        Confusion = "confusion",
     }
+}
+
+const SUMMARY: &[Column<ProbeSummary>] = &crate::columns![ProbeSummary;
+    "mode" => |s| s.mode.name().into(),
+    "n" => |s| s.n.to_string(),
+    "silent_n" => |s| s.silent_n.to_string(),
+    "silent_rate" => |s| num(s.silent_rate),
+    "silent_low" => |s| num(s.silent_low),
+    "silent_high" => |s| num(s.silent_high),
+    "unflagged_n" => |s| s.unflagged_n.to_string(),
+    "unflagged_rate" => |s| num(s.unflagged_rate),
+    "unflagged_low" => |s| num(s.unflagged_low),
+    "unflagged_high" => |s| num(s.unflagged_high),
+    "modal_verdict" => |s| s.modal_verdict.map(|v| v.name().to_string()).unwrap_or_default(),
+    "with_outcome" => |s| s.with_outcome.to_string(),
+    "confidence" => |s| num(Some(s.confidence)),
+];
+
+/// One mode's confusion of verdict (complete / correctable predict recovery) and outcome.
+pub struct ConfusionLine<'a> {
+    pub mode: Mode,
+    pub confusion: &'a Confusion,
+}
+
+fn confusion_columns<'a>() -> [Column<ConfusionLine<'a>>; 11] {
+    crate::columns![ConfusionLine<'a>;
+        "mode" => |l| l.mode.name().into(),
+        "n" => |l| l.confusion.n.to_string(),
+        "predicted_recover_recovered" => |l| l.confusion.predicted_recover_recovered.to_string(),
+        "predicted_recover_failed" => |l| l.confusion.predicted_recover_failed.to_string(),
+        "predicted_fail_recovered" => |l| l.confusion.predicted_fail_recovered.to_string(),
+        "predicted_fail_failed" => |l| l.confusion.predicted_fail_failed.to_string(),
+        "accuracy" => |l| num(l.confusion.accuracy),
+        "precision" => |l| num(l.confusion.precision),
+        "npv" => |l| num(l.confusion.npv),
+        "sensitivity" => |l| num(l.confusion.sensitivity),
+        "specificity" => |l| num(l.confusion.specificity),
+    ]
+}
+
+/// The notes table of `notes` (a page of them, on screen).
+pub fn notes_table(notes: &[NoteRow]) -> Table {
+    Table::of(ProbeTable::Notes.name(), NOTES, notes)
 }
 
 const NOTES: &[Column<NoteRow>] = &crate::columns![NoteRow;
@@ -448,6 +496,14 @@ pub fn probe_table(r: &ProbeReport, which: ProbeTable) -> Table {
             Table::of(name, &policy_columns(), &rows)
         }
         ProbeTable::Agreement => Table::of(name, AGREEMENT, &r.side_by_side.agreement),
+        ProbeTable::Summary => Table::of(name, SUMMARY, modes.iter().map(|m| &m.summary)),
+        ProbeTable::Confusion => {
+            let rows: Vec<ConfusionLine<'_>> = modes
+                .iter()
+                .filter_map(|m| m.confusion.as_ref().map(|confusion| ConfusionLine { mode: m.summary.mode, confusion }))
+                .collect();
+            Table::of(name, &confusion_columns(), &rows)
+        }
     }
 }
 

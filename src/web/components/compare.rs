@@ -195,7 +195,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
     let look = |col: &str| {
         arm_look(col, &conf, binary).unwrap_or_else(|| match col {
             "mean_rank" => Look::named(col, Kind::Num),
-            _ => Look::hidden(),
+            _ => Look::folded(),
         })
     };
     let beaten = {
@@ -338,7 +338,7 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
         arm_look(col, "", binary).map_or_else(
             || match col {
                 "group" => Look::named(col, Kind::Text).shown_if(grouped),
-                _ => Look::hidden(),
+                _ => Look::folded(),
             },
             |l| {
                 if col.starts_with("ci_") && col != "ci_method" {
@@ -406,7 +406,7 @@ fn pair_look(col: &str, binary: bool, strata: bool, perm_title: &str) -> Look {
             .titled("one-sided randomization p: at most this many")
             .shown_if(strata),
         "significant" => Look::new("", Kind::Bool),
-        _ => Look::hidden(),
+        _ => Look::folded(),
     }
 }
 
@@ -522,7 +522,7 @@ pub fn strata_table(props: &CompareTableProps) -> Html {
             exact): does this stratum hold more, or fewer, of the changes than chance? Click a row for the items behind the contrast (all strata).") }</p>
     };
     let look = |col: &str| match col {
-        "column" => Look::hidden(),
+        "column" => Look::folded(),
         "value" => Look::new(column.clone(), Kind::Text),
         "n_items" => Look::new("items", Kind::Int),
         _ => pair_look(col, false, true, ""),

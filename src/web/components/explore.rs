@@ -173,6 +173,7 @@ fn parts(node: &VNode, heads: &mut Vec<VNode>, bodies: &mut Vec<VNode>) {
 pub fn explore(props: &ExploreProps) -> Html {
     let sort = use_state(|| None::<(usize, Order)>);
     let query = use_state(String::new);
+    let unfolded = use_state(|| false);
     let mut found = Vec::new();
     elements(&props.children, &mut found);
     let Some(VNode::VTag(table)) = found.into_iter().find(|n| tag_name(n) == Some("table")) else {
@@ -211,18 +212,50 @@ pub fn explore(props: &ExploreProps) -> Html {
         Callback::from(move |e: InputEvent| query.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
     };
     let name = attribute(&table, "id").unwrap_or("table").replace(['-', '_'], " ");
+    let (columns, folded) = header_counts(&heads);
+    let fold_button = (folded > 0).then(|| {
+        let onclick = {
+            let unfolded = unfolded.clone();
+            Callback::from(move |_: MouseEvent| unfolded.set(!*unfolded))
+        };
+        let label = if *unfolded {
+            format!("the {} essential columns", columns - folded)
+        } else {
+            format!("all {columns} columns ({folded} more)")
+        };
+        html! {
+            <button type="button" class="small secondary table-fold" aria-pressed={unfolded.to_string()} {onclick}
+                title="columns folded on screen are in the CSV and JSON exports too">{ label }</button>
+        }
+    });
     html! {
-        <div class="explore">
+        <div class={classes!("explore", unfolded.then_some("unfolded"))}>
             <div class="table-tools">
                 <input type="search" class="table-search" placeholder="Search rows" aria-label={format!("Search the rows of {name}")}
                     value={(*query).clone()} {oninput} />
                 if !query.trim().is_empty() {
                     <span class="table-count" role="status">{ format!("{} of {} rows", order.len(), rows.len()) }</span>
                 }
+                { for fold_button }
             </div>
             <div class="table-wrap" tabindex="0">{ rebuilt }</div>
         </div>
     }
+}
+
+/// The columns of the header's last row, and how many of them are folded (class `folded`,
+/// shown on request).
+fn header_counts(heads: &[VNode]) -> (usize, usize) {
+    let Some(last) = heads.iter().flat_map(children_of).last() else { return (0, 0) };
+    let cells: Vec<VNode> = children_of(&last);
+    let folded = cells
+        .iter()
+        .filter(|c| match c {
+            VNode::VTag(t) => attribute(t, "class").is_some_and(|v| v.split_whitespace().any(|x| x == "folded")),
+            _ => false,
+        })
+        .count();
+    (cells.len(), folded)
 }
 
 /// A header cell whose content is a button sorting by column `i`.

@@ -132,8 +132,8 @@ pub enum Kind {
     P,
 }
 
-/// How a column of a core table is shown: its header, a tooltip and its [`Kind`], or not at
-/// all ([`Look::hidden`]: a column the exports keep and the screen leaves out).
+/// How a column of a core table is shown: its header, a tooltip and its [`Kind`], and whether
+/// it is folded ([`Look::folded`]: shown only when the reader asks for every column).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Look {
     pub header: AttrValue,
@@ -147,12 +147,12 @@ impl Look {
         Look { header: header.into(), title: None, kind, shown: true }
     }
 
-    /// A column left out on screen (the CSV and JSON exports keep it).
-    pub fn hidden() -> Look {
+    /// A column folded on screen: shown only when the reader asks for every column ([`table_view`]).
+    pub fn folded() -> Look {
         Look { shown: false, ..Look::new("", Kind::Text) }
     }
 
-    /// Shown only when `shown` (e.g. the binomial intervals of 0/1 arms).
+    /// Folded unless `shown` (e.g. the binomial intervals, shown for 0/1 arms).
     pub fn shown_if(self, shown: bool) -> Look {
         Look { shown, ..self }
     }
@@ -220,6 +220,12 @@ pub struct RowAttrs {
 impl RowAttrs {
     pub fn data(data: Vec<(&'static str, String)>) -> RowAttrs {
         RowAttrs { data, ..RowAttrs::default() }
+    }
+
+    /// One more `data-*` attribute.
+    pub fn with_data(mut self, key: &'static str, value: String) -> RowAttrs {
+        self.data.push((key, value));
+        self
     }
 
     /// A tooltip on the row (none when empty).
@@ -299,12 +305,28 @@ impl From<&String> for TableTag {
     }
 }
 
-/// `<table id={id}>` with a header row (header, tooltip) and `body`, made for exploring
-/// ([`Explore`]: sorted by any column, searched).
-fn wrap(tag: TableTag, heads: impl IntoIterator<Item = (AttrValue, Option<AttrValue>)>, body: Vec<Html>) -> Html {
+/// A column's header: its text, a tooltip, and whether the column is folded.
+struct Head {
+    text: AttrValue,
+    title: Option<AttrValue>,
+    folded: bool,
+}
+
+impl Head {
+    fn new(text: impl Into<AttrValue>, title: Option<AttrValue>) -> Head {
+        Head { text: text.into(), title, folded: false }
+    }
+}
+
+/// `<table id={id}>` with a header row and `body`, made for exploring ([`Explore`]: sorted by
+/// any column, searched, folded columns shown on request).
+fn wrap(tag: TableTag, heads: impl IntoIterator<Item = Head>, body: Vec<Html>) -> Html {
     let head = html! {
         <thead><tr>
-            { for heads.into_iter().map(|(h, title)| html! { <th scope="col" {title}>{ h }</th> }) }
+            { for heads.into_iter().map(|h| {
+                let th = html! { <th scope="col" title={h.title}>{ h.text }</th> };
+                if h.folded { fold(th) } else { th }
+            }) }
         </tr></thead>
     };
     let mut table = VTag::new("table");
@@ -325,7 +347,7 @@ pub fn grid<'a, R: 'a>(
     attrs: impl Fn(&R) -> RowAttrs,
 ) -> Html {
     let body = rows.into_iter().map(|r| row(attrs(r), cols.iter().map(|c| (c.get)(r).cell(&c.name)))).collect();
-    wrap(id.into(), cols.iter().map(|c| (c.header.clone(), c.title.clone())), body)
+    wrap(id.into(), cols.iter().map(|c| Head::new(c.header.clone(), c.title.clone())), body)
 }
 
 /// A core table on screen: its columns as `look` shows them, then the screen-only `extra`
@@ -345,6 +367,11 @@ pub fn table_grid<R>(
 /// [`table_grid`] where a cell may be drawn otherwise: `cell(record, column, csv_text)` gives
 /// the `<td>` of a cell it draws itself (a shortened name with its full one, a count with its
 /// neighbours), `None` for the column's [`Look`].
+///
+/// Columns whose look is not shown are folded, not dropped: they follow the shown ones (and the
+/// screen-only columns), under their CSV names, with their CSV text (integers as such, other
+/// numbers to four decimals), and [`Explore`] shows them on request ("all N columns"), so the
+/// essentials come first and nothing of the export is out of reach on screen.
 pub fn table_view<R>(
     id: impl Into<TableTag>,
     table: &Table,
@@ -354,27 +381,59 @@ pub fn table_view<R>(
     attrs: impl Fn(&R) -> RowAttrs,
     cell: impl Fn(&R, &str, &str) -> Option<Html>,
 ) -> Html {
-    let looks: Vec<(usize, AttrValue, Look)> = table
-        .headers
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (i, AttrValue::from(h.clone()), look(h)))
-        .filter(|(_, _, l)| l.shown)
-        .collect();
+    let looks: Vec<(usize, AttrValue, Look)> =
+        table.headers.iter().enumerate().map(|(i, h)| (i, AttrValue::from(h.clone()), look(h))).collect();
+    let (shown, folded): (Vec<_>, Vec<_>) = looks.iter().partition(|(_, _, l)| l.shown);
     let body = table
         .rows
         .iter()
         .zip(rows)
         .map(|(cells, r)| {
-            let shown = looks.iter().map(|(i, col, l)| {
-                let text = cells.get(*i).map_or("", String::as_str);
-                cell(r, col, text).unwrap_or_else(|| Val::parse(l.kind, text).cell(col))
+            let text = |i: usize| cells.get(i).map_or("", String::as_str);
+            let main = shown
+                .iter()
+                .map(|(i, col, l)| cell(r, col, text(*i)).unwrap_or_else(|| Val::parse(l.kind, text(*i)).cell(col)));
+            let more = extra.iter().map(|c| (c.get)(r).cell(&c.name));
+            let rest = folded.iter().map(|(i, col, l)| {
+                let kind = if l.header.is_empty() { folded_kind(text(*i)) } else { l.kind };
+                fold(Val::parse(kind, text(*i)).cell(col))
             });
-            row(attrs(r), shown.chain(extra.iter().map(|c| (c.get)(r).cell(&c.name))))
+            row(attrs(r), main.chain(more).chain(rest))
         })
         .collect();
-    let heads = looks.iter().map(|(_, _, l)| (l.header.clone(), l.title.clone()));
-    wrap(id.into(), heads.chain(extra.iter().map(|c| (c.header.clone(), c.title.clone()))), body)
+    let mut tag: TableTag = id.into();
+    if !folded.is_empty() {
+        tag = tag.data("data-folded", folded.len());
+    }
+    let heads = shown
+        .iter()
+        .map(|(_, _, l)| Head::new(l.header.clone(), l.title.clone()))
+        .chain(extra.iter().map(|c| Head::new(c.header.clone(), c.title.clone())))
+        .chain(folded.iter().map(|(_, col, l)| {
+            let text = if l.header.is_empty() { AttrValue::from(col.replace('_', " ")) } else { l.header.clone() };
+            Head { folded: true, ..Head::new(text, l.title.clone()) }
+        }));
+    wrap(tag, heads, body)
+}
+
+/// How a folded column's cell is read: an integer, another number, or text.
+fn folded_kind(text: &str) -> Kind {
+    if text.parse::<i64>().is_ok() {
+        Kind::Int
+    } else if text.parse::<f64>().is_ok() {
+        Kind::Num
+    } else {
+        Kind::Text
+    }
+}
+
+/// `node` (a `<td>` or `<th>`) marked as a folded column's.
+fn fold(node: Html) -> Html {
+    let Html::VTag(mut tag) = node else { return node };
+    let t = Rc::make_mut(&mut tag);
+    let class = t.attributes.iter().find(|(k, _)| *k == "class").map(|(_, v)| format!("{v} folded"));
+    t.add_attribute("class", class.unwrap_or_else(|| "folded".into()));
+    Html::VTag(tag)
 }
 
 /// CSV and JSON buttons for a core table of a shared result `b`: the CSV is `table(b, which)`

@@ -15,16 +15,18 @@ use crate::web::components::explore::Explore;
 use super::{ErrorView, FileEdit, PageProps, PageState, file_list, file_picker, forward_drop, report_state};
 use crate::capability::FileSummary;
 use crate::plots::VerdictBars;
-use crate::probe::summary::{ModeReport, ProbeTable, probe_table};
+use crate::probe::summary::{ModeReport, ProbeTable, notes_table, probe_table};
 use crate::probe::{
     Highlight, HighlightRole, LiveProbe, Mode, NoteChoice, NoteInput, Probe, ProbeReport, ProbeRequest, ProbeView,
     SourceKind, Verdict,
 };
 use crate::web::components::Section;
+use crate::web::components::contents::Contents;
 use crate::web::components::export::{lazy_exports, to_json};
+use crate::web::components::grid::{Kind, Look, RowAttrs, TableTag, table_grid, table_view};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
-use crate::web::format::{count, duration, int_cell, num_cell, on_enter, pct, text_cell};
+use crate::web::format::{count, duration, int_cell, pct, text_cell};
 use crate::web::job::{self, Job, JobEvent};
 use crate::web::protocol::{Inputs, Response, SourceFile};
 
@@ -414,6 +416,13 @@ impl ProbePage {
                         &c.report.side_by_side.reference.by_policy,
                     ]),
                     ProbeTable::Agreement => to_json(&c.report.side_by_side.agreement),
+                    ProbeTable::Summary => {
+                        to_json(&[&c.report.side_by_side.itemized.summary, &c.report.side_by_side.reference.summary])
+                    }
+                    ProbeTable::Confusion => to_json(&[
+                        &c.report.side_by_side.itemized.confusion,
+                        &c.report.side_by_side.reference.confusion,
+                    ]),
                 },
             )
         };
@@ -421,47 +430,20 @@ impl ProbePage {
             let b = b.clone();
             move || crate::web::components::export::report_json::<crate::probe::Probe>(&b.report)
         };
+        let summary = probe_table(r, ProbeTable::Summary);
+        let by_verdict = probe_table(r, ProbeTable::ByVerdict);
+        let confusion = probe_table(r, ProbeTable::Confusion);
         html! {
             <div id="probe-results">
                 <crate::web::components::headlines::HeadlinesPanel id="probe-headlines" headlines={b.headlines.clone()}
                     cards={&[("notes", "probe-summary"), ("by_verdict", "probe-outcomes"), ("agreement", "probe-outcomes")][..]}
                     exports={crate::web::components::headlines::attach_buttons::<crate::probe::Probe, ProbeBatch>(
                         "probe-", b.clone(), |b| &b.report, b.inputs.clone())} />
-                <Section id="probe-reading" title="What was read"
-                    exports={crate::web::components::export::text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
-                    { super::tool::file_notes("probe-", &b.files) }
-                    <p class="muted">{ format!("{} notes read, {} probed (arm: {}), in {}.", count(b.notes_read), count(r.notes.len()),
-                        self.run.arm.clone().unwrap_or_else(|| "all".into()), duration(b.total_ms)) }</p>
-                    { warnings_list("probe-warnings", r.warnings.iter().map(|w| ("reading", w))) }
-                </Section>
-                <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()}
+                <Contents id="probe-contents" root="probe-results" revision={Rc::as_ptr(b) as usize} />
+                <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()} exports={exp(ProbeTable::Summary)}
                     intro={html! { <p class="intro">{ format!("Counts per verdict; the silent-uncorrectable rate (silent / uncorrectable_silent) and the \
                         unflagged-failure rate (also silently partial notes) with {conf} Wilson intervals.") }</p> }}>
-                    <Explore>
-                    <table id="probe-rates" class="compact">
-                        <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"notes"}</th><th scope="col">{"silent"}</th>
-                            <th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
-                            <th scope="col">{"unflagged"}</th><th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th>
-                            <th scope="col">{"most common"}</th></tr></thead>
-                        <tbody>
-                        { for modes.iter().map(|(name, m)| { let s = &m.summary; html! {
-                            <tr data-mode={*name}>
-                                { text_cell("mode", *name) }
-                                { int_cell("n", s.n) }
-                                { int_cell("silent_n", s.silent_n) }
-                                { num_cell("silent_rate", s.silent_rate) }
-                                { num_cell("silent_low", s.silent_low) }
-                                { num_cell("silent_high", s.silent_high) }
-                                { int_cell("unflagged_n", s.unflagged_n) }
-                                { num_cell("unflagged_rate", s.unflagged_rate) }
-                                { num_cell("unflagged_low", s.unflagged_low) }
-                                { num_cell("unflagged_high", s.unflagged_high) }
-                                { text_cell("modal_verdict", s.modal_verdict.map(|v| v.name()).unwrap_or("—")) }
-                            </tr>
-                        }}) }
-                        </tbody>
-                    </table>
-                    </Explore>
+                    { table_grid("probe-rates", &probe_table(r, ProbeTable::Summary), summary_look, &summary.rows, &[], |row: &Vec<String>| mode_attrs(row)) }
                     <Explore>
                     <table id="probe-counts" class="compact">
                         <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes"}</th><th scope="col">{"share"}</th></tr></thead>
@@ -484,54 +466,13 @@ impl ProbePage {
                 </Section>
                 if side.itemized.by_verdict.is_some() || side.reference.by_verdict.is_some() {
                     <Section id="probe-outcomes" title="Verdicts against outcomes" conventions={conv.clone()}
-                        exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
+                        exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Confusion) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
                         intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
                             intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
-                        <Explore>
-                        <table id="probe-by-verdict" class="compact">
-                            <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes with outcome"}</th>
-                                <th scope="col">{"recovered"}</th><th scope="col">{"rate"}</th><th scope="col">{"low"}</th><th scope="col">{"high"}</th></tr></thead>
-                            <tbody>
-                            { for modes.iter().flat_map(|(name, m)| m.by_verdict.iter().flatten().map(move |v| html! {
-                                <tr data-mode={*name} data-verdict={v.verdict.name()}>
-                                    { text_cell("mode", *name) }
-                                    <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(v.verdict))}>{ v.verdict.name() }</span></td>
-                                    { int_cell("n", v.recovery.n) }
-                                    { int_cell("recovered", v.recovery.recovered) }
-                                    { num_cell("rate", v.recovery.rate) }
-                                    { num_cell("low", v.recovery.low) }
-                                    { num_cell("high", v.recovery.high) }
-                                </tr>
-                            })) }
-                            </tbody>
-                        </table>
-                        </Explore>
-                        <Explore>
-                        <table id="probe-confusion" class="compact">
-                            <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"n"}</th>
-                                <th scope="col" title="predicted recovery, recovered">{"TP"}</th><th scope="col" title="predicted recovery, failed">{"FP"}</th>
-                                <th scope="col" title="predicted failure, recovered">{"FN"}</th><th scope="col" title="predicted failure, failed">{"TN"}</th>
-                                <th scope="col">{"accuracy"}</th><th scope="col">{"precision"}</th><th scope="col">{"NPV"}</th>
-                                <th scope="col">{"sensitivity"}</th><th scope="col">{"specificity"}</th></tr></thead>
-                            <tbody>
-                            { for modes.iter().filter_map(|(name, m)| m.confusion.as_ref().map(|c| html! {
-                                <tr data-mode={*name}>
-                                    { text_cell("mode", *name) }
-                                    { int_cell("n", c.n) }
-                                    { int_cell("predicted_recover_recovered", c.predicted_recover_recovered) }
-                                    { int_cell("predicted_recover_failed", c.predicted_recover_failed) }
-                                    { int_cell("predicted_fail_recovered", c.predicted_fail_recovered) }
-                                    { int_cell("predicted_fail_failed", c.predicted_fail_failed) }
-                                    { num_cell("accuracy", c.accuracy) }
-                                    { num_cell("precision", c.precision) }
-                                    { num_cell("npv", c.npv) }
-                                    { num_cell("sensitivity", c.sensitivity) }
-                                    { num_cell("specificity", c.specificity) }
-                                </tr>
-                            })) }
-                            </tbody>
-                        </table>
-                        </Explore>
+                        { table_view("probe-by-verdict", &by_verdict, by_verdict_look, &by_verdict.rows, &[], |row: &Vec<String>| {
+                            mode_attrs(row).with_data("data-verdict", row.get(1).cloned().unwrap_or_default())
+                        }, |_: &Vec<String>, col: &str, text: &str| (col == "verdict").then(|| verdict_cell(text))) }
+                        { table_grid("probe-confusion", &probe_table(r, ProbeTable::Confusion), confusion_look, &confusion.rows, &[], |row: &Vec<String>| mode_attrs(row)) }
                         { self.crosstab(r) }
                     </Section>
                 }
@@ -550,6 +491,14 @@ impl ProbePage {
                     </Section>
                 }
                 { self.view_notes(ctx, b, exp(ProbeTable::Notes)) }
+                // What was read follows the results.
+                <Section id="probe-reading" title="What was read"
+                    exports={crate::web::components::export::text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
+                    { super::tool::file_notes("probe-", &b.files) }
+                    <p class="muted">{ format!("{} notes read, {} probed (arm: {}), in {}.", count(b.notes_read), count(r.notes.len()),
+                        self.run.arm.clone().unwrap_or_else(|| "all".into()), duration(b.total_ms)) }</p>
+                    { warnings_list("probe-warnings", r.warnings.iter().map(|w| ("reading", w))) }
+                </Section>
             </div>
         }
     }
@@ -591,41 +540,27 @@ impl ProbePage {
         let pages = notes.len().div_ceil(NOTES_PAGE).max(1);
         let page = self.notes_page.min(pages - 1);
         let range = page * NOTES_PAGE..((page + 1) * NOTES_PAGE).min(notes.len());
+        let shown = &notes[range.clone()];
+        let rows: Vec<(usize, &crate::probe::NoteRow)> =
+            shown.iter().enumerate().map(|(j, n)| (range.start + j, n)).collect();
         let prev = link.callback(move |_: MouseEvent| Msg::NotesPage(page.saturating_sub(1)));
         let next = link.callback(move |_: MouseEvent| Msg::NotesPage(page + 1));
         html! {
             <Section id="probe-notes" title="Notes" {exports}
                 intro={html! { <p class="intro">{ format!("Every note in {} mode. Click a row to see the note highlighted.", b.report.mode.name()) }</p> }}>
-                <Explore>
-                <table id="probe-notes-table" data-total={notes.len().to_string()}>
-                    <thead><tr><th scope="col">{"#"}</th><th scope="col">{"note"}</th><th scope="col">{"verdict"}</th>
-                        <th scope="col">{"k / N"}</th><th scope="col">{"stale"}</th><th scope="col">{"tag"}</th>
-                        <th scope="col">{"policy"}</th><th scope="col">{"arm"}</th><th scope="col">{"recovered"}</th><th scope="col">{"why"}</th></tr></thead>
-                    <tbody>
-                    { for notes[range.clone()].iter().enumerate().map(|(j, n)| {
-                        let i = range.start + j;
-                        let onclick = link.callback(move |_: MouseEvent| Msg::Detail(i));
-                        let onkeydown = on_enter(link.callback(move |_: ()| Msg::Detail(i)));
+                { table_view(TableTag::new("probe-notes-table").data("data-total", notes.len()), &notes_table(shown), note_look, &rows, &[],
+                    |(i, n): &(usize, &crate::probe::NoteRow)| {
+                        let i = *i;
                         let selected = self.detail.as_ref().is_some_and(|(d, _)| *d == i);
-                        html! {
-                            <tr data-note-id={n.note_id.clone()} data-verdict={n.verdict.name()} data-index={i.to_string()}
-                                class={classes!("clickable", selected.then_some("selected"))} {onclick} {onkeydown} tabindex="0">
-                                <td class="num">{ i + 1 }</td>
-                                <td data-col="note_id"><code>{ n.note_id.clone() }</code></td>
-                                <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(n.verdict))}>{ n.verdict.name() }</span></td>
-                                <td class="num" data-col="items_found" data-value={n.items_found.to_string()}>{ format!("{} / {}", n.items_found, n.items_total) }</td>
-                                <td data-col="stale_found">{ if n.stale_found { "found" } else { "—" } }</td>
-                                <td data-col="tag">{ match (n.tag_k, n.tag_n) { (Some(k), Some(t)) => format!("{k} of {t}"), _ => "—".into() } }</td>
-                                <td data-col="policy">{ n.policy.clone().unwrap_or_default() }</td>
-                                <td data-col="arm">{ n.arm.clone().unwrap_or_default() }</td>
-                                <td data-col="correct">{ match n.correct { Some(true) => "yes", Some(false) => "no", None => "—" } }</td>
-                                <td data-col="explanation" class="text">{ n.explanation.clone() }</td>
-                            </tr>
-                        }
-                    }) }
-                    </tbody>
-                </table>
-                </Explore>
+                        RowAttrs::data(vec![
+                            ("data-note-id", n.note_id.clone()),
+                            ("data-verdict", n.verdict.name().to_string()),
+                            ("data-index", i.to_string()),
+                        ])
+                        .with_class(selected.then_some("selected"))
+                        .on_activate(link.callback(move |_: ()| Msg::Detail(i)))
+                    },
+                    |(_, n): &(usize, &crate::probe::NoteRow), col: &str, _: &str| note_cell(n, col)) }
                 if pages > 1 {
                     <div class="pager">
                         <button type="button" class="small secondary" id="probe-page-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
@@ -636,6 +571,90 @@ impl ProbePage {
             </Section>
         }
     }
+}
+
+/// A verdict's cell: its name on its colour.
+fn verdict_cell(name: &str) -> Html {
+    let v = Mode::Itemized.verdicts().iter().chain(Mode::Reference.verdicts()).copied().find(|v| v.name() == name);
+    html! {
+        <td data-col="verdict"><span class={classes!("verdict", "small", v.map(verdict_class))}>{ name.to_string() }</span></td>
+    }
+}
+
+/// A row of a table with a row per mode: its mode (the first column).
+fn mode_attrs(row: &[String]) -> RowAttrs {
+    RowAttrs::data(vec![("data-mode", row.first().cloned().unwrap_or_default())])
+}
+
+/// The `summary` table on screen (the confidence is in the settings line).
+fn summary_look(col: &str) -> Look {
+    match col {
+        "mode" => Look::named(col, Kind::Text),
+        "n" => Look::new("notes", Kind::Int),
+        "silent_n" => Look::new("silent", Kind::Int),
+        "unflagged_n" => Look::new("unflagged", Kind::Int),
+        "with_outcome" => Look::new("with an outcome", Kind::Int),
+        "modal_verdict" => Look::new("most common", Kind::Text),
+        "confidence" => Look::folded(),
+        _ => Look::named(col, Kind::Num),
+    }
+}
+
+/// The `by_verdict` table on screen.
+fn by_verdict_look(col: &str) -> Look {
+    match col {
+        "mode" | "verdict" => Look::named(col, Kind::Text),
+        "notes" => Look::new("notes", Kind::Int),
+        "n" => Look::new("notes with outcome", Kind::Int),
+        "recovered" => Look::named(col, Kind::Int),
+        _ => Look::named(col, Kind::Num),
+    }
+}
+
+/// The `confusion` table on screen: the four counts as TP / FP / FN / TN.
+fn confusion_look(col: &str) -> Look {
+    match col {
+        "mode" => Look::named(col, Kind::Text),
+        "n" => Look::named(col, Kind::Int),
+        "predicted_recover_recovered" => Look::new("TP", Kind::Int).titled("predicted recovery, recovered"),
+        "predicted_recover_failed" => Look::new("FP", Kind::Int).titled("predicted recovery, failed"),
+        "predicted_fail_recovered" => Look::new("FN", Kind::Int).titled("predicted failure, recovered"),
+        "predicted_fail_failed" => Look::new("TN", Kind::Int).titled("predicted failure, failed"),
+        "npv" => Look::new("NPV", Kind::Num),
+        _ => Look::named(col, Kind::Num),
+    }
+}
+
+/// The `notes` table on screen: the columns a reader scans (the exports keep every column).
+fn note_look(col: &str) -> Look {
+    match col {
+        "note_id" => Look::new("note", Kind::Text),
+        "verdict" | "policy" | "arm" => Look::named(col, Kind::Text),
+        "items_found" => Look::new("k / N", Kind::Int).titled("source items found in the note / source items"),
+        "stale_found" => Look::new("stale", Kind::Bool).titled("the stale value is in the note"),
+        "tag_k" => Look::new("tag", Kind::Text).titled("the note's completeness tag: k of N"),
+        "missing" => Look::named(col, Kind::Text),
+        "correct" => Look::new("recovered", Kind::Bool),
+        "explanation" => Look::new("why", Kind::Text),
+        _ => Look::folded(),
+    }
+}
+
+/// A note's cells drawn otherwise: its id as code, its verdict's colour, k / N, its tag, and
+/// the explanation as wrapping text.
+fn note_cell(n: &crate::probe::NoteRow, col: &str) -> Option<Html> {
+    Some(match col {
+        "note_id" => html! { <td data-col="note_id"><code>{ n.note_id.clone() }</code></td> },
+        "verdict" => verdict_cell(n.verdict.name()),
+        "items_found" => html! {
+            <td class="num" data-col="items_found" data-value={n.items_found.to_string()}>{ format!("{} / {}", n.items_found, n.items_total) }</td>
+        },
+        "tag_k" => html! {
+            <td data-col="tag">{ match (n.tag_k, n.tag_n) { (Some(k), Some(t)) => format!("{k} of {t}"), _ => "—".into() } }</td>
+        },
+        "explanation" => html! { <td data-col="explanation" class="text">{ n.explanation.clone() }</td> },
+        _ => return None,
+    })
 }
 
 impl super::Screen for crate::probe::Probe {
@@ -803,7 +822,10 @@ impl Component for ProbePage {
                 hidden={!ctx.props().active} aria-label="Probe">
                 <p class="tagline">{ "The write-time source-token probe: does a memory note keep the source a later correction needs, or only a \
                     stale conclusion that can never be repaired (the silent-uncorrectable case)?" }</p>
-                { self.view_live(ctx) }
+                // Once a batch has results, the single-note probe follows them.
+                if self.batch.is_none() {
+                    { self.view_live(ctx) }
+                }
                 <section id="probe-intake" class="card drop-zone" aria-labelledby="probe-intake-title">
                     <h2 id="probe-intake-title">{ "A file of notes" }</h2>
                     <p>{ "Drop a notes file anywhere on this page, or choose it: memaudit notes JSONL (" }<code>{ "note, source, stale, correct" }</code>
@@ -842,6 +864,7 @@ impl Component for ProbePage {
                 { self.job.view("probe-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
                 if let Some(b) = &self.batch {
                     { self.view_batch(ctx, b) }
+                    { self.view_live(ctx) }
                 }
                 <footer class="page-foot muted">
                     { "The same numbers as " }<code>{ "memaudit probe --notes FILE --format json" }</code>{ "; CSV exports equal " }
