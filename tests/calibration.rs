@@ -143,3 +143,16 @@ fn rows_without_values_are_counted_and_bad_cells_located() {
     let e = run_on(text("item,p,y\na,0.4,1\n"), &CalibrationRequest::default()).unwrap_err().said();
     assert!(e.contains("--confidence"), "{e}");
 }
+
+/// A file whose rows all lack a confidence or an outcome is refused naming the first row left
+/// out (file, line, column); a file with a header and no row says so.
+#[test]
+fn nothing_to_score_names_the_first_row_left_out() {
+    let q = CalibrationRequest::default();
+    let blank = InputFile::new("r.csv", b"item,confidence,correct\nq1,0.4,\nq2,,1\nq3,NA,0\n".to_vec());
+    let e = run_on(blank, &q).unwrap_err().said();
+    assert!(e.contains("3 rows left out, the first at r.csv, line 2: correct: no outcome"), "{e}");
+    let header = InputFile::new("h.csv", b"item,confidence,correct\n".to_vec());
+    let e = run_on(header, &q).unwrap_err().said();
+    assert!(e.contains("no rows below their header") && e.contains("h.csv"), "{e}");
+}

@@ -147,7 +147,11 @@ impl Capability for Calibration {
         }
         routed.form_cells(&q.cells)?;
         if routed.items.is_empty() {
-            return Err(Error::Empty("no routing rows with a confidence and an outcome".into()));
+            let why = routed
+                .missing
+                .located("row", "rows")
+                .unwrap_or_else(|| "the files hold no rows below their header".into());
+            return Err(Error::Empty(format!("no routing rows with a confidence and an outcome: {why}")));
         }
         Ok(LoadedRouting { routed, files: files_out })
     }

@@ -181,7 +181,11 @@ impl Capability for Compliance {
                     tasks.filtered_out
                 )
             } else {
-                "no compliance rows with an arm and a compliance value".into()
+                let why = tasks
+                    .missing
+                    .located("row", "rows")
+                    .unwrap_or_else(|| "the files hold no rows below their header".into());
+                format!("no compliance rows with an arm and a compliance value: {why}")
             }));
         }
         // A filter value no row holds is a typo, never a silently smaller selection.

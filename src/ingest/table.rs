@@ -194,6 +194,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Why nothing was left to use, located: `N rows left out, the first at FILE, line L:
+    /// DETAIL` (`one` and `many`: what was counted, e.g. `row`, `rows`); `None` when nothing
+    /// was left out.
+    pub fn located(&self, one: &str, many: &str) -> Option<String> {
+        let e = self.examples.first()?;
+        let what = if self.count == 1 { one } else { many };
+        Some(format!("{} {what} left out, the first at {}, line {}: {}", self.count, e.file, e.line, e.detail))
+    }
+
     /// Counts one more, keeping the first five examples.
     pub fn add(&mut self, e: impl FnOnce() -> Example) {
         self.count += 1;

@@ -238,7 +238,13 @@ impl Capability for Labels {
             })
             .collect();
         if set.items.is_empty() {
-            return Err(Error::Empty("no labels: give a label table with at least one labelled item".into()));
+            let p = &set.problems;
+            let why = p
+                .missing
+                .located("label", "labels")
+                .or_else(|| p.invalid.located("label outside the stated classes", "labels outside the stated classes"))
+                .unwrap_or_else(|| "the files hold no rows below their header".into());
+            return Err(Error::Empty(format!("no labels: give a label table with at least one labelled item ({why})")));
         }
         if let Some(r) = set.raters.iter().enumerate().find(|(r, _)| set.items.iter().all(|it| it.labels[*r].is_none()))
         {
