@@ -626,6 +626,23 @@ pub fn command_line_word(name: &str) -> String {
     format!("--{}", name.replace('_', "-"))
 }
 
+/// A row filter as text: `COLUMN=v1,v2` entries separated by `;` or new lines (keep only rows
+/// whose cell in COLUMN is one of the values); the CLI's `--filter` and the pages' "keep only".
+pub fn filter_from_text(text: &str) -> Result<std::collections::BTreeMap<String, Vec<String>>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for entry in text.split([';', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
+        let (column, values) = entry.split_once('=').ok_or_else(|| format!("`{entry}`: expected COLUMN=v1,v2"))?;
+        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+        out.insert(column.trim().to_string(), values);
+    }
+    Ok(out)
+}
+
+/// A row filter as [`filter_from_text`] reads it.
+pub fn filter_to_text(filter: &std::collections::BTreeMap<String, Vec<String>>) -> String {
+    filter.iter().map(|(c, v)| format!("{c}={}", v.join(","))).collect::<Vec<_>>().join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -224,3 +224,48 @@ fn run_identity_over_too_many_pairs_is_said_not_computed() {
     assert_eq!(r.runs.len(), 700);
     assert!(r.alignment.iter().any(|a| a.run == "mean_of_runs"));
 }
+
+/// The worked example in TIAP's records shape (`query_target_alignment.records.csv`: one row per
+/// run and query, `T_eligible` and `T_hit_at_k` / `T_ndcg` per target, the answer score
+/// `qa_f1_generated` in the same row), with a third run of another dataset: read as it is, it
+/// gives the long form's report; `--filter dataset=…` keeps one dataset.
+const RECORDS: &str = "run_id,dataset,query_index,qa_f1_generated,raw_eligible,raw_hit_at_k,raw_ndcg,canonical_eligible,canonical_hit_at_k,canonical_ndcg
+r1,A,q1,0.8,True,1.0,0.7,True,0.0,0.0
+r1,A,q2,0.0,True,0.0,0.0,True,1.0,0.5
+r1,A,q3,0.6,True,1.0,0.9,True,1.0,0.8
+r1,A,q4,,True,0.0,0.0,False,,
+r2,A,q1,0.4,True,1.0,0.6,True,0.0,0.0
+r2,A,q2,1.0,True,1.0,0.3,True,0.0,0.0
+r2,A,q3,0.2,True,0.0,0.0,True,0.0,0.0
+r2,A,q4,,True,1.0,0.2,False,,
+r3,B,q1,0.9,True,0.0,0.0,True,1.0,1.0
+";
+
+#[test]
+fn tiaps_records_read_as_shipped_equal_the_long_rows() {
+    let long = run_on(&[("pq.csv", PER_QUERY), ("answers.csv", ANSWERS)], &AlignmentRequest::default()).unwrap();
+    let mut one = AlignmentRequest::default();
+    one.filter.insert("dataset".into(), vec!["A".into()]);
+    let wide = run_on(&[("records.csv", RECORDS)], &one).unwrap();
+    assert_eq!(wide.runs, long.runs);
+    assert_eq!(wide.alignment, long.alignment, "the same classes, scores and averages");
+    assert_eq!(wide.coverage, long.coverage);
+    assert_eq!(wide.populations, long.populations);
+    // Without the filter the other dataset's run is there too.
+    let all = run_on(&[("records.csv", RECORDS)], &AlignmentRequest::default()).unwrap();
+    assert_eq!(all.runs, ["r1", "r2", "r3"]);
+    // The metric names the column under each target: `ndcg` reads `raw_ndcg`, `canonical_ndcg`.
+    let ndcg = AlignmentRequest { metric: "ndcg".into(), ..one.clone() };
+    let r = run_on(&[("records.csv", RECORDS)], &ndcg).unwrap();
+    let raw_only = r.alignment.iter().find(|a| a.run == "r1" && a.class == "a_only").unwrap();
+    assert_eq!(raw_only.n, 1, "r1 q1: raw nDCG 0.7 > 0, canonical 0");
+    // A filter value no row holds is refused with the values there are; a metric with no
+    // column under a target names the column it looked for.
+    let mut typo = AlignmentRequest::default();
+    typo.filter.insert("dataset".into(), vec!["C".into()]);
+    let e = run_on(&[("records.csv", RECORDS)], &typo).unwrap_err().to_string();
+    assert!(e.contains("no retrieval row has `C` in column `dataset`") && e.contains("`A`, `B`"), "{e}");
+    let e =
+        run_on(&[("records.csv", RECORDS)], &AlignmentRequest { metric: "mrr".into(), ..one }).unwrap_err().to_string();
+    assert!(e.contains("records.csv") && e.contains("raw_mrr"), "{e}");
+}

@@ -644,6 +644,33 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
     assert.equal(await download(page, `#page-alignment button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#alignment-report-json')), want, 'alignment JSON');
+
+  // TIAP's records as shipped (targets in columns, the answer F1 in the same row), one dataset
+  // kept by "keep only": the CLI's --filter.
+  const records = ['run_id,dataset,query_index,qa_f1_generated,raw_eligible,raw_hit_at_k,raw_ndcg,canonical_eligible,canonical_hit_at_k,canonical_ndcg'];
+  for (const [run, dataset] of [['r1', 'A'], ['r2', 'A'], ['r3', 'B']]) {
+    for (let q = 1; q <= 12; q++) {
+      const raw = (q + run.length * 3) % 3 !== 0;
+      const canon = (q * 7 + Number(run[1])) % 4 !== 0;
+      const covered = q % 5 !== 0;
+      records.push([run, dataset, q, ((q * 37 + Number(run[1]) * 11) % 100) / 100, 'True', raw ? 1 : 0, raw ? (q % 7) / 10 + 0.05 : 0,
+        covered ? 'True' : 'False', covered ? (canon ? 1 : 0) : '', covered ? (canon ? (q % 3) / 10 + 0.1 : 0) : ''].join(','));
+    }
+  }
+  fs.writeFileSync(path.join(work, 'records.csv'), records.join('\n') + '\n');
+  await page.click('#alignment-clear-files');
+  await page.setInputFiles('#alignment-file-input', file('records.csv'));
+  await waitReady(page, 'alignment');
+  await page.fill('#alignment-target-b', 'canonical');
+  await page.fill('#alignment-filter', 'dataset=A');
+  await page.fill('#alignment-metric', 'ndcg');
+  await reanalyse(page, 'alignment', 'alignment-alignment-card', 'dataset=A');
+  const filtered = JSON.parse(inWork(['alignment', '--input', 'records.csv', '--filter', 'dataset=A', '--metric', 'ndcg', '--strong', '0.6', '--format', 'json']));
+  assert.deepEqual(filtered.runs, ['r1', 'r2']);
+  await checkTable(page, '#alignment-alignment', filtered.alignment, {
+    n: (a) => a.n, mean_score: (a) => a.mean_score, strong_share: (a) => a.strong_share,
+  }, 'records alignment');
+  await checkTable(page, '#alignment-coverage', filtered.coverage, { diff: (c) => c.diff, low: (c) => c.low, high: (c) => c.high }, 'records coverage');
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();

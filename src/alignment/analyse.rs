@@ -84,6 +84,9 @@ pub struct Settings {
     pub identity_metric: String,
     #[serde(default)]
     pub identity_method: String,
+    /// The rows kept (`--filter`): column → values; absent when every row was read.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub filter: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Everything `memaudit alignment` reports.
@@ -316,6 +319,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             averaging: "mean_of_runs: the mean of the per-run values (TIAP Table 12); pooled: over every query".into(),
             identity_metric: j.identity_metric.clone(),
             identity_method,
+            filter: q.filter.clone(),
         },
         runs: j.runs.clone(),
         targets: j.targets.clone(),

@@ -21,7 +21,7 @@ pub const QUERY: &[&str] = &["query_id", "query_index", "query", "question_id", 
 /// Aliases of the target column.
 pub const TARGET: &[&str] = &["target"];
 /// Aliases of the answer score column.
-pub const ANSWER: &[&str] = &["f1", "answer_f1", "token_f1", "correct", "answer_correct", "score"];
+pub const ANSWER: &[&str] = &["f1", "answer_f1", "token_f1", "correct", "answer_correct", "score", "qa_f1_generated"];
 /// Continuous per-query metrics run identity compares, in order of preference (a binary
 /// metric such as hit@k agrees between different runs far too often to say they are one).
 pub const CONTINUOUS: &[&str] = &["ndcg", "ndcg_at_k", "mrr", "recall", "map", "ap"];
@@ -37,6 +37,9 @@ pub struct Reading {
     /// The metric or score column.
     pub value: String,
     pub records: usize,
+    /// Rows left out by the filter.
+    #[serde(default)]
+    pub filtered_out: usize,
 }
 
 /// Per (run, query): metric per target (`None`: not eligible) and the answer score.
@@ -63,12 +66,14 @@ pub struct Joined {
 }
 
 /// Column options (`None`: the first alias present).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Names<'a> {
     pub run: Option<&'a str>,
     pub query: Option<&'a str>,
     pub metric: &'a str,
     pub answer: Option<&'a str>,
+    /// Keep only rows whose column has one of the values.
+    pub filter: &'a std::collections::BTreeMap<String, Vec<String>>,
 }
 
 fn find(file: &str, h: &[String], stated: Option<&str>, aliases: &[&str], what: &str, option: &str) -> Result<usize> {
@@ -88,140 +93,297 @@ fn find(file: &str, h: &[String], stated: Option<&str>, aliases: &[&str], what: 
     })
 }
 
-/// Whether a file looks like alignment input: a run and a query column, and a target column or
-/// an answer score column.
+/// Whether a file looks like alignment input: a run and a query column, and a target column, a
+/// `T_eligible` column per target, or an answer score column.
 pub fn looks_like_alignment(file: &InputFile) -> bool {
     rows(file).is_ok_and(|r| {
         let has = |names: &[&str]| r.headers.iter().any(|h| names.contains(&h.as_str()));
-        has(RUN) && has(QUERY) && (has(TARGET) || has(ANSWER))
+        has(RUN) && has(QUERY) && (is_retrieval(&r.headers) || has(ANSWER))
     })
 }
 
+/// The targets of a wide file (TIAP's `query_target_alignment.records.csv`): a column
+/// `T_eligible` per target `T`, its metrics beside it (`T_hit_at_k`, `T_ndcg`, …), in column
+/// order; empty for any other file.
+pub fn wide_targets(h: &[String]) -> Vec<String> {
+    h.iter().filter_map(|c| c.strip_suffix("_eligible")).filter(|t| !t.is_empty()).map(String::from).collect()
+}
+
+/// The column of `metric` under the wide target `t`: `t_metric`, else `t_metric_at_k` (TIAP's
+/// `raw_hit_at_k` is the metric `hit`).
+fn wide_column(h: &[String], t: &str, metric: &str) -> Option<usize> {
+    [format!("{t}_{metric}"), format!("{t}_{metric}_at_k")].iter().find_map(|c| h.iter().position(|x| x == c))
+}
+
+/// Whether a table holds per-query retrieval metrics: a `target` column (long rows) or a
+/// `T_eligible` column per target (wide rows).
+fn is_retrieval(h: &[String]) -> bool {
+    h.iter().any(|c| c == "target") || !wide_targets(h).is_empty()
+}
+
+/// One retrieval cell as read: its place, its (run, query) and target, and the texts of its
+/// eligibility, metric and identity metric.
+struct Cell<'a> {
+    name: &'a str,
+    line: usize,
+    run: &'a str,
+    query: &'a str,
+    target: &'a str,
+    eligible: Option<(&'a str, &'a str)>,
+    metric: (&'a str, &'a str),
+    identity: &'a str,
+}
+
+/// The joined rows being built, with the lookups that keep the building linear.
+#[derive(Default)]
+struct Builder {
+    j: Joined,
+    index: HashMap<(String, String), usize>,
+    rows_at: HashMap<(String, String), usize>,
+    runs_seen: std::collections::HashSet<String>,
+    targets_seen: std::collections::HashSet<String>,
+}
+
+impl Builder {
+    /// Adds one (run, query, target) cell: its population, and its metric when eligible.
+    fn add(&mut self, c: Cell<'_>) -> Result<()> {
+        let j = &mut self.j;
+        let key = (c.run.to_string(), c.query.to_string());
+        let tg = c.target.to_string();
+        if self.runs_seen.insert(key.0.clone()) {
+            j.runs.push(key.0.clone());
+        }
+        if self.targets_seen.insert(tg.clone()) {
+            j.targets.push(tg.clone());
+        }
+        let cell = (key.0.clone(), tg.clone());
+        match self.rows_at.get(&cell) {
+            Some(&i) => j.rows_of[i].1.push(key.1.clone()),
+            None => {
+                self.rows_at.insert(cell.clone(), j.rows_of.len());
+                j.rows_of.push((cell, vec![key.1.clone()]));
+            }
+        }
+        let at = *self.index.entry(key.clone()).or_insert_with(|| {
+            j.keys.push(key.clone());
+            j.metric.push(HashMap::new());
+            j.identity.push(HashMap::new());
+            j.answer.push(None);
+            j.keys.len() - 1
+        });
+        let (metric_column, metric_text) = c.metric;
+        let is_eligible = match c.eligible {
+            Some((column, text)) => parse_bool(text).ok_or_else(|| {
+                Error::Ingest(IngestError::new(
+                    Location::line(c.name, c.line).with_field(column.to_string()),
+                    format!("`{text}` is not true or false"),
+                ))
+            })?,
+            None => !is_missing(metric_text),
+        };
+        if !is_eligible || is_missing(metric_text) {
+            return Ok(());
+        }
+        let v = parse_number(metric_text).ok_or_else(|| {
+            Error::Ingest(IngestError::new(
+                Location::line(c.name, c.line).with_field(metric_column.to_string()),
+                format!("`{metric_text}` is not a number"),
+            ))
+        })?;
+        if let Some(x) = (!is_missing(c.identity)).then(|| parse_number(c.identity)).flatten() {
+            j.identity[at].insert(tg.clone(), x);
+        }
+        if j.metric[at].insert(tg.clone(), v).is_some() {
+            return Err(Error::Ingest(IngestError::new(
+                Location::line(c.name, c.line).with_field(metric_column.to_string()),
+                format!("run `{}` query `{}` target `{tg}` appears twice", key.0, key.1),
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A stated filter (`column=value,…`) on one file: the columns' positions and the values kept.
+fn filter_columns<'a>(
+    name: &str,
+    h: &[String],
+    filter: &'a std::collections::BTreeMap<String, Vec<String>>,
+) -> Result<Vec<(usize, &'a Vec<String>)>> {
+    filter
+        .iter()
+        .map(|(c, vals)| {
+            h.iter().position(|x| x == c).map(|i| (i, vals)).ok_or_else(|| {
+                Error::Ingest(IngestError::new(
+                    Location::file(name).with_field(c.clone()),
+                    format!("no column `{c}` to filter on (the columns are: {})", h.join(", ")),
+                ))
+            })
+        })
+        .collect()
+}
+
 impl Joined {
-    /// Reads every file: retrieval files first (they define the (run, query) keys), then the
-    /// answer files joined onto them.
+    /// Reads every file: retrieval files first (they define the (run, query) keys; long rows
+    /// with a `target` column, or TIAP's wide records with `T_eligible` and `T_metric` per
+    /// target), then the answer scores joined onto them (from answer files, and from a
+    /// retrieval file's own answer column). Rows outside a stated filter are counted and left
+    /// out.
     pub fn read(files: &[&InputFile], names: &Names<'_>) -> Result<Joined> {
-        let mut j = Joined::default();
-        let mut index: HashMap<(String, String), usize> = HashMap::new();
-        let mut rows_at: HashMap<(String, String), usize> = HashMap::new();
-        // The runs and targets seen, for a lookup per row (their order is `j.runs`, `j.targets`).
-        let (mut runs_seen, mut targets_seen) =
-            (std::collections::HashSet::<String>::new(), std::collections::HashSet::<String>::new());
+        let mut b = Builder::default();
+        let mut held: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
         let tables: Vec<(&InputFile, crate::ingest::table::Rows)> =
             files.iter().map(|f| rows(f).map(|t| (*f, t))).collect::<std::result::Result<_, _>>()?;
-        let is_retrieval = |t: &crate::ingest::table::Rows| t.headers.iter().any(|h| h == "target");
-        for (f, t) in tables.iter().filter(|(_, t)| is_retrieval(t)) {
+        for (f, t) in tables.iter().filter(|(_, t)| is_retrieval(&t.headers)) {
             let name = f.name.as_str();
             let h = &t.headers;
             let run = find(name, h, names.run, RUN, "run", &mention("run"))?;
             let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
-            let target = find(name, h, None, TARGET, "target", "")?;
-            let metric = find(name, h, Some(names.metric), &[], "metric", &mention("metric"))?;
-            let eligible = h.iter().position(|x| x == "eligible");
-            // Run identity: a continuous metric of the file (the chosen one when it is).
-            let identity = CONTINUOUS
-                .iter()
-                .find_map(|c| h.iter().position(|x| x == c))
-                .or_else(|| CONTINUOUS.contains(&h[metric].as_str()).then_some(metric))
-                .unwrap_or(metric);
-            if j.identity_metric.is_empty() {
-                j.identity_metric = h[identity].clone();
+            let filter = filter_columns(name, h, names.filter)?;
+            let long = h.iter().position(|x| x == "target");
+            // Per target: its eligibility, metric and identity columns.
+            let columns: Vec<(Option<String>, Option<usize>, usize, usize)> = match long {
+                Some(_) => {
+                    let metric = find(name, h, Some(names.metric), &[], "metric", &mention("metric"))?;
+                    let identity = CONTINUOUS
+                        .iter()
+                        .find_map(|c| h.iter().position(|x| x == c))
+                        .or_else(|| CONTINUOUS.contains(&h[metric].as_str()).then_some(metric))
+                        .unwrap_or(metric);
+                    vec![(None, h.iter().position(|x| x == "eligible"), metric, identity)]
+                }
+                None => wide_targets(h)
+                    .into_iter()
+                    .map(|tg| {
+                        let metric = wide_column(h, &tg, names.metric).ok_or_else(|| {
+                            Error::Ingest(IngestError::new(
+                                Location::file(name).with_field(format!("{tg}_{}", names.metric)),
+                                format!(
+                                    "no `{tg}_{m}` (or `{tg}_{m}_at_k`) column for the metric `{m}` under the target \
+                                     `{tg}`: state the metric with {} (the columns are: {})",
+                                    mention("metric"),
+                                    h.join(", "),
+                                    m = names.metric
+                                ),
+                            ))
+                        })?;
+                        let identity = CONTINUOUS.iter().find_map(|c| wide_column(h, &tg, c)).unwrap_or(metric);
+                        let eligible = h.iter().position(|x| *x == format!("{tg}_eligible"));
+                        Ok((Some(tg), eligible, metric, identity))
+                    })
+                    .collect::<Result<_>>()?,
+            };
+            if b.j.identity_metric.is_empty() {
+                let (target, _, _, identity) = &columns[0];
+                let column = &h[*identity];
+                b.j.identity_metric = match target {
+                    Some(tg) => column.strip_prefix(&format!("{tg}_")).unwrap_or(column).to_string(),
+                    None => column.clone(),
+                };
             }
-            j.readings.push(Reading {
+            let mut reading = Reading {
                 file: name.into(),
                 kind: "retrieval".into(),
                 run: h[run].clone(),
                 query: h[query].clone(),
-                value: h[metric].clone(),
+                value: columns.iter().map(|(_, _, m, _)| h[*m].clone()).collect::<Vec<_>>().join(", "),
                 records: t.records.len(),
-            });
+                filtered_out: 0,
+            };
             for (line, rec) in &t.records {
-                let key = (rec[run].clone(), rec[query].clone());
-                let tg = rec[target].clone();
-                if key.0.is_empty() || key.1.is_empty() || tg.is_empty() {
-                    return Err(Error::Ingest(IngestError::new(
-                        Location::line(name, *line).with_field(if key.0.is_empty() {
-                            h[run].clone()
-                        } else if key.1.is_empty() {
-                            h[query].clone()
-                        } else {
-                            h[target].clone()
-                        }),
-                        "the run, the query and the target must be given on every retrieval row",
-                    )));
+                for (c, _) in &filter {
+                    held.entry(h[*c].clone()).or_default().insert(rec[*c].clone());
                 }
-                if runs_seen.insert(key.0.clone()) {
-                    j.runs.push(key.0.clone());
-                }
-                if targets_seen.insert(tg.clone()) {
-                    j.targets.push(tg.clone());
-                }
-                let cell = (key.0.clone(), tg.clone());
-                match rows_at.get(&cell) {
-                    Some(&i) => j.rows_of[i].1.push(key.1.clone()),
-                    None => {
-                        rows_at.insert(cell.clone(), j.rows_of.len());
-                        j.rows_of.push((cell, vec![key.1.clone()]));
-                    }
-                }
-                let at = *index.entry(key.clone()).or_insert_with(|| {
-                    j.keys.push(key.clone());
-                    j.metric.push(HashMap::new());
-                    j.identity.push(HashMap::new());
-                    j.answer.push(None);
-                    j.keys.len() - 1
-                });
-                let is_eligible = match eligible {
-                    Some(e) => parse_bool(&rec[e]).ok_or_else(|| {
-                        Error::Ingest(IngestError::new(
-                            Location::line(name, *line).with_field(h[e].clone()),
-                            format!("`{}` is not true or false", rec[e]),
-                        ))
-                    })?,
-                    None => !is_missing(&rec[metric]),
-                };
-                if !is_eligible || is_missing(&rec[metric]) {
+                if filter.iter().any(|(c, vals)| !vals.contains(&rec[*c])) {
+                    reading.filtered_out += 1;
                     continue;
                 }
-                let v = parse_number(&rec[metric]).ok_or_else(|| {
-                    Error::Ingest(IngestError::new(
-                        Location::line(name, *line).with_field(h[metric].clone()),
-                        format!("`{}` is not a number", rec[metric]),
-                    ))
-                })?;
-                if let Some(x) = (!is_missing(&rec[identity])).then(|| parse_number(&rec[identity])).flatten() {
-                    j.identity[at].insert(tg.clone(), x);
-                }
-                if j.metric[at].insert(tg.clone(), v).is_some() {
-                    return Err(Error::Ingest(IngestError::new(
-                        Location::line(name, *line).with_field(h[target].clone()),
-                        format!("run `{}` query `{}` target `{tg}` appears twice", key.0, key.1),
-                    )));
+                for (target, eligible, metric, identity) in &columns {
+                    let tg = match (target, long) {
+                        (Some(tg), _) => tg.as_str(),
+                        (None, Some(t)) => rec[t].as_str(),
+                        (None, None) => "",
+                    };
+                    if rec[run].is_empty() || rec[query].is_empty() || tg.is_empty() {
+                        let field = if rec[run].is_empty() {
+                            h[run].clone()
+                        } else if rec[query].is_empty() {
+                            h[query].clone()
+                        } else {
+                            long.map_or_else(String::new, |t| h[t].clone())
+                        };
+                        return Err(Error::Ingest(IngestError::new(
+                            Location::line(name, *line).with_field(field),
+                            "the run, the query and the target must be given on every retrieval row",
+                        )));
+                    }
+                    b.add(Cell {
+                        name,
+                        line: *line,
+                        run: &rec[run],
+                        query: &rec[query],
+                        target: tg,
+                        eligible: eligible.map(|e| (h[e].as_str(), rec[e].as_str())),
+                        metric: (h[*metric].as_str(), rec[*metric].as_str()),
+                        identity: &rec[*identity],
+                    })?;
                 }
             }
+            b.j.readings.push(reading);
         }
+        check_filter(names.filter, &held)?;
+        let Builder { mut j, index, .. } = b;
         if j.keys.is_empty() {
-            return Err(Error::Empty(
-                "no retrieval rows: give per-query metrics with a `target` column (the rescoring's `per_query` table)"
-                    .into(),
-            ));
+            let filtered: usize = j.readings.iter().map(|r| r.filtered_out).sum();
+            return Err(Error::Empty(if filtered > 0 {
+                format!("no retrieval rows: {} kept none of {filtered} rows", mention("filter"))
+            } else {
+                "no retrieval rows: give per-query metrics with a `target` column (the rescoring's `per_query` table), \
+                 or a `T_eligible` column per target (TIAP's records)"
+                    .into()
+            }));
         }
-        for (f, t) in tables.iter().filter(|(_, t)| !is_retrieval(t)) {
+        // Answer scores: from the answer files, and from a retrieval file's own answer column.
+        for (f, t) in &tables {
             let name = f.name.as_str();
             let h = &t.headers;
+            let retrieval = is_retrieval(h);
+            let answer = match (retrieval, names.answer) {
+                (false, _) => find(name, h, names.answer, ANSWER, "answer score", &mention("answer"))?,
+                (true, Some(stated)) => match h.iter().position(|x| x == stated) {
+                    Some(i) => i,
+                    None => continue,
+                },
+                (true, None) => match ANSWER.iter().find_map(|a| h.iter().position(|x| x == a)) {
+                    Some(i) => i,
+                    None => continue,
+                },
+            };
             let run = find(name, h, names.run, RUN, "run", &mention("run"))?;
             let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
-            let answer = find(name, h, names.answer, ANSWER, "answer score", &mention("answer"))?;
-            j.readings.push(Reading {
-                file: name.into(),
-                kind: "answers".into(),
-                run: h[run].clone(),
-                query: h[query].clone(),
-                value: h[answer].clone(),
-                records: t.records.len(),
-            });
+            let filter = filter_columns(name, h, names.filter)?;
+            if retrieval {
+                if let Some(r) = j.readings.iter_mut().find(|r| r.file == name) {
+                    r.value = format!("{}; answers: {}", r.value, h[answer]);
+                }
+            } else {
+                j.readings.push(Reading {
+                    file: name.into(),
+                    kind: "answers".into(),
+                    run: h[run].clone(),
+                    query: h[query].clone(),
+                    value: h[answer].clone(),
+                    records: t.records.len(),
+                    filtered_out: 0,
+                });
+            }
             for (line, rec) in &t.records {
                 if is_missing(&rec[answer]) {
+                    continue;
+                }
+                if filter.iter().any(|(c, vals)| !vals.contains(&rec[*c])) {
+                    if !retrieval && let Some(r) = j.readings.last_mut() {
+                        r.filtered_out += 1;
+                    }
                     continue;
                 }
                 let v = parse_number(&rec[answer]).filter(|v| (0.0..=1.0).contains(v)).ok_or_else(|| {
@@ -245,4 +407,22 @@ impl Joined {
         }
         Ok(j)
     }
+}
+
+/// A filter value no row holds is a typo, never a silently smaller selection.
+fn check_filter(
+    filter: &std::collections::BTreeMap<String, Vec<String>>,
+    held: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Result<()> {
+    for (c, vals) in filter {
+        let values = held.get(c).cloned().unwrap_or_default();
+        if let Some(v) = vals.iter().find(|v| !values.contains(*v)) {
+            let some: Vec<String> = values.iter().take(12).map(|x| format!("`{x}`")).collect();
+            return Err(Error::setting(
+                "filter",
+                format!("no retrieval row has `{v}` in column `{c}` (its values: {})", some.join(", ")),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -23,7 +23,7 @@ crate::fields! {
         target_a: String = "raw".into(), label "target A", help "Target A.";
         target_b: String = "canonical".into(), label "target B", help "Target B.";
         metric: String = "hit".into(), label "retrieval metric",
-            help "The retrieval metric column (a query counts for a target when it is > 0; `hit`: hit@k of the rescoring).";
+            help "The retrieval metric column (a query counts for a target when it is > 0; `hit`: hit@k of the rescoring; in TIAP's records `T_hit_at_k`, `T_ndcg` under each target T). TIAP's Table 12 is on `hit` (hit@60); its coverage confound (§5.1, +0.086) is on `ndcg`.";
         run: Option<String> = None, label "run column", help "The run column.", column read::RUN;
         query: Option<String> = None, label "query column", help "The query column.", column read::QUERY;
         answer: Option<String> = None, label "answer score column",
@@ -35,6 +35,10 @@ crate::fields! {
     groups {
         /// Bootstrap over runs (the coverage confound).
         bootstrap: Bootstrap = Bootstrap { resamples: 2000, seed: 1337, confidence: 0.95 };
+    }
+    unlisted {
+        /// Keep only rows whose column has one of the values (`dataset=LoCoMo`).
+        filter: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
     }
 }
 
@@ -104,6 +108,12 @@ impl Capability for Alignment {
         }
         if s.has_column(TARGET) {
             Some(Recognised::new(FileRole::AlignmentRows, Fit::Specific, "per-query metrics under each target"))
+        } else if s.columns().iter().any(|c| c.ends_with("_eligible") && c.len() > "_eligible".len()) {
+            Some(Recognised::new(
+                FileRole::AlignmentRows,
+                Fit::Specific,
+                "per-query metrics per target in columns (TIAP's records)",
+            ))
         } else if s.has_column(ANSWER) {
             Some(Recognised::new(FileRole::AlignmentRows, Fit::Companion, "answer scores per run and query"))
         } else {
@@ -113,8 +123,13 @@ impl Capability for Alignment {
 
     fn load(files: &[RoleFile], q: &AlignmentRequest, progress: Progress<'_>) -> Result<LoadedAlignment> {
         progress(Phase::Reading, "reading per-query metrics and answers", 0.0);
-        let names =
-            Names { run: q.run.as_deref(), query: q.query.as_deref(), metric: &q.metric, answer: q.answer.as_deref() };
+        let names = Names {
+            run: q.run.as_deref(),
+            query: q.query.as_deref(),
+            metric: &q.metric,
+            answer: q.answer.as_deref(),
+            filter: &q.filter,
+        };
         let inputs: Vec<&InputFile> = files.iter().map(|f| &f.file).collect();
         let joined = Joined::read(&inputs, &names)?;
         let files = files
@@ -132,7 +147,8 @@ impl Capability for Alignment {
     }
 
     fn reload(old: &AlignmentRequest, new: &AlignmentRequest) -> bool {
-        (&old.metric, &old.run, &old.query, &old.answer) != (&new.metric, &new.run, &new.query, &new.answer)
+        (&old.metric, &old.run, &old.query, &old.answer, &old.filter)
+            != (&new.metric, &new.run, &new.query, &new.answer, &new.filter)
     }
 
     fn overview(l: &LoadedAlignment) -> Vec<FileSummary> {

@@ -31,20 +31,7 @@ impl FieldValue for Option<JudgmentChoice> {
     }
 }
 
-/// `COLUMN=v1,v2` entries: keep only rows whose cell in COLUMN is one of the values.
-fn filter_from_text(text: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
-    let mut out = BTreeMap::new();
-    for entry in text.split([';', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
-        let (column, values) = entry.split_once('=').ok_or_else(|| format!("`{entry}`: expected COLUMN=v1,v2"))?;
-        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
-        out.insert(column.trim().to_string(), values);
-    }
-    Ok(out)
-}
-
-fn filter_to_text(filter: &BTreeMap<String, Vec<String>>) -> String {
-    filter.iter().map(|(c, v)| format!("{c}={}", v.join(","))).collect::<Vec<_>>().join("; ")
-}
+use crate::fields::{filter_from_text, filter_to_text};
 
 /// `OLD=NEW` entries (`;`- or line-separated): the arm OLD shown as NEW. An arm renamed twice,
 /// an empty side, or two arms given one name are refused.

@@ -8,16 +8,19 @@ use clap::Args;
 use memaudit::alignment::{Alignment, AlignmentRequest, AlignmentTable};
 use memaudit::capability::FileRole;
 
-use crate::common::{Failure, Output, emit, inputs, run};
+use crate::common::{Failure, Output, emit, filters, inputs, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
 pub(crate) struct AlignmentArgs {
-    /// Per-query metrics (`memaudit rescore --format csv --table per_query`: system, query_id, target, eligible, hit) and answer scores (run, query, f1 or correct). Repeatable.
+    /// Per-query metrics (`memaudit rescore --format csv --table per_query`: system, query_id, target, eligible, hit; or TIAP's records with raw_eligible, raw_hit_at_k, … per target) and answer scores (run, query, f1 or correct; or the records' qa_f1_generated). Repeatable.
     #[arg(long, short = 'i', required = true, num_args = 1..)]
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<AlignmentRequest>,
+    /// Keep only rows whose COLUMN is one of the values: `--filter dataset=LoCoMo` (repeatable).
+    #[arg(long)]
+    pub(crate) filter: Vec<String>,
     #[command(flatten)]
     pub(crate) output: Output<AlignmentTable>,
 }
@@ -30,7 +33,7 @@ impl crate::common::Subcommand for Alignment {
 }
 
 pub(crate) fn alignment_cmd(args: AlignmentArgs) -> Result<(), Failure> {
-    let request = args.settings.0;
+    let request = AlignmentRequest { filter: filters(&args.filter)?, ..args.settings.0 };
     let files = inputs::<Alignment>(args.input.iter().map(|p| (p.clone(), Some(FileRole::AlignmentRows))).collect())?;
     let (loaded, report) = run::<Alignment>(&files, &request)?;
     emit::<Alignment>(&report, &loaded, &args.output)

@@ -17,8 +17,7 @@ use crate::audit::{
     KendallRow, Subset, SummaryRow,
 };
 use crate::model::Target;
-use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid};
-use crate::web::format::{int_cell, num_cell, text_cell};
+use crate::web::components::grid::{Kind, Look, RowAttrs, table_grid, table_view};
 
 #[derive(Properties, PartialEq)]
 pub struct ReportProps {
@@ -318,32 +317,18 @@ pub fn recommendations_table(props: &ReportProps) -> Html {
     };
     html! {
         <Card id="recommendations" title="Design recommendations" report={props.report.clone()} exports={vec![RescoreTable::Recommendations]} {intro}>
-            <Explore>
-            <table id="recommendations-table">
-                <thead><tr>
-                    <th scope="col">{"queries"}</th><th scope="col">{"target"}</th><th scope="col">{"metric"}</th><th scope="col">{"n"}</th>
-                    <th scope="col">{"best"}</th><th scope="col">{"value"}</th><th scope="col">{"runner-up"}</th>
-                    <th scope="col">{"value"}</th><th scope="col">{"margin"}</th><th scope="col">{"ranking"}</th>
-                </tr></thead>
-                <tbody>
-                { for r.recommendations.iter().map(|x| html! {
-                    <tr data-target={x.target.name()} data-metric={x.metric.name()} data-subset={x.subset.name()}
-                        class={classes!(x.changes_across_targets.then_some("changes"))}>
-                        { text_cell("subset", x.subset.name()) }
-                        { text_cell("target", x.target.name()) }
-                        { text_cell("metric", x.metric.name()) }
-                        { int_cell("n", x.n) }
-                        { text_cell("best", x.best.clone().unwrap_or_else(|| "—".into())) }
-                        { num_cell("value", x.value) }
-                        { text_cell("runner_up", x.runner_up.clone().unwrap_or_default()) }
-                        { num_cell("runner_up_value", x.runner_up_value) }
-                        { num_cell("margin", x.margin) }
-                        { text_cell("ranking", x.ranking.join(" > ")) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </Explore>
+            { table_grid("recommendations-table", &table(r, RescoreTable::Recommendations), |c| match c {
+                "n" => Look::named(c, Kind::Int),
+                "value" | "runner_up_value" | "margin" => Look::named(c, Kind::Num),
+                "tied" => Look::named(c, Kind::Bool).titled("the best value is shared by several systems"),
+                "changes_across_targets" => Look::new("changes with the target", Kind::Bool),
+                "subset" => Look::new("queries", Kind::Text),
+                _ => Look::named(c, Kind::Text),
+            }, &r.recommendations, &[], |x: &crate::audit::RecommendationRow| {
+                RowAttrs::data(vec![("data-target", x.target.name().into()), ("data-metric", x.metric.name().into()),
+                    ("data-subset", x.subset.name().into())])
+                    .with_class(x.changes_across_targets.then_some("changes"))
+            }) }
         </Card>
     }
 }
@@ -375,30 +360,24 @@ pub fn contested_table(props: &ReportProps) -> Html {
                     "system" => Look::named(c, Kind::Text),
                     _ => Look::named(c, Kind::Int),
                 }, &r.contested_summary, &[], |c: &ContestedSummary| RowAttrs::data(vec![("data-system", c.system.clone())])) }
-                <Explore>
-                <table id="contested-table">
-                    <thead><tr>
-                        <th scope="col">{"system"}</th><th scope="col">{"query"}</th><th scope="col">{"rank"}</th>
-                        <th scope="col">{"memory"}</th><th scope="col">{"kind"}</th><th scope="col">{"source"}</th>
-                        <th scope="col">{"canonical"}</th><th scope="col">{"anchors"}</th><th scope="col">{"text"}</th>
-                    </tr></thead>
-                    <tbody>
-                    { for r.contested.iter().take(shown).map(|c| html! {
-                        <tr>
-                            { text_cell("system", c.system.clone()) }
-                            <td data-col="query_id" title={c.query_text.clone().unwrap_or_default()}>{ c.query_id.clone() }</td>
-                            { int_cell("rank", c.rank) }
-                            { text_cell("memory_id", c.memory_id.clone()) }
-                            { text_cell("kind", c.kind.clone().unwrap_or_default()) }
-                            { text_cell("source", if c.source { "✓" } else { "" }) }
-                            { text_cell("canonical", if c.canonical { "✓" } else { "" }) }
-                            { text_cell("anchors", c.anchors.clone()) }
-                            <td data-col="text" class="text">{ c.text.clone().unwrap_or_default() }</td>
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                </Explore>
+                { {
+                    let mut contested = table(r, RescoreTable::Contested);
+                    contested.rows.truncate(shown);
+                    let look = |c: &str| match c {
+                        "rank" => Look::named(c, Kind::Int),
+                        "source" | "canonical" => Look::named(c, Kind::Bool),
+                        "query_id" => Look::new("query", Kind::Text),
+                        "memory_id" => Look::new("memory", Kind::Text),
+                        "query_text" | "answer" => Look::folded(),
+                        _ => Look::named(c, Kind::Text),
+                    };
+                    let cell = |c: &crate::audit::ContestedRow, col: &str, _: &str| match col {
+                        "query_id" => Some(html! { <td data-col="query_id" title={c.query_text.clone().unwrap_or_default()}>{ c.query_id.clone() }</td> }),
+                        "text" => Some(html! { <td data-col="text" class="text">{ c.text.clone().unwrap_or_default() }</td> }),
+                        _ => None,
+                    };
+                    table_view("contested-table", &contested, look, &r.contested[..shown], &[], |_| RowAttrs::default(), cell)
+                } }
                 if r.contested.len() > CONTESTED_PREVIEW {
                     <p>
                         { format!("Showing {} of {} rows. ", shown, r.contested.len()) }

@@ -20,8 +20,13 @@ use crate::web::format::duration;
 
 type AlignmentBatch = BatchOf<Alignment>;
 
-/// The settings as edited: the request's fields ([`crate::fields!`]).
-pub type Draft = FieldDraft<AlignmentRequest>;
+/// The settings as edited: the request's fields ([`crate::fields!`]) and the row filter.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Draft {
+    pub fields: FieldDraft<AlignmentRequest>,
+    /// `COLUMN=v1,v2; COLUMN=v3`.
+    pub filter: String,
+}
 
 pub enum Alignment {}
 
@@ -79,7 +84,9 @@ impl Tool for Alignment {
         html! {
             <p>{ "Drop a rescoring's per-query rows (" }<code>{ "memaudit rescore --format csv --table per_query" }</code>
                 { ": system, query_id, target, eligible, hit) and per-query answer scores (run, query, " }<code>{ "f1" }</code>
-                { " or " }<code>{ "correct" }</code>{ "), joined on run and query." }</p>
+                { " or " }<code>{ "correct" }</code>{ "), joined on run and query; or TIAP's records as shipped (" }
+                <code>{ "query_target_alignment.records.csv" }</code>{ ": " }<code>{ "raw_eligible, raw_hit_at_k, …" }</code>
+                { " per target and the answer F1 in the same row)." }</p>
         }
     }
 
@@ -88,11 +95,20 @@ impl Tool for Alignment {
     }
 
     fn request(draft: &Draft) -> Result<AlignmentRequest, String> {
-        draft.parse(AlignmentRequest::default())
+        let filter = crate::fields::filter_from_text(&draft.filter).map_err(|e| format!("keep only: {e}"))?;
+        Ok(AlignmentRequest { filter, ..draft.fields.parse(AlignmentRequest::default())? })
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
-        ui.fields_form("alignment", &page.draft, |d: &mut Draft| d)
+        let d = &page.draft;
+        html! {
+            <>
+                { ui.text_field("alignment-filter", "keep only", &d.filter,
+                    "COLUMN=v1,v2; separate several with ; (e.g. dataset=LoCoMo, or parser_max_facts=5 for TIAP's eight native runs)",
+                    |d, v| d.filter = v) }
+                { ui.fields_form("alignment", &d.fields, |d: &mut Draft| &mut d.fields) }
+            </>
+        }
     }
 
     fn results(_page: &ToolPage<Self>, b: &Rc<AlignmentBatch>, _ui: &Ui<Self>) -> Html {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, comma_list, file_notes};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
 use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
 use crate::compliance::{self, ComplianceRequest, ComplianceTable};
 use crate::plots::LinesPlot;
@@ -36,11 +36,7 @@ pub struct Draft {
 impl Draft {
     /// The request (ranges are checked by the core's validate).
     pub fn parse(&self) -> Result<ComplianceRequest, String> {
-        let mut filter = std::collections::BTreeMap::new();
-        for f in self.filter.split(';').map(str::trim).filter(|f| !f.is_empty()) {
-            let (c, v) = f.split_once('=').ok_or_else(|| format!("filter `{f}`: expected COLUMN=v1,v2"))?;
-            filter.insert(c.trim().to_string(), comma_list(v));
-        }
+        let filter = crate::fields::filter_from_text(&self.filter).map_err(|e| format!("keep only: {e}"))?;
         Ok(ComplianceRequest { filter, cells: self.cells.parse()?, ..self.fields.parse(ComplianceRequest::default())? })
     }
 }
