@@ -372,7 +372,9 @@ pub fn analyse(
 ) -> Result<AblationReport> {
     settings.validate()?;
     if pairs.is_empty() {
-        return Err(Error::Empty("no ablation pairs".into()));
+        return Err(Error::Empty(
+            "no ablation pairs: the files hold no (query, removed memory) row below their header".into(),
+        ));
     }
     let runs: Vec<(&str, Vec<&PairRow>, Vec<&str>)> = first_seen(pairs.iter().map(|p| p.run.as_str()))
         .into_iter()

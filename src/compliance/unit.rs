@@ -173,21 +173,6 @@ impl Capability for Compliance {
             files_out.push(FileSummary::of(f, "compliance rows", tasks.rows.len() - before)?);
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
-        if tasks.rows.is_empty() {
-            return Err(Error::Empty(if tasks.filtered_out > 0 {
-                format!(
-                    "no compliance rows: {} kept none of {} rows",
-                    crate::fields::mention("filter"),
-                    tasks.filtered_out
-                )
-            } else {
-                let why = tasks
-                    .missing
-                    .located("row", "rows")
-                    .unwrap_or_else(|| "the files hold no rows below their header".into());
-                format!("no compliance rows with an arm and a compliance value: {why}")
-            }));
-        }
         // A filter value no row holds is a typo, never a silently smaller selection.
         for (c, vals) in &q.filter {
             let held = tasks.filter_values.get(c).cloned().unwrap_or_default();
@@ -205,6 +190,21 @@ impl Capability for Compliance {
                     ),
                 ));
             }
+        }
+        if tasks.rows.is_empty() {
+            return Err(Error::Empty(if tasks.filtered_out > 0 {
+                format!(
+                    "no compliance rows: {} kept none of {} rows",
+                    crate::fields::mention("filter"),
+                    tasks.filtered_out
+                )
+            } else {
+                let why = tasks
+                    .missing
+                    .located("row", "rows")
+                    .unwrap_or_else(|| "the files hold no rows below their header".into());
+                format!("no compliance rows with an arm and a compliance value: {why}")
+            }));
         }
         tasks.form_cells(&q.cells)?;
         Ok(LoadedTasks { tasks, files: files_out })

@@ -223,8 +223,7 @@ impl CellArgs {
 pub(crate) fn filters(given: &[String]) -> Result<std::collections::BTreeMap<String, Vec<String>>, Failure> {
     let mut out = std::collections::BTreeMap::new();
     for f in given {
-        let (col, vals) = f.split_once('=').ok_or_else(|| fail(format!("--filter `{f}`: expected COLUMN=v1,v2")))?;
-        out.insert(col.to_string(), vals.split(',').map(str::to_string).collect());
+        out.extend(memaudit::fields::filter_from_text(f).map_err(|e| fail(format!("--filter {e}")))?);
     }
     Ok(out)
 }
