@@ -417,10 +417,10 @@ fn check_filter(
     for (c, vals) in filter {
         let values = held.get(c).cloned().unwrap_or_default();
         if let Some(v) = vals.iter().find(|v| !values.contains(*v)) {
-            let some: Vec<String> = values.iter().take(12).map(|x| format!("`{x}`")).collect();
+            let values: Vec<String> = values.iter().map(|x| format!("`{x}`")).collect();
             return Err(Error::setting(
                 "filter",
-                format!("no retrieval row has `{v}` in column `{c}` (its values: {})", some.join(", ")),
+                format!("no retrieval row has `{v}` in column `{c}` (its values: {})", crate::cells::some_of(&values)),
             ));
         }
     }

@@ -108,7 +108,7 @@ impl Capability for Alignment {
         }
         if s.has_column(TARGET) {
             Some(Recognised::new(FileRole::AlignmentRows, Fit::Specific, "per-query metrics under each target"))
-        } else if s.columns().iter().any(|c| c.ends_with("_eligible") && c.len() > "_eligible".len()) {
+        } else if !super::read::wide_targets(s.columns()).is_empty() {
             Some(Recognised::new(
                 FileRole::AlignmentRows,
                 Fit::Specific,

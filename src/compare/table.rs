@@ -129,14 +129,24 @@ pub fn items_table(view: &ItemsView) -> Table {
     t
 }
 
+/// A contrast's items (some of them: a page), as [`item_rows`] gives them.
+pub fn pair_item_rows<'a>(items: impl IntoIterator<Item = &'a PairItem>) -> Table {
+    Table::of("items", PAIR_ITEMS, items)
+}
+
+/// An arm's items (some of them: a page), as [`item_rows`] gives them.
+pub fn arm_item_rows(items: &[ArmItem]) -> Table {
+    Table::of("items", ARM_ITEMS, items)
+}
+
 /// The items behind a selection, one row each:
 /// - a contrast: `item`, `a`, `b` (the two arms' values), `diff` (a − b), `group`;
 /// - an arm: `item`, `value`, `rank` among the arms, `group`;
 /// - one item's text: a row per cell, `arm` and `at` (`FILE:LINE`) empty for the shared cells.
 pub fn item_rows(view: &ItemsView) -> Table {
     match view {
-        ItemsView::Pair { items, .. } => Table::of("items", PAIR_ITEMS, items),
-        ItemsView::Arm { items, .. } => Table::of("items", ARM_ITEMS, items),
+        ItemsView::Pair { items, .. } => pair_item_rows(items),
+        ItemsView::Arm { items, .. } => arm_item_rows(items),
         ItemsView::Text(t) => {
             let shared = t.shared.iter().map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()]);
             let own = t.arms.iter().flat_map(|a| {

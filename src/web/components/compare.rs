@@ -8,7 +8,6 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::compare::table::item_rows;
 use crate::web::components::grid::{Column as GridColumn, Kind, Look, RowAttrs, TableTag, Val, table_grid, table_view};
 
 use super::Section;
@@ -193,7 +192,7 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
             count(c.n_items), c.arms.first().map(|a| a.ci_method.clone()).unwrap_or_default()) }</p>
     };
     let look = |col: &str| {
-        arm_look(col, &conf, binary).unwrap_or_else(|| match col {
+        arm_look(col, &format!("{conf} CI"), binary).unwrap_or_else(|| match col {
             "mean_rank" => Look::named(col, Kind::Num),
             _ => Look::folded(),
         })
@@ -228,14 +227,15 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
 }
 
 /// How the arms' columns (of the paired arms and of each arm without pairing) are shown; `None`
-/// for a column that is not an arm's own.
-fn arm_look(col: &str, conf: &str, binary: bool) -> Option<Look> {
+/// for a column that is not an arm's own. `ci`: the interval columns' header before `low` /
+/// `high` (`95% CI`).
+fn arm_look(col: &str, ci: &str, binary: bool) -> Option<Look> {
     Some(match col {
         "arm" => Look::named(col, Kind::Text),
         "n" => Look::named(col, Kind::Int),
         "mean" => Look::named(col, Kind::Num),
-        "ci_low" => Look::new(format!("{conf} CI low"), Kind::Num),
-        "ci_high" => Look::new(format!("{conf} CI high"), Kind::Num),
+        "ci_low" => Look::new(format!("{ci} low"), Kind::Num),
+        "ci_high" => Look::new(format!("{ci} high"), Kind::Num),
         "ci_method" => Look::new("CI", Kind::Text),
         "wilson_low" => Look::new("Wilson low", Kind::Num).shown_if(binary),
         "wilson_high" => Look::new("Wilson high", Kind::Num).shown_if(binary),
@@ -335,19 +335,10 @@ pub fn unpaired_table(props: &UnpairedProps) -> Html {
             No contrast is drawn: the arms are not observed item by item.", u.value, u.settings) }</p>
     };
     let look = |col: &str| {
-        arm_look(col, "", binary).map_or_else(
-            || match col {
-                "group" => Look::named(col, Kind::Text).shown_if(grouped),
-                _ => Look::folded(),
-            },
-            |l| {
-                if col.starts_with("ci_") && col != "ci_method" {
-                    Look::new(col.replace("ci_", "CI "), Kind::Num)
-                } else {
-                    l
-                }
-            },
-        )
+        arm_look(col, "CI", binary).unwrap_or_else(|| match col {
+            "group" => Look::named(col, Kind::Text).shown_if(grouped),
+            _ => Look::folded(),
+        })
     };
     let attrs = |a: &ArmRow| {
         let mut data = vec![("data-arm", a.arm.clone())];
@@ -747,19 +738,17 @@ pub fn items_table(props: &ItemsProps) -> Html {
             { pattern_select }
             { match &**v {
                 ItemsView::Pair { a, b, .. } => {
-                    let items: Vec<PairItem> = kept[range.clone()].iter().map(|i| (*i).clone()).collect();
-                    let shown = ItemsView::Pair { a: a.clone(), b: b.clone(), items: items.clone() };
+                    let items = &kept[range.clone()];
                     let look = |col: &str| match col {
                         "a" => Look::new(a.clone(), Kind::Num),
                         "b" => Look::new(b.clone(), Kind::Num),
                         "diff" => Look::new("a \u{2212} b", Kind::Signed),
                         _ => Look::named(col, Kind::Text),
                     };
-                    table_grid(tag, &item_rows(&shown), look, &items, &[], |i: &PairItem| row_attrs(&i.item))
+                    table_grid(tag, &crate::compare::table::pair_item_rows(items.iter().copied()), look, items, &[], |i: &&PairItem| row_attrs(&i.item))
                 }
                 ItemsView::Arm { arm, items } => {
                     let page_items = &items[range.clone()];
-                    let shown = ItemsView::Arm { arm: arm.clone(), items: page_items.to_vec() };
                     let look = |col: &str| match col {
                         "value" => Look::new(arm.clone(), Kind::Num),
                         "rank" => Look::named(col, Kind::Num),
@@ -768,7 +757,7 @@ pub fn items_table(props: &ItemsProps) -> Html {
                     let cell = |i: &ArmItem, col: &str, text: &str| (col == "rank").then(|| html! {
                         <td class="num" data-col="rank" data-value={text.to_string()}>{ format!("{:.1}", i.rank) }</td>
                     });
-                    table_view(tag, &item_rows(&shown), look, page_items, &[], |i: &ArmItem| row_attrs(&i.item), cell)
+                    table_view(tag, &crate::compare::table::arm_item_rows(page_items), look, page_items, &[], |i: &ArmItem| row_attrs(&i.item), cell)
                 }
                 ItemsView::Text(_) => html! {},
             } }

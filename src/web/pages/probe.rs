@@ -573,9 +573,13 @@ impl ProbePage {
     }
 }
 
-/// A verdict's cell: its name on its colour.
+/// A verdict's cell, from a table's text: its name on its colour.
 fn verdict_cell(name: &str) -> Html {
     let v = Mode::Itemized.verdicts().iter().chain(Mode::Reference.verdicts()).copied().find(|v| v.name() == name);
+    verdict_td(v, name)
+}
+
+fn verdict_td(v: Option<Verdict>, name: &str) -> Html {
     html! {
         <td data-col="verdict"><span class={classes!("verdict", "small", v.map(verdict_class))}>{ name.to_string() }</span></td>
     }
@@ -645,7 +649,7 @@ fn note_look(col: &str) -> Look {
 fn note_cell(n: &crate::probe::NoteRow, col: &str) -> Option<Html> {
     Some(match col {
         "note_id" => html! { <td data-col="note_id"><code>{ n.note_id.clone() }</code></td> },
-        "verdict" => verdict_cell(n.verdict.name()),
+        "verdict" => verdict_td(Some(n.verdict), n.verdict.name()),
         "items_found" => html! {
             <td class="num" data-col="items_found" data-value={n.items_found.to_string()}>{ format!("{} / {}", n.items_found, n.items_total) }</td>
         },
