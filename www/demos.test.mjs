@@ -110,6 +110,37 @@ for (const p of PAGES) {
   });
 }
 
+test('a demo is read again when a setting changes how its files are read', async () => {
+  // The IR evaluation scores each run as it is read: other measures read the demo's files again
+  // (they are fetched again: a demo's files are not kept).
+  const { page, log } = await open(ctx);
+  await page.goto(`${srv.origin}${VIEWER}?demo#trec-eval`);
+  await waitReady(page, 'trec-eval');
+  await page.fill('#trec-eval-measures', 'P.5 recip_rank');
+  await page.click('#trec-eval-apply');
+  await page.waitForFunction(
+    () => document.querySelector('#trec-eval-summary td[data-measure="P_5"]') !== null,
+    null,
+    { timeout: 60_000 },
+  );
+  await waitReady(page, 'trec-eval');
+  assert.equal(await page.$('#trec-eval-error'), null, 'no error');
+  const want = JSON.parse(cli(['trec-eval', '-m', 'P.5', '-m', 'recip_rank', 'test.qrels', 'run_a.run', 'run_b.run', '--format', 'json'], { cwd: TE }));
+  await checkHeadlines(page, '#trec-eval-headlines', want, 'trec-eval');
+  // Every summary value of every run, and only those (in trec_eval's order).
+  const cells = await page.$$eval('#trec-eval-summary td[data-measure]', (tds) => tds.map((td) => [td.dataset.run, td.dataset.measure, td.dataset.value]));
+  const expected = want.runs.flatMap((r) => r.names.map((n, i) => [r.file, n.name, r.summary[i]]));
+  assert.deepEqual(expected.map(([, m]) => m), ['recip_rank', 'P_5', 'recip_rank', 'P_5']);
+  assert.equal(cells.length, expected.length, 'summary cells');
+  for (const [run, measure, value] of expected) {
+    const c = cells.find(([r, m]) => r === run && m === measure);
+    assert.ok(c, `${run} ${measure} shown`);
+    assert.ok(Math.abs(Number(c[2]) - value) < 1e-12, `${run} ${measure}: ${c[2]} vs ${value}`);
+  }
+  clean(log, srv.origin, VIEWER);
+  await page.close();
+});
+
 test('the "Try the demo" button of a page runs its demo', async () => {
   const { page, log } = await open(ctx);
   await page.goto(`${srv.origin}${VIEWER}#answers`);

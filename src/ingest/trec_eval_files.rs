@@ -425,54 +425,136 @@ pub fn read_run(name: &str, text: &str) -> Result<Run, IngestError> {
 
 /// Reads a run file from a stream, one line at a time: a 264 MB run is never held whole (a JSON
 /// document is read whole, up to `max_bytes`). Only the retrieved documents are kept, one compact
-/// string each.
+/// string each; a query whose documents stand in several places of the file has them all, in file
+/// order.
 pub fn read_run_from(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<Run, IngestError> {
     if opens_json_object(reader, name)? {
         return read_json_run(name, &stream_text(name, reader, max_bytes)?);
     }
     let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut queries: Vec<QueryResults> = Vec::new();
+    let facts = read_run_blocks(name, reader, max_bytes, &mut |qid, docs| {
+        match index.get(qid) {
+            Some(&qi) => queries[qi].docs.append(docs),
+            None => {
+                index.insert(qid.to_string(), queries.len());
+                queries.push(QueryResults { qid: qid.to_string(), docs: std::mem::take(docs) });
+            }
+        }
+        Ok(Flow::Go)
+    })?
+    .ok_or_else(|| IngestError::new(Location::file(name), "the run was not read to its end"))?;
+    queries.sort_by(|a, b| a.qid.cmp(&b.qid));
+    Ok(Run {
+        name: facts.name,
+        runid: facts.runid,
+        queries,
+        comments: facts.comments,
+        lines_with_extra_fields: facts.lines_with_extra_fields,
+        lines: facts.lines,
+    })
+}
+
+/// What a run file holds besides its rankings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunFacts {
+    pub name: String,
+    /// The last line's tag (trec_eval), or the file stem (JSON).
+    pub runid: String,
+    pub comments: usize,
+    /// Lines with more than six fields (the extra fields are ignored, as trec_eval does).
+    pub lines_with_extra_fields: usize,
+    /// Data lines: the documents retrieved.
+    pub lines: usize,
+}
+
+/// What the consumer of a query block says: read on, or stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Go,
+    Stop,
+}
+
+/// The consumer of a run's query blocks ([`read_run_blocks`]).
+pub type QueryBlock<'a> = dyn FnMut(&str, &mut Vec<Retrieved>) -> Result<Flow, IngestError> + 'a;
+
+/// Reads a run one query block at a time, so that a caller can use each query's ranking and
+/// forget it: `each(qid, docs)` is called each time the run's query changes, and at the end, with
+/// that block's documents in file order (the caller may take them). A query whose lines are not
+/// together in the file comes in several blocks: telling them apart is the caller's. A JSON run is
+/// read whole and given one block per query, in id order. `Ok(None)` when `each` stopped.
+pub fn read_run_blocks(
+    name: &str,
+    reader: &mut dyn BufRead,
+    max_bytes: u64,
+    each: &mut QueryBlock<'_>,
+) -> Result<Option<RunFacts>, IngestError> {
+    if opens_json_object(reader, name)? {
+        let mut run = read_json_run(name, &stream_text(name, reader, max_bytes)?)?;
+        for q in &mut run.queries {
+            if each(&q.qid, &mut q.docs)? == Flow::Stop {
+                return Ok(None);
+            }
+        }
+        return Ok(Some(RunFacts {
+            name: run.name,
+            runid: run.runid,
+            comments: run.comments,
+            lines_with_extra_fields: run.lines_with_extra_fields,
+            lines: run.lines,
+        }));
+    }
     let mut runid: Option<String> = None;
     let (mut extra, mut n, mut comments) = (0, 0, 0);
-    // Runs list a query's documents together: the previous line's query is checked first.
-    let mut last: Option<usize> = None;
-    for_each_line(name, reader, |line_no, line| {
+    let mut qid = String::new();
+    let mut docs: Vec<Retrieved> = Vec::new();
+    let mut stopped = false;
+    // A block handed over: the next one is sized like it (runs are cut at one depth).
+    let mut hand_over = |qid: &str, docs: &mut Vec<Retrieved>, stopped: &mut bool| -> Result<(), IngestError> {
+        let size = docs.len();
+        if each(qid, docs)? == Flow::Stop {
+            *stopped = true;
+            return Err(IngestError::new(Location::file(name), "stopped"));
+        }
+        docs.clear();
+        docs.reserve(size);
+        Ok(())
+    };
+    let read = for_each_line(name, reader, |line_no, line| {
         if let Some(comment) = comment_or_blank(line) {
             comments += comment as usize;
             return Ok(());
         }
         let l = run_line(name, line_no, line)?;
         extra += l.extra_fields as usize;
-        let qi = match last {
-            Some(qi) if queries[qi].qid == l.qid => qi,
-            _ => {
-                let qi = match index.get(l.qid) {
-                    Some(&qi) => qi,
-                    None => {
-                        // A new query's list is sized like the previous one (runs are cut at one depth).
-                        let size = last.map_or(0, |qi| queries[qi].docs.len());
-                        queries.push(QueryResults { qid: l.qid.to_string(), docs: Vec::with_capacity(size) });
-                        index.insert(l.qid.to_string(), queries.len() - 1);
-                        queries.len() - 1
-                    }
-                };
-                last = Some(qi);
-                qi
+        if l.qid != qid {
+            if !docs.is_empty() {
+                hand_over(&qid, &mut docs, &mut stopped)?;
             }
-        };
-        queries[qi].docs.push(Retrieved { docno: l.docno.into(), sim: l.sim, line: l.line as u32 });
+            qid.clear();
+            qid.push_str(l.qid);
+        }
+        docs.push(Retrieved { docno: l.docno.into(), sim: l.sim, line: l.line as u32 });
         match &mut runid {
             Some(r) if r.as_str() == l.tag => {}
             r => *r = Some(l.tag.to_string()),
         }
         n += 1;
         Ok(())
-    })?;
+    });
+    if stopped {
+        return Ok(None);
+    }
+    read?;
+    if !docs.is_empty()
+        && let Err(e) = hand_over(&qid, &mut docs, &mut stopped)
+    {
+        return if stopped { Ok(None) } else { Err(e) };
+    }
     let Some(runid) = runid else {
         return Err(IngestError::new(Location::file(name), "the run has no results"));
     };
-    queries.sort_by(|a, b| a.qid.cmp(&b.qid));
-    Ok(Run { name: name.to_string(), runid, queries, comments, lines_with_extra_fields: extra, lines: n })
+    Ok(Some(RunFacts { name: name.to_string(), runid, comments, lines_with_extra_fields: extra, lines: n }))
 }
 
 /// `{qid: {docno: value}}` as read, in file order.
@@ -629,6 +711,39 @@ mod tests {
         let q = read_qrels("q", "# c\n1 0 doc#3 2\n1 0 a -1\n").unwrap();
         assert_eq!(q.queries[0].docs.iter().map(|d| d.docno.as_str()).collect::<Vec<_>>(), ["a", "doc#3"]);
         assert_eq!(q.queries[0].rel_of("doc#3"), Some(2));
+    }
+
+    #[test]
+    fn a_run_is_given_by_query_block_in_file_order() {
+        let text = "# c\n1 Q0 a 1 2 R\n1 Q0 b 2 1 R\n2 Q0 c 1 1 R\n\n1 Q0 d 3 0 S\n";
+        let mut blocks: Vec<(String, Vec<String>)> = Vec::new();
+        let facts = read_run_blocks("r", &mut text.as_bytes(), u64::MAX, &mut |q, docs| {
+            blocks.push((q.to_string(), docs.iter().map(|d| d.docno.to_string()).collect()));
+            Ok(Flow::Go)
+        })
+        .unwrap()
+        .unwrap();
+        let want = [("1", vec!["a", "b"]), ("2", vec!["c"]), ("1", vec!["d"])];
+        assert_eq!(blocks, want.map(|(q, d)| (q.to_string(), d.into_iter().map(String::from).collect())));
+        assert_eq!((facts.runid.as_str(), facts.comments, facts.lines), ("S", 1, 4));
+        // The held reader puts the blocks of one query together, in file order.
+        let run = read_run("r", text).unwrap();
+        assert_eq!(run.queries[0].docs.iter().map(|d| d.docno.as_str()).collect::<Vec<_>>(), ["a", "b", "d"]);
+        // Stopped at the second block: nothing more is read or refused.
+        let mut seen = 0;
+        let stopped = read_run_blocks("r", &mut format!("{text}x\n").as_bytes(), u64::MAX, &mut |_, _| {
+            seen += 1;
+            Ok(if seen == 2 { Flow::Stop } else { Flow::Go })
+        });
+        assert_eq!((stopped.unwrap(), seen), (None, 2));
+        // A JSON run comes one block per query, in id order.
+        let mut qids = Vec::new();
+        read_run_blocks("r.json", &mut &br#"{"b": {"x": 1.5}, "a": {"y": 0.5}}"#[..], u64::MAX, &mut |q, _| {
+            qids.push(q.to_string());
+            Ok(Flow::Go)
+        })
+        .unwrap();
+        assert_eq!(qids, ["a", "b"]);
     }
 
     #[test]

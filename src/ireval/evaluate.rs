@@ -14,6 +14,7 @@
 //! trec_eval 10.0 stops with an error when a qrels query has no results and `-c` is not given;
 //! memaudit skips it, as trec_eval 9 and pytrec_eval do (and as trec_eval's help describes).
 
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 use super::compute::{Computed, Context, MIN_GEO_MEAN, compute};
@@ -120,101 +121,183 @@ const BOGUS_DOCNO: &str = "ceci_nest_pas_un_docno";
 
 /// Evaluates `run` against `qrels`.
 pub fn evaluate(qrels: &Qrels, run: &Run, selection: &Selection, opts: &EvalOptions) -> Result<RunEvaluation> {
-    let ranking = RankingOptions {
-        relevance_level: opts.relevance_level,
-        max_per_topic: opts.max_per_topic,
-        judged_only: opts.judged_only,
-        float_scores: opts.version == TrecEvalVersion::V9,
-    };
-    let ctx = Context {
-        relevance_level: opts.relevance_level,
-        num_docs_in_coll: opts.num_docs_in_coll,
-        version: opts.version,
-    };
-    let mut names = Vec::new();
-    for m in &selection.measures {
-        for n in &m.names {
-            names.push(ValueName {
-                name: n.clone(),
-                measure: m.kind,
-                value_type: m.kind.value_type(),
-                per_query: m.kind.per_query(),
-                summary: m.kind != Kind::Relstring,
-            });
+    let mut e = Evaluator::new(qrels, selection, opts, &run.name);
+    for q in &run.queries {
+        // A held run has each query once: nothing is given twice.
+        e.query(&q.qid, &q.docs)?;
+    }
+    e.finish(&run.runid)
+}
+
+/// A run evaluated one query at a time, as its rankings are read
+/// ([`crate::ingest::trec_eval_files::read_run_blocks`]): only the values are kept, never the
+/// rankings, so memory follows the largest query rather than the run. [`Self::finish`] gives
+/// [`evaluate`]'s result to the bit, whatever the order the queries came in: the values are
+/// summed in the qrels' order.
+pub struct Evaluator<'a> {
+    qrels: &'a Qrels,
+    selection: &'a Selection,
+    opts: EvalOptions,
+    ranking: RankingOptions,
+    ctx: Context,
+    names: Vec<ValueName>,
+    run_name: String,
+    /// Each qrels query's values (by position), once evaluated.
+    values: Vec<Option<Vec<Value>>>,
+    /// Every query the run ranks.
+    seen: FxHashSet<String>,
+    unjudged_queries: Vec<String>,
+    unjudged_documents: u64,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(qrels: &'a Qrels, selection: &'a Selection, opts: &EvalOptions, run_name: &str) -> Self {
+        let ranking = RankingOptions {
+            relevance_level: opts.relevance_level,
+            max_per_topic: opts.max_per_topic,
+            judged_only: opts.judged_only,
+            float_scores: opts.version == TrecEvalVersion::V9,
+        };
+        let ctx = Context {
+            relevance_level: opts.relevance_level,
+            num_docs_in_coll: opts.num_docs_in_coll,
+            version: opts.version,
+        };
+        let mut names = Vec::new();
+        for m in &selection.measures {
+            for n in &m.names {
+                names.push(ValueName {
+                    name: n.clone(),
+                    measure: m.kind,
+                    value_type: m.kind.value_type(),
+                    per_query: m.kind.per_query(),
+                    summary: m.kind != Kind::Relstring,
+                });
+            }
+        }
+        Evaluator {
+            qrels,
+            selection,
+            opts: *opts,
+            ranking,
+            ctx,
+            names,
+            run_name: run_name.to_string(),
+            values: vec![None; qrels.queries.len()],
+            seen: FxHashSet::default(),
+            unjudged_queries: Vec::new(),
+            unjudged_documents: 0,
         }
     }
-    let bogus = [Retrieved { docno: BOGUS_DOCNO.into(), sim: 1.0, line: 0 }];
-    let mut queries = Vec::new();
-    let mut missing_queries = Vec::new();
-    let mut unjudged_documents = 0u64;
-    let mut sums = vec![0.0f64; names.len()];
-    for judged in &qrels.queries {
-        let (docs, missing): (&[Retrieved], bool) = match run.query(&judged.qid) {
-            Some(r) => (&r.docs, false),
-            None => {
-                missing_queries.push(judged.qid.clone());
-                // trec_eval 9 only divides by every qrels query (below).
-                if !opts.complete || opts.version == TrecEvalVersion::V9 {
-                    continue;
-                }
-                (&bogus, true)
-            }
-        };
-        let rr = judge(judged, docs, &ranking).map_err(|d| duplicate(run, judged, d))?;
-        if !missing {
-            unjudged_documents += rr.num_nonpool as u64;
+
+    /// Evaluates one query's ranking (its documents in file order). `Ok(false)`, nothing done,
+    /// when the query was given before: its documents are not together in the file, and only
+    /// the whole run can be evaluated ([`evaluate`]).
+    pub fn query(&mut self, qid: &str, docs: &[Retrieved]) -> std::result::Result<bool, IngestError> {
+        if self.seen.contains(qid) {
+            return Ok(false);
         }
-        let mut values = Vec::with_capacity(names.len());
-        for m in &selection.measures {
-            match compute(m, &rr, &ctx, &run.runid) {
+        self.seen.insert(qid.to_string());
+        let Ok(i) = self.qrels.queries.binary_search_by(|q| q.qid.as_str().cmp(qid)) else {
+            self.unjudged_queries.push(qid.to_string());
+            return Ok(true);
+        };
+        let judged = &self.qrels.queries[i];
+        let rr = judge(judged, docs, &self.ranking).map_err(|d| duplicate(&self.run_name, judged, d))?;
+        self.unjudged_documents += rr.num_nonpool as u64;
+        self.values[i] = Some(self.values_of(&rr));
+        Ok(true)
+    }
+
+    /// The values of one judged ranking (a `runid` value is filled in by [`Self::finish`]).
+    fn values_of(&self, rr: &super::judged::JudgedRanking) -> Vec<Value> {
+        let mut values = Vec::with_capacity(self.names.len());
+        for m in &self.selection.measures {
+            match compute(m, rr, &self.ctx, "") {
                 Computed::Numbers(v) => values.extend(v.into_iter().map(Value::Number)),
                 Computed::Text(t) => values.push(Value::Text(t)),
             }
         }
-        if missing {
-            // trec_eval resets these after scoring the placeholder document, by printed name:
-            // `utility_2,-1,0,0` and `relstring_20` keep the placeholder's values.
-            for (v, n) in values.iter_mut().zip(&names) {
-                if n.name == "num_ret" || n.name == "utility" || n.name.starts_with("unj") || n.name == "rbp_resid" {
-                    *v = Value::Number(0.0);
-                } else if n.name == "relstring" {
-                    *v = Value::Text(String::new());
+        values
+    }
+
+    /// The evaluation, once every query was given; `runid` is the run's (its last line's tag).
+    pub fn finish(mut self, runid: &str) -> Result<RunEvaluation> {
+        let (qrels, opts) = (self.qrels, self.opts);
+        let bogus = [Retrieved { docno: BOGUS_DOCNO.into(), sim: 1.0, line: 0 }];
+        let mut queries = Vec::new();
+        let mut missing_queries = Vec::new();
+        let mut sums = vec![0.0f64; self.names.len()];
+        for (i, judged) in qrels.queries.iter().enumerate() {
+            let (mut values, missing) = match self.values[i].take() {
+                Some(v) => (v, false),
+                None => {
+                    missing_queries.push(judged.qid.clone());
+                    // trec_eval 9 only divides by every qrels query (below).
+                    if !opts.complete || opts.version == TrecEvalVersion::V9 {
+                        continue;
+                    }
+                    let rr = judge(judged, &bogus, &self.ranking).map_err(|d| duplicate(&self.run_name, judged, d))?;
+                    let mut values = self.values_of(&rr);
+                    // trec_eval resets these after scoring the placeholder document, by printed
+                    // name: `utility_2,-1,0,0` and `relstring_20` keep the placeholder's values.
+                    for (v, n) in values.iter_mut().zip(&self.names) {
+                        if n.name == "num_ret"
+                            || n.name == "utility"
+                            || n.name.starts_with("unj")
+                            || n.name == "rbp_resid"
+                        {
+                            *v = Value::Number(0.0);
+                        } else if n.name == "relstring" {
+                            *v = Value::Text(String::new());
+                        }
+                    }
+                    (values, true)
+                }
+            };
+            for (v, n) in values.iter_mut().zip(&self.names) {
+                if n.measure == Kind::Runid {
+                    *v = Value::Text(runid.to_string());
                 }
             }
-        }
-        for (s, v) in sums.iter_mut().zip(&values) {
-            if let Value::Number(x) = v {
-                *s += x;
+            for (s, v) in sums.iter_mut().zip(&values) {
+                if let Value::Number(x) = v {
+                    *s += x;
+                }
             }
+            queries.push(QueryValues { qid: judged.qid.clone(), missing, values });
         }
-        queries.push(QueryValues { qid: judged.qid.clone(), missing, values });
+        let mut ranked: Vec<String> = self.seen.into_iter().collect();
+        ranked.sort_unstable();
+        if queries.is_empty() {
+            return Err(Error::Empty(format!(
+                "no query of the run `{runid}` ({}) is in the qrels `{}` (run queries: {}; qrels queries: {})",
+                self.run_name,
+                qrels.name,
+                sample(ranked.iter().map(String::as_str)),
+                sample(qrels.queries.iter().map(|q| q.qid.as_str())),
+            )));
+        }
+        let evaluated = queries.len();
+        let n = if opts.complete { qrels.queries.len() } else { evaluated };
+        let summary = self
+            .names
+            .iter()
+            .zip(&sums)
+            .map(|(name, &sum)| summary_value(name, sum, n, evaluated, qrels, runid, &opts))
+            .collect();
+        self.unjudged_queries.sort_unstable();
+        Ok(RunEvaluation {
+            runid: runid.to_string(),
+            names: self.names,
+            queries,
+            summary,
+            num_q: n,
+            missing_queries,
+            unjudged_queries: self.unjudged_queries,
+            unjudged_documents: self.unjudged_documents,
+        })
     }
-    if queries.is_empty() {
-        return Err(Error::Empty(format!(
-            "no query of the run `{}` ({}) is in the qrels `{}` (run queries: {}; qrels queries: {})",
-            run.runid,
-            run.name,
-            qrels.name,
-            sample(run.queries.iter().map(|q| q.qid.as_str())),
-            sample(qrels.queries.iter().map(|q| q.qid.as_str())),
-        )));
-    }
-    let evaluated = queries.len();
-    let n = if opts.complete { qrels.queries.len() } else { evaluated };
-    let summary =
-        names.iter().zip(&sums).map(|(name, &sum)| summary_value(name, sum, n, evaluated, qrels, run, opts)).collect();
-    let unjudged_queries =
-        run.queries.iter().filter(|q| qrels.query(&q.qid).is_none()).map(|q| q.qid.clone()).collect();
-    Ok(RunEvaluation {
-        runid: run.runid.clone(),
-        names,
-        queries,
-        summary,
-        num_q: n,
-        missing_queries,
-        unjudged_queries,
-        unjudged_documents,
-    })
 }
 
 fn summary_value(
@@ -223,13 +306,13 @@ fn summary_value(
     n: usize,
     evaluated: usize,
     qrels: &Qrels,
-    run: &Run,
+    runid: &str,
     opts: &EvalOptions,
 ) -> Option<Value> {
     let nf = n as f64;
     Some(Value::Number(match name.measure.average() {
         Average::None => {
-            return (name.measure == Kind::Runid).then(|| Value::Text(run.runid.clone()));
+            return (name.measure == Kind::Runid).then(|| Value::Text(runid.to_string()));
         }
         Average::Mean => {
             if n > 0 {
@@ -262,9 +345,9 @@ fn sample<'a>(ids: impl Iterator<Item = &'a str>) -> String {
     if v.is_empty() { "none".into() } else { format!("{}…", v.join(", ")) }
 }
 
-fn duplicate(run: &Run, judged: &QueryJudgments, d: super::judged::DuplicateDocument) -> Error {
-    let at = if d.lines.1 > 0 { Location::line(&run.name, d.lines.1 as usize) } else { Location::file(&run.name) };
-    Error::Ingest(IngestError::new(
+fn duplicate(run_name: &str, judged: &QueryJudgments, d: super::judged::DuplicateDocument) -> IngestError {
+    let at = if d.lines.1 > 0 { Location::line(run_name, d.lines.1 as usize) } else { Location::file(run_name) };
+    IngestError::new(
         at.with_field("docno"),
         format!(
             "query `{}` retrieves document `{}` twice{} (trec_eval refuses a ranking with a repeated document: keep its best-scored line)",
@@ -272,7 +355,7 @@ fn duplicate(run: &Run, judged: &QueryJudgments, d: super::judged::DuplicateDocu
             d.docno,
             if d.lines.0 > 0 { format!(" (also line {})", d.lines.0) } else { String::new() }
         ),
-    ))
+    )
 }
 
 /// `%6.4f` as glibc prints it (a NaN from 0/0 on x86-64 prints as `-nan`).

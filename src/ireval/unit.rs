@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::evaluate::{EvalOptions, RunEvaluation, Value, evaluate, trec_eval_text};
-use super::files::{IrFileKind, Qrels, Run, detect, read_qrels_from, read_run_from};
+use super::evaluate::{EvalOptions, Evaluator, RunEvaluation, Value, evaluate, trec_eval_text};
+use super::files::{Flow, IrFileKind, Qrels, Run, detect, read_qrels_from, read_run_blocks, read_run_from};
 use super::measure::{Selection, ValueType};
 use super::table::{TrecEvalTable, table};
 use crate::capability::{
@@ -105,12 +105,25 @@ impl Validate for TrecEvalRequest {
     }
 }
 
-/// The qrels and runs read.
+/// The qrels read, and each run evaluated as it was read: a run's rankings are never kept, so
+/// memory follows its largest query, not its size ([`Evaluator`]). The measures and options are
+/// reading settings ([`Capability::reload`]).
 #[derive(Debug, Clone)]
 pub struct LoadedIr {
     pub qrels: Qrels,
-    pub runs: Vec<Run>,
+    pub runs: Vec<LoadedRun>,
     pub files: Vec<FileSummary>,
+}
+
+/// One run as read: what it holds, and its evaluation (or why it could not be evaluated: the
+/// files are still shown).
+#[derive(Debug, Clone)]
+pub struct LoadedRun {
+    pub summary: RunSummary,
+    pub lines: usize,
+    pub evaluation: Result<RunEvaluation>,
+    /// How it was read, when not one query at a time (its queries are not together in the file).
+    pub read_whole: Option<String>,
 }
 
 /// What the page shows of the files read.
@@ -195,6 +208,73 @@ fn summarize_run(r: &Run) -> RunSummary {
     }
 }
 
+/// Reads one run and evaluates each query as its lines end. A run whose queries are not together
+/// in the file is read a second time, whole, and evaluated as [`evaluate`] does (the same values).
+/// An evaluation refused (a document retrieved twice) leaves the reading to its end, so that the
+/// files read are still shown beside the refusal.
+fn read_and_evaluate(
+    f: &RoleFile,
+    qrels: &Qrels,
+    selection: &Selection,
+    opts: &EvalOptions,
+    report: &mut dyn FnMut(f64),
+) -> Result<LoadedRun> {
+    let name = &f.file.name;
+    let max_bytes = f.file.limits().max_bytes;
+    let mut evaluator = Evaluator::new(qrels, selection, opts, name);
+    let (mut queries, mut refused, mut again) = (0usize, None::<IngestError>, None::<String>);
+    let facts = read_run_blocks(name, &mut f.file.reader_reporting(&mut *report)?.0, max_bytes, &mut |qid, docs| {
+        if refused.is_some() {
+            queries += 1;
+            return Ok(Flow::Go);
+        }
+        match evaluator.query(qid, docs) {
+            Ok(true) => queries += 1,
+            Ok(false) => {
+                again = Some(qid.to_string());
+                return Ok(Flow::Stop);
+            }
+            Err(e) => {
+                refused = Some(e);
+                queries += 1;
+            }
+        }
+        Ok(Flow::Go)
+    })?;
+    match (facts, again) {
+        (Some(facts), None) => Ok(LoadedRun {
+            summary: RunSummary {
+                file: facts.name.clone(),
+                runid: facts.runid.clone(),
+                queries,
+                retrieved: facts.lines,
+                comment_lines: facts.comments,
+                lines_with_extra_fields: facts.lines_with_extra_fields,
+            },
+            lines: facts.lines,
+            evaluation: match refused {
+                Some(e) => Err(e.into()),
+                None => evaluator.finish(&facts.runid),
+            },
+            read_whole: None,
+        }),
+        (_, qid) => {
+            let run = read_run_from(name, &mut f.file.reader_reporting(report)?.0, max_bytes)?;
+            Ok(LoadedRun {
+                summary: summarize_run(&run),
+                lines: run.lines,
+                evaluation: evaluate(qrels, &run, selection, opts),
+                read_whole: Some(format!(
+                    "{name} (run id {}): query `{}` is ranked in more than one place of the file, so the run was \
+                     held whole to evaluate it (its values are the same; memory grows with the run)",
+                    run.runid,
+                    qid.unwrap_or_default()
+                )),
+            })
+        }
+    }
+}
+
 /// `true` when a file name says qrels (`qrels.json`, `2024.qrels`, `trec_qrels`).
 fn named_like_qrels(name: &str) -> bool {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
@@ -256,7 +336,7 @@ impl Capability for TrecEval {
         Some(Recognised::new(role, fit, role.describe()).by_folder(&s.file.name))
     }
 
-    fn load(files: &[RoleFile], _request: &TrecEvalRequest, progress: Progress<'_>) -> Result<LoadedIr> {
+    fn load(files: &[RoleFile], request: &TrecEvalRequest, progress: Progress<'_>) -> Result<LoadedIr> {
         let qrels_files: Vec<&RoleFile> = of_role(files, FileRole::Qrels).collect();
         let qrels_file = match qrels_files.as_slice() {
             [one] => *one,
@@ -277,7 +357,8 @@ impl Capability for TrecEval {
             return Err(Error::Empty("no run: give one or more run files after the qrels, or drop them".into()));
         }
         let all: Vec<&RoleFile> = std::iter::once(qrels_file).chain(run_files.iter().copied()).collect();
-        let (read, hashes) = fingerprints_while(&all, || -> Result<(Qrels, Vec<Run>)> {
+        let selection = request.selection()?;
+        let (read, hashes) = fingerprints_while(&all, || -> Result<(Qrels, Vec<LoadedRun>)> {
             let parts = (run_files.len() + 1) as f64;
             let stage = format!("reading {}", qrels_file.file.name);
             progress(Phase::Reading, &stage, 0.0);
@@ -291,11 +372,7 @@ impl Capability for TrecEval {
             for (i, f) in run_files.iter().enumerate() {
                 let stage = format!("reading {}", f.file.name);
                 let mut report = |done: f64| progress(Phase::Reading, &stage, (i as f64 + 1.0 + done) / parts);
-                runs.push(read_run_from(
-                    &f.file.name,
-                    &mut f.file.reader_reporting(&mut report)?.0,
-                    f.file.limits().max_bytes,
-                )?);
+                runs.push(read_and_evaluate(f, &qrels, &selection, &request.options, &mut report)?);
             }
             Ok((qrels, runs))
         });
@@ -308,18 +385,24 @@ impl Capability for TrecEval {
         }
         // Two runs under one id would be indistinguishable in every table.
         for (i, r) in runs.iter().enumerate() {
-            if let Some(o) = runs[..i].iter().find(|o| o.runid == r.runid && o.name == r.name) {
-                return Err(Error::setting("files", format!("the run file {} is given twice", o.name)));
+            let r = &r.summary;
+            if let Some(o) = runs[..i].iter().map(|o| &o.summary).find(|o| o.runid == r.runid && o.file == r.file) {
+                return Err(Error::setting("files", format!("the run file {} is given twice", o.file)));
             }
         }
         Ok(LoadedIr { qrels, runs, files: file_summaries })
+    }
+
+    /// The runs are evaluated as they are read: other measures or options read them again.
+    fn reload(old: &TrecEvalRequest, new: &TrecEvalRequest) -> bool {
+        old.measures != new.measures || old.options != new.options
     }
 
     fn overview(loaded: &LoadedIr) -> IrOverview {
         IrOverview {
             files: loaded.files.clone(),
             qrels: summarize_qrels(&loaded.qrels),
-            runs: loaded.runs.iter().map(summarize_run).collect(),
+            runs: loaded.runs.iter().map(|r| r.summary.clone()).collect(),
         }
     }
 
@@ -335,10 +418,10 @@ impl Capability for TrecEval {
             ));
         }
         for (i, run) in loaded.runs.iter().enumerate() {
-            progress(Phase::Scoring, &format!("evaluating {}", run.name), i as f64 / loaded.runs.len() as f64);
-            let e = evaluate(&loaded.qrels, run, &selection, &request.options)?;
+            progress(Phase::Scoring, &format!("evaluating {}", run.summary.file), i as f64 / loaded.runs.len() as f64);
+            let e = run.evaluation.clone()?;
             run_notes(run, &e, &request.options, &mut notes);
-            runs.push(EvaluatedRun { file: run.name.clone(), evaluation: e });
+            runs.push(EvaluatedRun { file: run.summary.file.clone(), evaluation: e });
         }
         let comparison = if runs.len() >= 2 {
             progress(Phase::Comparing, "comparing runs", 0.9);
@@ -387,8 +470,10 @@ impl Capability for TrecEval {
     }
 }
 
-fn run_notes(run: &Run, e: &RunEvaluation, opts: &EvalOptions, notes: &mut Vec<String>) {
-    let who = format!("{} (run id {})", run.name, run.runid);
+fn run_notes(loaded: &LoadedRun, e: &RunEvaluation, opts: &EvalOptions, notes: &mut Vec<String>) {
+    let run = &loaded.summary;
+    let who = format!("{} (run id {})", run.file, run.runid);
+    notes.extend(loaded.read_whole.clone());
     if !e.missing_queries.is_empty() {
         notes.push(format!(
             "{who}: {} qrels queries have no ranking: {} ({})",
@@ -523,5 +608,67 @@ mod tests {
             assert!(r.validate().is_err(), "{r:?}");
         }
         assert!(TrecEvalRequest::default().validate().is_ok());
+    }
+
+    /// The runs are evaluated one query at a time as they are read; a run whose queries are
+    /// scattered (the reference run is) is read again whole. Both give what the held run gives.
+    #[test]
+    fn runs_are_evaluated_as_read_with_the_held_runs_values() {
+        let qrels = include_str!("../../tests/reference/trec_eval/test.qrels");
+        let scattered = include_str!("../../tests/reference/trec_eval/run_a.run");
+        // The same lines grouped by query (a stable sort keeps each query's lines in order).
+        let mut lines: Vec<&str> = scattered.lines().filter(|l| !l.starts_with('#')).collect();
+        lines.sort_by_key(|l| l.split_ascii_whitespace().next().unwrap_or(""));
+        let grouped = lines.join("\n") + "\n";
+        for options in [
+            EvalOptions::default(),
+            EvalOptions { complete: true, ..Default::default() },
+            EvalOptions { complete: true, version: super::super::measure::TrecEvalVersion::V9, ..Default::default() },
+            EvalOptions { max_per_topic: Some(5), judged_only: true, relevance_level: 2, ..Default::default() },
+        ] {
+            let request = TrecEvalRequest { measures: vec!["all_trec".into()], options, ..Default::default() };
+            let selection = request.selection().unwrap();
+            let held = evaluate(
+                &super::super::read_qrels("test.qrels", qrels).unwrap(),
+                &super::super::read_run("run_a.run", scattered).unwrap(),
+                &selection,
+                &options,
+            )
+            .unwrap();
+            for (text, read_whole) in [(grouped.as_str(), false), (scattered, true)] {
+                let f = files(&[("test.qrels", qrels), ("run_a.run", text)]);
+                let (loaded, report) = run_once::<TrecEval>(&f, &request, &mut quiet()).unwrap();
+                // Debug text: a NaN (trec_eval's `-nan`) equals itself, every other value is
+                // printed to its last bit.
+                let (got, want) = (format!("{:?}", report.runs[0].evaluation), format!("{held:?}"));
+                assert!(got == want, "{options:?}, read whole: {read_whole}");
+                assert_eq!(loaded.runs[0].read_whole.is_some(), read_whole);
+                assert_eq!(report.notes.iter().any(|n| n.contains("held whole")), read_whole, "{:?}", report.notes);
+                assert_eq!((loaded.runs[0].summary.queries, loaded.runs[0].summary.retrieved), (30, 962));
+            }
+        }
+    }
+
+    /// A document retrieved twice is refused when the run is evaluated, with its line, after the
+    /// files are read (the reading is shown beside the refusal).
+    #[test]
+    fn a_repeated_document_is_refused_with_its_line() {
+        let f = files(&[("q.qrels", "1 0 a 1\n2 0 b 1\n"), ("r.run", "1 Q0 a 1 2 R\n1 Q0 a 2 1 R\n2 Q0 b 1 1 R\n")]);
+        let request = TrecEvalRequest::default();
+        let loaded = TrecEval::load(&f, &request, &mut quiet()).unwrap();
+        assert_eq!(TrecEval::overview(&loaded).runs[0].queries, 2);
+        let Err(Error::Ingest(e)) = TrecEval::run(&loaded, &request, &mut quiet()) else { panic!("refused") };
+        assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("docno")));
+        assert!(e.message.contains("twice") && e.message.contains("line 1"), "{}", e.message);
+    }
+
+    #[test]
+    fn other_measures_or_options_read_the_runs_again() {
+        let base = TrecEvalRequest::default();
+        let compare_only = TrecEvalRequest { compare_measure: Some("P_5".into()), ..Default::default() };
+        let measures = TrecEvalRequest { measures: vec!["P.5".into()], ..Default::default() };
+        let options = TrecEvalRequest { options: EvalOptions { complete: true, ..Default::default() }, ..base.clone() };
+        assert!(!TrecEval::reload(&base, &compare_only));
+        assert!(TrecEval::reload(&base, &measures) && TrecEval::reload(&base, &options));
     }
 }

@@ -313,13 +313,18 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
                     Err(error) => return state.borrow_mut().failed(job, page, error),
                 },
                 Inputs::Kept => {
-                    // New settings that change how the files are read: read the kept files again.
+                    // New settings that change how the files are read: read the kept files
+                    // again (the demo's, which are not kept, are fetched again).
                     let kept = {
                         let mut w = state.borrow_mut();
-                        let kept = w.files.get(&page).filter(|f| !f.is_empty()).cloned();
-                        kept.filter(|_| w.engines.needs_files(page, &request))
+                        let again = w.engines.has_data(page) && w.engines.needs_files(page, &request);
+                        w.files.get(&page).cloned().filter(|_| again)
                     };
                     match kept {
+                        Some(files) if files.is_empty() => match fetch_demo(page, &mut rep).await {
+                            Ok(demo) => (RunInputs::Files(demo), None),
+                            Err(error) => return state.borrow_mut().failed(job, page, error),
+                        },
                         Some(files) => match read_all(&files, page, limits, &mut rep).await {
                             Ok(read) => (RunInputs::Files(read), None),
                             Err(error) => return state.borrow_mut().failed(job, page, error),
