@@ -92,6 +92,7 @@ impl Companions {
         vec![
             v(&["rescore", "-i", &f, "--bootstrap", "100"]),
             v(&["rescore", "--qrels", &f, "-r", &s(&self.run), "--bootstrap", "100"]),
+            v(&["audit", &f]),
             v(&["compare", "--outcomes", &f, "--bootstrap", "200"]),
             v(&["probe", "--notes", &f]),
             v(&["reclaim", "--trials", &f, "--bootstrap", "200"]),
@@ -456,6 +457,17 @@ fn many_groups_and_many_arms_are_linear_or_refused_by_a_work_budget() {
         &outcomes,
         2,
         "1000 arms make 499500 contrasts",
+    );
+    // 120 systems named in an `arm` column over 30 items, scores not 0/1, no --arm: the column is
+    // the arm (past 50 values, said in the spec), and the 7,140 contrasts are computed.
+    let board: String =
+        (0..120).flat_map(|a| (0..30).map(move |i| format!("q{i},s{a},{}\n", (a * 7 + i * 13) % 17))).collect();
+    let board = put("board.csv", format!("item,arm,score\n{board}"));
+    expect(
+        args(&["compare", "--outcomes", &s(&board), "--bootstrap", "200"]),
+        &board,
+        0,
+        "paired comparison of 120 arms on 30 items",
     );
 }
 

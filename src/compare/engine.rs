@@ -755,6 +755,10 @@ pub fn compare(
             order.push(if Some(i) == reference { (j, i) } else { (i, j) });
         }
     }
+    // P(superiority) depends on the two arms' successes only: with many arms over few items the
+    // same pairs of counts come back (1,000 arms × 40 items: 499,500 contrasts, at most 41²
+    // counts), and each is an adaptive integral. Each is computed once.
+    let mut superiority: rustc_hash::FxHashMap<(u64, u64), Option<f64>> = Default::default();
     for (i, j) in order {
         {
             let (a, b) = (&columns[i], &columns[j]);
@@ -812,7 +816,9 @@ pub fn compare(
                 cohen_h_label: binary
                     .then(|| proportions::cohens_h_label(proportions::cohens_h(mean(a), mean(b))).into()),
                 p_superiority: match (sa, sb) {
-                    (Some(x1), Some(x2)) => posterior::posterior_superiority(x1, nf, x2, nf),
+                    (Some(x1), Some(x2)) => *superiority
+                        .entry((x1.to_bits(), x2.to_bits()))
+                        .or_insert_with(|| posterior::posterior_superiority(x1, nf, x2, nf)),
                     _ => None,
                 },
                 z_two_proportion: z.map(|t| t.z),

@@ -137,6 +137,16 @@ pub fn entry_bytes(archive: &str, path: &str, entry: &mut impl Read, limits: Lim
     match read_at_most(entry, limits.max_bytes) {
         Ok(Some(b)) => Ok(b),
         Ok(None) => Err(too_large(&name, "unpacks to", limits.max_bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::OutOfMemory => Err(IngestError::new(
+            Location::file(&name),
+            format!(
+                "could not be unpacked: it unpacks to more than this machine can hold, under the budget of {} \
+                 bytes per file: unpack the archive and give its files, or lower the budget ({}) so that such \
+                 an entry is refused",
+                limits.max_bytes,
+                crate::fields::mention("max_bytes")
+            ),
+        )),
         Err(e) => Err(IngestError::new(Location::file(&name), format!("could not be unpacked: {e}"))),
     }
 }
@@ -187,6 +197,22 @@ mod tests {
             assert_eq!(&opened.files[1].bytes().unwrap()[..], b"1 Q0 d 1 2.0 r\n");
         }
         assert_eq!(ArchiveKind::of_name("log.eval"), None);
+    }
+
+    /// An entry this machine cannot hold under the budget is refused with its name and what to
+    /// do, in the words of the interface (a mention of the byte budget).
+    #[test]
+    fn an_entry_that_does_not_fit_in_memory_says_what_to_do() {
+        struct Exhausted;
+        impl Read for Exhausted {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::OutOfMemory.into())
+            }
+        }
+        let e = entry_bytes("r.zip", "big.csv", &mut Exhausted, Limits::DEFAULT).unwrap_err();
+        assert_eq!(e.location.file, "r.zip/big.csv");
+        assert!(e.message.contains("more than this machine can hold"), "{}", e.message);
+        assert!(e.message.contains(&crate::fields::mention("max_bytes")), "{}", e.message);
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //!    value = `ndcg`), judge files (value = majority of `llm_judgments.*`).
 //! 2. Arm: among columns named like an arm ([`ARM_NAMES`], compared on the lower-cased last
 //!    dotted segment) with 2–50 distinct values, the one with the most values (ties: the order
-//!    of [`ARM_NAMES`]). The others stay available as key parts.
+//!    of [`ARM_NAMES`]). The others stay available as key parts. When none has 2–50 values, an
+//!    arm-named column with 51–1,000 values each standing on several rows (a leaderboard of many
+//!    systems), said so in the reasons.
 //! 3. Value: the first numeric or binary column in the order of [`VALUE_NAMES`]; else the first
 //!    binary column, else the first numeric one, that is not id-like.
 //! 4. Key: id-like columns ([`ID_NAMES`], or names ending in `_id`, `_idx`, `_index`) in file
@@ -149,6 +151,13 @@ impl Spec {
         s
     }
 }
+
+/// The most values of an arm column taken without a second look.
+const MOST_ARM_VALUES: usize = 50;
+/// The most values of a column named like an arm taken as the arm when no arm-named column has
+/// 2–[`MOST_ARM_VALUES`] values and each of its values stands on several rows (a leaderboard of
+/// many systems); pairing refuses more than its own limit of arms.
+const MOST_ARMS_NAMED: usize = 1000;
 
 /// Column names (lower-cased last dotted segment) taken as arm candidates, by preference.
 pub const ARM_NAMES: [&str; 22] = [
@@ -520,24 +529,44 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
     // Arm.
     let judge = table.format == OutcomeFormat::JudgeFile;
     let min_arm_values = if judge { 1 } else { 2 };
-    let mut arm_cands: Vec<(usize, usize, &str)> = table
-        .columns
-        .iter()
-        .filter(|c| is_arm_name(&c.name) && c.distinct >= min_arm_values && c.distinct <= 50)
-        .filter(|c| c.missing * 2 < table.rows.len().max(1))
-        .map(|c| {
-            (c.distinct, ARM_NAMES.iter().position(|a| *a == norm(&c.name)).unwrap_or(usize::MAX), c.name.as_str())
-        })
-        .collect();
-    arm_cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let arm_named = |most: usize| -> Vec<(usize, usize, &str)> {
+        let mut cands: Vec<(usize, usize, &str)> = table
+            .columns
+            .iter()
+            .filter(|c| is_arm_name(&c.name) && c.distinct >= min_arm_values && c.distinct <= most)
+            .filter(|c| c.missing * 2 < table.rows.len().max(1))
+            .map(|c| {
+                (c.distinct, ARM_NAMES.iter().position(|a| *a == norm(&c.name)).unwrap_or(usize::MAX), c.name.as_str())
+            })
+            .collect();
+        cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        cands
+    };
+    let mut arm_cands = arm_named(MOST_ARM_VALUES);
+    // A leaderboard of more systems: a column named like an arm whose every value stands on
+    // several rows (not an id of each row), taken only when no arm-named column has 2–50 values.
+    let mut many = false;
+    if arm_cands.is_empty() {
+        arm_cands = arm_named(MOST_ARMS_NAMED);
+        arm_cands.retain(|&(n, _, _)| n > MOST_ARM_VALUES && n.saturating_mul(2) <= table.rows.len());
+        many = !arm_cands.is_empty();
+    }
     if let Some(&(n, _, name)) = arm_cands.first() {
         spec.arm = vec![name.to_string()];
         let others: Vec<String> =
             arm_cands[1..].iter().map(|(n, _, c)| format!("`{c}` ({n} {})", values_word(*n))).collect();
         spec.reasons.push(format!(
-            "arm = `{name}` ({n} {}: {}){}",
+            "arm = `{name}` ({n} {}: {}){}{}",
             values_word(n),
             preview(table, name, 6),
+            if many {
+                format!(
+                    " — more than {MOST_ARM_VALUES} values, taken because it is named like an arm and each value \
+                     stands on several rows"
+                )
+            } else {
+                String::new()
+            },
             if others.is_empty() {
                 String::new()
             } else {
@@ -848,6 +877,34 @@ mod tests {
         assert_eq!(s.strata, ["level"]);
         assert!(s.reasons.iter().any(|r| r.contains("arm = `policy` (3 values")), "{:#?}", s.reasons);
         assert!(s.describe().starts_with("key (pid, seed, level) · arm policy · value correct"));
+    }
+
+    /// A leaderboard of 120 systems on 30 items: the `system` column is the arm, said to be
+    /// taken past 50 values; a run id on each row is never an arm.
+    #[test]
+    fn many_systems_named_like_arms_are_the_arms() {
+        let mut text = String::from("item_id,system,score\n");
+        for i in 0..30 {
+            for a in 0..120 {
+                text.push_str(&format!("q{i},s{a},{}\n", (i * 7 + a * 3) % 10));
+            }
+        }
+        let s = infer_spec(&table("board.csv", &text));
+        assert_eq!(
+            (s.arm.as_slice(), s.key.as_slice(), s.value.as_str()),
+            (&["system".to_string()][..], &["item_id".to_string()][..], "score")
+        );
+        assert!(
+            s.reasons.iter().any(|r| r.contains("arm = `system` (120 values") && r.contains("more than 50")),
+            "{:#?}",
+            s.reasons
+        );
+        // One value per row: an id, not an arm.
+        let mut text = String::from("item_id,run_id,score\n");
+        for i in 0..200 {
+            text.push_str(&format!("q{},r{i},1\n", i % 2));
+        }
+        assert!(infer_spec(&table("ids.csv", &text)).arm.is_empty());
     }
 
     #[test]

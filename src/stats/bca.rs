@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::normal;
-use super::quantile::quantile_sorted;
+use super::quantile::quantile_unsorted;
 
 crate::choice! {
     /// How ẑ₀ counts resamples equal to the estimate.
@@ -96,10 +96,10 @@ pub fn percentile_interval(replicates: &[f64], confidence: f64) -> Option<(f64, 
     if replicates.is_empty() {
         return None;
     }
+    // Two order statistics found by selection: the values sorting would give, in O(n).
     let mut s = replicates.to_vec();
-    s.sort_by(f64::total_cmp);
     let alpha = 1.0 - confidence;
-    Some((quantile_sorted(&s, alpha / 2.0), quantile_sorted(&s, 1.0 - alpha / 2.0)))
+    Some((quantile_unsorted(&mut s, alpha / 2.0), quantile_unsorted(&mut s, 1.0 - alpha / 2.0)))
 }
 
 /// The BCa interval (or the reported fallback) from replicates and jackknife values.
@@ -111,9 +111,11 @@ pub fn bca_interval(
     confidence: f64,
     rule: Z0Rule,
 ) -> Option<CiOutcome> {
-    let mut sorted = replicates.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let (first, last) = (*sorted.first()?, *sorted.last()?);
+    // The quantiles are found by selection (the values sorting would give, in O(n): a
+    // comparison of many arms takes one interval per pair of arms).
+    let mut scratch = replicates.to_vec();
+    let first = *replicates.iter().min_by(|a, b| a.total_cmp(b))?;
+    let last = *replicates.iter().max_by(|a, b| a.total_cmp(b))?;
     if first == last {
         return Some(CiOutcome {
             low: first,
@@ -124,11 +126,11 @@ pub fn bca_interval(
             acceleration: None,
         });
     }
-    let percentile = |reason: String, z0: Option<f64>, a: Option<f64>| {
+    let mut percentile = |reason: String, z0: Option<f64>, a: Option<f64>| {
         let alpha = 1.0 - confidence;
         CiOutcome {
-            low: quantile_sorted(&sorted, alpha / 2.0),
-            high: quantile_sorted(&sorted, 1.0 - alpha / 2.0),
+            low: quantile_unsorted(&mut scratch, alpha / 2.0),
+            high: quantile_unsorted(&mut scratch, 1.0 - alpha / 2.0),
             method: "percentile".into(),
             fallback: Some(reason),
             z0,
@@ -155,8 +157,8 @@ pub fn bca_interval(
         return Some(percentile("BCa levels not finite: percentile interval".into(), Some(z0), Some(a)));
     }
     Some(CiOutcome {
-        low: quantile_sorted(&sorted, l1),
-        high: quantile_sorted(&sorted, l2),
+        low: quantile_unsorted(&mut scratch, l1),
+        high: quantile_unsorted(&mut scratch, l2),
         method: "bca".into(),
         fallback: None,
         z0: Some(z0),

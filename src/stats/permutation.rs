@@ -111,8 +111,45 @@ pub fn sign_flip_test(d: &[f64], resamples: usize, seed: u64) -> Option<SignFlip
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut hits = 0usize;
+    // One random bit per difference, 64 from each draw, drawn resample after resample. Four
+    // resamples are summed side by side (each in its own order, item after item, so each sum is
+    // the one a resample alone gives) and the sign is set without a branch: random bits would
+    // mispredict half the time.
+    let chunks = m.div_ceil(64);
+    let mut bits = vec![0u64; LANES * chunks];
+    let mut left = resamples;
+    while left > 0 {
+        let lanes = left.min(LANES);
+        for b in bits.iter_mut().take(lanes * chunks) {
+            *b = rng.random();
+        }
+        let mut t = [0.0f64; LANES];
+        for (c, chunk) in nz.chunks(64).enumerate() {
+            for (i, x) in chunk.iter().enumerate() {
+                let x = x.to_bits();
+                for (lane, t) in t.iter_mut().enumerate() {
+                    // Bit 1 keeps the sign, bit 0 flips it.
+                    let flip = (!bits[lane * chunks + c] >> i & 1) << 63;
+                    *t += f64::from_bits(x ^ flip);
+                }
+            }
+        }
+        hits += t[..lanes].iter().filter(|&&t| at_least(t)).count();
+        left -= lanes;
+    }
+    done((1 + hits) as f64 / (resamples + 1) as f64, FlipMethod::MonteCarlo, resamples)
+}
+
+/// Monte Carlo resamples summed side by side.
+const LANES: usize = 4;
+
+/// The Monte Carlo loop as first written (one resample at a time, a branch per sign): the
+/// reference the side-by-side loop must equal to the bit.
+#[cfg(test)]
+fn monte_carlo_one_at_a_time(nz: &[f64], resamples: usize, seed: u64, at_least: impl Fn(f64) -> bool) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut hits = 0usize;
     for _ in 0..resamples {
-        // One random bit per difference, 64 from each draw.
         let mut t = 0.0f64;
         for chunk in nz.chunks(64) {
             let bits: u64 = rng.random();
@@ -122,7 +159,7 @@ pub fn sign_flip_test(d: &[f64], resamples: usize, seed: u64) -> Option<SignFlip
         }
         hits += usize::from(at_least(t));
     }
-    done((1 + hits) as f64 / (resamples + 1) as f64, FlipMethod::MonteCarlo, resamples)
+    hits
 }
 
 /// Both tails of the subset-sum randomization test.
@@ -214,6 +251,23 @@ mod tests {
         let t = sign_flip_test(&d, 0, 1).unwrap();
         let m = crate::stats::mcnemar::mcnemar(29, 13);
         assert!(t.method == FlipMethod::Exact && (t.p - m.exact_p).abs() < 1e-12, "{t:?} {m:?}");
+    }
+
+    /// Four resamples side by side draw the same bits and sum each resample in the same order as
+    /// one resample at a time: the same hits, at every count of resamples and differences
+    /// (one draw per resample, several, a last batch of fewer than four).
+    #[test]
+    fn side_by_side_resamples_equal_one_at_a_time() {
+        for (m, resamples) in [(17usize, 10_000usize), (40, 9_999), (64, 5), (65, 1_001), (150, 3)] {
+            let d: Vec<f64> = (0..m).map(|i| ((i * 37 % 11) as f64 - 4.5) * 0.1 + i as f64 * 1e-3).collect();
+            let observed = d.iter().sum::<f64>().abs();
+            let scale = d.iter().map(|x| x.abs()).sum::<f64>();
+            let at_least = |t: f64| t.abs() >= observed - 1e-9 * scale;
+            let hits = monte_carlo_one_at_a_time(&d, resamples, 42, at_least);
+            let f = sign_flip_test(&d, resamples, 42).unwrap();
+            assert_eq!(f.method, FlipMethod::MonteCarlo);
+            assert_eq!(f.p, (1 + hits) as f64 / (resamples + 1) as f64, "m = {m}, R = {resamples}");
+        }
     }
 
     #[test]

@@ -48,13 +48,15 @@ pub fn wilcoxon_signed_rank(diffs: &[f64]) -> Option<Wilcoxon> {
         // doubled ranks are integers; counts[s] = sign assignments with 2·T⁺ = s
         let doubled: Vec<usize> = ranks.iter().map(|r| (2.0 * r).round() as usize).collect();
         let max: usize = doubled.iter().sum();
-        let mut counts = vec![0f64; max + 1];
-        counts[0] = 1.0;
-        for &r in &doubled {
-            for s in (r..=max).rev() {
-                counts[s] += counts[s - r];
-            }
-        }
+        // Without ties the ranks are 1..n: the counts depend on n only, and a comparison of many
+        // arms asks for the same n again and again (kept for the last few n). Only while every
+        // count is an integer below 2⁵³ (n ≤ 52): then the additions are exact in any order, and
+        // the counts are those of this pair's own order to the bit.
+        let counts = if ties.is_empty() && n <= EXACT_IN_ANY_ORDER {
+            untied_counts(&doubled)
+        } else {
+            std::rc::Rc::new(sign_counts(&doubled))
+        };
         let all = 2f64.powi(n as i32);
         let obs = (2.0 * t_plus).round() as usize;
         let le: f64 = counts[..=obs.min(max)].iter().sum::<f64>() / all;
@@ -72,9 +74,88 @@ pub fn wilcoxon_signed_rank(diffs: &[f64]) -> Option<Wilcoxon> {
     Some(Wilcoxon { statistic: t, p: (2.0 * normal::sf(z.abs())).min(1.0), n, method: "normal".into() })
 }
 
+/// The number of sign assignments giving each sum of `doubled` (index: the sum).
+fn sign_counts(doubled: &[usize]) -> Vec<f64> {
+    let max: usize = doubled.iter().sum();
+    let mut counts = vec![0f64; max + 1];
+    counts[0] = 1.0;
+    for &r in doubled {
+        for s in (r..=max).rev() {
+            counts[s] += counts[s - r];
+        }
+    }
+    counts
+}
+
+/// Up to this many differences every sign count (at most 2ⁿ) is an integer below 2⁵³.
+const EXACT_IN_ANY_ORDER: usize = 52;
+
+/// Untied doubled ranks seen, most recent last: at most this many distributions are kept.
+const KEPT: usize = 4;
+
+thread_local! {
+    static UNTIED: std::cell::RefCell<Vec<(usize, std::rc::Rc<Vec<f64>>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`sign_counts`] of the doubled ranks 2, 4, …, 2n (no ties), computed once per n among the
+/// last [`KEPT`] asked: the same values, as the same additions made them.
+fn untied_counts(doubled: &[usize]) -> std::rc::Rc<Vec<f64>> {
+    let n = doubled.len();
+    UNTIED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some(i) = kept.iter().position(|(m, _)| *m == n) {
+            let hit = kept.remove(i);
+            kept.push(hit);
+        } else {
+            if kept.len() == KEPT {
+                kept.remove(0);
+            }
+            kept.push((n, std::rc::Rc::new(sign_counts(doubled))));
+        }
+        std::rc::Rc::clone(&kept[kept.len() - 1].1)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The counts kept per n are those each order of the ranks gives, to the bit (n ≤ 52),
+    /// and a larger n is computed in its own order.
+    #[test]
+    fn kept_counts_equal_each_orders_own() {
+        for n in [1usize, 5, 20, 52, 53, 80] {
+            let mut doubled: Vec<usize> = (1..=n).map(|r| 2 * r).collect();
+            let forward = sign_counts(&doubled);
+            doubled.reverse();
+            let backward = sign_counts(&doubled);
+            if n <= EXACT_IN_ANY_ORDER {
+                assert_eq!(forward, backward, "n = {n}");
+                assert_eq!(*untied_counts(&doubled), forward, "n = {n}");
+            }
+            // Through the test: p of a shuffled pair equals p computed without the cache.
+            let d: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { -(i as f64 + 1.0) } else { i as f64 + 1.5 }).collect();
+            let w = wilcoxon_signed_rank(&d).unwrap();
+            let ranks_doubled: Vec<usize> = average_ranks(&d.iter().map(|x| x.abs()).collect::<Vec<_>>())
+                .iter()
+                .map(|r| (2.0 * r).round() as usize)
+                .collect();
+            if n <= 400 {
+                let c = sign_counts(&ranks_doubled);
+                let max = c.len() - 1;
+                let t_plus: f64 = d
+                    .iter()
+                    .zip(average_ranks(&d.iter().map(|x| x.abs()).collect::<Vec<_>>()))
+                    .filter(|(x, _)| **x > 0.0)
+                    .map(|(_, r)| r)
+                    .sum();
+                let obs = ((2.0 * t_plus).round() as usize).min(max);
+                let all = 2f64.powi(n as i32);
+                let (le, ge) = (c[..=obs].iter().sum::<f64>() / all, c[obs..].iter().sum::<f64>() / all);
+                assert_eq!(w.p.to_bits(), (2.0 * le.min(ge)).min(1.0).to_bits(), "n = {n}");
+            }
+        }
+    }
 
     // scipy.stats.wilcoxon 1.17.1
     #[test]
