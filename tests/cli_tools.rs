@@ -614,3 +614,30 @@ fn declared_settings_are_the_subcommands_options() {
     assert!(v["sweep"].is_object(), "the K-sweep by default");
     assert_eq!(v["settings"]["seed"], 7);
 }
+
+/// A release folder with a link to nothing, a link back up (a loop) and a named pipe: the audit
+/// reads the rest, says what it passed over, and never waits on the pipe.
+#[cfg(unix)]
+#[test]
+fn audit_passes_over_links_to_nothing_loops_and_pipes_and_says_so() {
+    let dir = std::env::temp_dir().join(format!("memaudit-cli-audit-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let release = dir.join("release");
+    std::fs::create_dir_all(release.join("sub")).unwrap();
+    std::fs::write(release.join("sub/outcomes.csv"), "item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\n").unwrap();
+    std::os::unix::fs::symlink("/nonexistent/memaudit", release.join("dangling")).unwrap();
+    std::os::unix::fs::symlink("..", release.join("sub/up")).unwrap();
+    let fifo = Command::new("mkfifo").arg(release.join("pipe")).status();
+    let out = run(&["audit", release.to_str().unwrap(), "--format", "json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("release/dangling: passed over, it cannot be read"), "{err}");
+    assert!(err.contains("release/sub/up: passed over, a link to a folder already read (a loop)"), "{err}");
+    if fifo.is_ok_and(|s| s.success()) {
+        assert!(err.contains("release/pipe: passed over, neither a file nor a folder"), "{err}");
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Vec<&str> = v["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["release/sub/outcomes.csv"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

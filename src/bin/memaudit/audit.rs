@@ -9,7 +9,7 @@ use memaudit::capability::{FileRole, RoleFile};
 use memaudit::ingest::archive::MAX_ENTRIES;
 use memaudit::release::{ReleaseAudit, ReleaseRequest, ReleaseTable};
 
-use crate::common::{Failure, Output, emit, fail, io_failure, open_path, run};
+use crate::common::{Failure, Output, emit, fail, io_failure, note, open_path, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -27,9 +27,13 @@ impl crate::common::Subcommand for ReleaseAudit {
     type Args = AuditArgs;
     fn run(args: AuditArgs) -> Result<(), Failure> {
         let mut found = Vec::new();
+        let mut walked = Walked::default();
         for p in &args.paths {
             let base = if p.is_dir() { display_base(p) } else { p.display().to_string() };
-            walk(p, &base, &mut found)?;
+            walk(p, &base, &mut found, &mut walked, true)?;
+        }
+        for passed in &walked.passed_over {
+            note(&format!("memaudit: note: {passed}"));
         }
         let mut files = Vec::with_capacity(found.len());
         for (path, name) in found {
@@ -47,10 +51,42 @@ fn display_base(p: &Path) -> String {
     p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
+/// What a walk passed over, and the folders it entered (a link back up is not walked twice).
+#[derive(Default)]
+struct Walked {
+    passed_over: Vec<String>,
+    folders: std::collections::HashSet<PathBuf>,
+}
+
 /// Every file at or below `p` (a folder's entries sorted by name, hidden ones passed over),
-/// each with the name it is shown under.
-fn walk(p: &Path, name: &str, out: &mut Vec<(PathBuf, String)>) -> Result<(), Failure> {
-    let meta = std::fs::metadata(p).map_err(|e| io_failure(p, e))?;
+/// each with the name it is shown under. Inside a folder, a link to nothing, a link to a folder
+/// already walked (a loop), and what is neither a file nor a folder (a pipe would wait forever)
+/// are passed over, each said in a note; a path given by name is read whatever it is.
+fn walk(
+    p: &Path,
+    name: &str,
+    out: &mut Vec<(PathBuf, String)>,
+    walked: &mut Walked,
+    given: bool,
+) -> Result<(), Failure> {
+    let meta = match std::fs::metadata(p) {
+        Ok(meta) => meta,
+        Err(e) if !given => {
+            walked.passed_over.push(format!("{name}: passed over, it cannot be read ({e}; a link to nothing?)"));
+            return Ok(());
+        }
+        Err(e) => return Err(io_failure(p, e)),
+    };
+    if meta.is_dir() {
+        let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        if !walked.folders.insert(real) {
+            walked.passed_over.push(format!("{name}: passed over, a link to a folder already read (a loop)"));
+            return Ok(());
+        }
+    } else if !meta.is_file() && !given {
+        walked.passed_over.push(format!("{name}: passed over, neither a file nor a folder (a pipe or a device)"));
+        return Ok(());
+    }
     if !meta.is_dir() {
         if out.len() >= MAX_ENTRIES {
             return Err(fail(format!(
@@ -69,7 +105,7 @@ fn walk(p: &Path, name: &str, out: &mut Vec<(PathBuf, String)>) -> Result<(), Fa
         .collect();
     entries.sort();
     for (n, path) in entries {
-        walk(&path, &format!("{name}/{n}"), out)?;
+        walk(&path, &format!("{name}/{n}"), out, walked, false)?;
     }
     Ok(())
 }
