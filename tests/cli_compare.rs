@@ -778,3 +778,44 @@ fn show_item_gives_the_items_text_as_each_file_states_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no item `9 | 99`") && err.contains("conversation, position"), "{err}");
 }
+
+/// Thirty arms: the headline of the best mean names the twelve best, best first, and says the
+/// rest are in the arms table; the Friedman groups name a few arms each.
+#[test]
+fn many_arms_headlines_name_the_best_few() {
+    let mut text = String::from("item_id,system,score\n");
+    for i in 0..20 {
+        for a in 0..30 {
+            text.push_str(&format!("q{i},s{a:02},{}\n", (a * 3 + i * 7) % 11 + a));
+        }
+    }
+    let f = tmp("thirty_arms.csv", &text);
+    let v = compare_json(&f, &["--bootstrap", "200", "--format", "json"]);
+    let h = v["headlines"].as_array().unwrap();
+    let best = h.iter().find(|h| h["text"].as_str().unwrap().contains("has the highest mean")).unwrap();
+    let evidence = best["evidence"].as_str().unwrap();
+    assert!(evidence.starts_with("means of the 12 best of 30 arms: "), "{evidence}");
+    let listed: Vec<(String, f64)> = evidence["means of the 12 best of 30 arms: ".len()..]
+        .split(';')
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|p| {
+            let (a, m) = p.rsplit_once(' ').unwrap();
+            (a.to_string(), m.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(listed.len(), 12);
+    let mut arms: Vec<(String, f64)> = v["arms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["arm"].as_str().unwrap().to_string(), a["mean"].as_f64().unwrap()))
+        .collect();
+    arms.sort_by(|x, y| y.1.total_cmp(&x.1));
+    for ((got, m), (want, w)) in listed.iter().zip(&arms) {
+        assert_eq!(got, want);
+        assert!((m - w).abs() < 5e-4, "{got}: {m} vs {w}");
+    }
+    assert!(best["text"].as_str().unwrap().starts_with(&arms[0].0));
+}

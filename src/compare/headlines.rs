@@ -174,7 +174,11 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
                 if f.cliques.is_empty() {
                     "none".to_string()
                 } else {
-                    f.cliques.iter().map(|g| format!("{{{}}}", g.join(", "))).collect::<Vec<_>>().join(" ")
+                    // Many arms make long groups: a few names of each, the rest in the table.
+                    let groups: Vec<String> =
+                        f.cliques.iter().take(SHOWN).map(|g| format!("{{{}}}", some_of(g, SHOWN))).collect();
+                    let more = f.cliques.len().saturating_sub(SHOWN);
+                    if more > 0 { format!("{} and {more} more", groups.join(" ")) } else { groups.join(" ") }
                 }
             ),
             Some(tables.friedman),
@@ -193,21 +197,40 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
         let text = match tied.as_slice() {
             [_] => format!("{} has the {word} mean over {} items", best.arm, c.n_items),
             [a, b] => format!("{a} and {b} share the {word} mean over {} items", c.n_items),
-            many => format!("{} arms share the {word} mean over {} items: {}", many.len(), c.n_items, many.join(", ")),
+            many => {
+                format!("{} arms share the {word} mean over {} items: {}", many.len(), c.n_items, some_of(many, SHOWN))
+            }
+        };
+        // Every arm's mean when they are few; with many, the best few (the rest in the table).
+        let means = if c.arms.len() <= SHOWN {
+            format!(
+                "means: {}",
+                c.arms.iter().map(|a| format!("{} {:.3}", a.arm, a.mean)).collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            let mut ranked: Vec<&super::engine::ArmRow> = c.arms.iter().collect();
+            ranked.sort_by(|x, y| {
+                let o = y.mean.total_cmp(&x.mean);
+                if s.higher_is_better { o } else { o.reverse() }
+            });
+            format!(
+                "means of the {SHOWN} best of {} arms: {}",
+                c.arms.len(),
+                ranked.iter().take(SHOWN).map(|a| format!("{} {:.3}", a.arm, a.mean)).collect::<Vec<_>>().join(", ")
+            )
         };
         hs.push(Headline::new(
             Level::Context,
             text,
-            format!(
-                "means: {}; each arm's {} interval is in the arms table",
-                c.arms.iter().map(|a| format!("{} {:.3}", a.arm, a.mean)).collect::<Vec<_>>().join(", "),
-                best.ci_method
-            ),
+            format!("{means}; each arm's {} interval is in the arms table", best.ci_method),
             Some(tables.arms),
         ));
     }
     hs
 }
+
+/// The most arms (or groups of arms) a headline names; the rest are in its table.
+const SHOWN: usize = 12;
 
 /// Strata of `--per` that hold more (or fewer) of a contrast's helps − hurts than random strata
 /// of their size: the one-sided randomization p in the observed direction, Holm-adjusted over
