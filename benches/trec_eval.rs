@@ -65,37 +65,31 @@ fn generate(dir: &Path) -> std::io::Result<()> {
 
 /// Wall seconds and peak resident kilobytes of a command, and its standard output.
 fn timed(program: &str, args: &[&str]) -> (f64, u64, String) {
-    let out = Command::new("/usr/bin/time")
-        .arg("-f")
-        .arg("TIME %e %M")
-        .arg(program)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("/usr/bin/time {program}: {e}"));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{program} {args:?} failed: {err}");
-    let line = err.lines().rev().find(|l| l.starts_with("TIME ")).expect("time's report");
-    let mut f = line.split_whitespace().skip(1);
-    let secs: f64 = f.next().and_then(|s| s.parse().ok()).expect("seconds");
-    let kb: u64 = f.next().and_then(|s| s.parse().ok()).expect("kilobytes");
-    (secs, kb, String::from_utf8_lossy(&out.stdout).into_owned())
+    let (t, out) = measured(program, args);
+    (t[0], t[3] as u64, out)
 }
 
 /// Wall seconds, CPU seconds (user + system) and peak resident kilobytes of a command.
 fn timed_cpu(program: &str, args: &[&str]) -> (f64, f64, u64) {
+    let (t, _) = measured(program, args);
+    (t[0], t[1] + t[2], t[3] as u64)
+}
+
+/// `/usr/bin/time -f '%e %U %S %M'` of a command (wall, user, system seconds, peak kilobytes),
+/// and its standard output.
+fn measured(program: &str, args: &[&str]) -> (Vec<f64>, String) {
     let out = Command::new("/usr/bin/time")
         .arg("-f")
         .arg("TIME %e %U %S %M")
         .arg(program)
         .args(args)
-        .stdout(std::process::Stdio::null())
         .output()
         .unwrap_or_else(|e| panic!("/usr/bin/time {program}: {e}"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{program} {args:?} failed: {err}");
     let line = err.lines().rev().find(|l| l.starts_with("TIME ")).expect("time's report");
-    let f: Vec<f64> = line.split_whitespace().skip(1).map(|s| s.parse().expect("a number")).collect();
-    (f[0], f[1] + f[2], f[3] as u64)
+    let t: Vec<f64> = line.split_whitespace().skip(1).map(|s| s.parse().expect("a number")).collect();
+    (t, String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// The 1× files copied `k` times, each copy's query ids prefixed (`c2_1000000`): `k` times the
