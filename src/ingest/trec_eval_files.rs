@@ -509,16 +509,14 @@ pub fn read_run_blocks(
     let mut qid = String::new();
     let mut docs: Vec<Retrieved> = Vec::new();
     let mut stopped = false;
-    // A block handed over: the next one is sized like it (runs are cut at one depth).
-    let mut hand_over = |qid: &str, docs: &mut Vec<Retrieved>, stopped: &mut bool| -> Result<(), IngestError> {
+    // A block handed over (`Flow::Stop` when its consumer stops the reading); the next one is
+    // sized like it (runs are cut at one depth).
+    let mut hand_over = |qid: &str, docs: &mut Vec<Retrieved>| -> Result<Flow, IngestError> {
         let size = docs.len();
-        if each(qid, docs)? == Flow::Stop {
-            *stopped = true;
-            return Err(IngestError::new(Location::file(name), "stopped"));
-        }
+        let flow = each(qid, docs)?;
         docs.clear();
         docs.reserve(size);
-        Ok(())
+        Ok(flow)
     };
     let read = for_each_line(name, reader, |line_no, line| {
         if let Some(comment) = comment_or_blank(line) {
@@ -528,8 +526,10 @@ pub fn read_run_blocks(
         let l = run_line(name, line_no, line)?;
         extra += l.extra_fields as usize;
         if l.qid != qid {
-            if !docs.is_empty() {
-                hand_over(&qid, &mut docs, &mut stopped)?;
+            if !docs.is_empty() && hand_over(&qid, &mut docs)? == Flow::Stop {
+                // Ends the reading; told apart from a refusal by `stopped`.
+                stopped = true;
+                return Err(IngestError::new(Location::file(name), "stopped"));
             }
             qid.clear();
             qid.push_str(l.qid);
@@ -546,10 +546,8 @@ pub fn read_run_blocks(
         return Ok(None);
     }
     read?;
-    if !docs.is_empty()
-        && let Err(e) = hand_over(&qid, &mut docs, &mut stopped)
-    {
-        return if stopped { Ok(None) } else { Err(e) };
+    if !docs.is_empty() && hand_over(&qid, &mut docs)? == Flow::Stop {
+        return Ok(None);
     }
     let Some(runid) = runid else {
         return Err(IngestError::new(Location::file(name), "the run has no results"));

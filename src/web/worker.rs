@@ -318,7 +318,7 @@ async fn handle(state: &RefCell<AuditWorker>, request: Request) -> Response {
                     let kept = {
                         let mut w = state.borrow_mut();
                         let again = w.engines.has_data(page) && w.engines.needs_files(page, &request);
-                        w.files.get(&page).cloned().filter(|_| again)
+                        if again { w.files.get(&page).cloned() } else { None }
                     };
                     match kept {
                         Some(files) if files.is_empty() => match fetch_demo(page, &mut rep).await {
