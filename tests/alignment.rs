@@ -269,3 +269,100 @@ fn tiaps_records_read_as_shipped_equal_the_long_rows() {
         run_on(&[("records.csv", RECORDS)], &AlignmentRequest { metric: "mrr".into(), ..one }).unwrap_err().to_string();
     assert!(e.contains("records.csv") && e.contains("raw_mrr"), "{e}");
 }
+
+/// The target shifts (TIAP Tables 4, 15, Figure 3) and aggregations (Table 8) against an
+/// independent NumPy/SciPy computation (`tests/reference/alignment/make_shift_reference.py`) on
+/// records in TIAP's shape: two datasets of three runs, runs compared within their dataset.
+#[test]
+fn target_shifts_and_aggregations_equal_the_numpy_reference() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/alignment");
+    let read = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap();
+    let records = read("records.csv");
+    let q = AlignmentRequest { metric: "ndcg".into(), group: Some("dataset".into()), ..AlignmentRequest::default() };
+    let r = run_on(&[("records.csv", &records)], &q).unwrap();
+    let want: serde_json::Value = serde_json::from_str(&read("shift_reference.json")).unwrap();
+    let close = |got: Option<f64>, w: &serde_json::Value, what: &str| match (got, w.as_f64()) {
+        (Some(g), Some(x)) => assert!((g - x).abs() < 1e-12, "{what}: {g} vs {x}"),
+        (None, None) => {}
+        (g, _) => panic!("{what}: {g:?} vs {w}"),
+    };
+    assert_eq!(r.settings.shift_metric, "ndcg");
+    assert_eq!(r.settings.flip_metrics, ["hit_at_k", "top1"]);
+    let rows = want["shifts"].as_array().unwrap();
+    assert_eq!(rows.len(), r.shifts.len(), "3 pairs × (3 runs + pooled) × 2 datasets");
+    for w in rows {
+        let got = r
+            .shifts
+            .iter()
+            .find(|x| {
+                x.group == w["group"] && x.run == w["run"] && x.target_a == w["target_a"] && x.target_b == w["target_b"]
+            })
+            .unwrap_or_else(|| panic!("no shift row {w}"));
+        let what = format!("{} {} {}~{}", got.group, got.run, got.target_a, got.target_b);
+        assert_eq!(got.shared as u64, w["shared"].as_u64().unwrap(), "{what} shared");
+        assert_eq!(got.hit_flips.map(|x| x as u64), w["hit_flips"].as_u64(), "{what} hit flips");
+        assert_eq!(got.top1_flips.map(|x| x as u64), w["top1_flips"].as_u64(), "{what} top-1 flips");
+        assert_eq!(got.changed as u64, w["changed"].as_u64().unwrap(), "{what} changed");
+        close(got.change_rate, &w["change_rate"], &what);
+        close(got.mean_shift, &w["mean_shift"], &what);
+        close(got.mean_abs_shift, &w["mean_abs_shift"], &what);
+        close(got.large_share, &w["large_share"], &what);
+    }
+    let rows = want["aggregations"].as_array().unwrap();
+    assert_eq!(rows.len(), r.aggregations.len(), "7 methods × 6 runs");
+    for w in rows {
+        let got = r
+            .aggregations
+            .iter()
+            .find(|x| x.group == w["group"] && x.run == w["run"] && x.method == w["method"])
+            .unwrap_or_else(|| panic!("no aggregation row {w}"));
+        let what = format!("{} {} {}", got.group, got.run, got.method);
+        assert_eq!(got.n as u64, w["n"].as_u64().unwrap(), "{what} n");
+        close(got.mean, &w["mean"], &what);
+        assert_eq!(got.tau_d.map(|x| x as u64), w["tau_d"].as_u64(), "{what} tau_d");
+    }
+    assert!(r.aggregations.iter().any(|a| a.tau_d.is_some_and(|t| t > 0)), "the reference reorders some runs");
+    // The same in the CSV export, under the documented column names.
+    let csv = memaudit::alignment::table(&r, memaudit::alignment::AlignmentTable::Shifts).to_csv().unwrap();
+    assert!(csv.starts_with("group,run,target_a,target_b,shared,hit_flips,top1_flips,changed,change_rate,"), "{csv}");
+}
+
+/// Without a group every run is compared with every other (one pooled row per pair); a run with
+/// two values of the group column is refused at the line of the second; the rescoring's long
+/// rows without a top-1 column leave the top-1 flips empty, not 0.
+#[test]
+fn shifts_without_groups_a_run_in_two_groups_and_missing_flip_columns() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/alignment");
+    let records = std::fs::read_to_string(dir.join("records.csv")).unwrap();
+    let q = AlignmentRequest { metric: "ndcg".into(), ..AlignmentRequest::default() };
+    let r = run_on(&[("records.csv", &records)], &q).unwrap();
+    let pooled: Vec<_> = r.shifts.iter().filter(|x| x.run == "pooled").collect();
+    assert_eq!(pooled.len(), 3, "one pooled row per pair over all six runs");
+    for p in pooled {
+        let of_runs: usize = r
+            .shifts
+            .iter()
+            .filter(|x| x.run != "pooled" && x.target_a == p.target_a && x.target_b == p.target_b)
+            .map(|x| x.shared)
+            .sum();
+        assert_eq!(p.shared, of_runs);
+    }
+    // A run whose rows carry two datasets.
+    let mixed = records.replacen("lex,LoCoMo,2,", "lex,LME,2,", 1);
+    let e = run_on(&[("records.csv", &mixed)], &AlignmentRequest { group: Some("dataset".into()), ..q.clone() })
+        .unwrap_err();
+    let m = e.to_string();
+    assert!(
+        m.contains("records.csv") && m.contains("line 3") && m.contains("dataset") && m.contains("two groups"),
+        "{m}"
+    );
+    // A group column the file lacks.
+    let e = run_on(&[("records.csv", &records)], &AlignmentRequest { group: Some("split".into()), ..q }).unwrap_err();
+    assert!(e.to_string().contains("split"), "{e}");
+    // The long rows of the hand example: hit only.
+    let r = run_on(&[("pq.csv", PER_QUERY)], &AlignmentRequest::default()).unwrap();
+    assert_eq!(r.settings.flip_metrics, ["hit"]);
+    let r1 = r.shifts.iter().find(|x| x.run == "r1").unwrap();
+    // r1's shared queries q1..q3: hit 1/0, 0/1, 1/1 → 2 flips, 2 changed.
+    assert_eq!((r1.shared, r1.hit_flips, r1.top1_flips, r1.changed), (3, Some(2), None, 2));
+}

@@ -671,6 +671,19 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
     n: (a) => a.n, mean_score: (a) => a.mean_score, strong_share: (a) => a.strong_share,
   }, 'records alignment');
   await checkTable(page, '#alignment-coverage', filtered.coverage, { diff: (c) => c.diff, low: (c) => c.low, high: (c) => c.high }, 'records coverage');
+  // Every run, compared within its dataset: the target shifts (TIAP Table 15) and the
+  // aggregations with τ_d (Table 8) equal `--group dataset`.
+  await page.fill('#alignment-filter', '');
+  await page.fill('#alignment-group', 'dataset');
+  await reanalyse(page, 'alignment', 'alignment-shifts-card', 'group');
+  const grouped = JSON.parse(inWork(['alignment', '--input', 'records.csv', '--group', 'dataset', '--metric', 'ndcg', '--strong', '0.6', '--format', 'json']));
+  assert.ok(grouped.shifts.some((s) => s.run === 'pooled' && s.group === 'A'), 'a pooled row for dataset A');
+  await checkTable(page, '#alignment-shifts', grouped.shifts, {
+    shared: (s) => s.shared, hit_flips: (s) => s.hit_flips, changed: (s) => s.changed, change_rate: (s) => s.change_rate,
+    mean_abs_shift: (s) => s.mean_abs_shift, large_share: (s) => s.large_share,
+  }, 'records shifts');
+  await checkTable(page, '#alignment-aggregations', grouped.aggregations, { n: (a) => a.n, mean: (a) => a.mean, tau_d: (a) => a.tau_d }, 'records aggregations');
+  await checkHeadlines(page, '#alignment-headlines', grouped, 'alignment grouped');
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();

@@ -15,7 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::AlignmentRequest;
+use super::aggregate::{AggregationRow, MAX_ORDERED_RUNS, aggregations, fallback_name};
 use super::read::{Joined, Reading};
+use super::shift::{ShiftRow, shifts};
 use crate::stats::bootstrap::{Resampler, mean};
 
 /// The classes of a query under two targets.
@@ -87,6 +89,20 @@ pub struct Settings {
     /// The rows kept (`--filter`): column → values; absent when every row was read.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub filter: std::collections::BTreeMap<String, Vec<String>>,
+    /// The column grouping the runs (`--group`); absent when every run is one group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The target shifts: the continuous metric compared (`ndcg`), the hit and top-1 columns
+    /// whose flips are counted (`""`: none), and the large-shift threshold.
+    #[serde(default)]
+    pub shift_metric: String,
+    #[serde(default)]
+    pub flip_metrics: Vec<String>,
+    #[serde(default)]
+    pub shift_threshold: f64,
+    /// How the aggregations are formed, in words.
+    #[serde(default)]
+    pub aggregation_method: String,
 }
 
 /// Everything `memaudit alignment` reports.
@@ -100,6 +116,14 @@ pub struct AlignmentReport {
     pub alignment: Vec<AlignmentRow>,
     pub coverage: Vec<CoverageRow>,
     pub identity: Vec<IdentityRow>,
+    /// Per run (and pooled per group) and pair of targets: flips, changes and shifts of the
+    /// per-query metric (TIAP Tables 4 and 15, Figure 3).
+    #[serde(default)]
+    pub shifts: Vec<ShiftRow>,
+    /// Per run: the mean metric under each target, B with A as fallback and the aggregations
+    /// of every target, with τ_d from A's run order (TIAP Table 8).
+    #[serde(default)]
+    pub aggregations: Vec<AggregationRow>,
     pub notes: Vec<String>,
     /// The queries each (run, target) has a row for, and a run's targets on different queries
     /// ([`crate::cells`]).
@@ -308,6 +332,16 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             });
         }
     }
+    if let Some((g, members)) = j.groups().into_iter().find(|(_, m)| m.len() > MAX_ORDERED_RUNS) {
+        notes.push(format!(
+            "the aggregations' τ_d is not computed for {}: {} runs, more than {MAX_ORDERED_RUNS}, the most whose order is \
+             compared pair by pair here; group the runs ({}) or filter them",
+            if g.is_empty() { "the runs".to_string() } else { format!("group `{g}`") },
+            members.len(),
+            crate::fields::mention("group")
+        ));
+    }
+    let fallback = fallback_name(ta, tb);
     AlignmentReport {
         settings: Settings {
             target_a: ta.into(),
@@ -320,6 +354,22 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             identity_metric: j.identity_metric.clone(),
             identity_method,
             filter: q.filter.clone(),
+            group: q.group.clone(),
+            shift_metric: j.identity_metric.clone(),
+            flip_metrics: [&j.flip_metrics.0, &j.flip_metrics.1]
+                .into_iter()
+                .filter(|m| !m.is_empty())
+                .cloned()
+                .collect(),
+            shift_threshold: q.shift_threshold,
+            aggregation_method: format!(
+                "per run, the mean `{m}` under each target on its eligible queries; {fallback}: {tb} where eligible, else {ta}, \
+                 on {ta}'s eligible queries; arithmetic_mean, geometric_mean, minimum: of each query's `{m}` under every target \
+                 ({tb} as {fallback}), on the queries eligible under all but {tb}; tau_d: the run pairs ordered opposite to {ta}'s \
+                 order{within} (ties not counted)",
+                m = j.identity_metric,
+                within = if q.group.is_some() { " within each group" } else { "" },
+            ),
         },
         runs: j.runs.clone(),
         targets: j.targets.clone(),
@@ -328,6 +378,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         alignment,
         coverage,
         identity,
+        shifts: shifts(j, q.shift_threshold),
+        aggregations: aggregations(j, ta, tb),
         notes,
         populations: {
             let cells: Vec<crate::cells::CellItems> = j

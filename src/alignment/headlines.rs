@@ -82,6 +82,61 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             AlignmentTable::Alignment,
         ));
     }
+    // Target shifts: how often switching A → B changes a run's metric, over the runs.
+    let of_pair: Vec<&crate::alignment::shift::ShiftRow> =
+        r.shifts.iter().filter(|x| x.run != "pooled" && x.target_a == s.target_a && x.target_b == s.target_b).collect();
+    let rates: Vec<f64> = of_pair.iter().filter_map(|x| x.change_rate).collect();
+    if let (Some(lo), Some(hi)) = (rates.iter().copied().reduce(f64::min), rates.iter().copied().reduce(f64::max))
+        && hi > 0.0
+    {
+        hs.push(Headline::finding(
+            format!(
+                "Switching only the target from {} to {} changes `{}` on {} of the shared queries{}",
+                s.target_a,
+                s.target_b,
+                s.shift_metric,
+                if rates.len() == 1 {
+                    format!("{:.1}%", 100.0 * lo)
+                } else {
+                    format!("{:.1}% to {:.1}%", 100.0 * lo, 100.0 * hi)
+                },
+                if rates.len() == 1 { String::new() } else { format!(" of {} runs", rates.len()) }
+            ),
+            format!(
+                "queries eligible under both targets, per run; the ranked lists are the same; {} shared queries in all",
+                of_pair.iter().map(|x| x.shared).sum::<usize>()
+            ),
+            AlignmentTable::Shifts,
+        ));
+    }
+    // Aggregations: a method that orders the runs unlike A.
+    let mut reordered: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for a in r.aggregations.iter().filter(|a| a.tau_d.is_some_and(|t| t > 0)) {
+        if seen.insert((a.group.as_str(), a.method.as_str())) {
+            let within = if a.group.is_empty() { String::new() } else { format!(" ({})", a.group) };
+            reordered.push(format!("{}{within} τ_d {}", a.method, a.tau_d.unwrap_or(0)));
+        }
+    }
+    if !reordered.is_empty() {
+        let shown: Vec<String> = reordered.iter().take(6).cloned().collect();
+        hs.push(Headline::finding(
+            format!(
+                "Ranked by mean `{}`, the runs change order away from {}'s under: {}{}",
+                s.shift_metric,
+                s.target_a,
+                shown.join(", "),
+                if reordered.len() > 6 { format!(" and {} more", reordered.len() - 6) } else { String::new() }
+            ),
+            format!(
+                "τ_d: run pairs ordered opposite to {}'s order by mean `{}`{}",
+                s.target_a,
+                s.shift_metric,
+                if s.group.is_some() { ", within each group" } else { "" }
+            ),
+            AlignmentTable::Aggregations,
+        ));
+    }
     for n in &r.notes {
         hs.push(Headline::finding(n.clone(), "see the reading notes".to_string(), AlignmentTable::Alignment));
     }

@@ -57,6 +57,13 @@ pub struct Joined {
     /// and per key, per target, its value on an eligible query.
     pub identity_metric: String,
     pub identity: Vec<HashMap<String, f64>>,
+    /// Per key, per target, on an eligible query: the binary hit and top-1 (when the files have
+    /// `hit`/`hit_at_k` and `top1` columns), the flips of the target shifts.
+    pub flips: Vec<HashMap<String, Flips>>,
+    /// The columns the flips were read from (`hit`, `top1`; empty when absent).
+    pub flip_metrics: (String, String),
+    /// Per run (in `runs` order): its value of the stated group column (`dataset`), or `""`.
+    pub group_of: Vec<String>,
     /// Per (run, target), in first-seen order: the queries with a retrieval row (eligible or
     /// not), the populations a run's targets are compared on.
     pub rows_of: Vec<((String, String), Vec<String>)>,
@@ -65,6 +72,18 @@ pub struct Joined {
     pub answers_unmatched: usize,
 }
 
+/// A query's binary hit and top-1 under one target, where the file has them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Flips {
+    pub hit: Option<f64>,
+    pub top1: Option<f64>,
+}
+
+/// The hit columns of the target shifts, in order of preference (`T_hit_at_k` in wide rows).
+pub const HIT: &[&str] = &["hit", "hit_at_k"];
+/// The top-1 column of the target shifts.
+pub const TOP1: &[&str] = &["top1"];
+
 /// Column options (`None`: the first alias present).
 #[derive(Debug, Clone)]
 pub struct Names<'a> {
@@ -72,6 +91,8 @@ pub struct Names<'a> {
     pub query: Option<&'a str>,
     pub metric: &'a str,
     pub answer: Option<&'a str>,
+    /// The column that groups runs (`dataset`): runs are compared within its values.
+    pub group: Option<&'a str>,
     /// Keep only rows whose column has one of the values.
     pub filter: &'a std::collections::BTreeMap<String, Vec<String>>,
 }
@@ -132,6 +153,11 @@ struct Cell<'a> {
     eligible: Option<(&'a str, &'a str)>,
     metric: (&'a str, &'a str),
     identity: &'a str,
+    /// The hit and top-1 cells: (column, text), absent when the file has no such column.
+    hit: Option<(&'a str, &'a str)>,
+    top1: Option<(&'a str, &'a str)>,
+    /// The run's group value (`""` without a group column).
+    group: (&'a str, &'a str),
 }
 
 /// The joined rows being built, with the lookups that keep the building linear.
@@ -141,6 +167,9 @@ struct Builder {
     index: HashMap<(String, String), usize>,
     rows_at: HashMap<(String, String), usize>,
     runs_seen: std::collections::HashSet<String>,
+    run_index: HashMap<String, usize>,
+    /// Where each run's group value was first read.
+    group_at: HashMap<String, (String, usize)>,
     targets_seen: std::collections::HashSet<String>,
 }
 
@@ -152,6 +181,23 @@ impl Builder {
         let tg = c.target.to_string();
         if self.runs_seen.insert(key.0.clone()) {
             j.runs.push(key.0.clone());
+            j.group_of.push(c.group.1.to_string());
+            self.group_at.insert(key.0.clone(), (c.name.to_string(), c.line));
+        } else if let Some(&r) = self.run_index.get(&key.0)
+            && j.group_of[r] != c.group.1
+        {
+            let (file, line) = self.group_at.get(&key.0).cloned().unwrap_or_default();
+            return Err(Error::Ingest(IngestError::new(
+                Location::line(c.name, c.line).with_field(c.group.0.to_string()),
+                format!(
+                    "run `{}` is in two groups: `{}` here, `{}` at {file}, line {line}; runs are compared within a group, so \
+                     a run must have one value of the group column (or filter to one)",
+                    key.0, c.group.1, j.group_of[r]
+                ),
+            )));
+        }
+        if !self.run_index.contains_key(&key.0) {
+            self.run_index.insert(key.0.clone(), j.runs.len() - 1);
         }
         if self.targets_seen.insert(tg.clone()) {
             j.targets.push(tg.clone());
@@ -168,6 +214,7 @@ impl Builder {
             j.keys.push(key.clone());
             j.metric.push(HashMap::new());
             j.identity.push(HashMap::new());
+            j.flips.push(HashMap::new());
             j.answer.push(None);
             j.keys.len() - 1
         });
@@ -193,6 +240,21 @@ impl Builder {
         if let Some(x) = (!is_missing(c.identity)).then(|| parse_number(c.identity)).flatten() {
             j.identity[at].insert(tg.clone(), x);
         }
+        let flip = |cell: Option<(&str, &str)>| -> Result<Option<f64>> {
+            match cell {
+                Some((column, text)) if !is_missing(text) => parse_number(text).map(Some).ok_or_else(|| {
+                    Error::Ingest(IngestError::new(
+                        Location::line(c.name, c.line).with_field(column.to_string()),
+                        format!("`{text}` is not a number"),
+                    ))
+                }),
+                _ => Ok(None),
+            }
+        };
+        let flips = Flips { hit: flip(c.hit)?, top1: flip(c.top1)? };
+        if flips != Flips::default() {
+            j.flips[at].insert(tg.clone(), flips);
+        }
         if j.metric[at].insert(tg.clone(), v).is_some() {
             return Err(Error::Ingest(IngestError::new(
                 Location::line(c.name, c.line).with_field(metric_column.to_string()),
@@ -200,6 +262,23 @@ impl Builder {
             )));
         }
         Ok(())
+    }
+}
+
+impl Joined {
+    /// The groups of runs (by the group column; one group `""` without one), in first-seen
+    /// order, each with its runs' indices.
+    pub fn groups(&self) -> Vec<(&str, Vec<usize>)> {
+        let mut at: HashMap<&str, usize> = HashMap::new();
+        let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (r, g) in self.group_of.iter().enumerate() {
+            let i = *at.entry(g.as_str()).or_insert_with(|| {
+                groups.push((g.as_str(), Vec::new()));
+                groups.len() - 1
+            });
+            groups[i].1.push(r);
+        }
+        groups
     }
 }
 
@@ -240,6 +319,10 @@ impl Joined {
             let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
             let filter = filter_columns(name, h, names.filter)?;
             let long = h.iter().position(|x| x == "target");
+            let group = match names.group {
+                Some(g) => Some(find(name, h, Some(g), &[], "group", &mention("group"))?),
+                None => None,
+            };
             // Per target: its eligibility, metric and identity columns.
             let columns: Vec<(Option<String>, Option<usize>, usize, usize)> = match long {
                 Some(_) => {
@@ -272,6 +355,30 @@ impl Joined {
                     })
                     .collect::<Result<_>>()?,
             };
+            // Per target: its hit and top-1 columns, where the file has them.
+            let flip_columns: Vec<(Option<usize>, Option<usize>)> = columns
+                .iter()
+                .map(|(target, ..)| match target {
+                    Some(tg) => (wide_column(h, tg, "hit"), wide_column(h, tg, "top1")),
+                    None => (
+                        HIT.iter().find_map(|c| h.iter().position(|x| x == c)),
+                        TOP1.iter().find_map(|c| h.iter().position(|x| x == c)),
+                    ),
+                })
+                .collect();
+            if b.j.flip_metrics == (String::new(), String::new()) {
+                let strip = |i: Option<usize>| {
+                    i.map(|i| {
+                        let column = &h[i];
+                        match &columns[0].0 {
+                            Some(tg) => column.strip_prefix(&format!("{tg}_")).unwrap_or(column).to_string(),
+                            None => column.clone(),
+                        }
+                    })
+                    .unwrap_or_default()
+                };
+                b.j.flip_metrics = (strip(flip_columns[0].0), strip(flip_columns[0].1));
+            }
             if b.j.identity_metric.is_empty() {
                 let (target, _, _, identity) = &columns[0];
                 let column = &h[*identity];
@@ -297,7 +404,7 @@ impl Joined {
                     reading.filtered_out += 1;
                     continue;
                 }
-                for (target, eligible, metric, identity) in &columns {
+                for ((target, eligible, metric, identity), (hit, top1)) in columns.iter().zip(&flip_columns) {
                     let tg = match (target, long) {
                         (Some(tg), _) => tg.as_str(),
                         (None, Some(t)) => rec[t].as_str(),
@@ -325,6 +432,9 @@ impl Joined {
                         eligible: eligible.map(|e| (h[e].as_str(), rec[e].as_str())),
                         metric: (h[*metric].as_str(), rec[*metric].as_str()),
                         identity: &rec[*identity],
+                        hit: hit.map(|i| (h[i].as_str(), rec[i].as_str())),
+                        top1: top1.map(|i| (h[i].as_str(), rec[i].as_str())),
+                        group: group.map_or(("", ""), |g| (h[g].as_str(), rec[g].as_str())),
                     })?;
                 }
             }

@@ -1,6 +1,8 @@
 //! The tables of an alignment report (`memaudit alignment --format csv --table NAME`).
 
+use super::aggregate::AggregationRow;
 use super::analyse::{AlignmentReport, AlignmentRow, CoverageRow, IdentityRow};
+use super::shift::ShiftRow;
 use crate::report::{Column, Table, flag, num};
 
 crate::choice! {
@@ -14,6 +16,12 @@ crate::choice! {
         Identity = "identity",
         /// The queries each run's targets have rows for ([`crate::cells`]).
         Populations = "populations",
+        /// Per run and pair of targets: hit and top-1 flips, queries whose metric changed, |Δ|
+        /// (TIAP Tables 4, 15 and Figure 3).
+        Shifts = "shifts",
+        /// Per run: the mean metric per target, B with A as fallback and the aggregations, τ_d
+        /// (TIAP Table 8).
+        Aggregations = "aggregations",
     }
 }
 
@@ -51,6 +59,30 @@ const IDENTITY: &[Column<IdentityRow>] = &crate::columns![IdentityRow;
     "metric" => |r| r.metric.clone(),
 ];
 
+const SHIFTS: &[Column<ShiftRow>] = &crate::columns![ShiftRow;
+    "group" => |r| r.group.clone(),
+    "run" => |r| r.run.clone(),
+    "target_a" => |r| r.target_a.clone(),
+    "target_b" => |r| r.target_b.clone(),
+    "shared" => |r| r.shared.to_string(),
+    "hit_flips" => |r| r.hit_flips.map(|x| x.to_string()).unwrap_or_default(),
+    "top1_flips" => |r| r.top1_flips.map(|x| x.to_string()).unwrap_or_default(),
+    "changed" => |r| r.changed.to_string(),
+    "change_rate" => |r| num(r.change_rate),
+    "mean_shift" => |r| num(r.mean_shift),
+    "mean_abs_shift" => |r| num(r.mean_abs_shift),
+    "large_share" => |r| num(r.large_share),
+];
+
+const AGGREGATIONS: &[Column<AggregationRow>] = &crate::columns![AggregationRow;
+    "group" => |r| r.group.clone(),
+    "run" => |r| r.run.clone(),
+    "method" => |r| r.method.clone(),
+    "n" => |r| r.n.to_string(),
+    "mean" => |r| num(r.mean),
+    "tau_d" => |r| r.tau_d.map(|x| x.to_string()).unwrap_or_default(),
+];
+
 /// One table of an alignment report.
 pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
     let name = which.name();
@@ -59,5 +91,7 @@ pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
         AlignmentTable::Coverage => Table::of(name, COVERAGE, &r.coverage),
         AlignmentTable::Identity => Table::of(name, IDENTITY, &r.identity),
         AlignmentTable::Populations => r.populations.populations_table(name),
+        AlignmentTable::Shifts => Table::of(name, SHIFTS, &r.shifts),
+        AlignmentTable::Aggregations => Table::of(name, AGGREGATIONS, &r.aggregations),
     }
 }

@@ -61,5 +61,33 @@ pub fn render_text(r: &AlignmentReport) -> String {
         "share" => f3(i.share),
         "" => if i.flagged { "same run?".into() } else { String::new() },
     }));
+    let count = |x: Option<usize>| x.map_or("-".into(), |x| x.to_string());
+    out.push_str(&format!(
+        "\n== Target shifts (`{}` on the queries eligible under both; large: |Δ| ≥ {}; flips of {})\n",
+        s.shift_metric,
+        s.shift_threshold,
+        if s.flip_metrics.is_empty() { "none".to_string() } else { s.flip_metrics.join(", ") }
+    ));
+    out.push_str(&crate::text_table!(&r.shifts, |x| {
+        "group" => x.group.clone(),
+        "run" => x.run.clone(),
+        "pair" => format!("{} vs {}", x.target_a, x.target_b),
+        "shared" => x.shared.to_string(),
+        "hit flips" => count(x.hit_flips),
+        "top-1 flips" => count(x.top1_flips),
+        "changed" => x.changed.to_string(),
+        "rate" => f3(x.change_rate),
+        "mean |Δ|" => f3(x.mean_abs_shift),
+        "large" => f3(x.large_share),
+    }));
+    out.push_str(&format!("\n== Target aggregations: {}\n", s.aggregation_method));
+    out.push_str(&crate::text_table!(&r.aggregations, |x| {
+        "group" => x.group.clone(),
+        "run" => x.run.clone(),
+        "method" => x.method.clone(),
+        "n" => x.n.to_string(),
+        "mean" => f3(x.mean),
+        "tau_d" => count(x.tau_d),
+    }));
     out
 }

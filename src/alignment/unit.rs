@@ -31,6 +31,10 @@ crate::fields! {
         strong: f64 = 0.5, label "strong answer at", help "An answer is strong at \u{2265} this score.";
         identity_threshold: f64 = 0.99, label "identity threshold",
             help "Two runs are flagged as one at or above this share of identical per-query metrics.";
+        group: Option<String> = None, label "group runs by",
+            help "A column whose values group the runs (TIAP: `dataset`): the target shifts are pooled, and the aggregations' runs ordered, within each group.";
+        shift_threshold: f64 = 0.1, label "large shift at",
+            help "A query's metric shift between two targets counts as large at \u{2265} this |\u{0394}| (TIAP Figure 3: 0.1 nDCG).";
     }
     groups {
         /// Bootstrap over runs (the coverage confound).
@@ -55,6 +59,12 @@ impl Validate for AlignmentRequest {
             return Err(Error::setting(
                 "identity-threshold",
                 format!("must be in (0, 1] (got {})", self.identity_threshold),
+            ));
+        }
+        if !(self.shift_threshold > 0.0 && self.shift_threshold.is_finite()) {
+            return Err(Error::setting(
+                "shift-threshold",
+                format!("must be a positive number (got {})", self.shift_threshold),
             ));
         }
         if self.metric.trim().is_empty() {
@@ -128,6 +138,7 @@ impl Capability for Alignment {
             query: q.query.as_deref(),
             metric: &q.metric,
             answer: q.answer.as_deref(),
+            group: q.group.as_deref(),
             filter: &q.filter,
         };
         let inputs: Vec<&InputFile> = files.iter().map(|f| &f.file).collect();
@@ -147,8 +158,8 @@ impl Capability for Alignment {
     }
 
     fn reload(old: &AlignmentRequest, new: &AlignmentRequest) -> bool {
-        (&old.metric, &old.run, &old.query, &old.answer, &old.filter)
-            != (&new.metric, &new.run, &new.query, &new.answer, &new.filter)
+        (&old.metric, &old.run, &old.query, &old.answer, &old.filter, &old.group)
+            != (&new.metric, &new.run, &new.query, &new.answer, &new.filter, &new.group)
     }
 
     fn overview(l: &LoadedAlignment) -> Vec<FileSummary> {

@@ -9,7 +9,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
+use crate::alignment::aggregate::AggregationRow;
 use crate::alignment::analyse::{AlignmentRow, CoverageRow, IdentityRow};
+use crate::alignment::shift::ShiftRow;
 use crate::alignment::{self, AlignmentRequest, AlignmentTable};
 use crate::report::Table;
 use crate::web::components::Section;
@@ -45,10 +47,11 @@ fn conventions(b: &AlignmentBatch) -> String {
 
 fn look(col: &str) -> Look {
     match col {
-        "n" | "scored" | "covered_n" | "uncovered_n" | "common" | "identical" => Look::named(col, Kind::Int),
-        "diff" | "low" | "high" => Look::named(col, Kind::Signed),
-        "mean_score" | "covered_mean" | "uncovered_mean" => Look::named(col, Kind::Num),
-        "positive_share" | "strong_share" | "share" => Look::named(col, Kind::Share),
+        "n" | "scored" | "covered_n" | "uncovered_n" | "common" | "identical" | "shared" | "hit_flips"
+        | "top1_flips" | "changed" | "tau_d" => Look::named(col, Kind::Int),
+        "diff" | "low" | "high" | "mean_shift" => Look::named(col, Kind::Signed),
+        "mean_score" | "covered_mean" | "uncovered_mean" | "mean_abs_shift" | "mean" => Look::named(col, Kind::Num),
+        "positive_share" | "strong_share" | "share" | "change_rate" | "large_share" => Look::named(col, Kind::Share),
         "flagged" => Look::named(col, Kind::Bool),
         _ => Look::named(col, Kind::Text),
     }
@@ -71,6 +74,8 @@ impl Tool for Alignment {
         ("coverage", "alignment-coverage-card"),
         ("identity", "alignment-identity-card"),
         ("populations", "alignment-populations-card"),
+        ("shifts", "alignment-shifts-card"),
+        ("aggregations", "alignment-aggregations-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -147,6 +152,21 @@ impl Tool for Alignment {
                         the mean difference over runs with a percentile bootstrap over runs.", s.metric) }</p> }}>
                     { table_grid("alignment-coverage", &t(AlignmentTable::Coverage), look, &r.coverage, &[],
                         |x: &CoverageRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-target", x.target.clone())])) }
+                </Section>
+                <Section id="alignment-shifts-card" title="Target shifts" conventions={conv.clone()}
+                    exports={table_exports(AlignmentTable::Shifts, b, table_of, |b| to_json(&b.report.shifts))}
+                    intro={html! { <p class="intro">{ format!("Switching only the target, the ranked lists the same (TIAP Tables 4 and 15, Figure 3): per run and pair of targets, \
+                        on the queries eligible under both, the {} flips, the queries whose `{}` changed, the mean shift and |shift|, and the share with |shift| \u{2265} {}; \
+                        `pooled` over the runs of a group.", if s.flip_metrics.is_empty() { "(no hit or top-1 column:) no".to_string() } else { s.flip_metrics.join(" and ") },
+                        s.shift_metric, s.shift_threshold) }</p> }}>
+                    { table_grid("alignment-shifts", &t(AlignmentTable::Shifts), look, &r.shifts, &[],
+                        |x: &ShiftRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-pair", format!("{}~{}", x.target_a, x.target_b))])) }
+                </Section>
+                <Section id="alignment-aggregations-card" title="Target aggregations" conventions={conv.clone()}
+                    exports={table_exports(AlignmentTable::Aggregations, b, table_of, |b| to_json(&b.report.aggregations))}
+                    intro={html! { <p class="intro">{ format!("Can one score absorb the choice of target (TIAP Table 8)? {}.", s.aggregation_method) }</p> }}>
+                    { table_grid("alignment-aggregations", &t(AlignmentTable::Aggregations), look, &r.aggregations, &[],
+                        |x: &AggregationRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-method", x.method.clone())])) }
                 </Section>
                 <Section id="alignment-identity-card" title="Run identity" conventions={conv}
                     exports={table_exports(AlignmentTable::Identity, b, table_of, |b| to_json(&b.report.identity))}

@@ -1,0 +1,121 @@
+"""Reference values for the target shifts and aggregations of `memaudit alignment`, computed
+independently with NumPy and SciPy.
+
+Writes `records.csv` in the shape of TIAP's `query_target_alignment.records.csv` (run_id,
+dataset, query_index, then per target T of raw, source, canonical: T_eligible, T_hit_at_k,
+T_top1, T_ndcg): two datasets of three runs, 40 queries each; every query raw-eligible, some not
+source- or canonical-eligible; nDCG values on a coarse grid so that some are equal across
+targets. And `shift_reference.json` with:
+
+- per run and pair of targets (raw-source, raw-canonical, source-canonical), on the queries
+  eligible under both: shared, hit flips, top-1 flips, nDCG changed, change rate, mean shift
+  (B - A), mean |shift|, share of |shift| >= 0.1; and per dataset the same pooled over its runs;
+- per run: mean nDCG under each target (its eligible queries), `canonical_or_raw` (canonical
+  where eligible, else raw, over raw-eligible queries), and over the queries eligible under raw
+  and source the arithmetic mean, geometric mean (scipy.stats.gmean) and minimum of the triplet
+  (raw, source, canonical_or_raw); per dataset and method the Kendall-tau distance from the raw
+  order of the runs (pairs ordered oppositely, ties not counted), checked against
+  scipy.stats.kendalltau where no value ties.
+
+Deterministic (numpy seed 7). Made with Python 3.11, NumPy and SciPy:
+
+    python -m venv /tmp/refenv && /tmp/refenv/bin/pip install numpy scipy
+    /tmp/refenv/bin/python make_shift_reference.py
+"""
+import csv
+import itertools
+import json
+
+import numpy as np
+import scipy
+from scipy.stats import gmean, kendalltau
+
+rng = np.random.default_rng(7)
+T = ["raw", "source", "canonical"]
+Q = 40
+datasets = {"LoCoMo": ["lex", "dense", "bge"], "LME": ["lex-l", "dense-l", "mx-l"]}
+data = {}
+for ds, runs in datasets.items():
+    for r in runs:
+        el = {"raw": np.ones(Q, bool), "source": rng.random(Q) > 0.1, "canonical": rng.random(Q) > 0.4}
+        base = np.round(rng.integers(0, 6, Q) / 5, 1)
+        nd = {"raw": base}
+        nd["source"] = np.where(rng.random(Q) < 0.5, base, np.round(rng.integers(0, 6, Q) / 5, 1))
+        nd["canonical"] = np.where(rng.random(Q) < 0.3, nd["source"], np.round(rng.integers(0, 6, Q) / 5, 1))
+        hit = {t: (nd[t] > 0).astype(float) for t in T}
+        top1 = {t: (nd[t] >= 0.8).astype(float) for t in T}
+        data[r] = (ds, el, nd, hit, top1)
+
+with open("records.csv", "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["run_id", "dataset", "query_index"] + [f"{t}_{c}" for t in T for c in ["eligible", "hit_at_k", "top1", "ndcg"]])
+    for r, (ds, el, nd, hit, top1) in data.items():
+        for q in range(Q):
+            row = [r, ds, q + 1]
+            for t in T:
+                if el[t][q]:
+                    row += ["True", hit[t][q], top1[t][q], nd[t][q]]
+                else:
+                    row += ["False", "", "", ""]
+            w.writerow(row)
+
+
+def shift_stats(rs, a, b):
+    hf = tf = ch = 0
+    d = []
+    for r in rs:
+        _, el, nd, hit, top1 = data[r]
+        both = el[a] & el[b]
+        hf += int((hit[a][both] != hit[b][both]).sum())
+        tf += int((top1[a][both] != top1[b][both]).sum())
+        ch += int((nd[a][both] != nd[b][both]).sum())
+        d.extend((nd[b][both] - nd[a][both]).tolist())
+    d = np.asarray(d)
+    return {"shared": len(d), "hit_flips": hf, "top1_flips": tf, "changed": ch, "change_rate": ch / len(d),
+            "mean_shift": float(d.mean()), "mean_abs_shift": float(np.abs(d).mean()),
+            "large_share": float((np.abs(d) >= 0.1).mean())}
+
+
+shifts = []
+for ds, runs in datasets.items():
+    for a, b in itertools.combinations(T, 2):
+        for r in runs:
+            shifts.append({"group": ds, "run": r, "target_a": a, "target_b": b, **shift_stats([r], a, b)})
+        shifts.append({"group": ds, "run": "pooled", "target_a": a, "target_b": b, **shift_stats(runs, a, b)})
+
+
+def discordant(x, y):
+    return sum(1 for i, j in itertools.combinations(range(len(x)), 2) if (x[i] - x[j]) * (y[i] - y[j]) < 0)
+
+
+methods = T + ["canonical_or_raw", "arithmetic_mean", "geometric_mean", "minimum"]
+aggregations = []
+for ds, runs in datasets.items():
+    means = {}
+    for r in runs:
+        _, el, nd, _, _ = data[r]
+        fb = np.where(el["canonical"], nd["canonical"], nd["raw"])
+        keep = el["raw"] & el["source"]
+        trip = np.stack([nd["raw"][keep], nd["source"][keep], fb[keep]])
+        vals = {t: nd[t][el[t]] for t in T}
+        vals["canonical_or_raw"] = fb[el["raw"]]
+        vals["arithmetic_mean"] = trip.mean(axis=0)
+        vals["geometric_mean"] = gmean(trip, axis=0)
+        vals["minimum"] = trip.min(axis=0)
+        means[r] = {m: (len(v), float(np.mean(v))) for m, v in vals.items()}
+    ref = [means[r]["raw"][1] for r in runs]
+    for m in methods:
+        y = [means[r][m][1] for r in runs]
+        tau_d = None if m == "raw" else discordant(ref, y)
+        if tau_d is not None and len(set(ref)) == len(ref) and len(set(y)) == len(y):
+            # Without ties, Kendall's tau = 1 - 2 d / C(n, 2).
+            pairs = len(runs) * (len(runs) - 1) / 2
+            assert abs(kendalltau(ref, y).statistic - (1 - 2 * tau_d / pairs)) < 1e-12
+        for r in runs:
+            n, mean = means[r][m]
+            aggregations.append({"group": ds, "run": r, "method": m, "n": n, "mean": mean, "tau_d": tau_d})
+
+with open("shift_reference.json", "w") as f:
+    json.dump({"made_with": {"numpy": np.__version__, "scipy": scipy.__version__}, "shifts": shifts,
+               "aggregations": aggregations}, f, indent=1)
+    f.write("\n")
