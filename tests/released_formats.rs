@@ -67,7 +67,51 @@ fn a_per_query_records_file_names_the_subcommand_that_reads_it() {
     assert!(e.message.contains("paired comparison (`outcomes`)"), "{}", e.message);
     let trace = "{\"query_index\": 1, \"tenant_id\": \"locomo_conv-26\", \"returned_ids_full\": [\"m1\"]}\n";
     let e = read_all(&[file("trace.jsonl", trace)]).unwrap_err();
-    assert!(e.message.contains("minimal_target_mappings.jsonl"), "{}", e.message);
+    for said in ["minimal_target_mappings.jsonl", "run.sqlite", "expected_memory_ids", "read as outcomes", "line 1"] {
+        assert!(e.to_string().contains(said), "{said}: {e}");
+    }
+}
+
+/// Two MTEL-Mem pipeline traces as a reviewer drops them: routed to the paired comparison by
+/// their content, one run per file, paired by query, the answer F1 compared; `hit` from
+/// `hit_ranks` on request.
+#[test]
+fn pipeline_traces_are_compared_as_one_run_per_file() {
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    use memaudit::compare::{Compare, CompareRequest};
+    use memaudit::ingest::InputFile;
+    let line = |q: usize, ranks: &str, f1: f64| {
+        format!(
+            "{{\"query_index\": {q}, \"tenant_id\": \"t\", \"category_label\": \"c{}\", \"returned_ids_topk\": [\"a\", \"b\"], \"hit_ranks\": {ranks}, \"f1_generated\": {f1}, \"two_pass_performed\": false}}\n",
+            q % 2
+        )
+    };
+    let a: String = (1..=6).map(|q| line(q, if q % 3 == 0 { "[]" } else { "[1]" }, 0.5)).collect();
+    let b: String = (1..=6).map(|q| line(q, if q % 2 == 0 { "[2]" } else { "[]" }, 0.25)).collect();
+    let files = assign_roles::<Compare>(vec![
+        (InputFile::new("lexical/trace.jsonl", a.into_bytes()), None),
+        (InputFile::new("minilm/trace.jsonl", b.into_bytes()), None),
+    ])
+    .unwrap();
+    assert!(files.iter().all(|f| f.role == FileRole::Outcomes));
+    let (_, r) = run_once::<Compare>(&files, &CompareRequest::default(), &mut quiet()).unwrap();
+    let json = serde_json::to_value(&r).unwrap();
+    let arms: Vec<(String, f64)> = json["arms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["arm"].as_str().unwrap().to_string(), a["mean"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(arms.len(), 2, "{arms:?}");
+    assert!(arms.iter().any(|(_, m)| *m == 0.5) && arms.iter().any(|(_, m)| *m == 0.25), "the answer F1: {arms:?}");
+    let q = CompareRequest {
+        spec: memaudit::compare::SpecChoice { value: Some("hit".into()), ..Default::default() },
+        ..CompareRequest::default()
+    };
+    let (_, r) = run_once::<Compare>(&files, &q, &mut quiet()).unwrap();
+    let json = serde_json::to_value(&r).unwrap();
+    let means: Vec<f64> = json["arms"].as_array().unwrap().iter().map(|a| a["mean"].as_f64().unwrap()).collect();
+    assert!(means.contains(&(4.0 / 6.0)) && means.contains(&0.5), "hit: {means:?}");
 }
 
 #[test]

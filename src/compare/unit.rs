@@ -361,6 +361,7 @@ impl Capability for Compare {
             | OutcomeFormat::JudgeFile
             | OutcomeFormat::LocomoAnswers
             | OutcomeFormat::MtelRecords
+            | OutcomeFormat::MtelTrace
             | OutcomeFormat::RescorePerQuery => Fit::Specific,
             OutcomeFormat::ReclaimEval | OutcomeFormat::WideCsv | OutcomeFormat::LongCsv | OutcomeFormat::LongJson => {
                 // A table with a column named like a value (or one column per arm).

@@ -1200,9 +1200,12 @@ fn classify_object_keys(
     if has("returned_ids_full") || has("returned_ids_topk") {
         return Err(IngestError::new(
             Location::line(name, line),
-            "an MTEL-Mem per-query pipeline trace (`returned_ids_full`): it has no target mappings to rescore \
-             against. Give the per-hit trace (`{system, query_id, retrieved_id, rank, score}` lines) with its \
-             `minimal_target_mappings.jsonl`",
+            "an MTEL-Mem per-query pipeline trace: it holds the ids the pipeline returned and the ids it expected \
+             (`expected_memory_ids`, its own Source-family credit), not the memory catalog that says which ids are \
+             Raw turns and which are Canonical facts, so it cannot be rescored under the three targets. Its \
+             per-query hit, top-1, reciprocal rank and answer F1 are read as outcomes. To rescore, ask the authors for this run's `minimal_target_mappings.jsonl` \
+             (`raw_ids`, `source_ids`, `canonical_ids` per query) with the per-hit trace (`{system, query_id, \
+             retrieved_id, rank, score}` lines), or its `run.sqlite` catalog",
         ));
     }
     if has("raw_eligible") || has("raw_ndcg") || has("raw_hit_at_k") {

@@ -36,6 +36,8 @@ fn classify_record(members: &[(String, Value)]) -> OutcomeFormat {
         OutcomeFormat::RescorePerQuery
     } else if has("pid") && has("correct") && (has("policy") || has("variant") || has("arm")) {
         OutcomeFormat::ReclaimEval
+    } else if super::mtel_trace::is_trace(has) {
+        OutcomeFormat::MtelTrace
     } else {
         OutcomeFormat::LongJson
     }

@@ -19,6 +19,7 @@ pub mod instance;
 mod json;
 pub mod judgments;
 pub mod locomo;
+pub mod mtel_trace;
 pub mod pairing;
 pub mod position;
 pub mod spec;
@@ -56,6 +57,9 @@ crate::choice! {
         ReclaimEval = "reclaim_eval",
         /// MTEL-Mem per-query records CSV (`run_id, query_index, {raw,source,canonical}_{metric}`).
         MtelRecords = "mtel_records",
+        /// MTEL-Mem per-query pipeline traces (JSONL: `query_index`, `returned_ids_topk`,
+        /// `hit_ranks`, `f1_generated`, …), one run per file.
+        MtelTrace = "mtel_trace",
         /// CSV `item, arm1, arm2, …`: the first column is the item, every other column an arm.
         WideCsv = "wide_csv",
         /// CSV with a header row, one row per (item, arm): item columns, an arm column, values.
@@ -85,6 +89,7 @@ impl OutcomeFormat {
             OutcomeFormat::ReclaimEval => "reclaim-eval results (JSONL)",
             OutcomeFormat::JudgeFile => "per-question LLM-judge records (llm_judgments)",
             OutcomeFormat::MtelRecords => "MTEL-Mem per-query records (CSV)",
+            OutcomeFormat::MtelTrace => "MTEL-Mem per-query pipeline trace (JSONL: returned ids, hit ranks, answer F1)",
             OutcomeFormat::RescorePerQuery => "memaudit rescoring per-query rows",
             OutcomeFormat::InspectLog => "Inspect AI evaluation log (.eval archive or .json)",
             OutcomeFormat::LocomoAnswers => "LoCoMo answers grouped by conversation (mem0 evals.py, MemOS, Zep, …)",
@@ -352,6 +357,13 @@ pub fn read_outcomes(file: &InputFile, opts: &ReadOptions) -> Result<OutcomeTabl
         | OutcomeFormat::ReclaimEval
         | OutcomeFormat::JudgeFile
         | OutcomeFormat::RescorePerQuery => json::read(&file.name, &text, format, &mut b)?,
+        OutcomeFormat::MtelTrace => {
+            json::read(&file.name, &text, OutcomeFormat::LongJson, &mut b)?;
+            mtel_trace::annotate(&mut b.rows, &mut b.warnings, &file.name);
+            for c in mtel_trace::DERIVED {
+                b.cols.note(c);
+            }
+        }
         OutcomeFormat::LocomoAnswers => {
             json::read(&file.name, &text, OutcomeFormat::LongJson, &mut b)?;
             let used = locomo::annotate(&mut b.rows, &mut b.warnings, &file.name);
@@ -638,6 +650,10 @@ mod tests {
             ("{\"pid\":\"p\",\"seed\":0,\"policy\":\"lossy\",\"correct\":true}\n", OutcomeFormat::ReclaimEval),
             ("{\"question_id\":\"q\",\"llm_judgments\":{\"judgment_1\":true}}\n", OutcomeFormat::JudgeFile),
             ("run_id,query_index,raw_eligible,raw_ndcg\nr,1,True,0.5\n", OutcomeFormat::MtelRecords),
+            (
+                r#"{"query_index": 1, "returned_ids_topk": ["a"], "hit_ranks": [1], "f1_generated": 1.0}"#,
+                OutcomeFormat::MtelTrace,
+            ),
             ("system,query_id,target,eligible,ndcg\ns,q,raw,true,1\n", OutcomeFormat::RescorePerQuery),
             ("{\"per_query\": []}", OutcomeFormat::RescorePerQuery),
             (

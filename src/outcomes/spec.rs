@@ -484,6 +484,23 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
             finish_strata(table, &mut spec, &[]);
             return spec;
         }
+        OutcomeFormat::MtelTrace => {
+            spec.key =
+                ["tenant_id", "query_index"].iter().filter(|c| col(c).is_some()).map(|c| c.to_string()).collect();
+            spec.reasons.push(format!("key = {}: a pipeline trace has one line per query", ticks(&spec.key)));
+            if count(table, "file") > 1 {
+                spec.arm = vec!["file".into()];
+                spec.reasons.push(format!("arm = `file`: one run per trace ({})", preview(table, "file", 6)));
+            }
+            spec.value = pick_present(table, &["f1_generated", "hit", "reciprocal_rank"]);
+            spec.reasons.push(format!(
+                "value = `{}`; also there: `hit`, `top1`, `reciprocal_rank`, `first_rank` from `hit_ranks` (the pipeline's \
+                 expected ids, its Source-family credit), `bleu1_generated`",
+                spec.value
+            ));
+            finish_strata(table, &mut spec, &[]);
+            return spec;
+        }
         OutcomeFormat::LocomoAnswers => {
             spec.key = vec!["conversation".into(), "position".into()];
             spec.reasons.push(

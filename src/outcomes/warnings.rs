@@ -37,6 +37,9 @@ pub enum OutcomeWarningKind {
     /// Several files each state their configuration (a top-level `config`, `system`, …): each
     /// file's arm is that configuration instead of a part of its path.
     ArmFromStatedConfig,
+    /// Lines of an MTEL-Mem pipeline trace without a readable `hit_ranks`: their rank columns
+    /// (hit, top1, first_rank, reciprocal_rank) are missing, never a miss.
+    TraceWithoutRanks,
 }
 
 impl OutcomeWarningKind {
@@ -65,6 +68,9 @@ impl OutcomeWarningKind {
             FilteredRows => "rows left out by the filter",
             IncompleteItemsDropped => "items without a value in every arm left out, as requested",
             UnscoredSample => "Inspect samples without a score: missing, never 0",
+            TraceWithoutRanks => {
+                "pipeline trace lines without a readable `hit_ranks`: their rank columns are missing, never a miss"
+            }
         }
     }
 }
