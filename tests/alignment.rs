@@ -308,20 +308,41 @@ fn target_shifts_and_aggregations_equal_the_numpy_reference() {
         close(got.mean_abs_shift, &w["mean_abs_shift"], &what);
         close(got.large_share, &w["large_share"], &what);
     }
-    let rows = want["aggregations"].as_array().unwrap();
-    assert_eq!(rows.len(), r.aggregations.len(), "7 methods × 6 runs");
-    for w in rows {
-        let got = r
-            .aggregations
-            .iter()
-            .find(|x| x.group == w["group"] && x.run == w["run"] && x.method == w["method"])
-            .unwrap_or_else(|| panic!("no aggregation row {w}"));
-        let what = format!("{} {} {}", got.group, got.run, got.method);
-        assert_eq!(got.n as u64, w["n"].as_u64().unwrap(), "{what} n");
-        close(got.mean, &w["mean"], &what);
-        assert_eq!(got.tau_d.map(|x| x as u64), w["tau_d"].as_u64(), "{what} tau_d");
-    }
+    let check_aggregations = |r: &AlignmentReport, rows: &serde_json::Value, winners: &serde_json::Value| {
+        let rows = rows.as_array().unwrap();
+        assert_eq!(rows.len(), r.aggregations.len(), "7 methods × 6 runs");
+        for w in rows {
+            let got = r
+                .aggregations
+                .iter()
+                .find(|x| x.group == w["group"] && x.run == w["run"] && x.method == w["method"])
+                .unwrap_or_else(|| panic!("no aggregation row {w}"));
+            let what = format!("{:?} {} {} {}", r.settings.aggregate_on, got.group, got.run, got.method);
+            assert_eq!(got.n as u64, w["n"].as_u64().unwrap(), "{what} n");
+            close(got.mean, &w["mean"], &what);
+            assert_eq!(got.tau_d.map(|x| x as u64), w["tau_d"].as_u64(), "{what} tau_d");
+        }
+        let winners = winners.as_array().unwrap();
+        assert_eq!(winners.len(), r.winners.len(), "3 pairs × 7 methods × 2 datasets");
+        for w in winners {
+            let got = r
+                .winners
+                .iter()
+                .find(|x| {
+                    x.group == w["group"] && x.run_a == w["run_a"] && x.run_b == w["run_b"] && x.method == w["method"]
+                })
+                .unwrap_or_else(|| panic!("no winner row {w}"));
+            assert_eq!(got.winner, w["winner"].as_str().unwrap(), "{w}");
+            close(got.mean_a, &w["mean_a"], "winner mean a");
+        }
+    };
+    check_aggregations(&r, &want["aggregations"], &want["winners"]);
     assert!(r.aggregations.iter().any(|a| a.tau_d.is_some_and(|t| t > 0)), "the reference reorders some runs");
+    // TIAP Table 5's fixed shared subset: every method of a dataset's runs on the same queries.
+    let shared = AlignmentRequest { aggregate_on: memaudit::alignment::aggregate::Subset::Shared, ..q.clone() };
+    let rs = run_on(&[("records.csv", &records)], &shared).unwrap();
+    check_aggregations(&rs, &want["aggregations_shared"], &want["winners_shared"]);
+    assert!(rs.winners.iter().any(|w| w.winner == "tie"), "a tie is said, not broken");
     // The same in the CSV export, under the documented column names.
     let csv = memaudit::alignment::table(&r, memaudit::alignment::AlignmentTable::Shifts).to_csv().unwrap();
     assert!(csv.starts_with("group,run,target_a,target_b,shared,hit_flips,top1_flips,changed,change_rate,"), "{csv}");

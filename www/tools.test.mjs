@@ -683,6 +683,8 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
     mean_abs_shift: (s) => s.mean_abs_shift, large_share: (s) => s.large_share,
   }, 'records shifts');
   await checkTable(page, '#alignment-aggregations', grouped.aggregations, { n: (a) => a.n, mean: (a) => a.mean, tau_d: (a) => a.tau_d }, 'records aggregations');
+  const winners = await checkTable(page, '#alignment-winners', grouped.winners, { mean_a: (w) => w.mean_a, mean_b: (w) => w.mean_b }, 'records winners');
+  winners.forEach((r, i) => assert.equal(r.cells.winner.value, grouped.winners[i].winner, `winner ${i + 1}`));
   await checkHeadlines(page, '#alignment-headlines', grouped, 'alignment grouped');
   await assertUniqueIds(page);
   assertClean(log);

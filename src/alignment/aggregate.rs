@@ -12,15 +12,47 @@
 //! ```
 //!
 //! where x(q) is the vector of every target's m(q) with B's replaced by B_or_A's, over the queries
-//! eligible under every target but B. `tau_d`: the Kendall-tau distance between the order of a
+//! eligible under every target but B. With the subset `shared` (TIAP Table 5's "fixed shared
+//! subset", n = 453), every method of every run of a group is averaged over the same queries:
+//! those eligible under every target in every run of the group (B_or_A is then B). `tau_d`: the Kendall-tau distance between the order of a
 //! group's runs under the method and under A — the number of run pairs the two order oppositely
 //! (a pair tied under either is not counted); none for A itself, or with fewer than two runs.
+//! `winners` (TIAP Table 5): for each pair of a group's runs and each method, the run with the
+//! higher mean (`tie` when equal to 12 significant digits, as for τ_d).
 //! Reference: `tests/reference/alignment/make_shift_reference.py` (NumPy, SciPy's `gmean`).
 
 use serde::{Deserialize, Serialize};
 
 use super::read::Joined;
 use crate::stats::bootstrap::mean;
+
+crate::choice! {
+    /// The queries a run's means are taken over.
+    #[derive(Default)]
+    pub enum Subset {
+        /// Each target's own eligible queries (TIAP Table 8).
+        #[default]
+        Eligible = "eligible",
+        /// The queries eligible under every target in every run of the group (TIAP Table 5).
+        Shared = "shared",
+    }
+}
+
+/// The most runs of one group whose pairs get a winner per method (190 pairs).
+pub const MAX_WINNER_RUNS: usize = 20;
+
+/// The run with the higher mean of two runs of a group, under one method.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WinnerRow {
+    pub group: String,
+    pub run_a: String,
+    pub run_b: String,
+    pub method: String,
+    pub mean_a: Option<f64>,
+    pub mean_b: Option<f64>,
+    /// `run_a`'s or `run_b`'s name, `tie`, or empty when a mean is missing.
+    pub winner: String,
+}
 
 /// The aggregation methods after the targets, in the order of the table.
 pub const METHODS: [&str; 3] = ["arithmetic_mean", "geometric_mean", "minimum"];
@@ -50,18 +82,48 @@ pub fn fallback_name(a: &str, b: &str) -> String {
 
 /// Every run's mean under each target, B with A as fallback, and the aggregations; then each
 /// method's τ_d from A's order within each group.
-pub fn aggregations(j: &Joined, a: &str, b: &str) -> Vec<AggregationRow> {
+pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> (Vec<AggregationRow>, Vec<WinnerRow>) {
     let fallback = fallback_name(a, b);
     let mut methods: Vec<String> = j.targets.clone();
     methods.push(fallback.clone());
     methods.extend(METHODS.iter().map(|m| m.to_string()));
     let run_index: std::collections::HashMap<&str, usize> =
         j.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
+    let groups = j.groups();
+    let group_index: Vec<usize> = {
+        let mut g = vec![0; j.runs.len()];
+        for (gi, (_, members)) in groups.iter().enumerate() {
+            for &r in members {
+                g[r] = gi;
+            }
+        }
+        g
+    };
+    // With `shared`: per group, the queries every run of it has under every target.
+    let shared: Option<Vec<std::collections::HashSet<&str>>> = (subset == Subset::Shared).then(|| {
+        let mut count: Vec<std::collections::HashMap<&str, usize>> = vec![Default::default(); groups.len()];
+        for (i, (run, query)) in j.keys.iter().enumerate() {
+            let Some(&r) = run_index.get(run.as_str()) else { continue };
+            if j.targets.iter().all(|t| j.identity[i].contains_key(t)) {
+                *count[group_index[r]].entry(query.as_str()).or_default() += 1;
+            }
+        }
+        count
+            .into_iter()
+            .zip(&groups)
+            .map(|(c, (_, members))| c.into_iter().filter(|(_, n)| *n == members.len()).map(|(q, _)| q).collect())
+            .collect()
+    });
     // Per run, per method: the per-query values averaged.
     let mut values: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); methods.len()]; j.runs.len()];
     let k = j.targets.len();
-    for (i, (run, _)) in j.keys.iter().enumerate() {
+    for (i, (run, query)) in j.keys.iter().enumerate() {
         let Some(&r) = run_index.get(run.as_str()) else { continue };
+        if let Some(sets) = &shared
+            && !sets[group_index[r]].contains(query.as_str())
+        {
+            continue;
+        }
         let m = &j.identity[i];
         for (t, target) in j.targets.iter().enumerate() {
             if let Some(&v) = m.get(target) {
@@ -82,7 +144,8 @@ pub fn aggregations(j: &Joined, a: &str, b: &str) -> Vec<AggregationRow> {
     let means: Vec<Vec<Option<f64>>> = values.iter().map(|per| per.iter().map(|v| mean(v)).collect()).collect();
     let reference = j.targets.iter().position(|t| t == a);
     let mut rows = Vec::new();
-    for (g, members) in j.groups() {
+    let mut winners = Vec::new();
+    for (g, members) in groups {
         for (mi, method) in methods.iter().enumerate() {
             let tau_d = match reference {
                 Some(ref_i) if ref_i != mi && members.len() > 1 && members.len() <= MAX_ORDERED_RUNS => {
@@ -92,6 +155,28 @@ pub fn aggregations(j: &Joined, a: &str, b: &str) -> Vec<AggregationRow> {
                 }
                 _ => None,
             };
+            if members.len() <= MAX_WINNER_RUNS {
+                for (x, &ra) in members.iter().enumerate() {
+                    for &rb in &members[x + 1..] {
+                        let (ma, mb) = (means[ra][mi], means[rb][mi]);
+                        let winner = match (ma, mb) {
+                            (Some(x), Some(y)) if tied(x, y) => "tie".into(),
+                            (Some(x), Some(y)) if x > y => j.runs[ra].clone(),
+                            (Some(_), Some(_)) => j.runs[rb].clone(),
+                            _ => String::new(),
+                        };
+                        winners.push(WinnerRow {
+                            group: g.into(),
+                            run_a: j.runs[ra].clone(),
+                            run_b: j.runs[rb].clone(),
+                            method: method.clone(),
+                            mean_a: ma,
+                            mean_b: mb,
+                            winner,
+                        });
+                    }
+                }
+            }
             for &r in &members {
                 rows.push(AggregationRow {
                     group: g.into(),
@@ -104,7 +189,13 @@ pub fn aggregations(j: &Joined, a: &str, b: &str) -> Vec<AggregationRow> {
             }
         }
     }
-    rows
+    (rows, winners)
+}
+
+/// Two means equal to 12 significant digits: a tie (means of the same values summed in another
+/// order differ in the last bits).
+fn tied(x: f64, y: f64) -> bool {
+    (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0)
 }
 
 /// The pairs of (reference, method) values ordered oppositely (a tie under either is not a
@@ -113,7 +204,8 @@ fn discordant(x: &[(f64, f64)]) -> usize {
     let mut d = 0;
     for i in 0..x.len() {
         for j in i + 1..x.len() {
-            if (x[i].0 - x[j].0) * (x[i].1 - x[j].1) < 0.0 {
+            let (a, b) = ((x[i].0, x[j].0), (x[i].1, x[j].1));
+            if !tied(a.0, a.1) && !tied(b.0, b.1) && (a.0 > a.1) != (b.0 > b.1) {
                 d += 1;
             }
         }

@@ -15,7 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::AlignmentRequest;
-use super::aggregate::{AggregationRow, MAX_ORDERED_RUNS, aggregations, fallback_name};
+use super::aggregate::{
+    AggregationRow, MAX_ORDERED_RUNS, MAX_WINNER_RUNS, Subset, WinnerRow, aggregations, fallback_name,
+};
 use super::read::{Joined, Reading};
 use super::shift::{ShiftRow, shifts};
 use crate::stats::bootstrap::{Resampler, mean};
@@ -103,6 +105,9 @@ pub struct Settings {
     /// How the aggregations are formed, in words.
     #[serde(default)]
     pub aggregation_method: String,
+    /// The queries of the aggregations: `eligible` or `shared`.
+    #[serde(default)]
+    pub aggregate_on: Subset,
 }
 
 /// Everything `memaudit alignment` reports.
@@ -124,6 +129,9 @@ pub struct AlignmentReport {
     /// of every target, with τ_d from A's run order (TIAP Table 8).
     #[serde(default)]
     pub aggregations: Vec<AggregationRow>,
+    /// Per pair of a group's runs and method: the run with the higher mean (TIAP Table 5).
+    #[serde(default)]
+    pub winners: Vec<WinnerRow>,
     pub notes: Vec<String>,
     /// The queries each (run, target) has a row for, and a run's targets on different queries
     /// ([`crate::cells`]).
@@ -341,7 +349,16 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             crate::fields::mention("group")
         ));
     }
+    if let Some((g, members)) = j.groups().into_iter().find(|(_, m)| m.len() > MAX_WINNER_RUNS) {
+        notes.push(format!(
+            "no winners for {}: {} runs, more than {MAX_WINNER_RUNS}, the most whose pairs are listed; group the runs ({}) or filter them",
+            if g.is_empty() { "the runs".to_string() } else { format!("group `{g}`") },
+            members.len(),
+            crate::fields::mention("group")
+        ));
+    }
     let fallback = fallback_name(ta, tb);
+    let (aggregations, winners) = aggregations(j, ta, tb, q.aggregate_on);
     AlignmentReport {
         settings: Settings {
             target_a: ta.into(),
@@ -362,14 +379,25 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
                 .cloned()
                 .collect(),
             shift_threshold: q.shift_threshold,
-            aggregation_method: format!(
-                "per run, the mean `{m}` under each target on its eligible queries; {fallback}: {tb} where eligible, else {ta}, \
-                 on {ta}'s eligible queries; arithmetic_mean, geometric_mean, minimum: of each query's `{m}` under every target \
-                 ({tb} as {fallback}), on the queries eligible under all but {tb}; tau_d: the run pairs ordered opposite to {ta}'s \
-                 order{within} (ties not counted)",
-                m = j.identity_metric,
-                within = if q.group.is_some() { " within each group" } else { "" },
-            ),
+            aggregation_method: match q.aggregate_on {
+                Subset::Eligible => format!(
+                    "per run, the mean `{m}` under each target on its eligible queries; {fallback}: {tb} where eligible, else {ta}, \
+                     on {ta}'s eligible queries; arithmetic_mean, geometric_mean, minimum: of each query's `{m}` under every target \
+                     ({tb} as {fallback}), on the queries eligible under all but {tb}; tau_d: the run pairs ordered opposite to {ta}'s \
+                     order{within} (ties not counted)",
+                    m = j.identity_metric,
+                    within = if q.group.is_some() { " within each group" } else { "" },
+                ),
+                Subset::Shared => format!(
+                    "per run, every method on the same queries: those eligible under every target in every run{of} (the shared \
+                     subset); the mean `{m}` under each target, {fallback} (= {tb} here), arithmetic_mean, geometric_mean and \
+                     minimum of each query's `{m}` under every target; tau_d: the run pairs ordered opposite to {ta}'s order (ties \
+                     not counted)",
+                    m = j.identity_metric,
+                    of = if q.group.is_some() { " of the group" } else { "" },
+                ),
+            },
+            aggregate_on: q.aggregate_on,
         },
         runs: j.runs.clone(),
         targets: j.targets.clone(),
@@ -379,7 +407,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         coverage,
         identity,
         shifts: shifts(j, q.shift_threshold),
-        aggregations: aggregations(j, ta, tb),
+        aggregations,
+        winners,
         notes,
         populations: {
             let cells: Vec<crate::cells::CellItems> = j

@@ -137,6 +137,45 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             AlignmentTable::Aggregations,
         ));
     }
+    // Winners: pairs of runs whose winner depends on the target alone (TIAP Table 5).
+    let mut flips: Vec<(String, String, String, Vec<String>)> = Vec::new();
+    let mut at: std::collections::HashMap<(&str, &str, &str), usize> = std::collections::HashMap::new();
+    for w in r.winners.iter().filter(|w| r.targets.contains(&w.method)) {
+        let i = *at.entry((w.group.as_str(), w.run_a.as_str(), w.run_b.as_str())).or_insert_with(|| {
+            flips.push((w.group.clone(), w.run_a.clone(), w.run_b.clone(), Vec::new()));
+            flips.len() - 1
+        });
+        flips[i].3.push(format!("{} → {}", w.method, if w.winner.is_empty() { "—" } else { &w.winner }));
+    }
+    let differs = |w: &[String]| {
+        let won: std::collections::HashSet<&str> =
+            w.iter().filter_map(|x| x.split(" → ").nth(1)).filter(|x| *x != "tie" && *x != "—").collect();
+        won.len() > 1
+    };
+    let flipped: Vec<&(String, String, String, Vec<String>)> = flips.iter().filter(|f| differs(&f.3)).collect();
+    for (g, a, b, w) in flipped.iter().take(4) {
+        hs.push(Headline::finding(
+            format!("Which of {a} and {b} wins depends on the target: {}", w.join(", ")),
+            format!(
+                "mean `{}` of each run{}; {}",
+                s.shift_metric,
+                if g.is_empty() { String::new() } else { format!(" (group {g})") },
+                if s.aggregate_on == super::aggregate::Subset::Shared {
+                    "on the queries every run of the group has under every target"
+                } else {
+                    "each target on its own eligible queries"
+                }
+            ),
+            AlignmentTable::Winners,
+        ));
+    }
+    if flipped.len() > 4 {
+        hs.push(Headline::finding(
+            format!("{} more pairs of runs change winner with the target", flipped.len() - 4),
+            "see the winners table".to_string(),
+            AlignmentTable::Winners,
+        ));
+    }
     for n in &r.notes {
         hs.push(Headline::finding(n.clone(), "see the reading notes".to_string(), AlignmentTable::Alignment));
     }

@@ -1,6 +1,6 @@
 //! The tables of an alignment report (`memaudit alignment --format csv --table NAME`).
 
-use super::aggregate::AggregationRow;
+use super::aggregate::{AggregationRow, WinnerRow};
 use super::analyse::{AlignmentReport, AlignmentRow, CoverageRow, IdentityRow};
 use super::shift::ShiftRow;
 use crate::report::{Column, Table, flag, num};
@@ -22,6 +22,8 @@ crate::choice! {
         /// Per run: the mean metric per target, B with A as fallback and the aggregations, τ_d
         /// (TIAP Table 8).
         Aggregations = "aggregations",
+        /// Per pair of a group's runs and method: the run with the higher mean (TIAP Table 5).
+        Winners = "winners",
     }
 }
 
@@ -83,6 +85,16 @@ const AGGREGATIONS: &[Column<AggregationRow>] = &crate::columns![AggregationRow;
     "tau_d" => |r| r.tau_d.map(|x| x.to_string()).unwrap_or_default(),
 ];
 
+const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
+    "group" => |r| r.group.clone(),
+    "run_a" => |r| r.run_a.clone(),
+    "run_b" => |r| r.run_b.clone(),
+    "method" => |r| r.method.clone(),
+    "mean_a" => |r| num(r.mean_a),
+    "mean_b" => |r| num(r.mean_b),
+    "winner" => |r| r.winner.clone(),
+];
+
 /// One table of an alignment report.
 pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
     let name = which.name();
@@ -93,5 +105,6 @@ pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
         AlignmentTable::Populations => r.populations.populations_table(name),
         AlignmentTable::Shifts => Table::of(name, SHIFTS, &r.shifts),
         AlignmentTable::Aggregations => Table::of(name, AGGREGATIONS, &r.aggregations),
+        AlignmentTable::Winners => Table::of(name, WINNERS, &r.winners),
     }
 }

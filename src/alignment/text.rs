@@ -89,5 +89,13 @@ pub fn render_text(r: &AlignmentReport) -> String {
         "mean" => f3(x.mean),
         "tau_d" => count(x.tau_d),
     }));
+    out.push_str("\n== Winners (the run with the higher mean, per pair of a group's runs and method)\n");
+    out.push_str(&crate::text_table!(&r.winners, |x| {
+        "group" => x.group.clone(),
+        "runs" => format!("{} vs {}", x.run_a, x.run_b),
+        "method" => x.method.clone(),
+        "means" => format!("{} vs {}", f3(x.mean_a), f3(x.mean_b)),
+        "winner" => x.winner.clone(),
+    }));
     out
 }

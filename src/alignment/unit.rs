@@ -33,6 +33,8 @@ crate::fields! {
             help "Two runs are flagged as one at or above this share of identical per-query metrics.";
         group: Option<String> = None, label "group runs by",
             help "A column whose values group the runs (TIAP: `dataset`): the target shifts are pooled, and the aggregations' runs ordered, within each group.";
+        aggregate_on: super::aggregate::Subset = super::aggregate::Subset::Eligible, label "aggregate on",
+            help "The queries of the aggregations and winners: `eligible`, each target's own eligible queries (TIAP Table 8); `shared`, those eligible under every target in every run of the group (TIAP Table 5's fixed shared subset).";
         shift_threshold: f64 = 0.1, label "large shift at",
             help "A query's metric shift between two targets counts as large at \u{2265} this |\u{0394}| (TIAP Figure 3: 0.1 nDCG).";
     }

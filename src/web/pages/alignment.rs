@@ -9,7 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
-use crate::alignment::aggregate::AggregationRow;
+use crate::alignment::aggregate::{AggregationRow, WinnerRow};
 use crate::alignment::analyse::{AlignmentRow, CoverageRow, IdentityRow};
 use crate::alignment::shift::ShiftRow;
 use crate::alignment::{self, AlignmentRequest, AlignmentTable};
@@ -50,7 +50,9 @@ fn look(col: &str) -> Look {
         "n" | "scored" | "covered_n" | "uncovered_n" | "common" | "identical" | "shared" | "hit_flips"
         | "top1_flips" | "changed" | "tau_d" => Look::named(col, Kind::Int),
         "diff" | "low" | "high" | "mean_shift" => Look::named(col, Kind::Signed),
-        "mean_score" | "covered_mean" | "uncovered_mean" | "mean_abs_shift" | "mean" => Look::named(col, Kind::Num),
+        "mean_score" | "covered_mean" | "uncovered_mean" | "mean_abs_shift" | "mean" | "mean_a" | "mean_b" => {
+            Look::named(col, Kind::Num)
+        }
         "positive_share" | "strong_share" | "share" | "change_rate" | "large_share" => Look::named(col, Kind::Share),
         "flagged" => Look::named(col, Kind::Bool),
         _ => Look::named(col, Kind::Text),
@@ -76,6 +78,7 @@ impl Tool for Alignment {
         ("populations", "alignment-populations-card"),
         ("shifts", "alignment-shifts-card"),
         ("aggregations", "alignment-aggregations-card"),
+        ("winners", "alignment-winners-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -167,6 +170,13 @@ impl Tool for Alignment {
                     intro={html! { <p class="intro">{ format!("Can one score absorb the choice of target (TIAP Table 8)? {}.", s.aggregation_method) }</p> }}>
                     { table_grid("alignment-aggregations", &t(AlignmentTable::Aggregations), look, &r.aggregations, &[],
                         |x: &AggregationRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-method", x.method.clone())])) }
+                </Section>
+                <Section id="alignment-winners-card" title="Winners" conventions={conv.clone()}
+                    exports={table_exports(AlignmentTable::Winners, b, table_of, |b| to_json(&b.report.winners))}
+                    intro={html! { <p class="intro">{ "Per pair of a group's runs and per method, the run with the higher mean (TIAP Table 5, with \
+                        \u{201c}aggregate on\u{201d} = shared: its fixed shared subset)." }</p> }}>
+                    { table_grid("alignment-winners", &t(AlignmentTable::Winners), look, &r.winners, &[],
+                        |x: &WinnerRow| RowAttrs::data(vec![("data-pair", format!("{}~{}", x.run_a, x.run_b)), ("data-method", x.method.clone())])) }
                 </Section>
                 <Section id="alignment-identity-card" title="Run identity" conventions={conv}
                     exports={table_exports(AlignmentTable::Identity, b, table_of, |b| to_json(&b.report.identity))}

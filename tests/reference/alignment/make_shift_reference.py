@@ -14,8 +14,12 @@ targets. And `shift_reference.json` with:
   where eligible, else raw, over raw-eligible queries), and over the queries eligible under raw
   and source the arithmetic mean, geometric mean (scipy.stats.gmean) and minimum of the triplet
   (raw, source, canonical_or_raw); per dataset and method the Kendall-tau distance from the raw
-  order of the runs (pairs ordered oppositely, ties not counted), checked against
-  scipy.stats.kendalltau where no value ties.
+  order of the runs (pairs ordered oppositely; means equal to 12 significant digits are ties, not counted), checked against
+  scipy.stats.kendalltau where no value ties; and per pair of a dataset's runs and method, the
+  run with the higher mean (`winners`);
+- the same aggregations and winners on the shared subset (`aggregations_shared`,
+  `winners_shared`): per dataset, the queries eligible under every target in every run of it,
+  every method averaged over them.
 
 Deterministic (numpy seed 7). Made with Python 3.11, NumPy and SciPy:
 
@@ -85,37 +89,59 @@ for ds, runs in datasets.items():
 
 
 def discordant(x, y):
-    return sum(1 for i, j in itertools.combinations(range(len(x)), 2) if (x[i] - x[j]) * (y[i] - y[j]) < 0)
+    def tie(a, b):
+        return abs(a - b) <= 1e-12 * max(abs(a), abs(b), 1.0)
+    return sum(1 for i, j in itertools.combinations(range(len(x)), 2)
+               if not tie(x[i], x[j]) and not tie(y[i], y[j]) and (x[i] > x[j]) != (y[i] > y[j]))
 
 
 methods = T + ["canonical_or_raw", "arithmetic_mean", "geometric_mean", "minimum"]
-aggregations = []
-for ds, runs in datasets.items():
-    means = {}
-    for r in runs:
-        _, el, nd, _, _ = data[r]
-        fb = np.where(el["canonical"], nd["canonical"], nd["raw"])
-        keep = el["raw"] & el["source"]
-        trip = np.stack([nd["raw"][keep], nd["source"][keep], fb[keep]])
-        vals = {t: nd[t][el[t]] for t in T}
-        vals["canonical_or_raw"] = fb[el["raw"]]
-        vals["arithmetic_mean"] = trip.mean(axis=0)
-        vals["geometric_mean"] = gmean(trip, axis=0)
-        vals["minimum"] = trip.min(axis=0)
-        means[r] = {m: (len(v), float(np.mean(v))) for m, v in vals.items()}
-    ref = [means[r]["raw"][1] for r in runs]
-    for m in methods:
-        y = [means[r][m][1] for r in runs]
-        tau_d = None if m == "raw" else discordant(ref, y)
-        if tau_d is not None and len(set(ref)) == len(ref) and len(set(y)) == len(y):
-            # Without ties, Kendall's tau = 1 - 2 d / C(n, 2).
-            pairs = len(runs) * (len(runs) - 1) / 2
-            assert abs(kendalltau(ref, y).statistic - (1 - 2 * tau_d / pairs)) < 1e-12
+
+
+def aggregate(shared):
+    aggregations, winners = [], []
+    for ds, runs in datasets.items():
+        common = np.ones(Q, bool)
         for r in runs:
-            n, mean = means[r][m]
-            aggregations.append({"group": ds, "run": r, "method": m, "n": n, "mean": mean, "tau_d": tau_d})
+            _, el, _, _, _ = data[r]
+            common &= el["raw"] & el["source"] & el["canonical"]
+        means = {}
+        for r in runs:
+            _, el, nd, _, _ = data[r]
+            sel = {t: (common if shared else el[t]) for t in T}
+            fb = np.where(el["canonical"], nd["canonical"], nd["raw"])
+            keep = common if shared else el["raw"] & el["source"]
+            trip = np.stack([nd["raw"][keep], nd["source"][keep], fb[keep]])
+            vals = {t: nd[t][sel[t]] for t in T}
+            vals["canonical_or_raw"] = fb[common if shared else el["raw"]]
+            vals["arithmetic_mean"] = trip.mean(axis=0)
+            vals["geometric_mean"] = gmean(trip, axis=0)
+            vals["minimum"] = trip.min(axis=0)
+            means[r] = {m: (len(v), float(np.mean(v))) for m, v in vals.items()}
+        ref = [means[r]["raw"][1] for r in runs]
+        for m in methods:
+            y = [means[r][m][1] for r in runs]
+            tau_d = None if m == "raw" else discordant(ref, y)
+            if tau_d is not None and len(set(ref)) == len(ref) and len(set(y)) == len(y):
+                # Without ties, Kendall's tau = 1 - 2 d / C(n, 2).
+                pairs = len(runs) * (len(runs) - 1) / 2
+                assert abs(kendalltau(ref, y).statistic - (1 - 2 * tau_d / pairs)) < 1e-12
+            for ra, rb in itertools.combinations(runs, 2):
+                a, b = means[ra][m][1], means[rb][m][1]
+                tie = abs(a - b) <= 1e-12 * max(abs(a), abs(b), 1.0)
+                winners.append({"group": ds, "run_a": ra, "run_b": rb, "method": m, "mean_a": a, "mean_b": b,
+                                "winner": "tie" if tie else ra if a > b else rb})
+            for r in runs:
+                n, mean = means[r][m]
+                aggregations.append({"group": ds, "run": r, "method": m, "n": n, "mean": mean, "tau_d": tau_d})
+    return aggregations, winners
+
+
+aggregations, winners = aggregate(False)
+aggregations_shared, winners_shared = aggregate(True)
 
 with open("shift_reference.json", "w") as f:
     json.dump({"made_with": {"numpy": np.__version__, "scipy": scipy.__version__}, "shifts": shifts,
-               "aggregations": aggregations}, f, indent=1)
+               "aggregations": aggregations, "winners": winners, "aggregations_shared": aggregations_shared,
+               "winners_shared": winners_shared}, f, indent=1)
     f.write("\n")
