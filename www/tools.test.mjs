@@ -684,7 +684,7 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
   }, 'records shifts');
   await checkTable(page, '#alignment-aggregations', grouped.aggregations, { n: (a) => a.n, mean: (a) => a.mean, tau_d: (a) => a.tau_d }, 'records aggregations');
   const winners = await checkTable(page, '#alignment-winners', grouped.winners, { mean_a: (w) => w.mean_a, mean_b: (w) => w.mean_b }, 'records winners');
-  winners.forEach((r, i) => assert.equal(r.cells.winner.value, grouped.winners[i].winner, `winner ${i + 1}`));
+  winners.forEach((r, i) => assert.equal(r.cells.winner.text, grouped.winners[i].winner, `winner ${i + 1}`));
   await checkHeadlines(page, '#alignment-headlines', grouped, 'alignment grouped');
   await assertUniqueIds(page);
   assertClean(log);
