@@ -250,10 +250,25 @@ fn tiaps_records_read_as_shipped_equal_the_long_rows() {
     assert_eq!(wide.runs, long.runs);
     assert_eq!(wide.alignment, long.alignment, "the same classes, scores and averages");
     assert_eq!(wide.coverage, long.coverage);
-    assert_eq!(wide.populations, long.populations);
-    // Without the filter the other dataset's run is there too.
+    // The same populations, each query named with its dataset (the records number each
+    // dataset's queries anew).
+    let named =
+        serde_json::to_string(&long.populations).unwrap().replace("\"q", "\"A | q").replace("A | queries", "queries");
+    assert_eq!(serde_json::to_string(&wide.populations).unwrap(), named);
+    assert_eq!(wide.readings[0].query, "dataset × query_index");
+    // Without the filter the other dataset's run is there too; its q1 is not A's q1: r3 shares
+    // no query with r1 and r2, so it is neither ordered nor compared with them, and said.
     let all = run_on(&[("records.csv", RECORDS)], &AlignmentRequest::default()).unwrap();
     assert_eq!(all.runs, ["r1", "r2", "r3"]);
+    assert!(all.identity.iter().filter(|i| i.run_b == "r3").all(|i| i.common == 0), "{:?}", all.identity);
+    assert!(all.winners.iter().filter(|w| w.run_b == "r3").all(|w| w.winner.is_empty()));
+    assert!(all.aggregations.iter().all(|a| a.tau_d.is_none()));
+    assert!(all.notes.iter().any(|n| n.contains("runs `r1` and `r3` share no query")), "{:?}", all.notes);
+    // Grouped by dataset, r1 and r2 are ordered again.
+    let grouped = AlignmentRequest { group: Some("dataset".into()), ..AlignmentRequest::default() };
+    let g = run_on(&[("records.csv", RECORDS)], &grouped).unwrap();
+    assert!(g.aggregations.iter().any(|a| a.group == "A" && a.tau_d.is_some()));
+    assert!(!g.notes.iter().any(|n| n.contains("share no query")), "{:?}", g.notes);
     // The metric names the column under each target: `ndcg` reads `raw_ndcg`, `canonical_ndcg`.
     let ndcg = AlignmentRequest { metric: "ndcg".into(), ..one.clone() };
     let r = run_on(&[("records.csv", RECORDS)], &ndcg).unwrap();

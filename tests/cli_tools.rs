@@ -627,17 +627,35 @@ fn audit_passes_over_links_to_nothing_loops_and_pipes_and_says_so() {
     std::fs::write(release.join("sub/outcomes.csv"), "item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\n").unwrap();
     std::os::unix::fs::symlink("/nonexistent/memaudit", release.join("dangling")).unwrap();
     std::os::unix::fs::symlink("..", release.join("sub/up")).unwrap();
-    let fifo = Command::new("mkfifo").arg(release.join("pipe")).status();
+    let fifo = Command::new("mkfifo").arg(release.join("pipe")).status().is_ok_and(|s| s.success());
     let out = run(&["audit", release.to_str().unwrap(), "--format", "json"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("release/dangling: passed over, it cannot be read"), "{err}");
     assert!(err.contains("release/sub/up: passed over, a link to a folder already read (a loop)"), "{err}");
-    if fifo.is_ok_and(|s| s.success()) {
+    if fifo {
         assert!(err.contains("release/pipe: passed over, neither a file nor a folder"), "{err}");
     }
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let files: Vec<&str> = v["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
-    assert_eq!(files, ["release/sub/outcomes.csv"]);
+    let files: Vec<(&str, &str)> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["file"].as_str().unwrap(), f["status"].as_str().unwrap()))
+        .collect();
+    // The passed-over entries are in the report too, after the files read, each with why.
+    let mut want = vec![("release/sub/outcomes.csv", "read"), ("release/dangling", "passed_over")];
+    if fifo {
+        want.push(("release/pipe", "passed_over"));
+    }
+    want.push(("release/sub/up", "passed_over"));
+    assert_eq!(files, want);
+    let up = v["files"].as_array().unwrap().iter().find(|f| f["file"] == "release/sub/up").unwrap();
+    assert_eq!(up["note"], "a link to a folder already read (a loop)");
+    let first = v["headlines"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        first.starts_with("1 files: 1 read") && first.contains("folder entries that are not files passed over"),
+        "{first}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -82,7 +82,7 @@ pub fn fallback_name(a: &str, b: &str) -> String {
 
 /// Every run's mean under each target, B with A as fallback, and the aggregations; then each
 /// method's τ_d from A's order within each group.
-pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> (Vec<AggregationRow>, Vec<WinnerRow>) {
+pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated {
     let fallback = fallback_name(a, b);
     let mut methods: Vec<String> = j.targets.clone();
     methods.push(fallback.clone());
@@ -145,10 +145,30 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> (Vec<Aggreg
     let reference = j.targets.iter().position(|t| t == a);
     let mut rows = Vec::new();
     let mut winners = Vec::new();
+    let mut unshared = Vec::new();
     for (g, members) in groups {
+        let shares = (members.len() <= MAX_ORDERED_RUNS).then(|| sharing(j, &members, &run_index));
+        let share = |x: usize, y: usize| shares.as_ref().is_some_and(|s| s[x][y / 64] >> (y % 64) & 1 == 1);
+        let apart: Vec<(usize, usize)> = (0..members.len())
+            .flat_map(|x| (x + 1..members.len()).map(move |y| (x, y)))
+            .filter(|&(x, y)| !share(x, y))
+            .collect();
+        if shares.is_some()
+            && let Some(&(x, y)) = apart.first()
+        {
+            unshared.push(format!(
+                "{}runs `{}` and `{}` share no query{}: they are not ordered or compared (no τ_d, no winner); group the runs \
+                 by what tells their query sets apart (e.g. the dataset) with {}",
+                if g.is_empty() { String::new() } else { format!("group `{g}`: ") },
+                j.runs[members[x]],
+                j.runs[members[y]],
+                if apart.len() > 1 { format!(", and {} more pairs", apart.len() - 1) } else { String::new() },
+                crate::fields::mention("group")
+            ));
+        }
         for (mi, method) in methods.iter().enumerate() {
             let tau_d = match reference {
-                Some(ref_i) if ref_i != mi && members.len() > 1 && members.len() <= MAX_ORDERED_RUNS => {
+                Some(ref_i) if ref_i != mi && members.len() > 1 && shares.is_some() && apart.is_empty() => {
                     let order: Vec<(f64, f64)> =
                         members.iter().filter_map(|&r| means[r][ref_i].zip(means[r][mi])).collect();
                     (order.len() > 1).then(|| discordant(&order))
@@ -157,9 +177,10 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> (Vec<Aggreg
             };
             if members.len() <= MAX_WINNER_RUNS {
                 for (x, &ra) in members.iter().enumerate() {
-                    for &rb in &members[x + 1..] {
+                    for (y, &rb) in members.iter().enumerate().skip(x + 1) {
                         let (ma, mb) = (means[ra][mi], means[rb][mi]);
                         let winner = match (ma, mb) {
+                            _ if !share(x, y) => String::new(),
                             (Some(x), Some(y)) if tied(x, y) => "tie".into(),
                             (Some(x), Some(y)) if x > y => j.runs[ra].clone(),
                             (Some(_), Some(_)) => j.runs[rb].clone(),
@@ -189,7 +210,49 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> (Vec<Aggreg
             }
         }
     }
-    (rows, winners)
+    Aggregated { rows, winners, unshared }
+}
+
+/// The aggregations of every run, the winners, and per group the runs that share no query.
+#[derive(Debug, Clone, Default)]
+pub struct Aggregated {
+    pub rows: Vec<AggregationRow>,
+    pub winners: Vec<WinnerRow>,
+    /// One note per group with runs that share no query (never ordered or compared).
+    pub unshared: Vec<String>,
+}
+
+/// For a group's runs (at most [`MAX_ORDERED_RUNS`]), which share at least one query: per run,
+/// a bit set over the group's runs, built from each query's runs in one pass over the keys.
+fn sharing(j: &Joined, members: &[usize], run_index: &std::collections::HashMap<&str, usize>) -> Vec<Vec<u64>> {
+    let words = members.len().div_ceil(64);
+    let mut position = vec![usize::MAX; j.runs.len()];
+    for (m, &r) in members.iter().enumerate() {
+        position[r] = m;
+    }
+    let mut of_query: std::collections::HashMap<&str, Vec<u64>> = std::collections::HashMap::new();
+    let mut queries_of: Vec<Vec<&str>> = vec![Vec::new(); members.len()];
+    for (run, query) in &j.keys {
+        let Some(&r) = run_index.get(run.as_str()) else { continue };
+        let m = position[r];
+        if m == usize::MAX {
+            continue;
+        }
+        of_query.entry(query.as_str()).or_insert_with(|| vec![0; words])[m / 64] |= 1 << (m % 64);
+        queries_of[m].push(query.as_str());
+    }
+    queries_of
+        .iter()
+        .map(|qs| {
+            let mut bits = vec![0u64; words];
+            for q in qs {
+                for (w, x) in bits.iter_mut().zip(&of_query[q]) {
+                    *w |= x;
+                }
+            }
+            bits
+        })
+        .collect()
 }
 
 /// Two means equal to 12 significant digits: a tie (means of the same values summed in another

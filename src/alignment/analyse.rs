@@ -358,7 +358,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         ));
     }
     let fallback = fallback_name(ta, tb);
-    let (aggregations, winners) = aggregations(j, ta, tb, q.aggregate_on);
+    let aggregated = aggregations(j, ta, tb, q.aggregate_on);
+    notes.extend(aggregated.unshared.iter().cloned());
     AlignmentReport {
         settings: Settings {
             target_a: ta.into(),
@@ -407,8 +408,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         coverage,
         identity,
         shifts: shifts(j, q.shift_threshold),
-        aggregations,
-        winners,
+        aggregations: aggregated.rows,
+        winners: aggregated.winners,
         notes,
         populations: {
             let cells: Vec<crate::cells::CellItems> = j

@@ -168,6 +168,9 @@ struct Builder {
     rows_at: HashMap<(String, String), usize>,
     runs_seen: std::collections::HashSet<String>,
     run_index: HashMap<String, usize>,
+    /// With queries keyed by dataset: (run, query as written) → its key, `None` when the run has
+    /// that query in two datasets (answer rows without a dataset column are joined through it).
+    by_plain_query: HashMap<(String, String), Option<usize>>,
     /// Where each run's group value was first read.
     group_at: HashMap<String, (String, usize)>,
     targets_seen: std::collections::HashSet<String>,
@@ -282,6 +285,32 @@ impl Joined {
     }
 }
 
+/// The `dataset` column that completes the query (TIAP's records number each dataset's queries
+/// from 1: query 1 of LoCoMo is not query 1 of LongMemEval-S), when the query column is not
+/// stated.
+fn dataset_column(h: &[String], names: &Names<'_>) -> Option<usize> {
+    if names.query.is_some() {
+        return None;
+    }
+    h.iter().position(|x| x == "dataset")
+}
+
+/// A row's query: `dataset | query` with a dataset column, else the query as written.
+fn query_key<'r>(rec: &'r [String], query: usize, dataset: Option<usize>) -> std::borrow::Cow<'r, str> {
+    match dataset {
+        Some(d) => std::borrow::Cow::Owned(format!("{} | {}", rec[d], rec[query])),
+        None => std::borrow::Cow::Borrowed(rec[query].as_str()),
+    }
+}
+
+/// The query column(s) as the readings name them.
+fn query_name(h: &[String], query: usize, dataset: Option<usize>) -> String {
+    match dataset {
+        Some(d) => format!("{} × {}", h[d], h[query]),
+        None => h[query].clone(),
+    }
+}
+
 /// A stated filter (`column=value,…`) on one file: the columns' positions and the values kept.
 fn filter_columns<'a>(
     name: &str,
@@ -317,6 +346,7 @@ impl Joined {
             let h = &t.headers;
             let run = find(name, h, names.run, RUN, "run", &mention("run"))?;
             let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
+            let dataset = dataset_column(h, names);
             let filter = filter_columns(name, h, names.filter)?;
             let long = h.iter().position(|x| x == "target");
             let group = match names.group {
@@ -391,7 +421,7 @@ impl Joined {
                 file: name.into(),
                 kind: "retrieval".into(),
                 run: h[run].clone(),
-                query: h[query].clone(),
+                query: query_name(h, query, dataset),
                 value: columns.iter().map(|(_, _, m, _)| h[*m].clone()).collect::<Vec<_>>().join(", "),
                 records: t.records.len(),
                 filtered_out: 0,
@@ -404,6 +434,7 @@ impl Joined {
                     reading.filtered_out += 1;
                     continue;
                 }
+                let q = query_key(rec, query, dataset);
                 for ((target, eligible, metric, identity), (hit, top1)) in columns.iter().zip(&flip_columns) {
                     let tg = match (target, long) {
                         (Some(tg), _) => tg.as_str(),
@@ -427,7 +458,7 @@ impl Joined {
                         name,
                         line: *line,
                         run: &rec[run],
-                        query: &rec[query],
+                        query: &q,
                         target: tg,
                         eligible: eligible.map(|e| (h[e].as_str(), rec[e].as_str())),
                         metric: (h[*metric].as_str(), rec[*metric].as_str()),
@@ -437,11 +468,19 @@ impl Joined {
                         group: group.map_or(("", ""), |g| (h[g].as_str(), rec[g].as_str())),
                     })?;
                 }
+                if dataset.is_some()
+                    && let Some(&at) = b.index.get(&(rec[run].clone(), q.clone().into_owned()))
+                {
+                    let slot = b.by_plain_query.entry((rec[run].clone(), rec[query].clone())).or_insert(Some(at));
+                    if *slot != Some(at) {
+                        *slot = None;
+                    }
+                }
             }
             b.j.readings.push(reading);
         }
         check_filter(names.filter, &held)?;
-        let Builder { mut j, index, .. } = b;
+        let Builder { mut j, index, by_plain_query, .. } = b;
         if j.keys.is_empty() {
             let filtered: usize = j.readings.iter().map(|r| r.filtered_out).sum();
             return Err(Error::Empty(if filtered > 0 {
@@ -470,6 +509,7 @@ impl Joined {
             };
             let run = find(name, h, names.run, RUN, "run", &mention("run"))?;
             let query = find(name, h, names.query, QUERY, "query", &mention("query"))?;
+            let dataset = dataset_column(h, names);
             let filter = filter_columns(name, h, names.filter)?;
             if retrieval {
                 if let Some(r) = j.readings.iter_mut().find(|r| r.file == name) {
@@ -480,7 +520,7 @@ impl Joined {
                     file: name.into(),
                     kind: "answers".into(),
                     run: h[run].clone(),
-                    query: h[query].clone(),
+                    query: query_name(h, query, dataset),
                     value: h[answer].clone(),
                     records: t.records.len(),
                     filtered_out: 0,
@@ -502,8 +542,27 @@ impl Joined {
                         format!("`{}` is not an answer score in [0, 1]", rec[answer]),
                     ))
                 })?;
-                match index.get(&(rec[run].clone(), rec[query].clone())) {
-                    Some(&at) => {
+                let at = match index.get(&(rec[run].clone(), query_key(rec, query, dataset).into_owned())) {
+                    Some(&at) => Some(at),
+                    // Retrieval rows keyed by dataset and query, answer rows by query alone: the
+                    // run's one row of that query, never one of two.
+                    None if dataset.is_none() => match by_plain_query.get(&(rec[run].clone(), rec[query].clone())) {
+                        Some(Some(at)) => Some(*at),
+                        Some(None) => {
+                            return Err(Error::Ingest(IngestError::new(
+                                Location::line(name, *line).with_field(h[query].clone()),
+                                format!(
+                                    "run `{}` has query `{}` in two datasets: give the answer rows a `dataset` column",
+                                    rec[run], rec[query]
+                                ),
+                            )));
+                        }
+                        None => None,
+                    },
+                    None => None,
+                };
+                match at {
+                    Some(at) => {
                         if j.answer[at].replace(v).is_some() {
                             return Err(Error::Ingest(IngestError::new(
                                 Location::line(name, *line).with_field(h[query].clone()),

@@ -12,8 +12,8 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
     let ran: Vec<&str> = r.analyses.iter().filter(|a| a.status == RunStatus::Ran).map(|a| a.id.as_str()).collect();
     hs.push(Headline::context(
         format!(
-            "{} files: {} read, {} refused, {} waiting for the files they complete, {} not read{}; {} analyses ran{}",
-            r.files.len() - count(FileStatus::Unpacked),
+            "{} files: {} read, {} refused, {} waiting for the files they complete, {} not read{}{}; {} analyses ran{}",
+            r.files.len() - count(FileStatus::Unpacked) - count(FileStatus::PassedOver),
             count(FileStatus::Read),
             count(FileStatus::Refused),
             count(FileStatus::Needs),
@@ -21,6 +21,10 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
             match count(FileStatus::LeftOut) {
                 0 => String::new(),
                 n => format!(", {n} left out by the settings"),
+            },
+            match count(FileStatus::PassedOver) {
+                0 => String::new(),
+                n => format!(" ({n} folder entries that are not files passed over)"),
             },
             ran.len(),
             if ran.is_empty() { String::new() } else { format!(" ({})", ran.join(", ")) }

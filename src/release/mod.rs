@@ -33,4 +33,4 @@ pub mod unit;
 
 pub use table::ReleaseTable;
 pub use triage::{AnalysisRun, FileStatus, FileTriage, LeftOut, Recognition, ReleaseReport, RunStatus};
-pub use unit::{LoadedRelease, ReleaseAudit, ReleaseRequest};
+pub use unit::{LoadedRelease, PassedOver, ReleaseAudit, ReleaseRequest};

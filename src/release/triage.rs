@@ -27,6 +27,9 @@ crate::choice! {
         Unpacked = "unpacked",
         /// Left out of every analysis by the setting `leave_out`.
         LeftOut = "left_out",
+        /// An entry of a folder that is not a file to read (a link to nothing, a link back up, a
+        /// pipe): the note says which.
+        PassedOver = "passed_over",
     }
 }
 

@@ -30,6 +30,21 @@ crate::fields! {
         route: Vec<String> = Vec::new(), via crate::fields::Entries, label "routes",
             help "ANALYSIS:FILE entries (e.g. compare:results/a.csv): the file (or every file of the folder) goes to this analysis only, of those that recognise it.";
     }
+    unlisted {
+        /// Entries of the release's folders that were not read, each with why (a link to
+        /// nothing, a link back up, a pipe): listed in the files table as `passed_over`. Set by
+        /// the interface that walked the folders; not a setting.
+        #[serde(skip)]
+        passed_over: Vec<PassedOver> = Vec::new();
+    }
+}
+
+/// An entry of a folder that was passed over, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassedOver {
+    /// The entry as the files table names files (`folder/path/below`).
+    pub file: String,
+    pub why: String,
 }
 
 impl ReleaseRequest {
@@ -151,6 +166,16 @@ impl Capability for ReleaseAudit {
         let (rows, analyses) = triage(&l.files, &only, &q.edits()?, progress)?;
         let mut files = l.archives.clone();
         files.extend(rows);
+        files.extend(q.passed_over.iter().map(|p| FileTriage {
+            file: p.file.clone(),
+            bytes: 0,
+            sha256: String::new(),
+            shape: "not a file".into(),
+            recognised: Vec::new(),
+            routed: Vec::new(),
+            status: FileStatus::PassedOver,
+            note: p.why.clone(),
+        }));
         progress(Phase::Analysing, "done", 1.0);
         Ok(ReleaseReport { settings: q.clone(), files, analyses })
     }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use memaudit::capability::{FileRole, RoleFile};
 use memaudit::ingest::archive::MAX_ENTRIES;
-use memaudit::release::{ReleaseAudit, ReleaseRequest, ReleaseTable};
+use memaudit::release::{PassedOver, ReleaseAudit, ReleaseRequest, ReleaseTable};
 
 use crate::common::{Failure, Output, emit, fail, io_failure, note, open_path, run};
 use crate::fields::FieldArgs;
@@ -33,7 +33,7 @@ impl crate::common::Subcommand for ReleaseAudit {
             walk(p, &base, &mut found, &mut walked, true)?;
         }
         for passed in &walked.passed_over {
-            note(&format!("memaudit: note: {passed}"));
+            note(&format!("memaudit: note: {}: passed over, {}", passed.file, passed.why));
         }
         let mut files = Vec::with_capacity(found.len());
         for (path, name) in found {
@@ -41,7 +41,8 @@ impl crate::common::Subcommand for ReleaseAudit {
             file.name = name;
             files.push(RoleFile { file, role: FileRole::Release, detected: FileRole::Release });
         }
-        let (loaded, report) = run::<ReleaseAudit>(&files, &args.settings.0)?;
+        let request = ReleaseRequest { passed_over: walked.passed_over, ..args.settings.0 };
+        let (loaded, report) = run::<ReleaseAudit>(&files, &request)?;
         emit::<ReleaseAudit>(&report, &loaded, &args.output)
     }
 }
@@ -54,7 +55,7 @@ fn display_base(p: &Path) -> String {
 /// What a walk passed over, and the folders it entered (a link back up is not walked twice).
 #[derive(Default)]
 struct Walked {
-    passed_over: Vec<String>,
+    passed_over: Vec<PassedOver>,
     folders: std::collections::HashSet<PathBuf>,
 }
 
@@ -72,7 +73,9 @@ fn walk(
     let meta = match std::fs::metadata(p) {
         Ok(meta) => meta,
         Err(e) if !given => {
-            walked.passed_over.push(format!("{name}: passed over, it cannot be read ({e}; a link to nothing?)"));
+            walked
+                .passed_over
+                .push(PassedOver { file: name.into(), why: format!("it cannot be read ({e}; a link to nothing?)") });
             return Ok(());
         }
         Err(e) => return Err(io_failure(p, e)),
@@ -80,11 +83,15 @@ fn walk(
     if meta.is_dir() {
         let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         if !walked.folders.insert(real) {
-            walked.passed_over.push(format!("{name}: passed over, a link to a folder already read (a loop)"));
+            walked
+                .passed_over
+                .push(PassedOver { file: name.into(), why: "a link to a folder already read (a loop)".into() });
             return Ok(());
         }
     } else if !meta.is_file() && !given {
-        walked.passed_over.push(format!("{name}: passed over, neither a file nor a folder (a pipe or a device)"));
+        walked
+            .passed_over
+            .push(PassedOver { file: name.into(), why: "neither a file nor a folder (a pipe or a device)".into() });
         return Ok(());
     }
     if !meta.is_dir() {
