@@ -158,12 +158,11 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated 
         {
             unshared.push(format!(
                 "{}runs `{}` and `{}` share no query{}: they are not ordered or compared (no τ_d, no winner); group the runs \
-                 by what tells their query sets apart (e.g. the dataset) with {}",
+                 by what tells their query sets apart (e.g. the dataset) with the setting `group`",
                 if g.is_empty() { String::new() } else { format!("group `{g}`: ") },
                 j.runs[members[x]],
                 j.runs[members[y]],
                 if apart.len() > 1 { format!(", and {} more pairs", apart.len() - 1) } else { String::new() },
-                crate::fields::mention("group")
             ));
         }
         for (mi, method) in methods.iter().enumerate() {

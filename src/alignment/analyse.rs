@@ -343,18 +343,16 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
     if let Some((g, members)) = j.groups().into_iter().find(|(_, m)| m.len() > MAX_ORDERED_RUNS) {
         notes.push(format!(
             "the aggregations' τ_d is not computed for {}: {} runs, more than {MAX_ORDERED_RUNS}, the most whose order is \
-             compared pair by pair here; group the runs ({}) or filter them",
+             compared pair by pair here; group the runs (the setting `group`) or filter them",
             if g.is_empty() { "the runs".to_string() } else { format!("group `{g}`") },
             members.len(),
-            crate::fields::mention("group")
         ));
     }
     if let Some((g, members)) = j.groups().into_iter().find(|(_, m)| m.len() > MAX_WINNER_RUNS) {
         notes.push(format!(
-            "no winners for {}: {} runs, more than {MAX_WINNER_RUNS}, the most whose pairs are listed; group the runs ({}) or filter them",
+            "no winners for {}: {} runs, more than {MAX_WINNER_RUNS}, the most whose pairs are listed; group the runs (the setting `group`) or filter them",
             if g.is_empty() { "the runs".to_string() } else { format!("group `{g}`") },
             members.len(),
-            crate::fields::mention("group")
         ));
     }
     let fallback = fallback_name(ta, tb);
