@@ -149,13 +149,15 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated 
     for (g, members) in groups {
         let shares = (members.len() <= MAX_ORDERED_RUNS).then(|| sharing(j, &members, &run_index));
         let share = |x: usize, y: usize| shares.as_ref().is_some_and(|s| s[x][y / 64] >> (y % 64) & 1 == 1);
-        let apart: Vec<(usize, usize)> = (0..members.len())
-            .flat_map(|x| (x + 1..members.len()).map(move |y| (x, y)))
-            .filter(|&(x, y)| !share(x, y))
-            .collect();
-        if shares.is_some()
-            && let Some(&(x, y)) = apart.first()
-        {
+        // The pairs that share no query (only where the group is small enough to order).
+        let apart: Vec<(usize, usize)> = match shares {
+            Some(_) => (0..members.len())
+                .flat_map(|x| (x + 1..members.len()).map(move |y| (x, y)))
+                .filter(|&(x, y)| !share(x, y))
+                .collect(),
+            None => Vec::new(),
+        };
+        if let Some(&(x, y)) = apart.first() {
             unshared.push(format!(
                 "{}runs `{}` and `{}` share no query{}: they are not ordered or compared (no τ_d, no winner); group the runs \
                  by what tells their query sets apart (e.g. the dataset) with the setting `group`",

@@ -178,12 +178,11 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
     let mut alignment = Vec::new();
     let mut pooled: Vec<(usize, Vec<f64>)> = vec![(0, Vec::new()); 4];
     let mut per_run: Vec<Vec<AlignmentRow>> = Vec::new();
-    for run in &j.runs {
+    // Each run's keys, in file order: one pass over the keys, not one per run.
+    let keys_of = j.keys_by_run();
+    for (run, keys) in j.runs.iter().zip(&keys_of) {
         let mut classes: Vec<(usize, Vec<f64>)> = vec![(0, Vec::new()); 4];
-        for (i, (r, _)) in j.keys.iter().enumerate() {
-            if r != run {
-                continue;
-            }
+        for &i in keys {
             let (Some(&a), Some(&b)) = (j.metric[i].get(ta), j.metric[i].get(tb)) else { continue };
             let c = CLASSES.iter().position(|x| *x == class(a, b)).unwrap_or(3);
             classes[c].0 += 1;
@@ -223,12 +222,9 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
     let mut resampler: Resampler = q.bootstrap.resampler();
     for (t, other) in [(ta, tb), (tb, ta)] {
         let mut diffs = Vec::new();
-        for run in &j.runs {
+        for (run, keys) in j.runs.iter().zip(&keys_of) {
             let (mut cov, mut unc) = (Vec::new(), Vec::new());
-            for (i, (r, _)) in j.keys.iter().enumerate() {
-                if r != run {
-                    continue;
-                }
+            for &i in keys {
                 if let Some(&v) = j.metric[i].get(t) {
                     if j.metric[i].contains_key(other) { cov.push(v) } else { unc.push(v) }
                 }

@@ -269,6 +269,18 @@ impl Builder {
 }
 
 impl Joined {
+    /// Per run (in `runs` order), the indices of its keys, in file order.
+    pub fn keys_by_run(&self) -> Vec<Vec<usize>> {
+        let at: HashMap<&str, usize> = self.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
+        let mut out = vec![Vec::new(); self.runs.len()];
+        for (i, (run, _)) in self.keys.iter().enumerate() {
+            if let Some(&r) = at.get(run.as_str()) {
+                out[r].push(i);
+            }
+        }
+        out
+    }
+
     /// The groups of runs (by the group column; one group `""` without one), in first-seen
     /// order, each with its runs' indices.
     pub fn groups(&self) -> Vec<(&str, Vec<usize>)> {
