@@ -87,8 +87,6 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated 
     let mut methods: Vec<String> = j.targets.clone();
     methods.push(fallback.clone());
     methods.extend(METHODS.iter().map(|m| m.to_string()));
-    let run_index: std::collections::HashMap<&str, usize> =
-        j.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
     let groups = j.groups();
     let group_index: Vec<usize> = {
         let mut g = vec![0; j.runs.len()];
@@ -102,8 +100,7 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated 
     // With `shared`: per group, the queries every run of it has under every target.
     let shared: Option<Vec<std::collections::HashSet<&str>>> = (subset == Subset::Shared).then(|| {
         let mut count: Vec<std::collections::HashMap<&str, usize>> = vec![Default::default(); groups.len()];
-        for (i, (run, query)) in j.keys.iter().enumerate() {
-            let Some(&r) = run_index.get(run.as_str()) else { continue };
+        for (i, ((_, query), &r)) in j.keys.iter().zip(&j.key_run).enumerate() {
             if j.targets.iter().all(|t| j.identity[i].contains_key(t)) {
                 *count[group_index[r]].entry(query.as_str()).or_default() += 1;
             }
@@ -117,8 +114,7 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated 
     // Per run, per method: the per-query values averaged.
     let mut values: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); methods.len()]; j.runs.len()];
     let k = j.targets.len();
-    for (i, (run, query)) in j.keys.iter().enumerate() {
-        let Some(&r) = run_index.get(run.as_str()) else { continue };
+    for (i, ((_, query), &r)) in j.keys.iter().zip(&j.key_run).enumerate() {
         if let Some(sets) = &shared
             && !sets[group_index[r]].contains(query.as_str())
         {
@@ -147,7 +143,7 @@ pub fn aggregations(j: &Joined, a: &str, b: &str, subset: Subset) -> Aggregated 
     let mut winners = Vec::new();
     let mut unshared = Vec::new();
     for (g, members) in groups {
-        let shares = (members.len() <= MAX_ORDERED_RUNS).then(|| sharing(j, &members, &run_index));
+        let shares = (members.len() <= MAX_ORDERED_RUNS).then(|| sharing(j, &members));
         let share = |x: usize, y: usize| shares.as_ref().is_some_and(|s| s[x][y / 64] >> (y % 64) & 1 == 1);
         // The pairs that share no query (only where the group is small enough to order).
         let apart: Vec<(usize, usize)> = match shares {
@@ -225,7 +221,7 @@ pub struct Aggregated {
 
 /// For a group's runs (at most [`MAX_ORDERED_RUNS`]), which share at least one query: per run,
 /// a bit set over the group's runs, built from each query's runs in one pass over the keys.
-fn sharing(j: &Joined, members: &[usize], run_index: &std::collections::HashMap<&str, usize>) -> Vec<Vec<u64>> {
+fn sharing(j: &Joined, members: &[usize]) -> Vec<Vec<u64>> {
     let words = members.len().div_ceil(64);
     let mut position = vec![usize::MAX; j.runs.len()];
     for (m, &r) in members.iter().enumerate() {
@@ -233,8 +229,7 @@ fn sharing(j: &Joined, members: &[usize], run_index: &std::collections::HashMap<
     }
     let mut of_query: std::collections::HashMap<&str, Vec<u64>> = std::collections::HashMap::new();
     let mut queries_of: Vec<Vec<&str>> = vec![Vec::new(); members.len()];
-    for (run, query) in &j.keys {
-        let Some(&r) = run_index.get(run.as_str()) else { continue };
+    for ((_, query), &r) in j.keys.iter().zip(&j.key_run) {
         let m = position[r];
         if m == usize::MAX {
             continue;

@@ -279,13 +279,9 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         notes.push(identity_method.clone());
     }
     let mut identity = Vec::new();
-    let run_index: std::collections::HashMap<&str, usize> =
-        j.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
     let mut by_run: Vec<std::collections::HashMap<&str, usize>> = vec![Default::default(); j.runs.len()];
-    for (i, k) in j.keys.iter().enumerate() {
-        if let Some(&r) = run_index.get(k.0.as_str()) {
-            by_run[r].insert(k.1.as_str(), i);
-        }
+    for (i, (k, &r)) in j.keys.iter().zip(&j.key_run).enumerate() {
+        by_run[r].insert(k.1.as_str(), i);
     }
     let pairs = j.runs.len().saturating_mul(j.runs.len().saturating_sub(1)) / 2;
     let compared = if pairs > MAX_IDENTITY_PAIRS {
@@ -336,7 +332,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             });
         }
     }
-    if let Some((g, members)) = j.groups().into_iter().find(|(_, m)| m.len() > MAX_ORDERED_RUNS) {
+    let groups = j.groups();
+    if let Some((g, members)) = groups.iter().find(|(_, m)| m.len() > MAX_ORDERED_RUNS) {
         notes.push(format!(
             "the aggregations' τ_d is not computed for {}: {} runs, more than {MAX_ORDERED_RUNS}, the most whose order is \
              compared pair by pair here; group the runs (the setting `group`) or filter them",
@@ -344,7 +341,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             members.len(),
         ));
     }
-    if let Some((g, members)) = j.groups().into_iter().find(|(_, m)| m.len() > MAX_WINNER_RUNS) {
+    if let Some((g, members)) = groups.iter().find(|(_, m)| m.len() > MAX_WINNER_RUNS) {
         notes.push(format!(
             "no winners for {}: {} runs, more than {MAX_WINNER_RUNS}, the most whose pairs are listed; group the runs (the setting `group`) or filter them",
             if g.is_empty() { "the runs".to_string() } else { format!("group `{g}`") },

@@ -138,24 +138,32 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
         ));
     }
     // Winners: pairs of runs whose winner depends on the target alone (TIAP Table 5).
-    let mut flips: Vec<(String, String, String, Vec<String>)> = Vec::new();
+    // Each pair's rows under the targets, pairs in the table's order.
+    let mut pairs: Vec<Vec<&super::aggregate::WinnerRow>> = Vec::new();
     let mut at: std::collections::HashMap<(&str, &str, &str), usize> = std::collections::HashMap::new();
     for w in r.winners.iter().filter(|w| r.targets.contains(&w.method)) {
         let i = *at.entry((w.group.as_str(), w.run_a.as_str(), w.run_b.as_str())).or_insert_with(|| {
-            flips.push((w.group.clone(), w.run_a.clone(), w.run_b.clone(), Vec::new()));
-            flips.len() - 1
+            pairs.push(Vec::new());
+            pairs.len() - 1
         });
-        flips[i].3.push(format!("{} → {}", w.method, if w.winner.is_empty() { "—" } else { &w.winner }));
+        pairs[i].push(w);
     }
-    let differs = |w: &[String]| {
-        let won: std::collections::HashSet<&str> =
-            w.iter().filter_map(|x| x.split(" → ").nth(1)).filter(|x| *x != "tie" && *x != "—").collect();
-        won.len() > 1
-    };
-    let flipped: Vec<&(String, String, String, Vec<String>)> = flips.iter().filter(|f| differs(&f.3)).collect();
-    for (g, a, b, w) in flipped.iter().take(4) {
+    let flipped: Vec<&Vec<&super::aggregate::WinnerRow>> = pairs
+        .iter()
+        .filter(|ws| {
+            let won: std::collections::HashSet<&str> =
+                ws.iter().map(|w| w.winner.as_str()).filter(|x| !x.is_empty() && *x != "tie").collect();
+            won.len() > 1
+        })
+        .collect();
+    for ws in flipped.iter().take(4) {
+        let (g, a, b) = (&ws[0].group, &ws[0].run_a, &ws[0].run_b);
+        let by_target: Vec<String> = ws
+            .iter()
+            .map(|w| format!("{} → {}", w.method, if w.winner.is_empty() { "—" } else { &w.winner }))
+            .collect();
         hs.push(Headline::finding(
-            format!("Which of {a} and {b} wins depends on the target: {}", w.join(", ")),
+            format!("Which of {a} and {b} wins depends on the target: {}", by_target.join(", ")),
             format!(
                 "mean `{}` of each run{}; {}",
                 s.shift_metric,

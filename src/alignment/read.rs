@@ -49,6 +49,8 @@ pub struct Joined {
     pub targets: Vec<String>,
     /// (run, query) in first-seen order.
     pub keys: Vec<(String, String)>,
+    /// Per key: its run's index in `runs`.
+    pub key_run: Vec<usize>,
     /// Per key, per target: the metric on an eligible query.
     pub metric: Vec<HashMap<String, f64>>,
     /// Per key: the answer score.
@@ -166,13 +168,12 @@ struct Builder {
     j: Joined,
     index: HashMap<(String, String), usize>,
     rows_at: HashMap<(String, String), usize>,
-    runs_seen: std::collections::HashSet<String>,
     run_index: HashMap<String, usize>,
     /// With queries keyed by dataset: (run, query as written) → its key, `None` when the run has
     /// that query in two datasets (answer rows without a dataset column are joined through it).
     by_plain_query: HashMap<(String, String), Option<usize>>,
-    /// Where each run's group value was first read.
-    group_at: HashMap<String, (String, usize)>,
+    /// Per run: where its group value was first read (file, line).
+    group_at: Vec<(String, usize)>,
     targets_seen: std::collections::HashSet<String>,
 }
 
@@ -182,25 +183,26 @@ impl Builder {
         let j = &mut self.j;
         let key = (c.run.to_string(), c.query.to_string());
         let tg = c.target.to_string();
-        if self.runs_seen.insert(key.0.clone()) {
-            j.runs.push(key.0.clone());
-            j.group_of.push(c.group.1.to_string());
-            self.group_at.insert(key.0.clone(), (c.name.to_string(), c.line));
-        } else if let Some(&r) = self.run_index.get(&key.0)
-            && j.group_of[r] != c.group.1
-        {
-            let (file, line) = self.group_at.get(&key.0).cloned().unwrap_or_default();
+        let run = match self.run_index.get(&key.0) {
+            Some(&r) => r,
+            None => {
+                self.run_index.insert(key.0.clone(), j.runs.len());
+                j.runs.push(key.0.clone());
+                j.group_of.push(c.group.1.to_string());
+                self.group_at.push((c.name.to_string(), c.line));
+                j.runs.len() - 1
+            }
+        };
+        if j.group_of[run] != c.group.1 {
+            let (file, line) = &self.group_at[run];
             return Err(Error::Ingest(IngestError::new(
                 Location::line(c.name, c.line).with_field(c.group.0.to_string()),
                 format!(
                     "run `{}` is in two groups: `{}` here, `{}` at {file}, line {line}; runs are compared within a group, so \
                      a run must have one value of the group column (or filter to one)",
-                    key.0, c.group.1, j.group_of[r]
+                    key.0, c.group.1, j.group_of[run]
                 ),
             )));
-        }
-        if !self.run_index.contains_key(&key.0) {
-            self.run_index.insert(key.0.clone(), j.runs.len() - 1);
         }
         if self.targets_seen.insert(tg.clone()) {
             j.targets.push(tg.clone());
@@ -215,6 +217,7 @@ impl Builder {
         }
         let at = *self.index.entry(key.clone()).or_insert_with(|| {
             j.keys.push(key.clone());
+            j.key_run.push(run);
             j.metric.push(HashMap::new());
             j.identity.push(HashMap::new());
             j.flips.push(HashMap::new());
@@ -271,12 +274,9 @@ impl Builder {
 impl Joined {
     /// Per run (in `runs` order), the indices of its keys, in file order.
     pub fn keys_by_run(&self) -> Vec<Vec<usize>> {
-        let at: HashMap<&str, usize> = self.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
         let mut out = vec![Vec::new(); self.runs.len()];
-        for (i, (run, _)) in self.keys.iter().enumerate() {
-            if let Some(&r) = at.get(run.as_str()) {
-                out[r].push(i);
-            }
+        for (i, &r) in self.key_run.iter().enumerate() {
+            out[r].push(i);
         }
         out
     }

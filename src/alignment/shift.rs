@@ -92,14 +92,11 @@ impl Tally {
 pub fn shifts(j: &Joined, threshold: f64) -> Vec<ShiftRow> {
     let pairs: Vec<(usize, usize)> =
         (0..j.targets.len()).flat_map(|a| (a + 1..j.targets.len()).map(move |b| (a, b))).collect();
-    let run_index: std::collections::HashMap<&str, usize> =
-        j.runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
     let (has_hit, has_top1) = (!j.flip_metrics.0.is_empty(), !j.flip_metrics.1.is_empty());
     let start = Tally { hit: has_hit.then_some(0), top1: has_top1.then_some(0), ..Tally::default() };
     // Per run, per pair.
     let mut tallies: Vec<Vec<Tally>> = vec![vec![start.clone(); pairs.len()]; j.runs.len()];
-    for (i, (run, _)) in j.keys.iter().enumerate() {
-        let Some(&r) = run_index.get(run.as_str()) else { continue };
+    for (i, &r) in j.key_run.iter().enumerate() {
         for (p, &(a, b)) in pairs.iter().enumerate() {
             let (ta, tb) = (&j.targets[a], &j.targets[b]);
             let (Some(&ma), Some(&mb)) = (j.identity[i].get(ta), j.identity[i].get(tb)) else { continue };
@@ -156,6 +153,7 @@ mod tests {
             runs: vec!["r".into()],
             targets: vec!["raw".into(), "canonical".into()],
             keys: vec![("r".into(), "q1".into()), ("r".into(), "q2".into()), ("r".into(), "q3".into())],
+            key_run: vec![0, 0, 0],
             identity: vec![m(0.5, Some(0.5)), m(0.2, Some(0.9)), m(0.3, None)],
             flips: vec![
                 HashMap::from([("raw".into(), f(1.0, 0.0)), ("canonical".into(), f(1.0, 1.0))]),
