@@ -69,10 +69,7 @@ pub enum Ablation {}
 /// The ablation page.
 pub type AblationPage = ToolPage<Ablation>;
 
-impl super::Screen for crate::ablation::Ablation {
-    type View = AblationPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::ablation::Ablation => AblationPage, Tools);
 
 /// How texts became outcomes (always set by the capability).
 fn scoring(b: &AblationBatch) -> OutcomeScoring {

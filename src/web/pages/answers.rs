@@ -83,10 +83,7 @@ pub enum Answers {}
 /// The answers page.
 pub type AnswersPage = ToolPage<Answers>;
 
-impl super::Screen for crate::answers::Answers {
-    type View = AnswersPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::answers::Answers => AnswersPage, Tools);
 
 /// The settings of a result in one line (shown under every result).
 fn conventions(b: &AnswersBatch) -> String {

@@ -44,10 +44,7 @@ pub enum Calibration {}
 /// The calibration page.
 pub type CalibrationPage = ToolPage<Calibration>;
 
-impl super::Screen for crate::calibration::Calibration {
-    type View = CalibrationPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::calibration::Calibration => CalibrationPage, Tools);
 
 /// The settings of the result, every field named as in the report's settings.
 fn conventions(b: &CalibrationBatch) -> String {

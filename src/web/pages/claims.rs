@@ -59,10 +59,7 @@ pub enum Claims {}
 /// The K-sweep and claims page.
 pub type ClaimsPage = ToolPage<Claims>;
 
-impl super::Screen for crate::claims::Claims {
-    type View = ClaimsPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::claims::Claims => ClaimsPage, Tools);
 
 fn k_val(k: Option<i64>) -> Val {
     Val::Int(k)

@@ -50,10 +50,7 @@ pub enum Compliance {}
 /// The compliance page.
 pub type CompliancePage = ToolPage<Compliance>;
 
-impl super::Screen for crate::compliance::Compliance {
-    type View = CompliancePage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::compliance::Compliance => CompliancePage, Tools);
 
 /// The settings as `memaudit compliance` options.
 fn conventions(b: &ComplianceBatch) -> String {

@@ -34,10 +34,7 @@ pub enum Labels {}
 /// The labels page.
 pub type LabelsPage = ToolPage<Labels>;
 
-impl super::Screen for crate::label_audit::Labels {
-    type View = LabelsPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::label_audit::Labels => LabelsPage, Tools);
 
 /// The settings as `memaudit labels` options.
 fn conventions(b: &LabelsBatch) -> String {

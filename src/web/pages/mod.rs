@@ -27,6 +27,17 @@
 //! module it is compiled into); the shell draws every capability of the list
 //! ([`crate::capabilities!`]) through it.
 
+/// A capability's page in one line, in the page's file: `screen!(crate::probe::Probe =>
+/// ProbePage, Founding);` implements [`Screen`].
+macro_rules! screen {
+    ($unit:ty => $view:ty, $group:ident) => {
+        impl $crate::web::pages::Screen for $unit {
+            type View = $view;
+            const GROUP: $crate::web::pages::Group = $crate::web::pages::Group::$group;
+        }
+    };
+}
+
 pub mod ablation;
 pub mod alignment;
 pub mod answers;

@@ -661,10 +661,7 @@ fn note_cell(n: &crate::probe::NoteRow, col: &str) -> Option<Html> {
     })
 }
 
-impl super::Screen for crate::probe::Probe {
-    type View = ProbePage;
-    const GROUP: super::Group = super::Group::Founding;
-}
+screen!(crate::probe::Probe => ProbePage, Founding);
 
 impl Component for ProbePage {
     type Message = Msg;

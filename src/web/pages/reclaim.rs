@@ -69,10 +69,7 @@ pub type ReclaimPage = ToolPage<Reclaim>;
 /// The reclaim page's [`Tool`].
 pub struct Reclaim;
 
-impl super::Screen for crate::reclaim::Reclaim {
-    type View = ReclaimPage;
-    const GROUP: super::Group = super::Group::Founding;
-}
+screen!(crate::reclaim::Reclaim => ReclaimPage, Founding);
 
 fn opt_text(v: &Option<String>) -> String {
     v.clone().unwrap_or_default()

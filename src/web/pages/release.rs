@@ -29,10 +29,7 @@ pub enum Release {}
 /// The release page.
 pub type ReleasePage = ToolPage<Release>;
 
-impl super::Screen for crate::release::ReleaseAudit {
-    type View = ReleasePage;
-    const GROUP: super::Group = super::Group::Founding;
-}
+screen!(crate::release::ReleaseAudit => ReleasePage, Founding);
 
 fn look(col: &str) -> Look {
     match col {

@@ -255,10 +255,7 @@ impl RescorePage {
     }
 }
 
-impl super::Screen for crate::audit::Rescore {
-    type View = RescorePage;
-    const GROUP: super::Group = super::Group::Founding;
-}
+screen!(crate::audit::Rescore => RescorePage, Founding);
 
 impl Component for RescorePage {
     type Message = Msg;

@@ -54,10 +54,7 @@ pub enum Rules {}
 /// The rules page.
 pub type RulesPage = ToolPage<Rules>;
 
-impl super::Screen for crate::rules::Rules {
-    type View = RulesPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::rules::Rules => RulesPage, Tools);
 
 fn conventions(b: &RulesBatch) -> String {
     let at = b.report.verdicts.first().and_then(|v| v.evaluated_at.clone()).unwrap_or_default();

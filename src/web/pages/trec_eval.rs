@@ -57,10 +57,7 @@ pub enum TrecEvalPage {}
 /// The IR evaluation page.
 pub type IrEvalPage = ToolPage<TrecEvalPage>;
 
-impl super::Screen for crate::ireval::TrecEval {
-    type View = IrEvalPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::ireval::TrecEval => IrEvalPage, Tools);
 
 /// A value as trec_eval prints it (`%6.4f` without the padding, `%ld`, text).
 fn shown(v: &Value, t: ValueType) -> String {

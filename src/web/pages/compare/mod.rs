@@ -920,10 +920,7 @@ fn preview(values: &[String]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-impl super::Screen for crate::compare::Compare {
-    type View = ComparePage;
-    const GROUP: super::Group = super::Group::Founding;
-}
+screen!(crate::compare::Compare => ComparePage, Founding);
 
 impl Component for ComparePage {
     type Message = Msg;
