@@ -322,7 +322,44 @@ fn target_shifts_and_aggregations_equal_the_numpy_reference() {
         close(got.mean_shift, &w["mean_shift"], &what);
         close(got.mean_abs_shift, &w["mean_abs_shift"], &what);
         close(got.large_share, &w["large_share"], &what);
+        let counts: Vec<u64> = got.bins.iter().map(|b| b.count as u64).collect();
+        let want_counts: Vec<u64> = w["bins"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+        assert_eq!(counts, want_counts, "{what} histogram (np.histogram, 20 bins on [0, 1])");
     }
+    // Target contrasts (TIAP Table 2): n, means and B − A exact; the percentile interval within
+    // Monte-Carlo error of NumPy's (20,000 resamples each side; the resampling differs).
+    let many = AlignmentRequest {
+        bootstrap: memaudit::stats::bootstrap::Bootstrap { resamples: 20_000, ..q.bootstrap },
+        ..q.clone()
+    };
+    let r20k = run_on(&[("records.csv", &records)], &many).unwrap();
+    let rows = want["target_contrasts"].as_array().unwrap();
+    assert_eq!(rows.len(), r20k.target_contrasts.len(), "3 pairs × 6 runs");
+    for w in rows {
+        let got = r20k
+            .target_contrasts
+            .iter()
+            .find(|x| x.run == w["run"] && x.target_a == w["target_a"] && x.target_b == w["target_b"])
+            .unwrap_or_else(|| panic!("no contrast row {w}"));
+        let what = format!("{} {}~{}", got.run, got.target_a, got.target_b);
+        assert_eq!(
+            (got.group.as_str(), got.n as u64),
+            (w["group"].as_str().unwrap(), w["n"].as_u64().unwrap()),
+            "{what}"
+        );
+        close(got.mean_a, &w["mean_a"], &what);
+        close(got.mean_b, &w["mean_b"], &what);
+        close(got.diff, &w["diff"], &what);
+        for end in ["low", "high"] {
+            let g = if end == "low" { got.low } else { got.high }.unwrap();
+            let x = w[end].as_f64().unwrap();
+            assert!((g - x).abs() < 0.01, "{what} {end}: {g} vs NumPy {x}");
+        }
+    }
+    // The histogram table: a row per bin of each shift row, the counts of the rows.
+    let t = memaudit::alignment::table(&r, memaudit::alignment::AlignmentTable::ShiftHistogram);
+    assert_eq!(t.rows.len(), 20 * r.shifts.len());
+    assert_eq!(t.headers, ["group", "run", "target_a", "target_b", "low", "high", "count", "share"]);
     let check_aggregations = |r: &AlignmentReport, rows: &serde_json::Value, winners: &serde_json::Value| {
         let rows = rows.as_array().unwrap();
         assert_eq!(rows.len(), r.aggregations.len(), "7 methods × 6 runs");

@@ -686,6 +686,20 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
   const winners = await checkTable(page, '#alignment-winners', grouped.winners, { mean_a: (w) => w.mean_a, mean_b: (w) => w.mean_b }, 'records winners');
   winners.forEach((r, i) => assert.equal(r.cells.winner.text, grouped.winners[i].winner, `winner ${i + 1}`));
   await checkHeadlines(page, '#alignment-headlines', grouped, 'alignment grouped');
+  // TIAP Table 2: each run's target contrasts on its shared subset, as the CLI prints them.
+  await checkTable(page, '#alignment-contrasts', grouped.target_contrasts, {
+    n: (c) => c.n, mean_a: (c) => c.mean_a, mean_b: (c) => c.mean_b, diff: (c) => c.diff, low: (c) => c.low, high: (c) => c.high,
+  }, 'records target contrasts');
+  // Figure 3: the histogram of the first pooled row of the settings' pair is drawn, its numbers
+  // those of the row, and its CSV export equals --table shift_histogram.
+  assert.ok((await inkPixels(page, '#alignment-histogram')) > 3000, 'shift histogram drawn');
+  const first = grouped.shifts.find((s) => s.run === 'pooled' && s.target_a === 'raw' && s.target_b === 'canonical');
+  assert.equal(await page.getAttribute('#alignment-histogram-stats', 'data-n'), String(first.shared));
+  assert.equal(first.bins.reduce((a, b) => a + b.count, 0), first.shared, 'the bins count every shared query');
+  const groupedArgs = ['alignment', '--input', 'records.csv', '--group', 'dataset', '--metric', 'ndcg', '--strong', '0.6'];
+  for (const t of ['shift_histogram', 'target_contrasts']) {
+    assert.equal(await download(page, `#page-alignment button[data-export="${t}"][data-kind="csv"]`), inWork([...groupedArgs, '--format', 'csv', '--table', t]), t);
+  }
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();

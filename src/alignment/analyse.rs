@@ -18,6 +18,7 @@ use super::AlignmentRequest;
 use super::aggregate::{
     AggregationRow, MAX_ORDERED_RUNS, MAX_WINNER_RUNS, Subset, WinnerRow, aggregations, fallback_name,
 };
+use super::contrast::{ContrastRow, contrasts};
 use super::read::{Joined, Reading};
 use super::shift::{ShiftRow, shifts};
 use crate::stats::bootstrap::{Resampler, mean};
@@ -125,6 +126,10 @@ pub struct AlignmentReport {
     /// per-query metric (TIAP Tables 4 and 15, Figure 3).
     #[serde(default)]
     pub shifts: Vec<ShiftRow>,
+    /// Per run and pair of targets, on the run's queries with the metric under every target:
+    /// the means and the mean difference B − A with a bootstrap interval (TIAP Table 2).
+    #[serde(default)]
+    pub target_contrasts: Vec<ContrastRow>,
     /// Per run: the mean metric under each target, B with A as fallback and the aggregations
     /// of every target, with τ_d from A's run order (TIAP Table 8).
     #[serde(default)]
@@ -350,6 +355,8 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
     }
     let fallback = fallback_name(ta, tb);
     let aggregated = aggregations(j, ta, tb, q.aggregate_on);
+    let (target_contrasts, note) = contrasts(j, &q.bootstrap);
+    notes.extend(note);
     notes.extend(aggregated.unshared.iter().cloned());
     AlignmentReport {
         settings: Settings {
@@ -399,6 +406,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         coverage,
         identity,
         shifts: shifts(j, q.shift_threshold),
+        target_contrasts,
         aggregations: aggregated.rows,
         winners: aggregated.winners,
         notes,

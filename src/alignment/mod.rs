@@ -10,12 +10,15 @@
 //!                    positive share (> 0), strong share (≥ 0.5); mean of runs and pooled
 //!                    coverage confound per run and target, bootstrap over runs
 //!                    run identity: the share of identical per-query metrics per pair of runs
-//!                    target shifts per run and pair of targets (flips, changes, |Δ|)
+//!                    target shifts per run and pair of targets (flips, changes, |Δ| and its histogram)
+//!                    target contrasts per run on its shared subset (means, B − A with an interval)
 //!                    target aggregations per run (B with A as fallback, mean, geometric, min; τ_d)
 //! ```
 
 pub mod aggregate;
 pub mod analyse;
+pub mod contrast;
+pub mod figures;
 pub mod headlines;
 pub mod read;
 pub mod shift;

@@ -14,14 +14,20 @@
 //! ```
 //!
 //! A `pooled` row per group sums the counts and pools the shifts over the group's runs (Figure 3
-//! pools query–provider pairs). Flips are counted on queries with the flip metric under both
+//! pools query–provider pairs). Each row carries the histogram of its |m_B − m_A| (Figure 3): 20
+//! equal bins on [0, 1] ([`crate::plots::histogram::bins`]), on [0, ⌈max |Δ|⌉] for a metric whose
+//! shifts exceed 1, so that no shift falls outside the bins. Flips are counted on queries with the flip metric under both
 //! targets; a file without a hit or top-1 column leaves that count empty, never 0.
 //! Reference: `tests/reference/alignment/make_shift_reference.py` (NumPy).
 
 use serde::{Deserialize, Serialize};
 
 use super::read::Joined;
+use crate::plots::histogram::{HistogramBin, bins};
 use crate::stats::bootstrap::mean;
+
+/// The bins of a shift histogram.
+pub const SHIFT_BINS: usize = 20;
 
 /// One run's (or a group's `pooled`) shift between two targets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,6 +49,9 @@ pub struct ShiftRow {
     pub mean_abs_shift: Option<f64>,
     /// The share of shared queries with |m_B − m_A| ≥ the large-shift threshold.
     pub large_share: Option<f64>,
+    /// The counts of |m_B − m_A| in [`SHIFT_BINS`] equal bins from 0 (TIAP Figure 3).
+    #[serde(default)]
+    pub bins: Vec<HistogramBin>,
 }
 
 /// What one (run or group, pair) accumulates.
@@ -83,6 +92,7 @@ impl Tally {
             mean_shift: mean(&self.shifts),
             mean_abs_shift: mean(&abs),
             large_share: share(abs.iter().filter(|d| **d >= threshold).count()),
+            bins: bins(&abs, SHIFT_BINS, abs.iter().copied().fold(1.0, f64::max).ceil()),
         }
     }
 }
@@ -172,6 +182,10 @@ mod tests {
         assert!((r.mean_shift.unwrap() - 0.35).abs() < 1e-15);
         assert!((r.mean_abs_shift.unwrap() - 0.35).abs() < 1e-15);
         assert_eq!(r.large_share, Some(0.5));
+        let counts: Vec<(f64, usize)> = r.bins.iter().filter(|b| b.count > 0).map(|b| (b.low, b.count)).collect();
+        // As np.histogram: 0.9 − 0.2 = 0.7 lies below the edge 14 × 0.05 = 0.7000000000000001.
+        assert_eq!(counts, [(0.0, 1), (0.65, 1)], "|Δ| = 0 and 0.9 − 0.2");
+        assert_eq!((r.bins.len(), r.bins[19].high), (SHIFT_BINS, 1.0));
         // Without the flip columns the counts are empty, not 0.
         let j = Joined { flip_metrics: (String::new(), String::new()), ..j };
         let r = &shifts(&j, 0.1)[0];

@@ -2,7 +2,9 @@
 
 use super::aggregate::{AggregationRow, WinnerRow};
 use super::analyse::{AlignmentReport, AlignmentRow, CoverageRow, IdentityRow};
+use super::contrast::ContrastRow;
 use super::shift::ShiftRow;
+use crate::plots::histogram::HistogramBin;
 use crate::report::{Column, Table, flag, num};
 
 crate::choice! {
@@ -24,7 +26,18 @@ crate::choice! {
         Aggregations = "aggregations",
         /// Per pair of a group's runs and method: the run with the higher mean (TIAP Table 5).
         Winners = "winners",
+        /// Per run and pair of targets on the run's shared subset: the means and B − A with a
+        /// bootstrap interval (TIAP Table 2).
+        TargetContrasts = "target_contrasts",
+        /// Per row of `shifts`, the counts of |shift| in 20 equal bins from 0 (TIAP Figure 3).
+        ShiftHistogram = "shift_histogram",
     }
+}
+
+/// One bin of the |shift| histogram of a row of `shifts`.
+pub struct ShiftBinRow<'a> {
+    pub shift: &'a ShiftRow,
+    pub bin: &'a HistogramBin,
 }
 
 const ALIGNMENT: &[Column<AlignmentRow>] = &crate::columns![AlignmentRow;
@@ -76,6 +89,19 @@ const SHIFTS: &[Column<ShiftRow>] = &crate::columns![ShiftRow;
     "large_share" => |r| num(r.large_share),
 ];
 
+const CONTRASTS: &[Column<ContrastRow>] = &crate::columns![ContrastRow;
+    "group" => |r| r.group.clone(),
+    "run" => |r| r.run.clone(),
+    "target_a" => |r| r.target_a.clone(),
+    "target_b" => |r| r.target_b.clone(),
+    "n" => |r| r.n.to_string(),
+    "mean_a" => |r| num(r.mean_a),
+    "mean_b" => |r| num(r.mean_b),
+    "diff" => |r| num(r.diff),
+    "low" => |r| num(r.low),
+    "high" => |r| num(r.high),
+];
+
 const AGGREGATIONS: &[Column<AggregationRow>] = &crate::columns![AggregationRow;
     "group" => |r| r.group.clone(),
     "run" => |r| r.run.clone(),
@@ -95,6 +121,19 @@ const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
     "winner" => |r| r.winner.clone(),
 ];
 
+fn shift_bin_columns<'a>() -> [Column<ShiftBinRow<'a>>; 8] {
+    crate::columns![ShiftBinRow<'a>;
+        "group" => |r| r.shift.group.clone(),
+        "run" => |r| r.shift.run.clone(),
+        "target_a" => |r| r.shift.target_a.clone(),
+        "target_b" => |r| r.shift.target_b.clone(),
+        "low" => |r| num(Some(r.bin.low)),
+        "high" => |r| num(Some(r.bin.high)),
+        "count" => |r| r.bin.count.to_string(),
+        "share" => |r| num((r.shift.shared > 0).then(|| r.bin.count as f64 / r.shift.shared as f64)),
+    ]
+}
+
 /// One table of an alignment report.
 pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
     let name = which.name();
@@ -106,5 +145,14 @@ pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
         AlignmentTable::Shifts => Table::of(name, SHIFTS, &r.shifts),
         AlignmentTable::Aggregations => Table::of(name, AGGREGATIONS, &r.aggregations),
         AlignmentTable::Winners => Table::of(name, WINNERS, &r.winners),
+        AlignmentTable::TargetContrasts => Table::of(name, CONTRASTS, &r.target_contrasts),
+        AlignmentTable::ShiftHistogram => {
+            let rows: Vec<ShiftBinRow<'_>> = r
+                .shifts
+                .iter()
+                .flat_map(|shift| shift.bins.iter().map(move |bin| ShiftBinRow { shift, bin }))
+                .collect();
+            Table::of(name, &shift_bin_columns(), &rows)
+        }
     }
 }

@@ -80,6 +80,21 @@ pub fn render_text(r: &AlignmentReport) -> String {
         "mean |Δ|" => f3(x.mean_abs_shift),
         "large" => f3(x.large_share),
     }));
+    out.push_str(&format!(
+        "\n== Target contrasts (`{}` on each run's queries with it under every target; B − A, {}% percentile bootstrap, {} resamples)\n",
+        s.shift_metric,
+        s.bootstrap.confidence * 100.0,
+        s.bootstrap.resamples
+    ));
+    out.push_str(&crate::text_table!(&r.target_contrasts, |x| {
+        "group" => x.group.clone(),
+        "run" => x.run.clone(),
+        "pair" => format!("{} vs {}", x.target_a, x.target_b),
+        "n" => x.n.to_string(),
+        "means" => format!("{} vs {}", f3(x.mean_a), f3(x.mean_b)),
+        "B − A" => f3(x.diff),
+        "interval" => match (x.low, x.high) { (Some(l), Some(h)) => format!("[{l:+.3}, {h:+.3}]"), _ => "-".into() },
+    }));
     out.push_str(&format!("\n== Target aggregations: {}\n", s.aggregation_method));
     out.push_str(&crate::text_table!(&r.aggregations, |x| {
         "group" => x.group.clone(),

@@ -184,4 +184,8 @@ impl Capability for Alignment {
     }
 
     crate::report_views!(table: table, headlines: super::headlines::headlines, text: text::render_text);
+
+    fn figures(report: &AlignmentReport) -> Vec<crate::attach::Figure> {
+        super::figures::figures(report)
+    }
 }

@@ -17,12 +17,7 @@ use super::instability::paired;
 pub const BINS: usize = 20;
 pub const SHIFT_THRESHOLD: f64 = 0.1;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HistogramBin {
-    pub low: f64,
-    pub high: f64,
-    pub count: usize,
-}
+pub use crate::plots::histogram::HistogramBin;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeltaDistribution {
@@ -38,15 +33,9 @@ pub struct DeltaDistribution {
     pub bins: Vec<HistogramBin>,
 }
 
+/// The |Δ| of `values` in [`BINS`] bins of 0.05 on [0, 1].
 pub fn histogram(values: &[f64]) -> Vec<HistogramBin> {
-    let width = 1.0 / BINS as f64;
-    let mut bins: Vec<HistogramBin> =
-        (0..BINS).map(|i| HistogramBin { low: i as f64 * width, high: (i + 1) as f64 * width, count: 0 }).collect();
-    for &v in values {
-        let i = ((v / width).floor() as usize).min(BINS - 1);
-        bins[i].count += 1;
-    }
-    bins
+    crate::plots::histogram::bins(values, BINS, 1.0)
 }
 
 fn describe(system: String, a: Target, b: Target, abs: Vec<f64>) -> DeltaDistribution {

@@ -2,11 +2,23 @@
 //! pickers), the report to attach as SVG ([`figures`]): the |ΔnDCG| histogram of each system
 //! and target pair, and each target's metrics against the cutoff k (`--k 1,5,10,60`).
 
-use super::HistogramPlot;
-use super::{Metric, Report, Subset};
+use super::{DeltaDistribution, HistogramPlot, Metric, Report, Subset};
 use crate::attach::{Figure, figure};
 use crate::model::Target;
 use crate::plots::{CutoffLine, CutoffPlot};
+
+/// The histogram of one row of the report's `delta_distribution`.
+pub fn histogram_plot(d: &DeltaDistribution) -> HistogramPlot {
+    let who = if d.system == "all" { "all systems pooled".to_string() } else { d.system.clone() };
+    HistogramPlot {
+        title: format!("|ΔnDCG| {} → {} ({who}, n = {})", d.a, d.b, d.n),
+        x_label: "|ΔnDCG| per query".into(),
+        bins: d.bins.clone(),
+        n: d.n,
+        mean_abs: d.mean_abs,
+        threshold: Some(super::distribution::SHIFT_THRESHOLD),
+    }
+}
 
 /// `metric` against the cutoff k under `target`, one line per system (all eligible queries);
 /// `None` without several cutoffs.
@@ -52,8 +64,7 @@ pub fn cutoff_plot(r: &Report, target: Target, metric: Metric) -> Option<CutoffP
 
 /// Every histogram, then nDCG and Recall against k under each target (with several cutoffs).
 pub fn figures(r: &Report) -> Vec<Figure> {
-    let mut out: Vec<Figure> =
-        r.delta_distribution.iter().map(|d| figure(&HistogramPlot::from_distribution(d))).collect();
+    let mut out: Vec<Figure> = r.delta_distribution.iter().map(|d| figure(&histogram_plot(d))).collect();
     for &t in &r.targets {
         for m in [Metric::Ndcg, Metric::Recall] {
             if let Some(p) = cutoff_plot(r, t, m) {

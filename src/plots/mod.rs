@@ -10,12 +10,12 @@
 //! | [`posterior`] | Jeffreys Beta posteriors of two binary arms, P(θa > θb) |
 //! | [`verdicts`] | grouped bars of counts (the probe's verdicts, both modes side by side) |
 //! | [`cutoffs`] | a metric against the cutoff k, one line per system |
+//! | [`histogram`] | counts of non-negative values (the per-query |ΔnDCG|) in equal bins from 0 |
 //! | [`reliability`] | lines on [0, 1]: a reliability diagram and accuracy per confidence bin |
 //!
 //! A plot of one capability's own data is drawn in that capability's folder with this shared
-//! code (the rescoring's |ΔnDCG| histogram in `audit/histogram_plot.rs`, the reclaim curves in
-//! `reclaim/plot.rs`, the K-sweep in `ksweep/plot.rs`, the ablation's u histogram and ρ rows in
-//! `ablation/`): nothing here imports a capability.
+//! code (the reclaim curves in `reclaim/plot.rs`, the K-sweep in `ksweep/plot.rs`, the
+//! ablation's u histogram and ρ rows in `ablation/`): nothing here imports a capability.
 //!
 //! [`series`] (lines with interval bars) and [`forest::draw_forest`] (forest-style rows) are
 //! shared drawing code.
@@ -27,6 +27,7 @@
 pub mod cd_diagram;
 pub mod cutoffs;
 pub mod forest;
+pub mod histogram;
 pub mod posterior;
 pub mod reliability;
 pub mod series;

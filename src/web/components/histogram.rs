@@ -1,33 +1,19 @@
 //! The |ΔnDCG| histogram on a `<canvas id="delta-histogram">`, drawn by
-//! [`crate::audit::draw_histogram`] through plotters-canvas; "Export SVG" runs the same
-//! drawing function on plotters' SVG backend, "Export PNG" saves the canvas.
+//! [`crate::plots::histogram`] through plotters-canvas ([`super::plot::draw_plot`]); "Export
+//! SVG" runs the same drawing on plotters' SVG backend, "Export PNG" saves the canvas.
 
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use web_sys::{HtmlCanvasElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::audit::RescoreTable;
 
+use super::plot::{download_png, download_svg, draw_plot};
 use super::{Card, ReportRef};
 use crate::audit::DeltaDistribution;
-use crate::audit::{HistogramPlot, draw_histogram, histogram_svg};
+use crate::audit::figures::histogram_plot;
 use crate::model::Target;
-use crate::plots::PlotError;
-use crate::web::dom::{click_link, download_text};
+use crate::plots::histogram::HISTOGRAM_SIZE;
 use crate::web::format::{count, fmt4, pct};
-
-pub const WIDTH: u32 = crate::audit::histogram_plot::HISTOGRAM_SIZE.0;
-pub const HEIGHT: u32 = crate::audit::histogram_plot::HISTOGRAM_SIZE.1;
-
-/// Draws a plot on a canvas element.
-pub fn draw_on_canvas(canvas: HtmlCanvasElement, plot: &HistogramPlot) -> Result<(), PlotError> {
-    let backend =
-        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| PlotError("the canvas has no 2d context".into()))?;
-    let root = backend.into_drawing_area();
-    draw_histogram(&root, plot)?;
-    root.present().map_err(|e| PlotError(format!("{e:?}")))
-}
 
 /// The target pairs of a report's distributions, in report order.
 pub fn pairs(dists: &[DeltaDistribution]) -> Vec<(Target, Target)> {
@@ -65,14 +51,14 @@ pub fn delta_histogram(props: &HistogramProps) -> Html {
     // A system missing from a newer report falls back to the pooled distribution.
     let dist = pair
         .and_then(|p| choose(&r.delta_distribution, p, &system).or_else(|| choose(&r.delta_distribution, p, "all")));
-    let plot = dist.as_ref().map(HistogramPlot::from_distribution);
+    let plot = dist.as_ref().map(histogram_plot);
 
     {
         let canvas = canvas.clone();
         let draw_error = draw_error.clone();
         use_effect_with((props.report.clone(), plot.clone()), move |(_, plot)| {
             if let (Some(plot), Some(c)) = (plot, canvas.cast::<HtmlCanvasElement>()) {
-                let result = draw_on_canvas(c, plot).err().map(|e| e.to_string());
+                let result = draw_plot(c, plot).err().map(|e| e.to_string());
                 if *draw_error != result {
                     draw_error.set(result);
                 }
@@ -100,10 +86,7 @@ pub fn delta_histogram(props: &HistogramProps) -> Html {
         let plot = plot.clone();
         Callback::from(move |_: MouseEvent| {
             let Some(plot) = &plot else { return };
-            let result = histogram_svg(plot, WIDTH, HEIGHT)
-                .map_err(|e| e.to_string())
-                .and_then(|svg| download_text("memaudit-delta-histogram.svg", "image/svg+xml", &svg));
-            if let Err(e) = result {
+            if let Err(e) = download_svg(plot, "memaudit-delta-histogram.svg") {
                 gloo::console::error!(format!("memaudit: SVG export failed: {e}"));
             }
         })
@@ -112,11 +95,7 @@ pub fn delta_histogram(props: &HistogramProps) -> Html {
         let canvas = canvas.clone();
         Callback::from(move |_: MouseEvent| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let result = c
-                .to_data_url_with_type("image/png")
-                .map_err(|e| format!("{e:?}"))
-                .and_then(|url| click_link("memaudit-delta-histogram.png", &url));
-            if let Err(e) = result {
+            if let Err(e) = download_png(&c, "memaudit-delta-histogram.png") {
                 gloo::console::error!(format!("memaudit: PNG export failed: {e}"));
             }
         })
@@ -157,7 +136,7 @@ pub fn delta_histogram(props: &HistogramProps) -> Html {
                         <button type="button" id="export-png" class="small" onclick={export_png}>{ "Export PNG" }</button>
                     </div>
                 </div>
-                <canvas id="delta-histogram" ref={canvas} width={WIDTH.to_string()} height={HEIGHT.to_string()}
+                <canvas id="delta-histogram" ref={canvas} width={HISTOGRAM_SIZE.0.to_string()} height={HISTOGRAM_SIZE.1.to_string()}
                     role="img" aria-label={plot.as_ref().map(|p| p.title.clone()).unwrap_or_default()}></canvas>
                 if let Some(d) = &dist {
                     <p class="hist-stats" id="hist-stats" data-n={d.n.to_string()}>

@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
 use crate::alignment::aggregate::{AggregationRow, WinnerRow};
 use crate::alignment::analyse::{AlignmentRow, CoverageRow, IdentityRow};
+use crate::alignment::contrast::ContrastRow;
 use crate::alignment::shift::ShiftRow;
 use crate::alignment::{self, AlignmentRequest, AlignmentTable};
 use crate::report::Table;
@@ -18,7 +19,8 @@ use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
 use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
-use crate::web::format::duration;
+use crate::web::components::plot::PlotCanvas;
+use crate::web::format::{duration, fmt4, pct};
 
 type AlignmentBatch = BatchOf<Alignment>;
 
@@ -30,15 +32,18 @@ pub struct Draft {
     pub filter: String,
 }
 
+/// Local choices: the row of `shifts` whose histogram is shown (its index in the report).
+#[derive(Debug, Default)]
+pub struct View {
+    pub histogram: String,
+}
+
 pub enum Alignment {}
 
 /// The alignment page.
 pub type AlignmentPage = ToolPage<Alignment>;
 
-impl super::Screen for crate::alignment::Alignment {
-    type View = AlignmentPage;
-    const GROUP: super::Group = super::Group::Tools;
-}
+screen!(crate::alignment::Alignment => AlignmentPage, Tools);
 
 /// The settings of the result, every field named as in the report's settings.
 fn conventions(b: &AlignmentBatch) -> String {
@@ -48,7 +53,7 @@ fn conventions(b: &AlignmentBatch) -> String {
 fn look(col: &str) -> Look {
     match col {
         "n" | "scored" | "covered_n" | "uncovered_n" | "common" | "identical" | "shared" | "hit_flips"
-        | "top1_flips" | "changed" | "tau_d" => Look::named(col, Kind::Int),
+        | "top1_flips" | "changed" | "tau_d" | "count" => Look::named(col, Kind::Int),
         "diff" | "low" | "high" | "mean_shift" => Look::named(col, Kind::Signed),
         "mean_score" | "covered_mean" | "uncovered_mean" | "mean_abs_shift" | "mean" | "mean_a" | "mean_b" => {
             Look::named(col, Kind::Num)
@@ -77,11 +82,13 @@ impl Tool for Alignment {
         ("identity", "alignment-identity-card"),
         ("populations", "alignment-populations-card"),
         ("shifts", "alignment-shifts-card"),
+        ("shift_histogram", "alignment-histogram-card"),
+        ("target_contrasts", "alignment-contrasts-card"),
         ("aggregations", "alignment-aggregations-card"),
         ("winners", "alignment-winners-card"),
     ];
     type Draft = Draft;
-    type View = ();
+    type View = View;
 
     fn tagline() -> Html {
         html! { { "Do the queries one credit target credits and the other does not get better answers? Is a target's metric different on \
@@ -119,7 +126,7 @@ impl Tool for Alignment {
         }
     }
 
-    fn results(_page: &ToolPage<Self>, b: &Rc<AlignmentBatch>, _ui: &Ui<Self>) -> Html {
+    fn results(page: &ToolPage<Self>, b: &Rc<AlignmentBatch>, ui: &Ui<Self>) -> Html {
         let r = &b.report;
         let s = &r.settings;
         let conv = Some(AttrValue::from(conventions(b)));
@@ -165,6 +172,15 @@ impl Tool for Alignment {
                     { table_grid("alignment-shifts", &t(AlignmentTable::Shifts), look, &r.shifts, &[],
                         |x: &ShiftRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-pair", format!("{}~{}", x.target_a, x.target_b))])) }
                 </Section>
+                { shift_histogram(page, b, ui, conv.clone()) }
+                <Section id="alignment-contrasts-card" title="Target contrasts on each run's shared subset" conventions={conv.clone()}
+                    exports={table_exports(AlignmentTable::TargetContrasts, b, table_of, |b| to_json(&b.report.target_contrasts))}
+                    intro={html! { <p class="intro">{ format!("Per run, on its queries with `{}` under every target (TIAP Table 2: the canonical-covered shared subset), \
+                        each target's mean and the mean difference B \u{2212} A with a {}% percentile bootstrap interval over the queries ({} resamples, seed {}; \
+                        TIAP used 3,000).", s.shift_metric, s.bootstrap.confidence * 100.0, s.bootstrap.resamples, s.bootstrap.seed) }</p> }}>
+                    { table_grid("alignment-contrasts", &t(AlignmentTable::TargetContrasts), look, &r.target_contrasts, &[],
+                        |x: &ContrastRow| RowAttrs::data(vec![("data-run", x.run.clone()), ("data-pair", format!("{}~{}", x.target_a, x.target_b))])) }
+                </Section>
                 <Section id="alignment-aggregations-card" title="Target aggregations" conventions={conv.clone()}
                     exports={table_exports(AlignmentTable::Aggregations, b, table_of, |b| to_json(&b.report.aggregations))}
                     intro={html! { <p class="intro">{ format!("Can one score absorb the choice of target (TIAP Table 8)? {}.", s.aggregation_method) }</p> }}>
@@ -188,5 +204,53 @@ impl Tool for Alignment {
                 </Section>
             </>
         }
+    }
+}
+
+/// The |shift| histogram of a row of `shifts` (TIAP Figure 3), a group's pooled row first.
+fn shift_histogram(
+    page: &ToolPage<Alignment>,
+    b: &Rc<AlignmentBatch>,
+    ui: &Ui<Alignment>,
+    conv: Option<AttrValue>,
+) -> Html {
+    let r = &b.report;
+    let s = &r.settings;
+    let summary = alignment::figures::summary_rows(&r.shifts);
+    let label = |x: &ShiftRow| {
+        let group = if x.group.is_empty() { String::new() } else { format!("{} · ", x.group) };
+        format!("{group}{} · {} \u{2192} {}", x.run, x.target_a, x.target_b)
+    };
+    // The summary rows first, then every run's; the default: the first summary row of the
+    // settings' pair (TIAP Figure 3: raw → canonical, pooled per dataset).
+    let mut order: Vec<usize> = (0..r.shifts.len()).filter(|&i| summary[i]).collect();
+    order.extend((0..r.shifts.len()).filter(|&i| !summary[i]));
+    let options: Vec<(String, String)> = order.iter().map(|&i| (i.to_string(), label(&r.shifts[i]))).collect();
+    let fallback = order
+        .iter()
+        .copied()
+        .find(|&i| {
+            (r.shifts[i].target_a.as_str(), r.shifts[i].target_b.as_str()) == (s.target_a.as_str(), s.target_b.as_str())
+        })
+        .or(order.first().copied());
+    let chosen = page.view.histogram.parse::<usize>().ok().filter(|i| *i < r.shifts.len()).or(fallback);
+    let exports = table_exports(AlignmentTable::ShiftHistogram, b, table_of, |b| to_json(&b.report.shifts));
+    html! {
+        <Section id="alignment-histogram-card" title="Distribution of target shifts" conventions={conv} {exports}
+            intro={html! { <p class="intro">{ format!("Per query, |\u{0394}{}| between two targets on the queries eligible under both (TIAP Figure 3: raw \u{2192} canonical, \
+                pooled over a dataset's runs); 20 equal bins from 0. Orange: the {} threshold; red: the mean.", s.shift_metric, s.shift_threshold) }</p> }}>
+            if let Some(i) = chosen {
+                <div class="controls">
+                    { ui.select_field("alignment-histogram-row", "shifts of", &options, &i.to_string(), ui.on_view(|v: &mut View, x| v.histogram = x)) }
+                </div>
+                <PlotCanvas<crate::plots::histogram::HistogramPlot> id="alignment-histogram"
+                    plot={alignment::figures::shift_plot(&r.shifts[i], &s.shift_metric, s.shift_threshold)} filename="memaudit-alignment-shift-histogram" />
+                <p class="hist-stats" id="alignment-histogram-stats" data-n={r.shifts[i].shared.to_string()}>
+                    { format!("n = {} queries; mean |\u{0394}| = {}; |\u{0394}| \u{2265} {} for {} of them.", r.shifts[i].shared,
+                        fmt4(r.shifts[i].mean_abs_shift), s.shift_threshold, pct(r.shifts[i].large_share)) }</p>
+            } else {
+                <p class="empty">{ "Needs two targets with queries eligible under both." }</p>
+            }
+        </Section>
     }
 }

@@ -9,7 +9,9 @@ targets. And `shift_reference.json` with:
 
 - per run and pair of targets (raw-source, raw-canonical, source-canonical), on the queries
   eligible under both: shared, hit flips, top-1 flips, nDCG changed, change rate, mean shift
-  (B - A), mean |shift|, share of |shift| >= 0.1; and per dataset the same pooled over its runs;
+  (B - A), mean |shift|, share of |shift| >= 0.1, the counts of |shift| in 20 bins on [0, 1]
+  (np.histogram: the shifts lie on a grid of 0.2, so floating point puts some across an edge);
+  and per dataset the same pooled over its runs;
 - per run: mean nDCG under each target (its eligible queries), `canonical_or_raw` (canonical
   where eligible, else raw, over raw-eligible queries), and over the queries eligible under raw
   and source the arithmetic mean, geometric mean (scipy.stats.gmean) and minimum of the triplet
@@ -17,6 +19,10 @@ targets. And `shift_reference.json` with:
   order of the runs (pairs ordered oppositely; means equal to 12 significant digits are ties, not counted), checked against
   scipy.stats.kendalltau where no value ties; and per pair of a dataset's runs and method, the
   run with the higher mean (`winners`);
+- per run and pair of targets, on the run's queries eligible under every target (TIAP Table 2's
+  shared subset): n, the two means, the mean difference B - A and a 95% percentile bootstrap
+  interval of it from 20,000 NumPy resamples (`target_contrasts`; memaudit's own resampling
+  differs, so its interval is compared within Monte-Carlo error);
 - the same aggregations and winners on the shared subset (`aggregations_shared`,
   `winners_shared`): per dataset, the queries eligible under every target in every run of it,
   every method averaged over them.
@@ -77,7 +83,8 @@ def shift_stats(rs, a, b):
     d = np.asarray(d)
     return {"shared": len(d), "hit_flips": hf, "top1_flips": tf, "changed": ch, "change_rate": ch / len(d),
             "mean_shift": float(d.mean()), "mean_abs_shift": float(np.abs(d).mean()),
-            "large_share": float((np.abs(d) >= 0.1).mean())}
+            "large_share": float((np.abs(d) >= 0.1).mean()),
+            "bins": np.histogram(np.abs(d), bins=20, range=(0, 1))[0].tolist()}
 
 
 shifts = []
@@ -137,11 +144,26 @@ def aggregate(shared):
     return aggregations, winners
 
 
+contrasts = []
+for ds, runs in datasets.items():
+    for r in runs:
+        _, el, nd, _, _ = data[r]
+        common = el["raw"] & el["source"] & el["canonical"]
+        for a, b in itertools.combinations(T, 2):
+            d = nd[b][common] - nd[a][common]
+            boot_rng = np.random.default_rng(11)
+            idx = boot_rng.integers(0, len(d), (20000, len(d)))
+            means = d[idx].mean(axis=1)
+            contrasts.append({"group": ds, "run": r, "target_a": a, "target_b": b, "n": int(common.sum()),
+                              "mean_a": float(nd[a][common].mean()), "mean_b": float(nd[b][common].mean()),
+                              "diff": float(d.mean()), "low": float(np.percentile(means, 2.5)),
+                              "high": float(np.percentile(means, 97.5))})
+
 aggregations, winners = aggregate(False)
 aggregations_shared, winners_shared = aggregate(True)
 
 with open("shift_reference.json", "w") as f:
     json.dump({"made_with": {"numpy": np.__version__, "scipy": scipy.__version__}, "shifts": shifts,
-               "aggregations": aggregations, "winners": winners, "aggregations_shared": aggregations_shared,
+               "aggregations": aggregations, "winners": winners, "target_contrasts": contrasts, "aggregations_shared": aggregations_shared,
                "winners_shared": winners_shared}, f, indent=1)
     f.write("\n")
