@@ -98,27 +98,11 @@ pub fn contrasts(j: &Joined, bootstrap: &Bootstrap) -> (Vec<ContrastRow>, Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
     /// Three queries of one run: two under both targets, by hand.
     #[test]
     fn the_shared_subset_and_its_difference_by_hand() {
-        let m = |r: f64, c: Option<f64>| {
-            let mut x = HashMap::from([("raw".to_string(), r)]);
-            if let Some(c) = c {
-                x.insert("canonical".into(), c);
-            }
-            x
-        };
-        let j = Joined {
-            runs: vec!["r".into()],
-            targets: vec!["raw".into(), "canonical".into()],
-            keys: vec![("r".into(), "q1".into()), ("r".into(), "q2".into()), ("r".into(), "q3".into())],
-            key_run: vec![0, 0, 0],
-            identity: vec![m(0.5, Some(0.5)), m(0.2, Some(0.9)), m(0.3, None)],
-            group_of: vec![String::new()],
-            ..Joined::default()
-        };
+        let j = Joined::by_hand(&[(0.5, Some(0.5)), (0.2, Some(0.9)), (0.3, None)]);
         let b = Bootstrap { resamples: 1000, seed: 1, confidence: 0.95 };
         let (rows, note) = contrasts(&j, &b);
         assert_eq!((rows.len(), note), (1, None));

@@ -297,6 +297,31 @@ impl Joined {
     }
 }
 
+#[cfg(test)]
+impl Joined {
+    /// One run `r` of queries q1, q2, … with their metric under `raw` and, where given,
+    /// `canonical` (in `identity`, the shifts' and contrasts' metric): a join written by hand.
+    pub fn by_hand(metric: &[(f64, Option<f64>)]) -> Joined {
+        let identity = metric
+            .iter()
+            .map(|&(r, c)| {
+                let mut x = HashMap::from([("raw".to_string(), r)]);
+                x.extend(c.map(|c| ("canonical".to_string(), c)));
+                x
+            })
+            .collect();
+        Joined {
+            runs: vec!["r".into()],
+            targets: vec!["raw".into(), "canonical".into()],
+            keys: (1..=metric.len()).map(|i| ("r".into(), format!("q{i}"))).collect(),
+            key_run: vec![0; metric.len()],
+            identity,
+            group_of: vec![String::new()],
+            ..Joined::default()
+        }
+    }
+}
+
 /// The `dataset` column that completes the query (TIAP's records number each dataset's queries
 /// from 1: query 1 of LoCoMo is not query 1 of LongMemEval-S), when the query column is not
 /// stated.

@@ -151,28 +151,15 @@ mod tests {
     /// Two queries of one run under raw and canonical, by hand.
     #[test]
     fn flips_changes_and_shifts_by_hand() {
-        let m = |r: f64, c: Option<f64>| {
-            let mut x = HashMap::from([("raw".to_string(), r)]);
-            if let Some(c) = c {
-                x.insert("canonical".into(), c);
-            }
-            x
-        };
         let f = |h: f64, t: f64| Flips { hit: Some(h), top1: Some(t) };
         let j = Joined {
-            runs: vec!["r".into()],
-            targets: vec!["raw".into(), "canonical".into()],
-            keys: vec![("r".into(), "q1".into()), ("r".into(), "q2".into()), ("r".into(), "q3".into())],
-            key_run: vec![0, 0, 0],
-            identity: vec![m(0.5, Some(0.5)), m(0.2, Some(0.9)), m(0.3, None)],
             flips: vec![
                 HashMap::from([("raw".into(), f(1.0, 0.0)), ("canonical".into(), f(1.0, 1.0))]),
                 HashMap::from([("raw".into(), f(0.0, 0.0)), ("canonical".into(), f(1.0, 1.0))]),
                 HashMap::from([("raw".into(), f(1.0, 1.0))]),
             ],
             flip_metrics: ("hit_at_k".into(), "top1".into()),
-            group_of: vec![String::new()],
-            ..Joined::default()
+            ..Joined::by_hand(&[(0.5, Some(0.5)), (0.2, Some(0.9)), (0.3, None)])
         };
         let rows = shifts(&j, 0.1);
         assert_eq!(rows.len(), 1, "one run, one pair, no pooled row");

@@ -6,13 +6,12 @@
 //! linter's findings on every table loaded or computed — the numbers of
 //! `memaudit claims --format json`.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::Serialize;
 use yew::prelude::*;
 
-use super::tool::{Tool, ToolPage, Ui, role_files, set_role};
+use super::tool::{Tool, ToolPage, Ui, role_files};
 use crate::capability::FileRole;
 use crate::claims::{self, ClaimResult};
 use crate::claims::{ClaimsRequest, ClaimsTable};
@@ -34,10 +33,9 @@ use crate::web::format::{count, duration};
 /// A claims check as the page keeps it.
 type ClaimsBatch = super::tool::BatchOf<Claims>;
 
-/// The settings as edited: the files' roles and the text of every declared field.
+/// The settings as edited: the text of every declared field.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
-    pub roles: BTreeMap<String, FileRole>,
     pub fields: FieldDraft<ClaimsRequest>,
 }
 
@@ -328,14 +326,6 @@ impl Tool for Claims {
         draft.parse()
     }
 
-    fn roles(draft: &Draft) -> BTreeMap<String, FileRole> {
-        draft.roles.clone()
-    }
-
-    fn defaults(old: &Draft) -> Draft {
-        Draft { roles: old.roles.clone(), ..Draft::default() }
-    }
-
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
         let d = &page.draft;
         let b = page.batch.as_ref();
@@ -364,7 +354,7 @@ impl Tool for Claims {
             move || report_json(&b)
         };
         let n = &r.counts;
-        let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
+        let on_role = ui.on_role();
         html! {
             <>
                 <div class="results-head">

@@ -5,12 +5,11 @@
 //! predicate tree — and a clear flag on every rule registered after the data it judges — the
 //! numbers of `memaudit rules --format json`.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files, set_role};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files};
 use crate::capability::FileRole;
 use crate::report::serde_name;
 use crate::rules::expr::Eval;
@@ -30,7 +29,6 @@ pub const LATE: &str = "registered_after_data";
 /// The settings as edited.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
-    pub roles: BTreeMap<String, FileRole>,
     /// The declared fields (the time stamped on the verdicts; empty: the time of the request).
     pub fields: FieldDraft<RulesRequest>,
 }
@@ -189,14 +187,6 @@ impl Tool for Rules {
         draft.parse()
     }
 
-    fn roles(draft: &Draft) -> BTreeMap<String, FileRole> {
-        draft.roles.clone()
-    }
-
-    fn defaults(old: &Draft) -> Draft {
-        Draft { roles: old.roles.clone(), ..Draft::default() }
-    }
-
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
         ui.fields_form_with("rules", &page.draft.fields, |d: &mut Draft| &mut d.fields, &[], &[])
     }
@@ -208,7 +198,7 @@ impl Tool for Rules {
             let b = b.clone();
             move || report_json(&b)
         };
-        let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
+        let on_role = ui.on_role();
         let late_rules: Vec<&RuleVerdict> = r.verdicts.iter().filter(|v| late(v)).collect();
         html! {
             <>

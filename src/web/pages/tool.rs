@@ -72,10 +72,6 @@ pub trait Tool: Sized + 'static {
     /// The request, or what cannot be parsed in the settings (naming the field); the range
     /// checks are the core's `validate`, run before anything is sent.
     fn request(draft: &Self::Draft) -> Result<<Self::Capability as Capability>::Request, String>;
-    /// The roles the draft states for files by name (the others are detected).
-    fn roles(_draft: &Self::Draft) -> BTreeMap<String, FileRole> {
-        BTreeMap::new()
-    }
     /// The settings fields.
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html;
     /// Which card shows each table a headline can point to.
@@ -97,6 +93,8 @@ type ViewEdit<V> = Box<dyn FnOnce(&mut V)>;
 pub enum Msg<T: Tool> {
     /// Files added, one taken off (the others analysed again), or all cleared.
     Files(FileEdit),
+    /// A file taken as another role (the files table): analysed again at once.
+    Role(String, FileRole),
     /// Change the draft.
     Edit(Edit<T::Draft>),
     /// Change the draft and analyse again at once (pickers next to a result).
@@ -142,6 +140,9 @@ pub struct ToolPage<T: Tool> {
     /// The roles the worker's inputs were read under.
     sent_roles: Option<BTreeMap<String, FileRole>>,
     pub files: Vec<SourceFile>,
+    /// The roles stated for files by name in the files table ([`role_files`]); the others are
+    /// detected. Kept when the settings are reset.
+    pub roles: BTreeMap<String, FileRole>,
     pub draft: T::Draft,
     /// The draft behind the result on screen.
     pub applied: Option<T::Draft>,
@@ -216,6 +217,11 @@ impl<T: Tool> Ui<T> {
             let set = set.clone();
             Msg::EditApply(Box::new(move |d| set(d, v)))
         })
+    }
+
+    /// The files table's role switcher ([`role_files`]): the file is taken as the role chosen.
+    pub fn on_role(&self) -> Callback<(String, FileRole)> {
+        self.link.callback(|(name, role)| Msg::Role(name, role))
     }
 
     /// A select that changes how results are shown (no new analysis).
@@ -398,11 +404,6 @@ pub fn role_files(
     }
 }
 
-/// Sets the role of a file in a draft's overrides.
-pub fn set_role(roles: &mut BTreeMap<String, FileRole>, (name, role): (String, FileRole)) {
-    roles.insert(name, role);
-}
-
 impl<T: Tool> ToolPage<T> {
     fn prefix() -> String {
         format!("{}-", <T::Capability as Capability>::ANALYSIS.slug())
@@ -417,7 +418,7 @@ impl<T: Tool> ToolPage<T> {
                 return;
             }
         };
-        let roles = T::roles(&self.draft);
+        let roles = self.roles.clone();
         // Files stated under other roles are read again.
         let files = files || self.sent_roles.as_ref().is_some_and(|r| *r != roles);
         let inputs = files.then(|| files_with_roles(&self.files, |name| roles.get(name).copied()));
@@ -439,7 +440,7 @@ impl<T: Tool> ToolPage<T> {
         };
         self.files.clear();
         if self.job.run(Some(Inputs::Demo), &request, "loading the demo").is_some() {
-            self.sent_roles = Some(T::roles(&self.draft));
+            self.sent_roles = Some(self.roles.clone());
         }
     }
 
@@ -568,6 +569,7 @@ impl<T: Tool> Component for ToolPage<T> {
             overview: None,
             sent_roles: None,
             files: Vec::new(),
+            roles: BTreeMap::new(),
             draft: T::Draft::default(),
             applied: None,
             batch: None,
@@ -613,6 +615,10 @@ impl<T: Tool> Component for ToolPage<T> {
                 self.analyse_files();
             }
             Msg::Preloaded(Err(e)) => self.job.error = Some(ErrorView::plain("Could not load the release", e)),
+            Msg::Role(name, role) => {
+                self.roles.insert(name, role);
+                self.apply();
+            }
             Msg::Edit(f) => f(&mut self.draft),
             Msg::EditApply(f) => {
                 f(&mut self.draft);

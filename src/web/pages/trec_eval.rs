@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use crate::web::components::explore::Explore;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files, set_role};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, role_files};
 use crate::capability::{Capability, FileRole};
 use crate::compare::figures::{forest_plot, forest_row};
 use crate::ireval::evaluate::Value;
@@ -27,11 +27,10 @@ use crate::web::format::{count, duration};
 
 type IrBatch = BatchOf<TrecEvalPage>;
 
-/// The settings as edited: the files' roles and the request's fields
+/// The settings as edited: the request's fields
 /// ([`TrecEvalRequest`]'s declaration).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
-    pub roles: BTreeMap<String, FileRole>,
     pub fields: FieldDraft<TrecEvalRequest>,
 }
 
@@ -185,14 +184,6 @@ impl Tool for TrecEvalPage {
         draft.fields.parse(TrecEvalRequest::default())
     }
 
-    fn roles(draft: &Draft) -> BTreeMap<String, FileRole> {
-        draft.roles.clone()
-    }
-
-    fn defaults(old: &Draft) -> Draft {
-        Draft { roles: old.roles.clone(), ..Draft::default() }
-    }
-
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
         ui.fields_form_with("trec-eval", &page.draft.fields, |d| &mut d.fields, &[], IDS)
     }
@@ -200,7 +191,7 @@ impl Tool for TrecEvalPage {
     fn results(page: &ToolPage<Self>, b: &Rc<IrBatch>, ui: &Ui<Self>) -> Html {
         let r = &b.report;
         let conv = Some(AttrValue::from(command_line(&r.settings)));
-        let on_role = ui.apply_with(|d: &mut Draft, x: (String, FileRole)| set_role(&mut d.roles, x));
+        let on_role = ui.on_role();
         let json = {
             let b = b.clone();
             move || report_json::<crate::ireval::TrecEval>(&b.report)
