@@ -432,6 +432,25 @@ test('?demo loads the demo', async () => {
   await page.close();
 });
 
+test('?title= and ?about= stand above the pages as text, the title the tab\'s', async () => {
+  const { page, log } = await openPage();
+  const title = '<img src=x id=injected> Our paper\'s results';
+  const about = 'Released files of §5. <b>not bold</b>';
+  await page.goto(`${srv.origin}${VIEWER}?demo&title=${encodeURIComponent(title)}&about=${encodeURIComponent(about)}`);
+  await waitReady(page);
+  assert.equal(await page.textContent('#companion-title'), title);
+  assert.equal(await page.textContent('#companion-about'), about);
+  assert.equal(await page.locator('#companion img, #companion b, #injected').count(), 0, 'text, never markup');
+  assert.equal(await page.title(), `${title} \u2014 memaudit`);
+  // Without a title, no companion band.
+  await page.goto(`${srv.origin}${VIEWER}?demo&about=alone`);
+  await waitReady(page);
+  assert.equal(await page.locator('#companion').count(), 0);
+  assert.deepEqual(log.errors, []);
+  assertOwnFilesOnly(log, [VIEWER]);
+  await page.close();
+});
+
 test('a demo file missing from dist/ is reported by name, and the demo runs once it is served', async () => {
   const { page, log } = await openPage();
   // The worker fetches the demo from dist/demo/ when it is asked for; here runs.jsonl is missing.
@@ -475,6 +494,9 @@ test('embedding: a site page preloads a bundle with ?bundle=', async () => {
   await frame.locator('.app[data-state="ready"]').waitFor({ timeout: 120_000 });
   const n = await frame.locator('#summary-table tbody tr').count();
   assert.equal(n, cliReport.summary.length);
+  // The site's title and description of the bundle stand above the viewer's pages, as text.
+  assert.equal(await frame.locator('#companion-title').textContent(), 'demo (synthetic)');
+  assert.match(await frame.locator('#companion-about').textContent(), /^Synthetic traces: three systems' saved ranked lists/);
   // The worker started while the bundle downloaded, and the run took it: one worker.
   const viewer = page.frames().find((f) => /bundle=/.test(f.url()));
   const { workers, runsFetched } = await viewer.evaluate(() => ({ workers: window.__workers, runsFetched: window.__runsFetched }));

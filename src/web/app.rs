@@ -250,6 +250,8 @@ pub struct App<P: PageSet> {
     /// A dropped folder being read, or why it could not be.
     folder: Option<Result<(), String>>,
     guests: HashMap<Group, Guest>,
+    /// What a companion site says of its results (`?title=`, `?about=`).
+    companion: Option<super::dom::Companion>,
     _listeners: Vec<Listener>,
     _pages: PhantomData<P>,
 }
@@ -333,6 +335,11 @@ impl<P: PageSet> Component for App<P> {
                 }
             }));
         }
+        // A companion site's title names the tab too (the host's: a guest draws no shell).
+        let companion = if ctx.props().guest { None } else { super::dom::companion() };
+        if let (Some(c), Some(doc)) = (&companion, web_sys::window().and_then(|w| w.document())) {
+            doc.set_title(&format!("{} \u{2014} memaudit", c.title));
+        }
         App {
             page: page_from_url(),
             states: HashMap::new(),
@@ -345,6 +352,7 @@ impl<P: PageSet> Component for App<P> {
             dragging: false,
             folder: None,
             guests: HashMap::new(),
+            companion,
             _listeners: listeners,
             _pages: PhantomData,
         }
@@ -528,6 +536,14 @@ impl<P: PageSet> Component for App<P> {
                     <super::limits::InputLimits />
                     { folder_note }
                 </header>
+                if let Some(c) = &self.companion {
+                    <section id="companion" class="companion" aria-label="about these results">
+                        <h2 id="companion-title">{ c.title.clone() }</h2>
+                        if let Some(about) = &c.about {
+                            <p id="companion-about">{ about.clone() }</p>
+                        }
+                    </section>
+                }
                 <div id={PAGE_CONTENT} tabindex="-1">
                     { pages::<P>(&views) }
                     { for Group::ALL.into_iter().filter(|g| P::GROUP.is_some_and(|own| own != *g)).map(|g| self.guest_view(g)) }

@@ -89,6 +89,34 @@ pub fn startup_request(page: super::pages::Page) -> StartupRequest {
     }
 }
 
+/// The most characters of a companion site's title and description shown (longer ones are
+/// cut with "…").
+pub const COMPANION_TITLE_CHARS: usize = 200;
+pub const COMPANION_ABOUT_CHARS: usize = 2_000;
+
+/// What a companion site says of the results it opens (`?title=…&about=…`): a title and a short
+/// description, shown above the pages as text (never as markup), the title also the tab's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Companion {
+    pub title: String,
+    pub about: Option<String>,
+}
+
+/// `?title=` (and `?about=`) of the page URL, when a title is given.
+pub fn companion() -> Option<Companion> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    companion_of(params.get("title"), params.get("about"))
+}
+
+/// [`companion`] from the two parameters' values: blank ones are none, long ones cut.
+pub fn companion_of(title: Option<String>, about: Option<String>) -> Option<Companion> {
+    let given = |v: Option<String>, max: usize| {
+        v.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).map(|v| crate::plots::ellipsize(&v, max))
+    };
+    Some(Companion { title: given(title, COMPANION_TITLE_CHARS)?, about: given(about, COMPANION_ABOUT_CHARS) })
+}
+
 /// Resolves `<dir>/<name>` against the page URL and checks it stays on the page's origin.
 pub fn bundle_url(dir: &str, name: &str) -> Result<String, String> {
     let href = window()?.location().href().map_err(js_err)?;
@@ -220,5 +248,22 @@ pub fn bring_into_view(id: &str) {
             let _ = h.set_attribute("tabindex", "-1");
         }
         let _ = h.focus();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_companion_needs_a_title_and_is_cut_to_its_bounds() {
+        assert_eq!(companion_of(None, Some("about".into())), None);
+        assert_eq!(companion_of(Some("  ".into()), None), None);
+        let c = companion_of(Some(" Paper ".into()), Some(" ".into())).unwrap();
+        assert_eq!((c.title.as_str(), c.about), ("Paper", None));
+        let c = companion_of(Some("t".repeat(500)), Some("a".repeat(5000))).unwrap();
+        assert_eq!(c.title.chars().count(), COMPANION_TITLE_CHARS);
+        assert!(c.title.ends_with('…'));
+        assert_eq!(c.about.unwrap().chars().count(), COMPANION_ABOUT_CHARS);
     }
 }

@@ -605,7 +605,8 @@ impl<T: Tool> Component for ToolPage<T> {
                 }
             }
             Msg::Preloaded(Ok(release)) => {
-                if let Some(title) = &release.title
+                // The manifest's title names the tab, unless the URL gave one (`?title=`).
+                if let Some(title) = release.title.as_ref().filter(|_| crate::web::dom::companion().is_none())
                     && let Some(doc) = web_sys::window().and_then(|w| w.document())
                 {
                     doc.set_title(&format!("{title} \u{2014} memaudit"));
