@@ -32,6 +32,7 @@ pub mod model;
 pub mod outcomes;
 pub mod parallel;
 pub mod plots;
+pub mod printed;
 pub mod probe;
 pub mod reclaim;
 pub mod registry;

@@ -27,6 +27,7 @@ mod labels;
 mod outcome_families;
 mod outcomes;
 mod permutation_reference;
+mod printed;
 mod probe;
 mod properties;
 mod reader_properties;

@@ -162,6 +162,12 @@ pub(crate) struct Output<T: ValueEnum + Choice + Send + Sync + 'static> {
     /// Also write every plot of the report as an SVG file into this directory.
     #[arg(long, value_name = "DIR")]
     pub(crate) plots: Option<PathBuf>,
+    /// Check a paper's printed numbers against this report's tables: FILE names each number's
+    /// table, row and column (docs/formats.md, "Printed numbers"); prints the check (its verdicts,
+    /// in --format table, json or csv) instead of the report. `memaudit verify --printed FILE
+    /// SUBCOMMAND ARGS…` is the same.
+    #[arg(long = "printed", id = "printed_numbers", value_name = "FILE")]
+    pub(crate) printed: Option<PathBuf>,
 }
 
 impl<T: ValueEnum + Choice + Send + Sync + 'static> Output<T> {
@@ -395,10 +401,31 @@ where
 
 /// Prints a report in the chosen format (and writes `--out-dir`, the report to attach and the
 /// plots when asked).
+/// The check of the printed numbers of `path` against `report`, in the output's format.
+fn emit_printed<C: Capability>(report: &C::Report, path: &Path, out: &Output<C::Table>) -> Result<(), Failure>
+where
+    C::Table: ValueEnum + Send + Sync,
+{
+    let printed = memaudit::printed::read(&read_path(path)?).map_err(fail)?;
+    let check = memaudit::printed::check::<C>(report, &printed);
+    match out.format {
+        OutFormat::Json => {
+            let headlines = memaudit::printed::table::headlines(&check);
+            print(&format!("{}\n", json(&memaudit::capability::envelope_with(&check, headlines), out.pretty)?))
+        }
+        OutFormat::Csv => print(&out.csv(&memaudit::printed::table::table(&check))?),
+        OutFormat::Table => print(&memaudit::report::terminal_safe(&memaudit::printed::table::render_text(&check))),
+        OutFormat::Latex => Err(fail("the printed-numbers check has no LaTeX output: use json, csv or table")),
+    }
+}
+
 pub(crate) fn emit<C: Capability>(report: &C::Report, loaded: &C::Loaded, out: &Output<C::Table>) -> Result<(), Failure>
 where
     C::Table: ValueEnum + Send + Sync,
 {
+    if let Some(path) = &out.printed {
+        return emit_printed::<C>(report, path, out);
+    }
     if attach::<C>(report, loaded, out)? {
         return Ok(());
     }

@@ -103,27 +103,58 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "SUBCOMMAND ARGS")]
         args: Vec<String>,
     },
+    /// A paper's printed numbers checked against the data: `memaudit verify --printed FILE
+    /// SUBCOMMAND ARGS…` runs the analysis as `memaudit SUBCOMMAND ARGS…` would and prints, for
+    /// each number of FILE (its table, row and column of that analysis's report), the recomputed
+    /// value and whether it matches, is within rounding, differs or cannot be computed.
+    Verify {
+        /// The printed numbers (CSV, JSON Lines or a JSON array: source, analysis, table, row,
+        /// column, printed; docs/formats.md, "Printed numbers").
+        #[arg(long, value_name = "FILE", required = true)]
+        printed: std::path::PathBuf,
+        /// An analysis subcommand and its arguments (its settings: those the paper used).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, value_name = "SUBCOMMAND ARGS")]
+        args: Vec<String>,
+    },
 }
 
 /// `memaudit report SUB ARGS…` as the analysis subcommand with `--html -` (unless the ARGS
 /// already write the report somewhere).
 fn report_command(args: Vec<String>) -> Result<(Command, memaudit::ingest::Limits), common::Failure> {
-    let mut argv = vec!["memaudit".to_string()];
     let writes =
         args.iter().any(|a| ["--html", "--markdown"].iter().any(|o| a == o || a.starts_with(&format!("{o}="))));
-    argv.extend(args);
-    if !writes {
-        argv.extend(["--html".to_string(), "-".to_string()]);
+    let extra = if writes { vec![] } else { vec!["--html".to_string(), "-".to_string()] };
+    analysis_command("report", args, extra)
+}
+
+/// `memaudit verify --printed FILE SUB ARGS…` as `memaudit SUB ARGS… --printed FILE`.
+fn verify_command(
+    printed: std::path::PathBuf,
+    args: Vec<String>,
+) -> Result<(Command, memaudit::ingest::Limits), common::Failure> {
+    analysis_command("verify", args, vec!["--printed".to_string(), printed.to_string_lossy().into_owned()])
+}
+
+/// The analysis subcommand `args` names, with `extra` arguments after its own; `wrapper` (the
+/// command that wraps it) names the mistake when `args` is not an analysis.
+fn analysis_command(
+    wrapper: &str,
+    args: Vec<String>,
+    extra: Vec<String>,
+) -> Result<(Command, memaudit::ingest::Limits), common::Failure> {
+    let names: Vec<&str> = memaudit::capability::Analysis::ALL.iter().map(|a| a.name()).collect();
+    let (last, first) = names.split_last().unwrap_or((&"", &[]));
+    let not_an_analysis =
+        || common::fail(format!("`memaudit {wrapper}` takes an analysis: {} or {last}", first.join(", ")));
+    if !args.first().is_some_and(|a| names.contains(&a.as_str())) {
+        return Err(not_an_analysis());
     }
+    let argv = std::iter::once("memaudit".to_string()).chain(args).chain(extra);
     let cli = Cli::try_parse_from(argv).map_err(|e| common::fail(e.to_string().trim_end()))?;
     let limits = cli.limits();
     match cli.command {
         c @ Command::Analysis(_) => Ok((c, limits)),
-        _ => {
-            let names: Vec<&str> = memaudit::capability::Analysis::ALL.iter().map(|a| a.name()).collect();
-            let (last, first) = names.split_last().unwrap_or((&"", &[]));
-            Err(common::fail(format!("`memaudit report` takes an analysis: {} or {last}", first.join(", "))))
-        }
+        _ => Err(not_an_analysis()),
     }
 }
 
@@ -132,6 +163,7 @@ fn main() -> ExitCode {
     let limits = cli.limits();
     let command = match cli.command {
         Command::Report { args } => report_command(args),
+        Command::Verify { printed, args } => verify_command(printed, args),
         c => Ok((c, limits)),
     };
     let command = command.and_then(|(command, limits)| common::set_limits(limits).map(|()| command));
@@ -143,6 +175,7 @@ fn main() -> ExitCode {
         Command::Power(a) => compliance::power_cmd(a),
         // `report_command` never returns a report: a nested one is refused there.
         Command::Report { .. } => Err(common::fail("`memaudit report` cannot report a report")),
+        Command::Verify { .. } => Err(common::fail("`memaudit verify` cannot verify a verification")),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

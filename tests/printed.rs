@@ -1,0 +1,93 @@
+//! `memaudit verify --printed`: a paper's printed numbers against the recomputed report. The
+//! printed file and each entry's verdict come from `tests/reference/printed/
+//! make_printed_reference.py` (Python's own rounding of the NumPy values of the alignment
+//! reference), on the generated TIAP-shaped records.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn memaudit(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_memaudit")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap()
+}
+
+const PRINTED: &str = "tests/reference/printed/printed.csv";
+const RECORDS: &str = "tests/reference/alignment/records.csv";
+
+#[test]
+fn each_printed_number_gets_the_verdict_python_gives_it() {
+    let args = [
+        "verify",
+        "--printed",
+        PRINTED,
+        "alignment",
+        "--input",
+        RECORDS,
+        "--group",
+        "dataset",
+        "--metric",
+        "ndcg",
+        "--format",
+        "json",
+    ];
+    let out = memaudit(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want: Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/reference/printed/expected.json").unwrap()).unwrap();
+    assert_eq!(got["analysis"], "alignment");
+    let rows = got["rows"].as_array().unwrap();
+    let want = want.as_array().unwrap();
+    assert_eq!(rows.len(), want.len());
+    for (r, w) in rows.iter().zip(want) {
+        assert_eq!(r["line"], w["line"]);
+        assert_eq!(r["verdict"], w["verdict"], "line {}: {r}", w["line"]);
+    }
+    // The reasons are said; the recomputed value is the table's.
+    assert!(rows[7]["note"].as_str().unwrap().contains("no row of `aggregations`"), "{}", rows[7]);
+    assert!(rows[8]["note"].as_str().unwrap().contains("add `target_b=…`"), "{}", rows[8]);
+    assert!(rows[0]["recomputed"].as_f64().unwrap() > 0.08);
+    // Headlines: the one that differs is an alert naming it.
+    let h = &got["headlines"][0];
+    assert_eq!(h["level"], "alert");
+    assert!(h["text"].as_str().unwrap().starts_with("1 of 10 printed numbers differ"), "{h}");
+    assert!(h["evidence"].as_str().unwrap().contains("Table 15: shifts"), "{h}");
+
+    // The same as the analysis with --printed; CSV has the check's columns.
+    let csv = memaudit(&[
+        "alignment",
+        "--input",
+        RECORDS,
+        "--group",
+        "dataset",
+        "--metric",
+        "ndcg",
+        "--printed",
+        PRINTED,
+        "--format",
+        "csv",
+    ]);
+    let text = String::from_utf8(csv.stdout).unwrap();
+    assert!(
+        text.starts_with("line,source,analysis,table,row,column,printed,recomputed,verdict,difference,note\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 11);
+}
+
+#[test]
+fn a_printed_file_that_cannot_be_read_names_its_line_and_verify_needs_an_analysis() {
+    let dir = std::env::temp_dir().join(format!("memaudit-printed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "table,column,printed\nshifts,changed,about 47\n").unwrap();
+    let out = memaudit(&["verify", "--printed", bad.to_str().unwrap(), "alignment", "--input", RECORDS]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        e.contains("bad.csv") && e.contains("line 2") && e.contains("`about 47` is not a number as printed"),
+        "{e}"
+    );
+    let out = memaudit(&["verify", "--printed", bad.to_str().unwrap(), "synth", "--out", "x"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`memaudit verify` takes an analysis"));
+}
