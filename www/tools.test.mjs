@@ -700,6 +700,22 @@ test('alignment page: classes, coverage confound and run identity equal memaudit
   for (const t of ['shift_histogram', 'target_contrasts']) {
     assert.equal(await download(page, `#page-alignment button[data-export="${t}"][data-kind="csv"]`), inWork([...groupedArgs, '--format', 'csv', '--table', t]), t);
   }
+  // The paper's printed numbers against the result on screen, as `memaudit verify` says: one
+  // printed as recomputed, one off by much, one of a row that is not there.
+  const c0 = grouped.target_contrasts[0];
+  const printedCsv = ['source,table,row,column,printed',
+    `T2,target_contrasts,run=${c0.run}; target_a=${c0.target_a}; target_b=${c0.target_b},diff,${c0.diff.toFixed(3)}`,
+    `T2,target_contrasts,run=${c0.run}; target_a=${c0.target_a}; target_b=${c0.target_b},mean_a,${(c0.mean_a + 0.25).toFixed(3)}`,
+    'T2,target_contrasts,run=nobody; target_a=raw,diff,0.1'].join('\n') + '\n';
+  fs.writeFileSync(file('printed.csv'), printedCsv);
+  await page.setInputFiles('#alignment-printed-input', file('printed.csv'));
+  await page.waitForSelector('#alignment-printed tbody tr[data-verdict]');
+  const verified = JSON.parse(inWork(['verify', '--printed', 'printed.csv', ...groupedArgs, '--format', 'json']));
+  assert.deepEqual(verified.rows.map((r) => r.verdict), ['matches', 'differs', 'not_computed']);
+  const onScreen = await page.$$eval('#alignment-printed tbody tr[data-verdict]', (trs) => trs.map((t) => t.dataset.verdict));
+  assert.deepEqual(onScreen, verified.rows.map((r) => r.verdict));
+  assert.equal(await download(page, '#page-alignment button[data-export="printed"][data-kind="csv"]'),
+    inWork(['verify', '--printed', 'printed.csv', ...groupedArgs, '--format', 'csv']), 'printed CSV');
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();

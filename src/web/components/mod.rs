@@ -11,6 +11,7 @@ pub mod grid;
 pub mod headlines;
 pub mod histogram;
 pub mod plot;
+pub mod printed;
 pub mod reading;
 pub mod settings;
 pub mod tables;

@@ -25,6 +25,7 @@ use crate::capability::{Capability, FileRole, FileSummary};
 use crate::web::components::fields::{FieldDraft, field_id, field_input};
 use crate::web::components::grid::{Column, RowAttrs, Val, grid};
 use crate::web::components::headlines::{Cards, HeadlinesPanel, attach_buttons};
+use crate::web::components::printed::PrintedCard;
 use crate::web::format::count;
 use crate::web::job::{Job, JobEvent, files_with_roles};
 use crate::web::protocol::{Inputs, Response, SourceFile};
@@ -130,6 +131,11 @@ pub fn comma_list(text: &str) -> Vec<String> {
 /// A select's value as a choice, or what is wrong (naming the field).
 pub fn parse_choice<C: crate::choice::Choice>(what: &str, value: &str) -> Result<C, String> {
     C::parse(value).ok_or_else(|| format!("{what}: `{value}` is not one of {}", C::names()))
+}
+
+/// The report of a tool page's result.
+fn report_of<T: Tool>(b: &BatchOf<T>) -> &<T::Capability as Capability>::Report {
+    &b.report
 }
 
 /// A tool page.
@@ -664,6 +670,7 @@ impl<T: Tool> Component for ToolPage<T> {
                         <Contents id={format!("{p}contents")} root={format!("{p}results")} revision={Rc::as_ptr(b) as usize}
                             after={vec![(AttrValue::from(format!("{p}settings")), AttrValue::from("Settings"))]} />
                         { T::results(self, b, &ui) }
+                        <PrintedCard<BatchOf<T>, T::Capability> prefix={p.clone()} batch={b.clone()} report={report_of::<T> as fn(&BatchOf<T>) -> &<T::Capability as Capability>::Report} />
                     </div>
                     { self.view_settings(ctx, &ui) }
                 }
