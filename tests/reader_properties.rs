@@ -225,3 +225,32 @@ proptest! {
         release_survives(&all);
     }
 }
+
+/// Printed-numbers files for a small comparison (`memaudit verify --printed`).
+const PRINTED: &str = "source,analysis,table,row,column,printed\nT1,compare,arms,arm=a,mean,0.75\nT1,,pairs,,p,−0.5\n";
+
+proptest! {
+    #![proptest_config(common::proptest_config(256))]
+
+    /// A printed file of arbitrary bytes or with random edits is read or refused naming its file,
+    /// and whatever is read is checked against a report without a panic.
+    #[test]
+    fn printed_numbers_files_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..300),
+        ops in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec![',', ';', '=', '"', '\n', '%', '.', '-', '1', 'é', '\u{2212}'])), 1..12),
+    ) {
+        let outcomes = InputFile::new("o.csv", b"item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\n".to_vec());
+        let files = assign_roles::<memaudit::compare::Compare>(vec![(outcomes, None)]).unwrap();
+        let (_, report) = run_once::<memaudit::compare::Compare>(&files, &Default::default(), &mut quiet()).unwrap();
+        for text in [bytes, common::mutate(PRINTED, &ops).into_bytes()] {
+            match memaudit::printed::read(&InputFile::new("printed.csv", text)) {
+                Ok(entries) => {
+                    let check = memaudit::printed::check::<memaudit::compare::Compare>(&report, &entries);
+                    prop_assert_eq!(check.rows.len(), entries.len());
+                }
+                Err(Error::Ingest(e)) => prop_assert_eq!(e.location.file.as_str(), "printed.csv"),
+                Err(e) => prop_assert!(false, "not an input error: {}", e),
+            }
+        }
+    }
+}

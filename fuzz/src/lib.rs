@@ -24,3 +24,19 @@ pub fn run<C: Capability>(data: &[u8]) {
         assert!(!e.location.file.is_empty(), "{}: an input error names no file: {}", C::ANALYSIS, e.message);
     }
 }
+
+/// A printed-numbers file of arbitrary bytes: read, then checked against the report of a small
+/// comparison (every table and row lookup exercised on whatever was read).
+pub fn printed(data: &[u8]) {
+    let file = InputFile::new("printed.csv", data.to_vec());
+    match memaudit::printed::read(&file) {
+        Ok(entries) => {
+            let outcomes = InputFile::new("o.csv", b"item_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\n".to_vec());
+            let files = assign_roles::<memaudit::compare::Compare>(vec![(outcomes, None)]).expect("the outcomes read");
+            let (_, report) = run_once::<memaudit::compare::Compare>(&files, &Default::default(), &mut quiet()).expect("it runs");
+            let _ = memaudit::printed::check::<memaudit::compare::Compare>(&report, &entries);
+        }
+        Err(Error::Ingest(e)) => assert_eq!(e.location.file, "printed.csv", "{}", e.message),
+        Err(_) => {}
+    }
+}
