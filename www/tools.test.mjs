@@ -823,7 +823,12 @@ test('release page: the default page; one drop of several families is routed and
   const { page, log } = await openPage();
   await page.goto(`${srv.origin}${VIEWER}`);
   await page.waitForSelector('#page-audit:not([hidden]) #audit-file-input', { state: 'attached' });
-  const files = ['compliance.csv', 'demo-labels.csv', 'routing.csv', 'alignment-per_query.csv', 'alignment-answers.csv'];
+  // A printed-numbers file among them: checked against the runs, never analysed.
+  const a0 = JSON.parse(inWork(['compliance', '--input', 'compliance.csv', '--format', 'json'])).arms[0];
+  const key = `arm=${a0.arm}` + (a0.group ? `; group=${a0.group}` : '');
+  fs.writeFileSync(file('release-printed.csv'),
+    `source,analysis,table,row,column,printed\nT1,compliance,arms,${key},compliance,${a0.compliance.toFixed(2)}\nT2,compliance,arms,arm=nobody,compliance,0.5\n`);
+  const files = ['compliance.csv', 'demo-labels.csv', 'routing.csv', 'alignment-per_query.csv', 'alignment-answers.csv', 'release-printed.csv'];
   await page.setInputFiles('#audit-file-input', files.map(file));
   await waitReady(page, 'audit');
   const want = JSON.parse(inWork(['audit', ...files, '--format', 'json']));
@@ -835,9 +840,14 @@ test('release page: the default page; one drop of several families is routed and
   // memaudit's own per-query rows feed the comparison too (arms compared on per-query metrics).
   assert.ok(routes['alignment-per_query.csv'].includes('alignment'), routes['alignment-per_query.csv']);
   assert.ok(routes['alignment-per_query.csv'].some((r) => r.startsWith('compare')), routes['alignment-per_query.csv']);
+  assert.deepEqual(routes['release-printed.csv'], []);
+  assert.deepEqual(want.printed.map((p) => [p.run, p.verdict]), [['compliance', 'matches'], ['', 'not_computed']]);
+  const printedRows = await readRows(page, '#audit-printed');
+  assert.deepEqual(printedRows.map((r) => r.attrs.verdict), want.printed.map((p) => p.verdict), 'printed on the release page');
+  assert.equal(await page.locator('#audit-printed-card-input, #audit-printed-input').count(), 0, 'no second printed card');
   const analyses = await readRows(page, '#audit-analyses');
   assert.deepEqual(analyses.map((r) => [r.attrs.analysis, r.attrs.status]), want.analyses.map((a) => [a.id, a.status]), 'analyses');
-  for (const t of ['files', 'analyses']) {
+  for (const t of ['files', 'analyses', 'printed']) {
     assert.equal(await download(page, `#page-audit button[data-export="${t}"][data-kind="csv"]`), inWork(['audit', ...files, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#audit-report-json')), want, 'audit JSON');

@@ -44,6 +44,25 @@ pub struct CheckRow {
     pub note: String,
 }
 
+impl CheckRow {
+    /// An entry's row before it is checked: not computed, without a note.
+    pub fn unchecked(p: &Printed) -> CheckRow {
+        CheckRow {
+            line: p.line,
+            source: p.source.clone(),
+            analysis: p.analysis.map(|a| a.name().to_string()).unwrap_or_default(),
+            table: p.table.clone(),
+            row: p.row.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; "),
+            column: p.column.clone(),
+            printed: p.printed.clone(),
+            recomputed: None,
+            verdict: Verdict::NotComputed,
+            difference: None,
+            note: String::new(),
+        }
+    }
+}
+
 /// The check of a printed file against one analysis's report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PrintedCheck {
@@ -132,19 +151,8 @@ pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedC
     let rows = printed
         .iter()
         .map(|p| {
-            let mut row = CheckRow {
-                line: p.line,
-                source: p.source.clone(),
-                analysis: p.analysis.unwrap_or(C::ANALYSIS).name().to_string(),
-                table: p.table.clone(),
-                row: p.row.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; "),
-                column: p.column.clone(),
-                printed: p.printed.clone(),
-                recomputed: None,
-                verdict: Verdict::NotComputed,
-                difference: None,
-                note: String::new(),
-            };
+            let mut row =
+                CheckRow { analysis: p.analysis.unwrap_or(C::ANALYSIS).name().to_string(), ..CheckRow::unchecked(p) };
             if let Some(other) = p.analysis.filter(|a| *a != C::ANALYSIS) {
                 row.verdict = Verdict::OtherAnalysis;
                 row.note = format!("for `{other}`: checked with a run of that analysis");

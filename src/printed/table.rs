@@ -67,7 +67,15 @@ pub fn headlines(c: &PrintedCheck) -> Vec<Headline> {
     }
     out.push(Headline::new(
         Level::Context,
-        format!("{} of {n} printed numbers match the data of `{}`", c.count(Verdict::Matches), c.analysis),
+        format!(
+            "{} of {n} printed numbers match {}",
+            c.count(Verdict::Matches),
+            if c.analysis == crate::capability::Analysis::Audit {
+                "the release's data".to_string()
+            } else {
+                format!("the data of `{}`", c.analysis)
+            }
+        ),
         format!("{} for other analyses, not checked here", c.count(Verdict::OtherAnalysis)),
         Some("printed"),
     ));

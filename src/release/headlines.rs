@@ -70,6 +70,13 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
             table: Some(ReleaseTable::Headlines.name().to_string()),
         });
     }
+    if !r.printed.is_empty() {
+        let check = crate::printed::PrintedCheck {
+            analysis: crate::capability::Analysis::Audit,
+            rows: r.printed.iter().map(|p| p.check.clone()).collect(),
+        };
+        hs.extend(crate::printed::table::headlines(&check));
+    }
     hs
 }
 

@@ -1,6 +1,6 @@
 //! The tables of a release audit (`memaudit audit --format csv --table NAME`).
 
-use super::triage::{AnalysisRun, FileTriage, ReleaseReport};
+use super::triage::{AnalysisRun, FileTriage, PrintedRow, ReleaseReport};
 use crate::report::{Column, Table};
 
 crate::choice! {
@@ -12,6 +12,9 @@ crate::choice! {
         Analyses = "analyses",
         /// What every analysis says, most severe first, each naming its analysis.
         Headlines = "headlines",
+        /// Each printed number of the release's printed-numbers files against the run that holds
+        /// it (`memaudit verify --printed`'s columns, with the file and the run).
+        Printed = "printed",
     }
 }
 
@@ -40,6 +43,22 @@ const ANALYSES: &[Column<AnalysisRun>] = &crate::columns![AnalysisRun;
     "headlines" => |r| r.headlines.len().to_string(),
     "message" => |r| r.message.clone(),
     "left_out" => |r| r.left_out.iter().map(|l| l.file.clone()).collect::<Vec<_>>().join("; "),
+];
+
+const PRINTED: &[Column<PrintedRow>] = &crate::columns![PrintedRow;
+    "file" => |p| p.file.clone(),
+    "run" => |p| p.run.clone(),
+    "line" => |p| p.check.line.to_string(),
+    "source" => |p| p.check.source.clone(),
+    "analysis" => |p| p.check.analysis.clone(),
+    "table" => |p| p.check.table.clone(),
+    "row" => |p| p.check.row.clone(),
+    "column" => |p| p.check.column.clone(),
+    "printed" => |p| p.check.printed.clone(),
+    "recomputed" => |p| crate::report::num(p.check.recomputed),
+    "verdict" => |p| p.check.verdict.to_string(),
+    "difference" => |p| crate::report::num(p.check.difference),
+    "note" => |p| p.check.note.clone(),
 ];
 
 /// A headline with the analysis it comes from.
@@ -74,5 +93,6 @@ pub fn table(r: &ReleaseReport, which: ReleaseTable) -> Table {
         ReleaseTable::Files => Table::of(which.name(), FILES, &r.files),
         ReleaseTable::Analyses => Table::of(which.name(), ANALYSES, &r.analyses),
         ReleaseTable::Headlines => Table::of(which.name(), HEADLINES, &said(r)),
+        ReleaseTable::Printed => Table::of(which.name(), PRINTED, &r.printed),
     }
 }

@@ -95,6 +95,10 @@ pub struct AnalysisRun {
     /// Its JSON report (`memaudit <analysis> --format json`, without the envelope; `null` when
     /// refused).
     pub report: serde_json::Value,
+    /// The release's printed numbers checked against this run: those of its analysis, and those
+    /// naming none whose table it has; summed up per number in [`ReleaseReport::printed`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub printed: Vec<PrintedRow>,
 }
 
 /// A file an analysis could not read, left out of its group (the analysis ran on the others).
@@ -120,6 +124,86 @@ pub struct ReleaseReport {
     pub files: Vec<FileTriage>,
     /// Every group run, in the order of the analyses' list.
     pub analyses: Vec<AnalysisRun>,
+    /// Each printed number of the release's printed-numbers files against the runs
+    /// ([`printed_rows`]).
+    #[serde(default)]
+    pub printed: Vec<PrintedRow>,
+}
+
+/// A printed number of the release against its runs: the check where one run has its row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintedRow {
+    /// The printed-numbers file.
+    pub file: String,
+    /// The run whose report holds the row (`compare 2`), or the runs that agree on it.
+    pub run: String,
+    #[serde(flatten)]
+    pub check: crate::printed::CheckRow,
+}
+
+/// Whether a file is a printed-numbers file (`memaudit verify --printed`): a table with a
+/// `table`, a `column` and a `printed` column.
+pub fn is_printed_file(file: &InputFile) -> bool {
+    crate::ingest::table::has_columns(file, &[&["table"], &["column"], &["printed"]])
+}
+
+/// Each entry of each printed file, from the runs that checked it (those of its analysis that
+/// have its table): the run whose report has its row, or the runs that agree on its value;
+/// several runs with different values, or none, leave it not computed and say why. Never a row
+/// guessed among runs.
+pub fn printed_rows(printed: &[(String, Vec<crate::printed::Printed>)], runs: &[AnalysisRun]) -> Vec<PrintedRow> {
+    use crate::printed::{CheckRow, Verdict};
+    let mut out = Vec::new();
+    for (file, entries) in printed {
+        for entry in entries {
+            let checked: Vec<&PrintedRow> = runs
+                .iter()
+                .filter_map(|r| r.printed.iter().find(|p| p.file == *file && p.check.line == entry.line))
+                .collect();
+            let found: Vec<&PrintedRow> = checked.iter().copied().filter(|p| p.check.recomputed.is_some()).collect();
+            let runs_of = |rows: &[&PrintedRow]| rows.iter().map(|p| p.run.as_str()).collect::<Vec<_>>().join("; ");
+            let mut row = match found.as_slice() {
+                [] => checked.first().map(|p| (*p).clone()).unwrap_or_else(|| PrintedRow {
+                    file: file.clone(),
+                    run: String::new(),
+                    check: CheckRow::unchecked(entry),
+                }),
+                [first, ..] if found.iter().all(|p| p.check.recomputed == first.check.recomputed) => {
+                    PrintedRow { run: runs_of(&found), ..(*first).clone() }
+                }
+                [first, ..] => {
+                    let mut p = PrintedRow { run: runs_of(&found), ..(*first).clone() };
+                    p.check.recomputed = None;
+                    p.check.difference = None;
+                    p.check.verdict = Verdict::NotComputed;
+                    p.check.note = format!(
+                        "{} runs have this row with different values ({}): name the analysis, or set the files of one apart",
+                        found.len(),
+                        found
+                            .iter()
+                            .map(|p| format!("{}: {}", p.run, crate::report::num(p.check.recomputed)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    p
+                }
+            };
+            if found.is_empty() {
+                row.run = String::new();
+                row.check.verdict = Verdict::NotComputed;
+                row.check.note = match (checked.len(), entry.analysis) {
+                    (0, Some(a)) => format!("no run of `{a}` in this release"),
+                    (0, None) => format!("no run in this release has a table `{}` (name its analysis)", entry.table),
+                    (1, _) => format!("{}: {}", checked[0].run, checked[0].check.note),
+                    (n, _) => {
+                        format!("in none of the {n} runs with the table `{}` ({})", entry.table, runs_of(&checked))
+                    }
+                };
+            }
+            out.push(row);
+        }
+    }
+    out
 }
 
 /// The analyses a release is triaged for (every listed one but the release audit itself).
@@ -218,7 +302,7 @@ pub fn triage(
     only: &[Analysis],
     edits: &Edits,
     progress: Progress<'_>,
-) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>)> {
+) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>, Vec<PrintedRow>)> {
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     edits.check_names(&names)?;
     let mut rows = Vec::with_capacity(files.len());
@@ -244,6 +328,27 @@ pub fn triage(
         recognised.push(edited(recs, &f.name, edits)?);
         shapes.push(sniff.shape);
     }
+    // Printed-numbers files are checked against the runs, never analysed as data.
+    let mut printed: Vec<(String, Vec<crate::printed::Printed>)> = Vec::new();
+    let mut printed_file = vec![false; files.len()];
+    for (i, f) in files.iter().enumerate() {
+        if edits.left_out(&f.name).is_some() || not_data(&f.name).is_some() || !is_printed_file(f) {
+            continue;
+        }
+        recognised[i].clear();
+        printed_file[i] = true;
+        match crate::printed::read(f) {
+            Ok(entries) => {
+                rows[i].status = FileStatus::Read;
+                rows[i].note = format!("{} printed numbers, checked against the runs (table `printed`)", entries.len());
+                printed.push((f.name.clone(), entries));
+            }
+            Err(e) => {
+                rows[i].status = FileStatus::Refused;
+                rows[i].note = format!("printed numbers that cannot be read: {}", neutral(&e.to_string()));
+            }
+        }
+    }
     let apart: Vec<bool> = files.iter().map(|f| edits.is_apart(&f.name)).collect();
     let mut groups = form_groups(&recognised, &apart);
     if !only.is_empty() {
@@ -268,8 +373,11 @@ pub fn triage(
                 RoleFile { file, role, detected: role }
             })
             .collect();
-        let mut run = with(group.analysis, RunGroup { files: &role_files });
+        let mut run = with(group.analysis, RunGroup { files: &role_files, printed: &printed });
         run.id = id;
+        for p in &mut run.printed {
+            p.run = run.id.clone();
+        }
         run.grouping = grouping(group);
         for &(i, _) in &group.files {
             rows[i].routed.push(run.id.clone());
@@ -282,10 +390,12 @@ pub fn triage(
                 row.status = FileStatus::LeftOut;
                 row.note = neutral(&Edits::left_out_note(entry));
             }
+            None if printed_file[i] => {}
             None => settle(row, &shapes[i], &recognised[i], &runs, &files[i]),
         }
     }
-    Ok((rows, runs))
+    let printed_checked = printed_rows(&printed, &runs);
+    Ok((rows, runs, printed_checked))
 }
 
 /// The recognitions of `file` that route it, after the user's edits: none when it is left
@@ -437,9 +547,11 @@ fn neutral(text: &str) -> String {
     crate::fields::render_mentions(text, |n| format!("`{n}`"))
 }
 
-/// Runs one group under its analysis's defaults.
+/// Runs one group under its analysis's defaults, and checks the printed numbers that apply to
+/// it: those of its analysis, and those naming none whose table it has.
 struct RunGroup<'a> {
     files: &'a [RoleFile],
+    printed: &'a [(String, Vec<crate::printed::Printed>)],
 }
 
 impl ForCapability for RunGroup<'_> {
@@ -473,9 +585,26 @@ impl ForCapability for RunGroup<'_> {
             headlines: Vec::new(),
             text: String::new(),
             report: serde_json::Value::Null,
+            printed: Vec::new(),
         };
         match outcome {
             Ok((_, report)) => {
+                for (file, entries) in self.printed {
+                    let applies: Vec<crate::printed::Printed> = entries
+                        .iter()
+                        .filter(|e| match e.analysis {
+                            Some(a) => a == C::ANALYSIS,
+                            None => <C::Table as crate::choice::Choice>::parse(&e.table).is_some(),
+                        })
+                        .cloned()
+                        .collect();
+                    let check = crate::printed::check::<C>(&report, &applies);
+                    run.printed.extend(check.rows.into_iter().map(|check| PrintedRow {
+                        file: file.clone(),
+                        run: String::new(),
+                        check,
+                    }));
+                }
                 run.headlines = crate::capability::headlines::<C>(&report);
                 for h in &mut run.headlines {
                     h.text = neutral(&h.text);
@@ -502,7 +631,8 @@ mod tests {
     }
 
     fn triaged(files: &[InputFile]) -> (Vec<FileTriage>, Vec<AnalysisRun>) {
-        triage(files, &[], &Edits::default(), &mut quiet()).unwrap()
+        let (rows, runs, _) = triage(files, &[], &Edits::default(), &mut quiet()).unwrap();
+        (rows, runs)
     }
 
     fn row<'a>(rows: &'a [FileTriage], name: &str) -> &'a FileTriage {
@@ -614,10 +744,55 @@ mod tests {
         assert!(elsewhere(&file("README.md", COMPLIANCE), Analysis::Labels).is_empty());
     }
 
+    /// A printed-numbers file in a release is checked against the runs, never analysed: a number
+    /// found in one run takes its verdict, one in two runs that disagree is not guessed, one of an
+    /// analysis that did not run says so.
+    #[test]
+    fn printed_numbers_in_a_release_are_checked_against_the_run_that_holds_them() {
+        // Two comparisons (tables of different columns): arm a's mean is 2/3 in the first, 1/3 in
+        // the second; arm c is only in the second (mean 1).
+        let one = "item,arm,correct\nq1,a,1\nq1,b,0\nq2,a,1\nq2,b,1\nq3,a,0\nq3,b,0\n";
+        let two = "task,arm,score\nt1,a,1\nt1,c,1\nt2,a,0\nt2,c,1\nt3,a,0\nt3,c,1\n";
+        let printed = "source,analysis,table,row,column,printed\n\
+            T1,compare,arms,arm=c,mean,1.00\n\
+            T1,,arms,arm=a,mean,0.67\n\
+            T1,compare,arms,arm=b,mean,0.25\n\
+            T3,labels,labels,,kappa,0.8\n";
+        let (rows, runs, checked) = triage(
+            &[file("r/one.csv", one), file("r/two.csv", two), file("r/printed.csv", printed)],
+            &[],
+            &Edits::default(),
+            &mut quiet(),
+        )
+        .unwrap();
+        let p = row(&rows, "r/printed.csv");
+        assert_eq!(p.status, FileStatus::Read);
+        assert!(p.routed.is_empty() && p.note.starts_with("4 printed numbers"), "{p:?}");
+        assert_eq!(runs.iter().filter(|r| r.analysis == Analysis::Compare).count(), 2);
+        let v: Vec<(&str, crate::printed::Verdict)> =
+            checked.iter().map(|c| (c.run.as_str(), c.check.verdict)).collect();
+        use crate::printed::Verdict::*;
+        assert_eq!(
+            v,
+            [("compare 2", Matches), ("compare 1; compare 2", NotComputed), ("compare 1", Differs), ("", NotComputed)]
+        );
+        assert!(
+            checked[1].check.note.contains("2 runs have this row with different values"),
+            "{}",
+            checked[1].check.note
+        );
+        assert_eq!(checked[3].check.note, "no run of `labels` in this release");
+        // The release's headlines say it.
+        let r = ReleaseReport { settings: Default::default(), files: rows, analyses: runs, printed: checked };
+        let hs = super::super::headlines::headlines(&r);
+        assert!(hs.iter().any(|h| h.text == "1 of 4 printed numbers differ from the data"), "{hs:?}");
+        assert!(hs.iter().any(|h| h.text == "1 of 4 printed numbers match the release's data"), "{hs:?}");
+    }
+
     #[test]
     fn only_the_analyses_asked_for_run() {
         let outcomes = "item,arm,correct\nq1,a,1\nq1,b,0\n";
-        let (rows, runs) = triage(
+        let (rows, runs, _) = triage(
             &[file("o.csv", outcomes), file("c.csv", COMPLIANCE)],
             &[Analysis::Compliance],
             &Edits::default(),
@@ -631,7 +806,7 @@ mod tests {
     }
 
     fn edited_triage(files: &[InputFile], edits: Edits) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>)> {
-        triage(files, &[], &edits, &mut quiet())
+        triage(files, &[], &edits, &mut quiet()).map(|(rows, runs, _)| (rows, runs))
     }
 
     #[test]

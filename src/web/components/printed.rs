@@ -33,7 +33,8 @@ impl<B: 'static, C: Capability> PartialEq for PrintedProps<B, C> {
     }
 }
 
-fn look(col: &str) -> Look {
+/// How the check's columns show (the release page's printed table too).
+pub fn look(col: &str) -> Look {
     match col {
         "line" => Look::named(col, Kind::Int),
         "recomputed" => Look::named(col, Kind::NumOr),

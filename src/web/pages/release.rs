@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin};
 use crate::ingest::InputFile;
 use crate::ingest::archive::ArchiveKind;
+use crate::release::triage::PrintedRow;
 use crate::release::{AnalysisRun, FileTriage, ReleaseRequest, ReleaseTable, RunStatus};
 use crate::report::Table;
 use crate::web::components::Section;
@@ -223,8 +224,14 @@ impl Tool for Release {
     fn preload(startup: &crate::web::dom::StartupRequest) -> Option<String> {
         startup.release.clone()
     }
-    const CARDS: crate::web::components::headlines::Cards =
-        &[("files", "audit-files-card"), ("analyses", "audit-analyses-card"), ("headlines", "audit-analyses-card")];
+    const CARDS: crate::web::components::headlines::Cards = &[
+        ("files", "audit-files-card"),
+        ("analyses", "audit-analyses-card"),
+        ("headlines", "audit-analyses-card"),
+        ("printed", "audit-printed-card"),
+    ];
+    /// The release checks the printed-numbers files it holds against its runs (`audit-printed-card`).
+    const PRINTED_CARD: bool = false;
     type Draft = Draft;
     type View = ReleaseView;
 
@@ -285,6 +292,16 @@ impl Tool for Release {
                     { table_grid("audit-analyses", &t(ReleaseTable::Analyses), look, &r.analyses, &[],
                         |a: &AnalysisRun| RowAttrs::data(vec![("data-analysis", a.id.clone()), ("data-status", a.status.name().to_string())])) }
                 </Section>
+                if !r.printed.is_empty() {
+                    <Section id="audit-printed-card" title="The paper's printed numbers"
+                        exports={table_exports(ReleaseTable::Printed, b, table_of, |b| to_json(&b.report.printed))}
+                        intro={html! { <p class="intro">{ "Each number of the release's printed-numbers files (a table with table, column and printed columns) \
+                            against the run whose report holds its row: matches, within rounding, differs, or not computed, and why \
+                            (a number two runs hold with different values is never guessed between them)." }</p> }}>
+                        { table_grid("audit-printed", &t(ReleaseTable::Printed), crate::web::components::printed::look, &r.printed, &[],
+                            |p: &PrintedRow| RowAttrs::data(vec![("data-line", p.check.line.to_string()), ("data-verdict", p.check.verdict.name().to_string())])) }
+                    </Section>
+                }
                 { for r.analyses.iter().map(|a| analysis_card(page, ui, a)) }
             </>
         }

@@ -77,6 +77,9 @@ pub trait Tool: Sized + 'static {
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html;
     /// Which card shows each table a headline can point to.
     const CARDS: Cards;
+    /// Whether the page offers the printed-numbers check of its result
+    /// ([`crate::web::components::printed::PrintedCard`]).
+    const PRINTED_CARD: bool = true;
     /// The results.
     fn results(page: &ToolPage<Self>, batch: &Rc<BatchOf<Self>>, ui: &Ui<Self>) -> Html;
     /// The default settings (`old`: what the data-dependent fields keep).
@@ -670,7 +673,9 @@ impl<T: Tool> Component for ToolPage<T> {
                         <Contents id={format!("{p}contents")} root={format!("{p}results")} revision={Rc::as_ptr(b) as usize}
                             after={vec![(AttrValue::from(format!("{p}settings")), AttrValue::from("Settings"))]} />
                         { T::results(self, b, &ui) }
-                        <PrintedCard<BatchOf<T>, T::Capability> prefix={p.clone()} batch={b.clone()} report={report_of::<T> as fn(&BatchOf<T>) -> &<T::Capability as Capability>::Report} />
+                        if T::PRINTED_CARD {
+                            <PrintedCard<BatchOf<T>, T::Capability> prefix={p.clone()} batch={b.clone()} report={report_of::<T> as fn(&BatchOf<T>) -> &<T::Capability as Capability>::Report} />
+                        }
                     </div>
                     { self.view_settings(ctx, &ui) }
                 }
