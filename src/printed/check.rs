@@ -95,59 +95,90 @@ pub fn judge(x: f64, p: PrintedValue) -> (Verdict, f64) {
     (verdict, difference)
 }
 
-/// Whether a cell holds a key's value: the same text, or the same number (`5` and `5.0`).
-fn same(cell: &str, value: &str) -> bool {
-    cell == value || matches!((cell.parse::<f64>(), value.parse::<f64>()), (Ok(a), Ok(b)) if a == b)
+/// A key cell as compared: a number by its value (`5` is `5.0`), any other text as it is.
+fn key_of(cell: &str) -> String {
+    match cell.parse::<f64>() {
+        Ok(x) if x.is_finite() => format!("n:{x}"),
+        _ => format!("t:{cell}"),
+    }
 }
 
-/// The value of `p` in `table`, or why there is none.
-fn look_up(table: &Table, p: &Printed) -> Result<f64, String> {
-    let index = |c: &str| table.headers.iter().position(|h| h == c);
-    let no_column =
-        |c: &str| format!("the table `{}` has no column `{c}` (its columns: {})", table.name, table.headers.join(", "));
-    let column = index(&p.column).ok_or_else(|| no_column(&p.column))?;
-    let keys: Vec<(usize, &str)> = p
-        .row
-        .iter()
-        .map(|(k, v)| index(k).map(|i| (i, v.as_str())).ok_or_else(|| no_column(k)))
-        .collect::<Result<_, _>>()?;
-    let found: Vec<&Vec<String>> = table.rows.iter().filter(|r| keys.iter().all(|&(i, v)| same(&r[i], v))).collect();
-    let row = match found.as_slice() {
-        [one] => *one,
-        [] => {
-            let shown = keys.first().map(|&(i, _)| {
-                let mut seen: Vec<&str> = Vec::new();
-                for r in &table.rows {
-                    if !seen.contains(&r[i].as_str()) && seen.len() < 8 {
-                        seen.push(&r[i]);
-                    }
-                }
-                format!(" (its `{}`: {})", table.headers[i], seen.join(", "))
-            });
-            return Err(format!("no row of `{}` has these keys{}", table.name, shown.unwrap_or_default()));
-        }
-        many => {
-            // A column whose values tell the rows apart, to name in the row's keys.
-            let apart = (0..table.headers.len())
-                .find(|&c| !keys.iter().any(|&(i, _)| i == c) && many.iter().any(|r| r[c] != many[0][c]));
-            return Err(format!(
-                "{} rows of `{}` have these keys{}",
-                many.len(),
-                table.name,
-                apart.map(|c| format!(": add `{}=…` to the row", table.headers[c])).unwrap_or_default()
-            ));
-        }
-    };
-    let cell = &row[column];
-    if cell.is_empty() {
-        return Err(format!("the cell `{}` of that row is empty", p.column));
+/// A report table with its rows indexed by each set of key columns entries use (built once per
+/// set), so that an entry is one look-up, not a scan of the table.
+struct Indexed {
+    table: Table,
+    by: HashMap<Vec<usize>, HashMap<Vec<String>, Vec<usize>>>,
+}
+
+impl Indexed {
+    fn new(table: Table) -> Indexed {
+        Indexed { table, by: HashMap::new() }
     }
-    cell.parse::<f64>().map_err(|_| format!("the cell `{}` of that row is `{cell}`, not a number", p.column))
+
+    /// The value of `p` in the table, or why there is none.
+    fn look_up(&mut self, p: &Printed) -> Result<f64, String> {
+        let table = &self.table;
+        let index = |c: &str| table.headers.iter().position(|h| h == c);
+        let no_column = |c: &str| {
+            format!("the table `{}` has no column `{c}` (its columns: {})", table.name, table.headers.join(", "))
+        };
+        let column = index(&p.column).ok_or_else(|| no_column(&p.column))?;
+        let keys: Vec<(usize, &str)> = p
+            .row
+            .iter()
+            .map(|(k, v)| index(k).map(|i| (i, v.as_str())).ok_or_else(|| no_column(k)))
+            .collect::<Result<_, _>>()?;
+        let columns: Vec<usize> = keys.iter().map(|&(i, _)| i).collect();
+        let rows = self.by.entry(columns.clone()).or_insert_with(|| {
+            let mut m: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+            for (r, row) in table.rows.iter().enumerate() {
+                m.entry(columns.iter().map(|&i| key_of(&row[i])).collect()).or_default().push(r);
+            }
+            m
+        });
+        let wanted: Vec<String> = keys.iter().map(|&(_, v)| key_of(v)).collect();
+        let found: Vec<&Vec<String>> =
+            rows.get(&wanted).map(|rs| rs.iter().map(|&r| &table.rows[r]).collect()).unwrap_or_default();
+        let row = match found.as_slice() {
+            [one] => *one,
+            [] => {
+                let shown = keys.first().map(|&(i, _)| {
+                    let mut seen: Vec<&str> = Vec::new();
+                    for r in &table.rows {
+                        if !seen.contains(&r[i].as_str()) {
+                            seen.push(&r[i]);
+                            if seen.len() == 8 {
+                                break;
+                            }
+                        }
+                    }
+                    format!(" (its `{}`: {})", table.headers[i], seen.join(", "))
+                });
+                return Err(format!("no row of `{}` has these keys{}", table.name, shown.unwrap_or_default()));
+            }
+            many => {
+                // A column whose values tell the rows apart, to name in the row's keys.
+                let apart = (0..table.headers.len())
+                    .find(|&c| !keys.iter().any(|&(i, _)| i == c) && many.iter().any(|r| r[c] != many[0][c]));
+                return Err(format!(
+                    "{} rows of `{}` have these keys{}",
+                    many.len(),
+                    table.name,
+                    apart.map(|c| format!(": add `{}=…` to the row", table.headers[c])).unwrap_or_default()
+                ));
+            }
+        };
+        let cell = &row[column];
+        if cell.is_empty() {
+            return Err(format!("the cell `{}` of that row is empty", p.column));
+        }
+        cell.parse::<f64>().map_err(|_| format!("the cell `{}` of that row is `{cell}`, not a number", p.column))
+    }
 }
 
 /// Checks every printed number against `report`, the report of capability `C`.
 pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedCheck {
-    let mut tables: HashMap<String, Result<Table, String>> = HashMap::new();
+    let mut tables: HashMap<String, Result<Indexed, String>> = HashMap::new();
     let rows = printed
         .iter()
         .map(|p| {
@@ -159,7 +190,7 @@ pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedC
                 return row;
             }
             let table = tables.entry(p.table.clone()).or_insert_with(|| match <C::Table as Choice>::parse(&p.table) {
-                Some(which) => C::table(report, which).map_err(|e| e.to_string()),
+                Some(which) => C::table(report, which).map(Indexed::new).map_err(|e| e.to_string()),
                 None => Err(format!(
                     "`{}` has no table `{}` (its tables: {})",
                     C::ANALYSIS,
@@ -167,7 +198,7 @@ pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedC
                     C::Table::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
                 )),
             });
-            match table.as_ref().map_err(Clone::clone).and_then(|t| look_up(t, p)) {
+            match table.as_mut().map_err(|e| e.clone()).and_then(|t| t.look_up(p)) {
                 Ok(x) => {
                     let (verdict, difference) = judge(x, p.value);
                     row.recomputed = Some(x);
@@ -231,12 +262,15 @@ mod tests {
             printed: "0.5".into(),
             value: v("0.5"),
         };
-        assert_eq!(look_up(&t, &p(&[("run", "a"), ("k", "5.0")], "x")), Ok(0.5));
-        let e = look_up(&t, &p(&[("run", "a")], "x")).unwrap_err();
+        let mut t = Indexed::new(t);
+        assert_eq!(t.look_up(&p(&[("run", "a"), ("k", "5.0")], "x")), Ok(0.5));
+        let e = t.look_up(&p(&[("run", "a")], "x")).unwrap_err();
         assert!(e.contains("2 rows") && e.contains("`k=…`"), "{e}");
-        assert!(look_up(&t, &p(&[("run", "c")], "x")).unwrap_err().contains("its `run`: a, b"));
-        assert!(look_up(&t, &p(&[("run", "a"), ("k", "10")], "x")).unwrap_err().contains("empty"));
-        assert!(look_up(&t, &p(&[("run", "b")], "x")).unwrap_err().contains("not a number"));
-        assert!(look_up(&t, &p(&[("system", "a")], "x")).unwrap_err().contains("no column `system`"));
+        assert!(t.look_up(&p(&[("run", "c")], "x")).unwrap_err().contains("its `run`: a, b"));
+        assert!(t.look_up(&p(&[("run", "a"), ("k", "10")], "x")).unwrap_err().contains("empty"));
+        assert!(t.look_up(&p(&[("run", "b")], "x")).unwrap_err().contains("not a number"));
+        assert!(t.look_up(&p(&[("system", "a")], "x")).unwrap_err().contains("no column `system`"));
+        // A text cell that reads like a key of another kind is not that key.
+        assert!(t.look_up(&p(&[("run", "n:5")], "x")).is_err());
     }
 }

@@ -141,10 +141,11 @@ pub struct PrintedRow {
     pub check: crate::printed::CheckRow,
 }
 
-/// Whether a file is a printed-numbers file (`memaudit verify --printed`): a table with a
-/// `table`, a `column` and a `printed` column.
-pub fn is_printed_file(file: &InputFile) -> bool {
-    crate::ingest::table::has_columns(file, &[&["table"], &["column"], &["printed"]])
+/// Whether a file is a printed-numbers file (`memaudit verify --printed`): a table whose header
+/// has a `table`, a `column` and a `printed` column (read from the sniffed header: the file is
+/// not parsed for it).
+pub fn is_printed_table(shape: &Shape) -> bool {
+    matches!(shape, Shape::Table(columns) if ["table", "column", "printed"].iter().all(|n| columns.iter().any(|c| c == n)))
 }
 
 /// Each entry of each printed file, from the runs that checked it (those of its analysis that
@@ -153,13 +154,14 @@ pub fn is_printed_file(file: &InputFile) -> bool {
 /// guessed among runs.
 pub fn printed_rows(printed: &[(String, Vec<crate::printed::Printed>)], runs: &[AnalysisRun]) -> Vec<PrintedRow> {
     use crate::printed::{CheckRow, Verdict};
+    // Each run's checks by (file, line): one look-up per entry and run.
+    let by_entry: Vec<std::collections::HashMap<(&str, usize), &PrintedRow>> =
+        runs.iter().map(|r| r.printed.iter().map(|p| ((p.file.as_str(), p.check.line), p)).collect()).collect();
     let mut out = Vec::new();
     for (file, entries) in printed {
         for entry in entries {
-            let checked: Vec<&PrintedRow> = runs
-                .iter()
-                .filter_map(|r| r.printed.iter().find(|p| p.file == *file && p.check.line == entry.line))
-                .collect();
+            let checked: Vec<&PrintedRow> =
+                by_entry.iter().filter_map(|m| m.get(&(file.as_str(), entry.line)).copied()).collect();
             let found: Vec<&PrintedRow> = checked.iter().copied().filter(|p| p.check.recomputed.is_some()).collect();
             let runs_of = |rows: &[&PrintedRow]| rows.iter().map(|p| p.run.as_str()).collect::<Vec<_>>().join("; ");
             let mut row = match found.as_slice() {
@@ -332,7 +334,7 @@ pub fn triage(
     let mut printed: Vec<(String, Vec<crate::printed::Printed>)> = Vec::new();
     let mut printed_file = vec![false; files.len()];
     for (i, f) in files.iter().enumerate() {
-        if edits.left_out(&f.name).is_some() || not_data(&f.name).is_some() || !is_printed_file(f) {
+        if edits.left_out(&f.name).is_some() || not_data(&f.name).is_some() || !is_printed_table(&shapes[i]) {
             continue;
         }
         recognised[i].clear();
