@@ -13,23 +13,12 @@ fn memaudit(args: &[&str]) -> std::process::Output {
 
 const PRINTED: &str = "tests/reference/printed/printed.csv";
 const RECORDS: &str = "tests/reference/alignment/records.csv";
+/// The run the reference values are of.
+const ALIGNMENT: [&str; 7] = ["alignment", "--input", RECORDS, "--group", "dataset", "--metric", "ndcg"];
 
 #[test]
 fn each_printed_number_gets_the_verdict_python_gives_it() {
-    let args = [
-        "verify",
-        "--printed",
-        PRINTED,
-        "alignment",
-        "--input",
-        RECORDS,
-        "--group",
-        "dataset",
-        "--metric",
-        "ndcg",
-        "--format",
-        "json",
-    ];
+    let args = [&["verify", "--printed", PRINTED][..], &ALIGNMENT, &["--format", "json"]].concat();
     let out = memaudit(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -54,19 +43,7 @@ fn each_printed_number_gets_the_verdict_python_gives_it() {
     assert!(h["evidence"].as_str().unwrap().contains("Table 15: shifts"), "{h}");
 
     // The same as the analysis with --printed; CSV has the check's columns.
-    let csv = memaudit(&[
-        "alignment",
-        "--input",
-        RECORDS,
-        "--group",
-        "dataset",
-        "--metric",
-        "ndcg",
-        "--printed",
-        PRINTED,
-        "--format",
-        "csv",
-    ]);
+    let csv = memaudit(&[&ALIGNMENT[..], &["--printed", PRINTED, "--format", "csv"]].concat());
     let text = String::from_utf8(csv.stdout).unwrap();
     assert!(
         text.starts_with("line,source,analysis,table,row,column,printed,recomputed,verdict,difference,note\n"),
