@@ -28,7 +28,6 @@ use memaudit::reclaim::ReclaimPlot;
 use memaudit::reclaim::{Reclaim, ReclaimRequest};
 use memaudit::rules::{Rules, RulesRequest};
 use memaudit::web::codec::{decode_request, decode_response, encode};
-use memaudit::web::components::histogram::draw_on_canvas;
 use memaudit::web::components::plot::draw_plot;
 use memaudit::web::engine::{Engines, RunInputs};
 use memaudit::web::protocol::{Inputs, JobFile, Payload, Request, Response, SourceFile, Timing};
@@ -327,12 +326,13 @@ fn histogram_draws_pixels() {
     let values: Vec<f64> = (0..200).map(|i| (i % 37) as f64 / 40.0).collect();
     let plot = HistogramPlot {
         title: "|ΔnDCG| raw → canonical".into(),
+        x_label: "|ΔnDCG| per query".into(),
         bins: histogram(&values),
         n: values.len(),
         mean_abs: Some(0.45),
         threshold: Some(0.1),
     };
-    draw_on_canvas(canvas.clone(), &plot).unwrap();
+    draw_plot(canvas.clone(), &plot).unwrap();
     let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
     let data = ctx.get_image_data(0.0, 0.0, 640.0, 400.0).unwrap().data();
     let (mut ink, mut bar) = (0usize, 0usize);
