@@ -164,12 +164,26 @@ pub fn printed_rows(printed: &[(String, Vec<crate::printed::Printed>)], runs: &[
                 by_entry.iter().filter_map(|m| m.get(&(file.as_str(), entry.line)).copied()).collect();
             let found: Vec<&PrintedRow> = checked.iter().copied().filter(|p| p.check.recomputed.is_some()).collect();
             let runs_of = |rows: &[&PrintedRow]| rows.iter().map(|p| p.run.as_str()).collect::<Vec<_>>().join("; ");
-            let mut row = match found.as_slice() {
-                [] => checked.first().map(|p| (*p).clone()).unwrap_or_else(|| PrintedRow {
-                    file: file.clone(),
-                    run: String::new(),
-                    check: CheckRow::unchecked(entry),
-                }),
+            let row = match found.as_slice() {
+                // No run holds the row: the check of the one run that has the table, or why none.
+                [] => {
+                    let note = match (checked.as_slice(), entry.analysis) {
+                        ([], Some(a)) => format!("no run of `{a}` in this release"),
+                        ([], None) => {
+                            format!("no run in this release has a table `{}` (name its analysis)", entry.table)
+                        }
+                        ([one], _) => format!("{}: {}", one.run, one.check.note),
+                        (many, _) => format!(
+                            "in none of the {} runs with the table `{}` ({})",
+                            many.len(),
+                            entry.table,
+                            runs_of(many)
+                        ),
+                    };
+                    let base = checked.first().map_or_else(|| CheckRow::unchecked(entry), |p| p.check.clone());
+                    let check = CheckRow { verdict: Verdict::NotComputed, note, ..base };
+                    PrintedRow { file: file.clone(), run: String::new(), check }
+                }
                 [first, ..] if found.iter().all(|p| p.check.recomputed == first.check.recomputed) => {
                     PrintedRow { run: runs_of(&found), ..(*first).clone() }
                 }
@@ -190,18 +204,6 @@ pub fn printed_rows(printed: &[(String, Vec<crate::printed::Printed>)], runs: &[
                     p
                 }
             };
-            if found.is_empty() {
-                row.run = String::new();
-                row.check.verdict = Verdict::NotComputed;
-                row.check.note = match (checked.len(), entry.analysis) {
-                    (0, Some(a)) => format!("no run of `{a}` in this release"),
-                    (0, None) => format!("no run in this release has a table `{}` (name its analysis)", entry.table),
-                    (1, _) => format!("{}: {}", checked[0].run, checked[0].check.note),
-                    (n, _) => {
-                        format!("in none of the {n} runs with the table `{}` ({})", entry.table, runs_of(&checked))
-                    }
-                };
-            }
             out.push(row);
         }
     }
