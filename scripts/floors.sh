@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-units='ablation|alignment|answers|attach|audit|calibration|claims|compare|compliance|ireval|ksweep|label_audit|outcomes|probe|reclaim|release|rules|web'
+units='ablation|alignment|answers|attach|audit|calibration|claims|command_line|compare|compliance|ireval|ksweep|label_audit|outcomes|probe|reclaim|release|rules|web'
 below=(src/cells src/stats src/report src/plots src/ingest src/choice.rs src/error.rs src/model.rs
   src/dataset.rs src/conventions.rs src/headline.rs src/capability.rs src/metrics.rs src/targets.rs
   src/rescore.rs src/distinct.rs src/parallel.rs src/labels.rs src/file_role.rs src/fields.rs)

@@ -10,7 +10,8 @@
 //!
 //! The core never spells an interface's word for a setting: a message that points at one says
 //! [`mention`]`("with_memory")`, and each interface renders the mention in its own words
-//! ([`render_mentions`]): `--with-memory` on the command line, "outcome with memory" on a page.
+//! ([`render_mentions`]): `--with-memory` on the command line (`crate::command_line`), "outcome
+//! with memory" on a page.
 //!
 //! **Invariant**: a setting's name, default, label, help and candidate columns are written in
 //! one place, its `fields!` entry.
@@ -37,6 +38,9 @@ pub enum Kind {
     Choice(fn() -> Vec<&'static str>),
     /// Some of a closed set of names, comma-separated.
     Choices(fn() -> Vec<&'static str>),
+    /// A list of item ids given as text (one per line or comma-separated, or JSON), or on the
+    /// command line also as the name of a file holding them.
+    Items,
     /// Off, or on with a list that may be left to the analysis: empty text is off, [`SWITCH_ON`]
     /// is on with the analysis's own list, any other text is on with that comma-separated list.
     Switch,
@@ -291,6 +295,21 @@ impl Codec<Vec<(String, String)>> for Pairs {
     }
     fn to_text(value: &Vec<(String, String)>) -> String {
         value.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// A row filter ([`Kind::Entries`]): `COLUMN=v1,v2` entries ([`filter_from_text`]), written
+/// back `;`-separated.
+pub struct Filter;
+
+impl Codec<std::collections::BTreeMap<String, Vec<String>>> for Filter {
+    const KIND: Kind = Kind::Entries;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> Result<std::collections::BTreeMap<String, Vec<String>>, String> {
+        filter_from_text(text)
+    }
+    fn to_text(value: &std::collections::BTreeMap<String, Vec<String>>) -> String {
+        value.iter().map(|(c, v)| format!("{c}={}", v.join(","))).collect::<Vec<_>>().join("; ")
     }
 }
 
@@ -621,11 +640,6 @@ pub fn render_mentions(text: &str, word: impl Fn(&str) -> String) -> String {
     out
 }
 
-/// A mention as the command line spells it: `--with-memory`.
-pub fn command_line_word(name: &str) -> String {
-    format!("--{}", name.replace('_', "-"))
-}
-
 /// A row filter as text: `COLUMN=v1,v2` entries separated by `;` or new lines (keep only rows
 /// whose cell in COLUMN is one of the values); the CLI's `--filter` and the pages' "keep only".
 pub fn filter_from_text(text: &str) -> Result<std::collections::BTreeMap<String, Vec<String>>, String> {
@@ -779,6 +793,7 @@ mod tests {
 
     #[test]
     fn mentions_are_rendered_by_each_interface() {
+        let command_line_word = |n: &str| format!("--{}", n.replace('_', "-"));
         let text = format!("state it with {} or {}", mention("with_memory"), mention("item"));
         assert_eq!(render_mentions(&text, command_line_word), "state it with --with-memory or --item");
         assert_eq!(render_mentions(&text, |n| format!("“{n}”")), "state it with “with_memory” or “item”");

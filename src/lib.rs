@@ -12,6 +12,7 @@ pub mod capability;
 pub mod cells;
 pub mod choice;
 pub mod claims;
+pub mod command_line;
 pub mod compare;
 pub mod compliance;
 pub mod conventions;

@@ -23,7 +23,7 @@ trait Said {
 
 impl Said for Error {
     fn said(&self) -> String {
-        memaudit::fields::render_mentions(&self.to_string(), memaudit::fields::command_line_word)
+        memaudit::fields::render_mentions(&self.to_string(), memaudit::command_line::word)
     }
 }
 

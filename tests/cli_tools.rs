@@ -659,3 +659,63 @@ fn audit_passes_over_links_to_nothing_loops_and_pipes_and_says_so() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The CLI twin a page shows under a result ([`memaudit::command_line::twin`]), run as it is
+/// written in a POSIX shell (a file name with a space and a quote, a filter, a problem set,
+/// entries, pairs and cells settings), gives the report the core gives for the same request
+/// in-process (the page's numbers).
+#[cfg(unix)]
+#[test]
+fn the_pages_twin_command_run_in_a_shell_is_the_same_request() {
+    use memaudit::capability::{Capability, InputInfo};
+    use memaudit::command_line::twin;
+    use memaudit::fields::Fields;
+
+    fn check<C: Capability>(demo: &str, role: &str, request: &C::Request) {
+        let dir = std::env::temp_dir().join(format!("memaudit-twin-{}-{}", std::process::id(), C::ANALYSIS.name()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = format!("rows of 'it' {}", std::path::Path::new(demo).file_name().unwrap().to_string_lossy());
+        std::fs::copy(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(demo), dir.join(&name)).unwrap();
+        let files = [InputInfo { name, role: role.into(), bytes: 0, sha256: String::new() }];
+        let command = twin::<C>(request, &files);
+        let rest = command.strip_prefix("memaudit ").unwrap();
+        let line = format!("'{}' {rest} --format json", env!("CARGO_BIN_EXE_memaudit"));
+        let out = Command::new("sh").arg("-c").arg(&line).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let bytes = std::fs::read(dir.join(&files[0].name)).unwrap();
+        let role = <memaudit::capability::FileRole as memaudit::choice::Choice>::parse(role).unwrap();
+        let input = memaudit::ingest::InputFile::new(files[0].name.clone(), bytes);
+        let roled = memaudit::capability::assign_roles::<C>(vec![(input, Some(role))]).unwrap();
+        let (_, report) =
+            memaudit::capability::run_once::<C>(&roled, request, &mut memaudit::capability::quiet()).unwrap();
+        // Both read by the same JSON parser (its float reading is not always to the last bit).
+        let page = serde_json::to_string(&memaudit::capability::report_envelope::<C>(&report)).unwrap();
+        assert_eq!(v, serde_json::from_str::<Value>(&page).unwrap(), "{command}");
+    }
+
+    let mut calibration = memaudit::calibration::CalibrationRequest { ece_bins: 7, ..Default::default() };
+    calibration.route = memaudit::calibration::Route::AtLeast;
+    calibration.cells.problems = Some(vec!["p000".into(), "p001".into(), "p002".into(), "p003".into()]);
+    check::<memaudit::calibration::Calibration>("static/demo/calibration/routing.csv", "routing", &calibration);
+
+    let mut compliance = memaudit::compliance::ComplianceRequest::default();
+    compliance.filter.insert("arm".into(), vec!["none".into(), "dense".into()]);
+    compliance.bootstrap.resamples = 50;
+    compliance.item = Some("task".into());
+    compliance.cells.common_items = true;
+    check::<memaudit::compliance::Compliance>("static/demo/compliance/compliance.csv", "compliance_rows", &compliance);
+
+    let mut labels = memaudit::label_audit::LabelsRequest::default();
+    labels.set_text("collapse", "relevant=supports,partial; irrelevant=does_not_support").unwrap();
+    labels.set_text("bootstrap", "0").unwrap();
+    check::<memaudit::label_audit::Labels>("static/demo/labels/labels.csv", "labels", &labels);
+
+    let mut reclaim = memaudit::reclaim::ReclaimRequest::default();
+    reclaim.set_text("contrast", "source_first:lossy, summary:blank").unwrap();
+    reclaim.set_text("bootstrap", "200").unwrap();
+    reclaim.set_text("cluster_by_problem", "true").unwrap();
+    reclaim.cells.problems = Some(vec!["p00".into(), "p01".into(), "p02".into()]);
+    reclaim.cells.common_items = true;
+    check::<memaudit::reclaim::Reclaim>("static/demo/reclaim/trials.jsonl", "trials", &reclaim);
+}

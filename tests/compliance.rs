@@ -357,7 +357,7 @@ fn refusals_name_the_file_line_and_column() {
     .unwrap_err()
     .to_string();
     // As the command line says it (the core mentions the setting; each interface spells it).
-    let e = memaudit::fields::render_mentions(&e, memaudit::fields::command_line_word);
+    let e = memaudit::fields::render_mentions(&e, memaudit::command_line::word);
     assert!(e.contains("--filter kept none"), "{e}");
 }
 

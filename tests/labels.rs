@@ -7,8 +7,9 @@
 use std::path::PathBuf;
 
 use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+use memaudit::command_line::word as command_line_word;
 use memaudit::error::Error;
-use memaudit::fields::{command_line_word, render_mentions};
+use memaudit::fields::render_mentions;
 use memaudit::ingest::InputFile;
 use memaudit::label_audit::{Labels, LabelsReport, LabelsRequest, Repeats, TieBreak};
 use serde_json::Value;
@@ -99,7 +100,7 @@ fn repeats_are_refused_with_both_lines_or_kept_first_and_counted() {
     let req = LabelsRequest { item: vec!["case".into()], ..LabelsRequest::default() };
     let e = run_on(vec![text("dup.csv", body)], &req).unwrap_err().to_string();
     // As the command line says it (the core mentions the setting; each interface spells it).
-    let e = memaudit::fields::render_mentions(&e, memaudit::fields::command_line_word);
+    let e = memaudit::fields::render_mentions(&e, memaudit::command_line::word);
     assert!(
         e.contains("dup.csv") && e.contains("line 3") && e.contains("line 2") && e.contains("--repeats first"),
         "{e}"

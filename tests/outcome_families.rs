@@ -181,7 +181,7 @@ fn id_less_rows_pair_by_position_only_when_asked_and_consistent() {
         compared(&roles, &request, &mut quiet()).map(|(_, r)| r)
     };
     let e = ask(None, false, rows.clone()).unwrap_err().to_string();
-    let e = memaudit::fields::render_mentions(&e, memaudit::fields::command_line_word);
+    let e = memaudit::fields::render_mentions(&e, memaudit::command_line::word);
     assert!(e.contains("--pair-by-position"), "{e}");
     let out = ask(Some(vec![]), true, rows.clone()).unwrap();
     assert_eq!(out.spec.key, ["position"]);

@@ -659,5 +659,5 @@ proptest! {
 
 /// A message as the command line prints it: a setting it mentions named by its option.
 fn cli_words(message: &str) -> String {
-    memaudit::fields::render_mentions(message, memaudit::fields::command_line_word)
+    memaudit::fields::render_mentions(message, memaudit::command_line::word)
 }

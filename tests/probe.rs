@@ -437,7 +437,7 @@ fn plain_text_notes_one_per_paragraph_with_a_source_file() {
     // Refusals: no source; two sources.
     let alone = assign_roles::<Probe>(vec![(notes.clone(), None)]).unwrap();
     let e = run_once::<Probe>(&alone, &request, &mut quiet()).unwrap_err().to_string();
-    let e = memaudit::fields::render_mentions(&e, memaudit::fields::command_line_word);
+    let e = memaudit::fields::render_mentions(&e, memaudit::command_line::word);
     assert!(e.contains("session_notes.txt") && e.contains("--source-file"), "{e}");
     let two = assign_roles::<Probe>(vec![
         (notes, None),

@@ -332,7 +332,7 @@ fn sweeps_are_cells_per_design_value() {
     let file = InputFile::new("sizesweep_m.jsonl", rows.as_bytes().to_vec());
     let e = read_trials(&file, None, None).unwrap_err();
     // As the command line says it (the core mentions the setting; each interface spells it).
-    let message = memaudit::fields::render_mentions(&e.message, memaudit::fields::command_line_word);
+    let message = memaudit::fields::render_mentions(&e.message, memaudit::command_line::word);
     assert!(message.contains("--item") && message.contains("`n`") && message.contains("`budget`"), "{message}");
     let read = read_trials(&file, None, Some("store")).unwrap().trials;
     // The cells mechanism finds the design columns (n × budget, three of four combinations).

@@ -18,6 +18,30 @@ import {
   download, assertCsvClose, assertDeepClose, checkHeadlines,
 } from './testkit.mjs';
 
+/** The words of a POSIX shell command line that quotes with single quotes only (the CLI twin). */
+function shellWords(line) {
+  const words = [];
+  let word = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (c === '\\') {
+      word = (word ?? '') + line[++i];
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+
 const DIST = path.join(ROOT, 'dist');
 const EXT = path.resolve(ROOT, '..', 'shared', 'fixtures', 'external');
 const SRCCONCL = path.join(EXT, 'reclaim-eval', 'srcconcl_llama_arith.jsonl');
@@ -486,6 +510,9 @@ test('reclaim page: design columns, populations and common problems equal memaud
       assert.equal(row.cells.population.text, c.population, `${c.policy} ${design} population`);
     }
     await checkHeadlines(page, '#reclaim-headlines', want, `reclaim ${extra}`);
+    // The page's CLI twin is this very command, its words quoted for a shell.
+    const twin = shellWords(await page.textContent('#reclaim-cli-twin'));
+    assert.deepEqual(twin, ['memaudit', 'reclaim', '--trials', name, ...extra, '--format', 'json']);
     return want;
   };
   // Applies the cells fields and waits for the result whose settings line says `said`.

@@ -37,14 +37,13 @@ crate::fields! {
             help "The queries of the aggregations and winners: `eligible`, each target's own eligible queries (TIAP Table 8); `shared`, those eligible under every target in every run of the group (TIAP Table 5's fixed shared subset).";
         shift_threshold: f64 = 0.1, label "large shift at",
             help "A query's metric shift between two targets counts as large at \u{2265} this |\u{0394}| (TIAP Figure 3: 0.1 nDCG).";
+        filter: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new(), via crate::fields::Filter,
+            label "keep only",
+            help "Keep only rows whose column has one of the values: COLUMN=v1,v2 (e.g. dataset=LoCoMo, or parser_max_facts=5 for TIAP's eight native runs); several columns given again or separated by ;.";
     }
     groups {
         /// Bootstrap over runs (the coverage confound).
         bootstrap: Bootstrap = Bootstrap { resamples: 2000, seed: 1337, confidence: 0.95 };
-    }
-    unlisted {
-        /// Keep only rows whose column has one of the values (`dataset=LoCoMo`).
-        filter: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
     }
 }
 

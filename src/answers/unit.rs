@@ -26,8 +26,6 @@ crate::fields! {
     groups {
         settings: AnswerSettings = AnswerSettings::default();
         columns: AnswerColumns = AnswerColumns::default();
-    }
-    unlisted {
         /// How answers become cells: design columns pooled or split by, the problem set, common
         /// queries only ([`crate::cells`]).
         cells: crate::cells::CellSettings = crate::cells::CellSettings::default();

@@ -50,7 +50,7 @@ crate::fields! {
         confidence_level: f64 = 0.95, label "interval level",
             help "Two-sided level of the AUC and Wilson intervals.";
     }
-    unlisted {
+    groups {
         /// How rows become cells: design columns pooled, the problem set ([`crate::cells`]).
         cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
     }

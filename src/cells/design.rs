@@ -222,7 +222,7 @@ impl Design {
     /// Finds the design columns of `frame` under `settings` (see the module documentation), or
     /// refuses an item repeated in one cell.
     pub fn detect(frame: &Frame, settings: &CellSettings) -> Result<Design> {
-        for (setting, list) in [("split", &settings.split), ("pool", &settings.pool)] {
+        for (setting, list) in [("split_by", &settings.split), ("pool", &settings.pool)] {
             if let Some(c) = list.iter().find(|c| !frame.column_index.contains_key(c.as_str())) {
                 return Err(Error::setting(
                     setting,

@@ -36,27 +36,42 @@ pub use report::CellReport;
 
 use crate::error::{Error, Result};
 
-/// The settings of how rows become cells, the same in every capability that has cells (the
-/// CLI's `--pool`, `--split-by`, `--problems`, `--common-items`; the page's "Cells" fields).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CellSettings {
-    /// Columns whose values are pooled into one cell instead of one cell per value (stated on
-    /// every result that pooled).
-    pub pool: Vec<String>,
-    /// Columns that split the cells (one cell per value) whether or not they are detected as
-    /// design columns.
-    pub split: Vec<String>,
-    /// The problem set: only these items are kept; the others are counted by reason.
-    pub problems: Option<Vec<String>>,
-    /// Keep, in each panel of cells set side by side, only the items every cell holds.
-    pub common_items: bool,
+crate::fields! {
+    /// The settings of how rows become cells, the same in every capability that has cells (the
+    /// "Cells" settings of each interface).
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct CellSettings {
+        pool: Vec<String> = Vec::new(), label "pool columns",
+            help "Pool the values of these columns into one cell instead of one cell per value; every result that pooled says so.";
+        split as "split_by": Vec<String> = Vec::new(), label "split by columns",
+            help "One cell per value of these columns, even when they are not detected as design columns.";
+        problems: Option<Vec<String>> = None, via ItemList, label "problem set",
+            help "Keep only these items (ids one per line or comma-separated, a JSON list of ids, or probe keys); the others are left out and counted.";
+        common_items: bool = false, label "common items only",
+            help "Keep, among the cells set side by side, only the items every one of them holds (the others are left out and counted).";
+    }
+}
+
+/// A problem set as text ([`Kind::Items`](crate::fields::Kind::Items)): empty is none, else
+/// [`parse_item_list`]; written back one id per line.
+pub struct ItemList;
+
+impl crate::fields::Codec<Option<Vec<String>>> for ItemList {
+    const KIND: crate::fields::Kind = crate::fields::Kind::Items;
+    const OPTIONAL: bool = true;
+    fn from_text(text: &str) -> std::result::Result<Option<Vec<String>>, String> {
+        if text.trim().is_empty() { Ok(None) } else { parse_item_list(text).map(Some) }
+    }
+    fn to_text(value: &Option<Vec<String>>) -> String {
+        value.as_ref().map(|p| p.join("\n")).unwrap_or_default()
+    }
 }
 
 impl CellSettings {
     /// Refuses a column both pooled and keyed, an empty name and an empty problem set.
     pub fn validate(&self) -> Result<()> {
-        for (setting, list) in [("pool", &self.pool), ("split", &self.split)] {
+        for (setting, list) in [("pool", &self.pool), ("split_by", &self.split)] {
             if let Some(empty) = list.iter().find(|c| c.trim().is_empty()) {
                 return Err(Error::setting(setting, format!("a column name is empty ({empty:?})")));
             }

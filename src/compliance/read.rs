@@ -248,8 +248,9 @@ impl Tasks {
                 return Err(crate::error::Error::setting(
                     if settings.problems.is_some() { "problems" } else { "common_items" },
                     format!(
-                        "these rows carry no task id ({}), so no task can be kept or left out: give the id column (setting `item`)",
-                        ITEM.join(", ")
+                        "these rows carry no task id ({}), so no task can be kept or left out: give the id column ({})",
+                        ITEM.join(", "),
+                        crate::fields::mention("item")
                     ),
                 ));
             }

@@ -1,8 +1,6 @@
 //! Decision compliance as one capability ([`Compliance`]): `memaudit compliance` and the viewer's
 //! compliance page. Every file is a table of per-task rows of arms.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::analyse::{ComplianceReport, analyse};
@@ -44,15 +42,14 @@ crate::fields! {
         claimed_effect: Option<f64> = None, label "claimed effect",
             help "The difference in compliance the comparisons are claimed to detect (flags those too small).";
         power: f64 = 0.8, label "target power", help "Target power of the power table.";
+        filter: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new(), via crate::fields::Filter,
+            label "keep only",
+            help "Keep only rows whose column has one of the values: COLUMN=v1,v2 (e.g. dataset=dcbench,swebench); several columns given again or separated by ;.";
     }
     groups {
         /// Bootstrap resamples (0: delta-method and Wilson intervals only; at most 20,000), seed
         /// and the level of every interval (the power table's alpha is 1 − it).
         bootstrap: Bootstrap = Bootstrap { resamples: 10_000, seed: 1337, confidence: 0.95 };
-    }
-    unlisted {
-        /// Keep only rows whose column has one of the values.
-        filter: BTreeMap<String, Vec<String>> = BTreeMap::new();
         /// How rows become cells: design columns pooled or split by ([`crate::cells`]).
         cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
     }

@@ -741,7 +741,7 @@ mod tests {
         let e = pair_for_test(&t, &spec, &PairingOptions::default()).unwrap_err();
         let PairingError::Unpaired { message, report } = &e else { panic!("{e:?}") };
         assert!(message.contains("arm `b` has no rows for 2 items (first: `q4`)"), "{message}");
-        let message = crate::fields::render_mentions(message, crate::fields::command_line_word);
+        let message = crate::fields::render_mentions(message, crate::command_line::word);
         assert!(message.contains("--allow-incomplete to compare on the 3 items"), "{message}");
         assert_eq!(report.arms_with_different_items, ["b"]);
         assert_eq!(report.arms[1].items_without_row, 2);
@@ -763,7 +763,7 @@ mod tests {
         assert_eq!((report.duplicates.cells, report.duplicates.surplus_rows), (4, 4));
         assert_eq!(report.duplicates.examples[0].rows.iter().map(|l| l.line).collect::<Vec<_>>(), [Some(2), Some(3)]);
         assert_eq!(report.duplicates.varying_columns, ["seed"]);
-        let message = crate::fields::render_mentions(message, crate::fields::command_line_word);
+        let message = crate::fields::render_mentions(message, crate::command_line::word);
         assert!(message.contains("adding `seed` (--key item,seed)"), "{message}");
         assert!(message.contains("--aggregate to `mean`"), "{message}");
         let opts = PairingOptions { duplicates: Duplicates::Mean, ..Default::default() };

@@ -29,8 +29,6 @@ crate::fields! {
     }
     groups {
         settings: ReclaimSettings = ReclaimSettings::default();
-    }
-    unlisted {
         /// How trials become cells: design columns pooled or keyed, the problem set, common
         /// problems only ([`crate::cells`]).
         #[serde(default)]

@@ -8,7 +8,7 @@ use clap::Args;
 use memaudit::alignment::{Alignment, AlignmentRequest, AlignmentTable};
 use memaudit::capability::FileRole;
 
-use crate::common::{Failure, Output, emit, filters, inputs, run};
+use crate::common::{Failure, Output, emit, inputs, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -18,9 +18,6 @@ pub(crate) struct AlignmentArgs {
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<AlignmentRequest>,
-    /// Keep only rows whose COLUMN is one of the values: `--filter dataset=LoCoMo` (repeatable).
-    #[arg(long)]
-    pub(crate) filter: Vec<String>,
     #[command(flatten)]
     pub(crate) output: Output<AlignmentTable>,
 }
@@ -33,7 +30,7 @@ impl crate::common::Subcommand for Alignment {
 }
 
 pub(crate) fn alignment_cmd(args: AlignmentArgs) -> Result<(), Failure> {
-    let request = AlignmentRequest { filter: filters(&args.filter)?, ..args.settings.0 };
+    let request = args.settings.0;
     let files = inputs::<Alignment>(args.input.iter().map(|p| (p.clone(), Some(FileRole::AlignmentRows))).collect())?;
     let (loaded, report) = run::<Alignment>(&files, &request)?;
     emit::<Alignment>(&report, &loaded, &args.output)

@@ -8,7 +8,7 @@ use clap::Args;
 use memaudit::answers::{Answers, AnswersRequest, AnswersTable};
 use memaudit::capability::FileRole;
 
-use crate::common::{CellArgs, Failure, Output, emit, inputs, run};
+use crate::common::{Failure, Output, emit, inputs, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -18,8 +18,6 @@ pub(crate) struct AnswersArgs {
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<AnswersRequest>,
-    #[command(flatten)]
-    pub(crate) cells: CellArgs,
     #[command(flatten)]
     pub(crate) output: Output<AnswersTable>,
 }
@@ -32,7 +30,7 @@ impl crate::common::Subcommand for Answers {
 }
 
 pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
-    let request = AnswersRequest { cells: args.cells.settings()?, ..args.settings.0 };
+    let request = args.settings.0;
     let files = inputs::<Answers>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Answers))).collect())?;
     let (loaded, report) = run::<Answers>(&files, &request)?;
     emit::<Answers>(&report, &loaded, &args.output)

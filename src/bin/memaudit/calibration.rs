@@ -8,7 +8,7 @@ use clap::Args;
 use memaudit::calibration::{Calibration, CalibrationRequest, CalibrationTable};
 use memaudit::capability::FileRole;
 
-use crate::common::{CellArgs, Failure, Output, emit, inputs, run};
+use crate::common::{Failure, Output, emit, inputs, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -18,8 +18,6 @@ pub(crate) struct CalibrationArgs {
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<CalibrationRequest>,
-    #[command(flatten)]
-    pub(crate) cells: CellArgs,
     #[command(flatten)]
     pub(crate) output: Output<CalibrationTable>,
 }
@@ -32,7 +30,7 @@ impl crate::common::Subcommand for Calibration {
 }
 
 pub(crate) fn calibration_cmd(args: CalibrationArgs) -> Result<(), Failure> {
-    let request = CalibrationRequest { cells: args.cells.settings()?, ..args.settings.0 };
+    let request = args.settings.0;
     let files = inputs::<Calibration>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Routing))).collect())?;
     let (loaded, report) = run::<Calibration>(&files, &request)?;
     emit::<Calibration>(&report, &loaded, &args.output)

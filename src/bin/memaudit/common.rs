@@ -30,7 +30,7 @@ impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         let code = if matches!(e, Error::Output { .. }) { 1 } else { 2 };
         // A setting the core mentions is named as the command line spells it (`--item`).
-        let message = memaudit::fields::render_mentions(&e.to_string(), memaudit::fields::command_line_word);
+        let message = memaudit::fields::render_mentions(&e.to_string(), memaudit::command_line::word);
         Failure { message, code }
     }
 }
@@ -182,58 +182,6 @@ pub(crate) fn note(text: &str) {
     let _ = writeln!(std::io::stderr(), "{}", memaudit::report::terminal_safe(text));
 }
 
-/// How rows become cells, the same options on every subcommand that forms cells
-/// (`docs/formats.md`, "Cells, populations, unknowns and duplicates").
-#[derive(Args, Clone, Default)]
-pub(crate) struct CellArgs {
-    /// Pool the values of this column into one cell instead of one cell per value (repeatable
-    /// or comma-separated); every result that pooled says so.
-    #[arg(long, value_delimiter = ',', value_name = "COLUMN")]
-    pub(crate) pool: Vec<String>,
-    /// Split the cells by this column (one cell per value) even when it is not detected as a
-    /// design column (repeatable or comma-separated).
-    #[arg(long = "split-by", value_delimiter = ',', value_name = "COLUMN")]
-    pub(crate) split_by: Vec<String>,
-    /// The problem set: a file (one id per line, a JSON list of ids, or probe keys) or a
-    /// comma-separated list; items outside it are left out and counted.
-    #[arg(long, value_name = "FILE|LIST")]
-    pub(crate) problems: Option<String>,
-    /// Keep, among the cells set side by side, only the items every one of them holds (the
-    /// others are left out and counted).
-    #[arg(long)]
-    pub(crate) common_items: bool,
-}
-
-impl CellArgs {
-    /// The core's cell settings (a problem set read from its file when it names one).
-    pub(crate) fn settings(&self) -> Result<memaudit::cells::CellSettings, Failure> {
-        let problems = match &self.problems {
-            None => None,
-            Some(given) => {
-                let path = Path::new(given);
-                let text =
-                    if path.is_file() { read_path(path)?.text().map(|(t, _)| t.into_owned())? } else { given.clone() };
-                Some(memaudit::cells::parse_item_list(&text).map_err(|e| fail(format!("--problems `{given}`: {e}")))?)
-            }
-        };
-        Ok(memaudit::cells::CellSettings {
-            pool: self.pool.clone(),
-            split: self.split_by.clone(),
-            problems,
-            common_items: self.common_items,
-        })
-    }
-}
-
-/// `--filter COLUMN=v1,v2` options (repeatable) as column → values.
-pub(crate) fn filters(given: &[String]) -> Result<std::collections::BTreeMap<String, Vec<String>>, Failure> {
-    let mut out = std::collections::BTreeMap::new();
-    for f in given {
-        out.extend(memaudit::fields::filter_from_text(f).map_err(|e| fail(format!("--filter {e}")))?);
-    }
-    Ok(out)
-}
-
 /// Writes to stdout; a closed pipe or a full disk is a failure with a message, never a panic.
 pub(crate) fn print(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
@@ -290,32 +238,6 @@ fn elsewhere<C: Capability>(file: &memaudit::ingest::InputFile, named: bool) -> 
     }
 }
 
-/// The command line's option for a file of `role`.
-pub(crate) fn role_option(role: FileRole) -> &'static str {
-    match role {
-        FileRole::Retrieval | FileRole::Answers | FileRole::Traces => "--input",
-        FileRole::Memories => "--memories",
-        FileRole::Queries => "--queries",
-        FileRole::Runs => "--runs",
-        FileRole::Qrels => "--qrels",
-        FileRole::Outcomes => "--outcomes",
-        FileRole::Notes => "--notes",
-        FileRole::Keys => "--keys",
-        FileRole::Source => "--source-file",
-        FileRole::Trials => "--trials",
-        FileRole::Claims => "--claims",
-        FileRole::Scores | FileRole::Data => "--data",
-        FileRole::Table => "--printed-table",
-        FileRole::Rules => "--rules",
-        FileRole::Values => "--values",
-        FileRole::GitLog => "--git-log",
-        FileRole::Exclusions => "--exclusions",
-        FileRole::Labels => "--labels",
-        FileRole::Routing | FileRole::AlignmentRows | FileRole::ComplianceRows => "--input",
-        FileRole::Release => "PATH",
-    }
-}
-
 /// A reading failure names the option the file's content suggests when it was given under
 /// another one ("its content looks like a file for --claims").
 fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
@@ -330,7 +252,10 @@ fn hint<C: Capability>(e: Error, files: &[RoleFile]) -> Failure {
             && seen != FileRole::Retrieval
             && named.iter().any(|f| f.role != seen)
         {
-            f.message.push_str(&format!("; its content looks like a file for {}", role_option(seen)));
+            f.message.push_str(&format!(
+                "; its content looks like a file for {}",
+                memaudit::command_line::role_option(seen)
+            ));
         } else if let Some(file) = named.first() {
             f.message.push_str(&elsewhere::<C>(&file.file, false));
         }

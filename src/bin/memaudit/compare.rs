@@ -6,10 +6,11 @@ use std::path::PathBuf;
 use clap::Args;
 
 use memaudit::capability::{FileRole, quiet, run_once};
+use memaudit::command_line::word as command_line_word;
 use memaudit::compare::{
     Compare, CompareReport, CompareRequest, CompareTable, ItemSelection, ItemsView, RefusedComparison,
 };
-use memaudit::fields::{command_line_word, render_mentions};
+use memaudit::fields::render_mentions;
 use memaudit::outcomes::PairingReport;
 
 use crate::common::{Failure, OutFormat, Output, detail, emit, fail, inputs, json_report, print};

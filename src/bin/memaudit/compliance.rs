@@ -9,7 +9,7 @@ use memaudit::capability::FileRole;
 use memaudit::compliance::{Compliance, ComplianceRequest, ComplianceTable};
 use memaudit::stats::power::{Design, PowerRequest, calculate};
 
-use crate::common::{CellArgs, Failure, Output, emit, fail, filters, inputs, json_report, print, run};
+use crate::common::{Failure, Output, emit, fail, inputs, json_report, print, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -19,11 +19,6 @@ pub(crate) struct ComplianceArgs {
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<ComplianceRequest>,
-    /// Keep only rows whose COLUMN is one of the values: `--filter dataset=dcbench,swebench` (repeatable).
-    #[arg(long)]
-    pub(crate) filter: Vec<String>,
-    #[command(flatten)]
-    pub(crate) cells: CellArgs,
     #[command(flatten)]
     pub(crate) output: Output<ComplianceTable>,
 }
@@ -36,8 +31,7 @@ impl crate::common::Subcommand for Compliance {
 }
 
 pub(crate) fn compliance_cmd(args: ComplianceArgs) -> Result<(), Failure> {
-    let request =
-        ComplianceRequest { filter: filters(&args.filter)?, cells: args.cells.settings()?, ..args.settings.0 };
+    let request = args.settings.0;
     let files = inputs::<Compliance>(args.input.iter().map(|p| (p.clone(), Some(FileRole::ComplianceRows))).collect())?;
     let (loaded, report) = run::<Compliance>(&files, &request)?;
     emit::<Compliance>(&report, &loaded, &args.output)

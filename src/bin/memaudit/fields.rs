@@ -7,7 +7,8 @@ use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use memaudit::fields::{Field, Fields, Kind, SWITCH_ON, command_line_word};
+use memaudit::command_line::word as command_line_word;
+use memaudit::fields::{Field, Fields, Kind, SWITCH_ON};
 
 /// A request read from the command line, field by field.
 pub(crate) struct FieldArgs<R>(pub(crate) R);
@@ -49,6 +50,7 @@ fn argument(f: &'static Field, default: Option<String>) -> Arg {
             }
         }
         Kind::Entries => arg.action(ArgAction::Append).value_name("ENTRY"),
+        Kind::Items => arg.action(ArgAction::Set).value_name("FILE|LIST"),
         // `--pair-by-position` alone is on; `--pair-by-position a,b` is on with that list.
         Kind::Switch => arg.action(ArgAction::Set).num_args(0..=1).default_missing_value(SWITCH_ON).value_name("LIST"),
         Kind::Choices(names) => arg
@@ -87,12 +89,22 @@ impl<R: Fields + 'static> clap::FromArgMatches for FieldArgs<R> {
                 _ => m.get_one::<String>(f.name).cloned().unwrap_or_default(),
             };
             let text = if f.choices().is_empty() { text } else { choice_name(f, &text) };
-            request.set_text(f.name, &text).map_err(|e| {
+            let invalid = |e: String| {
                 clap::Error::raw(
                     ErrorKind::ValueValidation,
                     format!("invalid value '{text}' for '{}': {e}\n", command_line_word(f.name)),
                 )
-            })?;
+            };
+            // Item ids may be given as the name of a file that holds them.
+            let value = match f.kind {
+                Kind::Items if std::path::Path::new(&text).is_file() => {
+                    crate::common::read_path(std::path::Path::new(&text))
+                        .and_then(|file| Ok(file.text().map(|(t, _)| t.into_owned())?))
+                        .map_err(|e| invalid(e.message))?
+                }
+                _ => text.clone(),
+            };
+            request.set_text(f.name, &value).map_err(invalid)?;
         }
         Ok(FieldArgs(request))
     }

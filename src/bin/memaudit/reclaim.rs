@@ -8,7 +8,7 @@ use clap::Args;
 use memaudit::capability::FileRole;
 use memaudit::reclaim::{Reclaim, ReclaimRequest, ReclaimTable};
 
-use crate::common::{CellArgs, Failure, Output, emit, inputs, run};
+use crate::common::{Failure, Output, emit, inputs, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -22,8 +22,6 @@ pub(crate) struct ReclaimArgs {
     #[command(flatten)]
     pub(crate) settings: FieldArgs<ReclaimRequest>,
     #[command(flatten)]
-    pub(crate) cells: CellArgs,
-    #[command(flatten)]
     pub(crate) output: Output<ReclaimTable>,
 }
 
@@ -35,7 +33,7 @@ impl crate::common::Subcommand for Reclaim {
 }
 
 pub(crate) fn reclaim_cmd(args: ReclaimArgs) -> Result<(), Failure> {
-    let request = ReclaimRequest { cells: args.cells.settings()?, ..args.settings.0 };
+    let request = args.settings.0;
     let mut given: Vec<(PathBuf, Option<FileRole>)> =
         args.keys.iter().map(|p| (p.clone(), Some(FileRole::Keys))).collect();
     given.extend(args.trials.iter().map(|p| (p.clone(), Some(FileRole::Trials))));

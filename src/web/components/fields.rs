@@ -127,6 +127,16 @@ pub fn field_input(id: String, f: &'static Field, value: &str, on_text: Callback
                 </div>
             }
         }
+        Kind::Items => {
+            let oninput =
+                on_text.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value());
+            html! {
+                <div class="field grow">
+                    <label for={id.clone()} title={title.clone()}>{ f.label }</label>
+                    <textarea id={id} rows="1" value={value.to_string()} {oninput} {title} placeholder="every item" />
+                </div>
+            }
+        }
         Kind::Text | Kind::List | Kind::Choices(_) | Kind::Entries | Kind::Whole | Kind::Number | Kind::Switch => {
             let oninput =
                 on_text.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().value());
@@ -188,6 +198,8 @@ mod tests {
         let fields = <CalibrationRequest as Fields>::fields();
         assert_eq!(page_words(&fields, &text), "state it with \u{201c}outcome with memory\u{201d}");
         assert_eq!(page_word(&fields, "ece-bins"), "\u{201c}ECE bins\u{201d}");
-        assert_eq!(page_word(&fields, "common_items"), "\u{201c}common items\u{201d}");
+        // The cells' settings are fields of the request like the others.
+        assert_eq!(page_word(&fields, "common_items"), "\u{201c}common items only\u{201d}");
+        assert_eq!(page_word(&fields, "held_out"), "\u{201c}held out\u{201d}", "a name no field has, in words");
     }
 }

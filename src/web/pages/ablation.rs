@@ -188,11 +188,6 @@ impl Tool for Ablation {
         }
     }
 
-    fn footer() -> Html {
-        html! { <>{ "The same numbers as " }<code>{ "memaudit ablation --input FILE --format json" }</code>
-        { "; the CSV export equals " }<code>{ "--format csv" }</code>{ "." }</> }
-    }
-
     fn request(draft: &Draft) -> Result<AblationRequest, String> {
         draft.parse()
     }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::alignment::aggregate::{AggregationRow, WinnerRow};
 use crate::alignment::analyse::{AlignmentRow, CoverageRow, IdentityRow};
 use crate::alignment::contrast::ContrastRow;
@@ -24,12 +24,10 @@ use crate::web::format::{duration, fmt4, pct};
 
 type AlignmentBatch = BatchOf<Alignment>;
 
-/// The settings as edited: the request's fields ([`crate::fields!`]) and the row filter.
+/// The settings as edited: the request's fields ([`crate::fields!`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
     pub fields: FieldDraft<AlignmentRequest>,
-    /// `COLUMN=v1,v2; COLUMN=v3`.
-    pub filter: String,
 }
 
 /// Local choices: the row of `shifts` whose histogram is shown (its index in the report).
@@ -105,22 +103,14 @@ impl Tool for Alignment {
         }
     }
 
-    fn footer() -> Html {
-        cli_twin("memaudit alignment --input F …")
-    }
-
     fn request(draft: &Draft) -> Result<AlignmentRequest, String> {
-        let filter = crate::fields::filter_from_text(&draft.filter).map_err(|e| format!("keep only: {e}"))?;
-        Ok(AlignmentRequest { filter, ..draft.fields.parse(AlignmentRequest::default())? })
+        draft.fields.parse(AlignmentRequest::default())
     }
 
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
         let d = &page.draft;
         html! {
             <>
-                { ui.text_field("alignment-filter", "keep only", &d.filter,
-                    "COLUMN=v1,v2; separate several with ; (e.g. dataset=LoCoMo, or parser_max_facts=5 for TIAP's eight native runs)",
-                    |d, v| d.filter = v) }
                 { ui.fields_form("alignment", &d.fields, |d: &mut Draft| &mut d.fields) }
             </>
         }

@@ -38,7 +38,6 @@ pub struct Draft {
     /// The diff's two profiles (names; empty: no diff).
     pub diff_a: String,
     pub diff_b: String,
-    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
@@ -47,7 +46,6 @@ impl Default for Draft {
             fields: FieldDraft::default(),
             diff_a: Profile::PaperSem.name().into(),
             diff_b: Profile::MabSem.name().into(),
-            cells: Default::default(),
         }
     }
 }
@@ -68,7 +66,7 @@ impl Draft {
     /// The request, or what cannot be parsed (naming the field).
     pub fn parse(&self) -> Result<AnswersRequest, String> {
         let request = self.fields.parse(AnswersRequest::default())?;
-        Ok(AnswersRequest { diff: self.diff(), cells: self.cells.parse()?, ..request })
+        Ok(AnswersRequest { diff: self.diff(), ..request })
     }
 }
 
@@ -179,11 +177,6 @@ impl Tool for Answers {
         }
     }
 
-    fn footer() -> Html {
-        html! { <>{ "The same numbers as " }<code>{ "memaudit answers --input FILE --format json" }</code>
-        { "; CSV exports equal " }<code>{ "--format csv --table rows|summary|diff" }</code>{ "." }</> }
-    }
-
     fn request(draft: &Draft) -> Result<AnswersRequest, String> {
         draft.parse()
     }
@@ -221,7 +214,6 @@ impl Tool for Answers {
                 </fieldset>
                 // The profiles are ticked above; the diff's two are picked above the diff table.
                 { ui.fields_form_with("answers", &d.fields, |d: &mut Draft| &mut d.fields, &["profiles", "diff"], &[]) }
-                { ui.cell_fields("answers-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }
     }

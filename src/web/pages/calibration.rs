@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::calibration::analyse::{BinRow, CalibrationRow, LedgerRow, SweepRow};
 use crate::calibration::{self, CalibrationRequest, CalibrationTable, Route};
 use crate::plots::LinesPlot;
@@ -27,15 +27,12 @@ type CalibrationBatch = BatchOf<Calibration>;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
     pub fields: FieldDraft<CalibrationRequest>,
-    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Draft {
     /// The request (ranges are checked by the core's validate).
     pub fn parse(&self) -> Result<CalibrationRequest, String> {
-        let mut r = self.fields.parse(CalibrationRequest::default())?;
-        r.cells = self.cells.parse()?;
-        Ok(r)
+        self.fields.parse(CalibrationRequest::default())
     }
 }
 
@@ -100,10 +97,6 @@ impl Tool for Calibration {
         }
     }
 
-    fn footer() -> Html {
-        cli_twin("memaudit calibration --input F …")
-    }
-
     fn request(draft: &Draft) -> Result<CalibrationRequest, String> {
         draft.parse()
     }
@@ -113,7 +106,6 @@ impl Tool for Calibration {
         html! {
             <>
                 { ui.fields_form("calibration", &d.fields, |d: &mut Draft| &mut d.fields) }
-                { ui.cell_fields("calibration-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }
     }

@@ -317,11 +317,6 @@ impl Tool for Claims {
         }
     }
 
-    fn footer() -> Html {
-        html! { <>{ "The same numbers as " }<code>{ "memaudit claims --data F --claims F --printed-table F --format json" }</code>
-        { "; CSV exports equal " }<code>{ "--format csv --table claims|findings|cells|deltas|stability" }</code>{ "." }</> }
-    }
-
     fn request(draft: &Draft) -> Result<ClaimsRequest, String> {
         draft.parse()
     }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
 use crate::compliance::{self, ComplianceRequest, ComplianceTable};
 use crate::plots::LinesPlot;
@@ -24,20 +24,16 @@ use crate::web::format::{count, duration, fmt4};
 
 type ComplianceBatch = BatchOf<Compliance>;
 
-/// The settings as edited: the text of every declared field, the filter and the cells' form.
+/// The settings as edited: the text of every declared field.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Draft {
     pub fields: FieldDraft<ComplianceRequest>,
-    /// `COLUMN=v1,v2; COLUMN=v3`.
-    pub filter: String,
-    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Draft {
     /// The request (ranges are checked by the core's validate).
     pub fn parse(&self) -> Result<ComplianceRequest, String> {
-        let filter = crate::fields::filter_from_text(&self.filter).map_err(|e| format!("keep only: {e}"))?;
-        Ok(ComplianceRequest { filter, cells: self.cells.parse()?, ..self.fields.parse(ComplianceRequest::default())? })
+        self.fields.parse(ComplianceRequest::default())
     }
 }
 
@@ -135,10 +131,6 @@ impl Tool for Compliance {
         }
     }
 
-    fn footer() -> Html {
-        cli_twin("memaudit compliance --input F …")
-    }
-
     fn request(draft: &Draft) -> Result<ComplianceRequest, String> {
         draft.parse()
     }
@@ -147,9 +139,7 @@ impl Tool for Compliance {
         let d = &page.draft;
         html! {
             <>
-                { ui.text_field("compliance-filter", "keep only", &d.filter, "COLUMN=v1,v2; separate several with ; (e.g. dataset=dcbench,swebench)", |d, v| d.filter = v) }
                 { ui.fields_form_with("compliance", &d.fields, |d: &mut Draft| &mut d.fields, &[], &[("depth", "compliance-depth-column"), ("power", "compliance-target-power")]) }
-                { ui.cell_fields("compliance-cells", &d.cells, |d, c| d.cells = c) }
             </>
         }
     }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin, file_notes};
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::label_audit::{
     self, LabelsRequest, LabelsTable, PairItems, analyse::DistributionRow, analyse::ItemRow, analyse::OverallRow,
     analyse::PairRow, sample::SampleRow,
@@ -104,10 +104,6 @@ impl Tool for Labels {
                 <code>{ "item,rater,label" }</code>{ "; TIAP's " }<code>{ "run_label,query_index,judge_model,judge_semantic_label" }</code>
                 { " is read as it is), or wide, one row per item and one column per rater. Any label set; labels are matched exactly." }</p>
         }
-    }
-
-    fn footer() -> Html {
-        cli_twin("memaudit labels --labels F …")
     }
 
     fn request(draft: &Draft) -> Result<LabelsRequest, String> {

@@ -25,13 +25,11 @@ use crate::web::format::{count, duration};
 /// `warnings`).
 type ReclaimBatch = BatchOf<Reclaim>;
 
-/// The settings form as edited: the text of every declared field of [`ReclaimRequest`], and the
-/// cells' form.
+/// The settings form as edited: the text of every declared field of [`ReclaimRequest`] (the
+/// cells' among them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
     pub fields: FieldDraft<ReclaimRequest>,
-    /// How trials become cells (pooled and split columns, problem set, common problems).
-    pub cells: crate::web::components::cells::CellDraft,
 }
 
 impl Default for Draft {
@@ -49,12 +47,12 @@ const IDS: &[(&str, &str)] = &[
 
 impl Draft {
     pub fn from_run(r: &ReclaimRequest) -> Draft {
-        Draft { fields: FieldDraft::of(r), cells: crate::web::components::cells::CellDraft::of(&r.cells) }
+        Draft { fields: FieldDraft::of(r) }
     }
 
     /// The run, or what is wrong (naming the field).
     pub fn parse(&self) -> Result<ReclaimRequest, String> {
-        Ok(ReclaimRequest { cells: self.cells.parse()?, ..self.fields.parse(ReclaimRequest::default())? })
+        self.fields.parse(ReclaimRequest::default())
     }
 
     /// The arm chosen (empty: every trial).
@@ -111,11 +109,6 @@ impl Tool for Reclaim {
         }
     }
 
-    fn footer() -> Html {
-        html! { <>{ "The same numbers as " }<code>{ "memaudit reclaim --trials FILE --format json" }</code>{ "; CSV exports equal " }
-        <code>{ "--format csv --table NAME" }</code>{ "." }</> }
-    }
-
     fn request(draft: &Draft) -> Result<ReclaimRequest, String> {
         draft.parse()
     }
@@ -135,7 +128,6 @@ impl Tool for Reclaim {
                     </select>
                 </div>
                 { ui.fields_form_with("reclaim", &d.fields, |d| &mut d.fields, &["arm"], IDS) }
-                { ui.cell_fields("reclaim-cells", &d.cells, |d: &mut Draft, c| d.cells = c) }
             </>
         }
     }

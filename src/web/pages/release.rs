@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::tool::{BatchOf, Tool, ToolPage, Ui, cli_twin};
+use super::tool::{BatchOf, Tool, ToolPage, Ui};
 use crate::ingest::InputFile;
 use crate::ingest::archive::ArchiveKind;
 use crate::release::triage::PrintedRow;
@@ -250,8 +250,9 @@ impl Tool for Release {
         }
     }
 
-    fn footer() -> Html {
-        cli_twin("memaudit audit PATH …")
+    fn footer(page: &ToolPage<Self>) -> Html {
+        // A release is given as its folder or archive, not file by file.
+        page.cli_twin(false)
     }
 
     fn request(draft: &Draft) -> Result<ReleaseRequest, String> {

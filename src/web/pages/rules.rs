@@ -178,11 +178,6 @@ impl Tool for Rules {
         }
     }
 
-    fn footer() -> Html {
-        html! { <>{ "The same numbers as " }<code>{ "memaudit rules --rules F --values F --git-log F --data F --format json" }</code>
-        { "; the CSV export equals " }<code>{ "--format csv" }</code>{ "." }</> }
-    }
-
     fn request(draft: &Draft) -> Result<RulesRequest, String> {
         draft.parse()
     }

@@ -68,8 +68,11 @@ pub trait Tool: Sized + 'static {
     fn tagline() -> Html;
     /// What to drop, in the drop zone.
     fn intake() -> Html;
-    /// The CLI twin, at the foot of the page.
-    fn footer() -> Html;
+    /// The CLI twin, at the foot of the page: by default the command that gives the result on
+    /// screen, generated from its files and settings ([`ToolPage::cli_twin`]).
+    fn footer(page: &ToolPage<Self>) -> Html {
+        page.cli_twin(true)
+    }
     /// The request, or what cannot be parsed in the settings (naming the field); the range
     /// checks are the core's `validate`, run before anything is sent.
     fn request(draft: &Self::Draft) -> Result<<Self::Capability as Capability>::Request, String>;
@@ -113,12 +116,6 @@ pub enum Msg<T: Tool> {
     Demo,
     /// The files the URL asked for ([`Tool::preload`]) arrived, or could not be fetched.
     Preloaded(Result<crate::web::dom::Preloaded, String>),
-}
-
-/// A page footer naming its CLI twin: "The same numbers as `COMMAND --format json` …".
-pub fn cli_twin(command: &str) -> Html {
-    html! { <>{ "The same numbers as " }<code>{ format!("{command} --format json") }</code>
-    { " with the settings shown above each table; the CSV exports equal " }<code>{ "--format csv --table NAME" }</code>{ "." }</> }
 }
 
 /// `(value, label)` options of a select whose labels are the values.
@@ -207,18 +204,6 @@ impl<T: Tool> Ui<T> {
         self.edit(false, |e: &Event| e.target_unchecked_into::<HtmlInputElement>().checked(), set)
     }
 
-    /// The "Cells" fields ([`crate::web::components::cells::CellFields`]) editing the draft's
-    /// cell settings.
-    pub fn cell_fields(
-        &self,
-        id: &str,
-        draft: &crate::web::components::cells::CellDraft,
-        set: impl Fn(&mut T::Draft, crate::web::components::cells::CellDraft) + 'static,
-    ) -> Html {
-        let on_change = self.edit(false, |c: &crate::web::components::cells::CellDraft| c.clone(), set);
-        html! { <crate::web::components::cells::CellFields id={id.to_string()} draft={draft.clone()} {on_change} /> }
-    }
-
     /// A callback that changes the draft with its value and analyses again at once.
     pub fn apply_with<V: 'static>(&self, set: impl Fn(&mut T::Draft, V) + 'static) -> Callback<V> {
         let set = Rc::new(set);
@@ -279,7 +264,8 @@ impl<T: Tool> Ui<T> {
 
     /// [`Ui::fields_form`] without the fields named in `drawn` (the page draws them itself),
     /// and with the input ids of `ids` (`(field, id)`) where the generated id is another
-    /// element's.
+    /// element's. The fields of how rows become cells ([`crate::cells::CellSettings`]) are
+    /// drawn last, in their own "Cells" fieldset (`#{prefix}-cells-{field-name}`).
     pub fn fields_form_with<R: crate::fields::Fields + 'static>(
         &self,
         prefix: &str,
@@ -288,13 +274,28 @@ impl<T: Tool> Ui<T> {
         drawn: &[&str],
         ids: &[(&str, &str)],
     ) -> Html {
-        let inputs = R::fields().into_iter().filter(|f| !drawn.contains(&f.name)).map(|f| {
+        let input = |f: &'static crate::fields::Field, prefix: &str| {
             let name = f.name;
             let on_text = self.edit(false, |v: &String| v.clone(), move |d, v| get(d).set(name, v));
-            let id = field_id(prefix, f, ids);
-            field_input(id, f, draft.text(f.name), on_text)
-        });
-        html! { <>{ for inputs }</> }
+            field_input(field_id(prefix, f, ids), f, draft.text(f.name), on_text)
+        };
+        let is_cell = |f: &&'static crate::fields::Field| {
+            <crate::cells::CellSettings as crate::fields::Fields>::OWN.iter().any(|c| c.name == f.name)
+        };
+        let (cells, own): (Vec<_>, Vec<_>) =
+            R::fields().into_iter().filter(|f| !drawn.contains(&f.name)).partition(is_cell);
+        let cells_prefix = format!("{prefix}-cells");
+        html! {
+            <>
+                { for own.into_iter().map(|f| input(f, prefix)) }
+                if !cells.is_empty() {
+                    <fieldset class="cells-fields">
+                        <legend title="how rows become cells: a column that varies within a cell is a key (one cell per value) unless pooled">{ "Cells" }</legend>
+                        { for cells.into_iter().map(|f| input(f, &cells_prefix)) }
+                    </fieldset>
+                }
+            </>
+        }
     }
 
     /// `<div class="field">` with a label and a text input.
@@ -414,6 +415,23 @@ pub fn role_files(
 }
 
 impl<T: Tool> ToolPage<T> {
+    /// "The same numbers as `memaudit … --format json`": the command of the result on screen,
+    /// its files (when `files`; else the capability's first file option) and every setting
+    /// that differs from its default ([`crate::command_line::twin`]), or, before a result, the
+    /// command's shape (`#{prefix}cli-twin`).
+    pub fn cli_twin(&self, files: bool) -> Html {
+        let request = self.applied.as_ref().and_then(|d| T::request(d).ok());
+        let command = match (&self.batch, request) {
+            (Some(b), Some(r)) => {
+                crate::command_line::twin::<T::Capability>(&r, if files { &b.inputs[..] } else { &[] })
+            }
+            _ => format!("{} \u{2026}", crate::command_line::twin::<T::Capability>(&Default::default(), &[])),
+        };
+        let tables = <<T::Capability as Capability>::Table as crate::choice::Choice>::names();
+        html! { <>{ "The same numbers as " }<code id={format!("{}cli-twin", Self::prefix())}>{ format!("{command} --format json") }</code>
+        { "; the CSV exports equal " }<code>{ "--format csv --table NAME" }</code>{ format!(" (NAME: {tables}).") }</> }
+    }
+
     fn prefix() -> String {
         format!("{}-", <T::Capability as Capability>::ANALYSIS.slug())
     }
@@ -679,7 +697,7 @@ impl<T: Tool> Component for ToolPage<T> {
                     </div>
                     { self.view_settings(ctx, &ui) }
                 }
-                <footer class="page-foot muted">{ T::footer() }</footer>
+                <footer class="page-foot muted">{ T::footer(self) }</footer>
             </section>
         }
     }

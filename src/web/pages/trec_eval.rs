@@ -175,7 +175,7 @@ impl Tool for TrecEvalPage {
         }
     }
 
-    fn footer() -> Html {
+    fn footer(_page: &ToolPage<Self>) -> Html {
         html! { <>{ "The same numbers as " }<code>{ "memaudit trec-eval [options] QRELS RUN… --format json" }</code>
         { "; the trec_eval output equals " }<code>{ "memaudit trec-eval" }</code>{ "'s (and trec_eval's) text." }</> }
     }
