@@ -46,7 +46,9 @@ fn each_printed_number_gets_the_verdict_python_gives_it() {
     let csv = memaudit(&[&ALIGNMENT[..], &["--printed", PRINTED, "--format", "csv"]].concat());
     let text = String::from_utf8(csv.stdout).unwrap();
     assert!(
-        text.starts_with("line,source,analysis,table,row,column,printed,recomputed,verdict,difference,note\n"),
+        text.starts_with(
+            "line,source,analysis,table,row,column,printed,recomputed,verdict,difference,note,convention\n"
+        ),
         "{text}"
     );
     assert_eq!(text.lines().count(), 11);
@@ -67,4 +69,53 @@ fn a_printed_file_that_cannot_be_read_names_its_line_and_verify_needs_an_analysi
     );
     let out = memaudit(&["verify", "--printed", bad.to_str().unwrap(), "synth", "--out", "x"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("`memaudit verify` takes an analysis"));
+}
+
+/// A number that differs is given the convention that would print it: a share printed as a
+/// percentage without its sign, and a difference with its sign reversed (the values from the
+/// NumPy reference of the same records).
+#[test]
+fn a_number_that_differs_names_the_convention_that_gives_it() {
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/reference/alignment/shift_reference.json").unwrap())
+            .unwrap();
+    let find = |table: &str, keys: &[(&str, &str)]| -> Value {
+        reference[table]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| keys.iter().all(|(k, v)| r[*k].as_str() == Some(*v)))
+            .unwrap()
+            .clone()
+    };
+    let shift =
+        find("shifts", &[("group", "LoCoMo"), ("run", "pooled"), ("target_a", "raw"), ("target_b", "canonical")]);
+    let rate = shift["change_rate"].as_f64().unwrap();
+    let contrast = find("target_contrasts", &[("run", "lex"), ("target_a", "raw"), ("target_b", "canonical")]);
+    let diff = contrast["diff"].as_f64().unwrap();
+    assert!(diff.abs() > 0.01, "a difference whose sign shows: {diff}");
+    let dir = std::env::temp_dir().join(format!("memaudit-printed-conventions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("printed.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "source,table,row,column,printed\n\
+             Table 15,shifts,group=LoCoMo; run=pooled; target_a=raw; target_b=canonical,change_rate,{:.1}\n\
+             Table 2,target_contrasts,run=lex; target_a=raw; target_b=canonical,diff,{:.3}\n",
+            rate * 100.0,
+            -diff
+        ),
+    )
+    .unwrap();
+    let args = [&["verify", "--printed", file.to_str().unwrap()][..], &ALIGNMENT, &["--format", "json"]].concat();
+    let out = memaudit(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = got["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["verdict"], "differs");
+    assert!(rows[0]["convention"].as_str().unwrap().contains("percentage without its sign"), "{}", rows[0]);
+    assert_eq!(rows[1]["verdict"], "differs");
+    assert!(rows[1]["convention"].as_str().unwrap().contains("sign reversed"), "{}", rows[1]);
+    assert!(got["headlines"][0]["evidence"].as_str().unwrap().contains("given by"), "{}", got["headlines"][0]);
 }

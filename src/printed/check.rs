@@ -42,6 +42,10 @@ pub struct CheckRow {
     /// recomputed − printed, on the printed scale (×100 for a percentage).
     pub difference: Option<f64>,
     pub note: String,
+    /// For a number that does not match: the other conventions under which the data gives the
+    /// printed value exactly ([`conventions`]), `; `-separated; empty when none does.
+    #[serde(default)]
+    pub convention: String,
 }
 
 impl CheckRow {
@@ -59,6 +63,7 @@ impl CheckRow {
             verdict: Verdict::NotComputed,
             difference: None,
             note: String::new(),
+            convention: String::new(),
         }
     }
 }
@@ -115,8 +120,8 @@ impl Indexed {
         Indexed { table, by: HashMap::new() }
     }
 
-    /// The value of `p` in the table, or why there is none.
-    fn look_up(&mut self, p: &Printed) -> Result<f64, String> {
+    /// The value of `p` in the table and its row, or why there is none.
+    fn look_up(&mut self, p: &Printed) -> Result<(f64, usize), String> {
         let table = &self.table;
         let index = |c: &str| table.headers.iter().position(|h| h == c);
         let no_column = |c: &str| {
@@ -137,8 +142,9 @@ impl Indexed {
             m
         });
         let wanted: Vec<String> = keys.iter().map(|&(_, v)| key_of(v)).collect();
-        let found: Vec<&Vec<String>> =
-            rows.get(&wanted).map(|rs| rs.iter().map(|&r| &table.rows[r]).collect()).unwrap_or_default();
+        let found: Vec<usize> = rows.get(&wanted).cloned().unwrap_or_default();
+        let found: Vec<&Vec<String>> = found.iter().map(|&r| &table.rows[r]).collect();
+        let at = rows.get(&wanted).and_then(|rs| rs.first().copied()).unwrap_or(0);
         let row = match found.as_slice() {
             [one] => *one,
             [] => {
@@ -172,13 +178,111 @@ impl Indexed {
         if cell.is_empty() {
             return Err(format!("the cell `{}` of that row is empty", p.column));
         }
-        cell.parse::<f64>().map_err(|_| format!("the cell `{}` of that row is `{cell}`, not a number", p.column))
+        let x = cell
+            .parse::<f64>()
+            .map_err(|_| format!("the cell `{}` of that row is `{cell}`, not a number", p.column))?;
+        Ok((x, at))
     }
 }
+
+/// At most this many table cells are read in all, looking for the rows next to a printed
+/// number's row that give it ([`conventions`]): past it the rest are not looked for.
+pub const MAX_NEIGHBOUR_CELLS: usize = 20_000_000;
+
+/// The conventions under which the data gives a printed number exactly (its rounding
+/// matches) where the report's own value does not, each in words: the value printed as a
+/// percentage without its sign (×100) or the reverse, truncated instead of rounded, its
+/// complement (1 − x), its sign reversed, with the other variance convention (ddof = 1 or 0, for
+/// a row that states its `n`: ×√(n/(n−1)) for a standard error or interval half-width, ×n/(n−1)
+/// for a variance), another column of the same row, or the same column of a row that differs
+/// in one key. Within rounding, only the cut is looked for (a value one unit off is truncated,
+/// or rounded twice). At most [`MAX_CONVENTIONS`] are named. `budget` counts the cells read for
+/// the neighbouring rows.
+fn conventions(t: &Table, at: usize, column: usize, keys: &[usize], p: &Printed, budget: &mut usize) -> Vec<String> {
+    let v = p.value;
+    let matches = |y: f64| y.is_finite() && judge(y, v).0 == Verdict::Matches;
+    let Some(x) = t.rows.get(at).and_then(|r| r.get(column)).and_then(|c| c.parse::<f64>().ok()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    let scale = if v.percent { 1.0 } else { 100.0 };
+    let y = if v.percent { x * 100.0 } else { x };
+    if v.percent && matches(x / 100.0) {
+        out.push("the value is already a percentage (not ×100)".into());
+    } else if !v.percent && matches(x * scale) {
+        out.push("as a percentage without its sign (×100)".into());
+    } else if !v.percent && matches(x / 100.0) {
+        out.push("as a fraction of the printed percentage (÷100)".into());
+    }
+    // Cut after the printed decimals (a hair is added so that 0.287, stored as 0.28699…, stays
+    // 0.287).
+    let places = 10f64.powi(v.decimals as i32);
+    let truncated = (y * places + 1e-9 * y.signum()).trunc() / places;
+    if (truncated - v.value).abs() < 1e-9 * v.value.abs().max(1.0) {
+        out.push("truncated, not rounded".into());
+    }
+    // Within one unit of the last digit, only the cut is a convention: another row or column
+    // three digits alike is as likely a coincidence.
+    if judge(x, v).0 == Verdict::WithinRounding {
+        return out;
+    }
+    if matches(1.0 - x) {
+        out.push(format!("its complement, 1 \u{2212} {}", t.headers[column]));
+    }
+    if x != 0.0 && matches(-x) {
+        out.push("its sign reversed (the other difference, A \u{2212} B for B \u{2212} A)".into());
+    }
+    let n =
+        t.headers.iter().position(|h| h == "n").and_then(|i| t.rows[at][i].parse::<f64>().ok()).filter(|n| *n > 1.0);
+    if let Some(n) = n {
+        let name = t.headers[column].to_ascii_lowercase();
+        let words: Vec<&str> = name.split(['_', ' ', '-']).collect();
+        let spread = ["se", "sd", "std", "stderr", "sem", "half", "halfwidth", "width", "margin"];
+        if words.iter().any(|w| spread.contains(w)) {
+            if matches(x * (n / (n - 1.0)).sqrt()) {
+                out.push("with the sample variance (ddof = 1, ×√(n/(n−1)))".into());
+            } else if matches(x * ((n - 1.0) / n).sqrt()) {
+                out.push("with the population variance (ddof = 0, ×√((n−1)/n))".into());
+            }
+        } else if words.iter().any(|w| w.starts_with("var")) {
+            if matches(x * n / (n - 1.0)) {
+                out.push("with the sample variance (ddof = 1, ×n/(n−1))".into());
+            } else if matches(x * (n - 1.0) / n) {
+                out.push("with the population variance (ddof = 0, ×(n−1)/n)".into());
+            }
+        }
+    }
+    let row = &t.rows[at];
+    for (c, cell) in row.iter().enumerate() {
+        if c != column && !keys.contains(&c) && cell.parse::<f64>().is_ok_and(matches) {
+            out.push(format!("the same row's `{}`", t.headers[c]));
+        }
+    }
+    if !keys.is_empty() && *budget >= t.rows.len() * keys.len() {
+        *budget -= t.rows.len() * keys.len();
+        for (r, other) in t.rows.iter().enumerate() {
+            let differing: Vec<usize> = keys.iter().copied().filter(|&k| other[k] != row[k]).collect();
+            if r != at && differing.len() == 1 && other[column].parse::<f64>().is_ok_and(matches) {
+                let k = differing[0];
+                out.push(format!("the row with `{}={}`", t.headers[k], other[k]));
+            }
+        }
+    }
+    let more = out.len().saturating_sub(MAX_CONVENTIONS);
+    out.truncate(MAX_CONVENTIONS);
+    if more > 0 {
+        out.push(format!("{more} more"));
+    }
+    out
+}
+
+/// At most this many conventions are named for one printed number.
+pub const MAX_CONVENTIONS: usize = 4;
 
 /// Checks every printed number against `report`, the report of capability `C`.
 pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedCheck {
     let mut tables: HashMap<String, Result<Indexed, String>> = HashMap::new();
+    let mut budget = MAX_NEIGHBOUR_CELLS;
     let rows = printed
         .iter()
         .map(|p| {
@@ -198,12 +302,20 @@ pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedC
                     C::Table::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
                 )),
             });
-            match table.as_mut().map_err(|e| e.clone()).and_then(|t| t.look_up(p)) {
-                Ok(x) => {
+            let found = table.as_mut().map_err(|e| e.clone()).and_then(|t| Ok((t.look_up(p)?, &t.table)));
+            match found {
+                Ok(((x, at), t)) => {
                     let (verdict, difference) = judge(x, p.value);
                     row.recomputed = Some(x);
                     row.verdict = verdict;
                     row.difference = Some(difference);
+                    if verdict != Verdict::Matches {
+                        let index = |c: &str| t.headers.iter().position(|h| h == c);
+                        let keys: Vec<usize> = p.row.iter().filter_map(|(k, _)| index(k)).collect();
+                        if let Some(column) = index(&p.column) {
+                            row.convention = conventions(t, at, column, &keys, p, &mut budget).join("; ");
+                        }
+                    }
                 }
                 Err(why) => row.note = why,
             }
@@ -263,7 +375,7 @@ mod tests {
             value: v("0.5"),
         };
         let mut t = Indexed::new(t);
-        assert_eq!(t.look_up(&p(&[("run", "a"), ("k", "5.0")], "x")), Ok(0.5));
+        assert_eq!(t.look_up(&p(&[("run", "a"), ("k", "5.0")], "x")), Ok((0.5, 0)));
         let e = t.look_up(&p(&[("run", "a")], "x")).unwrap_err();
         assert!(e.contains("2 rows") && e.contains("`k=…`"), "{e}");
         assert!(t.look_up(&p(&[("run", "c")], "x")).unwrap_err().contains("its `run`: a, b"));
@@ -272,5 +384,59 @@ mod tests {
         assert!(t.look_up(&p(&[("system", "a")], "x")).unwrap_err().contains("no column `system`"));
         // A text cell that reads like a key of another kind is not that key.
         assert!(t.look_up(&p(&[("run", "n:5")], "x")).is_err());
+    }
+    /// The conventions named for numbers that do not match, against the ones Python finds by
+    /// the same definitions (`tests/reference/printed/make_convention_reference.py`; the
+    /// variance conventions from NumPy's `np.std` with ddof = 0 and 1 of the sample itself).
+    #[test]
+    fn the_conventions_that_give_a_printed_number_are_those_python_finds() {
+        let cases: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/reference/printed/conventions.json")).unwrap();
+        for c in cases.as_array().unwrap() {
+            let strings = |v: &serde_json::Value| -> Vec<String> {
+                v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect()
+            };
+            let headers = strings(&c["headers"]);
+            let rows: Vec<Vec<String>> = c["rows"].as_array().unwrap().iter().map(strings).collect();
+            let t = Table { name: "t".into(), headers: headers.clone(), rows };
+            let at = c["at"].as_u64().unwrap() as usize;
+            let column = headers.iter().position(|h| h == c["column"].as_str().unwrap()).unwrap();
+            let key_names = strings(&c["keys"]);
+            let keys: Vec<usize> = key_names.iter().map(|k| headers.iter().position(|h| h == k).unwrap()).collect();
+            let text = c["printed"].as_str().unwrap();
+            let p = Printed {
+                line: 2,
+                source: String::new(),
+                analysis: None,
+                table: "t".into(),
+                row: key_names
+                    .iter()
+                    .map(|k| (k.clone(), t.rows[at][headers.iter().position(|h| h == k).unwrap()].clone()))
+                    .collect(),
+                column: c["column"].as_str().unwrap().into(),
+                printed: text.into(),
+                value: v(text),
+            };
+            let got = conventions(&t, at, column, &keys, &p, &mut usize::MAX.clone());
+            let want = strings(&c["conventions"]);
+            let name = c["name"].as_str().unwrap();
+            assert_eq!(got.len(), want.len(), "{name}: {got:?} for {want:?}");
+            for w in &want {
+                let marker = match w.split_once(':') {
+                    Some(("column", x)) => format!("row's `{x}`"),
+                    Some(("row", kv)) => format!("`{kv}`"),
+                    _ => match w.as_str() {
+                        "percent" => "(\u{d7}100)".to_string(),
+                        "truncated" => "truncated".to_string(),
+                        "complement" => "complement".to_string(),
+                        "sign" => "sign reversed".to_string(),
+                        "ddof1" => "ddof = 1".to_string(),
+                        "ddof0" => "ddof = 0".to_string(),
+                        other => panic!("unknown convention {other}"),
+                    },
+                };
+                assert!(got.iter().any(|g| g.contains(&marker)), "{name}: {marker} not in {got:?}");
+            }
+        }
     }
 }

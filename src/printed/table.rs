@@ -16,6 +16,7 @@ const CHECK: &[Column<CheckRow>] = &crate::columns![CheckRow;
     "verdict" => |r| r.verdict.name().into(),
     "difference" => |r| num(r.difference),
     "note" => |r| r.note.clone(),
+    "convention" => |r| r.convention.clone(),
 ];
 
 /// The check's one table, `printed`.
@@ -42,7 +43,9 @@ pub fn headlines(c: &PrintedCheck) -> Vec<Headline> {
             Level::Alert,
             format!("{differs} of {n} printed numbers differ from the data"),
             list(Verdict::Differs, &|r| {
-                format!("{} printed {}, recomputed {}", named(r), r.printed, num(r.recomputed))
+                let given =
+                    if r.convention.is_empty() { String::new() } else { format!(" (given by {})", r.convention) };
+                format!("{} printed {}, recomputed {}{given}", named(r), r.printed, num(r.recomputed))
             }),
             Some("printed"),
         ));
@@ -93,6 +96,7 @@ pub fn render_text(c: &PrintedCheck) -> String {
         "recomputed" => r.recomputed.map(|x| format!("{x:.6}")).unwrap_or_else(|| "-".into()),
         "verdict" => r.verdict.name().to_string(),
         "note" => r.note.clone(),
+        "given by" => r.convention.clone(),
     }));
     out
 }

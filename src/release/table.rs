@@ -59,6 +59,7 @@ const PRINTED: &[Column<PrintedRow>] = &crate::columns![PrintedRow;
     "verdict" => |p| p.check.verdict.to_string(),
     "difference" => |p| crate::report::num(p.check.difference),
     "note" => |p| p.check.note.clone(),
+    "convention" => |p| p.check.convention.clone(),
 ];
 
 /// A headline with the analysis it comes from.

@@ -105,7 +105,8 @@ pub fn printed_card<B: 'static, C: Capability>(props: &PrintedProps<B, C>) -> Ht
         <Section id={format!("{p}printed-card")} title="The paper's printed numbers"
             intro={html! { <p class="intro">{ "Choose a file naming each number a paper prints by its table, row and column of this report \
                 (source, table, row, column, printed; docs/formats.md \u{a7}14): each is matched against the result above \u{2014} matches, \
-                within rounding (one unit of the last printed digit), differs, or not computed, and why. The same as " }
+                within rounding (one unit of the last printed digit), differs, or not computed, and why; for a number that does not match, \
+                the conventions that would give it (\u{d7}100, truncated, 1 \u{2212} x, the sign, ddof, another column or a neighbouring row). The same as " }
                 <code>{ format!("memaudit verify --printed FILE {analysis} \u{2026}") }</code>{ " with these settings." }</p> }}>
             <div class="field">
                 <label for={format!("{p}printed-input")}>{ "printed numbers" }</label>
