@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 units='ablation|alignment|answers|attach|audit|calibration|claims|command_line|compare|compliance|ireval|ksweep|label_audit|outcomes|probe|reclaim|release|rules|web'
 below=(src/cells src/stats src/report src/plots src/ingest src/choice.rs src/error.rs src/model.rs
   src/dataset.rs src/conventions.rs src/headline.rs src/capability.rs src/metrics.rs src/targets.rs
-  src/rescore.rs src/distinct.rs src/parallel.rs src/labels.rs src/file_role.rs src/fields.rs)
+  src/rescore.rs src/distinct.rs src/parallel.rs src/labels.rs src/file_role.rs src/fields.rs src/printed)
 known=()
 
 found=$(grep -rnE "crate::($units)\b" "${below[@]}" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)

@@ -476,7 +476,8 @@ mod readers_never_panic {
 /// variant it does match; the same comparison with other counts in a second table is found too.
 #[test]
 fn printed_p_values_follow_from_their_counts() {
-    use memaudit::claims::lint::{LintKind, LintSettings, lint, read_lint_table};
+    use memaudit::claims::lint::read_lint_table;
+    use memaudit::printed::lint::{LintKind, LintSettings, lint};
     let csv = "table,id,kind,help,hurt,n,p\n\
                T16,svamp dual vs base,delta,58,16,600,9.67e-07\n\
                T17,asdiv cascade vs base,delta,50,4,600,3.8×10⁻¹¹\n\
@@ -507,7 +508,8 @@ fn printed_p_values_follow_from_their_counts() {
 /// do not sum to k(k + 1)/2 (the drawn CD diagram's ≈35.2 for k = 8, §4.3 item 2) are found.
 #[test]
 fn briefbench_identities_are_checked() {
-    use memaudit::claims::lint::{LintKind, LintSettings, lint, read_lint_table};
+    use memaudit::claims::lint::read_lint_table;
+    use memaudit::printed::lint::{LintKind, LintSettings, lint};
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/fixtures/external/BriefBench/paper_realcode_pooled.csv");
     let shipped =

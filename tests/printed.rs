@@ -119,3 +119,34 @@ fn a_number_that_differs_names_the_convention_that_gives_it() {
     assert!(rows[1]["convention"].as_str().unwrap().contains("sign reversed"), "{}", rows[1]);
     assert!(got["headlines"][0]["evidence"].as_str().unwrap().contains("given by"), "{}", got["headlines"][0]);
 }
+
+/// Printed numbers that cannot all be right, whatever the data: a delta that is not the
+/// difference of its two printed means is a finding of `verify`, with its file and line.
+#[test]
+fn printed_numbers_that_contradict_each_other_are_a_finding() {
+    let dir = std::env::temp_dir().join(format!("memaudit-printed-lint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("table2.csv");
+    std::fs::write(
+        &file,
+        "source,table,row,column,printed\n\
+         Table 2,target_contrasts,run=lex; target_a=raw; target_b=canonical,mean_a,0.2120\n\
+         Table 2,target_contrasts,run=lex; target_a=raw; target_b=canonical,mean_b,0.3870\n\
+         Table 2,target_contrasts,run=lex; target_a=raw; target_b=canonical,diff,+0.195\n",
+    )
+    .unwrap();
+    let args = [&["verify", "--printed", file.to_str().unwrap()][..], &ALIGNMENT, &["--format", "json"]].concat();
+    let out = memaudit(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = got["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["kind"], "delta_not_difference");
+    assert!(findings[0]["location"].as_str().unwrap().ends_with("table2.csv, line 2"), "{}", findings[0]);
+    let said = got["headlines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["level"] == "alert" && h["text"].as_str().unwrap().contains("contradict each other"));
+    assert!(said, "{}", got["headlines"]);
+}

@@ -4,12 +4,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::lint::{Finding, LintKind, LintRow, RowKind};
-use super::number::{Printed, parse_interval, parse_printed};
 use crate::answers::read::{cell, read_long_table};
 use crate::error::{IngestError, Location};
 use crate::ingest::InputFile;
 use crate::ksweep::{ScoreRow, ScoreTable, cell_stats, cell_values, paired_delta};
+use crate::printed::lint::{Finding, LintKind, LintRow, RowKind};
+use crate::printed::number::{PrintedValue, parse_interval, parse_printed};
 use crate::stats::Resampler;
 use crate::stats::ranks::average_ranks;
 
@@ -64,10 +64,10 @@ pub struct Claim {
     /// Where the claim is printed (table, figure, section): claims of one source should come
     /// from one run.
     pub source: Option<String>,
-    pub reported: Option<Printed>,
+    pub reported: Option<PrintedValue>,
     /// The reported value as text (for `winner`, the arm).
     pub reported_text: Option<String>,
-    pub reported_ci: Option<(Printed, Printed)>,
+    pub reported_ci: Option<(PrintedValue, PrintedValue)>,
     pub reported_n: Option<usize>,
     pub tolerance: Option<f64>,
     /// Printed values are the data's × scale (100 for percentages).
@@ -96,7 +96,7 @@ pub fn read_claims(file: &InputFile) -> Result<Vec<Claim>, IngestError> {
                 .map_err(|_| bad("arms", format!("`{t}` is not a JSON array of arm names")))?,
             Some(t) => t.split([';', '|', ',']).map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect(),
         };
-        let num = |c: &str| -> Result<Option<Printed>, IngestError> {
+        let num = |c: &str| -> Result<Option<PrintedValue>, IngestError> {
             match get(c) {
                 None => Ok(None),
                 Some(t) => parse_printed(&t).map(Some).ok_or_else(|| bad(c, format!("`{t}` is not a number"))),
@@ -117,7 +117,7 @@ pub fn read_claims(file: &InputFile) -> Result<Vec<Claim>, IngestError> {
                 _ => None,
             },
         };
-        let whole = |p: Option<Printed>, c: &str| -> Result<Option<usize>, IngestError> {
+        let whole = |p: Option<PrintedValue>, c: &str| -> Result<Option<usize>, IngestError> {
             match p {
                 None => Ok(None),
                 Some(p) if p.value >= 0.0 && p.value.fract() == 0.0 => Ok(Some(p.value as usize)),
@@ -417,7 +417,7 @@ fn printed_ci_decimals(c: &Claim) -> Option<u32> {
 }
 
 /// Verdict on a printed value against a recomputed one.
-fn value_verdict(reported: Printed, recomputed: f64, tolerance: Option<f64>) -> Verdict {
+fn value_verdict(reported: PrintedValue, recomputed: f64, tolerance: Option<f64>) -> Verdict {
     let diff = (reported.value - recomputed).abs();
     let eps = 1e-9 * recomputed.abs().max(1.0);
     if diff <= tolerance.unwrap_or(0.0) + eps {

@@ -17,9 +17,9 @@
 use crate::distinct::first_seen;
 use std::collections::BTreeMap;
 
-use super::lint::{Finding, FindingSide, LintKind};
 use crate::ksweep::read::{CONFIG_HASH, PROMPT_HASH};
 use crate::ksweep::{ScoreRow, ScoreTable};
+use crate::printed::lint::{Finding, FindingSide, LintKind};
 
 type Group = (Option<String>, Option<String>); // (run, dataset)
 

@@ -12,18 +12,18 @@ pub mod check;
 pub mod config;
 pub mod headlines;
 pub mod lint;
-pub mod number;
 pub mod report;
 pub mod role;
 pub mod table;
 pub mod text;
 pub mod unit;
 
+pub use crate::printed::lint::{Finding, FindingSide, LintKind, LintRow, LintSettings, RowKind, lint, on_grid};
 pub use check::{
     Claim, ClaimKind, ClaimResult, ClaimSettings, RunCheck, Verdict, check_claims, read_claims, run_mixing,
 };
 pub use config::{config_findings, duplicate_findings};
-pub use lint::{Finding, FindingSide, LintKind, LintRow, LintSettings, RowKind, lint, on_grid, read_lint_table};
+pub use lint::read_lint_table;
 pub use report::{ClaimsReport, VerdictCounts, claims_report, sweep_lint_rows};
 pub use role::detect_file_role;
 pub use table::{ClaimsTable, table};

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::check::{Claim, ClaimResult, ClaimSettings, Verdict, check_claims, run_mixing};
 use super::config::{config_findings, duplicate_findings};
-use super::lint::{Finding, LintRow, LintSettings, RowKind, lint};
 use crate::ksweep::{KSweep, ScoreTable, ScoreWarnings};
+use crate::printed::lint::{Finding, LintRow, LintSettings, RowKind, lint};
 
 /// How many claims got each verdict.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -67,6 +67,6 @@ mod tests {
     #[test]
     fn verdicts_and_findings_are_named_as_the_json_names_them() {
         assert_eq!(serde_name(&super::super::check::Verdict::WithinRounding), "within_rounding");
-        assert_eq!(serde_name(&super::super::lint::LintKind::OffGrid), "off_grid");
+        assert_eq!(serde_name(&crate::printed::lint::LintKind::OffGrid), "off_grid");
     }
 }

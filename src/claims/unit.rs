@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::check::{Claim, ClaimSettings, read_claims};
-use super::lint::{LintRow, LintSettings, read_lint_table};
+use super::lint::read_lint_table;
 use super::report::{ClaimsReport, claims_report};
 use super::role::detect_file_role;
 use super::table::{ClaimsTable, table};
@@ -19,6 +19,7 @@ use crate::distinct::first_seen;
 use crate::error::{Error, Result};
 use crate::ingest::InputFile;
 use crate::ksweep::{ScoreColumns, ScoreTable, SweepSettings, read_scores, sweep};
+use crate::printed::lint::{LintRow, LintSettings};
 use crate::stats::bootstrap::Bootstrap;
 
 /// The K-sweep of arms, claims recomputed from per-query scores, and the consistency linter.

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::read::{Printed, PrintedValue};
+use super::number::PrintedValue;
+use super::read::Printed;
 use crate::capability::{Analysis, Capability};
 use crate::choice::Choice;
 use crate::report::Table;
@@ -73,6 +74,10 @@ impl CheckRow {
 pub struct PrintedCheck {
     pub analysis: Analysis,
     pub rows: Vec<CheckRow>,
+    /// The printed numbers checked against each other ([`super::lint::lint_printed`]): where
+    /// the paper's own numbers cannot all be right, whatever the data.
+    #[serde(default)]
+    pub findings: Vec<super::lint::Finding>,
 }
 
 impl PrintedCheck {
@@ -322,7 +327,7 @@ pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedC
             row
         })
         .collect();
-    PrintedCheck { analysis: C::ANALYSIS, rows }
+    PrintedCheck { analysis: C::ANALYSIS, rows, findings: super::lint::lint_printed(printed) }
 }
 
 #[cfg(test)]
@@ -330,7 +335,7 @@ mod tests {
     use super::*;
 
     fn v(text: &str) -> PrintedValue {
-        super::super::read::parse_printed(text).unwrap()
+        super::super::number::parse_printed(text).unwrap()
     }
 
     /// The verdicts against Python's rounding: f"{x:.3f}" of the exact binary value.
@@ -365,6 +370,7 @@ mod tests {
             ],
         };
         let p = |row: &[(&str, &str)], column: &str| Printed {
+            file: String::new(),
             line: 2,
             source: String::new(),
             analysis: None,
@@ -405,6 +411,7 @@ mod tests {
             let keys: Vec<usize> = key_names.iter().map(|k| headers.iter().position(|h| h == k).unwrap()).collect();
             let text = c["printed"].as_str().unwrap();
             let p = Printed {
+                file: String::new(),
                 line: 2,
                 source: String::new(),
                 analysis: None,

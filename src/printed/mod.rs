@@ -23,8 +23,11 @@
 //! ```
 
 pub mod check;
+pub mod lint;
+pub mod number;
 pub mod read;
 pub mod table;
 
 pub use check::{CheckRow, PrintedCheck, Verdict, check};
-pub use read::{Printed, PrintedValue, parse_printed, read};
+pub use number::{PrintedValue, parse_printed};
+pub use read::{Printed, read};

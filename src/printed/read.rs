@@ -18,55 +18,14 @@ use crate::error::{IngestError, Location, Result};
 use crate::ingest::InputFile;
 use crate::ingest::table::{required_column, rows};
 
-/// A printed number, as read from its text.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct PrintedValue {
-    /// The number on its printed scale (34.3 for `34.3%`).
-    pub value: f64,
-    /// Its decimals as printed.
-    pub decimals: u32,
-    /// Printed as a percentage: the recomputed value is multiplied by 100 to compare.
-    pub percent: bool,
-}
-
-/// A number as a paper prints it: a sign (`+`, `-`, `−`), digits with optional thousands
-/// separators (`1,533`), an optional leading-dot fraction (`.176`), an optional `%`. `None` for
-/// anything else.
-pub fn parse_printed(text: &str) -> Option<PrintedValue> {
-    let t = text.trim().replace('\u{2212}', "-");
-    let (t, percent) = match t.strip_suffix('%') {
-        Some(s) => (s.trim_end().to_string(), true),
-        None => (t, false),
-    };
-    let t = t.strip_prefix('+').unwrap_or(&t);
-    let (sign, digits) = match t.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", t),
-    };
-    let (whole, fraction) = match digits.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
-        None => (digits, None),
-    };
-    // Thousands separators only in groups of three after one to three digits.
-    let groups: Vec<&str> = whole.split(',').collect();
-    let grouped_ok = groups.len() == 1
-        || (!groups[0].is_empty() && groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3));
-    let whole = groups.concat();
-    let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-    if !grouped_ok
-        || !all_digits(&whole)
-        || fraction.is_some_and(|f| f.is_empty() || !all_digits(f))
-        || (whole.is_empty() && fraction.is_none())
-    {
-        return None;
-    }
-    let number = format!("{sign}{}.{}", if whole.is_empty() { "0" } else { &whole }, fraction.unwrap_or("0"));
-    Some(PrintedValue { value: number.parse().ok()?, decimals: fraction.map_or(0, |f| f.len() as u32), percent })
-}
+use super::number::{PrintedValue, parse_printed};
 
 /// One number of the printed file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Printed {
+    /// The printed-numbers file it was read from.
+    #[serde(default)]
+    pub file: String,
     /// Its line in the file.
     pub line: usize,
     pub source: String,
@@ -143,6 +102,7 @@ pub fn read(file: &InputFile) -> Result<Vec<Printed>> {
             }
         }
         out.push(Printed {
+            file: file.name.clone(),
             line: *line,
             source: cell(source),
             analysis,
@@ -159,22 +119,6 @@ pub fn read(file: &InputFile) -> Result<Vec<Printed>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_as_papers_print_them() {
-        let p = |t: &str| parse_printed(t).map(|v| (v.value, v.decimals, v.percent));
-        assert_eq!(p("0.176"), Some((0.176, 3, false)));
-        assert_eq!(p(".176"), Some((0.176, 3, false)));
-        assert_eq!(p("+0.168"), Some((0.168, 3, false)));
-        assert_eq!(p("\u{2212}0.025"), Some((-0.025, 3, false)));
-        assert_eq!(p("-.033"), Some((-0.033, 3, false)));
-        assert_eq!(p("34.3%"), Some((34.3, 1, true)));
-        assert_eq!(p("1,533"), Some((1533.0, 0, false)));
-        assert_eq!(p("12,345.5"), Some((12345.5, 1, false)));
-        for bad in ["", "n/a", "1,53", "1.2.3", "0.", "+", "1e-3", "[0.1, 0.2]", ",533"] {
-            assert_eq!(p(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn a_file_of_printed_numbers_and_its_errors() {

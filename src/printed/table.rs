@@ -50,6 +50,22 @@ pub fn headlines(c: &PrintedCheck) -> Vec<Headline> {
             Some("printed"),
         ));
     }
+    if !c.findings.is_empty() {
+        out.push(Headline::new(
+            Level::Alert,
+            format!(
+                "{} of the printed numbers contradict each other, whatever the data",
+                if c.findings.len() == 1 { "a row".to_string() } else { format!("{} rows", c.findings.len()) }
+            ),
+            c.findings
+                .iter()
+                .take(3)
+                .map(|f| format!("{} [{}]: {}", f.table.as_deref().unwrap_or(""), f.row, f.message))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Some("printed"),
+        ));
+    }
     let near = c.count(Verdict::WithinRounding);
     if near > 0 {
         out.push(Headline::new(
@@ -98,5 +114,12 @@ pub fn render_text(c: &PrintedCheck) -> String {
         "note" => r.note.clone(),
         "given by" => r.convention.clone(),
     }));
+    if !c.findings.is_empty() {
+        out.push_str("\n== The printed numbers against each other\n");
+        for f in &c.findings {
+            let at = f.location.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
+            out.push_str(&format!("- {} [{}]: {}{at}\n", f.table.as_deref().unwrap_or(""), f.row, f.message));
+        }
+    }
     out
 }

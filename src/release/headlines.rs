@@ -70,10 +70,11 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
             table: Some(ReleaseTable::Headlines.name().to_string()),
         });
     }
-    if !r.printed.is_empty() {
+    if !r.printed.is_empty() || !r.printed_findings.is_empty() {
         let check = crate::printed::PrintedCheck {
             analysis: crate::capability::Analysis::Audit,
             rows: r.printed.iter().map(|p| p.check.clone()).collect(),
+            findings: r.printed_findings.clone(),
         };
         hs.extend(crate::printed::table::headlines(&check));
     }

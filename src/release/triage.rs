@@ -128,7 +128,15 @@ pub struct ReleaseReport {
     /// ([`printed_rows`]).
     #[serde(default)]
     pub printed: Vec<PrintedRow>,
+    /// The release's printed numbers checked against each other
+    /// ([`crate::printed::lint::lint_printed`]), each file on its own.
+    #[serde(default)]
+    pub printed_findings: Vec<crate::printed::lint::Finding>,
 }
+
+/// The release's printed numbers: each against the runs ([`printed_rows`]), and the findings of
+/// their checks against each other.
+pub type PrintedChecks = (Vec<PrintedRow>, Vec<crate::printed::lint::Finding>);
 
 /// A printed number of the release against its runs: the check where one run has its row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -306,7 +314,7 @@ pub fn triage(
     only: &[Analysis],
     edits: &Edits,
     progress: Progress<'_>,
-) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>, Vec<PrintedRow>)> {
+) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>, PrintedChecks)> {
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     edits.check_names(&names)?;
     let mut rows = Vec::with_capacity(files.len());
@@ -398,8 +406,9 @@ pub fn triage(
             None => settle(row, &shapes[i], &recognised[i], &runs, &files[i]),
         }
     }
-    let printed_checked = printed_rows(&printed, &runs);
-    Ok((rows, runs, printed_checked))
+    let findings = printed.iter().flat_map(|(_, entries)| crate::printed::lint::lint_printed(entries)).collect();
+    let checked = printed_rows(&printed, &runs);
+    Ok((rows, runs, (checked, findings)))
 }
 
 /// The recognitions of `file` that route it, after the user's edits: none when it is left
@@ -762,7 +771,7 @@ mod tests {
             T1,,arms,arm=a,mean,0.67\n\
             T1,compare,arms,arm=b,mean,0.25\n\
             T3,labels,labels,,kappa,0.8\n";
-        let (rows, runs, checked) = triage(
+        let (rows, runs, (checked, findings)) = triage(
             &[file("r/one.csv", one), file("r/two.csv", two), file("r/printed.csv", printed)],
             &[],
             &Edits::default(),
@@ -787,7 +796,13 @@ mod tests {
         );
         assert_eq!(checked[3].check.note, "no run of `labels` in this release");
         // The release's headlines say it.
-        let r = ReleaseReport { settings: Default::default(), files: rows, analyses: runs, printed: checked };
+        let r = ReleaseReport {
+            settings: Default::default(),
+            files: rows,
+            analyses: runs,
+            printed: checked,
+            printed_findings: findings,
+        };
         let hs = super::super::headlines::headlines(&r);
         assert!(hs.iter().any(|h| h.text == "1 of 4 printed numbers differ from the data"), "{hs:?}");
         assert!(hs.iter().any(|h| h.text == "1 of 4 printed numbers match the release's data"), "{hs:?}");

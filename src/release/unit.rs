@@ -163,7 +163,7 @@ impl Capability for ReleaseAudit {
     fn run(l: &LoadedRelease, q: &ReleaseRequest, progress: Progress<'_>) -> Result<ReleaseReport> {
         let only: Vec<Analysis> =
             q.only.iter().filter_map(|n| <Analysis as crate::choice::Choice>::parse(n.trim())).collect();
-        let (rows, analyses, printed) = triage(&l.files, &only, &q.edits()?, progress)?;
+        let (rows, analyses, (printed, printed_findings)) = triage(&l.files, &only, &q.edits()?, progress)?;
         let mut files = l.archives.clone();
         files.extend(rows);
         files.extend(q.passed_over.iter().map(|p| FileTriage {
@@ -177,7 +177,7 @@ impl Capability for ReleaseAudit {
             note: p.why.clone(),
         }));
         progress(Phase::Analysing, "done", 1.0);
-        Ok(ReleaseReport { settings: q.clone(), files, analyses, printed })
+        Ok(ReleaseReport { settings: q.clone(), files, analyses, printed, printed_findings })
     }
 
     crate::report_views!(table: table, headlines: super::headlines::headlines, text: super::text::render_text);

@@ -59,6 +59,28 @@ async fn read_chosen(file: web_sys::File) -> (String, Result<Rc<Vec<Printed>>, S
     (name, entries)
 }
 
+/// The printed numbers that contradict each other ([`printed::lint::lint_printed`]), one item
+/// each with its file and line (`#{id} li[data-kind]`); nothing when there are none.
+pub fn findings_list(id: &str, findings: &[printed::lint::Finding]) -> Html {
+    if findings.is_empty() {
+        return html! {};
+    }
+    html! {
+        <>
+            <p class="intro">{ "Printed numbers that contradict each other, whatever the data (\u{3ba} = compliance / recall, a delta and its two means, \
+                an estimate inside its interval, MAP and MRR, a table's mean ranks):" }</p>
+            <ul class="notes" id={id.to_string()}>
+                { for findings.iter().map(|f| html! {
+                    <li data-kind={crate::report::serde_name(&f.kind)}>
+                        <strong>{ format!("{} [{}]", f.table.clone().unwrap_or_default(), f.row) }</strong>{ format!(": {}", f.message) }
+                        { f.location.as_ref().map(|l| format!(" ({l})")).unwrap_or_default() }
+                    </li>
+                }) }
+            </ul>
+        </>
+    }
+}
+
 /// The card.
 #[function_component(PrintedCard)]
 pub fn printed_card<B: 'static, C: Capability>(props: &PrintedProps<B, C>) -> Html {
@@ -95,6 +117,7 @@ pub fn printed_card<B: 'static, C: Capability>(props: &PrintedProps<B, C>) -> Ht
                         }) }
                     </ul>
                     <div class="exports">{ lazy_exports("printed", "printed numbers", csv, json) }</div>
+                    { findings_list(&format!("{p}printed-findings"), &check.findings) }
                     { table_grid(&format!("{p}printed"), &table, look, &check.rows, &[],
                         |r: &CheckRow| RowAttrs::data(vec![("data-line", r.line.to_string()), ("data-verdict", r.verdict.name().to_string())])) }
                 </>

@@ -293,7 +293,7 @@ impl Tool for Release {
                     { table_grid("audit-analyses", &t(ReleaseTable::Analyses), look, &r.analyses, &[],
                         |a: &AnalysisRun| RowAttrs::data(vec![("data-analysis", a.id.clone()), ("data-status", a.status.name().to_string())])) }
                 </Section>
-                if !r.printed.is_empty() {
+                if !r.printed.is_empty() || !r.printed_findings.is_empty() {
                     <Section id="audit-printed-card" title="The paper's printed numbers"
                         exports={table_exports(ReleaseTable::Printed, b, table_of, |b| to_json(&b.report.printed))}
                         intro={html! { <p class="intro">{ "Each number of the release's printed-numbers files (a table with table, column and printed columns) \
@@ -301,6 +301,7 @@ impl Tool for Release {
                             (a number two runs hold with different values is never guessed between them)." }</p> }}>
                         { table_grid("audit-printed", &t(ReleaseTable::Printed), crate::web::components::printed::look, &r.printed, &[],
                             |p: &PrintedRow| RowAttrs::data(vec![("data-line", p.check.line.to_string()), ("data-verdict", p.check.verdict.name().to_string())])) }
+                        { crate::web::components::printed::findings_list("audit-printed-findings", &r.printed_findings) }
                     </Section>
                 }
                 { for r.analyses.iter().map(|a| analysis_card(page, ui, a)) }

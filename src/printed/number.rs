@@ -1,31 +1,70 @@
-//! Numbers as printed in papers: `+4.76`, `−5.92` (U+2212), `34.00%`, `[+2.00, +15.00]`, with
-//! the number of printed decimals (what "within rounding" means for each value).
+//! Numbers as papers print them, the one reading for every interface and check: `0.176`,
+//! `.176`, `+4.76`, `−5.92` (U+2212), `34.00%`, `1,533`, an interval `[+2.00, +15.00]`, a
+//! p-value `3.8×10⁻¹¹`, each with the decimals it was printed with (what "within rounding"
+//! means for it).
+//!
+//! **Invariant**: a printed text reads the same wherever it is read (the claims, the linter,
+//! the printed-numbers check).
 
-/// A printed number and its decimals.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Printed {
+use serde::{Deserialize, Serialize};
+
+/// A printed number, as read from its text.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PrintedValue {
+    /// The number on its printed scale (34.3 for `34.3%`).
     pub value: f64,
+    /// Its decimals as printed.
     pub decimals: u32,
+    /// Printed as a percentage (`%`, `pp`): compared with 100 × a recomputed fraction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub percent: bool,
 }
 
-impl Printed {
+impl PrintedValue {
     /// Half a unit of the last printed decimal (0.005 for `34.92`).
     pub fn half_unit(&self) -> f64 {
-        0.5 * 10f64.powi(-(self.decimals as i32))
+        half_unit(self.decimals)
     }
 }
 
-/// Parses one printed number (signs `+`, `-`, `−`, `–`; a trailing `%` or `pp` ignored).
-pub fn parse_printed(text: &str) -> Option<Printed> {
-    let t = text.trim().replace(['−', '–'], "-");
-    let t = t.trim_end_matches('%').trim_end_matches("pp").trim();
-    let body = t.trim_start_matches(['+', '-']);
-    if body.is_empty() || !body.chars().all(|c| c.is_ascii_digit() || c == '.') || body.matches('.').count() > 1 {
+/// Half a unit of the last of `decimals` printed decimals.
+pub fn half_unit(decimals: u32) -> f64 {
+    0.5 * 10f64.powi(-(decimals as i32))
+}
+
+/// A number as a paper prints it: a sign (`+`, `-`, `−`, `–`), digits with optional thousands
+/// separators (`1,533`), an optional leading-dot fraction (`.176`), an optional `%` or `pp`
+/// (percentage points). `None` for anything else.
+pub fn parse_printed(text: &str) -> Option<PrintedValue> {
+    let t = text.trim().replace(['\u{2212}', '\u{2013}'], "-");
+    let (t, percent) = match t.strip_suffix('%').or_else(|| t.strip_suffix("pp")) {
+        Some(s) => (s.trim_end().to_string(), true),
+        None => (t, false),
+    };
+    let t = t.strip_prefix('+').unwrap_or(&t);
+    let (sign, digits) = match t.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", t),
+    };
+    let (whole, fraction) = match digits.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (digits, None),
+    };
+    // Thousands separators only in groups of three after one to three digits.
+    let groups: Vec<&str> = whole.split(',').collect();
+    let grouped_ok = groups.len() == 1
+        || (!groups[0].is_empty() && groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3));
+    let whole = groups.concat();
+    let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if !grouped_ok
+        || !all_digits(&whole)
+        || fraction.is_some_and(|f| f.is_empty() || !all_digits(f))
+        || (whole.is_empty() && fraction.is_none())
+    {
         return None;
     }
-    let value: f64 = t.parse().ok().filter(|v: &f64| v.is_finite())?;
-    let decimals = body.split_once('.').map_or(0, |(_, d)| d.len() as u32);
-    Some(Printed { value, decimals })
+    let number = format!("{sign}{}.{}", if whole.is_empty() { "0" } else { &whole }, fraction.unwrap_or("0"));
+    Some(PrintedValue { value: number.parse().ok()?, decimals: fraction.map_or(0, |f| f.len() as u32), percent })
 }
 
 /// A printed p-value: `0.0768`, `9.67e-07`, `3.8×10⁻¹¹`, `3.8x10^-11`, or a bound `< 0.001`.
@@ -93,7 +132,7 @@ pub fn parse_p(text: &str) -> Option<PrintedP> {
 }
 
 /// Parses a printed interval: `[2, 15]`, `(−2.00, +12.00)`, `2;15`, `2 to 15`.
-pub fn parse_interval(text: &str) -> Option<(Printed, Printed)> {
+pub fn parse_interval(text: &str) -> Option<(PrintedValue, PrintedValue)> {
     let t = text.trim().trim_start_matches(['[', '(']).trim_end_matches([']', ')']);
     let (a, b) = t.split_once([',', ';']).or_else(|| t.split_once(" to "))?;
     Some((parse_printed(a)?, parse_printed(b)?))
@@ -111,6 +150,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn numbers_as_papers_print_them() {
+        let p = |t: &str| parse_printed(t).map(|v| (v.value, v.decimals, v.percent));
+        assert_eq!(p("0.176"), Some((0.176, 3, false)));
+        assert_eq!(p(".176"), Some((0.176, 3, false)));
+        assert_eq!(p("+0.168"), Some((0.168, 3, false)));
+        assert_eq!(p("\u{2212}0.025"), Some((-0.025, 3, false)));
+        assert_eq!(p("-.033"), Some((-0.033, 3, false)));
+        assert_eq!(p("34.3%"), Some((34.3, 1, true)));
+        assert_eq!(p("1,533"), Some((1533.0, 0, false)));
+        assert_eq!(p("12,345.5"), Some((12345.5, 1, false)));
+        for bad in ["", "n/a", "1,53", "1.2.3", "0.", "+", "1e-3", "[0.1, 0.2]", ",533"] {
+            assert_eq!(p(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn printed_p_values() {
         let p = parse_p("9.67e-07").unwrap();
         assert!((p.value - 9.67e-7).abs() < 1e-20 && (p.half_unit - 5e-10).abs() < 1e-22 && !p.below);
@@ -126,18 +181,18 @@ mod tests {
 
     #[test]
     fn printed_numbers() {
-        assert_eq!(parse_printed("−5.92"), Some(Printed { value: -5.92, decimals: 2 }));
-        assert_eq!(parse_printed("+4.76"), Some(Printed { value: 4.76, decimals: 2 }));
-        assert_eq!(parse_printed("34.00%"), Some(Printed { value: 34.0, decimals: 2 }));
-        assert_eq!(parse_printed("57.3"), Some(Printed { value: 57.3, decimals: 1 }));
-        assert_eq!(parse_printed("12"), Some(Printed { value: 12.0, decimals: 0 }));
+        assert_eq!(parse_printed("−5.92"), Some(PrintedValue { value: -5.92, decimals: 2, percent: false }));
+        assert_eq!(parse_printed("+4.76"), Some(PrintedValue { value: 4.76, decimals: 2, percent: false }));
+        assert_eq!(parse_printed("34.00%"), Some(PrintedValue { value: 34.0, decimals: 2, percent: true }));
+        assert_eq!(parse_printed("57.3"), Some(PrintedValue { value: 57.3, decimals: 1, percent: false }));
+        assert_eq!(parse_printed("12"), Some(PrintedValue { value: 12.0, decimals: 0, percent: false }));
         assert_eq!(parse_printed("1e5"), None);
         assert_eq!(parse_printed("abc"), None);
         assert_eq!(parse_printed("+"), None);
         let (a, b) = parse_interval("[−2.00, +12.00]").unwrap();
         assert_eq!((a.value, b.value, a.decimals), (-2.0, 12.0, 2));
         assert!(parse_interval("[1]").is_none());
-        assert_eq!(Printed { value: 1.0, decimals: 2 }.half_unit(), 0.005);
+        assert_eq!(half_unit(2), 0.005);
         assert_eq!(decimals_of(0.125), 3);
     }
 }
