@@ -1,7 +1,7 @@
 //! `memaudit compliance` and `memaudit power` against NumPy, SciPy and statsmodels
 //! (`tests/reference/compliance`, made by `make_compliance_reference.py`): κ and return on
 //! tokens with their delta-method errors, the conditional κ, Wilson intervals, OLS depth slopes,
-//! the power table and the calculator. Then BriefBench's released rows as shipped (Run A's
+//! the power table and the calculator, compliance by recall bin and the failure modes. Then BriefBench's released rows as shipped (Run A's
 //! numbers), the margins' d*, and the refusals with their locations.
 
 use std::path::PathBuf;
@@ -133,6 +133,43 @@ fn mediation_equals_statsmodels_ols() {
         // indirect = a·b (OLS algebra on the same rows)
         assert!((m.indirect - m.a * m.b).abs() < 1e-9, "{m:?}");
         assert!(m.indirect_low.unwrap() <= m.indirect && m.indirect <= m.indirect_high.unwrap());
+    }
+}
+
+/// Compliance by recall bin and the failure modes (BriefBench Tables 45 and 34) against NumPy,
+/// the bins' Wilson intervals against statsmodels: every bin of every (dataset, arm), empty ones
+/// included, in the same order.
+#[test]
+fn recall_bins_and_failures_equal_numpy() {
+    let want = reference();
+    let r = run_on(vec![rows()], &request()).unwrap();
+    let bins = want["recall_bins"].as_array().unwrap();
+    assert_eq!(r.recall_bins.len(), bins.len());
+    for (got, w) in r.recall_bins.iter().zip(bins) {
+        let at = format!("{} {} {}", got.group, got.arm, got.bin);
+        assert_eq!(
+            (got.group.as_str(), got.arm.as_str(), got.bin.as_str()),
+            (w["group"].as_str().unwrap(), w["arm"].as_str().unwrap(), w["bin"].as_str().unwrap())
+        );
+        assert_eq!(got.n as u64, w["n"].as_u64().unwrap(), "{at}");
+        for (g, key) in [(got.compliance, "compliance"), (got.low, "low"), (got.high, "high")] {
+            assert!(close(g, &w[key], 1e-9), "{at} {key}: {g:?} vs {}", w[key]);
+        }
+    }
+    let failures = want["failures"].as_array().unwrap();
+    assert_eq!(r.failures.len(), failures.len());
+    for (got, w) in r.failures.iter().zip(failures) {
+        assert_eq!((got.group.as_str(), got.arm.as_str()), (w["group"].as_str().unwrap(), w["arm"].as_str().unwrap()));
+        let counts = [got.n, got.failures, got.not_retrieved, got.retrieved_not_used, got.partial];
+        let keys = ["n", "failures", "not_retrieved", "retrieved_not_used", "partial"];
+        for (c, k) in counts.iter().zip(keys) {
+            assert_eq!(*c as u64, w[k].as_u64().unwrap(), "{} {} {k}", got.group, got.arm);
+        }
+        assert_eq!(got.no_recall, 0);
+        if got.failures > 0 {
+            let share = got.not_retrieved_share.unwrap() + got.retrieved_not_used_share.unwrap();
+            assert!((share - 1.0).abs() < 1e-12);
+        }
     }
 }
 

@@ -738,6 +738,10 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
     await checkTable(page, '#compliance-depth', want.depth, { n: (c) => c.n, compliance: (c) => c.compliance, low: (c) => c.low, high: (c) => c.high }, 'depth');
     await checkTable(page, '#compliance-margins', want.margins, { delta: (m) => m.delta, low: (m) => m.low, high: (m) => m.high }, 'margins');
     await checkTable(page, '#compliance-power', want.power, { power: (p) => p.power, mde: (p) => p.mde, n_needed: (p) => p.n_needed }, 'power');
+    // Compliance by recall bin and the failure modes (BriefBench Tables 45 and 34).
+    assert.ok(want.recall_bins.length > 0 && want.failures.length > 0, 'the demo has a recall column');
+    await checkTable(page, '#compliance-recall-bins', want.recall_bins, { n: (x) => x.n, compliance: (x) => x.compliance, low: (x) => x.low, high: (x) => x.high }, 'recall bins');
+    await checkTable(page, '#compliance-failures', want.failures, { failures: (x) => x.failures, not_retrieved: (x) => x.not_retrieved, not_retrieved_share: (x) => x.not_retrieved_share }, 'failures');
     if (want.mediation.length) {
       await checkTable(page, '#compliance-mediation', want.mediation, { total: (m) => m.total, direct: (m) => m.direct, indirect: (m) => m.indirect, indirect_low: (m) => m.indirect_low, proportion: (m) => m.proportion }, 'mediation');
     }
@@ -754,7 +758,7 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   const dStar = await page.getAttribute('#compliance-crossover tr[data-against^="max("]', 'data-d-star');
   assert.equal(dStar, String(want.crossover.find((c) => c.against.startsWith('max(')).d_star ?? ''));
   assert.ok(want.mediation.length > 0, 'mediation rows with a focus');
-  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation']) {
+  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation', 'recall_bins', 'failures']) {
     assertCsvClose(await download(page, `#page-compliance button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#compliance-report-json')), want, 'compliance JSON');

@@ -238,6 +238,12 @@ pub struct ComplianceReport {
     pub power: Vec<PowerRow>,
     #[serde(default)]
     pub mediation: Vec<MediationRow>,
+    /// Compliance per recall bin, over every arm and per arm (BriefBench Table 45).
+    #[serde(default)]
+    pub recall_bins: Vec<super::recall::RecallBinRow>,
+    /// Failures (compliance below 1) not retrieved or retrieved but not used (BriefBench Table 34).
+    #[serde(default)]
+    pub failures: Vec<super::recall::FailureRow>,
     pub notes: Vec<String>,
     /// How the rows became cells: design columns split by or pooled, the rows (or tasks) each
     /// (group, arm) holds and groups whose arms hold different numbers ([`crate::cells`]).
@@ -558,6 +564,8 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         crossover: Vec::new(),
         power: Vec::new(),
         mediation: Vec::new(),
+        recall_bins: Vec::new(),
+        failures: Vec::new(),
         notes: Vec::new(),
         populations: tasks.cells.clone(),
     };
@@ -866,6 +874,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
             report.power.push(power_row(g, ra, rb, (spread[a], spread[b]), q, alpha));
         }
     }
+    (report.recall_bins, report.failures) = super::recall::recall_tables(&tasks.rows, level);
     Ok(report)
 }
 

@@ -35,6 +35,25 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
         ));
     }
     hs.extend(r.populations.headlines(ComplianceTable::Populations, ComplianceTable::CellColumns));
+    // Why tasks failed, over every arm of each group (BriefBench Table 34).
+    for f in r.failures.iter().filter(|f| f.arm == super::recall::ALL_ARMS && f.failures > 0) {
+        let share = |x: Option<f64>| x.map_or("-".into(), |v| format!("{:.0}%", 100.0 * v));
+        hs.push(Headline::context(
+            format!(
+                "{} of {} rows fell short of full compliance{}: {} never retrieved the decision, {} retrieved it and did not use it",
+                f.failures,
+                f.n,
+                in_group(&f.group),
+                share(f.not_retrieved_share),
+                share(f.retrieved_not_used_share)
+            ),
+            format!(
+                "not retrieved: recall 0 ({}); retrieved, not used: recall above 0 ({}); {} of the failures partly honoured",
+                f.not_retrieved, f.retrieved_not_used, f.partial
+            ),
+            ComplianceTable::Failures,
+        ));
+    }
     let focus = r.settings.focus.clone();
     let arms_of = crate::distinct::groups_first_seen(r.arms.iter(), |a| a.group.as_str());
     let arms_of: std::collections::HashMap<&str, Vec<&super::analyse::ArmRow>> = arms_of.into_iter().collect();

@@ -6,13 +6,15 @@
 //! ```text
 //! files ──read (columns by name, --filter, --group)──► rows {group, arm, compliance, recall?, tokens?, depth?}
 //!       ──analyse (per group; one stratified bootstrap per group)──►
-//!         arms (κ, RoT), depth cells, slopes, margins Δ(d), crossover d* / d×, power
+//!         arms (κ, RoT), depth cells, slopes, margins Δ(d), crossover d* / d×, power,
+//!         compliance by recall bin and the failure modes (`recall`)
 //! ```
 
 pub mod analyse;
 pub mod figures;
 pub mod headlines;
 pub mod read;
+pub mod recall;
 pub mod table;
 pub mod text;
 pub mod unit;

@@ -1,6 +1,7 @@
 //! The tables of a compliance report (`memaudit compliance --format csv --table NAME`).
 
 use super::analyse::{ArmRow, ComplianceReport, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
+use super::recall::{FailureRow, RecallBinRow};
 use crate::report::{Column, Table, flag, num};
 
 crate::choice! {
@@ -20,12 +21,40 @@ crate::choice! {
         Power = "power",
         /// How much of the focus arm's lead goes through recall (Baron–Kenny).
         Mediation = "mediation",
+        /// Compliance per recall bin (r = 0, 0 < r ≤ 0.5, 0.5 < r < 1, r = 1), over every arm
+        /// and per arm.
+        RecallBins = "recall_bins",
+        /// Failures (compliance below 1) never retrieved or retrieved but not used, per arm.
+        Failures = "failures",
         /// The rows (or tasks) each (group, arm) holds ([`crate::cells`]).
         Populations = "populations",
         /// The columns that split the groups, are pooled, or are not used.
         CellColumns = "cell_columns",
     }
 }
+
+const RECALL_BINS: &[Column<RecallBinRow>] = &crate::columns![RecallBinRow;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    "bin" => |r| r.bin.clone(),
+    "n" => |r| r.n.to_string(),
+    "compliance" => |r| num(r.compliance),
+    "low" => |r| num(r.low),
+    "high" => |r| num(r.high),
+];
+
+const FAILURES: &[Column<FailureRow>] = &crate::columns![FailureRow;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    "n" => |r| r.n.to_string(),
+    "failures" => |r| r.failures.to_string(),
+    "not_retrieved" => |r| r.not_retrieved.to_string(),
+    "retrieved_not_used" => |r| r.retrieved_not_used.to_string(),
+    "not_retrieved_share" => |r| num(r.not_retrieved_share),
+    "retrieved_not_used_share" => |r| num(r.retrieved_not_used_share),
+    "partial" => |r| r.partial.to_string(),
+    "no_recall" => |r| r.no_recall.to_string(),
+];
 
 const MEDIATION: &[Column<MediationRow>] = &crate::columns![MediationRow;
     "group" => |r| r.group.clone(),
@@ -161,6 +190,8 @@ pub fn table(r: &ComplianceReport, which: ComplianceTable) -> Table {
         ComplianceTable::Crossover => Table::of(name, CROSSOVER, &r.crossover),
         ComplianceTable::Power => Table::of(name, POWER, &r.power),
         ComplianceTable::Mediation => Table::of(name, MEDIATION, &r.mediation),
+        ComplianceTable::RecallBins => Table::of(name, RECALL_BINS, &r.recall_bins),
+        ComplianceTable::Failures => Table::of(name, FAILURES, &r.failures),
         ComplianceTable::Populations => r.populations.populations_table(name),
         ComplianceTable::CellColumns => r.populations.columns_table(name),
     }

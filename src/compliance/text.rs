@@ -118,6 +118,30 @@ pub fn render_text(r: &ComplianceReport) -> String {
             },
         }));
     }
+    if !r.recall_bins.is_empty() {
+        out.push_str("\n== Compliance by recall bin\n");
+        out.push_str(&crate::text_table!(&r.recall_bins, |b| {
+            "group" => b.group.clone(),
+            "arm" => b.arm.clone(),
+            "recall" => b.bin.clone(),
+            "n" => b.n.to_string(),
+            "compliance" => match b.compliance {
+                Some(c) => format!("{c:.3} {}", ci(b.low, b.high)),
+                None => "-".into(),
+            },
+        }));
+        out.push_str("\n== Failures (compliance below 1): not retrieved, or retrieved and not used\n");
+        out.push_str(&crate::text_table!(&r.failures, |f| {
+            "group" => f.group.clone(),
+            "arm" => f.arm.clone(),
+            "n" => f.n.to_string(),
+            "failures" => f.failures.to_string(),
+            "not retrieved" => format!("{} ({})", f.not_retrieved, pct(f.not_retrieved_share)),
+            "retrieved, not used" => format!("{} ({})", f.retrieved_not_used, pct(f.retrieved_not_used_share)),
+            "partial" => f.partial.to_string(),
+            "no recall" => f.no_recall.to_string(),
+        }));
+    }
     if !r.power.is_empty() {
         out.push_str("\n== Power of each comparison\n");
         out.push_str(&crate::text_table!(&r.power, |p| {
@@ -134,4 +158,9 @@ pub fn render_text(r: &ComplianceReport) -> String {
         }));
     }
     out
+}
+
+/// A share as a percentage (`-` when there is none).
+fn pct(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{:.0}%", 100.0 * v))
 }

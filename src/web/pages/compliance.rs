@@ -11,6 +11,7 @@ use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
+use crate::compliance::recall::{FailureRow, RecallBinRow};
 use crate::compliance::{self, ComplianceRequest, ComplianceTable};
 use crate::plots::LinesPlot;
 use crate::report::Table;
@@ -110,6 +111,8 @@ impl Tool for Compliance {
         ("crossover", "compliance-margins-card"),
         ("power", "compliance-power-card"),
         ("mediation", "compliance-mediation-card"),
+        ("recall_bins", "compliance-recall-card"),
+        ("failures", "compliance-recall-card"),
         ("populations", "compliance-populations-card"),
         ("cell_columns", "compliance-populations-card"),
     ];
@@ -218,13 +221,28 @@ impl Tool for Compliance {
                         |p: &PowerRow| RowAttrs::data(vec![("data-group", p.group.clone()), ("data-against", p.against.clone()), ("data-verdict", p.verdict.clone())])) }
                 </Section>
                 if !r.mediation.is_empty() {
-                    <Section id="compliance-mediation-card" title="Mediation through recall" conventions={conv}
+                    <Section id="compliance-mediation-card" title="Mediation through recall" conventions={conv.clone()}
                         exports={table_exports(ComplianceTable::Mediation, b, table_of, |b| to_json(&b.report.mediation))}
                         intro={html! { <p class="intro">{ format!("Baron\u{2013}Kenny on the focus arm and each other arm: total \u{03c4} = the compliance difference; a = the recall difference; \
                             OLS of compliance on the arm and recall gives the direct effect \u{03c4}\u{2032} and b; indirect = \u{03c4} \u{2212} \u{03c4}\u{2032} = a\u{00b7}b and the proportion mediated, with {level}% bootstrap intervals. \
                             unstable: the interval of \u{03c4} includes 0, so the proportion is a ratio of noise.") }</p> }}>
                         { table_grid("compliance-mediation", &t(ComplianceTable::Mediation), look, &r.mediation, &[],
                             |m: &MediationRow| RowAttrs::data(vec![("data-group", m.group.clone()), ("data-against", m.against.clone())])) }
+                    </Section>
+                }
+                if !r.recall_bins.is_empty() {
+                    <Section id="compliance-recall-card" title="Compliance by recall, and why tasks failed" conventions={conv}
+                        exports={html! { <>
+                            { table_exports(ComplianceTable::RecallBins, b, table_of, |b| to_json(&b.report.recall_bins)) }
+                            { table_exports(ComplianceTable::Failures, b, table_of, |b| to_json(&b.report.failures)) }
+                        </> }}
+                        intro={html! { <p class="intro">{ format!("Mean compliance of the rows in each recall bin (r = 0, 0 < r \u{2264} 0.5, 0.5 < r < 1, r = 1), over every arm and per arm, \
+                            with {level}% Wilson intervals where the bin's compliance is 0/1 (BriefBench Table 45). A failure is a row whose compliance is below 1: \
+                            not retrieved when its recall is 0, retrieved but not used otherwise (Table 34); partial counts the failures partly honoured.") }</p> }}>
+                        { table_grid("compliance-recall-bins", &t(ComplianceTable::RecallBins), look, &r.recall_bins, &[],
+                            |x: &RecallBinRow| RowAttrs::data(vec![("data-group", x.group.clone()), ("data-arm", x.arm.clone()), ("data-bin", x.bin.clone())])) }
+                        { table_grid("compliance-failures", &t(ComplianceTable::Failures), look, &r.failures, &[],
+                            |x: &FailureRow| RowAttrs::data(vec![("data-group", x.group.clone()), ("data-arm", x.arm.clone())])) }
                     </Section>
                 }
                 <Section id="compliance-calculator-card" title="Power calculator">

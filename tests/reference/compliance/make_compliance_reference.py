@@ -138,6 +138,30 @@ for dataset in ["binary", "rates"]:
             "mde": mde, "n_needed": n_needed, "power_at_claim": claim,
         })
 
+# Compliance by recall bin (BriefBench Table 45) and the failure modes (Table 34), per dataset:
+# over every arm, then per arm; Wilson intervals (statsmodels) where the bin's compliance is 0/1.
+BINS = [("r = 0", lambda r: r == 0), ("0 < r \u2264 0.5", lambda r: 0 < r <= 0.5),
+        ("0.5 < r < 1", lambda r: 0.5 < r < 1), ("r = 1", lambda r: r == 1)]
+out["recall_bins"], out["failures"] = [], []
+for dataset in ["binary", "rates"]:
+    for arm in ["all arms", "x", "y", "z"]:
+        sel = [r for r in rows if r[0] == dataset and (arm == "all arms" or r[2] == arm)]
+        comp = np.array([r[4] for r in sel])
+        rec = np.array([r[5] for r in sel])
+        for name, member in BINS:
+            c = comp[np.array([member(x) for x in rec], dtype=bool)]
+            row = {"group": f"dataset={dataset}", "arm": arm, "bin": name, "n": len(c),
+                   "compliance": c.mean() if len(c) else None, "low": None, "high": None}
+            if len(c) and np.isin(c, [0.0, 1.0]).all():
+                row["low"], row["high"] = proportion_confint(c.sum(), len(c), alpha=ALPHA, method="wilson")
+            out["recall_bins"].append(row)
+        failed = comp < 1  # BriefBench: a task not fully honoured
+        nr = int((failed & (rec == 0)).sum())
+        nf = int(failed.sum())
+        out["failures"].append({"group": f"dataset={dataset}", "arm": arm, "n": len(sel), "failures": nf,
+                                "not_retrieved": nr, "retrieved_not_used": nf - nr,
+                                "partial": int((failed & (comp > 0)).sum())})
+
 # `memaudit power` calculations.
 calc = []
 for p1, p2, n in [(1.0, 0.9, 40), (0.875, 0.775, 40), (0.9, 0.8, 199), (0.6, 0.5, 100)]:
