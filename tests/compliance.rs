@@ -184,6 +184,9 @@ fn power_rows_equal_statsmodels() {
         assert!(close(p.mde, &w["mde"], 1e-8), "{p:?} vs {w}");
         assert!(close(p.n_needed, &w["n_needed"], 1e-9), "{p:?} vs {w}");
         assert!(close(p.power_at_claim, &w["power_at_claim"], 1e-9), "{p:?} vs {w}");
+        // Fisher's exact test of the 0/1 arms (scipy.stats.fisher_exact); none for rates.
+        assert!(close(p.fisher_p, w.get("fisher_p").unwrap_or(&Value::Null), 1e-9), "{p:?} vs {w}");
+        assert!(close(p.odds_ratio, w.get("odds_ratio").unwrap_or(&Value::Null), 1e-12), "{p:?} vs {w}");
         // MDE above the claimed 0.1: too small to detect it.
         assert_eq!(p.verdict, "claim_undetectable");
     }

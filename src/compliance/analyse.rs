@@ -201,6 +201,13 @@ pub struct PowerRow {
     /// n per arm the observed difference needs (not rounded).
     pub n_needed: Option<f64>,
     pub power_at_claim: Option<f64>,
+    /// Fisher's exact test of the two arms' 0/1 compliance ([`crate::stats::fisher`]): its
+    /// two-sided p and the sample odds ratio (`None` for rates, or an odds ratio with a zero
+    /// off-diagonal cell).
+    #[serde(default)]
+    pub fisher_p: Option<f64>,
+    #[serde(default)]
+    pub odds_ratio: Option<f64>,
     /// `detectable`, `below_mde` (observed gap smaller than the MDE), `claim_undetectable` (MDE
     /// above the claimed effect) or `no_difference`.
     pub verdict: String,
@@ -906,6 +913,11 @@ fn power_row(g: &str, ra: &ArmRow, rb: &ArmRow, (s1, s2): (f64, f64), q: &Compli
             q.claimed_effect.and_then(|e| power::two_means_power(e, s1, s2, n1, n2, alpha)),
         )
     };
+    // Successes of a 0/1 arm: its mean × n, a whole number up to rounding.
+    let fisher = (ra.binary && rb.binary).then(|| {
+        let (k1, k2) = ((p1 * n1).round() as u64, (p2 * n2).round() as u64);
+        crate::stats::fisher::fisher_exact(k1, ra.n as u64 - k1, k2, rb.n as u64 - k2)
+    });
     let verdict = match (q.claimed_effect, mde) {
         (Some(e), Some(m)) if m > e => "claim_undetectable",
         (Some(_), None) => "claim_undetectable",
@@ -928,6 +940,8 @@ fn power_row(g: &str, ra: &ArmRow, rb: &ArmRow, (s1, s2): (f64, f64), q: &Compli
         mde: mde.map(|m| if up { m } else { -m }),
         n_needed,
         power_at_claim: at_claim,
+        fisher_p: fisher.map(|f| f.p),
+        odds_ratio: fisher.and_then(|f| f.odds_ratio),
         verdict: verdict.into(),
     }
 }

@@ -177,6 +177,8 @@ const POWER: &[Column<PowerRow>] = &crate::columns![PowerRow;
     "n_needed" => |r| num(r.n_needed),
     "power_at_claim" => |r| num(r.power_at_claim),
     "verdict" => |r| r.verdict.clone(),
+    "fisher_p" => |r| num(r.fisher_p),
+    "odds_ratio" => |r| num(r.odds_ratio),
 ];
 
 /// One table of a compliance report.

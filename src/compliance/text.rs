@@ -154,6 +154,8 @@ pub fn render_text(r: &ComplianceReport) -> String {
             "MDE" => f4(p.mde),
             "n needed" => p.n_needed.map_or("-".into(), |n| format!("{}", n.ceil())),
             "power at claim" => f4(p.power_at_claim),
+            "Fisher p" => p.fisher_p.map_or("-".into(), crate::report::p_value),
+            "odds ratio" => f4(p.odds_ratio),
             "verdict" => p.verdict.clone(),
         }));
     }

@@ -8,6 +8,7 @@ pub mod bootstrap;
 pub mod calibration;
 pub mod correlation;
 pub mod deferred;
+pub mod fisher;
 pub mod friedman;
 pub mod mcnemar;
 pub mod multiplicity;

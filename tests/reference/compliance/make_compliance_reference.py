@@ -3,7 +3,7 @@
 Writes rows.csv (per-task rows: two datasets, three arms, depths 1-3 in unbalanced cells; dataset
 `binary` has 0/1 compliance, dataset `rates` compliance in thirds) and reference.json, computed
 independently of memaudit with NumPy (ratio of means and its delta-method errors, plug-in
-variances), SciPy (`linregress`, `brentq`) and statsmodels (`proportion_confint(method="wilson")`,
+variances), SciPy (`linregress`, `brentq`, `fisher_exact`) and statsmodels (`proportion_confint(method="wilson")`,
 `power_proportions_2indep`, `normal_power_het`, `NormalIndPower`).
 
     python3 make_compliance_reference.py   # numpy, scipy, statsmodels
@@ -14,6 +14,7 @@ import math
 import numpy as np
 from scipy import stats
 from scipy.optimize import brentq
+from scipy.stats import fisher_exact
 import statsmodels.api as sm
 from statsmodels.stats.power import NormalIndPower, normal_power_het
 from statsmodels.stats.proportion import power_proportions_2indep, proportion_confint
@@ -133,10 +134,15 @@ for dataset in ["binary", "rates"]:
             mde = brentq(lambda e: power_2m(e, s1, s2, n1, n2) - POWER, 1e-9, 1.0)
             n_needed = (z + stats.norm.ppf(POWER)) ** 2 * (s1**2 + s2**2) / delta**2
             claim = power_2m(0.1, s1, s2, n1, n2)
-        out["power_rows"].append({
+        row = {
             "group": f"dataset={dataset}", "arm": "x", "against": b, "delta": delta, "power": pw,
             "mde": mde, "n_needed": n_needed, "power_at_claim": claim,
-        })
+        }
+        if dataset == "binary":
+            k1, k2 = int(a1.sum()), int(a2.sum())
+            res = fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="two-sided")
+            row["fisher_p"], row["odds_ratio"] = float(res.pvalue), float(res.statistic)
+        out["power_rows"].append(row)
 
 # Compliance by recall bin (BriefBench Table 45) and the failure modes (Table 34), per dataset:
 # over every arm, then per arm; Wilson intervals (statsmodels) where the bin's compliance is 0/1.
