@@ -187,6 +187,8 @@ fn power_rows_equal_statsmodels() {
         // Fisher's exact test of the 0/1 arms (scipy.stats.fisher_exact); none for rates.
         assert!(close(p.fisher_p, w.get("fisher_p").unwrap_or(&Value::Null), 1e-9), "{p:?} vs {w}");
         assert!(close(p.odds_ratio, w.get("odds_ratio").unwrap_or(&Value::Null), 1e-12), "{p:?} vs {w}");
+        // Cliff's δ: the mean sign of every pair of rows (NumPy, brute force).
+        assert!(close(p.cliffs_delta, &w["cliffs_delta"], 1e-12), "{p:?} vs {w}");
         // MDE above the claimed 0.1: too small to detect it.
         assert_eq!(p.verdict, "claim_undetectable");
     }

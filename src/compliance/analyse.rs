@@ -208,6 +208,10 @@ pub struct PowerRow {
     pub fisher_p: Option<f64>,
     #[serde(default)]
     pub odds_ratio: Option<f64>,
+    /// Cliff's δ of the arm's per-row compliance against the other's ([`crate::stats::cliff`]):
+    /// P(X > Y) − P(X < Y); `None` past [`MAX_CLIFF_WORK`].
+    #[serde(default)]
+    pub cliffs_delta: Option<f64>,
     /// `detectable`, `below_mde` (observed gap smaller than the MDE), `claim_undetectable` (MDE
     /// above the claimed effect) or `no_difference`.
     pub verdict: String,
@@ -472,6 +476,10 @@ fn sd(v: &[f64]) -> f64 {
 fn is_binary(v: impl IntoIterator<Item = f64>) -> bool {
     v.into_iter().all(|x| x == 0.0 || x == 1.0)
 }
+
+/// The most values Cliff's δ reads over one group's power rows (the two arms' rows of each
+/// pair, merged once sorted): 50,000,000; past it δ is left out and a note says so.
+pub const MAX_CLIFF_WORK: usize = 50_000_000;
 
 /// The most pairs of arms a power table holds when no focus arm is named (every pair).
 pub const MAX_POWER_PAIRS: usize = 200_000;
@@ -874,11 +882,35 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         };
         let spread: Vec<f64> =
             of_arm.iter().map(|rows| sd(&rows.iter().map(|r| r.compliance).collect::<Vec<_>>())).collect();
+        // Cliff's δ reads both arms' rows of each pair: bounded before it is spent.
+        let cliff_work: usize = pairs.iter().map(|&(a, b)| of_arm[a].len() + of_arm[b].len()).sum();
+        let sorted: Vec<Vec<f64>> = if cliff_work <= MAX_CLIFF_WORK {
+            of_arm
+                .iter()
+                .map(|rows| {
+                    let mut v: Vec<f64> = rows.iter().map(|r| r.compliance).collect();
+                    v.sort_by(f64::total_cmp);
+                    v
+                })
+                .collect()
+        } else {
+            report.notes.push(format!(
+                "{}Cliff's \u{3b4} is not computed: its pairs read {cliff_work} values, more than {MAX_CLIFF_WORK}; name the \
+                 arm compared with the others ({})",
+                if g.is_empty() { String::new() } else { format!("group `{g}`: ") },
+                crate::fields::mention("focus")
+            ));
+            Vec::new()
+        };
         for (a, b) in pairs {
             let (Some(ra), Some(rb)) = (report.arms.get(first_arm_row + a), report.arms.get(first_arm_row + b)) else {
                 continue;
             };
-            report.power.push(power_row(g, ra, rb, (spread[a], spread[b]), q, alpha));
+            let mut row = power_row(g, ra, rb, (spread[a], spread[b]), q, alpha);
+            if let (Some(x), Some(y)) = (sorted.get(a), sorted.get(b)) {
+                row.cliffs_delta = crate::stats::cliff::cliffs_delta_sorted(x, y);
+            }
+            report.power.push(row);
         }
     }
     (report.recall_bins, report.failures) = super::recall::recall_tables(&tasks.rows, level);
@@ -942,6 +974,7 @@ fn power_row(g: &str, ra: &ArmRow, rb: &ArmRow, (s1, s2): (f64, f64), q: &Compli
         power_at_claim: at_claim,
         fisher_p: fisher.map(|f| f.p),
         odds_ratio: fisher.and_then(|f| f.odds_ratio),
+        cliffs_delta: None,
         verdict: verdict.into(),
     }
 }

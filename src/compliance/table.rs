@@ -179,6 +179,7 @@ const POWER: &[Column<PowerRow>] = &crate::columns![PowerRow;
     "verdict" => |r| r.verdict.clone(),
     "fisher_p" => |r| num(r.fisher_p),
     "odds_ratio" => |r| num(r.odds_ratio),
+    "cliffs_delta" => |r| num(r.cliffs_delta),
 ];
 
 /// One table of a compliance report.

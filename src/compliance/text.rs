@@ -156,6 +156,7 @@ pub fn render_text(r: &ComplianceReport) -> String {
             "power at claim" => f4(p.power_at_claim),
             "Fisher p" => p.fisher_p.map_or("-".into(), crate::report::p_value),
             "odds ratio" => f4(p.odds_ratio),
+            "Cliff's delta" => f4(p.cliffs_delta),
             "verdict" => p.verdict.clone(),
         }));
     }

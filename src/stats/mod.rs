@@ -6,6 +6,7 @@ pub mod agreement;
 pub mod bca;
 pub mod bootstrap;
 pub mod calibration;
+pub mod cliff;
 pub mod correlation;
 pub mod deferred;
 pub mod fisher;

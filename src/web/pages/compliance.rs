@@ -96,7 +96,9 @@ fn look(col: &str) -> Look {
         "fisher_p" => Look::named(col, Kind::P),
         "bin" => Look::named(col, Kind::Text),
         "not_retrieved_share" | "retrieved_not_used_share" => Look::named(col, Kind::Share),
-        "delta" | "slope" | "endpoint" | "mde" | "total" | "direct" | "indirect" => Look::named(col, Kind::Signed),
+        "delta" | "slope" | "endpoint" | "mde" | "total" | "direct" | "indirect" | "cliffs_delta" => {
+            Look::named(col, Kind::Signed)
+        }
         "unstable" => Look::named(col, Kind::Text),
         _ => Look::named(col, Kind::Num),
     }
@@ -226,7 +228,7 @@ impl Tool for Compliance {
                 <Section id="compliance-power-card" title="Power of each comparison" conventions={conv.clone()}
                     exports={table_exports(ComplianceTable::Power, b, table_of, |b| to_json(&b.report.power))}
                     intro={html! { <p class="intro">{ format!("Two-sided tests at \u{03b1} = {}: pooled two-proportion z for 0/1 compliance, two-sample z of means for rates. Power to detect the observed \u{0394}, \
-                        the minimum detectable effect (MDE) at power {}, and the n per arm the observed \u{0394} would need; for 0/1 compliance Fisher's exact test (two-sided p) and the sample odds ratio. Verdicts: claim_undetectable (MDE above the claimed effect), below_mde, detectable.",
+                        the minimum detectable effect (MDE) at power {}, and the n per arm the observed \u{0394} would need; for 0/1 compliance Fisher's exact test (two-sided p) and the sample odds ratio; Cliff's \u{3b4} = P(X > Y) \u{2212} P(X < Y) of the two arms' rows. Verdicts: claim_undetectable (MDE above the claimed effect), below_mde, detectable.",
                         fmt4(Some(r.settings.alpha)), r.settings.target_power) }</p> }}>
                     { table_grid("compliance-power", &t(ComplianceTable::Power), look, &r.power, &[],
                         |p: &PowerRow| RowAttrs::data(vec![("data-group", p.group.clone()), ("data-against", p.against.clone()), ("data-verdict", p.verdict.clone())])) }

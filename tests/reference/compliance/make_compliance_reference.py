@@ -138,6 +138,8 @@ for dataset in ["binary", "rates"]:
             "group": f"dataset={dataset}", "arm": "x", "against": b, "delta": delta, "power": pw,
             "mde": mde, "n_needed": n_needed, "power_at_claim": claim,
         }
+        # Cliff's delta by its definition: the mean sign of every (x_i - y_j).
+        row["cliffs_delta"] = float(np.sign(a1[:, None] - a2[None, :]).mean())
         if dataset == "binary":
             k1, k2 = int(a1.sum()), int(a2.sum())
             res = fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="two-sided")
