@@ -100,11 +100,11 @@ where
         }
         words.push(quote(&f.name).into_owned());
     }
-    if files.is_empty() {
-        for role in C::ROLES.iter().take(1) {
-            let option = role_option(*role);
-            words.push(if option.starts_with("--") { format!("{option} FILE") } else { option.to_string() });
-        }
+    if files.is_empty()
+        && let Some(&role) = C::ROLES.first()
+    {
+        let option = role_option(role);
+        words.push(if option.starts_with("--") { format!("{option} FILE") } else { option.to_string() });
     }
     words.extend(settings_words(request));
     words.join(" ")

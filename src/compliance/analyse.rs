@@ -880,19 +880,13 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
             }
             None => (0..na).flat_map(|a| (a + 1..na).map(move |b| (a, b))).collect(),
         };
-        let spread: Vec<f64> =
-            of_arm.iter().map(|rows| sd(&rows.iter().map(|r| r.compliance).collect::<Vec<_>>())).collect();
+        let mut values: Vec<Vec<f64>> = of_arm.iter().map(|rows| rows.iter().map(|r| r.compliance).collect()).collect();
+        let spread: Vec<f64> = values.iter().map(|v| sd(v)).collect();
         // Cliff's δ reads both arms' rows of each pair: bounded before it is spent.
-        let cliff_work: usize = pairs.iter().map(|&(a, b)| of_arm[a].len() + of_arm[b].len()).sum();
+        let cliff_work: usize = pairs.iter().map(|&(a, b)| values[a].len() + values[b].len()).sum();
         let sorted: Vec<Vec<f64>> = if cliff_work <= MAX_CLIFF_WORK {
-            of_arm
-                .iter()
-                .map(|rows| {
-                    let mut v: Vec<f64> = rows.iter().map(|r| r.compliance).collect();
-                    v.sort_by(f64::total_cmp);
-                    v
-                })
-                .collect()
+            values.iter_mut().for_each(|v| v.sort_by(f64::total_cmp));
+            values
         } else {
             report.notes.push(format!(
                 "{}Cliff's \u{3b4} is not computed: its pairs read {cliff_work} values, more than {MAX_CLIFF_WORK}; name the \

@@ -113,6 +113,16 @@ fn key_of(cell: &str) -> String {
     }
 }
 
+/// Where an entry's number stands in its report table: the cell's value, its row, its column
+/// and the entry's key columns.
+#[derive(Debug, Clone, PartialEq)]
+struct Found {
+    x: f64,
+    row: usize,
+    column: usize,
+    keys: Vec<usize>,
+}
+
 /// A report table with its rows indexed by each set of key columns entries use (built once per
 /// set), so that an entry is one look-up, not a scan of the table.
 struct Indexed {
@@ -125,8 +135,8 @@ impl Indexed {
         Indexed { table, by: HashMap::new() }
     }
 
-    /// The value of `p` in the table and its row, or why there is none.
-    fn look_up(&mut self, p: &Printed) -> Result<(f64, usize), String> {
+    /// Where `p` stands in the table, or why it is not there.
+    fn look_up(&mut self, p: &Printed) -> Result<Found, String> {
         let table = &self.table;
         let index = |c: &str| table.headers.iter().position(|h| h == c);
         let no_column = |c: &str| {
@@ -147,9 +157,8 @@ impl Indexed {
             m
         });
         let wanted: Vec<String> = keys.iter().map(|&(_, v)| key_of(v)).collect();
-        let found: Vec<usize> = rows.get(&wanted).cloned().unwrap_or_default();
-        let found: Vec<&Vec<String>> = found.iter().map(|&r| &table.rows[r]).collect();
-        let at = rows.get(&wanted).and_then(|rs| rs.first().copied()).unwrap_or(0);
+        let at: &[usize] = rows.get(&wanted).map_or(&[], Vec::as_slice);
+        let found: Vec<&Vec<String>> = at.iter().map(|&r| &table.rows[r]).collect();
         let row = match found.as_slice() {
             [one] => *one,
             [] => {
@@ -186,7 +195,7 @@ impl Indexed {
         let x = cell
             .parse::<f64>()
             .map_err(|_| format!("the cell `{}` of that row is `{cell}`, not a number", p.column))?;
-        Ok((x, at))
+        Ok(Found { x, row: at[0], column, keys: columns })
     }
 }
 
@@ -203,12 +212,10 @@ pub const MAX_NEIGHBOUR_CELLS: usize = 20_000_000;
 /// in one key. Within rounding, only the cut is looked for (a value one unit off is truncated,
 /// or rounded twice). At most [`MAX_CONVENTIONS`] are named. `budget` counts the cells read for
 /// the neighbouring rows.
-fn conventions(t: &Table, at: usize, column: usize, keys: &[usize], p: &Printed, budget: &mut usize) -> Vec<String> {
+fn conventions(t: &Table, found: &Found, p: &Printed, verdict: Verdict, budget: &mut usize) -> Vec<String> {
     let v = p.value;
     let matches = |y: f64| y.is_finite() && judge(y, v).0 == Verdict::Matches;
-    let Some(x) = t.rows.get(at).and_then(|r| r.get(column)).and_then(|c| c.parse::<f64>().ok()) else {
-        return Vec::new();
-    };
+    let Found { x, row: at, column, ref keys } = *found;
     let mut out: Vec<String> = Vec::new();
     let scale = if v.percent { 1.0 } else { 100.0 };
     let y = if v.percent { x * 100.0 } else { x };
@@ -228,7 +235,7 @@ fn conventions(t: &Table, at: usize, column: usize, keys: &[usize], p: &Printed,
     }
     // Within one unit of the last digit, only the cut is a convention: another row or column
     // three digits alike is as likely a coincidence.
-    if judge(x, v).0 == Verdict::WithinRounding {
+    if verdict == Verdict::WithinRounding {
         return out;
     }
     if matches(1.0 - x) {
@@ -309,17 +316,13 @@ pub fn check<C: Capability>(report: &C::Report, printed: &[Printed]) -> PrintedC
             });
             let found = table.as_mut().map_err(|e| e.clone()).and_then(|t| Ok((t.look_up(p)?, &t.table)));
             match found {
-                Ok(((x, at), t)) => {
-                    let (verdict, difference) = judge(x, p.value);
-                    row.recomputed = Some(x);
+                Ok((found, t)) => {
+                    let (verdict, difference) = judge(found.x, p.value);
+                    row.recomputed = Some(found.x);
                     row.verdict = verdict;
                     row.difference = Some(difference);
                     if verdict != Verdict::Matches {
-                        let index = |c: &str| t.headers.iter().position(|h| h == c);
-                        let keys: Vec<usize> = p.row.iter().filter_map(|(k, _)| index(k)).collect();
-                        if let Some(column) = index(&p.column) {
-                            row.convention = conventions(t, at, column, &keys, p, &mut budget).join("; ");
-                        }
+                        row.convention = conventions(t, &found, p, verdict, &mut budget).join("; ");
                     }
                 }
                 Err(why) => row.note = why,
@@ -381,7 +384,7 @@ mod tests {
             value: v("0.5"),
         };
         let mut t = Indexed::new(t);
-        assert_eq!(t.look_up(&p(&[("run", "a"), ("k", "5.0")], "x")), Ok((0.5, 0)));
+        assert_eq!(t.look_up(&p(&[("run", "a"), ("k", "5.0")], "x")).map(|f| (f.x, f.row)), Ok((0.5, 0)));
         let e = t.look_up(&p(&[("run", "a")], "x")).unwrap_err();
         assert!(e.contains("2 rows") && e.contains("`k=…`"), "{e}");
         assert!(t.look_up(&p(&[("run", "c")], "x")).unwrap_err().contains("its `run`: a, b"));
@@ -424,7 +427,9 @@ mod tests {
                 printed: text.into(),
                 value: v(text),
             };
-            let got = conventions(&t, at, column, &keys, &p, &mut usize::MAX.clone());
+            let x = t.rows[at][column].parse::<f64>().unwrap();
+            let found = Found { x, row: at, column, keys };
+            let got = conventions(&t, &found, &p, judge(x, p.value).0, &mut usize::MAX.clone());
             let want = strings(&c["conventions"]);
             let name = c["name"].as_str().unwrap();
             assert_eq!(got.len(), want.len(), "{name}: {got:?} for {want:?}");

@@ -823,27 +823,25 @@ fn lint_column(column: &str) -> Option<&'static str> {
 /// percentages is on the scale 100. Rows whose entries name other columns only are not
 /// checked; an entry whose text the linter refuses is left out of its row.
 pub fn lint_printed(entries: &[super::Printed]) -> Vec<Finding> {
-    let mut order: Vec<(String, String, String, String, String)> = Vec::new();
-    let mut rows: std::collections::HashMap<(String, String, String, String, String), Vec<&super::Printed>> =
-        std::collections::HashMap::new();
-    for p in entries.iter().filter(|p| lint_column(&p.column).is_some()) {
-        let keys = p.row.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-        let analysis = p.analysis.map(|a| a.to_string()).unwrap_or_default();
-        let key = (p.file.clone(), p.source.clone(), analysis, p.table.clone(), keys);
-        rows.entry(key.clone())
-            .or_insert_with(|| {
-                order.push(key);
-                Vec::new()
-            })
-            .push(p);
-    }
+    // The columns whose printed decimals set a row's rounding allowance.
+    const VALUES: [&str; 10] =
+        ["estimate", "delta", "mean_a", "mean_b", "compliance", "recall", "kappa", "map", "mrr", "mean_rank"];
+    let rows = crate::distinct::groups_first_seen(
+        entries.iter().filter_map(|p| lint_column(&p.column).map(|c| (c, p))),
+        |(_, p)| (p.file.clone(), p.source.clone(), p.analysis, p.table.clone(), p.row.clone()),
+    );
     let mut lint_rows = Vec::new();
-    for (i, key) in order.iter().enumerate() {
-        let group = &rows[key];
+    for (i, ((file, source, _, table, keys), group)) in rows.into_iter().enumerate() {
         let mut cells: std::collections::BTreeMap<&'static str, String> = std::collections::BTreeMap::new();
-        for p in group {
-            if let Some(c) = lint_column(&p.column) {
-                cells.insert(c, p.printed.clone());
+        let mut values: std::collections::BTreeMap<&'static str, f64> = std::collections::BTreeMap::new();
+        // Values printed with different decimals (means to 4, their delta to 3): the coarsest
+        // sets the allowance, so that a delta rounded on its own is not a finding.
+        let mut decimals: Option<u32> = None;
+        for &(c, p) in &group {
+            cells.insert(c, p.printed.clone());
+            values.insert(c, p.value.value);
+            if VALUES.contains(&c) {
+                decimals = Some(decimals.map_or(p.value.decimals, |d| d.min(p.value.decimals)));
             }
         }
         if cells.contains_key("delta") {
@@ -851,33 +849,22 @@ pub fn lint_printed(entries: &[super::Printed]) -> Vec<Finding> {
         }
         // A report's delta may be B − A (the alignment's contrasts) or A − B (the linter's):
         // the printed delta's sign says which, so only its size is checked against the means.
-        let number = |c: &str| cells.get(c).and_then(|t| super::number::parse_printed(t)).map(|v| v.value);
-        if let (Some(d), Some(a), Some(b)) = (number("delta"), number("mean_a"), number("mean_b"))
+        if let (Some(d), Some(a), Some(b)) = (values.get("delta"), values.get("mean_a"), values.get("mean_b"))
             && (d - (b - a)).abs() < (d - (a - b)).abs()
         {
             let (a, b) = (cells["mean_a"].clone(), cells["mean_b"].clone());
             cells.insert("mean_a", b);
             cells.insert("mean_b", a);
         }
-        if group.iter().any(|p| p.value.percent) {
+        if group.iter().any(|(_, p)| p.value.percent) {
             cells.insert("scale", "100".into());
         }
-        let (file, source, _, table, keys) = key;
+        let id = keys.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
         cells.insert("table", if source.is_empty() { table.clone() } else { format!("{source}: {table}") });
-        cells.insert("id", if keys.is_empty() { table.clone() } else { keys.clone() });
-        let loc = Location::line(file, group[0].line);
-        if let Ok(mut row) = lint_row(&|c: &str| cells.get(c).map(String::as_str), i, &loc) {
-            // Values printed with different decimals (means to 4, their delta to 3): the
-            // coarsest sets the allowance, so that a delta rounded on its own is not a finding.
-            let values =
-                ["estimate", "delta", "mean_a", "mean_b", "compliance", "recall", "kappa", "map", "mrr", "mean_rank"];
-            row.decimals = group
-                .iter()
-                .filter(|p| lint_column(&p.column).is_some_and(|c| values.contains(&c)))
-                .map(|p| p.value.decimals)
-                .min()
-                .or(row.decimals);
-            lint_rows.push(row);
+        cells.insert("id", if id.is_empty() { table } else { id });
+        let loc = Location::line(&file, group[0].1.line);
+        if let Ok(row) = lint_row(&|c: &str| cells.get(c).map(String::as_str), i, &loc) {
+            lint_rows.push(LintRow { decimals: decimals.or(row.decimals), ..row });
         }
     }
     lint(&lint_rows, &LintSettings::default())

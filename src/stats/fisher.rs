@@ -19,6 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::mcnemar::ln_choose;
+
 /// Fisher's exact test of one 2×2 table.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Fisher {
@@ -26,12 +28,6 @@ pub struct Fisher {
     pub p: f64,
     /// (a·d)/(b·c); `None` when b·c = 0.
     pub odds_ratio: Option<f64>,
-}
-
-/// ln C(n, k) = Σᵢ ln((n − k + i)/i), with libm so native and wasm builds agree bit for bit.
-fn ln_choose(n: u64, k: u64) -> f64 {
-    let k = k.min(n - k);
-    (1..=k).map(|i| libm::log((n - k + i) as f64) - libm::log(i as f64)).sum()
 }
 
 /// Fisher's exact test of `[[a, b], [c, d]]`.

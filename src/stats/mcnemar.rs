@@ -54,7 +54,7 @@ pub fn mcnemar(b: u64, c: u64) -> McNemar {
 }
 
 /// ln C(n, k) = Σᵢ ln((n − k + i)/i), with libm so native and wasm builds agree bit for bit.
-fn ln_choose(n: u64, k: u64) -> f64 {
+pub(crate) fn ln_choose(n: u64, k: u64) -> f64 {
     (1..=k).map(|i| libm::log((n - k + i) as f64) - libm::log(i as f64)).sum()
 }
 
