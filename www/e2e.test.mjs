@@ -314,7 +314,7 @@ test('uploaded demo files: every number matches the CLI', async () => {
   assert.equal(await page.$$eval('#summary-table tbody tr', (t) => t.length), cliReport.summary.length, 'results are still shown');
   // Still responsive: a rescore with other settings works after the error.
   await page.fill('#k', '10');
-  await page.click('#apply-settings');
+  await page.click('#apply');
   await page.waitForFunction(() => document.querySelector('#results .conventions code')?.textContent.startsWith('k=10 '));
   await waitReady(page);
   const k10 = JSON.parse(cli(rescoreArgs(['--format', 'json', '--k', '10'])));
@@ -326,7 +326,7 @@ test('uploaded demo files: every number matches the CLI', async () => {
   }
   // Several cutoffs: every table at the largest, the curve at each (and drawn).
   await page.fill('#k', '1,5,10,30');
-  await page.click('#apply-settings');
+  await page.click('#apply');
   await page.waitForFunction(() => document.querySelector('#results .conventions code')?.textContent.startsWith('k=1,5,10,30 '));
   await waitReady(page);
   const curve = JSON.parse(cli(rescoreArgs(['--format', 'json', '--k', '1,5,10,30']))).curve;

@@ -143,6 +143,40 @@ pub async fn fetch_bundle(dir: String) -> Result<Vec<SourceFile>, String> {
     Ok(out)
 }
 
+/// What a page fetches at startup from its URL ([`StartupRequest`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Preload {
+    /// `?bundle=<dir>`: the three bundle files.
+    Bundle(String),
+    /// `?release=<dir or archive>`.
+    Release(String),
+}
+
+impl Preload {
+    /// What it is, in the page's words (`bundle`, `release`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Preload::Bundle(_) => "bundle",
+            Preload::Release(_) => "release",
+        }
+    }
+
+    /// The folder or archive the URL named.
+    pub fn name(&self) -> &str {
+        match self {
+            Preload::Bundle(x) | Preload::Release(x) => x,
+        }
+    }
+
+    /// Fetches its files.
+    pub async fn fetch(self) -> Result<Preloaded, String> {
+        match self {
+            Preload::Bundle(dir) => Ok(Preloaded { title: None, files: fetch_bundle(dir).await? }),
+            Preload::Release(x) => fetch_release(x).await,
+        }
+    }
+}
+
 /// The most files a release manifest lists.
 const MAX_MANIFEST_FILES: usize = 20_000;
 

@@ -228,7 +228,7 @@ impl Tool for Ablation {
             <>
                 <div class="results-head">
                     <p id="ablation-summary-line" data-pairs={pairs.to_string()} data-runs={r.runs.len().to_string()}>
-                        { format!("{} pairs in {} runs analysed in {}, memaudit {}.", count(pairs), r.runs.len(), duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                        { format!("{} pairs in {} runs analysed in {}, memaudit {}.", count(pairs), r.runs.len(), duration(b.timing.total_ms), env!("CARGO_PKG_VERSION")) }</p>
                     <div class="exports">{ text_download("ablation-report-json", "Full report JSON", "memaudit-ablation.json", "application/json", json) }</div>
                 </div>
                 <Section id="ablation-reading" title="What was read" conventions={conv.clone()}>

@@ -130,7 +130,7 @@ impl Tool for Alignment {
                 <div class="results-head">
                     <p id="alignment-counts" data-runs={r.runs.len().to_string()} data-unmatched={r.answers_unmatched.to_string()}>
                         { format!("{} runs, targets {}; {} answer rows match no retrieval row ({}).", r.runs.len(), r.targets.join(", "),
-                            r.answers_unmatched, duration(b.total_ms)) }</p>
+                            r.answers_unmatched, duration(b.timing.total_ms)) }</p>
                     <div class="exports">{ text_download("alignment-report-json", "Full report JSON", "memaudit-alignment.json", "application/json", json) }</div>
                 </div>
                 <Section id="alignment-reading" title="What was read" conventions={conv.clone()}>

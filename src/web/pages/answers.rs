@@ -250,7 +250,7 @@ impl Tool for Answers {
                 <div class="results-head">
                     <p id="answers-summary-line" data-rows={row_count.to_string()}>
                         { format!("{} answers scored under {} profiles in {}, memaudit {}.", count(row_count), r.settings.profiles.len(),
-                            duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                            duration(b.timing.total_ms), env!("CARGO_PKG_VERSION")) }</p>
                     <div class="exports">{ text_download("answers-report-json", "Full report JSON", "memaudit-answers.json", "application/json", json) }</div>
                 </div>
                 <Section id="answers-reading" title="What was read" conventions={conv.clone()}>

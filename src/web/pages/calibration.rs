@@ -122,7 +122,7 @@ impl Tool for Calibration {
             <>
                 <div class="results-head">
                     <p id="calibration-counts" data-items={r.items.to_string()} data-missing={r.missing.count.to_string()}>
-                        { format!("{} items ({} rows left out without a confidence or an outcome) ({}).", count(r.items), r.missing.count, duration(b.total_ms)) }</p>
+                        { format!("{} items ({} rows left out without a confidence or an outcome) ({}).", count(r.items), r.missing.count, duration(b.timing.total_ms)) }</p>
                     <div class="exports">{ text_download("calibration-report-json", "Full report JSON", "memaudit-calibration.json", "application/json", json) }</div>
                 </div>
                 <Section id="calibration-reading" title="What was read" conventions={conv.clone()}>

@@ -353,7 +353,7 @@ impl Tool for Claims {
         html! {
             <>
                 <div class="results-head">
-                    <p id="claims-summary-line">{ format!("{} files checked in {}, memaudit {}.", b.overview.files.len(), duration(b.total_ms), env!("CARGO_PKG_VERSION")) }</p>
+                    <p id="claims-summary-line">{ format!("{} files checked in {}, memaudit {}.", b.overview.files.len(), duration(b.timing.total_ms), env!("CARGO_PKG_VERSION")) }</p>
                     <div class="exports">{ text_download("claims-report-json", "Full report JSON", "memaudit-claims.json", "application/json", json) }</div>
                 </div>
                 <Section id="claims-reading" title="What was read" conventions={conv.clone()}>

@@ -175,7 +175,7 @@ impl Tool for Compliance {
                     <p id="compliance-counts" data-rows={r.rows.to_string()} data-missing={r.missing.count.to_string()}
                         data-filtered={r.filtered_out.to_string()} data-groups={r.groups.len().to_string()}>
                         { format!("{} rows in {} group(s) ({} left out with a missing value, {} not kept by the filter) ({}).",
-                            count(r.rows), r.groups.len(), r.missing.count, r.filtered_out, duration(b.total_ms)) }</p>
+                            count(r.rows), r.groups.len(), r.missing.count, r.filtered_out, duration(b.timing.total_ms)) }</p>
                     <div class="exports">{ text_download("compliance-report-json", "Full report JSON", "memaudit-compliance.json", "application/json", json) }</div>
                 </div>
                 <Section id="compliance-reading" title="What was read" conventions={conv.clone()}>

@@ -135,7 +135,7 @@ impl Tool for Labels {
                     <p id="labels-counts" data-items={r.items.to_string()} data-complete={r.complete_items.to_string()}
                         data-raters={r.raters.len().to_string()}>
                         { format!("{} items ({} labelled by every rater), {} raters, classes {} ({}).",
-                            count(r.items), count(r.complete_items), r.raters.len(), r.classes.join(" / "), duration(b.total_ms)) }</p>
+                            count(r.items), count(r.complete_items), r.raters.len(), r.classes.join(" / "), duration(b.timing.total_ms)) }</p>
                     <div class="exports">{ text_download("labels-report-json", "Full report JSON", "memaudit-labels.json", "application/json", json) }</div>
                 </div>
                 <Section id="labels-reading" title="What was read" conventions={conv.clone()}>

@@ -195,7 +195,7 @@ fn results(applied: Option<&Draft>, b: &Rc<ReclaimBatch>) -> Html {
                 exports={text_download("reclaim-report-json", "Full report JSON", "memaudit-reclaim.json", "application/json", full)}>
                 { file_notes("reclaim-", &b.overview.files) }
                 <p class="muted" id="reclaim-counts" data-trials={r.trials.to_string()}>
-                    { format!("{} trials read, {} analysed, {} cells, in {}.", count(b.overview.trials_read), count(r.trials), r.cells.len(), duration(b.total_ms)) }</p>
+                    { format!("{} trials read, {} analysed, {} cells, in {}.", count(b.overview.trials_read), count(r.trials), r.cells.len(), duration(b.timing.total_ms)) }</p>
                 { warnings_list("reclaim-warnings", r.warnings.iter().map(|w| ("reading", w))) }
             </Section>
             <Section id="reclaim-plot-card" title="Reclaim rate vs integrity" conventions={conv.clone()}

@@ -221,8 +221,8 @@ impl Tool for Release {
     const FOLDERS: bool = true;
 
     /// `?release=<folder or archive>`: a companion site's release, preloaded.
-    fn preload(startup: &crate::web::dom::StartupRequest) -> Option<String> {
-        startup.release.clone()
+    fn preload(startup: &crate::web::dom::StartupRequest) -> Option<crate::web::dom::Preload> {
+        startup.release.clone().map(crate::web::dom::Preload::Release)
     }
     const CARDS: crate::web::components::headlines::Cards = &[
         ("files", "audit-files-card"),
@@ -276,7 +276,7 @@ impl Tool for Release {
                 <div class="results-head">
                     <p id="audit-counts" data-files={r.files.len().to_string()} data-analyses={r.analyses.len().to_string()}>
                         { format!("{} files, {} analyses ({} ran, {} refused) ({}).", r.files.len(), r.analyses.len(), ran,
-                            r.analyses.len() - ran, duration(b.total_ms)) }</p>
+                            r.analyses.len() - ran, duration(b.timing.total_ms)) }</p>
                     <div class="exports">{ text_download("audit-report-json", "Full report JSON", "memaudit-audit.json", "application/json", json) }</div>
                 </div>
                 <Section id="audit-files-card" title="Every file and where it went"

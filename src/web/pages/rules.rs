@@ -201,7 +201,7 @@ impl Tool for Rules {
                     <p id="rules-counts" data-fired={r.fired.to_string()} data-not-fired={r.not_fired.to_string()}
                         data-errors={r.errors.to_string()} data-late={r.registered_after_data.to_string()}>
                         { format!("{} rules: {} fired, {} not fired, {} errors, {} registered after their data ({}).", r.verdicts.len(),
-                            r.fired, r.not_fired, r.errors, r.registered_after_data, duration(b.total_ms)) }</p>
+                            r.fired, r.not_fired, r.errors, r.registered_after_data, duration(b.timing.total_ms)) }</p>
                     <div class="exports">{ text_download("rules-report-json", "Full report JSON", "memaudit-rules.json", "application/json", json) }</div>
                 </div>
                 if !late_rules.is_empty() {

@@ -35,8 +35,10 @@ use crate::web::protocol::{Inputs, Response, SourceFile};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Batch<O, R> {
     pub overview: O,
-    pub report: R,
-    pub total_ms: f64,
+    /// Shared, so that a card can hold it without a copy.
+    pub report: Rc<R>,
+    /// How long the job took, phase by phase.
+    pub timing: crate::web::protocol::Timing,
     /// The report's headlines ([`crate::capability::headlines`]).
     pub headlines: Rc<Vec<crate::headline::Headline>>,
     /// The input files the report rests on (for the report to attach).
@@ -55,8 +57,12 @@ pub trait Tool: Sized + 'static {
     const INTAKE_TITLE: &'static str;
     /// Whether its intake offers a folder chooser too (files named by their path below it).
     const FOLDERS: bool = false;
-    /// What the page fetches at startup from the URL (the release page: `?release=`), if any.
-    fn preload(_startup: &crate::web::dom::StartupRequest) -> Option<String> {
+    /// The founding page's element ids carry no page prefix (`#intake`, `#results`, `#apply`):
+    /// kept for the links and embeddings that name them.
+    const BARE_IDS: bool = false;
+    /// What the page fetches at startup from the URL (the release page: `?release=`, the
+    /// rescoring page: `?bundle=`), if any.
+    fn preload(_startup: &crate::web::dom::StartupRequest) -> Option<crate::web::dom::Preload> {
         None
     }
     /// The settings as edited (text fields parsed on run).
@@ -92,10 +98,48 @@ pub trait Tool: Sized + 'static {
     /// What the draft forgets when the page's files change (a choice among the old files'
     /// values).
     fn files_changed(_draft: &mut Self::Draft) {}
+    /// A result arrived (`fresh`: of newly read inputs, else the same inputs under other
+    /// settings): what the view keeps of it, and the drill-down to ask of it
+    /// ([`Capability::Detail`]), if any (the page's selection, or a first one worth reading).
+    fn after_result(_view: &mut Self::View, _batch: &BatchOf<Self>, _fresh: bool) -> Option<DetailOf<Self>> {
+        None
+    }
+    /// A drill-down's answer, what went wrong, or `None` when it was cancelled.
+    fn on_detail(_view: &mut Self::View, _answer: Option<Result<Rc<DetailViewOf<Self>>, String>>) {}
+}
+
+/// A drill-down question of a tool's capability.
+pub type DetailOf<T> = <<T as Tool>::Capability as Capability>::Detail;
+/// A drill-down's answer.
+pub type DetailViewOf<T> = <<T as Tool>::Capability as Capability>::DetailView;
+
+/// Where the result on screen came from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Source {
+    #[default]
+    None,
+    /// The page's built-in demo.
+    Demo,
+    /// Files the user dropped or chose.
+    Files,
+    /// Files the URL named ([`Tool::preload`]).
+    Preloaded(crate::web::dom::Preload),
+}
+
+impl Source {
+    /// The source in words (`the demo`, `the bundle demo`, `3 file(s)`).
+    pub fn describe(&self, files: usize) -> String {
+        match self {
+            Source::Demo => "the demo (synthetic data)".to_string(),
+            Source::Preloaded(p) => format!("the {} {}", p.kind(), p.name()),
+            Source::Files | Source::None => format!("{files} file(s)"),
+        }
+    }
 }
 
 type Edit<D> = Box<dyn FnOnce(&mut D)>;
 type ViewEdit<V> = Box<dyn FnOnce(&mut V)>;
+type Ask<T> = Box<dyn FnOnce(&mut <T as Tool>::View, &BatchOf<T>) -> Option<DetailOf<T>>>;
 
 pub enum Msg<T: Tool> {
     /// Files added, one taken off (the others analysed again), or all cleared.
@@ -115,7 +159,9 @@ pub enum Msg<T: Tool> {
     /// Run on the page's built-in demo.
     Demo,
     /// The files the URL asked for ([`Tool::preload`]) arrived, or could not be fetched.
-    Preloaded(Result<crate::web::dom::Preloaded, String>),
+    Preloaded(crate::web::dom::Preload, Result<crate::web::dom::Preloaded, String>),
+    /// A drill-down of the result on screen ([`Ui::ask`]).
+    Ask(Ask<T>),
 }
 
 /// `(value, label)` options of a select whose labels are the values.
@@ -154,6 +200,15 @@ pub struct ToolPage<T: Tool> {
     pub applied: Option<T::Draft>,
     pub batch: Option<Rc<BatchOf<T>>>,
     pub view: T::View,
+    /// Where the result on screen came from, and what the running load reads.
+    pub source: Source,
+    pending_source: Source,
+    /// The files the URL named, while they download.
+    fetching: Option<crate::web::dom::Preload>,
+    /// A drill-down was asked and has not been answered.
+    detail_pending: bool,
+    /// The running job reads new inputs (files, the demo, the URL's files).
+    fresh: bool,
     last_drop: Option<u32>,
     state: PageState,
 }
@@ -162,6 +217,8 @@ pub struct ToolPage<T: Tool> {
 pub struct Ui<T: Tool> {
     link: Scope<ToolPage<T>>,
     open: Callback<(super::Page, Vec<SourceFile>)>,
+    /// Hands a rescoring to the comparison page (`(report, label)`).
+    pub use_rescoring: Callback<(crate::web::components::ReportRef, String)>,
 }
 
 impl<T: Tool> Ui<T> {
@@ -234,6 +291,19 @@ impl<T: Tool> Ui<T> {
         self.link.callback(move |v: V| {
             let set = set.clone();
             Msg::View(Box::new(move |view| set(view, v)))
+        })
+    }
+
+    /// A callback that asks a drill-down of the result on screen: `ask` notes the selection in
+    /// the view and names the question (none: nothing to ask).
+    pub fn ask<V: 'static>(
+        &self,
+        ask: impl Fn(&mut T::View, &BatchOf<T>, V) -> Option<DetailOf<T>> + 'static,
+    ) -> Callback<V> {
+        let ask = Rc::new(ask);
+        self.link.callback(move |v: V| {
+            let ask = ask.clone();
+            Msg::Ask(Box::new(move |view, batch| ask(view, batch, v)))
         })
     }
 
@@ -433,7 +503,19 @@ impl<T: Tool> ToolPage<T> {
     }
 
     fn prefix() -> String {
-        format!("{}-", <T::Capability as Capability>::ANALYSIS.slug())
+        if T::BARE_IDS { String::new() } else { format!("{}-", <T::Capability as Capability>::ANALYSIS.slug()) }
+    }
+
+    fn state_now(&self) -> PageState {
+        PageState::of(self.job.is_busy() || self.fetching.is_some(), self.batch.is_some(), self.job.error.is_some())
+    }
+
+    /// Asks the drill-down `question` of the result on screen, under its settings.
+    fn ask(&mut self, question: Option<DetailOf<T>>) {
+        let request = self.applied.as_ref().and_then(|d| T::request(d).ok());
+        if let (Some(q), Some(r)) = (question, request) {
+            self.detail_pending = self.job.detail(&r, &q).is_some();
+        }
     }
 
     /// Runs the draft's request on the page's files (`files`) or the kept inputs.
@@ -451,6 +533,7 @@ impl<T: Tool> ToolPage<T> {
         let inputs = files.then(|| files_with_roles(&self.files, |name| roles.get(name).copied()));
         if self.job.run(inputs, &request, stage).is_some() && files {
             self.sent_roles = Some(roles);
+            self.fresh = true;
         }
     }
 
@@ -468,6 +551,8 @@ impl<T: Tool> ToolPage<T> {
         self.files.clear();
         if self.job.run(Some(Inputs::Demo), &request, "loading the demo").is_some() {
             self.sent_roles = Some(self.roles.clone());
+            self.pending_source = Source::Demo;
+            self.fresh = true;
         }
     }
 
@@ -491,6 +576,10 @@ impl<T: Tool> ToolPage<T> {
             JobEvent::Progress => true,
             JobEvent::Done { outcome, timing } => {
                 let outcome = *outcome;
+                let fresh = std::mem::take(&mut self.fresh);
+                if fresh {
+                    self.source = self.pending_source.clone();
+                }
                 if let Some(o) = outcome.overview {
                     self.overview = Some(o);
                 }
@@ -498,20 +587,27 @@ impl<T: Tool> ToolPage<T> {
                     self.applied = Some(self.draft.clone());
                     let headlines = Rc::new(crate::capability::headlines::<T::Capability>(&outcome.report));
                     let inputs = Rc::new(T::Capability::inputs(&overview, &outcome.report));
-                    self.batch = Some(Rc::new(Batch {
-                        overview,
-                        report: outcome.report,
-                        total_ms: timing.total_ms,
-                        headlines,
-                        inputs,
-                    }));
+                    let batch = Rc::new(Batch { overview, report: Rc::new(outcome.report), timing, headlines, inputs });
+                    let question = T::after_result(&mut self.view, &batch, fresh);
+                    self.batch = Some(batch);
+                    self.ask(question);
                 }
                 true
             }
-            JobEvent::Detail(_) => false,
-            JobEvent::Failed(_, overview) => {
+            JobEvent::Detail(d) => {
+                self.detail_pending = false;
+                T::on_detail(&mut self.view, Some(Ok(Rc::new(*d))));
+                true
+            }
+            JobEvent::Failed(error, overview) => {
                 if let Some(o) = overview {
                     self.overview = Some(*o);
+                }
+                if std::mem::take(&mut self.detail_pending) {
+                    T::on_detail(&mut self.view, Some(Err(error.to_string())));
+                }
+                if !self.job.is_busy() {
+                    self.fresh = false;
                 }
                 true
             }
@@ -601,6 +697,11 @@ impl<T: Tool> Component for ToolPage<T> {
             applied: None,
             batch: None,
             view: T::View::default(),
+            source: Source::None,
+            pending_source: Source::None,
+            fetching: None,
+            detail_pending: false,
+            fresh: false,
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
         };
@@ -611,9 +712,11 @@ impl<T: Tool> Component for ToolPage<T> {
         } else if let Some(x) = T::preload(&startup) {
             // A run follows the download: the worker starts loading while the files download.
             crate::web::channel::warm();
+            page.fetching = Some(x.clone());
             let link = ctx.link().clone();
             wasm_bindgen_futures::spawn_local(async move {
-                link.send_message(Msg::Preloaded(crate::web::dom::fetch_release(x).await));
+                let fetched = x.clone().fetch().await;
+                link.send_message(Msg::Preloaded(x, fetched));
             });
         }
         page
@@ -626,12 +729,17 @@ impl<T: Tool> Component for ToolPage<T> {
     fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
         match msg {
             Msg::Files(edit) => {
+                if matches!(edit, FileEdit::Add(_)) {
+                    self.pending_source = Source::Files;
+                }
                 if edit.apply(&mut self.files) {
                     T::files_changed(&mut self.draft);
                     self.analyse_files();
                 }
             }
-            Msg::Preloaded(Ok(release)) => {
+            Msg::Preloaded(x, Ok(release)) => {
+                self.fetching = None;
+                self.pending_source = Source::Preloaded(x);
                 // The manifest's title names the tab, unless the URL gave one (`?title=`).
                 if let Some(title) = release.title.as_ref().filter(|_| crate::web::dom::companion().is_none())
                     && let Some(doc) = web_sys::window().and_then(|w| w.document())
@@ -642,7 +750,15 @@ impl<T: Tool> Component for ToolPage<T> {
                 T::files_changed(&mut self.draft);
                 self.analyse_files();
             }
-            Msg::Preloaded(Err(e)) => self.job.error = Some(ErrorView::plain("Could not load the release", e)),
+            Msg::Preloaded(x, Err(e)) => {
+                self.fetching = None;
+                self.job.error = Some(ErrorView::plain(&format!("Could not load the {}", x.kind()), e));
+            }
+            Msg::Ask(ask) => {
+                let Some(batch) = self.batch.clone() else { return false };
+                let question = ask(&mut self.view, &batch);
+                self.ask(question);
+            }
             Msg::Role(name, role) => {
                 self.roles.insert(name, role);
                 self.apply();
@@ -656,7 +772,13 @@ impl<T: Tool> Component for ToolPage<T> {
             Msg::Apply => self.apply(),
             Msg::Defaults => self.draft = T::defaults(&self.draft),
             Msg::Worker(r) => return self.on_response(r),
-            Msg::Cancel => self.job.cancel(),
+            Msg::Cancel => {
+                self.job.cancel();
+                self.fresh = false;
+                if std::mem::take(&mut self.detail_pending) {
+                    T::on_detail(&mut self.view, None);
+                }
+            }
             Msg::DismissError => self.job.error = None,
             Msg::Demo => self.load_demo(),
         }
@@ -664,15 +786,22 @@ impl<T: Tool> Component for ToolPage<T> {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(ctx.props(), &mut self.state, self.job.state(self.batch.is_some()));
+        let now = self.state_now();
+        report_state(ctx.props(), &mut self.state, now);
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let page = <T::Capability as Capability>::ANALYSIS;
         let slug = page.slug();
         let p = Self::prefix();
-        let state = self.job.state(self.batch.is_some());
-        let ui = Ui { link: ctx.link().clone(), open: ctx.props().on_open.clone() };
+        let state = self.state_now();
+        let ui = Ui {
+            link: ctx.link().clone(),
+            open: ctx.props().on_open.clone(),
+            use_rescoring: ctx.props().on_use_rescoring.clone(),
+        };
+        let fetching =
+            self.fetching.as_ref().map(|x| super::Busy::new(0, format!("fetching the {} {}", x.kind(), x.name())));
         html! {
             <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label={page.label()}>
@@ -682,6 +811,7 @@ impl<T: Tool> Component for ToolPage<T> {
                 if self.batch.is_none() {
                     { self.view_settings(ctx, &ui) }
                 }
+                { super::status_bar(&p, fetching.as_ref(), None) }
                 { self.job.view(&p, ctx.link().callback(|_: MouseEvent| Msg::Cancel), ctx.link().callback(|_: MouseEvent| Msg::DismissError)) }
                 { self.view_elsewhere(&p, &ui) }
                 if let Some(b) = &self.batch {

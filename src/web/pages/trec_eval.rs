@@ -229,7 +229,7 @@ impl Tool for TrecEvalPage {
                     <p id="trec-eval-counts" data-runs={r.runs.len().to_string()} data-queries={q.queries.to_string()}>
                         { format!("{} run{} evaluated against {} ({} queries, {} judgments, {} relevant) in {}.",
                             r.runs.len(), if r.runs.len() == 1 { "" } else { "s" }, q.file, count(q.queries), count(q.judgments),
-                            count(q.relevant), duration(b.total_ms)) }</p>
+                            count(q.relevant), duration(b.timing.total_ms)) }</p>
                     <div class="exports">
                         { text_download("trec-eval-report-json", "Full report JSON", "memaudit-trec-eval.json", "application/json", json) }
                         { text_download("trec-eval-text-download", "trec_eval output", "trec_eval.txt", "text/plain", text) }
