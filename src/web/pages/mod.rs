@@ -20,7 +20,7 @@
 //! | [`alignment::AlignmentPage`] | `#alignment` | answer alignment of two targets, coverage confound, run identity ([`crate::alignment::Alignment`]) |
 //! | [`compliance::CompliancePage`] | `#compliance` | decision compliance: κ, return on tokens, depth, crossover, power ([`crate::compliance::Compliance`]) |
 //!
-//! The rescoring, reclaim, answers, ablation, claims, rules, IR evaluation, labels, calibration, alignment
+//! The rescoring, probe, reclaim, answers, ablation, claims, rules, IR evaluation, labels, calibration, alignment
 //! and compliance pages share one component, [`tool::ToolPage`].
 //!
 //! Each page's file implements [`Screen`] for its capability (the page's component and the

@@ -3,17 +3,15 @@
 //! HTML) and the verdict explained in one sentence, in either probe mode; or drop a notes file
 //! (memaudit notes JSONL or reclaim-eval realworld rows, probe keys optional) and get the batch
 //! table, verdict bars and the outcome cross-tab with per-verdict recovery (Wilson intervals)
-//! for both modes side by side — the numbers of `memaudit probe --format json`.
+//! for both modes side by side — the numbers of `memaudit probe --format json`. A tool page
+//! ([`ToolPage`]): the one-note probe is its standalone card, a drill-down asked of the worker.
 
 use std::rc::Rc;
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::web::components::explore::Explore;
-
-use super::{ErrorView, FileEdit, PageProps, PageState, file_list, file_picker, forward_drop, report_state};
-use crate::capability::FileSummary;
+use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::plots::VerdictBars;
 use crate::probe::summary::{ModeReport, ProbeTable, notes_table, probe_table};
 use crate::probe::{
@@ -21,30 +19,23 @@ use crate::probe::{
     SourceKind, Verdict,
 };
 use crate::web::components::Section;
-use crate::web::components::contents::Contents;
-use crate::web::components::export::{lazy_exports, to_json};
+use crate::web::components::explore::Explore;
+use crate::web::components::export::{lazy_exports, text_download, to_json};
+use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, TableTag, table_grid, table_view};
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration, int_cell, pct, text_cell};
-use crate::web::job::{self, Job, JobEvent};
-use crate::web::protocol::{Inputs, Response, SourceFile};
 
-/// A probe batch as the page shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProbeBatch {
-    pub files: Vec<FileSummary>,
-    pub report: ProbeReport,
-    /// Distinct arms among the kept notes (for the arm filter).
-    pub arms: Vec<String>,
-    /// Notes read (before the arm filter).
-    pub notes_read: usize,
-    pub total_ms: f64,
-    /// The report's headlines (the CLI's `headlines`).
-    pub headlines: Rc<Vec<crate::headline::Headline>>,
-    /// The input files the report rests on (for the report to attach).
-    pub inputs: Rc<Vec<crate::attach::InputInfo>>,
-}
+/// The probe page's tool.
+pub enum ProbeTool {}
+
+/// The probe page.
+pub type ProbePage = ToolPage<ProbeTool>;
+
+screen!(crate::probe::Probe => ProbePage, Founding);
+
+type ProbeBatch = BatchOf<ProbeTool>;
 
 /// What the page's last drill-down asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +45,71 @@ enum Asked {
     /// A note of the batch (its row).
     Batch(usize),
 }
+
+/// The one-note probe as edited, the notes table's page and the drill-downs' answers.
+pub struct View {
+    note: String,
+    source: String,
+    stale: String,
+    source_kind: String,
+    /// The mode the one-note probe is shown in.
+    mode: Mode,
+    live: Option<Rc<LiveProbe>>,
+    asked: Option<Asked>,
+    notes_page: usize,
+    detail: Option<(usize, Rc<LiveProbe>)>,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            note: String::new(),
+            source: String::new(),
+            stale: String::new(),
+            source_kind: "auto".into(),
+            mode: Mode::Itemized,
+            live: None,
+            asked: None,
+            notes_page: 0,
+            detail: None,
+        }
+    }
+}
+
+impl View {
+    /// The pasted note as the worker's question (none while the note is empty).
+    fn live_question(&mut self) -> Option<NoteChoice> {
+        if self.note.trim().is_empty() {
+            self.live = None;
+            if self.asked == Some(Asked::Live) {
+                self.asked = None;
+            }
+            return None;
+        }
+        let mut input = NoteInput::new("note", self.note.clone());
+        input.source = (!self.source.trim().is_empty()).then(|| self.source.clone());
+        input.stale = (!self.stale.trim().is_empty()).then(|| self.stale.clone());
+        input.source_kind = SourceKind::parse(&self.source_kind).unwrap_or_default();
+        self.asked = Some(Asked::Live);
+        Some(NoteChoice::Given(Box::new(input)))
+    }
+}
+
+/// One field of the one-note probe.
+#[derive(Clone, Copy)]
+enum LiveField {
+    Note,
+    Source,
+    Stale,
+    SourceKind,
+}
+
+/// The § A2.2 notebook example of reclaim-eval's notes.
+const EXAMPLE: (&str, &str, &str) = (
+    "(Memory of an earlier session.) You concluded the total before tax was $55.",
+    "notebooks at $4 each (7 bought) and pens at $2 each (9 bought)",
+    "$55",
+);
 
 /// Notes per page of the batch table.
 pub const NOTES_PAGE: usize = 50;
@@ -183,393 +239,370 @@ pub fn probe_view(prefix: &str, v: &ProbeView, other: Option<&Result<ProbeView, 
     }
 }
 
-pub enum Msg {
-    Note(String),
-    Source(String),
-    Stale(String),
-    SourceKind(String),
-    Mode(Mode),
-    Example,
-    /// Run the batch on the built-in demo notes.
-    Demo,
-    /// Files added, one taken off (the others read again), or all cleared.
-    Files(FileEdit),
-    BatchMode(Mode),
-    Confidence(String),
-    ApplyConfidence,
-    Arm(String),
-    NotesPage(usize),
-    Detail(usize),
-    Worker(Response),
-    Cancel,
-    DismissError,
+/// The settings the result on screen was computed under.
+fn applied(page: &ToolPage<ProbeTool>) -> ProbeRequest {
+    page.applied.as_ref().and_then(|d| ProbeTool::request(d).ok()).unwrap_or_default()
 }
 
-/// The probe page.
-pub struct ProbePage {
-    job: Job<Probe>,
-    asked: Option<Asked>,
-    overview: Option<crate::probe::ProbeOverview>,
-    note: String,
-    source: String,
-    stale: String,
-    source_kind: String,
-    mode: Mode,
-    live: Option<Rc<LiveProbe>>,
-    files: Vec<SourceFile>,
-    run: ProbeRequest,
-    confidence: String,
-    batch: Option<Rc<ProbeBatch>>,
-    notes_page: usize,
-    detail: Option<(usize, Rc<LiveProbe>)>,
-    last_drop: Option<u32>,
-    state: PageState,
+/// The batch's arm in words (`all` without one).
+fn arm_words(run: &ProbeRequest) -> String {
+    run.arm.clone().unwrap_or_else(|| "all".into())
 }
 
-/// The § A2.2 notebook example of reclaim-eval's notes.
-const EXAMPLE: (&str, &str, &str) = (
-    "(Memory of an earlier session.) You concluded the total before tax was $55.",
-    "notebooks at $4 each (7 bought) and pens at $2 each (9 bought)",
-    "$55",
-);
+impl Tool for ProbeTool {
+    type Capability = Probe;
+    const INTAKE_TITLE: &'static str = "A file of notes";
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("notes", "probe-summary"), ("by_verdict", "probe-outcomes"), ("agreement", "probe-outcomes")];
+    type Draft = FieldDraft<ProbeRequest>;
+    type View = View;
 
-impl ProbePage {
-    fn probe_live(&mut self) {
-        if self.note.trim().is_empty() {
-            self.live = None;
-            if self.asked == Some(Asked::Live) {
-                self.asked = None;
-            }
-            return;
-        }
-        let mut input = NoteInput::new("note", self.note.clone());
-        input.source = (!self.source.trim().is_empty()).then(|| self.source.clone());
-        input.stale = (!self.stale.trim().is_empty()).then(|| self.stale.clone());
-        input.source_kind = SourceKind::parse(&self.source_kind).unwrap_or_default();
-        // A pasted note needs no loaded notes and no batch settings.
-        if self.job.detail(&ProbeRequest::default(), &NoteChoice::Given(Box::new(input))).is_some() {
-            self.asked = Some(Asked::Live);
-        }
+    fn tagline() -> Html {
+        html! { { "The write-time source-token probe: does a memory note keep the source a later correction needs, or only a \
+        stale conclusion that can never be repaired (the silent-uncorrectable case)?" } }
     }
 
-    fn rerun(&mut self) {
-        if self.batch.is_none() {
-            return;
-        }
-        self.job.run(None, &self.run, "probing notes");
-    }
-
-    fn on_response(&mut self, r: Response) -> bool {
-        match self.job.on_response(r, &mut self.files, self.batch.is_some(), "notes") {
-            JobEvent::Ignored => false,
-            JobEvent::Progress => true,
-            JobEvent::Done { outcome, timing } => {
-                let outcome = *outcome;
-                if let Some(o) = outcome.overview {
-                    self.overview = Some(o);
-                }
-                let o = self.overview.clone().unwrap_or(crate::probe::ProbeOverview {
-                    files: Vec::new(),
-                    arms: Vec::new(),
-                    notes_read: 0,
-                });
-                let headlines = Rc::new(crate::capability::headlines::<crate::probe::Probe>(&outcome.report));
-                let inputs = Rc::new(crate::attach::of_summaries(&o.files));
-                self.batch = Some(Rc::new(ProbeBatch {
-                    headlines,
-                    inputs,
-                    files: o.files,
-                    report: outcome.report,
-                    arms: o.arms,
-                    notes_read: o.notes_read,
-                    total_ms: timing.total_ms,
-                }));
-                self.detail = None;
-                self.notes_page = 0;
-                true
-            }
-            JobEvent::Detail(view) => {
-                match self.asked.take() {
-                    Some(Asked::Live) => self.live = Some(Rc::new(*view)),
-                    Some(Asked::Batch(i)) => self.detail = Some((i, Rc::new(*view))),
-                    None => return false,
-                }
-                true
-            }
-            JobEvent::Failed(_, overview) => {
-                if let Some(o) = overview {
-                    self.overview = Some(*o);
-                }
-                self.asked = None;
-                true
-            }
-        }
-    }
-
-    fn view_live(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let text = |f: fn(String) -> Msg| {
-            link.callback(move |e: InputEvent| {
-                let target = e.target();
-                let v = target
-                    .and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok())
-                    .and_then(|v| v.as_string())
-                    .unwrap_or_default();
-                f(v)
-            })
-        };
-        let on_kind = link.callback(|e: Event| Msg::SourceKind(e.target_unchecked_into::<HtmlSelectElement>().value()));
-        let mode_radio = |m: Mode| {
-            let onchange = link.callback(move |_: Event| Msg::Mode(m));
-            html! {
-                <label class="radio">
-                    <input type="radio" name="probe-mode" id={format!("probe-mode-{}", m.name())} value={m.name()}
-                        checked={self.mode == m} {onchange} />{ format!(" {}", m.name()) }
-                </label>
-            }
-        };
-        let example = link.callback(|_: MouseEvent| Msg::Example);
-        let live = self.live.as_ref().map(|l| {
-            let (this, other) = match self.mode {
-                Mode::Itemized => (&l.itemized, &l.reference),
-                Mode::Reference => (&l.reference, &l.itemized),
-            };
-            match this {
-                Ok(v) => probe_view("probe-", v, Some(other)),
-                Err(e) => html! { <p class="error" id="probe-live-error" role="alert">{ e.clone() }</p> },
-            }
-        });
+    fn intake() -> Html {
         html! {
-            <section class="card" id="probe-live" aria-labelledby="probe-live-title">
-                <header class="card-head">
-                    <h2 id="probe-live-title">{ "One note" }</h2>
-                    <button type="button" class="small secondary" id="probe-example" onclick={example}>{ "Load the notebook example" }</button>
-                </header>
-                <p class="intro">{ "Paste a candidate memory note, the source it was written from and the stale value it must not assert \
-                    on its own. The probe says, without any model call, whether a later correction can still repair the note." }</p>
-                <div class="probe-inputs">
-                    <div class="field grow">
-                        <label for="probe-note">{ "note" }</label>
-                        <textarea id="probe-note" rows="4" value={self.note.clone()} oninput={text(Msg::Note)}
-                            placeholder="(Memory of an earlier session.) You concluded …" />
+            <p>{ "Drop a notes file anywhere on this page, or choose it: memaudit notes JSONL (" }<code>{ "note, source, stale, correct" }</code>
+                { ") or reclaim-eval realworld rows (" }<code>{ "memory_text" }</code>{ "), with reclaim-eval's " }
+                <code>{ "probe_keys_base16.json" }</code>{ " if you have it (recognised by its content); or plain text, one note per \
+                paragraph, dropped together with the plain-text source they were written from (a file whose name contains " }
+                <code>{ "source" }</code>{ ")." }</p>
+        }
+    }
+
+    fn request(draft: &Self::Draft) -> Result<ProbeRequest, String> {
+        draft.parse(ProbeRequest::default())
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        // The arm is a choice among the arms of the notes read; `details` only adds to the JSON.
+        let arms = page.batch.as_ref().map(|b| b.overview.arms.clone()).unwrap_or_default();
+        let mut options = vec![(String::new(), "all notes".to_string())];
+        options.extend(arms.iter().map(|a| (a.clone(), a.clone())));
+        html! {
+            <>
+                { ui.fields_form_with("probe", &page.draft, |d: &mut Self::Draft| d, &["arm", "details"], &[]) }
+                { ui.select_field("probe-arm", "arm", &options, page.draft.text("arm"), ui.on_select(|d: &mut Self::Draft, v| d.set("arm", v))) }
+            </>
+        }
+    }
+
+    fn files_changed(draft: &mut Self::Draft) {
+        // The arms are those of the new notes.
+        draft.set("arm", String::new());
+    }
+
+    fn after_result(view: &mut View, _b: &ProbeBatch, _fresh: bool) -> Option<NoteChoice> {
+        view.detail = None;
+        view.notes_page = 0;
+        if view.asked.is_some_and(|a| a != Asked::Live) {
+            view.asked = None;
+        }
+        None
+    }
+
+    fn on_detail(view: &mut View, answer: Option<Result<Rc<LiveProbe>, String>>) {
+        let asked = view.asked.take();
+        if let Some(Ok(d)) = answer {
+            match asked {
+                Some(Asked::Live) => view.live = Some(d),
+                Some(Asked::Batch(i)) => view.detail = Some((i, d)),
+                None => {}
+            }
+        }
+    }
+
+    fn shows_result(view: &View) -> bool {
+        view.live.is_some()
+    }
+
+    fn standalone(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        view_live(&page.view, ui)
+    }
+
+    fn results(page: &ToolPage<Self>, b: &Rc<ProbeBatch>, ui: &Ui<Self>) -> Html {
+        view_batch(page, b, ui)
+    }
+}
+
+/// The one-note probe: its fields and, once asked, the note highlighted in the chosen mode.
+fn view_live(view: &View, ui: &Ui<ProbeTool>) -> Html {
+    let text = |field: LiveField| {
+        ui.ask(move |view: &mut View, _: Option<&ProbeBatch>, v: String| {
+            match field {
+                LiveField::Note => view.note = v,
+                LiveField::Source => view.source = v,
+                LiveField::Stale => view.stale = v,
+                LiveField::SourceKind => view.source_kind = v,
+            }
+            view.live_question()
+        })
+    };
+    let value_of = |e: &web_sys::Event| {
+        e.target()
+            .and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    let on_input = |field: LiveField| text(field).reform(move |e: InputEvent| value_of(&e));
+    let on_kind = text(LiveField::SourceKind).reform(|e: Event| e.target_unchecked_into::<HtmlSelectElement>().value());
+    let mode_radio = |m: Mode| {
+        let onchange = ui.view_with(|view: &mut View, m: Mode| view.mode = m).reform(move |_: Event| m);
+        html! {
+            <label class="radio">
+                <input type="radio" name="probe-mode" id={format!("probe-mode-{}", m.name())} value={m.name()}
+                    checked={view.mode == m} {onchange} />{ format!(" {}", m.name()) }
+            </label>
+        }
+    };
+    let example = ui.ask(|view: &mut View, _: Option<&ProbeBatch>, _: MouseEvent| {
+        view.note = EXAMPLE.0.into();
+        view.source = EXAMPLE.1.into();
+        view.stale = EXAMPLE.2.into();
+        view.source_kind = "auto".into();
+        view.live_question()
+    });
+    let live = view.live.as_ref().map(|l| {
+        let (this, other) = match view.mode {
+            Mode::Itemized => (&l.itemized, &l.reference),
+            Mode::Reference => (&l.reference, &l.itemized),
+        };
+        match this {
+            Ok(v) => probe_view("probe-", v, Some(other)),
+            Err(e) => html! { <p class="error" id="probe-live-error" role="alert">{ e.clone() }</p> },
+        }
+    });
+    html! {
+        <section class="card" id="probe-live" aria-labelledby="probe-live-title">
+            <header class="card-head">
+                <h2 id="probe-live-title">{ "One note" }</h2>
+                <button type="button" class="small secondary" id="probe-example" onclick={example}>{ "Load the notebook example" }</button>
+            </header>
+            <p class="intro">{ "Paste a candidate memory note, the source it was written from and the stale value it must not assert \
+                on its own. The probe says, without any model call, whether a later correction can still repair the note." }</p>
+            <div class="probe-inputs">
+                <div class="field grow">
+                    <label for="probe-note">{ "note" }</label>
+                    <textarea id="probe-note" rows="4" value={view.note.clone()} oninput={on_input(LiveField::Note)}
+                        placeholder="(Memory of an earlier session.) You concluded …" />
+                </div>
+                <div class="field grow">
+                    <label for="probe-source">{ "source" }</label>
+                    <textarea id="probe-source" rows="3" value={view.source.clone()} oninput={on_input(LiveField::Source)}
+                        placeholder="notebooks at $4 each (7 bought) and pens at $2 each (9 bought)" />
+                </div>
+                <div class="fields">
+                    <div class="field">
+                        <label for="probe-stale">{ "stale value" }</label>
+                        <input id="probe-stale" type="text" value={view.stale.clone()} oninput={on_input(LiveField::Stale)} placeholder="$55" />
                     </div>
-                    <div class="field grow">
-                        <label for="probe-source">{ "source" }</label>
-                        <textarea id="probe-source" rows="3" value={self.source.clone()} oninput={text(Msg::Source)}
-                            placeholder="notebooks at $4 each (7 bought) and pens at $2 each (9 bought)" />
+                    <div class="field">
+                        <label for="probe-source-kind">{ "source kind" }</label>
+                        <select id="probe-source-kind" onchange={on_kind}>
+                            { for [("auto", "auto"), ("line_items", "line items"), ("times", "clock times"), ("clauses", "clauses")].iter().map(|(k, l)| html! {
+                                <option value={*k} selected={view.source_kind == *k}>{ *l }</option>
+                            }) }
+                        </select>
                     </div>
-                    <div class="fields">
-                        <div class="field">
-                            <label for="probe-stale">{ "stale value" }</label>
-                            <input id="probe-stale" type="text" value={self.stale.clone()} oninput={text(Msg::Stale)} placeholder="$55" />
-                        </div>
-                        <div class="field">
-                            <label for="probe-source-kind">{ "source kind" }</label>
-                            <select id="probe-source-kind" onchange={on_kind}>
-                                { for [("auto", "auto"), ("line_items", "line items"), ("times", "clock times"), ("clauses", "clauses")].iter().map(|(k, l)| html! {
-                                    <option value={*k} selected={self.source_kind == *k}>{ *l }</option>
-                                }) }
-                            </select>
-                        </div>
-                        <div class="field mode-switch" role="radiogroup" aria-label="probe mode">
-                            <span class="label-like">{ "mode" }</span>
-                            <div>{ mode_radio(Mode::Itemized) }{ mode_radio(Mode::Reference) }</div>
-                        </div>
+                    <div class="field mode-switch" role="radiogroup" aria-label="probe mode">
+                        <span class="label-like">{ "mode" }</span>
+                        <div>{ mode_radio(Mode::Itemized) }{ mode_radio(Mode::Reference) }</div>
                     </div>
                 </div>
-                // Exactly one child, result or not: `{ for live }` spliced 0 or 1 nodes into this
-                // list, and Yew's unkeyed diff aligns lists at their end, so the first result
-                // re-created the textareas above it, dropping focus and a fill in flight.
-                { live.unwrap_or_default() }
-            </section>
-        }
-    }
-
-    fn view_batch(&self, ctx: &Context<Self>, b: &Rc<ProbeBatch>) -> Html {
-        let r = &b.report;
-        let side = &r.side_by_side;
-        let modes: [(&str, &ModeReport); 2] = [("itemized", &side.itemized), ("reference", &side.reference)];
-        let chart = crate::probe::figures::verdict_bars(r);
-        let conf = format!("{}%", r.summary.confidence * 100.0);
-        let conv = Some(AttrValue::from(format!(
-            "mode={} confidence={} arm={} notes={}",
-            r.mode.name(),
-            r.summary.confidence,
-            self.run.arm.clone().unwrap_or_else(|| "all".into()),
-            r.notes.len()
-        )));
-        let exp = |which: ProbeTable| {
-            let (a, c) = (b.clone(), b.clone());
-            let name = which.name();
-            lazy_exports(
-                name,
-                &name.replace('_', " "),
-                move || probe_table(&a.report, which).to_csv().map_err(|e| e.to_string()),
-                move || match which {
-                    ProbeTable::Notes => to_json(&c.report.notes),
-                    ProbeTable::ByVerdict => to_json(&[
-                        &c.report.side_by_side.itemized.by_verdict,
-                        &c.report.side_by_side.reference.by_verdict,
-                    ]),
-                    ProbeTable::ByPolicy => to_json(&[
-                        &c.report.side_by_side.itemized.by_policy,
-                        &c.report.side_by_side.reference.by_policy,
-                    ]),
-                    ProbeTable::Agreement => to_json(&c.report.side_by_side.agreement),
-                    ProbeTable::Summary => {
-                        to_json(&[&c.report.side_by_side.itemized.summary, &c.report.side_by_side.reference.summary])
-                    }
-                    ProbeTable::Confusion => to_json(&[
-                        &c.report.side_by_side.itemized.confusion,
-                        &c.report.side_by_side.reference.confusion,
-                    ]),
-                },
-            )
-        };
-        let report_json = {
-            let b = b.clone();
-            move || crate::web::components::export::report_json::<crate::probe::Probe>(&b.report)
-        };
-        let summary = probe_table(r, ProbeTable::Summary);
-        let by_verdict = probe_table(r, ProbeTable::ByVerdict);
-        let confusion = probe_table(r, ProbeTable::Confusion);
-        html! {
-            <div id="probe-results">
-                <crate::web::components::headlines::HeadlinesPanel id="probe-headlines" headlines={b.headlines.clone()}
-                    cards={&[("notes", "probe-summary"), ("by_verdict", "probe-outcomes"), ("agreement", "probe-outcomes")][..]}
-                    exports={crate::web::components::headlines::attach_buttons::<crate::probe::Probe, ProbeBatch>(
-                        "probe-", b.clone(), |b| &b.report, b.inputs.clone())} />
-                <Contents id="probe-contents" root="probe-results" revision={Rc::as_ptr(b) as usize} />
-                <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()} exports={exp(ProbeTable::Summary)}
-                    intro={html! { <p class="intro">{ format!("Counts per verdict; the silent-uncorrectable rate (silent / uncorrectable_silent) and the \
-                        unflagged-failure rate (also silently partial notes) with {conf} Wilson intervals.") }</p> }}>
-                    { table_grid("probe-rates", &probe_table(r, ProbeTable::Summary), summary_look, &summary.rows, &[], |row: &Vec<String>| mode_attrs(row)) }
-                    <Explore>
-                    <table id="probe-counts" class="compact">
-                        <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes"}</th><th scope="col">{"share"}</th></tr></thead>
-                        <tbody>
-                        { for modes.iter().flat_map(|(name, m)| m.summary.counts.iter().map(move |(v, c)| {
-                            let share = if m.summary.n > 0 { Some(*c as f64 / m.summary.n as f64) } else { None };
-                            html! {
-                                <tr data-mode={*name} data-verdict={v.name()}>
-                                    { text_cell("mode", *name) }
-                                    <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(*v))}>{ v.name() }</span></td>
-                                    { int_cell("count", *c) }
-                                    <td class="num">{ pct(share) }</td>
-                                </tr>
-                            }
-                        })) }
-                        </tbody>
-                    </table>
-                    </Explore>
-                    <PlotCanvas<VerdictBars> id="probe-verdict-chart" plot={chart} filename="memaudit-probe-verdicts" />
-                </Section>
-                if side.itemized.by_verdict.is_some() || side.reference.by_verdict.is_some() {
-                    <Section id="probe-outcomes" title="Verdicts against outcomes" conventions={conv.clone()}
-                        exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Confusion) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
-                        intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
-                            intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
-                        { table_view("probe-by-verdict", &by_verdict, by_verdict_look, &by_verdict.rows, &[], |row: &Vec<String>| {
-                            mode_attrs(row).with_data("data-verdict", row.get(1).cloned().unwrap_or_default())
-                        }, |_: &Vec<String>, col: &str, text: &str| (col == "verdict").then(|| verdict_cell(text))) }
-                        { table_grid("probe-confusion", &probe_table(r, ProbeTable::Confusion), confusion_look, &confusion.rows, &[], |row: &Vec<String>| mode_attrs(row)) }
-                        { self.crosstab(r) }
-                    </Section>
-                }
-                if let Some((i, d)) = &self.detail {
-                    <Section id="probe-detail" title={format!("Note {} of the batch", i + 1)}>
-                        { {
-                            let (this, other) = match self.run.mode {
-                                Mode::Itemized => (&d.itemized, &d.reference),
-                                Mode::Reference => (&d.reference, &d.itemized),
-                            };
-                            match this {
-                                Ok(v) => probe_view("probe-detail-", v, Some(other)),
-                                Err(e) => html! { <p class="error">{ e.clone() }</p> },
-                            }
-                        } }
-                    </Section>
-                }
-                { self.view_notes(ctx, b, exp(ProbeTable::Notes)) }
-                // What was read follows the results.
-                <Section id="probe-reading" title="What was read"
-                    exports={crate::web::components::export::text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
-                    { super::tool::file_notes("probe-", &b.files) }
-                    <p class="muted">{ format!("{} notes read, {} probed (arm: {}), in {}.", count(b.notes_read), count(r.notes.len()),
-                        self.run.arm.clone().unwrap_or_else(|| "all".into()), duration(b.total_ms)) }</p>
-                    { warnings_list("probe-warnings", r.warnings.iter().map(|w| ("reading", w))) }
-                </Section>
             </div>
-        }
+            // Exactly one child, result or not: `{ for live }` spliced 0 or 1 nodes into this
+            // list, and Yew's unkeyed diff aligns lists at their end, so the first result
+            // re-created the textareas above it, dropping focus and a fill in flight.
+            { live.unwrap_or_default() }
+        </section>
     }
+}
 
-    fn crosstab(&self, r: &ProbeReport) -> Html {
-        let refs = Mode::Reference.verdicts();
-        html! {
-            <Explore>
-            <table id="probe-agreement" class="compact crosstab">
-                <caption>{ "Itemized (rows) × reference (columns): notes, and recovered / with outcome" }</caption>
-                <thead><tr><th scope="col">{"itemized \\ reference"}</th>
-                    { for refs.iter().map(|v| html! { <th scope="col">{ v.name() }</th> }) }</tr></thead>
-                <tbody>
-                { for Mode::Itemized.verdicts().iter().map(|iv| html! {
-                    <tr data-itemized={iv.name()}>
-                        <th scope="row">{ iv.name() }</th>
-                        { for refs.iter().map(|rv| {
-                            match r.side_by_side.agreement.iter().find(|c| c.itemized == *iv && c.reference == *rv) {
-                                Some(c) => html! {
-                                    <td class="num" data-reference={rv.name()} data-notes={c.notes.to_string()} data-n={c.n.to_string()}
-                                        data-recovered={c.recovered.to_string()}>
-                                        { format!("{} ({}/{})", c.notes, c.recovered, c.n) }
-                                    </td>
-                                },
-                                None => html! { <td class="num muted" data-reference={rv.name()} data-notes="0">{ "0" }</td> },
-                            }
-                        }) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </Explore>
-        }
-    }
-
-    fn view_notes(&self, ctx: &Context<Self>, b: &ProbeBatch, exports: Html) -> Html {
-        let link = ctx.link();
-        let notes = &b.report.notes;
-        let pages = notes.len().div_ceil(NOTES_PAGE).max(1);
-        let page = self.notes_page.min(pages - 1);
-        let range = page * NOTES_PAGE..((page + 1) * NOTES_PAGE).min(notes.len());
-        let shown = &notes[range.clone()];
-        let rows: Vec<(usize, &crate::probe::NoteRow)> =
-            shown.iter().enumerate().map(|(j, n)| (range.start + j, n)).collect();
-        let prev = link.callback(move |_: MouseEvent| Msg::NotesPage(page.saturating_sub(1)));
-        let next = link.callback(move |_: MouseEvent| Msg::NotesPage(page + 1));
-        html! {
-            <Section id="probe-notes" title="Notes" {exports}
-                intro={html! { <p class="intro">{ format!("Every note in {} mode. Click a row to see the note highlighted.", b.report.mode.name()) }</p> }}>
-                { table_view(TableTag::new("probe-notes-table").data("data-total", notes.len()), &notes_table(shown), note_look, &rows, &[],
-                    |(i, n): &(usize, &crate::probe::NoteRow)| {
-                        let i = *i;
-                        let selected = self.detail.as_ref().is_some_and(|(d, _)| *d == i);
-                        RowAttrs::data(vec![
-                            ("data-note-id", n.note_id.clone()),
-                            ("data-verdict", n.verdict.name().to_string()),
-                            ("data-index", i.to_string()),
-                        ])
-                        .with_class(selected.then_some("selected"))
-                        .on_activate(link.callback(move |_: ()| Msg::Detail(i)))
-                    },
-                    |(_, n): &(usize, &crate::probe::NoteRow), col: &str, _: &str| note_cell(n, col)) }
-                if pages > 1 {
-                    <div class="pager">
-                        <button type="button" class="small secondary" id="probe-page-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
-                        <span class="muted" id="probe-page-info">{ format!(" notes {}\u{2013}{} of {} ", range.start + 1, range.end, count(notes.len())) }</span>
-                        <button type="button" class="small secondary" id="probe-page-next" onclick={next} disabled={page + 1 >= pages}>{ "next \u{2192}" }</button>
-                    </div>
+/// The batch's cards: verdicts, outcomes, the note asked of the batch, the notes, what was read.
+fn view_batch(page: &ToolPage<ProbeTool>, b: &Rc<ProbeBatch>, ui: &Ui<ProbeTool>) -> Html {
+    let r = &b.report;
+    let run = applied(page);
+    let side = &r.side_by_side;
+    let modes: [(&str, &ModeReport); 2] = [("itemized", &side.itemized), ("reference", &side.reference)];
+    let chart = crate::probe::figures::verdict_bars(r);
+    let conf = format!("{}%", r.summary.confidence * 100.0);
+    let conv = Some(AttrValue::from(format!(
+        "mode={} confidence={} arm={} notes={}",
+        r.mode.name(),
+        r.summary.confidence,
+        arm_words(&run),
+        r.notes.len()
+    )));
+    let exp = |which: ProbeTable| {
+        let (a, c) = (b.clone(), b.clone());
+        let name = which.name();
+        lazy_exports(
+            name,
+            &name.replace('_', " "),
+            move || probe_table(&a.report, which).to_csv().map_err(|e| e.to_string()),
+            move || match which {
+                ProbeTable::Notes => to_json(&c.report.notes),
+                ProbeTable::ByVerdict => {
+                    to_json(&[&c.report.side_by_side.itemized.by_verdict, &c.report.side_by_side.reference.by_verdict])
                 }
+                ProbeTable::ByPolicy => {
+                    to_json(&[&c.report.side_by_side.itemized.by_policy, &c.report.side_by_side.reference.by_policy])
+                }
+                ProbeTable::Agreement => to_json(&c.report.side_by_side.agreement),
+                ProbeTable::Summary => {
+                    to_json(&[&c.report.side_by_side.itemized.summary, &c.report.side_by_side.reference.summary])
+                }
+                ProbeTable::Confusion => {
+                    to_json(&[&c.report.side_by_side.itemized.confusion, &c.report.side_by_side.reference.confusion])
+                }
+            },
+        )
+    };
+    let report_json = {
+        let b = b.clone();
+        move || crate::web::components::export::report_json::<Probe>(&b.report)
+    };
+    let summary = probe_table(r, ProbeTable::Summary);
+    let by_verdict = probe_table(r, ProbeTable::ByVerdict);
+    let confusion = probe_table(r, ProbeTable::Confusion);
+    html! {
+        <>
+            <Section id="probe-summary" title="Verdicts, both modes side by side" conventions={conv.clone()} exports={exp(ProbeTable::Summary)}
+                intro={html! { <p class="intro">{ format!("Counts per verdict; the silent-uncorrectable rate (silent / uncorrectable_silent) and the \
+                    unflagged-failure rate (also silently partial notes) with {conf} Wilson intervals.") }</p> }}>
+                { table_grid("probe-rates", &summary, summary_look, &summary.rows, &[], |row: &Vec<String>| mode_attrs(row)) }
+                <Explore>
+                <table id="probe-counts" class="compact">
+                    <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"verdict"}</th><th scope="col">{"notes"}</th><th scope="col">{"share"}</th></tr></thead>
+                    <tbody>
+                    { for modes.iter().flat_map(|(name, m)| m.summary.counts.iter().map(move |(v, c)| {
+                        let share = if m.summary.n > 0 { Some(*c as f64 / m.summary.n as f64) } else { None };
+                        html! {
+                            <tr data-mode={*name} data-verdict={v.name()}>
+                                { text_cell("mode", *name) }
+                                <td data-col="verdict"><span class={classes!("verdict", "small", verdict_class(*v))}>{ v.name() }</span></td>
+                                { int_cell("count", *c) }
+                                <td class="num">{ pct(share) }</td>
+                            </tr>
+                        }
+                    })) }
+                    </tbody>
+                </table>
+                </Explore>
+                <PlotCanvas<VerdictBars> id="probe-verdict-chart" plot={chart} filename="memaudit-probe-verdicts" />
             </Section>
-        }
+            if side.itemized.by_verdict.is_some() || side.reference.by_verdict.is_some() {
+                <Section id="probe-outcomes" title="Verdicts against outcomes" conventions={conv.clone()}
+                    exports={html! { <>{ exp(ProbeTable::ByVerdict) }{ exp(ProbeTable::Confusion) }{ exp(ProbeTable::Agreement) }{ exp(ProbeTable::ByPolicy) }</> }}
+                    intro={html! { <p class="intro">{ format!("How often a correction recovered the answer, per verdict, with {conf} Wilson \
+                        intervals; the probe as a predictor (complete / correctable = predicts recovery); and the two modes' verdicts crossed.") }</p> }}>
+                    { table_view("probe-by-verdict", &by_verdict, by_verdict_look, &by_verdict.rows, &[], |row: &Vec<String>| {
+                        mode_attrs(row).with_data("data-verdict", row.get(1).cloned().unwrap_or_default())
+                    }, |_: &Vec<String>, col: &str, text: &str| (col == "verdict").then(|| verdict_cell(text))) }
+                    { table_grid("probe-confusion", &confusion, confusion_look, &confusion.rows, &[], |row: &Vec<String>| mode_attrs(row)) }
+                    { crosstab(r) }
+                </Section>
+            }
+            if let Some((i, d)) = &page.view.detail {
+                <Section id="probe-detail" title={format!("Note {} of the batch", i + 1)}>
+                    { {
+                        let (this, other) = match r.mode {
+                            Mode::Itemized => (&d.itemized, &d.reference),
+                            Mode::Reference => (&d.reference, &d.itemized),
+                        };
+                        match this {
+                            Ok(v) => probe_view("probe-detail-", v, Some(other)),
+                            Err(e) => html! { <p class="error">{ e.clone() }</p> },
+                        }
+                    } }
+                </Section>
+            }
+            { view_notes(&page.view, b, exp(ProbeTable::Notes), ui) }
+            // What was read follows the results.
+            <Section id="probe-reading" title="What was read"
+                exports={text_download("probe-report-json", "Full report JSON", "memaudit-probe.json", "application/json", report_json)}>
+                { file_notes("probe-", &b.overview.files) }
+                <p class="muted">{ format!("{} notes read, {} probed (arm: {}), in {}.", count(b.overview.notes_read), count(r.notes.len()),
+                    arm_words(&run), duration(b.timing.total_ms)) }</p>
+                { warnings_list("probe-warnings", r.warnings.iter().map(|w| ("reading", w))) }
+            </Section>
+        </>
+    }
+}
+
+/// Itemized (rows) × reference (columns) verdicts.
+fn crosstab(r: &ProbeReport) -> Html {
+    let refs = Mode::Reference.verdicts();
+    html! {
+        <Explore>
+        <table id="probe-agreement" class="compact crosstab">
+            <caption>{ "Itemized (rows) × reference (columns): notes, and recovered / with outcome" }</caption>
+            <thead><tr><th scope="col">{"itemized \\ reference"}</th>
+                { for refs.iter().map(|v| html! { <th scope="col">{ v.name() }</th> }) }</tr></thead>
+            <tbody>
+            { for Mode::Itemized.verdicts().iter().map(|iv| html! {
+                <tr data-itemized={iv.name()}>
+                    <th scope="row">{ iv.name() }</th>
+                    { for refs.iter().map(|rv| {
+                        match r.side_by_side.agreement.iter().find(|c| c.itemized == *iv && c.reference == *rv) {
+                            Some(c) => html! {
+                                <td class="num" data-reference={rv.name()} data-notes={c.notes.to_string()} data-n={c.n.to_string()}
+                                    data-recovered={c.recovered.to_string()}>
+                                    { format!("{} ({}/{})", c.notes, c.recovered, c.n) }
+                                </td>
+                            },
+                            None => html! { <td class="num muted" data-reference={rv.name()} data-notes="0">{ "0" }</td> },
+                        }
+                    }) }
+                </tr>
+            }) }
+            </tbody>
+        </table>
+        </Explore>
+    }
+}
+
+/// The notes table, a page of [`NOTES_PAGE`] at a time; a row's click asks for its note.
+fn view_notes(view: &View, b: &ProbeBatch, exports: Html, ui: &Ui<ProbeTool>) -> Html {
+    let notes = &b.report.notes;
+    let pages = notes.len().div_ceil(NOTES_PAGE).max(1);
+    let page = view.notes_page.min(pages - 1);
+    let range = page * NOTES_PAGE..((page + 1) * NOTES_PAGE).min(notes.len());
+    let shown = &notes[range.clone()];
+    let rows: Vec<(usize, &crate::probe::NoteRow)> =
+        shown.iter().enumerate().map(|(j, n)| (range.start + j, n)).collect();
+    let prev = ui.on_view_click(move |v: &mut View| v.notes_page = page.saturating_sub(1));
+    let next = ui.on_view_click(move |v: &mut View| v.notes_page = page + 1);
+    let ask = ui.ask(|view: &mut View, _: Option<&ProbeBatch>, i: usize| {
+        view.asked = Some(Asked::Batch(i));
+        Some(NoteChoice::Loaded(i))
+    });
+    html! {
+        <Section id="probe-notes" title="Notes" {exports}
+            intro={html! { <p class="intro">{ format!("Every note in {} mode. Click a row to see the note highlighted.", b.report.mode.name()) }</p> }}>
+            { table_view(TableTag::new("probe-notes-table").data("data-total", notes.len()), &notes_table(shown), note_look, &rows, &[],
+                |(i, n): &(usize, &crate::probe::NoteRow)| {
+                    let i = *i;
+                    let selected = view.detail.as_ref().is_some_and(|(d, _)| *d == i);
+                    RowAttrs::data(vec![
+                        ("data-note-id", n.note_id.clone()),
+                        ("data-verdict", n.verdict.name().to_string()),
+                        ("data-index", i.to_string()),
+                    ])
+                    .with_class(selected.then_some("selected"))
+                    .on_activate(ask.reform(move |_: ()| i))
+                },
+                |(_, n): &(usize, &crate::probe::NoteRow), col: &str, _: &str| note_cell(n, col)) }
+            if pages > 1 {
+                <div class="pager">
+                    <button type="button" class="small secondary" id="probe-page-prev" onclick={prev} disabled={page == 0}>{ "\u{2190} previous" }</button>
+                    <span class="muted" id="probe-page-info">{ format!(" notes {}\u{2013}{} of {} ", range.start + 1, range.end, count(notes.len())) }</span>
+                    <button type="button" class="small secondary" id="probe-page-next" onclick={next} disabled={page + 1 >= pages}>{ "next \u{2192}" }</button>
+                </div>
+            }
+        </Section>
     }
 }
 
@@ -659,221 +692,6 @@ fn note_cell(n: &crate::probe::NoteRow, col: &str) -> Option<Html> {
         "explanation" => html! { <td data-col="explanation" class="text">{ n.explanation.clone() }</td> },
         _ => return None,
     })
-}
-
-screen!(crate::probe::Probe => ProbePage, Founding);
-
-impl Component for ProbePage {
-    type Message = Msg;
-    type Properties = PageProps;
-
-    fn create(ctx: &Context<Self>) -> Self {
-        let mut page = ProbePage {
-            job: Job::new(ctx.link().callback(Msg::Worker)),
-            asked: None,
-            overview: None,
-            note: String::new(),
-            source: String::new(),
-            stale: String::new(),
-            source_kind: "auto".into(),
-            mode: Mode::Itemized,
-            live: None,
-            files: Vec::new(),
-            run: ProbeRequest::default(),
-            confidence: ProbeRequest::default().confidence.to_string(),
-            batch: None,
-            notes_page: 0,
-            detail: None,
-            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
-            state: PageState::Idle,
-        };
-        if ctx.props().active && crate::web::dom::startup_request(crate::web::pages::Page::Probe).demo {
-            page.job.run(Some(Inputs::Demo), &page.run, "loading the demo");
-        }
-        page
-    }
-
-    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        forward_drop(ctx, &mut self.last_drop, Msg::Files)
-    }
-
-    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
-        match msg {
-            Msg::Note(v) => {
-                self.note = v;
-                self.probe_live();
-                true
-            }
-            Msg::Source(v) => {
-                self.source = v;
-                self.probe_live();
-                true
-            }
-            Msg::Stale(v) => {
-                self.stale = v;
-                self.probe_live();
-                true
-            }
-            Msg::SourceKind(v) => {
-                self.source_kind = v;
-                self.probe_live();
-                true
-            }
-            Msg::Mode(m) => {
-                self.mode = m;
-                true
-            }
-            Msg::Example => {
-                self.note = EXAMPLE.0.into();
-                self.source = EXAMPLE.1.into();
-                self.stale = EXAMPLE.2.into();
-                self.source_kind = "auto".into();
-                self.probe_live();
-                true
-            }
-            Msg::Demo => {
-                self.files.clear();
-                self.run.arm = None;
-                self.job.run(Some(Inputs::Demo), &self.run, "loading the demo");
-                true
-            }
-            Msg::Files(edit) => {
-                // A probe-keys file dropped alone joins the notes already chosen.
-                if edit.apply(&mut self.files) && !self.files.is_empty() {
-                    self.run.arm = None;
-                    self.job.run(Some(job::files(&self.files)), &self.run, "reading notes");
-                }
-                true
-            }
-            Msg::BatchMode(m) => {
-                self.run.mode = m;
-                self.rerun();
-                true
-            }
-            Msg::Confidence(v) => {
-                self.confidence = v;
-                true
-            }
-            Msg::ApplyConfidence => {
-                match self.confidence.trim().parse::<f64>() {
-                    Ok(c) => {
-                        // Checked by the core's validate (the CLI's message) before it is sent.
-                        let mut run = self.run.clone();
-                        run.confidence = c;
-                        if self.batch.is_none() || self.job.run(None, &run, "probing notes").is_some() {
-                            self.run = run;
-                        }
-                    }
-                    Err(_) => {
-                        self.job.error = Some(ErrorView::plain(
-                            "Invalid setting `confidence`",
-                            format!("`{}` is not a number", self.confidence.trim()),
-                        ))
-                    }
-                }
-                true
-            }
-            Msg::Arm(a) => {
-                self.run.arm = (!a.is_empty()).then_some(a);
-                self.rerun();
-                true
-            }
-            Msg::NotesPage(p) => {
-                self.notes_page = p;
-                true
-            }
-            Msg::Detail(i) => {
-                if self.job.detail(&self.run, &NoteChoice::Loaded(i)).is_some() {
-                    self.asked = Some(Asked::Batch(i));
-                }
-                false
-            }
-            Msg::Worker(r) => self.on_response(r),
-            Msg::Cancel => {
-                self.job.cancel();
-                self.asked = None;
-                true
-            }
-            Msg::DismissError => {
-                self.job.error = None;
-                true
-            }
-        }
-    }
-
-    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(ctx.props(), &mut self.state, self.job.state(self.batch.is_some() || self.live.is_some()));
-    }
-
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let state = self.job.state(self.batch.is_some() || self.live.is_some());
-        let on_files = link.callback(|f| Msg::Files(FileEdit::Add(f)));
-        let on_mode = link.callback(|e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            Msg::BatchMode(Mode::parse(&v).unwrap_or_default())
-        });
-        let on_conf =
-            link.callback(|e: InputEvent| Msg::Confidence(e.target_unchecked_into::<HtmlInputElement>().value()));
-        let apply_conf = link.callback(|_: Event| Msg::ApplyConfidence);
-        let on_arm = link.callback(|e: Event| Msg::Arm(e.target_unchecked_into::<HtmlSelectElement>().value()));
-        let arms = self.batch.as_ref().map(|b| b.arms.clone()).unwrap_or_default();
-        html! {
-            <section class="page" id="page-probe" data-page="probe" data-state={state.name()} data-finished={self.job.finished()}
-                hidden={!ctx.props().active} aria-label="Probe">
-                <p class="tagline">{ "The write-time source-token probe: does a memory note keep the source a later correction needs, or only a \
-                    stale conclusion that can never be repaired (the silent-uncorrectable case)?" }</p>
-                // Once a batch has results, the single-note probe follows them.
-                if self.batch.is_none() {
-                    { self.view_live(ctx) }
-                }
-                <section id="probe-intake" class="card drop-zone" aria-labelledby="probe-intake-title">
-                    <h2 id="probe-intake-title">{ "A file of notes" }</h2>
-                    <p>{ "Drop a notes file anywhere on this page, or choose it: memaudit notes JSONL (" }<code>{ "note, source, stale, correct" }</code>
-                        { ") or reclaim-eval realworld rows (" }<code>{ "memory_text" }</code>{ "), with reclaim-eval's " }
-                        <code>{ "probe_keys_base16.json" }</code>{ " if you have it (recognised by its content); or plain text, one note per \
-                        paragraph, dropped together with the plain-text source they were written from (a file whose name contains " }
-                        <code>{ "source" }</code>{ ")." }</p>
-                    <div class="intake-actions">
-                        { file_picker("probe-file-input", "Choose notes files…", "probe-privacy", on_files) }
-                        <button type="button" class="secondary" id="probe-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
-                            title="synthetic notes of three memory policies built into the page: nothing is fetched">{ "Try the demo" }</button>
-                    </div>
-                    { file_list("probe-", &self.files, link.callback(Msg::Files)) }
-                    <div class="fields">
-                        <div class="field">
-                            <label for="probe-batch-mode">{ "table mode" }</label>
-                            <select id="probe-batch-mode" onchange={on_mode}>
-                                <option value="itemized" selected={self.run.mode == Mode::Itemized}>{ "itemized (default)" }</option>
-                                <option value="reference" selected={self.run.mode == Mode::Reference}>{ "reference (reclaim-eval)" }</option>
-                            </select>
-                        </div>
-                        <div class="field">
-                            <label for="probe-confidence">{ "confidence" }</label>
-                            <input id="probe-confidence" type="text" value={self.confidence.clone()} oninput={on_conf} onchange={apply_conf} />
-                        </div>
-                        <div class="field">
-                            <label for="probe-arm">{ "arm" }</label>
-                            <select id="probe-arm" onchange={on_arm} disabled={arms.is_empty()}>
-                                <option value="" selected={self.run.arm.is_none()}>{ "all notes" }</option>
-                                { for arms.iter().map(|a| html! { <option value={a.clone()} selected={self.run.arm.as_deref() == Some(a.as_str())}>{ a.clone() }</option> }) }
-                            </select>
-                        </div>
-                    </div>
-                    <p class="muted" id="probe-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
-                </section>
-                { self.job.view("probe-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
-                if let Some(b) = &self.batch {
-                    { self.view_batch(ctx, b) }
-                    { self.view_live(ctx) }
-                }
-                <footer class="page-foot muted">
-                    { "The same numbers as " }<code>{ "memaudit probe --notes FILE --format json" }</code>{ "; CSV exports equal " }
-                    <code>{ "--format csv --table NAME" }</code>{ "." }
-                </footer>
-            </section>
-        }
-    }
 }
 
 #[cfg(test)]

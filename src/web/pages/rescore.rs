@@ -144,7 +144,7 @@ impl Tool for RescorePage {
             move || report_json::<Rescore>(&b.report)
         };
         let timing = Some(b.timing.clone());
-        let on_select = ui.ask(|view: &mut View, b: &BatchOf<Self>, sel: Selection| select(view, b, sel));
+        let on_select = ui.ask(|view: &mut View, b: Option<&BatchOf<Self>>, sel: Selection| select(view, b?, sel));
         html! {
             <>
                 <div class="results-head">

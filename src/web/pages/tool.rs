@@ -106,6 +106,15 @@ pub trait Tool: Sized + 'static {
     }
     /// A drill-down's answer, what went wrong, or `None` when it was cancelled.
     fn on_detail(_view: &mut Self::View, _answer: Option<Result<Rc<DetailViewOf<Self>>, String>>) {}
+    /// A part of the page that needs no files (the probe's one note, asked with [`Ui::ask`]):
+    /// above the drop zone before a result, after the results and settings once there is one.
+    fn standalone(_page: &ToolPage<Self>, _ui: &Ui<Self>) -> Html {
+        html! {}
+    }
+    /// Whether the view shows a result of its own (the page is then ready without files).
+    fn shows_result(_view: &Self::View) -> bool {
+        false
+    }
 }
 
 /// A drill-down question of a tool's capability.
@@ -139,7 +148,7 @@ impl Source {
 
 type Edit<D> = Box<dyn FnOnce(&mut D)>;
 type ViewEdit<V> = Box<dyn FnOnce(&mut V)>;
-type Ask<T> = Box<dyn FnOnce(&mut <T as Tool>::View, &BatchOf<T>) -> Option<DetailOf<T>>>;
+type Ask<T> = Box<dyn FnOnce(&mut <T as Tool>::View, Option<&BatchOf<T>>) -> Option<DetailOf<T>>>;
 
 pub enum Msg<T: Tool> {
     /// Files added, one taken off (the others analysed again), or all cleared.
@@ -294,11 +303,11 @@ impl<T: Tool> Ui<T> {
         })
     }
 
-    /// A callback that asks a drill-down of the result on screen: `ask` notes the selection in
-    /// the view and names the question (none: nothing to ask).
+    /// A callback that asks a drill-down of the result on screen (if any): `ask` notes the
+    /// selection in the view and names the question (none: nothing to ask).
     pub fn ask<V: 'static>(
         &self,
-        ask: impl Fn(&mut T::View, &BatchOf<T>, V) -> Option<DetailOf<T>> + 'static,
+        ask: impl Fn(&mut T::View, Option<&BatchOf<T>>, V) -> Option<DetailOf<T>> + 'static,
     ) -> Callback<V> {
         let ask = Rc::new(ask);
         self.link.callback(move |v: V| {
@@ -507,15 +516,16 @@ impl<T: Tool> ToolPage<T> {
     }
 
     fn state_now(&self) -> PageState {
-        PageState::of(self.job.is_busy() || self.fetching.is_some(), self.batch.is_some(), self.job.error.is_some())
+        let shown = self.batch.is_some() || T::shows_result(&self.view);
+        PageState::of(self.job.is_busy() || self.fetching.is_some(), shown, self.job.error.is_some())
     }
 
-    /// Asks the drill-down `question` of the result on screen, under its settings.
+    /// Asks the drill-down `question` under the settings of the result on screen (before one:
+    /// the settings as edited, or the defaults).
     fn ask(&mut self, question: Option<DetailOf<T>>) {
-        let request = self.applied.as_ref().and_then(|d| T::request(d).ok());
-        if let (Some(q), Some(r)) = (question, request) {
-            self.detail_pending = self.job.detail(&r, &q).is_some();
-        }
+        let Some(q) = question else { return };
+        let request = self.applied.as_ref().or(Some(&self.draft)).and_then(|d| T::request(d).ok()).unwrap_or_default();
+        self.detail_pending = self.job.detail(&request, &q).is_some();
     }
 
     /// Runs the draft's request on the page's files (`files`) or the kept inputs.
@@ -755,8 +765,8 @@ impl<T: Tool> Component for ToolPage<T> {
                 self.job.error = Some(ErrorView::plain(&format!("Could not load the {}", x.kind()), e));
             }
             Msg::Ask(ask) => {
-                let Some(batch) = self.batch.clone() else { return false };
-                let question = ask(&mut self.view, &batch);
+                let batch = self.batch.clone();
+                let question = ask(&mut self.view, batch.as_deref());
                 self.ask(question);
             }
             Msg::Role(name, role) => {
@@ -806,6 +816,9 @@ impl<T: Tool> Component for ToolPage<T> {
             <section class="page" id={format!("page-{slug}")} data-page={slug} data-state={state.name()} data-finished={self.job.finished()}
                 hidden={!ctx.props().active} aria-label={page.label()}>
                 <p class="tagline">{ T::tagline() }</p>
+                if self.batch.is_none() {
+                    { T::standalone(self, &ui) }
+                }
                 { self.view_intake(ctx) }
                 // The settings come before a first run, and after the results once there are some.
                 if self.batch.is_none() {
@@ -826,6 +839,7 @@ impl<T: Tool> Component for ToolPage<T> {
                         }
                     </div>
                     { self.view_settings(ctx, &ui) }
+                    { T::standalone(self, &ui) }
                 }
                 <footer class="page-foot muted">{ T::footer(self) }</footer>
             </section>
