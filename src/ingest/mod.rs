@@ -28,10 +28,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IngestError, Location};
 use crate::model::Bundle;
-#[cfg(not(target_arch = "wasm32"))]
 pub use detect::*;
 pub use input::*;
 pub use limits::*;
+#[cfg(not(target_arch = "wasm32"))]
 pub use source::PathSource;
 pub use source::{ByteSource, ChunkedSource, SharedSource, SourceBounds, share};
 pub use warnings::{Severity, Warning, WarningKind, Warnings};
