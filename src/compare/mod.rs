@@ -14,6 +14,7 @@ pub mod figures;
 pub mod headlines;
 pub mod judges;
 pub mod run;
+pub mod settings;
 pub mod table;
 pub mod unit;
 
