@@ -20,8 +20,8 @@
 //! | [`alignment::AlignmentPage`] | `#alignment` | answer alignment of two targets, coverage confound, run identity ([`crate::alignment::Alignment`]) |
 //! | [`compliance::CompliancePage`] | `#compliance` | decision compliance: κ, return on tokens, depth, crossover, power ([`crate::compliance::Compliance`]) |
 //!
-//! The rescoring, probe, reclaim, answers, ablation, claims, rules, IR evaluation, labels, calibration, alignment
-//! and compliance pages share one component, [`tool::ToolPage`].
+//! Every page is one component, [`tool::ToolPage`], with the page's [`tool::Tool`]: what it reads,
+//! its settings, its results and its drill-downs.
 //!
 //! Each page's file implements [`Screen`] for its capability (the page's component and the
 //! module it is compiled into); the shell draws every capability of the list

@@ -294,7 +294,7 @@ impl Tool for ProbeTool {
         draft.set("arm", String::new());
     }
 
-    fn after_result(view: &mut View, _b: &ProbeBatch, _fresh: bool) -> Option<NoteChoice> {
+    fn after_result(view: &mut View, _draft: &mut Self::Draft, _b: &ProbeBatch, _fresh: bool) -> Option<NoteChoice> {
         view.detail = None;
         view.notes_page = 0;
         if view.asked.is_some_and(|a| a != Asked::Live) {
@@ -303,7 +303,7 @@ impl Tool for ProbeTool {
         None
     }
 
-    fn on_detail(view: &mut View, answer: Option<Result<Rc<LiveProbe>, String>>) {
+    fn on_detail(view: &mut View, answer: Option<Result<Rc<LiveProbe>, String>>) -> bool {
         let asked = view.asked.take();
         if let Some(Ok(d)) = answer {
             match asked {
@@ -312,6 +312,7 @@ impl Tool for ProbeTool {
                 None => {}
             }
         }
+        false
     }
 
     fn shows_result(view: &View) -> bool {

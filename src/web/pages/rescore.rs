@@ -105,7 +105,7 @@ impl Tool for RescorePage {
         ui.fields_form_with("", &page.draft, |d: &mut Draft| d, &[], &ids)
     }
 
-    fn after_result(view: &mut View, b: &BatchOf<Self>, fresh: bool) -> Option<DrilldownQuery> {
+    fn after_result(view: &mut View, _draft: &mut Draft, b: &BatchOf<Self>, fresh: bool) -> Option<DrilldownQuery> {
         if fresh {
             view.queries = Rc::new(b.overview.queries.clone());
             view.drill = DrillState::default();
@@ -117,7 +117,7 @@ impl Tool for RescorePage {
         }
     }
 
-    fn on_detail(view: &mut View, answer: Option<Result<Rc<crate::audit::Drilldown>, String>>) {
+    fn on_detail(view: &mut View, answer: Option<Result<Rc<crate::audit::Drilldown>, String>>) -> bool {
         view.drill.loading = false;
         match answer {
             Some(Ok(d)) => {
@@ -130,6 +130,7 @@ impl Tool for RescorePage {
             }
             None => {}
         }
+        false
     }
 
     fn results(page: &ToolPage<Self>, b: &Rc<BatchOf<Self>>, ui: &Ui<Self>) -> Html {

@@ -57,6 +57,11 @@ pub trait Tool: Sized + 'static {
     const INTAKE_TITLE: &'static str;
     /// Whether its intake offers a folder chooser too (files named by their path below it).
     const FOLDERS: bool = false;
+    /// The settings form's heading.
+    const SETTINGS_TITLE: &'static str = "Settings";
+    /// The settings form's run button: its id within the page (`{prefix}{id}`), its label before
+    /// a first result and once there is one.
+    const RUN: (&'static str, &'static str, &'static str) = ("apply", "Use these settings", "Re-analyse");
     /// The founding page's element ids carry no page prefix (`#intake`, `#results`, `#apply`):
     /// kept for the links and embeddings that name them.
     const BARE_IDS: bool = false;
@@ -84,6 +89,31 @@ pub trait Tool: Sized + 'static {
     fn request(draft: &Self::Draft) -> Result<<Self::Capability as Capability>::Request, String>;
     /// The settings fields.
     fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html;
+    /// What the settings form shows above its fields, full width (the comparison's spec: how
+    /// the rows are read).
+    fn settings_head(_page: &ToolPage<Self>, _ui: &Ui<Self>) -> Html {
+        html! {}
+    }
+    /// Controls beside the file chooser (the comparison's input format).
+    fn intake_actions(_page: &ToolPage<Self>, _ui: &Ui<Self>) -> Html {
+        html! {}
+    }
+    /// A rescoring handed to the page ("Use this rescoring"), as the file the page reads, if
+    /// the page takes one.
+    fn handoff(_h: &super::Handoff) -> Option<Result<SourceFile, String>> {
+        None
+    }
+    /// The report in the page's words (a setting the core mentions named by its label), before
+    /// its headlines are drawn.
+    fn in_page_words(_report: &mut <Self::Capability as Capability>::Report) {}
+    /// New files were read: what the draft and the view take of them (choices among their
+    /// columns), whether the run then succeeded or not.
+    fn overview_read(
+        _draft: &mut Self::Draft,
+        _view: &mut Self::View,
+        _overview: &<Self::Capability as Capability>::Overview,
+    ) {
+    }
     /// Which card shows each table a headline can point to.
     const CARDS: Cards;
     /// Whether the page offers the printed-numbers check of its result
@@ -101,11 +131,20 @@ pub trait Tool: Sized + 'static {
     /// A result arrived (`fresh`: of newly read inputs, else the same inputs under other
     /// settings): what the view keeps of it, and the drill-down to ask of it
     /// ([`Capability::Detail`]), if any (the page's selection, or a first one worth reading).
-    fn after_result(_view: &mut Self::View, _batch: &BatchOf<Self>, _fresh: bool) -> Option<DetailOf<Self>> {
+    /// The draft may take the result's settings as the core read them.
+    fn after_result(
+        _view: &mut Self::View,
+        _draft: &mut Self::Draft,
+        _batch: &BatchOf<Self>,
+        _fresh: bool,
+    ) -> Option<DetailOf<Self>> {
         None
     }
-    /// A drill-down's answer, what went wrong, or `None` when it was cancelled.
-    fn on_detail(_view: &mut Self::View, _answer: Option<Result<Rc<DetailViewOf<Self>>, String>>) {}
+    /// A drill-down's answer, what went wrong, or `None` when it was cancelled; `true` when the
+    /// view shows the error itself (the page's error box then stays closed).
+    fn on_detail(_view: &mut Self::View, _answer: Option<Result<Rc<DetailViewOf<Self>>, String>>) -> bool {
+        false
+    }
     /// A part of the page that needs no files (the probe's one note, asked with [`Ui::ask`]):
     /// above the drop zone before a result, after the results and settings once there is one.
     fn standalone(_page: &ToolPage<Self>, _ui: &Ui<Self>) -> Html {
@@ -133,6 +172,8 @@ pub enum Source {
     Files,
     /// Files the URL named ([`Tool::preload`]).
     Preloaded(crate::web::dom::Preload),
+    /// A rescoring handed over by the rescoring page ([`Tool::handoff`]), in words.
+    Handoff(String),
 }
 
 impl Source {
@@ -141,6 +182,7 @@ impl Source {
         match self {
             Source::Demo => "the demo (synthetic data)".to_string(),
             Source::Preloaded(p) => format!("the {} {}", p.kind(), p.name()),
+            Source::Handoff(label) => label.clone(),
             Source::Files | Source::None => format!("{files} file(s)"),
         }
     }
@@ -218,6 +260,8 @@ pub struct ToolPage<T: Tool> {
     detail_pending: bool,
     /// The running job reads new inputs (files, the demo, the URL's files).
     fresh: bool,
+    /// The last rescoring handed over ([`Tool::handoff`]).
+    last_handoff: Option<u32>,
     last_drop: Option<u32>,
     state: PageState,
 }
@@ -268,6 +312,20 @@ impl<T: Tool> Ui<T> {
 
     pub fn on_check(&self, set: impl Fn(&mut T::Draft, bool) + 'static) -> Callback<Event> {
         self.edit(false, |e: &Event| e.target_unchecked_into::<HtmlInputElement>().checked(), set)
+    }
+
+    /// A callback that changes the draft with a field's text (no new analysis).
+    pub fn on_value(&self, set: impl Fn(&mut T::Draft, String) + 'static) -> Callback<String> {
+        self.edit(false, |v: &String| v.clone(), set)
+    }
+
+    /// A button that changes the draft (no new analysis).
+    pub fn on_click(&self, set: impl Fn(&mut T::Draft) + 'static) -> Callback<MouseEvent> {
+        let set = Rc::new(set);
+        self.link.callback(move |_: MouseEvent| {
+            let set = set.clone();
+            Msg::Edit(Box::new(move |d| set(d)))
+        })
     }
 
     /// A callback that changes the draft with its value and analyses again at once.
@@ -515,6 +573,27 @@ impl<T: Tool> ToolPage<T> {
         if T::BARE_IDS { String::new() } else { format!("{}-", <T::Capability as Capability>::ANALYSIS.slug()) }
     }
 
+    /// The overview of the files read last (kept when a run on them failed).
+    pub fn overview(&self) -> Option<&<T::Capability as Capability>::Overview> {
+        self.overview.as_ref()
+    }
+
+    /// Takes a rescoring handed over by the shell, once.
+    fn take_handoff(&mut self, h: Option<super::Handoff>) {
+        let Some(h) = h.filter(|h| self.last_handoff != Some(h.seq)) else { return };
+        self.last_handoff = Some(h.seq);
+        match T::handoff(&h) {
+            Some(Ok(file)) => {
+                self.files = vec![file];
+                T::files_changed(&mut self.draft);
+                self.pending_source = Source::Handoff(h.label);
+                self.start(true, "taking the rescoring's per-query rows");
+            }
+            Some(Err(e)) => self.job.error = Some(ErrorView::plain("Could not take the rescoring", e)),
+            None => {}
+        }
+    }
+
     fn state_now(&self) -> PageState {
         let shown = self.batch.is_some() || T::shows_result(&self.view);
         PageState::of(self.job.is_busy() || self.fetching.is_some(), shown, self.job.error.is_some())
@@ -585,20 +664,22 @@ impl<T: Tool> ToolPage<T> {
             JobEvent::Ignored => false,
             JobEvent::Progress => true,
             JobEvent::Done { outcome, timing } => {
-                let outcome = *outcome;
+                let mut outcome = *outcome;
                 let fresh = std::mem::take(&mut self.fresh);
                 if fresh {
                     self.source = self.pending_source.clone();
                 }
                 if let Some(o) = outcome.overview {
+                    T::overview_read(&mut self.draft, &mut self.view, &o);
                     self.overview = Some(o);
                 }
                 if let Some(overview) = self.overview.clone() {
-                    self.applied = Some(self.draft.clone());
+                    T::in_page_words(&mut outcome.report);
                     let headlines = Rc::new(crate::capability::headlines::<T::Capability>(&outcome.report));
                     let inputs = Rc::new(T::Capability::inputs(&overview, &outcome.report));
                     let batch = Rc::new(Batch { overview, report: Rc::new(outcome.report), timing, headlines, inputs });
-                    let question = T::after_result(&mut self.view, &batch, fresh);
+                    let question = T::after_result(&mut self.view, &mut self.draft, &batch, fresh);
+                    self.applied = Some(self.draft.clone());
                     self.batch = Some(batch);
                     self.ask(question);
                 }
@@ -611,10 +692,13 @@ impl<T: Tool> ToolPage<T> {
             }
             JobEvent::Failed(error, overview) => {
                 if let Some(o) = overview {
+                    T::overview_read(&mut self.draft, &mut self.view, &o);
                     self.overview = Some(*o);
                 }
-                if std::mem::take(&mut self.detail_pending) {
-                    T::on_detail(&mut self.view, Some(Err(error.to_string())));
+                if std::mem::take(&mut self.detail_pending)
+                    && T::on_detail(&mut self.view, Some(Err(error.to_string())))
+                {
+                    self.job.error = None;
                 }
                 if !self.job.is_busy() {
                     self.fresh = false;
@@ -645,7 +729,7 @@ impl<T: Tool> ToolPage<T> {
         }
     }
 
-    fn view_intake(&self, ctx: &Context<Self>) -> Html {
+    fn view_intake(&self, ctx: &Context<Self>, ui: &Ui<T>) -> Html {
         let p = Self::prefix();
         let link = ctx.link();
         html! {
@@ -659,6 +743,7 @@ impl<T: Tool> ToolPage<T> {
                     }
                     <button type="button" class="secondary" id={format!("{p}demo-button")} onclick={link.callback(|_: MouseEvent| Msg::Demo)}
                         title="synthetic example inputs built into the page: nothing is fetched">{ "Try the demo" }</button>
+                    { T::intake_actions(self, ui) }
                 </div>
                 { file_list(&p, &self.files, link.callback(Msg::Files)) }
                 <p class="muted" id={format!("{p}privacy")}>{ "Everything runs in this browser tab: your files are never uploaded." }</p>
@@ -676,15 +761,17 @@ impl<T: Tool> ToolPage<T> {
         let defaults = link.callback(|_: MouseEvent| Msg::Defaults);
         let error = T::request(&self.draft).err();
         let pending = self.applied.as_ref().is_some_and(|a| *a != self.draft);
+        let (run_id, first, again) = T::RUN;
+        let run = if self.batch.is_some() { again } else { first };
         html! {
             <form id={format!("{p}settings")} class="settings" onsubmit={apply} aria-labelledby={format!("{p}settings-title")}>
-                <h2 id={format!("{p}settings-title")}>{ "Settings" }</h2>
+                <h2 id={format!("{p}settings-title")}>{ T::SETTINGS_TITLE }</h2>
+                { T::settings_head(self, ui) }
                 <div class="fields">{ T::settings(self, ui) }</div>
                 <div class="actions">
-                    <button type="submit" id={format!("{p}apply")} disabled={self.job.is_busy()}>
-                        { if self.batch.is_some() { "Re-analyse" } else { "Use these settings" } }</button>
+                    <button type="submit" id={format!("{p}{run_id}")} disabled={self.job.is_busy()}>{ run }</button>
                     <button type="button" class="secondary" id={format!("{p}defaults")} onclick={defaults}>{ "Defaults" }</button>
-                    if pending { <span class="pending" role="status">{ "Changed: press Re-analyse to apply." }</span> }
+                    if pending { <span class="pending" role="status">{ format!("Changed: press {again} to apply.") }</span> }
                 </div>
                 if let Some(e) = error { <p class="error" id={format!("{p}settings-error")} role="alert">{ e }</p> }
             </form>
@@ -712,12 +799,15 @@ impl<T: Tool> Component for ToolPage<T> {
             fetching: None,
             detail_pending: false,
             fresh: false,
+            last_handoff: None,
             last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
             state: PageState::Idle,
         };
         // `?demo#<page>`: the page opened first runs its demo.
         let startup = crate::web::dom::startup_request(<T::Capability as Capability>::ANALYSIS);
-        if ctx.props().active && startup.demo {
+        if ctx.props().rescoring.is_some() {
+            page.take_handoff(ctx.props().rescoring.clone());
+        } else if ctx.props().active && startup.demo {
             page.load_demo();
         } else if let Some(x) = T::preload(&startup) {
             // A run follows the download: the worker starts loading while the files download.
@@ -733,6 +823,7 @@ impl<T: Tool> Component for ToolPage<T> {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        self.take_handoff(ctx.props().rescoring.clone());
         forward_drop(ctx, &mut self.last_drop, Msg::Files)
     }
 
@@ -740,6 +831,10 @@ impl<T: Tool> Component for ToolPage<T> {
         match msg {
             Msg::Files(edit) => {
                 if matches!(edit, FileEdit::Add(_)) {
+                    // Files replace a rescoring handed over; later drops add to the user's files.
+                    if matches!(self.pending_source, Source::Handoff(_)) {
+                        self.files.clear();
+                    }
                     self.pending_source = Source::Files;
                 }
                 if edit.apply(&mut self.files) {
@@ -819,7 +914,7 @@ impl<T: Tool> Component for ToolPage<T> {
                 if self.batch.is_none() {
                     { T::standalone(self, &ui) }
                 }
-                { self.view_intake(ctx) }
+                { self.view_intake(ctx, &ui) }
                 // The settings come before a first run, and after the results once there are some.
                 if self.batch.is_none() {
                     { self.view_settings(ctx, &ui) }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::compare::fields::{rename_from_text, rename_to_text};
 use crate::compare::{CompareSettings, SpecChoice, TableInfo};
-use crate::outcomes::{Duplicates, JudgmentChoice, PairingOptions, Spec};
+use crate::outcomes::{Duplicates, JudgmentChoice, OutcomeFormat, PairingOptions, Spec};
 use crate::web::components::fields::FieldDraft;
 
 /// How the forest plot orders its rows.
@@ -51,6 +51,10 @@ pub struct Draft {
     pub partial_credit: String,
     /// The statistics' settings as edited, field by field ([`CompareSettings`]'s declaration).
     pub settings: FieldDraft<CompareSettings>,
+    /// The layout the files are read as (`None`: detected from their content).
+    pub format: Option<OutcomeFormat>,
+    /// The spec is inferred from the table (new files); else it is the spec as edited.
+    pub infer: bool,
 }
 
 impl Default for Draft {
@@ -68,6 +72,8 @@ impl Default for Draft {
             by_position: false,
             partial_credit: String::new(),
             settings: FieldDraft::default(),
+            format: None,
+            infer: true,
         }
     }
 }

@@ -7,48 +7,25 @@
 //! arms. Clicking a forest row, a contrast, a CD-diagram arm or an arm row shows the items
 //! behind it.
 //!
-//! All the work runs in the page's worker (the core's [`Compare`] capability), which keeps the
-//! table so a change of settings re-runs without reading the files again.
+//! A tool page ([`ToolPage`]): its settings form holds the spec (`spec.rs`), its results are
+//! drawn by `results.rs`, and the items behind a number are drill-downs asked of the worker (the
+//! core's [`Compare`] capability), which keeps the table so a change of settings re-runs
+//! without reading the files again.
 
 use std::rc::Rc;
 
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::web::components::contents::Contents;
-
-use super::{ErrorView, FileEdit, Handoff, PageProps, PageState, file_list, file_picker, forward_drop, report_state};
-use crate::compare::{
-    Compare, CompareReport, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice, TableInfo,
-};
+use super::Handoff;
+use super::tool::{BatchOf, Tool, ToolPage, Ui};
+use crate::compare::{Compare, CompareReport, CompareRequest, CompareSettings, ItemSelection, ItemsView, SpecChoice};
 use crate::error::Error;
 use crate::outcomes::instance::ItemText;
-use crate::outcomes::{OutcomeFormat, PairingOptions, PairingReport, Spec};
+use crate::outcomes::{OutcomeFormat, PairingReport};
 use crate::plots::{CdLayout, ForestLayout};
-use crate::web::components::Section;
-use crate::web::components::compare::{ComparisonRef, PairingView, UnpairedTable};
-use crate::web::components::headlines::HeadlinesPanel;
-use crate::web::job::{self, Job, JobEvent};
-use crate::web::protocol::{Inputs, JobFile, Response, SourceFile};
-
-/// What the page shows of the last run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompareResult {
-    /// The spec used (inferred where not chosen).
-    pub spec: Spec,
-    pub options: PairingOptions,
-    /// The core's report: the comparison, or its refusal (its message in this page's words).
-    pub report: Rc<CompareReport>,
-    /// Milliseconds: reading (loads only) and the whole job.
-    pub read_ms: f64,
-    pub total_ms: f64,
-    /// What the data says (the CLI's `headlines`, a refusal's included).
-    pub headlines: Rc<Vec<crate::headline::Headline>>,
-}
-
-/// Which card shows each table a comparison's headline points to.
-const CARDS: crate::web::components::headlines::Cards =
-    &[("arms", "arms"), ("pairs", "pairs"), ("friedman", "friedman"), ("judges", "judges")];
+use crate::web::components::compare::ComparisonRef;
+use crate::web::protocol::SourceFile;
 
 pub mod draft;
 mod results;
@@ -62,35 +39,15 @@ const SETTING_IDS: &[(&str, &str)] = &[("resample", "cmp-resampling")];
 /// Width of the comparison's plots in pixels.
 pub use crate::compare::figures::PLOT_WIDTH;
 
-type Edit = Box<dyn FnOnce(&mut Draft)>;
+/// The comparison page's tool.
+pub enum CompareTool {}
 
-pub enum Msg {
-    /// Files added, one taken off (the others compared again), or all cleared.
-    Files(FileEdit),
-    /// Run on the built-in demo.
-    Demo,
-    SetFormat(Option<OutcomeFormat>),
-    UseRescoring(Handoff),
-    Worker(Response),
-    Cancel,
-    Edit(Edit),
-    Run,
-    Reinfer,
-    Defaults,
-    FilterColumn(String),
-    FilterValues(String),
-    AddFilter,
-    RemoveFilter(String),
-    Select(String, Option<String>),
-    ForestClick(f64, f64),
-    CdClick(f64, f64),
-    ForestOrder(ForestOrder),
-    Posterior(bool, String),
-    ItemsPage(usize),
-    /// An item of the items table: show its text.
-    ShowItem(String),
-    DismissError,
-}
+/// The comparison page.
+pub type ComparePage = ToolPage<CompareTool>;
+
+screen!(crate::compare::Compare => ComparePage, Founding);
+
+type CompareBatch = BatchOf<CompareTool>;
 
 /// The items panel.
 #[derive(Debug, Clone, Default)]
@@ -105,22 +62,10 @@ struct Items {
     text: Option<Rc<ItemText>>,
 }
 
-/// The comparison page.
-pub struct ComparePage {
-    job: Job<Compare>,
-    /// The request of the result on screen (drill-downs ask under it).
-    request: Option<CompareRequest>,
-    /// The running job reads new files.
-    loading: bool,
-    files: Vec<SourceFile>,
-    format: Option<OutcomeFormat>,
-    /// What the kept table is, in words.
-    source: String,
-    table: Option<Rc<TableInfo>>,
-    draft: Draft,
-    /// The draft that produced the result on screen.
-    applied: Option<Draft>,
-    result: Option<Rc<CompareResult>>,
+/// What the page keeps beside a result: the comparison and pairing shown, the filter being
+/// added, the plots' choices and the items behind a number.
+#[derive(Default)]
+pub struct View {
     comparison: Option<ComparisonRef>,
     pairing: Option<Rc<PairingReport>>,
     filter_column: String,
@@ -128,134 +73,188 @@ pub struct ComparePage {
     forest_order: ForestOrder,
     posterior: (Option<String>, Option<String>),
     items: Items,
-    last_drop: Option<u32>,
-    last_handoff: Option<u32>,
-    state: PageState,
 }
 
-impl ComparePage {
-    /// The request of the draft (`spec: None`: inferred from the table), or what is wrong.
-    fn request(&mut self, spec: Option<SpecChoice>) -> Option<CompareRequest> {
-        let credit = self.draft.partial_credit.trim();
+/// A message of the core in the page's words (a setting named by its label).
+fn page_words(text: &str) -> String {
+    crate::web::components::fields::page_words(&<Compare as crate::capability::Capability>::fields(), text)
+}
+
+/// Notes the items behind arm `a` (against `b`) as asked and names the question.
+fn select_items(view: &mut View, a: String, b: Option<String>) -> Option<ItemSelection> {
+    view.comparison.as_ref()?;
+    let question = match &b {
+        Some(b) => ItemSelection::Pair { a: a.clone(), b: b.clone() },
+        None => ItemSelection::Arm { arm: a.clone() },
+    };
+    view.items = Items { selection: Some((a, b)), loading: true, ..Items::default() };
+    Some(question)
+}
+
+/// One item's text, in the arms of the items shown.
+fn item_text(view: &mut View, item: String) -> Option<ItemSelection> {
+    let (a, b) = view.items.selection.clone()?;
+    let arms = std::iter::once(a).chain(b).collect();
+    view.items.shown = Some(item.clone());
+    view.items.text = None;
+    view.items.loading = true;
+    Some(ItemSelection::Text { item, arms })
+}
+
+/// The contrast of the forest plot's row at `(x, y)`.
+fn forest_click(view: &mut View, (x, y): (f64, f64)) -> Option<ItemSelection> {
+    let c = view.comparison.clone()?;
+    let (plot, order) = results::forest(view, &c);
+    let p = ForestLayout::new(&plot).row_at(x, y).and_then(|row| order.get(row)).and_then(|&i| c.pairs.get(i))?;
+    select_items(view, p.a.clone(), Some(p.b.clone()))
+}
+
+/// The arm of the critical-difference diagram at `(x, y)`.
+fn cd_click(view: &mut View, (x, y): (f64, f64)) -> Option<ItemSelection> {
+    let c = view.comparison.clone()?;
+    let plot = results::cd(view, &c)?;
+    // The plot shows short labels: the arm is found by its index.
+    let arm = CdLayout::new(&plot)
+        .arm_at(x, y)
+        .and_then(|i| c.friedman.as_ref().and_then(|f| f.mean_ranks.get(i)).map(|r| r.arm.clone()))?;
+    select_items(view, arm, None)
+}
+
+impl Tool for CompareTool {
+    type Capability = Compare;
+    const INTAKE_TITLE: &'static str = "Outcomes of several arms on the same items";
+    const SETTINGS_TITLE: &'static str = "How the rows are read";
+    const RUN: (&'static str, &'static str, &'static str) = ("run", "Compare", "Compare");
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("arms", "arms"), ("pairs", "pairs"), ("friedman", "friedman"), ("judges", "judges")];
+    type Draft = Draft;
+    type View = View;
+
+    fn tagline() -> Html {
+        html! { { "Compare arms (systems, memory policies, configurations) run on the same items: each arm's score with an \
+        interval, every contrast with an interval, an effect size and a multiplicity-corrected p-value, the omnibus test \
+        with a critical-difference diagram, and a forest plot." } }
+    }
+
+    fn intake() -> Html {
+        html! {
+            <p>{ "Drop outcome files anywhere on this page, or choose them: long or wide CSV, JSON Lines, reclaim-eval results, \
+                per-question LLM-judge files (one per configuration), MTEL-Mem records, or memaudit rescoring JSON (" }
+                <code>{ ".gz" }</code>{ " accepted; several files are joined with a " }<code>{ "file" }</code>
+                { " column). Or press \u{201c}Use this rescoring\u{201d} on the rescoring page: system \u{00d7} target become arms." }</p>
+        }
+    }
+
+    fn intake_actions(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        // A new layout reads the files again, its spec inferred anew.
+        let on_format = ui
+            .apply_with(|d: &mut Draft, f: Option<OutcomeFormat>| {
+                d.format = f;
+                d.infer = true;
+            })
+            .reform(|e: Event| OutcomeFormat::parse(&e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let format = page.draft.format;
+        html! {
+            <div class="field inline">
+                <label for="compare-format">{ "input format" }</label>
+                <select id="compare-format" onchange={on_format} title="force a layout when detection guesses wrong">
+                    <option value="" selected={format.is_none()}>{ "detect from content" }</option>
+                    { for OutcomeFormat::ALL.iter().map(|f| html! {
+                        <option value={f.name()} selected={format == Some(*f)}>{ f.describe() }</option>
+                    }) }
+                </select>
+            </div>
+        }
+    }
+
+    fn request(d: &Draft) -> Result<CompareRequest, String> {
+        let credit = d.partial_credit.trim();
         let partial_credit = if credit.is_empty() {
             None
         } else {
-            match credit.parse::<f64>() {
-                Ok(p) => Some(p),
-                Err(_) => {
-                    let e = Error::setting("partial_credit", format!("`{credit}` is not a number in [0, 1]"));
-                    self.job.error = Some(ErrorView::plain("Invalid setting", e.to_string()));
-                    return None;
-                }
-            }
+            let bad = || {
+                page_words(
+                    &Error::setting("partial_credit", format!("`{credit}` is not a number in [0, 1]")).to_string(),
+                )
+            };
+            Some(credit.parse::<f64>().map_err(|_| bad())?)
         };
-        match self.draft.settings() {
-            Ok(settings) => Some(CompareRequest {
-                partial_credit,
-                format: self.format,
-                spec: spec.unwrap_or_default(),
-                options: self.draft.options(),
-                settings,
-                pair_by_position: self.draft.by_position.then(Vec::new),
-            }),
-            Err(e) => {
-                self.job.error = Some(ErrorView::plain("Invalid setting", e));
-                None
-            }
-        }
-    }
-
-    fn start(&mut self, inputs: Option<Inputs>, spec: Option<SpecChoice>, stage: &str) {
-        let Some(request) = self.request(spec) else { return };
-        self.loading = inputs.is_some();
-        if self.job.run(inputs, &request, stage).is_some() {
-            self.request = Some(request);
-        }
-    }
-
-    /// The built-in demo ([`crate::demo`]): the dropped files are set aside.
-    fn load_demo(&mut self) {
-        self.files.clear();
-        self.source = "the demo (synthetic outcomes)".to_string();
-        self.start(Some(Inputs::Demo), None, "loading the demo");
-    }
-
-    fn load_files(&mut self) {
-        if self.files.is_empty() {
-            return;
-        }
-        self.source = match self.files.as_slice() {
-            [only] => only.name.clone(),
-            many => format!("{} files", many.len()),
+        let settings = d.settings()?;
+        let spec = if d.infer {
+            SpecChoice::default()
+        } else {
+            d.renamed().map_err(|e| page_words(&format!("{}: {e}", crate::fields::mention("rename"))))?;
+            d.spec_choice()
         };
-        self.start(Some(job::files(&self.files)), None, "reading outcome files");
+        Ok(CompareRequest {
+            partial_credit,
+            format: d.format,
+            spec,
+            options: d.options(),
+            settings,
+            pair_by_position: d.by_position.then(Vec::new),
+        })
     }
 
-    fn run(&mut self) {
-        if self.table.is_none() {
-            self.load_files();
-            return;
+    fn settings_head(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        match page.overview() {
+            Some(t) => spec::view_spec(page, t, ui),
+            None => html! {},
         }
-        if let Err(e) = self.draft.renamed() {
-            let fields = <Compare as crate::capability::Capability>::fields();
-            let said = format!("{}: {e}", crate::fields::mention("rename"));
-            let text = crate::web::components::fields::page_words(&fields, &said);
-            self.job.error = Some(ErrorView::plain("Invalid setting", text));
-            return;
-        }
-        let spec = self.draft.spec_choice();
-        self.start(None, Some(spec), "comparing");
+    }
+
+    fn settings(page: &ToolPage<Self>, ui: &Ui<Self>) -> Html {
+        spec::view_statistics(page, ui)
+    }
+
+    fn defaults(old: &Draft) -> Draft {
+        // The statistics and the pairing tolerances; the spec stays.
+        let d = Draft::default();
+        let mut out = old.clone();
+        out.set_settings(&CompareSettings::default());
+        out.duplicates = d.duplicates;
+        out.allow_incomplete = d.allow_incomplete;
+        out.by_position = d.by_position;
+        out.partial_credit = d.partial_credit;
+        out
+    }
+
+    fn files_changed(draft: &mut Draft) {
+        draft.infer = true;
     }
 
     /// The rescoring's per-query rows become an outcomes file (`{"per_query": [...]}`, read as
     /// the CLI reads `memaudit rescore --format json`).
-    fn use_rescoring(&mut self, h: Handoff) {
-        self.last_handoff = Some(h.seq);
+    fn handoff(h: &Handoff) -> Option<Result<SourceFile, String>> {
         let blob = serde_json::to_string(&serde_json::json!({ "per_query": h.report.per_query }))
             .map_err(|e| e.to_string())
             .and_then(|text| crate::web::dom::text_blob(&text, "application/json"));
-        let blob = match blob {
-            Ok(b) => b,
-            Err(e) => {
-                self.job.error = Some(ErrorView::plain("Could not take the rescoring", e));
-                return;
-            }
-        };
-        self.files.clear();
-        self.source = h.label.clone();
-        let file = JobFile { file: SourceFile { name: h.label, blob }, role: None };
-        self.start(Some(Inputs::Files(vec![file])), None, "taking the rescoring's per-query rows");
+        Some(blob.map(|blob| SourceFile { name: h.label.clone(), blob }))
     }
 
-    fn request_items(&mut self, arm: String, other: Option<String>) {
-        let Some(request) = self.request.clone().filter(|_| self.comparison.is_some()) else {
-            return;
-        };
-        let selection = match &other {
-            Some(b) => ItemSelection::Pair { a: arm.clone(), b: b.clone() },
-            None => ItemSelection::Arm { arm: arm.clone() },
-        };
-        self.items = Items { selection: Some((arm, other)), loading: true, ..Items::default() };
-        self.job.detail(&request, &selection);
+    fn in_page_words(report: &mut CompareReport) {
+        // A refusal of the pairing is a result: a setting it mentions is named by its label.
+        if let CompareReport::Refused(refused) = report {
+            refused.message = page_words(&refused.message);
+        }
     }
 
-    /// One item's text, in the arms of the items shown.
-    fn request_item_text(&mut self, item: String) {
-        let (Some(request), Some((a, b))) = (self.request.clone(), self.items.selection.clone()) else {
-            return;
-        };
-        let arms = std::iter::once(a).chain(b).collect();
-        self.items.shown = Some(item.clone());
-        self.items.text = None;
-        self.items.loading = true;
-        self.job.detail(&request, &ItemSelection::Text { item, arms });
+    fn overview_read(draft: &mut Draft, view: &mut View, t: &crate::compare::TableInfo) {
+        draft.set_spec(&t.inferred);
+        draft.infer = false;
+        view.filter_column.clear();
+        view.filter_values.clear();
     }
 
-    fn take_outcome(&mut self, report: CompareReport, spec: Spec, read_ms: f64, total_ms: f64) {
-        match &report {
+    fn after_result(view: &mut View, draft: &mut Draft, b: &CompareBatch, fresh: bool) -> Option<ItemSelection> {
+        match &*b.report {
             CompareReport::Compared(out) => {
                 let comparison = &out.comparison;
-                self.draft.set_settings(&comparison.settings);
+                draft.set_settings(&comparison.settings);
+                if fresh {
+                    draft.set_spec(&out.spec);
+                    draft.infer = false;
+                }
                 let binary: Vec<String> = comparison
                     .arms
                     .iter()
@@ -265,377 +264,44 @@ impl ComparePage {
                 let keep = |x: &Option<String>, i: usize| {
                     x.clone().filter(|a| binary.contains(a)).or_else(|| binary.get(i).cloned())
                 };
-                self.posterior = (keep(&self.posterior.0, 0), keep(&self.posterior.1, 1));
-                let had_strata = self.comparison.as_ref().is_some_and(|c| !c.by_stratum.is_empty());
+                view.posterior = (keep(&view.posterior.0, 0), keep(&view.posterior.1, 1));
+                let had_strata = view.comparison.as_ref().is_some_and(|c| !c.by_stratum.is_empty());
                 if comparison.by_stratum.is_empty() {
-                    if self.forest_order == ForestOrder::ByStratum {
-                        self.forest_order = ForestOrder::Table;
+                    if view.forest_order == ForestOrder::ByStratum {
+                        view.forest_order = ForestOrder::Table;
                     }
                 } else if !had_strata {
-                    self.forest_order = ForestOrder::ByStratum;
+                    view.forest_order = ForestOrder::ByStratum;
                 }
-                self.comparison = Some(ComparisonRef(Rc::new(comparison.clone())));
-                self.pairing = Some(Rc::new(out.pairing.clone()));
+                view.comparison = Some(ComparisonRef(Rc::new(comparison.clone())));
+                view.pairing = Some(Rc::new(out.pairing.clone()));
             }
             CompareReport::Refused(refused) => {
-                self.comparison = None;
-                self.pairing = refused.pairing.clone().map(Rc::new);
+                view.comparison = None;
+                view.pairing = refused.pairing.clone().map(Rc::new);
             }
         }
-        self.applied = Some(self.draft.clone());
-        self.items = Items::default();
-        let options = self.draft.options();
-        let headlines = Rc::new(crate::capability::headlines::<Compare>(&report));
-        self.result =
-            Some(Rc::new(CompareResult { spec, options, report: Rc::new(report), read_ms, total_ms, headlines }));
+        view.items = Items::default();
+        None
     }
 
-    fn on_response(&mut self, r: Response) -> bool {
-        let loading = self.loading;
-        match self.job.on_response(r, &mut self.files, self.result.is_some(), "data") {
-            JobEvent::Ignored => false,
-            JobEvent::Progress => true,
-            JobEvent::Done { outcome, timing } => {
-                self.loading = false;
-                let outcome = *outcome;
-                let report = outcome.report;
-                if let Some(t) = outcome.overview {
-                    self.draft.set_spec(match &report {
-                        CompareReport::Compared(out) => &out.spec,
-                        CompareReport::Refused(_) => &t.inferred,
-                    });
-                    self.table = Some(Rc::new(t));
-                    self.filter_column.clear();
-                    self.filter_values.clear();
-                }
-                let read_ms = if loading { timing.read_ms } else { 0.0 };
-                let (report, spec) = match report {
-                    CompareReport::Compared(out) => {
-                        let spec = out.spec.clone();
-                        (CompareReport::Compared(out), spec)
-                    }
-                    // A refusal of the pairing is a result: shown with its report, the spec it
-                    // refused, and a setting it mentions named by its label on this page.
-                    CompareReport::Refused(mut refused) => {
-                        refused.message = crate::web::components::fields::page_words(
-                            &<Compare as crate::capability::Capability>::fields(),
-                            &refused.message,
-                        );
-                        let spec = match (&self.table, &self.request) {
-                            (Some(t), Some(r)) => r.spec.apply(&t.inferred),
-                            _ => self.draft.spec(None),
-                        };
-                        (CompareReport::Refused(refused), spec)
-                    }
-                };
-                self.take_outcome(report, spec, read_ms, timing.total_ms);
-                true
+    fn on_detail(view: &mut View, answer: Option<Result<Rc<ItemsView>, String>>) -> bool {
+        view.items.loading = false;
+        match answer {
+            Some(Ok(v)) => match &*v {
+                ItemsView::Text(text) => view.items.text = Some(Rc::new(text.clone())),
+                _ => view.items.view = Some(v),
+            },
+            Some(Err(e)) => {
+                view.items.error = Some(e);
+                return true;
             }
-            JobEvent::Detail(view) => {
-                self.items.loading = false;
-                match *view {
-                    ItemsView::Text(text) => self.items.text = Some(Rc::new(text)),
-                    view => self.items.view = Some(Rc::new(view)),
-                }
-                true
-            }
-            JobEvent::Failed(error, overview) => {
-                if let Some(t) = overview {
-                    let t = *t;
-                    self.draft.set_spec(&t.inferred);
-                    self.filter_column.clear();
-                    self.filter_values.clear();
-                    self.table = Some(Rc::new(t));
-                }
-                if self.items.loading {
-                    self.items.loading = false;
-                    self.items.error = Some(error.to_string());
-                    self.job.error = None;
-                    return true;
-                }
-                self.loading = false;
-                true
-            }
+            None => {}
         }
+        false
     }
 
-    /// The forest plot and, per row, the index of its contrast in `c.pairs` (for clicks).
-    fn view_intake(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let on_files = link.callback(|f| Msg::Files(FileEdit::Add(f)));
-        let on_format = link.callback(|e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            Msg::SetFormat(OutcomeFormat::parse(&sel.value()))
-        });
-        html! {
-            <section id="compare-intake" class="card drop-zone" aria-labelledby="compare-intake-title">
-                <h2 id="compare-intake-title">{ "Outcomes of several arms on the same items" }</h2>
-                <p>{ "Drop outcome files anywhere on this page, or choose them: long or wide CSV, JSON Lines, reclaim-eval results, \
-                    per-question LLM-judge files (one per configuration), MTEL-Mem records, or memaudit rescoring JSON (" }
-                    <code>{ ".gz" }</code>{ " accepted; several files are joined with a " }<code>{ "file" }</code>
-                    { " column). Or press \u{201c}Use this rescoring\u{201d} on the rescoring page: system \u{00d7} target become arms." }</p>
-                <div class="intake-actions">
-                    { file_picker("compare-file-input", "Choose outcome files…", "compare-privacy", on_files) }
-                    <button type="button" class="secondary" id="compare-demo-button" onclick={link.callback(|_: MouseEvent| Msg::Demo)}
-                        title="synthetic outcomes of four arms built into the page: nothing is fetched">{ "Try the demo" }</button>
-                    <div class="field inline">
-                        <label for="compare-format">{ "input format" }</label>
-                        <select id="compare-format" onchange={on_format} title="force a layout when detection guesses wrong">
-                            <option value="" selected={self.format.is_none()}>{ "detect from content" }</option>
-                            { for OutcomeFormat::ALL.iter().map(|f| html! {
-                                <option value={f.name()} selected={self.format == Some(*f)}>{ f.describe() }</option>
-                            }) }
-                        </select>
-                    </div>
-                </div>
-                { file_list("compare-", &self.files, link.callback(Msg::Files)) }
-                <p class="muted" id="compare-privacy">{ "Everything runs in this browser tab: your files are never uploaded." }</p>
-            </section>
-        }
-    }
-}
-
-screen!(crate::compare::Compare => ComparePage, Founding);
-
-impl Component for ComparePage {
-    type Message = Msg;
-    type Properties = PageProps;
-
-    fn create(ctx: &Context<Self>) -> Self {
-        if let Some(h) = ctx.props().rescoring.clone() {
-            ctx.link().send_message(Msg::UseRescoring(h));
-        }
-        let mut page = ComparePage {
-            job: Job::new(ctx.link().callback(Msg::Worker)),
-            request: None,
-            loading: false,
-            files: Vec::new(),
-            format: None,
-            source: String::new(),
-            table: None,
-            draft: Draft::default(),
-            applied: None,
-            result: None,
-            comparison: None,
-            pairing: None,
-            filter_column: String::new(),
-            filter_values: String::new(),
-            forest_order: ForestOrder::default(),
-            posterior: (None, None),
-            items: Items::default(),
-            last_drop: ctx.props().dropped.as_ref().map(|d| d.seq),
-            last_handoff: None,
-            state: PageState::Idle,
-        };
-        if ctx.props().active
-            && ctx.props().rescoring.is_none()
-            && crate::web::dom::startup_request(crate::web::pages::Page::Compare).demo
-        {
-            page.load_demo();
-        }
-        page
-    }
-
-    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        forward_drop(ctx, &mut self.last_drop, Msg::Files);
-        if let Some(h) = ctx.props().rescoring.clone()
-            && self.last_handoff != Some(h.seq)
-        {
-            ctx.link().send_message(Msg::UseRescoring(h));
-        }
-        true
-    }
-
-    fn update(&mut self, _ctx: &Context<Self>, msg: Self::Message) -> bool {
-        match msg {
-            Msg::Files(edit) => {
-                if matches!(edit, FileEdit::Add(_)) && self.table.as_ref().is_some_and(|t| t.from_rescoring) {
-                    self.files.clear();
-                }
-                if edit.apply(&mut self.files) {
-                    self.load_files();
-                }
-                true
-            }
-            Msg::Demo => {
-                self.load_demo();
-                true
-            }
-            Msg::SetFormat(f) => {
-                self.format = f;
-                if !self.files.is_empty() {
-                    self.load_files();
-                }
-                true
-            }
-            Msg::UseRescoring(h) => {
-                self.use_rescoring(h);
-                true
-            }
-            Msg::Worker(r) => self.on_response(r),
-            Msg::Cancel => {
-                self.job.cancel();
-                self.loading = false;
-                self.items.loading = false;
-                true
-            }
-            Msg::Edit(f) => {
-                f(&mut self.draft);
-                true
-            }
-            Msg::Run => {
-                self.run();
-                true
-            }
-            Msg::Reinfer => {
-                if let Some(t) = &self.table {
-                    let spec = t.inferred.clone();
-                    self.draft.set_spec(&spec);
-                }
-                true
-            }
-            Msg::Defaults => {
-                let d = Draft::default();
-                self.draft.set_settings(&CompareSettings::default());
-                self.draft.duplicates = d.duplicates;
-                self.draft.allow_incomplete = d.allow_incomplete;
-                self.draft.by_position = d.by_position;
-                self.draft.partial_credit = d.partial_credit;
-                true
-            }
-            Msg::FilterColumn(c) => {
-                self.filter_column = c;
-                true
-            }
-            Msg::FilterValues(v) => {
-                self.filter_values = v;
-                true
-            }
-            Msg::AddFilter => {
-                let values: Vec<String> =
-                    self.filter_values.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
-                if !self.filter_column.is_empty() && !values.is_empty() {
-                    self.draft.filter.insert(self.filter_column.clone(), values);
-                    self.filter_values.clear();
-                }
-                true
-            }
-            Msg::RemoveFilter(c) => {
-                self.draft.filter.remove(&c);
-                true
-            }
-            Msg::Select(a, b) => {
-                self.request_items(a, b);
-                true
-            }
-            Msg::ForestClick(x, y) => {
-                let Some(c) = self.comparison.clone() else { return false };
-                let (plot, order) = self.forest(&c);
-                let hit =
-                    ForestLayout::new(&plot).row_at(x, y).and_then(|row| order.get(row)).and_then(|&i| c.pairs.get(i));
-                match hit {
-                    Some(p) => {
-                        let (a, b) = (p.a.clone(), p.b.clone());
-                        self.request_items(a, Some(b));
-                        true
-                    }
-                    None => false,
-                }
-            }
-            Msg::CdClick(x, y) => {
-                let Some(c) = self.comparison.clone() else { return false };
-                let Some(plot) = self.cd(&c) else { return false };
-                // The plot shows short labels: the arm is found by its index.
-                let arm = CdLayout::new(&plot)
-                    .arm_at(x, y)
-                    .and_then(|i| c.friedman.as_ref().and_then(|f| f.mean_ranks.get(i)).map(|r| r.arm.clone()));
-                match arm {
-                    Some(name) => {
-                        self.request_items(name, None);
-                        true
-                    }
-                    None => false,
-                }
-            }
-            Msg::ForestOrder(o) => {
-                self.forest_order = o;
-                true
-            }
-            Msg::Posterior(which, arm) => {
-                if which {
-                    self.posterior.0 = Some(arm);
-                } else {
-                    self.posterior.1 = Some(arm);
-                }
-                true
-            }
-            Msg::ShowItem(item) => {
-                self.request_item_text(item);
-                true
-            }
-            Msg::ItemsPage(p) => {
-                self.items.page = p;
-                true
-            }
-            Msg::DismissError => {
-                self.job.error = None;
-                true
-            }
-        }
-    }
-
-    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        report_state(ctx.props(), &mut self.state, self.job.state(self.result.is_some()));
-    }
-
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let state = self.job.state(self.result.is_some());
-        let refused = self.result.as_ref().and_then(|r| match &*r.report {
-            CompareReport::Refused(refused) => Some(refused),
-            CompareReport::Compared(_) => None,
-        });
-        let refusal = refused.map(|r| r.message.clone());
-        let unpaired = refused.and_then(|r| r.unpaired.clone()).map(Rc::new);
-        html! {
-            <section class="page" id="page-compare" data-page="compare" data-state={state.name()} data-finished={self.job.finished()}
-                hidden={!ctx.props().active} aria-label="Paired comparison">
-                <p class="tagline">{ "Compare arms (systems, memory policies, configurations) run on the same items: each arm's score \
-                    with an interval, every contrast with an interval, an effect size and a multiplicity-corrected p-value, the omnibus \
-                    test with a critical-difference diagram, and a forest plot." }</p>
-                { self.view_intake(ctx) }
-                { self.job.view("compare-", link.callback(|_: MouseEvent| Msg::Cancel), link.callback(|_: MouseEvent| Msg::DismissError)) }
-                if let Some(r) = &self.result {
-                    <HeadlinesPanel id="compare-headlines" headlines={r.headlines.clone()} cards={CARDS} />
-                    <Contents id="compare-contents" root="page-compare" revision={Rc::as_ptr(r) as usize} />
-                }
-                // The results come first once there are some; the reading and the spec follow.
-                if let (Some(r), Some(c)) = (&self.result, &self.comparison) {
-                    { self.view_results(ctx, r, c) }
-                }
-                if let Some(t) = &self.table {
-                    { self.view_reading(t) }
-                    { self.view_spec(ctx, t) }
-                }
-                if let Some(p) = &self.pairing {
-                    <PairingView report={p.clone()} refusal={refusal.clone().map(AttrValue::from)} />
-                } else if let Some(m) = &refusal {
-                    <Section id="pairing" title="Pairing">
-                        <div class="refusal" id="compare-refusal" role="alert">
-                            <h3>{ "No paired test: the spec does not fit the table" }</h3>
-                            <p id="refusal-message" class="message">{ m.clone() }</p>
-                        </div>
-                    </Section>
-                }
-                if let Some(u) = unpaired {
-                    <UnpairedTable unpaired={u.clone()} />
-                    { crate::web::components::compare::judges_card(&u.judges) }
-                }
-                <footer class="page-foot muted">
-                    { "The same numbers as " }<code>{ "memaudit compare --outcomes FILE … --format json" }</code>
-                    { " with the same spec and settings; CSV exports equal " }<code>{ "--format csv --table NAME" }</code>{ "." }
-                </footer>
-            </section>
-        }
+    fn results(page: &ToolPage<Self>, b: &Rc<CompareBatch>, ui: &Ui<Self>) -> Html {
+        results::view(page, b, ui)
     }
 }
