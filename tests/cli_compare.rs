@@ -819,3 +819,42 @@ fn many_arms_headlines_name_the_best_few() {
     }
     assert!(best["text"].as_str().unwrap().starts_with(&arms[0].0));
 }
+
+/// Each arm's mean win rate and Copeland score, and each pair's win rate, equal NumPy's from
+/// the rows (`tests/reference/tournament/make_tournament_reference.py`), with higher and with
+/// lower values better; the CSV tables carry the same columns.
+#[test]
+fn tournament_columns_equal_numpy() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/tournament");
+    let want: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("tournament.json")).unwrap()).unwrap();
+    let file = dir.join("outcomes.csv");
+    for (key, extra) in [("higher_is_better", &[][..]), ("lower_is_better", &["--lower-is-better"][..])] {
+        let mut args =
+            vec!["--key", "item", "--arm", "arm", "--value", "score", "--bootstrap", "200", "--format", "json"];
+        args.extend(extra);
+        let got = compare_json(&file, &args);
+        let arms = got["arms"].as_array().unwrap();
+        assert_eq!(arms.len(), 5);
+        for a in arms {
+            let w = &want[key]["arms"][a["arm"].as_str().unwrap()];
+            let rate = a["win_rate"].as_f64().unwrap();
+            assert!((rate - w["win_rate"].as_f64().unwrap()).abs() < 1e-12, "{key} {a}");
+            assert_eq!(a["copeland"], w["copeland"], "{key} {}", a["arm"]);
+        }
+        for p in got["pairs"].as_array().unwrap() {
+            let name = format!("{}|{}", p["a"].as_str().unwrap(), p["b"].as_str().unwrap());
+            let w = want[key]["pairs"][&name].as_f64().unwrap();
+            assert!((p["win_rate"].as_f64().unwrap() - w).abs() < 1e-12, "{key} {name}");
+        }
+    }
+    let out = bin()
+        .args(["compare", "--outcomes"])
+        .arg(&file)
+        .args(["--key", "item", "--arm", "arm", "--value", "score", "--bootstrap", "200"])
+        .args(["--format", "csv", "--table", "arms"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    assert!(header.ends_with(&["win_rate", "copeland"]), "{header:?}");
+}

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::headline::some_of;
 use crate::stats::bca::{CiOutcome, bca_interval, percentile_interval};
 use crate::stats::bootstrap::{Resampler, Scheme};
+use crate::stats::tournament::{self, Tally};
 use crate::stats::{
     agreement, correlation, friedman, mcnemar, multiplicity, nemenyi, permutation, posterior, proportions, wilcoxon,
 };
@@ -59,6 +60,13 @@ pub struct ArmRow {
     /// Hoeffding half-width at δ = alpha (values assumed in [0, 1]).
     pub hoeffding_half_width: Option<f64>,
     pub mean_rank: Option<f64>,
+    /// The arm's mean win rate against the other arms: per pair, the share of items on which it
+    /// does better (ties half), averaged over the pairs ([`crate::stats::tournament`]).
+    #[serde(default)]
+    pub win_rate: Option<f64>,
+    /// Pairwise majorities won minus lost (Copeland's score).
+    #[serde(default)]
+    pub copeland: Option<i64>,
 }
 
 /// One contrast a − b.
@@ -83,6 +91,10 @@ pub struct PairRow {
     pub wins: usize,
     pub ties: usize,
     pub losses: usize,
+    /// The share of items on which a does better than b, ties half (better: higher, or lower
+    /// with `higher_is_better=false`); b's is 1 − this ([`crate::stats::tournament`]).
+    #[serde(default)]
+    pub win_rate: Option<f64>,
     /// The test behind `p_value`: `mcnemar_exact` (binary) or `wilcoxon_signed_rank`.
     pub test: PairedTest,
     pub p_value: f64,
@@ -226,6 +238,15 @@ pub struct StratumComparison {
     pub pairs: Vec<PairRow>,
 }
 
+/// A pair's items from a's side, "better" as the settings say (higher, or lower).
+fn better_of(settings: &CompareSettings, wins: usize, ties: usize, losses: usize) -> Tally {
+    if settings.higher_is_better {
+        Tally { better: wins, ties, worse: losses }
+    } else {
+        Tally { better: losses, ties, worse: wins }
+    }
+}
+
 fn is_binary(v: &[f64]) -> bool {
     v.iter().all(|&x| x == 0.0 || x == 1.0)
 }
@@ -299,6 +320,8 @@ fn arm_row(
         clopper_pearson_high: cp.map(|c| c.high),
         hoeffding_half_width: if bounded { proportions::hoeffding_half_width(n as f64, settings.alpha) } else { None },
         mean_rank,
+        win_rate: None,
+        copeland: None,
     })
 }
 
@@ -603,6 +626,7 @@ pub fn compare(
                 wins,
                 ties: n - wins - losses,
                 losses,
+                win_rate: better_of(settings, wins, n - wins - losses, losses).win_rate(),
                 test,
                 p_value,
                 mcnemar_p: mc.map(|m| m.exact_p),
@@ -635,6 +659,18 @@ pub fn compare(
                 p_bh: f64::NAN,
                 significant: false,
             });
+        }
+    }
+    // The tournament: each arm's mean win rate and Copeland score over the pairs.
+    let index = |name: &str| input.arms.iter().position(|a| a == name);
+    let tallies: Vec<(usize, usize, Tally)> = pairs
+        .iter()
+        .filter_map(|p| Some((index(&p.a)?, index(&p.b)?, better_of(settings, p.wins, p.ties, p.losses))))
+        .collect();
+    if k > 1 {
+        for (arm, s) in arms.iter_mut().zip(tournament::standings(k, &tallies)) {
+            arm.win_rate = s.mean_win_rate;
+            arm.copeland = Some(s.copeland);
         }
     }
     let ps: Vec<f64> = pairs.iter().map(|p| p.p_value).collect();

@@ -40,6 +40,8 @@ const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
     "hoeffding_half_width" => |a| num(a.hoeffding_half_width),
     "mean_rank" => |a| num(a.mean_rank),
     "ci_note" => |a| opt(&a.ci_note),
+    "win_rate" => |a| num(a.win_rate),
+    "copeland" => |a| opt(&a.copeland),
 ];
 
 /// A contrast in the text tables: `a − b`.
@@ -232,6 +234,7 @@ pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
     "interaction_p_greater" => |p| num(p.interaction_p_greater),
     "interaction_p_less" => |p| num(p.interaction_p_less),
     "interaction_exact" => |p| opt(&p.interaction_exact),
+    "win_rate" => |p| num(p.win_rate),
 ];
 
 /// One contrast within one stratum of `--per`.

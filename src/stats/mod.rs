@@ -26,6 +26,7 @@ pub mod regression;
 pub mod resample;
 pub mod roc;
 pub mod studentized_range;
+pub mod tournament;
 pub mod weighted_spearman;
 pub mod wilcoxon;
 

@@ -194,6 +194,10 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
     let look = |col: &str| {
         arm_look(col, &format!("{conf} CI"), binary).unwrap_or_else(|| match col {
             "mean_rank" => Look::named(col, Kind::Num),
+            "win_rate" => Look::new("win rate", Kind::Num)
+                .titled("the share of items on which the arm does better than another (ties half), averaged over the other arms"),
+            "copeland" => Look::new("Copeland", Kind::Int)
+                .titled("the arms it does better than on most items, minus those doing better than it"),
             _ => Look::folded(),
         })
     };
@@ -380,6 +384,9 @@ fn pair_look(col: &str, binary: bool, strata: bool, perm_title: &str) -> Look {
         "ci_low" => Look::new("CI low", Kind::Signed),
         "ci_high" => Look::new("CI high", Kind::Signed),
         "wins" => Look::new("W / T / L", Kind::Int).titled("items where a is better / equal / worse").shown_if(overall),
+        "win_rate" => Look::new("a's win rate", Kind::Num)
+            .titled("the share of items on which a does better than b, ties half (better: as the settings say)")
+            .shown_if(overall),
         "test" => Look::named(col, Kind::Text).shown_if(overall),
         "p_value" => Look::new("p", Kind::P),
         "p_holm" => Look::new("p Holm", Kind::P),
