@@ -78,7 +78,8 @@ async function checkComparison(page, want) {
     const row = arms.find((r) => r.attrs.arm === a.arm);
     assert.ok(row, `arm ${a.arm} missing`);
     assert.equal(Number(row.cells.n.value), a.n, `${a.arm} n`);
-    for (const col of ['mean', 'ci_low', 'ci_high', 'mean_rank']) checkNumber(row.cells[col], a[col], `${a.arm} ${col}`);
+    for (const col of ['mean', 'ci_low', 'ci_high', 'mean_rank', 'win_rate']) checkNumber(row.cells[col], a[col], `${a.arm} ${col}`);
+    assert.equal(Number(row.cells.copeland.value), a.copeland, `${a.arm} copeland`);
     if (a.binary) for (const col of ['wilson_low', 'wilson_high']) checkNumber(row.cells[col], a[col], `${a.arm} ${col}`);
   }
   const pairs = await readRows(page, '#pairs-table');
@@ -88,7 +89,7 @@ async function checkComparison(page, want) {
     const row = pairs.find((r) => r.attrs.a === p.a && r.attrs.b === p.b);
     assert.ok(row, `contrast ${key} missing`);
     assert.equal(row.attrs.significant, String(p.significant), `${key} significant`);
-    for (const col of ['diff', 'ci_low', 'ci_high', 'p_value', 'p_holm', 'p_bh', 'permutation_p']) checkNumber(row.cells[col], p[col], `${key} ${col}`);
+    for (const col of ['diff', 'ci_low', 'ci_high', 'p_value', 'p_holm', 'p_bh', 'permutation_p', 'win_rate']) checkNumber(row.cells[col], p[col], `${key} ${col}`);
     assert.equal(Number(row.cells.wins.value), p.wins, `${key} wins`);
   }
   const conv = await page.$$eval('#compare-results .conventions code', (els) => els.map((e) => e.textContent));
@@ -160,7 +161,7 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   assert.equal(Number(await page.getAttribute('#cliques', 'data-count')), want.friedman.cliques.length);
 
   // Plots are drawn; the forest plot's first row is clickable.
-  for (const id of ['#forest-plot', '#cd-diagram', '#posterior-plot']) {
+  for (const id of ['#forest-plot', '#cd-diagram', '#posterior-plot', '#win-rate-plot']) {
     assert.ok((await inkPixels(page, id)) > 1500, `${id} has pixels`);
   }
   const box = await page.$eval('#forest-plot', (c) => ({ w: c.clientWidth, h: c.clientHeight, cw: c.width, ch: c.height }));
@@ -186,6 +187,11 @@ test('comparison page: reclaim-eval srcconcl file equals memaudit compare, click
   assert.match(svg, /^<svg/);
   assert.equal((svg.match(/<circle/g) || []).length, want.pairs.length, 'one marker per contrast in the SVG');
   assert.match(await download(page, '#cd-diagram-svg'), /CD = /);
+  // The win-rate matrix writes each pair's share in its cells, both ways.
+  const matrix = await download(page, '#win-rate-plot-svg');
+  for (const p of want.pairs) {
+    for (const w of [p.win_rate, 1 - p.win_rate]) assert.match(matrix, new RegExp(`>\\s*${w.toFixed(2).replace('.', '\\.')}\\s*<`), `win rate ${w.toFixed(2)} in the matrix`);
+  }
 
   // Other settings re-run on the kept table (no file read) and still equal the CLI.
   await page.fill('#cmp-bootstrap', '2000');

@@ -1,10 +1,10 @@
 //! The comparison's plots from a comparison — the page draws them on canvas (with its own
 //! order, grouping and short labels), the report to attach as SVG ([`figures`]): the forest plot
-//! of the contrasts and the critical-difference diagram.
+//! of the contrasts, the critical-difference diagram and the win-rate matrix.
 
 use super::engine::{CiMethod, Comparison, FriedmanRow, PairRow};
 use crate::attach::{Figure, figure};
-use crate::plots::{CdArm, CdPlot, ForestPlot, ForestRow};
+use crate::plots::{CdArm, CdPlot, ForestPlot, ForestRow, MatrixPlot};
 
 /// The width of the comparison's plots, in pixels.
 pub const PLOT_WIDTH: u32 = 1000;
@@ -50,8 +50,35 @@ pub fn cd_plot(f: &FriedmanRow, name: impl Fn(&str) -> String, selected: Option<
     }
 }
 
-/// The report's plots: the forest plot in the table's order and, with three or more arms, the
-/// critical-difference diagram; full arm names.
+/// The matrix of the arms' win rates (row against column, ties half), for 2 to
+/// [`MAX_ARMS`](crate::plots::heatmap::MAX_ARMS) arms.
+pub fn win_rate_plot(c: &Comparison, name: impl Fn(&str) -> String) -> Option<MatrixPlot> {
+    let k = c.arms.len();
+    if !(2..=crate::plots::heatmap::MAX_ARMS).contains(&k) {
+        return None;
+    }
+    let index = |a: &str| c.arms.iter().position(|r| r.arm == a);
+    let mut cells = vec![vec![None; k]; k];
+    for p in &c.pairs {
+        if let (Some(i), Some(j), Some(w)) = (index(&p.a), index(&p.b), p.win_rate) {
+            cells[i][j] = Some(w);
+            cells[j][i] = Some(1.0 - w);
+        }
+    }
+    let better = if c.settings.higher_is_better { "higher" } else { "lower" };
+    Some(MatrixPlot {
+        title: format!("Win rates: the row arm against the column arm on {} items", c.n_items),
+        labels: c.arms.iter().map(|a| name(&a.arm)).collect(),
+        cells,
+        legend: format!(
+            "share of items on which the row arm scores {better} (ties half); blue: better on most, red: worse"
+        ),
+        width: PLOT_WIDTH,
+    })
+}
+
+/// The report's plots: the forest plot in the table's order, with three or more arms the
+/// critical-difference diagram, and the win-rate matrix; full arm names.
 pub fn figures(c: &Comparison, value: &str) -> Vec<Figure> {
     let mut out = Vec::new();
     if !c.pairs.is_empty() {
@@ -60,6 +87,9 @@ pub fn figures(c: &Comparison, value: &str) -> Vec<Figure> {
     }
     if let Some(f) = &c.friedman {
         out.push(figure(&cd_plot(f, str::to_string, None)));
+    }
+    if let Some(m) = win_rate_plot(c, str::to_string) {
+        out.push(figure(&m));
     }
     out
 }

@@ -12,6 +12,7 @@
 //! | [`cutoffs`] | a metric against the cutoff k, one line per system |
 //! | [`histogram`] | counts of non-negative values (the per-query |ΔnDCG|) in equal bins from 0 |
 //! | [`reliability`] | lines on [0, 1]: a reliability diagram and accuracy per confidence bin |
+//! | [`heatmap`] | a square matrix of shares between arms (a tournament's win rates), diverging colours |
 //!
 //! A plot of one capability's own data is drawn in that capability's folder with this shared
 //! code (the reclaim curves in `reclaim/plot.rs`, the K-sweep in `ksweep/plot.rs`, the
@@ -27,6 +28,7 @@
 pub mod cd_diagram;
 pub mod cutoffs;
 pub mod forest;
+pub mod heatmap;
 pub mod histogram;
 pub mod posterior;
 pub mod reliability;
@@ -42,6 +44,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 pub use cd_diagram::{CdArm, CdLayout, CdPlot};
 pub use cutoffs::{CutoffLine, CutoffPlot};
 pub use forest::{ForestLayout, ForestPlot, ForestRow};
+pub use heatmap::MatrixPlot;
 pub use posterior::{PosteriorArm, PosteriorPlot};
 pub use reliability::LinesPlot;
 pub use verdicts::{VerdictBar, VerdictBars, VerdictGroup};

@@ -6,9 +6,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{CompareBatch, CompareTool, ForestOrder, PLOT_WIDTH, View};
-use crate::compare::figures::{cd_plot, forest_plot, forest_row};
+use crate::compare::figures::{cd_plot, forest_plot, forest_row, win_rate_plot};
 use crate::compare::{CompareReport, TableInfo, compare_latex};
-use crate::plots::{CdPlot, ForestPlot, ForestRow, PosteriorArm, PosteriorPlot};
+use crate::plots::{CdPlot, ForestPlot, ForestRow, MatrixPlot, PosteriorArm, PosteriorPlot};
 use crate::web::components::Section;
 use crate::web::components::compare::{
     ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemTextView, ItemsTable, PairingView, PairsTable,
@@ -175,6 +175,10 @@ fn view_results(page: &ToolPage<CompareTool>, b: &CompareBatch, c: &ComparisonRe
     });
     let (forest, _) = forest(view, c);
     let cd = cd(view, c);
+    let win_rates = {
+        let labels = arm_labels(c);
+        win_rate_plot(c, |a| labels.get(a).cloned().unwrap_or_else(|| a.to_string()))
+    };
     let on_forest = ui.ask(|v: &mut View, _: Option<&CompareBatch>, at: (f64, f64)| super::forest_click(v, at));
     let on_cd = ui.ask(|v: &mut View, _: Option<&CompareBatch>, at: (f64, f64)| super::cd_click(v, at));
     let on_order = ui.on_view(|v: &mut View, k: String| {
@@ -250,6 +254,14 @@ fn view_results(page: &ToolPage<CompareTool>, b: &CompareBatch, c: &ComparisonRe
                     <PlotCanvas<CdPlot> id="cd-diagram" plot={cd} filename="memaudit-cd-diagram" on_click={Some(on_cd)} />
                 </Section>
             }
+                if let Some(m) = win_rates {
+                    <Section id="win-rates" title="Win rates" conventions={conv.clone()}
+                        intro={html! { <p class="intro">{ "The arms as a round-robin tournament over the items: each cell is the share of items on \
+                            which the row's arm does better than the column's (ties half), blue where it does better on most. The arms table gives \
+                            each arm's mean win rate and Copeland score, the contrasts table each pair's." }</p> }}>
+                        <PlotCanvas<MatrixPlot> id="win-rate-plot" plot={m} filename="memaudit-win-rates" />
+                    </Section>
+                }
             if binary.len() >= 2 {
                 <Section id="posterior" title="Posterior densities" conventions={conv.clone()}
                     intro={html! { <p class="intro">{ "Jeffreys Beta posteriors of two 0/1 arms (independent arms: on paired data an approximation), \
