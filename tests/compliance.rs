@@ -70,6 +70,10 @@ fn arms_cells_and_slopes_equal_the_python_reference() {
             (g.rot, "rot"),
             (g.rot_se, "rot_se"),
             (g.rot_se_independent, "rot_se_independent"),
+            (g.kappa_se_sample, "kappa_se_sample"),
+            (g.kappa_se_independent_sample, "kappa_se_independent_sample"),
+            (g.rot_se_sample, "rot_se_sample"),
+            (g.rot_se_independent_sample, "rot_se_independent_sample"),
             (g.rot_mean_of_ratios, "rot_mean_of_ratios"),
             (g.hoeffding, "hoeffding"),
         ] {

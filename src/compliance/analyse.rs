@@ -63,6 +63,12 @@ pub struct ArmRow {
     pub kappa: Option<f64>,
     pub kappa_se: Option<f64>,
     pub kappa_se_independent: Option<f64>,
+    /// `kappa_se` and `kappa_se_independent` with the sample variances (divisor n − 1,
+    /// BriefBench's code).
+    #[serde(default)]
+    pub kappa_se_sample: Option<f64>,
+    #[serde(default)]
+    pub kappa_se_independent_sample: Option<f64>,
     pub kappa_delta_low: Option<f64>,
     pub kappa_delta_high: Option<f64>,
     pub kappa_boot_low: Option<f64>,
@@ -77,6 +83,11 @@ pub struct ArmRow {
     pub rot: Option<f64>,
     pub rot_se: Option<f64>,
     pub rot_se_independent: Option<f64>,
+    /// `rot_se` and `rot_se_independent` with the sample variances.
+    #[serde(default)]
+    pub rot_se_sample: Option<f64>,
+    #[serde(default)]
+    pub rot_se_independent_sample: Option<f64>,
     pub rot_delta_low: Option<f64>,
     pub rot_delta_high: Option<f64>,
     pub rot_boot_low: Option<f64>,
@@ -698,6 +709,8 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
                 kappa: kr.map(|k| k.ratio),
                 kappa_se: kr.map(|k| k.se),
                 kappa_se_independent: kr.map(|k| k.se_independent),
+                kappa_se_sample: kr.and_then(|k| k.se_sample),
+                kappa_se_independent_sample: kr.and_then(|k| k.se_independent_sample),
                 kappa_delta_low: kdl,
                 kappa_delta_high: kdh,
                 kappa_boot_low: kbl,
@@ -710,6 +723,8 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
                 rot: tr.map(|k| k.ratio),
                 rot_se: tr.map(|k| k.se),
                 rot_se_independent: tr.map(|k| k.se_independent),
+                rot_se_sample: tr.and_then(|k| k.se_sample),
+                rot_se_independent_sample: tr.and_then(|k| k.se_independent_sample),
                 rot_delta_low: rdl,
                 rot_delta_high: rdh,
                 rot_boot_low: rbl,

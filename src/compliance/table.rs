@@ -109,6 +109,10 @@ const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
     "rot_mean_of_ratios" => |r| num(r.rot_mean_of_ratios),
     "rot_mean_of_ratios_low" => |r| num(r.rot_mean_of_ratios_low),
     "rot_mean_of_ratios_high" => |r| num(r.rot_mean_of_ratios_high),
+    "kappa_se_sample" => |r| num(r.kappa_se_sample),
+    "kappa_se_independent_sample" => |r| num(r.kappa_se_independent_sample),
+    "rot_se_sample" => |r| num(r.rot_se_sample),
+    "rot_se_independent_sample" => |r| num(r.rot_se_independent_sample),
 ];
 
 const DEPTH: &[Column<DepthRow>] = &crate::columns![DepthRow;

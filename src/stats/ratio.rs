@@ -7,7 +7,9 @@
 //! ```
 //!
 //! The variances are the plug-in (divisor n) ones, so for 0/1 values V(ȳ) = p̂(1 − p̂)/n as in
-//! BriefBench's §7.1(d). BriefBench prints the formula without the covariance term (its κ and
+//! BriefBench's §7.1(d); BriefBench's code takes the sample variances (NumPy `ddof = 1`, divisor
+//! n − 1), which multiply every term by n/(n − 1): both are returned, the sample ones as
+//! `*_sample` (`None` below two items). BriefBench prints the formula without the covariance term (its κ and
 //! return-on-tokens); that form is returned beside it, labelled, because the two differ when
 //! numerator and denominator are measured on the same items (they are: compliance and recall of
 //! one task).
@@ -22,6 +24,23 @@ pub struct RatioOfMeans {
     pub se: f64,
     /// Without it (numerator and denominator treated as independent: BriefBench's formula).
     pub se_independent: f64,
+    /// `se` with the sample variances (divisor n − 1).
+    pub se_sample: Option<f64>,
+    /// `se_independent` with the sample variances.
+    pub se_independent_sample: Option<f64>,
+}
+
+impl RatioOfMeans {
+    fn with_sample(ratio: f64, se: f64, se_independent: f64, n: usize) -> RatioOfMeans {
+        let scale = (n > 1).then(|| (n as f64 / (n as f64 - 1.0)).sqrt());
+        RatioOfMeans {
+            ratio,
+            se,
+            se_independent,
+            se_sample: scale.map(|s| se * s),
+            se_independent_sample: scale.map(|s| se_independent * s),
+        }
+    }
 }
 
 /// ȳ/x̄ over paired values with the delta-method standard errors; `None` when empty, lengths
@@ -48,14 +67,10 @@ pub fn ratio_of_means(y: &[f64], x: &[f64]) -> Option<RatioOfMeans> {
     let r = my / mx;
     if my == 0.0 {
         let se = vy.sqrt() / mx.abs();
-        return Some(RatioOfMeans { ratio: r, se, se_independent: se });
+        return Some(RatioOfMeans::with_sample(r, se, se, n));
     }
     let rel = vy / (my * my) + vx / (mx * mx);
-    Some(RatioOfMeans {
-        ratio: r,
-        se: r.abs() * (rel - 2.0 * c / (my * mx)).max(0.0).sqrt(),
-        se_independent: r.abs() * rel.sqrt(),
-    })
+    Some(RatioOfMeans::with_sample(r, r.abs() * (rel - 2.0 * c / (my * mx)).max(0.0).sqrt(), r.abs() * rel.sqrt(), n))
 }
 
 /// BriefBench's κ standard error from the two rates alone (its §7.1(d) with the binomial

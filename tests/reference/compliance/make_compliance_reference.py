@@ -59,6 +59,18 @@ def ratio(y, x):
     return r, abs(r) * math.sqrt(max(rel - 2 * c / (my * mx), 0)), abs(r) * math.sqrt(rel)
 
 
+def ratio_sample(y, x):
+    """The same standard errors with NumPy's sample variances (ddof = 1), as BriefBench's code."""
+    n = len(y)
+    my, mx = y.mean(), x.mean()
+    vy = np.var(y, ddof=1) / n
+    vx = np.var(x, ddof=1) / n
+    c = np.cov(y, x, ddof=1)[0, 1] / n
+    r = my / mx
+    rel = vy / my**2 + vx / mx**2
+    return abs(r) * math.sqrt(max(rel - 2 * c / (my * mx), 0)), abs(r) * math.sqrt(rel)
+
+
 def power_2p(p1, p2, n1, n2):
     return float(power_proportions_2indep(p1 - p2, p2, n1, ratio=n2 / n1, alpha=ALPHA, return_results=False))
 
@@ -80,6 +92,8 @@ for dataset in ["binary", "rates"]:
         data[(dataset, arm)] = c
         k, kse, kse0 = ratio(c, rec)
         rot, rse, rse0 = ratio(c, tok)
+        kse1, kse01 = ratio_sample(c, rec)
+        rse1, rse01 = ratio_sample(c, tok)
         full = c[rec == 1.0]
         binary = bool(np.all((c == 0) | (c == 1)))
         row = {
@@ -88,6 +102,8 @@ for dataset in ["binary", "rates"]:
             "kappa_se_independent": kse0, "kappa_conditional": full.mean(), "kappa_conditional_n": len(full),
             "rot": rot, "rot_se": rse, "rot_se_independent": rse0, "rot_mean_of_ratios": (c / tok).mean(),
             "hoeffding": math.sqrt(math.log(2 / ALPHA) / (2 * len(c))),
+            "kappa_se_sample": kse1, "kappa_se_independent_sample": kse01,
+            "rot_se_sample": rse1, "rot_se_independent_sample": rse01,
         }
         if binary:
             lo, hi = proportion_confint(c.sum(), len(c), alpha=ALPHA, method="wilson")
