@@ -75,8 +75,13 @@ pub struct SweepRow {
 pub struct CalibrationRow {
     /// `raw` or `platt`.
     pub method: String,
-    /// The split scored (`all` without a split column).
+    /// The split scored (`all` without a split column; `pooled: 1, 2` for the evaluation splits
+    /// together, after the splits, when there are two or more: every split without `fit`, or the
+    /// splits other than the fit ones).
     pub split: String,
+    /// The row pools the evaluation splits.
+    #[serde(default)]
+    pub pooled: bool,
     pub n: usize,
     pub ece: Option<f64>,
     pub brier: Option<f64>,
@@ -249,11 +254,17 @@ fn probability(scale: Scale, c: f64) -> Option<f64> {
     }
 }
 
+/// The split name of the evaluation splits pooled (`pooled: 1, 2`).
+pub fn pooled_name(splits: &[&str]) -> String {
+    format!("pooled: {}", splits.join(", "))
+}
+
 fn scored(method: &str, split: &str, p: &[f64], y: &[bool], bins: usize) -> CalibrationRow {
     let e = expected_calibration_error(p, y, bins);
     CalibrationRow {
         method: method.into(),
         split: split.into(),
+        pooled: false,
         n: p.len(),
         ece: e.as_ref().map(|e| e.ece),
         brier: brier_score(p, y),
@@ -300,13 +311,24 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
         .map(String::from)
         .collect();
     let y_of = |items: &[&Item]| items.iter().map(|i| i.correct).collect::<Vec<bool>>();
-    let groups: Vec<(String, Vec<&Item>)> = if splits.is_empty() {
+    let mut pooled: Option<String> = None;
+    let mut groups: Vec<(String, Vec<&Item>)> = if splits.is_empty() {
         vec![("all".into(), all.clone())]
     } else {
         crate::distinct::groups_first_seen(all.iter().copied().filter(|i| i.split.is_some()), |i| {
             i.split.clone().unwrap_or_default()
         })
     };
+    // The evaluation splits (those Platt scaling is not fitted on) pooled into one more row, as
+    // TAG pools its seeds 1 and 2: scored once over their items together, not averaged.
+    let evaluated: Vec<&(String, Vec<&Item>)> = groups.iter().filter(|(g, _)| !q.fit.contains(g)).collect();
+    if !splits.is_empty() && evaluated.len() >= 2 {
+        let names: Vec<&str> = evaluated.iter().map(|(g, _)| g.as_str()).collect();
+        let items: Vec<&Item> = evaluated.iter().flat_map(|(_, items)| items.iter().copied()).collect();
+        pooled = Some(pooled_name(&names));
+        groups.push((pooled_name(&names), items));
+    }
+    let is_pooled = |name: &str| pooled.as_deref() == Some(name);
     if q.scale != Scale::Score {
         for (name, items) in &groups {
             let outside = items
@@ -325,7 +347,8 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
                 )));
             }
             let p: Vec<f64> = items.iter().filter_map(|i| probability(q.scale, i.confidence)).collect();
-            calibration.push(scored("raw", name, &p, &y_of(items), q.ece_bins));
+            calibration
+                .push(CalibrationRow { pooled: is_pooled(name), ..scored("raw", name, &p, &y_of(items), q.ece_bins) });
         }
     }
     let mut platt = None;
@@ -364,7 +387,10 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
         }
         for (name, items) in scored_on {
             let p: Vec<f64> = items.iter().map(|i| fit.probability(i.confidence)).collect();
-            calibration.push(scored("platt", name, &p, &y_of(items), q.ece_bins));
+            calibration.push(CalibrationRow {
+                pooled: is_pooled(name),
+                ..scored("platt", name, &p, &y_of(items), q.ece_bins)
+            });
         }
         platt = Some(PlattFit {
             fit_on: q.fit.clone(),

@@ -83,7 +83,30 @@ pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
     }
     let raw_of: std::collections::HashMap<&str, &super::analyse::CalibrationRow> =
         r.calibration.iter().filter(|x| x.method == "raw").map(|x| (x.split.as_str(), x)).collect();
-    let platt: Vec<_> = r.calibration.iter().filter(|c| c.method == "platt").collect();
+    let (pooled, platt): (Vec<_>, Vec<_>) =
+        r.calibration.iter().filter(|c| c.method == "platt").partition(|c| c.pooled);
+    // The evaluation splits pooled: one headline, whatever their number.
+    for c in pooled {
+        if let Some(raw) = raw_of.get(c.split.as_str()) {
+            hs.push(Headline::context(
+                format!(
+                    "Platt scaling on the evaluation splits pooled: ECE {:.4} → {:.4}, Brier {:.4} → {:.4}",
+                    raw.ece.unwrap_or(f64::NAN),
+                    c.ece.unwrap_or(f64::NAN),
+                    raw.brier.unwrap_or(f64::NAN),
+                    c.brier.unwrap_or(f64::NAN)
+                ),
+                format!(
+                    "fitted on {}, scored on {} ({} items together); ECE with {} equal-width bins",
+                    r.settings.fit.join(", "),
+                    c.split.trim_start_matches("pooled: "),
+                    c.n,
+                    r.settings.ece_bins
+                ),
+                CalibrationTable::Calibration,
+            ));
+        }
+    }
     if platt.len() > MAX_SPLIT_HEADLINES {
         let lower = platt
             .iter()

@@ -1,7 +1,7 @@
 //! The tables of a calibration report (`memaudit calibration --format csv --table NAME`).
 
 use super::analyse::{BinRow, CalibrationReport, CalibrationRow, LedgerRow, SweepRow};
-use crate::report::{Column, Table, num};
+use crate::report::{Column, Table, flag, num};
 
 crate::choice! {
     /// The tables of a calibration report.
@@ -66,6 +66,7 @@ const CALIBRATION: &[Column<CalibrationRow>] = &crate::columns![CalibrationRow;
     "ece" => |r| num(r.ece),
     "brier" => |r| num(r.brier),
     "log_loss" => |r| num(r.log_loss),
+    "pooled" => |r| flag(r.pooled),
 ];
 
 /// One table of a calibration report.

@@ -54,14 +54,19 @@ def ece(p, y, bins=10):
 
 
 calibration = []
-for s in ["0", "1", "2"]:
-    m = split == s
+# Each split, then the evaluation splits (those not fitted on) pooled: one row over their items
+# together (TAG pools its seeds 1 and 2).
+POOLED = "pooled: 1, 2"
+masks = {s: split == s for s in ["0", "1", "2"]}
+masks[POOLED] = (split == "1") | (split == "2")
+for s in ["0", "1", "2", POOLED]:
+    m = masks[s]
     calibration.append({"method": "raw", "split": s, "ece": ece(conf[m], correct[m]),
                         "brier": float(brier_score_loss(correct[m], conf[m])), "log_loss": float(log_loss(correct[m], conf[m]))})
 fit = sm.Logit(correct[split == "0"].astype(float), sm.add_constant(conf[split == "0"])).fit(disp=0, tol=1e-12)
 b, a = [float(x) for x in fit.params]
-for s in ["1", "2"]:
-    m = split == s
+for s in ["1", "2", POOLED]:
+    m = masks[s]
     p = 1 / (1 + np.exp(-(a * conf[m] + b)))
     calibration.append({"method": "platt", "split": s, "ece": ece(p, correct[m]),
                         "brier": float(brier_score_loss(correct[m], p)), "log_loss": float(log_loss(correct[m], p))})
