@@ -2,7 +2,7 @@
 //! separates them (AUC with its DeLong interval), the best routing threshold of the sweep, and
 //! what Platt scaling changes.
 
-use super::analyse::CalibrationReport;
+use super::analyse::{CalibrationReport, CalibrationRow};
 use super::table::CalibrationTable;
 use crate::headline::{Headline, count, estimate, percent};
 
@@ -81,29 +81,20 @@ pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
             CalibrationTable::Sweep,
         ));
     }
-    let raw_of: std::collections::HashMap<&str, &super::analyse::CalibrationRow> =
+    let raw_of: std::collections::HashMap<&str, &CalibrationRow> =
         r.calibration.iter().filter(|x| x.method == "raw").map(|x| (x.split.as_str(), x)).collect();
     let (pooled, platt): (Vec<_>, Vec<_>) =
         r.calibration.iter().filter(|c| c.method == "platt").partition(|c| c.pooled);
     // The evaluation splits pooled: one headline, whatever their number.
     for c in pooled {
         if let Some(raw) = raw_of.get(c.split.as_str()) {
-            hs.push(Headline::context(
-                format!(
-                    "Platt scaling on the evaluation splits pooled: ECE {:.4} → {:.4}, Brier {:.4} → {:.4}",
-                    raw.ece.unwrap_or(f64::NAN),
-                    c.ece.unwrap_or(f64::NAN),
-                    raw.brier.unwrap_or(f64::NAN),
-                    c.brier.unwrap_or(f64::NAN)
-                ),
-                format!(
-                    "fitted on {}, scored on {} ({} items together); ECE with {} equal-width bins",
-                    r.settings.fit.join(", "),
-                    c.split.trim_start_matches("pooled: "),
-                    c.n,
-                    r.settings.ece_bins
-                ),
-                CalibrationTable::Calibration,
+            let splits = c.split.trim_start_matches("pooled: ");
+            hs.push(platt_headline(
+                r,
+                raw,
+                c,
+                "the evaluation splits pooled",
+                &format!("{splits} ({} items together)", c.n),
             ));
         }
     }
@@ -124,25 +115,27 @@ pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
     }
     for c in platt {
         if let Some(raw) = raw_of.get(c.split.as_str()) {
-            hs.push(Headline::context(
-                format!(
-                    "Platt scaling on split {}: ECE {:.4} → {:.4}, Brier {:.4} → {:.4}",
-                    c.split,
-                    raw.ece.unwrap_or(f64::NAN),
-                    c.ece.unwrap_or(f64::NAN),
-                    raw.brier.unwrap_or(f64::NAN),
-                    c.brier.unwrap_or(f64::NAN)
-                ),
-                format!(
-                    "fitted on {} and scored on {} ({} items); ECE with {} equal-width bins",
-                    r.settings.fit.join(", "),
-                    c.split,
-                    c.n,
-                    r.settings.ece_bins
-                ),
-                CalibrationTable::Calibration,
-            ));
+            hs.push(platt_headline(r, raw, c, &format!("split {}", c.split), &format!("{} ({} items)", c.split, c.n)));
         }
     }
     hs
+}
+
+/// Raw against Platt on one scored row: `on` names it in the sentence, `scored` in the note.
+fn platt_headline(r: &CalibrationReport, raw: &CalibrationRow, c: &CalibrationRow, on: &str, scored: &str) -> Headline {
+    Headline::context(
+        format!(
+            "Platt scaling on {on}: ECE {:.4} → {:.4}, Brier {:.4} → {:.4}",
+            raw.ece.unwrap_or(f64::NAN),
+            c.ece.unwrap_or(f64::NAN),
+            raw.brier.unwrap_or(f64::NAN),
+            c.brier.unwrap_or(f64::NAN)
+        ),
+        format!(
+            "fitted on {} and scored on {scored}; ECE with {} equal-width bins",
+            r.settings.fit.join(", "),
+            r.settings.ece_bins
+        ),
+        CalibrationTable::Calibration,
+    )
 }
