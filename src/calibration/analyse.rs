@@ -254,9 +254,16 @@ fn probability(scale: Scale, c: f64) -> Option<f64> {
     }
 }
 
-/// The split name of the evaluation splits pooled (`pooled: 1, 2`).
+/// Splits named in a pooled row's name at most.
+const NAMED_SPLITS: usize = 8;
+
+/// The split name of the evaluation splits pooled (`pooled: 1, 2`; past eight splits, the first
+/// eight and their number: `pooled: 1, 2, …, 8, … (60000 splits)`).
 pub fn pooled_name(splits: &[&str]) -> String {
-    format!("pooled: {}", splits.join(", "))
+    if splits.len() <= NAMED_SPLITS {
+        return format!("pooled: {}", splits.join(", "));
+    }
+    format!("pooled: {}, … ({} splits)", splits[..NAMED_SPLITS].join(", "), splits.len())
 }
 
 fn scored(method: &str, split: &str, p: &[f64], y: &[bool], bins: usize) -> CalibrationRow {
@@ -424,4 +431,17 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
         notes,
         populations: r.cells.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pooled_name;
+
+    #[test]
+    fn a_pooled_row_names_its_splits_up_to_eight() {
+        assert_eq!(pooled_name(&["1", "2"]), "pooled: 1, 2");
+        let many: Vec<String> = (0..60_000).map(|i| i.to_string()).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_eq!(pooled_name(&many), "pooled: 0, 1, 2, 3, 4, 5, 6, 7, … (60000 splits)");
+    }
 }

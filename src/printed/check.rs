@@ -87,11 +87,15 @@ impl PrintedCheck {
     }
 }
 
+/// Decimals a value is rounded to at most when it is compared.
+const MAX_DECIMALS: usize = 40;
+
 /// The verdict of a recomputed value `x` (on the report's scale) against a printed one, and the
 /// difference on the printed scale.
 pub fn judge(x: f64, p: PrintedValue) -> (Verdict, f64) {
     let y = if p.percent { x * 100.0 } else { x };
-    let d = p.decimals as usize;
+    // More decimals than an f64 holds add nothing (and past 65,535 `format!` cannot write them).
+    let d = (p.decimals as usize).min(MAX_DECIMALS);
     let rounded: f64 = format!("{y:.d$}").parse().unwrap_or(f64::NAN);
     let difference = y - p.value;
     let unit = 10f64.powi(-(p.decimals as i32));
@@ -339,6 +343,14 @@ mod tests {
 
     fn v(text: &str) -> PrintedValue {
         super::super::number::parse_printed(text).unwrap()
+    }
+
+    #[test]
+    fn a_number_printed_with_more_decimals_than_format_can_write_is_judged() {
+        // 70,000 decimals: past `format!`'s precision range; compared at 40.
+        let printed = v(&format!("0.{}", "5".repeat(70_000)));
+        assert_eq!(printed.decimals, 70_000);
+        assert_eq!(judge(5.0 / 9.0, printed).0, Verdict::Matches);
     }
 
     /// The verdicts against Python's rounding: f"{x:.3f}" of the exact binary value.

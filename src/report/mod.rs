@@ -190,7 +190,8 @@ pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
         cells
             .iter()
             .enumerate()
-            .map(|(i, c)| format!("{c:<w$}", w = widths[i]))
+            // Padded by hand: a width past 65,535 (a cell of user text) is out of `format!`'s range.
+            .map(|(i, c)| format!("{c}{}", " ".repeat(widths[i].saturating_sub(c.chars().count()))))
             .collect::<Vec<_>>()
             .join("  ")
             .trim_end()
@@ -210,6 +211,17 @@ pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_wider_than_format_can_pad_is_aligned_by_hand() {
+        // `format!("{:<w$}")` panics past a width of 65,535: a cell of user text can be wider.
+        let wide = "x".repeat(70_000);
+        let out = render_columns(&["name", "n"], &[vec![wide.clone(), "1".into()], vec!["a".into(), "2".into()]]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1].len(), 70_000 + 2 + 1, "the rule under the headers");
+        assert_eq!(lines[2], format!("{wide}  1"));
+        assert_eq!(lines[3], format!("a{}  2", " ".repeat(69_999)));
+    }
 
     #[test]
     fn a_table_without_columns_keeps_the_others_in_order() {
