@@ -237,7 +237,7 @@ test('report to attach: the page writes what `memaudit report` writes; it opens 
     const headlines = await view.$$eval('#headlines li', (lis) => lis.map((li) => li.textContent));
     assert.equal(headlines.length, json.headlines.length, `${name}: headlines`);
     json.headlines.forEach((h, i) => assert.ok(headlines[i].includes(h.text) && headlines[i].includes(h.evidence), `${name}: ${h.text}`));
-    assert.equal(await view.$$eval('figure svg', (s) => s.length), 2, `${name}: forest plot and CD diagram inline`);
+    assert.equal(await view.$$eval('figure svg', (s) => s.length), 3, `${name}: forest plot, CD diagram and win-rate matrix inline`);
     views.push({ view, cells: await cells(view) });
     // Printed on A4 landscape (297 mm less 10 mm margins, 96 px an inch): every column of
     // every table is on the page, nothing cut at the right edge.

@@ -604,7 +604,8 @@ test('calibration page: ledger, AUC, bins, sweep and Platt calibration equal mem
   await reanalyse(page, 'calibration', 'calibration-ledger-card', 'fit=0');
   const args = ['--split', 'split', '--fit', '0', '--ece-bins', '15'];
   const want = await check(args);
-  assert.deepEqual(want.calibration.filter((c) => c.method === 'platt').map((c) => c.split), ['1', '2']);
+  // Each evaluation split, then the two pooled (scored over their items together).
+  assert.deepEqual(want.calibration.filter((c) => c.method === 'platt').map((c) => c.split), ['1', '2', 'pooled: 1, 2']);
   // The CLI's CSV to the last digit but one (wasm's exp may differ from the native one in the last bit).
   for (const t of ['ledger', 'bins', 'sweep', 'calibration']) {
     assertCsvClose(await download(page, `#page-calibration button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);

@@ -67,7 +67,7 @@ pub type ReclaimPage = ToolPage<Reclaim>;
 /// The reclaim page's [`Tool`].
 pub struct Reclaim;
 
-screen!(crate::reclaim::Reclaim => ReclaimPage, Founding);
+screen!(crate::reclaim::Reclaim => ReclaimPage, Tools);
 
 fn opt_text(v: &Option<String>) -> String {
     v.clone().unwrap_or_default()
