@@ -332,8 +332,9 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
     if !splits.is_empty() && evaluated.len() >= 2 {
         let names: Vec<&str> = evaluated.iter().map(|(g, _)| g.as_str()).collect();
         let items: Vec<&Item> = evaluated.iter().flat_map(|(_, items)| items.iter().copied()).collect();
-        pooled = Some(pooled_name(&names));
-        groups.push((pooled_name(&names), items));
+        let name = pooled_name(&names);
+        pooled = Some(name.clone());
+        groups.push((name, items));
     }
     let is_pooled = |name: &str| pooled.as_deref() == Some(name);
     if q.scale != Scale::Score {

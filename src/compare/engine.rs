@@ -584,6 +584,8 @@ pub fn compare(
     // same pairs of counts come back (1,000 arms × 40 items: 499,500 contrasts, at most 41²
     // counts), and each is an adaptive integral. Each is computed once.
     let mut superiority: rustc_hash::FxHashMap<(u64, u64), Option<f64>> = Default::default();
+    // Each pair's items from a's side, for the tournament below (by arm index, as they are drawn).
+    let mut tallies: Vec<(usize, usize, Tally)> = Vec::with_capacity(order.len());
     for (i, j) in order {
         {
             let (a, b) = (&columns[i], &columns[j]);
@@ -596,6 +598,8 @@ pub fn compare(
             let wins = d.iter().filter(|x| **x > 0.0).count();
             let losses = d.iter().filter(|x| **x < 0.0).count();
             let (b_count, c_count) = if binary { (Some(wins as u64), Some(losses as u64)) } else { (None, None) };
+            let tally = better_of(settings, wins, d.len() - wins - losses, losses);
+            tallies.push((i, j, tally));
             let mc = binary.then(|| mcnemar::mcnemar(wins as u64, losses as u64));
             let wx = wilcoxon::wilcoxon_signed_rank(&d);
             let flip = permutation::sign_flip_test(&d, settings.bootstrap, settings.seed);
@@ -626,7 +630,7 @@ pub fn compare(
                 wins,
                 ties: n - wins - losses,
                 losses,
-                win_rate: better_of(settings, wins, n - wins - losses, losses).win_rate(),
+                win_rate: tally.win_rate(),
                 test,
                 p_value,
                 mcnemar_p: mc.map(|m| m.exact_p),
@@ -662,11 +666,6 @@ pub fn compare(
         }
     }
     // The tournament: each arm's mean win rate and Copeland score over the pairs.
-    let index = |name: &str| input.arms.iter().position(|a| a == name);
-    let tallies: Vec<(usize, usize, Tally)> = pairs
-        .iter()
-        .filter_map(|p| Some((index(&p.a)?, index(&p.b)?, better_of(settings, p.wins, p.ties, p.losses))))
-        .collect();
     if k > 1 {
         for (arm, s) in arms.iter_mut().zip(tournament::standings(k, &tallies)) {
             arm.win_rate = s.mean_win_rate;
