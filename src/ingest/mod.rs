@@ -14,6 +14,7 @@ mod limits;
 pub mod locomo;
 pub mod longmemeval;
 pub mod records;
+mod run_pieces;
 pub mod sniff;
 mod source;
 pub mod table;
@@ -52,40 +53,115 @@ pub fn for_each_line<R: std::io::BufRead>(
 }
 
 /// [`for_each_line`], also giving each line's length as read (its end and any BOM included).
+///
+/// Lines are found in the reader's own buffer (`fill_buf`) and given from there: only a line cut
+/// by the buffer's end is copied (a 7M-line run would otherwise be copied line by line).
 pub fn for_each_line_counted<R: std::io::BufRead>(
     name: &str,
     mut reader: R,
     mut each: impl FnMut(usize, &str, usize) -> Result<(), IngestError>,
 ) -> Result<(), IngestError> {
-    let mut buf = Vec::with_capacity(256);
-    let mut line_no = 0usize;
-    let mut offset = 0usize;
+    let mut lines = LineNumbering::at(0, 0);
+    // The start of a line cut by the end of the reader's buffer.
+    let mut carry: Vec<u8> = Vec::new();
     loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| IngestError::new(Location::line(name, line_no + 1), format!("could not be read: {e}")))?;
-        if n == 0 {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(IngestError::new(
+                    Location::line(name, lines.line_no + 1),
+                    format!("could not be read: {e}"),
+                ));
+            }
+        };
+        if buf.is_empty() {
+            if !carry.is_empty() {
+                lines.give(name, &carry, &mut each)?;
+            }
             return Ok(());
         }
-        line_no += 1;
-        let mut line = buf.as_slice();
-        let mut skipped = 0;
-        if line_no == 1 && line.starts_with(UTF8_BOM) {
-            line = &line[UTF8_BOM.len()..];
-            skipped = UTF8_BOM.len();
+        let mut start = 0;
+        if !carry.is_empty() {
+            let Some(end) = memchr::memchr(b'\n', buf) else {
+                carry.extend_from_slice(buf);
+                let n = buf.len();
+                reader.consume(n);
+                continue;
+            };
+            carry.extend_from_slice(&buf[..=end]);
+            start = end + 1;
+            lines.give(name, &carry, &mut each)?;
+            carry.clear();
         }
+        let first = start;
+        for end in memchr::memchr_iter(b'\n', &buf[first..]) {
+            let line = &buf[start..first + end + 1];
+            start = first + end + 1;
+            lines.give(name, line, &mut each)?;
+        }
+        carry.extend_from_slice(&buf[start..]);
+        let n = buf.len();
+        reader.consume(n);
+    }
+}
+
+/// Where a line reader is in its file: lines given so far, and bytes before the next line.
+pub(crate) struct LineNumbering {
+    line_no: usize,
+    offset: usize,
+}
+
+impl LineNumbering {
+    /// At the start of a piece of a file: `lines_before` lines and `offset` bytes precede it.
+    pub(crate) fn at(lines_before: usize, offset: usize) -> Self {
+        LineNumbering { line_no: lines_before, offset }
+    }
+
+    /// Gives one line as read (its `\n` included, if any) to `each`, numbered, its end and any
+    /// BOM dropped, checked as UTF-8.
+    pub(crate) fn give(
+        &mut self,
+        name: &str,
+        raw: &[u8],
+        each: &mut impl FnMut(usize, &str, usize) -> Result<(), IngestError>,
+    ) -> Result<(), IngestError> {
+        self.line_no += 1;
+        let (start, end) = self.text_within(raw);
+        let text = std::str::from_utf8(&raw[start..end]).map_err(|e| {
+            IngestError::new(
+                Location::line(name, self.line_no),
+                format!("not UTF-8 text (invalid byte at offset {})", self.offset + start + e.valid_up_to()),
+            )
+        })?;
+        each(self.line_no, text, raw.len())?;
+        self.offset += raw.len();
+        Ok(())
+    }
+
+    /// [`Self::give`] for a line already known to be UTF-8 (a piece checked whole).
+    pub(crate) fn give_text(
+        &mut self,
+        raw: &str,
+        each: &mut impl FnMut(usize, &str, usize) -> Result<(), IngestError>,
+    ) -> Result<(), IngestError> {
+        self.line_no += 1;
+        // Cut next to ASCII bytes or after the whole BOM: character boundaries.
+        let (start, end) = self.text_within(raw.as_bytes());
+        each(self.line_no, &raw[start..end], raw.len())?;
+        self.offset += raw.len();
+        Ok(())
+    }
+
+    /// Where the text of the current line lies in its bytes as read: without a BOM at the start
+    /// of the file, and without its end (`\n`, or `\r\n`).
+    fn text_within(&self, raw: &[u8]) -> (usize, usize) {
+        let start = if self.line_no == 1 && raw.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
+        let mut line = &raw[start..];
         if let Some(l) = line.strip_suffix(b"\n") {
             line = l.strip_suffix(b"\r").unwrap_or(l);
         }
-        let text = std::str::from_utf8(line).map_err(|e| {
-            IngestError::new(
-                Location::line(name, line_no),
-                format!("not UTF-8 text (invalid byte at offset {})", offset + skipped + e.valid_up_to()),
-            )
-        })?;
-        each(line_no, text, n)?;
-        offset += n;
+        (start, start + line.len())
     }
 }
 
@@ -412,6 +488,67 @@ mod tests {
             Ok(())
         })?;
         Ok(out)
+    }
+
+    /// The lines as `read_until` gives them, one copied at a time: what
+    /// [`for_each_line_counted`] did before it read the buffer in place.
+    fn lines_one_at_a_time(name: &str, bytes: &[u8]) -> Result<Vec<(usize, String, usize)>, IngestError> {
+        use std::io::BufRead;
+        let (mut reader, mut out, mut buf, mut offset) = (bytes, Vec::new(), Vec::new(), 0);
+        loop {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf).unwrap();
+            if n == 0 {
+                return Ok(out);
+            }
+            let mut line = buf.as_slice();
+            let mut skipped = 0;
+            if out.is_empty() && line.starts_with(UTF8_BOM) {
+                line = &line[3..];
+                skipped = 3;
+            }
+            if let Some(l) = line.strip_suffix(b"\n") {
+                line = l.strip_suffix(b"\r").unwrap_or(l);
+            }
+            let text = std::str::from_utf8(line).map_err(|e| {
+                IngestError::new(
+                    Location::line(name, out.len() + 1),
+                    format!("not UTF-8 text (invalid byte at offset {})", offset + skipped + e.valid_up_to()),
+                )
+            })?;
+            out.push((out.len() + 1, text.to_string(), n));
+            offset += n;
+        }
+    }
+
+    #[test]
+    fn lines_read_in_the_buffer_equal_lines_copied_one_at_a_time() {
+        let inputs: [&[u8]; 6] = [
+            b"\xEF\xBB\xBFq1 Q0 d1 1 2.5 r\r\nq1 Q0 d2 2 1.5 r\n\n  \nlast without end",
+            b"",
+            b"\n\n\n",
+            b"a\nb\xC3\xA9\nc\xFF\nd\n",
+            b"one long line that is cut by every buffer size below\nshort\n",
+            b"\xEF\xBB",
+        ];
+        for bytes in inputs {
+            let expected = lines_one_at_a_time("f", bytes);
+            for capacity in 1..=bytes.len() + 2 {
+                let mut got = Vec::new();
+                let read =
+                    for_each_line_counted("f", std::io::BufReader::with_capacity(capacity, bytes), |n, l, raw| {
+                        got.push((n, l.to_string(), raw));
+                        Ok(())
+                    });
+                match (&expected, read) {
+                    (Ok(lines), Ok(())) => assert_eq!(&got, lines, "capacity {capacity}"),
+                    (Err(e), Err(g)) => {
+                        assert_eq!((&g.location, &g.message), (&e.location, &e.message), "capacity {capacity}")
+                    }
+                    (e, g) => panic!("capacity {capacity}: expected {e:?}, got {g:?}"),
+                }
+            }
+        }
     }
 
     #[test]

@@ -136,17 +136,93 @@ fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// The first `N` white-space separated fields of a line and how many there are in all, without
-/// allocating (a 7M-line run is split 7M times).
+/// allocating (a 7M-line run is split 7M times). The fields are those of
+/// `str::split_ascii_whitespace`; a field's end is found eight bytes at a time ([`field_end`]).
 fn split_fields<const N: usize>(line: &str) -> ([&str; N], usize) {
+    let bytes = line.as_bytes();
     let mut out = [""; N];
-    let mut n = 0;
-    for f in line.split_ascii_whitespace() {
+    let (mut n, mut i) = (0, 0);
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return (out, n);
+        }
+        let start = i;
+        i = field_end(bytes, i);
         if n < N {
-            out[n] = f;
+            // Both ends sit next to an ASCII byte or the line's ends: character boundaries.
+            out[n] = &line[start..i];
         }
         n += 1;
     }
-    (out, n)
+}
+
+/// The first ASCII white-space byte at or after `from` (or the end). Eight bytes are looked at
+/// together: `(w − 0x21…21) & !w & 0x80…80` marks a byte below `0x21` when every byte under it is
+/// `0x21` or more (a borrow only runs upwards from a byte below `0x21`; a byte of `0x80` or more
+/// keeps its mark off), so the lowest mark is the first byte below `0x21` — white space or some
+/// other control byte, told apart by looking at it.
+fn field_end(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut i = from;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        let w = u64::from_le_bytes(eight);
+        let marks = w.wrapping_sub(0x21 * ONES) & !w & (0x80 * ONES);
+        if marks == 0 {
+            i += 8;
+            continue;
+        }
+        let at = i + (marks.trailing_zeros() / 8) as usize;
+        if bytes[at].is_ascii_whitespace() {
+            return at;
+        }
+        i = at + 1;
+    }
+    while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// Powers of ten that an `f64` holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// A score as `str::parse::<f64>` reads it. Plain decimals of at most 15 digits (`12.345678`,
+/// `-0.5`, `7`) are read here: their digits make an integer below 2⁵³ and their decimals a power
+/// of ten below 10²³, both exact in an `f64`, so the one correctly rounded division is the
+/// correctly rounded value (Clinger's fast path). Anything else (exponents, more digits, `inf`,
+/// errors) is left to `str::parse`. Scores are most of a run's bytes after its ids.
+pub(crate) fn parse_score(text: &str) -> Result<f64, std::num::ParseFloatError> {
+    let bytes = text.as_bytes();
+    let (negative, body) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        Some(b'+') => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    let (mut mantissa, mut digits, mut point) = (0u64, 0usize, None::<usize>);
+    for (i, &c) in body.iter().enumerate() {
+        match c {
+            b'0'..=b'9' if digits < 15 => {
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                digits += 1;
+            }
+            b'.' if point.is_none() => point = Some(i),
+            _ => return text.parse(),
+        }
+    }
+    if digits == 0 {
+        return text.parse();
+    }
+    let decimals = point.map_or(0, |p| body.len() - p - 1);
+    let value = mantissa as f64 / EXACT_POWERS_OF_TEN[decimals];
+    Ok(if negative { -value } else { value })
 }
 
 /// Detects an IR-evaluation file from its content (`None`: neither TREC nor dict-of-dicts JSON).
@@ -406,7 +482,7 @@ pub(crate) fn run_line<'a>(name: &str, line_no: usize, line: &'a str) -> Result<
             format!("a run line has 6 fields (qid Q0 docno rank sim runid), this one has {count}{hint}"),
         ));
     }
-    let sim: f64 = f[4].parse().map_err(|_| {
+    let sim: f64 = parse_score(f[4]).map_err(|_| {
         IngestError::new(Location::line(name, line_no).with_field("sim"), format!("`{}` is not a number", f[4]))
     })?;
     if !sim.is_finite() {
@@ -504,55 +580,7 @@ pub fn read_run_blocks(
             lines: run.lines,
         }));
     }
-    let mut runid: Option<String> = None;
-    let (mut extra, mut n, mut comments) = (0, 0, 0);
-    let mut qid = String::new();
-    let mut docs: Vec<Retrieved> = Vec::new();
-    let mut stopped = false;
-    // A block handed over (`Flow::Stop` when its consumer stops the reading); the next one is
-    // sized like it (runs are cut at one depth).
-    let mut hand_over = |qid: &str, docs: &mut Vec<Retrieved>| -> Result<Flow, IngestError> {
-        let size = docs.len();
-        let flow = each(qid, docs)?;
-        docs.clear();
-        docs.reserve(size);
-        Ok(flow)
-    };
-    let read = for_each_line(name, reader, |line_no, line| {
-        if let Some(comment) = comment_or_blank(line) {
-            comments += comment as usize;
-            return Ok(());
-        }
-        let l = run_line(name, line_no, line)?;
-        extra += l.extra_fields as usize;
-        if l.qid != qid {
-            if !docs.is_empty() && hand_over(&qid, &mut docs)? == Flow::Stop {
-                // Ends the reading; told apart from a refusal by `stopped`.
-                stopped = true;
-                return Err(IngestError::new(Location::file(name), "stopped"));
-            }
-            qid.clear();
-            qid.push_str(l.qid);
-        }
-        docs.push(Retrieved { docno: l.docno.into(), sim: l.sim, line: l.line as u32 });
-        match &mut runid {
-            Some(r) if r.as_str() == l.tag => {}
-            r => *r = Some(l.tag.to_string()),
-        }
-        n += 1;
-        Ok(())
-    });
-    if stopped {
-        return Ok(None);
-    }
-    read?;
-    if !docs.is_empty() && hand_over(&qid, &mut docs)? == Flow::Stop {
-        return Ok(None);
-    }
-    let Some(runid) = runid else {
-        return Err(IngestError::new(Location::file(name), "the run has no results"));
-    };
-    Ok(Some(RunFacts { name: name.to_string(), runid, comments, lines_with_extra_fields: extra, lines: n }))
+    super::run_pieces::read_run_in_pieces(name, reader, super::run_pieces::PIECE_BYTES, each)
 }
 
 /// `{qid: {docno: value}}` as read, in file order.
@@ -772,6 +800,97 @@ mod tests {
         assert!(e.message.contains("twice") && e.location.line == Some(2), "{e}");
         assert!(read_qrels("q.json", r#"{"q1": {"d1": 0.5}}"#).unwrap_err().message.contains("integer"));
         assert!(read_run("r.json", r#"{"q1": {"d1": "x"}}"#).unwrap_err().message.contains("not a number"));
+    }
+
+    /// Scores in the shapes runs print them, and shapes around the fast path's edges.
+    fn score_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            // Plain decimals, 1 to 20 digits (the fast path stops at 15), a point anywhere.
+            ("[-+]?", "[0-9]{1,20}", proptest::option::of(0usize..21)).prop_map(|(sign, digits, point)| {
+                match point {
+                    Some(p) if p <= digits.len() => format!("{sign}{}.{}", &digits[..p], &digits[p..]),
+                    _ => format!("{sign}{digits}"),
+                }
+            }),
+            // Exponents, special values, and text that is not a number.
+            "[-+]?[0-9]{0,4}(\\.[0-9]{0,4})?([eE][-+]?[0-9]{1,3})?",
+            "[-+.0-9eEinfatyINFATY]{0,8}",
+            any::<f64>().prop_map(|x| x.to_string()),
+            any::<f32>().prop_map(|x| format!("{x:.6}")),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn scores_are_read_as_str_parse_reads_them(text in score_text()) {
+            let ours = parse_score(&text).map(f64::to_bits).map_err(|e| e.to_string());
+            let std = text.parse::<f64>().map(f64::to_bits).map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(ours, std, "{}", text);
+        }
+
+        #[test]
+        fn fields_are_those_of_split_ascii_whitespace(line in "[a-c \t\x0c\r\x01\x1f!\u{e9}\u{a0}\u{2003}]{0,40}") {
+            let want: Vec<&str> = line.split_ascii_whitespace().collect();
+            let (first, n) = split_fields::<3>(&line);
+            proptest::prop_assert_eq!(n, want.len());
+            for (i, f) in first.iter().enumerate() {
+                proptest::prop_assert_eq!(*f, want.get(i).copied().unwrap_or(""));
+            }
+        }
+    }
+
+    #[test]
+    fn a_fields_end_is_the_first_white_space_byte_whatever_the_bytes_around_it() {
+        let first_white =
+            |b: &[u8], from: usize| (from..b.len()).find(|&i| b[i].is_ascii_whitespace()).unwrap_or(b.len());
+        for len in 0..20 {
+            for at in 0..len {
+                for byte in 0..=255u8 {
+                    // Every byte at every place, after plain bytes, control bytes or high bytes.
+                    for fill in [b'a', 0x01, 0x20, 0x80, 0xff] {
+                        let mut b = vec![fill; len];
+                        b[at] = byte;
+                        for from in [0, at] {
+                            assert_eq!(field_end(&b, from), first_white(&b, from), "{b:?} from {from}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scores_at_the_fast_paths_edges() {
+        for text in [
+            "0",
+            "-0",
+            "-0.0",
+            "+0.5",
+            "0.1",
+            "100.000000",
+            "99.950123",
+            "123456789012345",
+            "1234567890123456",
+            "0.000000000000001",
+            "0.0000000000000001",
+            "9007199254740993",
+            ".5",
+            "5.",
+            ".",
+            "-",
+            "+",
+            "",
+            "1.2.3",
+            "1e5",
+            "inf",
+            "NaN",
+            "12345678901234.5",
+            "999999999999999",
+        ] {
+            let ours = parse_score(text).map(f64::to_bits).map_err(|e| e.to_string());
+            assert_eq!(ours, text.parse::<f64>().map(f64::to_bits).map_err(|e| e.to_string()), "{text}");
+        }
     }
 
     #[test]
