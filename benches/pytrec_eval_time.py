@@ -1,8 +1,10 @@
 """Time pytrec_eval on the Raw target of the benchmark run (written by `cargo bench --bench rescore`).
 
-Usage: python3 benches/pytrec_eval_time.py target/bench-trec
+Usage: python3 benches/pytrec_eval_time.py target/bench-trec [--once]
 Reports load (parse TREC files into dicts) and evaluate times separately, and the mean
-ndcg_cut_60 per system so the numbers can be checked against memaudit's Raw means.
+ndcg_cut_60 per system so the numbers can be checked against memaudit's Raw means. With
+`--once` it loads and evaluates once (for a whole-process timing with `/usr/bin/time`, beside
+`memaudit rescore`'s).
 """
 import statistics
 import sys
@@ -26,8 +28,9 @@ def load(dirname):
 
 def main():
     d = sys.argv[1]
+    reps = 1 if "--once" in sys.argv[2:] else 3
     loads, evals = [], []
-    for _ in range(3):
+    for _ in range(reps):
         t = time.perf_counter()
         qrels, runs = load(d)
         loads.append(time.perf_counter() - t)
