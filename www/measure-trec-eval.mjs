@@ -55,7 +55,9 @@ async function evaluate(files, label) {
   for (;;) {
     const state = await page.getAttribute('#page-trec-eval', 'data-state');
     if (state === 'ready' || state === 'error') break;
-    const label = await page.textContent('#trec-eval-status label').catch(() => null);
+    // Read without waiting: `page.textContent` waits up to 30 s for a label that may be gone
+    // by then (the run ended between two looks), which once added 30 s to a measured run.
+    const label = await page.evaluate(() => document.querySelector('#trec-eval-status label')?.textContent ?? null);
     if (label) seen.add(label.replace(/ — \d+%$/, '') + ' ' + (label.match(/\d+%$/) || [''])[0]);
     await page.waitForTimeout(100);
   }
