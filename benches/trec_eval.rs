@@ -116,12 +116,16 @@ fn scaled(dir: &Path, k: usize) -> std::io::Result<(PathBuf, PathBuf)> {
 }
 
 /// `--scale`: memaudit trec-eval and the awk one-pass parse at 1×, 2×, 4× and 8× the run,
-/// median of 3 each, with the CPU cost relative to 1×.
+/// median of 3 each, with the CPU cost relative to 1×, per line and per byte (the copies' query
+/// ids are longer, so k× the lines is more than k× the bytes).
 fn scaling(dir: &Path, bin: &str, measures: &[&str]) {
     println!("\nscaling (median of 3; CPU = user + system):");
-    println!("| size | lines | memaudit wall | memaudit CPU | CPU / 1× | peak | awk parse wall | awk CPU |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| size | lines | bytes | memaudit wall | memaudit CPU | CPU / 1× | CPU / 1× per byte | peak | awk parse wall | awk CPU |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut base = None;
+    let mut base_bytes = None;
     for k in [1usize, 2, 4, 8] {
         let (run, qrels) = scaled(dir, k).expect("write the scaled files");
         let (run, qrels) = (run.to_str().expect("utf-8 path"), qrels.to_str().expect("utf-8 path"));
@@ -134,10 +138,14 @@ fn scaling(dir: &Path, bin: &str, measures: &[&str]) {
         let cpu = median(ours.iter().map(|t| t.1).collect());
         let peak = ours.iter().map(|t| t.2).max().unwrap_or(0);
         let base_cpu = *base.get_or_insert(cpu);
+        let bytes = std::fs::metadata(run).map(|m| m.len()).unwrap_or(0) as f64;
+        let base_bytes = *base_bytes.get_or_insert(bytes);
         println!(
-            "| {k}× | {} | {wall:.2} s | {cpu:.2} s | {:.2} | {:.0} MB | {:.2} s | {:.2} s |",
+            "| {k}× | {} | {:.0} MB | {wall:.2} s | {cpu:.2} s | {:.2} | {:.2} | {:.0} MB | {:.2} s | {:.2} s |",
             7_000_000 * k,
+            bytes / 1e6,
             cpu / base_cpu,
+            (cpu / base_cpu) / (bytes / base_bytes),
             peak as f64 / 1024.0,
             median(awk.iter().map(|t| t.0).collect()),
             median(awk.iter().map(|t| t.1).collect()),
