@@ -199,7 +199,7 @@ const EXACT_POWERS_OF_TEN: [f64; 23] = [
 /// of ten below 10²³, both exact in an `f64`, so the one correctly rounded division is the
 /// correctly rounded value (Clinger's fast path). Anything else (exponents, more digits, `inf`,
 /// errors) is left to `str::parse`. Scores are most of a run's bytes after its ids.
-pub(crate) fn parse_score(text: &str) -> Result<f64, std::num::ParseFloatError> {
+fn parse_score(text: &str) -> Result<f64, std::num::ParseFloatError> {
     let bytes = text.as_bytes();
     let (negative, body) = match bytes.first() {
         Some(b'-') => (true, &bytes[1..]),

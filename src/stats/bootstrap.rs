@@ -678,17 +678,14 @@ fn two_rows_at_once() -> bool {
 /// AVX2 then keep busy (one row at a time waits on the latency of its own four chains). Each
 /// row's sums take the same operations in the same order as [`grouped_sums_any`] (Rust never
 /// fuses a multiplication and an addition), so they are bit-identical to one row at a time.
-/// Called only where [`two_rows_at_once`] holds.
+/// Without AVX2, each row alone.
 fn grouped_sums_two(first: &[f64], second: &[f64], group: &[[f64; GROUP]]) -> ([f64; GROUP], [f64; GROUP]) {
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `two_rows_at_once` found AVX2, all `grouped_sums_two_avx2` needs.
-        unsafe { grouped_sums_two_avx2(first, second, group) }
+    if two_rows_at_once() {
+        // SAFETY: the CPU has AVX2 (checked just above), all `grouped_sums_two_avx2` needs.
+        return unsafe { grouped_sums_two_avx2(first, second, group) };
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        (grouped_sums(first, group), grouped_sums(second, group))
-    }
+    (grouped_sums(first, group), grouped_sums(second, group))
 }
 
 #[cfg(target_arch = "x86_64")]

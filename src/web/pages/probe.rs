@@ -250,9 +250,7 @@ fn arm_words(run: &ProbeRequest) -> String {
 }
 
 impl Tool for ProbeTool {
-    // No printed-numbers card here, as before (the release page checks every analysis's): with
-    // it the first page module passed its 1.0 MB budget (www/modules.test.mjs) before the reclaim
-    // page moved to the second module; turning it on wants that size check again.
+    // Off for the first module's size: see `Tool::PRINTED_CARD`.
     const PRINTED_CARD: bool = false;
     type Capability = Probe;
     const INTAKE_TITLE: &'static str = "A file of notes";

@@ -64,9 +64,7 @@ fn select(view: &mut View, b: &BatchOf<RescorePage>, sel: Selection) -> Option<D
 }
 
 impl Tool for RescorePage {
-    // No printed-numbers card here, as before (the release page checks every analysis's): with
-    // it the first page module passed its 1.0 MB budget (www/modules.test.mjs) before the reclaim
-    // page moved to the second module; turning it on wants that size check again.
+    // Off for the first module's size: see `Tool::PRINTED_CARD`.
     const PRINTED_CARD: bool = false;
     type Capability = Rescore;
     const INTAKE_TITLE: &'static str = "Your results";

@@ -121,9 +121,7 @@ fn cd_click(view: &mut View, (x, y): (f64, f64)) -> Option<ItemSelection> {
 }
 
 impl Tool for CompareTool {
-    // No printed-numbers card here, as before (the release page checks every analysis's): with
-    // it the first page module passed its 1.0 MB budget (www/modules.test.mjs) before the reclaim
-    // page moved to the second module; turning it on wants that size check again.
+    // Off for the first module's size: see `Tool::PRINTED_CARD`.
     const PRINTED_CARD: bool = false;
     type Capability = Compare;
     const INTAKE_TITLE: &'static str = "Outcomes of several arms on the same items";
