@@ -41,36 +41,36 @@ crate::choice! {
     pub enum Analysis {
         /// A whole release: every file triaged and routed to each analysis it feeds (the
         /// viewer's landing page, first in its navigation).
-        Audit = "audit",
-        Rescore = "rescore",
-        Compare = "compare",
-        Probe = "probe",
-        Reclaim = "reclaim",
-        Answers = "answers",
-        Ablation = "ablation",
-        Claims = "claims",
-        Rules = "rules",
+        Audit,
+        Rescore,
+        Compare,
+        Probe,
+        Reclaim,
+        Answers,
+        Ablation,
+        Claims,
+        Rules,
         TrecEval = "trec-eval",
-        Labels = "labels",
-        Calibration = "calibration",
-        Alignment = "alignment",
-        Compliance = "compliance",
+        Labels,
+        Calibration,
+        Alignment,
+        Compliance,
     }
 }
 
 crate::choice! {
     /// The stage a long job is in (shown with its progress).
     pub enum Phase {
-        Reading = "reading",
-        Building = "building",
-        Scoring = "scoring",
-        Tables = "tables",
+        Reading,
+        Building,
+        Scoring,
+        Tables,
         /// Pairing outcome rows into an item × arm matrix.
-        Pairing = "pairing",
+        Pairing,
         /// Bootstrap, tests and ranks of a comparison.
-        Comparing = "comparing",
+        Comparing,
         /// Probing notes, analysing trials, answers, ablations, claims or rules.
-        Analysing = "analysing",
+        Analysing,
     }
 }
 
@@ -294,13 +294,13 @@ crate::choice! {
     /// a release's triage routes it.
     pub enum Fit {
         /// Its own format (compliance rows, a TREC run, an Inspect log): the file goes to it.
-        Specific = "specific",
+        Specific,
         /// A format it reads among others (any table as outcomes): the file goes to it when no
         /// capability recognises it specifically.
-        Generic = "generic",
+        Generic,
         /// A file that completes others (probe keys, a TREC run beside memories): it joins the
         /// capability's files when there are some, and is otherwise said to need them.
-        Companion = "companion",
+        Companion,
     }
 }
 
@@ -308,13 +308,13 @@ crate::choice! {
     /// What keeps a capability's files together in a release ([`Recognised::group`]).
     pub enum Together {
         /// Every file of the release it reads.
-        Release = "release",
+        Release,
         /// The files of one folder.
-        Folder = "folder",
+        Folder,
         /// The files of one layout (an outcome format).
-        Layout = "layout",
+        Layout,
         /// The tables of the same columns (of one layout).
-        Columns = "columns",
+        Columns,
     }
 }
 

@@ -14,9 +14,9 @@ crate::choice! {
         #[default]
         /// One relevance group per evidence anchor, counted once at its best rank (TIAP's tables;
         /// reproduces Table 11 of Panthi & Abdelfattah exactly).
-        Group = "group",
+        Group,
         /// Every eligible memory id is its own relevant item (the MTEL-Mem package's `ndcg_at_k`).
-        Id = "id",
+        Id,
     }
 }
 
@@ -26,10 +26,10 @@ crate::choice! {
     pub enum Discount {
         #[default]
         /// trec_eval 9.x: gain / log2(rank + 1).
-        Log2 = "log2",
+        Log2,
         /// LongMemEval `eval_utils.dcg` (old trec_eval 8 form): rank 1 undiscounted, then
         /// gain / log2(rank), so ranks 1 and 2 both count fully.
-        Lme = "lme",
+        Lme,
     }
 }
 
@@ -56,9 +56,9 @@ crate::choice! {
     pub enum Gain {
         #[default]
         /// gain = rel (trec_eval, pytrec_eval, ranx `ndcg`).
-        Linear = "linear",
+        Linear,
         /// gain = 2^rel − 1 (Burges et al. 2005; gdeval, ranx `ndcg_burges`).
-        Exponential = "exponential",
+        Exponential,
     }
 }
 
@@ -77,10 +77,10 @@ crate::choice! {
     pub enum RankOrder {
         #[default]
         /// The saved order, never re-sorted (TIAP: "the ranked traces remain fixed").
-        Saved = "saved",
+        Saved,
         /// trec_eval: descending score, ties broken by memory id descending (`strcmp(p2, p1)`);
         /// the saved order is ignored.
-        TrecEval = "trec_eval",
+        TrecEval,
     }
 }
 
@@ -90,9 +90,9 @@ crate::choice! {
     pub enum MissingRun {
         #[default]
         /// Leave the query out of that system's populations (TIAP, MTEL-Mem).
-        Skip = "skip",
+        Skip,
         /// Score the query 0 on every metric (trec_eval `-c`, ir-measures).
-        Zero = "zero",
+        Zero,
     }
 }
 

@@ -662,7 +662,7 @@ mod tests {
     use super::*;
 
     crate::choice! {
-        enum Shade { Light = "light", Dark = "dark" }
+        enum Shade { Light, Dark }
     }
 
     crate::fields! {

@@ -7,57 +7,57 @@ crate::choice! {
     /// The role of an input file.
     pub enum FileRole {
         /// Any retrieval file of `memaudit rescore`, its format detected (`--input`).
-        Retrieval = "retrieval",
+        Retrieval,
         /// Stored memories with their lineage (`--memories`).
-        Memories = "memories",
+        Memories,
         /// Queries with gold evidence (`--queries`).
-        Queries = "queries",
+        Queries,
         /// Saved ranked outputs (`--runs`).
-        Runs = "runs",
+        Runs,
         /// TREC qrels (`--qrels`).
-        Qrels = "qrels",
+        Qrels,
         /// Per-item outcomes of several arms (`--outcomes`).
-        Outcomes = "outcomes",
+        Outcomes,
         /// Memory notes to probe (`--notes`).
-        Notes = "notes",
+        Notes,
         /// reclaim-eval probe keys: truth, stale value and options by pid (`--keys`).
-        Keys = "keys",
+        Keys,
         /// The source text plain-text notes were written from (`--source-file`).
-        Source = "source",
+        Source,
         /// Per-trial reclaim rows (`--trials`).
-        Trials = "trials",
+        Trials,
         /// Answer rows to rescore (`--input` of `memaudit answers`).
-        Answers = "answers",
+        Answers,
         /// Counterfactual-ablation traces (`--input` of `memaudit ablation`).
-        Traces = "traces",
+        Traces,
         /// Claims to check (`--claims`).
-        Claims = "claims",
+        Claims,
         /// Per-query scores (`--data` of `memaudit claims`).
-        Scores = "scores",
+        Scores,
         /// A printed table to lint (`--printed-table`).
-        Table = "table",
+        Table,
         /// A rule registry (`--rules`).
-        Rules = "rules",
+        Rules,
         /// Named values (`--values`).
-        Values = "values",
+        Values,
         /// A `git log --format='%H %cI' [--name-only]` export (`--git-log`).
-        GitLog = "git_log",
+        GitLog,
         /// A data file to fingerprint (`--data` of `memaudit rules`).
-        Data = "data",
+        Data,
         /// An exclusion ledger: item, reason, time, affected data (`--exclusions`).
-        Exclusions = "exclusions",
+        Exclusions,
         /// Categorical labels of items by raters (`--labels`).
-        Labels = "labels",
+        Labels,
         /// Per-item routing rows: confidence, outcome without and with memory (`--input` of
         /// `memaudit calibration`).
-        Routing = "routing",
+        Routing,
         /// Per-query target metrics and answer scores (`--input` of `memaudit alignment`).
-        AlignmentRows = "alignment_rows",
+        AlignmentRows,
         /// Per-task compliance rows of arms (`--input` of `memaudit compliance`).
-        ComplianceRows = "compliance_rows",
+        ComplianceRows,
         /// Any file of a release (a folder, an archive or files), triaged by its content
         /// (`memaudit audit`).
-        Release = "release",
+        Release,
     }
 }
 

@@ -19,11 +19,11 @@ crate::choice! {
     pub enum Level {
         /// A conclusion does not hold as stated: a winner flips, a reported number differs, a
         /// rule fired against, data could not be used as given.
-        Alert = "alert",
+        Alert,
         /// A result to weigh: a difference whose interval excludes 0, a caveat on the data.
-        Finding = "finding",
+        Finding,
         /// What was compared, on how many items; a result that holds.
-        Context = "context",
+        Context,
     }
 }
 
@@ -197,7 +197,7 @@ mod tests {
 
     crate::choice! {
         /// The tables a headline points at, as a capability declares them.
-        enum RescoreTable { Summary = "summary", Winners = "winners" }
+        enum RescoreTable { Summary, Winners }
     }
 
     #[test]

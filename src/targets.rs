@@ -44,6 +44,11 @@ pub fn target_slot(t: Target) -> usize {
     }
 }
 
+/// The targets `ds` scores, each with its slot.
+fn scored_slots(ds: &Dataset) -> impl Iterator<Item = (Target, usize)> + '_ {
+    Target::ALL.iter().copied().filter(|t| ds.targets.contains(t)).map(|t| (t, target_slot(t)))
+}
+
 impl QueryTargets {
     /// Explicit target sets (MTEL-Mem mappings): each listed id that is in the store is its own
     /// group of grade 1, whatever the credit unit (the mappings carry no anchors to group by).
@@ -55,11 +60,7 @@ impl QueryTargets {
     ) -> QueryTargets {
         let mut groups: [Vec<Group>; 3] = Default::default();
         let mut per_mem: FxHashMap<u32, [Vec<u32>; 3]> = FxHashMap::default();
-        for t in Target::ALL {
-            if !ds.targets.contains(&t) {
-                continue;
-            }
-            let ti = target_slot(t);
+        for (t, ti) in scored_slots(ds) {
             for id in explicit.of(t) {
                 let Some(m) = ds.memory_index(id) else { continue };
                 if !in_store(m) || per_mem.get(&m).is_some_and(|l| !l[ti].is_empty()) {
@@ -84,11 +85,7 @@ impl QueryTargets {
         let mut groups: [Vec<Group>; 3] = Default::default();
         // memory -> per target list of groups
         let mut per_mem: FxHashMap<u32, [Vec<u32>; 3]> = FxHashMap::default();
-        for t in Target::ALL {
-            if !ds.targets.contains(&t) {
-                continue;
-            }
-            let ti = target_slot(t);
+        for (t, ti) in scored_slots(ds) {
             match unit {
                 CreditUnit::Group => {
                     for e in &q.evidence {

@@ -94,9 +94,9 @@ crate::choice! {
     pub enum Target {
         /// The three-valued utility u ∈ {−1, 0, +1} (what seed-000's text names).
         #[default]
-        U = "u",
+        U,
         /// The binary label y = [u = +1] (u = −1 folded into the negatives).
-        Y = "y",
+        Y,
     }
 }
 

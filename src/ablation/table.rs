@@ -9,7 +9,7 @@ crate::choice! {
     pub enum AblationTable {
         /// One row per run and per subset ([`AblationReport::groups`]) with the u histogram,
         /// the positive rate, ρ with both intervals and the gate.
-        Groups = "groups",
+        Groups,
     }
 }
 

@@ -32,9 +32,9 @@ crate::choice! {
     pub enum Subset {
         /// Each target's own eligible queries (TIAP Table 8).
         #[default]
-        Eligible = "eligible",
+        Eligible,
         /// The queries eligible under every target in every run of the group (TIAP Table 5).
-        Shared = "shared",
+        Shared,
     }
 }
 

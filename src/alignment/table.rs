@@ -4,40 +4,34 @@ use super::aggregate::{AggregationRow, WinnerRow};
 use super::analyse::{AlignmentReport, AlignmentRow, CoverageRow, IdentityRow};
 use super::contrast::ContrastRow;
 use super::shift::ShiftRow;
-use crate::plots::histogram::HistogramBin;
+use crate::plots::histogram::{BinOf, bins_of};
 use crate::report::{Column, Table, flag, num};
 
 crate::choice! {
     /// The tables of an alignment report.
     pub enum AlignmentTable {
         /// Per run and class (A-only, B-only, both, neither): mean answer score, positive and strong shares.
-        Alignment = "alignment",
+        Alignment,
         /// A target's metric on covered vs uncovered queries.
-        Coverage = "coverage",
+        Coverage,
         /// The share of identical per-query metrics of two runs.
-        Identity = "identity",
+        Identity,
         /// The queries each run's targets have rows for ([`crate::cells`]).
-        Populations = "populations",
+        Populations,
         /// Per run and pair of targets: hit and top-1 flips, queries whose metric changed, |Δ|
         /// (TIAP Tables 4, 15 and Figure 3).
-        Shifts = "shifts",
+        Shifts,
         /// Per run: the mean metric per target, B with A as fallback and the aggregations, τ_d
         /// (TIAP Table 8).
-        Aggregations = "aggregations",
+        Aggregations,
         /// Per pair of a group's runs and method: the run with the higher mean (TIAP Table 5).
-        Winners = "winners",
+        Winners,
         /// Per run and pair of targets on the run's shared subset: the means and B − A with a
         /// bootstrap interval (TIAP Table 2).
-        TargetContrasts = "target_contrasts",
+        TargetContrasts,
         /// Per row of `shifts`, the counts of |shift| in 20 equal bins from 0 (TIAP Figure 3).
-        ShiftHistogram = "shift_histogram",
+        ShiftHistogram,
     }
-}
-
-/// One bin of the |shift| histogram of a row of `shifts`.
-pub struct ShiftBinRow<'a> {
-    pub shift: &'a ShiftRow,
-    pub bin: &'a HistogramBin,
 }
 
 const ALIGNMENT: &[Column<AlignmentRow>] = &crate::columns![AlignmentRow;
@@ -121,16 +115,17 @@ const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
     "winner" => |r| r.winner.clone(),
 ];
 
-fn shift_bin_columns<'a>() -> [Column<ShiftBinRow<'a>>; 8] {
-    crate::columns![ShiftBinRow<'a>;
-        "group" => |r| r.shift.group.clone(),
-        "run" => |r| r.shift.run.clone(),
-        "target_a" => |r| r.shift.target_a.clone(),
-        "target_b" => |r| r.shift.target_b.clone(),
+/// A bin of the |shift| histogram of a row of `shifts`.
+fn shift_bin_columns<'a>() -> [Column<BinOf<'a, ShiftRow>>; 8] {
+    crate::columns![BinOf<'a, ShiftRow>;
+        "group" => |r| r.of.group.clone(),
+        "run" => |r| r.of.run.clone(),
+        "target_a" => |r| r.of.target_a.clone(),
+        "target_b" => |r| r.of.target_b.clone(),
         "low" => |r| num(Some(r.bin.low)),
         "high" => |r| num(Some(r.bin.high)),
         "count" => |r| r.bin.count.to_string(),
-        "share" => |r| num((r.shift.shared > 0).then(|| r.bin.count as f64 / r.shift.shared as f64)),
+        "share" => |r| num((r.of.shared > 0).then(|| r.bin.count as f64 / r.of.shared as f64)),
     ]
 }
 
@@ -147,12 +142,7 @@ pub fn table(r: &AlignmentReport, which: AlignmentTable) -> Table {
         AlignmentTable::Winners => Table::of(name, WINNERS, &r.winners),
         AlignmentTable::TargetContrasts => Table::of(name, CONTRASTS, &r.target_contrasts),
         AlignmentTable::ShiftHistogram => {
-            let rows: Vec<ShiftBinRow<'_>> = r
-                .shifts
-                .iter()
-                .flat_map(|shift| shift.bins.iter().map(move |bin| ShiftBinRow { shift, bin }))
-                .collect();
-            Table::of(name, &shift_bin_columns(), &rows)
+            Table::of(name, &shift_bin_columns(), &bins_of(&r.shifts, |shift| &shift.bins))
         }
     }
 }

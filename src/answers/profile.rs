@@ -12,19 +12,19 @@ crate::choice! {
     pub enum Profile {
         /// Substring exact match as seed-000 states it: lower-case and white space folded, gold
         /// inside the prediction, best over gold variants, raw output only.
-        PaperSem = "paper_sem",
+        PaperSem,
         /// MemoryAgentBench harness SEM: SQuAD normalisation, gold inside the prediction, best over
         /// gold variants and over the raw output and its `parse_output` (parse only for `icl*`).
-        MabSem = "mab_sem",
+        MabSem,
         /// MemoryAgentBench harness F1: SQuAD F1 with the yes/no/noanswer rule, same maxima.
-        MabF1 = "mab_f1",
+        MabF1,
         /// SQuAD v1.1 exact match (normalised strings equal), best over gold variants.
-        SquadEm = "squad_em",
+        SquadEm,
         /// SQuAD v1.1 token F1, best over gold variants.
-        SquadF1 = "squad_f1",
+        SquadF1,
         /// LoCoMo official F1 (`task_eval/evaluation.py`): commas and "and" removed, Porter stems,
         /// multi-hop partial credit, category rules; best over gold variants.
-        LocomoF1 = "locomo_f1",
+        LocomoF1,
     }
 }
 

@@ -9,14 +9,14 @@ use crate::report::{Column, Table, flag, num, opt};
 crate::choice! {
     /// The tables an answer rescoring can be exported as (`--table NAME`).
     pub enum AnswersTable {
-        Rows = "rows",
-        Summary = "summary",
+        Rows,
+        Summary,
         /// The rows whose verdict changes between the two profiles of `--diff A:B`.
-        Diff = "diff",
+        Diff,
         /// The queries each arm holds ([`crate::cells`]).
-        Populations = "populations",
+        Populations,
         /// The columns that split the arms, are pooled, or are not used.
-        CellColumns = "cell_columns",
+        CellColumns,
     }
 }
 

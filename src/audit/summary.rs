@@ -19,9 +19,9 @@ crate::choice! {
     /// The queries a mean is taken over.
     pub enum Subset {
         /// Every query eligible under the target.
-        All = "all",
+        All,
         /// The shared subset: queries eligible under every compared target (TIAP's control).
-        Shared = "shared",
+        Shared,
     }
 }
 

@@ -3,39 +3,33 @@
 
 use super::{
     AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedRow, ContestedSummary, CoverageRow, CurveRow,
-    DeltaDistribution, HistogramBin, InstabilityRow, KendallRow, PerQueryRow, RecommendationRow, Report, SummaryRow,
-    WinnerRow,
+    DeltaDistribution, InstabilityRow, KendallRow, PerQueryRow, RecommendationRow, Report, SummaryRow, WinnerRow,
 };
 use crate::ingest::Warning;
+use crate::plots::histogram::{BinOf, bins_of};
 use crate::report::{Column, Table, flag, num, opt, serde_name};
 
 crate::choice! {
     /// The tables a rescoring report can be exported as (`--table NAME`).
     pub enum RescoreTable {
-        Summary = "summary",
-        PerQuery = "per_query",
-        Instability = "instability",
-        InstabilityByCategory = "instability_by_category",
-        Aggregations = "aggregations",
-        KendallFromRaw = "kendall_from_raw",
-        Agreement = "agreement",
-        Winners = "winners",
-        Recommendations = "recommendations",
+        Summary,
+        PerQuery,
+        Instability,
+        InstabilityByCategory,
+        Aggregations,
+        KendallFromRaw,
+        Agreement,
+        Winners,
+        Recommendations,
         /// Means at each cutoff of `--k 1,5,10,60`.
-        Curve = "curve",
-        Contested = "contested",
-        ContestedSummary = "contested_summary",
-        DeltaDistribution = "delta_distribution",
-        DeltaHistogram = "delta_histogram",
-        Coverage = "coverage",
-        Warnings = "warnings",
+        Curve,
+        Contested,
+        ContestedSummary,
+        DeltaDistribution,
+        DeltaHistogram,
+        Coverage,
+        Warnings,
     }
-}
-
-/// One bin of the |ΔnDCG| histogram of a (system, target pair).
-pub struct HistogramRow<'a> {
-    pub distribution: &'a DeltaDistribution,
-    pub bin: &'a HistogramBin,
 }
 
 /// One warning with the stage that raised it (`reading` or `scoring`).
@@ -235,11 +229,12 @@ const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
     "kinds" => |r| r.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
 ];
 
-fn histogram_columns<'a>() -> [Column<HistogramRow<'a>>; 6] {
-    crate::columns![HistogramRow<'a>;
-        "system" => |r| r.distribution.system.clone(),
-        "a" => |r| r.distribution.a.name().into(),
-        "b" => |r| r.distribution.b.name().into(),
+/// A bin of the |ΔnDCG| histogram of a (system, target pair).
+fn histogram_columns<'a>() -> [Column<BinOf<'a, DeltaDistribution>>; 6] {
+    crate::columns![BinOf<'a, DeltaDistribution>;
+        "system" => |r| r.of.system.clone(),
+        "a" => |r| r.of.a.name().into(),
+        "b" => |r| r.of.b.name().into(),
         "low" => |r| num(Some(r.bin.low)),
         "high" => |r| num(Some(r.bin.high)),
         "count" => |r| r.bin.count.to_string(),
@@ -277,12 +272,7 @@ pub fn table(report: &Report, which: RescoreTable) -> Table {
         RescoreTable::ContestedSummary => Table::of(name, CONTESTED_SUMMARY, &report.contested_summary),
         RescoreTable::DeltaDistribution => Table::of(name, DELTA_DISTRIBUTION, &report.delta_distribution),
         RescoreTable::DeltaHistogram => {
-            let rows: Vec<HistogramRow<'_>> = report
-                .delta_distribution
-                .iter()
-                .flat_map(|d| d.bins.iter().map(move |bin| HistogramRow { distribution: d, bin }))
-                .collect();
-            Table::of(name, &histogram_columns(), &rows)
+            Table::of(name, &histogram_columns(), &bins_of(&report.delta_distribution, |d| &d.bins))
         }
         RescoreTable::Coverage => Table::of(name, COVERAGE, &report.coverage),
         RescoreTable::Warnings => {

@@ -13,11 +13,10 @@ const MAX_SPLIT_HEADLINES: usize = 6;
 pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
     let mut hs = r.populations.headlines(CalibrationTable::Populations, CalibrationTable::CellColumns);
     let level = percent(r.settings.confidence_level);
-    if r.missing.count > 0 {
-        let e = &r.missing.examples[0];
+    if let Some(first) = r.missing.first_seen() {
         hs.push(Headline::finding(
             format!("{} without a confidence or an outcome were left out", count(r.missing.count, "row", "rows")),
-            format!("first: {} line {}: {}", e.file, e.line, e.detail),
+            first,
             CalibrationTable::Ledger,
         ));
     }

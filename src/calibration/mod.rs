@@ -28,11 +28,11 @@ crate::choice! {
     pub enum Scale {
         /// A probability in [0, 1].
         #[default]
-        Probability = "probability",
+        Probability,
         /// A (mean) log-probability ≤ 0: p = exp(c).
-        Logprob = "logprob",
+        Logprob,
         /// Any score: no raw calibration, only after Platt scaling.
-        Score = "score",
+        Score,
     }
 }
 
@@ -42,9 +42,9 @@ crate::choice! {
     pub enum AucPopulation {
         /// Every item that a memory helped or hurt.
         #[default]
-        All = "all",
+        All,
         /// Only the items memory was applied to.
-        Applied = "applied",
+        Applied,
     }
 }
 
@@ -54,8 +54,8 @@ crate::choice! {
     pub enum Route {
         /// Memory is used when the confidence is below τ (TAG: route_t = 1[c_t < τ]).
         #[default]
-        Below = "below",
+        Below,
         /// Memory is used when the confidence is at least τ.
-        AtLeast = "at_least",
+        AtLeast,
     }
 }

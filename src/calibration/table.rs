@@ -7,19 +7,19 @@ crate::choice! {
     /// The tables of a calibration report.
     pub enum CalibrationTable {
         /// Help / hurt per population.
-        Ledger = "ledger",
+        Ledger,
         /// Accuracy per confidence bin, without and with memory.
-        Bins = "bins",
+        Bins,
         /// Inject fraction and accuracy as the routing threshold varies.
-        Sweep = "sweep",
+        Sweep,
         /// ECE, Brier and log loss, raw and after Platt scaling, per split.
-        Calibration = "calibration",
+        Calibration,
         /// The reliability diagram's bins of every calibration row.
-        Reliability = "reliability",
+        Reliability,
         /// The items each split holds ([`crate::cells`]).
-        Populations = "populations",
+        Populations,
         /// The columns that are pooled or not used.
-        CellColumns = "cell_columns",
+        CellColumns,
     }
 }
 

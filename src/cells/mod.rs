@@ -119,9 +119,9 @@ crate::choice! {
     pub enum Repeats {
         /// Refuse the file, naming both lines.
         #[default]
-        Refuse = "refuse",
+        Refuse,
         /// Keep the first row; count the repeats and the conflicting ones.
-        First = "first",
+        First,
     }
 }
 

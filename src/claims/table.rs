@@ -11,13 +11,13 @@ crate::choice! {
     /// The tables a claims check can be exported as (`--table NAME`); the last three need the
     /// K-sweep.
     pub enum ClaimsTable {
-        Claims = "claims",
-        Findings = "findings",
-        Cells = "cells",
-        Deltas = "deltas",
-        Stability = "stability",
+        Claims,
+        Findings,
+        Cells,
+        Deltas,
+        Stability,
         /// The queries each (arm, K) cell of the per-query scores holds ([`crate::cells`]).
-        Populations = "populations",
+        Populations,
     }
 }
 

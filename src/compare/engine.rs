@@ -18,7 +18,7 @@ crate::choice! {
         /// Exact McNemar on the discordant pairs (two 0/1 arms).
         McNemarExact = "mcnemar_exact",
         /// Wilcoxon signed-rank on the paired differences (any other values).
-        WilcoxonSignedRank = "wilcoxon_signed_rank",
+        WilcoxonSignedRank,
     }
 }
 

@@ -12,9 +12,9 @@ crate::choice! {
     pub enum CiMethod {
         /// Bias-corrected and accelerated (Efron 1987), the default.
         #[default]
-        Bca = "bca",
+        Bca,
         /// Percentile.
-        Percentile = "percentile",
+        Percentile,
     }
 }
 
@@ -33,9 +33,9 @@ pub enum Resampling {
 crate::choice! {
     /// The unit a resampling draws (`--resample`); strata and clusters need a column.
     pub enum ResampleUnit {
-        Iid = "iid",
-        Stratified = "stratified",
-        Cluster = "cluster",
+        Iid,
+        Stratified,
+        Cluster,
     }
 }
 

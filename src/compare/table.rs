@@ -11,18 +11,18 @@ use crate::report::{Column, Table, flag, num, opt, p_value, render_columns};
 crate::choice! {
     /// Tables a comparison can be exported as (`--table NAME`).
     pub enum CompareTable {
-        Arms = "arms",
-        Pairs = "pairs",
-        Ranks = "ranks",
-        Friedman = "friedman",
+        Arms,
+        Pairs,
+        Ranks,
+        Friedman,
         /// The contrasts within each value of `--per` (empty without it).
-        Strata = "strata",
+        Strata,
         /// Each arm's mean cost per `--cost` column.
-        Costs = "costs",
+        Costs,
         /// Each `--matched` control's cost against its arm.
-        Matched = "matched",
+        Matched,
         /// How often each system's judgments agree (judge files with several verdicts per item).
-        Judges = "judges",
+        Judges,
     }
 }
 

@@ -26,11 +26,10 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
             ComplianceTable::Arms,
         ));
     }
-    if r.missing.count > 0 {
-        let e = &r.missing.examples[0];
+    if let Some(first) = r.missing.first_seen() {
         hs.push(Headline::finding(
             format!("{} with a missing value were left out", count(r.missing.count, "row", "rows")),
-            format!("first: {} line {}: {}", e.file, e.line, e.detail),
+            first,
             ComplianceTable::Arms,
         ));
     }

@@ -8,28 +8,28 @@ crate::choice! {
     /// The tables of a compliance report.
     pub enum ComplianceTable {
         /// Per arm: compliance, κ and return on tokens with their intervals.
-        Arms = "arms",
+        Arms,
         /// Compliance per (arm, depth) cell.
-        Depth = "depth",
+        Depth,
         /// The depth slope of each arm.
-        Slopes = "slopes",
+        Slopes,
         /// Δ(d) of the focus arm against each arm and the best of them.
-        Margins = "margins",
+        Margins,
         /// d* and where the fitted lines cross.
-        Crossover = "crossover",
+        Crossover,
         /// Power and minimum detectable effect of each comparison.
-        Power = "power",
+        Power,
         /// How much of the focus arm's lead goes through recall (Baron–Kenny).
-        Mediation = "mediation",
+        Mediation,
         /// Compliance per recall bin (r = 0, 0 < r ≤ 0.5, 0.5 < r < 1, r = 1), over every arm
         /// and per arm.
-        RecallBins = "recall_bins",
+        RecallBins,
         /// Failures (compliance below 1) never retrieved or retrieved but not used, per arm.
-        Failures = "failures",
+        Failures,
         /// The rows (or tasks) each (group, arm) holds ([`crate::cells`]).
-        Populations = "populations",
+        Populations,
         /// The columns that split the groups, are pooled, or are not used.
-        CellColumns = "cell_columns",
+        CellColumns,
     }
 }
 

@@ -203,6 +203,13 @@ impl Tally {
         Some(format!("{} {what} left out, the first at {}, line {}: {}", self.count, e.file, e.line, e.detail))
     }
 
+    /// The first example in words, `first: FILE line L: DETAIL`; `None` when nothing was
+    /// counted.
+    pub fn first_seen(&self) -> Option<String> {
+        let e = self.examples.first()?;
+        Some(format!("first: {} line {}: {}", e.file, e.line, e.detail))
+    }
+
     /// Counts one more, keeping the first five examples.
     pub fn add(&mut self, e: impl FnOnce() -> Example) {
         self.count += 1;

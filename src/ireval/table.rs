@@ -12,13 +12,13 @@ crate::choice! {
     /// Tables of an IR evaluation.
     pub enum TrecEvalTable {
         /// One row per run and value: the summary over all queries.
-        Summary = "summary",
+        Summary,
         /// One row per run, query and value (the values trec_eval prints with `-q`).
-        PerQuery = "per_query",
+        PerQuery,
         /// Each run's mean of the compared measure with its interval (two or more runs).
-        Arms = "arms",
+        Arms,
         /// Every pair of runs compared on the compared measure (two or more runs).
-        Pairs = "pairs",
+        Pairs,
     }
 }
 

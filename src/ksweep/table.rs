@@ -7,9 +7,9 @@ use crate::report::{Column, Table, flag, num, opt};
 crate::choice! {
     /// The tables of a K-sweep.
     pub enum SweepTable {
-        Cells = "cells",
-        Deltas = "deltas",
-        Stability = "stability",
+        Cells,
+        Deltas,
+        Stability,
     }
 }
 

@@ -84,8 +84,7 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
     }
     let level = format!("{}%", percent(r.settings.bootstrap.confidence));
     let p = &r.problems;
-    if p.conflicts.count > 0 {
-        let first = &p.conflicts.examples[0];
+    if let Some(first) = p.conflicts.examples.first() {
         hs.push(Headline::alert(
             format!(
                 "{} of one rater for one item disagree with the label kept: the first is used",
@@ -104,11 +103,10 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
             LabelsTable::Items,
         ));
     }
-    if p.invalid.count > 0 {
-        let first = &p.invalid.examples[0];
+    if let Some(first) = p.invalid.first_seen() {
         hs.push(Headline::finding(
             format!("{} outside the stated classes were left out", count(p.invalid.count, "label", "labels")),
-            format!("first: {} line {}: {}", first.file, first.line, first.detail),
+            first,
             LabelsTable::Items,
         ));
     }

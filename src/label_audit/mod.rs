@@ -31,11 +31,11 @@ crate::choice! {
     pub enum Layout {
         /// Long when a rater column and a label column are found, else wide.
         #[default]
-        Auto = "auto",
+        Auto,
         /// One row per (item, rater, label).
-        Long = "long",
+        Long,
         /// One row per item, one column per rater.
-        Wide = "wide",
+        Wide,
     }
 }
 
@@ -49,12 +49,12 @@ crate::choice! {
     pub enum TieBreak {
         /// No majority: the item is counted as a tie.
         #[default]
-        None = "none",
+        None,
         /// The tied class listed first in the classes.
-        ClassOrder = "class_order",
+        ClassOrder,
         /// The label of the rater named by `tie_rater`, when it is among the tied classes
         /// (else a tie).
-        Rater = "rater",
+        Rater,
     }
 }
 
@@ -64,9 +64,9 @@ crate::choice! {
     pub enum PairItems {
         /// The items both raters labelled.
         #[default]
-        Pairwise = "pairwise",
+        Pairwise,
         /// The items every rater labelled (TIAP Table 13: "1,876 common-valid cases").
-        Complete = "complete",
+        Complete,
     }
 }
 
@@ -76,9 +76,9 @@ crate::choice! {
     pub enum SampleMode {
         /// Uniformly at random without replacement (ChaCha8 from the sample seed).
         #[default]
-        Random = "random",
+        Random,
         /// Evenly spaced in the items' order (TIAP: "evenly spaced by query index within each
         /// bucket").
-        Even = "even",
+        Even,
     }
 }

@@ -10,17 +10,17 @@ crate::choice! {
     /// The tables of a labels report.
     pub enum LabelsTable {
         /// Fleiss' κ over all raters, the mean pair agreement and the majority's ties, per group and scale.
-        Overall = "overall",
+        Overall,
         /// Cohen's κ and percent agreement per rater pair.
-        Pairs = "pairs",
+        Pairs,
         /// Each rater's (and the majority's) labels: count, share, Wilson interval.
-        Distribution = "distribution",
+        Distribution,
         /// One row per item: each rater's label and the majority.
-        Items = "items",
+        Items,
         /// The stratified sample to check by hand.
-        Sample = "sample",
+        Sample,
         /// The items each rater labelled ([`crate::cells`]).
-        Populations = "populations",
+        Populations,
     }
 }
 

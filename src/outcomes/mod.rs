@@ -50,27 +50,27 @@ crate::choice! {
     pub enum OutcomeFormat {
         /// memaudit's own rescoring per-query rows (`memaudit rescore --format json`, its
         /// `per_query` array, JSONL of those rows, or the `per_query` CSV table).
-        RescorePerQuery = "rescore_per_query",
+        RescorePerQuery,
         /// Per-question judge records `{"question_id", "llm_judgments": {"judgment_1": true, …}}`.
-        JudgeFile = "judge_file",
+        JudgeFile,
         /// reclaim-eval result JSONL (`pid`, `seed`, `policy` / `variant` / `arm`, `correct`, …).
-        ReclaimEval = "reclaim_eval",
+        ReclaimEval,
         /// MTEL-Mem per-query records CSV (`run_id, query_index, {raw,source,canonical}_{metric}`).
-        MtelRecords = "mtel_records",
+        MtelRecords,
         /// MTEL-Mem per-query pipeline traces (JSONL: `query_index`, `returned_ids_topk`,
         /// `hit_ranks`, `f1_generated`, …), one run per file.
-        MtelTrace = "mtel_trace",
+        MtelTrace,
         /// CSV `item, arm1, arm2, …`: the first column is the item, every other column an arm.
-        WideCsv = "wide_csv",
+        WideCsv,
         /// CSV with a header row, one row per (item, arm): item columns, an arm column, values.
-        LongCsv = "long_csv",
+        LongCsv,
         /// JSON Lines (or a JSON array) of flat or nested objects, one per (item, arm).
-        LongJson = "long_json",
+        LongJson,
         /// An Inspect AI log: the `.eval` archive (zip) or the one-document `.json` log.
-        InspectLog = "inspect_log",
+        InspectLog,
         /// LoCoMo answer files (mem0 `evals.py` family, MemOS/EverMemOS, Zep, …): records
         /// grouped by conversation, paired by (conversation, position).
-        LocomoAnswers = "locomo_answers",
+        LocomoAnswers,
     }
 }
 

@@ -25,9 +25,9 @@ crate::choice! {
     pub enum Duplicates {
         /// Not paired: the key does not identify the item (the default).
         #[default]
-        Refuse = "refuse",
+        Refuse,
         /// Average the rows' values (rows without a value are left out of the mean).
-        Mean = "mean",
+        Mean,
     }
 }
 

@@ -20,6 +20,21 @@ pub struct HistogramBin {
     pub count: usize,
 }
 
+/// One bin of a histogram with what it is the histogram of: a row of a table that lists every
+/// bin of every histogram.
+pub struct BinOf<'a, T> {
+    pub of: &'a T,
+    pub bin: &'a HistogramBin,
+}
+
+/// Every bin of every item's histogram (`bins`), item by item.
+pub fn bins_of<'a, T>(
+    items: impl IntoIterator<Item = &'a T>,
+    bins: impl Fn(&'a T) -> &'a [HistogramBin],
+) -> Vec<BinOf<'a, T>> {
+    items.into_iter().flat_map(|of| bins(of).iter().map(move |bin| BinOf { of, bin })).collect()
+}
+
 /// The counts of `values` in `n` equal bins on [0, high] (`n` ≥ 1, `high` > 0); a value outside
 /// the range (or not a number) is counted in no bin.
 pub fn bins(values: &[f64], n: usize, high: f64) -> Vec<HistogramBin> {

@@ -109,14 +109,15 @@ mod tests {
     use super::*;
     use crate::plots::{hex, plot_svg};
 
+    /// Arms as (name, successes, n), and the size.
+    fn two_arms(a: (&str, f64, f64), b: (&str, f64, f64), (width, height): (u32, u32)) -> PosteriorPlot {
+        let arm = |(name, successes, n): (&str, f64, f64)| PosteriorArm { name: name.into(), successes, n };
+        PosteriorPlot { a: arm(a), b: arm(b), width, height }
+    }
+
     #[test]
     fn two_curves_and_the_superiority_in_the_title() {
-        let p = PosteriorPlot {
-            a: PosteriorArm { name: "source_first".into(), successes: 96.0, n: 96.0 },
-            b: PosteriorArm { name: "source_plus_conclusion".into(), successes: 91.0, n: 96.0 },
-            width: 760,
-            height: 380,
-        };
+        let p = two_arms(("source_first", 96.0, 96.0), ("source_plus_conclusion", 91.0, 96.0), (760, 380));
         let ps = p.p_superiority().unwrap();
         assert!(ps > 0.9 && ps < 1.0, "{ps}");
         let svg = plot_svg(&p).unwrap();
@@ -135,12 +136,7 @@ mod tests {
 
     #[test]
     fn invalid_counts_still_draw() {
-        let p = PosteriorPlot {
-            a: PosteriorArm { name: "a".into(), successes: 5.0, n: 0.0 },
-            b: PosteriorArm { name: "b".into(), successes: 1.0, n: 2.0 },
-            width: 400,
-            height: 300,
-        };
+        let p = two_arms(("a", 5.0, 0.0), ("b", 1.0, 2.0), (400, 300));
         assert_eq!(p.p_superiority(), None);
         assert!(plot_svg(&p).is_ok());
     }

@@ -14,15 +14,15 @@ crate::choice! {
     /// How a printed number compares with the data.
     pub enum Verdict {
         /// The recomputed value rounded as printed is the printed value.
-        Matches = "matches",
+        Matches,
         /// Off by at most one unit in the last printed place.
-        WithinRounding = "within_rounding",
+        WithinRounding,
         /// Off by more.
-        Differs = "differs",
+        Differs,
         /// The report has no such value (the note says why).
-        NotComputed = "not_computed",
+        NotComputed,
         /// It names another analysis than the one run.
-        OtherAnalysis = "other_analysis",
+        OtherAnalysis,
     }
 }
 

@@ -55,8 +55,8 @@ crate::choice! {
     #[derive(Default)]
     pub enum Mode {
         #[default]
-        Itemized = "itemized",
-        Reference = "reference",
+        Itemized,
+        Reference,
     }
 }
 

@@ -425,20 +425,18 @@ pub fn parse_line_items(source: &str) -> Vec<ItemSpec> {
     }
     // Each list is sorted without repeats: another piece is in it unless it is exactly [i].
     let elsewhere = |list: Option<&Vec<usize>>, i: usize| list.is_some_and(|l| l.len() > 1 || l.first() != Some(&i));
-    let mut items = Vec::with_capacity(pieces.len());
-    for (i, p) in pieces.iter().enumerate() {
-        let distinctive: Vec<&String> = p
-            .nouns
-            .iter()
-            .filter(|w| {
-                !(elsewhere(exact.get(w.as_str()), i)
-                    || elsewhere(by_singular.get(w.as_str()), i)
-                    || text::singulars(w).iter().any(|s| elsewhere(exact.get(s.as_str()), i)))
-            })
-            .collect();
-        items.push(line_item(source, p, distinctive));
-    }
-    items
+    line_items(source, &pieces, |i, w| {
+        elsewhere(exact.get(w), i)
+            || elsewhere(by_singular.get(w), i)
+            || text::singulars(w).iter().any(|s| elsewhere(exact.get(s.as_str()), i))
+    })
+}
+
+/// Each piece as an item, its words those no other piece shares (`shared(i, word)`: whether a
+/// piece other than the `i`-th has `word`), or all its words when every one is shared.
+fn line_items(source: &str, pieces: &[Piece], shared: impl Fn(usize, &str) -> bool) -> Vec<ItemSpec> {
+    let items = pieces.iter().enumerate();
+    items.map(|(i, p)| line_item(source, p, p.nouns.iter().filter(|w| !shared(i, w)).collect())).collect()
 }
 
 /// A line item of `source` from its piece: its distinctive nouns (all of them when none is) and
@@ -674,18 +672,9 @@ mod tests {
                 *last = line_piece(source, (last.range.0, range.1));
             }
         }
-        let mut items = Vec::with_capacity(pieces.len());
-        for (i, p) in pieces.iter().enumerate() {
-            let distinctive: Vec<&String> = p
-                .nouns
-                .iter()
-                .filter(|w| {
-                    !pieces.iter().enumerate().any(|(j, q)| j != i && q.nouns.iter().any(|v| words_match(w, v)))
-                })
-                .collect();
-            items.push(line_item(source, p, distinctive));
-        }
-        items
+        line_items(source, &pieces, |i, w| {
+            pieces.iter().enumerate().any(|(j, q)| j != i && q.nouns.iter().any(|v| words_match(w, v)))
+        })
     }
 
     #[test]

@@ -343,15 +343,15 @@ crate::choice! {
     /// The tables of a probe report: `notes`, `by_verdict` (both modes), `by_policy` (both
     /// modes), `agreement`.
     pub enum ProbeTable {
-        Notes = "notes",
-        ByVerdict = "by_verdict",
-        ByPolicy = "by_policy",
-        Agreement = "agreement",
+        Notes,
+        ByVerdict,
+        ByPolicy,
+        Agreement,
         /// Each mode's counts and rates (silent-uncorrectable, unflagged failure) with their
         /// intervals.
-        Summary = "summary",
+        Summary,
         /// Each mode's verdict as a predictor of recovery (notes with an outcome).
-        Confusion = "confusion",
+        Confusion,
     }
 }
 
@@ -371,25 +371,26 @@ const SUMMARY: &[Column<ProbeSummary>] = &crate::columns![ProbeSummary;
     "confidence" => |s| num(Some(s.confidence)),
 ];
 
-/// One mode's confusion of verdict (complete / correctable predict recovery) and outcome.
-pub struct ConfusionLine<'a> {
+/// One row of one mode: a policy × verdict row ([`PolicyVerdict`]), or the mode's confusion of
+/// verdict (complete / correctable predict recovery) and outcome ([`Confusion`]).
+pub struct ModeLine<'a, T> {
     pub mode: Mode,
-    pub confusion: &'a Confusion,
+    pub row: &'a T,
 }
 
-fn confusion_columns<'a>() -> [Column<ConfusionLine<'a>>; 11] {
-    crate::columns![ConfusionLine<'a>;
+fn confusion_columns<'a>() -> [Column<ModeLine<'a, Confusion>>; 11] {
+    crate::columns![ModeLine<'a, Confusion>;
         "mode" => |l| l.mode.name().into(),
-        "n" => |l| l.confusion.n.to_string(),
-        "predicted_recover_recovered" => |l| l.confusion.predicted_recover_recovered.to_string(),
-        "predicted_recover_failed" => |l| l.confusion.predicted_recover_failed.to_string(),
-        "predicted_fail_recovered" => |l| l.confusion.predicted_fail_recovered.to_string(),
-        "predicted_fail_failed" => |l| l.confusion.predicted_fail_failed.to_string(),
-        "accuracy" => |l| num(l.confusion.accuracy),
-        "precision" => |l| num(l.confusion.precision),
-        "npv" => |l| num(l.confusion.npv),
-        "sensitivity" => |l| num(l.confusion.sensitivity),
-        "specificity" => |l| num(l.confusion.specificity),
+        "n" => |l| l.row.n.to_string(),
+        "predicted_recover_recovered" => |l| l.row.predicted_recover_recovered.to_string(),
+        "predicted_recover_failed" => |l| l.row.predicted_recover_failed.to_string(),
+        "predicted_fail_recovered" => |l| l.row.predicted_fail_recovered.to_string(),
+        "predicted_fail_failed" => |l| l.row.predicted_fail_failed.to_string(),
+        "accuracy" => |l| num(l.row.accuracy),
+        "precision" => |l| num(l.row.precision),
+        "npv" => |l| num(l.row.npv),
+        "sensitivity" => |l| num(l.row.sensitivity),
+        "specificity" => |l| num(l.row.specificity),
     ]
 }
 
@@ -441,14 +442,8 @@ fn verdict_columns<'a>() -> [Column<VerdictLine<'a>>; 8] {
     ]
 }
 
-/// One policy × verdict row of one mode.
-pub struct PolicyLine<'a> {
-    pub mode: Mode,
-    pub row: &'a PolicyVerdict,
-}
-
-fn policy_columns<'a>() -> [Column<PolicyLine<'a>>; 9] {
-    crate::columns![PolicyLine<'a>;
+fn policy_columns<'a>() -> [Column<ModeLine<'a, PolicyVerdict>>; 9] {
+    crate::columns![ModeLine<'a, PolicyVerdict>;
         "mode" => |l| l.mode.name().into(),
         "policy" => |l| l.row.policy.clone(),
         "verdict" => |l| l.row.verdict.name().into(),
@@ -489,18 +484,18 @@ pub fn probe_table(r: &ProbeReport, which: ProbeTable) -> Table {
             Table::of(name, &verdict_columns(), &rows)
         }
         ProbeTable::ByPolicy => {
-            let rows: Vec<PolicyLine<'_>> = modes
+            let rows: Vec<ModeLine<'_, PolicyVerdict>> = modes
                 .iter()
-                .flat_map(|m| m.by_policy.iter().map(move |row| PolicyLine { mode: m.summary.mode, row }))
+                .flat_map(|m| m.by_policy.iter().map(move |row| ModeLine { mode: m.summary.mode, row }))
                 .collect();
             Table::of(name, &policy_columns(), &rows)
         }
         ProbeTable::Agreement => Table::of(name, AGREEMENT, &r.side_by_side.agreement),
         ProbeTable::Summary => Table::of(name, SUMMARY, modes.iter().map(|m| &m.summary)),
         ProbeTable::Confusion => {
-            let rows: Vec<ConfusionLine<'_>> = modes
+            let rows: Vec<ModeLine<'_, Confusion>> = modes
                 .iter()
-                .filter_map(|m| m.confusion.as_ref().map(|confusion| ConfusionLine { mode: m.summary.mode, confusion }))
+                .filter_map(|m| m.confusion.as_ref().map(|row| ModeLine { mode: m.summary.mode, row }))
                 .collect();
             Table::of(name, &confusion_columns(), &rows)
         }

@@ -97,10 +97,10 @@ crate::choice! {
     pub enum AbstainRule {
         /// No committed value on the ANSWER line (the paper's tables).
         #[default]
-        Strict = "strict",
+        Strict,
         /// reclaim-eval's behavioural `_is_abstain`: no parsable answer or any hedge phrase in the
         /// raw reply (needs replies; rows without one fall back to `strict`, counted).
-        Hedge = "hedge",
+        Hedge,
     }
 }
 

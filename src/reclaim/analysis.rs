@@ -48,11 +48,11 @@ crate::choice! {
     pub enum ScoreMode {
         /// Strict re-scoring where the reply and the truth are known, stored values elsewhere.
         #[default]
-        Auto = "auto",
+        Auto,
         /// Always the stored `correct` / `answer` / `bucket`.
-        Stored = "stored",
+        Stored,
         /// Strict re-scoring; trials that cannot be re-scored fall back to stored values (counted).
-        Strict = "strict",
+        Strict,
     }
 }
 

@@ -35,7 +35,7 @@ crate::choice! {
     pub enum Engine {
         /// CPython `random.Random(seed)`: reproduces reclaim-eval's intervals exactly.
         #[default]
-        Python = "python",
+        Python,
         /// memaudit's ChaCha8 resampler (not digit-compatible with the paper).
         ChaCha8 = "chacha8",
     }

@@ -82,25 +82,25 @@ const CASCADE: &[Column<CascadeRow>] = &crate::columns![CascadeRow;
 crate::choice! {
     /// The tables of a reclaim report (`--table NAME`).
     pub enum ReclaimTable {
-        Cells = "cells",
-        WorseThanEmpty = "worse_than_empty",
-        Contrasts = "contrasts",
+        Cells,
+        WorseThanEmpty,
+        Contrasts,
         /// Recovered / inherited / novel / abstained per cell.
-        FailureModes = "failure_modes",
+        FailureModes,
         /// Stored bucket counts per cell (completeness buckets, failure-mode labels).
-        Buckets = "buckets",
+        Buckets,
         /// Reclaim rate along the size or noise sweep, one row per point, with the crossover.
-        Sweeps = "sweeps",
+        Sweeps,
         /// The recompute certificate's pass / flag split.
-        Certificate = "certificate",
+        Certificate,
         /// Numbers in memory notes that appear in no source.
-        Invented = "invented",
+        Invented,
         /// Cascade blast radius, reclaim and per-hop wrong shares.
-        Cascade = "cascade",
+        Cascade,
         /// The populations of problems the cells hold (the cells' `population` column).
-        Populations = "populations",
+        Populations,
         /// The columns that key the cells, are pooled, or are not used.
-        CellColumns = "cell_columns",
+        CellColumns,
     }
 }
 

@@ -7,14 +7,14 @@ crate::choice! {
     /// The tables of a release audit.
     pub enum ReleaseTable {
         /// Every file: its shape, what recognised it, where it went and what became of it.
-        Files = "files",
+        Files,
         /// Every analysis run: its files, why they are together, and how it ended.
-        Analyses = "analyses",
+        Analyses,
         /// What every analysis says, most severe first, each naming its analysis.
-        Headlines = "headlines",
+        Headlines,
         /// Each printed number of the release's printed-numbers files against the run that holds
         /// it (`memaudit verify --printed`'s columns, with the file and the run).
-        Printed = "printed",
+        Printed,
     }
 }
 

@@ -16,29 +16,29 @@ crate::choice! {
     /// What became of a file of the release.
     pub enum FileStatus {
         /// Read by every analysis it went to.
-        Read = "read",
+        Read,
         /// An analysis it went to refused the files (the message says why).
-        Refused = "refused",
+        Refused,
         /// A companion (probe keys, answer scores) without the files it completes.
-        Needs = "needs",
+        Needs,
         /// No analysis reads it: what it looks like and what the analyses of its shape need.
-        NotRead = "not_read",
+        NotRead,
         /// An archive: its files are listed after it, each with its own status.
-        Unpacked = "unpacked",
+        Unpacked,
         /// Left out of every analysis by the setting `leave_out`.
-        LeftOut = "left_out",
+        LeftOut,
         /// An entry of a folder that is not a file to read (a link to nothing, a link back up, a
         /// pipe): the note says which.
-        PassedOver = "passed_over",
+        PassedOver,
     }
 }
 
 crate::choice! {
     /// How an analysis of a group ended.
     pub enum RunStatus {
-        Ran = "ran",
+        Ran,
         /// It refused the files (not its input after all, or a setting it needs): the message.
-        Refused = "refused",
+        Refused,
     }
 }
 

@@ -55,6 +55,21 @@ pub struct ExclusionCheck {
     pub location: String,
 }
 
+impl ExclusionCheck {
+    /// When it was decided and when its data existed, each with how that is known:
+    /// `decided T (commit), data T (runs.csv)`, `-` for what is not known.
+    pub fn timeline(&self) -> String {
+        let known = |t: &Option<String>| t.as_deref().unwrap_or("-").to_string();
+        format!(
+            "decided {} ({}), data {} ({})",
+            known(&self.decided),
+            known(&self.decided_from),
+            known(&self.data_time),
+            known(&self.data_time_from)
+        )
+    }
+}
+
 fn is_ledger_table(headers: &[String]) -> bool {
     let has = |names: &[&str]| headers.iter().any(|h| names.contains(&h.as_str()));
     has(&["reason"]) && has(&["excluded_at", "time", "decided_at", "commit"]) && has(&["item", "excluded", "id"])

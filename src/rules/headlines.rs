@@ -23,16 +23,7 @@ pub fn headlines(r: &RulesReport) -> Vec<Headline> {
                 count(post_hoc.len(), "exclusion was", "exclusions were"),
                 if post_hoc.len() == 1 { "it" } else { "they" }
             ),
-            format!(
-                "e.g. `{}` ({}): decided {} ({}), data {} ({}); {}",
-                e.item,
-                e.reason,
-                e.decided.as_deref().unwrap_or("-"),
-                e.decided_from.as_deref().unwrap_or("-"),
-                e.data_time.as_deref().unwrap_or("-"),
-                e.data_time_from.as_deref().unwrap_or("-"),
-                e.location
-            ),
+            format!("e.g. `{}` ({}): {}; {}", e.item, e.reason, e.timeline(), e.location),
             RulesTable::Exclusions,
         ));
     }

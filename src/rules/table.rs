@@ -9,9 +9,9 @@ crate::choice! {
     /// The tables a rules evaluation can be exported as.
     pub enum RulesTable {
         /// One row per rule.
-        Verdicts = "verdicts",
+        Verdicts,
         /// The exclusion ledger, checked.
-        Exclusions = "exclusions",
+        Exclusions,
     }
 }
 

@@ -28,13 +28,10 @@ pub fn render_text(report: &RulesReport) -> String {
         ));
         for e in &report.exclusions {
             out.push_str(&format!(
-                "  {:<28} {:<15} decided {} ({}), data {} ({}); affects {}; {}\n",
+                "  {:<28} {:<15} {}; affects {}; {}\n",
                 e.item,
                 e.status,
-                e.decided.as_deref().unwrap_or("-"),
-                e.decided_from.as_deref().unwrap_or("-"),
-                e.data_time.as_deref().unwrap_or("-"),
-                e.data_time_from.as_deref().unwrap_or("-"),
+                e.timeline(),
                 if e.affects.is_empty() { "-".to_string() } else { e.affects.join(", ") },
                 e.reason
             ));

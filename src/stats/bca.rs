@@ -27,9 +27,9 @@ crate::choice! {
     pub enum Z0Rule {
         /// #{<} + ½#{=} (SciPy `stats.bootstrap(method="BCa")`).
         #[default]
-        MidRank = "mid_rank",
+        MidRank,
         /// #{<} only (R `boot::bca.ci`, the BriefBench paper's formula).
-        Strict = "strict",
+        Strict,
     }
 }
 

@@ -39,13 +39,13 @@ crate::choice! {
     pub enum Design {
         /// Two independent proportions (pooled z test).
         #[default]
-        TwoProportions = "two_proportions",
+        TwoProportions,
         /// Paired proportions (McNemar).
-        PairedProportions = "paired_proportions",
+        PairedProportions,
         /// Two independent means (z test).
-        TwoMeans = "two_means",
+        TwoMeans,
         /// Paired means (z test of the differences).
-        PairedMeans = "paired_means",
+        PairedMeans,
     }
 }
 

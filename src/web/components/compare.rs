@@ -617,10 +617,10 @@ crate::choice! {
     /// Which items of a contrast the items table keeps (`#items-pattern`): by how the two arms'
     /// values compare (for 0/1 outcomes, "a right, b wrong" is `AHigher`).
     enum Pattern {
-        All = "all",
-        AHigher = "a_higher",
-        BHigher = "b_higher",
-        Equal = "equal",
+        All,
+        AHigher,
+        BHigher,
+        Equal,
     }
 }
 
