@@ -466,3 +466,62 @@ fn a_bootstrap_too_large_to_keep_is_refused_before_it_starts() {
     let r = run_on(vec![file()], &q).unwrap();
     assert_eq!(r.arms.len(), 60);
 }
+
+/// Every pair of arms' two-sample KS test, per dataset and measure, equals SciPy's `ks_2samp`
+/// (`dominance.json`, made by `make_dominance_reference.py`), and the ECDF steps end at 1.
+#[test]
+fn dominance_equals_scipy_ks_2samp() {
+    let want: Value = serde_json::from_slice(&std::fs::read(dir().join("dominance.json")).unwrap()).unwrap();
+    let r = run_on(vec![rows()], &request()).unwrap();
+    let want = want.as_array().unwrap();
+    assert_eq!(r.dominance.len(), want.len());
+    for (got, w) in r.dominance.iter().zip(want) {
+        let at = format!("{} {} {} vs {}", got.group, got.measure, got.arm_a, got.arm_b);
+        assert_eq!(
+            (got.group.as_str(), got.measure.name(), got.arm_a.as_str(), got.arm_b.as_str()),
+            (
+                w["group"].as_str().unwrap(),
+                w["measure"].as_str().unwrap(),
+                w["arm_a"].as_str().unwrap(),
+                w["arm_b"].as_str().unwrap()
+            ),
+        );
+        assert_eq!((got.n_a as u64, got.n_b as u64), (w["n_a"].as_u64().unwrap(), w["n_b"].as_u64().unwrap()), "{at}");
+        for (value, key) in [
+            (got.mean_a, "mean_a"),
+            (got.mean_b, "mean_b"),
+            (got.d, "d"),
+            (got.p, "p"),
+            (got.d_a_greater, "d_a_greater"),
+            (got.p_a_greater, "p_a_greater"),
+            (got.d_b_greater, "d_b_greater"),
+            (got.p_b_greater, "p_b_greater"),
+        ] {
+            assert!(close(Some(value), &w[key], 1e-9), "{at} {key}: {value} vs {}", w[key]);
+        }
+    }
+    for e in r.ecdf.iter().filter(|e| e.at_or_below == e.n) {
+        assert_eq!(e.cdf, 1.0);
+    }
+    assert!(r.ecdf.iter().any(|e| e.cdf < 1.0));
+}
+
+/// The dominance headline names the focus arm and says, per dataset, whether its compliance
+/// ECDF lies right of every other arm's, as the table's orders say.
+#[test]
+fn the_dominance_headline_follows_the_orders() {
+    use memaudit::compliance::dominance::{DominanceMeasure, Order};
+    let r = run_on(vec![rows()], &request()).unwrap();
+    let hs = memaudit::compliance::headlines::headlines(&r);
+    for g in &r.groups {
+        let right_of_all = r
+            .dominance
+            .iter()
+            .filter(|d| &d.group == g && d.measure == DominanceMeasure::Compliance)
+            .filter(|d| d.arm_a == "x" || d.arm_b == "x")
+            .all(|d| matches!((d.order, d.arm_a == "x"), (Order::A, true) | (Order::B, false)));
+        let h = hs.iter().find(|h| h.text.starts_with("x's compliance ECDF") && h.text.contains(g.as_str())).unwrap();
+        assert_eq!(h.text.contains("lies right of every other arm's"), right_of_all, "{}", h.text);
+        assert_eq!(h.table.as_deref(), Some("dominance"));
+    }
+}

@@ -743,6 +743,9 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
     assert.ok(want.recall_bins.length > 0 && want.failures.length > 0, 'the demo has a recall column');
     await checkTable(page, '#compliance-recall-bins', want.recall_bins, { n: (x) => x.n, compliance: (x) => x.compliance, low: (x) => x.low, high: (x) => x.high }, 'recall bins');
     await checkTable(page, '#compliance-failures', want.failures, { failures: (x) => x.failures, not_retrieved: (x) => x.not_retrieved, not_retrieved_share: (x) => x.not_retrieved_share }, 'failures');
+    // Each pair of arms' ECDFs and their KS tests (BriefBench Figs. 2, 4, 7).
+    assert.ok(want.dominance.length > 0 && want.ecdf.length > 0, 'the demo has pairs of arms');
+    await checkTable(page, '#compliance-dominance', want.dominance, { d: (x) => x.d, p: (x) => x.p, d_a_greater: (x) => x.d_a_greater, p_a_greater: (x) => x.p_a_greater, p_b_greater: (x) => x.p_b_greater }, 'dominance');
     if (want.mediation.length) {
       await checkTable(page, '#compliance-mediation', want.mediation, { total: (m) => m.total, direct: (m) => m.direct, indirect: (m) => m.indirect, indirect_low: (m) => m.indirect_low, proportion: (m) => m.proportion }, 'mediation');
     }
@@ -750,6 +753,7 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   };
   await check([]);
   assert.equal(await page.locator('#compliance-depth-plot-0').count(), 1, 'the depth plot is drawn');
+  assert.equal(await page.locator('#compliance-ecdf-plot-0').count(), 1, 'the ECDF plot is drawn');
   await page.fill('#compliance-focus', 'graph');
   await page.fill('#compliance-claimed-effect', '0.1');
   await page.fill('#compliance-bootstrap', '2000');
@@ -759,7 +763,7 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   const dStar = await page.getAttribute('#compliance-crossover tr[data-against^="max("]', 'data-d-star');
   assert.equal(dStar, String(want.crossover.find((c) => c.against.startsWith('max(')).d_star ?? ''));
   assert.ok(want.mediation.length > 0, 'mediation rows with a focus');
-  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation', 'recall_bins', 'failures']) {
+  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation', 'recall_bins', 'failures', 'dominance', 'ecdf']) {
     assertCsvClose(await download(page, `#page-compliance button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#compliance-report-json')), want, 'compliance JSON');

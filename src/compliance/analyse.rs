@@ -266,6 +266,13 @@ pub struct ComplianceReport {
     /// Failures (compliance below 1) not retrieved or retrieved but not used (BriefBench Table 34).
     #[serde(default)]
     pub failures: Vec<super::recall::FailureRow>,
+    /// Every pair of arms' ECDFs compared, per group and measure (two-sample KS; BriefBench
+    /// Figs. 2, 4, 7).
+    #[serde(default)]
+    pub dominance: Vec<super::dominance::DominanceRow>,
+    /// The steps of each arm's ECDF, per group and measure.
+    #[serde(default)]
+    pub ecdf: Vec<super::dominance::EcdfRow>,
     pub notes: Vec<String>,
     /// How the rows became cells: design columns split by or pooled, the rows (or tasks) each
     /// (group, arm) holds and groups whose arms hold different numbers ([`crate::cells`]).
@@ -592,6 +599,8 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         mediation: Vec::new(),
         recall_bins: Vec::new(),
         failures: Vec::new(),
+        dominance: Vec::new(),
+        ecdf: Vec::new(),
         notes: Vec::new(),
         populations: tasks.cells.clone(),
     };
@@ -923,6 +932,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         }
     }
     (report.recall_bins, report.failures) = super::recall::recall_tables(&tasks.rows, level);
+    (report.dominance, report.ecdf) = super::dominance::dominance_tables(&tasks.rows, report.settings.per_tokens);
     Ok(report)
 }
 

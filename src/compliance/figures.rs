@@ -1,9 +1,12 @@
 //! The compliance report's plots, for the page and the report to attach: compliance against
-//! depth per arm (one panel per group, with the cells' intervals).
+//! depth per arm (one panel per group, with the cells' intervals), and each arm's ECDF of
+//! per-task compliance (one panel per group; BriefBench Fig. 2).
 
 use super::analyse::ComplianceReport;
+use super::dominance::DominanceMeasure;
 use crate::attach::{Figure, figure};
 use crate::plots::LinesPlot;
+use crate::plots::ecdf::{EcdfLine, EcdfPlot};
 use crate::plots::series::{Line, Point};
 
 /// The most arms drawn in one plot, and the most groups given a plot: beyond, the title says
@@ -47,6 +50,36 @@ pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
     })
 }
 
+/// Each arm's ECDF of per-task compliance (the first [`MAX_PLOT_ARMS`]), for one group.
+/// `None` without rows.
+pub fn ecdf_plot(r: &ComplianceReport, group: &str) -> Option<EcdfPlot> {
+    let steps = r.ecdf.iter().filter(|e| e.group == group && e.measure == DominanceMeasure::Compliance);
+    let by_arm = crate::distinct::groups_first_seen(steps, |e| e.arm.as_str());
+    if by_arm.is_empty() {
+        return None;
+    }
+    let arms = by_arm.len();
+    let lines = by_arm
+        .into_iter()
+        .take(MAX_PLOT_ARMS)
+        .map(|(arm, steps)| EcdfLine {
+            name: format!("{arm} (n = {})", steps.first().map_or(0, |s| s.n)),
+            steps: steps.iter().map(|s| (s.value, s.cdf)).collect(),
+        })
+        .collect();
+    Some(EcdfPlot {
+        title: format!(
+            "Per-task compliance ECDF{}{}",
+            if group.is_empty() { String::new() } else { format!(", {group}") },
+            if arms > MAX_PLOT_ARMS { format!(", the first {MAX_PLOT_ARMS} of {arms} arms") } else { String::new() }
+        ),
+        x_desc: "compliance (right: better)".into(),
+        lines,
+        width: 720,
+        height: 420,
+    })
+}
+
 /// Every plot, as SVG: one per group, for the first [`MAX_PLOT_GROUPS`] groups (the last one's
 /// title says how many there are when there are more).
 pub fn figures(r: &ComplianceReport) -> Vec<Figure> {
@@ -57,5 +90,7 @@ pub fn figures(r: &ComplianceReport) -> Vec<Figure> {
     {
         last.title.push_str(&format!(" (plots of the first {MAX_PLOT_GROUPS} of {groups} groups)"));
     }
-    plots.iter().map(figure).collect()
+    let mut out: Vec<Figure> = plots.iter().map(figure).collect();
+    out.extend(r.groups.iter().take(MAX_PLOT_GROUPS).filter_map(|g| ecdf_plot(r, g)).map(|p| figure(&p)));
+    out
 }

@@ -148,5 +148,80 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
             ComplianceTable::Power,
         ));
     }
+    hs.extend(dominance(r));
+    hs
+}
+
+/// Per group, whether the lead arm's compliance ECDF (the focus arm's, else the highest mean's)
+/// lies right of every other arm's, as BriefBench reads its Fig. 2; a finding where it does not.
+fn dominance(r: &ComplianceReport) -> Vec<Headline> {
+    use super::dominance::{DominanceMeasure, Order};
+    let mut hs = Vec::new();
+    for g in &r.groups {
+        let pairs: Vec<_> =
+            r.dominance.iter().filter(|d| &d.group == g && d.measure == DominanceMeasure::Compliance).collect();
+        // Each arm's mean, from the pairs it is in.
+        let mut means: Vec<(&str, f64)> = Vec::new();
+        for d in &pairs {
+            for (arm, mean) in [(d.arm_a.as_str(), d.mean_a), (d.arm_b.as_str(), d.mean_b)] {
+                if !means.iter().any(|(a, _)| *a == arm) {
+                    means.push((arm, mean));
+                }
+            }
+        }
+        let lead = match &r.settings.focus {
+            Some(f) => means.iter().find(|(a, _)| a == f).copied(),
+            None => means.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)),
+        };
+        let Some((lead, _)) = lead else { continue };
+        // (other arm, how the lead lies against it, the lead's one-sided D and p, the other's D)
+        let mut right_of = Vec::new();
+        let mut not = Vec::new();
+        for d in pairs.iter().filter(|d| d.arm_a == lead || d.arm_b == lead) {
+            let lead_is_a = d.arm_a == lead;
+            let (other, lead_d, lead_p, other_d) = if lead_is_a {
+                (&d.arm_b, d.d_a_greater, d.p_a_greater, d.d_b_greater)
+            } else {
+                (&d.arm_a, d.d_b_greater, d.p_b_greater, d.d_a_greater)
+            };
+            let lead_right = matches!((d.order, lead_is_a), (Order::A, true) | (Order::B, false));
+            if lead_right {
+                right_of.push(lead_p);
+            } else {
+                not.push(format!(
+                    "{other} ({}: {lead} below by up to {lead_d:.3}, above by up to {other_d:.3})",
+                    d.order
+                ));
+            }
+        }
+        if right_of.is_empty() && not.is_empty() {
+            continue;
+        }
+        if not.is_empty() {
+            let lo = right_of.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = right_of.iter().copied().fold(0.0, f64::max);
+            hs.push(Headline::context(
+                format!("{lead}'s compliance ECDF lies right of every other arm's{}: no crossing", in_group(g)),
+                format!(
+                    "one-sided two-sample KS ({lead} greater) against each of {}: p from {} to {}, not adjusted{}",
+                    count(right_of.len(), "arm", "arms"),
+                    crate::report::p_value(lo),
+                    crate::report::p_value(hi),
+                    if pairs.iter().any(|d| d.tied) { "; tied values make the p-values conservative" } else { "" }
+                ),
+                ComplianceTable::Dominance,
+            ));
+        } else {
+            hs.push(Headline::finding(
+                format!(
+                    "{lead}'s compliance ECDF is not right-most everywhere{}: it crosses or lies left of {}",
+                    in_group(g),
+                    count(not.len(), "arm's", "arms'")
+                ),
+                crate::headline::some_of(&not, 4),
+                ComplianceTable::Dominance,
+            ));
+        }
+    }
     hs
 }

@@ -7,10 +7,12 @@
 //! files ──read (columns by name, --filter, --group)──► rows {group, arm, compliance, recall?, tokens?, depth?}
 //!       ──analyse (per group; one stratified bootstrap per group)──►
 //!         arms (κ, RoT), depth cells, slopes, margins Δ(d), crossover d* / d×, power,
-//!         compliance by recall bin and the failure modes (`recall`)
+//!         compliance by recall bin and the failure modes (`recall`),
+//!         each pair of arms' ECDFs and their KS tests (`dominance`)
 //! ```
 
 pub mod analyse;
+pub mod dominance;
 pub mod figures;
 pub mod headlines;
 pub mod read;

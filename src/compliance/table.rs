@@ -1,6 +1,7 @@
 //! The tables of a compliance report (`memaudit compliance --format csv --table NAME`).
 
 use super::analyse::{ArmRow, ComplianceReport, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
+use super::dominance::{DominanceRow, EcdfRow};
 use super::recall::{FailureRow, RecallBinRow};
 use crate::report::{Column, Table, flag, num};
 
@@ -26,6 +27,11 @@ crate::choice! {
         RecallBins,
         /// Failures (compliance below 1) never retrieved or retrieved but not used, per arm.
         Failures,
+        /// Every pair of arms' ECDFs of compliance, recall and return on tokens: the two-sample
+        /// KS statistics, two-sided and one-sided, and which lies right of the other.
+        Dominance,
+        /// The steps of each arm's ECDF (value, share at or below it).
+        Ecdf,
         /// The rows (or tasks) each (group, arm) holds ([`crate::cells`]).
         Populations,
         /// The columns that split the groups, are pooled, or are not used.
@@ -54,6 +60,36 @@ const FAILURES: &[Column<FailureRow>] = &crate::columns![FailureRow;
     "retrieved_not_used_share" => |r| num(r.retrieved_not_used_share),
     "partial" => |r| r.partial.to_string(),
     "no_recall" => |r| r.no_recall.to_string(),
+];
+
+const DOMINANCE: &[Column<DominanceRow>] = &crate::columns![DominanceRow;
+    "group" => |r| r.group.clone(),
+    "measure" => |r| r.measure.name().into(),
+    "arm_a" => |r| r.arm_a.clone(),
+    "arm_b" => |r| r.arm_b.clone(),
+    "n_a" => |r| r.n_a.to_string(),
+    "n_b" => |r| r.n_b.to_string(),
+    "mean_a" => |r| num(Some(r.mean_a)),
+    "mean_b" => |r| num(Some(r.mean_b)),
+    "d" => |r| num(Some(r.d)),
+    "p" => |r| num(Some(r.p)),
+    "d_a_greater" => |r| num(Some(r.d_a_greater)),
+    "p_a_greater" => |r| num(Some(r.p_a_greater)),
+    "d_b_greater" => |r| num(Some(r.d_b_greater)),
+    "p_b_greater" => |r| num(Some(r.p_b_greater)),
+    "order" => |r| r.order.name().into(),
+    "method" => |r| r.method.name().into(),
+    "tied" => |r| flag(r.tied),
+];
+
+const ECDF: &[Column<EcdfRow>] = &crate::columns![EcdfRow;
+    "group" => |r| r.group.clone(),
+    "measure" => |r| r.measure.name().into(),
+    "arm" => |r| r.arm.clone(),
+    "value" => |r| num(Some(r.value)),
+    "at_or_below" => |r| r.at_or_below.to_string(),
+    "cdf" => |r| num(Some(r.cdf)),
+    "n" => |r| r.n.to_string(),
 ];
 
 const MEDIATION: &[Column<MediationRow>] = &crate::columns![MediationRow;
@@ -199,6 +235,8 @@ pub fn table(r: &ComplianceReport, which: ComplianceTable) -> Table {
         ComplianceTable::Mediation => Table::of(name, MEDIATION, &r.mediation),
         ComplianceTable::RecallBins => Table::of(name, RECALL_BINS, &r.recall_bins),
         ComplianceTable::Failures => Table::of(name, FAILURES, &r.failures),
+        ComplianceTable::Dominance => Table::of(name, DOMINANCE, &r.dominance),
+        ComplianceTable::Ecdf => Table::of(name, ECDF, &r.ecdf),
         ComplianceTable::Populations => r.populations.populations_table(name),
         ComplianceTable::CellColumns => r.populations.columns_table(name),
     }

@@ -142,6 +142,21 @@ pub fn render_text(r: &ComplianceReport) -> String {
             "no recall" => f.no_recall.to_string(),
         }));
     }
+    if !r.dominance.is_empty() {
+        out.push_str("\n== Stochastic dominance: each pair of arms' ECDFs (two-sample KS, p not adjusted)\n");
+        out.push_str(&crate::text_table!(&r.dominance, |d| {
+            "group" => d.group.clone(),
+            "measure" => d.measure.name().into(),
+            "a vs b" => format!("{} vs {}", d.arm_a, d.arm_b),
+            "n" => format!("{}/{}", d.n_a, d.n_b),
+            "D" => format!("{:.4}", d.d),
+            "p" => crate::report::p_value(d.p),
+            "a greater: D, p" => format!("{:.4}, {}", d.d_a_greater, crate::report::p_value(d.p_a_greater)),
+            "b greater: D, p" => format!("{:.4}, {}", d.d_b_greater, crate::report::p_value(d.p_b_greater)),
+            "order" => d.order.name().into(),
+            "method" => format!("{}{}", d.method, if d.tied { ", ties" } else { "" }),
+        }));
+    }
     if !r.power.is_empty() {
         out.push_str("\n== Power of each comparison\n");
         out.push_str(&crate::text_table!(&r.power, |p| {

@@ -10,6 +10,7 @@
 //! | [`posterior`] | Jeffreys Beta posteriors of two binary arms, P(θa > θb) |
 //! | [`verdicts`] | grouped bars of counts (the probe's verdicts, both modes side by side) |
 //! | [`cutoffs`] | a metric against the cutoff k, one line per system |
+//! | [`ecdf`] | empirical CDFs of several samples, one step line each |
 //! | [`histogram`] | counts of non-negative values (the per-query |ΔnDCG|) in equal bins from 0 |
 //! | [`reliability`] | lines on [0, 1]: a reliability diagram and accuracy per confidence bin |
 //! | [`heatmap`] | a square matrix of shares between arms (a tournament's win rates), diverging colours |
@@ -27,6 +28,7 @@
 
 pub mod cd_diagram;
 pub mod cutoffs;
+pub mod ecdf;
 pub mod forest;
 pub mod heatmap;
 pub mod histogram;

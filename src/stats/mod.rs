@@ -11,6 +11,7 @@ pub mod correlation;
 pub mod deferred;
 pub mod fisher;
 pub mod friedman;
+pub mod ks;
 pub mod mcnemar;
 pub mod multiplicity;
 pub mod nemenyi;

@@ -11,9 +11,11 @@ use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
 use crate::compliance::analyse::{ArmRow, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
+use crate::compliance::dominance::DominanceRow;
 use crate::compliance::recall::{FailureRow, RecallBinRow};
 use crate::compliance::{self, ComplianceRequest, ComplianceTable};
 use crate::plots::LinesPlot;
+use crate::plots::ecdf::EcdfPlot;
 use crate::report::Table;
 use crate::stats::power::{Design, PowerRequest, calculate};
 use crate::web::components::Section;
@@ -93,7 +95,9 @@ fn look(col: &str) -> Look {
         | "retrieved_not_used"
         | "partial"
         | "no_recall" => Look::named(col, Kind::Int),
-        "fisher_p" => Look::named(col, Kind::P),
+        "fisher_p" | "p" | "p_a_greater" | "p_b_greater" => Look::named(col, Kind::P),
+        "measure" | "arm_a" | "arm_b" | "order" | "method" | "tied" => Look::named(col, Kind::Text),
+        "n_a" | "n_b" => Look::named(col, Kind::Int),
         "bin" => Look::named(col, Kind::Text),
         "not_retrieved_share" | "retrieved_not_used_share" => Look::named(col, Kind::Share),
         "delta" | "slope" | "endpoint" | "mde" | "total" | "direct" | "indirect" | "cliffs_delta" => {
@@ -126,6 +130,8 @@ impl Tool for Compliance {
         ("mediation", "compliance-mediation-card"),
         ("recall_bins", "compliance-recall-card"),
         ("failures", "compliance-recall-card"),
+        ("dominance", "compliance-dominance-card"),
+        ("ecdf", "compliance-dominance-card"),
         ("populations", "compliance-populations-card"),
         ("cell_columns", "compliance-populations-card"),
     ];
@@ -225,6 +231,24 @@ impl Tool for Compliance {
                     { table_grid("compliance-margins", &t(ComplianceTable::Margins), look, &r.margins, &[],
                         |m: &MarginRow| RowAttrs::data(vec![("data-group", m.group.clone()), ("data-against", m.against.clone()), ("data-depth", m.depth.to_string())])) }
                 </Section>
+                if !r.dominance.is_empty() {
+                    <Section id="compliance-dominance-card" title="Stochastic dominance: each arm's ECDF" conventions={conv.clone()}
+                        exports={html! { <>
+                            { table_exports(ComplianceTable::Dominance, b, table_of, |b| to_json(&b.report.dominance)) }
+                            { table_exports(ComplianceTable::Ecdf, b, table_of, |b| to_json(&b.report.ecdf)) }
+                        </> }}
+                        intro={html! { <p class="intro">{ "Per-task compliance, recall and return on tokens of each pair of arms, compared as distributions (BriefBench Figs. 2, 4, 7): \
+                            the two-sample Kolmogorov\u{2013}Smirnov D = sup |F_a \u{2212} F_b| with its two-sided p, and each one-sided D (how far one arm's ECDF lies right of the other's) with its p \
+                            (exact while n_a\u{00b7}n_b \u{2264} 4,000,000, else asymptotic; not adjusted for the number of pairs; conservative with tied values, as compliance shares have). \
+                            order: a or b, the arm whose ECDF is never above the other's (it dominates: no crossing); crossing; equal." }</p> }}>
+                        { for r.groups.iter().enumerate().filter_map(|(i, g)| crate::compliance::figures::ecdf_plot(r, g).map(|plot| html! {
+                            <PlotCanvas<EcdfPlot> id={format!("compliance-ecdf-plot-{i}")} {plot} filename={format!("memaudit-compliance-ecdf-{i}")} />
+                        })) }
+                        { table_grid("compliance-dominance", &t(ComplianceTable::Dominance), look, &r.dominance, &[],
+                            |d: &DominanceRow| RowAttrs::data(vec![("data-group", d.group.clone()), ("data-measure", d.measure.name().into()),
+                                ("data-arm-a", d.arm_a.clone()), ("data-arm-b", d.arm_b.clone()), ("data-order", d.order.name().into())])) }
+                    </Section>
+                }
                 <Section id="compliance-power-card" title="Power of each comparison" conventions={conv.clone()}
                     exports={table_exports(ComplianceTable::Power, b, table_of, |b| to_json(&b.report.power))}
                     intro={html! { <p class="intro">{ format!("Two-sided tests at \u{03b1} = {}: pooled two-proportion z for 0/1 compliance, two-sample z of means for rates. Power to detect the observed \u{0394}, \
