@@ -932,7 +932,12 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         }
     }
     (report.recall_bins, report.failures) = super::recall::recall_tables(&tasks.rows, level);
-    (report.dominance, report.ecdf) = super::dominance::dominance_tables(&tasks.rows, report.settings.per_tokens);
+    (report.dominance, report.ecdf) = super::dominance::dominance_tables(
+        &tasks.rows,
+        report.settings.per_tokens,
+        q.focus.as_deref(),
+        &mut report.notes,
+    );
     Ok(report)
 }
 

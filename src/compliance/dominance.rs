@@ -26,6 +26,14 @@ use serde::{Deserialize, Serialize};
 use super::read::Row;
 use crate::stats::ks::{EXACT_MAX_CELLS, KsMethod, ks_two_sample_sorted};
 
+/// The most pairs of arms compared per group and measure when no focus arm is named (every
+/// pair); past it, none are and a note says how to name one.
+pub const MAX_DOMINANCE_PAIRS: usize = 20_000;
+
+/// The most values the pairs of one group and measure read (both arms' of each pair); past
+/// it, none are compared and a note says so.
+pub const MAX_DOMINANCE_WORK: usize = 50_000_000;
+
 /// The most lattice steps of exact p-values in one analysis (each pair costs up to 3·m·n);
 /// pairs after it get asymptotic ones.
 pub const EXACT_BUDGET: u64 = 300_000_000;
@@ -113,9 +121,16 @@ pub fn steps(sorted: &[f64]) -> Vec<(f64, usize)> {
 }
 
 /// The pairs and ECDF steps of every group and measure, in the order the groups and arms are
-/// first seen. A measure no row of a group has is left out of that group; an arm without a
-/// value of it is not paired on it.
-pub fn dominance_tables(rows: &[Row], per_tokens: f64) -> (Vec<DominanceRow>, Vec<EcdfRow>) {
+/// first seen: every pair of arms, or with a `focus` arm that arm against each other (it
+/// first). A measure no row of a group has is left out of that group; an arm without a value
+/// of it is not paired on it. Pairs past [`MAX_DOMINANCE_PAIRS`] or [`MAX_DOMINANCE_WORK`] are
+/// not compared; `notes` says so.
+pub fn dominance_tables(
+    rows: &[Row],
+    per_tokens: f64,
+    focus: Option<&str>,
+    notes: &mut Vec<String>,
+) -> (Vec<DominanceRow>, Vec<EcdfRow>) {
     let mut pairs = Vec::new();
     let mut ecdf = Vec::new();
     let mut budget = EXACT_BUDGET;
@@ -144,8 +159,33 @@ pub fn dominance_tables(rows: &[Row], per_tokens: f64) -> (Vec<DominanceRow>, Ve
                     n,
                 }));
             }
-            for (i, (arm_a, a)) in arms.iter().enumerate() {
-                for (arm_b, b) in &arms[i + 1..] {
+            let na = arms.len();
+            let compared: Vec<(usize, usize)> = match focus.and_then(|f| arms.iter().position(|(a, _)| a == f)) {
+                Some(f) => (0..na).filter(|&b| b != f).map(|b| (f, b)).collect(),
+                None if na.saturating_mul(na.saturating_sub(1)) / 2 > MAX_DOMINANCE_PAIRS => {
+                    notes.push(format!(
+                        "{}{na} arms make more than {MAX_DOMINANCE_PAIRS} pairs: their {measure} ECDFs are not compared; \
+                         name the arm compared with the others ({})",
+                        if group.is_empty() { String::new() } else { format!("group `{group}`: ") },
+                        crate::fields::mention("focus")
+                    ));
+                    Vec::new()
+                }
+                None => (0..na).flat_map(|a| (a + 1..na).map(move |b| (a, b))).collect(),
+            };
+            let work: usize = compared.iter().map(|&(a, b)| arms[a].1.len() + arms[b].1.len()).sum();
+            if work > MAX_DOMINANCE_WORK {
+                notes.push(format!(
+                    "{}the pairs of arms read {work} {measure} values, more than {MAX_DOMINANCE_WORK}: their ECDFs are \
+                     not compared; name the arm compared with the others ({})",
+                    if group.is_empty() { String::new() } else { format!("group `{group}`: ") },
+                    crate::fields::mention("focus")
+                ));
+                continue;
+            }
+            for (i, j) in compared {
+                let ((arm_a, a), (arm_b, b)) = (&arms[i], &arms[j]);
+                {
                     let cells = (a.len() as u64).saturating_mul(b.len() as u64);
                     let exact = cells <= EXACT_MAX_CELLS && 3 * cells <= budget;
                     if exact {
@@ -205,7 +245,7 @@ mod tests {
         for c in [1.0, 0.0, 1.0, 1.0] {
             rows.push(row("g", "dense", c, Some(0.5), None));
         }
-        let (pairs, ecdf) = dominance_tables(&rows, 1000.0);
+        let (pairs, ecdf) = dominance_tables(&rows, 1000.0, None, &mut Vec::new());
         let find = |m: DominanceMeasure, a: &str, b: &str| {
             pairs.iter().find(|p| p.measure == m && p.arm_a == a && p.arm_b == b).unwrap()
         };
@@ -243,12 +283,27 @@ mod tests {
         let v = |k: &str| -> Vec<f64> { case[k].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect() };
         let mut rows: Vec<Row> = v("x").into_iter().map(|c| row("", "x", c, None, None)).collect();
         rows.extend(v("y").into_iter().map(|c| row("", "y", c, None, None)));
-        let (pairs, _) = dominance_tables(&rows, 1000.0);
+        let (pairs, _) = dominance_tables(&rows, 1000.0, None, &mut Vec::new());
         let p = &pairs[0];
         assert_eq!((p.measure, p.arm_a.as_str(), p.method), (DominanceMeasure::Compliance, "x", KsMethod::Exact));
         let close = |a: f64, k: &str| (a - case[k].as_f64().unwrap()).abs() < 1e-12;
         assert!(close(p.p, "p") && close(p.p_a_greater, "p_less") && close(p.p_b_greater, "p_greater"), "{p:?}");
         assert!(close(p.d_a_greater, "d_less") && close(p.d_b_greater, "d_greater"));
         assert!(p.tied);
+    }
+
+    /// Too many arms: no pair is compared unless a focus arm is named, and a note says so.
+    #[test]
+    fn every_pair_is_bounded_and_a_focus_arm_lifts_the_bound() {
+        let rows: Vec<Row> = (0..201).map(|i| row("", &format!("arm{i}"), (i % 3) as f64 / 2.0, None, None)).collect();
+        let mut notes = Vec::new();
+        let (pairs, ecdf) = dominance_tables(&rows, 1000.0, None, &mut notes);
+        assert!(pairs.is_empty());
+        assert_eq!(ecdf.len(), 201, "the ECDF steps are still given");
+        assert!(notes.len() == 1 && notes[0].contains("201 arms make more than 20000 pairs"), "{notes:?}");
+        let mut notes = Vec::new();
+        let (pairs, _) = dominance_tables(&rows, 1000.0, Some("arm7"), &mut notes);
+        assert_eq!(pairs.len(), 200);
+        assert!(pairs.iter().all(|p| p.arm_a == "arm7") && notes.is_empty());
     }
 }
