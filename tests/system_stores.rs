@@ -192,3 +192,41 @@ fn locomo_with_a_store_per_system() {
         "one population under every target"
     );
 }
+
+/// The reporting card (TIAP Table 14) of each store, counted by hand: A holds the two turns and
+/// one fact, B the turns and two facts, C the turns only; a summary with no anchors in B's store
+/// makes B's mapping partial and is said in a headline.
+#[test]
+fn the_reporting_card_describes_each_store() {
+    use memaudit::audit::card::{Mapping, cards};
+    let m = format!(
+        "{}{}",
+        memories(true),
+        "{\"memory_id\":\"sb\",\"anchors\":[],\"kind\":\"summary\",\"system\":\"B\"}\n"
+    );
+    let (ds, r) = rescored(&m, RUNS);
+    let card = cards(&ds, &r);
+    let row = |s: &str| card.iter().find(|c| c.system == s).unwrap();
+    let (a, b, c) = (row("A"), row("B"), row("C"));
+    assert_eq!((a.memories, a.raw, a.derived, a.canonical), (3, 2, 1, 1));
+    assert_eq!((b.memories, b.raw, b.derived, b.canonical, b.derived_with_lineage), (5, 2, 3, 2, 2));
+    assert_eq!((c.memories, c.derived, c.transforms), (2, 0, false));
+    assert_eq!((a.mapping, b.mapping, c.mapping), (Mapping::Explicit, Mapping::Partial, Mapping::NotNeeded));
+    // A ranks its fact and a turn (no kind: named by the raw flag); C two turns.
+    assert_eq!(a.ranked_kinds, [("derived".to_string(), 1), ("raw".to_string(), 1)]);
+    assert_eq!(c.ranked_kinds, [("raw".to_string(), 2)]);
+    // C has no canonical memory: not eligible under Canonical (as the coverage says).
+    assert_eq!((c.eligible_raw, c.eligible_canonical), (Some(1), Some(0)));
+    assert!(a.credit.starts_with("targets raw, source, canonical; k=60 unit=group"), "{}", a.credit);
+    // The whole report carries the card, its table and the headline naming B.
+    let files = [file("m.jsonl", &m), file("q.jsonl", QUERIES), file("r.jsonl", RUNS)];
+    let roles = assign_roles::<Rescore>(files.into_iter().map(|f| (f, None)).collect()).unwrap();
+    let (_, report) = run_once::<Rescore>(&roles, &Settings::default(), &mut quiet()).unwrap();
+    assert_eq!(report.card, card);
+    let t = memaudit::audit::table::table(&report, memaudit::audit::RescoreTable::Card);
+    assert_eq!(t.rows.len(), 3);
+    assert_eq!(t.rows[1][t.headers.iter().position(|h| h == "mapping").unwrap()], "partial");
+    let hs = memaudit::audit::headlines::headlines(&report);
+    let h = hs.iter().find(|h| h.text.contains("without lineage")).unwrap();
+    assert!(h.evidence.contains("B (1 of 3 derived memories)"), "{}", h.evidence);
+}

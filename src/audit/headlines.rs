@@ -38,6 +38,7 @@ pub fn headlines(r: &Report) -> Vec<Headline> {
     out.extend(leaders(r));
     out.extend(instability(r));
     out.extend(excluded(r));
+    out.extend(unmapped(r));
     let contested: usize = r.contested_summary.iter().map(|c| c.contested).sum();
     if contested > 0 {
         let per: Vec<String> = r
@@ -299,5 +300,29 @@ fn excluded(r: &Report) -> Vec<Headline> {
         "Some queries have no relevant memory under a target: they are left out of its means, not scored 0",
         some_of(&rows, 4),
         RescoreTable::Coverage,
+    )]
+}
+
+/// Systems whose store transforms memory without recording, for every derived memory, the
+/// turns it came from (the reporting card's mapping): Source and Canonical credit cannot reach
+/// a derived memory without lineage, so those targets under-credit them.
+fn unmapped(r: &Report) -> Vec<Headline> {
+    use super::card::Mapping;
+    let short: Vec<String> = r
+        .card
+        .iter()
+        .filter(|c| matches!(c.mapping, Mapping::Partial | Mapping::None))
+        .map(|c| format!("{} ({} of {} derived memories)", c.system, c.derived - c.derived_with_lineage, c.derived))
+        .collect();
+    if short.is_empty() {
+        return Vec::new();
+    }
+    vec![Headline::finding(
+        format!(
+            "{} derived memories without lineage: Source and Canonical cannot credit them",
+            count(short.len(), "system stores", "systems store")
+        ),
+        format!("without anchors: {}", crate::headline::some_of(&short, 4)),
+        RescoreTable::Card,
     )]
 }

@@ -7,6 +7,7 @@
 //! viewer shows.
 
 pub mod aggregation;
+pub mod card;
 pub mod contested;
 pub mod coverage;
 pub mod curve;
@@ -154,6 +155,10 @@ pub struct Report {
     /// Means at each cutoff of `--k 1,5,10,60` (empty with one cutoff).
     #[serde(default)]
     pub curve: Vec<CurveRow>,
+    /// TIAP's reporting card (App. H, Table 14) of each system: transforms, retrieval unit,
+    /// target mapping, credit ([`card`]).
+    #[serde(default)]
+    pub card: Vec<card::CardRow>,
 }
 
 /// Targets with at least one eligible query: the ones compared on the shared subset.
@@ -211,6 +216,7 @@ pub fn audit_unfinished(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&st
     let (contested_summary, contested) = contested::contested(ds, r);
     let delta_distribution = distribution::delta_distribution(ds, r, &compared);
     let curve = curve::curve(ds, settings, &compared, &mut |f| progress("cutoffs", 0.7 + 0.3 * f));
+    let card = card::cards(ds, r);
     progress("tables done", 1.0);
 
     let report = Report {
@@ -240,6 +246,7 @@ pub fn audit_unfinished(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&st
         delta_distribution,
         scoring_warnings: r.warnings.iter().cloned().collect(),
         curve,
+        card,
     };
     Unfinished::new(report, intervals, put_intervals)
 }

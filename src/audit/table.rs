@@ -1,6 +1,7 @@
 //! The tables of a rescoring report (`memaudit rescore --format csv --table NAME`, `--out-dir`,
 //! and the viewer's CSV exports): each column's name and value defined once.
 
+use super::card::CardRow;
 use super::{
     AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedRow, ContestedSummary, CoverageRow, CurveRow,
     DeltaDistribution, InstabilityRow, KendallRow, PerQueryRow, RecommendationRow, Report, SummaryRow, WinnerRow,
@@ -29,6 +30,9 @@ crate::choice! {
         DeltaHistogram,
         Coverage,
         Warnings,
+        /// TIAP's reporting card (App. H, Table 14) of each system: whether its memory
+        /// transforms, its retrieval unit, its target mapping and the credit rule.
+        Card,
     }
 }
 
@@ -229,6 +233,23 @@ const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
     "kinds" => |r| r.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
 ];
 
+const CARD: &[Column<CardRow>] = &crate::columns![CardRow;
+    "system" => |r| r.system.clone(),
+    "memories" => |r| r.memories.to_string(),
+    "raw" => |r| r.raw.to_string(),
+    "derived" => |r| r.derived.to_string(),
+    "canonical" => |r| r.canonical.to_string(),
+    "transforms" => |r| flag(r.transforms),
+    "ranked_kinds" => |r| r.ranked_kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
+    "derived_with_lineage" => |r| r.derived_with_lineage.to_string(),
+    "mapping" => |r| r.mapping.name().into(),
+    "queries_with_targets" => |r| r.queries_with_targets.to_string(),
+    "credit" => |r| r.credit.clone(),
+    "eligible_raw" => |r| opt(&r.eligible_raw),
+    "eligible_source" => |r| opt(&r.eligible_source),
+    "eligible_canonical" => |r| opt(&r.eligible_canonical),
+];
+
 /// A bin of the |ΔnDCG| histogram of a (system, target pair).
 fn histogram_columns<'a>() -> [Column<BinOf<'a, DeltaDistribution>>; 6] {
     crate::columns![BinOf<'a, DeltaDistribution>;
@@ -283,5 +304,6 @@ pub fn table(report: &Report, which: RescoreTable) -> Table {
                     .collect();
             Table::of(name, &warning_columns(), &rows)
         }
+        RescoreTable::Card => Table::of(name, CARD, &report.card),
     }
 }

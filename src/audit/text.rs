@@ -65,6 +65,29 @@ pub fn render_text(r: &Report) -> String {
         }));
     }
 
+    if !r.card.is_empty() {
+        out.push_str("\n== Reporting card (TIAP Table 14): transforms, retrieval unit, target mapping, credit\n");
+        out.push_str(&crate::text_table!(&r.card, |c| {
+            "system" => c.system.clone(),
+            "store: raw / derived / canonical" => format!("{} / {} / {}", c.raw, c.derived, c.canonical),
+            "transforms" => if c.transforms { "yes".into() } else { "no".into() },
+            "ranked (first k)" => c.ranked_kinds.iter().take(4).map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
+            "mapping" => format!("{} ({} of {} derived with lineage)", c.mapping, c.derived_with_lineage, c.derived),
+            "eligible raw / source / canonical" => [c.eligible_raw, c.eligible_source, c.eligible_canonical]
+                .iter()
+                .map(|e| e.map_or("-".into(), |n| n.to_string()))
+                .collect::<Vec<_>>()
+                .join(" / "),
+        }));
+        if let Some(c) = r.card.first() {
+            out.push_str(&format!("credit: {}", c.credit));
+            if c.queries_with_targets > 0 {
+                out.push_str(&format!("; {} queries state their targets outright", c.queries_with_targets));
+            }
+            out.push('\n');
+        }
+    }
+
     out.push_str(&format!("\n== Means per system and target (nDCG {}% CI)\n", r.settings.confidence * 100.0));
     out.push_str(&crate::text_table!(&r.summary, |s| {
         "system" => s.system.clone(),

@@ -34,6 +34,7 @@ pub fn table_json(r: &Report, table: RescoreTable) -> Result<String, String> {
             "reading": r.reading.warnings,
             "scoring": r.scoring_warnings,
         })),
+        RescoreTable::Card => pretty(&r.card),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::web::components::explore::Explore;
 use crate::audit::RescoreTable;
 
 use super::{Card, ReportRef};
+use crate::audit::card::CardRow;
 use crate::audit::table::table;
 use crate::audit::{
     AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedSummary, CoverageRow, CurveRow, InstabilityRow,
@@ -45,6 +46,31 @@ pub fn coverage_table(props: &ReportProps) -> Html {
                 _ => Look::named(c, Kind::Int),
             }, &r.coverage, &[], |c: &CoverageRow| {
                 RowAttrs::data(vec![("data-target", c.target.clone()), ("data-system", c.system.clone().unwrap_or_default())])
+            }) }
+        </Card>
+    }
+}
+
+/// TIAP's reporting card (App. H, Table 14) of each system: whether its memory transforms, what
+/// it ranks, whether derived memories carry their lineage, and the credit rule.
+#[function_component(ReportingCard)]
+pub fn reporting_card(props: &ReportProps) -> Html {
+    let r = &props.report;
+    let Some(first) = r.card.first() else { return html! {} };
+    let intro = html! {
+        <p class="intro">{ format!("What a paper should state for these scores to be read (TIAP Table 14): whether each system's store transforms \
+            what was said (derived memories beside the raw turns), what its lists rank (the kinds of the first k items), whether each derived \
+            memory names the turns it came from (explicit, partial, none: Source and Canonical credit reach only those that do), and the credit \
+            rule with the queries it leaves eligible. Credit: {}{}.", first.credit,
+            if first.queries_with_targets > 0 { format!("; {} queries state their targets outright", first.queries_with_targets) } else { String::new() }) }</p>
+    };
+    html! {
+        <Card id="reporting-card" title="Reporting card" report={props.report.clone()} exports={vec![RescoreTable::Card]} {intro}>
+            { table_grid("reporting-card-table", &table(r, RescoreTable::Card).without(&["credit"]), |c| match c {
+                "system" | "ranked_kinds" | "mapping" | "transforms" => Look::named(c, Kind::Text),
+                _ => Look::named(c, Kind::Int),
+            }, &r.card, &[], |c: &CardRow| {
+                RowAttrs::data(vec![("data-system", c.system.clone()), ("data-mapping", c.mapping.name().into())])
             }) }
         </Card>
     }

@@ -24,7 +24,7 @@ use crate::web::components::reading::ReadingSummary;
 use crate::web::components::settings::{Draft, parse};
 use crate::web::components::tables::{
     AggregationTables, ContestedTable, CoverageTable, CurveCard, InstabilityByCategoryTable, InstabilityTable,
-    RecommendationsTable, SummaryTable, WinnerGrid,
+    RecommendationsTable, ReportingCard, SummaryTable, WinnerGrid,
 };
 
 /// The rescoring page's tool.
@@ -74,6 +74,7 @@ impl Tool for RescorePage {
         ("recommendations", "recommendations"),
         ("instability", "instability"),
         ("coverage", "coverage"),
+        ("card", "reporting-card"),
         ("contested_summary", "contested"),
         ("warnings", "reading-summary"),
     ];
@@ -163,6 +164,7 @@ impl Tool for RescorePage {
                 </div>
                 <ReadingSummary report={report.clone()} {timing} />
                 <CoverageTable report={report.clone()} />
+                <ReportingCard report={report.clone()} />
                 if !report.systems.is_empty() {
                     <SummaryTable report={report.clone()} />
                     <CurveCard report={report.clone()} />
