@@ -85,15 +85,22 @@ pub fn cards(ds: &Dataset, r: &Rescored) -> Vec<CardRow> {
                 with_lineage += (!m.raw && !m.anchors.is_empty()) as usize;
             }
             let derived = memories - raw;
-            let mut kinds: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+            // Times each item is ranked (an array increment per item), then their kinds.
+            let mut ranked = vec![0usize; ds.memories.len() + ds.unknown_ids.len()];
             for list in ds.lists.get(s).into_iter().flatten().flatten() {
                 for &item in list.items.iter().take(k) {
-                    let kind = match ds.memory(item) {
-                        Some(m) => m.kind.as_deref().unwrap_or(if m.raw { "raw" } else { "derived" }),
-                        None => NOT_STORED,
-                    };
-                    *kinds.entry(kind).or_default() += 1;
+                    if let Some(n) = ranked.get_mut(item as usize) {
+                        *n += 1;
+                    }
                 }
+            }
+            let mut kinds: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+            for (item, &n) in ranked.iter().enumerate().filter(|(_, n)| **n > 0) {
+                let kind = match ds.memory(item as u32) {
+                    Some(m) => m.kind.as_deref().unwrap_or(if m.raw { "raw" } else { "derived" }),
+                    None => NOT_STORED,
+                };
+                *kinds.entry(kind).or_default() += n;
             }
             let mut ranked_kinds: Vec<(String, usize)> = kinds.into_iter().map(|(k, n)| (k.to_string(), n)).collect();
             ranked_kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
