@@ -147,10 +147,33 @@ export async function inkPixels(page, selector) {
   });
 }
 
+const DOWNLOAD_SPACING_MS = 110;
+const lastDownload = new WeakMap();
+
 /** The text of the file a click on `selector` downloads. */
 export async function download(page, selector) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return fs.readFileSync(await dl.path(), 'utf8');
+  // Chromium starts at most 10 downloads a second from one frame and drops the rest without a
+  // word (crbug "Throttle url download requests from a RenderFrame"; chromedp issue 791): a
+  // test that clicks eleven export buttons in a row would wait forever for the eleventh.
+  // Clicks are spaced so no second holds more than ten.
+  const wait = (lastDownload.get(page) ?? 0) + DOWNLOAD_SPACING_MS - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  lastDownload.set(page, Date.now());
+  // What the page said while we waited: a download that never starts names its cause.
+  const said = [];
+  const listen = (m) => said.push(`${m.type()}: ${m.text()}`);
+  page.on('console', listen);
+  try {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    return fs.readFileSync(await dl.path(), 'utf8');
+  } catch (e) {
+    const found = await page.locator(selector).count().catch(() => -1);
+    const visible = found === 1 ? await page.locator(selector).isVisible().catch(() => false) : false;
+    e.message = `no download from ${selector} (${found} matching, visible: ${visible}; the page said: ${JSON.stringify(said)}): ${e.message}`;
+    throw e;
+  } finally {
+    page.off('console', listen);
+  }
 }
 
 /** Same CSV up to numbers differing by at most 1e-12 (relative). */
