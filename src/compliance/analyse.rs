@@ -889,21 +889,17 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         }
         // Power: the focus against each arm, or every pair (within a stated budget).
         let na = arms.len();
-        let every_pair = na.saturating_mul(na.saturating_sub(1)) / 2;
-        let pairs: Vec<(usize, usize)> = match layout.focus {
-            Some(f) => (0..na).filter(|&b| b != f).map(|b| (f, b)).collect(),
-            None if every_pair > MAX_POWER_PAIRS => {
-                report.notes.push(format!(
-                    "{}{} arms make {every_pair} pairs, more than the {MAX_POWER_PAIRS} power rows computed here: \
-                     no power table; name the arm compared with the others ({}) for power against it",
-                    if g.is_empty() { String::new() } else { format!("group `{g}`: ") },
-                    na,
-                    crate::fields::mention("focus")
-                ));
-                Vec::new()
-            }
-            None => (0..na).flat_map(|a| (a + 1..na).map(move |b| (a, b))).collect(),
-        };
+        let pairs = arm_pairs(na, layout.focus, MAX_POWER_PAIRS).unwrap_or_else(|| {
+            let every_pair = na.saturating_mul(na.saturating_sub(1)) / 2;
+            report.notes.push(format!(
+                "{}{} arms make {every_pair} pairs, more than the {MAX_POWER_PAIRS} power rows computed here: \
+                 no power table; name the arm compared with the others ({}) for power against it",
+                if g.is_empty() { String::new() } else { format!("group `{g}`: ") },
+                na,
+                crate::fields::mention("focus")
+            ));
+            Vec::new()
+        });
         let mut values: Vec<Vec<f64>> = of_arm.iter().map(|rows| rows.iter().map(|r| r.compliance).collect()).collect();
         let spread: Vec<f64> = values.iter().map(|v| sd(v)).collect();
         // Cliff's δ reads both arms' rows of each pair: bounded before it is spent.
@@ -939,6 +935,16 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         &mut report.notes,
     );
     Ok(report)
+}
+
+/// The pairs of `na` arms a table compares: the `focus` arm (its index) against each other
+/// arm, it first; without one every pair (a before b), or `None` past `max` pairs.
+pub(super) fn arm_pairs(na: usize, focus: Option<usize>, max: usize) -> Option<Vec<(usize, usize)>> {
+    match focus {
+        Some(f) => Some((0..na).filter(|&b| b != f).map(|b| (f, b)).collect()),
+        None if na.saturating_mul(na.saturating_sub(1)) / 2 > max => None,
+        None => Some((0..na).flat_map(|a| (a + 1..na).map(move |b| (a, b))).collect()),
+    }
 }
 
 fn power_row(g: &str, ra: &ArmRow, rb: &ArmRow, (s1, s2): (f64, f64), q: &ComplianceRequest, alpha: f64) -> PowerRow {

@@ -136,18 +136,19 @@ pub fn dominance_tables(
     let mut budget = EXACT_BUDGET;
     for (group, in_group) in crate::distinct::groups_first_seen(rows.iter(), |r| r.group.clone()) {
         for &measure in DominanceMeasure::ALL {
-            let arms: Vec<(String, Vec<f64>)> =
+            // Each arm's values of the measure, sorted, with their mean.
+            let arms: Vec<(String, Vec<f64>, f64)> =
                 crate::distinct::groups_first_seen(in_group.iter().copied(), |r| r.arm.clone())
                     .into_iter()
-                    .map(|(arm, set)| {
+                    .filter_map(|(arm, set)| {
                         let mut v: Vec<f64> = set.iter().filter_map(|r| value(r, measure, per_tokens)).collect();
                         v.retain(|x| x.is_finite());
                         v.sort_by(f64::total_cmp);
-                        (arm, v)
+                        let mean = v.iter().sum::<f64>() / v.len() as f64;
+                        (!v.is_empty()).then_some((arm, v, mean))
                     })
-                    .filter(|(_, v)| !v.is_empty())
                     .collect();
-            for (arm, v) in &arms {
+            for (arm, v, _) in &arms {
                 let n = v.len();
                 ecdf.extend(steps(v).into_iter().map(|(value, at_or_below)| EcdfRow {
                     group: group.clone(),
@@ -159,66 +160,58 @@ pub fn dominance_tables(
                     n,
                 }));
             }
-            let na = arms.len();
-            let compared: Vec<(usize, usize)> = match focus.and_then(|f| arms.iter().position(|(a, _)| a == f)) {
-                Some(f) => (0..na).filter(|&b| b != f).map(|b| (f, b)).collect(),
-                None if na.saturating_mul(na.saturating_sub(1)) / 2 > MAX_DOMINANCE_PAIRS => {
-                    notes.push(format!(
-                        "{}{na} arms make more than {MAX_DOMINANCE_PAIRS} pairs: their {measure} ECDFs are not compared; \
-                         name the arm compared with the others ({})",
-                        if group.is_empty() { String::new() } else { format!("group `{group}`: ") },
-                        crate::fields::mention("focus")
-                    ));
-                    Vec::new()
-                }
-                None => (0..na).flat_map(|a| (a + 1..na).map(move |b| (a, b))).collect(),
+            let not_compared = |why: String| {
+                format!(
+                    "{}{why}: their {measure} ECDFs are not compared; name the arm compared with the others ({})",
+                    if group.is_empty() { String::new() } else { format!("group `{group}`: ") },
+                    crate::fields::mention("focus")
+                )
+            };
+            let focus = focus.and_then(|f| arms.iter().position(|(a, _, _)| a == f));
+            let Some(compared) = super::analyse::arm_pairs(arms.len(), focus, MAX_DOMINANCE_PAIRS) else {
+                notes.push(not_compared(format!("{} arms make more than {MAX_DOMINANCE_PAIRS} pairs", arms.len())));
+                continue;
             };
             let work: usize = compared.iter().map(|&(a, b)| arms[a].1.len() + arms[b].1.len()).sum();
             if work > MAX_DOMINANCE_WORK {
-                notes.push(format!(
-                    "{}the pairs of arms read {work} {measure} values, more than {MAX_DOMINANCE_WORK}: their ECDFs are \
-                     not compared; name the arm compared with the others ({})",
-                    if group.is_empty() { String::new() } else { format!("group `{group}`: ") },
-                    crate::fields::mention("focus")
-                ));
+                notes.push(not_compared(format!(
+                    "the pairs of arms read {work} {measure} values, more than {MAX_DOMINANCE_WORK}"
+                )));
                 continue;
             }
             for (i, j) in compared {
-                let ((arm_a, a), (arm_b, b)) = (&arms[i], &arms[j]);
-                {
-                    let cells = (a.len() as u64).saturating_mul(b.len() as u64);
-                    let exact = cells <= EXACT_MAX_CELLS && 3 * cells <= budget;
-                    if exact {
-                        budget -= 3 * cells;
-                    }
-                    let Some(t) = ks_two_sample_sorted(a, b, exact) else { continue };
-                    let order = match (t.d_x_greater > 0.0, t.d_y_greater > 0.0) {
-                        (true, false) => Order::A,
-                        (false, true) => Order::B,
-                        (true, true) => Order::Crossing,
-                        (false, false) => Order::Equal,
-                    };
-                    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-                    pairs.push(DominanceRow {
-                        group: group.clone(),
-                        measure,
-                        arm_a: arm_a.clone(),
-                        arm_b: arm_b.clone(),
-                        n_a: t.m,
-                        n_b: t.n,
-                        mean_a: mean(a),
-                        mean_b: mean(b),
-                        d: t.d,
-                        p: t.p,
-                        d_a_greater: t.d_x_greater,
-                        p_a_greater: t.p_x_greater,
-                        d_b_greater: t.d_y_greater,
-                        p_b_greater: t.p_y_greater,
-                        order,
-                        method: t.method,
-                        tied: t.tied,
-                    });
+                let ((arm_a, a, mean_a), (arm_b, b, mean_b)) = (&arms[i], &arms[j]);
+                let cells = (a.len() as u64).saturating_mul(b.len() as u64);
+                let exact = cells <= EXACT_MAX_CELLS && 3 * cells <= budget;
+                if exact {
+                    budget -= 3 * cells;
                 }
+                let Some(t) = ks_two_sample_sorted(a, b, exact) else { continue };
+                let order = match (t.d_x_greater > 0.0, t.d_y_greater > 0.0) {
+                    (true, false) => Order::A,
+                    (false, true) => Order::B,
+                    (true, true) => Order::Crossing,
+                    (false, false) => Order::Equal,
+                };
+                pairs.push(DominanceRow {
+                    group: group.clone(),
+                    measure,
+                    arm_a: arm_a.clone(),
+                    arm_b: arm_b.clone(),
+                    n_a: t.m,
+                    n_b: t.n,
+                    mean_a: *mean_a,
+                    mean_b: *mean_b,
+                    d: t.d,
+                    p: t.p,
+                    d_a_greater: t.d_x_greater,
+                    p_a_greater: t.p_x_greater,
+                    d_b_greater: t.d_y_greater,
+                    p_b_greater: t.p_y_greater,
+                    order,
+                    method: t.method,
+                    tied: t.tied,
+                });
             }
         }
     }

@@ -14,6 +14,11 @@ use crate::plots::series::{Line, Point};
 pub const MAX_PLOT_ARMS: usize = 30;
 pub const MAX_PLOT_GROUPS: usize = 12;
 
+/// The title's note when a plot draws only the first [`MAX_PLOT_ARMS`] of `arms`.
+fn shown_of(arms: usize) -> String {
+    if arms > MAX_PLOT_ARMS { format!(", the first {MAX_PLOT_ARMS} of {arms} arms") } else { String::new() }
+}
+
 /// Compliance against depth, one line per arm (the first [`MAX_PLOT_ARMS`]), for one group.
 /// `None` without depth cells.
 pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
@@ -40,7 +45,7 @@ pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
             "Compliance by depth{} ({}% intervals){}",
             if group.is_empty() { String::new() } else { format!(", {group}") },
             b.confidence * 100.0,
-            if arms > MAX_PLOT_ARMS { format!(", the first {MAX_PLOT_ARMS} of {arms} arms") } else { String::new() }
+            shown_of(arms)
         ),
         x_desc: "depth (causal hops)".into(),
         y_desc: "compliance".into(),
@@ -71,7 +76,7 @@ pub fn ecdf_plot(r: &ComplianceReport, group: &str) -> Option<EcdfPlot> {
         title: format!(
             "Per-task compliance ECDF{}{}",
             if group.is_empty() { String::new() } else { format!(", {group}") },
-            if arms > MAX_PLOT_ARMS { format!(", the first {MAX_PLOT_ARMS} of {arms} arms") } else { String::new() }
+            shown_of(arms)
         ),
         x_desc: "compliance (right: better)".into(),
         lines,

@@ -10,6 +10,17 @@ fn in_group(g: &str) -> String {
     if g.is_empty() { String::new() } else { format!(" ({g})") }
 }
 
+/// The arm a group's headlines are about: the focus arm, else the highest compliance.
+fn lead<'a>(
+    mut arms: impl Iterator<Item = &'a super::analyse::ArmRow>,
+    focus: Option<&str>,
+) -> Option<&'a super::analyse::ArmRow> {
+    match focus {
+        Some(f) => arms.find(|a| a.arm == f),
+        None => arms.max_by(|a, b| a.compliance.total_cmp(&b.compliance)),
+    }
+}
+
 /// The headlines of a compliance report (unranked).
 pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
     let mut hs = Vec::new();
@@ -62,11 +73,7 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
         r.crossover.iter().map(|c| (c.group.as_str(), c)).collect();
     for g in &r.groups {
         let arms: &[&super::analyse::ArmRow] = arms_of.get(g.as_str()).map(Vec::as_slice).unwrap_or_default();
-        // The focus arm, else the arm with the highest compliance.
-        let lead = match &focus {
-            Some(f) => arms.iter().find(|a| &a.arm == f).copied(),
-            None => arms.iter().copied().max_by(|a, b| a.compliance.total_cmp(&b.compliance)),
-        };
+        let lead = lead(arms.iter().copied(), focus.as_deref());
         let Some(a) = lead else { continue };
         let kappa = match a.kappa {
             Some(k) => format!(
@@ -160,20 +167,8 @@ fn dominance(r: &ComplianceReport) -> Vec<Headline> {
     for g in &r.groups {
         let pairs: Vec<_> =
             r.dominance.iter().filter(|d| &d.group == g && d.measure == DominanceMeasure::Compliance).collect();
-        // Each arm's mean, from the pairs it is in.
-        let mut means: Vec<(&str, f64)> = Vec::new();
-        for d in &pairs {
-            for (arm, mean) in [(d.arm_a.as_str(), d.mean_a), (d.arm_b.as_str(), d.mean_b)] {
-                if !means.iter().any(|(a, _)| *a == arm) {
-                    means.push((arm, mean));
-                }
-            }
-        }
-        let lead = match &r.settings.focus {
-            Some(f) => means.iter().find(|(a, _)| a == f).copied(),
-            None => means.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)),
-        };
-        let Some((lead, _)) = lead else { continue };
+        let arms = r.arms.iter().filter(|a| &a.group == g);
+        let Some(lead) = lead(arms, r.settings.focus.as_deref()).map(|a| a.arm.as_str()) else { continue };
         // (other arm, how the lead lies against it, the lead's one-sided D and p, the other's D)
         let mut right_of = Vec::new();
         let mut not = Vec::new();
