@@ -250,3 +250,94 @@ fn wide_file_without_an_item_column_takes_each_row_as_an_item() {
     let e = run_on(vec![InputFile::new("long.csv", long.as_bytes().to_vec())], &auto).unwrap_err();
     assert!(e.to_string().contains("no item column"), "{e}");
 }
+
+/// `memaudit labels --show-item`: an item as the label files state it, checked against the
+/// file read directly here (TIAP's `judged_cases` shape, with what was judged and why): the
+/// passage all rows share once, each judge's label as written and its reason at its line.
+#[test]
+fn show_item_gives_each_judges_label_and_reason_as_the_file_states_them() {
+    let dir = std::env::temp_dir().join(format!("memaudit-labels-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("judged_cases.jsonl");
+    let judges = ["sonnet", "opus", "human"];
+    let labels = ["supports", "partial", "does_not_support"];
+    let mut lines = Vec::new();
+    for run in ["run0", "run1"] {
+        for q in 0..3 {
+            for (j, judge) in judges.iter().enumerate() {
+                lines.push(serde_json::json!({
+                    "run_label": run, "query_index": q, "judge_model": judge,
+                    "judge_semantic_label": labels[(j + q) % 3],
+                    "passage": format!("passage of {run} query {q}, with \"quotes\" and <b>markup</b>"),
+                    "reason": if *judge == "human" { String::new() } else { format!("{judge} on {run}/{q}") },
+                }));
+            }
+        }
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, &text).unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_memaudit"))
+            .args(["labels", "--labels"])
+            .arg(&path)
+            .args(["--show-item", "run1/2"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["item"], "run1/2");
+    assert_eq!(v["key"], serde_json::json!(["run_label", "query_index"]));
+    // The file read directly: the item's rows and their lines.
+    let rows: Vec<(usize, Value)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, serde_json::from_str::<Value>(l).unwrap()))
+        .filter(|(_, r)| r["run_label"] == "run1" && r["query_index"] == 2)
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(v["shared"], serde_json::json!([{"column": "passage", "text": rows[0].1["passage"]}]));
+    let arms = v["arms"].as_array().unwrap();
+    assert_eq!(arms.iter().map(|a| a["arm"].as_str().unwrap()).collect::<Vec<_>>(), judges);
+    for (arm, (line, row)) in arms.iter().zip(&rows) {
+        assert_eq!(arm["arm"], row["judge_model"]);
+        let r = &arm["rows"][0];
+        assert_eq!(r["at"], format!("{}:{line}", path.display()));
+        let mut want = vec![serde_json::json!({"column": "judge_semantic_label", "text": row["judge_semantic_label"]})];
+        if row["reason"] != "" {
+            want.push(serde_json::json!({"column": "reason", "text": row["reason"]}));
+        }
+        assert_eq!(r["fields"], Value::Array(want), "{arm}");
+    }
+    // As CSV: a row per cell, the shared ones first with no rater.
+    let out = run(&["--format", "csv"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("rater,at,column,text"));
+    assert!(lines.next().unwrap().starts_with(",,passage,"));
+    assert_eq!(lines.count(), 5, "3 labels and 2 reasons");
+    // The raters setting applies as in the analysis; an unknown item is refused, saying how
+    // items are named.
+    let out = run(&["--raters", "human,sonnet"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["arms"].as_array().unwrap().iter().map(|a| a["arm"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["human", "sonnet"]
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memaudit"))
+        .args(["labels", "--labels"])
+        .arg(&path)
+        .args(["--show-item", "run1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no item `run1`") && err.contains("`run_label+query_index`, the columns' texts joined with /"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

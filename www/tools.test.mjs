@@ -557,6 +557,30 @@ test('labels page: Fleiss and Cohen kappas, distributions, items and the sample 
     assert.equal(await download(page, `#page-labels button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#labels-report-json')), want, 'labels JSON');
+  // The instance view: a sampled item opens as the file states it, as `--show-item` prints it.
+  const showItem = async (item) => {
+    await page.waitForSelector(`#labels-item-text-body[data-item="${item}"]`, { timeout: 30_000 });
+    const shown = await page.$eval('#labels-item-text-body', (body) => ({
+      shared: [...body.querySelectorAll('#labels-item-shared dd')].map((d) => ({ column: d.dataset.col, text: d.textContent })),
+      arms: [...body.querySelectorAll('.item-arm')].map((a) => ({
+        arm: a.dataset.arm,
+        rows: [...a.querySelectorAll('.item-row')].map((r) => ({ at: r.dataset.at, fields: [...r.querySelectorAll('dd')].map((d) => ({ column: d.dataset.col, text: d.textContent })) })),
+      })),
+    }));
+    const cli = JSON.parse(inWork([...base, ...args, '--show-item', item]));
+    assert.deepEqual(shown, { shared: cli.shared, arms: cli.arms.map((a) => ({ arm: a.arm, rows: a.rows })) }, `item ${item}`);
+    assert.ok(cli.arms.length >= 2 && cli.arms.every((a) => a.rows.length > 0 && a.rows[0].fields[0].column === 'label'), 'each rater with its label first');
+    assert.equal(await download(page, '#page-labels button[data-export="item-text"][data-kind="csv"]'), inWork([...base, ...args, '--show-item', item, '--format', 'csv']), `item ${item} CSV`);
+  };
+  const sampled = want.sample.rows[0].item;
+  await page.click(`#labels-sample tr[data-item="${sampled}"]`);
+  await showItem(sampled);
+  assert.equal(await page.getAttribute(`#labels-sample tr[data-item="${sampled}"]`, 'aria-current'), 'true', 'the row shown is marked');
+  // Enter on a row of the items table opens its item too.
+  const other = want.item_rows.find((r) => r.item !== sampled && !r.unanimous).item;
+  await page.focus(`#labels-items tr[data-item="${other}"]`);
+  await page.keyboard.press('Enter');
+  await showItem(other);
 
   // TIAP's judged_cases shape, read by its own column names (a fresh page: default settings).
   const fresh = await openPage();

@@ -149,19 +149,7 @@ pub fn item_rows(view: &ItemsView) -> Table {
     match view {
         ItemsView::Pair { items, .. } => pair_item_rows(items),
         ItemsView::Arm { items, .. } => arm_item_rows(items),
-        ItemsView::Text(t) => {
-            let shared = t.shared.iter().map(|f| vec![String::new(), String::new(), f.column.clone(), f.text.clone()]);
-            let own = t.arms.iter().flat_map(|a| {
-                a.rows.iter().flat_map(move |r| {
-                    r.fields.iter().map(move |f| vec![a.arm.clone(), r.at.clone(), f.column.clone(), f.text.clone()])
-                })
-            });
-            Table {
-                name: "item_text".into(),
-                headers: vec!["arm".into(), "at".into(), "column".into(), "text".into()],
-                rows: shared.chain(own).collect(),
-            }
-        }
+        ItemsView::Text(t) => crate::report::instance::table(t, "arm"),
     }
 }
 

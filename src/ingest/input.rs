@@ -10,7 +10,8 @@ use crate::error::{IngestError, Location};
 
 #[derive(Clone)]
 pub(super) enum Content {
-    Held(Vec<u8>),
+    /// Shared: a copy of the file (kept by an analysis to show its rows again) costs no bytes.
+    Held(std::sync::Arc<Vec<u8>>),
     Source(SharedSource),
 }
 
@@ -77,7 +78,7 @@ pub const HEAD_BYTES: usize = 64 * 1024;
 
 impl InputFile {
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile::with_content(name, Content::Held(bytes.into()))
+        InputFile::with_content(name, Content::Held(std::sync::Arc::new(bytes.into())))
     }
 
     /// A file read from `source` each time it is read.

@@ -13,6 +13,7 @@
 
 pub mod analyse;
 pub mod headlines;
+pub mod instance;
 pub mod read;
 pub mod sample;
 pub mod table;
@@ -23,7 +24,7 @@ pub use analyse::{Collapse, DistributionRow, ItemRow, LabelsReport, OverallRow, 
 pub use read::{LabelSet, Problems, Reading};
 pub use sample::SampleReport;
 pub use table::{LabelsTable, table};
-pub use unit::{Labels, LabelsRequest};
+pub use unit::{Labels, LabelsRequest, ShowItem};
 
 crate::choice! {
     /// How a label file is laid out.

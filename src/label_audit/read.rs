@@ -117,6 +117,8 @@ pub struct LabelSet {
 pub const MAX_RATERS: usize = 1000;
 /// More classes than this is free text or scores, not labels (kappas use class × class tables).
 pub const MAX_CLASSES: usize = 1000;
+/// The characters of a label quoted in an error at most (a text column read as labels).
+const QUOTED_LABEL_CHARS: usize = 80;
 /// Largest item × rater matrix built (memory stays bounded, also in the browser).
 pub const MAX_CELLS: usize = 10_000_000;
 
@@ -478,9 +480,15 @@ impl LabelSet {
                         continue;
                     }
                     None if self.classes.len() >= MAX_CLASSES => {
+                        // A column of texts (an answer, a reason) read as labels: its first
+                        // words say which, the whole text would bury the message.
+                        let mut shown: String = label.chars().take(QUOTED_LABEL_CHARS).collect();
+                        if label.chars().nth(QUOTED_LABEL_CHARS).is_some() {
+                            shown = format!("{}… ({} characters)", shown.trim_end(), label.chars().count());
+                        }
                         return Err(too_many(
                             cell_at(label_col),
-                            format!("more than {MAX_CLASSES} classes (labels such as `{label}`)"),
+                            format!("more than {MAX_CLASSES} classes (labels such as `{shown}`)"),
                         ));
                     }
                     None => {
@@ -580,6 +588,14 @@ mod tests {
         let e = refusal(read("c.csv", format!("item,rater,label\n{rows}")));
         assert_eq!(e.location, Location::line("c.csv", MAX_CLASSES + 2).with_field("label".to_string()));
         assert!(e.message.starts_with("more than 1000 classes (labels such as `1000`)"), "{}", e.message);
+        // A column of long texts read as labels: the label quoted is cut, its length said.
+        let rows: String = (0..=MAX_CLASSES).map(|i| format!("q{i},a,{i} {}\n", "word ".repeat(40))).collect();
+        let e = refusal(read("t.csv", format!("item,rater,label\n{rows}")));
+        let want = format!(
+            "more than 1000 classes (labels such as `1000 {}… (204 characters)`)",
+            "word ".repeat(15).trim_end()
+        );
+        assert!(e.message.starts_with(&want), "{}", e.message);
     }
 
     #[test]

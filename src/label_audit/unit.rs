@@ -12,6 +12,7 @@ use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase
 use crate::error::{Error, IngestError, Location, Result};
 use crate::fields::Entries;
 use crate::ingest::InputFile;
+use crate::report::instance::ItemText;
 use crate::stats::bootstrap::Bootstrap;
 
 /// Agreement among raters on categorical labels.
@@ -114,6 +115,15 @@ impl LabelsRequest {
 pub struct LoadedLabels {
     pub set: LabelSet,
     pub files: Vec<FileSummary>,
+    /// The files read (shared, not copied), to show an item's rows again ([`ShowItem`]).
+    pub inputs: Vec<InputFile>,
+}
+
+/// One item's rows as the label files state them (`memaudit labels --show-item ITEM`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShowItem {
+    /// The item, as the items table names it.
+    pub item: String,
 }
 
 /// How much of a file's start is read to recognise one rater's labels.
@@ -164,7 +174,7 @@ impl Capability for Labels {
     const DEMO: &'static [Demo] = &[Demo::new("labels.csv", "static/demo/labels/labels.csv")];
     crate::capability_types!(
         request: LabelsRequest, loaded: LoadedLabels, overview: Vec<FileSummary>,
-        report: LabelsReport, table: LabelsTable
+        report: LabelsReport, table: LabelsTable, detail: ShowItem => ItemText
     );
 
     fn detect(file: &InputFile) -> Result<FileRole> {
@@ -258,7 +268,31 @@ impl Capability for Labels {
                 ),
             ));
         }
-        Ok(LoadedLabels { set, files: summaries })
+        Ok(LoadedLabels { set, files: summaries, inputs: files.iter().map(|f| f.file.clone()).collect() })
+    }
+
+    /// The item's rows, read again from the files ([`super::instance::item_text`]).
+    fn detail(l: Option<&LoadedLabels>, request: &LabelsRequest, d: &ShowItem) -> Result<ItemText> {
+        let l = l.ok_or_else(crate::capability::nothing_loaded)?;
+        let set = &l.set;
+        super::instance::item_text(&l.inputs, &set.readings, &set.raters, &request.raters, &d.item)?.ok_or_else(|| {
+            let mut named: Vec<String> = set.readings.iter().map(|r| format!("`{}`", r.item_text())).collect();
+            named.dedup();
+            let joined = if set.readings.iter().any(|r| r.item.len() > 1) {
+                ", the columns' texts joined with / (e.g. run0/3)"
+            } else {
+                ""
+            };
+            Error::setting(
+                "show_item",
+                format!(
+                    "the labels have no item `{}` ({} items, named by {}{joined})",
+                    d.item,
+                    set.items.len(),
+                    named.join("; ")
+                ),
+            )
+        })
     }
 
     fn reload(old: &LabelsRequest, new: &LabelsRequest) -> bool {

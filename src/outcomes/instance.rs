@@ -11,74 +11,9 @@
 //! [`TEXT_CHARS`] characters is cut with its full length stated. The key columns (they are the
 //! item) and the arm columns (they are the arm's name) are not repeated.
 
-use serde::{Deserialize, Serialize};
-
 use super::pairing::ITEM_SEP;
 use super::{OutcomeRow, OutcomeTable, Spec};
-
-/// The characters of one cell shown at most; a longer text is cut and its length stated.
-pub const TEXT_CHARS: usize = 4_000;
-
-/// The rows read for one item of one arm at most; more are counted in [`ArmText::more_rows`].
-pub const ROWS_PER_ARM: usize = 20;
-
-/// One cell's text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TextField {
-    /// The column (nested JSON keys joined with `.`).
-    pub column: String,
-    /// Its text, cut at [`TEXT_CHARS`] characters.
-    pub text: String,
-    /// The text's full length in characters, when it was cut.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chars: Option<usize>,
-}
-
-/// One row of an arm's item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RowText {
-    /// Where the row stands: `FILE:LINE`.
-    pub at: String,
-    /// Its cells that are not shared by every row of the item, in column order.
-    pub fields: Vec<TextField>,
-}
-
-/// One arm's rows of the item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ArmText {
-    /// The arm, as the comparison names it.
-    pub arm: String,
-    pub rows: Vec<RowText>,
-    /// Rows of this (item, arm) past [`ROWS_PER_ARM`], not shown.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub more_rows: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// One item's text (`memaudit compare --show-item ITEM`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ItemText {
-    /// The item, as the comparison names it (its key columns' texts joined with ` | `).
-    pub item: String,
-    /// The key columns that name it.
-    pub key: Vec<String>,
-    /// The cells every row of the item holds with the same text, in column order.
-    pub shared: Vec<TextField>,
-    /// Each arm asked for, in the order asked; an arm with no row for the item has none.
-    pub arms: Vec<ArmText>,
-}
-
-fn field(column: &str, text: &str) -> TextField {
-    let chars = text.chars().count();
-    if chars <= TEXT_CHARS {
-        return TextField { column: column.to_string(), text: text.to_string(), chars: None };
-    }
-    let cut: String = text.chars().take(TEXT_CHARS).collect();
-    TextField { column: column.to_string(), text: format!("{cut}…"), chars: Some(chars) }
-}
+pub use crate::report::instance::{ArmText, ItemText, ROWS_PER_ARM, RowText, TEXT_CHARS, TextField, cell};
 
 /// The rows of `item` in `arms` (every arm when `arms` is empty) under `spec`, as the files
 /// state them. `None` when no row kept by the spec's filter is that item.
@@ -120,7 +55,7 @@ pub fn item_text(table: &OutcomeTable, spec: &Spec, item: &str, arms: &[String])
     let mut out = ItemText {
         item: item.to_string(),
         key: spec.key.clone(),
-        shared: shared.iter().filter_map(|c| found[0].1.fields.get(*c).map(|t| field(c, t))).collect(),
+        shared: shared.iter().filter_map(|c| found[0].1.fields.get(*c).map(|t| cell(c, t))).collect(),
         arms: order.iter().map(|a| ArmText { arm: a.clone(), rows: Vec::new(), more_rows: 0 }).collect(),
     };
     for (slot, row) in found {
@@ -134,7 +69,7 @@ pub fn item_text(table: &OutcomeTable, spec: &Spec, item: &str, arms: &[String])
             fields: columns
                 .iter()
                 .filter(|c| !shared.contains(c))
-                .filter_map(|c| row.fields.get(*c).map(|t| field(c, t)))
+                .filter_map(|c| row.fields.get(*c).map(|t| cell(c, t)))
                 .collect(),
         });
     }

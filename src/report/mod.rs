@@ -8,6 +8,8 @@
 
 use crate::error::{Error, Result};
 
+pub mod instance;
+
 /// A named table of display strings (full precision for numbers).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Table {

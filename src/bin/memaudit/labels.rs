@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use memaudit::capability::FileRole;
-use memaudit::label_audit::{Labels, LabelsRequest, LabelsTable};
+use memaudit::label_audit::{Labels, LabelsRequest, LabelsTable, ShowItem};
 
-use crate::common::{Failure, Output, emit, inputs, run};
+use crate::common::{Failure, OutFormat, Output, detail, emit, inputs, json_report, print, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -17,6 +17,12 @@ pub(crate) struct LabelsArgs {
     pub(crate) labels: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<LabelsRequest>,
+    /// Print one item as the label files state it (an item of `--table items`, e.g. `r1/0`):
+    /// the cells its rows share (the question, the passage labelled), then each rater's rows
+    /// with their file and line, the label first (as written, before any recode), then the
+    /// cells that differ (a judge's reason). JSON, or with `--format csv` a row per cell.
+    #[arg(long, value_name = "ITEM")]
+    pub(crate) show_item: Option<String>,
     #[command(flatten)]
     pub(crate) output: Output<LabelsTable>,
 }
@@ -30,6 +36,17 @@ impl crate::common::Subcommand for Labels {
 
 pub(crate) fn labels_cmd(args: LabelsArgs) -> Result<(), Failure> {
     let files = inputs::<Labels>(args.labels.iter().map(|p| (p.clone(), Some(FileRole::Labels))).collect())?;
+    if let Some(item) = &args.show_item {
+        let text = detail::<Labels>(&files, &args.settings.0, &ShowItem { item: item.clone() })?;
+        return if args.output.format == OutFormat::Csv {
+            let csv = memaudit::report::instance::table(&text, "rater")
+                .to_csv()
+                .map_err(|e| crate::common::fail(e.to_string()))?;
+            print(&csv)
+        } else {
+            print(&format!("{}\n", json_report(&text, true)?))
+        };
+    }
     let (loaded, report) = run::<Labels>(&files, &args.settings.0)?;
     emit::<Labels>(&report, &loaded, &args.output)
 }

@@ -18,7 +18,6 @@ use crate::compare::table::table as compare_table;
 use crate::compare::unit::{ArmItem, ItemsView};
 use crate::compare::{ArmRow, Comparison, PairItem, PairRow, UnpairedArms};
 use crate::outcomes::PairingReport;
-use crate::outcomes::instance::{ItemText, TextField};
 use crate::report::Table;
 use crate::web::format::{count, fmt4, text_cell};
 
@@ -782,70 +781,6 @@ pub fn items_table(props: &ItemsProps) -> Html {
                 let mean = if items.is_empty() { None } else { Some(items.iter().map(|i| i.diff).sum::<f64>() / items.len() as f64) };
                 html! { <p class="muted">{ format!("Mean difference over all {} items of the contrast: {}.", count(items.len()), fmt4(mean)) }</p> }
             } else { html! {} } }
-        </Section>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ItemTextProps {
-    pub text: Rc<ItemText>,
-}
-
-/// `#item-text`: one item as the files state it: the cells its rows share (question, gold
-/// answer), then each arm's rows side by side with their file and line. Every text is shown
-/// as text; a long one is cut and its length said.
-#[function_component(ItemTextView)]
-pub fn item_text_view(props: &ItemTextProps) -> Html {
-    let t = &props.text;
-    let cell = |f: &TextField| {
-        html! {
-            <>
-                <dt data-col={f.column.clone()}>{ f.column.clone() }</dt>
-                <dd data-col={f.column.clone()} class="item-text">
-                    { f.text.clone() }
-                    if let Some(n) = f.chars {
-                        <span class="muted">{ format!(" (cut: {} characters in all)", count(n)) }</span>
-                    }
-                </dd>
-            </>
-        }
-    };
-    let exports = {
-        let (a, b) = (t.clone(), t.clone());
-        lazy_exports("item-text", "item_text", move || items_csv(&ItemsView::Text((*a).clone())), move || to_json(&*b))
-    };
-    let intro = html! {
-        <p class="intro">{ format!("Item {} ({}), as the files state it: what every row of the item shares, then each arm's rows with their file and line.", t.item, t.key.join(" | ")) }</p>
-    };
-    html! {
-        <Section id="item-text" title={format!("Item {}", t.item)} {exports} {intro}>
-            <div id="item-text-body" data-item={t.item.clone()}>
-                if !t.shared.is_empty() {
-                    <dl class="item-shared" id="item-shared">{ for t.shared.iter().map(cell) }</dl>
-                }
-                <div class="item-arms">
-                    { for t.arms.iter().map(|a| html! {
-                        <section class="item-arm" data-arm={a.arm.clone()} aria-label={a.arm.clone()}>
-                            <h3>{ a.arm.clone() }</h3>
-                            if a.rows.is_empty() {
-                                <p class="muted">{ "No row of this item." }</p>
-                            }
-                            { for a.rows.iter().map(|r| html! {
-                                <div class="item-row" data-at={r.at.clone()}>
-                                    <p class="muted"><code>{ r.at.clone() }</code></p>
-                                    if r.fields.is_empty() {
-                                        <p class="muted">{ "No other cell in this row: every one is shared or missing." }</p>
-                                    }
-                                    <dl>{ for r.fields.iter().map(cell) }</dl>
-                                </div>
-                            }) }
-                            if a.more_rows > 0 {
-                                <p class="muted">{ format!("{} more rows of this item and arm are not shown.", count(a.more_rows)) }</p>
-                            }
-                        </section>
-                    }) }
-                </div>
-            </div>
         </Section>
     }
 }

@@ -10,6 +10,7 @@ pub mod fields;
 pub mod grid;
 pub mod headlines;
 pub mod histogram;
+pub mod instance;
 pub mod plot;
 pub mod printed;
 pub mod reading;

@@ -11,11 +11,12 @@ use crate::compare::{CompareReport, TableInfo, compare_latex};
 use crate::plots::{CdPlot, ForestPlot, ForestRow, MatrixPlot, PosteriorArm, PosteriorPlot};
 use crate::web::components::Section;
 use crate::web::components::compare::{
-    ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemTextView, ItemsTable, PairingView, PairsTable,
-    StrataTable, UnpairedTable, arm_labels,
+    ArmLegend, ArmsTable, ComparisonRef, CostsView, FriedmanView, ItemsTable, PairingView, PairsTable, StrataTable,
+    UnpairedTable, arm_labels,
 };
 use crate::web::components::explore::Explore;
 use crate::web::components::export::{report_json, text_download};
+use crate::web::components::instance::ItemTextView;
 use crate::web::components::plot::PlotCanvas;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
