@@ -1,6 +1,7 @@
 //! Flat tables of text cells as a user ships them: CSV/TSV with a header row, JSON Lines of
-//! flat objects, or a JSON array of flat objects (`null` is an empty cell; a number or boolean
-//! is read as its JSON text). Cells are trimmed. Used by the readers whose inputs are "a table
+//! objects, or a JSON array of objects (`null` is an empty cell; a number or boolean is read as
+//! its JSON text; a nested object's keys are columns of their own, dotted: `autoeval_label.label`,
+//! as the outcome reader reads them). Cells are trimmed. Used by the readers whose inputs are "a table
 //! with named columns" (labels, calibration).
 
 use serde::{Deserialize, Serialize};
@@ -45,7 +46,7 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
             .collect::<std::result::Result<_, _>>()?;
         check_cells(file, &objects)?;
         // Elements of a JSON array have no line: their index (from 1) stands in for it.
-        return Ok(from_objects(objects.into_iter().map(|(i, o)| (i + 1, o))));
+        return from_objects(name, objects.into_iter().map(|(i, o)| (i + 1, o)));
     }
     if first == Some('{') {
         let mut objects = Vec::new();
@@ -65,7 +66,7 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
                 _ => return Err(IngestError::new(Location::line(name, i + 1), "a line is not a JSON object")),
             }
         }
-        return Ok(from_objects(objects.iter().map(|(l, o)| (*l, o))));
+        return from_objects(name, objects.iter().map(|(l, o)| (*l, o)));
     }
     let data = crate::ingest::delimited::parse(name, &text, file.limits())?;
     Ok(Rows { headers: data.headers, records: data.records })
@@ -97,14 +98,64 @@ pub fn keys_first_seen<'a>(objects: impl IntoIterator<Item = &'a serde_json::Map
     headers
 }
 
-fn from_objects<'a>(objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>) -> Rows {
-    let objects: Vec<_> = objects.collect();
-    let headers = keys_first_seen(objects.iter().map(|(_, o)| *o));
-    let records = objects
-        .iter()
-        .map(|(line, o)| (*line, headers.iter().map(|h| o.get(h).map(cell_text).unwrap_or_default()).collect()))
+/// One object's cells, nested objects flattened with dotted keys (`autoeval_label.label`) as the
+/// outcome reader flattens them; an empty object is the cell `{}`, an array its JSON text.
+fn flat_cells(prefix: &str, o: &serde_json::Map<String, Value>, out: &mut Vec<(String, String)>) {
+    for (k, v) in o {
+        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        match v {
+            Value::Object(inner) if !inner.is_empty() => flat_cells(&key, inner, out),
+            _ => out.push((key, cell_text(v))),
+        }
+    }
+}
+
+fn from_objects<'a>(
+    name: &str,
+    objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>,
+) -> Result<Rows, IngestError> {
+    let mut headers: Vec<String> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut flat: Vec<(usize, Vec<(usize, String)>)> = Vec::new();
+    // The record (from 1) that last set each column: a repeat within a record is seen at once.
+    let mut set_by: Vec<usize> = Vec::new();
+    for (n, (line, o)) in objects.enumerate() {
+        let mut cells = Vec::with_capacity(o.len());
+        flat_cells("", o, &mut cells);
+        let mut row: Vec<(usize, String)> = Vec::with_capacity(cells.len());
+        for (key, text) in cells {
+            let col = match index.get(&key) {
+                Some(&c) => c,
+                None => {
+                    headers.push(key.clone());
+                    set_by.push(0);
+                    index.insert(key.clone(), headers.len() - 1);
+                    headers.len() - 1
+                }
+            };
+            // `{"a.b": 1, "a": {"b": 2}}`: two cells of one column, never one kept unsaid.
+            if std::mem::replace(&mut set_by[col], n + 1) == n + 1 {
+                return Err(IngestError::new(
+                    Location::line(name, line).with_field(key.clone()),
+                    format!("two fields are named `{key}` (nested objects are flattened with dotted keys)"),
+                ));
+            }
+            row.push((col, text));
+        }
+        flat.push((line, row));
+    }
+    let width = headers.len();
+    let records = flat
+        .into_iter()
+        .map(|(line, row)| {
+            let mut rec = vec![String::new(); width];
+            for (c, text) in row {
+                rec[c] = text;
+            }
+            (line, rec)
+        })
         .collect();
-    Rows { headers, records }
+    Ok(Rows { headers, records })
 }
 
 /// The column a reader uses: the one `stated` names (an error naming the file, the setting —
@@ -216,5 +267,44 @@ impl Tally {
         if self.examples.len() < 5 {
             self.examples.push(e());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(name: &str, text: &str) -> Result<Rows, IngestError> {
+        rows(&InputFile::new(name, text.as_bytes().to_vec()))
+    }
+
+    #[test]
+    fn nested_objects_are_columns_of_their_own_with_dotted_keys() {
+        // LongMemEval's judged answers: the judge and its verdict inside `autoeval_label`.
+        let jsonl = "{\"question_id\": \"q1\", \"autoeval_label\": {\"model\": \"gpt-4o-mini\", \"label\": true}, \"x\": {}}\n\
+                     {\"question_id\": \"q2\", \"autoeval_label\": {\"model\": \"gpt-4o-mini\", \"label\": false, \"why\": {\"short\": \" no \"}}, \"tags\": [1, 2]}\n";
+        let t = read("judged.jsonl", jsonl).unwrap();
+        // Keys in the order first seen (serde_json orders an object's keys by name).
+        assert_eq!(
+            t.headers,
+            ["autoeval_label.label", "autoeval_label.model", "question_id", "x", "autoeval_label.why.short", "tags"]
+        );
+        assert_eq!(
+            t.records[0],
+            (1, vec!["true".into(), "gpt-4o-mini".into(), "q1".into(), "{}".into(), String::new(), String::new()])
+        );
+        assert_eq!(t.records[1].1[4], "no", "cells are trimmed");
+        assert_eq!(t.records[1].1[5], "[1,2]");
+        // A JSON array reads the same, elements numbered from 1.
+        let array = format!("[{}]", jsonl.trim().lines().collect::<Vec<_>>().join(","));
+        let a = read("judged.json", &array).unwrap();
+        assert_eq!((a.headers.clone(), a.records.clone()), (t.headers, t.records));
+    }
+
+    #[test]
+    fn a_dotted_key_met_again_by_flattening_is_refused_at_its_line() {
+        let e = read("r.jsonl", "{\"id\": 1}\n{\"a.b\": 1, \"a\": {\"b\": 2}}\n").unwrap_err();
+        assert_eq!(e.location, Location::line("r.jsonl", 2).with_field("a.b".to_string()));
+        assert!(e.message.starts_with("two fields are named `a.b`"), "{}", e.message);
     }
 }

@@ -195,10 +195,16 @@ fn column_error(file: &str, what: &str, option: &str, headers: &[String]) -> Err
     ))
 }
 
+/// The stated column, else the first of `auto` present, else the first nested column whose
+/// last key is one of `auto`, in `auto`'s order (LongMemEval's `autoeval_label.model` and
+/// `autoeval_label.label`); the columns taken are recorded in the reading.
 fn find(headers: &[String], stated: Option<&str>, auto: &[&str]) -> Option<usize> {
     match stated {
         Some(s) => headers.iter().position(|h| h == s),
-        None => auto.iter().find_map(|a| headers.iter().position(|h| h == a)),
+        None => auto.iter().find_map(|a| headers.iter().position(|h| h == a)).or_else(|| {
+            auto.iter()
+                .find_map(|a| headers.iter().position(|h| h.rsplit_once('.').is_some_and(|(_, last)| last == *a)))
+        }),
     }
 }
 
@@ -596,6 +602,31 @@ mod tests {
             "word ".repeat(15).trim_end()
         );
         assert!(e.message.starts_with(&want), "{}", e.message);
+    }
+
+    #[test]
+    fn a_nested_rater_and_label_are_found_by_their_last_key() {
+        // LongMemEval's judged answers, one judge per file: two files, two raters.
+        let judged = |model: &str, labels: [bool; 3]| {
+            labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("{{\"question_id\": \"q{i}\", \"hypothesis\": \"an answer, long\", \"autoeval_label\": {{\"model\": \"{model}\", \"label\": {l}}}}}\n"))
+                .collect::<String>()
+        };
+        let mut set = LabelSet::new(&[], &[]);
+        let o = ColumnOptions::default();
+        set.add(0, &InputFile::new("a.jsonl", judged("gpt-4o-mini", [true, false, true])), &o).unwrap();
+        set.add(1, &InputFile::new("b.jsonl", judged("gpt-4o", [true, true, true])), &o).unwrap();
+        let r = &set.readings[0];
+        assert_eq!(
+            (r.layout, r.rater.as_deref(), r.label.as_deref()),
+            (Layout::Long, Some("autoeval_label.model"), Some("autoeval_label.label"))
+        );
+        assert_eq!(r.item, ["question_id"]);
+        assert_eq!(set.raters, ["gpt-4o-mini", "gpt-4o"]);
+        assert_eq!(set.classes, ["true", "false"]);
+        assert_eq!(set.items[1].labels, [Some(1), Some(0)]);
     }
 
     #[test]
