@@ -12,6 +12,25 @@ use serde_json::{Map, Value};
 pub struct StrictValue(pub Value);
 
 /// Whether a parse error is a repeated key (its message says which).
+/// The longest dotted key a nested object is flattened to, in bytes. Past it the record is
+/// refused: every leaf of a deep object repeats its whole path, so a few kilobytes of long keys
+/// nested a hundred deep would otherwise become gigabytes of column names.
+pub const MAX_KEY_PATH: usize = 1_000;
+
+/// `prefix.key`, the column of `key` nested under `prefix`; an error (for the caller to
+/// locate) past [`MAX_KEY_PATH`] bytes.
+pub fn key_path(prefix: &str, key: &str) -> Result<String, String> {
+    if prefix.len() + 1 + key.len() > MAX_KEY_PATH {
+        let shown: String = prefix.chars().take(60).collect();
+        return Err(format!(
+            "a nested key `{shown}.{}…` is longer than {MAX_KEY_PATH} bytes once flattened (nested objects are read \
+             as dotted columns): flatten the record or shorten its keys",
+            key.chars().take(40).collect::<String>()
+        ));
+    }
+    Ok(format!("{prefix}.{key}"))
+}
+
 pub fn is_repeated_key(e: &serde_json::Error) -> bool {
     repeated_key(e).is_some()
 }

@@ -46,7 +46,7 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
             .collect::<std::result::Result<_, _>>()?;
         check_cells(file, &objects)?;
         // Elements of a JSON array have no line: their index (from 1) stands in for it.
-        return from_objects(name, objects.into_iter().map(|(i, o)| (i + 1, o)));
+        return from_objects(file, objects.into_iter().map(|(i, o)| (i + 1, o)));
     }
     if first == Some('{') {
         let mut objects = Vec::new();
@@ -66,7 +66,7 @@ pub fn rows(file: &InputFile) -> std::result::Result<Rows, IngestError> {
                 _ => return Err(IngestError::new(Location::line(name, i + 1), "a line is not a JSON object")),
             }
         }
-        return from_objects(name, objects.iter().map(|(l, o)| (*l, o)));
+        return from_objects(file, objects.iter().map(|(l, o)| (*l, o)));
     }
     let data = crate::ingest::delimited::parse(name, &text, file.limits())?;
     Ok(Rows { headers: data.headers, records: data.records })
@@ -100,20 +100,26 @@ pub fn keys_first_seen<'a>(objects: impl IntoIterator<Item = &'a serde_json::Map
 
 /// One object's cells, nested objects flattened with dotted keys (`autoeval_label.label`) as the
 /// outcome reader flattens them; an empty object is the cell `{}`, an array its JSON text.
-fn flat_cells(prefix: &str, o: &serde_json::Map<String, Value>, out: &mut Vec<(String, String)>) {
+/// A dotted key past [`crate::ingest::json::MAX_KEY_PATH`] bytes is refused (the message, for
+/// the caller to locate).
+fn flat_cells(prefix: &str, o: &serde_json::Map<String, Value>, out: &mut Vec<(String, String)>) -> Result<(), String> {
     for (k, v) in o {
-        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let key = if prefix.is_empty() { k.clone() } else { crate::ingest::json::key_path(prefix, k)? };
         match v {
-            Value::Object(inner) if !inner.is_empty() => flat_cells(&key, inner, out),
+            Value::Object(inner) if !inner.is_empty() => flat_cells(&key, inner, out)?,
             _ => out.push((key, cell_text(v))),
         }
     }
+    Ok(())
 }
 
 fn from_objects<'a>(
-    name: &str,
+    file: &InputFile,
     objects: impl Iterator<Item = (usize, &'a serde_json::Map<String, Value>)>,
 ) -> Result<Rows, IngestError> {
+    let (name, limits) = (file.name.as_str(), file.limits());
+    // Cells once flattened, under the file's cell budget (a nested object's leaves count).
+    let mut total = 0u64;
     let mut headers: Vec<String> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut flat: Vec<(usize, Vec<(usize, String)>)> = Vec::new();
@@ -121,7 +127,9 @@ fn from_objects<'a>(
     let mut set_by: Vec<usize> = Vec::new();
     for (n, (line, o)) in objects.enumerate() {
         let mut cells = Vec::with_capacity(o.len());
-        flat_cells("", o, &mut cells);
+        flat_cells("", o, &mut cells).map_err(|m| IngestError::new(Location::line(name, line), m))?;
+        total += cells.len() as u64;
+        limits.check_cells(|| Location::line(name, line), total)?;
         let mut row: Vec<(usize, String)> = Vec::with_capacity(cells.len());
         for (key, text) in cells {
             let col = match index.get(&key) {
@@ -299,6 +307,20 @@ mod tests {
         let array = format!("[{}]", jsonl.trim().lines().collect::<Vec<_>>().join(","));
         let a = read("judged.json", &array).unwrap();
         assert_eq!((a.headers.clone(), a.records.clone()), (t.headers, t.records));
+    }
+
+    #[test]
+    fn a_deep_object_of_long_keys_is_refused_before_its_paths_are_built() {
+        // 100 levels of 2,000-byte keys over 1,000 leaves: 200 MB of column names if flattened.
+        let key = "k".repeat(2_000);
+        let leaves: String = (0..1_000).map(|i| format!("\"l{i}\": 1")).collect::<Vec<_>>().join(",");
+        let mut obj = format!("{{{leaves}}}");
+        for _ in 0..100 {
+            obj = format!("{{\"{key}\": {obj}}}");
+        }
+        let e = read("deep.jsonl", &format!("{{\"id\": 1}}\n{obj}\n")).unwrap_err();
+        assert_eq!(e.location, Location::line("deep.jsonl", 2));
+        assert!(e.message.contains("longer than 1000 bytes once flattened"), "{}", e.message);
     }
 
     #[test]

@@ -292,7 +292,9 @@ impl Fields<'_> {
             && !m.is_empty()
         {
             for (k, inner) in m {
-                self.flatten(&format!("{key}.{k}"), inner)?;
+                let path = crate::ingest::json::key_path(key, k)
+                    .map_err(|e| IngestError::new((self.loc)(&key.chars().take(60).collect::<String>()), e))?;
+                self.flatten(&path, inner)?;
             }
             return Ok(());
         }
@@ -582,6 +584,20 @@ mod tests {
     use super::super::{ColumnKind, ReadOptions, read_outcomes, read_text as read};
     use super::*;
     use crate::ingest::InputFile;
+
+    #[test]
+    fn a_deep_object_of_long_keys_is_refused_before_its_paths_are_built() {
+        let key = "k".repeat(2_000);
+        let leaves: String = (0..1_000).map(|i| format!("\"l{i}\": 1")).collect::<Vec<_>>().join(",");
+        let mut obj = format!("{{{leaves}}}");
+        for _ in 0..100 {
+            obj = format!("{{\"{key}\": {obj}}}");
+        }
+        let text = format!("{{\"item\": \"a\", \"arm\": \"x\", \"correct\": 1, \"deep\": {obj}}}\n");
+        let e = read("deep.jsonl", &text).unwrap_err();
+        assert_eq!(e.location.line, Some(1));
+        assert!(e.message.contains("longer than 1000 bytes once flattened"), "{}", e.message);
+    }
 
     #[test]
     fn long_jsonl_flattens_and_counts_booleans() {

@@ -71,6 +71,12 @@ def main():
     put("nested_100k.json", "[" * 100_000 + "]" * 100_000)
     put("nested_objects_100k.json", '{"a":' * 100_000 + "1" + "}" * 100_000)
     put("nested_line.jsonl", '{"query_id": "q1", "gold": ' + "[" * 50_000 + '"x"' + "]" * 50_000 + "}\n")
+    # A key-path bomb: 100 levels of 2,000-byte keys over 1,000 leaves (0.4 MB) would flatten
+    # to 200 MB of dotted column names.
+    deep = "{" + ",".join('"l%d": 1' % i for i in range(1000)) + "}"
+    for _ in range(100):
+        deep = '{"' + "k" * 2000 + '": ' + deep + "}"
+    put("deep_long_keys.jsonl", '{"item": "a", "rater": "r", "label": "x"}\n{"item": "b", "rater": "r", "label": "y", "deep": ' + deep + "}\n")
     put("json_scalar.json", "42")
     put("json_string.json", '"just a string"')
     put("json_null.json", "null")
