@@ -719,3 +719,74 @@ fn the_pages_twin_command_run_in_a_shell_is_the_same_request() {
     reclaim.cells.common_items = true;
     check::<memaudit::reclaim::Reclaim>("static/demo/reclaim/trials.jsonl", "trials", &reclaim);
 }
+
+/// `memaudit answers --show-item`: a query's rows as the file states them, each arm's
+/// prediction with MemoryAgentBench's parse and its score under every profile, checked against
+/// the Python reference scripts' values (`tests/reference/answers/answers_reference.json`).
+#[test]
+fn answers_show_item_gives_each_arms_prediction_parse_and_reference_scores() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let doc: Value =
+        serde_json::from_slice(&std::fs::read(root.join("tests/reference/answers/answers_reference.json")).unwrap())
+            .unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    // Two arms answer each query: arm `a` as reference case 2i, arm `b` as case 2i+1, under the
+    // gold of case 2i (so `b`'s scores are the reference's only when both golds agree).
+    let dir = std::env::temp_dir().join(format!("memaudit-answers-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("answers.jsonl");
+    let mut text = String::new();
+    for (i, c) in cases.iter().enumerate() {
+        let mut row = serde_json::json!({
+            "query_id": format!("q{i}"), "arm": "ref", "question": format!("question {i}"),
+            "gold": c["gold"], "prediction": c["prediction"],
+        });
+        for k in ["dataset", "category"] {
+            if !c[k].is_null() {
+                row[k] = c[k].clone();
+            }
+        }
+        text.push_str(&format!("{row}\n"));
+    }
+    std::fs::write(&path, &text).unwrap();
+    let profiles = ["paper_sem", "mab_sem", "mab_f1", "squad_em", "squad_f1", "locomo_f1"];
+    for (i, c) in cases.iter().enumerate().step_by(7) {
+        let v = json_of(&["answers", "--input", path.to_str().unwrap(), "--show-item", &format!("q{i}")]);
+        assert_eq!(v["item"], format!("q{i}"));
+        let shared: Vec<(String, String)> = v["shared"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["column"].as_str().unwrap().into(), f["text"].as_str().unwrap().into()))
+            .collect();
+        assert!(shared.contains(&("question".into(), format!("question {i}"))), "{shared:?}");
+        let row = &v["arms"][0]["rows"][0];
+        assert_eq!(v["arms"][0]["arm"], "ref");
+        assert_eq!(row["at"], format!("{}:{}", path.display(), i + 1));
+        let field = |col: &str| {
+            row["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["column"] == col)
+                .map(|f| f["text"].as_str().unwrap().to_string())
+        };
+        assert_eq!(field("prediction").as_deref(), c["prediction"].as_str(), "case {i}");
+        assert_eq!(field("parsed").as_deref(), c["parse_output"].as_str(), "case {i}: MemoryAgentBench's parse");
+        for p in profiles {
+            let text = field(&format!("score {p}")).unwrap();
+            let score: f64 = text.trim_end_matches(" (correct)").parse().unwrap();
+            assert!((score - c[p].as_f64().unwrap()).abs() < 1e-12, "case {i} {p}: {text} vs {}", c[p]);
+            let binary = ["paper_sem", "mab_sem", "squad_em"].contains(&p);
+            let correct = if binary { score == 1.0 } else { score >= 0.5 };
+            assert_eq!(text.ends_with(" (correct)"), correct, "case {i} {p}: {text}");
+        }
+    }
+    // CSV: a row per cell under `arm, at, column, text`; an unknown query is refused (exit 2).
+    let out = run(&["answers", "--input", path.to_str().unwrap(), "--show-item", "q0", "--format", "csv"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("arm,at,column,text\n"));
+    let out = run(&["answers", "--input", path.to_str().unwrap(), "--show-item", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the answers have no query `nope`"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -147,6 +147,25 @@ export async function inkPixels(page, selector) {
   });
 }
 
+/**
+ * The item view `#{prefix}item-text` once it shows `item`, as `--show-item ITEM` prints it:
+ * { shared: [{column, text}], arms: [{arm, rows: [{at, fields: [{column, text}]}]}] }.
+ */
+export async function readItemText(page, prefix, item) {
+  await page.waitForSelector(`#${prefix}item-text-body[data-item="${item}"]`, { timeout: 30_000 });
+  return page.$eval(`#${prefix}item-text-body`, (body) => {
+    const cells = (root) => [...root.querySelectorAll('dd')].map((d) => ({ column: d.dataset.col, text: d.textContent }));
+    const shared = body.querySelector('.item-shared');
+    return {
+      shared: shared ? cells(shared) : [],
+      arms: [...body.querySelectorAll('.item-arm')].map((a) => ({
+        arm: a.dataset.arm,
+        rows: [...a.querySelectorAll('.item-row')].map((r) => ({ at: r.dataset.at, fields: cells(r) })),
+      })),
+    };
+  });
+}
+
 const DOWNLOAD_SPACING_MS = 110;
 const lastDownload = new WeakMap();
 

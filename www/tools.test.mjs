@@ -21,7 +21,7 @@ import path from 'node:path';
 
 import {
   ROOT, DIST, cli, cliError, launch, openPage as open, assertClean as clean, waitReady, readRows, checkNumber, inkPixels,
-  download, assertUniqueIds, assertDeepClose, checkHeadlines, assertCsvClose, assertOwnFilesOnly,
+  download, assertUniqueIds, assertDeepClose, checkHeadlines, assertCsvClose, assertOwnFilesOnly, readItemText,
 } from './testkit.mjs';
 
 const FIXTURES = path.join(ROOT, 'tests', 'reference', 'paper_fixtures');
@@ -149,6 +149,19 @@ test('answers page: profiles, summary, rows and the profile diff equal memaudit 
   }
   const json = JSON.parse(await download(page, '#answers-report-json'));
   assertDeepClose(json, want, 'answers JSON');
+  // The instance view: a query of the diff, and the markup row, as `--show-item` prints them;
+  // the markup stays text.
+  for (const [table, query] of [['#answers-diff', want.diff[0].query_id], ['#answers-rows', 'markup']]) {
+    await page.click(`${table} tr[data-query="${query}"]`);
+    const shown = await readItemText(page, 'answers-', query);
+    const cli = JSON.parse(inWork([...base, '--diff', 'paper_sem:mab_sem', '--show-item', query]));
+    assert.deepEqual(shown, { shared: cli.shared, arms: cli.arms.map((a) => ({ arm: a.arm, rows: a.rows })) }, `query ${query}`);
+    assert.equal(cli.arms[0].rows[0].fields.filter((f) => f.column.startsWith('score ')).length, want.profiles.length, 'a score per profile');
+    assert.equal(await download(page, '#page-answers button[data-export="item-text"][data-kind="csv"]'), inWork([...base, '--diff', 'paper_sem:mab_sem', '--show-item', query, '--format', 'csv']), `query ${query} CSV`);
+  }
+  assert.equal(await page.textContent('#answers-item-text dd[data-col="prediction"]'), '<img src=x onerror="window.__pwned=1"> <b>bold</b>');
+  assert.equal(await page.$('#page-answers img'), null);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
 
   // Another diff: the pickers re-run at once.
   await page.selectOption('#answers-diff-a', 'squad_em');
@@ -559,14 +572,7 @@ test('labels page: Fleiss and Cohen kappas, distributions, items and the sample 
   assertDeepClose(JSON.parse(await download(page, '#labels-report-json')), want, 'labels JSON');
   // The instance view: a sampled item opens as the file states it, as `--show-item` prints it.
   const showItem = async (item) => {
-    await page.waitForSelector(`#labels-item-text-body[data-item="${item}"]`, { timeout: 30_000 });
-    const shown = await page.$eval('#labels-item-text-body', (body) => ({
-      shared: [...body.querySelectorAll('#labels-item-shared dd')].map((d) => ({ column: d.dataset.col, text: d.textContent })),
-      arms: [...body.querySelectorAll('.item-arm')].map((a) => ({
-        arm: a.dataset.arm,
-        rows: [...a.querySelectorAll('.item-row')].map((r) => ({ at: r.dataset.at, fields: [...r.querySelectorAll('dd')].map((d) => ({ column: d.dataset.col, text: d.textContent })) })),
-      })),
-    }));
+    const shown = await readItemText(page, 'labels-', item);
     const cli = JSON.parse(inWork([...base, ...args, '--show-item', item]));
     assert.deepEqual(shown, { shared: cli.shared, arms: cli.arms.map((a) => ({ arm: a.arm, rows: a.rows })) }, `item ${item}`);
     assert.ok(cli.arms.length >= 2 && cli.arms.every((a) => a.rows.length > 0 && a.rows[0].fields[0].column === 'label'), 'each rater with its label first');

@@ -12,6 +12,7 @@
 
 pub mod cells;
 pub mod headlines;
+pub mod instance;
 pub mod normalize;
 pub mod porter;
 pub mod profile;
@@ -29,4 +30,4 @@ pub use rescore::{
     rescore_answers,
 };
 pub use table::{AnswersTable, rows_table, table};
-pub use unit::{Answers, AnswersRequest};
+pub use unit::{Answers, AnswersRequest, ShowQuery};

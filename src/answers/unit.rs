@@ -9,6 +9,7 @@ use super::table::{AnswersTable, table};
 use super::{Profile, text};
 use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
 use crate::error::{Error, Result};
+use crate::report::instance::ItemText;
 
 /// Rescoring raw answers under scoring profiles, and the diff of two.
 pub struct Answers;
@@ -52,6 +53,13 @@ impl Validate for AnswersRequest {
     }
 }
 
+/// One query's rows as the answer files state them (`memaudit answers --show-item QUERY`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShowQuery {
+    /// The query id, as the rows table names it.
+    pub query_id: String,
+}
+
 /// The answer rows read, kept between runs.
 #[derive(Debug, Clone, Default)]
 pub struct LoadedAnswers {
@@ -69,7 +77,7 @@ impl Capability for Answers {
     const DEMO: &'static [Demo] = &[Demo::new("answers.jsonl", "static/demo/answers/answers.jsonl")];
     crate::capability_types!(
         request: AnswersRequest, loaded: LoadedAnswers, overview: Vec<FileSummary>,
-        report: AnswerReport, table: AnswersTable
+        report: AnswerReport, table: AnswersTable, detail: ShowQuery => ItemText
     );
 
     /// Answer rows: a query id and a prediction column.
@@ -94,6 +102,23 @@ impl Capability for Answers {
             out.warnings.extend(&warnings);
         }
         Ok(out)
+    }
+
+    /// The query's rows as read, scored under the request's profiles
+    /// ([`super::instance::item_text`]).
+    fn detail(l: Option<&LoadedAnswers>, request: &AnswersRequest, d: &ShowQuery) -> Result<ItemText> {
+        let l = l.ok_or_else(crate::capability::nothing_loaded)?;
+        super::instance::item_text(&l.rows, &request.scoring(), &d.query_id)?.ok_or_else(|| {
+            let queries: std::collections::HashSet<&str> = l.rows.iter().map(|r| r.query_id.as_str()).collect();
+            Error::setting(
+                "show_item",
+                format!(
+                    "the answers have no query `{}` ({} queries, named by their query id)",
+                    d.query_id,
+                    queries.len()
+                ),
+            )
+        })
     }
 
     fn reload(old: &AnswersRequest, new: &AnswersRequest) -> bool {

@@ -31,6 +31,19 @@ pub fn key_path(prefix: &str, key: &str) -> Result<String, String> {
     Ok(format!("{prefix}.{key}"))
 }
 
+/// A key-path bomb, for the readers' tests: 100 levels of 2,000-byte keys over 1,000 leaves
+/// (0.2 MB), 200 MB of dotted column names if flattened.
+#[cfg(test)]
+pub fn key_path_bomb() -> String {
+    let key = "k".repeat(2_000);
+    let leaves: Vec<String> = (0..1_000).map(|i| format!("\"l{i}\": 1")).collect();
+    let mut obj = format!("{{{}}}", leaves.join(","));
+    for _ in 0..100 {
+        obj = format!("{{\"{key}\": {obj}}}");
+    }
+    obj
+}
+
 pub fn is_repeated_key(e: &serde_json::Error) -> bool {
     repeated_key(e).is_some()
 }

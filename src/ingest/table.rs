@@ -311,13 +311,7 @@ mod tests {
 
     #[test]
     fn a_deep_object_of_long_keys_is_refused_before_its_paths_are_built() {
-        // 100 levels of 2,000-byte keys over 1,000 leaves: 200 MB of column names if flattened.
-        let key = "k".repeat(2_000);
-        let leaves: String = (0..1_000).map(|i| format!("\"l{i}\": 1")).collect::<Vec<_>>().join(",");
-        let mut obj = format!("{{{leaves}}}");
-        for _ in 0..100 {
-            obj = format!("{{\"{key}\": {obj}}}");
-        }
+        let obj = crate::ingest::json::key_path_bomb();
         let e = read("deep.jsonl", &format!("{{\"id\": 1}}\n{obj}\n")).unwrap_err();
         assert_eq!(e.location, Location::line("deep.jsonl", 2));
         assert!(e.message.contains("longer than 1000 bytes once flattened"), "{}", e.message);

@@ -587,12 +587,7 @@ mod tests {
 
     #[test]
     fn a_deep_object_of_long_keys_is_refused_before_its_paths_are_built() {
-        let key = "k".repeat(2_000);
-        let leaves: String = (0..1_000).map(|i| format!("\"l{i}\": 1")).collect::<Vec<_>>().join(",");
-        let mut obj = format!("{{{leaves}}}");
-        for _ in 0..100 {
-            obj = format!("{{\"{key}\": {obj}}}");
-        }
+        let obj = crate::ingest::json::key_path_bomb();
         let text = format!("{{\"item\": \"a\", \"arm\": \"x\", \"correct\": 1, \"deep\": {obj}}}\n");
         let e = read("deep.jsonl", &text).unwrap_err();
         assert_eq!(e.location.line, Some(1));

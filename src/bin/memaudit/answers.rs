@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use memaudit::answers::{Answers, AnswersRequest, AnswersTable};
+use memaudit::answers::{Answers, AnswersRequest, AnswersTable, ShowQuery};
 use memaudit::capability::FileRole;
 
-use crate::common::{Failure, Output, emit, inputs, run};
+use crate::common::{Failure, Output, detail, emit, inputs, print_item_text, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -18,6 +18,12 @@ pub(crate) struct AnswersArgs {
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) settings: FieldArgs<AnswersRequest>,
+    /// Print one query's rows as the files state them (a `query_id` of `--table rows`): the
+    /// cells its rows share (the question, the gold answers), then each arm's rows with their
+    /// file and line: the raw prediction, its parse, every other column, and the score under
+    /// each profile. JSON, or with `--format csv` a row per cell.
+    #[arg(long, value_name = "QUERY")]
+    pub(crate) show_item: Option<String>,
     #[command(flatten)]
     pub(crate) output: Output<AnswersTable>,
 }
@@ -32,6 +38,10 @@ impl crate::common::Subcommand for Answers {
 pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
     let request = args.settings.0;
     let files = inputs::<Answers>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Answers))).collect())?;
+    if let Some(query_id) = &args.show_item {
+        let text = detail::<Answers>(&files, &request, &ShowQuery { query_id: query_id.clone() })?;
+        return print_item_text(&text, "arm", args.output.format);
+    }
     let (loaded, report) = run::<Answers>(&files, &request)?;
     emit::<Answers>(&report, &loaded, &args.output)
 }

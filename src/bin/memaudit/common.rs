@@ -285,6 +285,20 @@ pub(crate) fn detail<C: Capability>(
     Ok(C::detail(Some(&loaded), request, detail)?)
 }
 
+/// One item as the files state it (`--show-item`): its JSON, or with `--format csv` a row per
+/// cell whose first column is `who` (`rater`, `arm`).
+pub(crate) fn print_item_text(
+    text: &memaudit::report::instance::ItemText,
+    who: &str,
+    format: OutFormat,
+) -> Result<(), Failure> {
+    if format == OutFormat::Csv {
+        print(&memaudit::report::instance::table(text, who).to_csv().map_err(fail)?)
+    } else {
+        print(&format!("{}\n", json_report(text, true)?))
+    }
+}
+
 /// Writes `text` to `path`, or prints it when `path` is `-`.
 fn write_or_print(path: &Path, text: &str) -> Result<(), Failure> {
     if path == Path::new("-") { print(text) } else { write(path, text) }

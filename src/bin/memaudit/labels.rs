@@ -7,7 +7,7 @@ use clap::Args;
 use memaudit::capability::FileRole;
 use memaudit::label_audit::{Labels, LabelsRequest, LabelsTable, ShowItem};
 
-use crate::common::{Failure, OutFormat, Output, detail, emit, inputs, json_report, print, run};
+use crate::common::{Failure, Output, detail, emit, inputs, print_item_text, run};
 use crate::fields::FieldArgs;
 
 #[derive(Args)]
@@ -38,14 +38,7 @@ pub(crate) fn labels_cmd(args: LabelsArgs) -> Result<(), Failure> {
     let files = inputs::<Labels>(args.labels.iter().map(|p| (p.clone(), Some(FileRole::Labels))).collect())?;
     if let Some(item) = &args.show_item {
         let text = detail::<Labels>(&files, &args.settings.0, &ShowItem { item: item.clone() })?;
-        return if args.output.format == OutFormat::Csv {
-            let csv = memaudit::report::instance::table(&text, "rater")
-                .to_csv()
-                .map_err(|e| crate::common::fail(e.to_string()))?;
-            print(&csv)
-        } else {
-            print(&format!("{}\n", json_report(&text, true)?))
-        };
+        return print_item_text(&text, "rater", args.output.format);
     }
     let (loaded, report) = run::<Labels>(&files, &args.settings.0)?;
     emit::<Labels>(&report, &loaded, &args.output)

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::Section;
 use super::export::{lazy_exports, to_json};
+use super::grid::RowAttrs;
 use crate::report::instance::{ItemText, TextField, table};
 use crate::web::format::count;
 
@@ -86,5 +87,81 @@ pub fn item_text_view(props: &ItemTextProps) -> Html {
                 </div>
             </div>
         </Section>
+    }
+}
+
+/// A page's item view: the item asked for and its answer, kept in the page's view.
+#[derive(Debug, Default)]
+pub struct ItemShown {
+    pub shown: Option<String>,
+    pub text: Option<Rc<ItemText>>,
+    pub loading: bool,
+    pub error: Option<String>,
+}
+
+impl ItemShown {
+    /// `item` asked for: the view waits for its rows.
+    pub fn ask(&mut self, item: String) {
+        *self = ItemShown { shown: Some(item), loading: true, ..ItemShown::default() };
+    }
+
+    /// A result arrived (`fresh`: of new files): the item shown is asked again under the new
+    /// settings, or forgotten with the old files (it may be gone).
+    pub fn after_result(&mut self, fresh: bool) -> Option<String> {
+        match self.shown.clone() {
+            Some(item) if !fresh => {
+                self.ask(item.clone());
+                Some(item)
+            }
+            _ => {
+                *self = ItemShown::default();
+                None
+            }
+        }
+    }
+
+    /// The answer to the question asked (`None`: cancelled); `true` when the view shows the
+    /// error itself.
+    pub fn answered(&mut self, answer: Option<Result<Rc<ItemText>, String>>) -> bool {
+        self.loading = false;
+        match answer {
+            Some(Ok(t)) => self.text = Some(t),
+            Some(Err(e)) => {
+                self.error = Some(e);
+                return true;
+            }
+            None => {}
+        }
+        false
+    }
+
+    /// A table row that opens `item`: click or Enter; the item shown is marked.
+    pub fn row(&self, attrs: RowAttrs, item: &str, on_item: &Callback<String>) -> RowAttrs {
+        let shown = self.shown.as_deref() == Some(item);
+        let (on_item, item) = (on_item.clone(), item.to_string());
+        let mut attrs = attrs
+            .with_class(shown.then_some("selected"))
+            .on_activate(Callback::from(move |_: ()| on_item.emit(item.clone())));
+        if shown {
+            attrs.data.push(("aria-current", "true".into()));
+        }
+        attrs
+    }
+
+    /// The view under the table: reading, the error, or the item (`#{prefix}item-text`).
+    pub fn view(&self, prefix: &'static str, who: &'static str) -> Html {
+        html! {
+            <>
+                if self.loading {
+                    <p class="muted" id={format!("{prefix}item-loading")}>{ "Reading the item's rows\u{2026}" }</p>
+                }
+                if let Some(e) = &self.error {
+                    <p class="error" id={format!("{prefix}item-error")} role="alert">{ e.clone() }</p>
+                }
+                if let Some(t) = &self.text {
+                    <ItemTextView text={t.clone()} {prefix} {who} />
+                }
+            </>
+        }
     }
 }

@@ -11,9 +11,10 @@ use yew::prelude::*;
 use crate::web::components::explore::Explore;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
-use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, rows_table};
+use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, ShowQuery, rows_table};
 use crate::fields::FieldValue;
 use crate::report::Table;
+use crate::report::instance::ItemText;
 use crate::web::components::Section;
 use crate::web::components::export::text_download;
 use crate::web::components::export::to_json;
@@ -21,6 +22,7 @@ use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{
     Column, Kind, Look, RowAttrs, Val, columns_exports, grid, table_exports, table_grid,
 };
+use crate::web::components::instance::ItemShown;
 use crate::web::components::warnings::warnings_list;
 use crate::web::format::{count, duration};
 
@@ -70,10 +72,11 @@ impl Draft {
     }
 }
 
-/// Local choices: the page of the per-row table.
+/// Local choices: the page of the per-row table, and the query whose rows are shown.
 #[derive(Debug, Default)]
 pub struct View {
     pub rows_page: usize,
+    pub item: ItemShown,
 }
 
 pub enum Answers {}
@@ -218,7 +221,20 @@ impl Tool for Answers {
         }
     }
 
+    fn after_result(view: &mut View, _draft: &mut Draft, _b: &AnswersBatch, fresh: bool) -> Option<ShowQuery> {
+        view.item.after_result(fresh).map(|query_id| ShowQuery { query_id })
+    }
+
+    fn on_detail(view: &mut View, answer: Option<Result<Rc<ItemText>, String>>) -> bool {
+        view.item.answered(answer)
+    }
+
     fn results(page: &ToolPage<Self>, b: &Rc<AnswersBatch>, ui: &Ui<Self>) -> Html {
+        let item = &page.view.item;
+        let on_item = ui.ask(|v: &mut View, _: Option<&AnswersBatch>, query_id: String| {
+            v.item.ask(query_id.clone());
+            Some(ShowQuery { query_id })
+        });
         let r = &b.report;
         let conv = Some(AttrValue::from(conventions(b)));
         let json = {
@@ -301,18 +317,19 @@ impl Tool for Answers {
                     if let Some(rows) = &b.report.diff {
                         <p class="muted" id="answers-diff-count" data-count={rows.len().to_string()}>
                             { format!("{} of {} rows change verdict.", count(rows.len()), count(row_count)) }</p>
-                        { table_grid("answers-diff", &table(b, AnswersTable::Diff).unwrap_or_default(), diff_look, rows, &[], |x| RowAttrs::data(vec![
+                        { table_grid("answers-diff", &table(b, AnswersTable::Diff).unwrap_or_default(), diff_look, rows, &[], |x| item.row(RowAttrs::data(vec![
                             ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
-                        ])) }
+                        ]), &x.query_id, &on_item)) }
                     } else {
                         <p class="empty" id="answers-diff-empty">{ "Choose two different profiles." }</p>
                     }
                 </Section>
                 <Section id="answers-rows-card" title="Every answer" conventions={conv}
-                    exports={table_exports(AnswersTable::Rows, b, table, |b| to_json(&b.report.rows))}>
-                    { table_grid("answers-rows", &rows_table(&r.settings.profiles, shown), row_look, shown, &[], |x| RowAttrs::data(vec![
+                    exports={table_exports(AnswersTable::Rows, b, table, |b| to_json(&b.report.rows))}
+                    intro={html! { <p class="intro">{ "Click a row (or press Enter on it) to read its query as the files state it: the question and gold answers, then each arm's prediction, its parse and its scores." }</p> }}>
+                    { table_grid("answers-rows", &rows_table(&r.settings.profiles, shown), row_look, shown, &[], |x| item.row(RowAttrs::data(vec![
                         ("data-query", x.query_id.clone()), ("data-arm", x.arm.clone().unwrap_or_default()),
-                    ])) }
+                    ]), &x.query_id, &on_item)) }
                     if pages > 1 {
                         <div class="pager">
                             { pager(current.saturating_sub(1), "answers-rows-prev", "Previous", current > 0) }
@@ -321,6 +338,7 @@ impl Tool for Answers {
                         </div>
                     }
                 </Section>
+                { item.view("answers-", "arm") }
             </>
         }
     }

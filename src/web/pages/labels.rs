@@ -19,7 +19,7 @@ use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
 use crate::web::components::fields::FieldDraft;
 use crate::web::components::grid::{Kind, Look, RowAttrs, table_exports, table_grid};
-use crate::web::components::instance::ItemTextView;
+use crate::web::components::instance::ItemShown;
 use crate::web::format::{count, duration};
 
 /// A labels analysis as the page keeps it.
@@ -32,34 +32,6 @@ const ITEMS_SHOWN: usize = 500;
 pub type Draft = FieldDraft<LabelsRequest>;
 
 pub enum Labels {}
-
-/// The item whose rows are shown (a row of the items or the sample table, clicked or Enter).
-#[derive(Default)]
-pub struct ItemView {
-    shown: Option<String>,
-    text: Option<Rc<ItemText>>,
-    loading: bool,
-    error: Option<String>,
-}
-
-/// Asks for `item`'s rows (`memaudit labels --show-item ITEM`).
-fn show_item(view: &mut ItemView, item: String) -> Option<ShowItem> {
-    *view = ItemView { shown: Some(item.clone()), loading: true, ..ItemView::default() };
-    Some(ShowItem { item })
-}
-
-/// A row that opens its item: click or Enter; the item shown is marked.
-fn item_row(attrs: RowAttrs, item: &str, view: &ItemView, on_item: &Callback<String>) -> RowAttrs {
-    let shown = view.shown.as_deref() == Some(item);
-    let (on_item, item) = (on_item.clone(), item.to_string());
-    let mut attrs = attrs
-        .with_class(shown.then_some("selected"))
-        .on_activate(Callback::from(move |_: ()| on_item.emit(item.clone())));
-    if shown {
-        attrs.data.push(("aria-current", "true".into()));
-    }
-    attrs
-}
 
 /// The labels page.
 pub type LabelsPage = ToolPage<Labels>;
@@ -121,7 +93,7 @@ impl Tool for Labels {
         ("populations", "labels-populations-card"),
     ];
     type Draft = Draft;
-    type View = ItemView;
+    type View = ItemShown;
 
     fn tagline() -> Html {
         html! { { "How far raters — people or LLM judges — agree on categorical labels: Fleiss' and Cohen's κ with bootstrap \
@@ -145,34 +117,21 @@ impl Tool for Labels {
         ui.fields_form_with("labels", &page.draft, |d: &mut Draft| d, &[], &[("sample", "labels-sample-per-bucket")])
     }
 
-    fn after_result(view: &mut ItemView, _draft: &mut Draft, _b: &LabelsBatch, fresh: bool) -> Option<ShowItem> {
-        // New files: the item may be gone. Other settings (the raters kept): shown again.
-        match view.shown.clone() {
-            Some(item) if !fresh => show_item(view, item),
-            _ => {
-                *view = ItemView::default();
-                None
-            }
-        }
+    fn after_result(view: &mut ItemShown, _draft: &mut Draft, _b: &LabelsBatch, fresh: bool) -> Option<ShowItem> {
+        view.after_result(fresh).map(|item| ShowItem { item })
     }
 
-    fn on_detail(view: &mut ItemView, answer: Option<Result<Rc<ItemText>, String>>) -> bool {
-        view.loading = false;
-        match answer {
-            Some(Ok(t)) => view.text = Some(t),
-            Some(Err(e)) => {
-                view.error = Some(e);
-                return true;
-            }
-            None => {}
-        }
-        false
+    fn on_detail(view: &mut ItemShown, answer: Option<Result<Rc<ItemText>, String>>) -> bool {
+        view.answered(answer)
     }
 
     fn results(page: &ToolPage<Self>, b: &Rc<LabelsBatch>, ui: &Ui<Self>) -> Html {
         let r = &b.report;
         let view = &page.view;
-        let on_item = ui.ask(|v: &mut ItemView, _: Option<&LabelsBatch>, item: String| show_item(v, item));
+        let on_item = ui.ask(|v: &mut ItemShown, _: Option<&LabelsBatch>, item: String| {
+            v.ask(item.clone());
+            Some(ShowItem { item })
+        });
         let conv = Some(AttrValue::from(conventions(b)));
         let json = {
             let b = b.clone();
@@ -239,17 +198,9 @@ impl Tool for Labels {
                     } else { "Each item: each rater's label (empty: none) and the majority on the items every rater labelled.".to_string() } }
                         { " Click an item (or press Enter on it) to read it as the files state it: the text its rows share, then each rater's label and cells." }</p> }}>
                     { table_grid("labels-items", &items_table, |c| Look::named(c, Kind::Text), &item_rows, &[],
-                        |i: &ItemRow| item_row(RowAttrs::data(vec![("data-item", i.item.clone())]).with_class((i.complete && !i.unanimous).then_some("disagree")), &i.item, view, &on_item)) }
+                        |i: &ItemRow| view.row(RowAttrs::data(vec![("data-item", i.item.clone())]).with_class((i.complete && !i.unanimous).then_some("disagree")), &i.item, &on_item)) }
                 </Section>
-                if view.loading {
-                    <p class="muted" id="labels-item-loading">{ "Reading the item's rows\u{2026}" }</p>
-                }
-                if let Some(e) = &view.error {
-                    <p class="error" id="labels-item-error" role="alert">{ e.clone() }</p>
-                }
-                if let Some(t) = &view.text {
-                    <ItemTextView text={t.clone()} prefix="labels-" who="rater" />
-                }
+                { view.view("labels-", "rater") }
                 if let Some(s) = &r.sample {
                     <Section id="labels-sample-card" title="Stratified sample to check by hand" conventions={Some(AttrValue::from(format!(
                         "stratum={} per_bucket={} mode={} seed={}", s.stratum, s.per_bucket, s.mode, s.seed)))}
@@ -259,7 +210,7 @@ impl Tool for Labels {
                             s.buckets.iter().map(|x| format!("{} ({} drawn of {})", x.bucket, x.drawn, x.items)).collect::<Vec<_>>().join(", "),
                             s.outside) }</p> }}>
                         { table_grid("labels-sample", &label_audit::table(r, LabelsTable::Sample).unwrap_or_default(), |c| Look::named(c, Kind::Text), &s.rows, &[],
-                            |x: &SampleRow| item_row(RowAttrs::data(vec![("data-item", x.item.clone()), ("data-bucket", x.bucket.clone())]), &x.item, view, &on_item)) }
+                            |x: &SampleRow| view.row(RowAttrs::data(vec![("data-item", x.item.clone()), ("data-bucket", x.bucket.clone())]), &x.item, &on_item)) }
                     </Section>
                 }
             </>
