@@ -1,6 +1,6 @@
 // Starts the memaudit viewer (copied to dist/ by trunk; www/csp.mjs writes the modules' file
 // names in and names it start-<hash>.js). The pages are split over two WebAssembly modules
-// (src/web/bridge.rs): memaudit-web (release, rescoring, comparison, probe) and memaudit-tools
+// (src/web/bridge.rs): memaudit-web (release, rescoring, comparison, probe, answers) and memaudit-tools
 // (every other page). This loads the module of the page the URL names, so the first page
 // downloads one module; that module draws the shell and asks for the other one
 // (window.memauditLoadGroup) when one of its pages is first opened.
@@ -9,8 +9,8 @@
 // The pages of each module (the test `every_page_has_one_group_and_the_start_script_agrees`
 // checks these lists against src/web/bridge.rs).
 const PAGES = {
-  web: ['audit', 'rescore', 'compare', 'probe'],
-  tools: ['reclaim', 'answers', 'ablation', 'claims', 'rules', 'trec-eval', 'labels', 'calibration', 'alignment', 'compliance'],
+  web: ['audit', 'rescore', 'compare', 'probe', 'answers'],
+  tools: ['reclaim', 'ablation', 'claims', 'rules', 'trec-eval', 'labels', 'calibration', 'alignment', 'compliance'],
 };
 // Each module's files, with a content hash in the name or the query so that a new build is
 // never mixed with a cached old one (written by www/csp.mjs).

@@ -5,8 +5,8 @@
 //!
 //! | group | module | pages |
 //! |---|---|---|
-//! | [`Group::Founding`] | `memaudit-web` | release, rescoring, paired comparison, probe |
-//! | [`Group::Tools`] | `memaudit-tools` | reclaim, answers … compliance, IR evaluation |
+//! | [`Group::Founding`] | `memaudit-web` | release, rescoring, paired comparison, probe, answers |
+//! | [`Group::Tools`] | `memaudit-tools` | reclaim, ablation … compliance, IR evaluation |
 //!
 //! `www/start.js` loads the module of the page the URL names. That module is the **host**: it
 //! draws the shell (title, navigation, input limits, drag and drop) and its own pages. When a

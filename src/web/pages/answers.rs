@@ -84,7 +84,7 @@ pub enum Answers {}
 /// The answers page.
 pub type AnswersPage = ToolPage<Answers>;
 
-screen!(crate::answers::Answers => AnswersPage, Tools);
+screen!(crate::answers::Answers => AnswersPage, Founding);
 
 /// The settings of a result in one line (shown under every result).
 fn conventions(b: &AnswersBatch) -> String {

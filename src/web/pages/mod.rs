@@ -91,7 +91,7 @@ impl PageInfo for Page {
 /// A group of pages compiled into one page module ([`super::bridge`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Group {
-    /// The four founding capabilities (module `memaudit-web`).
+    /// The founding capabilities and the answers page (module `memaudit-web`).
     Founding,
     /// The tool pages (module `memaudit-tools`).
     Tools,
