@@ -790,3 +790,32 @@ fn answers_show_item_gives_each_arms_prediction_parse_and_reference_scores() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("the answers have no query `nope`"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A query repeated within a cell with other scores is refused with the fix in the CLI's
+/// words: the settings named as the options that set them (`--split-by`, `--pool`). Memobase's
+/// released LoCoMo answers, read with the question as the id: the same question is asked twice
+/// in one conversation file with different BLEU scores.
+#[test]
+fn a_refused_repeat_names_the_options_that_split_or_pool() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/external/memobase/memobase_eval_0503_3000.json");
+    let path = path.to_str().unwrap();
+    let out = run(&[
+        "answers",
+        "--input",
+        path,
+        "--id-column",
+        "question",
+        "--gold-column",
+        "answer",
+        "--prediction-column",
+        "response",
+        "--repeats",
+        "first",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 11179, field `query`"), "{err}");
+    assert!(err.contains("split the cells by it (--split-by), or pool it (--pool)"), "{err}");
+    assert!(!err.contains("  "), "no run of spaces from a broken line: {err}");
+}

@@ -290,7 +290,7 @@ impl Design {
     }
 
     /// For an analysis that cannot show one cell per value: refuses the design columns found,
-    /// naming each with its values, and says to pool them (`setting pool`) or `otherwise`.
+    /// naming each with its values, and says to pool them (the setting `pool`) or `otherwise`.
     pub fn refuse_keyed(&self, otherwise: &str) -> Result<()> {
         let Some(first) = self.keyed.first() else { return Ok(()) };
         let named: Vec<String> =
@@ -298,8 +298,10 @@ impl Design {
         Err(Error::setting(
             "pool",
             format!(
-                "the rows vary in {} within one cell ({}): this analysis keeps no cell per value, and never pools                  them unasked: pool them (setting `pool`: {}), {otherwise}",
+                "the rows vary in {} within one cell ({}): this analysis keeps no cell per value, and never pools \
+                 them unasked: pool them ({}: {}), {otherwise}",
                 named.join(", "),
+                crate::fields::mention("pool"),
                 first.reason,
                 self.keyed.iter().map(|k| k.column.as_str()).collect::<Vec<_>>().join(",")
             ),
@@ -584,8 +586,11 @@ fn repeat_error(frame: &Frame, first: usize, again: usize, chosen: &[usize]) -> 
             .to_string()
     } else {
         format!(
-            "they differ in {}: if one of these is a condition of the design, split the cells by it (setting `split`), or pool it (setting `pool`); otherwise one row is a repeat",
-            some_of(&differ)
+            "they differ in {}: if one of these is a condition of the design, split the cells by it ({}), or pool it \
+             ({}); otherwise one row is a repeat",
+            some_of(&differ),
+            crate::fields::mention("split_by"),
+            crate::fields::mention("pool")
         )
     };
     IngestError::new(
