@@ -172,8 +172,8 @@ const lastDownload = new WeakMap();
 /** The text of the file a click on `selector` downloads. */
 export async function download(page, selector) {
   // Chromium starts at most 10 downloads a second from one frame and drops the rest without a
-  // word (crbug "Throttle url download requests from a RenderFrame"; chromedp issue 791): a
-  // test that clicks eleven export buttons in a row would wait forever for the eleventh.
+  // word (its throttle of URL download requests per RenderFrame): a test that clicks eleven
+  // export buttons in a row would wait forever for the eleventh.
   // Clicks are spaced so no second holds more than ten.
   const wait = (lastDownload.get(page) ?? 0) + DOWNLOAD_SPACING_MS - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
