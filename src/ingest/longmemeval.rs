@@ -32,8 +32,10 @@ struct Turn {
     has_answer: Option<bool>,
 }
 
+/// A question of either layout: the native one's parallel `haystack_*` arrays, or the
+/// snapshot's `depth` and `sessions` (each layout reads its own fields and ignores the other's).
 #[derive(Deserialize)]
-struct NativeQuestion {
+struct RawQuestion {
     #[serde(deserialize_with = "lenient::id")]
     question_id: String,
     #[serde(default, deserialize_with = "lenient::opt_text")]
@@ -44,6 +46,8 @@ struct NativeQuestion {
     answer: Option<String>,
     #[serde(default, deserialize_with = "lenient::opt_text")]
     question_date: Option<String>,
+    #[serde(default)]
+    answer_session_ids: Vec<String>,
     #[serde(default)]
     haystack_session_ids: Vec<String>,
     #[serde(default)]
@@ -51,32 +55,14 @@ struct NativeQuestion {
     #[serde(default)]
     haystack_sessions: Vec<Vec<Turn>>,
     #[serde(default)]
-    answer_session_ids: Vec<String>,
+    depth: Option<Value>,
+    #[serde(default)]
+    sessions: Vec<SnapshotSession>,
 }
 
 #[derive(Deserialize)]
 struct Snapshot {
-    questions: Vec<SnapshotQuestion>,
-}
-
-#[derive(Deserialize)]
-struct SnapshotQuestion {
-    #[serde(deserialize_with = "lenient::id")]
-    question_id: String,
-    #[serde(default, deserialize_with = "lenient::opt_text")]
-    question_type: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt_text")]
-    question: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt_text")]
-    answer: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt_text")]
-    question_date: Option<String>,
-    #[serde(default)]
-    answer_session_ids: Vec<String>,
-    #[serde(default)]
-    depth: Option<Value>,
-    #[serde(default)]
-    sessions: Vec<SnapshotSession>,
+    questions: Vec<RawQuestion>,
 }
 
 #[derive(Deserialize)]
@@ -102,58 +88,47 @@ struct Question {
 }
 
 fn load(file: &str, text: &str, format: Format) -> Result<Vec<Question>, IngestError> {
-    Ok(match format {
-        Format::LongMemEvalSnapshot => {
-            let s: Snapshot = records::parse(file, 0, text)?;
-            s.questions
-                .into_iter()
-                .map(|q| Question {
-                    id: q.question_id,
-                    qtype: q.question_type,
-                    question: q.question,
-                    answer: q.answer,
-                    date: q.question_date,
-                    answer_sessions: q.answer_session_ids,
-                    depth: q.depth,
-                    sessions: q.sessions.into_iter().map(|s| (s.session_id, s.date, s.turns)).collect(),
-                })
-                .collect()
-        }
-        _ => {
-            let qs: Vec<NativeQuestion> = records::parse(file, 0, text)?;
-            let mut out = Vec::with_capacity(qs.len());
-            for (i, q) in qs.into_iter().enumerate() {
-                if q.haystack_session_ids.len() != q.haystack_sessions.len() {
-                    return Err(IngestError::new(
-                        Location::file(file).with_field(format!("[{i}].haystack_session_ids")),
-                        format!(
-                            "has {} ids for {} haystack_sessions",
-                            q.haystack_session_ids.len(),
-                            q.haystack_sessions.len()
-                        ),
-                    ));
-                }
-                let dates = q.haystack_dates;
-                out.push(Question {
-                    id: q.question_id,
-                    qtype: q.question_type,
-                    question: q.question,
-                    answer: q.answer,
-                    date: q.question_date,
-                    answer_sessions: q.answer_session_ids,
-                    depth: None,
-                    sessions: q
-                        .haystack_session_ids
-                        .into_iter()
-                        .zip(q.haystack_sessions)
-                        .enumerate()
-                        .map(|(j, (id, turns))| (id, dates.get(j).cloned().flatten(), turns))
-                        .collect(),
-                });
+    let snapshot = format == Format::LongMemEvalSnapshot;
+    let raw = if snapshot {
+        records::parse::<Snapshot>(file, 0, text)?.questions
+    } else {
+        records::parse::<Vec<RawQuestion>>(file, 0, text)?
+    };
+    let mut out = Vec::with_capacity(raw.len());
+    for (i, q) in raw.into_iter().enumerate() {
+        let sessions = if snapshot {
+            q.sessions.into_iter().map(|s| (s.session_id, s.date, s.turns)).collect()
+        } else {
+            if q.haystack_session_ids.len() != q.haystack_sessions.len() {
+                return Err(IngestError::new(
+                    Location::file(file).with_field(format!("[{i}].haystack_session_ids")),
+                    format!(
+                        "has {} ids for {} haystack_sessions",
+                        q.haystack_session_ids.len(),
+                        q.haystack_sessions.len()
+                    ),
+                ));
             }
-            out
-        }
-    })
+            let dates = q.haystack_dates;
+            q.haystack_session_ids
+                .into_iter()
+                .zip(q.haystack_sessions)
+                .enumerate()
+                .map(|(j, (id, turns))| (id, dates.get(j).cloned().flatten(), turns))
+                .collect()
+        };
+        out.push(Question {
+            id: q.question_id,
+            qtype: q.question_type,
+            question: q.question,
+            answer: q.answer,
+            date: q.question_date,
+            answer_sessions: q.answer_session_ids,
+            depth: if snapshot { q.depth } else { None },
+            sessions,
+        });
+    }
+    Ok(out)
 }
 
 pub fn read(file: &str, text: &str, format: Format, loaded: &mut Loaded) -> Result<usize, IngestError> {
