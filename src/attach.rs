@@ -132,6 +132,8 @@ ol.headlines li{border-left:4px solid #5f6b76;background:#f7f8fa;padding:.4rem .
 ol.headlines li.alert{border-color:#a61b1b;background:#fdecec}ol.headlines li.finding{border-color:#b35900;background:#fff4e5}\
 .level{font-size:.75rem;font-weight:600;text-transform:uppercase;margin-right:.5rem}.evidence{display:block;font-size:.85rem;color:#5f6b76}\
 figure{margin:1rem 0}figure svg{max-width:100%;height:auto}td.num{text-align:right;white-space:nowrap}\
+dl.columns{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;font-size:.8rem;margin:.4rem 0 1rem}\
+dl.columns dt{font-family:ui-monospace,monospace}dl.columns dd{margin:0;color:#5f6b76}\
 @media print{@page{size:A4 landscape;margin:10mm}body{max-width:none;margin:0;font-size:9pt}\
 .wrap{overflow:visible;max-height:none}table{font-size:6.5pt;width:100%}th{position:static}\
 th,td{padding:.05rem .2rem;overflow-wrap:anywhere}td.num{white-space:normal}tr,figure{break-inside:avoid}h2,h3{break-after:avoid}}";
@@ -293,7 +295,10 @@ pub fn html(a: &Attachment) -> String {
         o.push_str(&cut_note(a, t, |s| format!("<p class=\"muted\">{}</p>\n", escape(&s))));
         o.push_str("<div class=\"wrap\"><table>\n<tr>");
         for h in &t.headers {
-            o.push_str(&format!("<th>{}</th>", escape(h)));
+            match t.doc(h) {
+                Some(d) => o.push_str(&format!("<th title=\"{}\">{}</th>", escape(d), escape(h))),
+                None => o.push_str(&format!("<th>{}</th>", escape(h))),
+            }
         }
         o.push_str("</tr>\n");
         for (row, raw) in shown_rows(t).zip(&t.rows) {
@@ -308,6 +313,14 @@ pub fn html(a: &Attachment) -> String {
             o.push_str("</tr>\n");
         }
         o.push_str("</table></div>\n");
+        let explained: Vec<_> = t.explained().collect();
+        if !explained.is_empty() {
+            o.push_str(&format!("<dl class=\"columns\" aria-label=\"the columns of {}\">\n", escape(&t.name)));
+            for (h, d) in explained {
+                o.push_str(&format!("<dt>{}</dt><dd>{}</dd>\n", escape(h), escape(d)));
+            }
+            o.push_str("</dl>\n");
+        }
     }
     o.push_str("</section>\n");
     if !a.sections.is_empty() {
@@ -416,6 +429,13 @@ pub fn markdown(a: &Attachment) -> String {
         for row in shown_rows(t) {
             o.push_str(&format!("| {} |\n", row.iter().map(|c| md_cell(c)).collect::<Vec<_>>().join(" | ")));
         }
+        let explained: Vec<_> = t.explained().collect();
+        if !explained.is_empty() {
+            o.push_str("\nColumns:\n\n");
+            for (h, d) in explained {
+                o.push_str(&format!("- `{}`: {}\n", md_code(h), md_cell(d)));
+            }
+        }
     }
     if !a.sections.is_empty() {
         o.push_str("\n## Each analysis\n");
@@ -438,6 +458,7 @@ mod tests {
             name: "per_query".into(),
             headers: vec!["system".into(), "ndcg".into()],
             rows: (0..rows).map(|i| vec![format!("s<{i}>"), "0.5".into()]).collect(),
+            docs: Default::default(),
         }
     }
 
@@ -485,6 +506,21 @@ mod tests {
         assert!(md.contains("### per_query\n\n| system | ndcg |\n|---|---|\n| s\\<0\\> | 0.5000 |"), "{md}");
         // A section's text stays inside its fence: the fence is longer than any backtick run in it.
         assert!(md.contains("### compare \\<2\\>\n\n````text\na ``` fence and <script>x</script>\n````\n"), "{md}");
+    }
+
+    #[test]
+    fn each_explained_column_is_explained_under_its_table_and_on_its_header() {
+        let mut a = attachment(1);
+        a.tables[0].docs.insert("ndcg".into(), "nDCG@k <mean> of the queries".into());
+        let html = html(&a);
+        assert!(html.contains("<th>system</th><th title=\"nDCG@k &lt;mean&gt; of the queries\">ndcg</th>"), "{html}");
+        assert!(html.contains("<dt>ndcg</dt><dd>nDCG@k &lt;mean&gt; of the queries</dd>"), "{html}");
+        assert!(!html.contains("<dt>system</dt>"));
+        let md = markdown(&a);
+        assert!(md.contains("\nColumns:\n\n- `ndcg`: nDCG@k \\<mean\\> of the queries\n"), "{md}");
+        // A table that explains nothing has no list.
+        assert!(!super::markdown(&attachment(1)).contains("Columns:"));
+        assert!(!super::html(&attachment(1)).contains("<dl"));
     }
 
     #[test]

@@ -44,15 +44,25 @@ pub struct StageWarning<'a> {
 
 const SUMMARY: &[Column<SummaryRow>] = &crate::columns![SummaryRow;
     "system" => |r| r.system.clone(),
+    /// The credit target: raw, source or canonical.
     "target" => |r| r.target.name().into(),
+    /// all (queries eligible under the target that the system scored) or shared (eligible under every compared target).
     "subset" => |r| r.subset.name().into(),
+    /// Queries averaged over (a query with an empty target is left out, not scored 0).
     "n" => |r| r.n.to_string(),
+    /// Mean nDCG@k.
     "ndcg" => |r| num(r.ndcg),
+    /// Percentile bootstrap interval of the mean nDCG, lower bound.
     "ndcg_ci_low" => |r| num(r.ndcg_ci_low),
+    /// Percentile bootstrap interval of the mean nDCG, upper bound.
     "ndcg_ci_high" => |r| num(r.ndcg_ci_high),
+    /// Mean Recall@k.
     "recall" => |r| num(r.recall),
+    /// Mean Hit@k: the share of queries with a credited memory in the top k.
     "hit" => |r| num(r.hit),
+    /// Mean reciprocal rank of the first credited memory in the top k.
     "mrr" => |r| num(r.mrr),
+    /// Share of queries whose first-ranked memory is credited.
     "top1" => |r| num(r.top1),
 ];
 
@@ -75,22 +85,39 @@ const PER_QUERY: &[Column<PerQueryRow>] = &crate::columns![PerQueryRow;
 
 const INSTABILITY: &[Column<InstabilityRow>] = &crate::columns![InstabilityRow;
     "system" => |r| r.system.clone(),
+    /// The first target.
     "a" => |r| r.a.name().into(),
+    /// The second target.
     "b" => |r| r.b.name().into(),
+    /// Queries eligible under both targets.
     "n" => |r| r.n.to_string(),
+    /// Queries whose nDCG differs between the two targets.
     "ndcg_changed" => |r| r.ndcg_changed.to_string(),
+    /// ndcg_changed / n.
     "change_rate" => |r| num(r.change_rate),
+    /// Queries whose Hit@k differs between the two targets.
     "hit_flips" => |r| r.hit_flips.to_string(),
+    /// Queries missed under a and hit under b.
     "hit_gained" => |r| r.hit_gained.to_string(),
+    /// Queries hit under a and missed under b.
     "hit_lost" => |r| r.hit_lost.to_string(),
+    /// McNemar's exact two-sided p on (hit_lost, hit_gained).
     "mcnemar_p" => |r| num(Some(r.mcnemar_p)),
+    /// Queries whose top-1 credit differs.
     "top1_flips" => |r| r.top1_flips.to_string(),
+    /// Queries whose Recall@k differs.
     "recall_changed" => |r| r.recall_changed.to_string(),
+    /// Queries whose reciprocal rank differs.
     "mrr_changed" => |r| r.mrr_changed.to_string(),
+    /// Mean nDCG under a.
     "mean_a" => |r| num(r.mean_a),
+    /// Mean nDCG under b.
     "mean_b" => |r| num(r.mean_b),
+    /// Mean of nDCG_b − nDCG_a over the queries.
     "mean_diff_ndcg" => |r| num(r.mean_diff_ndcg),
+    /// Paired percentile bootstrap interval of mean_diff_ndcg, lower bound.
     "ci_low" => |r| num(r.ci_low),
+    /// Paired percentile bootstrap interval of mean_diff_ndcg, upper bound.
     "ci_high" => |r| num(r.ci_high),
 ];
 
@@ -109,25 +136,42 @@ const INSTABILITY_BY_CATEGORY: &[Column<CategoryInstabilityRow>] = &crate::colum
 
 const AGGREGATIONS: &[Column<AggregationRow>] = &crate::columns![AggregationRow;
     "system" => |r| r.system.clone(),
+    /// The queries averaged over: those eligible under Raw that the system scored.
     "population" => |r| r.population.clone(),
+    /// What a query not eligible under Source or Canonical takes for it (Raw's nDCG).
     "fallback" => |r| r.fallback.clone(),
+    /// Queries in the population.
     "n" => |r| r.n.to_string(),
+    /// Queries not eligible under Source (their Source nDCG is Raw's).
     "source_fallback" => |r| r.source_fallback.to_string(),
+    /// Queries not eligible under Canonical (their Canonical nDCG is Raw's).
     "canonical_fallback" => |r| r.canonical_fallback.to_string(),
+    /// Mean nDCG under Raw.
     "raw" => |r| num(r.raw),
+    /// Mean nDCG under Source.
     "source" => |r| num(r.source),
+    /// Mean nDCG under Canonical.
     "canonical" => |r| num(r.canonical),
+    /// Mean of the per-query arithmetic mean (R + S + C) / 3.
     "arith" => |r| num(r.arith),
+    /// Mean of the per-query geometric mean ∛(R · S · C) (any zero gives 0).
     "geom" => |r| num(r.geom),
+    /// Mean of the per-query minimum min(R, S, C).
     "min" => |r| num(r.min),
 ];
 
 const KENDALL_FROM_RAW: &[Column<KendallRow>] = &crate::columns![KendallRow;
+    /// A column of the aggregations table.
     "aggregation" => |r| r.aggregation.clone(),
+    /// Systems ranked (those with a non-empty population).
     "systems" => |r| r.systems.to_string(),
+    /// Kendall-τ distance: system pairs ordered one way by the Raw mean and the other way by this column.
     "tau_d" => |r| r.tau_d.to_string(),
+    /// n(n − 1)/2, the most τ_d can be.
     "max" => |r| r.max.to_string(),
+    /// Pairs exactly tied under Raw or under this column (never discordant).
     "ties" => |r| r.ties.to_string(),
+    /// The systems by this column, best first.
     "order" => |r| r.order.clone(),
 ];
 
@@ -135,32 +179,54 @@ const AGREEMENT: &[Column<AgreementRow>] = &crate::columns![AgreementRow;
     "system" => |r| r.system.clone(),
     "population" => |r| r.population.clone(),
     "fallback" => |r| r.fallback.clone(),
+    /// Queries in the population (eligible under Raw, scored by the system).
     "n" => |r| r.n.to_string(),
+    /// Queries where Raw, Source and Canonical agree on Hit@k (all hit or all miss).
     "kept" => |r| r.kept.to_string(),
+    /// kept / n.
     "retention" => |r| num(r.retention),
+    /// Mean of max − min of the nDCG triplet over the kept queries.
     "spread_kept" => |r| num(r.spread_kept),
+    /// Kept queries that are a hit under all three targets.
     "n_all_hit" => |r| r.n_all_hit.to_string(),
+    /// Mean spread over the kept all-hit queries.
     "spread_all_hit" => |r| num(r.spread_all_hit),
 ];
 
 const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
+    /// The credit target the two systems are compared under.
     "target" => |r| r.target.name().into(),
     "a" => |r| r.a.clone(),
     "b" => |r| r.b.clone(),
+    /// Queries paired (scored by both systems under the target).
     "n" => |r| r.n.to_string(),
+    /// a's mean of the metric on the paired queries.
     "mean_a" => |r| num(r.mean_a),
+    /// b's mean of the metric on the paired queries.
     "mean_b" => |r| num(r.mean_b),
+    /// mean nDCG of a − mean nDCG of b (nDCG rows only).
     "delta_ndcg" => |r| num(r.delta_ndcg),
+    /// Paired bootstrap interval of the difference, lower bound.
     "ci_low" => |r| num(r.ci_low),
+    /// Paired bootstrap interval of the difference, upper bound.
     "ci_high" => |r| num(r.ci_high),
+    /// The system with the higher mean, or tie (empty: no query paired).
     "winner" => |r| opt(&r.winner),
+    /// Whether the interval excludes 0.
     "significant" => |r| flag(r.significant),
+    /// Whether the winner of this pair, metric and subset differs across targets.
     "flip" => |r| flag(r.flip),
+    /// all (eligible under this target) or shared (eligible under every compared target for both systems).
     "subset" => |r| r.subset.name().into(),
+    /// The metric compared.
     "metric" => |r| r.metric.name().into(),
+    /// mean a − mean b of the metric.
     "delta" => |r| num(r.delta),
+    /// Hit rows: paired queries a hits and b misses.
     "hit_a_only" => |r| opt(&r.hit_a_only),
+    /// Hit rows: paired queries b hits and a misses.
     "hit_b_only" => |r| opt(&r.hit_b_only),
+    /// Hit rows: McNemar's exact two-sided p on those discordant queries.
     "mcnemar_p" => |r| num(r.mcnemar_p),
 ];
 

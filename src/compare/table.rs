@@ -28,19 +28,33 @@ crate::choice! {
 
 const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
     "arm" => |a| a.arm.clone(),
+    /// Items with a value in this arm (paired: the items every arm has).
     "n" => |a| a.n.to_string(),
+    /// The arm's mean.
     "mean" => |a| num(Some(a.mean)),
+    /// Lower bound of the interval of the mean (ci_method, at the settings' level).
     "ci_low" => |a| num(Some(a.ci_low)),
+    /// Upper bound of the interval of the mean.
     "ci_high" => |a| num(Some(a.ci_high)),
+    /// How the interval of the mean was computed.
     "ci_method" => |a| a.ci_method.clone(),
+    /// Wilson score interval of the proportion, lower bound (0/1 arms).
     "wilson_low" => |a| num(a.wilson_low),
+    /// Wilson score interval, upper bound (0/1 arms).
     "wilson_high" => |a| num(a.wilson_high),
+    /// Clopper–Pearson exact interval, lower bound (0/1 arms).
     "clopper_pearson_low" => |a| num(a.clopper_pearson_low),
+    /// Clopper–Pearson exact interval, upper bound (0/1 arms).
     "clopper_pearson_high" => |a| num(a.clopper_pearson_high),
+    /// Hoeffding's distribution-free half-width at the same level (values in [0, 1]).
     "hoeffding_half_width" => |a| num(a.hoeffding_half_width),
+    /// The arm's mean rank over the paired items (1 = best; ties share their mean rank).
     "mean_rank" => |a| num(a.mean_rank),
+    /// Why the interval is not the usual one, where it is not (e.g. too few values).
     "ci_note" => |a| opt(&a.ci_note),
+    /// The share of items on which the arm does better than another (ties half), averaged over the other arms.
     "win_rate" => |a| num(a.win_rate),
+    /// The arms it does better than on most items, minus those doing better than it.
     "copeland" => |a| opt(&a.copeland),
 ];
 
@@ -187,41 +201,77 @@ pub fn render_unpaired(u: Option<&UnpairedArms>) -> String {
 
 /// The columns of a contrast (also of each stratum's contrasts).
 pub const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
+    /// The first arm of the contrast.
     "a" => |p| p.a.clone(),
+    /// The second arm of the contrast.
     "b" => |p| p.b.clone(),
+    /// Items with a value in both arms (the contrast is over these).
     "n_pairs" => |p| p.n_pairs.to_string(),
+    /// a's mean over the paired items.
     "mean_a" => |p| num(Some(p.mean_a)),
+    /// b's mean over the paired items.
     "mean_b" => |p| num(Some(p.mean_b)),
+    /// mean_a − mean_b.
     "diff" => |p| num(Some(p.diff)),
+    /// Lower bound of the interval of diff (ci_method, at the settings' level).
     "ci_low" => |p| num(Some(p.ci_low)),
+    /// Upper bound of the interval of diff.
     "ci_high" => |p| num(Some(p.ci_high)),
+    /// How the interval of diff was computed (the bootstrap variant and resamples).
     "ci_method" => |p| p.ci_method.clone(),
+    /// Items where a is right and b wrong (0/1 arms): McNemar's b, the helps.
     "b_count" => |p| opt(&p.b_count),
+    /// Items where a is wrong and b right (0/1 arms): McNemar's c, the hurts.
     "c_count" => |p| opt(&p.c_count),
+    /// Items where a does better than b (better: as the settings say).
     "wins" => |p| p.wins.to_string(),
+    /// Items where a and b are equal.
     "ties" => |p| p.ties.to_string(),
+    /// Items where a does worse than b.
     "losses" => |p| p.losses.to_string(),
+    /// The test behind p_value: mcnemar_exact (0/1 arms) or wilcoxon_signed_rank.
     "test" => |p| p.test.name().into(),
+    /// Two-sided p of that test, before any correction.
     "p_value" => |p| num(Some(p.p_value)),
+    /// McNemar's exact two-sided p (binomial on b and c; 0/1 arms).
     "mcnemar_p" => |p| num(p.mcnemar_p),
+    /// McNemar's mid-p: the exact p less P[X = min(b, c)] (0/1 arms).
     "mcnemar_mid_p" => |p| num(p.mcnemar_mid_p),
+    /// Wilcoxon signed-rank two-sided p (zero differences dropped; SciPy's defaults).
     "wilcoxon_p" => |p| num(p.wilcoxon_p),
+    /// Cohen's h = 2 asin √mean_a − 2 asin √mean_b (0/1 arms).
     "cohen_h" => |p| num(p.cohen_h),
+    /// Cohen's size of h: negligible (< 0.2), small, medium (≥ 0.5) or large (≥ 0.8).
     "cohen_h_label" => |p| opt(&p.cohen_h_label),
+    /// P(θa > θb) under Jeffreys Beta posteriors of each arm, the arms treated as independent (0/1 arms).
     "p_superiority" => |p| num(p.p_superiority),
+    /// Pooled two-proportion z, an independent-samples cross-check of the paired test (0/1 arms).
     "z_two_proportion" => |p| num(p.z_two_proportion),
+    /// Two-sided p of that z.
     "p_two_proportion" => |p| num(p.p_two_proportion),
+    /// Spearman's ρ between the arms' per-item values.
     "spearman" => |p| num(p.spearman),
+    /// Cohen's κ between the arms' per-item outcomes (0/1 arms).
     "kappa" => |p| num(p.kappa),
+    /// p_value adjusted by Holm over all contrasts (family-wise error).
     "p_holm" => |p| num(Some(p.p_holm)),
+    /// p_value adjusted by Benjamini–Hochberg over all contrasts (false discovery rate).
     "p_bh" => |p| num(Some(p.p_bh)),
+    /// p_holm below the settings' alpha.
     "significant" => |p| flag(p.significant),
+    /// Two-sided p of the paired sign-flip permutation test of Σ(a − b).
     "permutation_p" => |p| num(p.permutation_p),
+    /// exact (every sign pattern) or monte_carlo with its resamples and seed.
     "permutation_method" => |p| opt(&p.permutation_method),
+    /// Within a stratum (0/1 arms): E[S] of S = helps − hurts under random strata of the same size.
     "interaction_expected" => |p| num(p.interaction_expected),
+    /// One-sided randomization p: P(S ≥ s), the stratum holds at least this many more helps than hurts.
     "interaction_p_greater" => |p| num(p.interaction_p_greater),
+    /// One-sided randomization p: P(S ≤ s).
     "interaction_p_less" => |p| num(p.interaction_p_less),
+    /// Whether those p-values were summed exactly (false: the normal approximation).
     "interaction_exact" => |p| opt(&p.interaction_exact),
+    /// The share of items on which a does better than b, ties counted half.
     "win_rate" => |p| num(p.win_rate),
 ];
 
@@ -249,6 +299,7 @@ fn strata_table(c: &Comparison) -> Table {
                 row
             })
             .collect(),
+        docs: crate::report::docs_of(PAIRS).collect(),
     }
 }
 
@@ -592,4 +643,20 @@ pub fn compare_latex(c: &Comparison) -> String {
     ));
     s.push_str("\\end{table}\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The contrasts and the arms are what a reviewer reads first: every column but the arm's
+    /// name says what it holds (the report lists it under the table, the page on its header).
+    #[test]
+    fn every_column_of_the_contrasts_and_arms_is_explained() {
+        let bare: Vec<&str> = PAIRS.iter().filter(|c| c.doc.trim().is_empty()).map(|c| c.name).collect();
+        assert!(bare.is_empty(), "pairs columns without an explanation: {bare:?}");
+        let bare: Vec<&str> =
+            ARMS.iter().filter(|c| c.doc.trim().is_empty() && c.name != "arm").map(|c| c.name).collect();
+        assert!(bare.is_empty(), "arms columns without an explanation: {bare:?}");
+    }
 }

@@ -113,80 +113,138 @@ const MEDIATION: &[Column<MediationRow>] = &crate::columns![MediationRow;
 ];
 
 const ARMS: &[Column<ArmRow>] = &crate::columns![ArmRow;
+    /// The group the arm is compared within (the settings' group columns, joined).
     "group" => |r| r.group.clone(),
     "arm" => |r| r.arm.clone(),
+    /// Rows of this arm.
     "n" => |r| r.n.to_string(),
+    /// Whether every compliance value is 0 or 1.
     "binary" => |r| flag(r.binary),
+    /// Mean compliance of the arm.
     "compliance" => |r| num(Some(r.compliance)),
+    /// Lower bound of its interval (compliance_interval).
     "compliance_low" => |r| num(r.compliance_low),
+    /// Upper bound of its interval.
     "compliance_high" => |r| num(r.compliance_high),
+    /// wilson (0/1 values) or bootstrap.
     "compliance_interval" => |r| r.compliance_interval.clone(),
+    /// Hoeffding's half-width √(ln(2/δ)/(2n)) at δ = 1 − level.
     "hoeffding" => |r| num(r.hoeffding),
+    /// Mean recall of the arm.
     "recall" => |r| num(r.recall),
+    /// Use factor κ = mean compliance / mean recall.
     "kappa" => |r| num(r.kappa),
+    /// Delta-method standard error of κ, with the covariance of compliance and recall (plug-in variances, divisor n).
     "kappa_se" => |r| num(r.kappa_se),
+    /// kappa_se without the covariance term (BriefBench's formula).
     "kappa_se_independent" => |r| num(r.kappa_se_independent),
+    /// κ − z·kappa_se.
     "kappa_delta_low" => |r| num(r.kappa_delta_low),
+    /// κ + z·kappa_se.
     "kappa_delta_high" => |r| num(r.kappa_delta_high),
+    /// Percentile bootstrap interval of κ, lower bound.
     "kappa_boot_low" => |r| num(r.kappa_boot_low),
+    /// Percentile bootstrap interval of κ, upper bound.
     "kappa_boot_high" => |r| num(r.kappa_boot_high),
+    /// The conditional estimator: mean compliance on the rows with recall = 1.
     "kappa_conditional" => |r| num(r.kappa_conditional),
+    /// Rows with recall = 1.
     "kappa_conditional_n" => |r| r.kappa_conditional_n.to_string(),
+    /// Its interval (Wilson for 0/1 compliance, else bootstrap), lower bound.
     "kappa_conditional_low" => |r| num(r.kappa_conditional_low),
+    /// Its interval, upper bound.
     "kappa_conditional_high" => |r| num(r.kappa_conditional_high),
+    /// Mean tokens per row.
     "tokens" => |r| num(r.tokens),
+    /// Return on tokens: mean compliance / (mean tokens / 1000), the ratio of means.
     "rot" => |r| num(r.rot),
+    /// Delta-method standard error of rot, with the covariance term.
     "rot_se" => |r| num(r.rot_se),
+    /// rot_se without the covariance term.
     "rot_se_independent" => |r| num(r.rot_se_independent),
+    /// rot − z·rot_se.
     "rot_delta_low" => |r| num(r.rot_delta_low),
+    /// rot + z·rot_se.
     "rot_delta_high" => |r| num(r.rot_delta_high),
+    /// Percentile bootstrap interval of rot, lower bound.
     "rot_boot_low" => |r| num(r.rot_boot_low),
+    /// Percentile bootstrap interval of rot, upper bound.
     "rot_boot_high" => |r| num(r.rot_boot_high),
+    /// The mean of per-row compliance / (tokens / 1000): the other estimator of return on tokens.
     "rot_mean_of_ratios" => |r| num(r.rot_mean_of_ratios),
+    /// Its bootstrap interval, lower bound.
     "rot_mean_of_ratios_low" => |r| num(r.rot_mean_of_ratios_low),
+    /// Its bootstrap interval, upper bound.
     "rot_mean_of_ratios_high" => |r| num(r.rot_mean_of_ratios_high),
+    /// kappa_se with sample variances (divisor n − 1, BriefBench's code).
     "kappa_se_sample" => |r| num(r.kappa_se_sample),
+    /// kappa_se_independent with sample variances.
     "kappa_se_independent_sample" => |r| num(r.kappa_se_independent_sample),
+    /// rot_se with sample variances.
     "rot_se_sample" => |r| num(r.rot_se_sample),
+    /// rot_se_independent with sample variances.
     "rot_se_independent_sample" => |r| num(r.rot_se_independent_sample),
 ];
 
 const DEPTH: &[Column<DepthRow>] = &crate::columns![DepthRow;
     "group" => |r| r.group.clone(),
     "arm" => |r| r.arm.clone(),
+    /// The depth (hops) of the cell.
     "depth" => |r| num(Some(r.depth)),
+    /// Rows of the arm at this depth.
     "n" => |r| r.n.to_string(),
+    /// Mean compliance in the cell.
     "compliance" => |r| num(Some(r.compliance)),
+    /// Lower bound of its interval (interval).
     "low" => |r| num(r.low),
+    /// Upper bound of its interval.
     "high" => |r| num(r.high),
+    /// wilson (0/1 values) or bootstrap.
     "interval" => |r| r.interval.clone(),
+    /// Hoeffding's half-width at δ = 1 − level.
     "hoeffding" => |r| num(r.hoeffding),
 ];
 
 const SLOPES: &[Column<SlopeRow>] = &crate::columns![SlopeRow;
     "group" => |r| r.group.clone(),
     "arm" => |r| r.arm.clone(),
+    /// Rows of the arm.
     "n" => |r| r.n.to_string(),
+    /// Distinct depths the line is fitted over.
     "depths" => |r| r.depths.to_string(),
+    /// OLS slope β of compliance on depth, per hop.
     "slope" => |r| num(r.slope),
+    /// Its classical standard error (as SciPy's linregress).
     "slope_se" => |r| num(r.slope_se),
+    /// Bootstrap interval of β within depth strata, lower bound.
     "slope_low" => |r| num(r.slope_low),
+    /// Bootstrap interval of β, upper bound.
     "slope_high" => |r| num(r.slope_high),
+    /// OLS intercept.
     "intercept" => |r| num(r.intercept),
+    /// Endpoint slope: compliance at the deepest depth minus at the shallowest.
     "endpoint" => |r| num(r.endpoint),
 ];
 
 const MARGINS: &[Column<MarginRow>] = &crate::columns![MarginRow;
     "group" => |r| r.group.clone(),
+    /// The focus arm.
     "focus" => |r| r.focus.clone(),
+    /// The arm it is compared with, or max(a, b, …): the best of those arms at each depth.
     "against" => |r| r.against.clone(),
+    /// The depth of the comparison.
     "depth" => |r| num(Some(r.depth)),
     "focus_compliance" => |r| num(Some(r.focus_compliance)),
     "against_compliance" => |r| num(Some(r.against_compliance)),
+    /// The arm with the highest compliance at this depth (for the max row).
     "best" => |r| r.best.clone(),
+    /// Δ(d) = focus_compliance − against_compliance.
     "delta" => |r| num(Some(r.delta)),
+    /// Bootstrap interval of Δ(d), lower bound.
     "low" => |r| num(r.low),
+    /// Bootstrap interval of Δ(d), upper bound.
     "high" => |r| num(r.high),
+    /// Whether the interval of Δ(d) lies above 0.
     "above_zero" => |r| flag(r.above_zero),
 ];
 
@@ -194,31 +252,52 @@ const CROSSOVER: &[Column<CrossoverRow>] = &crate::columns![CrossoverRow;
     "group" => |r| r.group.clone(),
     "focus" => |r| r.focus.clone(),
     "against" => |r| r.against.clone(),
+    /// d*: the smallest depth whose interval of Δ(d) lies above 0 (empty: none in range).
     "d_star" => |r| num(r.d_star),
+    /// d×: where the fitted lines of the two arms cross (empty for the max, or parallel lines).
     "crossing" => |r| num(r.crossing),
+    /// Whether d× lies inside the observed depths.
     "crossing_in_range" => |r| flag(r.crossing_in_range),
+    /// Bootstrap interval of d×, lower bound.
     "crossing_low" => |r| num(r.crossing_low),
+    /// Bootstrap interval of d×, upper bound.
     "crossing_high" => |r| num(r.crossing_high),
+    /// Share of resamples whose lines cross inside the observed depths.
     "share_in_range" => |r| num(r.share_in_range),
 ];
 
 const POWER: &[Column<PowerRow>] = &crate::columns![PowerRow;
     "group" => |r| r.group.clone(),
     "arm" => |r| r.arm.clone(),
+    /// The arm it is compared with.
     "against" => |r| r.against.clone(),
+    /// Rows of the arm.
     "n" => |r| r.n.to_string(),
+    /// Rows of the other arm.
     "n_against" => |r| r.n_against.to_string(),
     "compliance" => |r| num(Some(r.compliance)),
     "against_compliance" => |r| num(Some(r.against_compliance)),
+    /// compliance − against_compliance.
     "delta" => |r| num(Some(r.delta)),
+    /// The design the power is computed for: two independent proportions or two independent
+    /// means.
     "design" => |r| r.design.to_string(),
+    /// Power to detect the observed difference at the settings' alpha.
     "power" => |r| num(r.power),
+    /// Smallest detectable difference at the target power, in the observed direction.
     "mde" => |r| num(r.mde),
+    /// Rows per arm the observed difference needs at the target power (not rounded).
     "n_needed" => |r| num(r.n_needed),
+    /// Power to detect the claimed effect (the settings' claimed effect), at these n.
     "power_at_claim" => |r| num(r.power_at_claim),
+    /// detectable, below_mde (the observed gap is smaller than the MDE), claim_undetectable
+    /// (the MDE is above the claimed effect) or no_difference.
     "verdict" => |r| r.verdict.clone(),
+    /// Two-sided p of Fisher's exact test of the two arms' 0/1 compliance.
     "fisher_p" => |r| num(r.fisher_p),
+    /// The sample odds ratio of the two arms' 0/1 compliance (empty with a zero cell).
     "odds_ratio" => |r| num(r.odds_ratio),
+    /// Cliff's δ of the arm's per-row compliance against the other's: P(X > Y) − P(X < Y).
     "cliffs_delta" => |r| num(r.cliffs_delta),
 ];
 

@@ -26,43 +26,70 @@ crate::choice! {
 
 const OVERALL: &[Column<OverallRow>] = &crate::columns![OverallRow;
     "group" => |r| r.group.clone(),
+    /// classes (the labels as read) or collapsed (after the stated collapse).
     "scale" => |r| r.scale.clone(),
+    /// Raters (m).
     "raters" => |r| r.raters.to_string(),
+    /// Items labelled by every rater: the population of this row.
     "complete_items" => |r| r.complete_items.to_string(),
+    /// Fleiss' κ = (P̄ − P̄e)/(1 − P̄e) over the complete items.
     "fleiss_kappa" => |r| num(r.fleiss_kappa),
+    /// Percentile bootstrap interval of κ over items, lower bound.
     "low" => |r| num(r.low),
+    /// Percentile bootstrap interval of κ over items, upper bound.
     "high" => |r| num(r.high),
+    /// Observed agreement P̄ of Fleiss' κ.
     "p_bar" => |r| num(r.p_bar),
+    /// The mean of the rater pairs' percent agreement.
     "mean_pair_agreement" => |r| num(r.mean_pair_agreement),
+    /// Complete items where every rater gave the same label.
     "unanimous" => |r| r.unanimous.to_string(),
+    /// Complete items whose majority is a tie (after the tie-break).
     "ties" => |r| r.ties.to_string(),
+    /// Resamples where κ was undefined (left out of the interval).
     "undefined_resamples" => |r| r.undefined_resamples.to_string(),
 ];
 
 const PAIRS: &[Column<PairRow>] = &crate::columns![PairRow;
     "group" => |r| r.group.clone(),
+    /// classes (the labels as read) or collapsed (after the stated collapse).
     "scale" => |r| r.scale.clone(),
     "rater_a" => |r| r.rater_a.clone(),
     "rater_b" => |r| r.rater_b.clone(),
+    /// Items both raters labelled (or every rater, as the settings say).
     "n" => |r| r.n.to_string(),
+    /// Items where the two gave the same label.
     "agreements" => |r| r.agreements.to_string(),
+    /// agreements / n.
     "percent_agreement" => |r| num(r.percent_agreement),
+    /// Cohen's κ = (p_o − p_e)/(1 − p_e) (empty when p_e = 1).
     "kappa" => |r| num(r.kappa),
+    /// Percentile bootstrap interval of κ over items, lower bound.
     "low" => |r| num(r.low),
+    /// Percentile bootstrap interval of κ over items, upper bound.
     "high" => |r| num(r.high),
+    /// Chance agreement p_e = Σ_c p_a(c)·p_b(c).
     "p_e" => |r| num(r.p_e),
+    /// Resamples where κ was undefined (left out of the interval).
     "undefined_resamples" => |r| r.undefined_resamples.to_string(),
 ];
 
 const DISTRIBUTION: &[Column<DistributionRow>] = &crate::columns![DistributionRow;
     "group" => |r| r.group.clone(),
+    /// classes (the labels as read) or collapsed (after the stated collapse).
     "scale" => |r| r.scale.clone(),
+    /// The rater (or the majority).
     "rater" => |r| r.rater.clone(),
     "label" => |r| r.label.clone(),
+    /// Items the rater gave this label.
     "count" => |r| r.count.to_string(),
+    /// The rater's labelled items in the group (the majority: complete items without a tie).
     "n" => |r| r.n.to_string(),
+    /// count / n.
     "share" => |r| num(r.share),
+    /// Wilson interval of the share, lower bound.
     "low" => |r| num(r.low),
+    /// Wilson interval of the share, upper bound.
     "high" => |r| num(r.high),
 ];
 
@@ -120,5 +147,5 @@ fn items(report: &LabelsReport) -> Table {
             row
         })
         .collect();
-    Table { name: LabelsTable::Items.name().into(), headers, rows }
+    Table { name: LabelsTable::Items.name().into(), headers, rows, docs: Default::default() }
 }

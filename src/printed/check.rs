@@ -376,6 +376,7 @@ mod tests {
     #[test]
     fn rows_are_found_by_their_keys_or_the_reason_is_said() {
         let t = Table {
+            docs: Default::default(),
             name: "t".into(),
             headers: vec!["run".into(), "k".into(), "x".into()],
             rows: vec![
@@ -419,7 +420,7 @@ mod tests {
             };
             let headers = strings(&c["headers"]);
             let rows: Vec<Vec<String>> = c["rows"].as_array().unwrap().iter().map(strings).collect();
-            let t = Table { name: "t".into(), headers: headers.clone(), rows };
+            let t = Table { name: "t".into(), headers: headers.clone(), rows, docs: Default::default() };
             let at = c["at"].as_u64().unwrap() as usize;
             let column = headers.iter().position(|h| h == c["column"].as_str().unwrap()).unwrap();
             let key_names = strings(&c["keys"]);

@@ -105,30 +105,49 @@ crate::choice! {
 }
 
 const CELLS: &[Column<Cell>] = &crate::columns![Cell;
+    /// Trials with a known outcome.
     "n" => |c| c.n.to_string(),
+    /// Distinct problems among them.
     "problems" => |c| c.problems.to_string(),
+    /// Trials recovered (correct).
     "recovered" => |c| c.recovered.to_string(),
+    /// Reclaim rate = recovered / n.
     "rr" => |c| num(c.rr),
+    /// Bootstrap interval of rr, resampling problems (clusters), lower bound.
     "rr_low" => |c| num(c.rr_low),
+    /// Bootstrap interval of rr, resampling problems (clusters), upper bound.
     "rr_high" => |c| num(c.rr_high),
+    /// Rule of three: 1 − 3/n when every trial was recovered.
     "rule_of_three_low" => |c| num(c.rule_of_three_low),
+    /// Rule of three: 3/n when no trial was recovered.
     "rule_of_three_high" => |c| num(c.rule_of_three_high),
+    /// Trials whose answered or abstained status is known.
     "answered_known" => |c| c.answered_known.to_string(),
+    /// Trials that abstained.
     "abstain" => |c| c.abstain.to_string(),
+    /// abstain / answered_known.
     "abstain_rate" => |c| num(c.abstain_rate),
+    /// Confident-wrong emissions: an answer that is not correct.
     "emit" => |c| c.emit.to_string(),
+    /// emit / answered_known.
     "emit_rate" => |c| num(c.emit_rate),
+    /// Emissions of the stale value (the attractor).
     "attractor" => |c| c.attractor_per_n.count.to_string(),
+    /// attractor / n.
     "attractor_per_n" => |c| num(c.attractor_per_n.rate),
+    /// attractor / emit.
     "attractor_per_emission" => |c| num(c.attractor_per_emission.rate),
+    /// Trials whose stale value is known (attractors are counted among these).
     "stale_known" => |c| c.stale_known.to_string(),
     "rescored" => |c| c.rescored.to_string(),
     "rescore_disagrees" => |c| c.rescore_disagrees.to_string(),
     "abstain_rule" => |c| c.abstain_rule.clone(),
     "hedge_abstain" => |c| c.hedge_abstain.to_string(),
     "abstain_fallback" => |c| c.abstain_fallback.to_string(),
+    /// The cell's sweep design values (n, budget, …); empty when the rows have none or they were pooled.
     "design" => |c| design_text(c),
     "population" => |c| c.population.clone(),
+    /// Emissions that cannot be told inherited or novel (no stale value, no stored label): counted as unknown, never as novel.
     "emission_unknown" => |c| c.emission_unknown.to_string(),
     "from_stored_labels" => |c| c.from_stored_labels.to_string(),
     "stored_labels" => |c| c.stored_labels.to_string(),
@@ -144,17 +163,29 @@ pub fn design_text(c: &Cell) -> String {
 }
 
 const WORSE_THAN_EMPTY: &[Column<WorseThanEmpty>] = &crate::columns![WorseThanEmpty;
+    /// The memory policy that keeps a lossy memory.
     "lossy_policy" => |w| w.lossy_policy.clone(),
+    /// The policy with an empty memory.
     "blank_policy" => |w| w.blank_policy.clone(),
+    /// Trials of the lossy policy whose emission is known.
     "n_lossy" => |w| w.n_lossy.to_string(),
+    /// Trials of the empty policy whose emission is known.
     "n_blank" => |w| w.n_blank.to_string(),
+    /// Confident-wrong emission rate of the lossy policy.
     "emit_lossy" => |w| num(w.emit_lossy),
+    /// Confident-wrong emission rate of the empty policy.
     "emit_blank" => |w| num(w.emit_blank),
+    /// emit_lossy − emit_blank.
     "delta" => |w| num(w.difference.delta),
+    /// Bootstrap interval of delta, lower bound.
     "low" => |w| num(w.difference.low),
+    /// Bootstrap interval of delta, upper bound.
     "high" => |w| num(w.difference.high),
+    /// paired (the same seed and problem on both sides) or unpaired.
     "pairing" => |w| w.difference.pairing.clone(),
+    /// The (seed, problem) pairs compared; 0 when unpaired.
     "pairs" => |w| w.difference.pairs.to_string(),
+    /// delta < 0: the lossy memory emits less than the empty one.
     "reverses" => |w| w.reverses.to_string(),
     "abstain_rule" => |w| w.abstain_rule.clone(),
 ];
@@ -162,14 +193,23 @@ const WORSE_THAN_EMPTY: &[Column<WorseThanEmpty>] = &crate::columns![WorseThanEm
 const CONTRASTS: &[Column<Contrast>] = &crate::columns![Contrast;
     "a" => |c| c.a.clone(),
     "b" => |c| c.b.clone(),
+    /// Trials of a with a known outcome.
     "n_a" => |c| c.n_a.to_string(),
+    /// Trials of b with a known outcome.
     "n_b" => |c| c.n_b.to_string(),
+    /// Reclaim rate of a.
     "rr_a" => |c| num(c.rr_a),
+    /// Reclaim rate of b.
     "rr_b" => |c| num(c.rr_b),
+    /// rr_a − rr_b.
     "delta" => |c| num(c.difference.delta),
+    /// Bootstrap interval of delta, lower bound.
     "low" => |c| num(c.difference.low),
+    /// Bootstrap interval of delta, upper bound.
     "high" => |c| num(c.difference.high),
+    /// paired (the same seed and problem on both sides) or unpaired.
     "pairing" => |c| c.difference.pairing.clone(),
+    /// The (seed, problem) pairs compared; 0 when unpaired.
     "pairs" => |c| c.difference.pairs.to_string(),
 ];
 

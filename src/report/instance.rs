@@ -93,5 +93,6 @@ pub fn table(t: &ItemText, who: &str) -> super::Table {
         name: "item_text".into(),
         headers: vec![who.into(), "at".into(), "column".into(), "text".into()],
         rows: shared.chain(own).collect(),
+        docs: Default::default(),
     }
 }

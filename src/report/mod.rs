@@ -16,6 +16,11 @@ pub struct Table {
     pub name: String,
     pub headers: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// What a column means, by its header, for the columns that say it (declared beside the
+    /// column: [`columns!`](crate::columns!)). The report to attach lists them under the table
+    /// and the viewer shows them on the column's header.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub docs: std::collections::BTreeMap<String, String>,
 }
 
 /// Full-precision number (shortest representation that round-trips), empty for `None`.
@@ -52,29 +57,44 @@ pub fn serde_name<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
-/// One column of a table: its CSV name and how a row gives its text, defined together.
+/// One column of a table: its CSV name, how a row gives its text and what it means, defined
+/// together.
 pub struct Column<R> {
     pub name: &'static str,
     pub value: fn(&R) -> String,
+    /// What the column means, in a sentence (empty: its name says it).
+    pub doc: &'static str,
 }
 
-/// A list of [`Column`]s of rows of type `R`, each `"name" => |row| text`:
+/// A list of [`Column`]s of rows of type `R`, each `"name" => |row| text`, with what it means
+/// as its doc comment where the name does not say it:
 ///
 /// ```
 /// use memaudit::report::{Column, Table};
 /// struct Row { system: String, n: usize }
 /// const COLUMNS: &[Column<Row>] = &memaudit::columns![Row;
 ///     "system" => |r| r.system.clone(),
+///     /// Queries scored.
 ///     "n" => |r| r.n.to_string(),
 /// ];
 /// let t = Table::of("counts", COLUMNS, &[Row { system: "bm25".into(), n: 3 }]);
 /// assert_eq!(t.to_csv().unwrap(), "system,n\nbm25,3\n");
+/// assert_eq!(t.doc("n"), Some("Queries scored."));
 /// ```
 #[macro_export]
 macro_rules! columns {
-    ($row:ty; $( $name:literal => $value:expr ),+ $(,)?) => {
-        [ $( $crate::report::Column::<$row> { name: $name, value: $value } ),+ ]
+    ($row:ty; $( $(#[doc = $doc:literal])* $name:literal => $value:expr ),+ $(,)?) => {
+        [ $( $crate::report::Column::<$row> { name: $name, value: $value, doc: concat!($($doc, "\n"),*) } ),+ ]
     };
+}
+
+/// A column's doc comment as one sentence: its lines joined, the spaces after `///` gone.
+fn doc_text(doc: &str) -> String {
+    doc.split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+pub(crate) fn docs_of<R>(columns: &[Column<R>]) -> impl Iterator<Item = (String, String)> + '_ {
+    columns.iter().filter(|c| !c.doc.trim().is_empty()).map(|c| (c.name.to_string(), doc_text(c.doc)))
 }
 
 impl Table {
@@ -84,7 +104,18 @@ impl Table {
             name: name.into(),
             headers: columns.iter().map(|c| c.name.to_string()).collect(),
             rows: rows.into_iter().map(|r| columns.iter().map(|c| (c.value)(r)).collect()).collect(),
+            docs: docs_of(columns).collect(),
         }
+    }
+
+    /// What the column `header` means, where its declaration says it.
+    pub fn doc(&self, header: &str) -> Option<&str> {
+        self.docs.get(header).map(String::as_str)
+    }
+
+    /// The explained columns in the table's order, `(header, what it means)`.
+    pub fn explained(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.headers.iter().filter_map(|h| Some((h.as_str(), self.doc(h)?)))
     }
 
     /// The table of `rows` under the columns of their keys (`key` reads a row's key), then
@@ -92,6 +123,7 @@ impl Table {
     pub fn keyed<K, R>(name: &str, keys: &[Column<K>], key: fn(&R) -> &K, columns: &[Column<R>], rows: &[R]) -> Table {
         let mut t = Table::of(name, keys, rows.iter().map(key));
         t.headers.extend(columns.iter().map(|c| c.name.to_string()));
+        t.docs.extend(docs_of(columns));
         for (cells, r) in t.rows.iter_mut().zip(rows) {
             cells.extend(columns.iter().map(|c| (c.value)(r)));
         }
@@ -106,13 +138,14 @@ impl Table {
         }
         let keep: Vec<bool> = self.headers.iter().map(|h| !names.contains(&h.as_str())).collect();
         self.headers = pick(std::mem::take(&mut self.headers), &keep);
+        self.docs.retain(|h, _| !names.contains(&h.as_str()));
         self.rows = std::mem::take(&mut self.rows).into_iter().map(|r| pick(r, &keep)).collect();
         self
     }
 
     /// An empty table with these column names.
     pub fn new(name: &str, headers: &[&str]) -> Table {
-        Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
+        Table { name: name.into(), headers: headers.iter().map(|h| h.to_string()).collect(), ..Table::default() }
     }
 
     /// RFC 4180 CSV with a header line, every text cell a spreadsheet would run as a formula
@@ -213,6 +246,30 @@ pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    struct Row {
+        a: u8,
+    }
+
+    const EXPLAINED: &[Column<Row>] = &crate::columns![Row;
+        "plain" => |r| r.a.to_string(),
+        /// What it is,
+        /// on two lines.
+        "told" => |r| r.a.to_string(),
+    ];
+
+    #[test]
+    fn a_columns_doc_comment_is_its_explanation_and_follows_it() {
+        let t = Table::of("t", EXPLAINED, &[Row { a: 1 }]);
+        assert_eq!(t.doc("told"), Some("What it is, on two lines."));
+        assert_eq!(t.doc("plain"), None);
+        assert_eq!(t.explained().collect::<Vec<_>>(), vec![("told", "What it is, on two lines.")]);
+        let keyed = Table::keyed("k", EXPLAINED, |r: &Row| r, EXPLAINED, &[Row { a: 2 }]);
+        assert_eq!(keyed.doc("told"), Some("What it is, on two lines."));
+        let without = t.without(&["told"]);
+        assert_eq!(without.doc("told"), None);
+        assert_eq!(without.headers, vec!["plain"]);
+    }
 
     #[test]
     fn a_cell_wider_than_format_can_pad_is_aligned_by_hand() {

@@ -193,10 +193,8 @@ pub fn arms_table(props: &CompareTableProps) -> Html {
     let look = |col: &str| {
         arm_look(col, &format!("{conf} CI"), binary).unwrap_or_else(|| match col {
             "mean_rank" => Look::named(col, Kind::Num),
-            "win_rate" => Look::new("win rate", Kind::Num)
-                .titled("the share of items on which the arm does better than another (ties half), averaged over the other arms"),
-            "copeland" => Look::new("Copeland", Kind::Int)
-                .titled("the arms it does better than on most items, minus those doing better than it"),
+            "win_rate" => Look::new("win rate", Kind::Num),
+            "copeland" => Look::new("Copeland", Kind::Int),
             _ => Look::folded(),
         })
     };
@@ -383,9 +381,7 @@ fn pair_look(col: &str, binary: bool, strata: bool, perm_title: &str) -> Look {
         "ci_low" => Look::new("CI low", Kind::Signed),
         "ci_high" => Look::new("CI high", Kind::Signed),
         "wins" => Look::new("W / T / L", Kind::Int).titled("items where a is better / equal / worse").shown_if(overall),
-        "win_rate" => Look::new("a's win rate", Kind::Num)
-            .titled("the share of items on which a does better than b, ties half (better: as the settings say)")
-            .shown_if(overall),
+        "win_rate" => Look::new("a's win rate", Kind::Num).shown_if(overall),
         "test" => Look::named(col, Kind::Text).shown_if(overall),
         "p_value" => Look::new("p", Kind::P),
         "p_holm" => Look::new("p Holm", Kind::P),
@@ -393,15 +389,9 @@ fn pair_look(col: &str, binary: bool, strata: bool, perm_title: &str) -> Look {
         "permutation_p" => Look::new("p perm.", Kind::P).titled(perm_title.to_string()).shown_if(overall),
         "cohen_h" => Look::new("Cohen's h", Kind::Num).shown_if(overall && binary),
         "p_superiority" => Look::new("P(a > b)", Kind::Num).shown_if(overall && binary),
-        "interaction_expected" => Look::new("E[S]", Kind::Signed)
-            .titled("E[S] of S = b − c in the stratum against random strata of its size (0/1 arms)")
-            .shown_if(strata),
-        "interaction_p_greater" => Look::new("P(S \u{2265} s)", Kind::P)
-            .titled("one-sided randomization p: the stratum holds at least this many more helps than hurts")
-            .shown_if(strata),
-        "interaction_p_less" => Look::new("P(S \u{2264} s)", Kind::P)
-            .titled("one-sided randomization p: at most this many")
-            .shown_if(strata),
+        "interaction_expected" => Look::new("E[S]", Kind::Signed).shown_if(strata),
+        "interaction_p_greater" => Look::new("P(S \u{2265} s)", Kind::P).shown_if(strata),
+        "interaction_p_less" => Look::new("P(S \u{2264} s)", Kind::P).shown_if(strata),
         "significant" => Look::new("", Kind::Bool),
         _ => Look::folded(),
     }

@@ -203,6 +203,7 @@ pub fn csv_text<R>(name: &str, cols: &[Column<R>], rows: &[R]) -> Result<String,
         name: name.to_string(),
         headers: cols.iter().map(|c| c.name.to_string()).collect(),
         rows: rows.iter().map(|r| cols.iter().map(|c| (c.get)(r).csv()).collect()).collect(),
+        docs: Default::default(),
     };
     t.to_csv().map_err(|e| e.to_string())
 }
@@ -381,8 +382,19 @@ pub fn table_view<R>(
     attrs: impl Fn(&R) -> RowAttrs,
     cell: impl Fn(&R, &str, &str) -> Option<Html>,
 ) -> Html {
-    let looks: Vec<(usize, AttrValue, Look)> =
-        table.headers.iter().enumerate().map(|(i, h)| (i, AttrValue::from(h.clone()), look(h))).collect();
+    // A column the page does not explain itself shows the core's explanation on its header.
+    let looks: Vec<(usize, AttrValue, Look)> = table
+        .headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let mut l = look(h);
+            if l.title.is_none() {
+                l.title = table.doc(h).map(|d| AttrValue::from(d.to_string()));
+            }
+            (i, AttrValue::from(h.clone()), l)
+        })
+        .collect();
     let (shown, folded): (Vec<_>, Vec<_>) = looks.iter().partition(|(_, _, l)| l.shown);
     let body = table
         .rows
