@@ -30,4 +30,4 @@ pub use rescore::{
     rescore_answers,
 };
 pub use table::{AnswersTable, rows_table, table};
-pub use unit::{Answers, AnswersRequest, ShowQuery};
+pub use unit::{Answers, AnswersRequest, ShowItem};

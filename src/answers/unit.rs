@@ -53,12 +53,9 @@ impl Validate for AnswersRequest {
     }
 }
 
-/// One query's rows as the answer files state them (`memaudit answers --show-item QUERY`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShowQuery {
-    /// The query id, as the rows table names it.
-    pub query_id: String,
-}
+/// One query's rows as the answer files state them (`memaudit answers --show-item QUERY`): the
+/// item is the query id, as the rows table names it.
+pub use crate::report::instance::ShowItem;
 
 /// The answer rows read, kept between runs.
 #[derive(Debug, Clone, Default)]
@@ -77,7 +74,7 @@ impl Capability for Answers {
     const DEMO: &'static [Demo] = &[Demo::new("answers.jsonl", "static/demo/answers/answers.jsonl")];
     crate::capability_types!(
         request: AnswersRequest, loaded: LoadedAnswers, overview: Vec<FileSummary>,
-        report: AnswerReport, table: AnswersTable, detail: ShowQuery => ItemText
+        report: AnswerReport, table: AnswersTable, detail: ShowItem => ItemText
     );
 
     /// Answer rows: a query id and a prediction column.
@@ -106,17 +103,13 @@ impl Capability for Answers {
 
     /// The query's rows as read, scored under the request's profiles
     /// ([`super::instance::item_text`]).
-    fn detail(l: Option<&LoadedAnswers>, request: &AnswersRequest, d: &ShowQuery) -> Result<ItemText> {
+    fn detail(l: Option<&LoadedAnswers>, request: &AnswersRequest, d: &ShowItem) -> Result<ItemText> {
         let l = l.ok_or_else(crate::capability::nothing_loaded)?;
-        super::instance::item_text(&l.rows, &request.scoring(), &d.query_id)?.ok_or_else(|| {
+        super::instance::item_text(&l.rows, &request.scoring(), &d.item)?.ok_or_else(|| {
             let queries: std::collections::HashSet<&str> = l.rows.iter().map(|r| r.query_id.as_str()).collect();
             Error::setting(
                 "show_item",
-                format!(
-                    "the answers have no query `{}` ({} queries, named by their query id)",
-                    d.query_id,
-                    queries.len()
-                ),
+                format!("the answers have no query `{}` ({} queries, named by their query id)", d.item, queries.len()),
             )
         })
     }

@@ -120,11 +120,7 @@ pub struct LoadedLabels {
 }
 
 /// One item's rows as the label files state them (`memaudit labels --show-item ITEM`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShowItem {
-    /// The item, as the items table names it.
-    pub item: String,
-}
+pub use crate::report::instance::ShowItem;
 
 /// How much of a file's start is read to recognise one rater's labels.
 const SNIFFED_LABEL_BYTES: usize = 64 * 1024;

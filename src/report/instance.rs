@@ -18,6 +18,14 @@ pub const TEXT_CHARS: usize = 4_000;
 /// The rows read for one item of one arm at most; more are counted in [`ArmText::more_rows`].
 pub const ROWS_PER_ARM: usize = 20;
 
+/// The question "show this item's rows as the files state them" (`--show-item ITEM` of
+/// `labels` and `answers`): the item as the analysis's items table names it (a query id for the
+/// answers, an item name for the labels).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShowItem {
+    pub item: String,
+}
+
 /// One cell's text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextField {

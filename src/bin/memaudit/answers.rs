@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use memaudit::answers::{Answers, AnswersRequest, AnswersTable, ShowQuery};
+use memaudit::answers::{Answers, AnswersRequest, AnswersTable, ShowItem};
 use memaudit::capability::FileRole;
 
 use crate::common::{Failure, Output, detail, emit, inputs, print_item_text, run};
@@ -39,7 +39,7 @@ pub(crate) fn answers_cmd(args: AnswersArgs) -> Result<(), Failure> {
     let request = args.settings.0;
     let files = inputs::<Answers>(args.input.iter().map(|p| (p.clone(), Some(FileRole::Answers))).collect())?;
     if let Some(query_id) = &args.show_item {
-        let text = detail::<Answers>(&files, &request, &ShowQuery { query_id: query_id.clone() })?;
+        let text = detail::<Answers>(&files, &request, &ShowItem { item: query_id.clone() })?;
         return print_item_text(&text, "arm", args.output.format);
     }
     let (loaded, report) = run::<Answers>(&files, &request)?;

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::web::components::explore::Explore;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
-use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, ShowQuery, rows_table};
+use crate::answers::{self, AnswersRequest, AnswersTable, Disagreement, Profile, ShowItem, rows_table};
 use crate::fields::FieldValue;
 use crate::report::Table;
 use crate::report::instance::ItemText;
@@ -221,8 +221,8 @@ impl Tool for Answers {
         }
     }
 
-    fn after_result(view: &mut View, _draft: &mut Draft, _b: &AnswersBatch, fresh: bool) -> Option<ShowQuery> {
-        view.item.after_result(fresh).map(|query_id| ShowQuery { query_id })
+    fn after_result(view: &mut View, _draft: &mut Draft, _b: &AnswersBatch, fresh: bool) -> Option<ShowItem> {
+        view.item.after_result(fresh).map(|item| ShowItem { item })
     }
 
     fn on_detail(view: &mut View, answer: Option<Result<Rc<ItemText>, String>>) -> bool {
@@ -233,7 +233,7 @@ impl Tool for Answers {
         let item = &page.view.item;
         let on_item = ui.ask(|v: &mut View, _: Option<&AnswersBatch>, query_id: String| {
             v.item.ask(query_id.clone());
-            Some(ShowQuery { query_id })
+            Some(ShowItem { item: query_id })
         });
         let r = &b.report;
         let conv = Some(AttrValue::from(conventions(b)));
