@@ -189,6 +189,26 @@ impl From<&FileSummary> for InputInfo {
     }
 }
 
+/// Refuses a file of several that holds no record: it would drop out unsaid, and with it what
+/// it stands for when the files are the arms or the raters (`what`: `answer rows`, `labels`).
+/// One file alone is left to the analysis, which says there is nothing to score.
+pub fn refuse_files_without_records(files: &[FileSummary], what: &str) -> Result<()> {
+    if files.len() < 2 {
+        return Ok(());
+    }
+    match files.iter().find(|f| f.records == 0) {
+        Some(f) => Err(Error::Ingest(IngestError::new(
+            Location::file(&f.name),
+            format!(
+                "holds no {what} (nothing below its header or in its records): beside the other files it would \
+                 drop out unsaid (with it, its system or rater, when each file is one); give its rows, or leave the \
+                 file out"
+            ),
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The [`InputInfo`] of each file summary.
 pub fn of_summaries(files: &[FileSummary]) -> Vec<InputInfo> {
     files.iter().map(InputInfo::from).collect()

@@ -147,3 +147,28 @@ fn reading_scoring_and_diff_end_to_end() {
     assert_eq!(json["profiles"][1]["profile"], "mab_sem");
     assert_eq!(json["rows"][1]["scores"][1]["output"], "raw");
 }
+
+/// Several answer files, one with a header and no row: refused by name, never a system that
+/// drops out of the scores unsaid; a rater's label file likewise.
+#[test]
+fn an_answer_or_label_file_without_rows_beside_others_is_refused() {
+    use memaudit::answers::{Answers, AnswersRequest};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let x = InputFile::new("sysX.csv", b"query_id,prediction,gold\nq1,x,x\nq2,y,x\n".to_vec());
+    let y = InputFile::new("sysY.csv", b"query_id,prediction,gold\n".to_vec());
+    let files =
+        assign_roles::<Answers>(vec![(x.clone(), Some(FileRole::Answers)), (y, Some(FileRole::Answers))]).unwrap();
+    let e = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("sysY.csv: holds no answer rows"), "{e}");
+    assert!(e.contains("give its rows, or leave the file out"), "{e}");
+    // The other file alone is scored.
+    let alone = assign_roles::<Answers>(vec![(x, Some(FileRole::Answers))]).unwrap();
+    assert!(run_once::<Answers>(&alone, &AnswersRequest::default(), &mut quiet()).is_ok());
+
+    use memaudit::label_audit::{Labels, LabelsRequest};
+    let alice = InputFile::new("alice.csv", b"item,alice\ni1,yes\ni2,no\n".to_vec());
+    let bob = InputFile::new("bob.csv", b"item,bob\n".to_vec());
+    let files = assign_roles::<Labels>(vec![(alice, Some(FileRole::Labels)), (bob, Some(FileRole::Labels))]).unwrap();
+    let e = run_once::<Labels>(&files, &LabelsRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("bob.csv: holds no label rows"), "{e}");
+}

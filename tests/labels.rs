@@ -114,6 +114,26 @@ fn repeats_are_refused_with_both_lines_or_kept_first_and_counted() {
     assert_eq!(run_on(vec![text("dup.csv", body)], &req).unwrap().items, 3);
 }
 
+/// One file per rater, each naming its label column alike: the same rater twice. The refusal
+/// names the first label's file and line (it was lost across files) and says how to keep the
+/// raters apart; with `repeats first` they are pooled, as the headline says.
+#[test]
+fn the_same_rater_column_in_two_files_is_refused_naming_both_files() {
+    let a = text("ann_a.csv", "item,label\ni1,yes\ni2,no\n");
+    let b = text("ann_b.csv", "item,label\ni1,yes\ni2,yes\n");
+    let e = run_on(vec![a.clone(), b.clone()], &LabelsRequest::default()).unwrap_err().to_string();
+    let e = memaudit::fields::render_mentions(&e, memaudit::command_line::word);
+    assert!(e.starts_with("ann_b.csv, line 2, field `label`: item `i1` already has a label"), "{e}");
+    assert!(e.contains("(ann_a.csv, line 2)"), "{e}");
+    assert!(e.contains("ann_a.csv and ann_b.csv both have the rater column `label`"), "{e}");
+    assert!(e.contains("name the column after the rater in each file"), "{e}");
+    // Named after their raters, the two files are two raters.
+    let b_named = text("ann_b.csv", "item,bob\ni1,yes\ni2,yes\n");
+    let a_named = text("ann_a.csv", "item,alice\ni1,yes\ni2,no\n");
+    let r = run_on(vec![a_named, b_named], &LabelsRequest::default()).unwrap();
+    assert_eq!(r.raters, vec!["alice".to_string(), "bob".to_string()]);
+}
+
 #[test]
 fn invalid_labels_are_counted_and_left_out_never_guessed() {
     let body = "item,a,b\n1,yes,yes\n2,no,Yes\n3,no,no\n4,NA,no\n";

@@ -156,6 +156,25 @@ fn judge_majority_tie_is_zero_and_counted() {
     assert!(w.examples[0].contains("a.jsonl, line 1"), "{:?}", w.examples);
 }
 
+/// A file with a header and no row is refused by name: beside other files it would take its
+/// system out of the comparison unsaid (the files are the arms), alone it leaves nothing.
+#[test]
+fn a_file_without_rows_is_refused_not_dropped() {
+    let a = "query_id,correct\nq1,1\nq2,0\n";
+    let empty = "query_id,correct\n";
+    let c = "query_id,correct\nq1,1\nq2,1\n";
+    let files = [common::file("sysA.csv", a), common::file("sysB.csv", empty), common::file("sysC.csv", c)];
+    let e = read_outcome_files(&files, &ReadOptions::default()).unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("sysB.csv: holds no outcome rows"), "{text}");
+    assert!(text.contains("leave the file out"), "{text}");
+    let alone = read_outcome_files(&[common::file("sysB.csv", empty)], &ReadOptions::default()).unwrap_err();
+    assert!(alone.to_string().contains("there is nothing to compare"), "{alone}");
+    // The other files alone read as before.
+    let t = read_outcome_files(&[files[0].clone(), files[2].clone()], &ReadOptions::default()).unwrap();
+    assert_eq!(t.rows.len(), 4);
+}
+
 const MTEL: &str = "run_id,dataset,system_label,parser_max_facts,query_index,category,category_label,qa_f1_generated,\
 raw_eligible,raw_hit_at_k,raw_top1,raw_mrr,raw_ndcg,source_eligible,source_hit_at_k,source_top1,source_mrr,source_ndcg,\
 canonical_eligible,canonical_hit_at_k,canonical_top1,canonical_mrr,canonical_ndcg\n\

@@ -196,3 +196,19 @@ fn the_report_to_attach_has_every_input_the_triage_and_a_section_per_analysis() 
         assert!(html.contains(&f.sha256), "{} with its SHA-256", f.file);
     }
 }
+
+/// A result file with a header and no row beside two with rows: the comparison runs on the two
+/// and the file is listed as a table with no row, its columns named, never silently absent.
+#[test]
+fn a_table_with_a_header_and_no_row_is_listed_as_such() {
+    let files = vec![
+        InputFile::new("rel/sysA.csv", b"query_id,correct\nq1,1\nq2,0\nq3,1\n".to_vec()),
+        InputFile::new("rel/sysB.csv", b"query_id,correct\n".to_vec()),
+        InputFile::new("rel/sysC.csv", b"query_id,correct\nq1,1\nq2,1\nq3,0\n".to_vec()),
+    ];
+    let r = audit(files, &ReleaseRequest::default());
+    let b = r.files.iter().find(|f| f.file == "rel/sysB.csv").unwrap();
+    assert_eq!(b.status, FileStatus::NotRead);
+    assert_eq!(b.note, "a table with a header (query_id, correct) and no row below it: nothing to read");
+    assert_eq!(routed(&r, "rel/sysA.csv"), (FileStatus::Read, vec!["compare".to_string()]));
+}

@@ -98,6 +98,7 @@ impl Capability for Answers {
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
         }
+        crate::capability::refuse_files_without_records(&out.files, "answer rows")?;
         Ok(out)
     }
 

@@ -110,6 +110,9 @@ pub struct LabelSet {
     /// Each rater's position in `raters` (a lookup per label, not a scan: wide files can have
     /// many rater columns).
     rater_index: HashMap<String, usize>,
+    /// Where each (item, rater) label was read, `(reading, line)`, kept across files so that a
+    /// repeat names both places.
+    label_at: HashMap<(usize, usize), (usize, usize)>,
 }
 
 /// More raters than this is a wrong column (or a table that is not a label file), not a panel:
@@ -356,8 +359,7 @@ impl LabelSet {
         });
         let mut index: HashMap<String, usize> =
             self.items.iter().enumerate().map(|(i, it)| (it.id.clone(), i)).collect();
-        // Where each (item, rater) label came from, to name both lines of a repeat.
-        let mut seen_at: HashMap<(usize, usize), (String, usize)> = HashMap::new();
+        let reading = self.readings.len() - 1;
         let allowed: Vec<String> = o.raters.to_vec();
         for (line, rec) in &rows.records {
             let parts: Vec<&str> = item_cols.iter().map(|&i| rec[i].as_str()).collect();
@@ -505,25 +507,38 @@ impl LabelSet {
                 match self.items[at].labels[r] {
                     None => {
                         self.items[at].labels[r] = Some(class);
-                        seen_at.insert((at, r), (name.to_string(), *line));
+                        self.label_at.insert((at, r), (reading, *line));
                     }
                     Some(kept) => {
-                        let (first_file, first_line) =
-                            seen_at.get(&(at, r)).cloned().unwrap_or_else(|| (String::new(), 0));
+                        let (first_file, first_line) = self
+                            .label_at
+                            .get(&(at, r))
+                            .map(|&(ri, l)| (self.readings[ri].file.clone(), l))
+                            .unwrap_or_default();
                         if o.repeats == Repeats::Refuse {
+                            // The same rater column in two wide files: most often one file per
+                            // rater, each naming its column alike.
+                            let other_file = if first_file != name && layout == Layout::Wide {
+                                format!(
+                                    "; {first_file} and {name} both have the rater column `{rater}`, read as one \
+                                     rater: if each file is one rater's, name the column after the rater in each file"
+                                )
+                            } else {
+                                String::new()
+                            };
                             return Err(Error::Ingest(IngestError::new(
                                 Location::line(name, *line).with_field(rater.clone()),
                                 format!(
-                                    "item `{id}` already has a label from rater `{rater}` ({first_file} line {first_line}): \
+                                    "item `{id}` already has a label from rater `{rater}` ({first_file}, line {first_line}): \
                                      give {} first to keep the first label of each (item, rater) and count the \
-                                     repeats, or add the column that tells them apart to {}",
+                                     repeats, or add the column that tells them apart to {}{other_file}",
                                     mention("repeats"),
                                     mention("item")
                                 ),
                             )));
                         }
                         let detail = format!(
-                            "`{label}` here, `{}` kept from {first_file} line {first_line}",
+                            "`{label}` here, `{}` kept from {first_file}, line {first_line}",
                             self.classes[kept as usize]
                         );
                         if kept != class {

@@ -392,6 +392,22 @@ pub fn read_outcome_files(files: &[InputFile], opts: &ReadOptions) -> Result<Out
     if tables.is_empty() {
         return Err(IngestError::new(Location::file("(no file)"), "no outcomes file given"));
     }
+    // A file that holds no row would drop out unsaid: beside others, its system vanishes from
+    // the comparison when the files are the arms; alone, nothing is left to compare.
+    if let Some(empty) = tables.iter().find(|t| t.rows.is_empty()) {
+        let (what, fix) = if tables.len() > 1 {
+            (
+                "beside the other files it would drop out unsaid (with it, its system, when the files are the arms)",
+                "give its rows, or leave the file out",
+            )
+        } else {
+            ("there is nothing to compare", "give a file with one row per item and system")
+        };
+        return Err(IngestError::new(
+            Location::file(&empty.name),
+            format!("holds no outcome rows (nothing below its header or in its records): {what}; {fix}"),
+        ));
+    }
     Ok(OutcomeTable::concat(tables))
 }
 
