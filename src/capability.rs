@@ -200,9 +200,9 @@ pub fn refuse_files_without_records(files: &[FileSummary], what: &str) -> Result
         Some(f) => Err(Error::Ingest(IngestError::new(
             Location::file(&f.name),
             format!(
-                "holds no {what} (nothing below its header or in its records): beside the other files it would \
-                 drop out unsaid (with it, its system or rater, when each file is one); give its rows, or leave the \
-                 file out"
+                "no {what} could be read from it (none below its header, or none with the cells the analysis \
+                 reads): beside the other files it would drop out unsaid (with it, its system or rater, when each \
+                 file is one); give its rows, or leave the file out"
             ),
         ))),
         None => Ok(()),

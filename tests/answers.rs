@@ -159,7 +159,7 @@ fn an_answer_or_label_file_without_rows_beside_others_is_refused() {
     let files =
         assign_roles::<Answers>(vec![(x.clone(), Some(FileRole::Answers)), (y, Some(FileRole::Answers))]).unwrap();
     let e = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
-    assert!(e.starts_with("sysY.csv: holds no answer rows"), "{e}");
+    assert!(e.starts_with("sysY.csv: no answer rows could be read from it"), "{e}");
     assert!(e.contains("give its rows, or leave the file out"), "{e}");
     // The other file alone is scored.
     let alone = assign_roles::<Answers>(vec![(x, Some(FileRole::Answers))]).unwrap();
@@ -170,5 +170,5 @@ fn an_answer_or_label_file_without_rows_beside_others_is_refused() {
     let bob = InputFile::new("bob.csv", b"item,bob\n".to_vec());
     let files = assign_roles::<Labels>(vec![(alice, Some(FileRole::Labels)), (bob, Some(FileRole::Labels))]).unwrap();
     let e = run_once::<Labels>(&files, &LabelsRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
-    assert!(e.starts_with("bob.csv: holds no label rows"), "{e}");
+    assert!(e.starts_with("bob.csv: no label rows could be read from it"), "{e}");
 }

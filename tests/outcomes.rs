@@ -680,3 +680,13 @@ proptest! {
 fn cli_words(message: &str) -> String {
     memaudit::fields::render_mentions(message, memaudit::command_line::word)
 }
+
+/// One stray cell that is not a number (`inf`) makes a column of outcomes text: the refusal
+/// names the column, the cell and its line instead of "every column holds text".
+#[test]
+fn a_column_of_numbers_with_one_stray_cell_is_named_with_the_cell() {
+    let t = read("nan.csv", "query_id,arm,correct\nq1,a,1\nq1,b,0\nq2,a,NaN\nq2,b,1\nq3,a,inf\nq3,b,0\n").unwrap();
+    let e = pair_for_test(&t, &infer_spec(&t), &strict()).unwrap_err().to_string();
+    assert!(e.contains("column `correct` holds numbers in 4 of its 5 cells, but not `inf` (nan.csv, line 6)"), "{e}");
+    assert!(e.contains("leave it empty (or NA) to count it missing"), "{e}");
+}

@@ -332,7 +332,10 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
             "no value column chosen in {} (numeric or true/false columns: {})",
             if names.is_empty() { table.name.clone() } else { names.join(", ") },
             if numeric.is_empty() {
-                "none: every column holds text — is the file's header or delimiter what you expect?".into()
+                match nearly_numeric(table) {
+                    Some(why) => format!("none: {why}"),
+                    None => "none: every column holds text — is the file's header or delimiter what you expect?".into(),
+                }
             } else {
                 numeric.join(", ")
             }
@@ -704,6 +707,28 @@ pub(super) fn row_value(
             }
         }
     }
+}
+
+/// A text column most of whose cells are numbers: the first cell that is not one, where it
+/// stands (a stray `inf`, `n/a!` or `—` makes a column of outcomes text).
+fn nearly_numeric(table: &OutcomeTable) -> Option<String> {
+    for c in table.columns.iter().filter(|c| c.kind == ColumnKind::Text) {
+        let present: Vec<&OutcomeRow> = table.rows.iter().filter(|r| r.fields.contains_key(&c.name)).collect();
+        let numbers = present.iter().filter(|r| r.values.contains_key(&c.name)).count();
+        if numbers * 2 < present.len() || numbers == 0 {
+            continue;
+        }
+        let odd = present.iter().find(|r| !r.values.contains_key(&c.name))?;
+        return Some(format!(
+            "column `{}` holds numbers in {numbers} of its {} cells, but not `{}` ({}): a value must be a finite \
+             number or true/false; fix the cell, or leave it empty (or NA) to count it missing",
+            c.name,
+            present.len(),
+            odd.fields.get(&c.name).map_or("", String::as_str),
+            table.location(odd)
+        ));
+    }
+    None
 }
 
 #[cfg(test)]
