@@ -172,3 +172,41 @@ fn an_answer_or_label_file_without_rows_beside_others_is_refused() {
     let e = run_once::<Labels>(&files, &LabelsRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
     assert!(e.starts_with("bob.csv: no label rows could be read from it"), "{e}");
 }
+
+/// Memobase's LoCoMo answers as released (mem0's `evals.py` shape: `{"1": [{question, answer,
+/// response, category, …}], …}`, no question id): every question is read, named
+/// `conversation/position`, and the naming is said. Counted with Python: 1,540 questions in 10
+/// conversations, each with a response and an answer.
+#[test]
+fn locomo_answers_grouped_by_conversation_are_named_by_their_place() {
+    use memaudit::answers::{Answers, AnswersRequest};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let path = common::shared().join("fixtures/external/memobase/memobase_eval_0503_3000.json");
+    let file = InputFile::new("memobase_eval_0503_3000.json", std::fs::read(path).unwrap());
+    let (rows, w) = read_answers(&file, &AnswerColumns::default()).unwrap();
+    assert_eq!(rows.len(), 1540);
+    assert_eq!(w.count(AnswerWarningKind::PositionalIds), 1540);
+    // Conversation "1"'s first question is `1/1`.
+    let first = rows.iter().find(|r| r.query_id == "1/1").unwrap();
+    assert_eq!(first.gold, vec!["19 January, 2023"]);
+    assert_eq!(first.prediction, "19 January 2023");
+    let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.query_id.as_str()).collect();
+    assert_eq!(ids.len(), 1540, "every question has its own name");
+    let files = assign_roles::<Answers>(vec![(file.clone(), Some(FileRole::Answers))]).unwrap();
+    let (_, report) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
+    assert_eq!(report.rows.len(), 1540);
+    let said = memaudit::capability::headlines::<Answers>(&report);
+    assert!(
+        said.iter().any(|h| h.text == "1540 questions carry no id: each is named conversation/position"),
+        "{said:?}"
+    );
+
+    // Two files that list different questions at one place are refused, naming both.
+    let a = InputFile::new("a.json", br#"{"0": [{"question": "Q one?", "answer": "x", "response": "x"}]}"#.to_vec());
+    let b = InputFile::new("b.json", br#"{"0": [{"question": "Q two?", "answer": "x", "response": "y"}]}"#.to_vec());
+    let files =
+        assign_roles::<Answers>(vec![(a.clone(), Some(FileRole::Answers)), (b, Some(FileRole::Answers))]).unwrap();
+    let e = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("b.json, line 1, field `question`: question 0/1"), "{e}");
+    assert!(e.contains("`Q two?` here but `Q one?` in a.json, line 1"), "{e}");
+}

@@ -212,3 +212,15 @@ fn a_table_with_a_header_and_no_row_is_listed_as_such() {
     assert_eq!(b.note, "a table with a header (query_id, correct) and no row below it: nothing to read");
     assert_eq!(routed(&r, "rel/sysA.csv"), (FileStatus::Read, vec!["compare".to_string()]));
 }
+
+/// Memobase's LoCoMo answers (mem0's `evals.py` shape) feed two analyses: the comparison (its
+/// `llm_score` verdicts) and the answers' rescoring (its `response` under every profile).
+#[test]
+fn locomo_answers_grouped_by_conversation_go_to_compare_and_answers() {
+    let r = audit(release(&["external/memobase"]), &ReleaseRequest::default());
+    let (status, mut analyses) = routed(&r, "external/memobase/memobase_eval_0503_3000.json");
+    analyses.sort();
+    assert_eq!((status, analyses), (FileStatus::Read, vec!["answers".to_string(), "compare".to_string()]));
+    let answers = r.analyses.iter().find(|x| x.id == "answers").unwrap();
+    assert_eq!(answers.status, RunStatus::Ran, "{}", answers.message);
+}

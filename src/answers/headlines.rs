@@ -97,6 +97,18 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
         format!("{}; F1 counts as correct from {}", some_of(&profiles, 8), r.settings.f1_threshold),
         AnswersTable::Rows,
     ));
+    // Questions without an id, named by their place: said, since a reviewer pairs them by it.
+    if let Some(w) = r.warnings.get(super::read::AnswerWarningKind::PositionalIds) {
+        hs.push(Headline::context(
+            format!("{} questions carry no id: each is named conversation/position", w.count),
+            format!(
+                "LoCoMo answers grouped by conversation; the position is the question's 1-based place among its \
+                 conversation's questions in the file ({})",
+                some_of(&w.examples, 3)
+            ),
+            AnswersTable::Rows,
+        ));
+    }
     hs.extend(from_warnings(r.warnings.iter(), AnswersTable::Rows));
     hs
 }

@@ -129,12 +129,17 @@ pub enum AnswerWarningKind {
     UnsupportedMabDataset,
     /// LoCoMo F1 for rows without a category 1–5: plain F1.
     UncategorisedLocomo,
+    /// LoCoMo answers grouped by conversation (mem0's `evals.py`, MemOS, Zep, …) carry no
+    /// question id: each question is named `conversation/position`.
+    PositionalIds,
 }
 
 impl Kind for AnswerWarningKind {
     fn severity(self) -> Severity {
         match self {
-            AnswerWarningKind::ParsedDiffers | AnswerWarningKind::UncategorisedLocomo => Severity::Note,
+            AnswerWarningKind::ParsedDiffers
+            | AnswerWarningKind::UncategorisedLocomo
+            | AnswerWarningKind::PositionalIds => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -150,6 +155,10 @@ impl Kind for AnswerWarningKind {
                 "ruler_niah/recsys datasets are recall-scored in the harness: scored here as answer matching"
             }
             AnswerWarningKind::UncategorisedLocomo => "LoCoMo F1 without a category 1-5: plain stemmed F1",
+            AnswerWarningKind::PositionalIds => {
+                "LoCoMo answers grouped by conversation carry no question id: each question is named \
+                 conversation/position (its 1-based place among its conversation's questions in the file)"
+            }
         }
     }
 }
@@ -209,10 +218,57 @@ pub const PARSED_ALIASES: [&str; 3] = ["parsed_output", "parsed_prediction", "pa
 pub const ARM_ALIASES: [&str; 5] = ["arm", "system", "method", "config", "run"];
 pub const DATASET_ALIASES: [&str; 4] = ["dataset", "sub_dataset", "task", "subset"];
 
+/// The query id of LoCoMo answers grouped by conversation: `conversation/position`.
+pub const POSITIONAL_ID: &str = "conversation/position";
+
+/// A JSON document of questions grouped by LoCoMo conversation (`{"0": [{question, …}], …}`)
+/// without a question id: each row is named `conversation/position` (the conversation's
+/// number, then the question's 1-based place among that conversation's questions in the file),
+/// as `memaudit compare` pairs such files. `false` (the table as read) for anything else.
+fn name_by_position(table: &mut OutcomeTable, file: &str) -> bool {
+    let grouped = table.column("group").is_some()
+        && table.column("question").is_some()
+        && !table.rows.is_empty()
+        && table
+            .rows
+            .iter()
+            .all(|r| r.fields.get("group").is_some_and(|g| crate::outcomes::locomo::conversation_number(g).is_some()));
+    if !grouped {
+        return false;
+    }
+    let mut ignored = crate::outcomes::OutcomeWarnings::default();
+    crate::outcomes::locomo::annotate(&mut table.rows, &mut ignored, file);
+    for r in &mut table.rows {
+        if let (Some(c), Some(p)) = (r.fields.get("conversation"), r.fields.get("position")) {
+            let id = format!("{c}/{p}");
+            r.fields.insert(POSITIONAL_ID.into(), id);
+        }
+    }
+    let distinct = table.rows.len();
+    table.columns.push(crate::outcomes::ColumnInfo {
+        name: POSITIONAL_ID.into(),
+        kind: crate::outcomes::ColumnKind::Text,
+        distinct,
+        missing: 0,
+    });
+    true
+}
+
 /// Reads answer rows from one file (CSV or JSON; see [`read_long_table`]).
 pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<AnswerRow>, AnswerWarnings), IngestError> {
-    let table = read_long_table(file)?;
-    let id = require_column(&table, cols.query_id.as_deref(), &ID_ALIASES, "query id")?;
+    let mut table = read_long_table(file)?;
+    let mut warnings = AnswerWarnings::default();
+    let stated_or_found = cols.query_id.is_some() || pick_column(&table, None, &ID_ALIASES)?.is_some();
+    let id = if !stated_or_found && name_by_position(&mut table, &file.name) {
+        let conversations: std::collections::HashSet<&str> =
+            table.rows.iter().filter_map(|r| r.fields.get("conversation").map(String::as_str)).collect();
+        warnings.add_n(AnswerWarningKind::PositionalIds, table.rows.len(), || {
+            format!("{}: {} questions in {} conversations", file.name, table.rows.len(), conversations.len())
+        });
+        POSITIONAL_ID.to_string()
+    } else {
+        require_column(&table, cols.query_id.as_deref(), &ID_ALIASES, "query id")?
+    };
     let pred = require_column(&table, cols.prediction.as_deref(), &PREDICTION_ALIASES, "prediction")?;
     let gold = pick_column(&table, cols.gold.as_deref(), &GOLD_ALIASES)?;
     let parsed = pick_column(&table, None, &PARSED_ALIASES)?;
@@ -234,7 +290,6 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
     .flatten()
     .map(String::as_str)
     .collect();
-    let mut warnings = AnswerWarnings::default();
     let mut rows: Vec<AnswerRow> = Vec::new();
     for r in &table.rows {
         let loc = table.location(r);

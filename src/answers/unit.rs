@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::read::{AnswerColumns, AnswerRow, AnswerWarnings, read_answers};
+use std::collections::HashMap;
+
+use super::read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, read_answers};
 use super::rescore::{AnswerReport, AnswerSettings, diff, rescore_answers};
 use super::table::{AnswersTable, table};
 use super::{Profile, text};
@@ -53,6 +55,47 @@ impl Validate for AnswersRequest {
     }
 }
 
+/// A question as an error quotes it: its first 80 characters.
+fn quoted(q: &str) -> String {
+    match q.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &q[..i]),
+        None => q.to_string(),
+    }
+}
+
+/// Files whose questions are named by their place match a question across files only where
+/// the texts agree: a file that leaves out or reorders questions would otherwise pair one
+/// question's answers with another's. Refused at the first place whose texts differ.
+fn same_question_at_each_place(
+    rows: &[AnswerRow],
+    by_place: &mut HashMap<String, (String, String, usize)>,
+) -> Result<()> {
+    for r in rows {
+        let Some(q) = r.other.iter().find(|(c, _)| c == "question").map(|(_, t)| t) else { continue };
+        match by_place.get(&r.query_id) {
+            Some((text, file, line)) if text != q && file != &r.file => {
+                return Err(Error::Ingest(crate::error::IngestError::new(
+                    crate::error::Location::line(&r.file, r.line).with_field("question"),
+                    format!(
+                        "question {} ({}) is `{}` here but `{}` in {file}, line {line}: the files do not list the \
+                         same questions in the same order, so their answers cannot be matched by position; give \
+                         files with a question id, or files of the same questions",
+                        r.query_id,
+                        super::read::POSITIONAL_ID,
+                        quoted(q),
+                        quoted(text),
+                    ),
+                )));
+            }
+            Some(_) => {}
+            None => {
+                by_place.insert(r.query_id.clone(), (q.clone(), r.file.clone(), r.line));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One query's rows as the answer files state them (`memaudit answers --show-item QUERY`): the
 /// item is the query id, as the rows table names it.
 pub use crate::report::instance::ShowItem;
@@ -81,8 +124,25 @@ impl Capability for Answers {
     fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
         use super::read::{ID_ALIASES, PREDICTION_ALIASES};
         use crate::capability::{Fit, Recognised};
-        (s.has_column(&ID_ALIASES) && s.has_column(&PREDICTION_ALIASES)).then(|| {
-            Recognised::new(FileRole::Answers, Fit::Specific, "a query id and a prediction column").by_columns(s)
+        if s.has_column(&ID_ALIASES) && s.has_column(&PREDICTION_ALIASES) {
+            return Some(
+                Recognised::new(FileRole::Answers, Fit::Specific, "a query id and a prediction column").by_columns(s),
+            );
+        }
+        // LoCoMo answers grouped by conversation whose records hold a prediction (mem0's
+        // `evals.py`: `response`): read with each question named by its place.
+        let groups = s.doc.as_ref()?.as_object()?;
+        let firsts: Vec<(&str, &serde_json::Map<String, serde_json::Value>)> =
+            groups.iter().filter_map(|(g, v)| Some((g.as_str(), v.as_array()?.first()?.as_object()?))).collect();
+        (firsts.len() == groups.len()
+            && crate::outcomes::locomo::looks_like_answers(&firsts)
+            && firsts.iter().all(|(_, o)| PREDICTION_ALIASES.iter().any(|p| o.contains_key(*p))))
+        .then(|| {
+            Recognised::new(
+                FileRole::Answers,
+                Fit::Specific,
+                "LoCoMo answers grouped by conversation, with a prediction (questions named by their place)",
+            )
         })
     }
 
@@ -92,8 +152,14 @@ impl Capability for Answers {
         }
         progress(Phase::Reading, "reading answer rows", 0.0);
         let mut out = LoadedAnswers::default();
+        // Questions named by their place (LoCoMo answers grouped by conversation), per name:
+        // the question's text and where it was first read.
+        let mut by_place: HashMap<String, (String, String, usize)> = HashMap::new();
         for f in files {
             let (rows, warnings) = read_answers(&f.file, &request.columns)?;
+            if warnings.count(AnswerWarningKind::PositionalIds) > 0 {
+                same_question_at_each_place(&rows, &mut by_place)?;
+            }
             out.files.push(FileSummary::of(f, "answers", rows.len())?);
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
