@@ -361,3 +361,17 @@ fn show_item_gives_each_judges_label_and_reason_as_the_file_states_them() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `yes` and `Yes` are two classes as read (never merged unsaid), and a headline says so with
+/// the recode that would merge them, in each interface's words.
+#[test]
+fn labels_alike_but_for_case_are_kept_apart_and_said() {
+    let f = text("case.csv", "item,alice,bob\ni1,yes,Yes\ni2,no,no\ni3,yes,yes\n");
+    let r = run_on(vec![f], &LabelsRequest::default()).unwrap();
+    assert_eq!(r.classes, vec!["yes", "Yes", "no"]);
+    let said = memaudit::capability::headlines::<Labels>(&r);
+    let h = said.iter().find(|h| h.text.starts_with("Labels that differ only in case")).expect("said");
+    assert_eq!(h.text, "Labels that differ only in case are kept as distinct classes: yes / Yes");
+    let evidence = render_mentions(&h.evidence, command_line_word);
+    assert_eq!(evidence, "1 group(s) of labels alike but for case; to read them as one, give --recode (e.g. Yes=yes)");
+}

@@ -4,7 +4,7 @@
 
 use super::analyse::{ALL, CLASSES, LabelsReport, MAJORITY};
 use super::table::LabelsTable;
-use crate::headline::{Headline, count, estimate, percent};
+use crate::headline::{Headline, count, estimate, percent, some_of};
 
 /// Landis & Koch (1977)'s bands for κ: < 0 poor, ≤ 0.20 slight, ≤ 0.40 fair, ≤ 0.60 moderate,
 /// ≤ 0.80 substantial, else almost perfect.
@@ -53,6 +53,31 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
                 "{}: their labels are pooled as one rater's (a second label for an item is a repeat); rename the column \
                  in each file to keep them apart",
                 files.join(", ")
+            ),
+            LabelsTable::Distribution,
+        ));
+    }
+    // Classes that differ only in case (`yes`, `Yes`): kept apart, as read, and said with the
+    // setting that would merge them.
+    let mut alike: Vec<Vec<&str>> = Vec::new();
+    for c in &r.classes {
+        let key = c.to_lowercase();
+        match alike.iter_mut().find(|g| g[0].to_lowercase() == key) {
+            Some(g) => g.push(c),
+            None => alike.push(vec![c]),
+        }
+    }
+    alike.retain(|g| g.len() > 1);
+    if let Some(first) = alike.first() {
+        let groups: Vec<String> = alike.iter().map(|g| g.join(" / ")).collect();
+        let example: Vec<String> = first[1..].iter().map(|x| format!("{x}={}", first[0])).collect();
+        hs.push(Headline::finding(
+            format!("Labels that differ only in case are kept as distinct classes: {}", some_of(&groups, 2)),
+            format!(
+                "{} group(s) of labels alike but for case; to read them as one, give {} (e.g. {})",
+                alike.len(),
+                crate::fields::mention("recode"),
+                example.join(";")
             ),
             LabelsTable::Distribution,
         ));
