@@ -40,3 +40,17 @@ pub fn printed(data: &[u8]) {
         Err(_) => {}
     }
 }
+
+/// A dropped release of arbitrary bytes, kept whole as one file (an archive is not split on
+/// `0xFF`, which its bytes hold): triaged by content, every archive opened under the budgets,
+/// each analysis it feeds run with its default settings. Never a panic, an abort or a hang;
+/// an input error names its file.
+pub fn release(data: &[u8]) {
+    use memaudit::capability::{FileRole, RoleFile};
+    use memaudit::release::ReleaseAudit;
+    let file = InputFile::new("release", data.to_vec());
+    let files = [RoleFile { file, role: FileRole::Release, detected: FileRole::Release }];
+    if let Err(Error::Ingest(e)) = run_once::<ReleaseAudit>(&files, &Default::default(), &mut quiet()) {
+        assert!(!e.location.file.is_empty(), "release: an input error names no file: {}", e.message);
+    }
+}
