@@ -190,7 +190,7 @@ impl From<&FileSummary> for InputInfo {
 }
 
 /// Refuses a file of several that holds no record: it would drop out unsaid, and with it what
-/// it stands for when the files are the arms or the raters (`what`: `answer rows`, `labels`).
+/// it stands for when the files are the arms or the raters (`what`: `answer rows`, `label rows`).
 /// One file alone is left to the analysis, which says there is nothing to score.
 pub fn refuse_files_without_records(files: &[FileSummary], what: &str) -> Result<()> {
     if files.len() < 2 {

@@ -129,7 +129,7 @@ pub enum AnswerWarningKind {
     UnsupportedMabDataset,
     /// LoCoMo F1 for rows without a category 1–5: plain F1.
     UncategorisedLocomo,
-    /// LoCoMo answers grouped by conversation (mem0's `evals.py`, MemOS, Zep, …) carry no
+    /// LoCoMo answers grouped by conversation (mem0's `evals.py` shape: Memobase, …) carry no
     /// question id: each question is named `conversation/position`.
     PositionalIds,
 }
