@@ -259,6 +259,12 @@ impl LabelSet {
         Ok(self.raters.len() - 1)
     }
 
+    /// Forgets where each label was read, once every file is read: the places serve only to
+    /// name a repeat's first line, and the set is kept between runs.
+    pub fn done_reading(&mut self) {
+        self.label_at = HashMap::new();
+    }
+
     fn check_cells(&self, items: usize, raters: usize, at: impl Fn() -> Location) -> Result<()> {
         if items.saturating_mul(raters) > MAX_CELLS {
             return Err(too_many(at(), format!("{items} items × {raters} raters, more than {MAX_CELLS} labels")));

@@ -235,6 +235,7 @@ impl Capability for Labels {
             summaries.push(FileSummary::of(f, format!("{} label table", set.readings[before].layout), records)?);
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
+        set.done_reading();
         crate::capability::refuse_files_without_records(&summaries, "label rows")?;
         // Every stated recode is reported, in the stated order, those that changed no label too.
         set.recoded = recode
