@@ -189,16 +189,19 @@ impl From<&FileSummary> for InputInfo {
     }
 }
 
-/// Refuses a file of several that holds no record: it would drop out unsaid, and with it what
-/// it stands for when the files are the arms or the raters (`what`: `answer rows`, `label rows`).
-/// One file alone is left to the analysis, which says there is nothing to score.
-pub fn refuse_files_without_records(files: &[FileSummary], what: &str) -> Result<()> {
+/// Refuses a file of several that holds no record, `(file, records read)`: it would drop out
+/// unsaid, and with it what it stands for when the files are the arms or the raters (`what`:
+/// `answer rows`, `label rows`). One file alone is left to the analysis, which says there is
+/// nothing to score. `records` counts the rows as read, before any filter: a file whose rows a
+/// filter leaves out is not empty.
+pub fn refuse_files_without_records<'a>(files: impl IntoIterator<Item = (&'a str, usize)>, what: &str) -> Result<()> {
+    let files: Vec<(&str, usize)> = files.into_iter().collect();
     if files.len() < 2 {
         return Ok(());
     }
-    match files.iter().find(|f| f.records == 0) {
-        Some(f) => Err(Error::Ingest(IngestError::new(
-            Location::file(&f.name),
+    match files.iter().find(|(_, records)| *records == 0) {
+        Some((name, _)) => Err(Error::Ingest(IngestError::new(
+            Location::file(name),
             format!(
                 "no {what} could be read from it (none below its header, or none with the cells the analysis \
                  reads): beside the other files it would drop out unsaid (with it, its system or rater, when each \

@@ -528,3 +528,27 @@ fn the_dominance_headline_follows_the_orders() {
         assert_eq!(h.table.as_deref(), Some("dominance"));
     }
 }
+
+/// A compliance or routing file with a header and no row beside others is refused by name; a
+/// file whose rows a filter leaves out is not empty and is read.
+#[test]
+fn a_file_without_rows_beside_others_is_refused_by_name() {
+    let a = InputFile::new("a.csv", b"arm,compliance,dataset\nx,1,d1\nx,0,d1\ny,1,d1\ny,1,d1\n".to_vec());
+    let empty = InputFile::new("b.csv", b"arm,compliance,dataset\n".to_vec());
+    let e = run_on(vec![a.clone(), empty], &ComplianceRequest::default()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("b.csv: no compliance rows could be read from it"), "{e}");
+    let other = InputFile::new("c.csv", b"arm,compliance,dataset\nx,1,d2\ny,0,d2\n".to_vec());
+    let q = ComplianceRequest {
+        filter: [("dataset".to_string(), vec!["d1".to_string()])].into_iter().collect(),
+        ..ComplianceRequest::default()
+    };
+    assert!(run_on(vec![a, other], &q).is_ok(), "a file the filter empties is read");
+
+    use memaudit::calibration::{Calibration, CalibrationRequest};
+    let r = InputFile::new("r.csv", b"confidence,correct\n0.9,1\n0.2,0\n0.7,1\n0.4,0\n".to_vec());
+    let empty = InputFile::new("s.csv", b"confidence,correct\n".to_vec());
+    let files =
+        assign_roles::<Calibration>(vec![(r, Some(FileRole::Routing)), (empty, Some(FileRole::Routing))]).unwrap();
+    let e = run_once::<Calibration>(&files, &CalibrationRequest::default(), &mut quiet()).map(|_| ()).unwrap_err();
+    assert!(e.to_string().starts_with("s.csv: no routing rows could be read from it"), "{e}");
+}

@@ -164,7 +164,10 @@ impl Capability for Answers {
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
         }
-        crate::capability::refuse_files_without_records(&out.files, "answer rows")?;
+        crate::capability::refuse_files_without_records(
+            out.files.iter().map(|f| (f.name.as_str(), f.records)),
+            "answer rows",
+        )?;
         Ok(out)
     }
 

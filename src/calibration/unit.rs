@@ -145,6 +145,10 @@ impl Capability for Calibration {
             files_out.push(FileSummary::of(f, "routing rows", routed.items.len() - before)?);
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
+        crate::capability::refuse_files_without_records(
+            routed.readings.iter().map(|r| (r.file.as_str(), r.records)),
+            "routing rows",
+        )?;
         routed.form_cells(&q.cells)?;
         if routed.items.is_empty() {
             let why = routed

@@ -170,6 +170,10 @@ impl Capability for Compliance {
             files_out.push(FileSummary::of(f, "compliance rows", tasks.rows.len() - before)?);
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
+        crate::capability::refuse_files_without_records(
+            tasks.readings.iter().map(|r| (r.file.as_str(), r.records)),
+            "compliance rows",
+        )?;
         // A filter value no row holds is a typo, never a silently smaller selection.
         for (c, vals) in &q.filter {
             let held = tasks.filter_values.get(c).cloned().unwrap_or_default();

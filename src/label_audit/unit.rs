@@ -236,7 +236,10 @@ impl Capability for Labels {
             progress(Phase::Reading, &f.file.name, (i + 1) as f64 / files.len() as f64);
         }
         set.done_reading();
-        crate::capability::refuse_files_without_records(&summaries, "label rows")?;
+        crate::capability::refuse_files_without_records(
+            summaries.iter().map(|f| (f.name.as_str(), f.records)),
+            "label rows",
+        )?;
         // Every stated recode is reported, in the stated order, those that changed no label too.
         set.recoded = recode
             .iter()
