@@ -24,6 +24,8 @@ pub enum Shape {
     Table(Vec<String>),
     /// One JSON document that is not a table: its top-level keys (an object) or nothing (other).
     Json(Vec<String>),
+    /// A table's header with no row below it: its columns.
+    HeaderOnly(Vec<String>),
     /// Text that is none of the above (prose, code, a licence, TREC lines).
     Text,
 }
@@ -42,6 +44,7 @@ impl Shape {
             Shape::Table(c) => format!("a table with {} columns: {}", c.len(), list(c)),
             Shape::Json(k) if k.is_empty() => "a JSON document".into(),
             Shape::Json(k) => format!("a JSON object with keys {}", list(k)),
+            Shape::HeaderOnly(c) => format!("a table header with no row: {}", list(c)),
             Shape::Text => "text".into(),
         }
     }
@@ -163,6 +166,7 @@ fn shape_of(input: &InputFile, text: &str) -> (Shape, Option<serde_json::Value>)
     }
     let shape = match crate::ingest::table::rows(input) {
         Ok(t) if t.headers.len() > 1 && !t.records.is_empty() => Shape::Table(t.headers),
+        Ok(t) if t.headers.len() > 1 => Shape::HeaderOnly(t.headers),
         _ => Shape::Text,
     };
     (shape, None)

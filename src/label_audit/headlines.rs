@@ -59,20 +59,23 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
     }
     // Classes that differ only in case (`yes`, `Yes`): kept apart, as read, and said with the
     // setting that would merge them.
-    let mut alike: Vec<Vec<&str>> = Vec::new();
+    // Grouped by the lower-case label, each group in the classes' order (first seen first).
+    let mut groups: std::collections::HashMap<String, Vec<&str>> = std::collections::HashMap::new();
+    let mut order: Vec<String> = Vec::new();
     for c in &r.classes {
         let key = c.to_lowercase();
-        match alike.iter_mut().find(|g| g[0].to_lowercase() == key) {
-            Some(g) => g.push(c),
-            None => alike.push(vec![c]),
+        let g = groups.entry(key.clone()).or_default();
+        if g.is_empty() {
+            order.push(key);
         }
+        g.push(c);
     }
-    alike.retain(|g| g.len() > 1);
+    let alike: Vec<&Vec<&str>> = order.iter().filter_map(|k| groups.get(k)).filter(|g| g.len() > 1).collect();
     if let Some(first) = alike.first() {
-        let groups: Vec<String> = alike.iter().map(|g| g.join(" / ")).collect();
+        let shown: Vec<String> = alike.iter().map(|g| g.join(" / ")).collect();
         let example: Vec<String> = first[1..].iter().map(|x| format!("{x}={}", first[0])).collect();
         hs.push(Headline::finding(
-            format!("Labels that differ only in case are kept as distinct classes: {}", some_of(&groups, 2)),
+            format!("Labels that differ only in case are kept as distinct classes: {}", some_of(&shown, 2)),
             format!(
                 "{} group(s) of labels alike but for case; to read them as one, give {} (e.g. {})",
                 alike.len(),

@@ -536,13 +536,10 @@ fn settle(
         row.note = match shape {
             // A table's header with no row below it is said as such: its columns name what it
             // would hold, and nothing is left out of an analysis unsaid.
-            Shape::Text => match crate::ingest::table::rows(file) {
-                Ok(t) if t.headers.len() > 1 && t.records.is_empty() => format!(
-                    "a table with a header ({}) and no row below it: nothing to read",
-                    crate::cells::some_of(&t.headers)
-                ),
-                _ => "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string(),
-            },
+            Shape::HeaderOnly(h) => {
+                format!("a table with a header ({}) and no row below it: nothing to read", crate::cells::some_of(h))
+            }
+            Shape::Text => "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string(),
             Shape::Empty => format!("{}: no analysis reads it", row.shape),
             _ => {
                 // What the readers of its shape say they need: a table is told what the readers
