@@ -256,19 +256,69 @@ fn tiaps_records_read_as_shipped_equal_the_long_rows() {
         serde_json::to_string(&long.populations).unwrap().replace("\"q", "\"A | q").replace("A | queries", "queries");
     assert_eq!(serde_json::to_string(&wide.populations).unwrap(), named);
     assert_eq!(wide.readings[0].query, "dataset × query_index");
-    // Without the filter the other dataset's run is there too; its q1 is not A's q1: r3 shares
-    // no query with r1 and r2, so it is neither ordered nor compared with them, and said.
+    // Without the filter the other dataset's run is there too; its q1 is not A's q1. Each run is
+    // on one dataset: the runs are grouped by it, said, and the means over runs are per dataset.
     let all = run_on(&[("records.csv", RECORDS)], &AlignmentRequest::default()).unwrap();
     assert_eq!(all.runs, ["r1", "r2", "r3"]);
+    assert_eq!(all.settings.group.as_deref(), Some("dataset"));
+    assert!(
+        all.notes.iter().any(|n| n.contains("grouped by their `dataset` (A: 2 runs, B: 1 runs)")),
+        "{:?}",
+        all.notes
+    );
     assert!(all.identity.iter().filter(|i| i.run_b == "r3").all(|i| i.common == 0), "{:?}", all.identity);
+    assert!(all.winners.iter().all(|w| w.run_b != "r3" && w.run_a != "r3"), "r3 is compared with no run of A");
+    assert!(!all.notes.iter().any(|n| n.contains("share no query")), "{:?}", all.notes);
+    // Dataset A's means over runs are those of A alone (the filter), and B's are r3's own.
+    let group_a: Vec<_> = all
+        .alignment
+        .iter()
+        .filter(|a| a.group == "A")
+        .cloned()
+        .map(|mut a| {
+            a.group.clear();
+            a
+        })
+        .collect();
+    assert_eq!(group_a, wide.alignment, "the classes, scores and averages of dataset A");
+    let b_mean =
+        all.alignment.iter().find(|a| a.group == "B" && a.run == "mean_of_runs" && a.class == "b_only").unwrap();
+    let r3 = all.alignment.iter().find(|a| a.run == "r3" && a.class == "b_only").unwrap();
+    assert_eq!((b_mean.n, b_mean.mean_score), (r3.n, r3.mean_score));
+    let cov_a: Vec<_> = all
+        .coverage
+        .iter()
+        .filter(|c| c.group == "A")
+        .cloned()
+        .map(|mut c| {
+            c.group.clear();
+            c
+        })
+        .collect();
+    assert_eq!(cov_a, wide.coverage, "the coverage confound of dataset A, its interval over A's runs");
+    // Over every run (each run's gap is within the run): the mean of the three runs' gaps.
+    for t in ["raw", "canonical"] {
+        let gaps: Vec<f64> =
+            all.coverage.iter().filter(|c| c.target == t && c.run.starts_with('r')).filter_map(|c| c.diff).collect();
+        let every = all.coverage.iter().find(|c| c.target == t && c.run == "mean_of_all_runs").unwrap();
+        assert!(every.group.is_empty());
+        let want = (!gaps.is_empty()).then(|| gaps.iter().sum::<f64>() / gaps.len() as f64);
+        assert_eq!(every.diff.map(|d| (d * 1e12).round()), want.map(|d| (d * 1e12).round()), "{t}");
+    }
+    // Without a `dataset` column (here renamed; r3's query named apart) nothing groups the runs:
+    // r3 shares no query with r1 and r2, so it is neither ordered nor compared with them, and said.
+    let renamed = RECORDS.replacen("run_id,dataset,", "run_id,corpus,", 1).replacen("r3,B,q1,", "r3,B,q9,", 1);
+    let all = run_on(&[("records.csv", &renamed)], &AlignmentRequest::default()).unwrap();
+    assert_eq!(all.settings.group, None);
     assert!(all.winners.iter().filter(|w| w.run_b == "r3").all(|w| w.winner.is_empty()));
     assert!(all.aggregations.iter().all(|a| a.tau_d.is_none()));
     assert!(all.notes.iter().any(|n| n.contains("runs `r1` and `r3` share no query")), "{:?}", all.notes);
-    // Grouped by dataset, r1 and r2 are ordered again.
-    let grouped = AlignmentRequest { group: Some("dataset".into()), ..AlignmentRequest::default() };
-    let g = run_on(&[("records.csv", RECORDS)], &grouped).unwrap();
+    // Grouped by the column stated, r1 and r2 are ordered again.
+    let grouped = AlignmentRequest { group: Some("corpus".into()), ..AlignmentRequest::default() };
+    let g = run_on(&[("records.csv", &renamed)], &grouped).unwrap();
     assert!(g.aggregations.iter().any(|a| a.group == "A" && a.tau_d.is_some()));
     assert!(!g.notes.iter().any(|n| n.contains("share no query")), "{:?}", g.notes);
+    assert!(!g.notes.iter().any(|n| n.contains("grouped by their `dataset`")), "a stated group is not said again");
     // The metric names the column under each target: `ndcg` reads `raw_ndcg`, `canonical_ndcg`.
     let ndcg = AlignmentRequest { metric: "ndcg".into(), ..one.clone() };
     let r = run_on(&[("records.csv", RECORDS)], &ndcg).unwrap();
@@ -408,7 +458,10 @@ fn shifts_without_groups_a_run_in_two_groups_and_missing_flip_columns() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/alignment");
     let records = std::fs::read_to_string(dir.join("records.csv")).unwrap();
     let q = AlignmentRequest { metric: "ndcg".into(), ..AlignmentRequest::default() };
-    let r = run_on(&[("records.csv", &records)], &q).unwrap();
+    // Without a `dataset` column (renamed here: with it, runs each on one dataset are grouped by it).
+    let ungrouped = records.replacen(",dataset,", ",corpus,", 1);
+    let r = run_on(&[("records.csv", &ungrouped)], &q).unwrap();
+    assert_eq!(r.settings.group, None);
     let pooled: Vec<_> = r.shifts.iter().filter(|x| x.run == "pooled").collect();
     assert_eq!(pooled.len(), 3, "one pooled row per pair over all six runs");
     for p in pooled {
@@ -438,4 +491,17 @@ fn shifts_without_groups_a_run_in_two_groups_and_missing_flip_columns() {
     let r1 = r.shifts.iter().find(|x| x.run == "r1").unwrap();
     // r1's shared queries q1..q3: hit 1/0, 0/1, 1/1 → 2 flips, 2 changed.
     assert_eq!((r1.shared, r1.hit_flips, r1.top1_flips, r1.changed), (3, Some(2), None, 2));
+}
+
+/// A retrieval or answer file with a header and no row beside others is refused by name: its
+/// run would drop out unsaid.
+#[test]
+fn a_file_without_rows_beside_others_is_refused_by_name() {
+    let header = PER_QUERY.lines().next().unwrap().to_string() + "\n";
+    let e = run_on(&[("pq.csv", PER_QUERY), ("pq2.csv", &header)], &AlignmentRequest::default()).unwrap_err();
+    assert!(e.to_string().starts_with("pq2.csv: no retrieval or answer rows could be read from it"), "{e}");
+    let answers_header = ANSWERS.lines().next().unwrap().to_string() + "\n";
+    let e =
+        run_on(&[("pq.csv", PER_QUERY), ("answers.csv", &answers_header)], &AlignmentRequest::default()).unwrap_err();
+    assert!(e.to_string().starts_with("answers.csv: no retrieval or answer rows"), "{e}");
 }

@@ -26,9 +26,12 @@ use crate::stats::bootstrap::{Resampler, mean};
 /// The classes of a query under two targets.
 pub const CLASSES: [&str; 4] = ["a_only", "b_only", "both", "neither"];
 
-/// One class of one run (or `mean_of_runs`, `pooled`).
+/// One class of one run (or `mean_of_runs`, `pooled`: over the runs of its group).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AlignmentRow {
+    /// The run's group (its `dataset`); empty when the runs are one group.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub group: String,
     pub run: String,
     pub class: String,
     /// Queries of the class.
@@ -40,9 +43,13 @@ pub struct AlignmentRow {
     pub strong_share: Option<f64>,
 }
 
-/// A target's metric on covered vs uncovered queries of one run (or the summary over runs).
+/// A target's metric on covered vs uncovered queries of one run (or the summary over the runs
+/// of its group).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CoverageRow {
+    /// The run's group (its `dataset`); empty when the runs are one group.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub group: String,
     pub run: String,
     pub target: String,
     /// The other target, whose eligibility defines "covered".
@@ -92,7 +99,9 @@ pub struct Settings {
     /// The rows kept (`--filter`): column → values; absent when every row was read.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub filter: std::collections::BTreeMap<String, Vec<String>>,
-    /// The column grouping the runs (`--group`); absent when every run is one group.
+    /// The column grouping the runs (the stated `group`, or `dataset` for runs each on one
+    /// dataset of TIAP's records); absent when every run is one group. The means over runs, the
+    /// pooled shifts and the run orders are within each group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// The target shifts: the continuous metric compared (`ndcg`), the hit and top-1 columns
@@ -153,9 +162,10 @@ fn class(a: f64, b: f64) -> &'static str {
     }
 }
 
-fn row(run: &str, class: &str, n: usize, scores: &[f64], strong: f64) -> AlignmentRow {
+fn row(group: &str, run: &str, class: &str, n: usize, scores: &[f64], strong: f64) -> AlignmentRow {
     let share = |f: &dyn Fn(f64) -> bool| mean(&scores.iter().map(|&s| f64::from(u8::from(f(s)))).collect::<Vec<_>>());
     AlignmentRow {
+        group: group.into(),
         run: run.into(),
         class: class.into(),
         n,
@@ -179,55 +189,64 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             notes.push(format!("no row has target `{t}` (the targets: {})", j.targets.join(", ")));
         }
     }
-    // Alignment per run.
+    // Alignment per run, then over the runs of each group: the mean of the per-run means and
+    // pooled over their queries (never across groups: they are different query sets).
+    let groups = j.groups();
     let mut alignment = Vec::new();
-    let mut pooled: Vec<(usize, Vec<f64>)> = vec![(0, Vec::new()); 4];
     let mut per_run: Vec<Vec<AlignmentRow>> = Vec::new();
+    let mut per_run_scores: Vec<Vec<(usize, Vec<f64>)>> = Vec::new();
     // Each run's keys, in file order: one pass over the keys, not one per run.
     let keys_of = j.keys_by_run();
-    for (run, keys) in j.runs.iter().zip(&keys_of) {
+    for (r, (run, keys)) in j.runs.iter().zip(&keys_of).enumerate() {
         let mut classes: Vec<(usize, Vec<f64>)> = vec![(0, Vec::new()); 4];
         for &i in keys {
             let (Some(&a), Some(&b)) = (j.metric[i].get(ta), j.metric[i].get(tb)) else { continue };
             let c = CLASSES.iter().position(|x| *x == class(a, b)).unwrap_or(3);
             classes[c].0 += 1;
-            pooled[c].0 += 1;
             if let Some(s) = j.answer[i] {
                 classes[c].1.push(s);
-                pooled[c].1.push(s);
             }
         }
-        let rows: Vec<AlignmentRow> =
-            classes.iter().enumerate().map(|(c, (n, s))| row(run, CLASSES[c], *n, s, q.strong)).collect();
+        let rows: Vec<AlignmentRow> = classes
+            .iter()
+            .enumerate()
+            .map(|(c, (n, s))| row(&j.group_of[r], run, CLASSES[c], *n, s, q.strong))
+            .collect();
         alignment.extend(rows.iter().cloned());
         per_run.push(rows);
+        per_run_scores.push(classes);
     }
-    for (c, name) in CLASSES.iter().enumerate() {
-        let of = |f: fn(&AlignmentRow) -> Option<f64>| {
-            mean(&per_run.iter().filter_map(|rows| f(&rows[c])).collect::<Vec<_>>())
-        };
-        alignment.push(AlignmentRow {
-            run: "mean_of_runs".into(),
-            class: (*name).into(),
-            n: per_run.iter().map(|rows| rows[c].n).sum(),
-            scored: per_run.iter().map(|rows| rows[c].scored).sum(),
-            mean_score: of(|r| r.mean_score),
-            positive_share: of(|r| r.positive_share),
-            strong_share: of(|r| r.strong_share),
-        });
-    }
-    for (c, (n, s)) in pooled.iter().enumerate() {
-        alignment.push(row("pooled", CLASSES[c], *n, s, q.strong));
+    for (g, members) in &groups {
+        for (c, name) in CLASSES.iter().enumerate() {
+            let of = |f: fn(&AlignmentRow) -> Option<f64>| {
+                mean(&members.iter().filter_map(|&r| f(&per_run[r][c])).collect::<Vec<_>>())
+            };
+            alignment.push(AlignmentRow {
+                group: (*g).into(),
+                run: "mean_of_runs".into(),
+                class: (*name).into(),
+                n: members.iter().map(|&r| per_run[r][c].n).sum(),
+                scored: members.iter().map(|&r| per_run[r][c].scored).sum(),
+                mean_score: of(|r| r.mean_score),
+                positive_share: of(|r| r.positive_share),
+                strong_share: of(|r| r.strong_share),
+            });
+        }
+        for (c, name) in CLASSES.iter().enumerate() {
+            let n = members.iter().map(|&r| per_run_scores[r][c].0).sum();
+            let scores: Vec<f64> = members.iter().flat_map(|&r| per_run_scores[r][c].1.iter().copied()).collect();
+            alignment.push(row(g, "pooled", name, n, &scores, q.strong));
+        }
     }
     if j.answer.iter().all(Option::is_none) {
         notes.push("no answer scores: give a file with per-query f1 or correct per run".into());
     }
-    // Coverage confound.
+    // Coverage confound: per run, then the mean over the runs of each group.
     let mut coverage = Vec::new();
     let mut resampler: Resampler = q.bootstrap.resampler();
     for (t, other) in [(ta, tb), (tb, ta)] {
-        let mut diffs = Vec::new();
-        for (run, keys) in j.runs.iter().zip(&keys_of) {
+        let mut diffs: Vec<Option<f64>> = Vec::new();
+        for (r, (run, keys)) in j.runs.iter().zip(&keys_of).enumerate() {
             let (mut cov, mut unc) = (Vec::new(), Vec::new());
             for &i in keys {
                 if let Some(&v) = j.metric[i].get(t) {
@@ -236,10 +255,9 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             }
             let (cm, um) = (mean(&cov), mean(&unc));
             let diff = cm.zip(um).map(|(a, b)| a - b);
-            if let Some(d) = diff {
-                diffs.push(d);
-            }
+            diffs.push(diff);
             coverage.push(CoverageRow {
+                group: j.group_of[r].clone(),
                 run: run.clone(),
                 target: t.into(),
                 covered_by: other.into(),
@@ -252,19 +270,30 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
                 high: None,
             });
         }
-        let ci = if diffs.len() >= 2 { resampler.mean_ci(&diffs, q.bootstrap.confidence) } else { None };
-        coverage.push(CoverageRow {
-            run: "mean_of_runs".into(),
-            target: t.into(),
-            covered_by: other.into(),
-            covered_n: 0,
-            covered_mean: None,
-            uncovered_n: 0,
-            uncovered_mean: None,
-            diff: mean(&diffs),
-            low: ci.map(|c| c.low),
-            high: ci.map(|c| c.high),
-        });
+        // Per group, then (with two groups or more) over every run: each run's gap is within the
+        // run, so a mean over runs of several datasets is defined (TIAP §5.1's +0.086 is over
+        // the four main runs of both datasets); it is listed last, as `mean_of_all_runs`.
+        let all: Vec<usize> = (0..j.runs.len()).collect();
+        let everyone = [("", all)];
+        let over = if groups.len() > 1 { &everyone[..] } else { &[][..] };
+        let of_groups = groups.iter().map(|(g, m)| (*g, m, "mean_of_runs"));
+        for (g, members, label) in of_groups.chain(over.iter().map(|(g, m)| (*g, m, "mean_of_all_runs"))) {
+            let diffs: Vec<f64> = members.iter().filter_map(|&r| diffs[r]).collect();
+            let ci = if diffs.len() >= 2 { resampler.mean_ci(&diffs, q.bootstrap.confidence) } else { None };
+            coverage.push(CoverageRow {
+                group: g.into(),
+                run: label.into(),
+                target: t.into(),
+                covered_by: other.into(),
+                covered_n: 0,
+                covered_mean: None,
+                uncovered_n: 0,
+                uncovered_mean: None,
+                diff: mean(&diffs),
+                low: ci.map(|c| c.low),
+                high: ci.map(|c| c.high),
+            });
+        }
     }
     // Run identity: the full vector of a continuous metric over every (query, target) both runs
     // have; a binary metric (hit@k) agrees between different runs too often to flag.
@@ -337,7 +366,14 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             });
         }
     }
-    let groups = j.groups();
+    if j.grouped_by_dataset {
+        notes.push(format!(
+            "the runs are grouped by their `dataset` ({}): each run is on one dataset, whose queries are numbered anew, \
+             so the means over runs, the pooled shifts and the run orders are per dataset; state the setting `group` \
+             to group them otherwise",
+            crate::cells::some_of(&groups.iter().map(|(g, m)| format!("{g}: {} runs", m.len())).collect::<Vec<_>>())
+        ));
+    }
     if let Some((g, members)) = groups.iter().find(|(_, m)| m.len() > MAX_ORDERED_RUNS) {
         notes.push(format!(
             "the aggregations' τ_d is not computed for {}: {} runs, more than {MAX_ORDERED_RUNS}, the most whose order is \
@@ -370,7 +406,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
             identity_metric: j.identity_metric.clone(),
             identity_method,
             filter: q.filter.clone(),
-            group: q.group.clone(),
+            group: j.group_column.clone(),
             shift_metric: j.identity_metric.clone(),
             flip_metrics: [&j.flip_metrics.0, &j.flip_metrics.1]
                 .into_iter()
@@ -385,7 +421,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
                      ({tb} as {fallback}), on the queries eligible under all but {tb}; tau_d: the run pairs ordered opposite to {ta}'s \
                      order{within} (ties not counted)",
                     m = j.identity_metric,
-                    within = if q.group.is_some() { " within each group" } else { "" },
+                    within = if j.group_column.is_some() { " within each group" } else { "" },
                 ),
                 Subset::Shared => format!(
                     "per run, every method on the same queries: those eligible under every target in every run{of} (the shared \
@@ -393,7 +429,7 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
                      minimum of each query's `{m}` under every target; tau_d: the run pairs ordered opposite to {ta}'s order (ties \
                      not counted)",
                     m = j.identity_metric,
-                    of = if q.group.is_some() { " of the group" } else { "" },
+                    of = if j.group_column.is_some() { " of the group" } else { "" },
                 ),
             },
             aggregate_on: q.aggregate_on,

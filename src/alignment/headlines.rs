@@ -34,20 +34,33 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             AlignmentTable::Identity,
         ));
     }
-    for c in r.coverage.iter().filter(|c| c.run == "mean_of_runs") {
+    // The runs of each group (the means over runs are within a group).
+    let runs_in =
+        |group: &str| r.coverage.iter().filter(|c| c.group == group && !c.run.starts_with("mean_of_")).count() / 2;
+    let of_group = |group: &str| if group.is_empty() { String::new() } else { format!(" ({group})") };
+    for c in r.coverage.iter().filter(|c| c.run == "mean_of_runs" || c.run == "mean_of_all_runs") {
+        let all = c.run == "mean_of_all_runs";
         if let (Some(d), Some(l), Some(h)) = (c.diff, c.low, c.high) {
             let excludes = l > 0.0 || h < 0.0;
             hs.push(Headline::new(
-                if excludes { crate::headline::Level::Finding } else { crate::headline::Level::Context },
+                if excludes && !all { crate::headline::Level::Finding } else { crate::headline::Level::Context },
                 format!(
-                    "{} {} on the queries {} covers than on the others: {d:+.3} [{l:+.3}, {h:+.3}]",
+                    "{} {} on the queries {} covers than on the others{}: {d:+.3} [{l:+.3}, {h:+.3}]",
                     c.target,
                     if excludes { if d > 0.0 { "scores higher" } else { "scores lower" } } else { "scores about the same" },
-                    c.covered_by
+                    c.covered_by,
+                    if all { " (every run, of every group)".to_string() } else { of_group(&c.group) },
                 ),
                 format!(
-                    "mean over {} runs of covered − uncovered {}, {}% bootstrap over runs ({} resamples, seed {}): a coverage confound when it excludes 0",
-                    r.runs.len(),
+                    "mean over {} runs{} of covered − uncovered {}, {}% bootstrap over runs ({} resamples, seed {}): a coverage confound when it excludes 0",
+                    if all { r.runs.len() } else { runs_in(&c.group) },
+                    if all {
+                        " of every group (each run's gap is within the run)".to_string()
+                    } else if c.group.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" of {}", c.group)
+                    },
                     s.metric,
                     s.bootstrap.confidence * 100.0,
                     s.bootstrap.resamples,
@@ -57,30 +70,40 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             ));
         }
     }
-    let of = |class: &str| r.alignment.iter().find(|a| a.run == "mean_of_runs" && a.class == class);
-    if let (Some(a), Some(b)) = (of("a_only"), of("b_only"))
-        && let (Some(fa), Some(fb)) = (a.mean_score, b.mean_score)
-    {
-        hs.push(Headline::finding(
-            format!(
-                "Queries only {} credits answer {} than those only {} credits: mean score {fa:.3} vs {fb:.3}",
-                s.target_a,
-                if fa >= fb { "better" } else { "worse" },
-                s.target_b
-            ),
-            format!(
-                "mean of per-run means over {} runs; {}-only n = {}, {}-only n = {}; strong (≥ {}) {:.3} vs {:.3}; no interval: per-run means",
-                r.runs.len(),
-                s.target_a,
-                a.n,
-                s.target_b,
-                b.n,
-                s.strong,
-                a.strong_share.unwrap_or(f64::NAN),
-                b.strong_share.unwrap_or(f64::NAN)
-            ),
-            AlignmentTable::Alignment,
-        ));
+    let mut seen_groups: Vec<&str> = Vec::new();
+    for a in r.alignment.iter().filter(|a| a.run == "mean_of_runs") {
+        if !seen_groups.contains(&a.group.as_str()) {
+            seen_groups.push(a.group.as_str());
+        }
+    }
+    for g in seen_groups {
+        let of = |class: &str| r.alignment.iter().find(|a| a.group == g && a.run == "mean_of_runs" && a.class == class);
+        if let (Some(a), Some(b)) = (of("a_only"), of("b_only"))
+            && let (Some(fa), Some(fb)) = (a.mean_score, b.mean_score)
+        {
+            hs.push(Headline::finding(
+                format!(
+                    "Queries only {} credits answer {} than those only {} credits{}: mean score {fa:.3} vs {fb:.3}",
+                    s.target_a,
+                    if fa >= fb { "better" } else { "worse" },
+                    s.target_b,
+                    of_group(g),
+                ),
+                format!(
+                    "mean of per-run means over {} runs{}; {}-only n = {}, {}-only n = {}; strong (≥ {}) {:.3} vs {:.3}; no interval: per-run means",
+                    runs_in(g),
+                    if g.is_empty() { String::new() } else { format!(" of {g}") },
+                    s.target_a,
+                    a.n,
+                    s.target_b,
+                    b.n,
+                    s.strong,
+                    a.strong_share.unwrap_or(f64::NAN),
+                    b.strong_share.unwrap_or(f64::NAN)
+                ),
+                AlignmentTable::Alignment,
+            ));
+        }
     }
     // Target shifts: how often switching A → B changes a run's metric, over the runs.
     let of_pair: Vec<&crate::alignment::shift::ShiftRow> =

@@ -64,8 +64,13 @@ pub struct Joined {
     pub flips: Vec<HashMap<String, Flips>>,
     /// The columns the flips were read from (`hit`, `top1`; empty when absent).
     pub flip_metrics: (String, String),
-    /// Per run (in `runs` order): its value of the stated group column (`dataset`), or `""`.
+    /// Per run (in `runs` order): its value of the group column (`dataset`), or `""`.
     pub group_of: Vec<String>,
+    /// The column the runs are grouped by: the stated `group`, else `dataset` when it completes
+    /// the query and each run is on one of its values ([`Joined::grouped_by_dataset`]).
+    pub group_column: Option<String>,
+    /// Whether the runs were grouped by `dataset` without a stated `group` (said in a note).
+    pub grouped_by_dataset: bool,
     /// Per (run, target), in first-seen order: the queries with a retrieval row (eligible or
     /// not), the populations a run's targets are compared on.
     pub rows_of: Vec<((String, String), Vec<String>)>,
@@ -160,6 +165,8 @@ struct Cell<'a> {
     top1: Option<(&'a str, &'a str)>,
     /// The run's group value (`""` without a group column).
     group: (&'a str, &'a str),
+    /// The row's `dataset`, when that column completes the query.
+    dataset: Option<&'a str>,
 }
 
 /// The joined rows being built, with the lookups that keep the building linear.
@@ -174,6 +181,8 @@ struct Builder {
     by_plain_query: HashMap<(String, String), Option<usize>>,
     /// Per run: where its group value was first read (file, line).
     group_at: Vec<(String, usize)>,
+    /// Per run: its one `dataset` (`None`: a row without one, or two values).
+    dataset_of: Vec<Option<String>>,
     targets_seen: std::collections::HashSet<String>,
 }
 
@@ -190,9 +199,13 @@ impl Builder {
                 j.runs.push(key.0.clone());
                 j.group_of.push(c.group.1.to_string());
                 self.group_at.push((c.name.to_string(), c.line));
+                self.dataset_of.push(c.dataset.map(str::to_string));
                 j.runs.len() - 1
             }
         };
+        if self.dataset_of[run].as_deref() != c.dataset {
+            self.dataset_of[run] = None;
+        }
         if j.group_of[run] != c.group.1 {
             let (file, line) = &self.group_at[run];
             return Err(Error::Ingest(IngestError::new(
@@ -503,6 +516,7 @@ impl Joined {
                         hit: hit.map(|i| (h[i].as_str(), rec[i].as_str())),
                         top1: top1.map(|i| (h[i].as_str(), rec[i].as_str())),
                         group: group.map_or(("", ""), |g| (h[g].as_str(), rec[g].as_str())),
+                        dataset: dataset.map(|d| rec[d].as_str()),
                     })?;
                 }
                 if dataset.is_some()
@@ -517,7 +531,19 @@ impl Joined {
             b.j.readings.push(reading);
         }
         check_filter(names.filter, &held)?;
-        let Builder { mut j, index, by_plain_query, .. } = b;
+        let Builder { mut j, index, by_plain_query, dataset_of, .. } = b;
+        j.group_column = names.group.map(str::to_string);
+        // TIAP's records number each dataset's queries anew, and each run is on one dataset:
+        // runs of different datasets share no query, and a mean over runs would pool datasets.
+        // Unless a group is stated, such runs are grouped by their dataset (said in a note).
+        if names.group.is_none()
+            && let Some(each) = dataset_of.iter().cloned().collect::<Option<Vec<String>>>()
+            && each.iter().collect::<std::collections::HashSet<_>>().len() > 1
+        {
+            j.group_of = each;
+            j.group_column = Some("dataset".into());
+            j.grouped_by_dataset = true;
+        }
         if j.keys.is_empty() {
             let filtered: usize = j.readings.iter().map(|r| r.filtered_out).sum();
             return Err(Error::Empty(if filtered > 0 {

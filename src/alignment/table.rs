@@ -35,6 +35,7 @@ crate::choice! {
 }
 
 const ALIGNMENT: &[Column<AlignmentRow>] = &crate::columns![AlignmentRow;
+    "group" => |r| r.group.clone(),
     "run" => |r| r.run.clone(),
     "class" => |r| r.class.clone(),
     "n" => |r| r.n.to_string(),
@@ -45,6 +46,7 @@ const ALIGNMENT: &[Column<AlignmentRow>] = &crate::columns![AlignmentRow;
 ];
 
 const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
+    "group" => |r| r.group.clone(),
     "run" => |r| r.run.clone(),
     "target" => |r| r.target.clone(),
     "covered_by" => |r| r.covered_by.clone(),

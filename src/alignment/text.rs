@@ -31,6 +31,7 @@ pub fn render_text(r: &AlignmentReport) -> String {
     }
     out.push_str("\n== Alignment (queries eligible under both targets)\n");
     out.push_str(&crate::text_table!(&r.alignment, |a| {
+        "group" => a.group.clone(),
         "run" => a.run.clone(),
         "class" => a.class.clone(),
         "n" => a.n.to_string(),
@@ -41,6 +42,7 @@ pub fn render_text(r: &AlignmentReport) -> String {
     }));
     out.push_str("\n== Coverage confound (covered − uncovered)\n");
     out.push_str(&crate::text_table!(&r.coverage, |c| {
+        "group" => c.group.clone(),
         "run" => c.run.clone(),
         "target" => c.target.clone(),
         "covered by" => c.covered_by.clone(),

@@ -144,6 +144,10 @@ impl Capability for Alignment {
         };
         let inputs: Vec<&InputFile> = files.iter().map(|f| &f.file).collect();
         let joined = Joined::read(&inputs, &names)?;
+        crate::capability::refuse_files_without_records(
+            joined.readings.iter().map(|r| (r.file.as_str(), r.records)),
+            "retrieval or answer rows",
+        )?;
         let files = files
             .iter()
             .map(|f| {
