@@ -21,6 +21,7 @@ mod cli_tools;
 mod compliance;
 mod corruption;
 mod cutoffs;
+mod files_without_rows;
 mod headlines;
 mod instability_by_category;
 mod labels;

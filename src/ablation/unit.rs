@@ -74,12 +74,15 @@ impl Capability for Ablation {
         }
         progress(Phase::Reading, "reading ablation traces", 0.0);
         let mut out = LoadedPairs::default();
+        let mut counts = Vec::new();
         for f in files {
             let (pairs, warnings) = read_ablation(&f.file, &request.columns, &request.scoring)?;
             out.files.push(FileSummary::of(f, "ablation traces", pairs.len())?);
+            counts.push((f.file.name.as_str(), pairs.len()));
             out.pairs.extend(pairs);
             out.warnings.extend(&warnings);
         }
+        crate::capability::refuse_files_without_records(counts, "ablation pairs")?;
         Ok(out)
     }
 

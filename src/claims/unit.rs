@@ -168,6 +168,10 @@ impl Capability for Claims {
             };
             out.files.push(FileSummary::of(f, f.role.describe(), records)?);
         }
+        crate::capability::refuse_files_without_records(
+            out.files.iter().map(|s| (s.name.as_str(), s.records)),
+            "claims, table rows or per-query scores",
+        )?;
         if !out.claims.is_empty() && out.scores.is_none() {
             return Err(Error::setting(
                 "files",

@@ -209,9 +209,8 @@ impl Capability for Probe {
         }
         let mut notes = Vec::new();
         let mut notices = ProbeWarnings::default();
-        let mut any = false;
+        let mut counts = Vec::new();
         for f in files.iter().filter(|f| f.role == FileRole::Notes) {
-            any = true;
             let read = super::read::read_notes_with_source(&f.file, keys.as_ref(), source.as_ref())?;
             let kind = match read.format {
                 Some(NotesFormat::ReclaimRealworld) => "reclaim-eval realworld rows",
@@ -219,10 +218,12 @@ impl Capability for Probe {
                 _ => "notes",
             };
             summaries.push(FileSummary::of(f, kind, read.notes.len())?);
+            counts.push((f.file.name.as_str(), read.notes.len()));
             notes.extend(read.notes);
             notices.extend(&read.notices);
         }
-        if !any {
+        crate::capability::refuse_files_without_records(counts.iter().copied(), "notes")?;
+        if counts.is_empty() {
             return Err(Error::Empty(
                 "no notes file: give one (memaudit notes JSONL or reclaim-eval realworld rows)".into(),
             ));

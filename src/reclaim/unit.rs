@@ -134,15 +134,16 @@ impl Capability for Reclaim {
         let (keys, mut summaries) = read_keys(files)?;
         let mut trials = Vec::new();
         let mut notices = ProbeWarnings::default();
-        let mut any = false;
+        let mut counts = Vec::new();
         for f in files.iter().filter(|f| f.role == FileRole::Trials) {
-            any = true;
             let read = read_trials(&f.file, keys.as_ref(), request.item.as_deref())?;
             summaries.push(FileSummary::of(f, "trials", read.trials.len())?);
+            counts.push((f.file.name.as_str(), read.trials.len()));
             trials.extend(read.trials);
             notices.extend(&read.notices);
         }
-        if !any {
+        crate::capability::refuse_files_without_records(counts.iter().copied(), "trials")?;
+        if counts.is_empty() {
             return Err(Error::Empty("no trials file: give one (reclaim-eval result rows, JSONL)".into()));
         }
         progress(Phase::Reading, "trials read", 1.0);

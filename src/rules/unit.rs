@@ -120,6 +120,16 @@ impl Capability for Rules {
                 _ => records[i] = f.file.len(),
             }
         }
+        // A rules or values file with none beside the others: its rules would go unchecked, or
+        // its values missing, unsaid (an exclusion ledger may list none).
+        crate::capability::refuse_files_without_records(
+            files
+                .iter()
+                .zip(&records)
+                .filter(|(f, _)| matches!(f.role, FileRole::Rules | FileRole::Values))
+                .map(|(f, n)| (f.file.name.as_str(), *n)),
+            "rules or values",
+        )?;
         if rules.is_empty() {
             return Err(Error::Empty("no rule registry: give one (JSON with \"rules\")".into()));
         }
