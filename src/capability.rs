@@ -467,6 +467,13 @@ pub trait Capability: Sized + 'static {
         None
     }
 
+    /// How a release's group of this capability's files (each with its role) splits into runs
+    /// when one run cannot read them all: each run's files (indices into `files`) and why they
+    /// are together, in words. `None` (the default): the group is one run.
+    fn split(_files: &[(&InputFile, FileRole)]) -> Option<Vec<(Vec<usize>, String)>> {
+        None
+    }
+
     /// Reads the files (already validated `request`: only its reading options matter here).
     fn load(files: &[RoleFile], request: &Self::Request, progress: Progress<'_>) -> Result<Self::Loaded>;
 

@@ -240,6 +240,21 @@ pub fn detect(text: &str) -> Option<IrFileKind> {
     }
 }
 
+/// The query ids of a qrels or run file (TREC lines: each line's first field; dict-of-dicts
+/// JSON: its keys); `None` when it is neither or cannot be read. One pass, no judgment kept.
+pub fn query_ids(text: &str) -> Option<std::collections::HashSet<String>> {
+    match detect(text)? {
+        IrFileKind::TrecQrels | IrFileKind::TrecRun => {
+            Some(data_lines(text).filter_map(|(_, l)| l.split_ascii_whitespace().next()).map(str::to_string).collect())
+        }
+        kind @ (IrFileKind::JsonRun | IrFileKind::JsonIntegers) => {
+            read_dict_of_dicts("", text, kind == IrFileKind::JsonIntegers)
+                .ok()
+                .map(|d| d.into_iter().map(|(q, _)| q).collect())
+        }
+    }
+}
+
 /// A dict-of-dicts document (checked on a bounded prefix: the first query's documents).
 fn detect_json(text: &str) -> Option<IrFileKind> {
     let head = {

@@ -336,6 +336,45 @@ impl Capability for TrecEval {
         Some(Recognised::new(role, fit, role.describe()).by_folder(&s.file.name))
     }
 
+    /// A folder of several qrels (trec_eval's own `test/`, a collection's topic sets) is one
+    /// evaluation per qrels file, each with the runs that share a query with it (a run may go
+    /// to several); runs that share a query with none are a run of their own, refused for want
+    /// of qrels. Nothing is matched on names.
+    fn split(files: &[(&InputFile, FileRole)]) -> Option<Vec<(Vec<usize>, String)>> {
+        let qrels: Vec<usize> = (0..files.len()).filter(|&i| files[i].1 == FileRole::Qrels).collect();
+        if qrels.len() < 2 {
+            return None;
+        }
+        let ids: Vec<Option<std::collections::HashSet<String>>> = files
+            .iter()
+            .map(|(f, _)| f.text().ok().and_then(|(t, _)| crate::ingest::trec_eval_files::query_ids(&t)))
+            .collect();
+        let shares = |a: usize, b: usize| match (&ids[a], &ids[b]) {
+            (Some(x), Some(y)) => x.iter().any(|q| y.contains(q)),
+            _ => false,
+        };
+        let runs: Vec<usize> = (0..files.len()).filter(|&i| files[i].1 != FileRole::Qrels).collect();
+        let mut out: Vec<(Vec<usize>, String)> = qrels
+            .iter()
+            .map(|&q| {
+                let mut members = vec![q];
+                members.extend(runs.iter().copied().filter(|&r| shares(q, r)));
+                members.sort_unstable();
+                let why = format!(
+                    "the qrels `{}` with the runs that share a query with it ({} qrels files here: one evaluation each)",
+                    files[q].0.name,
+                    qrels.len()
+                );
+                (members, why)
+            })
+            .collect();
+        let alone: Vec<usize> = runs.iter().copied().filter(|&r| !qrels.iter().any(|&q| shares(q, r))).collect();
+        if !alone.is_empty() {
+            out.push((alone, "the runs that share no query with any qrels file here".to_string()));
+        }
+        Some(out)
+    }
+
     fn load(files: &[RoleFile], request: &TrecEvalRequest, progress: Progress<'_>) -> Result<LoadedIr> {
         let qrels_files: Vec<&RoleFile> = of_role(files, FileRole::Qrels).collect();
         let qrels_file = match qrels_files.as_slice() {
@@ -425,7 +464,18 @@ impl Capability for TrecEval {
         }
         let comparison = if runs.len() >= 2 {
             progress(Phase::Comparing, "comparing runs", 0.9);
-            Some(compare_runs(&runs, &request.compared_value(&selection)?, &request.compare)?)
+            match compare_runs(&runs, &request.compared_value(&selection)?, &request.compare)? {
+                Ok(c) => Some(c),
+                // Each run is still evaluated as trec_eval does; only the comparison is not drawn.
+                Err(shared) => {
+                    notes.push(format!(
+                        "no paired comparison of the runs: they share {shared} evaluated {}, and a paired comparison \
+                         needs at least 2; each run is evaluated on its own",
+                        if shared == 1 { "query" } else { "queries" }
+                    ));
+                    None
+                }
+            }
         } else {
             None
         };
@@ -508,8 +558,13 @@ fn preview(ids: &[String]) -> String {
     if ids.len() > 5 { format!("{}, …", head.join(", ")) } else { head.join(", ") }
 }
 
-/// The per-query values of `measure` of every run over the queries all runs were evaluated on.
-fn compare_runs(runs: &[EvaluatedRun], measure: &str, settings: &CompareSettings) -> Result<RunComparison> {
+/// The per-query values of `measure` of every run over the queries all runs were evaluated on
+/// (`Err(shared)`: they share fewer than the 2 queries a paired comparison needs).
+fn compare_runs(
+    runs: &[EvaluatedRun],
+    measure: &str,
+    settings: &CompareSettings,
+) -> Result<std::result::Result<RunComparison, usize>> {
     let columns: Vec<usize> = runs
         .iter()
         .map(|r| {
@@ -539,23 +594,23 @@ fn compare_runs(runs: &[EvaluatedRun], measure: &str, settings: &CompareSettings
             values.push(row);
         }
     }
-    let mut arms: Vec<String> = runs.iter().map(|r| r.evaluation.runid.clone()).collect();
-    // Arms are named by run id; files sharing one are told apart by their file name.
-    for i in 0..arms.len() {
-        if arms.iter().filter(|a| **a == arms[i]).count() > 1 {
-            arms[i] = format!("{} ({})", runs[i].evaluation.runid, runs[i].file);
-        }
-    }
+    // Arms are named by run id; files sharing one are told apart by their file name (every one
+    // of them, counted on the ids as read).
+    let ids: Vec<&str> = runs.iter().map(|r| r.evaluation.runid.as_str()).collect();
+    let arms: Vec<String> = runs
+        .iter()
+        .map(|r| match ids.iter().filter(|id| **id == r.evaluation.runid).count() {
+            1 => r.evaluation.runid.clone(),
+            _ => format!("{} ({})", r.evaluation.runid, r.file),
+        })
+        .collect();
     if items.len() < 2 {
-        return Err(Error::Empty(format!(
-            "the runs share {} evaluated queries: a paired comparison needs at least 2",
-            items.len()
-        )));
+        return Ok(Err(items.len()));
     }
     let input = CompareInput { arms, items, values, groups: None, per: None };
     let n = input.items.len();
     let comparison = compare(&input, settings, &mut |_, _| {})?;
-    Ok(RunComparison { measure: measure.to_string(), queries: n, comparison })
+    Ok(Ok(RunComparison { measure: measure.to_string(), queries: n, comparison }))
 }
 
 #[cfg(test)]
@@ -591,6 +646,39 @@ mod tests {
             "{text}"
         );
         assert!(TrecEval::table(&report, TrecEvalTable::Pairs).unwrap().rows.len() == 1);
+        // Two files under one run id (ranx writes `None`): each is named with its file.
+        let f = files(&[
+            ("judgments.json", r#"{"1": {"a": 1, "b": 0}, "2": {"c": 0, "d": 2}, "3": {"e": 1}}"#),
+            ("a.run", "1 Q0 a 1 2 None\n2 Q0 c 1 1 None\n3 Q0 e 1 1 None\n"),
+            ("b.run", "1 Q0 b 1 2 None\n2 Q0 d 1 1 None\n3 Q0 f 1 1 None\n"),
+        ]);
+        let (_, report) = run_once::<TrecEval>(&f, &request, &mut quiet()).unwrap();
+        let arms: Vec<&str> =
+            report.comparison.as_ref().unwrap().comparison.arms.iter().map(|a| a.arm.as_str()).collect();
+        assert_eq!(arms, ["None (a.run)", "None (b.run)"]);
+    }
+
+    /// Runs that share fewer than 2 evaluated queries are each evaluated, as trec_eval does;
+    /// only their comparison is left out, and said.
+    #[test]
+    fn runs_on_different_queries_are_evaluated_without_a_comparison() {
+        let f = files(&[
+            ("qrels", "1 0 a 1\n2 0 c 1\n3 0 e 1\n"),
+            ("x.run", "1 Q0 a 1 2 X\n2 Q0 c 1 1 X\n"),
+            ("y.run", "2 Q0 c 1 2 Y\n3 Q0 e 1 1 Y\n"),
+        ]);
+        let (_, report) = run_once::<TrecEval>(&f, &TrecEvalRequest::default(), &mut quiet()).unwrap();
+        assert_eq!(report.runs.len(), 2);
+        assert!(report.comparison.is_none());
+        assert!(
+            report.notes.iter().any(|n| n.contains("no paired comparison of the runs: they share 1 evaluated query,")),
+            "{:?}",
+            report.notes
+        );
+        // Each run's numbers are those it has alone.
+        let alone = run_once::<TrecEval>(&f[..2], &TrecEvalRequest::default(), &mut quiet()).unwrap().1;
+        let s = &report.settings;
+        assert_eq!(TrecEval::render_text(&alone), trec_eval_text(&report.runs[0].evaluation, s.per_query, s.summary));
     }
 
     #[test]

@@ -305,6 +305,8 @@ struct Group {
     /// Set apart by the user: no other file of its analysis joins it but companions.
     apart: bool,
     files: Vec<(usize, FileRole)>,
+    /// Why its files are together, when its analysis split a larger group ([`split_groups`]).
+    why: Option<String>,
 }
 
 /// Triage of `files` (an archive's own row is added by the caller): each file's recognitions
@@ -362,7 +364,7 @@ pub fn triage(
         }
     }
     let apart: Vec<bool> = files.iter().map(|f| edits.is_apart(&f.name)).collect();
-    let mut groups = form_groups(&recognised, &apart);
+    let mut groups = split_groups(form_groups(&recognised, &apart), files);
     if !only.is_empty() {
         groups.retain(|g| only.contains(&g.analysis));
     }
@@ -454,6 +456,7 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>], apart: &[bool]) -> Ve
             together: r.together,
             apart: apart[i],
             files: vec![(i, r.role)],
+            why: None,
         }),
     };
     for (i, recs) in recognised.iter().enumerate() {
@@ -482,10 +485,42 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>], apart: &[bool]) -> Ve
     groups
 }
 
+/// Each group split into the runs its analysis makes of it ([`Capability::split`]): a
+/// folder of several qrels is one evaluation per qrels.
+fn split_groups(groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
+    struct Split<'a>(&'a [(&'a InputFile, FileRole)]);
+    impl ForCapability for Split<'_> {
+        type Output = Option<Vec<(Vec<usize>, String)>>;
+        fn call<C: Capability>(self) -> Self::Output {
+            C::split(self.0)
+        }
+    }
+    let mut out = Vec::with_capacity(groups.len());
+    for g in groups {
+        let of: Vec<(&InputFile, FileRole)> = g.files.iter().map(|&(i, role)| (&files[i], role)).collect();
+        match with(g.analysis, Split(&of)) {
+            Some(parts) => out.extend(parts.into_iter().map(|(members, why)| Group {
+                analysis: g.analysis,
+                layout: g.layout.clone(),
+                key: g.key.clone(),
+                together: g.together,
+                apart: g.apart,
+                files: members.into_iter().map(|m| g.files[m]).collect(),
+                why: Some(why),
+            })),
+            None => out.push(g),
+        }
+    }
+    out
+}
+
 /// Why a group's files are together.
 fn grouping(g: &Group) -> String {
     let n = g.files.len();
     let what = if n == 1 { "its one file".to_string() } else { format!("its {n} files") };
+    if let Some(why) = &g.why {
+        return format!("{what}: {why}");
+    }
     if g.apart {
         return neutral(&format!("{what}: set apart by {}", crate::fields::mention("apart")));
     }
@@ -659,6 +694,40 @@ mod tests {
 
     const COMPLIANCE: &str =
         "arm,compliance_rate,task_id,correct\na,1,t1,1\nb,0,t1,0\na,1,t2,1\nb,1,t2,0\na,0,t3,0\nb,0,t3,1\n";
+
+    #[test]
+    fn a_folder_of_several_qrels_is_one_evaluation_per_qrels_with_the_runs_of_its_queries() {
+        let qrels_a = "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n";
+        let qrels_b = "3 0 d7 1\n4 0 d8 2\n";
+        let run = |q: &[&str], tag: &str| {
+            q.iter().map(|q| format!("{q} Q0 d1 1 0.9 {tag}\n{q} Q0 d7 2 0.5 {tag}\n")).collect::<String>()
+        };
+        let files = [
+            file("ir/qrels.a", qrels_a),
+            file("ir/qrels.b", qrels_b),
+            file("ir/run.a", &run(&["1", "2"], "ra")),
+            file("ir/run.both", &run(&["1", "2", "3"], "rb")),
+            file("ir/run.other", &run(&["9"], "rc")),
+        ];
+        let (rows, runs) = triaged(&files);
+        let of = |id: &str| runs.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("no run {id}: {runs:?}"));
+        let names = |id: &str| of(id).files.iter().map(|f| f.file.as_str()).collect::<Vec<_>>();
+        assert_eq!(names("trec-eval 1"), ["ir/qrels.a", "ir/run.a", "ir/run.both"]);
+        assert_eq!(names("trec-eval 2"), ["ir/qrels.b", "ir/run.both"]);
+        assert_eq!(names("trec-eval 3"), ["ir/run.other"]);
+        assert_eq!(
+            (of("trec-eval 1").status, of("trec-eval 2").status),
+            (RunStatus::Ran, RunStatus::Ran),
+            "{}",
+            of("trec-eval 1").message
+        );
+        assert!(of("trec-eval 1").grouping.contains("the qrels `ir/qrels.a` with the runs that share a query with it"));
+        // The run that shares no query with any qrels is refused for want of qrels, and said.
+        assert_eq!(of("trec-eval 3").status, RunStatus::Refused);
+        assert!(of("trec-eval 3").grouping.contains("share no query with any qrels file"));
+        assert_eq!(row(&rows, "ir/run.other").status, FileStatus::Refused);
+        assert_eq!(row(&rows, "ir/run.both").routed, ["trec-eval 1", "trec-eval 2"]);
+    }
 
     #[test]
     fn a_file_goes_to_the_analyses_that_claim_it_and_tables_of_other_columns_apart() {
