@@ -396,6 +396,15 @@ impl Recognised {
         self
     }
 
+    /// Within its layout, grouped with the files of the same task (an Inspect log's
+    /// `eval.task`), when it names one.
+    pub fn by_task(mut self, task: Option<String>) -> Recognised {
+        if let Some(t) = task {
+            self.group = format!("task `{t}`");
+        }
+        self
+    }
+
     /// Whether a file recognised as `self` goes with a group of `layout` and key `group`.
     pub fn same_key(&self, layout: &str, group: &str) -> bool {
         self.layout == layout && self.group == group

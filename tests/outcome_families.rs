@@ -114,6 +114,40 @@ fn inspect_eval_archives_are_read_scored_or_not() {
     assert!(e.contains("10 Inspect samples carry no score") && e.contains("inspect score"), "{e}");
 }
 
+/// One Inspect log is one arm, its model's (by scorer when it has several); several logs are
+/// told apart by model only when each has its own, else by file.
+#[test]
+fn inspect_logs_are_told_apart_by_what_differs_between_them() {
+    let log = |name: &str, model: &str, scorers: &[&str]| {
+        let samples: Vec<String> = (1..=4)
+            .map(|i| {
+                let scores: Vec<String> = scorers
+                    .iter()
+                    .map(|s| format!(r#""{s}": {{"value": "{}"}}"#, if i % 2 == 0 { "C" } else { "I" }))
+                    .collect();
+                format!(r#"{{"id": {i}, "epoch": 1, "scores": {{{}}}}}"#, scores.join(", "))
+            })
+            .collect();
+        let text = format!(
+            r#"{{"version": 2, "eval": {{"task": "t", "model": "{model}", "run_id": "{name}"}}, "samples": [{}]}}"#,
+            samples.join(", ")
+        );
+        InputFile::new(name, text.into_bytes())
+    };
+    let spec_of = |files: Vec<InputFile>| {
+        let t = read_outcome_files(&files, &ReadOptions::default()).unwrap();
+        memaudit::outcomes::spec::infer_spec(&t).arm
+    };
+    assert_eq!(spec_of(vec![log("a.json", "m1", &["match"])]), ["model"], "one log, one arm");
+    assert_eq!(spec_of(vec![log("a.json", "m1", &["match", "includes"])]), ["model", "scorer"]);
+    assert_eq!(spec_of(vec![log("a.json", "m1", &["match"]), log("b.json", "m2", &["match"])]), ["model"]);
+    // Two logs of one model beside a third: the model does not tell the logs apart.
+    let three = vec![log("a.json", "m1", &["match"]), log("b.json", "m1", &["match"]), log("c.json", "m2", &["match"])];
+    assert_eq!(spec_of(three.clone()), ["file"]);
+    let c = compare(three).unwrap();
+    assert_eq!(c.comparison.arms.len(), 3);
+}
+
 #[test]
 fn contrasts_read_treatment_minus_reference() {
     let roles = assign_roles::<Compare>(FILES.map(|f| (family(f), Some(FileRole::Outcomes))).to_vec()).unwrap();

@@ -351,11 +351,21 @@ impl Capability for Compare {
             let inspect = memchr::memmem::find(&bytes, b"header.json").is_some()
                 || memchr::memmem::find(&bytes, b"_journal/start.json").is_some();
             return inspect.then(|| {
+                let task = crate::outcomes::inspect::task_of(None, Some(&bytes), s.file.limits());
                 Recognised::new(FileRole::Outcomes, Fit::Specific, OutcomeFormat::InspectLog.describe())
                     .by_layout(OutcomeFormat::InspectLog.name())
+                    .by_task(task)
             });
         }
         let format = crate::outcomes::detect_outcome_format(&s.file.name, s.text.as_deref()?, s.file.limits()).ok()?;
+        // Inspect logs of different tasks are different benchmarks: one comparison per task.
+        let task = match format {
+            OutcomeFormat::InspectLog => match &s.doc {
+                Some(doc) => crate::outcomes::inspect::task_of(Some(doc), None, s.file.limits()),
+                None => s.text.as_deref().and_then(crate::outcomes::inspect::task_in_head),
+            },
+            _ => None,
+        };
         let fit = match format {
             OutcomeFormat::InspectLog
             | OutcomeFormat::JudgeFile
@@ -373,7 +383,7 @@ impl Capability for Compare {
             }
         };
         let r = Recognised::new(FileRole::Outcomes, fit, format.describe());
-        Some(if fit == Fit::Generic { r.by_columns(s) } else { r }.by_layout(format.name()))
+        Some(if fit == Fit::Generic { r.by_columns(s) } else { r }.by_layout(format.name()).by_task(task))
     }
 
     /// Several files are concatenated with a `file` column.

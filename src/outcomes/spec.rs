@@ -524,8 +524,14 @@ pub fn infer_spec(table: &OutcomeTable) -> Spec {
         OutcomeFormat::InspectLog => {
             spec.key = vec!["sample_id".into(), "epoch".into()];
             spec.reasons.push("key = `sample_id` × `epoch` (Inspect samples)".into());
-            // The arm is what tells the logs apart: the model, else the task, else the file.
-            let arm = ["model", "task", "file"].into_iter().find(|c| count(table, c) > 1).unwrap_or("file");
+            // The arm is what tells the logs apart: the model (or the task) when each log has its
+            // own, else the file; one log is one arm, its model's.
+            let logs = count(table, "file").max(1);
+            let arm = if logs == 1 {
+                ["model", "task"].into_iter().find(|c| count(table, c) > 0).unwrap_or("file")
+            } else {
+                ["model", "task"].into_iter().find(|c| count(table, c) == logs).unwrap_or("file")
+            };
             spec.arm = vec![arm.into()];
             if count(table, "scorer") > 1 {
                 spec.arm.push("scorer".into());

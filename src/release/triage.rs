@@ -528,7 +528,8 @@ fn grouping(g: &Group) -> String {
         Together::Release => format!("{what}: every file of the release this analysis reads"),
         Together::Folder if g.key.is_empty() => format!("{what}: the files outside any folder this analysis reads"),
         Together::Folder => format!("{what}: the files of folder `{}` this analysis reads", g.key),
-        Together::Layout => format!("{what}: the files of layout `{}`", g.layout),
+        Together::Layout if g.key.is_empty() => format!("{what}: the files of layout `{}`", g.layout),
+        Together::Layout => format!("{what}: the files of layout `{}` of {}", g.layout, g.key),
         Together::Columns => {
             let of = if g.layout.is_empty() { String::new() } else { format!(" `{}`", g.layout) };
             format!("{what}: the tables{of} with the columns {}", g.key)
@@ -694,6 +695,32 @@ mod tests {
 
     const COMPLIANCE: &str =
         "arm,compliance_rate,task_id,correct\na,1,t1,1\nb,0,t1,0\na,1,t2,1\nb,1,t2,0\na,0,t3,0\nb,0,t3,1\n";
+
+    #[test]
+    fn inspect_logs_of_different_tasks_are_never_one_comparison() {
+        let log = |task: &str, model: &str, verdicts: &[&str]| {
+            let samples: Vec<String> = verdicts
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!(r#"{{"id": {}, "epoch": 1, "scores": {{"match": {{"value": "{v}"}}}}}}"#, i + 1))
+                .collect();
+            format!(
+                r#"{{"version": 2, "status": "success", "eval": {{"task": "{task}", "model": "{model}", "run_id": "r"}}, "samples": [{}]}}"#,
+                samples.join(", ")
+            )
+        };
+        let files = [
+            file("logs/a1.json", &log("arith", "m1", &["C", "I", "C"])),
+            file("logs/a2.json", &log("arith", "m2", &["C", "C", "I"])),
+            file("logs/b1.json", &log("trivia", "m1", &["I", "I", "C"])),
+        ];
+        let (_, runs) = triaged(&files);
+        let names = |r: &AnalysisRun| r.files.iter().map(|f| f.file.clone()).collect::<Vec<_>>();
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        assert_eq!(names(&runs[0]), ["logs/a1.json", "logs/a2.json"]);
+        assert_eq!(names(&runs[1]), ["logs/b1.json"]);
+        assert!(runs[0].grouping.contains("the files of layout `inspect_log` of task `arith`"), "{}", runs[0].grouping);
+    }
 
     #[test]
     fn a_folder_of_several_qrels_is_one_evaluation_per_qrels_with_the_runs_of_its_queries() {
