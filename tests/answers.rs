@@ -173,6 +173,34 @@ fn an_answer_or_label_file_without_rows_beside_others_is_refused() {
     assert!(e.starts_with("bob.csv: no label rows could be read from it"), "{e}");
 }
 
+/// Two files without an arm column that answer the same questions are two systems (Memobase's
+/// two released runs, `memobase_eval_0503_3000.json` and `…_0710_3000.json`): each is its own
+/// arm, named from its path and said, never one system's rows refused as repeats. Files that
+/// share no question (one system's shards) stay one arm.
+#[test]
+fn files_answering_the_same_questions_are_systems_of_their_own() {
+    use memaudit::answers::{AnswerWarningKind, Answers, AnswersRequest};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let run = |files: Vec<InputFile>| {
+        let files = assign_roles::<Answers>(files.into_iter().map(|f| (f, Some(FileRole::Answers))).collect()).unwrap();
+        run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|(_, r)| r)
+    };
+    let a = InputFile::new("runs/eval_0503.csv", b"query_id,prediction,gold\nq1,Paris,Paris\nq2,Rome,Milan\n".to_vec());
+    let b = InputFile::new("runs/eval_0710.csv", b"query_id,prediction,gold\nq1,Lyon,Paris\nq2,Milan,Milan\n".to_vec());
+    let r = run(vec![a, b]).unwrap();
+    let arms: std::collections::BTreeSet<_> = r.rows.iter().filter_map(|x| x.arm.clone()).collect();
+    assert_eq!(arms.into_iter().collect::<Vec<_>>(), ["eval_0503", "eval_0710"]);
+    assert_eq!(r.warnings.count(AnswerWarningKind::ArmFromFile), 2);
+    let of = |arm: &str| r.summary.iter().find(|s| s.arm.as_deref() == Some(arm)).map(|s| s.n).unwrap();
+    assert_eq!((of("eval_0503"), of("eval_0710")), (2, 2));
+    // Shards of one system: no question in both, one arm as before.
+    let s1 = InputFile::new("part1.csv", b"query_id,prediction,gold\nq1,Paris,Paris\n".to_vec());
+    let s2 = InputFile::new("part2.csv", b"query_id,prediction,gold\nq2,Milan,Milan\n".to_vec());
+    let r = run(vec![s1, s2]).unwrap();
+    assert!(r.rows.iter().all(|x| x.arm.is_none()));
+    assert_eq!(r.warnings.count(AnswerWarningKind::ArmFromFile), 0);
+}
+
 /// Memobase's LoCoMo answers as released (mem0's `evals.py` shape: `{"1": [{question, answer,
 /// response, category, …}], …}`, no question id): every question is read, named
 /// `conversation/position`, and the naming is said. Counted with Python: 1,540 questions in 10

@@ -132,6 +132,9 @@ pub enum AnswerWarningKind {
     /// LoCoMo answers grouped by conversation (mem0's `evals.py` shape: Memobase, …) carry no
     /// question id: each question is named `conversation/position`.
     PositionalIds,
+    /// Several files without an arm column that answer the same questions: each file is its own
+    /// system (a run), named by the part of its path that tells the files apart.
+    ArmFromFile,
 }
 
 impl Kind for AnswerWarningKind {
@@ -139,7 +142,8 @@ impl Kind for AnswerWarningKind {
         match self {
             AnswerWarningKind::ParsedDiffers
             | AnswerWarningKind::UncategorisedLocomo
-            | AnswerWarningKind::PositionalIds => Severity::Note,
+            | AnswerWarningKind::PositionalIds
+            | AnswerWarningKind::ArmFromFile => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -158,6 +162,10 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::PositionalIds => {
                 "LoCoMo answers grouped by conversation carry no question id: each question is named \
                  conversation/position (its 1-based place among its conversation's questions in the file)"
+            }
+            AnswerWarningKind::ArmFromFile => {
+                "files without an arm column answer the same questions: each file is its own system, named by \
+                 the part of its path that tells the files apart"
             }
         }
     }

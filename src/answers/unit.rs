@@ -168,6 +168,7 @@ impl Capability for Answers {
             out.files.iter().map(|f| (f.name.as_str(), f.records)),
             "answer rows",
         )?;
+        arms_from_files(&mut out);
         Ok(out)
     }
 
@@ -204,4 +205,28 @@ impl Capability for Answers {
     }
 
     crate::report_views!(table? table, headlines: super::headlines::headlines, text: text::render_text);
+}
+
+/// Files without an arm column that answer the same questions are different systems (two runs
+/// of one harness, mem0's `evals.py` files): each file is its own arm, named by the part of its
+/// path that tells the files apart, and said. Files that share no question (one system's
+/// shards) stay one arm.
+fn arms_from_files(out: &mut LoadedAnswers) {
+    if out.files.len() < 2 || out.rows.iter().any(|r| r.arm.is_some()) {
+        return;
+    }
+    let mut file_of: HashMap<&str, &str> = HashMap::new();
+    let shared = out.rows.iter().any(|r| *file_of.entry(r.query_id.as_str()).or_insert(r.file.as_str()) != r.file);
+    if !shared {
+        return;
+    }
+    let names: Vec<String> = out.files.iter().map(|f| f.name.clone()).collect();
+    let short = crate::outcomes::distinguishing_names(&names);
+    let arm_of: HashMap<&str, &str> = names.iter().map(String::as_str).zip(short.iter().map(String::as_str)).collect();
+    for r in &mut out.rows {
+        r.arm = arm_of.get(r.file.as_str()).map(|a| (*a).to_string());
+    }
+    for (name, arm) in names.iter().zip(&short) {
+        out.warnings.add(AnswerWarningKind::ArmFromFile, || format!("{name} → `{arm}`"));
+    }
 }
