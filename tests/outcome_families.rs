@@ -148,6 +148,23 @@ fn inspect_logs_are_told_apart_by_what_differs_between_them() {
     assert_eq!(c.comparison.arms.len(), 3);
 }
 
+/// Arms that share one item: no paired comparison, but each arm is shown on its own (a refused
+/// pairing with its unpaired summary), never a refused analysis.
+#[test]
+fn arms_sharing_one_item_are_each_shown_on_their_own() {
+    let a = InputFile::new("a.csv", b"query_id,correct\nq1,1\nq2,0\nq3,1\n".to_vec());
+    let b = InputFile::new("b.csv", b"query_id,correct\nq1,0\nq4,1\nq5,1\n".to_vec());
+    let roles = assign_roles::<Compare>(vec![(a, Some(FileRole::Outcomes)), (b, Some(FileRole::Outcomes))]).unwrap();
+    let mut request = CompareRequest::default();
+    request.options.allow_incomplete = true;
+    request.spec.key = Some(vec!["query_id".into()]);
+    let (_, report) = run_once::<Compare>(&roles, &request, &mut quiet()).unwrap();
+    let CompareReport::Refused(r) = report else { panic!("compared on one item") };
+    assert!(r.message.contains("one item (`q1`) is observed in every arm"), "{}", r.message);
+    let u = r.unpaired.expect("each arm on its own");
+    assert_eq!(u.arms.iter().map(|x| (x.arm.as_str(), x.n)).collect::<Vec<_>>(), [("a", 3), ("b", 3)]);
+}
+
 #[test]
 fn contrasts_read_treatment_minus_reference() {
     let roles = assign_roles::<Compare>(FILES.map(|f| (family(f), Some(FileRole::Outcomes))).to_vec()).unwrap();
