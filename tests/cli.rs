@@ -670,6 +670,25 @@ fn a_pipe_is_read_whole_and_gives_the_files_report() {
     assert!(piped.contains("num_ret") && piped.contains("3000"), "{piped}");
 }
 
+/// trec_eval's options this tool does not support are refused by name, never as unknown
+/// arguments: `-Z`, `-D`, `-o`, and the relevance formats other than `qrels`.
+#[test]
+fn trec_eval_options_not_supported_are_refused_by_name() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/trec_eval");
+    for (args, said) in [
+        (vec!["-Z", "zscores_file"], "-Z: z-scores"),
+        (vec!["-D", "2"], "-D: trec_eval's debug output"),
+        (vec!["-o"], "-o: trec_eval's old output format"),
+        (vec!["-R", "qrels_jg"], "-R qrels_jg: only the `qrels` relevance format"),
+    ] {
+        let out =
+            bin().arg("trec-eval").args(&args).arg(dir.join("test.qrels")).arg(dir.join("run_a.run")).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+}
+
 /// `trec-eval --reference RUN` is the comparison's reference run: every contrast with it reads
 /// other − reference (the setting was once read and left unused).
 #[test]

@@ -365,6 +365,8 @@ fn check_rel(file: &str, line: usize, field_text: &str) -> Result<i64, IngestErr
 pub struct QrelsLine<'a> {
     pub line: usize,
     pub qid: &'a str,
+    /// The second field (trec_eval's `iter`, ignored in the `qrels` format).
+    pub iter: &'a str,
     pub docno: &'a str,
     pub rel: i64,
 }
@@ -380,7 +382,7 @@ pub(crate) fn qrels_line<'a>(name: &str, line_no: usize, line: &'a str) -> Resul
             format!("a qrels line has 4 fields (qid iter docno rel), this one has {count}{hint}"),
         ));
     }
-    Ok(QrelsLine { line: line_no, qid: f[0], docno: f[2], rel: check_rel(name, line_no, f[3])? })
+    Ok(QrelsLine { line: line_no, qid: f[0], iter: f[1], docno: f[2], rel: check_rel(name, line_no, f[3])? })
 }
 
 /// `Some(true)` for a comment line, `Some(false)` for a blank one, `None` for a data line.
@@ -423,12 +425,18 @@ pub fn read_qrels_from(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> 
     let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut queries: Vec<QueryJudgments> = Vec::new();
     let (mut n, mut comments) = (0, 0);
+    // The second field's first value, and whether another follows (judgment groups).
+    let (mut first_iter, mut several_iters) = (None::<String>, false);
     for_each_line(name, reader, |line_no, line| {
         if let Some(comment) = comment_or_blank(line) {
             comments += comment as usize;
             return Ok(());
         }
         let l = qrels_line(name, line_no, line)?;
+        match &first_iter {
+            None => first_iter = Some(l.iter.to_string()),
+            Some(f) => several_iters |= f != l.iter,
+        }
         let qi = match index.get(l.qid) {
             Some(&qi) => qi,
             None => {
@@ -444,14 +452,17 @@ pub fn read_qrels_from(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> 
     if n == 0 {
         return Err(IngestError::new(Location::file(name), "the qrels file has no judgments"));
     }
-    finish_qrels(name, queries, comments, n)
+    finish_qrels(name, queries, comments, n, several_iters)
 }
 
+/// `several_iters`: the second field takes several values (said with a repeated judgment: the
+/// lines are likely judgment groups, trec_eval's `-R qrels_jg`).
 fn finish_qrels(
     name: &str,
     mut queries: Vec<QueryJudgments>,
     comments: usize,
     lines: usize,
+    several_iters: bool,
 ) -> Result<Qrels, IngestError> {
     queries.sort_by(|a, b| a.qid.cmp(&b.qid));
     for q in &mut queries {
@@ -461,10 +472,16 @@ fn finish_qrels(
             return Err(IngestError::new(
                 at.with_field("docno"),
                 format!(
-                    "query `{}` judges document `{}` twice{} (trec_eval refuses duplicate judgments: keep one)",
+                    "query `{}` judges document `{}` twice{} (trec_eval refuses duplicate judgments: keep one){}",
                     q.qid,
                     w[0].docno,
-                    if w[0].line > 0 { format!(" (also line {})", w[0].line) } else { String::new() }
+                    if w[0].line > 0 { format!(" (also line {})", w[0].line) } else { String::new() },
+                    if several_iters {
+                        "; the second field takes several values here: these look like judgment groups of several \
+                         assessors (trec_eval's `-R qrels_jg`), which is not read here: keep one group's lines"
+                    } else {
+                        ""
+                    }
                 ),
             ));
         }
@@ -708,7 +725,7 @@ fn read_json_qrels(name: &str, text: &str) -> Result<Qrels, IngestError> {
     if lines == 0 {
         return Err(IngestError::new(Location::file(name), "the qrels file has no judgments"));
     }
-    finish_qrels(name, queries, 0, lines)
+    finish_qrels(name, queries, 0, lines, false)
 }
 
 fn read_json_run(name: &str, text: &str) -> Result<Run, IngestError> {
@@ -793,6 +810,11 @@ mod tests {
         assert_eq!((e.location.line, e.location.field.as_deref()), (Some(2), Some("rel")));
         let e = read_qrels("q", "1 0 a 1\n1 0 a 0\n").unwrap_err();
         assert!(e.message.contains("twice") && e.message.contains("line 1"), "{}", e.message);
+        assert!(!e.message.contains("judgment groups"), "{}", e.message);
+        // trec_eval's `qrels.123`: the same document under iterations 0, 1, 2 (three assessors).
+        let e = read_qrels("qrels.123", "301 0 a 0\n301 0 b 1\n301 1 a 1\n").unwrap_err();
+        assert_eq!(e.location.line, Some(3));
+        assert!(e.message.contains("judgment groups") && e.message.contains("-R qrels_jg"), "{}", e.message);
         let e = read_run("r", "1 Q0 a 1 x t\n").unwrap_err();
         assert_eq!(e.location.field.as_deref(), Some("sim"));
         let e = read_qrels("q", "1 Q0 a 1 0.5 t\n").unwrap_err();

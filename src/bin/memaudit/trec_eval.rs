@@ -53,6 +53,14 @@ pub(crate) struct TrecEvalArgs {
     /// Results file format: only `trec_results` (TREC run or dict-of-dicts JSON).
     #[arg(short = 'T', long = "Results_format")]
     pub(crate) results_format: Option<String>,
+    /// trec_eval's `-Z FILE` (z-scores), `-D LEVEL` (debug output) and `-o` (the old output
+    /// format): not supported, refused by name rather than as unknown arguments.
+    #[arg(short = 'Z', long = "Zscore", hide = true)]
+    pub(crate) zscore: Option<String>,
+    #[arg(short = 'D', long = "Debug_level", hide = true)]
+    pub(crate) debug_level: Option<String>,
+    #[arg(short = 'o', long = "output_old_results_format", hide = true)]
+    pub(crate) old_format: bool,
     /// The trec_eval release to reproduce: 10 (current) or 9 (9.0.8, inside pytrec_eval and
     /// ir_measures: 32-bit scores, ⌊x·R+0.9⌋ recall cutoffs, no unj/rbp).
     #[arg(long, value_enum, default_value_t = TrecEvalVersion::V10)]
@@ -101,6 +109,15 @@ impl crate::common::Subcommand for TrecEval {
 }
 
 pub(crate) fn trec_eval_cmd(args: TrecEvalArgs) -> Result<(), Failure> {
+    for (given, what) in [
+        (args.zscore.is_some(), "-Z: z-scores against a file of per-query means"),
+        (args.debug_level.is_some(), "-D: trec_eval's debug output"),
+        (args.old_format, "-o: trec_eval's old output format"),
+    ] {
+        if given {
+            return Err(fail(format!("{what} is not supported (docs/trec_eval.md); leave it out")));
+        }
+    }
     if let Some(f) = args.rel_format.as_deref().filter(|f| *f != "qrels") {
         return Err(fail(format!(
             "-R {f}: only the `qrels` relevance format is supported (prefs and qrels_jg are not)"
