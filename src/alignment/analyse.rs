@@ -274,10 +274,12 @@ pub fn analyse(j: &Joined, q: &AlignmentRequest) -> AlignmentReport {
         // run, so a mean over runs of several datasets is defined (TIAP §5.1's +0.086 is over
         // the four main runs of both datasets); it is listed last, as `mean_of_all_runs`.
         let all: Vec<usize> = (0..j.runs.len()).collect();
-        let everyone = [("", all)];
-        let over = if groups.len() > 1 { &everyone[..] } else { &[][..] };
-        let of_groups = groups.iter().map(|(g, m)| (*g, m, "mean_of_runs"));
-        for (g, members, label) in of_groups.chain(over.iter().map(|(g, m)| (*g, m, "mean_of_all_runs"))) {
+        let mut summaries: Vec<(&str, &[usize], &str)> =
+            groups.iter().map(|(g, m)| (*g, m.as_slice(), "mean_of_runs")).collect();
+        if groups.len() > 1 {
+            summaries.push(("", &all, "mean_of_all_runs"));
+        }
+        for (g, members, label) in summaries {
             let diffs: Vec<f64> = members.iter().filter_map(|&r| diffs[r]).collect();
             let ci = if diffs.len() >= 2 { resampler.mean_ci(&diffs, q.bootstrap.confidence) } else { None };
             coverage.push(CoverageRow {

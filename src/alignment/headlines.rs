@@ -2,7 +2,7 @@
 //! when its interval over runs excludes 0, and how answers differ between the A-only and B-only
 //! queries.
 
-use super::analyse::AlignmentReport;
+use super::analyse::{AlignmentReport, CLASSES};
 use super::table::AlignmentTable;
 use crate::headline::Headline;
 
@@ -34,9 +34,12 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             AlignmentTable::Identity,
         ));
     }
-    // The runs of each group (the means over runs are within a group).
-    let runs_in =
-        |group: &str| r.coverage.iter().filter(|c| c.group == group && !c.run.starts_with("mean_of_")).count() / 2;
+    // The runs of each group (the means over runs are within a group), counted once.
+    let mut runs_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for a in r.alignment.iter().filter(|a| a.class == CLASSES[0] && a.run != "mean_of_runs" && a.run != "pooled") {
+        *runs_of.entry(a.group.as_str()).or_default() += 1;
+    }
+    let runs_in = |group: &str| runs_of.get(group).copied().unwrap_or(0);
     let of_group = |group: &str| if group.is_empty() { String::new() } else { format!(" ({group})") };
     for c in r.coverage.iter().filter(|c| c.run == "mean_of_runs" || c.run == "mean_of_all_runs") {
         let all = c.run == "mean_of_all_runs";
@@ -70,15 +73,17 @@ pub fn headlines(r: &AlignmentReport) -> Vec<Headline> {
             ));
         }
     }
-    let mut seen_groups: Vec<&str> = Vec::new();
-    for a in r.alignment.iter().filter(|a| a.run == "mean_of_runs") {
-        if !seen_groups.contains(&a.group.as_str()) {
-            seen_groups.push(a.group.as_str());
-        }
-    }
-    for g in seen_groups {
-        let of = |class: &str| r.alignment.iter().find(|a| a.group == g && a.run == "mean_of_runs" && a.class == class);
-        if let (Some(a), Some(b)) = (of("a_only"), of("b_only"))
+    // Each group's mean-of-runs rows by class, in the groups' order.
+    let means: std::collections::HashMap<(&str, &str), &super::analyse::AlignmentRow> = r
+        .alignment
+        .iter()
+        .filter(|a| a.run == "mean_of_runs")
+        .map(|a| ((a.group.as_str(), a.class.as_str()), a))
+        .collect();
+    let groups =
+        crate::distinct::first_seen(r.alignment.iter().filter(|a| a.run == "mean_of_runs").map(|a| a.group.as_str()));
+    for g in groups {
+        if let (Some(a), Some(b)) = (means.get(&(g, CLASSES[0])), means.get(&(g, CLASSES[1])))
             && let (Some(fa), Some(fb)) = (a.mean_score, b.mean_score)
         {
             hs.push(Headline::finding(

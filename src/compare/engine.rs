@@ -489,6 +489,18 @@ fn named_arm(field: &str, given: &str, arms: &[String]) -> Result<String> {
     }
 }
 
+/// Why `items` (those observed in every arm) are too few for a paired comparison, if they are.
+pub fn too_few_items(items: &[String]) -> Option<String> {
+    match items {
+        [] => Some("no item is observed in every arm".into()),
+        [one] => Some(format!(
+            "one item (`{one}`) is observed in every arm: a paired comparison needs at least two (check the key \
+             columns — is every row its own item, or do the arms share almost no item?)"
+        )),
+        _ => None,
+    }
+}
+
 pub fn compare(
     input: &CompareInput,
     settings: &CompareSettings,
@@ -500,15 +512,8 @@ pub fn compare(
     if k < 2 {
         return Err(Error::Empty(format!("a comparison needs at least two arms (found {k})")));
     }
-    if n == 0 {
-        return Err(Error::Empty("no item is observed in every arm".into()));
-    }
-    if n == 1 {
-        return Err(Error::Empty(format!(
-            "one item (`{}`) is observed in every arm: a paired comparison needs at least two (check the key \
-             columns — is every row its own item, or do the arms share almost no item?)",
-            input.items[0]
-        )));
+    if let Some(message) = too_few_items(&input.items) {
+        return Err(Error::Empty(message));
     }
     if input.values.iter().any(|row| row.len() != k || row.iter().any(|v| !v.is_finite())) {
         return Err(Error::Empty("every item needs one finite value per arm".into()));

@@ -130,16 +130,10 @@ pub fn compare_table(
     let paired = pair_for_test(table, spec, options)?;
     // Fewer than two items in every arm: no paired comparison, but each arm is still shown on
     // its own (a refused pairing, not a refused analysis).
-    if paired.items.len() < 2 && paired.arms.len() >= 2 {
-        return Err(CompareError::Compare(Error::Unpaired {
-            message: match paired.items.first() {
-                Some(item) => format!(
-                    "one item (`{item}`) is observed in every arm: a paired comparison needs at least two (check the \
-                     key columns — is every row its own item, or do the arms share almost no item?)"
-                ),
-                None => "no item is observed in every arm: a paired comparison needs at least two".to_string(),
-            },
-        }));
+    if paired.arms.len() >= 2
+        && let Some(message) = super::engine::too_few_items(&paired.items)
+    {
+        return Err(CompareError::Compare(Error::Unpaired { message }));
     }
     let mut input = input_from_paired(&paired, &settings.resampling)?;
     if let Some(column) = &settings.per {

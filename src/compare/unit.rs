@@ -351,7 +351,7 @@ impl Capability for Compare {
             let inspect = memchr::memmem::find(&bytes, b"header.json").is_some()
                 || memchr::memmem::find(&bytes, b"_journal/start.json").is_some();
             return inspect.then(|| {
-                let task = crate::outcomes::inspect::task_of(None, Some(&bytes), s.file.limits());
+                let task = crate::outcomes::inspect::task_of_archive(&bytes, s.file.limits());
                 Recognised::new(FileRole::Outcomes, Fit::Specific, OutcomeFormat::InspectLog.describe())
                     .by_layout(OutcomeFormat::InspectLog.name())
                     .by_task(task)
@@ -361,7 +361,7 @@ impl Capability for Compare {
         // Inspect logs of different tasks are different benchmarks: one comparison per task.
         let task = match format {
             OutcomeFormat::InspectLog => match &s.doc {
-                Some(doc) => crate::outcomes::inspect::task_of(Some(doc), None, s.file.limits()),
+                Some(doc) => crate::outcomes::inspect::task_of_log(doc),
                 None => s.text.as_deref().and_then(crate::outcomes::inspect::task_in_head),
             },
             _ => None,

@@ -247,10 +247,11 @@ pub fn query_ids(text: &str) -> Option<std::collections::HashSet<String>> {
         IrFileKind::TrecQrels | IrFileKind::TrecRun => {
             Some(data_lines(text).filter_map(|(_, l)| l.split_ascii_whitespace().next()).map(str::to_string).collect())
         }
-        kind @ (IrFileKind::JsonRun | IrFileKind::JsonIntegers) => {
-            read_dict_of_dicts("", text, kind == IrFileKind::JsonIntegers)
+        // Its keys only: the documents under each are passed over, never kept.
+        IrFileKind::JsonRun | IrFileKind::JsonIntegers => {
+            serde_json::from_str::<std::collections::HashMap<String, de::IgnoredAny>>(text)
                 .ok()
-                .map(|d| d.into_iter().map(|(q, _)| q).collect())
+                .map(|m| m.into_keys().collect())
         }
     }
 }

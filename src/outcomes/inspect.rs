@@ -135,21 +135,19 @@ fn push_sample(
     Ok(())
 }
 
-/// The task an Inspect log evaluates (`eval.task`): of a one-document log `doc`, or of an
-/// `.eval` archive's `header.json` (inflated under `limits`); `None` when it names none or
-/// cannot be read. Logs of different tasks are different benchmarks, never one comparison.
-pub fn task_of(doc: Option<&Value>, bytes: Option<&[u8]>, limits: crate::ingest::Limits) -> Option<String> {
-    let header = match (doc, bytes) {
-        (Some(d), _) => d.clone(),
-        (None, Some(bytes)) => {
-            let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).ok()?;
-            let mut f = zip.by_name("header.json").ok()?;
-            let data = crate::ingest::archive::entry_bytes("", "header.json", &mut f, limits).ok()?;
-            crate::ingest::json::from_str(std::str::from_utf8(&data).ok()?).ok()?
-        }
-        (None, None) => return None,
-    };
-    Some(eval_info(&header).task).filter(|t| !t.is_empty())
+/// The task a one-document Inspect log evaluates (`eval.task`); `None` when it names none.
+/// Logs of different tasks are different benchmarks, never one comparison.
+pub fn task_of_log(doc: &Value) -> Option<String> {
+    Some(eval_info(doc).task).filter(|t| !t.is_empty())
+}
+
+/// The task of an `.eval` archive, from its `header.json` (inflated under `limits`); `None`
+/// when it names none or cannot be read.
+pub fn task_of_archive(bytes: &[u8], limits: crate::ingest::Limits) -> Option<String> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).ok()?;
+    let mut f = zip.by_name("header.json").ok()?;
+    let data = crate::ingest::archive::entry_bytes("", "header.json", &mut f, limits).ok()?;
+    task_of_log(&crate::ingest::json::from_str(std::str::from_utf8(&data).ok()?).ok()?)
 }
 
 /// The task of a one-document log too large to parse whole, from its head: the `"task"` string
@@ -290,8 +288,7 @@ mod task_tests {
     fn the_task_of_a_log_from_its_document_or_its_head() {
         let doc: Value =
             serde_json::from_str(r#"{"eval": {"task": "popularity", "model": "m"}, "samples": []}"#).unwrap();
-        let limits = crate::ingest::Limits::default();
-        assert_eq!(task_of(Some(&doc), None, limits).as_deref(), Some("popularity"));
+        assert_eq!(task_of_log(&doc).as_deref(), Some("popularity"));
         let head = r#"{"version": 2, "status": "success", "eval": {"run_id": "r", "task": "mmlu \"5\"", "model"#;
         assert_eq!(task_in_head(head).as_deref(), Some("mmlu \"5\""));
         assert_eq!(task_in_head(r#"{"eval": {"model": "m"#), None);
