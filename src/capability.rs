@@ -21,6 +21,13 @@
 //!                                   Capability::detail(Detail)           Capability::render_text
 //! ```
 
+/// What every capability unit (`*/unit.rs`) names: the trait, its parts, errors and input files.
+pub mod prelude {
+    pub use super::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
+    pub use crate::error::{Error, Result};
+    pub use crate::ingest::InputFile;
+}
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 

@@ -145,6 +145,17 @@ pub fn some_of<S: AsRef<str>>(names: &[S], max: usize) -> String {
     out
 }
 
+/// A finding about `items` when there are any: `text(n)` says it of `n` items, the evidence
+/// names the first `max` of them ([`some_of`]); `None` when there are none.
+pub fn finding_on<S: AsRef<str>>(
+    items: &[S],
+    max: usize,
+    text: impl FnOnce(usize) -> String,
+    table: impl Choice,
+) -> Option<Headline> {
+    (!items.is_empty()).then(|| Headline::finding(text(items.len()), some_of(items, max), table))
+}
+
 /// `s` with its first letter upper-case (a warning's message as a headline).
 fn sentence_case(s: &str) -> String {
     let mut c = s.chars();

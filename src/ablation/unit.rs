@@ -7,8 +7,7 @@ use super::analyse::{AblationReport, AblationSettings, analyse};
 use super::read::{AblationColumns, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
 use super::table::{AblationTable, table};
 use super::text;
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, Result};
+use crate::capability::prelude::*;
 
 /// Utilities, labels, the u histogram, positive rates and the non-circularity panel.
 pub struct Ablation;

@@ -7,9 +7,8 @@ use super::analyse::{AlignmentReport, analyse};
 use super::read::{self, Joined, Names, looks_like_alignment};
 use super::table::{AlignmentTable, table};
 use super::text;
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::InputFile;
+use crate::capability::prelude::*;
+use crate::error::{IngestError, Location};
 use crate::stats::bootstrap::Bootstrap;
 
 /// Answer alignment of two credit targets, the coverage confound and run identity.

@@ -9,8 +9,7 @@ use super::read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, r
 use super::rescore::{AnswerReport, AnswerSettings, diff, rescore_answers};
 use super::table::{AnswersTable, table};
 use super::{Profile, text};
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, Result};
+use crate::capability::prelude::*;
 use crate::report::instance::ItemText;
 
 /// Rescoring raw answers under scoring profiles, and the diff of two.

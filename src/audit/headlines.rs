@@ -7,7 +7,7 @@ use super::summary::Subset;
 use super::table::RescoreTable;
 use super::winners::WinnerRow;
 use super::{Metric, Report};
-use crate::headline::{Headline, count, difference, from_warnings, percent, some_of};
+use crate::headline::{Headline, count, difference, finding_on, from_warnings, percent, some_of};
 use crate::model::Target;
 
 /// The headlines of a rescoring report (unranked: see [`crate::headline::rank`]).
@@ -116,16 +116,16 @@ fn flip_headlines(r: &Report, method: &str) -> Vec<Headline> {
         .filter(|g| !shared.iter().any(|s| s[0].a == g[0].a && s[0].b == g[0].b && s[0].metric == g[0].metric))
         .map(|g| describe(g))
         .collect();
-    if !population.is_empty() {
-        out.push(Headline::finding(
+    out.extend(finding_on(
+        &population,
+        3,
+        |n| {
             format!(
-                "{} winner flip(s) on all eligible queries disappear on the shared subset: the query sets, not the credit rule, make them",
-                population.len()
-            ),
-            some_of(&population, 3),
-            RescoreTable::Winners,
-        ));
-    }
+                "{n} winner flip(s) on all eligible queries disappear on the shared subset: the query sets, not the credit rule, make them"
+            )
+        },
+        RescoreTable::Winners,
+    ));
     if shared.is_empty()
         && r.systems.len() > 1
         && r.compared_targets.len() > 1

@@ -5,13 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::table::{RescoreTable, table};
 use super::{Drilldown, Report, audit_unfinished, drilldown};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Unfinished, Validate, fingerprints_while,
-    nothing_loaded,
-};
+use crate::capability::prelude::*;
+use crate::capability::{Unfinished, fingerprints_while, nothing_loaded};
 use crate::conventions::Settings;
 use crate::dataset::Dataset;
-use crate::error::{Error, Result};
 use crate::ingest::{self, Loaded, Role};
 use crate::rescore::rescore;
 

@@ -7,9 +7,8 @@ use super::analyse::{CalibrationReport, analyse};
 use super::read::{self, ColumnNames, Routed, looks_like_routing};
 use super::table::{CalibrationTable, table};
 use super::{AucPopulation, Route, Scale, text};
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::InputFile;
+use crate::capability::prelude::*;
+use crate::error::{IngestError, Location};
 
 /// Routing and calibration diagnostics of a gated memory system.
 pub struct Calibration;

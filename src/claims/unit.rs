@@ -12,12 +12,9 @@ use super::report::{ClaimsReport, claims_report};
 use super::role::detect_file_role;
 use super::table::{ClaimsTable, table};
 use super::text;
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, of_role,
-};
+use crate::capability::of_role;
+use crate::capability::prelude::*;
 use crate::distinct::first_seen;
-use crate::error::{Error, Result};
-use crate::ingest::InputFile;
 use crate::ksweep::{ScoreColumns, ScoreTable, SweepSettings, read_scores, sweep};
 use crate::printed::lint::{LintRow, LintSettings};
 use crate::stats::bootstrap::Bootstrap;

@@ -543,16 +543,11 @@ pub fn render_compare_text(c: &Comparison) -> String {
             }));
         }
         for m in &k.matched {
+            let (means, diff) = ((m.control_mean, m.arm_mean), (m.diff, m.ci_low, m.ci_high));
+            let unmatched = if m.differs { " — not compute-matched" } else { "" };
             out.push_str(&format!(
-                "matched control {} vs {}: {:.4} vs {:.4}, diff {:+.4} [{:+.4}, {:+.4}]{}\n",
-                m.control,
-                m.arm,
-                m.control_mean,
-                m.arm_mean,
-                m.diff,
-                m.ci_low,
-                m.ci_high,
-                if m.differs { " — not compute-matched" } else { "" }
+                "matched control {} vs {}: {:.4} vs {:.4}, diff {:+.4} [{:+.4}, {:+.4}]{unmatched}\n",
+                m.control, m.arm, means.0, means.1, diff.0, diff.1, diff.2
             ));
         }
     }

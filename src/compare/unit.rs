@@ -8,9 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::engine::{CompareSettings, PairItem, UnpairedArms, items_for_pair, unpaired_arms};
 use super::run::{CompareError, CompareReport, RefusedComparison, compare_table, input_from_paired};
 use super::table::{CompareTable, compare_latex, render_compare_text, table};
-use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Validate, nothing_loaded};
-use crate::error::{Error, Result};
-use crate::ingest::InputFile;
+use crate::capability::nothing_loaded;
+use crate::capability::prelude::*;
 use crate::outcomes::instance::{ItemText, item_text};
 use crate::outcomes::{
     ColumnInfo, JudgmentChoice, OutcomeFormat, OutcomeTable, OutcomeWarnings, PairingError, PairingOptions,

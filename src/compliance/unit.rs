@@ -7,9 +7,8 @@ use super::analyse::{ComplianceReport, analyse};
 use super::read::{self, ColumnNames, Tasks, looks_like_compliance};
 use super::table::{ComplianceTable, table};
 use super::text;
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::InputFile;
+use crate::capability::prelude::*;
+use crate::error::{IngestError, Location};
 use crate::stats::bootstrap::Bootstrap;
 
 /// Decision compliance measures of memory arms.

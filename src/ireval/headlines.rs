@@ -5,7 +5,7 @@
 use super::table::TrecEvalTable;
 use super::unit::TrecEvalReport;
 use crate::compare::headlines::{ComparisonTables, of_comparison};
-use crate::headline::{Headline, some_of};
+use crate::headline::{Headline, finding_on};
 
 /// The headlines of an IR evaluation (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &TrecEvalReport) -> Vec<Headline> {
@@ -20,33 +20,20 @@ pub fn headlines(r: &TrecEvalReport) -> Vec<Headline> {
     }
     for run in &r.runs {
         let e = &run.evaluation;
-        if !e.missing_queries.is_empty() {
-            hs.push(Headline::finding(
-                format!(
-                    "{} answers no query for {} of the judged queries{}",
-                    run.file,
-                    e.missing_queries.len(),
-                    if r.settings.options.complete {
-                        ": they count as 0 (-c)"
-                    } else {
-                        ": they are left out of its means (no -c)"
-                    }
-                ),
-                some_of(&e.missing_queries, 5),
-                TrecEvalTable::Summary,
-            ));
-        }
-        if !e.unjudged_queries.is_empty() {
-            hs.push(Headline::finding(
-                format!(
-                    "{} ranks {} queries the qrels do not judge: never evaluated",
-                    run.file,
-                    e.unjudged_queries.len()
-                ),
-                some_of(&e.unjudged_queries, 5),
-                TrecEvalTable::Summary,
-            ));
-        }
+        let counted =
+            if r.settings.options.complete { "they count as 0 (-c)" } else { "they are left out of its means (no -c)" };
+        hs.extend(finding_on(
+            &e.missing_queries,
+            5,
+            |n| format!("{} answers no query for {n} of the judged queries: {counted}", run.file),
+            TrecEvalTable::Summary,
+        ));
+        hs.extend(finding_on(
+            &e.unjudged_queries,
+            5,
+            |n| format!("{} ranks {n} queries the qrels do not judge: never evaluated", run.file),
+            TrecEvalTable::Summary,
+        ));
         let main: Vec<String> = ["map", "ndcg", "P_10", "recip_rank", "ndcg_cut_10"]
             .iter()
             .filter_map(|m| {

@@ -10,12 +10,10 @@ use super::evaluate::{EvalOptions, Evaluator, RunEvaluation, Value, evaluate, tr
 use super::files::{Flow, IrFileKind, Qrels, Run, detect, read_qrels_from, read_run_blocks, read_run_from};
 use super::measure::{Selection, ValueType};
 use super::table::{TrecEvalTable, table};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, fingerprints_while, of_role,
-};
+use crate::capability::prelude::*;
+use crate::capability::{fingerprints_while, of_role};
 use crate::compare::engine::{CompareInput, CompareSettings, Comparison, compare};
-use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::InputFile;
+use crate::error::{IngestError, Location};
 use crate::report::Table;
 
 /// trec_eval's evaluation of runs against qrels, with paired statistics across runs.
@@ -381,7 +379,7 @@ impl Capability for TrecEval {
             [one] => *one,
             [] => {
                 return Err(Error::Empty(
-                    "no qrels: give the qrels file first (trec-eval QRELS RUN…), or drop one".into(),
+                    "no qrels file among the files: add the relevance judgments (lines `qid iter docno rel`) the runs are evaluated against".into(),
                 ));
             }
             [a, b, ..] => {
@@ -393,7 +391,7 @@ impl Capability for TrecEval {
         };
         let run_files: Vec<&RoleFile> = of_role(files, FileRole::Runs).collect();
         if run_files.is_empty() {
-            return Err(Error::Empty("no run: give one or more run files after the qrels, or drop them".into()));
+            return Err(Error::Empty("no run file among the files: add the runs (lines `qid Q0 docno rank score tag`) to evaluate against the qrels".into()));
         }
         let all: Vec<&RoleFile> = std::iter::once(qrels_file).chain(run_files.iter().copied()).collect();
         let selection = request.selection()?;

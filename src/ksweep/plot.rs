@@ -89,6 +89,20 @@ pub struct DeltaPoint {
     pub significance: Significance,
 }
 
+impl DeltaPoint {
+    /// The point as a forest plot's row (starred when strictly significant).
+    fn forest_row(&self) -> ForestRow {
+        ForestRow {
+            label: self.label.clone(),
+            estimate: self.delta,
+            low: self.low,
+            high: self.high,
+            significant: self.significance == Significance::Strict,
+            group: self.group.clone(),
+        }
+    }
+}
+
 /// Paired deltas as a forest plot coloured by label, with a legend line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeltaForest {
@@ -105,18 +119,7 @@ impl DeltaForest {
         ForestPlot {
             title: self.title.clone(),
             x_label: self.x_label.clone(),
-            rows: self
-                .rows
-                .iter()
-                .map(|r| ForestRow {
-                    label: r.label.clone(),
-                    estimate: r.delta,
-                    low: r.low,
-                    high: r.high,
-                    significant: r.significance == Significance::Strict,
-                    group: r.group.clone(),
-                })
-                .collect(),
+            rows: self.rows.iter().map(DeltaPoint::forest_row).collect(),
             width: self.width,
             selected: self.selected,
         }

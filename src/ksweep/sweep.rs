@@ -150,16 +150,8 @@ pub fn cell_stats(values: &[f64], resampler: &mut Resampler, confidence: f64) ->
     let binary = values.iter().all(|v| *v == 0.0 || *v == 1.0);
     let successes = binary.then(|| values.iter().sum::<f64>());
     let wilson = successes.and_then(|s| wilson_interval(s, n as f64, confidence));
-    Some(CellStats {
-        n,
-        mean,
-        ci_low: ci.low,
-        ci_high: ci.high,
-        binary,
-        successes,
-        wilson_low: wilson.map(|w| w.low),
-        wilson_high: wilson.map(|w| w.high),
-    })
+    let (wilson_low, wilson_high) = (wilson.map(|w| w.low), wilson.map(|w| w.high));
+    Some(CellStats { n, mean, ci_low: ci.low, ci_high: ci.high, binary, successes, wilson_low, wilson_high })
 }
 
 /// The paired delta of two arms' per-query values (inner join on the query id, in `a`'s

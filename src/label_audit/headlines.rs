@@ -139,13 +139,9 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
         ));
     }
     if p.missing.count > 0 {
+        let (missing, complete, items) = (count(p.missing.count, "label is", "labels are"), r.complete_items, r.items);
         hs.push(Headline::finding(
-            format!(
-                "{} missing: {} of {} items are labelled by every rater",
-                count(p.missing.count, "label is", "labels are"),
-                r.complete_items,
-                r.items
-            ),
+            format!("{missing} missing: {complete} of {items} items are labelled by every rater"),
             "Fleiss' kappa and the majority use those items only".to_string(),
             LabelsTable::Overall,
         ));

@@ -8,10 +8,9 @@ use super::read::{ColumnOptions, ITEM_COLUMNS, LABEL_COLUMNS, LabelSet, RATER_CO
 use super::sample::{MAX_PER_BUCKET, parse_buckets, sample};
 use super::table::{LabelsTable, table};
 use super::{Layout, PairItems, Repeats, SampleMode, TieBreak, text};
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, IngestError, Location, Result};
+use crate::capability::prelude::*;
+use crate::error::{IngestError, Location};
 use crate::fields::Entries;
-use crate::ingest::InputFile;
 use crate::report::instance::ItemText;
 use crate::stats::bootstrap::Bootstrap;
 

@@ -7,12 +7,10 @@ use super::read::{NotesFormat, SourceText};
 use super::summary::{ProbeTable, probe_table, render_text};
 use super::warnings::ProbeWarnings;
 use super::{Highlight, ItemResult, Mode, NoteInput, NoteRow, ProbeKeys, ProbeReport, Span, Tag};
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, nothing_loaded,
-};
+use crate::capability::nothing_loaded;
+use crate::capability::prelude::*;
 use crate::distinct::first_seen;
-use crate::error::{Error, IngestError, Location, Result};
-use crate::ingest::InputFile;
+use crate::error::{IngestError, Location};
 use crate::stats::bootstrap::check_confidence;
 
 /// The write-time source-token probe on memory notes.

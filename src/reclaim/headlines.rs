@@ -4,7 +4,7 @@
 
 use super::analysis::{Contrast, ReclaimReport, WorseThanEmpty};
 use super::table::ReclaimTable;
-use crate::headline::{Headline, count, difference, from_warnings, some_of};
+use crate::headline::{Headline, count, difference, finding_on, from_warnings};
 
 /// Contrasts named one by one.
 const NAMED: usize = 3;
@@ -145,16 +145,17 @@ pub fn headlines(r: &ReclaimReport) -> Vec<Headline> {
             )
         })
         .collect();
-    if !unpaired.is_empty() {
-        hs.push(Headline::finding(
+    hs.extend(finding_on(
+        &unpaired,
+        3,
+        |n| {
             format!(
                 "{} could not be paired by (seed, problem): their intervals are unpaired",
-                count(unpaired.len(), "contrast", "contrasts")
-            ),
-            some_of(&unpaired, 3),
-            ReclaimTable::Contrasts,
-        ));
-    }
+                count(n, "contrast", "contrasts")
+            )
+        },
+        ReclaimTable::Contrasts,
+    ));
     let trials: usize = r.cells.iter().map(|c| c.n).sum();
     if !r.cells.is_empty() {
         hs.push(Headline::context(

@@ -6,10 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::analysis::{ReclaimReport, ReclaimSettings, analyze};
 use super::table::{ReclaimTable, reclaim_table, render_text};
 use super::trials::{Trial, read_trials};
-use crate::capability::{Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate};
+use crate::capability::prelude::*;
 use crate::distinct::first_seen;
-use crate::error::{Error, Result};
-use crate::ingest::InputFile;
 use crate::probe::unit::{looks_like_probe_keys, read_keys};
 use crate::probe::warnings::ProbeWarnings;
 

@@ -6,9 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::edits::Edits;
 use super::table::{ReleaseTable, table};
 use super::triage::{FileStatus, FileTriage, ReleaseReport, triage};
-use crate::capability::{Analysis, Capability, Demo, FileRole, Phase, Progress, RoleFile, Validate};
-use crate::error::{Error, Result};
-use crate::ingest::InputFile;
+use crate::capability::prelude::*;
 use crate::ingest::archive::{ArchiveKind, open};
 
 impl crate::capability::FilesRead for Vec<FileTriage> {}

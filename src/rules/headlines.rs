@@ -3,7 +3,7 @@
 
 use super::registry::{RuleVerdict, RulesReport};
 use super::table::RulesTable;
-use crate::headline::{Headline, count, some_of};
+use crate::headline::{Headline, count, finding_on, some_of};
 
 /// The headlines of a rules audit (unranked: see [`crate::headline::rank`]).
 pub fn headlines(r: &RulesReport) -> Vec<Headline> {
@@ -52,16 +52,17 @@ pub fn headlines(r: &RulesReport) -> Vec<Headline> {
     }
     let undated: Vec<&str> =
         r.verdicts.iter().filter(|v| v.temporal.status == "unknown").map(|v| v.rule_id.as_str()).collect();
-    if !undated.is_empty() {
-        hs.push(Headline::finding(
+    hs.extend(finding_on(
+        &undated,
+        6,
+        |n| {
             format!(
                 "{} no registration time: whether they preceded the data cannot be checked",
-                count(undated.len(), "rule has", "rules have")
-            ),
-            some_of(&undated, 6),
-            RulesTable::Verdicts,
-        ));
-    }
+                count(n, "rule has", "rules have")
+            )
+        },
+        RulesTable::Verdicts,
+    ));
     hs.push(Headline::context(
         format!("{} evaluated", count(r.verdicts.len(), "rule", "rules")),
         format!(

@@ -6,15 +6,10 @@ use super::RulesReport;
 pub fn render_text(report: &RulesReport) -> String {
     let mut out = String::new();
     for v in &report.verdicts {
-        out.push_str(&format!(
-            "{:<28} {:<10} {:<28} margin {:>10}  {}{}\n",
-            v.rule_id,
-            v.kind,
-            v.outcome,
-            v.margin.map_or("-".into(), |m| format!("{m:+.4}")),
-            v.temporal.status,
-            v.error.as_ref().map(|e| format!(" — {e}")).unwrap_or_default()
-        ));
+        let (id, kind, outcome, status) = (&v.rule_id, &v.kind, &v.outcome, &v.temporal.status);
+        let margin = v.margin.map_or("-".into(), |m| format!("{m:+.4}"));
+        let error = v.error.as_ref().map(|e| format!(" — {e}")).unwrap_or_default();
+        out.push_str(&format!("{id:<28} {kind:<10} {outcome:<28} margin {margin:>10}  {status}{error}\n"));
     }
     out.push_str(&format!(
         "{} fired, {} not fired, {} errors, {} registered after their data\n",

@@ -9,11 +9,8 @@ use super::role::detect_file_role;
 use super::table::{RulesTable, table};
 use super::text;
 use super::time::parse_time;
-use crate::capability::{
-    Analysis, Capability, Demo, FileRole, FileSummary, Phase, Progress, RoleFile, Validate, of_role,
-};
-use crate::error::{Error, Result};
-use crate::ingest::InputFile;
+use crate::capability::of_role;
+use crate::capability::prelude::*;
 
 /// Pre-registered rules evaluated into verdicts with margins and a temporal-integrity check.
 pub struct Rules;
