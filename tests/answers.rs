@@ -229,12 +229,73 @@ fn locomo_answers_grouped_by_conversation_are_named_by_their_place() {
         "{said:?}"
     );
 
-    // Two files that list different questions at one place are refused, naming both.
+    // Two files that list different questions at one place: matched by text, each question is
+    // its own item (never one question's answers scored as another's), and said.
     let a = InputFile::new("a.json", br#"{"0": [{"question": "Q one?", "answer": "x", "response": "x"}]}"#.to_vec());
     let b = InputFile::new("b.json", br#"{"0": [{"question": "Q two?", "answer": "x", "response": "y"}]}"#.to_vec());
     let files =
-        assign_roles::<Answers>(vec![(a.clone(), Some(FileRole::Answers)), (b, Some(FileRole::Answers))]).unwrap();
+        assign_roles::<Answers>(vec![(a.clone(), Some(FileRole::Answers)), (b.clone(), Some(FileRole::Answers))])
+            .unwrap();
+    let (_, r) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
+    let ids: Vec<(&str, &str)> = r.rows.iter().map(|x| (x.file.as_str(), x.query_id.as_str())).collect();
+    assert_eq!(ids, [("a.json", "0/1"), ("b.json", "0/2")]);
+    assert_eq!(r.warnings.count(AnswerWarningKind::QuestionsAlignedByText), 1);
+    // Without its question text, b's record cannot be matched: refused, naming both places.
+    let bare = InputFile::new(
+        "b.json",
+        br#"{"0": [{"question": "Q two?", "answer": "x", "response": "y"}, {"answer": "z", "response": "z"}]}"#
+            .to_vec(),
+    );
+    let files = assign_roles::<Answers>(vec![(a, Some(FileRole::Answers)), (bare, Some(FileRole::Answers))]).unwrap();
     let e = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
     assert!(e.starts_with("b.json, line 1, field `question`: question 0/1"), "{e}");
     assert!(e.contains("`Q two?` here but `Q one?` in a.json, line 1"), "{e}");
+}
+
+/// Two runs of mem0's `evals.py` list conversation 0's questions in different orders (its
+/// released `exp_data_0-0_200` run and the `exp_data_0-10_2000` results, which also drop the
+/// category-5 questions): their answers are matched by question text, said, never refused or
+/// matched by place. A record without its question cannot be matched: refused as before.
+#[test]
+fn reordered_locomo_answer_files_are_matched_by_question_text() {
+    use memaudit::answers::{AnswerWarningKind, Answers, AnswersRequest};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let run = |files: Vec<InputFile>| {
+        let files = assign_roles::<Answers>(files.into_iter().map(|f| (f, Some(FileRole::Answers))).collect()).unwrap();
+        run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|(_, r)| r)
+    };
+    let rec = |q: &str, gold: &str, response: &str, category: u8| serde_json::json!({"question": q, "answer": gold, "response": response, "category": category});
+    let first = serde_json::json!({"0": [rec("Where?", "Paris", "Paris", 1), rec("Adversarial?", "", "no", 5),
+        rec("When?", "May", "June", 2), rec("Who?", "Ann", "Ann", 1)]});
+    let second = serde_json::json!({"0": [rec("Who?", "Ann", "Bob", 1), rec("Where?", "Paris", "Paris", 1),
+        rec("When?", "May", "May", 2)]});
+    let files = |second: &serde_json::Value| {
+        vec![
+            InputFile::new("exp_0-0/results.json", serde_json::to_vec(&first).unwrap()),
+            InputFile::new("exp_0-10/results.json", serde_json::to_vec(second).unwrap()),
+        ]
+    };
+    let r = run(files(&second)).unwrap();
+    let w = r.warnings.get(AnswerWarningKind::QuestionsAlignedByText).expect("said");
+    // `When?` is third in both files and keeps its place; the two others move.
+    assert_eq!(w.count, 2);
+    assert!(w.examples[0].starts_with("exp_0-10/results.json, line 1: question 0/1 → 0/4"), "{w:?}");
+    // Each question has one id in both files: `Who?` is 0/4, as the first file places it.
+    // Each question has one id in both files (the responses tell the rows apart): `Who?` is 0/4,
+    // as the first file places it.
+    let id_of = |arm: &str, response: &str| {
+        r.rows
+            .iter()
+            .find(|x| x.arm.as_deref() == Some(arm) && x.parsed.trim().eq_ignore_ascii_case(response))
+            .map(|x| x.query_id.clone())
+    };
+    for (first, second, id) in [("Paris", "Paris", "0/1"), ("June", "May", "0/3"), ("Ann", "Bob", "0/4")] {
+        assert_eq!(id_of("exp_0-0", first).as_deref(), Some(id), "{first}");
+        assert_eq!(id_of("exp_0-10", second).as_deref(), Some(id), "{second}");
+    }
+    // A record without its question text: refused, naming the place.
+    let mut bare = second.clone();
+    bare["0"][0].as_object_mut().unwrap().remove("question");
+    let e = run(files(&bare)).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("cannot be matched by position"), "{e}");
 }

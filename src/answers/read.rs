@@ -135,6 +135,10 @@ pub enum AnswerWarningKind {
     /// Several files without an arm column that answer the same questions: each file is its own
     /// system (a run), named by the part of its path that tells the files apart.
     ArmFromFile,
+    /// LoCoMo answer files named by place that list the same questions in different orders:
+    /// their questions are paired by text (question, gold answer, repeat), each named by its
+    /// place in the first file that lists it.
+    QuestionsAlignedByText,
 }
 
 impl Kind for AnswerWarningKind {
@@ -162,6 +166,10 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::PositionalIds => {
                 "LoCoMo answers grouped by conversation carry no question id: each question is named \
                  conversation/position (its 1-based place among its conversation's questions in the file)"
+            }
+            AnswerWarningKind::QuestionsAlignedByText => {
+                "LoCoMo answer files list the questions in different orders: paired by question text and gold \
+                 answer, each named by its place in the first file that lists it"
             }
             AnswerWarningKind::ArmFromFile => {
                 "files without an arm column answer the same questions: each file is its own system, named by \

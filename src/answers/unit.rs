@@ -95,6 +95,48 @@ fn same_question_at_each_place(
     Ok(())
 }
 
+/// Files named by place that list the same questions in different orders pair by text
+/// ([`crate::outcomes::locomo::align_by_text`]): each question is renamed
+/// `conversation/position` after its place in the first file that lists it, and a warning says
+/// so. Left as read when the files agree place by place or a record has no question text.
+fn align_places(out: &mut LoadedAnswers, files: &[std::ops::Range<usize>]) {
+    use crate::outcomes::locomo::{Placed, align_by_text};
+    let golds: Vec<String> = out.rows.iter().map(|r| r.gold.join(" | ")).collect();
+    fn question(r: &AnswerRow) -> Option<&str> {
+        r.other.iter().find(|(c, _)| c == "question").map(|(_, t)| t.as_str())
+    }
+    let mut placed = Vec::new();
+    for (file, range) in files.iter().enumerate() {
+        for i in range.clone() {
+            let r = &out.rows[i];
+            let Some((conversation, position)) = r.query_id.split_once('/') else { return };
+            let Ok(position) = position.parse() else { return };
+            placed.push(Placed { file, conversation, position, question: question(r), gold: &golds[i] });
+        }
+    }
+    let Some(a) = align_by_text(&placed) else { return };
+    let indices: Vec<usize> = files.iter().flat_map(Clone::clone).collect();
+    let (first, old) = a.first_moved;
+    let example = {
+        let r = &out.rows[indices[first]];
+        let conversation = r.query_id.split_once('/').map_or("", |(c, _)| c);
+        format!(
+            "{}, line {}: question {conversation}/{old} → {conversation}/{} (\u{201c}{}\u{201d})",
+            r.file,
+            r.line,
+            a.positions[first],
+            question(r).unwrap_or_default()
+        )
+    };
+    for (&i, p) in indices.iter().zip(&a.positions) {
+        let r = &mut out.rows[i];
+        if let Some((conversation, _)) = r.query_id.split_once('/') {
+            r.query_id = format!("{conversation}/{p}");
+        }
+    }
+    out.warnings.add_n(AnswerWarningKind::QuestionsAlignedByText, a.moved, || example);
+}
+
 /// One query's rows as the answer files state them (`memaudit answers --show-item QUERY`): the
 /// item is the query id, as the rows table names it.
 pub use crate::report::instance::ShowItem;
@@ -154,14 +196,21 @@ impl Capability for Answers {
         // Questions named by their place (LoCoMo answers grouped by conversation), per name:
         // the question's text and where it was first read.
         let mut by_place: HashMap<String, (String, String, usize)> = HashMap::new();
+        let mut placed_files = Vec::new();
         for f in files {
             let (rows, warnings) = read_answers(&f.file, &request.columns)?;
             if warnings.count(AnswerWarningKind::PositionalIds) > 0 {
-                same_question_at_each_place(&rows, &mut by_place)?;
+                placed_files.push(out.rows.len()..out.rows.len() + rows.len());
             }
             out.files.push(FileSummary::of(f, "answers", rows.len())?);
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
+        }
+        if placed_files.len() > 1 {
+            align_places(&mut out, &placed_files);
+        }
+        for range in placed_files {
+            same_question_at_each_place(&out.rows[range], &mut by_place)?;
         }
         crate::capability::refuse_files_without_records(
             out.files.iter().map(|f| (f.name.as_str(), f.records)),

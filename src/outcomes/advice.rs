@@ -48,6 +48,13 @@ pub(super) fn position_hint(table: &OutcomeTable, spec: &Spec) -> Option<String>
     if table.rows.is_empty() || table.columns.iter().any(|c| spec::is_id_name(&c.name) && c.distinct >= 2) {
         return None;
     }
+    if table.format == super::OutcomeFormat::LocomoAnswers && spec.key == ["conversation", "position"] {
+        return Some(
+            "These LoCoMo answer files carry no question id: their questions are matched across files by \
+             conversation and question text, so an item an arm misses is a question its file does not ask."
+                .into(),
+        );
+    }
     let arm: Vec<&str> = spec.arm.iter().map(String::as_str).collect();
     if arm.is_empty() {
         return Some(

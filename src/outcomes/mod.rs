@@ -408,7 +408,11 @@ pub fn read_outcome_files(files: &[InputFile], opts: &ReadOptions) -> Result<Out
             format!("holds no outcome rows (nothing below its header or in its records): {what}; {fix}"),
         ));
     }
-    Ok(OutcomeTable::concat(tables))
+    let mut table = OutcomeTable::concat(tables);
+    if table.files.len() > 1 && table.files.iter().all(|f| f.format == OutcomeFormat::LocomoAnswers) {
+        locomo::align_table(&mut table);
+    }
+    Ok(table)
 }
 
 /// Detects which outcomes layout a (decoded) text holds, from its content only, under the file's

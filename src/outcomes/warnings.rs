@@ -40,6 +40,10 @@ pub enum OutcomeWarningKind {
     /// Lines of an MTEL-Mem pipeline trace without a readable `hit_ranks`: their rank columns
     /// (hit, top1, first_rank, reciprocal_rank) are missing, never a miss.
     TraceWithoutRanks,
+    /// LoCoMo answer files that list the same questions in different orders: their questions
+    /// are paired by text (question, gold answer, repeat), numbered as the first file lists
+    /// them.
+    QuestionsAlignedByText,
 }
 
 impl OutcomeWarningKind {
@@ -68,6 +72,10 @@ impl OutcomeWarningKind {
             FilteredRows => "rows left out by the filter",
             IncompleteItemsDropped => "items without a value in every arm left out, as requested",
             UnscoredSample => "Inspect samples without a score: missing, never 0",
+            QuestionsAlignedByText => {
+                "LoCoMo answer files list the questions in different orders: paired by question text and gold \
+                 answer, numbered as the first file lists them"
+            }
             TraceWithoutRanks => {
                 "pipeline trace lines without a readable `hit_ranks`: their rank columns are missing, never a miss"
             }
