@@ -447,3 +447,13 @@ fn files_are_named_by_the_configuration_they_state() {
         .collect();
     assert_eq!(files, ["run1", "run2"]);
 }
+
+/// One vendor's judged LoCoMo file (Zep's released `zep_locomo_grades.json` shape) is one
+/// system: the refusal to pair says so and never offers the conversation key (`group`) or the
+/// category as the arm.
+#[test]
+fn one_locomo_answer_file_is_one_system() {
+    let e = compare(vec![family("zep_grades.json")]).unwrap_err().to_string();
+    assert!(e.contains("candidates: none"), "{e}");
+    assert!(e.contains("the rows seem to be one system's"), "{e}");
+}

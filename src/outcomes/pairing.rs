@@ -298,7 +298,13 @@ pub(super) fn check_spec(table: &OutcomeTable, spec: &Spec, need_key: bool) -> R
     }
     // Without a key (each arm on its own), no arm column means one arm: the file's.
     if spec.arm.is_empty() && need_key {
-        let cands: Vec<&str> = spec.key.iter().map(String::as_str).collect();
+        // Not the item's own columns: the key, the strata and, in LoCoMo answer files (whose
+        // records hold the conversation as `group`, the question, its answers and verdicts),
+        // any column not named like an arm.
+        let mut cands: Vec<&str> = spec.key.iter().chain(&spec.strata).map(String::as_str).collect();
+        if table.format == super::OutcomeFormat::LocomoAnswers {
+            cands.extend(table.columns.iter().map(|c| c.name.as_str()).filter(|c| !super::spec::is_arm_name(c)));
+        }
         let candidates = arm_candidate_list(table, &cands);
         let one = if candidates.is_empty() {
             format!(
