@@ -277,8 +277,22 @@ pub fn distinguishing_names(paths: &[String]) -> Vec<String> {
             return level;
         }
     }
-    // Nothing tells them apart on its own: the whole paths.
-    paths.to_vec()
+    // Nothing tells them apart on its own: each path's shortest tail that no other path ends
+    // with (`log_formats.eval` beside `log_formats.json`), else its whole path.
+    let tail = |p: &[&str], k: usize| (p.len() >= k).then(|| p[p.len() - k..].join("/"));
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (1..=p.len())
+                .filter_map(|k| {
+                    tail(p, k)
+                        .filter(|t| parts.iter().enumerate().all(|(j, q)| j == i || tail(q, k).as_ref() != Some(t)))
+                })
+                .next()
+                .unwrap_or_else(|| paths[i].clone())
+        })
+        .collect()
 }
 
 /// Names that share a long prefix or suffix (ten characters or more, cut at a `-`, `_`, `.` or
@@ -718,6 +732,11 @@ mod tests {
         assert_eq!(names(&["runs/bm25.jsonl", "runs/dense.jsonl"]), ["bm25", "dense"]);
         assert_eq!(names(&["a/x/r.json", "b/x/r.json"]), ["a", "b"]);
         assert_eq!(names(&["r.json", "sub/r.json"]), ["r.json", "sub/r.json"]);
+        // Inspect's test logs: stems and folders repeat, the shortest distinct tails do not.
+        assert_eq!(
+            names(&["t/a/log_formats.eval", "t/a/log_formats.json", "t/b/x_popularity.eval", "t/c/x_popularity.eval"]),
+            ["log_formats.eval", "log_formats.json", "b/x_popularity.eval", "c/x_popularity.eval"]
+        );
         // LongMemEval judge logs differing by judge only.
         let log = "longmemeval_s_cleaned.json_retrievallog_turn_flat-stella_20251212-0340.jsonl.eval-results-";
         assert_eq!(names(&[&format!("{log}gpt-4o-mini"), &format!("{log}gpt-4o")]), ["4o-mini", "4o"]);
