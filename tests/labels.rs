@@ -375,3 +375,31 @@ fn labels_alike_but_for_case_are_kept_apart_and_said() {
     let evidence = render_mentions(&h.evidence, command_line_word);
     assert_eq!(evidence, "1 group(s) of labels alike but for case; to read them as one, give --recode (e.g. Yes=yes)");
 }
+
+/// reclaim-eval's `annotation/` folder: a blank `annotator_template.csv` (`item,label`, every
+/// label empty) beside `rater2.csv` (`item,label`) and `key.csv` (`item,author_label`). The
+/// template is a form nobody filled: left out and said, never a rater whose labels are all
+/// missing pooled with `rater2`'s namesake column. Its κ is that of the two raters alone
+/// (Cohen's κ on these 4 items, labels a,b,a,b vs a,b,b,b: p_o = 0.75, p_e = 0.5·0.25 + 0.5·0.75
+/// = 0.5, κ = (0.75 − 0.5)/(1 − 0.5) = 0.5).
+#[test]
+fn a_blank_form_is_left_out_and_said() {
+    let template = text("annotation/annotator_template.csv", "item,label\n0,\n1,\n2,\n3,\n");
+    let rater2 = text("annotation/rater2.csv", "item,label\n0,a\n1,b\n2,a\n3,b\n");
+    let key = text("annotation/key.csv", "item,author_label\n0,a\n1,b\n2,b\n3,b\n");
+    let r = run_on(vec![template.clone(), rater2, key], &LabelsRequest::default()).unwrap();
+    assert_eq!(r.raters, ["label", "author_label"]);
+    assert_eq!(r.problems.missing.count, 0, "a blank form's cells are not missing labels");
+    assert_eq!(r.readings[0].blank_columns, ["label"]);
+    assert!(r.readings[0].rater_columns.is_empty());
+    let pair = &r.pairs[0];
+    assert!(close(pair.kappa.unwrap(), 0.5, 1e-12), "{pair:?}");
+    let said = memaudit::capability::headlines::<Labels>(&r);
+    let h = said.iter().find(|h| h.text.contains("is a blank form")).expect("said");
+    assert_eq!(h.text, "annotation/annotator_template.csv is a blank form: left out, it labels nothing");
+    assert!(h.evidence.starts_with("1 column `label` holds no label in any of its 4 rows"), "{h:?}");
+    assert!(!said.iter().any(|h| h.text.contains("read as one rater")), "{said:?}");
+    // The form alone: nothing to measure, and the refusal says why.
+    let e = run_on(vec![template], &LabelsRequest::default()).unwrap_err().to_string();
+    assert!(e.contains("blank forms only: annotation/annotator_template.csv: label blank in every row"), "{e}");
+}

@@ -36,6 +36,24 @@ pub fn headlines(r: &LabelsReport) -> Vec<Headline> {
         )
     });
     let mut hs: Vec<Headline> = by_line.collect();
+    // A blank form (a rater column empty in every row) is left out: said, with its columns.
+    hs.extend(r.readings.iter().filter(|x| !x.blank_columns.is_empty()).map(|x| {
+        let columns: Vec<String> = x.blank_columns.iter().map(|c| format!("`{c}`")).collect();
+        Headline::finding(
+            format!("{} is a blank form: left out, it labels nothing", x.file),
+            format!(
+                "{} {} no label in any of its {} rows: not a rater, and no label of it is counted missing",
+                count(columns.len(), "column", "columns"),
+                if columns.len() == 1 {
+                    format!("{} holds", columns[0])
+                } else {
+                    format!("{} hold", columns.join(", "))
+                },
+                x.records
+            ),
+            LabelsTable::Items,
+        )
+    }));
     // Raters on different items: each pair's kappa is on the items both labelled (as stated).
     hs.extend(r.populations.mismatches.iter().take(3).map(|m| {
         Headline::finding(

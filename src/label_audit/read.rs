@@ -58,6 +58,10 @@ pub struct Reading {
     /// A wide file without an item column: each row is one item, named `FILE:LINE`.
     #[serde(default)]
     pub items_by_line: bool,
+    /// Wide: rater columns with no label in any row (a blank form, such as an annotator's
+    /// template): left out, no rater's labels and no missing ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blank_columns: Vec<String>,
 }
 
 impl Reading {
@@ -319,13 +323,22 @@ impl LabelSet {
         let group = o.group.map(|g| stated_column(name, h, g, &mention("group"))).transpose()?;
         let stratum = o.stratum.map(|s| stated_column(name, h, s, &mention("stratum"))).transpose()?;
         let used: Vec<usize> = item_cols.iter().copied().chain(group).chain(stratum).collect();
-        let wide_cols: Vec<usize> = match layout {
+        let mut wide_cols: Vec<usize> = match layout {
             Layout::Wide if !o.raters.is_empty() => {
                 o.raters.iter().map(|c| stated_column(name, h, c, &mention("raters"))).collect::<Result<_>>()?
             }
             Layout::Wide => (0..h.len()).filter(|i| !used.contains(i)).collect(),
             _ => Vec::new(),
         };
+        // A rater column blank in every row is a form nobody filled (reclaim-eval's
+        // `annotator_template.csv` beside `rater2.csv`, both with a column `label`): left out and
+        // said, never a rater whose every label is missing, nor pooled with a namesake.
+        let blank: Vec<usize> = if rows.records.is_empty() {
+            Vec::new()
+        } else {
+            wide_cols.iter().copied().filter(|&c| rows.records.iter().all(|(_, r)| is_missing(&r[c]))).collect()
+        };
+        wide_cols.retain(|c| !blank.contains(c));
         if layout == Layout::Long && (rater_col.is_none() || label_col.is_none()) {
             let what = if rater_col.is_none() { "rater" } else { "label" };
             return Err(column_error(name, what, &mention(what), h));
@@ -339,7 +352,7 @@ impl LabelSet {
                 ),
             ));
         }
-        if layout == Layout::Wide && wide_cols.is_empty() {
+        if layout == Layout::Wide && wide_cols.is_empty() && blank.is_empty() {
             return Err(Error::Ingest(IngestError::new(
                 Location::file(name),
                 format!(
@@ -362,7 +375,12 @@ impl LabelSet {
             stratum: stratum.map(|i| h[i].clone()),
             records: rows.records.len(),
             items_by_line,
+            blank_columns: blank.iter().map(|&i| h[i].clone()).collect(),
         });
+        if layout == Layout::Wide && wide_cols.is_empty() {
+            // Nothing but blank columns: no item of this file is labelled, none is added.
+            return Ok(());
+        }
         let mut index: HashMap<String, usize> =
             self.items.iter().enumerate().map(|(i, it)| (it.id.clone(), i)).collect();
         let reading = self.readings.len() - 1;

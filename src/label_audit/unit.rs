@@ -149,7 +149,7 @@ fn one_raters_labels(s: &crate::ingest::sniff::Sniff<'_>) -> bool {
     let labels: Vec<&str> =
         rows.records.iter().map(|(_, r)| r[1 - item].trim()).filter(|v| !crate::ingest::table::is_missing(v)).collect();
     // Labels are a few short classes (a column of texts, e.g. queries, is not); a blank template,
-    // every label missing, is a rater's file too (its labels are counted missing).
+    // every label missing, is routed with its folder too: the reader leaves it out and says so.
     let mut classes: Vec<&str> = labels.clone();
     classes.sort_unstable();
     classes.dedup();
@@ -253,6 +253,15 @@ impl Capability for Labels {
                 .missing
                 .located("label", "labels")
                 .or_else(|| p.invalid.located("label outside the stated classes", "labels outside the stated classes"))
+                .or_else(|| {
+                    let blank: Vec<String> = set
+                        .readings
+                        .iter()
+                        .filter(|x| !x.blank_columns.is_empty())
+                        .map(|x| format!("{}: {} blank in every row", x.file, x.blank_columns.join(", ")))
+                        .collect();
+                    (!blank.is_empty()).then(|| format!("blank forms only: {}", blank.join("; ")))
+                })
                 .unwrap_or_else(|| "the files hold no rows below their header".into());
             return Err(Error::Empty(format!("no labels: give a label table with at least one labelled item ({why})")));
         }
