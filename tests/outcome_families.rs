@@ -456,4 +456,27 @@ fn one_locomo_answer_file_is_one_system() {
     let e = compare(vec![family("zep_grades.json")]).unwrap_err().to_string();
     assert!(e.contains("candidates: none"), "{e}");
     assert!(e.contains("the rows seem to be one system's"), "{e}");
+    // With its questions' categories (Zep's released file has them), its result is its summary,
+    // whole and per category (as LoCoMo papers print it), the grouping said; never per
+    // conversation (`group`).
+    assert!(!e.contains("also per `group`"), "{e}");
+    let mut zep: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir().join("zep_grades.json")).unwrap()).unwrap();
+    let mut per: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+    for records in zep.as_object_mut().unwrap().values_mut() {
+        for (i, r) in records.as_array_mut().unwrap().iter_mut().enumerate() {
+            r["category"] = Value::from(i % 4 + 1);
+            let e = per.entry(r["category"].to_string()).or_default();
+            e.0 += u64::from(r["grade"].as_bool().unwrap());
+            e.1 += 1;
+        }
+    }
+    let e =
+        compare(vec![InputFile::new("zep_grades.json", serde_json::to_vec(&zep).unwrap())]).unwrap_err().to_string();
+    assert!(e.contains("one arm: also per `category` (the data's strata"), "{e}");
+    for (category, (right, n)) in per {
+        let line = e.lines().find(|l| l.starts_with(&format!("zep_grades · category={category} "))).expect(&category);
+        let want = format!("{n}  {:.3}", right as f64 / n as f64);
+        assert!(line.split_whitespace().collect::<Vec<_>>().join("  ").contains(&want), "{line} vs {want}");
+    }
 }

@@ -183,9 +183,28 @@ impl CompareRequest {
             Err(e) if per.is_some() => (crate::outcomes::arm_values(&read, &spec, None).ok()?, Some(e.to_string())),
             Err(_) => return None,
         };
+        // One system's file (nothing to compare) with strata (LoCoMo's question categories):
+        // its result is its summary, given whole and per stratum, as its paper prints it.
+        let one_arm = values.arms.len() == 1;
+        let stratum =
+            spec.strata.iter().find(|c| *c == "category").or_else(|| spec.strata.iter().find(|c| *c != "group"));
+        let by_stratum = match stratum {
+            Some(c) if per.is_none() && note.is_none() && one_arm => {
+                crate::outcomes::arm_values(&read, &spec, Some(c)).ok().map(|v| (v, c.clone()))
+            }
+            _ => None,
+        };
+        let (values, grouped) = match by_stratum {
+            Some((v, c)) => (v, Some(c)),
+            None => (values, None),
+        };
         let mut u = unpaired_arms(&values, &self.settings).ok()?;
         if let Some(n) = note {
             u.settings = format!("{}; not grouped: {n}", u.settings);
+        }
+        if let Some(c) = grouped {
+            u.settings =
+                format!("{}; one arm: also per `{c}` (the data's strata; `per` sets another column)", u.settings);
         }
         u.judges = self.judges(table);
         Some(u)

@@ -987,12 +987,13 @@ mod tests {
         let names: Vec<&str> = labels[0].files.iter().map(|f| f.file.as_str()).collect();
         assert_eq!(names, ["a/template.csv", "a/rater2.csv", "a/key.csv"]);
         assert_eq!(labels[0].status, RunStatus::Ran, "{}", labels[0].message);
-        // Two files name their rater column alike: read as one rater, and said so.
+        // The blank template is left out (not a rater pooled with `rater2.csv`'s `label`), said.
         assert!(
-            labels[0].headlines.iter().any(|h| h.text == "The rater column `label` is in 2 files, read as one rater"),
+            labels[0].headlines.iter().any(|h| h.text == "a/template.csv is a blank form: left out, it labels nothing"),
             "{:?}",
             labels[0].headlines
         );
+        assert!(!labels[0].headlines.iter().any(|h| h.text.contains("read as one rater")), "{:?}", labels[0].headlines);
         assert!(!row(&rows, "a/queries.csv").recognised.iter().any(|r| r.analysis == Analysis::Labels));
     }
 }
