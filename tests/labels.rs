@@ -401,5 +401,5 @@ fn a_blank_form_is_left_out_and_said() {
     assert!(!said.iter().any(|h| h.text.contains("read as one rater")), "{said:?}");
     // The form alone: nothing to measure, and the refusal says why.
     let e = run_on(vec![template], &LabelsRequest::default()).unwrap_err().to_string();
-    assert!(e.contains("blank forms only: annotation/annotator_template.csv: label blank in every row"), "{e}");
+    assert!(e.contains("blank forms only, no label in any row: annotation/annotator_template.csv (label)"), "{e}");
 }

@@ -64,6 +64,15 @@ pub struct Reading {
     pub blank_columns: Vec<String>,
 }
 
+/// The blank forms among `readings`, each `FILE (COLUMN, …)`.
+pub fn blank_forms(readings: &[Reading]) -> Vec<String> {
+    readings
+        .iter()
+        .filter(|x| !x.blank_columns.is_empty())
+        .map(|x| format!("{} ({})", x.file, x.blank_columns.join(", ")))
+        .collect()
+}
+
 impl Reading {
     /// The item column(s) in words: `id`, `run_label+query_index`, or each row's line.
     pub fn item_text(&self) -> String {

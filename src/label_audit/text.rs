@@ -45,12 +45,7 @@ pub fn render_text(r: &LabelsReport) -> String {
     ));
     out.push_str(&format!("Populations: {}\n", s.populations));
     let p = &r.problems;
-    let blank: Vec<String> = r
-        .readings
-        .iter()
-        .filter(|x| !x.blank_columns.is_empty())
-        .map(|x| format!("{} ({})", x.file, x.blank_columns.join(", ")))
-        .collect();
+    let blank = super::read::blank_forms(&r.readings);
     let blank = if blank.is_empty() { String::new() } else { format!("; blank forms left out: {}", blank.join(", ")) };
     out.push_str(&format!(
         "Read: {} missing labels, {} invalid, {} repeats ({} conflicting), {} items with inconsistent group/stratum{blank}\n\n",

@@ -254,13 +254,8 @@ impl Capability for Labels {
                 .located("label", "labels")
                 .or_else(|| p.invalid.located("label outside the stated classes", "labels outside the stated classes"))
                 .or_else(|| {
-                    let blank: Vec<String> = set
-                        .readings
-                        .iter()
-                        .filter(|x| !x.blank_columns.is_empty())
-                        .map(|x| format!("{}: {} blank in every row", x.file, x.blank_columns.join(", ")))
-                        .collect();
-                    (!blank.is_empty()).then(|| format!("blank forms only: {}", blank.join("; ")))
+                    let blank = super::read::blank_forms(&set.readings);
+                    (!blank.is_empty()).then(|| format!("blank forms only, no label in any row: {}", blank.join(", ")))
                 })
                 .unwrap_or_else(|| "the files hold no rows below their header".into());
             return Err(Error::Empty(format!("no labels: give a label table with at least one labelled item ({why})")));
