@@ -669,6 +669,14 @@ mod tests {
         }
         // The whole file's refusal says how far the text went and what to do.
         assert!(held.message.contains("bytes of text") && held.message.contains("compress it again"), "{held}");
+        // So does the look at its head that detection takes (`rescore -i` on a cut `.gz`).
+        let head = InputFile::new("t.csv.gz", cut).head_text().unwrap_err();
+        let line = head.location.line.expect("a line");
+        assert!(line > 100 && line < 3000, "{head}");
+        assert!(
+            head.message.contains("could not be read (after ") && head.message.contains("gzip data is corrupt"),
+            "{head}"
+        );
     }
 
     #[test]

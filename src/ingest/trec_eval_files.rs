@@ -395,8 +395,9 @@ pub(crate) fn comment_or_blank(line: &str) -> Option<bool> {
 /// Whether a stream's first non-blank byte opens a JSON object (looked at in the buffered
 /// prefix, nothing consumed).
 fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, IngestError> {
-    let buf =
-        reader.fill_buf().map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?;
+    let buf = reader
+        .fill_buf()
+        .map_err(|e| IngestError::new(Location::line(name, 1), format!("could not be read (before any text): {e}")))?;
     let buf = buf.strip_prefix(crate::ingest::UTF8_BOM).unwrap_or(buf);
     Ok(buf.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
 }
