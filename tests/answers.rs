@@ -299,3 +299,20 @@ fn reordered_locomo_answer_files_are_matched_by_question_text() {
     let e = run(files(&bare)).map(|_| ()).unwrap_err().to_string();
     assert!(e.contains("cannot be matched by position"), "{e}");
 }
+
+/// Arms that answer different questions (mem0's released runs: 199 questions of one
+/// conversation beside 1,540 of ten) are ranked by their shares only with that said: the
+/// ranking headline names the populations, never a bare "most accurate arm".
+#[test]
+fn arms_on_different_questions_are_ranked_with_that_said() {
+    use memaudit::answers::{Answers, AnswersRequest};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let a = InputFile::new("a.csv", b"query_id,prediction,gold\nq1,Paris,Paris\nq2,Rome,Rome\nq3,x,Oslo\n".to_vec());
+    let b = InputFile::new("b.csv", b"query_id,prediction,gold\nq1,Paris,Paris\nq2,Milan,Rome\n".to_vec());
+    let files = assign_roles::<Answers>(vec![(a, Some(FileRole::Answers)), (b, Some(FileRole::Answers))]).unwrap();
+    let (_, r) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
+    let said = memaudit::capability::headlines::<Answers>(&r);
+    let ranking = said.iter().find(|h| h.text.contains("most accurate arm")).expect("a ranking");
+    assert!(ranking.text.contains("most accurate arm, on different questions,"), "{ranking:?}");
+    assert!(ranking.evidence.contains("the arms answer different questions (a n = 3, b n = 2)"), "{ranking:?}");
+}

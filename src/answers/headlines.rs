@@ -30,7 +30,21 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
             }
         }
         if !bests.is_empty() {
-            let evidence = bests.iter().map(|(p, a, v)| format!("{p}: {a} {v:.3}")).collect::<Vec<_>>().join("; ");
+            let mut evidence = bests.iter().map(|(p, a, v)| format!("{p}: {a} {v:.3}")).collect::<Vec<_>>().join("; ");
+            // Arms on different questions: their shares are not on one population, and the
+            // headline says so beside the ranking (the populations alert names them).
+            let apart = !r.populations.mismatches.is_empty();
+            if apart {
+                let first = r.settings.profiles.first();
+                let ns: Vec<String> = rows
+                    .iter()
+                    .filter(|s| Some(&s.profile) == first)
+                    .filter_map(|s| Some(format!("{} n = {}", s.arm.as_deref()?, s.n)))
+                    .collect();
+                evidence =
+                    format!("{evidence}; the arms answer different questions ({}): not one population", ns.join(", "));
+            }
+            let scope = if apart { format!("{scope}, on different questions,") } else { scope.clone() };
             // Two rules with different sole winners: the ranking depends on the rule.
             let sole: Vec<&str> = bests.iter().map(|b| b.1.as_str()).filter(|a| *a != "tie").collect();
             if sole.iter().any(|a| *a != sole[0]) {
