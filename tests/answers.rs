@@ -316,3 +316,52 @@ fn arms_on_different_questions_are_ranked_with_that_said() {
     assert!(ranking.text.contains("most accurate arm, on different questions,"), "{ranking:?}");
     assert!(ranking.evidence.contains("the arms answer different questions (a n = 3, b n = 2)"), "{ranking:?}");
 }
+
+/// Zep's released LoCoMo files (`getzep/zep-papers`): `zep_locomo_responses.json`
+/// `{question, answer, golden_answer, duration_ms}` and `zep_locomo_grades.json`, the same
+/// answers with `grade` and `category`. `answer` is the model's, `golden_answer` the gold (said);
+/// the second file answers every question as the first does: one run, read once, never two
+/// arms of one system.
+#[test]
+fn zeps_released_answers_are_read_once_with_their_gold() {
+    use memaudit::answers::{AnswerWarningKind, Answers, AnswersRequest};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let responses = serde_json::json!({
+        "locomo_experiment_user_0": [
+            {"question": "Where?", "answer": "Paris", "golden_answer": "Paris", "duration_ms": 10},
+            {"question": "When?", "answer": "June", "golden_answer": "May", "duration_ms": 12}],
+        "locomo_experiment_user_1": [
+            {"question": "Who?", "answer": "Ann", "golden_answer": "Ann", "duration_ms": 9}]});
+    let mut grades = responses.clone();
+    for records in grades.as_object_mut().unwrap().values_mut() {
+        for r in records.as_array_mut().unwrap() {
+            let o = r.as_object_mut().unwrap();
+            o.remove("duration_ms");
+            let right = o["answer"] == o["golden_answer"];
+            o.insert("grade".into(), right.into());
+            o.insert("category".into(), 4.into());
+        }
+    }
+    let file = |name: &str, v: &serde_json::Value| {
+        (InputFile::new(name, serde_json::to_vec(v).unwrap()), Some(FileRole::Answers))
+    };
+    let files = assign_roles::<Answers>(vec![
+        file("data/zep_locomo_responses.json", &responses),
+        file("data/zep_locomo_grades.json", &grades),
+    ])
+    .unwrap();
+    let (_, r) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
+    assert_eq!(r.rows.len(), 3, "read once");
+    assert!(r.rows.iter().all(|x| x.arm.is_none() && x.file == "data/zep_locomo_responses.json"));
+    assert_eq!(r.warnings.count(AnswerWarningKind::AnswerBesideGoldenAnswer), 2);
+    let same = r.warnings.get(AnswerWarningKind::SameAnswersAsFile).expect("said");
+    assert_eq!(
+        same.examples,
+        [
+            "data/zep_locomo_grades.json answers its 3 questions as data/zep_locomo_responses.json does: read once, from data/zep_locomo_responses.json"
+        ]
+    );
+    // Scored against `golden_answer`: two of three exactly right.
+    let em = r.summary.iter().find(|s| s.profile == memaudit::answers::Profile::SquadEm).unwrap();
+    assert_eq!((em.correct, em.n), (2, 3));
+}

@@ -139,6 +139,12 @@ pub enum AnswerWarningKind {
     /// their questions are paired by text (question, gold answer, repeat), each named by its
     /// place in the first file that lists it.
     QuestionsAlignedByText,
+    /// A file with `answer` and `golden_answer` and no prediction column (Zep's released
+    /// LoCoMo files): `answer` is the model's answer, `golden_answer` the gold.
+    AnswerBesideGoldenAnswer,
+    /// A file that answers every question exactly as an earlier file does (the same run saved
+    /// twice, e.g. before and after judging): read once, from the earlier file.
+    SameAnswersAsFile,
 }
 
 impl Kind for AnswerWarningKind {
@@ -147,7 +153,8 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::ParsedDiffers
             | AnswerWarningKind::UncategorisedLocomo
             | AnswerWarningKind::PositionalIds
-            | AnswerWarningKind::ArmFromFile => Severity::Note,
+            | AnswerWarningKind::ArmFromFile
+            | AnswerWarningKind::AnswerBesideGoldenAnswer => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -170,6 +177,14 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::QuestionsAlignedByText => {
                 "LoCoMo answer files list the questions in different orders: paired by question text and gold \
                  answer, each named by its place in the first file that lists it"
+            }
+            AnswerWarningKind::SameAnswersAsFile => {
+                "a file answers every question as an earlier file does (the same run saved twice): read once, \
+                 from the earlier file"
+            }
+            AnswerWarningKind::AnswerBesideGoldenAnswer => {
+                "`answer` beside `golden_answer` and no prediction column (Zep's files): `answer` is the \
+                 prediction, `golden_answer` the gold"
             }
             AnswerWarningKind::ArmFromFile => {
                 "files without an arm column answer the same questions: each file is its own system, named by \
@@ -285,8 +300,25 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
     } else {
         require_column(&table, cols.query_id.as_deref(), &ID_ALIASES, "query id")?
     };
-    let pred = require_column(&table, cols.prediction.as_deref(), &PREDICTION_ALIASES, "prediction")?;
-    let gold = pick_column(&table, cols.gold.as_deref(), &GOLD_ALIASES)?;
+    // Zep's released LoCoMo files (`{question, answer, golden_answer, …}`) name the model's
+    // answer `answer` and the gold `golden_answer`: read so when no prediction column is stated
+    // or found, and said.
+    let zep = cols.prediction.is_none()
+        && cols.gold.is_none()
+        && pick_column(&table, None, &PREDICTION_ALIASES)?.is_none()
+        && table.column("answer").is_some()
+        && table.column("golden_answer").is_some();
+    let (pred, gold) = if zep {
+        warnings.add(AnswerWarningKind::AnswerBesideGoldenAnswer, || {
+            format!("{}: prediction `answer`, gold `golden_answer`", file.name)
+        });
+        ("answer".to_string(), Some("golden_answer".to_string()))
+    } else {
+        (
+            require_column(&table, cols.prediction.as_deref(), &PREDICTION_ALIASES, "prediction")?,
+            pick_column(&table, cols.gold.as_deref(), &GOLD_ALIASES)?,
+        )
+    };
     let parsed = pick_column(&table, None, &PARSED_ALIASES)?;
     let arm = pick_column(&table, cols.arm.as_deref(), &ARM_ALIASES)?;
     let dataset = pick_column(&table, cols.dataset.as_deref(), &DATASET_ALIASES)?;

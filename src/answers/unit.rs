@@ -95,6 +95,49 @@ fn same_question_at_each_place(
     Ok(())
 }
 
+/// A file that answers every question exactly as an earlier one does (Zep's
+/// `zep_locomo_responses.json` and `zep_locomo_grades.json`: the run before and after judging)
+/// is the same run: read once, from the earlier file, and said — never two arms of one system.
+fn same_answers_read_once(out: &mut LoadedAnswers) {
+    use std::collections::BTreeMap;
+    use std::hash::{Hash, Hasher};
+    type Answers<'a> = BTreeMap<&'a str, (&'a str, &'a [String])>;
+    // Each file's answers, built in one pass over the rows, and a fingerprint of them: only
+    // files with the same fingerprint are compared whole.
+    let mut of_file: HashMap<&str, Answers<'_>> = HashMap::new();
+    for r in &out.rows {
+        of_file
+            .entry(r.file.as_str())
+            .or_default()
+            .insert(r.query_id.as_str(), (r.prediction.as_str(), r.gold.as_slice()));
+    }
+    let fingerprint = |a: &Answers<'_>| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        a.hash(&mut h);
+        h.finish()
+    };
+    let mut seen: HashMap<u64, Vec<&str>> = HashMap::new();
+    let mut copies: Vec<(String, String)> = Vec::new();
+    for f in &out.files {
+        let Some(answers) = of_file.get(f.name.as_str()) else { continue };
+        let earlier = seen.entry(fingerprint(answers)).or_default();
+        match earlier.iter().find(|e| of_file.get(**e) == Some(answers)) {
+            Some(e) => copies.push((f.name.clone(), (*e).to_string())),
+            None => earlier.push(f.name.as_str()),
+        }
+    }
+    for (copy, of) in &copies {
+        let n = out.rows.iter().filter(|r| r.file == *copy).count();
+        out.warnings.add(AnswerWarningKind::SameAnswersAsFile, || {
+            format!("{copy} answers its {n} questions as {of} does: read once, from {of}")
+        });
+    }
+    let dropped: std::collections::HashSet<&str> = copies.iter().map(|(c, _)| c.as_str()).collect();
+    let keep: Vec<bool> = out.rows.iter().map(|r| !dropped.contains(r.file.as_str())).collect();
+    let mut keep = keep.into_iter();
+    out.rows.retain(|_| keep.next().unwrap_or(true));
+}
+
 /// Files named by place that list the same questions in different orders pair by text
 /// ([`crate::outcomes::locomo::align_by_text`]): each question is renamed
 /// `conversation/position` after its place in the first file that lists it, and a warning says
@@ -177,7 +220,10 @@ impl Capability for Answers {
             groups.iter().filter_map(|(g, v)| Some((g.as_str(), v.as_array()?.first()?.as_object()?))).collect();
         (firsts.len() == groups.len()
             && crate::outcomes::locomo::looks_like_answers(&firsts)
-            && firsts.iter().all(|(_, o)| PREDICTION_ALIASES.iter().any(|p| o.contains_key(*p))))
+            && firsts.iter().all(|(_, o)| {
+                PREDICTION_ALIASES.iter().any(|p| o.contains_key(*p))
+                    || (o.contains_key("answer") && o.contains_key("golden_answer"))
+            }))
         .then(|| {
             Recognised::new(
                 FileRole::Answers,
@@ -268,7 +314,13 @@ fn arms_from_files(out: &mut LoadedAnswers) {
     if !shared {
         return;
     }
-    let names: Vec<String> = out.files.iter().map(|f| f.name.clone()).collect();
+    same_answers_read_once(out);
+    // The files whose rows are kept (a copy of an earlier file is listed, its rows not kept).
+    let names: Vec<String> =
+        out.files.iter().filter(|f| out.rows.iter().any(|r| r.file == f.name)).map(|f| f.name.clone()).collect();
+    if names.len() < 2 {
+        return;
+    }
     let short = crate::outcomes::distinguishing_names(&names);
     let arm_of: HashMap<&str, &str> = names.iter().map(String::as_str).zip(short.iter().map(String::as_str)).collect();
     for r in &mut out.rows {
