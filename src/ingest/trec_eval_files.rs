@@ -404,9 +404,19 @@ fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, Inges
 
 /// The whole of a stream as text (a JSON document is parsed whole), refused past `max_bytes`.
 fn stream_text(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<String, IngestError> {
-    let bytes = crate::ingest::read_at_most(reader, max_bytes)
-        .map_err(|e| IngestError::new(Location::file(name), format!("could not be read: {e}")))?
-        .ok_or_else(|| crate::ingest::too_large(name, "holds", max_bytes))?;
+    let mut bytes = Vec::new();
+    if let Err(e) =
+        std::io::Read::read_to_end(&mut std::io::Read::take(reader, max_bytes.saturating_add(1)), &mut bytes)
+    {
+        // Located where the text breaks off (a gzip stream cut short or damaged).
+        return Err(IngestError::new(
+            Location::line(name, super::line_after(&bytes)),
+            format!("could not be read (after {} bytes of text): {e}", bytes.len()),
+        ));
+    }
+    if bytes.len() as u64 > max_bytes {
+        return Err(crate::ingest::too_large(name, "holds", max_bytes));
+    }
     Ok(crate::ingest::decode_within(name, &bytes, max_bytes)?.0.into_owned())
 }
 
@@ -757,6 +767,24 @@ fn read_json_run(name: &str, text: &str) -> Result<Run, IngestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_qrels_stream_cut_short_names_the_line_it_breaks_off_in() {
+        use std::io::Write;
+        // `{"q0": {"d…": 1},` one query a line, then `}`.
+        let lines: Vec<String> =
+            (0..4000u64).map(|i| format!("\"q{i}\": {{\"d{}\": 1}}", i.wrapping_mul(2654435761) % 100_003)).collect();
+        let text = format!("{{{}\n}}\n", lines.join(",\n"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(text.as_bytes()).unwrap();
+        let mut cut = gz.finish().unwrap();
+        cut.truncate(cut.len() / 2);
+        let mut reader = std::io::BufReader::new(flate2::read::GzDecoder::new(&cut[..]));
+        let e = read_qrels_from("q.json.gz", &mut reader, 1 << 30).unwrap_err();
+        let line = e.location.line.expect("a line");
+        assert!(line > 100 && line < 4000, "{e}");
+        assert!(e.message.starts_with("could not be read (after "), "{e}");
+    }
 
     #[test]
     fn comments_extra_fields_and_hash_in_docnos() {
