@@ -133,9 +133,7 @@ fn same_answers_read_once(out: &mut LoadedAnswers) {
         });
     }
     let dropped: std::collections::HashSet<&str> = copies.iter().map(|(c, _)| c.as_str()).collect();
-    let keep: Vec<bool> = out.rows.iter().map(|r| !dropped.contains(r.file.as_str())).collect();
-    let mut keep = keep.into_iter();
-    out.rows.retain(|_| keep.next().unwrap_or(true));
+    out.rows.retain(|r| !dropped.contains(r.file.as_str()));
 }
 
 /// Files named by place that list the same questions in different orders pair by text
@@ -316,8 +314,9 @@ fn arms_from_files(out: &mut LoadedAnswers) {
     }
     same_answers_read_once(out);
     // The files whose rows are kept (a copy of an earlier file is listed, its rows not kept).
+    let with_rows: std::collections::HashSet<&str> = out.rows.iter().map(|r| r.file.as_str()).collect();
     let names: Vec<String> =
-        out.files.iter().filter(|f| out.rows.iter().any(|r| r.file == f.name)).map(|f| f.name.clone()).collect();
+        out.files.iter().filter(|f| with_rows.contains(f.name.as_str())).map(|f| f.name.clone()).collect();
     if names.len() < 2 {
         return;
     }

@@ -220,13 +220,7 @@ impl InputFile {
         let mut head = Vec::with_capacity(HEAD_BYTES);
         let (reader, _) = self.reader()?;
         if let Err(e) = reader.take(HEAD_BYTES as u64).read_to_end(&mut head) {
-            // Located where the text breaks off (a gzip stream cut short or damaged).
-            let cut =
-                if head.is_empty() { "before any text".into() } else { format!("after {} bytes of text", head.len()) };
-            return Err(IngestError::new(
-                Location::line(&self.name, super::line_after(&head)),
-                format!("could not be read ({cut}): {e}"),
-            ));
+            return Err(super::unreadable(&self.name, &head, &e));
         }
         if head.len() == HEAD_BYTES
             && let Some(end) = head.iter().rposition(|&b| b == b'\n')

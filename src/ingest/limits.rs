@@ -206,6 +206,19 @@ pub fn read_at_most(reader: impl Read, max_bytes: u64) -> std::io::Result<Option
     Ok((bytes.len() as u64 <= max_bytes).then_some(bytes))
 }
 
+/// The whole of a file's text from `reader`, refused past `max_bytes` (read no further than one
+/// byte past them); a read error is located where the text breaks off ([`super::unreadable`]).
+pub fn read_text_at_most(name: &str, reader: impl Read, max_bytes: u64) -> Result<Vec<u8>, IngestError> {
+    let mut bytes = Vec::new();
+    if let Err(e) = reader.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes) {
+        return Err(super::unreadable(name, &bytes, &e));
+    }
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large(name, "holds", max_bytes));
+    }
+    Ok(bytes)
+}
+
 /// The refusal of a file over a byte budget ([`Limits::max_bytes`]).
 pub fn too_large(name: &str, what: &str, limit: u64) -> IngestError {
     IngestError::new(

@@ -426,16 +426,21 @@ fn inflate(name: &str, bytes: &[u8], limits: Limits) -> Result<Vec<u8>, Refusal>
 /// A gzip stream that cannot be inflated, located at the line of the text it breaks off in
 /// (`inflated`: the text read before the error) and said in the words of what to do.
 fn corrupt_gzip(name: &str, compressed: usize, inflated: &[u8], e: &std::io::Error) -> IngestError {
-    let line = line_after(inflated);
-    let cut = if inflated.is_empty() {
-        "before any text".to_string()
-    } else {
-        format!("after {} bytes of text", inflated.len())
-    };
     IngestError::new(
-        Location::line(name, line),
-        format!("gzip data is corrupt: {e} ({cut}, of {compressed} compressed bytes): {GZIP_ADVICE}"),
+        Location::line(name, line_after(inflated)),
+        format!("gzip data is corrupt: {e} ({}, of {compressed} compressed bytes): {GZIP_ADVICE}", how_far(inflated)),
     )
+}
+
+/// How far a text went before its stream broke off: `before any text`, `after 812 bytes of text`.
+fn how_far(text: &[u8]) -> String {
+    if text.is_empty() { "before any text".to_string() } else { format!("after {} bytes of text", text.len()) }
+}
+
+/// A stream that failed after `text` was read from it, located at the line the text breaks off
+/// in (a gzip stream cut short or damaged).
+pub(crate) fn unreadable(name: &str, text: &[u8], e: &std::io::Error) -> IngestError {
+    IngestError::new(Location::line(name, line_after(text)), format!("could not be read ({}): {e}", how_far(text)))
 }
 
 /// The 1-based line a text continues in after `before`.

@@ -395,28 +395,14 @@ pub(crate) fn comment_or_blank(line: &str) -> Option<bool> {
 /// Whether a stream's first non-blank byte opens a JSON object (looked at in the buffered
 /// prefix, nothing consumed).
 fn opens_json_object(reader: &mut dyn BufRead, name: &str) -> Result<bool, IngestError> {
-    let buf = reader
-        .fill_buf()
-        .map_err(|e| IngestError::new(Location::line(name, 1), format!("could not be read (before any text): {e}")))?;
+    let buf = reader.fill_buf().map_err(|e| crate::ingest::unreadable(name, &[], &e))?;
     let buf = buf.strip_prefix(crate::ingest::UTF8_BOM).unwrap_or(buf);
     Ok(buf.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
 }
 
 /// The whole of a stream as text (a JSON document is parsed whole), refused past `max_bytes`.
 fn stream_text(name: &str, reader: &mut dyn BufRead, max_bytes: u64) -> Result<String, IngestError> {
-    let mut bytes = Vec::new();
-    if let Err(e) =
-        std::io::Read::read_to_end(&mut std::io::Read::take(reader, max_bytes.saturating_add(1)), &mut bytes)
-    {
-        // Located where the text breaks off (a gzip stream cut short or damaged).
-        return Err(IngestError::new(
-            Location::line(name, super::line_after(&bytes)),
-            format!("could not be read (after {} bytes of text): {e}", bytes.len()),
-        ));
-    }
-    if bytes.len() as u64 > max_bytes {
-        return Err(crate::ingest::too_large(name, "holds", max_bytes));
-    }
+    let bytes = crate::ingest::read_text_at_most(name, reader, max_bytes)?;
     Ok(crate::ingest::decode_within(name, &bytes, max_bytes)?.0.into_owned())
 }
 

@@ -70,11 +70,15 @@ pub fn annotate(rows: &mut [OutcomeRow], warnings: &mut OutcomeWarnings, file: &
     used
 }
 
+/// `s` with its white space collapsed (question texts are compared so).
+fn collapsed(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Every (conversation, position) whose question texts differ between files: refused (the files
 /// do not list the same questions in the same order). Texts are compared after trimming and
 /// collapsing white space.
 pub fn check_questions(table: &OutcomeTable) -> Result<(), String> {
-    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut first: BTreeMap<(usize, usize), (&str, String)> = BTreeMap::new();
     let mut mismatches = Vec::new();
     let mut count = 0;
@@ -88,9 +92,9 @@ pub fn check_questions(table: &OutcomeTable) -> Result<(), String> {
         let file = table.files.get(r.file).map_or("", |f| f.name.as_str());
         match first.get(&key) {
             None => {
-                first.insert(key, (file, norm(q)));
+                first.insert(key, (file, collapsed(q)));
             }
-            Some((f0, q0)) if *q0 != norm(q) => {
+            Some((f0, q0)) if *q0 != collapsed(q) => {
                 count += 1;
                 if mismatches.len() < 5 {
                     mismatches.push(format!(
@@ -98,7 +102,7 @@ pub fn check_questions(table: &OutcomeTable) -> Result<(), String> {
                         key.0,
                         key.1,
                         q0,
-                        norm(q)
+                        collapsed(q)
                     ));
                 }
             }
@@ -210,12 +214,11 @@ pub struct Alignment {
 /// question text (it cannot be matched: [`check_questions`] then says which places differ).
 pub fn align_by_text(placed: &[Placed<'_>]) -> Option<Alignment> {
     use std::collections::{HashMap, HashSet};
-    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     if placed.iter().any(|p| p.question.is_none()) {
         return None;
     }
     let texts: Vec<(String, String)> =
-        placed.iter().map(|p| (norm(p.question.unwrap_or_default()), norm(p.gold))).collect();
+        placed.iter().map(|p| (collapsed(p.question.unwrap_or_default()), collapsed(p.gold))).collect();
     // The numbering so far: each (conversation, number)'s text, each text's numbers in order.
     let mut at: HashMap<(&str, usize), usize> = HashMap::new();
     let mut by_text: HashMap<(&str, &(String, String)), Vec<usize>> = HashMap::new();
