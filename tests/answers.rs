@@ -38,7 +38,8 @@ fn worked_examples_match_the_python_scripts() {
         assert_eq!(squad_normalize(pred), c["squad_normalized"].as_str().unwrap(), "{pred:?}");
         assert_eq!(locomo_normalize(pred), c["locomo_normalized"].as_str().unwrap(), "{pred:?}");
         assert_eq!(parse_output(pred), c["parse_output"].as_str().unwrap(), "{pred:?}");
-        for &p in Profile::ALL {
+        // amem_f1 is checked against its own script's values (`amem_reference.json`).
+        for &p in Profile::ALL.iter().filter(|p| **p != Profile::AmemF1) {
             let want = c[p.name()].as_f64().unwrap();
             let got = score(p, &input).score;
             assert!((got - want).abs() < 1e-12, "{} on {gold:?} / {pred:?}: {got} vs Python {want}", p.name());
@@ -321,7 +322,8 @@ fn arms_on_different_questions_are_ranked_with_that_said() {
 /// `{question, answer, golden_answer, duration_ms}` and `zep_locomo_grades.json`, the same
 /// answers with `grade` and `category`. `answer` is the model's, `golden_answer` the gold (said);
 /// the second file answers every question as the first does: one run, read once, never two
-/// arms of one system.
+/// arms of one system — from the grades file, which also states `grade` (the judge's verdict,
+/// shown beside the rules) and the categories.
 #[test]
 fn zeps_released_answers_are_read_once_with_their_gold() {
     use memaudit::answers::{AnswerWarningKind, Answers, AnswersRequest};
@@ -352,16 +354,138 @@ fn zeps_released_answers_are_read_once_with_their_gold() {
     .unwrap();
     let (_, r) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
     assert_eq!(r.rows.len(), 3, "read once");
-    assert!(r.rows.iter().all(|x| x.arm.is_none() && x.file == "data/zep_locomo_responses.json"));
+    assert!(r.rows.iter().all(|x| x.arm.is_none() && x.file == "data/zep_locomo_grades.json"));
+    assert!(r.rows.iter().all(|x| x.category == Some(4)));
     assert_eq!(r.warnings.count(AnswerWarningKind::AnswerBesideGoldenAnswer), 2);
     let same = r.warnings.get(AnswerWarningKind::SameAnswersAsFile).expect("said");
     assert_eq!(
         same.examples,
         [
-            "data/zep_locomo_grades.json answers its 3 questions as data/zep_locomo_responses.json does: read once, from data/zep_locomo_responses.json"
+            "data/zep_locomo_responses.json answers its 3 questions as data/zep_locomo_grades.json does: read once, from data/zep_locomo_grades.json, which also states `grade` and categories"
         ]
     );
+    // The judge's grade beside every rule: 2 of 3 graded right, as squad_em counts them.
+    let grade = r
+        .stated
+        .iter()
+        .find(|c| c.column == "grade" && c.profile == memaudit::answers::Profile::SquadEm)
+        .expect("grade stated");
+    assert_eq!((grade.kind, grade.n, grade.agree), (memaudit::answers::StatedKind::Verdict, 3, 3));
+    assert!((grade.stated_mean - 2.0 / 3.0).abs() < 1e-12);
     // Scored against `golden_answer`: two of three exactly right.
     let em = r.summary.iter().find(|s| s.profile == memaudit::answers::Profile::SquadEm).unwrap();
     assert_eq!((em.correct, em.n), (2, 3));
+}
+
+/// The `amem_f1` profile against A-Mem's `calculate_metrics` F1 (re-typed in
+/// `tests/reference/answers/amem_reference.py`, checked against mem0's copy of it): every worked
+/// example plus the cases where its tokenizer differs (token sets, `.,!?` only, Python's
+/// white space).
+#[test]
+fn amem_f1_matches_the_a_mem_script() {
+    let doc: Value = serde_json::from_str(&reference("amem_reference.json")).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 55);
+    for c in cases {
+        let gold: Vec<String> = c["gold"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect();
+        let pred = c["prediction"].as_str().unwrap();
+        let input = AnswerInput { gold: &gold, prediction: pred, dataset: None, category: None };
+        let want = c["amem_f1"].as_f64().unwrap();
+        let got = score(Profile::AmemF1, &input).score;
+        assert!((got - want).abs() < 1e-12, "amem_f1 on {gold:?} / {pred:?}: {got} vs Python {want}");
+    }
+}
+
+/// mem0's released LoCoMo results shape (`evals.py`: `{"0": [{question, answer, response,
+/// category, bleu_score, f1_score, llm_score}]}`): the files' own scores are read as stated,
+/// said, kept out of the design columns, and compared with every profile — `f1_score` written
+/// by A-Mem's F1 is `amem_f1` on every row, `llm_score` is a verdict with its agreement.
+#[test]
+fn a_files_own_scores_are_shown_beside_the_profiles() {
+    use memaudit::answers::{AnswerWarningKind, Answers, AnswersRequest, AnswersTable, StatedKind};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let records = [
+        ("When did Jon lose his job?", "19 January, 2023", "Jon lost it on 19 January 2023.", 2, 1),
+        ("Where did Gina go?", "Paris", "She went to Rome", 4, 0),
+        ("What does Jon like?", "dancing, painting", "Dancing and painting, dancing.", 1, 1),
+        ("Who called?", "Ann", "Ann!", 4, 1),
+    ];
+    let rows: Vec<serde_json::Value> = records
+        .iter()
+        .map(|(q, gold, response, category, llm)| {
+            let f1 = score(
+                Profile::AmemF1,
+                &AnswerInput { gold: &[gold.to_string()], prediction: response, dataset: None, category: None },
+            )
+            .score;
+            serde_json::json!({"question": q, "answer": gold, "response": response, "category": category.to_string(),
+                "bleu_score": 0.25, "f1_score": f1, "llm_score": llm})
+        })
+        .collect();
+    let doc = serde_json::json!({ "0": rows });
+    let file = InputFile::new("results.json", serde_json::to_vec(&doc).unwrap());
+    let files = assign_roles::<Answers>(vec![(file, Some(FileRole::Answers))]).unwrap();
+    let (_, r) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
+    let said = r.warnings.get(AnswerWarningKind::StatedScores).expect("the stated columns are said");
+    assert_eq!(
+        said.examples,
+        ["results.json: bleu_score (scores, 4 rows), f1_score (scores, 4 rows), llm_score (0/1, 4 rows)"]
+    );
+    let of = |col: &str, p: Profile| r.stated.iter().find(|c| c.column == col && c.profile == p).unwrap();
+    let f1 = of("f1_score", Profile::AmemF1);
+    assert_eq!((f1.kind, f1.n, f1.agree), (StatedKind::Score, 4, 4));
+    assert_eq!(f1.max_abs_difference, Some(0.0));
+    assert!(of("f1_score", Profile::SquadF1).agree < 4, "SQuAD's multiset F1 differs on the repeated word");
+    let llm = of("llm_score", Profile::PaperSem);
+    assert_eq!((llm.kind, llm.n, llm.stated_only, llm.profile_only), (StatedKind::Verdict, 4, Some(2), Some(0)));
+    assert!((llm.stated_mean - 0.75).abs() < 1e-12);
+    // Never design columns, and in the rows table as `stated_<column>`.
+    let p = &r.populations;
+    let named =
+        p.keyed.iter().chain(&p.pooled).map(|c| c.column.as_str()).chain(p.unused.iter().map(|c| c.column.as_str()));
+    assert!(named.clone().all(|c| !c.ends_with("_score")), "{:?}", named.collect::<Vec<_>>());
+    let t = memaudit::answers::table(&r, AnswersTable::Rows).unwrap();
+    assert!(t.headers.iter().any(|h| h == "stated_llm_score"), "{:?}", t.headers);
+    let hs = memaudit::capability::headlines::<Answers>(&r);
+    assert!(hs.iter().any(|h| h.text == "The files' own f1_score is amem_f1 on every answer"), "{hs:?}");
+    assert!(
+        hs.iter().any(|h| h.text.starts_with("The files' own llm_score counts 75.0% of 4 answers correct")),
+        "{hs:?}"
+    );
+    // A column named as the files' own scores must hold numbers, refused at its line otherwise.
+    let bad = InputFile::new(
+        "a.csv",
+        b"query_id,prediction,gold,verdict
+q1,x,x,1
+q2,y,x,maybe
+"
+        .to_vec(),
+    );
+    let columns = AnswerColumns { stated: vec!["verdict".into()], ..AnswerColumns::default() };
+    let e = read_answers(&bad, &columns).unwrap_err();
+    assert_eq!((e.location.line, e.location.field.as_deref()), (Some(3), Some("verdict")), "{e}");
+    let columns = AnswerColumns { stated: vec!["nope".into()], ..AnswerColumns::default() };
+    assert!(read_answers(&bad, &columns).unwrap_err().to_string().contains("no column `nope`"));
+}
+
+/// Memobase's released LoCoMo results (`memobase_eval_0503_3000.json`, written by mem0's
+/// `evals.py`): its own `f1_score` is A-Mem's F1, and `amem_f1` reproduces it on all 1,540
+/// answers (|Δ| ≤ 1e-6); its `llm_score` is a verdict (70.9% correct, 1,092 of 1,540, counted
+/// with Python: `sum(r["llm_score"] for g in d.values() for r in g)`).
+#[test]
+fn memobases_own_f1_score_is_a_mems_f1_on_every_answer() {
+    use memaudit::answers::{Answers, AnswersRequest, StatedKind};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let path = common::shared().join("fixtures/external/memobase/memobase_eval_0503_3000.json");
+    let file = InputFile::new("memobase_eval_0503_3000.json", std::fs::read(path).unwrap());
+    let files = assign_roles::<Answers>(vec![(file, Some(FileRole::Answers))]).unwrap();
+    let (_, r) = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).unwrap();
+    let of = |col: &str, p: Profile| r.stated.iter().find(|c| c.column == col && c.profile == p).unwrap();
+    let f1 = of("f1_score", Profile::AmemF1);
+    assert_eq!((f1.kind, f1.n, f1.agree), (StatedKind::Score, 1540, 1540));
+    assert!(f1.max_abs_difference.unwrap() <= 1e-6);
+    assert!(of("f1_score", Profile::SquadF1).agree < 1540);
+    let llm = of("llm_score", Profile::LocomoF1);
+    assert_eq!((llm.kind, llm.n), (StatedKind::Verdict, 1540));
+    assert!((llm.stated_mean * 1540.0 - 1092.0).abs() < 1e-6, "{}", llm.stated_mean * 1540.0);
 }

@@ -62,10 +62,12 @@ fn answers_json_csv_and_diff() {
             "profiles",
             "rows",
             "settings",
+            "stated",
             "summary",
             "warnings"
         ]
     );
+    assert_eq!(v["stated"], serde_json::json!([]), "no file states its own scores");
     assert_eq!(v["diff"].as_array().unwrap().len(), 1);
     assert_eq!(v["diff"][0]["query_id"], "q1");
     assert_eq!(v["rows"][0]["scores"][1]["profile"], "mab_sem");
@@ -794,13 +796,16 @@ fn answers_show_item_gives_each_arms_prediction_parse_and_reference_scores() {
 /// A query repeated within a cell with other scores is refused with the fix in the CLI's
 /// words: the settings named as the options that set them (`--split-by`, `--pool`). Memobase's
 /// released LoCoMo answers, read with the question as the id: the same question is asked twice
-/// in one conversation file with different BLEU scores.
+/// in one conversation file with different BLEU scores. Read as the files' own scores (the
+/// default), the repeats are answers that differ, counted apart with `--repeats first`; with only
+/// `llm_score` named as the files' own scores, `bleu_score` is an ordinary column that differs
+/// between the two rows: a design column, and the refusal names the options.
 #[test]
 fn a_refused_repeat_names_the_options_that_split_or_pool() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/fixtures/external/memobase/memobase_eval_0503_3000.json");
     let path = path.to_str().unwrap();
-    let out = run(&[
+    let args = [
         "answers",
         "--input",
         path,
@@ -812,7 +817,18 @@ fn a_refused_repeat_names_the_options_that_split_or_pool() {
         "response",
         "--repeats",
         "first",
-    ]);
+    ];
+    let v = json_of(&[&args[..], &["--format", "json"]].concat());
+    let kinds: Vec<(&str, u64)> = v["warnings"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["kind"].as_str().unwrap(), w["count"].as_u64().unwrap()))
+        .collect();
+    // 11 repeated questions, of which 6 answer otherwise (another response, gold or own score;
+    // counted with Python over (conversation, question, category)).
+    assert!(kinds.contains(&("conflicting_repeat", 6)) && kinds.contains(&("duplicate_query", 5)), "{kinds:?}");
+    let out = run(&[&args[..], &["--stated-columns", "llm_score"]].concat());
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 11179, field `query`"), "{err}");

@@ -47,7 +47,8 @@ before(async () => {
   // The 45 worked examples of tests/answers.rs as answer rows, plus one whose text is markup.
   const cases = JSON.parse(fs.readFileSync(ANSWERS_REFERENCE, 'utf8')).cases;
   const rows = cases.map((c, i) => {
-    const r = { query_id: `case${String(i).padStart(2, '0')}`, gold: c.gold, prediction: c.prediction };
+    // A judge's verdict the file states (read as its own score, shown beside the profiles).
+    const r = { query_id: `case${String(i).padStart(2, '0')}`, gold: c.gold, prediction: c.prediction, llm_score: i % 3 === 0 ? 1 : 0 };
     if (c.dataset !== null) r.dataset = c.dataset;
     if (c.category !== null) r.category = c.category;
     return r;
@@ -124,7 +125,13 @@ test('answers page: profiles, summary, rows and the profile diff equal memaudit 
         checkNumber(r.cells[s.profile], s.score, `${r.attrs.query} ${s.profile}`);
         assert.equal(r.cells[`${s.profile}_correct`].value, String(s.correct), `${r.attrs.query} ${s.profile} verdict`);
       }
+      const stated = (want.rows[i].stated ?? []).find((x) => x.column === 'llm_score');
+      checkNumber(r.cells.stated_llm_score, stated ? stated.value : null, `${r.attrs.query} stated llm_score`);
     });
+    // The file's own verdict against every profile.
+    assert.ok(want.stated.length > 0 && want.stated.every((c) => c.column === 'llm_score' && c.kind === 'verdict'), 'llm_score stated');
+    const stated = await checkTable(page, '#answers-stated', want.stated, { n: (c) => c.n, stated_mean: (c) => c.stated_mean, profile_correct_rate: (c) => c.profile_correct_rate, agree: (c) => c.agree, stated_only: (c) => c.stated_only, profile_only: (c) => c.profile_only, kappa: (c) => c.kappa }, 'stated');
+    assert.deepEqual(stated.map((c) => c.attrs.profile), want.stated.map((c) => c.profile));
     await checkTable(page, '#answers-disagreements', want.disagreements, { n: (d) => d.n, verdict_changes: (d) => d.verdict_changes, a_only: (d) => d.a_only, b_only: (d) => d.b_only, score_changes: (d) => d.score_changes }, 'disagreements');
     const diff = await checkTable(page, '#answers-diff', want.diff, { score_a: (d) => d.score_a, score_b: (d) => d.score_b, line: (d) => d.line }, 'diff');
     assert.deepEqual(diff.map((d) => d.attrs.query), want.diff.map((d) => d.query_id));
@@ -138,13 +145,13 @@ test('answers page: profiles, summary, rows and the profile diff equal memaudit 
   assert.deepEqual(profiles.map((p) => p[0]), want.profiles.map((p) => p.profile));
   profiles.forEach((p, i) => assert.equal(p[1], want.profiles[i].rules));
   for (const c of await page.$$eval('#page-answers .conventions code', (els) => els.map((e) => e.textContent))) {
-    assert.equal(c, 'profiles=paper_sem,mab_sem,mab_f1,squad_em,squad_f1,locomo_f1 f1_threshold=0.5 diff=paper_sem:mab_sem');
+    assert.equal(c, 'profiles=paper_sem,mab_sem,mab_f1,squad_em,squad_f1,locomo_f1,amem_f1 f1_threshold=0.5 diff=paper_sem:mab_sem');
   }
   // User text is text: the markup row is shown, never parsed.
   assert.equal(await page.$('#page-answers img'), null);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   // Exports: the CLI's CSV tables.
-  for (const t of ['summary', 'rows', 'diff']) {
+  for (const t of ['summary', 'rows', 'diff', 'stated']) {
     assert.equal(await download(page, `#page-answers button[data-export="${t}"][data-kind="csv"]`), inWork([...base, '--diff', 'paper_sem:mab_sem', '--format', 'csv', '--table', t]), t);
   }
   const json = JSON.parse(await download(page, '#answers-report-json'));
@@ -171,7 +178,7 @@ test('answers page: profiles, summary, rows and the profile diff equal memaudit 
   await check(['--diff', 'squad_em:squad_f1']);
 
   // Fewer profiles and another F1 threshold.
-  for (const p of ['paper_sem', 'mab_f1', 'locomo_f1']) await page.uncheck(`#answers-profiles-picker input[data-profile="${p}"]`);
+  for (const p of ['paper_sem', 'mab_f1', 'locomo_f1', 'amem_f1']) await page.uncheck(`#answers-profiles-picker input[data-profile="${p}"]`);
   await page.fill('#answers-f1-threshold', '0.4');
   await reanalyse(page, 'answers', 'answers-summary-card', 'f1_threshold=0.4');
   await check(['--profiles', 'mab_sem,squad_em,squad_f1', '--f1-threshold', '0.4', '--diff', 'squad_em:squad_f1']);

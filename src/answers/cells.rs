@@ -4,9 +4,9 @@
 //! name, `system-a · prompt=v1` — unless pooled. An answer repeated in one arm is refused, or
 //! with `repeats = first` the first row is kept and the repeats counted.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-use super::read::{AnswerRow, AnswerWarningKind, AnswerWarnings};
+use super::read::{AnswerRow, AnswerWarningKind, AnswerWarnings, StatedScore};
 use crate::cells::{
     CellItems, CellReport, CellSettings, Design, Frame, Populations, Repeats, Restriction, RowRef, design::key_text,
 };
@@ -34,15 +34,41 @@ pub fn form(
 ) -> Result<Formed> {
     let mut rows: Vec<AnswerRow> = rows.to_vec();
     if repeats == Repeats::First {
-        let mut seen = HashSet::new();
-        rows.retain(|r| {
-            let keep = seen.insert((r.arm.clone(), identity(r), r.other.clone()));
-            if !keep {
-                warnings
-                    .add(AnswerWarningKind::DuplicateQuery, || format!("{}, line {}: {}", r.file, r.line, r.query_id));
+        // Per kept row's key, where it is and what it answered: a repeat that answers otherwise
+        // (another prediction, gold or own scores) is counted apart, naming the line it differs
+        // from.
+        type Key = (Option<String>, String, Vec<(String, String)>);
+        type Answer<'a> = (usize, &'a str, &'a [String], &'a [StatedScore]);
+        let mut seen: HashMap<Key, Answer<'_>> = HashMap::new();
+        let mut keep = Vec::with_capacity(rows.len());
+        for r in &rows {
+            match seen.get(&(r.arm.clone(), identity(r), r.other.clone())) {
+                None => {
+                    seen.insert(
+                        (r.arm.clone(), identity(r), r.other.clone()),
+                        (r.line, &r.prediction, &r.gold, &r.stated),
+                    );
+                    keep.push(true);
+                }
+                Some((line, prediction, gold, stated))
+                    if (*prediction, *gold, *stated)
+                        != (r.prediction.as_str(), r.gold.as_slice(), r.stated.as_slice()) =>
+                {
+                    warnings.add(AnswerWarningKind::ConflictingRepeat, || {
+                        format!("{}, line {}: {} answers otherwise than line {line}", r.file, r.line, r.query_id)
+                    });
+                    keep.push(false);
+                }
+                Some(_) => {
+                    warnings.add(AnswerWarningKind::DuplicateQuery, || {
+                        format!("{}, line {}: {}", r.file, r.line, r.query_id)
+                    });
+                    keep.push(false);
+                }
             }
-            keep
-        });
+        }
+        let mut keep = keep.into_iter();
+        rows.retain(|_| keep.next().unwrap_or(true));
     }
     let replicated = rows.iter().any(|r| r.replicate.is_some());
     let mut frame = Frame::new(if replicated { &["query", "seed"] } else { &["query"] });

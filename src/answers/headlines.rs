@@ -3,6 +3,7 @@
 //! scored.
 
 use super::rescore::{AnswerReport, ProfileSummary};
+use super::stated::{StatedComparison, StatedKind};
 use super::table::AnswersTable;
 use crate::distinct::first_seen;
 use crate::headline::{Headline, from_warnings, some_of};
@@ -105,6 +106,7 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
             AnswersTable::Summary,
         ));
     }
+    hs.extend(stated(r));
     let profiles: Vec<&str> = r.settings.profiles.iter().map(|p| p.name()).collect();
     hs.push(Headline::context(
         format!("{} answers scored under {} rule(s)", r.rows.len(), profiles.len()),
@@ -124,5 +126,90 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
         ));
     }
     hs.extend(from_warnings(r.warnings.iter(), AnswersTable::Rows));
+    hs
+}
+
+/// The files' own scores beside the rules, per (column, arm): a verdict column's share correct
+/// against the rules' range, with each rule's agreement and κ; a score column reproduced by a
+/// rule on every row (context), or by none (a finding: the file used another rule).
+fn stated(r: &AnswerReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let keys = first_seen(r.stated.iter().map(|c| (c.column.as_str(), c.arm.as_deref())));
+    for (column, arm) in keys {
+        let of: Vec<&StatedComparison> =
+            r.stated.iter().filter(|c| c.column == column && c.arm.as_deref() == arm).collect();
+        let Some(first) = of.first() else { continue };
+        let whose = arm.map(|a| format!("{a}: the")).unwrap_or_else(|| "The".into());
+        let n = first.n;
+        match first.kind {
+            StatedKind::Verdict => {
+                let lo = of.iter().map(|c| c.profile_correct_rate).fold(f64::INFINITY, f64::min);
+                let hi = of.iter().map(|c| c.profile_correct_rate).fold(f64::NEG_INFINITY, f64::max);
+                let rules = if (hi - lo).abs() < 5e-4 {
+                    format!("{:.1}%", 100.0 * lo)
+                } else {
+                    format!("{:.1}–{:.1}%", 100.0 * lo, 100.0 * hi)
+                };
+                let evidence = of
+                    .iter()
+                    .map(|c| {
+                        let kappa = c.kappa.map(|k| format!(", κ {k:.2}")).unwrap_or_default();
+                        format!(
+                            "{} {:.1}% (agrees on {:.1}%{kappa})",
+                            c.profile.name(),
+                            100.0 * c.profile_correct_rate,
+                            100.0 * c.agreement()
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                hs.push(Headline::finding(
+                    format!(
+                        "{whose} files' own {column} counts {:.1}% of {n} answers correct; the answer rules {rules}",
+                        100.0 * first.stated_mean
+                    ),
+                    format!("{evidence}; the file's verdicts as stated, never rescored"),
+                    AnswersTable::Stated,
+                ));
+            }
+            StatedKind::Score => {
+                let Some(best) = of.iter().max_by(|a, b| {
+                    a.agree.cmp(&b.agree).then(
+                        b.mean_abs_difference
+                            .unwrap_or(f64::INFINITY)
+                            .total_cmp(&a.mean_abs_difference.unwrap_or(f64::INFINITY)),
+                    )
+                }) else {
+                    continue;
+                };
+                let detail = format!(
+                    "{} equal on {} of {n} rows (within {}); means {:.4} stated vs {:.4}; mean |Δ| {:.4}",
+                    best.profile.name(),
+                    best.agree,
+                    super::stated::STATED_TOLERANCE,
+                    best.stated_mean,
+                    best.profile_mean,
+                    best.mean_abs_difference.unwrap_or(0.0)
+                );
+                if best.agree == n {
+                    hs.push(Headline::context(
+                        format!("{whose} files' own {column} is {} on every answer", best.profile.name()),
+                        detail,
+                        AnswersTable::Stated,
+                    ));
+                } else {
+                    hs.push(Headline::finding(
+                        format!(
+                            "{whose} files' own {column} is not reproduced by any answer rule (closest: {}, {} of {n} equal)",
+                            best.profile.name(),
+                            best.agree
+                        ),
+                        format!("{detail}: the file computed it by another rule"),
+                        AnswersTable::Stated,
+                    ));
+                }
+            }
+        }
+    }
     hs
 }

@@ -8,8 +8,9 @@
 //! `parsed_prediction` (a parse the file gives), `parsed` (MemoryAgentBench's `parse_output` of
 //! the prediction, as scored), `dataset`, `category`, then every other column of the file under
 //! its own name (the question), then `score PROFILE` (`1 (correct)`, `0.4`, …) for each
-//! profile scored. The prediction, its parses and its scores are an arm's own: shown with its
-//! row even where every arm's are the same.
+//! profile scored, then `stated COLUMN` for each of the file's own scores (a judge's verdict).
+//! The prediction, its parses and its scores are an arm's own: shown with its row even where
+//! every arm's are the same.
 
 use super::read::AnswerRow;
 use super::rescore::{AnswerSettings, rescore_answers};
@@ -36,8 +37,12 @@ fn cells(r: &AnswerRow, parsed: &str, scores: &[(String, String)]) -> Vec<(Strin
     out.extend(r.category.iter().map(|c| ("category".into(), c.to_string())));
     out.extend(r.other.iter().filter(|(_, v)| !v.is_empty()).cloned());
     out.extend(scores.iter().cloned());
+    out.extend(r.stated.iter().map(|s| (format!("{STATED} {}", s.column), crate::report::num(Some(s.value)))));
     out
 }
+
+/// The name of a file's own score among a row's cells: `stated llm_score`.
+const STATED: &str = "stated";
 
 /// The rows of query `item` among `rows`, per arm in the order first read, scored under
 /// `settings`. `Ok(None)` when no row is that query.
@@ -62,7 +67,11 @@ pub fn item_text(rows: &[AnswerRow], settings: &AnswerSettings, item: &str) -> R
     }
     // Shared: a cell of the query every row holds with one text (the question, the gold); an
     // arm's answer, its parse and its scores stay with the arm, even where arms agree.
-    let own = |c: &str| ["prediction", "parsed_prediction", "parsed"].contains(&c) || c.starts_with("score ");
+    let own = |c: &str| {
+        ["prediction", "parsed_prediction", "parsed"].contains(&c)
+            || c.starts_with("score ")
+            || c.starts_with(&format!("{STATED} "))
+    };
     let first = &found[0].2;
     let shared: Vec<&(String, String)> =
         first.iter().filter(|c| !own(&c.0) && found.iter().all(|(_, _, cs)| cs.contains(c))).collect();

@@ -19,15 +19,17 @@ pub mod profile;
 pub mod read;
 pub mod rescore;
 pub mod score;
+pub mod stated;
 pub mod table;
 pub mod text;
 pub mod unit;
 
 pub use profile::{AnswerInput, Profile, ProfileInfo, Scored, score};
-pub use read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, read_answers};
+pub use read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, StatedScore, read_answers};
 pub use rescore::{
     AnswerReport, AnswerSettings, DiffRow, Disagreement, ProfileScore, ProfileSummary, ScoredAnswer, diff,
     rescore_answers,
 };
+pub use stated::{StatedComparison, StatedKind};
 pub use table::{AnswersTable, rows_table, table};
 pub use unit::{Answers, AnswersRequest, ShowItem};

@@ -25,6 +25,10 @@ crate::choice! {
         /// LoCoMo official F1 (`task_eval/evaluation.py`): commas and "and" removed, Porter stems,
         /// multi-hop partial credit, category rules; best over gold variants.
         LocomoF1,
+        /// A-Mem's token-set F1 (`utils.calculate_metrics`), the `f1_score` of mem0's `evals.py`
+        /// and of the LoCoMo tables that follow it: lower-case, `.,!?` to spaces, sets of
+        /// tokens; best over gold variants.
+        AmemF1,
     }
 }
 
@@ -88,6 +92,13 @@ impl Profile {
                 "LoCoMo task_eval/evaluation.py (snap-research/locomo): normalize_answer, f1_score, f1, \
                  eval_question_answering; NLTK 3.9 PorterStemmer",
             ),
+            Profile::AmemF1 => (
+                "str(·).strip() on both sides, 0 if either is empty; simple_tokenize: lower, '.', ',', '!', '?' \
+                 replaced by spaces, split on white space; token sets (repeats count once); P = |common|/|pred|, \
+                 R = |common|/|gold|, 2PR/(P+R), 0 without overlap; max over gold variants",
+                "A-Mem utils.py (WujiangXu/AgenticMemory): simple_tokenize, calculate_metrics[\"f1\"]; mem0 \
+                 evaluation/metrics/utils.py and evals.py (f1_score)",
+            ),
         };
         ProfileInfo { profile: self, binary: self.binary(), rules: rules.to_string(), source: source.to_string() }
     }
@@ -138,6 +149,7 @@ pub fn score(profile: Profile, a: &AnswerInput) -> Scored {
         Profile::PaperSem => raw(p.literal_sem_over(a.gold)),
         Profile::SquadEm => raw(best_over_gold(a.gold, |g| p.squad_em(g))),
         Profile::SquadF1 => raw(best_over_gold(a.gold, |g| p.squad_f1(g))),
+        Profile::AmemF1 => raw(best_over_gold(a.gold, |g| super::score::amem_f1(pred, g))),
         Profile::LocomoF1 => {
             let rule = LocomoRule::of(a.category);
             if rule == LocomoRule::Adversarial {

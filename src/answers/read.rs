@@ -122,6 +122,9 @@ pub enum AnswerWarningKind {
     NoGold,
     /// The same (arm, query) twice: the first row is kept (`repeats = first`; refused otherwise).
     DuplicateQuery,
+    /// The same (arm, query) twice with another answer (prediction, gold or own scores): the first row
+    /// is kept and the other answer not scored (`repeats = first`; refused otherwise).
+    ConflictingRepeat,
     /// A given parsed output differs from `parse_output(raw)`; memaudit scores its own parse.
     ParsedDiffers,
     /// MemoryAgentBench datasets scored by recall in the harness (`ruler_niah*`, `recsys*`):
@@ -142,9 +145,14 @@ pub enum AnswerWarningKind {
     /// A file with `answer` and `golden_answer` and no prediction column (Zep's released
     /// LoCoMo files): `answer` is the model's answer, `golden_answer` the gold.
     AnswerBesideGoldenAnswer,
-    /// A file that answers every question exactly as an earlier file does (the same run saved
-    /// twice, e.g. before and after judging): read once, from the earlier file.
+    /// A file that answers every question exactly as another file does (the same run saved
+    /// twice, e.g. before and after judging): read once, from the file that states more (its
+    /// own scores, the categories), else the earlier.
     SameAnswersAsFile,
+    /// Columns holding the file's own scores or verdicts (a judge's `llm_score` or `grade`, its
+    /// own `f1_score`): shown beside the rescoring and compared with each profile, never
+    /// rescored.
+    StatedScores,
 }
 
 impl Kind for AnswerWarningKind {
@@ -154,7 +162,8 @@ impl Kind for AnswerWarningKind {
             | AnswerWarningKind::UncategorisedLocomo
             | AnswerWarningKind::PositionalIds
             | AnswerWarningKind::ArmFromFile
-            | AnswerWarningKind::AnswerBesideGoldenAnswer => Severity::Note,
+            | AnswerWarningKind::AnswerBesideGoldenAnswer
+            | AnswerWarningKind::StatedScores => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -163,6 +172,10 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::MissingPrediction => "rows without a prediction: left out (the harness skips them)",
             AnswerWarningKind::NoGold => "rows without a gold answer: not scored (unknown, never 0), left out",
             AnswerWarningKind::DuplicateQuery => "(arm, query) given twice: first row kept (repeats = first)",
+            AnswerWarningKind::ConflictingRepeat => {
+                "(arm, query) given twice with another answer: the first row kept, the other answer not scored \
+                 (repeats = first)"
+            }
             AnswerWarningKind::ParsedDiffers => {
                 "given parsed outputs differ from parse_output(raw): memaudit's parse used"
             }
@@ -179,8 +192,12 @@ impl Kind for AnswerWarningKind {
                  answer, each named by its place in the first file that lists it"
             }
             AnswerWarningKind::SameAnswersAsFile => {
-                "a file answers every question as an earlier file does (the same run saved twice): read once, \
-                 from the earlier file"
+                "a file answers every question as another file does (the same run saved twice): read once, from \
+                 the file that states more (its own scores, the categories), else the earlier"
+            }
+            AnswerWarningKind::StatedScores => {
+                "columns of the file's own scores or verdicts: shown beside the rescoring and compared with each \
+                 profile, never rescored"
             }
             AnswerWarningKind::AnswerBesideGoldenAnswer => {
                 "`answer` beside `golden_answer` and no prediction column (Zep's files): `answer` is the \
@@ -219,6 +236,18 @@ pub struct AnswerRow {
     /// A hash of every field of the row (exact repeats).
     #[serde(default, skip_serializing)]
     pub fingerprint: u64,
+    /// The file's own scores of the row (a judge's verdict, its own F1), by column, in the
+    /// order of [`AnswerColumns::stated`] or of the file: shown beside the rescoring.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stated: Vec<StatedScore>,
+}
+
+/// A score the file itself gives a row (a column of [`STATED_ALIASES`] or ending in `_score`,
+/// or one named in [`AnswerColumns::stated`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedScore {
+    pub column: String,
+    pub value: f64,
 }
 
 crate::fields! {
@@ -231,6 +260,8 @@ crate::fields! {
             help "The gold answer(s) column.", column &GOLD_ALIASES;
         prediction as "prediction_column": Option<String> = None, label "prediction column",
             help "The raw prediction column.", column &PREDICTION_ALIASES;
+        stated as "stated_columns": Vec<String> = Vec::new(), label "the files' own scores",
+            help "Columns holding the files' own scores or verdicts (a judge's grade, their own F1), comma-separated: shown beside the rescoring and compared with each profile, never rescored (default: the columns named llm_score, grade, judgment, correct, score, f1, em, … or ending in _score whose every value is a number or true/false).";
     }
     unlisted {
         arm: Option<String> = None;
@@ -248,6 +279,64 @@ pub const PREDICTION_ALIASES: [&str; 7] =
 pub const PARSED_ALIASES: [&str; 3] = ["parsed_output", "parsed_prediction", "parsed"];
 pub const ARM_ALIASES: [&str; 5] = ["arm", "system", "method", "config", "run"];
 pub const DATASET_ALIASES: [&str; 4] = ["dataset", "sub_dataset", "task", "subset"];
+/// Columns read as the file's own scores when every value is a number or true/false (with any
+/// column whose name ends in `_score`), unless [`AnswerColumns::stated`] names them.
+pub const STATED_ALIASES: [&str; 17] = [
+    "llm_score",
+    "llm_judge",
+    "judge_score",
+    "judge",
+    "judgment",
+    "judgement",
+    "grade",
+    "correct",
+    "is_correct",
+    "score",
+    "f1",
+    "f1_score",
+    "bleu_score",
+    "em",
+    "exact_match",
+    "accuracy",
+    "acc",
+];
+
+/// The columns of `table` holding its own scores: those `explicit` names (each must exist, and
+/// every value present must be a number or true/false), else every column named in
+/// [`STATED_ALIASES`] or ending in `_score` whose every present value is one, other than the
+/// columns `read` for something else.
+fn stated_columns(table: &OutcomeTable, explicit: &[String], read: &[&str]) -> Result<Vec<String>, IngestError> {
+    let numeric = |c: &str| table.rows.iter().find(|r| r.fields.contains_key(c) && !r.values.contains_key(c));
+    if !explicit.is_empty() {
+        for c in explicit {
+            if table.column(c).is_none() {
+                return Err(IngestError::new(
+                    Location::file(&table.name).with_field(c),
+                    format!("no column `{c}` of the files' own scores (columns: {})", column_list(table)),
+                ));
+            }
+            if let Some(r) = numeric(c) {
+                return Err(IngestError::new(
+                    table.location(r).with_field(c),
+                    format!(
+                        "`{}` is not a number or true/false: a column of the files' own scores holds scores",
+                        r.fields[c.as_str()]
+                    ),
+                ));
+            }
+        }
+        return Ok(explicit.to_vec());
+    }
+    Ok(table
+        .columns
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|c| !read.contains(c))
+        .filter(|c| STATED_ALIASES.contains(c) || c.ends_with("_score"))
+        .filter(|c| numeric(c).is_none() && table.rows.iter().any(|r| r.values.contains_key(*c)))
+        .map(str::to_string)
+        .collect())
+}
 
 /// The query id of LoCoMo answers grouped by conversation: `conversation/position`.
 pub const POSITIONAL_ID: &str = "conversation/position";
@@ -338,6 +427,19 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
     .flatten()
     .map(String::as_str)
     .collect();
+    let stated = stated_columns(&table, &cols.stated, &read)?;
+    if !stated.is_empty() {
+        let described: Vec<String> = stated
+            .iter()
+            .map(|c| {
+                let values = table.rows.iter().filter_map(|r| r.values.get(c));
+                let verdicts = values.clone().all(|v| *v == 0.0 || *v == 1.0);
+                format!("{c} ({}, {} rows)", if verdicts { "0/1" } else { "scores" }, values.count())
+            })
+            .collect();
+        warnings.add(AnswerWarningKind::StatedScores, || format!("{}: {}", file.name, described.join(", ")));
+    }
+    let read: Vec<&str> = read.into_iter().chain(stated.iter().map(String::as_str)).collect();
     let mut rows: Vec<AnswerRow> = Vec::new();
     for r in &table.rows {
         let loc = table.location(r);
@@ -372,6 +474,10 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
                 .filter_map(|c| r.fields.get(&c.name).map(|v| (c.name.clone(), v.clone())))
                 .collect(),
             fingerprint: crate::cells::fingerprint(r.fields.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+            stated: stated
+                .iter()
+                .filter_map(|c| Some(StatedScore { column: c.clone(), value: *r.values.get(c)? }))
+                .collect(),
         });
     }
     Ok((rows, warnings))
@@ -400,7 +506,12 @@ mod tests {
         assert!(e.to_string().contains("a.csv, line 4") && e.to_string().contains("first at line 2"), "{e}");
         let kept =
             crate::answers::cells::form(&rows, &Default::default(), crate::cells::Repeats::First, &mut w).ok().unwrap();
-        assert_eq!((kept.rows.len(), w.count(AnswerWarningKind::DuplicateQuery)), (1, 1));
+        // The repeat answers otherwise (`b` for gold `a`): counted apart, naming the first line.
+        assert_eq!((kept.rows.len(), w.count(AnswerWarningKind::ConflictingRepeat)), (1, 1));
+        assert_eq!(
+            w.get(AnswerWarningKind::ConflictingRepeat).unwrap().examples,
+            ["a.csv, line 4: q1 answers otherwise than line 2"]
+        );
         let (rows, _) =
             read("a.jsonl", "{\"question_id\":\"q\",\"answer\":2022,\"output\":\"In 2022\",\"category\":2}\n").unwrap();
         assert_eq!((rows[0].gold[0].as_str(), rows[0].category, rows[0].line), ("2022", Some(2), 1));

@@ -61,6 +61,9 @@ pub struct ScoredAnswer {
     /// MemoryAgentBench's `parse_output` of the raw prediction.
     pub parsed: String,
     pub scores: Vec<ProfileScore>,
+    /// The file's own scores of the row, as read (never rescored).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stated: Vec<super::read::StatedScore>,
 }
 
 impl ScoredAnswer {
@@ -132,6 +135,10 @@ pub struct AnswerReport {
     /// holds and arms on different queries, rows left out ([`crate::cells`]).
     #[serde(default)]
     pub populations: crate::cells::CellReport,
+    /// The files' own scores (a judge's verdict, their own F1) against every profile, per arm
+    /// ([`super::stated`]); empty when no file states any.
+    #[serde(default)]
+    pub stated: Vec<super::stated::StatedComparison>,
 }
 
 /// Scores every row under every profile of `settings`.
@@ -188,6 +195,7 @@ pub fn rescore_answers(
             line: r.line,
             parsed,
             scores,
+            stated: r.stated.clone(),
         });
     }
     let summary = summarise(&scored, &settings.profiles);
@@ -200,12 +208,13 @@ pub fn rescore_answers(
     Ok(AnswerReport {
         settings: settings.clone(),
         profiles: settings.profiles.iter().map(|p| p.info()).collect(),
-        rows: scored,
         summary,
         disagreements,
         warnings,
         diff: None,
         populations: Default::default(),
+        stated: super::stated::compare_stated(&scored, &settings.profiles),
+        rows: scored,
     })
 }
 

@@ -177,6 +177,26 @@ impl<'a> Prediction<'a> {
     }
 }
 
+/// A-Mem's token-set F1 (`utils.calculate_metrics`, the `f1_score` of mem0's `evals.py`):
+/// both sides `str(·).strip()`, 0 when either is empty; `simple_tokenize` lower-cases, turns
+/// `.` `,` `!` `?` into spaces and splits on white space; the tokens are **sets** (a repeated
+/// word counts once); P = |common|/|pred set|, R = |common|/|gold set|, F1 = 2PR/(P + R), 0
+/// when either set is empty or nothing is common.
+pub fn amem_f1(pred: &str, gold: &str) -> f64 {
+    fn tokens(s: &str) -> std::collections::HashSet<String> {
+        let lowered = py_strip(s).to_lowercase().replace(['.', ',', '!', '?'], " ");
+        py_split(&lowered).into_iter().map(str::to_string).collect()
+    }
+    let (p, g) = (tokens(pred), tokens(gold));
+    if p.is_empty() || g.is_empty() {
+        return 0.0;
+    }
+    let common = p.intersection(&g).count() as f64;
+    let precision = common / p.len() as f64;
+    let recall = common / g.len() as f64;
+    if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 }
+}
+
 /// SQuAD v1.1 `exact_match_score`: normalised strings equal.
 pub fn squad_em(pred: &str, gold: &str) -> f64 {
     Prediction::new(pred).squad_em(gold)

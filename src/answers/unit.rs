@@ -95,45 +95,82 @@ fn same_question_at_each_place(
     Ok(())
 }
 
-/// A file that answers every question exactly as an earlier one does (Zep's
+/// A file that answers every question exactly as another one does (Zep's
 /// `zep_locomo_responses.json` and `zep_locomo_grades.json`: the run before and after judging)
-/// is the same run: read once, from the earlier file, and said — never two arms of one system.
+/// is the same run: read once, and said — never two arms of one system. The file kept is the one
+/// that states more (more columns of its own scores, then the LoCoMo categories: Zep's grades
+/// file, which adds `grade` and `category`), else the earlier.
 fn same_answers_read_once(out: &mut LoadedAnswers) {
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, BTreeSet};
     use std::hash::{Hash, Hasher};
     type Answers<'a> = BTreeMap<&'a str, (&'a str, &'a [String])>;
     // Each file's answers, built in one pass over the rows, and a fingerprint of them: only
-    // files with the same fingerprint are compared whole.
+    // files with the same fingerprint are compared whole. Beside them, what the file states
+    // besides its answers: its own scores' columns, and whether it gives categories.
     let mut of_file: HashMap<&str, Answers<'_>> = HashMap::new();
+    let mut states: HashMap<&str, (BTreeSet<&str>, bool)> = HashMap::new();
     for r in &out.rows {
         of_file
             .entry(r.file.as_str())
             .or_default()
             .insert(r.query_id.as_str(), (r.prediction.as_str(), r.gold.as_slice()));
+        let s = states.entry(r.file.as_str()).or_default();
+        s.0.extend(r.stated.iter().map(|x| x.column.as_str()));
+        s.1 |= r.category.is_some();
     }
+    let more = |f: &str| states.get(f).map(|(c, cat)| (c.len(), *cat)).unwrap_or_default();
     let fingerprint = |a: &Answers<'_>| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         a.hash(&mut h);
         h.finish()
     };
-    let mut seen: HashMap<u64, Vec<&str>> = HashMap::new();
-    let mut copies: Vec<(String, String)> = Vec::new();
+    // Per fingerprint, the files kept; each copy with the file it was read from.
+    let mut kept: HashMap<u64, Vec<&str>> = HashMap::new();
+    let mut copies: Vec<(&str, &str)> = Vec::new();
     for f in &out.files {
         let Some(answers) = of_file.get(f.name.as_str()) else { continue };
-        let earlier = seen.entry(fingerprint(answers)).or_default();
-        match earlier.iter().find(|e| of_file.get(**e) == Some(answers)) {
-            Some(e) => copies.push((f.name.clone(), (*e).to_string())),
-            None => earlier.push(f.name.as_str()),
+        let same = kept.entry(fingerprint(answers)).or_default();
+        match same.iter_mut().find(|e| of_file.get(**e) == Some(answers)) {
+            Some(e) if more(f.name.as_str()) > more(e) => {
+                copies.push((*e, f.name.as_str()));
+                *e = f.name.as_str();
+            }
+            Some(e) => copies.push((f.name.as_str(), *e)),
+            None => same.push(f.name.as_str()),
         }
     }
-    for (copy, of) in &copies {
-        let n = out.rows.iter().filter(|r| r.file == *copy).count();
+    // A copy read from a file later replaced by a fuller one is read from that one.
+    fn read_from<'a>(copies: &[(&'a str, &'a str)], mut f: &'a str) -> &'a str {
+        while let Some((_, to)) = copies.iter().find(|(c, _)| *c == f) {
+            f = to;
+        }
+        f
+    }
+    let said: Vec<(String, String, usize, String)> = copies
+        .iter()
+        .map(|(copy, _)| {
+            let of = read_from(&copies, copy);
+            let n = out.rows.iter().filter(|r| r.file == *copy).count();
+            let (columns, category) = states.get(of).cloned().unwrap_or_default();
+            let mut adds: Vec<String> = columns.iter().map(|c| format!("`{c}`")).collect();
+            if category {
+                adds.push("categories".into());
+            }
+            let why = if more(of) > more(copy) {
+                format!(", which also states {}", adds.join(" and "))
+            } else {
+                String::new()
+            };
+            (copy.to_string(), of.to_string(), n, why)
+        })
+        .collect();
+    for (copy, of, n, why) in &said {
         out.warnings.add(AnswerWarningKind::SameAnswersAsFile, || {
-            format!("{copy} answers its {n} questions as {of} does: read once, from {of}")
+            format!("{copy} answers its {n} questions as {of} does: read once, from {of}{why}")
         });
     }
-    let dropped: std::collections::HashSet<&str> = copies.iter().map(|(c, _)| c.as_str()).collect();
-    out.rows.retain(|r| !dropped.contains(r.file.as_str()));
+    let dropped: std::collections::HashSet<String> = said.into_iter().map(|(c, ..)| c).collect();
+    out.rows.retain(|r| !dropped.contains(&r.file));
 }
 
 /// Files named by place that list the same questions in different orders pair by text

@@ -137,6 +137,20 @@ fn row_look(col: &str) -> Look {
     }
 }
 
+fn stated_look(col: &str) -> Look {
+    match col {
+        "n" | "agree" | "stated_only" | "profile_only" => Look::named(col, Kind::Int),
+        "column" | "arm" | "kind" | "profile" => Look::named(col, Kind::Text),
+        "stated_mean" => Look::new("file's mean", Kind::Num),
+        "profile_mean" => Look::new("profile's mean", Kind::Num),
+        "profile_correct_rate" => Look::new("profile's correct rate", Kind::Num),
+        "kappa" => Look::new("κ", Kind::Num),
+        "mean_abs_difference" => Look::new("mean |Δ|", Kind::Num),
+        "max_abs_difference" => Look::new("max |Δ|", Kind::Num),
+        _ => Look::named(col, Kind::Num),
+    }
+}
+
 fn table(b: &AnswersBatch, which: AnswersTable) -> crate::error::Result<Table> {
     answers::table(&b.report, which)
 }
@@ -161,6 +175,7 @@ impl Tool for Answers {
         ("rows", "answers-rows-card"),
         ("populations", "answers-populations-card"),
         ("cell_columns", "answers-populations-card"),
+        ("stated", "answers-stated-card"),
     ];
     type Draft = Draft;
     type View = View;
@@ -301,6 +316,17 @@ impl Tool for Answers {
                         ("data-dataset", s.dataset.clone().unwrap_or_default()),
                     ])) }
                 </Section>
+                if !r.stated.is_empty() {
+                    <Section id="answers-stated-card" title="The files' own scores beside the profiles" conventions={conv.clone()}
+                        exports={table_exports(AnswersTable::Stated, b, table, |b| to_json(&b.report.stated))}
+                        intro={html! { <p class="intro">{ "Columns in which the files state their own verdict or score (a judge's grade, their own F1), read as stated and never rescored, against each profile on the same rows: verdicts (0/1) by agreement and Cohen's κ, scores by the rows equal within 1e-6 and the mean |Δ|." }</p> }}>
+                        { table_grid("answers-stated", &table(b, AnswersTable::Stated).unwrap_or_default(), stated_look, &r.stated, &[], |c| RowAttrs::data(vec![
+                            ("data-column", c.column.clone()),
+                            ("data-arm", c.arm.clone().unwrap_or_default()),
+                            ("data-profile", c.profile.name().to_string()),
+                        ])) }
+                    </Section>
+                }
                 <Section id="answers-disagreements-card" title="How the profiles disagree" conventions={conv.clone()}
                     exports={columns_exports("disagreements", b, disagreement_rows, disagreement_cols)}>
                     { grid("answers-disagreements", &disagreement_cols(b), &r.disagreements, |x| RowAttrs::data(vec![
