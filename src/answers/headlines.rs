@@ -131,7 +131,7 @@ pub fn headlines(r: &AnswerReport) -> Vec<Headline> {
 
 /// The files' own scores beside the rules, per (column, arm): a verdict column's share correct
 /// against the rules' range, with each rule's agreement and κ; a score column reproduced by a
-/// rule on every row (context), or by none (a finding: the file used another rule).
+/// rule on every row, or by none (the file used another rule): context.
 fn stated(r: &AnswerReport) -> Vec<Headline> {
     let mut hs = Vec::new();
     let keys = first_seen(r.stated.iter().map(|c| (c.column.as_str(), c.arm.as_deref())));
@@ -198,7 +198,9 @@ fn stated(r: &AnswerReport) -> Vec<Headline> {
                         AnswersTable::Stated,
                     ));
                 } else {
-                    hs.push(Headline::finding(
+                    // Context: a score the files computed by a rule memaudit does not port (BLEU)
+                    // changes no conclusion; the judge's verdicts above are the finding.
+                    hs.push(Headline::context(
                         format!(
                             "{whose} files' own {column} is not reproduced by any answer rule (closest: {}, {} of {n} equal)",
                             best.profile.name(),
