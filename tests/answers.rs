@@ -489,3 +489,67 @@ fn memobases_own_f1_score_is_a_mems_f1_on_every_answer() {
     assert_eq!((llm.kind, llm.n), (StatedKind::Verdict, 1540));
     assert!((llm.stated_mean * 1540.0 - 1092.0).abs() < 1e-6, "{}", llm.stated_mean * 1540.0);
 }
+
+/// LongMemEval's released shapes: a hypothesis file (`question_id`, `hypothesis`; no gold) and
+/// the dataset (`question_id`, `question_type`, `question`, `answer`, the haystack). The gold
+/// answers, question types and questions come from the dataset by question id (said per file);
+/// a question the dataset lacks is unknown, never scored 0; the judge's `autoeval_label.label`
+/// of an evaluated file is its own verdict. A dataset beside files that all state their gold is
+/// said unused.
+#[test]
+fn longmemeval_hypotheses_take_their_gold_from_the_dataset() {
+    use memaudit::answers::{AnswerWarningKind, Answers, AnswersRequest, StatedKind};
+    use memaudit::capability::{FileRole, assign_roles, quiet, run_once};
+    let dataset = serde_json::json!([
+        {"question_id": "q1", "question_type": "temporal-reasoning", "question": "When did I move?", "answer": "2021",
+         "question_date": "2023/05/30", "haystack_sessions": [[{"role": "user", "content": "I moved in 2021."}]]},
+        {"question_id": "q2", "question_type": "knowledge-update", "question": "Which city?", "answer": "Lisbon",
+         "question_date": "2023/05/30", "haystack_sessions": []},
+        {"question_id": "q3_abs", "question_type": "knowledge-update", "question": "What pet?", "answer": 3,
+         "question_date": "2023/05/30", "haystack_sessions": []}
+    ]);
+    let hyp = "{\"question_id\":\"q1\",\"hypothesis\":\"You moved in 2021.\"}\n\
+               {\"question_id\":\"q2\",\"hypothesis\":\"Porto\"}\n\
+               {\"question_id\":\"q3_abs\",\"hypothesis\":\"3\"}\n\
+               {\"question_id\":\"q9\",\"hypothesis\":\"?\"}\n";
+    let evaluated: String = hyp
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["autoeval_label"] = serde_json::json!({"model": "gpt-4o-2024-08-06", "label": i != 1});
+            format!("{v}\n")
+        })
+        .collect();
+    let data = InputFile::new("data/longmemeval_oracle.json", serde_json::to_vec(&dataset).unwrap());
+    let run = |files: Vec<InputFile>| {
+        let files = assign_roles::<Answers>(files.into_iter().map(|f| (f, Some(FileRole::Answers))).collect()).unwrap();
+        run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|(_, r)| r).unwrap()
+    };
+    let r = run(vec![InputFile::new("out/hyp.jsonl.eval-results-gpt-4o", evaluated.into_bytes()), data.clone()]);
+    assert_eq!(r.rows.len(), 3, "q9 is in no file of gold answers");
+    let no_gold = r.warnings.get(AnswerWarningKind::NoGold).expect("said");
+    assert_eq!(no_gold.examples, ["out/hyp.jsonl.eval-results-gpt-4o, line 4: q9 (in no file of gold answers)"]);
+    let from = r.warnings.get(AnswerWarningKind::GoldFromFile).expect("said");
+    assert_eq!(
+        from.examples,
+        [
+            "out/hyp.jsonl.eval-results-gpt-4o: the gold answers of its 3 questions from data/longmemeval_oracle.json, by query id"
+        ]
+    );
+    let datasets: Vec<Option<&str>> = r.rows.iter().map(|x| x.dataset.as_deref()).collect();
+    assert_eq!(datasets, [Some("temporal-reasoning"), Some("knowledge-update"), Some("knowledge-update")]);
+    let em = |ds: Option<&str>| {
+        r.summary.iter().find(|s| s.profile == Profile::SquadEm && s.dataset.as_deref() == ds).map(|s| (s.correct, s.n))
+    };
+    // q3_abs: the numeric gold 3 against "3".
+    assert_eq!((em(Some("knowledge-update")), em(None)), (Some((1, 2)), Some((1, 3))));
+    let judge = r.stated.iter().find(|c| c.column == "autoeval_label.label" && c.profile == Profile::SquadEm).unwrap();
+    assert_eq!((judge.kind, judge.n, judge.stated_only), (StatedKind::Verdict, 3, Some(1)));
+
+    // Answer files that state their gold: the dataset is said unused.
+    let own = InputFile::new("own.csv", b"query_id,prediction,gold\nq1,2021,2021\n".to_vec());
+    let r = run(vec![own, data.clone()]);
+    assert_eq!(r.warnings.count(AnswerWarningKind::GoldFileUnused), 1);
+    assert_eq!(r.rows.len(), 1);
+}

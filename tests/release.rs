@@ -224,3 +224,33 @@ fn locomo_answers_grouped_by_conversation_go_to_compare_and_answers() {
     let answers = r.analyses.iter().find(|x| x.id == "answers").unwrap();
     assert_eq!(answers.status, RunStatus::Ran, "{}", answers.message);
 }
+
+/// LongMemEval's dataset beside a hypothesis file: recognised as the hypotheses' companion
+/// (gold answers by question id), both read by one `answers` analysis; alone, no answers
+/// analysis runs.
+#[test]
+fn longmemeval_dataset_completes_the_hypotheses() {
+    let dataset = serde_json::json!([
+        {"question_id": "q1", "question_type": "temporal-reasoning", "question": "When did I move?", "answer": "2021",
+         "haystack_sessions": []},
+        {"question_id": "q2", "question_type": "knowledge-update", "question": "Which city?", "answer": "Lisbon",
+         "haystack_sessions": []}
+    ]);
+    let data = InputFile::new("lme/longmemeval_oracle.json", serde_json::to_vec(&dataset).unwrap());
+    let hyp = InputFile::new(
+        "lme/hyp.jsonl",
+        b"{\"question_id\":\"q1\",\"hypothesis\":\"2021\"}\n{\"question_id\":\"q2\",\"hypothesis\":\"Porto\"}\n"
+            .to_vec(),
+    );
+    let r = audit(vec![hyp, data.clone()], &ReleaseRequest::default());
+    assert_eq!(routed(&r, "lme/hyp.jsonl"), (FileStatus::Read, vec!["answers".to_string()]));
+    // The dataset also goes to rescore (LongMemEval's haystack, as before).
+    let (status, to) = routed(&r, "lme/longmemeval_oracle.json");
+    assert_eq!(status, FileStatus::Read);
+    assert!(to.contains(&"answers".to_string()), "{to:?}");
+    let answers = r.analyses.iter().find(|x| x.id == "answers").unwrap();
+    assert_eq!(answers.status, RunStatus::Ran, "{}", answers.message);
+    // Alone it completes nothing: no answers analysis (rescore still reads its haystack).
+    let r = audit(vec![data], &ReleaseRequest::default());
+    assert!(r.analyses.iter().all(|x| x.id != "answers"), "{:?}", r.analyses.iter().map(|x| &x.id).collect::<Vec<_>>());
+}

@@ -149,6 +149,11 @@ pub enum AnswerWarningKind {
     /// twice, e.g. before and after judging): read once, from the file that states more (its
     /// own scores, the categories), else the earlier.
     SameAnswersAsFile,
+    /// Answer files without gold answers completed by a file of gold answers only (LongMemEval's
+    /// hypotheses and its dataset), by query id.
+    GoldFromFile,
+    /// A file of gold answers only beside answer files that all state their own gold: not used.
+    GoldFileUnused,
     /// Columns holding the file's own scores or verdicts (a judge's `llm_score` or `grade`, its
     /// own `f1_score`): shown beside the rescoring and compared with each profile, never
     /// rescored.
@@ -163,7 +168,9 @@ impl Kind for AnswerWarningKind {
             | AnswerWarningKind::PositionalIds
             | AnswerWarningKind::ArmFromFile
             | AnswerWarningKind::AnswerBesideGoldenAnswer
-            | AnswerWarningKind::StatedScores => Severity::Note,
+            | AnswerWarningKind::StatedScores
+            | AnswerWarningKind::GoldFromFile
+            | AnswerWarningKind::GoldFileUnused => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -194,6 +201,13 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::SameAnswersAsFile => {
                 "a file answers every question as another file does (the same run saved twice): read once, from \
                  the file that states more (its own scores, the categories), else the earlier"
+            }
+            AnswerWarningKind::GoldFromFile => {
+                "answer files without gold answers take them from a file of gold answers (LongMemEval's dataset), \
+                 by query id"
+            }
+            AnswerWarningKind::GoldFileUnused => {
+                "a file of gold answers beside answer files that all state their own gold: not used"
             }
             AnswerWarningKind::StatedScores => {
                 "columns of the file's own scores or verdicts: shown beside the rescoring and compared with each \
@@ -274,14 +288,16 @@ pub const ID_ALIASES: [&str; 9] =
     ["query_id", "question_id", "qid", "id", "item", "item_id", "task_id", "problem_id", "pid"];
 pub const GOLD_ALIASES: [&str; 8] =
     ["gold", "gold_answers", "answers", "answer", "ground_truth", "ground_truths", "golds", "expected"];
-pub const PREDICTION_ALIASES: [&str; 7] =
-    ["prediction", "raw_prediction", "output", "raw_output", "response", "pred", "model_output"];
+pub const PREDICTION_ALIASES: [&str; 8] =
+    ["prediction", "raw_prediction", "output", "raw_output", "response", "pred", "model_output", "hypothesis"];
 pub const PARSED_ALIASES: [&str; 3] = ["parsed_output", "parsed_prediction", "parsed"];
 pub const ARM_ALIASES: [&str; 5] = ["arm", "system", "method", "config", "run"];
 pub const DATASET_ALIASES: [&str; 4] = ["dataset", "sub_dataset", "task", "subset"];
 /// Columns read as the file's own scores when every value is a number or true/false (with any
 /// column whose name ends in `_score`), unless [`AnswerColumns::stated`] names them.
-pub const STATED_ALIASES: [&str; 17] = [
+/// `autoeval_label.label` is LongMemEval's judge verdict (`evaluate_qa.py`).
+pub const STATED_ALIASES: [&str; 18] = [
+    "autoeval_label.label",
     "llm_score",
     "llm_judge",
     "judge_score",
@@ -374,9 +390,67 @@ fn name_by_position(table: &mut OutcomeTable, file: &str) -> bool {
     true
 }
 
-/// Reads answer rows from one file (CSV or JSON; see [`read_long_table`]).
+/// Gold answers by query id from a file without predictions (LongMemEval's dataset:
+/// `question_id`, `question_type`, `question`, `answer`, …): they complete answer files that
+/// state no gold (LongMemEval's hypothesis files, `question_id` and `hypothesis`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoldFile {
+    pub file: String,
+    /// Per query id, in file order: its gold variants, dataset (or `question_type`), category,
+    /// question text and line.
+    pub answers: Vec<GoldEntry>,
+}
+
+/// One query's gold answers as a gold file states them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoldEntry {
+    pub query_id: String,
+    pub gold: Vec<String>,
+    pub dataset: Option<String>,
+    pub category: Option<i64>,
+    pub question: Option<String>,
+    pub line: usize,
+}
+
+/// What one answer file holds: answer rows (those of a file without a gold column keep an empty
+/// gold, to be completed by a [`GoldFile`]), or gold answers only.
+#[derive(Debug, Clone)]
+pub enum AnswerFile {
+    Answers { rows: Vec<AnswerRow>, warnings: AnswerWarnings, gold_column: bool },
+    Gold(GoldFile),
+}
+
+/// Reads answer rows from one file (CSV or JSON; see [`read_long_table`]); rows without a gold
+/// answer are left out and counted (`no_gold`), and a file of gold answers only is refused for
+/// its missing prediction column (see [`read_answer_file`], which reads it).
 pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<AnswerRow>, AnswerWarnings), IngestError> {
+    match read_answer_file(file, cols, false)? {
+        AnswerFile::Answers { rows, mut warnings, .. } => {
+            let (kept, gone): (Vec<AnswerRow>, Vec<AnswerRow>) = rows.into_iter().partition(|r| !r.gold.is_empty());
+            for r in gone {
+                warnings.add(AnswerWarningKind::NoGold, || format!("{}, line {}: {}", r.file, r.line, r.query_id));
+            }
+            Ok((kept, warnings))
+        }
+        AnswerFile::Gold(g) => Err(IngestError::new(Location::file(&g.file), "no prediction column")),
+    }
+}
+
+/// Reads one answer file: answer rows, or — with `gold_files` and no prediction column stated or
+/// found, but a query id and a gold column — the file's gold answers ([`GoldFile`]).
+pub fn read_answer_file(file: &InputFile, cols: &AnswerColumns, gold_files: bool) -> Result<AnswerFile, IngestError> {
     let mut table = read_long_table(file)?;
+    if gold_files
+        && cols.prediction.is_none()
+        && pick_column(&table, None, &PREDICTION_ALIASES)?.is_none()
+        && table.column("golden_answer").is_none()
+        && let (Some(id), Some(gold)) = (
+            pick_column(&table, cols.query_id.as_deref(), &ID_ALIASES)?,
+            pick_column(&table, cols.gold.as_deref(), &GOLD_ALIASES)?,
+        )
+    {
+        return read_gold(&table, &id, &gold, cols).map(AnswerFile::Gold);
+    }
     let mut warnings = AnswerWarnings::default();
     let stated_or_found = cols.query_id.is_some() || pick_column(&table, None, &ID_ALIASES)?.is_some();
     let id = if !stated_or_found && name_by_position(&mut table, &file.name) {
@@ -452,7 +526,8 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
         };
         let arm_v = cell(r, arm.as_deref()).map(str::to_string);
         let gold_v = cell(r, gold.as_deref()).map(gold_variants).unwrap_or_default();
-        if gold_v.is_empty() {
+        // Without a gold column the gold may come from a gold file; an empty gold cell is unknown.
+        if gold_v.is_empty() && gold.is_some() {
             warnings.add(AnswerWarningKind::NoGold, || format!("{loc}: {qid}"));
             continue;
         }
@@ -480,7 +555,51 @@ pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<Answe
                 .collect(),
         });
     }
-    Ok((rows, warnings))
+    Ok(AnswerFile::Answers { rows, warnings, gold_column: gold.is_some() })
+}
+
+/// The gold answers of a file of gold answers only, by query id (`id`), from column `gold`; the
+/// dataset from a dataset column or LongMemEval's `question_type`, the category and the
+/// question as stated. A query given twice with other gold answers is refused at its line.
+fn read_gold(table: &OutcomeTable, id: &str, gold: &str, cols: &AnswerColumns) -> Result<GoldFile, IngestError> {
+    let dataset = match pick_column(table, cols.dataset.as_deref(), &DATASET_ALIASES)? {
+        Some(d) => Some(d),
+        None => pick_column(table, None, &["question_type"])?,
+    };
+    let category = pick_column(table, cols.category.as_deref(), &["category"])?;
+    let mut out = GoldFile { file: table.name.clone(), answers: Vec::new() };
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for r in &table.rows {
+        let loc = table.location(r);
+        let Some(qid) = cell(r, Some(id)) else {
+            return Err(IngestError::new(loc.with_field(id), "the query id is empty"));
+        };
+        let entry = GoldEntry {
+            query_id: qid.to_string(),
+            gold: cell(r, Some(gold)).map(gold_variants).unwrap_or_default(),
+            dataset: cell(r, dataset.as_deref()).map(str::to_string),
+            category: integer(table, r, category.as_deref())?,
+            question: cell(r, Some("question")).map(str::to_string),
+            line: r.line,
+        };
+        match seen.get(qid) {
+            Some(&i) if out.answers[i].gold != entry.gold => {
+                return Err(IngestError::new(
+                    loc.with_field(gold),
+                    format!(
+                        "query {qid} has other gold answers than at line {}: a file of gold answers gives each query once",
+                        out.answers[i].line
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(qid.to_string(), out.answers.len());
+                out.answers.push(entry);
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::HashMap;
 
-use super::read::{AnswerColumns, AnswerRow, AnswerWarningKind, AnswerWarnings, read_answers};
+use super::read::{
+    AnswerColumns, AnswerFile, AnswerRow, AnswerWarningKind, AnswerWarnings, GoldFile, read_answer_file,
+};
 use super::rescore::{AnswerReport, AnswerSettings, diff, rescore_answers};
 use super::table::{AnswersTable, table};
 use super::{Profile, text};
@@ -239,14 +241,31 @@ impl Capability for Answers {
         report: AnswerReport, table: AnswersTable, detail: ShowItem => ItemText
     );
 
-    /// Answer rows: a query id and a prediction column.
+    /// Answer rows: a query id and a prediction column — but not LongMemEval's judge logs
+    /// without gold (`autoeval_label`: per-question outcomes, `compare`'s; `memaudit answers`
+    /// reads them with the dataset's gold when given both).
     fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
-        use super::read::{ID_ALIASES, PREDICTION_ALIASES};
+        use super::read::{GOLD_ALIASES, ID_ALIASES, PREDICTION_ALIASES};
         use crate::capability::{Fit, Recognised};
-        if s.has_column(&ID_ALIASES) && s.has_column(&PREDICTION_ALIASES) {
+        let judge_log = s.has_column(&["autoeval_label.label", "autoeval_label"]) && !s.has_column(&GOLD_ALIASES);
+        if s.has_column(&ID_ALIASES) && s.has_column(&PREDICTION_ALIASES) && !judge_log {
             return Some(
                 Recognised::new(FileRole::Answers, Fit::Specific, "a query id and a prediction column").by_columns(s),
             );
+        }
+        // LongMemEval's dataset (`question_id`, `question_type`, `question`, `answer`, the
+        // haystack): gold answers that complete hypothesis files (`question_id`, `hypothesis`).
+        if s.has_column(&["question_id"])
+            && s.has_column(&["answer"])
+            && s.has_column(&["question"])
+            && s.has_column(&["question_type", "haystack_sessions", "sessions"])
+            && !s.has_column(&PREDICTION_ALIASES)
+        {
+            return Some(Recognised::new(
+                FileRole::Answers,
+                Fit::Companion,
+                "gold answers by question id (LongMemEval's dataset): completes answer files without gold",
+            ));
         }
         // LoCoMo answers grouped by conversation whose records hold a prediction (mem0's
         // `evals.py`: `response`): read with each question named by its place.
@@ -278,8 +297,23 @@ impl Capability for Answers {
         // the question's text and where it was first read.
         let mut by_place: HashMap<String, (String, String, usize)> = HashMap::new();
         let mut placed_files = Vec::new();
+        let mut gold_files: Vec<GoldFile> = Vec::new();
+        // Answer files without a gold column: their rows wait for a gold file's answers.
+        let mut without_gold: Vec<String> = Vec::new();
         for f in files {
-            let (rows, warnings) = read_answers(&f.file, &request.columns)?;
+            let (rows, warnings) = match read_answer_file(&f.file, &request.columns, true)? {
+                AnswerFile::Gold(g) => {
+                    out.files.push(FileSummary::of(f, "gold answers", g.answers.len())?);
+                    gold_files.push(g);
+                    continue;
+                }
+                AnswerFile::Answers { rows, warnings, gold_column } => {
+                    if !gold_column {
+                        without_gold.push(f.file.name.clone());
+                    }
+                    (rows, warnings)
+                }
+            };
             if warnings.count(AnswerWarningKind::PositionalIds) > 0 {
                 placed_files.push(out.rows.len()..out.rows.len() + rows.len());
             }
@@ -287,6 +321,7 @@ impl Capability for Answers {
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
         }
+        gold_from_files(&mut out, &gold_files, &without_gold)?;
         if placed_files.len() > 1 {
             align_places(&mut out, &placed_files);
         }
@@ -365,4 +400,100 @@ fn arms_from_files(out: &mut LoadedAnswers) {
     for (name, arm) in names.iter().zip(&short) {
         out.warnings.add(AnswerWarningKind::ArmFromFile, || format!("{name} → `{arm}`"));
     }
+}
+
+/// Answer files without a gold column (LongMemEval's hypothesis files) take each query's gold
+/// answers — and its dataset (`question_type`), category and question where they state none —
+/// from the files of gold answers only (LongMemEval's dataset), by query id, and a note says
+/// which file completed which. A query no gold file gives is left out and counted (`no_gold`:
+/// unknown, never 0). Gold files that complete nothing (every answer file states its gold) are
+/// said, never silently used or dropped; the first gold file giving a query wins, and another
+/// giving it other gold answers is refused.
+fn gold_from_files(out: &mut LoadedAnswers, gold_files: &[GoldFile], without_gold: &[String]) -> Result<()> {
+    use super::read::GoldEntry;
+    let mut by_id: HashMap<&str, (&GoldEntry, &str)> = HashMap::new();
+    for g in gold_files {
+        for e in &g.answers {
+            match by_id.get(e.query_id.as_str()) {
+                Some((first, file)) if first.gold != e.gold => {
+                    return Err(Error::Ingest(crate::error::IngestError::new(
+                        crate::error::Location::line(&g.file, e.line).with_field("gold"),
+                        format!(
+                            "query {} has other gold answers than in {file}, line {}: give one file of gold answers",
+                            e.query_id, first.line
+                        ),
+                    )));
+                }
+                Some(_) => {}
+                None => {
+                    by_id.insert(e.query_id.as_str(), (e, g.file.as_str()));
+                }
+            }
+        }
+    }
+    if gold_files.is_empty() {
+        // No gold file: rows without gold are unknown, as a gold column's empty cells are.
+        let gone: Vec<&AnswerRow> = out.rows.iter().filter(|r| r.gold.is_empty()).collect();
+        for r in &gone {
+            out.warnings.add(AnswerWarningKind::NoGold, || format!("{}, line {}: {}", r.file, r.line, r.query_id));
+        }
+        out.rows.retain(|r| !r.gold.is_empty());
+        return Ok(());
+    }
+    if without_gold.is_empty() {
+        for g in gold_files {
+            out.warnings.add(AnswerWarningKind::GoldFileUnused, || {
+                format!(
+                    "{}: every answer file states its own gold answers; its {} are not used",
+                    g.file,
+                    g.answers.len()
+                )
+            });
+        }
+        return Ok(());
+    }
+    // Per (answer file, gold file): the rows completed.
+    let mut completed: Vec<((String, String), usize)> = Vec::new();
+    let mut kept = Vec::with_capacity(out.rows.len());
+    for mut r in std::mem::take(&mut out.rows) {
+        if !r.gold.is_empty() {
+            kept.push(r);
+            continue;
+        }
+        let Some((e, file)) = by_id.get(r.query_id.as_str()) else {
+            out.warnings.add(AnswerWarningKind::NoGold, || {
+                format!("{}, line {}: {} (in no file of gold answers)", r.file, r.line, r.query_id)
+            });
+            continue;
+        };
+        if e.gold.is_empty() {
+            out.warnings.add(AnswerWarningKind::NoGold, || format!("{file}, line {}: {}", e.line, e.query_id));
+            continue;
+        }
+        r.gold = e.gold.clone();
+        if r.dataset.is_none() {
+            r.dataset = e.dataset.clone();
+        }
+        if r.category.is_none() {
+            r.category = e.category;
+        }
+        if let Some(q) = &e.question
+            && !r.other.iter().any(|(c, _)| c == "question")
+        {
+            r.other.push(("question".into(), q.clone()));
+        }
+        let key = (r.file.clone(), file.to_string());
+        match completed.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => completed.push((key, 1)),
+        }
+        kept.push(r);
+    }
+    out.rows = kept;
+    for ((answers, gold), n) in &completed {
+        out.warnings.add(AnswerWarningKind::GoldFromFile, || {
+            format!("{answers}: the gold answers of its {n} questions from {gold}, by query id")
+        });
+    }
+    Ok(())
 }

@@ -13,7 +13,7 @@ use crate::fields::FieldArgs;
 
 #[derive(Args)]
 pub(crate) struct AnswersArgs {
-    /// Answer rows (CSV or JSON Lines): query id, gold answer(s), raw prediction [, dataset, category, arm]. Repeatable.
+    /// Answer rows (CSV or JSON Lines): query id, gold answer(s), raw prediction [, dataset, category, arm]; or a file of gold answers by query id (LongMemEval's dataset) completing answer files without gold (its hypothesis files). Repeatable.
     #[arg(long, short = 'i', required = true, num_args = 1..)]
     pub(crate) input: Vec<PathBuf>,
     #[command(flatten)]

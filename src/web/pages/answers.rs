@@ -191,7 +191,8 @@ impl Tool for Answers {
             <p>{ "Drop answer rows anywhere on this page, or choose them: CSV or JSON Lines with a query id, the gold answer \
                 variants (a JSON array or one string) and the raw prediction; optional " }<code>{ "dataset" }</code>{ ", " }
                 <code>{ "category" }</code>{ " (LoCoMo 1–5), " }<code>{ "arm" }</code>{ " and " }<code>{ "parsed_output" }</code>
-                { ". Several files are scored together." }</p>
+                { ". Several files are scored together. Hypothesis files without gold answers (LongMemEval's " }
+                <code>{ "question_id" }</code>{ ", " }<code>{ "hypothesis" }</code>{ ") take them, by question id, from a file of gold answers dropped with them (LongMemEval's dataset)." }</p>
         }
     }
 
