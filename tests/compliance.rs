@@ -552,3 +552,80 @@ fn a_file_without_rows_beside_others_is_refused_by_name() {
     let e = run_once::<Calibration>(&files, &CalibrationRequest::default(), &mut quiet()).map(|_| ()).unwrap_err();
     assert!(e.to_string().starts_with("s.csv: no routing rows could be read from it"), "{e}");
 }
+
+/// Both laws fitted to each arm's compliance by depth equal NumPy's `lstsq` in log space with
+/// BriefBench's AIC/BIC (`theory.json`, made by `make_theory_reference.py`); saturated fits and
+/// cells of compliance 0 are refused; the theory's curves at the paper's s₀, ρ, q are set beside
+/// the focus arm's measured margin, with a headline, and a partial theory is refused by name.
+#[test]
+fn law_fits_equal_numpy_and_the_theory_is_set_beside_the_margins() {
+    use memaudit::compliance::theory::TheorySettings;
+    let want: Value = serde_json::from_slice(&std::fs::read(dir().join("theory.json")).unwrap()).unwrap();
+    let file = || InputFile::new("theory_rows.csv", std::fs::read(dir().join("theory_rows.csv")).unwrap());
+    let theory = TheorySettings { s0: Some(0.70), rho: Some(0.67), q: Some(0.97) };
+    let q = ComplianceRequest {
+        focus: Some("graph".into()),
+        bootstrap: Bootstrap { resamples: 500, seed: 7, confidence: 0.95 },
+        theory,
+        ..ComplianceRequest::default()
+    };
+    let r = run_on(vec![file()], &q).unwrap();
+    let laws = want["laws"].as_array().unwrap();
+    assert_eq!(r.laws.len(), laws.len());
+    for (got, w) in r.laws.iter().zip(laws) {
+        let at = format!("{} {}", got.arm, got.law);
+        assert_eq!((got.arm.as_str(), got.law.as_str()), (w["arm"].as_str().unwrap(), w["law"].as_str().unwrap()));
+        assert_eq!(
+            (got.points as u64, got.parameters as u64),
+            (w["points"].as_u64().unwrap(), w["parameters"].as_u64().unwrap()),
+            "{at}"
+        );
+        assert_eq!(got.refused.is_some(), w["refused"].as_bool().unwrap_or(false), "{at}: {:?}", got.refused);
+        for (value, key) in
+            [(got.rss, "rss"), (got.aic, "aic"), (got.bic, "bic"), (got.q, "q"), (got.s0, "s0"), (got.rho, "rho")]
+        {
+            assert!(close(value, &w[key], 1e-9), "{at} {key}: {value:?} vs NumPy {}", w[key]);
+        }
+    }
+    let none = r.laws.iter().find(|l| l.arm == "none").unwrap();
+    assert_eq!(none.refused.as_deref(), Some("compliance 0 at depth 3: no logarithm"));
+    // The theory per depth, with the measured margin of graph over the best other arm.
+    let curves = want["theory"].as_array().unwrap();
+    assert_eq!(r.theory.len(), curves.len());
+    for (got, w) in r.theory.iter().zip(curves) {
+        assert_eq!(got.depth, w["depth"].as_f64().unwrap());
+        for (value, key) in [
+            (got.similarity_ceiling, "similarity_ceiling"),
+            (got.structured, "structured"),
+            (got.advantage, "advantage"),
+        ] {
+            assert!(close(Some(value), &w[key], 1e-12), "d {} {key}", got.depth);
+        }
+        let m = r.margins.iter().find(|m| m.depth == got.depth && m.against == "max(vector, none)").unwrap();
+        assert_eq!(got.against.as_deref(), Some(m.best.as_str()));
+        assert_eq!((got.delta, got.low, got.high), (Some(m.delta), m.low, m.high));
+        assert_eq!(got.inside, Some(m.low.unwrap() <= got.advantage && got.advantage <= m.high.unwrap()));
+    }
+    let hs = memaudit::capability::headlines::<Compliance>(&r);
+    assert!(
+        hs.iter().any(|h| h.text.starts_with("The theory's advantage g(d) lies ")
+            && h.evidence.contains("s₀ = 0.7, ρ = 0.67, q = 0.97")),
+        "{hs:?}"
+    );
+    // Without the theory's parameters: the fits, no theory rows.
+    let plain = run_on(vec![file()], &ComplianceRequest { theory: TheorySettings::default(), ..q.clone() }).unwrap();
+    assert!(plain.theory.is_empty() && plain.laws.len() == 6);
+    // The released-shape rows of three depths: q^d fitted, the ceiling's 3 parameters on 3 points refused.
+    let three = run_on(vec![rows()], &request()).unwrap();
+    assert!(
+        three
+            .laws
+            .iter()
+            .filter(|l| l.law == "similarity_ceiling")
+            .all(|l| l.refused.as_deref().is_some_and(|m| m.starts_with("saturated: 3 parameters")))
+    );
+    let e = run_on(vec![file()], &ComplianceRequest { theory: TheorySettings { q: None, ..theory }, ..q })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("theory_q") && e.contains("all three"), "{e}");
+}

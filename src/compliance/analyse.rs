@@ -240,6 +240,9 @@ pub struct Settings {
     pub per_tokens: f64,
     pub group: Vec<String>,
     pub resampling: String,
+    /// The theory's parameters, as given (none: no theory rows).
+    #[serde(default)]
+    pub theory: super::theory::TheorySettings,
 }
 
 /// Everything `memaudit compliance` reports.
@@ -273,6 +276,14 @@ pub struct ComplianceReport {
     /// The steps of each arm's ECDF, per group and measure.
     #[serde(default)]
     pub ecdf: Vec<super::dominance::EcdfRow>,
+    /// The theory's curves at the stated s₀, ρ, q per (group, depth), beside the focus arm's
+    /// margin over the best other arm (empty without the three parameters or depths).
+    #[serde(default)]
+    pub theory: Vec<super::theory::TheoryRow>,
+    /// Both laws (q^d, s₀^d·ρ^{d(d+1)/2}) fitted to each arm's compliance by depth, with AIC
+    /// and BIC; saturated fits refused (in-sample: they describe, they test nothing).
+    #[serde(default)]
+    pub laws: Vec<super::theory::LawFit>,
     pub notes: Vec<String>,
     /// How the rows became cells: design columns split by or pooled, the rows (or tasks) each
     /// (group, arm) holds and groups whose arms hold different numbers ([`crate::cells`]).
@@ -583,6 +594,7 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
             per_tokens: PER_TOKENS,
             group: q.group.clone(),
             resampling: "rows within (arm, depth) cells, arms independent; percentile intervals".into(),
+            theory: Default::default(),
         },
         rows: tasks.rows.len(),
         readings: tasks.readings.clone(),
@@ -601,6 +613,8 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         failures: Vec::new(),
         dominance: Vec::new(),
         ecdf: Vec::new(),
+        theory: Vec::new(),
+        laws: Vec::new(),
         notes: Vec::new(),
         populations: tasks.cells.clone(),
     };
@@ -934,6 +948,9 @@ pub fn analyse(tasks: &Tasks, q: &ComplianceRequest) -> Result<ComplianceReport>
         q.focus.as_deref(),
         &mut report.notes,
     );
+    report.theory = super::theory::theory_rows(&q.theory, &report.depth, &report.margins);
+    report.laws = super::theory::law_fits(&report.depth);
+    report.settings.theory = q.theory;
     Ok(report)
 }
 

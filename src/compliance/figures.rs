@@ -1,5 +1,6 @@
 //! The compliance report's plots, for the page and the report to attach: compliance against
-//! depth per arm (one panel per group, with the cells' intervals), and each arm's ECDF of
+//! depth per arm (one panel per group, with the cells' intervals, and the theory's curves when
+//! its parameters are stated), and each arm's ECDF of
 //! per-task compliance (one panel per group; BriefBench Fig. 2).
 
 use super::analyse::ComplianceReport;
@@ -28,7 +29,7 @@ pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
         return None;
     }
     let arms = by_arm.len();
-    let lines: Vec<Line> = by_arm
+    let mut lines: Vec<Line> = by_arm
         .into_iter()
         .take(MAX_PLOT_ARMS)
         .map(|(arm, cells)| Line {
@@ -39,6 +40,18 @@ pub fn depth_plot(r: &ComplianceReport, group: &str) -> Option<LinesPlot> {
                 .collect(),
         })
         .collect();
+    // The theory's curves at the stated s₀, ρ, q over the group's depths, without intervals.
+    if let Some((s0, rho, q)) = r.settings.theory.parameters() {
+        let depths: Vec<f64> = r.theory.iter().filter(|t| t.group == group).map(|t| t.depth).collect();
+        let curve = |name: &str, f: &dyn Fn(f64) -> f64| Line {
+            name: name.to_string(),
+            points: depths.iter().map(|&d| Point { x: Some(d), y: Some(f(d)), low: None, high: None }).collect(),
+        };
+        if !depths.is_empty() {
+            lines.push(curve("theory q^d", &|d| super::theory::structured(q, d)));
+            lines.push(curve("theory s0^d rho^(d(d+1)/2)", &|d| super::theory::similarity_ceiling(s0, rho, d)));
+        }
+    }
     let b = &r.settings.bootstrap;
     Some(LinesPlot {
         title: format!(

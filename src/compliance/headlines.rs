@@ -156,6 +156,64 @@ pub fn headlines(r: &ComplianceReport) -> Vec<Headline> {
         ));
     }
     hs.extend(dominance(r));
+    hs.extend(theory(r));
+    hs
+}
+
+/// Per group, whether the theory's advantage g(d) at the stated s₀, ρ, q lies inside the
+/// measured margin's interval at each depth (a finding where it does not somewhere, context
+/// where it does everywhere); without a focus arm, the theory's curves only (context).
+fn theory(r: &ComplianceReport) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let Some((s0, rho, q)) = r.settings.theory.parameters() else { return hs };
+    let params = format!("s₀ = {s0}, ρ = {rho}, q = {q}");
+    for g in &r.groups {
+        let rows: Vec<&super::theory::TheoryRow> = r.theory.iter().filter(|t| t.group == *g).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let show = |t: &super::theory::TheoryRow| match (t.delta, t.low, t.high) {
+            (Some(d), Some(l), Some(h)) => {
+                format!("d = {}: g {:.3} vs Δ {d:.3} [{l:.3}, {h:.3}]", t.depth, t.advantage)
+            }
+            _ => format!("d = {}: g {:.3}", t.depth, t.advantage),
+        };
+        let measured: Vec<&super::theory::TheoryRow> = rows.iter().copied().filter(|t| t.inside.is_some()).collect();
+        if measured.is_empty() {
+            hs.push(Headline::context(
+                format!("The theory's advantage g(d){}", in_group(g)),
+                format!(
+                    "{}; {params}; name a focus arm to set the measured margins beside it",
+                    rows.iter().map(|t| show(t)).collect::<Vec<_>>().join("; ")
+                ),
+                ComplianceTable::Theory,
+            ));
+            continue;
+        }
+        let evidence = format!("{}; {params}", measured.iter().map(|t| show(t)).collect::<Vec<_>>().join("; "));
+        let outside = measured.iter().filter(|t| t.inside == Some(false)).count();
+        let focus = measured[0].focus.clone().unwrap_or_default();
+        hs.push(if outside > 0 {
+            Headline::finding(
+                format!(
+                    "The theory's advantage g(d) lies outside {focus}'s measured margin at {outside} of {} depths{}",
+                    measured.len(),
+                    in_group(g)
+                ),
+                evidence,
+                ComplianceTable::Theory,
+            )
+        } else {
+            Headline::context(
+                format!(
+                    "The theory's advantage g(d) lies inside {focus}'s measured margin at every depth{}",
+                    in_group(g)
+                ),
+                evidence,
+                ComplianceTable::Theory,
+            )
+        });
+    }
     hs
 }
 

@@ -8,7 +8,8 @@
 //!       ──analyse (per group; one stratified bootstrap per group)──►
 //!         arms (κ, RoT), depth cells, slopes, margins Δ(d), crossover d* / d×, power,
 //!         compliance by recall bin and the failure modes (`recall`),
-//!         each pair of arms' ECDFs and their KS tests (`dominance`)
+//!         each pair of arms' ECDFs and their KS tests (`dominance`),
+//!         the theory's curves at stated s₀, ρ, q and both laws fitted per arm (`theory`)
 //! ```
 
 pub mod analyse;
@@ -19,6 +20,7 @@ pub mod read;
 pub mod recall;
 pub mod table;
 pub mod text;
+pub mod theory;
 pub mod unit;
 
 pub use analyse::{ComplianceReport, analyse};

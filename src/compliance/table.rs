@@ -3,7 +3,8 @@
 use super::analyse::{ArmRow, ComplianceReport, CrossoverRow, DepthRow, MarginRow, MediationRow, PowerRow, SlopeRow};
 use super::dominance::{DominanceRow, EcdfRow};
 use super::recall::{FailureRow, RecallBinRow};
-use crate::report::{Column, Table, flag, num};
+use super::theory::{LawFit, TheoryRow};
+use crate::report::{Column, Table, flag, num, opt};
 
 crate::choice! {
     /// The tables of a compliance report.
@@ -36,8 +37,53 @@ crate::choice! {
         Populations,
         /// The columns that split the groups, are pooled, or are not used.
         CellColumns,
+        /// The theory's curves at the stated s₀, ρ, q per depth, beside the focus arm's margin.
+        Theory,
+        /// Both laws fitted to each arm's compliance by depth, with AIC and BIC.
+        Laws,
     }
 }
+
+const THEORY: &[Column<TheoryRow>] = &crate::columns![TheoryRow;
+    "group" => |r| r.group.clone(),
+    "depth" => |r| num(Some(r.depth)),
+    /// s₀^d·ρ^{d(d+1)/2} at the stated s₀, ρ.
+    "similarity_ceiling" => |r| num(Some(r.similarity_ceiling)),
+    /// q^d at the stated q.
+    "structured" => |r| num(Some(r.structured)),
+    /// g(d) = q^d − s₀^d·ρ^{d(d+1)/2}.
+    "advantage" => |r| num(Some(r.advantage)),
+    /// The focus arm (with a focus set).
+    "focus" => |r| opt(&r.focus),
+    /// The best of the other arms at this depth.
+    "against" => |r| opt(&r.against),
+    /// The measured margin Δ(d) of the focus over the best other arm.
+    "delta" => |r| num(r.delta),
+    "low" => |r| num(r.low),
+    "high" => |r| num(r.high),
+    /// Whether g(d) lies inside the measured interval.
+    "inside" => |r| r.inside.map(flag).unwrap_or_default(),
+];
+
+const LAWS: &[Column<LawFit>] = &crate::columns![LawFit;
+    "group" => |r| r.group.clone(),
+    "arm" => |r| r.arm.clone(),
+    /// `structured` (q^d) or `similarity_ceiling` (s₀^d·ρ^{d(d+1)/2}).
+    "law" => |r| r.law.clone(),
+    /// Depth cells fitted (their compliance, unweighted).
+    "points" => |r| r.points.to_string(),
+    /// Coefficients + the residual variance.
+    "parameters" => |r| r.parameters.to_string(),
+    "q" => |r| num(r.q),
+    "s0" => |r| num(r.s0),
+    "rho" => |r| num(r.rho),
+    /// Residual sum of squares of log compliance.
+    "rss" => |r| num(r.rss),
+    "aic" => |r| num(r.aic),
+    "bic" => |r| num(r.bic),
+    /// Why the law was not fitted.
+    "refused" => |r| r.refused.clone().unwrap_or_default(),
+];
 
 const RECALL_BINS: &[Column<RecallBinRow>] = &crate::columns![RecallBinRow;
     "group" => |r| r.group.clone(),
@@ -318,5 +364,7 @@ pub fn table(r: &ComplianceReport, which: ComplianceTable) -> Table {
         ComplianceTable::Ecdf => Table::of(name, ECDF, &r.ecdf),
         ComplianceTable::Populations => r.populations.populations_table(name),
         ComplianceTable::CellColumns => r.populations.columns_table(name),
+        ComplianceTable::Theory => Table::of(name, THEORY, &r.theory),
+        ComplianceTable::Laws => Table::of(name, LAWS, &r.laws),
     }
 }

@@ -175,6 +175,42 @@ pub fn render_text(r: &ComplianceReport) -> String {
             "verdict" => p.verdict.clone(),
         }));
     }
+    if let Some((s0, rho, q)) = r.settings.theory.parameters()
+        && !r.theory.is_empty()
+    {
+        out.push_str(&format!(
+            "\n== The theory at s0 = {s0}, rho = {rho}, q = {q}: ceiling s0^d rho^(d(d+1)/2), q^d, advantage g(d), beside the measured margin\n"
+        ));
+        out.push_str(&crate::text_table!(&r.theory, |t| {
+            "group" => t.group.clone(),
+            "depth" => format!("{}", t.depth),
+            "ceiling" => format!("{:.4}", t.similarity_ceiling),
+            "q^d" => format!("{:.4}", t.structured),
+            "g(d)" => format!("{:.4}", t.advantage),
+            "measured" => match (&t.focus, &t.against) {
+                (Some(f), Some(a)) => format!("{f} - {a} {} {}", f4(t.delta), ci(t.low, t.high)),
+                _ => "-".into(),
+            },
+            "inside" => t.inside.map_or("-".into(), |b| if b { "yes".into() } else { "no".into() }),
+        }));
+    }
+    if !r.laws.is_empty() {
+        out.push_str("\n== Laws fitted to each arm's compliance by depth (log space, no intercept; in-sample)\n");
+        out.push_str(&crate::text_table!(&r.laws, |l| {
+            "group" => l.group.clone(),
+            "arm" => l.arm.clone(),
+            "law" => l.law.clone(),
+            "points" => l.points.to_string(),
+            "k" => l.parameters.to_string(),
+            "fitted" => match (l.q, l.s0, l.rho) {
+                (Some(q), _, _) => format!("q = {q:.4}"),
+                (_, Some(s0), Some(rho)) => format!("s0 = {s0:.4}, rho = {rho:.4}"),
+                _ => l.refused.clone().unwrap_or_default(),
+            },
+            "AIC" => f4(l.aic),
+            "BIC" => f4(l.bic),
+        }));
+    }
     out
 }
 

@@ -51,6 +51,9 @@ crate::fields! {
         bootstrap: Bootstrap = Bootstrap { resamples: 10_000, seed: 1337, confidence: 0.95 };
         /// How rows become cells: design columns pooled or split by ([`crate::cells`]).
         cells: crate::cells::CellSettings = crate::cells::CellSettings::default();
+        /// The theory's parameters s₀, ρ, q: its curves beside the depth cells and margins
+        /// ([`super::theory`]).
+        theory: super::theory::TheorySettings = super::theory::TheorySettings::default();
     }
 }
 
@@ -58,6 +61,7 @@ impl Validate for ComplianceRequest {
     fn validate(&self) -> Result<()> {
         self.bootstrap.validate(0)?;
         self.cells.validate()?;
+        self.theory.validate()?;
         if self.bootstrap.resamples > MAX_COMPLIANCE_RESAMPLES {
             return Err(Error::setting(
                 "bootstrap",

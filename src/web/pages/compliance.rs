@@ -103,7 +103,8 @@ fn look(col: &str) -> Look {
         "delta" | "slope" | "endpoint" | "mde" | "total" | "direct" | "indirect" | "cliffs_delta" => {
             Look::named(col, Kind::Signed)
         }
-        "unstable" => Look::named(col, Kind::Text),
+        "unstable" | "law" | "refused" | "inside" => Look::named(col, Kind::Text),
+        "points" | "parameters" => Look::named(col, Kind::Int),
         _ => Look::named(col, Kind::Num),
     }
 }
@@ -134,6 +135,8 @@ impl Tool for Compliance {
         ("ecdf", "compliance-dominance-card"),
         ("populations", "compliance-populations-card"),
         ("cell_columns", "compliance-populations-card"),
+        ("theory", "compliance-theory-card"),
+        ("laws", "compliance-theory-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -231,6 +234,21 @@ impl Tool for Compliance {
                     { table_grid("compliance-margins", &t(ComplianceTable::Margins), look, &r.margins, &[],
                         |m: &MarginRow| RowAttrs::data(vec![("data-group", m.group.clone()), ("data-against", m.against.clone()), ("data-depth", m.depth.to_string())])) }
                 </Section>
+                if !r.laws.is_empty() {
+                    <Section id="compliance-theory-card" title="The theory beside the data" conventions={conv.clone()}
+                        exports={html! { <>
+                            { table_exports(ComplianceTable::Theory, b, table_of, |b| to_json(&b.report.theory)) }
+                            { table_exports(ComplianceTable::Laws, b, table_of, |b| to_json(&b.report.laws)) }
+                        </> }}
+                        intro={html! { <p class="intro">{ "At the theory's s\u{2080}, \u{3c1}, q (settings; BriefBench calibrates 0.70, 0.67, 0.97): the similarity ceiling s\u{2080}^d\u{b7}\u{3c1}^{d(d+1)/2}, typed traversal q^d and their difference g(d) per depth, beside the focus arm's measured margin over the best other arm. Below, both laws fitted to each arm's compliance by depth (log space, no intercept; AIC and BIC as BriefBench's model_selection.py; a fit with as many parameters as points refused): in-sample, they describe the cells and test nothing." }</p> }}>
+                        if !r.theory.is_empty() {
+                            { table_grid("compliance-theory", &t(ComplianceTable::Theory), look, &r.theory, &[],
+                                |x: &crate::compliance::theory::TheoryRow| RowAttrs::data(vec![("data-group", x.group.clone()), ("data-depth", x.depth.to_string())])) }
+                        }
+                        { table_grid("compliance-laws", &t(ComplianceTable::Laws), look, &r.laws, &[],
+                            |x: &crate::compliance::theory::LawFit| RowAttrs::data(vec![("data-group", x.group.clone()), ("data-arm", x.arm.clone()), ("data-law", x.law.clone())])) }
+                    </Section>
+                }
                 if !r.dominance.is_empty() {
                     <Section id="compliance-dominance-card" title="Stochastic dominance: each arm's ECDF" conventions={conv.clone()}
                         exports={html! { <>
