@@ -307,7 +307,7 @@ mod tests {
         let three = fit_laws("", "a", &[(1.0, 0.9), (2.0, 0.8), (3.0, 0.7)]);
         assert!(three[0].refused.is_none() && three[0].q.is_some(), "{three:?}");
         assert!(three[1].refused.as_deref().unwrap().starts_with("saturated: 3 parameters"), "{three:?}");
-        let zero = fit_laws("", "a", &[(1.0, 0.9), (2.0, 0.0), (3.0, 0.5)]);
+        let zero = fit_laws("", "a", &[(1.0, 0.9), (2.0, 0.0), (3.0, 0.5), (4.0, 0.4)]);
         assert!(zero.iter().all(|f| f.refused.as_deref() == Some("compliance 0 at depth 2: no logarithm")));
     }
 }
