@@ -188,10 +188,7 @@ pub fn fit_laws(group: &str, arm: &str, cells: &[(f64, f64)]) -> Vec<LawFit> {
             refused: None,
         };
         if k >= n {
-            fit.refused = Some(format!(
-                "saturated: {k} parameters (with the residual variance) on {n} depth cell(s); the law describes \
-                 nothing it could fail to fit"
-            ));
+            fit.refused = Some(format!("saturated: {k} parameters (σ² included) on {n} depth cell(s)"));
         } else if let Some((d, _)) = cells.iter().find(|(_, c)| *c <= 0.0) {
             fit.refused = Some(format!("compliance 0 at depth {d}: no logarithm"));
         } else {
