@@ -552,4 +552,9 @@ fn longmemeval_hypotheses_take_their_gold_from_the_dataset() {
     let r = run(vec![own, data.clone()]);
     assert_eq!(r.warnings.count(AnswerWarningKind::GoldFileUnused), 1);
     assert_eq!(r.rows.len(), 1);
+    // Gold answers alone: nothing to score, refused naming the file and what it lacks.
+    let files = assign_roles::<Answers>(vec![(data, Some(FileRole::Answers))]).unwrap();
+    let e = run_once::<Answers>(&files, &AnswersRequest::default(), &mut quiet()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("data/longmemeval_oracle.json: no prediction column (looked for prediction,"), "{e}");
+    assert!(e.contains("give the answer files with it"), "{e}");
 }

@@ -321,6 +321,20 @@ impl Capability for Answers {
             out.rows.extend(rows);
             out.warnings.extend(&warnings);
         }
+        // Gold answers only, and no answers to score: refused, naming the file and what it lacks.
+        if let Some(g) = gold_files.first()
+            && out.files.iter().all(|f| f.kind == "gold answers")
+        {
+            return Err(Error::Ingest(crate::error::IngestError::new(
+                crate::error::Location::file(&g.file),
+                format!(
+                    "no prediction column (looked for {}): a file of gold answers by query id completes answer \
+                     files without gold; give the answer files with it, or name its prediction column ({})",
+                    super::read::PREDICTION_ALIASES.join(", "),
+                    crate::fields::mention("prediction_column")
+                ),
+            )));
+        }
         gold_from_files(&mut out, &gold_files, &without_gold)?;
         if placed_files.len() > 1 {
             align_places(&mut out, &placed_files);
