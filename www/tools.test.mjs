@@ -794,13 +794,20 @@ test('compliance page: kappa, return on tokens, slopes, margins, power and the c
   await page.fill('#compliance-focus', 'graph');
   await page.fill('#compliance-claimed-effect', '0.1');
   await page.fill('#compliance-bootstrap', '2000');
-  await reanalyse(page, 'compliance', 'compliance-arms-card', 'focus=graph');
-  const args = ['--focus', 'graph', '--claimed-effect', '0.1', '--bootstrap', '2000'];
+  // The theory's parameters (BriefBench's calibrated values): its curves beside the margins.
+  await page.fill('#compliance-theory-s0', '0.7');
+  await page.fill('#compliance-theory-rho', '0.67');
+  await page.fill('#compliance-theory-q', '0.97');
+  await reanalyse(page, 'compliance', 'compliance-arms-card', 'theory_q=0.97');
+  const args = ['--focus', 'graph', '--claimed-effect', '0.1', '--bootstrap', '2000', '--theory-s0', '0.7', '--theory-rho', '0.67', '--theory-q', '0.97'];
   const want = await check(args);
+  assert.ok(want.theory.length > 0 && want.laws.length > 0, 'theory rows and law fits');
+  await checkTable(page, '#compliance-theory', want.theory, { similarity_ceiling: (x) => x.similarity_ceiling, structured: (x) => x.structured, advantage: (x) => x.advantage, delta: (x) => x.delta, low: (x) => x.low, high: (x) => x.high }, 'theory');
+  await checkTable(page, '#compliance-laws', want.laws, { points: (x) => x.points, q: (x) => x.q, s0: (x) => x.s0, rho: (x) => x.rho, aic: (x) => x.aic, bic: (x) => x.bic }, 'laws');
   const dStar = await page.getAttribute('#compliance-crossover tr[data-against^="max("]', 'data-d-star');
   assert.equal(dStar, String(want.crossover.find((c) => c.against.startsWith('max(')).d_star ?? ''));
   assert.ok(want.mediation.length > 0, 'mediation rows with a focus');
-  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation', 'recall_bins', 'failures', 'dominance', 'ecdf']) {
+  for (const t of ['arms', 'depth', 'slopes', 'margins', 'crossover', 'power', 'mediation', 'recall_bins', 'failures', 'dominance', 'ecdf', 'theory', 'laws']) {
     assertCsvClose(await download(page, `#page-compliance button[data-export="${t}"][data-kind="csv"]`), inWork([...base, ...args, '--format', 'csv', '--table', t]), t);
   }
   assertDeepClose(JSON.parse(await download(page, '#compliance-report-json')), want, 'compliance JSON');

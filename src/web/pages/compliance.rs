@@ -69,7 +69,11 @@ fn conventions(b: &ComplianceBatch) -> String {
     ) + &{
         let cells = b.report.populations.settings.describe();
         if cells.is_empty() { String::new() } else { format!(" cells: {cells}") }
-    }
+    } + &s
+        .theory
+        .parameters()
+        .map(|(s0, rho, q)| format!(" theory_s0={s0} theory_rho={rho} theory_q={q}"))
+        .unwrap_or_default()
 }
 
 fn look(col: &str) -> Look {
