@@ -173,43 +173,25 @@ fn stated(r: &AnswerReport) -> Vec<Headline> {
                 ));
             }
             StatedKind::Score => {
-                let Some(best) = of.iter().max_by(|a, b| {
-                    a.agree.cmp(&b.agree).then(
-                        b.mean_abs_difference
-                            .unwrap_or(f64::INFINITY)
-                            .total_cmp(&a.mean_abs_difference.unwrap_or(f64::INFINITY)),
-                    )
-                }) else {
-                    continue;
-                };
-                let detail = format!(
-                    "{} equal on {} of {n} rows (within {}); means {:.4} stated vs {:.4}; mean |Δ| {:.4}",
-                    best.profile.name(),
-                    best.agree,
-                    super::stated::STATED_TOLERANCE,
-                    best.stated_mean,
-                    best.profile_mean,
-                    best.mean_abs_difference.unwrap_or(0.0)
-                );
-                if best.agree == n {
-                    hs.push(Headline::context(
-                        format!("{whose} files' own {column} is {} on every answer", best.profile.name()),
-                        detail,
-                        AnswersTable::Stated,
-                    ));
+                // A score reproduced by a rule on every answer, or by none (the file used another
+                // rule, BLEU): context either way; the judge's verdicts above are the finding.
+                let Some(best) = of.iter().max_by_key(|c| c.agree) else { continue };
+                let text = if best.agree == n {
+                    format!("{whose} files' own {column} is {} on every answer", best.profile.name())
                 } else {
-                    // Context: a score the files computed by a rule memaudit does not port (BLEU)
-                    // changes no conclusion; the judge's verdicts above are the finding.
-                    hs.push(Headline::context(
-                        format!(
-                            "{whose} files' own {column} is not reproduced by any answer rule (closest: {}, {} of {n} equal)",
-                            best.profile.name(),
-                            best.agree
-                        ),
-                        format!("{detail}: the file computed it by another rule"),
-                        AnswersTable::Stated,
-                    ));
-                }
+                    format!("{whose} files' own {column} is not reproduced by any answer rule")
+                };
+                hs.push(Headline::context(
+                    text,
+                    format!(
+                        "closest {}: equal on {} of {n} (within 1e-6); means {:.4} stated vs {:.4}",
+                        best.profile.name(),
+                        best.agree,
+                        best.stated_mean,
+                        best.profile_mean
+                    ),
+                    AnswersTable::Stated,
+                ));
             }
         }
     }

@@ -93,11 +93,8 @@ impl Profile {
                  eval_question_answering; NLTK 3.9 PorterStemmer",
             ),
             Profile::AmemF1 => (
-                "str(·).strip() on both sides, 0 if either is empty; simple_tokenize: lower, '.', ',', '!', '?' \
-                 replaced by spaces, split on white space; token sets (repeats count once); P = |common|/|pred|, \
-                 R = |common|/|gold|, 2PR/(P+R), 0 without overlap; max over gold variants",
-                "A-Mem utils.py (WujiangXu/AgenticMemory): simple_tokenize, calculate_metrics[\"f1\"]; mem0 \
-                 evaluation/metrics/utils.py and evals.py (f1_score)",
+                "lower, '.,!?' to spaces, split; F1 of the token sets; max over gold variants",
+                "A-Mem utils.py calculate_metrics (mem0 evals.py f1_score)",
             ),
         };
         ProfileInfo { profile: self, binary: self.binary(), rules: rules.to_string(), source: source.to_string() }

@@ -179,10 +179,7 @@ impl Kind for AnswerWarningKind {
             AnswerWarningKind::MissingPrediction => "rows without a prediction: left out (the harness skips them)",
             AnswerWarningKind::NoGold => "rows without a gold answer: not scored (unknown, never 0), left out",
             AnswerWarningKind::DuplicateQuery => "(arm, query) given twice: first row kept (repeats = first)",
-            AnswerWarningKind::ConflictingRepeat => {
-                "(arm, query) given twice with another answer: the first row kept, the other answer not scored \
-                 (repeats = first)"
-            }
+            AnswerWarningKind::ConflictingRepeat => "(arm, query) given twice, answered otherwise: first row kept",
             AnswerWarningKind::ParsedDiffers => {
                 "given parsed outputs differ from parse_output(raw): memaudit's parse used"
             }
@@ -199,20 +196,11 @@ impl Kind for AnswerWarningKind {
                  answer, each named by its place in the first file that lists it"
             }
             AnswerWarningKind::SameAnswersAsFile => {
-                "a file answers every question as another file does (the same run saved twice): read once, from \
-                 the file that states more (its own scores, the categories), else the earlier"
+                "a file answers every question as another file does (the same run saved twice): read once"
             }
-            AnswerWarningKind::GoldFromFile => {
-                "answer files without gold answers take them from a file of gold answers (LongMemEval's dataset), \
-                 by query id"
-            }
-            AnswerWarningKind::GoldFileUnused => {
-                "a file of gold answers beside answer files that all state their own gold: not used"
-            }
-            AnswerWarningKind::StatedScores => {
-                "columns of the file's own scores or verdicts: shown beside the rescoring and compared with each \
-                 profile, never rescored"
-            }
+            AnswerWarningKind::GoldFromFile => "gold answers taken from a file of gold answers, by query id",
+            AnswerWarningKind::GoldFileUnused => "a file of gold answers not used: every answer file states its gold",
+            AnswerWarningKind::StatedScores => "the files' own scores: set beside the profiles, never rescored",
             AnswerWarningKind::AnswerBesideGoldenAnswer => {
                 "`answer` beside `golden_answer` and no prediction column (Zep's files): `answer` is the \
                  prediction, `golden_answer` the gold"
@@ -275,7 +263,7 @@ crate::fields! {
         prediction as "prediction_column": Option<String> = None, label "prediction column",
             help "The raw prediction column.", column &PREDICTION_ALIASES;
         stated as "stated_columns": Vec<String> = Vec::new(), label "the files' own scores",
-            help "Columns holding the files' own scores or verdicts (a judge's grade, their own F1), comma-separated: shown beside the rescoring and compared with each profile, never rescored (default: the columns named llm_score, grade, judgment, correct, score, f1, em, … or ending in _score whose every value is a number or true/false).";
+            help "Columns of the files' own scores or verdicts (a judge's grade), comma-separated: set beside the profiles, never rescored (default: llm_score, grade, *_score, … when numeric).";
     }
     unlisted {
         arm: Option<String> = None;

@@ -255,7 +255,7 @@ impl RowAttrs {
 }
 
 /// `<tr>` with a row's attributes and cells.
-fn row(a: RowAttrs, cells: impl IntoIterator<Item = Html>) -> Html {
+fn row(a: RowAttrs, cells: Vec<Html>) -> Html {
     let mut tr = VTag::new("tr");
     for (k, v) in a.data {
         tr.add_attribute(k, v);
@@ -321,7 +321,7 @@ impl Head {
 
 /// `<table id={id}>` with a header row and `body`, made for exploring ([`Explore`]: sorted by
 /// any column, searched, folded columns shown on request).
-fn wrap(tag: TableTag, heads: impl IntoIterator<Item = Head>, body: Vec<Html>) -> Html {
+fn wrap(tag: TableTag, heads: Vec<Head>, body: Vec<Html>) -> Html {
     let head = html! {
         <thead><tr>
             { for heads.into_iter().map(|h| {
@@ -347,8 +347,9 @@ pub fn grid<'a, R: 'a>(
     rows: impl IntoIterator<Item = &'a R>,
     attrs: impl Fn(&R) -> RowAttrs,
 ) -> Html {
-    let body = rows.into_iter().map(|r| row(attrs(r), cols.iter().map(|c| (c.get)(r).cell(&c.name)))).collect();
-    wrap(id.into(), cols.iter().map(|c| Head::new(c.header.clone(), c.title.clone())), body)
+    let body =
+        rows.into_iter().map(|r| row(attrs(r), cols.iter().map(|c| (c.get)(r).cell(&c.name)).collect())).collect();
+    wrap(id.into(), cols.iter().map(|c| Head::new(c.header.clone(), c.title.clone())).collect(), body)
 }
 
 /// A core table on screen: its columns as `look` shows them, then the screen-only `extra`
@@ -382,6 +383,29 @@ pub fn table_view<R>(
     attrs: impl Fn(&R) -> RowAttrs,
     cell: impl Fn(&R, &str, &str) -> Option<Html>,
 ) -> Html {
+    // The records are read here (per row: its attributes and its screen-only cells); the table
+    // is laid out once, by code that is not generic ([`lay_out`]), so each table on a page
+    // costs the module its closures, not a copy of the layout.
+    let n = table.rows.len().min(rows.len());
+    let row_attrs: Vec<RowAttrs> = rows[..n].iter().map(&attrs).collect();
+    let extra_cells: Vec<Vec<Html>> =
+        rows[..n].iter().map(|r| extra.iter().map(|c| (c.get)(r).cell(&c.name)).collect()).collect();
+    let extra_heads: Vec<Head> = extra.iter().map(|c| Head::new(c.header.clone(), c.title.clone())).collect();
+    let own = |i: usize, col: &str, text: &str| cell(&rows[i], col, text);
+    lay_out(id.into(), table, &look, row_attrs, extra_heads, extra_cells, &own)
+}
+
+/// The layout of [`table_view`] once its records are read: `row_attrs` and `extra_cells` per row
+/// of `table` (in order), `cell(row, column, csv_text)` a cell drawn otherwise.
+fn lay_out(
+    mut tag: TableTag,
+    table: &Table,
+    look: &dyn Fn(&str) -> Look,
+    row_attrs: Vec<RowAttrs>,
+    extra_heads: Vec<Head>,
+    extra_cells: Vec<Vec<Html>>,
+    cell: &dyn Fn(usize, &str, &str) -> Option<Html>,
+) -> Html {
     // A column the page does not explain itself shows the core's explanation on its header.
     let looks: Vec<(usize, AttrValue, Look)> = table
         .headers
@@ -399,32 +423,32 @@ pub fn table_view<R>(
     let body = table
         .rows
         .iter()
-        .zip(rows)
-        .map(|(cells, r)| {
+        .zip(row_attrs.into_iter().zip(extra_cells))
+        .enumerate()
+        .map(|(r, (cells, (attrs, more)))| {
             let text = |i: usize| cells.get(i).map_or("", String::as_str);
             let main = shown
                 .iter()
                 .map(|(i, col, l)| cell(r, col, text(*i)).unwrap_or_else(|| Val::parse(l.kind, text(*i)).cell(col)));
-            let more = extra.iter().map(|c| (c.get)(r).cell(&c.name));
             let rest = folded.iter().map(|(i, col, l)| {
                 let kind = if l.header.is_empty() { folded_kind(text(*i)) } else { l.kind };
                 fold(Val::parse(kind, text(*i)).cell(col))
             });
-            row(attrs(r), main.chain(more).chain(rest))
+            row(attrs, main.chain(more).chain(rest).collect())
         })
         .collect();
-    let mut tag: TableTag = id.into();
     if !folded.is_empty() {
         tag = tag.data("data-folded", folded.len());
     }
     let heads = shown
         .iter()
         .map(|(_, _, l)| Head::new(l.header.clone(), l.title.clone()))
-        .chain(extra.iter().map(|c| Head::new(c.header.clone(), c.title.clone())))
+        .chain(extra_heads)
         .chain(folded.iter().map(|(_, col, l)| {
             let text = if l.header.is_empty() { AttrValue::from(col.replace('_', " ")) } else { l.header.clone() };
             Head { folded: true, ..Head::new(text, l.title.clone()) }
-        }));
+        }))
+        .collect();
     wrap(tag, heads, body)
 }
 

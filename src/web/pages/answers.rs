@@ -191,8 +191,7 @@ impl Tool for Answers {
             <p>{ "Drop answer rows anywhere on this page, or choose them: CSV or JSON Lines with a query id, the gold answer \
                 variants (a JSON array or one string) and the raw prediction; optional " }<code>{ "dataset" }</code>{ ", " }
                 <code>{ "category" }</code>{ " (LoCoMo 1–5), " }<code>{ "arm" }</code>{ " and " }<code>{ "parsed_output" }</code>
-                { ". Several files are scored together. Hypothesis files without gold answers (LongMemEval's " }
-                <code>{ "question_id" }</code>{ ", " }<code>{ "hypothesis" }</code>{ ") take them, by question id, from a file of gold answers dropped with them (LongMemEval's dataset)." }</p>
+                { ". Several files are scored together; files without gold take it from a gold file by id (LongMemEval)." }</p>
         }
     }
 
@@ -320,7 +319,7 @@ impl Tool for Answers {
                 if !r.stated.is_empty() {
                     <Section id="answers-stated-card" title="The files' own scores beside the profiles" conventions={conv.clone()}
                         exports={table_exports(AnswersTable::Stated, b, table, |b| to_json(&b.report.stated))}
-                        intro={html! { <p class="intro">{ "Columns in which the files state their own verdict or score (a judge's grade, their own F1), read as stated and never rescored, against each profile on the same rows: verdicts (0/1) by agreement and Cohen's κ, scores by the rows equal within 1e-6 and the mean |Δ|." }</p> }}>
+                        intro={html! { <p class="intro">{ "The files' own verdicts (0/1: agreement, κ) and scores (rows equal within 1e-6, |Δ|), never rescored." }</p> }}>
                         { table_grid("answers-stated", &table(b, AnswersTable::Stated).unwrap_or_default(), stated_look, &r.stated, &[], |c| RowAttrs::data(vec![
                             ("data-column", c.column.clone()),
                             ("data-arm", c.arm.clone().unwrap_or_default()),
