@@ -413,15 +413,22 @@ pub enum AnswerFile {
 /// its missing prediction column (see [`read_answer_file`], which reads it).
 pub fn read_answers(file: &InputFile, cols: &AnswerColumns) -> Result<(Vec<AnswerRow>, AnswerWarnings), IngestError> {
     match read_answer_file(file, cols, false)? {
-        AnswerFile::Answers { rows, mut warnings, .. } => {
-            let (kept, gone): (Vec<AnswerRow>, Vec<AnswerRow>) = rows.into_iter().partition(|r| !r.gold.is_empty());
-            for r in gone {
-                warnings.add(AnswerWarningKind::NoGold, || format!("{}, line {}: {}", r.file, r.line, r.query_id));
-            }
-            Ok((kept, warnings))
+        AnswerFile::Answers { mut rows, mut warnings, .. } => {
+            drop_without_gold(&mut rows, &mut warnings);
+            Ok((rows, warnings))
         }
         AnswerFile::Gold(g) => Err(IngestError::new(Location::file(&g.file), "no prediction column")),
     }
+}
+
+/// Leaves out the rows without a gold answer, each counted (`no_gold`): unknown, never 0.
+pub fn drop_without_gold(rows: &mut Vec<AnswerRow>, warnings: &mut AnswerWarnings) {
+    rows.retain(|r| {
+        if r.gold.is_empty() {
+            warnings.add(AnswerWarningKind::NoGold, || format!("{}, line {}: {}", r.file, r.line, r.query_id));
+        }
+        !r.gold.is_empty()
+    });
 }
 
 /// Reads one answer file: answer rows, or — with `gold_files` and no prediction column stated or

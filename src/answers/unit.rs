@@ -447,11 +447,7 @@ fn gold_from_files(out: &mut LoadedAnswers, gold_files: &[GoldFile], without_gol
     }
     if gold_files.is_empty() {
         // No gold file: rows without gold are unknown, as a gold column's empty cells are.
-        let gone: Vec<&AnswerRow> = out.rows.iter().filter(|r| r.gold.is_empty()).collect();
-        for r in &gone {
-            out.warnings.add(AnswerWarningKind::NoGold, || format!("{}, line {}: {}", r.file, r.line, r.query_id));
-        }
-        out.rows.retain(|r| !r.gold.is_empty());
+        super::read::drop_without_gold(&mut out.rows, &mut out.warnings);
         return Ok(());
     }
     if without_gold.is_empty() {
