@@ -254,3 +254,30 @@ fn longmemeval_dataset_completes_the_hypotheses() {
     let r = audit(vec![data], &ReleaseRequest::default());
     assert!(r.analyses.iter().all(|x| x.id != "answers"), "{:?}", r.analyses.iter().map(|x| &x.id).collect::<Vec<_>>());
 }
+
+/// Two byte-identical copies of a file in two folders (EverMemOS ships `locomo10.json` twice):
+/// each is analysed on its own, and a headline says they are copies, so the repeated results are
+/// not read as two systems.
+#[test]
+fn byte_identical_copies_are_named_as_such() {
+    let bytes = b"query_id,correct\nq1,1\nq2,0\nq3,1\n".to_vec();
+    let files = vec![
+        InputFile::new("rel/a/sysA.csv", bytes.clone()),
+        InputFile::new("rel/b/sysA.csv", bytes),
+        InputFile::new("rel/b/sysB.csv", b"query_id,correct\nq1,1\nq2,1\nq3,0\n".to_vec()),
+    ];
+    let r = audit(files, &ReleaseRequest::default());
+    let hs = capability::headlines::<ReleaseAudit>(&r);
+    let copy = hs.iter().find(|h| h.text.contains("byte-for-byte copies")).unwrap_or_else(|| panic!("{hs:#?}"));
+    assert!(copy.text.starts_with("1 file(s)"), "{}", copy.text);
+    assert_eq!(copy.evidence, "same SHA-256: rel/a/sysA.csv = rel/b/sysA.csv");
+    // Distinct files only: no such headline.
+    let r = audit(
+        vec![
+            InputFile::new("rel/sysA.csv", b"query_id,correct\nq1,1\nq2,0\nq3,1\n".to_vec()),
+            InputFile::new("rel/sysB.csv", b"query_id,correct\nq1,1\nq2,1\nq3,0\n".to_vec()),
+        ],
+        &ReleaseRequest::default(),
+    );
+    assert!(capability::headlines::<ReleaseAudit>(&r).iter().all(|h| !h.text.contains("copies")));
+}

@@ -65,11 +65,18 @@ fn store_rows(ds: &Dataset, r: &Rescored, compared: &[Target], system: Option<us
         })
         .collect();
     let s = system.unwrap_or(0);
+    // Without systems nothing was scored; eligibility is then the store's: a query with at
+    // least one group under t (never "0 eligible" for a file of queries and memories alone).
+    let eligible = |qt: &QueryTargets, q: usize, t: Target| {
+        if r.n_systems == 0 { qt.eligible(t) } else { r.is_eligible(s, q, t) }
+    };
+    let mut shared = 0;
     for q in 0..n {
         let qt = QueryTargets::build(ds, q as u32, settings.unit, settings.gain, system);
+        shared += usize::from(compared.iter().all(|&t| eligible(&qt, q, t)));
         for (row, &t) in rows.iter_mut().zip(&r.targets) {
             let groups = qt.groups(t);
-            if r.n_systems == 0 || !r.is_eligible(s, q, t) {
+            if !eligible(&qt, q, t) {
                 row.zero_target += 1;
             } else {
                 row.eligible += 1;
@@ -80,8 +87,6 @@ fn store_rows(ds: &Dataset, r: &Rescored, compared: &[Target], system: Option<us
             }
         }
     }
-    let shared =
-        if r.n_systems == 0 { 0 } else { (0..n).filter(|&q| compared.iter().all(|&t| r.is_eligible(s, q, t))).count() };
     rows.push(CoverageRow {
         target: "shared".to_string(),
         queries: n,
@@ -100,5 +105,45 @@ pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<Coverage
         (0..ds.systems.len()).flat_map(|s| store_rows(ds, r, compared, Some(s))).collect()
     } else {
         store_rows(ds, r, compared, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conventions::Settings;
+    use crate::ingest::{InputFile, read_all};
+
+    /// Queries and memories without any system's lists: eligibility is the store's (a query with
+    /// evidence in the store is eligible), not "0 of n" because nothing was scored.
+    #[test]
+    fn without_systems_eligibility_is_the_stores() {
+        let ds = Dataset::build(
+            read_all(&[
+                InputFile::new(
+                    "m.jsonl",
+                    br#"{"memory_id":"r1","anchors":["r1"],"raw":true}
+{"memory_id":"d1","anchors":["r1"]}"#
+                        .to_vec(),
+                ),
+                InputFile::new(
+                    "q.jsonl",
+                    br#"{"query_id":"q1","evidence":["r1"]}
+{"query_id":"q2","evidence":["gone"]}"#
+                        .to_vec(),
+                ),
+            ])
+            .unwrap(),
+        );
+        let settings = Settings::default();
+        let r = crate::rescore::rescore(&ds, &settings, &mut |_| {});
+        assert_eq!(r.n_systems, 0);
+        let rows = coverage(&ds, &r, &r.targets);
+        let of = |t: &str| rows.iter().find(|c| c.target == t).map(|c| (c.eligible, c.zero_target)).unwrap();
+        assert_eq!(of("raw"), (1, 1));
+        assert_eq!(of("source"), (1, 1));
+        // No canonical memory: no query is eligible under Canonical, so none under all three.
+        assert_eq!(of("canonical"), (0, 2));
+        assert_eq!(of("shared"), (0, 2));
     }
 }

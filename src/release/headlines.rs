@@ -60,6 +60,7 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
             ReleaseTable::Files,
         ));
     }
+    hs.extend(copies(r));
     for s in said(r) {
         let a = r.analyses.iter().find(|a| a.id == s.analysis);
         let who = a.map_or(s.analysis.clone(), |a| format!("{} ({})", a.id, files_of(a)));
@@ -79,6 +80,37 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
         hs.extend(crate::printed::table::headlines(&check));
     }
     hs
+}
+
+/// Files whose bytes are those of another file of the release (same SHA-256): each copy is
+/// read and analysed on its own, so the same results appear once per copy, not a second system.
+fn copies(r: &ReleaseReport) -> Vec<Headline> {
+    let mut by_hash: rustc_hash::FxHashMap<&str, Vec<&str>> = rustc_hash::FxHashMap::default();
+    let mut order: Vec<&str> = Vec::new();
+    for f in r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked) {
+        let names = by_hash.entry(f.sha256.as_str()).or_default();
+        if names.is_empty() {
+            order.push(f.sha256.as_str());
+        }
+        names.push(f.file.as_str());
+    }
+    let groups: Vec<String> = order
+        .iter()
+        .map(|h| &by_hash[h])
+        .filter(|names| names.len() > 1)
+        .map(|names| format!("{} = {}", names[0], names[1..].join(" = ")))
+        .collect();
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    let copies: usize = order.iter().map(|h| by_hash[h].len() - 1).filter(|&n| n > 0).sum();
+    vec![Headline::context(
+        format!(
+            "{copies} file(s) are byte-for-byte copies of another file of the release: each copy is read on its own, so its results repeat"
+        ),
+        format!("same SHA-256: {}", crate::headline::some_of(&groups, 3)),
+        ReleaseTable::Files,
+    )]
 }
 
 /// An analysis's files, shortened: `a.csv`, `a.csv and 3 more`.
