@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{dataset, file, fixture};
 use memaudit::conventions::Settings;
-use memaudit::ingest::{Format, WarningKind};
+use memaudit::ingest::{Format, InputFile, WarningKind};
 use memaudit::model::Target;
 use memaudit::rescore::rescore;
 
@@ -209,4 +209,77 @@ fn data_without_runs_is_read_and_said_to_score_nothing() {
     let hs = memaudit::capability::headlines::<memaudit::audit::unit::Rescore>(&r);
     assert_eq!(hs[0].text, "No system's ranked lists were read: nothing was scored");
     assert!(hs[0].evidence.starts_with("the files hold 12 queries and 1754 memories only"), "{}", hs[0].evidence);
+}
+
+/// LoCoMo's repository ships each conversation as a file of its own (`locomo10_v2/26.json`:
+/// the conversation's keys, observations and `qa` at the top level, no `sample_id`). Split from
+/// `locomo10.json` in that shape here, the ten files read together give the same memories,
+/// queries, evidence and warnings as the one file, each conversation named after its file.
+#[test]
+fn locomo_conversations_in_files_of_their_own_read_as_the_one_file() {
+    let whole = fixture("locomo-audit/locomo10.json");
+    let base = dataset(std::slice::from_ref(&whole));
+    let convs: Vec<serde_json::Value> = serde_json::from_slice(&whole.bytes().unwrap()).unwrap();
+    let mut files = Vec::new();
+    for c in &convs {
+        let mut flat = serde_json::Map::new();
+        for part in ["conversation", "observation", "session_summary", "event_summary"] {
+            if let Some(obj) = c[part].as_object() {
+                flat.extend(obj.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+        }
+        flat.insert("qa".into(), c["qa"].clone());
+        let n = c["sample_id"].as_str().unwrap().strip_prefix("conv-").unwrap();
+        files.push(InputFile::new(format!("locomo10_v2/{n}.json"), serde_json::to_vec_pretty(&flat).unwrap()));
+    }
+    files.reverse(); // as the zip lists them: 50.json first
+    let split = dataset(&files);
+    assert!(split.files.iter().all(|f| f.format == Format::Locomo));
+    let memories = |d: &memaudit::dataset::Dataset| {
+        let mut v: Vec<_> = d
+            .memories
+            .iter()
+            .map(|m| (m.memory_id.clone(), m.anchors.clone(), m.raw, m.canonical, m.text.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    let queries = |d: &memaudit::dataset::Dataset| {
+        let mut v: Vec<_> = d
+            .queries
+            .iter()
+            .map(|q| {
+                let ev: Vec<String> = q.evidence.iter().map(|e| e.anchor.clone()).collect();
+                (q.query_id.clone(), ev, q.answer.clone(), q.category.clone(), q.text.clone())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(memories(&split).len(), 8423);
+    assert_eq!(memories(&split), memories(&base));
+    assert_eq!(queries(&split), queries(&base));
+    use WarningKind::*;
+    for kind in [
+        EvidenceNormalized,
+        EvidenceUnparseable,
+        EvidenceDangling,
+        DuplicateEvidence,
+        QueryWithoutEvidence,
+        AdversarialQuestion,
+        LineageNormalized,
+        EvidenceWithoutMemory,
+    ] {
+        assert_eq!(split.warnings.count(kind), base.warnings.count(kind), "{kind:?}");
+    }
+    assert_eq!(split.warnings.count(SampleFromFileName), 10);
+    assert_eq!(base.warnings.count(SampleFromFileName), 0);
+
+    // A fault in such a file is located at the file's own field path.
+    let bad = file(
+        "locomo10_v2/7.json",
+        "{\n \"speaker_a\": \"A\",\n \"speaker_b\": \"B\",\n \"session_1\": [{\"speaker\": \"A\", \"dia_id\": \"X1\", \"text\": \"hi\"}],\n \"qa\": []\n}",
+    );
+    let e = memaudit::ingest::read_all(&[bad]).err().expect("a bad dia_id is refused").to_string();
+    assert!(e.contains("locomo10_v2/7.json") && e.contains("session_1[0].dia_id") && e.contains("`X1`"), "{e}");
 }

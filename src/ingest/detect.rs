@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{bundle, records, trec};
 use crate::error::{IngestError, Location};
+use rustc_hash::FxHashMap;
 
 /// Every format memaudit reads, as detected from the content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -159,9 +160,15 @@ pub(super) fn detect_json_object(name: &str, text: &str) -> Result<Format, Inges
             let head = prefix(text, 256 * 1024);
             if head.contains("\"questions\"") && head.contains("\"sessions\"") {
                 Ok(Format::LongMemEvalSnapshot)
+            } else if super::locomo::is_conversation_object(head) {
+                Ok(Format::Locomo)
             } else if bundle::is_bundle_object(head) {
                 Ok(Format::BundleJson)
-            } else if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            } else if let Ok(keys) = serde_json::from_str::<FxHashMap<String, serde::de::IgnoredAny>>(text) {
+                // Keys in any order (a conversation written with sorted keys ends with them).
+                if ["speaker_a", "speaker_b", "session_1"].iter().all(|k| keys.contains_key(*k)) {
+                    return Ok(Format::Locomo);
+                }
                 Err(IngestError::new(
                     Location::file(name),
                     "a JSON object without `memories`, `queries` or `runs` (nor LongMemEval `questions`)",
@@ -195,6 +202,9 @@ pub(super) fn classify_object_keys(
     }
     if has("retrieval_results") {
         return Ok(Format::LongMemEvalLog);
+    }
+    if has("speaker_a") && has("speaker_b") && has("session_1") {
+        return Ok(Format::Locomo);
     }
     if has("haystack_sessions") {
         return Err(IngestError::new(

@@ -9,6 +9,13 @@
 //!   a canonical memory `"<sample_id>/obs:S<N>:<j>"` anchored to the turns it cites;
 //! - every QA item → a query `"<sample_id>/q<i>"` whose evidence is its normalised `evidence` ids.
 //!
+//! LoCoMo's own repository (snap-research/locomo, `data/locomo10.zip`) also ships each
+//! conversation as a file of its own (`locomo10_v2/26.json`): one object whose top-level keys are
+//! the conversation's (`speaker_a`, `session_N`, `session_N_date_time`), its observations
+//! (`session_N_observation`) and `qa`, with no `sample_id`. Such a file is read the same way, its
+//! sample id taken from the file name (`26.json` → `conv-26`, the id `locomo10.json` gives the
+//! same conversation; any other name as it is), a note saying so.
+//!
 //! Quirks of the released file, each counted as a warning (none dropped silently): evidence
 //! strings holding several ids (`"D8:6; D9:17"`, `"D9:1 D4:4 D4:6"`), zero padding (`"D30:05"`),
 //! a stray colon (`"D:11:26"`), unparseable ids (`"D"`), ids that point at no turn
@@ -34,6 +41,69 @@ struct Conversation {
     observation: Option<Map<String, Value>>,
     #[serde(default)]
     qa: Vec<Qa>,
+}
+
+/// One conversation as a file of its own (`locomo10_v2/<n>.json`): the conversation's keys, its
+/// observations and its questions side by side at the top level.
+#[derive(Deserialize)]
+struct FlatConversation {
+    #[serde(default)]
+    qa: Vec<Qa>,
+    #[serde(flatten)]
+    rest: Map<String, Value>,
+}
+
+/// The sample id of a conversation file without one: `conv-<n>` for a file named by its number
+/// (LoCoMo's naming), the file's stem otherwise.
+fn sample_from_name(file: &str) -> String {
+    let stem = super::file_stem(file);
+    if !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_digit()) { format!("conv-{stem}") } else { stem }
+}
+
+/// Whether a JSON object is one LoCoMo conversation on its own (the keys near its start).
+pub fn is_conversation_object(head: &str) -> bool {
+    ["\"speaker_a\"", "\"speaker_b\"", "\"session_1\"", "\"dia_id\""].iter().all(|k| head.contains(k))
+}
+
+/// The conversations of a file, each with the paths its fields have in the file: the released
+/// array (`[i].conversation.…`), or one conversation object (`session_1[3]`, `qa[2]`).
+fn conversations(file: &str, text: &str, loaded: &mut Loaded) -> Result<Vec<(Conversation, Paths)>, IngestError> {
+    if !text.trim_start().starts_with('{') {
+        let convs: Vec<Conversation> = records::parse(file, 0, text)?;
+        return Ok(convs
+            .into_iter()
+            .enumerate()
+            .map(|(ci, c)| {
+                let root = format!("[{ci}].");
+                let paths = Paths {
+                    conversation: format!("{root}conversation."),
+                    observation: format!("{root}observation."),
+                    root,
+                };
+                (c, paths)
+            })
+            .collect());
+    }
+    let flat: FlatConversation = records::parse(file, 0, text)?;
+    let (observation, conversation): (Map<String, Value>, Map<String, Value>) =
+        flat.rest.into_iter().partition(|(k, _)| session_number(k, "session_", "_observation").is_some());
+    let sample_id = sample_from_name(file);
+    loaded.warnings.add(WarningKind::SampleFromFileName, || format!("{file}: `{sample_id}`"));
+    let conv = Conversation {
+        sample_id,
+        conversation,
+        observation: (!observation.is_empty()).then_some(observation),
+        qa: flat.qa,
+    };
+    Ok(vec![(conv, Paths::default())])
+}
+
+/// Where a conversation's parts sit in its file, as field-path prefixes.
+#[derive(Default)]
+struct Paths {
+    root: String,
+    conversation: String,
+    observation: String,
 }
 
 #[derive(Deserialize)]
@@ -96,13 +166,16 @@ fn session_number(key: &str, prefix: &str, suffix: &str) -> Option<u32> {
 }
 
 pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, IngestError> {
-    let convs: Vec<Conversation> = records::parse(file, 0, text)?;
+    let convs = conversations(file, text, loaded)?;
     let mut seen_samples = FxHashSet::default();
-    for (ci, conv) in convs.iter().enumerate() {
+    for (conv, paths) in &convs {
         let sample = &conv.sample_id;
-        let at = |field: String| Location::file(file).with_field(format!("[{ci}].{field}"));
+        let at = |field: String| Location::file(file).with_field(field);
         if !seen_samples.insert(sample.clone()) {
-            return Err(IngestError::new(at("sample_id".into()), format!("sample_id `{sample}` appears twice")));
+            return Err(IngestError::new(
+                at(format!("{}sample_id", paths.root)),
+                format!("sample_id `{sample}` appears twice"),
+            ));
         }
         // Turns, in session order.
         let mut sessions: Vec<(u32, &Vec<Value>)> = conv
@@ -115,7 +188,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
         for (sn, session) in sessions {
             let date = conv.conversation.get(&format!("session_{sn}_date_time")).and_then(Value::as_str);
             for (ti, turn) in session.iter().enumerate() {
-                let field = || format!("conversation.session_{sn}[{ti}]");
+                let field = || format!("{}session_{sn}[{ti}]", paths.conversation);
                 let obj = turn.as_object().ok_or_else(|| IngestError::new(at(field()), "a turn must be an object"))?;
                 let raw_id = obj
                     .get("dia_id")
@@ -171,7 +244,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
                         continue;
                     };
                     for (fi, fact) in facts.iter().enumerate() {
-                        let field = format!("observation.{key}.{speaker}[{fi}]");
+                        let field = format!("{}{key}.{speaker}[{fi}]", paths.observation);
                         let pair = fact.as_array().filter(|p| !p.is_empty()).ok_or_else(|| {
                             IngestError::new(at(field.clone()), "an observation must be [fact, dia_id]")
                         })?;
@@ -227,7 +300,7 @@ pub fn read(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, Ingest
         // QA → queries.
         for (qi, qa) in conv.qa.iter().enumerate() {
             let qid = format!("{sample}/q{qi}");
-            let field = format!("qa[{qi}].evidence");
+            let field = format!("{}qa[{qi}].evidence", paths.root);
             let mut evidence: Vec<Evidence> = Vec::new();
             for (ei, ev) in qa.evidence.iter().enumerate() {
                 let Some(s) = ev.as_str() else {

@@ -59,6 +59,9 @@ pub enum WarningKind {
     EvidenceDangling,
     /// LoCoMo category-5 (adversarial) questions: imported, answer from `adversarial_answer`.
     AdversarialQuestion,
+    /// A LoCoMo conversation file without `sample_id` (one conversation per file): named after
+    /// its file.
+    SampleFromFileName,
     /// LongMemEval abstention questions (`_abs`): no evidence, not imported.
     AbstentionQuestion,
     /// LongMemEval: no turn of an answer session carries `has_answer`; all its turns used.
@@ -93,6 +96,7 @@ impl WarningKind {
             EvidenceNormalized
             | MultiAnchorMemory
             | AdversarialQuestion
+            | SampleFromFileName
             | SharedSession
             | IdAliased
             | NonRelevantJudgment
@@ -128,6 +132,9 @@ impl WarningKind {
             EvidenceUnparseable => "evidence ids could not be parsed: dropped from their query",
             EvidenceDangling => "evidence ids point at no turn: kept as anchors with no memory",
             AdversarialQuestion => "category-5 (adversarial) questions imported, answer from adversarial_answer",
+            SampleFromFileName => {
+                "LoCoMo conversations in files of their own have no sample_id: named after their file (26.json → conv-26)"
+            }
             AbstentionQuestion => "abstention questions (_abs) have no evidence: not imported",
             EvidenceFallback => "questions have no has_answer turn: every turn of the answer sessions used as evidence",
             SharedSession => "sessions appear in several haystacks: stored once",
