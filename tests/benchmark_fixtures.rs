@@ -280,6 +280,7 @@ fn locomo_conversations_in_files_of_their_own_read_as_the_one_file() {
         "locomo10_v2/7.json",
         "{\n \"speaker_a\": \"A\",\n \"speaker_b\": \"B\",\n \"session_1\": [{\"speaker\": \"A\", \"dia_id\": \"X1\", \"text\": \"hi\"}],\n \"qa\": []\n}",
     );
-    let e = memaudit::ingest::read_all(&[bad]).err().expect("a bad dia_id is refused").to_string();
+    let Err(e) = memaudit::ingest::read_all(&[bad]) else { panic!("a bad dia_id is refused") };
+    let e = e.to_string();
     assert!(e.contains("locomo10_v2/7.json") && e.contains("session_1[0].dia_id") && e.contains("`X1`"), "{e}");
 }

@@ -41,5 +41,6 @@ mod rules;
 mod stats_reference;
 mod streamed_readers;
 mod system_stores;
+mod target_mapping;
 mod trec_eval_agreement;
 mod trec_eval_measures;

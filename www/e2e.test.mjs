@@ -262,7 +262,7 @@ test('uploaded demo files: every number matches the CLI', async () => {
   // identical where the numbers use only + − × ÷ and √ (IEEE-exact on every platform).
   // instability's mcnemar_p goes through ln/exp, whose last bit may differ between the
   // platform libm of the native CLI and Rust's wasm32 libm: there, numbers agree to 1e-12.
-  for (const table of ['summary', 'winners', 'coverage', 'recommendations', 'instability', 'instability_by_category', 'card']) {
+  for (const table of ['summary', 'winners', 'coverage', 'recommendations', 'instability', 'instability_by_category', 'card', 'mapping']) {
     const csv = await download(page, `button[data-export="${table}"][data-kind="csv"]`);
     const want = cli(rescoreArgs(['--format', 'csv', '--table', table]));
     if (table === 'instability') assertCsvClose(csv, want, table);
@@ -275,6 +275,9 @@ test('uploaded demo files: every number matches the CLI', async () => {
   // The reporting card (TIAP Table 14): one row per system, its mapping as the CLI's.
   const cardRows = await page.$$eval('#reporting-card-table tbody tr[data-system]', (trs) => trs.map((tr) => [tr.dataset.system, tr.dataset.mapping]));
   assert.deepEqual(cardRows, cliReport.card.map((c) => [c.system, c.mapping]));
+  // Its target mapping, exported next to the trace: the CLI's `mapping` rows.
+  const mappingJson = JSON.parse(await download(page, 'button[data-export="mapping"][data-kind="json"]'));
+  assert.deepEqual(mappingJson, cliReport.mapping);
 
   // Drill-down: a ranked list with marks.
   await page.waitForSelector('#drill-items tbody tr[data-rank]');

@@ -16,6 +16,7 @@ pub mod drilldown;
 pub mod figures;
 pub mod headlines;
 pub mod instability;
+pub mod mapping;
 pub mod recommend;
 pub mod summary;
 pub mod table;
@@ -159,6 +160,10 @@ pub struct Report {
     /// target mapping, credit ([`card`]).
     #[serde(default)]
     pub card: Vec<card::CardRow>,
+    /// The target mapping: each query's credited ids under each target, in MTEL-Mem's mapping
+    /// shape ([`mapping`]).
+    #[serde(default)]
+    pub mapping: Vec<mapping::MappingRow>,
 }
 
 /// Targets with at least one eligible query: the ones compared on the shared subset.
@@ -217,6 +222,7 @@ pub fn audit_unfinished(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&st
     let delta_distribution = distribution::delta_distribution(ds, r, &compared);
     let curve = curve::curve(ds, settings, &compared, &mut |f| progress("cutoffs", 0.7 + 0.3 * f));
     let card = card::cards(ds, r);
+    let mapping = mapping::mapping(ds, r);
     progress("tables done", 1.0);
 
     let report = Report {
@@ -247,6 +253,7 @@ pub fn audit_unfinished(ds: &Dataset, r: &Rescored, progress: &mut dyn FnMut(&st
         scoring_warnings: r.warnings.iter().cloned().collect(),
         curve,
         card,
+        mapping,
     };
     Unfinished::new(report, intervals, put_intervals)
 }

@@ -2,6 +2,7 @@
 //! and the viewer's CSV exports): each column's name and value defined once.
 
 use super::card::CardRow;
+use super::mapping::MappingRow;
 use super::{
     AggregationRow, AgreementRow, CategoryInstabilityRow, ContestedRow, ContestedSummary, CoverageRow, CurveRow,
     DeltaDistribution, InstabilityRow, KendallRow, PerQueryRow, RecommendationRow, Report, SummaryRow, WinnerRow,
@@ -33,6 +34,9 @@ crate::choice! {
         /// TIAP's reporting card (App. H, Table 14) of each system: whether its memory
         /// transforms, its retrieval unit, its target mapping and the credit rule.
         Card,
+        /// The target mapping: each query's credited ids under each target (MTEL-Mem's
+        /// mapping shape; its JSON is read back as a mapping).
+        Mapping,
     }
 }
 
@@ -316,6 +320,19 @@ const CARD: &[Column<CardRow>] = &crate::columns![CardRow;
     "eligible_canonical" => |r| opt(&r.eligible_canonical),
 ];
 
+const MAPPING: &[Column<MappingRow>] = &crate::columns![MappingRow;
+    /// The system whose store the ids are in (per-system stores only).
+    "system" => |r| opt(&r.system),
+    "query_id" => |r| r.query_id.clone(),
+    "category" => |r| opt(&r.category),
+    /// The stored memories Raw credits for the query, `;`-separated (empty: not eligible).
+    "raw_ids" => |r| r.raw_ids.join(";"),
+    /// The stored memories Source credits: every memory descending from an evidence turn.
+    "source_ids" => |r| r.source_ids.join(";"),
+    /// The stored memories Canonical credits.
+    "canonical_ids" => |r| r.canonical_ids.join(";"),
+];
+
 /// A bin of the |ΔnDCG| histogram of a (system, target pair).
 fn histogram_columns<'a>() -> [Column<BinOf<'a, DeltaDistribution>>; 6] {
     crate::columns![BinOf<'a, DeltaDistribution>;
@@ -371,5 +388,6 @@ pub fn table(report: &Report, which: RescoreTable) -> Table {
             Table::of(name, &warning_columns(), &rows)
         }
         RescoreTable::Card => Table::of(name, CARD, &report.card),
+        RescoreTable::Mapping => Table::of(name, MAPPING, &report.mapping),
     }
 }

@@ -76,36 +76,55 @@ pub fn read_target_mappings(
 ) -> Result<usize, IngestError> {
     let mut n = 0;
     records::each_record(file, lines, progress, |line, m: MappingRecord| {
-        if m.query_id.is_empty() {
-            return Err(IngestError::new(Location::line(file, line).with_field("query_id"), "is empty"));
-        }
-        for (field, ids) in
-            [("raw_ids", &m.raw_ids), ("source_ids", &m.source_ids), ("canonical_ids", &m.canonical_ids)]
-        {
-            if let Some(i) = ids.iter().position(|x| x.is_empty()) {
-                return Err(IngestError::new(
-                    Location::line(file, line).with_field(format!("{field}[{i}]")),
-                    "is an empty string",
-                ));
-            }
-        }
-        loaded.bundle.queries.push(Query {
-            query_id: m.query_id,
-            evidence: Vec::new(),
-            category: m.category,
-            text: m.query_text,
-            answer: m.reference_answer,
-            targets: Some(crate::model::ExplicitTargets {
-                raw: m.raw_ids,
-                source: m.source_ids,
-                canonical: m.canonical_ids,
-            }),
-            extra: m.extra,
-        });
+        keep_mapping(m, &|field| Location::line(file, line).with_field(field), loaded)?;
         n += 1;
         Ok(())
     })?;
     Ok(n)
+}
+
+/// The same records in one JSON array (memaudit's mapping export); a fault is located at its
+/// element (`[3].raw_ids[0]`).
+pub fn read_target_mappings_json(file: &str, text: &str, loaded: &mut Loaded) -> Result<usize, IngestError> {
+    let records: Vec<MappingRecord> = records::parse(file, 0, text)?;
+    let n = records.len();
+    for (i, m) in records.into_iter().enumerate() {
+        keep_mapping(m, &|field| Location::file(file).with_field(format!("[{i}].{field}")), loaded)?;
+    }
+    Ok(n)
+}
+
+/// One mapping record checked (`at` locates a field) and kept as a query with explicit targets.
+fn keep_mapping(m: MappingRecord, at: &dyn Fn(String) -> Location, loaded: &mut Loaded) -> Result<(), IngestError> {
+    if m.query_id.is_empty() {
+        return Err(IngestError::new(at("query_id".into()), "is empty"));
+    }
+    if m.extra.get("system").is_some_and(|v| !v.is_null()) {
+        return Err(IngestError::new(
+            at("system".into()),
+            "names a system: a mapping of one system's store (exported with per-system stores) cannot be read back \
+             as targets every system shares; give the records of one store without `system`",
+        ));
+    }
+    for (field, ids) in [("raw_ids", &m.raw_ids), ("source_ids", &m.source_ids), ("canonical_ids", &m.canonical_ids)] {
+        if let Some(i) = ids.iter().position(|x| x.is_empty()) {
+            return Err(IngestError::new(at(format!("{field}[{i}]")), "is an empty string"));
+        }
+    }
+    loaded.bundle.queries.push(Query {
+        query_id: m.query_id,
+        evidence: Vec::new(),
+        category: m.category,
+        text: m.query_text,
+        answer: m.reference_answer,
+        targets: Some(crate::model::ExplicitTargets {
+            raw: m.raw_ids,
+            source: m.source_ids,
+            canonical: m.canonical_ids,
+        }),
+        extra: m.extra,
+    });
+    Ok(())
 }
 
 fn check_memory(file: &str, line: usize, m: &Memory) -> Result<(), IngestError> {

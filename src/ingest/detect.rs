@@ -30,6 +30,8 @@ pub enum Format {
     JsonRun,
     /// MTEL-Mem target mappings: per query `raw_ids`, `source_ids`, `canonical_ids` (JSONL).
     TargetMappings,
+    /// The same records in one JSON array (memaudit's mapping export).
+    TargetMappingsJson,
     /// ranx / pytrec_eval qrels `{"qid": {"docno": rel}}`.
     JsonQrels,
     /// LoCoMo `locomo10.json`.
@@ -69,6 +71,7 @@ impl Format {
             Format::TrecQrels => "TREC qrels",
             Format::JsonRun => "run as {qid: {docno: score}} JSON (ranx, pytrec_eval)",
             Format::TargetMappings => "MTEL-Mem target mappings (raw_ids, source_ids, canonical_ids; JSONL)",
+            Format::TargetMappingsJson => "target mappings (raw_ids, source_ids, canonical_ids; a JSON array)",
             Format::JsonQrels => "qrels as {qid: {docno: rel}} JSON (ranx, pytrec_eval)",
             Format::Locomo => "LoCoMo data (locomo10.json)",
             Format::LongMemEval => "LongMemEval data (native layout)",
@@ -81,7 +84,9 @@ impl Format {
         match self {
             Format::BundleJson => Provides { memories: true, queries: true, runs: true },
             Format::MemoriesJsonl => Provides { memories: true, queries: false, runs: false },
-            Format::QueriesJsonl | Format::TargetMappings => Provides { memories: false, queries: true, runs: false },
+            Format::QueriesJsonl | Format::TargetMappings | Format::TargetMappingsJson => {
+                Provides { memories: false, queries: true, runs: false }
+            }
             Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog | Format::TrecRun | Format::JsonRun => {
                 Provides { memories: false, queries: false, runs: true }
             }
@@ -141,10 +146,15 @@ pub(super) fn detect_json_array(name: &str, text: &str) -> Result<Format, Ingest
     if head.contains("\"qa\"") && head.contains("\"evidence\"") {
         return Ok(Format::Locomo);
     }
+    if head.contains("\"query_id\"")
+        && ["\"raw_ids\"", "\"source_ids\"", "\"canonical_ids\""].iter().any(|k| head.contains(k))
+    {
+        return Ok(Format::TargetMappingsJson);
+    }
     Err(IngestError::new(
         Location::file(name),
         "a JSON array, but neither LoCoMo (`conversation`, `qa`) nor LongMemEval \
-         (`haystack_sessions`) data; memaudit records go one per line (JSONL) or in \
+         (`haystack_sessions`) data nor target mappings (`query_id`, `raw_ids`…); memaudit records go one per line (JSONL) or in \
          {\"memories\", \"queries\", \"runs\"}",
     ))
 }

@@ -325,6 +325,7 @@ fn read_format(
         Format::MemoriesJsonl => bundle::read_memories(name, lines, loaded, progress),
         Format::QueriesJsonl => bundle::read_queries(name, lines, loaded, progress),
         Format::TargetMappings => bundle::read_target_mappings(name, lines, loaded, progress),
+        Format::TargetMappingsJson => bundle::read_target_mappings_json(name, whole(lines)?, loaded),
         Format::RunsJsonl | Format::HitsJsonl | Format::LongMemEvalLog => {
             bundle::read_runs(name, lines, loaded, progress)
         }

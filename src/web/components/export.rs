@@ -35,6 +35,7 @@ pub fn table_json(r: &Report, table: RescoreTable) -> Result<String, String> {
             "scoring": r.scoring_warnings,
         })),
         RescoreTable::Card => pretty(&r.card),
+        RescoreTable::Mapping => pretty(&r.mapping),
     }
 }
 

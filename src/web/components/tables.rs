@@ -61,11 +61,12 @@ pub fn reporting_card(props: &ReportProps) -> Html {
         <p class="intro">{ format!("What a paper should state for these scores to be read (TIAP Table 14): whether each system's store transforms \
             what was said (derived memories beside the raw turns), what its lists rank (the kinds of the first k items), whether each derived \
             memory names the turns it came from (explicit, partial, none: Source and Canonical credit reach only those that do), and the credit \
-            rule with the queries it leaves eligible. Credit: {}{}.", first.credit,
+            rule with the queries it leaves eligible. Credit: {}{}. The mapping export lists the ids each target credits per query; its JSON \
+            reads back as a mapping.", first.credit,
             if first.queries_with_targets > 0 { format!("; {} queries state their targets outright", first.queries_with_targets) } else { String::new() }) }</p>
     };
     html! {
-        <Card id="reporting-card" title="Reporting card" report={props.report.clone()} exports={vec![RescoreTable::Card]} {intro}>
+        <Card id="reporting-card" title="Reporting card" report={props.report.clone()} exports={vec![RescoreTable::Card, RescoreTable::Mapping]} {intro}>
             { table_grid("reporting-card-table", &table(r, RescoreTable::Card).without(&["credit"]), |c| match c {
                 "system" | "ranked_kinds" | "mapping" | "transforms" => Look::named(c, Kind::Text),
                 _ => Look::named(c, Kind::Int),
