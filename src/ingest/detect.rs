@@ -170,12 +170,11 @@ pub(super) fn detect_json_object(name: &str, text: &str) -> Result<Format, Inges
             let head = prefix(text, 256 * 1024);
             if head.contains("\"questions\"") && head.contains("\"sessions\"") {
                 Ok(Format::LongMemEvalSnapshot)
-            } else if super::locomo::is_conversation_object(head) {
-                Ok(Format::Locomo)
             } else if bundle::is_bundle_object(head) {
                 Ok(Format::BundleJson)
             } else if let Ok(keys) = serde_json::from_str::<FxHashMap<String, serde::de::IgnoredAny>>(text) {
-                // Keys in any order (a conversation written with sorted keys ends with them).
+                // One LoCoMo conversation (`locomo10_v2/26.json`): its top-level keys, in any
+                // order (never words of its values: an audit file's turns name `"session_1"`).
                 if ["speaker_a", "speaker_b", "session_1"].iter().all(|k| keys.contains_key(*k)) {
                     return Ok(Format::Locomo);
                 }
@@ -269,4 +268,33 @@ pub(super) fn classify_object_keys(
         Location::line(name, line),
         format!("unrecognised record with keys [{}]{hint}", keys.join(", ")),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A LoCoMo conversation of its own is recognised by its top-level keys in any order; a file
+    /// that only names `"session_1"` in its values (locomo-audit's per-conversation audit files)
+    /// is not one.
+    #[test]
+    fn a_locomo_conversation_by_its_keys_never_by_its_values() {
+        let conversation = "{\n \"qa\": [],\n \"session_1\": [{\"dia_id\": \"D1:1\", \"text\": \"hi\"}],\n \
+                            \"speaker_a\": \"A\",\n \"speaker_b\": \"B\"\n}";
+        assert_eq!(detect("26.json", conversation).unwrap(), Format::Locomo);
+        let one_line = r#"{"speaker_a": "A", "speaker_b": "B", "session_1": [], "qa": []}"#;
+        assert_eq!(detect("26.json", one_line).unwrap(), Format::Locomo);
+        let audit = "{\n \"conv_id\": \"locomo_0\",\n \"sample_id\": \"conv-26\",\n \"speaker_a\": \"A\",\n \
+                     \"speaker_b\": \"B\",\n \"dialog_index\": {\"D1:1\": {\"dia_id\": \"D1:1\", \"session\": \
+                     \"session_1\"}}\n}";
+        assert!(detect("conv_0.json", audit).is_err());
+    }
+
+    /// A JSON array of mapping records (the `mapping` table's JSON export).
+    #[test]
+    fn a_json_array_of_mapping_records() {
+        let text = "[\n  {\n    \"query_id\": \"q1\",\n    \"raw_ids\": [\"t1\"],\n    \"source_ids\": [],\n    \
+                    \"canonical_ids\": []\n  }\n]";
+        assert_eq!(detect("mapping.json", text).unwrap(), Format::TargetMappingsJson);
+    }
 }

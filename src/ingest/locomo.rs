@@ -14,7 +14,8 @@
 //! the conversation's (`speaker_a`, `session_N`, `session_N_date_time`), its observations
 //! (`session_N_observation`) and `qa`, with no `sample_id`. Such a file is read the same way, its
 //! sample id taken from the file name (`26.json` → `conv-26`, the id `locomo10.json` gives the
-//! same conversation; any other name as it is), a note saying so.
+//! same conversation; any other name as it is), a note saying so. It is recognised by its
+//! top-level keys `speaker_a`, `speaker_b` and `session_1` (not by words of its values).
 //!
 //! Quirks of the released file, each counted as a warning (none dropped silently): evidence
 //! strings holding several ids (`"D8:6; D9:17"`, `"D9:1 D4:4 D4:6"`), zero padding (`"D30:05"`),
@@ -58,11 +59,6 @@ struct FlatConversation {
 fn sample_from_name(file: &str) -> String {
     let stem = super::file_stem(file);
     if !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_digit()) { format!("conv-{stem}") } else { stem }
-}
-
-/// Whether a JSON object is one LoCoMo conversation on its own (the keys near its start).
-pub fn is_conversation_object(head: &str) -> bool {
-    ["\"speaker_a\"", "\"speaker_b\"", "\"session_1\"", "\"dia_id\""].iter().all(|k| head.contains(k))
 }
 
 /// The conversations of a file, each with the paths its fields have in the file: the released
