@@ -184,12 +184,15 @@ impl QueryTargets {
     }
 }
 
+/// A small store for the tests of the modules that build targets.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod fixture {
+    use crate::dataset::Dataset;
     use crate::ingest::{InputFile, read_all};
 
-    fn ds() -> Dataset {
+    /// Two raw turns `r1`, `r2`, a canonical memory `c1` of `r1`, a derived memory `d1` of both,
+    /// and `queries` (JSON Lines).
+    pub(crate) fn store_with(queries: &str) -> Dataset {
         Dataset::build(
             read_all(&[
                 InputFile::new(
@@ -200,10 +203,19 @@ mod tests {
 {"memory_id":"d1","anchors":["r1","r2"]}"#
                         .to_vec(),
                 ),
-                InputFile::new("q.jsonl", br#"{"query_id":"q","evidence":["r1","r2"]}"#.to_vec()),
+                InputFile::new("q.jsonl", queries.as_bytes().to_vec()),
             ])
             .unwrap(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ds() -> Dataset {
+        fixture::store_with(r#"{"query_id":"q","evidence":["r1","r2"]}"#)
     }
 
     #[test]

@@ -112,38 +112,22 @@ pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<Coverage
 mod tests {
     use super::*;
     use crate::conventions::Settings;
-    use crate::ingest::{InputFile, read_all};
 
     /// Queries and memories without any system's lists: eligibility is the store's (a query with
     /// evidence in the store is eligible), not "0 of n" because nothing was scored.
     #[test]
     fn without_systems_eligibility_is_the_stores() {
-        let ds = Dataset::build(
-            read_all(&[
-                InputFile::new(
-                    "m.jsonl",
-                    br#"{"memory_id":"r1","anchors":["r1"],"raw":true}
-{"memory_id":"d1","anchors":["r1"]}"#
-                        .to_vec(),
-                ),
-                InputFile::new(
-                    "q.jsonl",
-                    br#"{"query_id":"q1","evidence":["r1"]}
-{"query_id":"q2","evidence":["gone"]}"#
-                        .to_vec(),
-                ),
-            ])
-            .unwrap(),
+        let ds = crate::targets::fixture::store_with(
+            r#"{"query_id":"q1","evidence":["r1"]}
+{"query_id":"q2","evidence":["gone"]}"#,
         );
         let settings = Settings::default();
         let r = crate::rescore::rescore(&ds, &settings, &mut |_| {});
         assert_eq!(r.n_systems, 0);
         let rows = coverage(&ds, &r, &r.targets);
         let of = |t: &str| rows.iter().find(|c| c.target == t).map(|c| (c.eligible, c.zero_target)).unwrap();
-        assert_eq!(of("raw"), (1, 1));
-        assert_eq!(of("source"), (1, 1));
-        // No canonical memory: no query is eligible under Canonical, so none under all three.
-        assert_eq!(of("canonical"), (0, 2));
-        assert_eq!(of("shared"), (0, 2));
+        for target in ["raw", "source", "canonical", "shared"] {
+            assert_eq!(of(target), (1, 1), "{target}");
+        }
     }
 }

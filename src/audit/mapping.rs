@@ -78,30 +78,14 @@ pub fn mapping(ds: &Dataset, r: &Rescored) -> Vec<MappingRow> {
 mod tests {
     use super::*;
     use crate::conventions::{CreditUnit, Settings};
-    use crate::ingest::{InputFile, read_all};
 
     /// The ids are the groups' members: a derived memory of two anchors is listed once under
     /// Source, the canonical one under Source and Canonical, the raw turns under Raw and Source.
     #[test]
     fn ids_are_the_groups_members() {
-        let ds = Dataset::build(
-            read_all(&[
-                InputFile::new(
-                    "m.jsonl",
-                    br#"{"memory_id":"r1","anchors":["r1"],"raw":true}
-{"memory_id":"c1","anchors":["r1"],"canonical":true}
-{"memory_id":"r2","anchors":["r2"],"raw":true}
-{"memory_id":"d1","anchors":["r1","r2"]}"#
-                        .to_vec(),
-                ),
-                InputFile::new(
-                    "q.jsonl",
-                    br#"{"query_id":"q","evidence":["r1","r2"],"category":"multi"}
-{"query_id":"none","evidence":["gone"]}"#
-                        .to_vec(),
-                ),
-            ])
-            .unwrap(),
+        let ds = crate::targets::fixture::store_with(
+            r#"{"query_id":"q","evidence":["r1","r2"],"category":"multi"}
+{"query_id":"none","evidence":["gone"]}"#,
         );
         for unit in [CreditUnit::Group, CreditUnit::Id] {
             let settings = Settings { unit, ..Settings::default() };
