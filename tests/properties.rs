@@ -12,7 +12,7 @@ use memaudit::rescore::rescore;
 use proptest::prelude::*;
 
 /// Valid lines of every format, used as seeds for mutation.
-const SEEDS: [&str; 9] = [
+const SEEDS: [&str; 11] = [
     r#"{"memory_id":"a","anchors":["a"],"raw":true,"canonical":false,"kind":"turn","text":"x"}"#,
     r#"{"query_id":"q","evidence":["a",{"anchor":"b","grade":2}],"category":3,"answer":7}"#,
     r#"{"system":"s","query_id":"q","ranked":["a",{"memory_id":"b","score":1.5}],"scores":[2,null]}"#,
@@ -22,6 +22,8 @@ const SEEDS: [&str; 9] = [
     "q1 0 d1 2",
     r#"[{"sample_id":"c","conversation":{"session_1":[{"dia_id":"D1:1","text":"t"}]},"observation":{"session_1_observation":{"A":[["f","D1:1"]]}},"qa":[{"question":"?","evidence":["D1:1; D:2:3"],"category":5}]}]"#,
     r#"[{"question_id":"q","haystack_session_ids":["answer_s"],"haystack_sessions":[[{"role":"user","content":"c","has_answer":true}]],"answer_session_ids":["answer_s"]}]"#,
+    r#"{"speaker_a":"A","speaker_b":"B","session_1":[{"dia_id":"D1:1","text":"t"}],"session_1_observation":{"A":[["f","D1:1"]]},"qa":[{"question":"?","evidence":["D1:1"],"category":2}]}"#,
+    r#"[{"query_id":"q","raw_ids":["a"],"source_ids":["a","b"],"canonical_ids":[],"category":"c"}]"#,
 ];
 
 fn check_no_panic(files: &[InputFile]) {

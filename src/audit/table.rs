@@ -71,19 +71,33 @@ const SUMMARY: &[Column<SummaryRow>] = &crate::columns![SummaryRow;
 ];
 
 const PER_QUERY: &[Column<PerQueryRow>] = &crate::columns![PerQueryRow;
+    /// The system whose ranked list is scored.
     "system" => |r| r.system.clone(),
+    /// The query.
     "query_id" => |r| r.query_id.clone(),
+    /// The credit target: raw, source or canonical.
     "target" => |r| r.target.name().into(),
+    /// Whether the query has at least one relevance group under the target (else it is left out of the means, not scored 0).
     "eligible" => |r| flag(r.eligible),
+    /// nDCG@k of the list under the target (empty when not eligible or not scored).
     "ndcg" => |r| num(r.ndcg),
+    /// Recall@k: groups with a credited memory in the first k items, over the query's groups.
     "recall" => |r| num(r.recall),
+    /// Hit@k: 1 when any credited memory is in the first k items.
     "hit" => |r| num(r.hit),
+    /// Reciprocal rank of the first credited memory within k (0 when none).
     "mrr" => |r| num(r.mrr),
+    /// 1 when the first-ranked memory is credited.
     "top1" => |r| num(r.top1),
+    /// Whether the system saved a ranked list for the query.
     "has_run" => |r| flag(r.has_run),
+    /// The query's relevance groups under the target (one per evidence anchor, or per memory under the id unit).
     "groups" => |r| r.groups.to_string(),
+    /// Groups with a credited memory in the first k items.
     "groups_hit" => |r| r.groups_hit.to_string(),
+    /// Rank of the first credited memory within k (empty: none).
     "first_rank" => |r| r.first_rank.map(|x| x.to_string()).unwrap_or_default(),
+    /// The query's category as the files state it.
     "category" => |r| opt(&r.category),
 ];
 
@@ -126,15 +140,25 @@ const INSTABILITY: &[Column<InstabilityRow>] = &crate::columns![InstabilityRow;
 ];
 
 const INSTABILITY_BY_CATEGORY: &[Column<CategoryInstabilityRow>] = &crate::columns![CategoryInstabilityRow;
+    /// The system.
     "system" => |r| r.system.clone(),
+    /// The first target.
     "a" => |r| r.a.name().into(),
+    /// The second target.
     "b" => |r| r.b.name().into(),
+    /// The query category (queries without one are grouped apart).
     "category" => |r| r.category.clone(),
+    /// Queries of the category eligible under both targets.
     "n" => |r| r.n.to_string(),
+    /// Queries whose nDCG differs between the two targets.
     "ndcg_changed" => |r| r.ndcg_changed.to_string(),
+    /// ndcg_changed / n.
     "change_rate" => |r| num(r.change_rate),
+    /// Queries whose Hit@k differs between the two targets.
     "hit_flips" => |r| r.hit_flips.to_string(),
+    /// Queries whose top-1 credit differs.
     "top1_flips" => |r| r.top1_flips.to_string(),
+    /// Mean of nDCG_b − nDCG_a over the category's queries.
     "mean_diff_ndcg" => |r| num(r.mean_diff_ndcg),
 ];
 
@@ -235,88 +259,153 @@ const WINNERS: &[Column<WinnerRow>] = &crate::columns![WinnerRow;
 ];
 
 const RECOMMENDATIONS: &[Column<RecommendationRow>] = &crate::columns![RecommendationRow;
+    /// The credit target the systems are ranked under.
     "target" => |r| r.target.name().into(),
+    /// The metric ranked.
     "metric" => |r| r.metric.name().into(),
+    /// Queries the means are taken over.
     "n" => |r| r.n.to_string(),
+    /// The system with the highest mean (empty: no system scored).
     "best" => |r| opt(&r.best),
+    /// The best system's mean.
     "value" => |r| num(r.value),
+    /// The system with the second highest mean.
     "runner_up" => |r| opt(&r.runner_up),
+    /// The runner-up's mean.
     "runner_up_value" => |r| num(r.runner_up_value),
+    /// value − runner_up_value.
     "margin" => |r| num(r.margin),
+    /// The best and the runner-up have the same mean (|margin| ≤ 1e-12): no single best.
     "tied" => |r| flag(r.tied),
+    /// All systems, best first (ties keep input order).
     "ranking" => |r| r.ranking.join(" > "),
+    /// Whether the best system of this metric and subset differs between targets.
     "changes_across_targets" => |r| flag(r.changes_across_targets),
+    /// all (queries every system scored under the target) or shared (eligible under every compared target for every system).
     "subset" => |r| r.subset.name().into(),
 ];
 
 const CURVE: &[Column<CurveRow>] = &crate::columns![CurveRow;
+    /// The system.
     "system" => |r| r.system.clone(),
+    /// The credit target.
     "target" => |r| r.target.name().into(),
+    /// all (eligible under the target) or shared (eligible under every compared target).
     "subset" => |r| r.subset.name().into(),
+    /// The cutoff: only the first k items of each list count.
     "k" => |r| r.k.to_string(),
+    /// Queries averaged over.
     "n" => |r| r.n.to_string(),
+    /// Mean nDCG@k.
     "ndcg" => |r| num(r.ndcg),
+    /// Mean Recall@k.
     "recall" => |r| num(r.recall),
+    /// Mean Hit@k.
     "hit" => |r| num(r.hit),
+    /// Mean reciprocal rank within k.
     "mrr" => |r| num(r.mrr),
+    /// Share of queries whose first-ranked memory is credited.
     "top1" => |r| num(r.top1),
 ];
 
 const CONTESTED: &[Column<ContestedRow>] = &crate::columns![ContestedRow;
+    /// The system whose list ranks the memory.
     "system" => |r| r.system.clone(),
+    /// A query Raw misses and Source and Canonical hit.
     "query_id" => |r| r.query_id.clone(),
+    /// The memory's rank in the list.
     "rank" => |r| r.rank.to_string(),
+    /// The derived memory that earns Source and Canonical credit.
     "memory_id" => |r| r.memory_id.clone(),
+    /// Its kind as stored.
     "kind" => |r| opt(&r.kind),
+    /// Credited under Source.
     "source" => |r| flag(r.source),
+    /// Credited under Canonical.
     "canonical" => |r| flag(r.canonical),
+    /// The evidence anchors it descends from, joined with "; ".
     "anchors" => |r| r.anchors.clone(),
+    /// The memory's text, for a semantic audit of the credit.
     "text" => |r| opt(&r.text),
+    /// The query's text.
     "query_text" => |r| opt(&r.query_text),
+    /// The query's gold answer.
     "answer" => |r| opt(&r.answer),
 ];
 
 const CONTESTED_SUMMARY: &[Column<ContestedSummary>] = &crate::columns![ContestedSummary;
+    /// The system.
     "system" => |r| r.system.clone(),
+    /// Queries scored with a Raw target.
     "raw_covered" => |r| r.raw_covered.to_string(),
+    /// Of those, Raw miss, Source hit and Canonical hit: credit that rests on derived memories only.
     "contested" => |r| r.contested.to_string(),
 ];
 
 const DELTA_DISTRIBUTION: &[Column<DeltaDistribution>] = &crate::columns![DeltaDistribution;
+    /// A system, or all for the queries of every system pooled.
     "system" => |r| r.system.clone(),
+    /// The first target.
     "a" => |r| r.a.name().into(),
+    /// The second target.
     "b" => |r| r.b.name().into(),
+    /// Queries eligible under both targets.
     "n" => |r| r.n.to_string(),
+    /// Mean |nDCG_b − nDCG_a|.
     "mean_abs" => |r| num(r.mean_abs),
+    /// Median |nDCG_b − nDCG_a|.
     "median_abs" => |r| num(r.median_abs),
+    /// Share of queries with |Δ| ≥ 0.1.
     "share_ge_0_1" => |r| num(r.share_ge_0_1),
 ];
 
 const COVERAGE: &[Column<CoverageRow>] = &crate::columns![CoverageRow;
+    /// raw, source, canonical, or shared (eligible under every compared target).
     "target" => |r| r.target.clone(),
+    /// Queries read.
     "queries" => |r| r.queries.to_string(),
+    /// Queries with at least one relevance group under the target.
     "eligible" => |r| r.eligible.to_string(),
+    /// Queries with none: left out of the target's means, never scored 0.
     "zero_target" => |r| r.zero_target.to_string(),
+    /// Relevance groups over all queries.
     "groups" => |r| r.groups.to_string(),
+    /// Groups by their number of memories: 1, 2, 3, 4, ≥ 5.
     "group_sizes" => |r| r.group_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "),
+    /// The system whose store the row describes (per-system stores only).
     "system" => |r| opt(&r.system),
+    /// The memory kinds of that store with their counts (kind:n).
     "kinds" => |r| r.kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
 ];
 
 const CARD: &[Column<CardRow>] = &crate::columns![CardRow;
+    /// The system.
     "system" => |r| r.system.clone(),
+    /// Memories in its store (all memories without per-system stores).
     "memories" => |r| r.memories.to_string(),
+    /// Raw turns in the store.
     "raw" => |r| r.raw.to_string(),
+    /// Derived memories (not raw): facts, summaries, observations.
     "derived" => |r| r.derived.to_string(),
+    /// Canonical memories in the store.
     "canonical" => |r| r.canonical.to_string(),
+    /// Whether the store holds derived memories.
     "transforms" => |r| flag(r.transforms),
+    /// The kinds of the first k items of its lists, most frequent first (kind:n; (not stored) for ids that are not stored memories).
     "ranked_kinds" => |r| r.ranked_kinds.iter().map(|(k, n)| format!("{k}:{n}")).collect::<Vec<_>>().join(" "),
+    /// Derived memories that name the turns they came from.
     "derived_with_lineage" => |r| r.derived_with_lineage.to_string(),
+    /// explicit (every derived memory names its anchors), partial, none, or not_needed (no derived memory).
     "mapping" => |r| r.mapping.name().into(),
+    /// Queries stating their targets outright (a mapping file).
     "queries_with_targets" => |r| r.queries_with_targets.to_string(),
+    /// The targets scored and the conventions.
     "credit" => |r| r.credit.clone(),
+    /// Queries eligible for the system under Raw (empty: not scored).
     "eligible_raw" => |r| opt(&r.eligible_raw),
+    /// Queries eligible for the system under Source.
     "eligible_source" => |r| opt(&r.eligible_source),
+    /// Queries eligible for the system under Canonical.
     "eligible_canonical" => |r| opt(&r.eligible_canonical),
 ];
 

@@ -318,18 +318,31 @@ fn rank_columns<'a>() -> [Column<RankRow<'a>>; 3] {
 }
 
 const FRIEDMAN: &[Column<FriedmanRow>] = &crate::columns![FriedmanRow;
+    /// Arms ranked.
     "k" => |f| f.k.to_string(),
+    /// Items (blocks) every arm has a value on.
     "n_blocks" => |f| f.n_blocks.to_string(),
+    /// Friedman's χ² as Demšar (2006) writes it, without the tie correction.
     "chi2" => |f| num(Some(f.chi2)),
+    /// Its p-value (χ² with k − 1 degrees of freedom).
     "p" => |f| num(Some(f.p)),
+    /// χ² corrected for tied ranks within items (SciPy's friedmanchisquare, R's friedman.test).
     "chi2_tie_corrected" => |f| num(Some(f.chi2_tie_corrected)),
+    /// Its p-value.
     "p_tie_corrected" => |f| num(Some(f.p_tie_corrected)),
+    /// Iman and Davenport's F = (n − 1)χ² / (n(k − 1) − χ²).
     "iman_davenport_f" => |f| num(f.iman_davenport_f),
+    /// Its p-value (F with k − 1 and (k − 1)(n − 1) degrees of freedom).
     "p_iman_davenport" => |f| num(f.p_iman_davenport),
+    /// The level of the critical differences.
     "alpha" => |f| num(Some(f.alpha)),
+    /// The studentized range quantile q_α(k, ∞) / √2 of the Nemenyi test.
     "q_alpha" => |f| num(Some(f.q_alpha)),
+    /// Nemenyi's critical difference q_α·√(k(k + 1)/(6n)): mean ranks further apart differ.
     "cd" => |f| num(Some(f.cd)),
+    /// Bonferroni–Dunn's critical difference against the control (empty without one).
     "bonferroni_dunn_cd" => |f| num(f.bonferroni_dunn_cd),
+    /// Groups of arms whose mean ranks are all within one CD, | between groups (one bar each in the diagram).
     "cliques" => |f| f.cliques.iter().map(|c| c.join("+")).collect::<Vec<_>>().join(" | "),
 ];
 

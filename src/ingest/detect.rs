@@ -73,7 +73,7 @@ impl Format {
             Format::TargetMappings => "MTEL-Mem target mappings (raw_ids, source_ids, canonical_ids; JSONL)",
             Format::TargetMappingsJson => "target mappings (raw_ids, source_ids, canonical_ids; a JSON array)",
             Format::JsonQrels => "qrels as {qid: {docno: rel}} JSON (ranx, pytrec_eval)",
-            Format::Locomo => "LoCoMo data (locomo10.json)",
+            Format::Locomo => "LoCoMo data (locomo10.json, or one conversation per file)",
             Format::LongMemEval => "LongMemEval data (native layout)",
             Format::LongMemEvalSnapshot => "LongMemEval data (snapshot layout)",
         }
