@@ -141,19 +141,33 @@ fn agreement(p: &JudgePanel, settings: &CompareSettings) -> JudgeAgreement {
 
 /// The columns of the `judges` table (`memaudit compare --format csv --table judges`).
 pub const JUDGES: &[Column<JudgeAgreement>] = &crate::columns![JudgeAgreement;
+    /// The system (its arm, or its file without an arm column).
     "arm" => |j| j.arm.clone(),
+    /// The judgment columns compared (judgment_1, …).
     "judgments" => |j| j.judgments.join(";"),
+    /// Items with every verdict present.
     "items" => |j| j.items.to_string(),
+    /// Items with some verdicts but not all: left out.
     "incomplete" => |j| j.incomplete.to_string(),
+    /// Items on which every judgment agrees.
     "unanimous" => |j| j.unanimous.to_string(),
+    /// unanimous / items.
     "unanimous_share" => |j| num(j.unanimous_share),
+    /// Fleiss' κ of the judgments (empty when every verdict is the same).
     "fleiss_kappa" => |j| num(j.kappa),
+    /// κ's interval, lower bound (how it was drawn: interval).
     "kappa_low" => |j| num(j.kappa_low),
+    /// κ's interval, upper bound.
     "kappa_high" => |j| num(j.kappa_high),
+    /// How κ's interval was drawn: level, resamples, seed.
     "interval" => |j| j.interval.clone(),
+    /// P̄: the mean agreement of judgment pairs on an item.
     "observed_agreement" => |j| num(j.observed),
+    /// P̄_e: the agreement expected by chance.
     "chance_agreement" => |j| num(j.expected),
+    /// Each judgment's share of 1s over the items, in the order of judgments.
     "shares" => |j| j.shares.iter().map(|s| num(Some(*s))).collect::<Vec<_>>().join(";"),
+    /// Rows repeating an item already read for the system: only the first counts.
     "repeated" => |j| j.repeated.to_string(),
 ];
 
