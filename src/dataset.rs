@@ -350,6 +350,12 @@ impl Dataset {
         !self.store_systems.is_empty()
     }
 
+    /// The stores targets are built from: each system's with per-system stores, else the one
+    /// store every system shares (`None`).
+    pub fn stores(&self) -> Vec<Option<usize>> {
+        if self.per_system_stores() { (0..self.systems.len()).map(Some).collect() } else { vec![None] }
+    }
+
     /// Whether stored memory `memory` is in `system`'s store.
     pub fn in_store(&self, memory: u32, system: usize) -> bool {
         match self.store_systems.get(memory as usize) {

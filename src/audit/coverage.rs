@@ -101,11 +101,7 @@ fn store_rows(ds: &Dataset, r: &Rescored, compared: &[Target], system: Option<us
 }
 
 pub fn coverage(ds: &Dataset, r: &Rescored, compared: &[Target]) -> Vec<CoverageRow> {
-    if ds.per_system_stores() {
-        (0..ds.systems.len()).flat_map(|s| store_rows(ds, r, compared, Some(s))).collect()
-    } else {
-        store_rows(ds, r, compared, None)
-    }
+    ds.stores().into_iter().flat_map(|s| store_rows(ds, r, compared, s)).collect()
 }
 
 #[cfg(test)]

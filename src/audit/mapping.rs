@@ -41,22 +41,18 @@ pub struct MappingRow {
 
 /// The mapping of every query (per system with per-system stores), in query order.
 pub fn mapping(ds: &Dataset, r: &Rescored) -> Vec<MappingRow> {
-    let stores: Vec<Option<usize>> =
-        if ds.per_system_stores() { (0..ds.systems.len()).map(Some).collect() } else { vec![None] };
+    let stores = ds.stores();
     let settings = &r.settings;
     let mut rows = Vec::with_capacity(stores.len() * r.n_queries);
-    for &system in &stores {
+    for system in stores {
         for q in 0..r.n_queries {
             let qt = QueryTargets::build(ds, q as u32, settings.unit, settings.gain, system);
             let ids = |t: Target| -> Vec<String> {
                 if !r.targets.contains(&t) {
                     return Vec::new();
                 }
-                let mut seen = rustc_hash::FxHashSet::default();
-                qt.groups(t)
-                    .iter()
-                    .flat_map(|g| g.members.iter().copied())
-                    .filter(|&m| seen.insert(m))
+                crate::distinct::first_seen(qt.groups(t).iter().flat_map(|g| g.members.iter().copied()))
+                    .into_iter()
                     .map(|m| ds.memories[m as usize].memory_id.clone())
                     .collect()
             };

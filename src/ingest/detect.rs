@@ -173,9 +173,8 @@ pub(super) fn detect_json_object(name: &str, text: &str) -> Result<Format, Inges
             } else if bundle::is_bundle_object(head) {
                 Ok(Format::BundleJson)
             } else if let Ok(keys) = serde_json::from_str::<FxHashMap<String, serde::de::IgnoredAny>>(text) {
-                // One LoCoMo conversation (`locomo10_v2/26.json`): its top-level keys, in any
-                // order (never words of its values: an audit file's turns name `"session_1"`).
-                if ["speaker_a", "speaker_b", "session_1"].iter().all(|k| keys.contains_key(*k)) {
+                // One LoCoMo conversation (`locomo10_v2/26.json`), by its keys in any order.
+                if super::locomo::is_conversation(|k| keys.contains_key(k)) {
                     return Ok(Format::Locomo);
                 }
                 Err(IngestError::new(
@@ -212,7 +211,7 @@ pub(super) fn classify_object_keys(
     if has("retrieval_results") {
         return Ok(Format::LongMemEvalLog);
     }
-    if has("speaker_a") && has("speaker_b") && has("session_1") {
+    if super::locomo::is_conversation(has) {
         return Ok(Format::Locomo);
     }
     if has("haystack_sessions") {

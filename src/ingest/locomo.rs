@@ -54,6 +54,12 @@ struct FlatConversation {
     rest: Map<String, Value>,
 }
 
+/// The top-level keys of one LoCoMo conversation in a file of its own: recognised by these keys,
+/// never by words of its values (an audit file's turns name `"session_1"`).
+pub fn is_conversation(has: impl Fn(&str) -> bool) -> bool {
+    ["speaker_a", "speaker_b", "session_1"].iter().all(|k| has(k))
+}
+
 /// The sample id of a conversation file without one: `conv-<n>` for a file named by its number
 /// (LoCoMo's naming), the file's stem otherwise.
 fn sample_from_name(file: &str) -> String {

@@ -85,25 +85,17 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
 /// Files whose bytes are those of another file of the release (same SHA-256): each copy is
 /// read and analysed on its own, so the same results appear once per copy, not a second system.
 fn copies(r: &ReleaseReport) -> Vec<Headline> {
-    let mut by_hash: rustc_hash::FxHashMap<&str, Vec<&str>> = rustc_hash::FxHashMap::default();
-    let mut order: Vec<&str> = Vec::new();
-    for f in r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked) {
-        let names = by_hash.entry(f.sha256.as_str()).or_default();
-        if names.is_empty() {
-            order.push(f.sha256.as_str());
-        }
-        names.push(f.file.as_str());
-    }
-    let groups: Vec<String> = order
-        .iter()
-        .map(|h| &by_hash[h])
-        .filter(|names| names.len() > 1)
-        .map(|names| format!("{} = {}", names[0], names[1..].join(" = ")))
+    let hashed = r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked);
+    let same: Vec<Vec<&str>> = crate::distinct::groups_first_seen(hashed, |f| f.sha256.as_str())
+        .into_iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(_, files)| files.iter().map(|f| f.file.as_str()).collect())
         .collect();
-    if groups.is_empty() {
+    if same.is_empty() {
         return Vec::new();
     }
-    let copies: usize = order.iter().map(|h| by_hash[h].len() - 1).filter(|&n| n > 0).sum();
+    let copies: usize = same.iter().map(|names| names.len() - 1).sum();
+    let groups: Vec<String> = same.iter().map(|names| names.join(" = ")).collect();
     vec![Headline::context(
         format!(
             "{copies} file(s) are byte-for-byte copies of another file of the release: each copy is read on its own, so its results repeat"
