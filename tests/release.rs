@@ -270,6 +270,7 @@ fn byte_identical_copies_are_named_as_such() {
     let hs = capability::headlines::<ReleaseAudit>(&r);
     let copy = hs.iter().find(|h| h.text.contains("byte-for-byte copies")).unwrap_or_else(|| panic!("{hs:#?}"));
     assert!(copy.text.starts_with("1 file(s)"), "{}", copy.text);
+    assert_eq!(copy.level, memaudit::headline::Level::Finding, "shown before the repeated headlines");
     assert_eq!(copy.evidence, "same SHA-256: rel/a/sysA.csv = rel/b/sysA.csv");
     // Distinct files only: no such headline.
     let r = audit(

@@ -96,7 +96,8 @@ fn copies(r: &ReleaseReport) -> Vec<Headline> {
     }
     let copies: usize = same.iter().map(|names| names.len() - 1).sum();
     let groups: Vec<String> = same.iter().map(|names| names.join(" = ")).collect();
-    vec![Headline::context(
+    // A caveat on the data, ranked with the findings: the copies' repeated headlines follow it.
+    vec![Headline::finding(
         format!(
             "{copies} file(s) are byte-for-byte copies of another file of the release: each copy is read on its own, so its results repeat"
         ),
