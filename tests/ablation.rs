@@ -212,3 +212,65 @@ r,q1,a,1,0.9,1,0\nr,q1,a,2,0.5,1,1\nr,q2,b,1,0.8,0,1\nr,q2,b,2,0.1,0,0\ns,q3,a,1
     // Reporting changes nothing.
     assert_eq!(rep, analyse(&pairs, &settings, w, &mut |_, _| {}).unwrap());
 }
+
+/// The specialist diagnostics against scikit-learn, SciPy and NumPy
+/// (`tests/reference/paper_fixtures/specialist.py`): bf16-like scores with heavy ties, a run
+/// with train and val splits, and a run without splits whose three pairs lack a score.
+#[test]
+fn specialist_diagnostics_match_scikit_learn_and_scipy() {
+    let file = InputFile::new("specialist.csv", reference("specialist.csv"));
+    let (pairs, w) = read_ablation(&file, &AblationColumns::default(), &OutcomeScoring::default()).unwrap();
+    let settings = AblationSettings { bootstrap: 2_000, seed: 42, ..AblationSettings::default() };
+    let rep = analyse(&pairs, &settings, w, &mut |_, _| {}).unwrap();
+    let doc: Value = serde_json::from_slice(&reference("specialist_reference.json")).unwrap();
+    let groups = doc["groups"].as_array().unwrap();
+    assert_eq!(rep.specialist.len(), groups.len());
+    for g in groups {
+        let (run, split) = (g["run"].as_str().unwrap(), g["split"].as_str());
+        let d = rep.specialist.iter().find(|d| d.run == run && d.split.as_deref() == split).unwrap();
+        let at = format!("{run} {split:?}");
+        let count = |k: &str| g[k].as_u64().unwrap() as usize;
+        assert_eq!(
+            (d.pairs, d.positives, d.negatives),
+            (count("pairs"), count("positives"), count("negatives")),
+            "{at}"
+        );
+        let close = |got: Option<f64>, k: &str, tol: f64| {
+            let want = g[k].as_f64().unwrap();
+            let got = got.unwrap_or_else(|| panic!("{at} {k}: none"));
+            assert!((got - want).abs() <= tol, "{at} {k}: {got} vs {want}");
+        };
+        close(d.pos_weight, "pos_weight", 1e-12);
+        close(d.positive_median, "positive_median", 0.0);
+        close(d.negative_median, "negative_median", 0.0);
+        close(d.positive_mean, "positive_mean", 1e-12);
+        close(d.negative_mean, "negative_mean", 1e-12);
+        let auc = d.auroc.as_ref().unwrap();
+        close(Some(auc.auc), "auroc", 1e-12);
+        close(auc.low, "auroc_low", 1e-9);
+        close(auc.high, "auroc_high", 1e-9);
+        close(d.precision, "precision", 1e-12);
+        close(d.recall, "recall", 1e-12);
+        close(d.f1, "f1", 1e-12);
+        close(d.all_positive_f1, "all_positive_f1", 1e-12);
+        let rho: f64 = g["rho_retrieval"].as_str().unwrap().parse().unwrap();
+        assert!((d.rho_retrieval.unwrap() - rho).abs() < 1e-12, "{at}: {:?} vs {rho}", d.rho_retrieval);
+        // another RNG (NumPy PCG64, B = 10,000, vs ChaCha8, B = 2,000): Monte-Carlo agreement
+        let ci = d.rho_retrieval_ci.as_ref().unwrap();
+        let tol = if d.pairs < 300 { 0.03 } else { 0.015 };
+        let (lo, hi) = (g["rho_retrieval_ci"][0].as_f64().unwrap(), g["rho_retrieval_ci"][1].as_f64().unwrap());
+        assert!((ci.low - lo).abs() < tol && (ci.high - hi).abs() < tol, "{at}: {ci:?} vs [{lo}, {hi}]");
+    }
+    // the pilot's three pairs without a score are said, not dropped unsaid
+    let missing = rep.warnings.iter().find(|w| w.kind == AblationWarningKind::MissingSpecialistScore).unwrap();
+    assert_eq!(missing.count, 1);
+    assert!(missing.examples[0].contains("run pilot: 3 of 150 pairs"), "{:?}", missing.examples);
+    // the table holds the same rows; the headlines judge val and the unsplit pilot, never train
+    let t = memaudit::ablation::table(&rep, memaudit::ablation::AblationTable::Specialist);
+    assert_eq!(t.rows.len(), 4);
+    let hs = memaudit::capability::headlines::<memaudit::ablation::Ablation>(&rep);
+    let texts: Vec<&str> = hs.iter().map(|h| h.text.as_str()).collect();
+    assert!(texts.iter().any(|t| t.starts_with("Run phase7, split val: the specialist's scores")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.starts_with("Run pilot: the specialist's scores")), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("split train")), "{texts:?}");
+}

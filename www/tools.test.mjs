@@ -247,6 +247,27 @@ test('ablation page: u histogram, rates, rho with both intervals, the gate and t
   await page.close();
 });
 
+test('ablation page: the specialist diagnostics per run and split equal memaudit ablation', async () => {
+  const { page, log } = await openPage();
+  await load(page, 'ablation', file('specialist.csv'));
+  const want = JSON.parse(inWork(['ablation', '--input', 'specialist.csv', '--format', 'json']));
+  await checkHeadlines(page, '#ablation-headlines', want, 'ablation');
+  assert.equal(want.specialist.length, 4, 'phase7, its train and val splits, the pilot');
+  const auc = (k) => (d) => d.auroc?.[k] ?? null;
+  const rows = await checkTable(page, '#ablation-specialist', want.specialist, {
+    pairs: (d) => d.pairs, positives: (d) => d.positives, negatives: (d) => d.negatives, pos_weight: (d) => d.pos_weight,
+    positive_median: (d) => d.positive_median, negative_median: (d) => d.negative_median, median_delta: (d) => d.median_delta,
+    auroc: auc('auc'), auroc_low: auc('low'), auroc_high: auc('high'), f1: (d) => d.f1, all_positive_f1: (d) => d.all_positive_f1,
+    rho_retrieval: (d) => d.rho_retrieval,
+  }, 'specialist');
+  assert.deepEqual(rows.map((r) => [r.attrs.run, r.attrs.split]), want.specialist.map((d) => [d.run, opt(d.split)]));
+  assert.equal(await download(page, '#page-ablation button[data-export="specialist"][data-kind="csv"]'),
+    inWork(['ablation', '--input', 'specialist.csv', '--format', 'csv', '--table', 'specialist']));
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
 test('K-sweep and claims page: claims, findings, cells and labelled deltas equal memaudit claims', async () => {
   const { page, log } = await openPage();
   await load(page, 'claims', ['seed000_claims.csv', 'seed000_scores.csv', 'seed000_tables.csv'].map(file));

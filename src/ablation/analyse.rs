@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::read::{AblationWarningKind, AblationWarnings, PairRow};
+use super::specialist::{SpecialistDiagnostics, diagnose_run};
 use crate::error::{Error, Result};
 use crate::stats::Interval;
 use crate::stats::bca::percentile_interval;
@@ -111,11 +112,17 @@ crate::fields! {
         bootstrap: usize = 10_000, label "resamples", help "Bootstrap resamples of every interval.";
         seed: u64 = 42, label "seed", help "Seed of the ChaCha8 stream behind every interval.";
         confidence: f64 = 0.95, label "confidence", help "Confidence level of the intervals.";
+        #[serde(default)]
+        specialist_threshold: f64 = 0.0, label "specialist threshold",
+            help "A specialist's score above this predicts y = 1 (0: z = logit 1 \u{2212} logit 0 > 0).";
     }
 }
 
 impl AblationSettings {
     pub fn validate(&self) -> Result<()> {
+        if !self.specialist_threshold.is_finite() {
+            return Err(Error::setting("specialist_threshold", "must be a finite number"));
+        }
         crate::stats::bootstrap::Bootstrap { resamples: self.bootstrap, seed: self.seed, confidence: self.confidence }
             .validate(0)
     }
@@ -221,6 +228,10 @@ pub struct AblationReport {
     pub gate: String,
     pub runs: Vec<RunAblation>,
     pub warnings: AblationWarnings,
+    /// Specialist diagnostics per run and split, for runs whose pairs carry a specialist's
+    /// score (empty otherwise).
+    #[serde(default)]
+    pub specialist: Vec<SpecialistDiagnostics>,
     /// How texts became outcomes (set by [`super::Ablation`]; `None` when called directly).
     #[serde(default)]
     pub scoring: Option<super::OutcomeScoring>,
@@ -393,8 +404,18 @@ pub fn analyse(
         done += 1;
     };
     let mut out = Vec::new();
+    let mut specialist = Vec::new();
     for (run, in_run, subsets) in runs {
         let overall = group(run, None, &in_run, settings, &mut step);
+        let diagnostics = diagnose_run(run, &in_run, settings);
+        if let Some(d) = diagnostics.first()
+            && d.pairs < in_run.len()
+        {
+            warnings.add(AblationWarningKind::MissingSpecialistScore, || {
+                format!("run {run}: {} of {} pairs", in_run.len() - d.pairs, in_run.len())
+            });
+        }
+        specialist.extend(diagnostics);
         if overall.rates.k_values.len() > 1 {
             // Name the queries whose K is not the run's commonest.
             let mut k_of: BTreeMap<&str, usize> = BTreeMap::new();
@@ -454,6 +475,7 @@ pub fn analyse(
         gate: settings.gate.describe(),
         runs: out,
         warnings,
+        specialist,
         scoring: None,
     })
 }

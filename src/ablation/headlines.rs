@@ -3,6 +3,7 @@
 //! its interval, and how often removing a memory changes the answer.
 
 use super::analyse::{AblationReport, GroupAblation};
+use super::specialist::SpecialistDiagnostics;
 use super::table::AblationTable;
 use crate::headline::{Headline, estimate, from_warnings, some_of};
 
@@ -64,7 +65,75 @@ pub fn headlines(r: &AblationReport) -> Vec<Headline> {
             AblationTable::Groups,
         ));
     }
+    hs.extend(specialist_headlines(&r.specialist));
     hs.extend(from_warnings(r.warnings.iter(), AblationTable::Groups));
+    hs
+}
+
+/// A split a specialist was trained on: its scores there say nothing of how it generalises.
+fn is_training_split(split: &str) -> bool {
+    matches!(split.trim().to_ascii_lowercase().as_str(), "train" | "training")
+}
+
+/// Whether the specialist's scores tell the labels apart (AUROC), and whether its predictions
+/// beat calling every pair positive: on each split it was not trained on, or on the whole run
+/// when the pairs name no splits.
+fn specialist_headlines(rows: &[SpecialistDiagnostics]) -> Vec<Headline> {
+    let mut hs = Vec::new();
+    let has_splits = |run: &str| rows.iter().any(|d| d.run == run && d.split.is_some());
+    for d in rows {
+        let judged = match &d.split {
+            Some(s) => !is_training_split(s),
+            None => !has_splits(&d.run),
+        };
+        let Some(auc) = d.auroc.as_ref().filter(|_| judged) else { continue };
+        let r#where = match &d.split {
+            Some(s) => format!("Run {}, split {s}", d.run),
+            None => format!("Run {}", d.run),
+        };
+        let evidence = format!(
+            "AUROC {} (DeLong), {} positives, {} negatives; median score {} vs {}",
+            estimate(auc.auc, auc.low, auc.high),
+            d.positives,
+            d.negatives,
+            d.positive_median.map_or("-".into(), |m| format!("{m:.3}")),
+            d.negative_median.map_or("-".into(), |m| format!("{m:.3}")),
+        );
+        match d.separates() {
+            Some(false) => hs.push(Headline::finding(
+                format!("{where}: the specialist's scores do not tell y = 1 from y = 0 (AUROC interval holds 0.5)"),
+                evidence,
+                AblationTable::Specialist,
+            )),
+            _ => hs.push(Headline::context(
+                format!(
+                    "{where}: the specialist's scores rank a positive above a negative {:.0}% of the time",
+                    100.0 * auc.auc
+                ),
+                evidence,
+                AblationTable::Specialist,
+            )),
+        }
+        if let (Some(f1), Some(base)) = (d.f1, d.all_positive_f1)
+            && f1 <= base
+        {
+            hs.push(Headline::finding(
+                format!(
+                    "{where}: the specialist's F1 {f1:.3} (score > {}) does not beat calling every pair positive ({base:.3})",
+                    d.threshold
+                ),
+                format!(
+                    "2π/(1 + π) with π = {:.3}; precision {}, recall {}, {} of {} pairs predicted positive",
+                    d.positive_share,
+                    d.precision.map_or("-".into(), |p| format!("{p:.3}")),
+                    d.recall.map_or("-".into(), |p| format!("{p:.3}")),
+                    d.predicted_positive,
+                    d.pairs
+                ),
+                AblationTable::Specialist,
+            ));
+        }
+    }
     hs
 }
 

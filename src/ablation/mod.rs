@@ -11,6 +11,7 @@ pub mod figures;
 pub mod headlines;
 pub mod read;
 pub mod rho_plot;
+pub mod specialist;
 pub mod table;
 pub mod text;
 pub mod unit;
@@ -22,6 +23,7 @@ pub use analyse::{
 };
 pub use read::{AblationColumns, AblationWarningKind, AblationWarnings, OutcomeScoring, PairRow, read_ablation};
 pub use rho_plot::{RhoPlot, RhoRow};
+pub use specialist::SpecialistDiagnostics;
 pub use table::{AblationTable, table};
 pub use unit::{Ablation, AblationRequest};
 pub use utility_plot::{UtilityGroup, UtilityPlot};

@@ -29,6 +29,9 @@ pub enum AblationWarningKind {
     BaseDisagrees,
     /// Pairs without a retrieval score: counted in u and y, left out of ρ(u, s).
     MissingRetrievalScore,
+    /// Pairs of a run without the specialist's score its other pairs carry: left out of the
+    /// specialist diagnostics.
+    MissingSpecialistScore,
     /// Queries of one run have different numbers of removed memories (K).
     UnequalK,
     /// Ranks of a query are not 1..K.
@@ -49,6 +52,9 @@ impl Kind for AblationWarningKind {
             AblationWarningKind::SubsetDisagrees => "rows of one query give different subsets: the first row's used",
             AblationWarningKind::BaseDisagrees => "rows of one query disagree on the base outcome: first row's used",
             AblationWarningKind::MissingRetrievalScore => "pairs without a retrieval score: in u/y, not in ρ(u, s)",
+            AblationWarningKind::MissingSpecialistScore => {
+                "pairs without the specialist score the run's others carry: not in the specialist diagnostics"
+            }
             AblationWarningKind::UnequalK => "queries of a run have different numbers of removed memories (K)",
             AblationWarningKind::RankIrregular => "ranks of a query are not 1..K",
         }
@@ -69,6 +75,12 @@ pub struct PairRow {
     pub memory_id: Option<String>,
     /// Retrieval score of the removed memory (e.g. cosine similarity).
     pub retrieval_score: Option<f64>,
+    /// A trained specialist's score of the pair (seed-000: z = logit("1") − logit("0")).
+    #[serde(default)]
+    pub specialist_score: Option<f64>,
+    /// The split the pair belongs to (`train`, `val`), as given.
+    #[serde(default)]
+    pub split: Option<String>,
     /// Outcome with every memory (0/1).
     pub base: f64,
     /// Outcome with this memory removed (0/1).
@@ -85,6 +97,9 @@ crate::fields! {
             help "Column of the retrieval score, when the aliases do not find it.", column &SCORE_ALIASES;
         subset as "subset_column": Option<String> = None, label "subset column",
             help "The subset column.", column &SUBSET_ALIASES;
+        specialist as "specialist_column": Option<String> = None, label "specialist score column",
+            help "Column of a trained specialist's score of the pair (z = logit 1 \u{2212} logit 0), when the aliases do not find it.",
+            column &SPECIALIST_ALIASES;
         #[serde(default)]
         repeats: crate::cells::Repeats = crate::cells::Repeats::Refuse, label "repeated pairs",
             help "The same (run, query, removed memory) twice: refuse, or keep the first row and count the repeats.";
@@ -110,6 +125,8 @@ pub const SUBSET_ALIASES: [&str; 4] = ["subset", "category", "dataset", "substra
 pub const RANK_ALIASES: [&str; 4] = ["rank", "i", "position", "removed_rank"];
 pub const MEMORY_ALIASES: [&str; 4] = ["memory_id", "removed_memory", "chunk_id", "removed_id"];
 pub const SCORE_ALIASES: [&str; 5] = ["retrieval_score", "cosine", "score", "similarity", "s"];
+pub const SPECIALIST_ALIASES: [&str; 5] = ["specialist_score", "score_z", "specialist_z", "z", "specialist"];
+pub const SPLIT_ALIASES: [&str; 3] = ["split", "fold", "partition"];
 pub const BASE_ALIASES: [&str; 4] = ["base_score", "base_correct", "base_sem", "base"];
 pub const ABLATED_ALIASES: [&str; 5] = ["ablated_score", "ablated_correct", "ablated_sem", "ablated", "without_score"];
 pub const BASE_PRED_ALIASES: [&str; 3] = ["base_prediction", "base_output", "base_answer"];
@@ -229,7 +246,7 @@ pub fn read_ablation(
     let id = require_column(&table, cols.query_id.as_deref(), &ID_ALIASES, "query id")?;
     let run_col = pick_column(&table, cols.run.as_deref(), &RUN_ALIASES)?;
     let items_col = pick_column(&table, None, &ITEMS_ALIASES)?;
-    for c in [cols.subset.as_deref(), cols.score.as_deref()].into_iter().flatten() {
+    for c in [cols.subset.as_deref(), cols.score.as_deref(), cols.specialist.as_deref()].into_iter().flatten() {
         if items_col.is_none() {
             pick_column(&table, Some(c), &[])?;
         }
@@ -268,6 +285,10 @@ pub fn read_ablation(
             let score_col = first_present(row, cols.score.as_deref(), &SCORE_ALIASES);
             let retrieval_score = number(src.table, row, score_col)
                 .map_err(|e| IngestError::new(src.loc(score_col.unwrap_or("score")), e.message))?;
+            let specialist_col = first_present(row, cols.specialist.as_deref(), &SPECIALIST_ALIASES);
+            let specialist_score = number(src.table, row, specialist_col)
+                .map_err(|e| IngestError::new(src.loc(specialist_col.unwrap_or("specialist_score")), e.message))?;
+            let split = first_present(row, None, &SPLIT_ALIASES).and_then(|c| row.fields.get(c)).cloned();
             let key_item = memory_id
                 .clone()
                 .or_else(|| rank.map(|k| format!("#{k}")))
@@ -328,6 +349,8 @@ pub fn read_ablation(
                 rank,
                 memory_id,
                 retrieval_score,
+                specialist_score,
+                split,
                 base,
                 ablated,
                 file: loc.file.clone(),

@@ -33,6 +33,30 @@ pub fn render_text(report: &AblationReport) -> String {
             }
         ));
     }
+    if !report.specialist.is_empty() {
+        out.push_str("specialist diagnostics (y from u; score above the threshold predicts y = 1):\n");
+    }
+    let f = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.3}"));
+    for d in &report.specialist {
+        let auc = d.auroc.as_ref();
+        out.push_str(&format!(
+            "{:<20} {:<16} pairs {:>6}  +/- {}/{}  pos_weight {}  median +/- {}/{}  AUROC {} [{}, {}]  F1 {} vs all-positive {}  rho(score, retrieval) {}\n",
+            d.run,
+            opt(&d.split),
+            d.pairs,
+            d.positives,
+            d.negatives,
+            f(d.pos_weight),
+            f(d.positive_median),
+            f(d.negative_median),
+            f(auc.map(|a| a.auc)),
+            f(auc.and_then(|a| a.low)),
+            f(auc.and_then(|a| a.high)),
+            f(d.f1),
+            f(d.all_positive_f1),
+            f(d.rho_retrieval),
+        ));
+    }
     for w in report.warnings.iter() {
         out.push_str(&format!("warning: {} ({}): {}\n", w.message, w.count, w.examples.join("; ")));
     }

@@ -10,7 +10,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::tool::{BatchOf, Tool, ToolPage, Ui, file_notes};
-use crate::ablation::{self, AblationRequest, AblationTable, CiRecord, GroupAblation, OutcomeScoring};
+use crate::ablation::{
+    self, AblationRequest, AblationTable, CiRecord, GroupAblation, OutcomeScoring, SpecialistDiagnostics,
+};
 use crate::ablation::{RhoPlot, UtilityPlot};
 use crate::web::components::Section;
 use crate::web::components::export::{text_download, to_json};
@@ -116,6 +118,23 @@ fn group_look(col: &str) -> Look {
     }
 }
 
+/// The specialist table's columns as shown (the rest under their CSV names, as numbers).
+fn specialist_look(col: &str) -> Look {
+    match col {
+        "run" | "split" => Look::named(col, Kind::Text),
+        "pairs" | "positives" | "negatives" | "rho_retrieval_n" => Look::named(col, Kind::Int),
+        "median_delta" | "mean_delta" | "rho_retrieval" | "rho_retrieval_low" | "rho_retrieval_high"
+        | "positive_median" | "negative_median" | "positive_mean" | "negative_mean" | "threshold" => {
+            Look::named(col, Kind::Signed)
+        }
+        _ => Look::named(col, Kind::Num),
+    }
+}
+
+fn specialist_attrs(d: &SpecialistDiagnostics) -> RowAttrs {
+    RowAttrs::data(vec![("data-run", d.run.clone()), ("data-split", d.split.clone().unwrap_or_default())])
+}
+
 /// What the page shows after the CSV columns.
 fn group_extra() -> Vec<Column<GroupAblation>> {
     type G = GroupAblation;
@@ -169,7 +188,8 @@ pub fn report_json(b: &AblationBatch) -> Result<String, String> {
 impl Tool for Ablation {
     type Capability = crate::ablation::Ablation;
     const INTAKE_TITLE: &'static str = "Ablation traces";
-    const CARDS: crate::web::components::headlines::Cards = &[("groups", "ablation-noncircularity-card")];
+    const CARDS: crate::web::components::headlines::Cards =
+        &[("groups", "ablation-noncircularity-card"), ("specialist", "ablation-specialist-card")];
     type Draft = Draft;
     type View = View;
 
@@ -183,7 +203,7 @@ impl Tool for Ablation {
         html! {
             <p>{ "Drop ablation traces anywhere on this page, or choose them: CSV or JSON, one row per (query, removed memory) \
                 with " }<code>{ "query_id, rank, retrieval_score, base_score, ablated_score" }</code>{ " (optional " }
-                <code>{ "run" }</code>{ ", " }<code>{ "subset" }</code>{ "), or one record per query with an " }<code>{ "items" }</code>
+                <code>{ "run" }</code>{ ", " }<code>{ "subset" }</code>{ ", " }<code>{ "split" }</code>{ ", a specialist's " }<code>{ "score_z" }</code>{ "), or one record per query with an " }<code>{ "items" }</code>
                 { " array; predictions instead of 0/1 outcomes are scored by the chosen profile." }</p>
         }
     }
@@ -276,12 +296,21 @@ impl Tool for Ablation {
                     </div>
                     <PlotCanvas<UtilityPlot> id="ablation-u-histogram" plot={crate::ablation::figures::utility_plot(&b.report, mode)} filename="memaudit-u-histogram" />
                 </Section>
-                <Section id="ablation-groups-card" title="Rates per run and subset" conventions={conv}
+                <Section id="ablation-groups-card" title="Rates per run and subset" conventions={conv.clone()}
                     exports={table_exports(AblationTable::Groups, b, |b, t| Ok(ablation::table(&b.report, t)), |b| to_json(&b.report.groups().collect::<Vec<_>>()))}
                     intro={html! { <p class="intro">{ "Pairs, the u histogram, the positive rate #{y = 1}/pairs with its Wilson interval, the base answer's \
                         accuracy per query, and \u{03c1} with the gate — the columns of the CSV export." }</p> }}>
                     { table_grid("ablation-groups", &ablation::table(r, AblationTable::Groups), group_look, &all, &group_extra(), group_attrs) }
                 </Section>
+                if !r.specialist.is_empty() {
+                    <Section id="ablation-specialist-card" title="Specialist diagnostics" conventions={conv}
+                        exports={table_exports(AblationTable::Specialist, b, |b, t| Ok(ablation::table(&b.report, t)), |b| to_json(&b.report.specialist))}
+                        intro={html! { <p class="intro">{ "Where the pairs carry a trained specialist's score: the class balance and pos_weight, \
+                            the scores of y = 1 and y = 0 pairs, AUROC with DeLong's interval, the specialist's F1 at the threshold beside \
+                            the F1 of calling every pair positive, and \u{03c1}(specialist score, retrieval score) — per run and split." }</p> }}>
+                        { table_grid("ablation-specialist", &ablation::table(r, AblationTable::Specialist), specialist_look, &r.specialist, &[], specialist_attrs) }
+                    </Section>
+                }
             </>
         }
     }
