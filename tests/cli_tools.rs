@@ -99,7 +99,7 @@ fn ablation_json_and_csv() {
     let v = json_of(&["ablation", "--input", &input, "--bootstrap", "200", "--format", "json"]);
     let mut k = keys(&v);
     k.sort();
-    assert_eq!(k, ["gate", "headlines", "memaudit_version", "runs", "scoring", "settings", "warnings"]);
+    assert_eq!(k, ["gate", "headlines", "memaudit_version", "runs", "scoring", "settings", "specialist", "warnings"]);
     assert_eq!(v["gate"], "rho in [-0.15, 0.15]");
     let locomo = v["runs"].as_array().unwrap().iter().find(|r| r["overall"]["run"] == "phase7_locomo").unwrap();
     assert_eq!(locomo["breach"], true);
@@ -406,6 +406,7 @@ fn rules_json_and_table() {
         k,
         [
             "errors",
+            "exclusion_effects",
             "exclusions",
             "exclusions_after_results",
             "fired",

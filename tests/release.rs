@@ -281,4 +281,14 @@ fn byte_identical_copies_are_named_as_such() {
         &ReleaseRequest::default(),
     );
     assert!(capability::headlines::<ReleaseAudit>(&r).iter().all(|h| !h.text.contains("copies")));
+    // Copies no analysis reads repeat no result (MemOS ships three empty `__init__.py`).
+    let r = audit(
+        vec![
+            InputFile::new("rel/sysA.csv", b"query_id,correct\nq1,1\nq2,0\nq3,1\n".to_vec()),
+            InputFile::new("rel/evaluation/__init__.py", Vec::new()),
+            InputFile::new("rel/evaluation/scripts/__init__.py", Vec::new()),
+        ],
+        &ReleaseRequest::default(),
+    );
+    assert!(capability::headlines::<ReleaseAudit>(&r).iter().all(|h| !h.text.contains("copies")));
 }

@@ -169,8 +169,62 @@ fn exclusions_are_placed_before_or_after_the_results() {
     assert_eq!(r.exclusions_after_results, 1);
     let hs = memaudit::rules::headlines::headlines(&r);
     assert!(hs.iter().any(|h| h.text.contains("1 exclusion was decided after the results")), "{hs:?}");
+    // Judged with and without the values it withdraws (notes §4.3 item 5): banking77's K = 10
+    // delta fails the ±2pp check either way, so phase7_knorm stays `not fired` (1 of 4, then 1
+    // of 3 with at least 3 required); the two other exclusions name files only and withdraw none.
+    assert_eq!(r.exclusion_effects.len(), 1, "{:?}", r.exclusion_effects);
+    let e = &r.exclusion_effects[0];
+    assert_eq!((e.item.as_str(), e.rule_id.as_str()), ("icl_banking77 K=10", "phase7_knorm"));
+    assert_eq!(e.withdraws, ["delta_vanilla_k10/icl_banking77"]);
+    assert_eq!((e.outcome_with.as_str(), e.margin_with), ("not fired", Some(-2.0)));
+    assert_eq!((e.outcome_without.as_str(), e.margin_without, e.changes), ("not fired", Some(-2.0), false));
+    assert!(
+        hs.iter().any(|h| h.text == "1 rule keeps the same outcome with and without the exclusion's values"),
+        "{hs:?}"
+    );
     // A ledger row without a reason is refused with its line.
     let bad = InputFile::new("ledger.csv", b"item,reason,excluded_at\nx,,2026-01-01\n".to_vec());
     let e = memaudit::rules::exclusions::read_exclusions(&bad).unwrap_err().to_string();
     assert!(e.contains("ledger.csv") && e.contains("line 2") && e.contains("reason"), "{e}");
+}
+
+/// An exclusion that withdraws a passing item turns a count from fired to not fired; a rule
+/// reading the withdrawn value outside a count cannot be judged without it. Both are said.
+#[test]
+fn an_exclusion_that_changes_a_verdict_is_a_headline() {
+    use memaudit::capability::{FileRole, quiet, run_once};
+    use memaudit::rules::{Rules, RulesRequest};
+    let rules = br#"{"rules": [
+      {"id": "two_of_three", "when": {"count": {"over": ["a", "b", "c"], "pred": {"cmp": ["d/{d}", ">=", 0]}}, "at_least": 2}},
+      {"id": "a_alone", "when": {"cmp": ["d/a", ">", 0]}},
+      {"id": "untouched", "when": {"cmp": ["d/c", "<", 0]}}
+    ]}"#;
+    let values = br#"{"values": {"d/a": 1.5, "d/b": 0.5, "d/c": -1}}"#;
+    let ledger = b"item,reason,excluded_at,affects\ndataset a,late gold fix,2026-05-01,d/a\n";
+    let files = memaudit::capability::assign_roles::<Rules>(vec![
+        (InputFile::new("rules.json", rules.to_vec()), Some(FileRole::Rules)),
+        (InputFile::new("values.json", values.to_vec()), Some(FileRole::Values)),
+        (InputFile::new("ledger.csv", ledger.to_vec()), Some(FileRole::Exclusions)),
+    ])
+    .unwrap();
+    let r = run_once::<Rules>(&files, &RulesRequest::default(), &mut quiet()).unwrap().1;
+    let by: Vec<(&str, &str, &str, bool)> = r
+        .exclusion_effects
+        .iter()
+        .map(|e| (e.rule_id.as_str(), e.outcome_with.as_str(), e.outcome_without.as_str(), e.changes))
+        .collect();
+    assert_eq!(
+        by,
+        [("two_of_three", "fired", "not fired", true), ("a_alone", "fired", "cannot evaluate", true)],
+        "the rule not reading d/a has no row"
+    );
+    assert_eq!((r.exclusion_effects[0].margin_with, r.exclusion_effects[0].margin_without), (Some(0.0), Some(-1.0)));
+    let err = r.exclusion_effects[1].error_without.as_deref().unwrap();
+    assert!(err.contains("withdrawn by an exclusion") && err.contains("d/a"), "{err}");
+    let hs = memaudit::rules::headlines::headlines(&r);
+    let h = hs.iter().find(|h| h.text.starts_with("Excluding `dataset a` changes rule two_of_three")).unwrap();
+    assert!(h.evidence.contains("withdraws d/a") && h.evidence.contains("margin -1.0000"), "{}", h.evidence);
+    let t = memaudit::rules::table(&r, memaudit::rules::RulesTable::ExclusionEffects);
+    assert_eq!(t.rows.len(), 2);
+    assert_eq!(t.rows[0][t.headers.iter().position(|h| h == "changes").unwrap()], "true");
 }

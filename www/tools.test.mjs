@@ -416,6 +416,31 @@ test('rules page: verdicts, margins, input hashes and the late rule flagged equa
   await page.close();
 });
 
+test('rules page: each exclusion ledger row judged with and without its values equals memaudit rules', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#rules`);
+  await page.fill('#rules-evaluated-at', '2026-11-22T00:00:00Z');
+  await page.setInputFiles('#rules-file-input', ['seed000_gitlog.txt', 'seed000_values.json', 'seed000_rules.json', 'seed000_exclusions.csv'].map(file));
+  await waitReady(page, 'rules');
+  const args = ['rules', '--rules', 'seed000_rules.json', '--values', 'seed000_values.json', '--git-log', 'seed000_gitlog.txt',
+    '--exclusions', 'seed000_exclusions.csv', '--evaluated-at', '2026-11-22T00:00:00Z'];
+  const want = JSON.parse(inWork([...args, '--format', 'json']));
+  await checkHeadlines(page, '#rules-headlines', want, 'rules');
+  assert.equal(want.exclusion_effects.length, 1, 'banking77 on phase7_knorm');
+  const rows = await checkTable(page, '#rules-effects', want.exclusion_effects,
+    { margin_with: (e) => e.margin_with, margin_without: (e) => e.margin_without }, 'exclusion effects');
+  rows.forEach((r, i) => {
+    const e = want.exclusion_effects[i];
+    assert.deepEqual([r.attrs.item, r.attrs.rule, r.cells.outcome_with.text, r.cells.outcome_without.text],
+      [e.item, e.rule_id, e.outcome_with, e.outcome_without]);
+  });
+  assert.equal(await download(page, '#page-rules button[data-export="exclusion_effects"][data-kind="csv"]'),
+    inWork([...args, '--format', 'csv', '--table', 'exclusion_effects']));
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
 test('input fingerprints: the browser\'s SHA-256, the WebAssembly one without crypto.subtle, and one spare worker', async () => {
   // A data file of 3 MB (several of the core's 1 MiB hashing chunks, not a multiple of one).
   const big = path.join(work, 'big', 'bm25-baseline-mab.json');

@@ -84,8 +84,13 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
 
 /// Files whose bytes are those of another file of the release (same SHA-256): each copy is
 /// read and analysed on its own, so the same results appear once per copy, not a second system.
+/// Only files that went to an analysis count: copies nothing reads (a package's empty
+/// `__init__.py` files) repeat no result.
 fn copies(r: &ReleaseReport) -> Vec<Headline> {
-    let hashed = r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked);
+    let hashed = r
+        .files
+        .iter()
+        .filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty());
     let same: Vec<Vec<&str>> = crate::distinct::groups_first_seen(hashed, |f| f.sha256.as_str())
         .into_iter()
         .filter(|(_, files)| files.len() > 1)

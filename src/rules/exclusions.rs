@@ -17,7 +17,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::registry::{EvalContext, RuleVerdict, data_time};
+use super::expr::Env;
+use super::registry::{EvalContext, Rule, RuleVerdict, data_time, judge};
 use super::time::{format_time as fmt_time, parse_time};
 use crate::error::{IngestError, Location};
 use crate::ingest::InputFile;
@@ -68,6 +69,73 @@ impl ExclusionCheck {
             known(&self.data_time_from)
         )
     }
+}
+
+/// A rule judged with the values an exclusion withdraws and without them (seed-000 §4.3 item
+/// 5: "show results with and without each exclusion").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExclusionEffect {
+    /// The exclusion's item, as written in the ledger.
+    pub item: String,
+    pub rule_id: String,
+    /// The values of the exclusion this rule reads.
+    pub withdraws: Vec<String>,
+    /// The verdict on every value read (the exclusion not applied): the rule's verdict record.
+    pub outcome_with: String,
+    pub margin_with: Option<f64>,
+    /// The verdict with the exclusion applied: a `count` leaves out the items that read a
+    /// withdrawn value (its `at_least` as written); a predicate reading one elsewhere cannot be
+    /// evaluated.
+    pub outcome_without: String,
+    pub margin_without: Option<f64>,
+    /// Why the rule cannot be evaluated without the values.
+    pub error_without: Option<String>,
+    /// The outcome differs.
+    pub changes: bool,
+}
+
+/// For each exclusion whose `affects` names values, every rule reading one of them judged with
+/// and without them. Exclusions naming only files or items withdraw nothing and give no row
+/// (what to withdraw from a file is not said).
+pub fn exclusion_effects(
+    ex: &[Exclusion],
+    rules: &[Rule],
+    ctx: &EvalContext,
+    verdicts: &[RuleVerdict],
+) -> Vec<ExclusionEffect> {
+    let mut out = Vec::new();
+    for e in ex {
+        let withdrawn: Vec<String> =
+            e.affects.iter().filter(|a| ctx.values.values.contains_key(a.as_str())).cloned().collect();
+        if withdrawn.is_empty() {
+            continue;
+        }
+        for (rule, v) in rules.iter().zip(verdicts) {
+            let reads: Vec<String> =
+                withdrawn.iter().filter(|w| v.inputs.iter().any(|i| &i.name == *w)).cloned().collect();
+            if reads.is_empty() {
+                continue;
+            }
+            let mut env = Env { withdrawn: &withdrawn, ..Env::new(&ctx.values.values) };
+            let (outcome_without, margin_without, error_without) =
+                match judge(rule, &mut env, &mut Vec::new(), &mut None) {
+                    Ok((_, o, m)) => (o, m, None),
+                    Err(err) => ("cannot evaluate".to_string(), None, Some(err)),
+                };
+            out.push(ExclusionEffect {
+                item: e.item.clone(),
+                rule_id: rule.id.clone(),
+                withdraws: reads,
+                changes: outcome_without != v.outcome,
+                outcome_with: v.outcome.clone(),
+                margin_with: v.margin,
+                outcome_without,
+                margin_without,
+                error_without,
+            });
+        }
+    }
+    out
 }
 
 fn is_ledger_table(headers: &[String]) -> bool {

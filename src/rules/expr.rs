@@ -279,12 +279,26 @@ pub struct Eval {
 pub struct Env<'a> {
     pub values: &'a BTreeMap<String, Quantity>,
     pub used: Vec<String>,
+    /// Values an exclusion withdraws: a `count` leaves out the items that read one; anywhere
+    /// else reading one is an error ([`WITHDRAWN`]).
+    pub withdrawn: &'a [String],
 }
 
-impl Env<'_> {
+/// How an error of reading a withdrawn value begins.
+pub const WITHDRAWN: &str = "withdrawn by an exclusion: ";
+
+impl<'a> Env<'a> {
+    /// An environment over `values`, nothing withdrawn.
+    pub fn new(values: &'a BTreeMap<String, Quantity>) -> Self {
+        Env { values, used: Vec::new(), withdrawn: &[] }
+    }
+
     fn get(&mut self, name: &str) -> Result<&Quantity, String> {
         if !self.used.iter().any(|u| u == name) {
             self.used.push(name.to_string());
+        }
+        if self.withdrawn.iter().any(|w| w == name) {
+            return Err(format!("{WITHDRAWN}`{name}`"));
         }
         self.values.get(name).ok_or_else(|| format!("no value `{name}`"))
     }
@@ -372,20 +386,28 @@ impl Env<'_> {
                 Eval { fired: !c.fired, margin: c.margin.map(|m| -m), detail: "not".into(), children: vec![c] }
             }
             Pred::Count { over, pred, at_least } => {
-                let children = over
-                    .iter()
-                    .map(|item| {
-                        self.eval(pred, Some(item)).map(|mut e| {
+                let mut children = Vec::new();
+                let mut left_out = Vec::new();
+                for item in over {
+                    match self.eval(pred, Some(item)) {
+                        Ok(mut e) => {
                             e.detail = format!("{item}: {}", e.detail);
-                            e
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                            children.push(e);
+                        }
+                        Err(e) if e.starts_with(WITHDRAWN) => left_out.push(item.as_str()),
+                        Err(e) => return Err(e),
+                    }
+                }
                 let passes = children.iter().filter(|c| c.fired).count();
+                let withdrawn = if left_out.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} withdrawn: {})", left_out.len(), left_out.join(", "))
+                };
                 Eval {
                     fired: passes >= *at_least,
                     margin: Some(passes as f64 - *at_least as f64),
-                    detail: format!("{passes} of {} pass, at least {at_least} required", over.len()),
+                    detail: format!("{passes} of {} pass{withdrawn}, at least {at_least} required", children.len()),
                     children,
                 }
             }

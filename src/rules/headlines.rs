@@ -27,6 +27,38 @@ pub fn headlines(r: &RulesReport) -> Vec<Headline> {
             RulesTable::Exclusions,
         ));
     }
+    for e in r.exclusion_effects.iter().filter(|e| e.changes) {
+        let post_hoc = r.exclusions.iter().any(|x| x.item == e.item && x.status == "after_results");
+        let text = format!(
+            "Excluding `{}` changes rule {}: `{}` with it, `{}` without",
+            e.item, e.rule_id, e.outcome_with, e.outcome_without
+        );
+        let margin = |m: Option<f64>| m.map_or("no margin".to_string(), |m| format!("margin {m:+.4}"));
+        let evidence = format!(
+            "withdraws {}; with: {}; without: {}{}",
+            e.withdraws.join(", "),
+            margin(e.margin_with),
+            e.error_without.clone().unwrap_or_else(|| margin(e.margin_without)),
+            if post_hoc { "; the exclusion was decided after the results" } else { "" }
+        );
+        hs.push(if post_hoc {
+            Headline::alert(text, evidence, RulesTable::ExclusionEffects)
+        } else {
+            Headline::finding(text, evidence, RulesTable::ExclusionEffects)
+        });
+    }
+    let steady: Vec<String> =
+        r.exclusion_effects.iter().filter(|e| !e.changes).map(|e| format!("`{}` on {}", e.item, e.rule_id)).collect();
+    if !steady.is_empty() {
+        hs.push(Headline::context(
+            format!(
+                "{} the same outcome with and without the exclusion's values",
+                count(steady.len(), "rule keeps", "rules keep")
+            ),
+            some_of(&steady, 4),
+            RulesTable::ExclusionEffects,
+        ));
+    }
     let undated: Vec<&str> = r
         .exclusions
         .iter()

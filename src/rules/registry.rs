@@ -423,6 +423,9 @@ pub struct RulesReport {
     pub exclusions: Vec<super::exclusions::ExclusionCheck>,
     #[serde(default)]
     pub exclusions_after_results: usize,
+    /// Rules judged with and without the values each exclusion withdraws.
+    #[serde(default)]
+    pub exclusion_effects: Vec<super::exclusions::ExclusionEffect>,
 }
 
 /// The data time of a value or file name, and where it comes from.
@@ -497,68 +500,79 @@ fn temporal(rule: &Rule, names: &[String], ctx: &EvalContext) -> Temporal {
     }
 }
 
+/// What a rule's outcome is (fired, outcome name, margin): its evaluated predicates go to
+/// `tree`, a vote's totals to `totals`.
+pub(super) fn judge(
+    rule: &Rule,
+    env: &mut Env,
+    tree: &mut Vec<Eval>,
+    totals: &mut Option<BTreeMap<String, f64>>,
+) -> Result<(Option<bool>, String, Option<f64>), String> {
+    match &rule.body {
+        RuleBody::Predicate(p) => {
+            let e = env.eval(p, None)?;
+            let outcome = if e.fired {
+                rule.then.clone().unwrap_or_else(|| "fired".into())
+            } else {
+                rule.otherwise.clone().unwrap_or_else(|| "not fired".into())
+            };
+            let r = (Some(e.fired), outcome, e.margin);
+            tree.push(e);
+            Ok(r)
+        }
+        RuleBody::Tiers { tiers, fallback } => {
+            let mut chosen: Option<(String, Option<f64>)> = None;
+            for (name, p) in tiers {
+                let mut e = env.eval(p, None)?;
+                e.detail = format!("{name}: {}", e.detail);
+                if chosen.is_none() && e.fired {
+                    chosen = Some((name.clone(), e.margin));
+                }
+                tree.push(e);
+            }
+            Ok(match chosen {
+                Some((n, m)) => (Some(true), n, m),
+                None => (
+                    Some(false),
+                    fallback.clone().unwrap_or_else(|| "no tier".into()),
+                    tree.first().and_then(|e| e.margin),
+                ),
+            })
+        }
+        RuleBody::Vote { options, ballots, tie_break } => {
+            let mut t: BTreeMap<String, f64> = options.iter().map(|o| (o.clone(), 0.0)).collect();
+            for b in ballots {
+                for (o, w) in &b.votes {
+                    *t.entry(o.clone()).or_default() += w;
+                }
+            }
+            let best = t.values().copied().fold(f64::NEG_INFINITY, f64::max);
+            let tied: Vec<&String> = options.iter().filter(|o| t.get(*o) == Some(&best)).collect();
+            let winner = match tie_break {
+                Some(tb) if tied.len() > 1 && tied.contains(&tb) => tb.clone(),
+                _ => tied.first().map(|s| s.to_string()).unwrap_or_default(),
+            };
+            let second = options
+                .iter()
+                .filter(|o| **o != winner)
+                .filter_map(|o| t.get(o))
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            let margin = second.is_finite().then_some(best - second);
+            *totals = Some(t);
+            Ok((Some(true), winner, margin))
+        }
+    }
+}
+
 /// Evaluates every rule into a verdict record.
 pub fn evaluate(rules: &[Rule], ctx: &EvalContext) -> RulesReport {
     let mut verdicts = Vec::new();
     for rule in rules {
-        let mut env = Env { values: &ctx.values.values, used: Vec::new() };
+        let mut env = Env::new(&ctx.values.values);
         let mut tree = Vec::new();
         let mut totals = None;
-        let result: Result<(Option<bool>, String, Option<f64>), String> = (|| match &rule.body {
-            RuleBody::Predicate(p) => {
-                let e = env.eval(p, None)?;
-                let outcome = if e.fired {
-                    rule.then.clone().unwrap_or_else(|| "fired".into())
-                } else {
-                    rule.otherwise.clone().unwrap_or_else(|| "not fired".into())
-                };
-                let r = (Some(e.fired), outcome, e.margin);
-                tree.push(e);
-                Ok(r)
-            }
-            RuleBody::Tiers { tiers, fallback } => {
-                let mut chosen: Option<(String, Option<f64>)> = None;
-                for (name, p) in tiers {
-                    let mut e = env.eval(p, None)?;
-                    e.detail = format!("{name}: {}", e.detail);
-                    if chosen.is_none() && e.fired {
-                        chosen = Some((name.clone(), e.margin));
-                    }
-                    tree.push(e);
-                }
-                Ok(match chosen {
-                    Some((n, m)) => (Some(true), n, m),
-                    None => (
-                        Some(false),
-                        fallback.clone().unwrap_or_else(|| "no tier".into()),
-                        tree.first().and_then(|e| e.margin),
-                    ),
-                })
-            }
-            RuleBody::Vote { options, ballots, tie_break } => {
-                let mut t: BTreeMap<String, f64> = options.iter().map(|o| (o.clone(), 0.0)).collect();
-                for b in ballots {
-                    for (o, w) in &b.votes {
-                        *t.entry(o.clone()).or_default() += w;
-                    }
-                }
-                let best = t.values().copied().fold(f64::NEG_INFINITY, f64::max);
-                let tied: Vec<&String> = options.iter().filter(|o| t.get(*o) == Some(&best)).collect();
-                let winner = match tie_break {
-                    Some(tb) if tied.len() > 1 && tied.contains(&tb) => tb.clone(),
-                    _ => tied.first().map(|s| s.to_string()).unwrap_or_default(),
-                };
-                let second = options
-                    .iter()
-                    .filter(|o| **o != winner)
-                    .filter_map(|o| t.get(o))
-                    .copied()
-                    .fold(f64::NEG_INFINITY, f64::max);
-                let margin = second.is_finite().then_some(best - second);
-                totals = Some(t);
-                Ok((Some(true), winner, margin))
-            }
-        })();
+        let result = judge(rule, &mut env, &mut tree, &mut totals);
         let mut names = env.used.clone();
         for k in &rule.keyed_to {
             if !names.contains(k) {
@@ -625,6 +639,7 @@ pub fn evaluate(rules: &[Rule], ctx: &EvalContext) -> RulesReport {
         verdicts,
         exclusions: Vec::new(),
         exclusions_after_results: 0,
+        exclusion_effects: Vec::new(),
     }
 }
 

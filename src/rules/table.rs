@@ -1,7 +1,7 @@
 //! The tables of a rules evaluation (`memaudit rules --format csv --table NAME`): the same
 //! [`Table`] feeds the CLI and the viewer's export and table.
 
-use super::exclusions::ExclusionCheck;
+use super::exclusions::{ExclusionCheck, ExclusionEffect};
 use super::{RuleVerdict, RulesReport};
 use crate::report::{Column, Table, num, opt};
 
@@ -12,8 +12,28 @@ crate::choice! {
         Verdicts,
         /// The exclusion ledger, checked.
         Exclusions,
+        /// Each rule reading a value an exclusion withdraws, judged with and without it.
+        ExclusionEffects,
     }
 }
+
+const EFFECTS: &[Column<ExclusionEffect>] = &crate::columns![ExclusionEffect;
+    /// The exclusion's item, as written in the ledger.
+    "item" => |e| e.item.clone(),
+    "rule_id" => |e| e.rule_id.clone(),
+    /// The values of the exclusion the rule reads.
+    "withdraws" => |e| e.withdraws.join(";"),
+    /// The rule's outcome on every value read (the exclusion not applied).
+    "outcome_with" => |e| e.outcome_with.clone(),
+    "margin_with" => |e| num(e.margin_with),
+    /// The outcome with the values withdrawn: a count leaves out their items, its at-least as written.
+    "outcome_without" => |e| e.outcome_without.clone(),
+    "margin_without" => |e| num(e.margin_without),
+    /// The exclusion changes the rule's outcome.
+    "changes" => |e| e.changes.to_string(),
+    /// Why the rule cannot be judged without the values.
+    "error_without" => |e| opt(&e.error_without),
+];
 
 const EXCLUSIONS: &[Column<ExclusionCheck>] = &crate::columns![ExclusionCheck;
     "item" => |e| e.item.clone(),
@@ -46,5 +66,6 @@ pub fn table(report: &RulesReport, which: RulesTable) -> Table {
     match which {
         RulesTable::Verdicts => Table::of(which.name(), VERDICTS, &report.verdicts),
         RulesTable::Exclusions => Table::of(which.name(), EXCLUSIONS, &report.exclusions),
+        RulesTable::ExclusionEffects => Table::of(which.name(), EFFECTS, &report.exclusion_effects),
     }
 }

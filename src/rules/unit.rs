@@ -190,6 +190,8 @@ impl Capability for Rules {
         let mut report = evaluate(&l.rules, &ctx);
         report.exclusions = super::exclusions::check_exclusions(&l.exclusions, &ctx, &report.verdicts);
         report.exclusions_after_results = report.exclusions.iter().filter(|e| e.status == "after_results").count();
+        report.exclusion_effects =
+            super::exclusions::exclusion_effects(&l.exclusions, &l.rules, &ctx, &report.verdicts);
         progress(Phase::Analysing, "done", 1.0);
         Ok(report)
     }

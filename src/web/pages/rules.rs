@@ -159,8 +159,11 @@ fn detail(i: usize, v: &RuleVerdict) -> Html {
 impl Tool for Rules {
     type Capability = crate::rules::Rules;
     const INTAKE_TITLE: &'static str = "Rules, values and their history";
-    const CARDS: crate::web::components::headlines::Cards =
-        &[("verdicts", "rules-verdicts-card"), ("exclusions", "rules-exclusions-card")];
+    const CARDS: crate::web::components::headlines::Cards = &[
+        ("verdicts", "rules-verdicts-card"),
+        ("exclusions", "rules-exclusions-card"),
+        ("exclusion_effects", "rules-effects-card"),
+    ];
     type Draft = Draft;
     type View = ();
 
@@ -236,6 +239,18 @@ impl Tool for Rules {
                             |col| Look::named(col, Kind::Text), &r.exclusions, &[], |e: &crate::rules::exclusions::ExclusionCheck| RowAttrs::data(vec![
                                 ("data-item", e.item.clone()), ("data-status", e.status.clone()),
                             ]).with_class((e.status == "after_results").then_some("late"))) }
+                    </Section>
+                }
+                if !r.exclusion_effects.is_empty() {
+                    <Section id="rules-effects-card" title="Verdicts with and without each exclusion" conventions={conv.clone()}
+                        exports={table_exports(RulesTable::ExclusionEffects, b, |b, t| Ok(rules::table(&b.report, t)), |b| to_json(&b.report.exclusion_effects))}
+                        intro={html! { <p class="intro">{ "Each rule reading a value an exclusion names, judged on every value (with) and with those \
+                            values withdrawn (without): a count leaves out their items and keeps its at-least as written." }</p> }}>
+                        { table_grid("rules-effects", &rules::table(r, RulesTable::ExclusionEffects),
+                            |col| Look::named(col, if col.starts_with("margin") { Kind::Signed } else { Kind::Text }), &r.exclusion_effects, &[],
+                            |e: &crate::rules::exclusions::ExclusionEffect| RowAttrs::data(vec![
+                                ("data-item", e.item.clone()), ("data-rule", e.rule_id.clone()),
+                            ]).with_class(e.changes.then_some("late"))) }
                     </Section>
                 }
                 <Section id="rules-details-card" title="Each rule: predicates, inputs and hashes" conventions={conv}>
