@@ -734,22 +734,35 @@ pub fn report_envelope<C: Capability>(report: &C::Report) -> Envelope<'_, C::Rep
     envelope_with(report, C::headlines(report))
 }
 
-/// `report` in the version envelope with `headlines` (ranked here).
+/// `report` in the version envelope with `headlines` (ranked here; settings they mention named
+/// by their keys, [`crate::headline::settings_key`]).
 pub fn envelope_with<R: Serialize>(report: &R, headlines: Vec<Headline>) -> Envelope<'_, R> {
-    Envelope { memaudit_version: VERSION, headlines: Some(crate::headline::rank(headlines)), report }
+    let named = headlines.into_iter().map(|h| h.in_words(&crate::headline::settings_key)).collect();
+    Envelope { memaudit_version: VERSION, headlines: Some(crate::headline::rank(named)), report }
 }
 
-/// A report's headlines, most severe first ([`crate::headline::rank`]).
+/// A report's headlines, most severe first ([`crate::headline::rank`]), settings they mention
+/// named by their keys ([`crate::headline::settings_key`]).
 pub fn headlines<C: Capability>(report: &C::Report) -> Vec<Headline> {
-    crate::headline::rank(C::headlines(report))
+    headlines_in::<C>(report, &crate::headline::settings_key)
+}
+
+/// [`headlines`] with the settings they mention named by `word` (an interface's words).
+pub fn headlines_in<C: Capability>(report: &C::Report, word: &dyn Fn(&str) -> String) -> Vec<Headline> {
+    crate::headline::rank(C::headlines(report)).into_iter().map(|h| h.in_words(word)).collect()
 }
 
 /// The text report: "What the data says" first, then [`Capability::render_text`].
 pub fn report_text<C: Capability>(report: &C::Report) -> String {
+    report_text_in::<C>(report, &crate::headline::settings_key)
+}
+
+/// [`report_text`] with the settings its headlines mention named by `word`.
+pub fn report_text_in<C: Capability>(report: &C::Report, word: &dyn Fn(&str) -> String) -> String {
     if !C::HEADLINES_IN_TEXT {
         return C::render_text(report);
     }
-    format!("{}{}", crate::headline::render_text(&headlines::<C>(report)), C::render_text(report))
+    format!("{}{}", crate::headline::render_text(&headlines_in::<C>(report, word)), C::render_text(report))
 }
 
 /// The kept state of one capability between runs (a viewer page's data in the worker): the

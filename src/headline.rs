@@ -56,6 +56,20 @@ impl Headline {
     pub fn context(text: impl Into<String>, evidence: impl Into<String>, table: impl Choice) -> Self {
         Headline::new(Level::Context, text, evidence, Some(table.name()))
     }
+
+    /// The headline with every setting it mentions ([`crate::fields::mention`]) named by
+    /// `word` (an interface's words: `--recode` on the command line).
+    pub fn in_words(mut self, word: &dyn Fn(&str) -> String) -> Self {
+        self.text = crate::fields::render_mentions(&self.text, word);
+        self.evidence = crate::fields::render_mentions(&self.evidence, word);
+        self
+    }
+}
+
+/// A setting as reports name it where no interface speaks (the JSON, the report to attach, the
+/// viewer's list): its settings key in backticks, `` `recode` ``.
+pub fn settings_key(name: &str) -> String {
+    format!("`{name}`")
 }
 
 /// The most headlines a report gives: past it, the least severe are summed up in one line.

@@ -156,3 +156,65 @@ fn nothing_to_score_names_the_first_row_left_out() {
     let e = run_on(header, &q).unwrap_err().said();
     assert!(e.contains("no rows below their header") && e.contains("h.csv"), "{e}");
 }
+
+/// TAG's bank governance against NumPy (`tests/reference/calibration/governance.py`): routing
+/// rows naming the entries each item retrieved, evidence from the fit and dev splits, the mean
+/// utility, both Hoeffding radii and the retirements they give, at two δ. The published radius
+/// retires entries the textbook one keeps, and a headline says so.
+#[test]
+fn bank_governance_equals_the_numpy_reference() {
+    use memaudit::calibration::governance::Radius;
+    let want: Value = serde_json::from_slice(&std::fs::read(dir().join("governance_reference.json")).unwrap()).unwrap();
+    let file = || InputFile::new("governance.csv", std::fs::read(dir().join("governance.csv")).unwrap());
+    for (delta, radius) in [(0.05, Radius::Published), (0.2, Radius::Textbook)] {
+        let q = CalibrationRequest {
+            split: Some("split".into()),
+            governance_splits: vec!["fit".into(), "dev".into()],
+            retire_delta: delta,
+            retire_radius: radius,
+            ..CalibrationRequest::default()
+        };
+        let r = run_on(file(), &q).unwrap();
+        let g = r.governance.as_ref().unwrap();
+        let entries = want["deltas"][delta.to_string()].as_object().unwrap();
+        assert_eq!(g.entries.len(), entries.len());
+        for e in &g.entries {
+            let w = &entries[&e.entry];
+            assert_eq!(
+                (e.n as u64, e.helps as u64, e.hurts as u64),
+                (w["n"].as_u64().unwrap(), w["helps"].as_u64().unwrap(), w["hurts"].as_u64().unwrap())
+            );
+            for (got, key) in
+                [(e.mean, "mean"), (e.radius_published, "radius_published"), (e.radius_textbook, "radius_textbook")]
+            {
+                assert!(close(got, w[key].as_f64().unwrap(), 1e-12), "{} {key}: {got} vs {}", e.entry, w[key]);
+            }
+            let (p, t) = (w["retired_published"].as_bool().unwrap(), w["retired_textbook"].as_bool().unwrap());
+            let (chosen, other) = if radius == Radius::Published { (p, t) } else { (t, p) };
+            assert_eq!((e.retired, e.retired_other), (chosen, other), "{}", e.entry);
+        }
+        assert!(g.entries.windows(2).all(|w| w[0].ucb <= w[1].ucb), "lowest upper bound first");
+        let mut seen = g.evidence_splits.clone();
+        seen.sort();
+        assert_eq!(seen, ["dev", "fit"]);
+        let hs = memaudit::capability::headlines::<Calibration>(&r);
+        assert!(hs.iter().any(|h| h.text.starts_with("The radius decides retirement")), "{hs:#?}");
+        let t = memaudit::calibration::table(&r, memaudit::calibration::CalibrationTable::Governance);
+        assert_eq!(t.rows.len(), g.entries.len());
+    }
+    // Without governance splits every row gives evidence, the test split's too: said.
+    let q = CalibrationRequest { split: Some("split".into()), ..CalibrationRequest::default() };
+    let r = run_on(file(), &q).unwrap();
+    let g = r.governance.as_ref().unwrap();
+    let mut seen = g.evidence_splits.clone();
+    seen.sort();
+    assert_eq!(seen, ["dev", "fit", "test"]);
+    let hs = memaudit::capability::headlines::<Calibration>(&r);
+    assert!(hs.iter().any(|h| h.text.starts_with("Entry evidence is drawn from every split")), "{hs:#?}");
+    // Governance splits without the split column are refused, naming the setting.
+    let q = CalibrationRequest { governance_splits: vec!["fit".into()], ..CalibrationRequest::default() };
+    let e = run_on(file(), &q).unwrap_err().said();
+    assert!(e.contains("governance_splits") && e.contains("(--split)"), "{e}");
+    // A routing file without entries has no governance.
+    assert!(run_on(routing(), &CalibrationRequest::default()).unwrap().governance.is_none());
+}

@@ -369,11 +369,19 @@ fn labels_alike_but_for_case_are_kept_apart_and_said() {
     let f = text("case.csv", "item,alice,bob\ni1,yes,Yes\ni2,no,no\ni3,yes,yes\n");
     let r = run_on(vec![f], &LabelsRequest::default()).unwrap();
     assert_eq!(r.classes, vec!["yes", "Yes", "no"]);
-    let said = memaudit::capability::headlines::<Labels>(&r);
+    let said = memaudit::capability::headlines_in::<Labels>(&r, &command_line_word);
     let h = said.iter().find(|h| h.text.starts_with("Labels that differ only in case")).expect("said");
     assert_eq!(h.text, "Labels that differ only in case are kept as distinct classes: yes / Yes");
-    let evidence = render_mentions(&h.evidence, command_line_word);
-    assert_eq!(evidence, "1 group(s) of labels alike but for case; to read them as one, give --recode (e.g. Yes=yes)");
+    assert_eq!(
+        h.evidence,
+        "1 group(s) of labels alike but for case; to read them as one, give --recode (e.g. Yes=yes)"
+    );
+    // The JSON (and the viewer, whose JSON equals the CLI's) names the setting by its key; no
+    // marker of a mention is left in any output.
+    let json = serde_json::to_string(&memaudit::capability::report_envelope::<Labels>(&r)).unwrap();
+    assert!(json.contains("give `recode` (e.g. Yes=yes)"), "{json}");
+    let text = memaudit::capability::report_text_in::<Labels>(&r, &command_line_word);
+    assert!(text.contains("give --recode") && !text.contains('\u{2983}'), "{text}");
 }
 
 /// reclaim-eval's `annotation/` folder: a blank `annotator_template.csv` (`item,label`, every

@@ -58,6 +58,7 @@ before(async () => {
   for (const f of fs.readdirSync(FIXTURES)) fs.copyFileSync(path.join(FIXTURES, f), path.join(work, f));
   for (const f of ['long.csv', 'judged.jsonl']) fs.copyFileSync(path.join(LABELS, f), path.join(work, f));
   fs.copyFileSync(path.join(ROOT, 'tests', 'reference', 'calibration', 'routing.csv'), path.join(work, 'routing.csv'));
+  fs.copyFileSync(path.join(ROOT, 'tests', 'reference', 'calibration', 'governance.csv'), path.join(work, 'governance.csv'));
   for (const f of ['per_query.csv', 'answers.csv']) fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'alignment', f), path.join(work, `alignment-${f}`));
   fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'labels', 'labels.csv'), path.join(work, 'demo-labels.csv'));
   fs.copyFileSync(path.join(ROOT, 'static', 'demo', 'compliance', 'compliance.csv'), path.join(work, 'compliance.csv'));
@@ -699,6 +700,30 @@ test('calibration page: ledger, AUC, bins, sweep and Platt calibration equal mem
   await page.click('#calibration-apply');
   await page.waitForSelector('#calibration-error', { timeout: 60_000 });
   assert.match(await page.textContent('#calibration-error-message'), /leave at least one split/);
+  await assertUniqueIds(page);
+  assertClean(log);
+  await page.close();
+});
+
+test('calibration page: bank governance per retrieved entry equals memaudit calibration', async () => {
+  const { page, log } = await openPage();
+  await page.goto(`${srv.origin}${VIEWER}#calibration`);
+  await page.fill('#calibration-split', 'split');
+  await page.fill('#calibration-governance-splits', 'fit,dev');
+  await page.waitForSelector('#calibration-file-input', { state: 'attached' });
+  await page.setInputFiles('#calibration-file-input', file('governance.csv'));
+  await waitReady(page, 'calibration');
+  const args = ['calibration', '--input', 'governance.csv', '--split', 'split', '--governance-splits', 'fit,dev'];
+  const want = JSON.parse(inWork([...args, '--format', 'json']));
+  await checkHeadlines(page, '#calibration-headlines', want, 'calibration');
+  assert.ok(want.governance.retired > 0 && want.governance.retired !== want.governance.retired_other, 'the radii disagree');
+  const rows = await checkTable(page, '#calibration-governance', want.governance.entries, {
+    n: (e) => e.n, helps: (e) => e.helps, hurts: (e) => e.hurts, mean: (e) => e.mean, ucb: (e) => e.ucb,
+    radius_published: (e) => e.radius_published, radius_textbook: (e) => e.radius_textbook,
+  }, 'governance');
+  assert.deepEqual(rows.map((r) => r.attrs.entry), want.governance.entries.map((e) => e.entry));
+  assertCsvClose(await download(page, '#page-calibration button[data-export="governance"][data-kind="csv"]'),
+    inWork([...args, '--format', 'csv', '--table', 'governance']), 'governance');
   await assertUniqueIds(page);
   assertClean(log);
   await page.close();

@@ -110,6 +110,13 @@ pub struct Settings {
     pub confidence_level: f64,
     pub fit: Vec<String>,
     pub quantiles: String,
+    /// Bank governance: δ, the radius, the splits giving evidence (empty: every row).
+    #[serde(default)]
+    pub retire_delta: Option<f64>,
+    #[serde(default)]
+    pub retire_radius: Option<super::governance::Radius>,
+    #[serde(default)]
+    pub governance_splits: Vec<String>,
 }
 
 /// Everything `memaudit calibration` reports.
@@ -132,6 +139,9 @@ pub struct CalibrationReport {
     /// out ([`crate::cells`]).
     #[serde(default)]
     pub populations: crate::cells::CellReport,
+    /// Bank governance, when the rows name the entries they retrieved.
+    #[serde(default)]
+    pub governance: Option<super::governance::Governance>,
 }
 
 fn ledger(population: &str, items: &[&Item]) -> Option<LedgerRow> {
@@ -418,6 +428,9 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
             confidence_level: q.confidence_level,
             fit: q.fit.clone(),
             quantiles: "type 7 (linear interpolation), percentiles 0, 5, …, 100 of the confidence".into(),
+            retire_delta: Some(q.retire_delta),
+            retire_radius: Some(q.retire_radius),
+            governance_splits: q.governance_splits.clone(),
         },
         items: all.len(),
         readings: r.readings.clone(),
@@ -431,6 +444,7 @@ pub fn analyse(r: &Routed, q: &CalibrationRequest) -> Result<CalibrationReport> 
         platt,
         notes,
         populations: r.cells.clone(),
+        governance: super::governance::govern(&all, &q.governance_splits, q.retire_delta, q.retire_radius),
     })
 }
 

@@ -12,6 +12,7 @@ const MAX_SPLIT_HEADLINES: usize = 6;
 /// The headlines of a calibration report (unranked).
 pub fn headlines(r: &CalibrationReport) -> Vec<Headline> {
     let mut hs = r.populations.headlines(CalibrationTable::Populations, CalibrationTable::CellColumns);
+    hs.extend(governance(r));
     let level = percent(r.settings.confidence_level);
     if let Some(first) = r.missing.first_seen() {
         hs.push(Headline::finding(
@@ -137,4 +138,68 @@ fn platt_headline(r: &CalibrationReport, raw: &CalibrationRow, c: &CalibrationRo
         ),
         CalibrationTable::Calibration,
     )
+}
+
+/// Entries the retirement rule retires, whether the two radii disagree, and evidence drawn from
+/// splits the paper keeps out of governance.
+fn governance(r: &CalibrationReport) -> Vec<Headline> {
+    let Some(g) = &r.governance else { return Vec::new() };
+    let mut hs = Vec::new();
+    let rule = format!("\u{3b4} = {}, {} radius", g.delta, g.radius.name());
+    let retired: Vec<&str> = g.entries.iter().filter(|e| e.retired).map(|e| e.entry.as_str()).collect();
+    let evidence = format!(
+        "{rule}; {} of {} rows naming entries gave evidence; retired: {}",
+        g.rows_used,
+        g.rows_with_entries,
+        if retired.is_empty() { "none".to_string() } else { crate::headline::some_of(&retired, 5) }
+    );
+    let text = format!(
+        "Bank governance retires {} of {} retrieved entries (upper bound of the mean utility below 0)",
+        g.retired,
+        g.entries.len()
+    );
+    hs.push(if g.retired > 0 {
+        Headline::finding(text, evidence, CalibrationTable::Governance)
+    } else {
+        Headline::context(text, evidence, CalibrationTable::Governance)
+    });
+    if g.retired != g.retired_other {
+        let (published, textbook) = match g.radius {
+            super::governance::Radius::Published => (g.retired, g.retired_other),
+            super::governance::Radius::Textbook => (g.retired_other, g.retired),
+        };
+        hs.push(Headline::finding(
+            format!(
+                "The radius decides retirement: TAG's published radius retires {published} entries, Hoeffding's for utilities in [\u{2212}1, 1] retires {textbook}"
+            ),
+            format!(
+                "\u{221a}(log(2/\u{3b4})/(2n)) is the range-1 form, half the textbook \u{221a}(2 log(2/\u{3b4})/n); {rule}"
+            ),
+            CalibrationTable::Governance,
+        ));
+    }
+    if g.splits.is_empty() && g.evidence_splits.len() > 1 {
+        hs.push(Headline::finding(
+            format!(
+                "Entry evidence is drawn from every split ({}): TAG attaches it on fit/dev only and freezes the bank before test",
+                g.evidence_splits.join(", ")
+            ),
+            format!("name the splits that give evidence with {}", crate::fields::mention("governance_splits")),
+            CalibrationTable::Governance,
+        ));
+    }
+    let left: Vec<String> =
+        [(g.rows_without_outcome, "without an outcome with memory"), (g.rows_other_splits, "in other splits")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, why)| format!("{n} {why}"))
+            .collect();
+    if !left.is_empty() {
+        hs.push(Headline::context(
+            format!("{} naming entries gave no evidence", count(g.rows_with_entries - g.rows_used, "row", "rows")),
+            left.join("; "),
+            CalibrationTable::Governance,
+        ));
+    }
+    hs
 }

@@ -12,6 +12,7 @@
 
 pub mod analyse;
 pub mod figures;
+pub mod governance;
 pub mod headlines;
 pub mod read;
 pub mod table;

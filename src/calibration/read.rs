@@ -19,6 +19,8 @@ pub const CORRECT: &[&str] = &["correct", "baseline_correct", "is_correct", "bas
 pub const WITH_MEMORY: &[&str] = &["with_memory", "memory_correct", "second_correct", "with_memory_correct"];
 /// Aliases of "memory was applied".
 pub const APPLIED: &[&str] = &["applied", "routed", "accepted", "injected", "route"];
+/// Aliases of the memory entries a routed item retrieved (bank governance).
+pub const ENTRIES: &[&str] = &["retrieved_ids", "entry_ids", "entries", "retrieved_entries", "memory_ids"];
 /// Aliases of the item id.
 pub const ITEM: &[&str] = &["item", "item_id", "id", "example_idx", "query_id", "question_id"];
 
@@ -31,6 +33,8 @@ pub struct Item {
     pub with_memory: Option<bool>,
     pub applied: Option<bool>,
     pub split: Option<String>,
+    /// The memory entries it retrieved (empty when not given).
+    pub entries: Vec<String>,
     /// Where its confidence was read (file, line, column): a confidence the scale refuses is
     /// refused there.
     pub confidence_at: Location,
@@ -46,6 +50,8 @@ pub struct Reading {
     pub with_memory: Option<String>,
     pub applied: Option<String>,
     pub split: Option<String>,
+    #[serde(default)]
+    pub entries: Option<String>,
     pub records: usize,
 }
 
@@ -58,6 +64,7 @@ pub struct ColumnNames<'a> {
     pub with_memory: Option<&'a str>,
     pub applied: Option<&'a str>,
     pub split: Option<&'a str>,
+    pub entries: Option<&'a str>,
 }
 
 /// Every item read, the readings and what was left out.
@@ -73,6 +80,26 @@ pub struct Routed {
     pub identified: bool,
     /// How the rows became cells ([`Routed::form_cells`]).
     pub cells: crate::cells::CellReport,
+}
+
+/// The entries of a cell: a JSON array (`["E3", "E23"]`, numbers as their text) or names
+/// separated by `;`, `,`, `|` or spaces; empty for an empty cell.
+fn entry_list(cell: &str) -> std::result::Result<Vec<String>, &'static str> {
+    let t = cell.trim();
+    if t.starts_with('[') {
+        let Ok(serde_json::Value::Array(a)) = crate::ingest::json::from_str(t) else {
+            return Err("a list of entries (a JSON array of ids, or ids separated by `;`)");
+        };
+        return a
+            .iter()
+            .map(|v| match v {
+                serde_json::Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_string()),
+                serde_json::Value::Number(n) => Ok(n.to_string()),
+                _ => Err("a list of entries: each a non-empty id (a string or a number)"),
+            })
+            .collect();
+    }
+    Ok(t.split([';', ',', '|', ' ']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect())
 }
 
 /// Whether a file looks like routing rows: a confidence and an outcome column.
@@ -91,6 +118,7 @@ impl Routed {
         let mem = find_column(name, h, names.with_memory, WITH_MEMORY, &mention("with_memory"))?;
         let app = find_column(name, h, names.applied, APPLIED, &mention("applied"))?;
         let item = find_column(name, h, names.item, ITEM, &mention("item"))?;
+        let entries = find_column(name, h, names.entries, ENTRIES, &mention("entries"))?;
         let split = match names.split {
             Some(s) => find_column(name, h, Some(s), &[], &mention("split"))?,
             None => None,
@@ -99,7 +127,7 @@ impl Routed {
         let replicate =
             item.and_then(|_| crate::cells::REPLICATE_COLUMNS.iter().find_map(|c| h.iter().position(|x| x == c)));
         let read: Vec<usize> =
-            [Some(conf), Some(corr), mem, app, item, split, replicate].into_iter().flatten().collect();
+            [Some(conf), Some(corr), mem, app, item, split, replicate, entries].into_iter().flatten().collect();
         if self.frame.is_empty() {
             let ids: Vec<&str> = [item, replicate].into_iter().flatten().map(|i| h[i].as_str()).collect();
             self.frame = crate::cells::Frame::new(&ids);
@@ -113,6 +141,7 @@ impl Routed {
             with_memory: mem.map(|i| h[i].clone()),
             applied: app.map(|i| h[i].clone()),
             split: split.map(|i| h[i].clone()),
+            entries: entries.map(|i| h[i].clone()),
             records: t.records.len(),
         });
         for (line, rec) in &t.records {
@@ -168,6 +197,10 @@ impl Routed {
                 with_memory,
                 applied,
                 split: split.map(|i| rec[i].clone()).filter(|s| !s.is_empty()),
+                entries: match entries {
+                    Some(i) => entry_list(&rec[i]).map_err(|e| bad(i, e))?,
+                    None => Vec::new(),
+                },
                 confidence_at: Location::line(name, *line).with_field(h[conf].clone()),
             });
         }

@@ -20,8 +20,33 @@ crate::choice! {
         Populations,
         /// The columns that are pooled or not used.
         CellColumns,
+        /// Bank governance: each retrieved entry's utility and its retirement under both radii.
+        Governance,
     }
 }
+
+const GOVERNANCE: &[Column<super::governance::EntryUtility>] = &crate::columns![super::governance::EntryUtility;
+    /// The memory entry, as the rows name it.
+    "entry" => |e| e.entry.clone(),
+    /// Utility observations: routed items naming the entry, with both outcomes.
+    "n" => |e| e.n.to_string(),
+    /// Observations where memory turned a wrong answer right (X = +1).
+    "helps" => |e| e.helps.to_string(),
+    /// Observations where memory turned a right answer wrong (X = −1).
+    "hurts" => |e| e.hurts.to_string(),
+    /// The mean utility µ̂.
+    "mean" => |e| num(Some(e.mean)),
+    /// √(log(2/δ)/(2n)), TAG's radius.
+    "radius_published" => |e| num(Some(e.radius_published)),
+    /// √(2·log(2/δ)/n), Hoeffding's radius for utilities in [−1, 1].
+    "radius_textbook" => |e| num(Some(e.radius_textbook)),
+    /// µ̂ + the chosen radius.
+    "ucb" => |e| num(Some(e.ucb)),
+    /// Retired under the chosen radius: the upper bound is below 0.
+    "retired" => |e| flag(e.retired),
+    /// Retired under the other radius.
+    "retired_other" => |e| flag(e.retired_other),
+];
 
 const LEDGER: &[Column<LedgerRow>] = &crate::columns![LedgerRow;
     /// all, applied (the items memory was applied to) or not_applied.
@@ -110,6 +135,9 @@ pub fn table(r: &CalibrationReport, which: CalibrationTable) -> Table {
         CalibrationTable::Populations => r.populations.populations_table(name),
         CalibrationTable::CellColumns => r.populations.columns_table(name),
         CalibrationTable::Ledger => Table::of(name, LEDGER, &r.ledger),
+        CalibrationTable::Governance => {
+            Table::of(name, GOVERNANCE, r.governance.as_ref().map_or(&[][..], |g| &g.entries[..]))
+        }
         CalibrationTable::Bins => Table::of(name, BINS, &r.bins),
         CalibrationTable::Sweep => Table::of(name, SWEEP, &r.sweep),
         CalibrationTable::Calibration => Table::of(name, CALIBRATION, &r.calibration),

@@ -91,5 +91,25 @@ pub fn render_text(r: &CalibrationReport) -> String {
         }
     }
     out.push_str(&r.populations.text());
+    if let Some(g) = &r.governance {
+        out.push_str(&format!(
+            "\n== Bank governance (\u{3b4} = {}, {} radius; evidence from {}; {} of {} rows naming entries used)\n",
+            g.delta,
+            g.radius.name(),
+            if g.splits.is_empty() { "every row".to_string() } else { g.splits.join(", ") },
+            g.rows_used,
+            g.rows_with_entries
+        ));
+        out.push_str(&crate::text_table!(&g.entries, |e| {
+            "entry" => e.entry.clone(),
+            "n" => e.n.to_string(),
+            "helps" => e.helps.to_string(),
+            "hurts" => e.hurts.to_string(),
+            "mean" => format!("{:+.4}", e.mean),
+            "ucb" => format!("{:+.4}", e.ucb),
+            "retired" => e.retired.to_string(),
+            "retired (other radius)" => e.retired_other.to_string(),
+        }));
+    }
     out
 }

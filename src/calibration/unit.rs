@@ -48,6 +48,15 @@ crate::fields! {
             help "The sweep's routing rule: memory when the confidence is below tau, or at least tau.";
         confidence_level: f64 = 0.95, label "interval level",
             help "Two-sided level of the AUC and Wilson intervals.";
+        entries: Option<String> = None, label "retrieved entries column",
+            help "The memory entries a routed item retrieved (ids separated by `;`, or a JSON array): each gets the item's utility for bank governance.",
+            column read::ENTRIES;
+        retire_delta: f64 = 0.05, label "retirement \u{03b4}",
+            help "\u{03b4} of the retirement rule \u{00b5} + radius < 0 (TAG does not report it).";
+        retire_radius: super::governance::Radius = super::governance::Radius::Published, label "retirement radius",
+            help "published: \u{221a}(log(2/\u{03b4})/(2n)) as TAG prints it; textbook: \u{221a}(2 log(2/\u{03b4})/n), Hoeffding for utilities in [\u{2212}1, 1].";
+        governance_splits: Vec<String> = Vec::new(), label "governance evidence from",
+            help "Split values whose rows give the entries their evidence (TAG: fit/dev only), comma-separated; empty: every row.";
     }
     groups {
         /// How rows become cells: design columns pooled, the problem set ([`crate::cells`]).
@@ -64,6 +73,18 @@ impl Validate for CalibrationRequest {
                 return Err(Error::setting(what, format!("must be between 1 and {MAX_BINS} (got {n})")));
             }
         }
+        if !(self.retire_delta > 0.0 && self.retire_delta < 1.0) {
+            return Err(Error::setting("retire_delta", format!("must be in (0, 1) (got {})", self.retire_delta)));
+        }
+        if !self.governance_splits.is_empty() && self.split.is_none() {
+            return Err(Error::setting(
+                "governance_splits",
+                format!(
+                    "the governance splits are values of the split column ({}): give it",
+                    crate::fields::mention("split")
+                ),
+            ));
+        }
         if !self.fit.is_empty() && self.split.is_none() {
             return Err(Error::setting(
                 "fit",
@@ -79,8 +100,16 @@ impl Validate for CalibrationRequest {
 
 impl CalibrationRequest {
     fn reads_differently(&self, o: &CalibrationRequest) -> bool {
-        (&self.item, &self.confidence, &self.correct, &self.with_memory, &self.applied, &self.split, &self.cells)
-            != (&o.item, &o.confidence, &o.correct, &o.with_memory, &o.applied, &o.split, &o.cells)
+        (
+            &self.item,
+            &self.confidence,
+            &self.correct,
+            &self.with_memory,
+            &self.applied,
+            &self.split,
+            &self.cells,
+            &self.entries,
+        ) != (&o.item, &o.confidence, &o.correct, &o.with_memory, &o.applied, &o.split, &o.cells, &o.entries)
     }
 }
 
@@ -135,6 +164,7 @@ impl Capability for Calibration {
             with_memory: q.with_memory.as_deref(),
             applied: q.applied.as_deref(),
             split: q.split.as_deref(),
+            entries: q.entries.as_deref(),
         };
         let mut routed = Routed::default();
         let mut files_out = Vec::new();

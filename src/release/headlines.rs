@@ -87,10 +87,8 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
 /// Only files that went to an analysis count: copies nothing reads (a package's empty
 /// `__init__.py` files) repeat no result.
 fn copies(r: &ReleaseReport) -> Vec<Headline> {
-    let hashed = r
-        .files
-        .iter()
-        .filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty());
+    let hashed =
+        r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty());
     let same: Vec<Vec<&str>> = crate::distinct::groups_first_seen(hashed, |f| f.sha256.as_str())
         .into_iter()
         .filter(|(_, files)| files.len() > 1)

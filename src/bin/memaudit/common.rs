@@ -388,7 +388,10 @@ where
             let which = out.table.unwrap_or(C::Table::ALL[0]);
             print(&out.csv(&C::table(report, which)?)?)
         }
-        OutFormat::Table => print(&memaudit::report::terminal_safe(&capability::report_text::<C>(report))),
+        OutFormat::Table => print(&memaudit::report::terminal_safe(&capability::report_text_in::<C>(
+            report,
+            &memaudit::command_line::word,
+        ))),
         OutFormat::Latex => match C::latex(report) {
             Some(tex) => print(&tex),
             None => Err(fail(format!("`memaudit {}` has no LaTeX output: use json, csv or table", C::ANALYSIS))),

@@ -77,6 +77,7 @@ impl Tool for Calibration {
         ("reliability", "calibration-calibration-card"),
         ("populations", "calibration-populations-card"),
         ("cell_columns", "calibration-populations-card"),
+        ("governance", "calibration-governance-card"),
     ];
     type Draft = Draft;
     type View = ();
@@ -162,7 +163,7 @@ impl Tool for Calibration {
                             if r.settings.route == Route::Below { "below" } else { "at least" }) } }</p> }}>
                     { table_grid("calibration-sweep", &t(CalibrationTable::Sweep), look, &r.sweep, &[], |x: &SweepRow| RowAttrs::data(vec![("data-percentile", x.percentile.to_string())])) }
                 </Section>
-                <Section id="calibration-calibration-card" title="Calibration: raw and Platt" conventions={conv}
+                <Section id="calibration-calibration-card" title="Calibration: raw and Platt" conventions={conv.clone()}
                     exports={table_exports(CalibrationTable::Calibration, b, table_of, |b| to_json(&b.report.calibration))}
                     intro={html! { <p class="intro">{ match &r.platt {
                         Some(p) => format!("ECE ({} equal-width bins), Brier and log loss per split; Platt scaling p = 1/(1 + exp(\u{2212}({:.4}\u{00b7}c + {:.4}))) fitted on {} ({} items) and scored on the other splits only.",
@@ -175,6 +176,23 @@ impl Tool for Calibration {
                     { table_grid("calibration-calibration", &t(CalibrationTable::Calibration), look, &r.calibration, &[],
                         |c: &CalibrationRow| RowAttrs::data(vec![("data-method", c.method.clone()), ("data-split", c.split.clone())])) }
                 </Section>
+                if let Some(g) = &r.governance {
+                    <Section id="calibration-governance-card" title="Bank governance" conventions={conv}
+                        exports={table_exports(CalibrationTable::Governance, b, table_of, |b| to_json(&b.report.governance))}
+                        intro={html! { <p class="intro">{ format!("Each routed item naming the entries it retrieved gives each of them its utility \
+                            X = outcome with memory \u{2212} without; an entry is retired when \u{00b5} + radius < 0 (\u{03b4} = {}, {} radius; \
+                            evidence from {}; {} of {} rows naming entries used).", g.delta, g.radius.name(),
+                            if g.splits.is_empty() { "every row".to_string() } else { g.splits.join(", ") }, g.rows_used, g.rows_with_entries) }</p> }}>
+                        { table_grid("calibration-governance", &t(CalibrationTable::Governance),
+                            |col| Look::named(col, match col {
+                                "entry" | "retired" | "retired_other" => Kind::Text,
+                                "n" | "helps" | "hurts" => Kind::Int,
+                                _ => Kind::Signed,
+                            }), &g.entries, &[],
+                            |e: &crate::calibration::governance::EntryUtility| RowAttrs::data(vec![("data-entry", e.entry.clone())])
+                                .with_class(e.retired.then_some("late"))) }
+                    </Section>
+                }
             </>
         }
     }
