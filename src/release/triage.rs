@@ -264,7 +264,8 @@ fn needs(file: &InputFile) -> Vec<String> {
     analyses().filter_map(|a| with(a, Detect(file))).collect()
 }
 
-/// A file that is documentation, a licence or code by its name (never read as data).
+/// A file that is documentation, a licence, code or YAML by its name (never read as data), with
+/// the note that says so.
 fn not_data(name: &str) -> Option<&'static str> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let upper = base.to_ascii_uppercase();
@@ -272,26 +273,31 @@ fn not_data(name: &str) -> Option<&'static str> {
     let named = |names: &[&str]| names.iter().any(|p| upper.starts_with(p));
     let ends = |exts: &[&str]| exts.iter().any(|e| lower.ends_with(e));
     if named(&["LICENSE", "LICENCE", "NOTICE", "COPYING", "THIRD-PARTY", "THIRD_PARTY"]) {
-        return Some("a licence or notice");
+        return Some("not data: a licence or notice");
     }
     if named(&["README", "CHANGELOG", "AUTHORS", "CITATION", "CONTRIBUTING", "CODE_OF_CONDUCT"])
         || ends(&[".md", ".rst", ".pdf", ".tex", ".bib", ".cff", ".html"])
     {
-        return Some("documentation");
+        return Some("not data: documentation");
+    }
+    // YAML holds configuration and, as often, results (Letta's leaderboard): not read, and not
+    // called code either.
+    if ends(&[".yaml", ".yml"]) {
+        return Some("YAML: configuration, or data in a format no analysis reads (give a results table as CSV or JSON)");
     }
     if named(&["MAKEFILE", "DOCKERFILE", "REQUIREMENTS"])
         || ends(&[
-            ".py", ".rs", ".js", ".mjs", ".ts", ".sh", ".ipynb", ".toml", ".yaml", ".yml", ".cfg", ".ini", ".lock",
+            ".py", ".rs", ".js", ".mjs", ".ts", ".sh", ".ipynb", ".toml", ".cfg", ".ini", ".lock",
             ".c", ".h", ".cc", ".cpp", ".cu", ".go", ".java", ".r", ".jl", ".css",
         ])
     {
-        return Some("code or configuration");
+        return Some("not data: code or configuration");
     }
     if lower == "manifest.json" {
-        return Some("a release manifest (the viewer's `?release=` list)");
+        return Some("not data: a release manifest (the viewer's `?release=` list)");
     }
     if ends(&[".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]) {
-        return Some("a figure");
+        return Some("not data: a figure");
     }
     None
 }
@@ -559,7 +565,7 @@ fn settle(
         row.note = format!("read by {}", ids.join(", "));
     } else if let Some(kind) = not_data(&file.name) {
         row.status = FileStatus::NotRead;
-        row.note = format!("not data: {kind}");
+        row.note = kind.to_string();
     } else if let Some((a, r)) = recs.iter().find(|(_, r)| r.fit != Fit::Companion) {
         row.status = FileStatus::NotRead;
         row.note = format!("{} for {a}, not among the analyses asked for", r.evidence);
@@ -691,6 +697,17 @@ mod tests {
 
     fn row<'a>(rows: &'a [FileTriage], name: &str) -> &'a FileTriage {
         rows.iter().find(|r| r.file == name).unwrap_or_else(|| panic!("no row {name}"))
+    }
+
+    /// Letta's leaderboard is a YAML list of per-model scores: not read, and not called code.
+    #[test]
+    fn yaml_is_not_read_and_not_called_code() {
+        let yaml = "- model: claude-3-5-haiku\n  average: 70.5\n";
+        let (rows, _) = triaged(&[file("data/letta_memory_leaderboard.yaml", yaml), file("run.py", "print(1)\n")]);
+        let y = row(&rows, "data/letta_memory_leaderboard.yaml");
+        assert_eq!(y.status, FileStatus::NotRead);
+        assert!(y.note.starts_with("YAML: configuration, or data") && !y.note.contains("code"), "{}", y.note);
+        assert_eq!(row(&rows, "run.py").note, "not data: code or configuration");
     }
 
     const COMPLIANCE: &str =
