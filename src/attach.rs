@@ -53,6 +53,16 @@ const SETTINGS_KEYS: &[&str] = &[
 /// The attachment of `report`: its headlines, every table it has (in the table enum's order),
 /// its figures and its settings.
 pub fn attachment<C: Capability>(report: &C::Report, inputs: Vec<InputInfo>, made_by: impl Into<String>) -> Attachment {
+    attachment_with::<C>(report, headlines::<C>(report), inputs, made_by)
+}
+
+/// [`attachment`] with the report's headlines as computed elsewhere (the viewer's worker).
+pub fn attachment_with<C: Capability>(
+    report: &C::Report,
+    headlines: Vec<crate::headline::Headline>,
+    inputs: Vec<InputInfo>,
+    made_by: impl Into<String>,
+) -> Attachment {
     let tables =
         C::Table::ALL.iter().filter_map(|&t| C::table(report, t).ok()).filter(|t| !t.rows.is_empty()).collect();
     let settings = match serde_json::to_value(report) {
@@ -75,7 +85,7 @@ pub fn attachment<C: Capability>(report: &C::Report, inputs: Vec<InputInfo>, mad
         made_by: made_by.into(),
         inputs,
         settings,
-        headlines: headlines::<C>(report),
+        headlines,
         tables,
         figures: C::figures(report),
         sections: C::sections(report),

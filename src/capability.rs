@@ -747,6 +747,13 @@ pub fn headlines<C: Capability>(report: &C::Report) -> Vec<Headline> {
     headlines_in::<C>(report, &crate::headline::settings_key)
 }
 
+/// A report's headlines, most severe first, with the settings they mention still marked
+/// ([`crate::fields::mention`]): for an interface that names them itself ([`Headline::in_words`]),
+/// as the viewer's page does with the worker's headlines.
+pub fn headlines_marked<C: Capability>(report: &C::Report) -> Vec<Headline> {
+    crate::headline::rank(C::headlines(report))
+}
+
 /// [`headlines`] with the settings they mention named by `word` (an interface's words).
 pub fn headlines_in<C: Capability>(report: &C::Report, word: &dyn Fn(&str) -> String) -> Vec<Headline> {
     crate::headline::rank(C::headlines(report)).into_iter().map(|h| h.in_words(word)).collect()
@@ -811,6 +818,11 @@ pub type UnfinishedResult<C> = std::result::Result<
 pub struct Outcome<O, R> {
     pub overview: Option<O>,
     pub report: R,
+    /// The report's headlines when the worker computed them ([`headlines`]; empty from
+    /// [`Session::run_unfinished`]): the page shows and exports these, so it carries no
+    /// capability's headline code.
+    #[serde(default)]
+    pub headlines: Vec<Headline>,
 }
 
 impl<C: Capability> Session<C> {
@@ -847,7 +859,7 @@ impl<C: Capability> Session<C> {
                 self.kept = Some((loaded, request.clone()));
                 self.names = names;
                 match result {
-                    Ok(report) => Ok(Outcome { overview: Some(overview), report }),
+                    Ok(report) => Ok(Outcome { overview: Some(overview), report, headlines: Vec::new() }),
                     Err(error) => Err(RunError { error: located(error, &self.names), overview: Some(overview) }),
                 }
             }
@@ -862,7 +874,7 @@ impl<C: Capability> Session<C> {
                 let (loaded, kept_request) = self.kept.as_mut().ok_or_else(nothing_loaded)?;
                 let report = run_scaled::<C>(loaded, request, 0.0, progress).map_err(|e| located(e, &self.names))?;
                 *kept_request = request.clone();
-                Ok(Outcome { overview: None, report })
+                Ok(Outcome { overview: None, report, headlines: Vec::new() })
             }
         }
     }

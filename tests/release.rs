@@ -281,6 +281,20 @@ fn byte_identical_copies_are_named_as_such() {
         &ReleaseRequest::default(),
     );
     assert!(capability::headlines::<ReleaseAudit>(&r).iter().all(|h| !h.text.contains("copies")));
+    // Same name and size, other bytes (EverMemOS's two locomo10.json differ in one URL): said
+    // apart from the copies.
+    let r = audit(
+        vec![
+            InputFile::new("rel/a/sysA.csv", b"query_id,correct\nq1,1\nq2,0\nq3,1\n".to_vec()),
+            InputFile::new("rel/b/sysA.csv", b"query_id,correct\nq1,1\nq2,1\nq3,1\n".to_vec()),
+        ],
+        &ReleaseRequest::default(),
+    );
+    let hs = capability::headlines::<ReleaseAudit>(&r);
+    assert!(hs.iter().all(|h| !h.text.contains("copies")), "{hs:#?}");
+    let h =
+        hs.iter().find(|h| h.text.contains("same name and size but other bytes")).unwrap_or_else(|| panic!("{hs:#?}"));
+    assert_eq!(h.evidence, "same name and size, another SHA-256: rel/a/sysA.csv ~ rel/b/sysA.csv");
     // Copies no analysis reads repeat no result (MemOS ships three empty `__init__.py`).
     let r = audit(
         vec![

@@ -61,6 +61,7 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
         ));
     }
     hs.extend(copies(r));
+    hs.extend(namesakes(r));
     for s in said(r) {
         let a = r.analyses.iter().find(|a| a.id == s.analysis);
         let who = a.map_or(s.analysis.clone(), |a| format!("{} ({})", a.id, files_of(a)));
@@ -105,6 +106,32 @@ fn copies(r: &ReleaseReport) -> Vec<Headline> {
             "{copies} file(s) are byte-for-byte copies of another file of the release: each copy is read on its own, so its results repeat"
         ),
         format!("same SHA-256: {}", crate::headline::some_of(&groups, 3)),
+        ReleaseTable::Files,
+    )]
+}
+
+/// Files read by an analysis that share their name and size with another such file but not
+/// their bytes (EverMemOS ships two `locomo10.json` of 2,805,255 bytes that differ in one image
+/// URL): two analyses of nearly the same input, whose results may differ only by that edit.
+fn namesakes(r: &ReleaseReport) -> Vec<Headline> {
+    let read =
+        r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty());
+    let base = |f: &&super::triage::FileTriage| f.file.rsplit(['/', '\\']).next().unwrap_or(&f.file).to_string();
+    let groups: Vec<Vec<&str>> = crate::distinct::groups_first_seen(read, |f| (base(f), f.bytes))
+        .into_iter()
+        .filter(|(_, files)| files.iter().any(|f| f.sha256 != files[0].sha256))
+        .map(|(_, files)| files.iter().map(|f| f.file.as_str()).collect())
+        .collect();
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    let shown: Vec<String> = groups.iter().map(|g| g.join(" ~ ")).collect();
+    vec![Headline::finding(
+        format!(
+            "{} of the same name and size but other bytes: each is analysed on its own, its results may differ only by an edit",
+            crate::headline::count(groups.len(), "group of files is", "groups of files are")
+        ),
+        format!("same name and size, another SHA-256: {}", crate::headline::some_of(&shown, 3)),
         ReleaseTable::Files,
     )]
 }

@@ -283,12 +283,14 @@ fn not_data(name: &str) -> Option<&'static str> {
     // YAML holds configuration and, as often, results (Letta's leaderboard): not read, and not
     // called code either.
     if ends(&[".yaml", ".yml"]) {
-        return Some("YAML: configuration, or data in a format no analysis reads (give a results table as CSV or JSON)");
+        return Some(
+            "YAML: configuration, or data in a format no analysis reads (give a results table as CSV or JSON)",
+        );
     }
     if named(&["MAKEFILE", "DOCKERFILE", "REQUIREMENTS"])
         || ends(&[
-            ".py", ".rs", ".js", ".mjs", ".ts", ".sh", ".ipynb", ".toml", ".cfg", ".ini", ".lock",
-            ".c", ".h", ".cc", ".cpp", ".cu", ".go", ".java", ".r", ".jl", ".css",
+            ".py", ".rs", ".js", ".mjs", ".ts", ".sh", ".ipynb", ".toml", ".cfg", ".ini", ".lock", ".c", ".h", ".cc",
+            ".cpp", ".cu", ".go", ".java", ".r", ".jl", ".css",
         ])
     {
         return Some("not data: code or configuration");

@@ -215,10 +215,14 @@ fn run_one<C: Capability>(
         RunInputs::Files(f) => Some(f),
     };
     match engine.run(files, &request, progress) {
-        Ok(Outcome { overview, report: mut unfinished }) => Ok(Pending {
+        Ok(Outcome { overview, report: mut unfinished, .. }) => Ok(Pending {
             intervals: unfinished.take_intervals(),
             finish: Box::new(move |intervals: &[Option<Interval>]| {
-                pack("the result", &Outcome { overview, report: unfinished.finish(intervals) })
+                let report = unfinished.finish(intervals);
+                // Headlines are computed here, in the worker: the page names the settings they
+                // mention in its words and shows them.
+                let headlines = crate::capability::headlines_marked::<C>(&report);
+                pack("the result", &Outcome { overview, report, headlines })
             }),
         }),
         Err(RunError { error, overview }) => {

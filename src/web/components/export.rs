@@ -40,8 +40,12 @@ pub fn table_json(r: &Report, table: RescoreTable) -> Result<String, String> {
 }
 
 /// A whole report as the CLI's `--format json` prints it (the version envelope first).
-pub fn report_json<C: crate::capability::Capability>(report: &C::Report) -> Result<String, String> {
-    pretty(&crate::capability::report_envelope::<C>(report))
+/// `headlines` are the report's, as the worker computed them.
+pub fn report_json<C: crate::capability::Capability>(
+    report: &C::Report,
+    headlines: &[crate::headline::Headline],
+) -> Result<String, String> {
+    pretty(&crate::capability::envelope_with(report, headlines.to_vec()))
 }
 
 /// The CSV export of a table (exactly the CLI's `--format csv --table NAME`).

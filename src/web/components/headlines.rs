@@ -30,14 +30,20 @@ pub fn attach_buttons<C: crate::capability::Capability, B: 'static>(
     prefix: &str,
     holder: Rc<B>,
     report_of: fn(&B) -> &C::Report,
+    headlines: Rc<Vec<Headline>>,
     inputs: Rc<Vec<crate::attach::InputInfo>>,
 ) -> Html {
     let slug = crate::web::pages::PageInfo::slug(C::ANALYSIS);
     let button = |kind: &'static str, label: &'static str, ext: &'static str, mime: &'static str| {
-        let (holder, inputs) = (holder.clone(), inputs.clone());
+        let (holder, inputs, headlines) = (holder.clone(), inputs.clone(), headlines.clone());
         let filename = format!("memaudit-{slug}-report.{ext}");
         let onclick = Callback::from(move |_: MouseEvent| {
-            let a = crate::attach::attachment::<C>(report_of(&holder), (*inputs).clone(), "the memaudit viewer");
+            let a = crate::attach::attachment_with::<C>(
+                report_of(&holder),
+                (*headlines).clone(),
+                (*inputs).clone(),
+                "the memaudit viewer",
+            );
             let text = if kind == "html" { crate::attach::html(&a) } else { crate::attach::markdown(&a) };
             if let Err(e) = crate::web::dom::download_text(&filename, mime, &text) {
                 gloo::console::error!(format!("memaudit: could not export {filename}: {e}"));

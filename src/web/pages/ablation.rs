@@ -182,7 +182,7 @@ fn group_attrs(g: &GroupAblation) -> RowAttrs {
 
 /// What `memaudit ablation --format json` prints.
 pub fn report_json(b: &AblationBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::ablation::Ablation>(&b.report)
+    crate::web::components::export::report_json::<crate::ablation::Ablation>(&b.report, &b.headlines)
 }
 
 impl Tool for Ablation {

@@ -64,7 +64,7 @@ fn look(col: &str) -> Look {
 
 /// What `memaudit alignment --format json` prints.
 pub fn report_json(b: &AlignmentBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::alignment::Alignment>(&b.report)
+    crate::web::components::export::report_json::<crate::alignment::Alignment>(&b.report, &b.headlines)
 }
 
 fn table_of(b: &AlignmentBatch, t: AlignmentTable) -> crate::error::Result<Table> {

@@ -160,7 +160,7 @@ fn disagreement_rows(b: &AnswersBatch) -> &[Disagreement] {
 
 /// What `memaudit answers --format json` prints.
 pub fn report_json(b: &AnswersBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::answers::Answers>(&b.report)
+    crate::web::components::export::report_json::<crate::answers::Answers>(&b.report, &b.headlines)
 }
 
 fn profile_options() -> Vec<(String, String)> {

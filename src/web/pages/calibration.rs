@@ -59,7 +59,7 @@ fn look(col: &str) -> Look {
 
 /// What `memaudit calibration --format json` prints.
 pub fn report_json(b: &CalibrationBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::calibration::Calibration>(&b.report)
+    crate::web::components::export::report_json::<crate::calibration::Calibration>(&b.report, &b.headlines)
 }
 
 fn table_of(b: &CalibrationBatch, t: CalibrationTable) -> crate::error::Result<Table> {

@@ -206,7 +206,7 @@ fn sweep_json<T: Serialize>(b: &ClaimsBatch, rows: fn(&KSweep) -> &[T]) -> Resul
 
 /// What `memaudit claims --format json` prints.
 pub fn report_json(b: &ClaimsBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::claims::Claims>(&b.report)
+    crate::web::components::export::report_json::<crate::claims::Claims>(&b.report, &b.headlines)
 }
 
 impl Claims {

@@ -115,7 +115,7 @@ fn look(col: &str) -> Look {
 
 /// What `memaudit compliance --format json` prints.
 pub fn report_json(b: &ComplianceBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::compliance::Compliance>(&b.report)
+    crate::web::components::export::report_json::<crate::compliance::Compliance>(&b.report, &b.headlines)
 }
 
 fn table_of(b: &ComplianceBatch, t: ComplianceTable) -> crate::error::Result<Table> {

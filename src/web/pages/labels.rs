@@ -74,7 +74,7 @@ fn look(col: &str) -> Look {
 
 /// What `memaudit labels --format json` prints.
 pub fn report_json(b: &LabelsBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::label_audit::Labels>(&b.report)
+    crate::web::components::export::report_json::<crate::label_audit::Labels>(&b.report, &b.headlines)
 }
 
 fn table_of(b: &LabelsBatch, t: LabelsTable) -> crate::error::Result<Table> {

@@ -465,7 +465,7 @@ fn view_batch(page: &ToolPage<ProbeTool>, b: &Rc<ProbeBatch>, ui: &Ui<ProbeTool>
     };
     let report_json = {
         let b = b.clone();
-        move || crate::web::components::export::report_json::<Probe>(&b.report)
+        move || crate::web::components::export::report_json::<Probe>(&b.report, &b.headlines)
     };
     let summary = probe_table(r, ProbeTable::Summary);
     let by_verdict = probe_table(r, ProbeTable::ByVerdict);

@@ -185,7 +185,7 @@ fn results(applied: Option<&Draft>, b: &Rc<ReclaimBatch>) -> Html {
     };
     let full = {
         let b = b.clone();
-        move || crate::web::components::export::report_json::<crate::reclaim::Reclaim>(&b.report)
+        move || crate::web::components::export::report_json::<crate::reclaim::Reclaim>(&b.report, &b.headlines)
     };
     let plot = ReclaimPlot::of_report(r);
     let t = |which| reclaim_table(r, which);

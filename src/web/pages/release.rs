@@ -41,7 +41,7 @@ fn look(col: &str) -> Look {
 
 /// What `memaudit audit --format json` prints.
 pub fn report_json(b: &ReleaseBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::release::ReleaseAudit>(&b.report)
+    crate::web::components::export::report_json::<crate::release::ReleaseAudit>(&b.report, &b.headlines)
 }
 
 fn table_of(b: &ReleaseBatch, t: ReleaseTable) -> crate::error::Result<Table> {

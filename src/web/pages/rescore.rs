@@ -145,7 +145,7 @@ impl Tool for RescorePage {
         };
         let json = {
             let b = b.clone();
-            move || report_json::<Rescore>(&b.report)
+            move || report_json::<Rescore>(&b.report, &b.headlines)
         };
         let timing = Some(b.timing.clone());
         let on_select = ui.ask(|view: &mut View, b: Option<&BatchOf<Self>>, sel: Selection| select(view, b?, sel));

@@ -107,7 +107,7 @@ fn input_cols(late_for: &[String]) -> Vec<Column<InputUsed>> {
 
 /// What `memaudit rules --format json` prints.
 pub fn report_json(b: &RulesBatch) -> Result<String, String> {
-    crate::web::components::export::report_json::<crate::rules::Rules>(&b.report)
+    crate::web::components::export::report_json::<crate::rules::Rules>(&b.report, &b.headlines)
 }
 
 /// A predicate node and its children: fired or not, margin, the numbers.

@@ -678,7 +678,13 @@ impl<T: Tool> ToolPage<T> {
                 }
                 if let Some(overview) = self.overview.clone() {
                     T::in_page_words(&mut outcome.report);
-                    let headlines = Rc::new(crate::capability::headlines::<T::Capability>(&outcome.report));
+                    // Computed by the worker with the report ([`crate::capability::Outcome::headlines`]);
+                    // a setting they mention is named by its label on this page.
+                    let fields = <T::Capability as Capability>::fields();
+                    let word = |n: &str| crate::web::components::fields::page_word(&fields, n);
+                    let headlines = Rc::new(
+                        std::mem::take(&mut outcome.headlines).into_iter().map(|h| h.in_words(&word)).collect(),
+                    );
                     let inputs = Rc::new(T::Capability::inputs(&overview, &outcome.report));
                     let batch = Rc::new(Batch { overview, report: Rc::new(outcome.report), timing, headlines, inputs });
                     let question = T::after_result(&mut self.view, &mut self.draft, &batch, fresh);
@@ -928,7 +934,7 @@ impl<T: Tool> Component for ToolPage<T> {
                 if let Some(b) = &self.batch {
                     <div id={format!("{p}results")}>
                         <HeadlinesPanel id={format!("{p}headlines")} headlines={b.headlines.clone()} cards={T::CARDS}
-                            exports={attach_buttons::<T::Capability, BatchOf<T>>(&p, b.clone(), |b| &b.report, b.inputs.clone())} />
+                            exports={attach_buttons::<T::Capability, BatchOf<T>>(&p, b.clone(), |b| &b.report, b.headlines.clone(), b.inputs.clone())} />
                         <Contents id={format!("{p}contents")} root={format!("{p}results")} revision={Rc::as_ptr(b) as usize}
                             after={vec![(AttrValue::from(format!("{p}settings")), AttrValue::from("Settings"))]} />
                         { T::results(self, b, &ui) }

@@ -194,7 +194,7 @@ impl Tool for TrecEvalPage {
         let on_role = ui.on_role();
         let json = {
             let b = b.clone();
-            move || report_json::<crate::ireval::TrecEval>(&b.report)
+            move || report_json::<crate::ireval::TrecEval>(&b.report, &b.headlines)
         };
         let text = {
             let b = b.clone();

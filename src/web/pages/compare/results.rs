@@ -203,8 +203,8 @@ fn view_results(page: &ToolPage<CompareTool>, b: &CompareBatch, c: &ComparisonRe
         }
     };
     let json = {
-        let o = b.report.clone();
-        move || report_json::<crate::compare::Compare>(&o)
+        let (o, h) = (b.report.clone(), b.headlines.clone());
+        move || report_json::<crate::compare::Compare>(&o, &h)
     };
     let latex = {
         let c = c.clone();
