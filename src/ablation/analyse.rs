@@ -318,20 +318,8 @@ fn noncircularity_steps(pairs: &[&PairRow], settings: &AblationSettings, step: &
     let n = scored.len();
     let mut ci = |scheme: Scheme, unit: &str| -> Option<CiRecord> {
         step(unit);
-        let plan = SpearmanPlan::new(&x, &s)?;
         rho?;
-        let reps = bootstrap_counts(n, &scheme, settings.bootstrap, settings.seed, |c| plan.rho(c));
-        let (low, high) = percentile_interval(&reps.values, settings.confidence)?;
-        Some(CiRecord {
-            low,
-            high,
-            unit: unit.to_string(),
-            method: "percentile".into(),
-            resamples: settings.bootstrap,
-            seed: settings.seed,
-            rng: "chacha8".into(),
-            undefined: reps.undefined,
-        })
+        rho_interval(&x, &s, &scheme, unit, settings)
     };
     let pair_ci = ci(Scheme::Iid, "pair");
     let query_ci = ci(Scheme::Cluster(clusters), "query");
@@ -351,6 +339,31 @@ fn noncircularity_steps(pairs: &[&PairRow], settings: &AblationSettings, step: &
         passes: gate.map(|g| g.0),
         margin: gate.map(|g| g.1),
     }
+}
+
+/// The percentile bootstrap interval of Spearman's ρ(x, y) under `scheme` (`unit` names what
+/// is drawn), with how it was drawn; `None` when ρ is undefined in the data or in too many
+/// resamples.
+pub(super) fn rho_interval(
+    x: &[f64],
+    y: &[f64],
+    scheme: &Scheme,
+    unit: &str,
+    settings: &AblationSettings,
+) -> Option<CiRecord> {
+    let plan = SpearmanPlan::new(x, y)?;
+    let reps = bootstrap_counts(x.len(), scheme, settings.bootstrap, settings.seed, |c| plan.rho(c));
+    let (low, high) = percentile_interval(&reps.values, settings.confidence)?;
+    Some(CiRecord {
+        low,
+        high,
+        unit: unit.to_string(),
+        method: "percentile".into(),
+        resamples: settings.bootstrap,
+        seed: settings.seed,
+        rng: "chacha8".into(),
+        undefined: reps.undefined,
+    })
 }
 
 fn group(

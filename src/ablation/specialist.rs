@@ -20,15 +20,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analyse::{AblationSettings, CiRecord, label};
+use super::analyse::{AblationSettings, CiRecord, label, rho_interval};
 use super::read::PairRow;
-use crate::stats::bca::percentile_interval;
 use crate::stats::bootstrap::Scheme;
 use crate::stats::correlation::spearman;
 use crate::stats::quantile::median;
-use crate::stats::resample::bootstrap_counts;
 use crate::stats::roc::{Auc, auc_delong};
-use crate::stats::weighted_spearman::SpearmanPlan;
 
 /// The diagnostics of one run, or of one split of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,21 +119,7 @@ pub fn diagnose(
     let paired: Vec<(f64, f64)> = scored.iter().filter_map(|(p, z)| Some((*z, p.retrieval_score?))).collect();
     let (zs, ss): (Vec<f64>, Vec<f64>) = paired.iter().copied().unzip();
     let rho_retrieval = spearman(&zs, &ss);
-    let rho_retrieval_ci = rho_retrieval.and_then(|_| {
-        let plan = SpearmanPlan::new(&zs, &ss)?;
-        let reps = bootstrap_counts(zs.len(), &Scheme::Iid, settings.bootstrap, settings.seed, |c| plan.rho(c));
-        let (low, high) = percentile_interval(&reps.values, settings.confidence)?;
-        Some(CiRecord {
-            low,
-            high,
-            unit: "pair".into(),
-            method: "percentile".into(),
-            resamples: settings.bootstrap,
-            seed: settings.seed,
-            rng: "chacha8".into(),
-            undefined: reps.undefined,
-        })
-    });
+    let rho_retrieval_ci = rho_retrieval.and_then(|_| rho_interval(&zs, &ss, &Scheme::Iid, "pair", settings));
     Some(SpecialistDiagnostics {
         run: run.to_string(),
         split: split.map(str::to_string),
