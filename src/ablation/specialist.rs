@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::analyse::{AblationSettings, CiRecord, label, rho_interval};
 use super::read::PairRow;
 use crate::stats::bootstrap::Scheme;
+use crate::stats::bootstrap::mean;
 use crate::stats::correlation::spearman;
 use crate::stats::quantile::median;
 use crate::stats::roc::{Auc, auc_delong};
@@ -78,10 +79,6 @@ impl SpecialistDiagnostics {
     }
 }
 
-fn mean(x: &[f64]) -> Option<f64> {
-    (!x.is_empty()).then(|| x.iter().sum::<f64>() / x.len() as f64)
-}
-
 fn ratio(a: usize, b: usize) -> Option<f64> {
     (b > 0).then(|| a as f64 / b as f64)
 }
@@ -99,12 +96,8 @@ pub fn diagnose(
         return None;
     }
     let (pos, neg): (Vec<f64>, Vec<f64>) = {
-        let mut pos = Vec::new();
-        let mut neg = Vec::new();
-        for (p, z) in &scored {
-            if label(p) { pos.push(*z) } else { neg.push(*z) }
-        }
-        (pos, neg)
+        let (p, n): (Vec<&(&PairRow, f64)>, Vec<_>) = scored.iter().partition(|(p, _)| label(p));
+        (p.iter().map(|(_, z)| *z).collect(), n.iter().map(|(_, z)| *z).collect())
     };
     let n = scored.len();
     let t = settings.specialist_threshold;

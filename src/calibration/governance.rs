@@ -89,29 +89,18 @@ pub fn govern(items: &[&Item], splits: &[String], delta: f64, radius: Radius) ->
     let rows_other_splits = named.iter().filter(|i| !in_splits(i)).count();
     let kept: Vec<&Item> = named.iter().copied().filter(|i| in_splits(i)).collect();
     let rows_without_outcome = kept.iter().filter(|i| i.with_memory.is_none()).count();
-    let mut by_entry: Vec<(String, Vec<i8>)> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut rows_used = 0;
-    for i in &kept {
-        let Some(with) = i.with_memory else { continue };
-        rows_used += 1;
-        let x = with as i8 - i.correct as i8;
-        let mut seen: Vec<&str> = Vec::new();
-        for e in &i.entries {
-            if seen.contains(&e.as_str()) {
-                continue;
-            }
-            seen.push(e);
-            let k = *index.entry(e.clone()).or_insert_with(|| {
-                by_entry.push((e.clone(), Vec::new()));
-                by_entry.len() - 1
-            });
-            by_entry[k].1.push(x);
-        }
-    }
+    let used: Vec<&Item> = kept.iter().copied().filter(|i| i.with_memory.is_some()).collect();
+    let rows_used = used.len();
+    // (entry, X) per row, an entry named twice in a row once; grouped in the order first named.
+    let observations = used.iter().flat_map(|i| {
+        let x = i.with_memory.unwrap_or(i.correct) as i8 - i.correct as i8;
+        crate::distinct::first_seen(i.entries.iter().map(String::as_str)).into_iter().map(move |e| (e, x))
+    });
+    let by_entry = crate::distinct::groups_first_seen(observations, |(e, _)| *e);
     let mut entries: Vec<EntryUtility> = by_entry
         .into_iter()
-        .map(|(entry, xs)| {
+        .map(|(entry, obs)| {
+            let xs: Vec<i8> = obs.iter().map(|(_, x)| *x).collect();
             let n = xs.len();
             let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
             let (p, t) = radii(n, delta);
@@ -120,7 +109,7 @@ pub fn govern(items: &[&Item], splits: &[String], delta: f64, radius: Radius) ->
                 Radius::Textbook => (t, p),
             };
             EntryUtility {
-                entry,
+                entry: entry.to_string(),
                 n,
                 helps: xs.iter().filter(|&&x| x == 1).count(),
                 hurts: xs.iter().filter(|&&x| x == -1).count(),
@@ -134,11 +123,10 @@ pub fn govern(items: &[&Item], splits: &[String], delta: f64, radius: Radius) ->
         })
         .collect();
     entries.sort_by(|a, b| a.ucb.total_cmp(&b.ucb).then_with(|| a.entry.cmp(&b.entry)));
-    let evidence_splits =
-        crate::distinct::first_seen(kept.iter().filter(|i| i.with_memory.is_some()).filter_map(|i| i.split.as_deref()))
-            .into_iter()
-            .map(str::to_string)
-            .collect();
+    let evidence_splits = crate::distinct::first_seen(used.iter().filter_map(|i| i.split.as_deref()))
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     Some(Governance {
         delta,
         radius,

@@ -83,14 +83,18 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
     hs
 }
 
+/// The hashed files that went to an analysis (an archive's own row and files nothing reads
+/// repeat no result).
+fn analysed(r: &ReleaseReport) -> impl Iterator<Item = &super::triage::FileTriage> {
+    r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty())
+}
+
 /// Files whose bytes are those of another file of the release (same SHA-256): each copy is
 /// read and analysed on its own, so the same results appear once per copy, not a second system.
 /// Only files that went to an analysis count: copies nothing reads (a package's empty
 /// `__init__.py` files) repeat no result.
 fn copies(r: &ReleaseReport) -> Vec<Headline> {
-    let hashed =
-        r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty());
-    let same: Vec<Vec<&str>> = crate::distinct::groups_first_seen(hashed, |f| f.sha256.as_str())
+    let same: Vec<Vec<&str>> = crate::distinct::groups_first_seen(analysed(r), |f| f.sha256.as_str())
         .into_iter()
         .filter(|(_, files)| files.len() > 1)
         .map(|(_, files)| files.iter().map(|f| f.file.as_str()).collect())
@@ -114,10 +118,8 @@ fn copies(r: &ReleaseReport) -> Vec<Headline> {
 /// their bytes (EverMemOS ships two `locomo10.json` of 2,805,255 bytes that differ in one image
 /// URL): two analyses of nearly the same input, whose results may differ only by that edit.
 fn namesakes(r: &ReleaseReport) -> Vec<Headline> {
-    let read =
-        r.files.iter().filter(|f| !f.sha256.is_empty() && f.status != FileStatus::Unpacked && !f.routed.is_empty());
     let base = |f: &&super::triage::FileTriage| f.file.rsplit(['/', '\\']).next().unwrap_or(&f.file).to_string();
-    let groups: Vec<Vec<&str>> = crate::distinct::groups_first_seen(read, |f| (base(f), f.bytes))
+    let groups: Vec<Vec<&str>> = crate::distinct::groups_first_seen(analysed(r), |f| (base(f), f.bytes))
         .into_iter()
         .filter(|(_, files)| files.iter().any(|f| f.sha256 != files[0].sha256))
         .map(|(_, files)| files.iter().map(|f| f.file.as_str()).collect())
