@@ -483,6 +483,13 @@ pub trait Capability: Sized + 'static {
         None
     }
 
+    /// Why this capability does not read `sniff`'s file although it is of a shape it reads (a
+    /// table whose columns named like its inputs hold something else), in words for a release's
+    /// list of files; `None` (the default) when it has nothing to say.
+    fn declines(_sniff: &crate::ingest::sniff::Sniff<'_>) -> Option<String> {
+        None
+    }
+
     /// How a release's group of this capability's files (each with its role) splits into runs
     /// when one run cannot read them all: each run's files (indices into `files`) and why they
     /// are together, in words. `None` (the default): the group is one run.

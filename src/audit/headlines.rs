@@ -15,8 +15,9 @@ pub fn headlines(r: &Report) -> Vec<Headline> {
     let mut out = Vec::new();
     let counts = &r.reading.counts;
     if counts.ranked_lists == 0 {
-        // Data without runs: read, and nothing scored — said first, never shown as a result.
-        out.push(Headline::alert(
+        // Data without runs: read, and nothing scored — said first, never shown as a result. A
+        // finding, not an alert: a release of the benchmark's data alone is not wrong data.
+        out.push(Headline::finding(
             "No system's ranked lists were read: nothing was scored",
             format!(
                 "the files hold {} and {} only; add the systems' ranked runs (runs.jsonl, per-hit rows, a TREC run, \

@@ -102,9 +102,17 @@ impl Capability for Rescore {
     fn recognise(s: &crate::ingest::sniff::Sniff<'_>) -> Option<crate::capability::Recognised> {
         use crate::capability::{Fit, Recognised};
         use crate::ingest::Format;
-        let format = ingest::detect(&s.file.name, s.text.as_deref()?).ok()?;
+        let text = s.text.as_deref()?;
+        let format = ingest::detect(&s.file.name, text).ok()?;
         let fit = match format {
-            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => Fit::Companion,
+            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => {
+                // Routed by content: TREC lines only when their first lines all read so.
+                let kind = crate::ingest::trec_eval_files::detect(text)?;
+                if !crate::ingest::trec_eval_files::plausible(text, kind) {
+                    return None;
+                }
+                Fit::Companion
+            }
             _ => Fit::Specific,
         };
         // A folder's files make one rescoring: datasets of two folders are never pooled.

@@ -397,11 +397,26 @@ impl Capability for Compare {
                 if !named && !matches!(format, OutcomeFormat::WideCsv | OutcomeFormat::ReclaimEval) {
                     return None;
                 }
+                if matches!(format, OutcomeFormat::LongCsv | OutcomeFormat::LongJson)
+                    && values_by_name(s, format).is_err()
+                {
+                    return None;
+                }
                 Fit::Generic
             }
         };
         let r = Recognised::new(FileRole::Outcomes, fit, format.describe());
         Some(if fit == Fit::Generic { r.by_columns(s) } else { r }.by_layout(format.name()).by_task(task))
+    }
+
+    /// A long table whose columns named like a value hold text ([`values_by_name`]).
+    fn declines(s: &crate::ingest::sniff::Sniff<'_>) -> Option<String> {
+        use crate::outcomes::OutcomeFormat;
+        let format = crate::outcomes::detect_outcome_format(&s.file.name, s.text.as_deref()?, s.file.limits()).ok()?;
+        if !matches!(format, OutcomeFormat::LongCsv | OutcomeFormat::LongJson) {
+            return None;
+        }
+        values_by_name(s, format).err().filter(|e| !e.is_empty())
     }
 
     /// Several files are concatenated with a `file` column.
@@ -574,4 +589,38 @@ impl Capability for Compare {
     fn latex(report: &CompareReport) -> Option<String> {
         report.as_compared().map(|out| compare_latex(&out.comparison))
     }
+}
+
+/// Whether a long table's first rows (up to 1 MiB of whole lines) give a column named like a value
+/// numbers or true/false, as [`crate::outcomes::spec::infer_spec`] takes a value by its name: a
+/// log whose `result` holds text and whose only flag is `isReplay` is no table of outcomes. The
+/// error says which value-named columns hold text. A head that does not parse alone (a JSON
+/// document cut short) leaves the choice to the reader.
+fn values_by_name(s: &crate::ingest::sniff::Sniff<'_>, format: crate::outcomes::OutcomeFormat) -> Result<(), String> {
+    use crate::outcomes::{ColumnKind, ReadOptions, read_outcomes};
+    let Some(head) = s.head_lines(1 << 20) else { return Err(String::new()) };
+    let head = InputFile::new(s.file.name.clone(), head.as_bytes().to_vec()).with_limits(s.file.limits());
+    let Ok(t) = read_outcomes(&head, &ReadOptions { format: Some(format) }) else { return Ok(()) };
+    let named: Vec<&crate::outcomes::ColumnInfo> = t
+        .columns
+        .iter()
+        .filter(|c| crate::outcomes::spec::is_value_name(&c.name) && c.missing < t.rows.len())
+        .collect();
+    if named.iter().any(|c| c.kind != ColumnKind::Text) {
+        return Ok(());
+    }
+    if named.is_empty() {
+        // No value-named column in the first rows: nothing to say beyond what compare needs.
+        return Err(String::new());
+    }
+    let texts: Vec<String> = named
+        .iter()
+        .take(3)
+        .map(|c| format!("`{}` holds text: {}", c.name, crate::outcomes::spec::preview(&t, &c.name, 4)))
+        .collect();
+    Err(format!(
+        "not a table of outcomes for compare: no column named like a value holds numbers or true/false ({}); \
+         give compare the value column by hand",
+        texts.join("; ")
+    ))
 }

@@ -24,6 +24,9 @@ pub enum Shape {
     Table(Vec<String>),
     /// One JSON document that is not a table: its top-level keys (an object) or nothing (other).
     Json(Vec<String>),
+    /// One JSON object whose every value is a number, a text, a flag, `null` or a list of them: a
+    /// configuration or a summary (its keys), never per-item records.
+    Scalars(Vec<String>),
     /// A table's header with no row below it: its columns.
     HeaderOnly(Vec<String>),
     /// Text that is none of the above (prose, code, a licence, TREC lines).
@@ -44,6 +47,9 @@ impl Shape {
             Shape::Table(c) => format!("a table with {} columns: {}", c.len(), list(c)),
             Shape::Json(k) if k.is_empty() => "a JSON document".into(),
             Shape::Json(k) => format!("a JSON object with keys {}", list(k)),
+            Shape::Scalars(k) => {
+                format!("a JSON object of {} single values (a configuration or a summary): {}", k.len(), list(k))
+            }
             Shape::HeaderOnly(c) => format!("a table header with no row: {}", list(c)),
             Shape::Text => "text".into(),
         }
@@ -146,6 +152,9 @@ fn shape_of(input: &InputFile, text: &str) -> (Shape, Option<serde_json::Value>)
         // One JSON document (an object of keys, or an array that is not of flat records).
         if let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) {
             let shape = match &doc {
+                serde_json::Value::Object(m) if !m.is_empty() && m.values().all(setting) => {
+                    Shape::Scalars(m.keys().cloned().collect())
+                }
                 serde_json::Value::Object(m) => Shape::Json(m.keys().cloned().collect()),
                 serde_json::Value::Array(a) if a.iter().all(|v| v.is_object()) && !a.is_empty() => {
                     Shape::Table(keys_of(a.iter().take(200).filter_map(|v| v.as_object())))
@@ -170,6 +179,16 @@ fn shape_of(input: &InputFile, text: &str) -> (Shape, Option<serde_json::Value>)
         _ => Shape::Text,
     };
     (shape, None)
+}
+
+/// A value a configuration holds: a scalar, or a list of scalars.
+fn setting(v: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match v {
+        Value::Object(_) => false,
+        Value::Array(a) => a.iter().all(|x| !x.is_object() && !x.is_array()),
+        _ => true,
+    }
 }
 
 fn keys_of<'m>(objects: impl Iterator<Item = &'m serde_json::Map<String, serde_json::Value>>) -> Vec<String> {
@@ -214,6 +233,12 @@ mod tests {
         assert_eq!(nested, Shape::Table(["id", "judge", "judge.label", "judge.model"].map(String::from).to_vec()));
         assert_eq!(shape("a.json", "[{\"x\":1},{\"y\":2}]"), Shape::Table(vec!["x".into(), "y".into()]));
         assert_eq!(shape("a.json", "{\"q1\": {\"d1\": 1}}"), Shape::Json(vec!["q1".into()]));
+        let config = shape("config.json", "{\"top_k\": 10, \"model\": \"m\", \"stops\": [\"a\"], \"x\": null}");
+        assert_eq!(config, Shape::Scalars(["model", "stops", "top_k", "x"].map(String::from).to_vec()));
+        assert_eq!(
+            config.describe(),
+            "a JSON object of 4 single values (a configuration or a summary): model, stops, top_k, x"
+        );
         assert_eq!(shape("LICENSE", "Apache License\nVersion 2.0, January 2004\n"), Shape::Text);
         assert_eq!(shape("e", "  \n"), Shape::Empty);
         assert_eq!(Sniff::of(&InputFile::new("x.eval", b"PK\x03\x04rest".to_vec())).shape, Shape::Zip);

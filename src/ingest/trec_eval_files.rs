@@ -240,6 +240,26 @@ pub fn detect(text: &str) -> Option<IrFileKind> {
     }
 }
 
+/// Whether the first data lines of `text` all read as `kind` says (TREC lines only; a JSON
+/// document is taken as detected): for a release's routing by content, where [`detect`]'s look
+/// at the first line would take any four-column text ending in a number for qrels. Qrels lines
+/// have four fields, an iteration that is a number or `Q0` and an integer relevance; run lines six
+/// or more fields with a numeric score. trec_eval itself ignores the iteration: a file given to
+/// trec-eval by hand is still read by [`detect`].
+pub fn plausible(text: &str, kind: IrFileKind) -> bool {
+    const LINES: usize = 50;
+    let iteration = |f: &str| f.eq_ignore_ascii_case("q0") || f.parse::<i64>().is_ok();
+    let line_ok = |l: &str| {
+        let (f, n) = split_fields::<5>(l);
+        match kind {
+            IrFileKind::TrecQrels => n == 4 && iteration(f[1]) && parse_rel(f[3]).is_some(),
+            IrFileKind::TrecRun => n >= 6 && f[4].parse::<f64>().is_ok(),
+            IrFileKind::JsonRun | IrFileKind::JsonIntegers => true,
+        }
+    };
+    data_lines(text).take(LINES).all(|(_, l)| line_ok(l))
+}
+
 /// The query ids of a qrels or run file (TREC lines: each line's first field; dict-of-dicts
 /// JSON: its keys); `None` when it is neither or cannot be read. One pass, no judgment kept.
 pub fn query_ids(text: &str) -> Option<std::collections::HashSet<String>> {
@@ -949,6 +969,14 @@ mod tests {
     #[test]
     fn detection() {
         assert_eq!(detect("# c\n1 0 a 1\n"), Some(IrFileKind::TrecQrels));
+        // Four columns ending in a number are not qrels for routing unless the iteration is one.
+        let config = "# agent dataset backbone n\nrag.yaml data/qa.yaml gpt-4.1-mini 100\n";
+        assert_eq!(detect(config), Some(IrFileKind::TrecQrels));
+        assert!(!plausible(config, IrFileKind::TrecQrels));
+        assert!(plausible("1 0 a 1\n1 Q0 b 0\n2 00 c 2\n", IrFileKind::TrecQrels));
+        assert!(!plausible("1 0 a 1\n1 0 b\n", IrFileKind::TrecQrels));
+        assert!(plausible("1 Q0 a 1 2.5 r\n1 Q0 b 2 1 r\n", IrFileKind::TrecRun));
+        assert!(!plausible("1 Q0 a 1 2.5 r\n1 Q0 b 2 x r\n", IrFileKind::TrecRun));
         assert_eq!(detect("1 Q0 a 1 2.0 t x y\n"), Some(IrFileKind::TrecRun));
         assert_eq!(detect(r#"{"q": {"d": 0.5}}"#), Some(IrFileKind::JsonRun));
         assert_eq!(detect(r#"{"q": {"d": 1, "e": 0}}"#), Some(IrFileKind::JsonIntegers));

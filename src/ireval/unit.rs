@@ -323,7 +323,12 @@ impl Capability for TrecEval {
         use crate::capability::{Fit, Recognised};
         // A {"key": {"key": number}} JSON document is a run or qrels only beside TREC files: alone
         // it may be any summary of numbers (a companion); qrels by name are the evaluation's own.
-        let (role, fit) = match detect(s.text.as_deref()?)? {
+        let text = s.text.as_deref()?;
+        let kind = detect(text)?;
+        if !crate::ingest::trec_eval_files::plausible(text, kind) {
+            return None;
+        }
+        let (role, fit) = match kind {
             IrFileKind::TrecQrels => (FileRole::Qrels, Fit::Specific),
             IrFileKind::TrecRun => (FileRole::Runs, Fit::Specific),
             IrFileKind::JsonRun | IrFileKind::JsonIntegers if named_like_qrels(&s.file.name) => {

@@ -250,7 +250,15 @@ pub fn elsewhere(file: &InputFile, here: Analysis) -> Vec<(Analysis, Recognised)
 }
 
 /// What the analyses that read tables say they need, for a file none recognises.
+/// First what declines a file of a shape it reads says, then what the others lack.
 fn needs(file: &InputFile) -> Vec<String> {
+    struct Declines<'s, 'f>(&'s Sniff<'f>);
+    impl ForCapability for Declines<'_, '_> {
+        type Output = Option<String>;
+        fn call<C: Capability>(self) -> Option<String> {
+            C::declines(self.0)
+        }
+    }
     struct Detect<'f>(&'f InputFile);
     impl ForCapability for Detect<'_> {
         type Output = Option<String>;
@@ -261,7 +269,10 @@ fn needs(file: &InputFile) -> Vec<String> {
             })
         }
     }
-    analyses().filter_map(|a| with(a, Detect(file))).collect()
+    let sniff = Sniff::of(file);
+    let mut out: Vec<String> = analyses().filter_map(|a| with(a, Declines(&sniff))).collect();
+    out.extend(analyses().filter_map(|a| with(a, Detect(file))));
+    out
 }
 
 /// A file that is documentation, a licence, code or YAML by its name (never read as data), with
@@ -585,12 +596,17 @@ fn settle(
             }
             Shape::Text => "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string(),
             Shape::Empty => format!("{}: no analysis reads it", row.shape),
+            Shape::Scalars(_) => format!(
+                "{}: no analysis reads one (an analysis reads results one record per item: JSON Lines, a JSON \
+                 array of records, or a table)",
+                row.shape
+            ),
             _ => {
                 // What the readers of its shape say they need: a table is told what the readers
                 // of tables need (their columns).
                 let mut lacks = needs(file);
                 if matches!(shape, Shape::Table(_)) {
-                    lacks.retain(|m| m.contains("column"));
+                    lacks.retain(|m| m.contains("column") || m.contains("named like"));
                 } else {
                     lacks.truncate(3);
                 }
@@ -808,6 +824,40 @@ mod tests {
         assert!(!runs[0].headlines.is_empty());
         assert_eq!(rows[0].status, FileStatus::Read);
         assert_eq!(rows[0].note, "read by compare");
+    }
+
+    #[test]
+    fn logs_and_configurations_are_not_taken_for_results() {
+        // A session log with a `result` of text and one `isReplay` flag (memU's audit fixture's
+        // shape), a four-column experiment list ending in a count (MemoryAgentBench's configs),
+        // a flat configuration object (nemori's config.json).
+        let log = "{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"plan\"}}\n\
+                   {\"type\":\"user\",\"uuid\":\"u1\",\"isReplay\":true,\"message\":{\"role\":\"user\",\"content\":\"plan\"}}\n\
+                   {\"type\":\"result\",\"uuid\":\"r1\",\"result\":\"ignored\"}\n";
+        let configs = "###### agent dataset backbone n\n\nrag_a.yaml qa/event.yaml gpt-4.1-mini 100\n\
+                       rag_b.yaml qa/recsys.yaml gpt-4.1-mini 200\n";
+        let settings = r#"{"llm_model": "gpt-4o-mini", "search_top_k": 20, "enable_semantic_memory": true}"#;
+        let files = [file("audit.jsonl", log), file("configs/ablation.txt", configs), file("config.json", settings)];
+        let (rows, runs) = triaged(&files);
+        assert!(runs.is_empty(), "{runs:?}");
+        assert!(rows.iter().all(|r| r.status == FileStatus::NotRead && r.routed.is_empty()), "{rows:?}");
+        assert!(row(&rows, "configs/ablation.txt").note.starts_with("text that no analysis reads"));
+        let c = &row(&rows, "config.json").note;
+        assert!(c.starts_with("a JSON object of 3 single values (a configuration or a summary)"), "{c}");
+        // With a value-named column of numbers the same log is a table of outcomes.
+        let judged = log.replace("\"ignored\"", "1");
+        let (rows, _) = triaged(&[file("audit.jsonl", &judged)]);
+        assert!(rows[0].recognised.iter().any(|r| r.analysis == Analysis::Compare), "{rows:?}");
+        // Said why compare did not take it.
+        let (rows, _) = triaged(&[file("audit.jsonl", log)]);
+        assert!(
+            rows[0].note.contains(
+                "not a table of outcomes for compare: no column named like a value holds numbers or \
+                                   true/false (`result` holds text: ignored)"
+            ),
+            "{}",
+            rows[0].note
+        );
     }
 
     #[test]
