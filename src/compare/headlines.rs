@@ -144,10 +144,10 @@ pub fn of_comparison(c: &Comparison, tables: &ComparisonTables) -> Vec<Headline>
     for r in c.pairs.iter().filter(|r| r.wins == 0 && r.losses == 0 && r.n_pairs > 0).take(3) {
         hs.push(Headline::new(
             Level::Finding,
-            format!("{} and {} give the same outcome on every item: a control between them is degenerate", r.a, r.b),
+            format!("{} and {} give the same outcome on every item: a contrast between them is degenerate", r.a, r.b),
             format!(
-                "0 items differ of {} (mean {:.3} both); a compute-matched control that equals its baseline item for \
-                 item separates no compute effect (TAG's retry on SVAMP and ASDiv)",
+                "0 items differ of {} (mean {:.3} both): the contrast has nothing to test; when one is a \
+                 compute-matched control of the other, it separates no compute effect",
                 r.n_pairs, r.mean_a
             ),
             Some(tables.pairs),

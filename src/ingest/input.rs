@@ -243,6 +243,13 @@ impl InputFile {
         Ok(Cow::Owned(head.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(head)))
     }
 
+    /// Whether it is gzip whose text is longer than `n` bytes (inflating at most `n + 1` of them):
+    /// a few MB of gzip may hold a GB of text, and a look at its start must not inflate it all.
+    pub fn inflates_beyond(&self, n: usize) -> bool {
+        let Ok((reader, gzip)) = self.reader() else { return false };
+        gzip && std::io::copy(&mut reader.take(n as u64 + 1), &mut std::io::sink()).is_ok_and(|c| c > n as u64)
+    }
+
     /// Its bytes as a buffered stream, gzip undone (detected by its magic bytes); and whether it
     /// was gzip. Lines are read with [`for_each_line`].
     pub fn reader(&self) -> Result<(Box<dyn std::io::BufRead + '_>, bool), IngestError> {

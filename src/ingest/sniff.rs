@@ -8,8 +8,9 @@ use std::borrow::Cow;
 
 use crate::ingest::{InputFile, file_stem};
 
-/// Files up to this size are sniffed whole (a JSON document must be whole to be parsed); larger
-/// ones by their first [`crate::ingest::HEAD_BYTES`], cut after a whole line.
+/// Files whose text (gzip undone) is up to this size are sniffed whole (a JSON document must be
+/// whole to be parsed); larger ones by their first [`crate::ingest::HEAD_BYTES`], cut after a
+/// whole line.
 pub const WHOLE_BYTES: usize = 16 << 20;
 
 /// The shape of a file in words, for a file nothing recognises.
@@ -76,7 +77,8 @@ pub struct Sniff<'a> {
 impl<'a> Sniff<'a> {
     pub fn of(file: &'a InputFile) -> Sniff<'a> {
         let zip = file.bytes().is_ok_and(|b| b.starts_with(b"PK\x03\x04"));
-        let whole = file.len() <= WHOLE_BYTES;
+        // Whole when its text is small: a small gzip may inflate to far more than it stores.
+        let whole = file.len() <= WHOLE_BYTES && (zip || !file.inflates_beyond(WHOLE_BYTES));
         let text = if zip {
             None
         } else if whole {
@@ -220,6 +222,26 @@ mod tests {
 
     fn shape(name: &str, text: &str) -> Shape {
         Sniff::of(&InputFile::new(name, text.as_bytes())).shape
+    }
+
+    #[test]
+    fn a_small_gzip_of_a_large_text_is_sniffed_by_its_head() {
+        use std::io::Write;
+        // 20 MB of one long TSV row per line (a SPLADE topics file's shape) in a few kB of gzip.
+        let line = format!("1\t{}\n", "s ".repeat(100_000));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        for _ in 0..100 {
+            gz.write_all(line.as_bytes()).unwrap();
+        }
+        let bytes = gz.finish().unwrap();
+        assert!(bytes.len() < WHOLE_BYTES / 100, "{}", bytes.len());
+        let file = InputFile::new("topics.tsv.gz", bytes);
+        assert!(file.inflates_beyond(WHOLE_BYTES));
+        let sniff = Sniff::of(&file);
+        let text = sniff.text.as_deref().unwrap();
+        assert!(text.len() <= crate::ingest::HEAD_BYTES, "sniffed by its head: {}", text.len());
+        assert!(std::ptr::eq(sniff.input(), sniff.input()) && sniff.input().len() == text.len());
+        assert!(!InputFile::new("a.csv", b"a,b\n1,2\n".to_vec()).inflates_beyond(4));
     }
 
     #[test]

@@ -248,12 +248,14 @@ pub fn detect(text: &str) -> Option<IrFileKind> {
 /// trec-eval by hand is still read by [`detect`].
 pub fn plausible(text: &str, kind: IrFileKind) -> bool {
     const LINES: usize = 50;
+    const RUN_FIELDS_AT_MOST: usize = 10;
     let iteration = |f: &str| f.eq_ignore_ascii_case("q0") || f.parse::<i64>().is_ok();
     let line_ok = |l: &str| {
         let (f, n) = split_fields::<5>(l);
         match kind {
             IrFileKind::TrecQrels => n == 4 && iteration(f[1]) && parse_rel(f[3]).is_some(),
-            IrFileKind::TrecRun => n >= 6 && f[4].parse::<f64>().is_ok(),
+            // trec_eval reads six fields; a few more are tolerated, a token list is no run.
+            IrFileKind::TrecRun => (6..=RUN_FIELDS_AT_MOST).contains(&n) && f[4].parse::<f64>().is_ok(),
             IrFileKind::JsonRun | IrFileKind::JsonIntegers => true,
         }
     };
@@ -977,6 +979,9 @@ mod tests {
         assert!(!plausible("1 0 a 1\n1 0 b\n", IrFileKind::TrecQrels));
         assert!(plausible("1 Q0 a 1 2.5 r\n1 Q0 b 2 1 r\n", IrFileKind::TrecRun));
         assert!(!plausible("1 Q0 a 1 2.5 r\n1 Q0 b 2 x r\n", IrFileKind::TrecRun));
+        // A SPLADE topic (a query id and its weighted tokens, repeated) whose tokens are numbers.
+        assert_eq!(detect("2000138\t1 1 1 1 1 1 1 1 1 1 1 1\n"), Some(IrFileKind::TrecRun));
+        assert!(!plausible("2000138\t1 1 1 1 1 1 1 1 1 1 1 1\n", IrFileKind::TrecRun));
         assert_eq!(detect("1 Q0 a 1 2.0 t x y\n"), Some(IrFileKind::TrecRun));
         assert_eq!(detect(r#"{"q": {"d": 0.5}}"#), Some(IrFileKind::JsonRun));
         assert_eq!(detect(r#"{"q": {"d": 1, "e": 0}}"#), Some(IrFileKind::JsonIntegers));

@@ -348,6 +348,11 @@ impl Capability for TrecEval {
         if qrels.len() < 2 {
             return None;
         }
+        if qrels.len() == files.len() {
+            // A collection's qrels without any run (anserini-tools' 250): one run that says so
+            // once, not one refusal per qrels file.
+            return Some(vec![(qrels, format!("{} qrels files and no run", files.len()))]);
+        }
         let ids: Vec<Option<std::collections::HashSet<String>>> = files
             .iter()
             .map(|(f, _)| f.text().ok().and_then(|(t, _)| crate::ingest::trec_eval_files::query_ids(&t)))
@@ -380,6 +385,14 @@ impl Capability for TrecEval {
 
     fn load(files: &[RoleFile], request: &TrecEvalRequest, progress: Progress<'_>) -> Result<LoadedIr> {
         let qrels_files: Vec<&RoleFile> = of_role(files, FileRole::Qrels).collect();
+        let run_files: Vec<&RoleFile> = of_role(files, FileRole::Runs).collect();
+        if run_files.is_empty() && !qrels_files.is_empty() {
+            return Err(Error::Empty(format!(
+                "no run file among the files: add the runs (lines `qid Q0 docno rank score tag`) to evaluate against the \
+                 qrels ({} given)",
+                crate::cells::some_of(&qrels_files.iter().map(|f| f.file.name.clone()).collect::<Vec<_>>())
+            )));
+        }
         let qrels_file = match qrels_files.as_slice() {
             [one] => *one,
             [] => {
@@ -394,10 +407,6 @@ impl Capability for TrecEval {
                 ));
             }
         };
-        let run_files: Vec<&RoleFile> = of_role(files, FileRole::Runs).collect();
-        if run_files.is_empty() {
-            return Err(Error::Empty("no run file among the files: add the runs (lines `qid Q0 docno rank score tag`) to evaluate against the qrels".into()));
-        }
         let all: Vec<&RoleFile> = std::iter::once(qrels_file).chain(run_files.iter().copied()).collect();
         let selection = request.selection()?;
         let (read, hashes) = fingerprints_while(&all, || -> Result<(Qrels, Vec<LoadedRun>)> {

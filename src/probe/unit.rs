@@ -171,7 +171,7 @@ impl Capability for Probe {
             return Ok(FileRole::Keys);
         }
         let plain = file.text().is_ok_and(|(text, _)| super::read::is_plain_text(&text));
-        let named_source = crate::ingest::file_stem(&file.name).to_lowercase().contains("source");
+        let named_source = named_source(&crate::ingest::file_stem(&file.name));
         Ok(if plain && named_source { FileRole::Source } else { FileRole::Notes })
     }
 
@@ -192,7 +192,7 @@ impl Capability for Probe {
         if json && s.has_column(&["note"]) {
             return Some(Recognised::new(FileRole::Notes, Fit::Specific, "memory notes"));
         }
-        (s.shape == Shape::Text && s.stem().contains("source"))
+        (s.shape == Shape::Text && named_source(&s.stem()))
             .then(|| Recognised::new(FileRole::Source, Fit::Companion, "a source text (named `source`)"))
     }
 
@@ -291,4 +291,11 @@ impl Capability for Probe {
     fn figures(report: &ProbeReport) -> Vec<crate::attach::Figure> {
         super::figures::figures(report)
     }
+}
+
+/// Whether a file's stem names a source text: `source` (or `sources`) as a word of it
+/// (`source.txt`, `arith_source`, `source-2`), never inside another word (`resource_agent`).
+fn named_source(stem: &str) -> bool {
+    stem.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("source") || w.eq_ignore_ascii_case("sources"))
 }

@@ -269,9 +269,10 @@ fn needs(file: &InputFile) -> Vec<String> {
             })
         }
     }
+    // A large file is asked about by its head, as it was recognised: never read whole again.
     let sniff = Sniff::of(file);
     let mut out: Vec<String> = analyses().filter_map(|a| with(a, Declines(&sniff))).collect();
-    out.extend(analyses().filter_map(|a| with(a, Detect(file))));
+    out.extend(analyses().filter_map(|a| with(a, Detect(sniff.input()))));
     out
 }
 
@@ -287,7 +288,7 @@ fn not_data(name: &str) -> Option<&'static str> {
         return Some("not data: a licence or notice");
     }
     if named(&["README", "CHANGELOG", "AUTHORS", "CITATION", "CONTRIBUTING", "CODE_OF_CONDUCT"])
-        || ends(&[".md", ".rst", ".pdf", ".tex", ".bib", ".cff", ".html"])
+        || ends(&[".md", ".mdx", ".rst", ".pdf", ".tex", ".bib", ".cff", ".html"])
     {
         return Some("not data: documentation");
     }
@@ -298,10 +299,17 @@ fn not_data(name: &str) -> Option<&'static str> {
             "YAML: configuration, or data in a format no analysis reads (give a results table as CSV or JSON)",
         );
     }
-    if named(&["MAKEFILE", "DOCKERFILE", "REQUIREMENTS"])
+    // A web project's manifests and settings (package.json, tsconfig.json) are JSON, and not data.
+    let web_config = ["package.json", "package-lock.json", "tsconfig.json", "jsconfig.json", "vercel.json"]
+        .contains(&lower.as_str())
+        || (lower.starts_with("tsconfig.") && lower.ends_with(".json"));
+    if web_config
+        || named(&["MAKEFILE", "DOCKERFILE", "REQUIREMENTS", "MANIFEST.IN", ".ENV", "ENV.EXAMPLE", ".GITIGNORE"])
         || ends(&[
-            ".py", ".rs", ".js", ".mjs", ".ts", ".sh", ".ipynb", ".toml", ".cfg", ".ini", ".lock", ".c", ".h", ".cc",
-            ".cpp", ".cu", ".go", ".java", ".r", ".jl", ".css",
+            ".py", ".pyi", ".rs", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".vue", ".svelte", ".sh", ".ipynb",
+            ".toml", ".cfg", ".ini", ".conf", ".lock", ".c", ".h", ".cc", ".cpp", ".cu", ".go", ".java", ".kt",
+            ".swift", ".rb", ".php", ".cs", ".scala", ".r", ".jl", ".lua", ".css", ".scss", ".sql", ".proto", ".jinja",
+            ".j2", ".mako",
         ])
     {
         return Some("not data: code or configuration");
@@ -309,7 +317,7 @@ fn not_data(name: &str) -> Option<&'static str> {
     if lower == "manifest.json" {
         return Some("not data: a release manifest (the viewer's `?release=` list)");
     }
-    if ends(&[".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]) {
+    if ends(&[".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"]) {
         return Some("not data: a figure");
     }
     None
@@ -758,6 +766,20 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_of_qrels_without_runs_is_said_once() {
+        let qrels = |q: &str| format!("{q} 0 d1 1\n{q} 0 d2 0\n");
+        let files: Vec<InputFile> =
+            (1..=5).map(|i| file(&format!("qrels/qrels.{i}.txt"), &qrels(&i.to_string()))).collect();
+        let (rows, runs) = triaged(&files);
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert_eq!(runs[0].status, RunStatus::Refused);
+        assert!(runs[0].grouping.contains("5 qrels files and no run"), "{}", runs[0].grouping);
+        assert!(runs[0].message.starts_with("nothing to score: no run file among the files"), "{}", runs[0].message);
+        assert!(runs[0].message.contains("qrels/qrels.1.txt"), "{}", runs[0].message);
+        assert!(rows.iter().all(|r| r.status == FileStatus::Refused && r.routed == ["trec-eval"]), "{rows:?}");
+    }
+
+    #[test]
     fn a_folder_of_several_qrels_is_one_evaluation_per_qrels_with_the_runs_of_its_queries() {
         let qrels_a = "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n";
         let qrels_b = "3 0 d7 1\n4 0 d8 2\n";
@@ -858,6 +880,32 @@ mod tests {
             "{}",
             rows[0].note
         );
+    }
+
+    #[test]
+    fn code_and_prompts_are_not_taken_for_data() {
+        // MIRIX ships prompts named `resource_memory_agent.txt` and a web dashboard: neither is
+        // a probe's source text (`source` must be a word of the name) nor data.
+        let files = [
+            file("prompts/resource_memory_agent.txt", "You are the resource memory agent.\nKeep files.\n"),
+            file("dashboard/package.json", r#"{"name": "d", "dependencies": {"react": "18"}}"#),
+            file("dashboard/tsconfig.node.json", r#"{"compilerOptions": {"strict": true}, "include": ["x"]}"#),
+            file("dashboard/src/App.tsx", "export const App = () => null;\n"),
+            file("schema.sql", "create table t (a int);\n"),
+            file("MANIFEST.in", "include README.md\n"),
+            file("prompt.jinja", "{{ question }}\n"),
+        ];
+        let (rows, runs) = triaged(&files);
+        assert!(runs.is_empty(), "{runs:?}");
+        assert!(rows.iter().all(|r| r.status == FileStatus::NotRead && r.recognised.is_empty()), "{rows:?}");
+        for f in &files[1..] {
+            assert_eq!(row(&rows, &f.name).note, "not data: code or configuration", "{}", f.name);
+        }
+        let (rows, _) = triaged(&[file("docs/missing-data-source-tip.mdx", "Add a data source.\n")]);
+        assert_eq!(rows[0].note, "not data: documentation");
+        // Named `source` as a word, a plain text is still the probe's source.
+        let (rows, _) = triaged(&[file("arith_source.txt", "Ann has 3 apples.\n")]);
+        assert!(rows[0].recognised.iter().any(|r| r.analysis == Analysis::Probe), "{rows:?}");
     }
 
     #[test]
