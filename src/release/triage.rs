@@ -702,6 +702,16 @@ impl ForCapability for RunGroup<'_> {
             Err(e) => {
                 run.status = RunStatus::Refused;
                 run.message = neutral(&e.to_string());
+                // Refused on what was left: the files left out before are named with it (a
+                // run's qrels that could not be read is why it has none).
+                if !run.left_out.is_empty() {
+                    let names: Vec<&str> = run.left_out.iter().map(|l| l.file.as_str()).collect();
+                    run.message.push_str(&format!(
+                        " — after leaving out {} it could not read ({})",
+                        crate::cells::some_of(&names),
+                        run.left_out[0].message
+                    ));
+                }
             }
         }
         run
@@ -943,6 +953,25 @@ mod tests {
         assert_eq!(runs[0].status, RunStatus::Refused);
         assert_eq!(rows[0].status, FileStatus::Refused);
         assert!(rows[0].note.starts_with("trec-eval refused its files: "), "{}", rows[0].note);
+    }
+
+    #[test]
+    fn a_run_refused_after_its_qrels_was_left_out_names_it() {
+        // trec_eval's own `qrels.123` judges a document twice: left out, its runs have no qrels.
+        let files = [
+            file("t/qrels.123", "301 0 d1 0\n301 1 d1 1\n"),
+            file("t/qrels.test", "302 0 d2 1\n"),
+            file("t/results.test", "301 Q0 d1 1 2.5 r\n"),
+        ];
+        let (_, runs) = triaged(&files);
+        let r = runs.iter().find(|r| r.files.iter().any(|f| f.file == "t/results.test")).unwrap();
+        assert_eq!(r.status, RunStatus::Refused, "{runs:?}");
+        assert!(r.message.starts_with("nothing to score: no qrels file among the files"), "{}", r.message);
+        assert!(
+            r.message.contains("after leaving out t/qrels.123 it could not read (t/qrels.123, line 2"),
+            "{}",
+            r.message
+        );
     }
 
     #[test]
