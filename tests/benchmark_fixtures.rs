@@ -209,6 +209,9 @@ fn data_without_runs_is_read_and_said_to_score_nothing() {
     let hs = memaudit::capability::headlines::<memaudit::audit::unit::Rescore>(&r);
     assert_eq!(hs[0].text, "No system's ranked lists were read: nothing was scored");
     assert!(hs[0].evidence.starts_with("the files hold 12 queries and 1754 memories only"), "{}", hs[0].evidence);
+    // Data alone is not wrong data: a finding, and no headline speaks of means that do not exist.
+    assert_eq!(hs[0].level, memaudit::headline::Level::Finding);
+    assert!(hs.iter().all(|h| !h.text.contains("left out of its means")), "{hs:?}");
 }
 
 /// LoCoMo's repository ships each conversation as a file of its own (`locomo10_v2/26.json`:

@@ -297,11 +297,13 @@ fn excluded(r: &Report) -> Vec<Headline> {
     if rows.is_empty() {
         return Vec::new();
     }
-    vec![Headline::context(
-        "Some queries have no relevant memory under a target: they are left out of its means, not scored 0",
-        some_of(&rows, 4),
-        RescoreTable::Coverage,
-    )]
+    // Without ranked lists there are no means: said as what scoring would do.
+    let text = if r.reading.counts.ranked_lists == 0 {
+        "Some queries have no relevant memory under a target: a system's means would leave them out, not score them 0"
+    } else {
+        "Some queries have no relevant memory under a target: they are left out of its means, not scored 0"
+    };
+    vec![Headline::context(text, some_of(&rows, 4), RescoreTable::Coverage)]
 }
 
 /// Systems whose store transforms memory without recording, for every derived memory, the
