@@ -107,10 +107,7 @@ impl Capability for Rescore {
         let fit = match format {
             Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => {
                 // Routed by content: TREC lines only when their first lines all read so.
-                let kind = crate::ingest::trec_eval_files::detect(text)?;
-                if !crate::ingest::trec_eval_files::plausible(text, kind) {
-                    return None;
-                }
+                crate::ingest::trec_eval_files::detect_routed(text)?;
                 Fit::Companion
             }
             _ => Fit::Specific,

@@ -246,7 +246,7 @@ pub fn detect(text: &str) -> Option<IrFileKind> {
 /// have four fields, an iteration that is a number or `Q0` and an integer relevance; run lines six
 /// or more fields with a numeric score. trec_eval itself ignores the iteration: a file given to
 /// trec-eval by hand is still read by [`detect`].
-pub fn plausible(text: &str, kind: IrFileKind) -> bool {
+fn plausible(text: &str, kind: IrFileKind) -> bool {
     const LINES: usize = 50;
     const RUN_FIELDS_AT_MOST: usize = 10;
     let iteration = |f: &str| f.eq_ignore_ascii_case("q0") || f.parse::<i64>().is_ok();
@@ -260,6 +260,12 @@ pub fn plausible(text: &str, kind: IrFileKind) -> bool {
         }
     };
     data_lines(text).take(LINES).all(|(_, l)| line_ok(l))
+}
+
+/// [`detect`] for routing by content: the kind only when the first data lines all read so
+/// ([`plausible`]).
+pub fn detect_routed(text: &str) -> Option<IrFileKind> {
+    detect(text).filter(|&kind| plausible(text, kind))
 }
 
 /// The query ids of a qrels or run file (TREC lines: each line's first field; dict-of-dicts

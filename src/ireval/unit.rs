@@ -323,12 +323,7 @@ impl Capability for TrecEval {
         use crate::capability::{Fit, Recognised};
         // A {"key": {"key": number}} JSON document is a run or qrels only beside TREC files: alone
         // it may be any summary of numbers (a companion); qrels by name are the evaluation's own.
-        let text = s.text.as_deref()?;
-        let kind = detect(text)?;
-        if !crate::ingest::trec_eval_files::plausible(text, kind) {
-            return None;
-        }
-        let (role, fit) = match kind {
+        let (role, fit) = match crate::ingest::trec_eval_files::detect_routed(s.text.as_deref()?)? {
             IrFileKind::TrecQrels => (FileRole::Qrels, Fit::Specific),
             IrFileKind::TrecRun => (FileRole::Runs, Fit::Specific),
             IrFileKind::JsonRun | IrFileKind::JsonIntegers if named_like_qrels(&s.file.name) => {
