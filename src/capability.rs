@@ -490,6 +490,15 @@ pub trait Capability: Sized + 'static {
         None
     }
 
+    /// Whether a release's group of this capability's files from another folder (`donor`)
+    /// completes `files`, which cannot run alone (runs without their qrels in a folder beside
+    /// the qrels'): what the donor brings, in words, or `None` (the default: groups stay apart).
+    /// The triage asks only the groups of the nearest folders and joins one only when exactly
+    /// one completes.
+    fn completes(_files: &[(&InputFile, FileRole)], _donor: &[(&InputFile, FileRole)]) -> Option<String> {
+        None
+    }
+
     /// How a release's group of this capability's files (each with its role) splits into runs
     /// when one run cannot read them all: each run's files (indices into `files`) and why they
     /// are together, in words. `None` (the default): the group is one run.

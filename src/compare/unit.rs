@@ -397,9 +397,7 @@ impl Capability for Compare {
                 if !named && !matches!(format, OutcomeFormat::WideCsv | OutcomeFormat::ReclaimEval) {
                     return None;
                 }
-                if matches!(format, OutcomeFormat::LongCsv | OutcomeFormat::LongJson)
-                    && values_by_name(s, format).is_err()
-                {
+                if not_outcomes(s, format).is_err() {
                     return None;
                 }
                 Fit::Generic
@@ -409,14 +407,11 @@ impl Capability for Compare {
         Some(if fit == Fit::Generic { r.by_columns(s) } else { r }.by_layout(format.name()).by_task(task))
     }
 
-    /// A long table whose columns named like a value hold text ([`values_by_name`]).
+    /// A long table whose columns named like a value hold text, a wide one whose columns name
+    /// statistics ([`not_outcomes`]).
     fn declines(s: &crate::ingest::sniff::Sniff<'_>) -> Option<String> {
-        use crate::outcomes::OutcomeFormat;
         let format = crate::outcomes::detect_outcome_format(&s.file.name, s.text.as_deref()?, s.file.limits()).ok()?;
-        if !matches!(format, OutcomeFormat::LongCsv | OutcomeFormat::LongJson) {
-            return None;
-        }
-        values_by_name(s, format).err().filter(|e| !e.is_empty())
+        not_outcomes(s, format).err().flatten()
     }
 
     /// Several files are concatenated with a `file` column.
@@ -591,14 +586,61 @@ impl Capability for Compare {
     }
 }
 
+/// Whether a generic table is one of outcomes for compare: `Err` when it is not, with why in
+/// words when there is something to say beyond what compare needs ([`values_by_name`],
+/// [`statistic_columns`]).
+fn not_outcomes(
+    s: &crate::ingest::sniff::Sniff<'_>,
+    format: crate::outcomes::OutcomeFormat,
+) -> Result<(), Option<String>> {
+    use crate::outcomes::OutcomeFormat;
+    match format {
+        OutcomeFormat::LongCsv | OutcomeFormat::LongJson => values_by_name(s, format),
+        OutcomeFormat::WideCsv => statistic_columns(s.columns()),
+        _ => Ok(()),
+    }
+}
+
+/// The words that name a summary statistic, not a system.
+const STATISTICS: &[&str] =
+    &["avg", "average", "mean", "var", "variance", "std", "stdev", "stddev", "sd", "median", "count"];
+
+/// A wide table whose columns past the first name summary statistics (MemSim's data card:
+/// `Index, Trajectories, Messages, Questions, TPM (avg.), TPM (var.)`) holds one summary per
+/// row, not one outcome per item and system: its columns are not arms.
+fn statistic_columns(columns: &[String]) -> Result<(), Option<String>> {
+    let named: Vec<&String> = columns
+        .iter()
+        .skip(1)
+        .filter(|c| {
+            c.split(|ch: char| !ch.is_alphanumeric()).any(|w| STATISTICS.contains(&w.to_ascii_lowercase().as_str()))
+        })
+        .collect();
+    if named.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = named.iter().take(3).map(|c| format!("`{c}`")).collect();
+    Err(Some(format!(
+        "not a table of outcomes for compare: its column{} {} name{} a statistic, not a system (a table of \
+         summaries; compare reads one outcome per item and system)",
+        if named.len() == 1 { "" } else { "s" },
+        shown.join(", "),
+        if named.len() == 1 { "s" } else { "" },
+    )))
+}
+
 /// Whether a long table's first rows (up to 1 MiB of whole lines) give a column named like a value
 /// numbers or true/false, as [`crate::outcomes::spec::infer_spec`] takes a value by its name: a
 /// log whose `result` holds text and whose only flag is `isReplay` is no table of outcomes. The
-/// error says which value-named columns hold text. A head that does not parse alone (a JSON
-/// document cut short) leaves the choice to the reader.
-fn values_by_name(s: &crate::ingest::sniff::Sniff<'_>, format: crate::outcomes::OutcomeFormat) -> Result<(), String> {
+/// error says which value-named columns hold text (`None`: no value-named column, nothing to
+/// say beyond what compare needs). A head that does not parse alone (a JSON document cut short)
+/// leaves the choice to the reader.
+fn values_by_name(
+    s: &crate::ingest::sniff::Sniff<'_>,
+    format: crate::outcomes::OutcomeFormat,
+) -> Result<(), Option<String>> {
     use crate::outcomes::{ColumnKind, ReadOptions, read_outcomes};
-    let Some(head) = s.head_lines(1 << 20) else { return Err(String::new()) };
+    let Some(head) = s.head_lines(1 << 20) else { return Err(None) };
     let head = InputFile::new(s.file.name.clone(), head.as_bytes().to_vec()).with_limits(s.file.limits());
     let Ok(t) = read_outcomes(&head, &ReadOptions { format: Some(format) }) else { return Ok(()) };
     let named: Vec<&crate::outcomes::ColumnInfo> = t
@@ -611,16 +653,16 @@ fn values_by_name(s: &crate::ingest::sniff::Sniff<'_>, format: crate::outcomes::
     }
     if named.is_empty() {
         // No value-named column in the first rows: nothing to say beyond what compare needs.
-        return Err(String::new());
+        return Err(None);
     }
     let texts: Vec<String> = named
         .iter()
         .take(3)
         .map(|c| format!("`{}` holds text: {}", c.name, crate::outcomes::spec::preview(&t, &c.name, 4)))
         .collect();
-    Err(format!(
+    Err(Some(format!(
         "not a table of outcomes for compare: no column named like a value holds numbers or true/false ({}); \
          give compare the value column by hand",
         texts.join("; ")
-    ))
+    )))
 }

@@ -137,7 +137,11 @@ pub(crate) fn prefix(text: &str, n: usize) -> &str {
 
 pub(super) fn detect_json_array(name: &str, text: &str) -> Result<Format, IngestError> {
     let head = prefix(text, 256 * 1024);
-    if head.contains("\"haystack_sessions\"") || head.contains("\"haystack_session_ids\"") {
+    // LongMemEval's questions by their keys: a `haystack_sessions` alone may be another
+    // benchmark's metadata (MemoryAgentBench's data sets it to null beside `question_ids`).
+    if (head.contains("\"haystack_sessions\"") || head.contains("\"haystack_session_ids\""))
+        && head.contains("\"question_id\"")
+    {
         return Ok(Format::LongMemEval);
     }
     if head.contains("\"conversation\"") && (head.contains("\"qa\"") || head.contains("\"sample_id\"")) {
@@ -290,6 +294,18 @@ mod tests {
     }
 
     /// A JSON array of mapping records (the `mapping` table's JSON export).
+    /// MemoryAgentBench's data sets `haystack_sessions` to null in each record's metadata: not
+    /// LongMemEval questions, which carry a `question_id` each.
+    #[test]
+    fn longmemeval_by_its_question_ids_not_a_haystack_key_alone() {
+        let memory_agent_bench = r#"[{"context": "facts", "questions": ["q?"], "answers": [["a"]],
+            "metadata": {"haystack_sessions": null, "question_ids": null}}]"#;
+        assert!(detect("Conflict_Resolution.json", memory_agent_bench).is_err());
+        let longmemeval = r#"[{"question_id": "q1", "question": "?", "answer": "a",
+            "haystack_session_ids": ["s1"], "haystack_sessions": [[]]}]"#;
+        assert_eq!(detect("longmemeval_s.json", longmemeval).unwrap(), Format::LongMemEval);
+    }
+
     #[test]
     fn a_json_array_of_mapping_records() {
         let text = "[\n  {\n    \"query_id\": \"q1\",\n    \"raw_ids\": [\"t1\"],\n    \"source_ids\": [],\n    \

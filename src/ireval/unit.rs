@@ -338,6 +338,31 @@ impl Capability for TrecEval {
     /// evaluation per qrels file, each with the runs that share a query with it (a run may go
     /// to several); runs that share a query with none are a run of their own, refused for want
     /// of qrels. Nothing is matched on names.
+    /// Runs without qrels in their folder take the qrels of a folder nearby (trectools'
+    /// `robust03/runs` beside `robust03/qrel`) when that folder holds qrels and no run, and
+    /// every run shares a query with them.
+    fn completes(files: &[(&InputFile, FileRole)], donor: &[(&InputFile, FileRole)]) -> Option<String> {
+        let only = |fs: &[(&InputFile, FileRole)], qrels: bool| {
+            !fs.is_empty() && fs.iter().all(|(_, r)| (*r == FileRole::Qrels) == qrels)
+        };
+        if !only(files, false) || !only(donor, true) {
+            return None;
+        }
+        let ids = |f: &InputFile| f.text().ok().and_then(|(t, _)| crate::ingest::trec_eval_files::query_ids(&t));
+        let judged: Vec<std::collections::HashSet<String>> = donor.iter().filter_map(|(f, _)| ids(f)).collect();
+        let every_run_shares = files
+            .iter()
+            .all(|(f, _)| ids(f).is_some_and(|run| judged.iter().any(|q| run.iter().any(|id| q.contains(id)))));
+        every_run_shares.then(|| {
+            let names: Vec<String> = donor.iter().map(|(f, _)| f.name.clone()).collect();
+            format!(
+                "the runs with the qrels {} of a folder nearby (no qrels in their own folder; every run shares a query \
+                 with them)",
+                crate::cells::some_of(&names)
+            )
+        })
+    }
+
     fn split(files: &[(&InputFile, FileRole)]) -> Option<Vec<(Vec<usize>, String)>> {
         let qrels: Vec<usize> = (0..files.len()).filter(|&i| files[i].1 == FileRole::Qrels).collect();
         if qrels.len() < 2 {

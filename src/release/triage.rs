@@ -273,6 +273,9 @@ fn needs(file: &InputFile) -> Vec<String> {
     let sniff = Sniff::of(file);
     let mut out: Vec<String> = analyses().filter_map(|a| with(a, Declines(&sniff))).collect();
     out.extend(analyses().filter_map(|a| with(a, Detect(sniff.input()))));
+    // Readers of one family say the same thing: each reason once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|m| seen.insert(m.clone()));
     out
 }
 
@@ -319,6 +322,13 @@ fn not_data(name: &str) -> Option<&'static str> {
     }
     if ends(&[".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"]) {
         return Some("not data: a figure");
+    }
+    // A spreadsheet is a zip of XML no analysis reads; Office leaves `~$` lock files beside it.
+    if base.starts_with("~$") {
+        return Some("not data: an office program's lock file");
+    }
+    if ends(&[".xlsx", ".xlsm", ".xls", ".ods", ".numbers"]) {
+        return Some("a spreadsheet: no analysis reads one (save its sheet as CSV and add that file)");
     }
     None
 }
@@ -391,7 +401,7 @@ pub fn triage(
         }
     }
     let apart: Vec<bool> = files.iter().map(|f| edits.is_apart(&f.name)).collect();
-    let mut groups = split_groups(form_groups(&recognised, &apart), files);
+    let mut groups = split_groups(join_complements(form_groups(&recognised, &apart), files), files);
     if !only.is_empty() {
         groups.retain(|g| only.contains(&g.analysis));
     }
@@ -512,6 +522,51 @@ fn form_groups(recognised: &[Vec<(Analysis, Recognised)>], apart: &[bool]) -> Ve
     groups
 }
 
+/// Each folder's group that cannot run alone joined by the group of a folder nearby that
+/// completes it ([`Capability::completes`]): of the groups of its analysis whose folders are
+/// nearest to its own (the longest common ancestor), exactly one must complete it, or it stays
+/// as it is. A group joined into at least one other is not run alone.
+fn join_complements(mut groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
+    struct Completes<'a>(&'a [(&'a InputFile, FileRole)], &'a [(&'a InputFile, FileRole)]);
+    impl ForCapability for Completes<'_> {
+        type Output = Option<String>;
+        fn call<C: Capability>(self) -> Self::Output {
+            C::completes(self.0, self.1)
+        }
+    }
+    let of = |g: &Group| -> Vec<(&InputFile, FileRole)> { g.files.iter().map(|&(i, r)| (&files[i], r)).collect() };
+    let by_folder = |g: &Group| g.together == Together::Folder && !g.apart;
+    let common = |a: &str, b: &str| a.split('/').zip(b.split('/')).take_while(|(x, y)| x == y && !x.is_empty()).count();
+    let mut joins: Vec<(usize, usize, String)> = Vec::new();
+    for (g, group) in groups.iter().enumerate().filter(|(_, g)| by_folder(g)) {
+        let donors: Vec<usize> = (0..groups.len())
+            .filter(|&d| d != g && groups[d].analysis == group.analysis && by_folder(&groups[d]))
+            .collect();
+        let Some(nearest) = donors.iter().map(|&d| common(&group.key, &groups[d].key)).max() else { continue };
+        let fitting: Vec<(usize, String)> = donors
+            .iter()
+            .filter(|&&d| common(&group.key, &groups[d].key) == nearest)
+            .filter_map(|&d| with(group.analysis, Completes(&of(group), &of(&groups[d]))).map(|why| (d, why)))
+            .collect();
+        if let [(d, why)] = fitting.as_slice() {
+            joins.push((g, *d, format!("{why}: the folders `{}` and `{}`", group.key, groups[*d].key)));
+        }
+    }
+    let donors: Vec<usize> = joins.iter().map(|(_, d, _)| *d).collect();
+    for (g, d, why) in joins {
+        let extra = groups[d].files.clone();
+        groups[g].files.extend(extra);
+        groups[g].files.sort_by_key(|(i, _)| *i);
+        groups[g].why = Some(why);
+    }
+    let mut index = 0;
+    groups.retain(|_| {
+        index += 1;
+        !donors.contains(&(index - 1))
+    });
+    groups
+}
+
 /// Each group split into the runs its analysis makes of it ([`Capability::split`]): a
 /// folder of several qrels is one evaluation per qrels.
 fn split_groups(groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
@@ -533,7 +588,10 @@ fn split_groups(groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
                 together: g.together,
                 apart: g.apart,
                 files: members.into_iter().map(|m| g.files[m]).collect(),
-                why: Some(why),
+                why: Some(match &g.why {
+                    Some(joined) => format!("{joined}; {why}"),
+                    None => why,
+                }),
             })),
             None => out.push(g),
         }
@@ -972,6 +1030,79 @@ mod tests {
             "{}",
             r.message
         );
+    }
+
+    /// trectools ships `robust03/runs/` beside `robust03/qrel/`: the runs are evaluated against
+    /// the qrels nearby, one evaluation per qrels, and said so; a run folder whose queries no
+    /// qrels nearby judges stays refused.
+    #[test]
+    fn runs_take_the_qrels_of_a_folder_beside_theirs() {
+        let run = |q: &str, tag: &str| format!("{q} Q0 d1 1 2.5 {tag}\n{q} Q0 d2 2 1.5 {tag}\n");
+        let files = [
+            file("robust03/qrel/qrels.txt", "303 0 d1 1\n303 0 d2 0\n"),
+            file("robust03/qrel/mod_qrels.txt", "303 0 d1 0\n303 0 d2 1\n"),
+            file("robust03/runs/input.a", &run("303", "a")),
+            file("robust03/runs/input.b", &run("303", "b")),
+            file("other/runs/input.zz", &run("999", "c")),
+        ];
+        let (rows, runs) = triaged(&files);
+        let names = |r: &AnalysisRun| r.files.iter().map(|f| f.file.clone()).collect::<Vec<_>>();
+        let ran: Vec<&AnalysisRun> = runs.iter().filter(|r| r.status == RunStatus::Ran).collect();
+        assert_eq!(ran.len(), 2, "{runs:#?}");
+        assert_eq!(names(ran[0]), ["robust03/qrel/qrels.txt", "robust03/runs/input.a", "robust03/runs/input.b"]);
+        assert_eq!(names(ran[1]), ["robust03/qrel/mod_qrels.txt", "robust03/runs/input.a", "robust03/runs/input.b"]);
+        for r in &ran {
+            assert!(r.grouping.contains("of a folder nearby"), "{}", r.grouping);
+            assert!(r.grouping.contains("`robust03/runs` and `robust03/qrel`"), "{}", r.grouping);
+            assert!(r.grouping.contains("one evaluation each"), "{}", r.grouping);
+        }
+        // The qrels folder is not refused on its own for want of runs.
+        assert_eq!(row(&rows, "robust03/qrel/qrels.txt").status, FileStatus::Read);
+        // The run of queries no qrels judges is not joined to them.
+        let c = row(&rows, "other/runs/input.zz");
+        assert_eq!(c.status, FileStatus::Refused, "{c:?}");
+        assert!(c.note.contains("no qrels file"), "{}", c.note);
+    }
+
+    /// Two qrels folders equally near: which one the runs go with is not guessed.
+    #[test]
+    fn runs_between_two_qrels_folders_are_not_joined_to_either() {
+        let files = [
+            file("x/qrels_a/q.txt", "1 0 d1 1\n"),
+            file("x/qrels_b/q.txt", "1 0 d1 0\n"),
+            file("x/runs/r.run", "1 Q0 d1 1 2.0 r\n"),
+        ];
+        let (rows, _) = triaged(&files);
+        let r = row(&rows, "x/runs/r.run");
+        assert_eq!(r.status, FileStatus::Refused, "{r:?}");
+        assert!(r.note.contains("no qrels file"), "{}", r.note);
+    }
+
+    /// A spreadsheet and Office's lock file beside it are named for what they are.
+    #[test]
+    fn a_spreadsheet_is_named_and_not_read() {
+        let xlsx = b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xff\xfe".to_vec();
+        let files = [
+            InputFile::new("full_results/benchmark.xlsx", xlsx.clone()),
+            InputFile::new("full_results/~$benchmark.xlsx", xlsx),
+        ];
+        let (rows, _) = triaged(&files);
+        let x = row(&rows, "full_results/benchmark.xlsx");
+        assert_eq!(x.status, FileStatus::NotRead);
+        assert!(x.note.starts_with("a spreadsheet: no analysis reads one (save its sheet as CSV"), "{}", x.note);
+        assert_eq!(row(&rows, "full_results/~$benchmark.xlsx").note, "not data: an office program's lock file");
+    }
+
+    /// MemSim's data card: counts and averages per dataset, not outcomes per item and system.
+    #[test]
+    fn a_table_of_summaries_is_not_compared() {
+        let card = "Index,Trajectories,Messages,Questions,TPM (avg.),TPM (var.)\n01,500,4215,500,15.48,11.58\n\
+                    02,500,4195,500,15.49,11.85\n03,492,3144,492,14.66,2.13\n04,462,5536,462,14.65,4.20\n";
+        let (rows, runs) = triaged(&[file("final_dataset/data_card_raw.csv", card)]);
+        assert!(runs.is_empty(), "{runs:#?}");
+        let r = row(&rows, "final_dataset/data_card_raw.csv");
+        assert_eq!(r.status, FileStatus::NotRead);
+        assert!(r.note.contains("`TPM (avg.)`, `TPM (var.)` name a statistic, not a system"), "{}", r.note);
     }
 
     #[test]
