@@ -661,7 +661,9 @@ fn settle(
                 format!("a table with a header ({}) and no row below it: nothing to read", crate::cells::some_of(h))
             }
             Shape::Text => "text that no analysis reads (not a table, a JSON document or TREC lines)".to_string(),
-            Shape::Empty => format!("{}: no analysis reads it", row.shape),
+            // Every reader reads text or a zip archive it knows: what each would need of text
+            // says nothing of a binary file (an index, a compressed stream of another kind).
+            Shape::Empty | Shape::Binary => format!("{}: no analysis reads it", row.shape),
             Shape::Scalars(_) => format!(
                 "{}: no analysis reads one (an analysis reads results one record per item: JSON Lines, a JSON \
                  array of records, or a table)",
@@ -1078,19 +1080,23 @@ mod tests {
         assert!(r.note.contains("no qrels file"), "{}", r.note);
     }
 
-    /// A spreadsheet and Office's lock file beside it are named for what they are.
+    /// A spreadsheet and Office's lock file beside it are named for what they are; binary content
+    /// is said to be binary.
     #[test]
     fn a_spreadsheet_is_named_and_not_read() {
         let xlsx = b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xff\xfe".to_vec();
         let files = [
             InputFile::new("full_results/benchmark.xlsx", xlsx.clone()),
             InputFile::new("full_results/~$benchmark.xlsx", xlsx),
+            InputFile::new("index/data.direct.bf", vec![0xff, 0x00, 0x12, 0x9c]),
         ];
         let (rows, _) = triaged(&files);
         let x = row(&rows, "full_results/benchmark.xlsx");
         assert_eq!(x.status, FileStatus::NotRead);
         assert!(x.note.starts_with("a spreadsheet: no analysis reads one (save its sheet as CSV"), "{}", x.note);
         assert_eq!(row(&rows, "full_results/~$benchmark.xlsx").note, "not data: an office program's lock file");
+        // A binary file is not told what the readers of text need.
+        assert_eq!(row(&rows, "index/data.direct.bf").note, "binary content: no analysis reads it");
     }
 
     /// MemSim's data card: counts and averages per dataset, not outcomes per item and system.
