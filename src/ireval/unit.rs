@@ -281,6 +281,16 @@ fn named_like_qrels(name: &str) -> bool {
 
 crate::files_read!(IrOverview);
 
+/// Whether a run and a qrels file are of the same queries: they share at least half the queries
+/// of the smaller set (a run of the 200 queries of which 43 are judged; a run of 10 of 250). A
+/// query id two collections happen to share (BERGEN's FEVER run and TREC DL 19's qrels share
+/// one of thousands) does not make them one evaluation.
+fn same_queries(a: &std::collections::HashSet<String>, b: &std::collections::HashSet<String>) -> bool {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let shared = small.iter().filter(|q| large.contains(*q)).count();
+    shared > 0 && 2 * shared >= small.len()
+}
+
 impl Capability for TrecEval {
     const ANALYSIS: Analysis = Analysis::TrecEval;
     const TITLE: &'static str = "IR evaluation";
@@ -334,13 +344,10 @@ impl Capability for TrecEval {
         Some(Recognised::new(role, fit, role.describe()).by_folder(&s.file.name))
     }
 
-    /// A folder of several qrels (trec_eval's own `test/`, a collection's topic sets) is one
-    /// evaluation per qrels file, each with the runs that share a query with it (a run may go
-    /// to several); runs that share a query with none are a run of their own, refused for want
-    /// of qrels. Nothing is matched on names.
     /// Runs without qrels in their folder take the qrels of a folder nearby (trectools'
-    /// `robust03/runs` beside `robust03/qrel`) when that folder holds qrels and no run, and
-    /// every run shares a query with them.
+    /// `robust03/runs` beside `robust03/qrel`, BERGEN's `runs/` beside `qrels/`) when that
+    /// folder holds qrels and no run, and a run is of their queries ([`same_queries`]; [`Self::split`]
+    /// then gives each qrels the runs of its queries).
     fn completes(files: &[(&InputFile, FileRole)], donor: &[(&InputFile, FileRole)]) -> Option<String> {
         let only = |fs: &[(&InputFile, FileRole)], qrels: bool| {
             !fs.is_empty() && fs.iter().all(|(_, r)| (*r == FileRole::Qrels) == qrels)
@@ -350,25 +357,34 @@ impl Capability for TrecEval {
         }
         let ids = |f: &InputFile| f.text().ok().and_then(|(t, _)| crate::ingest::trec_eval_files::query_ids(&t));
         let judged: Vec<std::collections::HashSet<String>> = donor.iter().filter_map(|(f, _)| ids(f)).collect();
-        let every_run_shares = files
-            .iter()
-            .all(|(f, _)| ids(f).is_some_and(|run| judged.iter().any(|q| run.iter().any(|id| q.contains(id)))));
-        every_run_shares.then(|| {
+        let a_run_shares =
+            files.iter().any(|(f, _)| ids(f).is_some_and(|run| judged.iter().any(|q| same_queries(&run, q))));
+        a_run_shares.then(|| {
             let names: Vec<String> = donor.iter().map(|(f, _)| f.name.clone()).collect();
             format!(
-                "the runs with the qrels {} of a folder nearby (no qrels in their own folder; every run shares a query \
-                 with them)",
+                "the runs with the qrels {} of a folder nearby (no qrels in their own folder; they share queries)",
                 crate::cells::some_of(&names)
             )
         })
     }
 
+    /// A folder of several qrels (trec_eval's own `test/`, a collection's topic sets) is one
+    /// evaluation per qrels file, each with the runs of its queries ([`same_queries`]; a run may
+    /// go to several); runs of none are a run of their own, refused for want of qrels. Nothing is
+    /// matched on names.
     fn split(files: &[(&InputFile, FileRole)]) -> Option<Vec<(Vec<usize>, String)>> {
         let qrels: Vec<usize> = (0..files.len()).filter(|&i| files[i].1 == FileRole::Qrels).collect();
-        if qrels.len() < 2 {
+        if qrels.is_empty() {
             return None;
         }
-        if qrels.len() == files.len() {
+        // One qrels with the runs of its own folder is one evaluation, as trec_eval would make
+        // it; with runs of another folder (joined by [`Self::completes`]), the runs that share no
+        // query with it are said apart.
+        let folders = |f: &(&InputFile, FileRole)| crate::ingest::folder_of(&f.0.name).to_string();
+        if qrels.len() == 1 && files.iter().all(|f| folders(f) == folders(&files[0])) {
+            return None;
+        }
+        if qrels.len() == files.len() && qrels.len() > 1 {
             // A collection's qrels without any run (anserini-tools' 250): one run that says so
             // once, not one refusal per qrels file.
             return Some(vec![(qrels, format!("{} qrels files and no run", files.len()))]);
@@ -378,7 +394,7 @@ impl Capability for TrecEval {
             .map(|(f, _)| f.text().ok().and_then(|(t, _)| crate::ingest::trec_eval_files::query_ids(&t)))
             .collect();
         let shares = |a: usize, b: usize| match (&ids[a], &ids[b]) {
-            (Some(x), Some(y)) => x.iter().any(|q| y.contains(q)),
+            (Some(x), Some(y)) => same_queries(x, y),
             _ => false,
         };
         let runs: Vec<usize> = (0..files.len()).filter(|&i| files[i].1 != FileRole::Qrels).collect();
@@ -389,7 +405,7 @@ impl Capability for TrecEval {
                 members.extend(runs.iter().copied().filter(|&r| shares(q, r)));
                 members.sort_unstable();
                 let why = format!(
-                    "the qrels `{}` with the runs that share a query with it ({} qrels files here: one evaluation each)",
+                    "the qrels `{}` with the runs of its queries ({} qrels files here: one evaluation each)",
                     files[q].0.name,
                     qrels.len()
                 );
@@ -397,8 +413,18 @@ impl Capability for TrecEval {
             })
             .collect();
         let alone: Vec<usize> = runs.iter().copied().filter(|&r| !qrels.iter().any(|&q| shares(q, r))).collect();
+        if qrels.len() == 1 {
+            if alone.is_empty() || alone.len() == runs.len() {
+                return None;
+            }
+            let with: Vec<usize> = (0..files.len()).filter(|i| !alone.contains(i)).collect();
+            return Some(vec![
+                (with, format!("the qrels `{}` with the runs of its queries", files[qrels[0]].0.name)),
+                (alone, "the runs not of the qrels file's queries (they share less than half)".to_string()),
+            ]);
+        }
         if !alone.is_empty() {
-            out.push((alone, "the runs that share no query with any qrels file here".to_string()));
+            out.push((alone, "the runs of no qrels file's queries here (each shares less than half)".to_string()));
         }
         Some(out)
     }

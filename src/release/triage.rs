@@ -875,10 +875,10 @@ mod tests {
             "{}",
             of("trec-eval 1").message
         );
-        assert!(of("trec-eval 1").grouping.contains("the qrels `ir/qrels.a` with the runs that share a query with it"));
+        assert!(of("trec-eval 1").grouping.contains("the qrels `ir/qrels.a` with the runs of its queries"));
         // The run that shares no query with any qrels is refused for want of qrels, and said.
         assert_eq!(of("trec-eval 3").status, RunStatus::Refused);
-        assert!(of("trec-eval 3").grouping.contains("share no query with any qrels file"));
+        assert!(of("trec-eval 3").grouping.contains("the runs of no qrels file's queries here"));
         assert_eq!(row(&rows, "ir/run.other").status, FileStatus::Refused);
         assert_eq!(row(&rows, "ir/run.both").routed, ["trec-eval 1", "trec-eval 2"]);
     }
@@ -1064,6 +1064,34 @@ mod tests {
         let c = row(&rows, "other/runs/input.zz");
         assert_eq!(c.status, FileStatus::Refused, "{c:?}");
         assert!(c.note.contains("no qrels file"), "{}", c.note);
+    }
+
+    /// BERGEN ships `runs/` and `qrels/` at its root, with another folder of qrels elsewhere: the
+    /// runs go with the qrels they share queries with; a run none judges is said apart.
+    #[test]
+    fn runs_go_with_the_one_nearby_qrels_folder_that_judges_their_queries() {
+        let run = |qs: &[&str]| {
+            qs.iter().map(|q| format!("{q}\tq0\td1\t0\t100\trun\n{q}\tq0\td2\t1\t99\trun\n")).collect::<String>()
+        };
+        let files = [
+            file("bergen/qrels/qrel.nq.dev.txt", "nq1 0 d1 1\nnq2 0 d2 1\nnq3 0 d1 1\nnq4 0 d2 1\n"),
+            file("bergen/runs/run.oracle.nq.dev.trec", &run(&["nq1", "nq2", "nq3", "nq4"])),
+            file("bergen/runs/run.oracle.bioasq.dev.trec", &run(&["b77"])),
+            // One query id in common with the NQ run, by chance: not the NQ run's qrels.
+            file("bergen/scripts/data/qrel_trecdl19.txt", "19335 0 d9 1\n47923 0 d9 1\nnq4 0 d9 1\n"),
+        ];
+        let (rows, runs) = triaged(&files);
+        let names = |r: &AnalysisRun| r.files.iter().map(|f| f.file.clone()).collect::<Vec<_>>();
+        let ran: Vec<&AnalysisRun> = runs.iter().filter(|r| r.status == RunStatus::Ran).collect();
+        assert_eq!(ran.len(), 1, "{runs:#?}");
+        assert_eq!(names(ran[0]), ["bergen/qrels/qrel.nq.dev.txt", "bergen/runs/run.oracle.nq.dev.trec"]);
+        assert!(ran[0].grouping.contains("`bergen/runs` and `bergen/qrels`"), "{}", ran[0].grouping);
+        let alone = row(&rows, "bergen/runs/run.oracle.bioasq.dev.trec");
+        assert_eq!(alone.status, FileStatus::Refused, "{alone:?}");
+        let group = runs.iter().find(|r| alone.routed.contains(&r.id)).unwrap();
+        assert!(group.grouping.contains("the runs not of the qrels file's queries"), "{}", group.grouping);
+        // The qrels of no run's queries stays refused on its own, said once.
+        assert_eq!(row(&rows, "bergen/scripts/data/qrel_trecdl19.txt").status, FileStatus::Refused);
     }
 
     /// Two qrels folders equally near: which one the runs go with is not guessed.
