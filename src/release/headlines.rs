@@ -60,6 +60,18 @@ pub fn headlines(r: &ReleaseReport) -> Vec<Headline> {
             ReleaseTable::Files,
         ));
     }
+    let omitted: Vec<&str> = r.analyses.iter().filter(|a| a.report_omitted.is_some()).map(|a| a.id.as_str()).collect();
+    if !omitted.is_empty() {
+        hs.push(Headline::finding(
+            format!("{} analyses' JSON reports are not embedded in this report: {}", omitted.len(), shorten(&omitted)),
+            format!(
+                "together they pass the {} a release's reports may take; each one's text, headlines and printed \
+                 checks are kept, and its `report_omitted` names the command that gives its JSON report",
+                crate::report::bytes(super::triage::EMBEDDED_REPORTS as u64)
+            ),
+            ReleaseTable::Analyses,
+        ));
+    }
     hs.extend(copies(r));
     hs.extend(namesakes(r));
     for s in said(r) {

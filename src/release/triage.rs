@@ -93,13 +93,23 @@ pub struct AnalysisRun {
     /// Its human-readable report (`memaudit <analysis> --format table`).
     pub text: String,
     /// Its JSON report (`memaudit <analysis> --format json`, without the envelope; `null` when
-    /// refused).
+    /// refused, or when it would take the release's reports past [`EMBEDDED_REPORTS`]).
     pub report: serde_json::Value,
+    /// Why its JSON report is not embedded (its size, and the command that gives it); absent
+    /// when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_omitted: Option<String>,
     /// The release's printed numbers checked against this run: those of its analysis, and those
     /// naming none whose table it has; summed up per number in [`ReleaseReport::printed`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub printed: Vec<PrintedRow>,
 }
+
+/// The most bytes of JSON the analyses' reports of one release take in all (each report
+/// embedded in turn while the total stays within it): BERGEN's 33 IR evaluations hold 225 MB of
+/// per-query values, which as JSON values took 1.7 GB. A report past it is left out, said in
+/// [`AnalysisRun::report_omitted`] and a headline; its text, headlines and printed checks stay.
+pub const EMBEDDED_REPORTS: usize = 16 << 20;
 
 /// A file an analysis could not read, left out of its group (the analysis ran on the others).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -354,6 +364,17 @@ pub fn triage(
     edits: &Edits,
     progress: Progress<'_>,
 ) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>, PrintedChecks)> {
+    triage_within(files, only, edits, progress, EMBEDDED_REPORTS)
+}
+
+/// [`triage`] with `room_for_reports` bytes of JSON reports to embed.
+fn triage_within(
+    files: &[InputFile],
+    only: &[Analysis],
+    edits: &Edits,
+    progress: Progress<'_>,
+    mut room_for_reports: usize,
+) -> Result<(Vec<FileTriage>, Vec<AnalysisRun>, PrintedChecks)> {
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     edits.check_names(&names)?;
     let mut rows = Vec::with_capacity(files.len());
@@ -424,7 +445,8 @@ pub fn triage(
                 RoleFile { file, role, detected: role }
             })
             .collect();
-        let mut run = with(group.analysis, RunGroup { files: &role_files, printed: &printed });
+        let mut run =
+            with(group.analysis, RunGroup { files: &role_files, printed: &printed, room: &mut room_for_reports });
         run.id = id;
         for p in &mut run.printed {
             p.run = run.id.clone();
@@ -698,6 +720,8 @@ fn neutral(text: &str) -> String {
 struct RunGroup<'a> {
     files: &'a [RoleFile],
     printed: &'a [(String, Vec<crate::printed::Printed>)],
+    /// The bytes of JSON reports the release may still embed ([`EMBEDDED_REPORTS`]).
+    room: &'a mut usize,
 }
 
 impl ForCapability for RunGroup<'_> {
@@ -731,6 +755,7 @@ impl ForCapability for RunGroup<'_> {
             headlines: Vec::new(),
             text: String::new(),
             report: serde_json::Value::Null,
+            report_omitted: None,
             printed: Vec::new(),
         };
         match outcome {
@@ -757,7 +782,20 @@ impl ForCapability for RunGroup<'_> {
                     h.evidence = neutral(&h.evidence);
                 }
                 run.text = neutral(&C::render_text(&report));
-                run.report = serde_json::to_value(&report).unwrap_or(serde_json::Value::Null);
+                // Measured as JSON text before it becomes a tree of values (several times larger).
+                let json = serde_json::to_vec(&report).unwrap_or_default();
+                if json.len() <= *self.room {
+                    *self.room -= json.len();
+                    run.report = serde_json::from_slice(&json).unwrap_or(serde_json::Value::Null);
+                } else {
+                    run.report_omitted = Some(format!(
+                        "its JSON report ({}) is not embedded: the release's reports may take {} in all; `memaudit {}` \
+                         on its files with `--format json` gives it",
+                        crate::report::bytes(json.len() as u64),
+                        crate::report::bytes(EMBEDDED_REPORTS as u64),
+                        C::ANALYSIS
+                    ));
+                }
             }
             Err(e) => {
                 run.status = RunStatus::Refused;
@@ -1092,6 +1130,33 @@ mod tests {
         assert!(group.grouping.contains("the runs not of the qrels file's queries"), "{}", group.grouping);
         // The qrels of no run's queries stays refused on its own, said once.
         assert_eq!(row(&rows, "bergen/scripts/data/qrel_trecdl19.txt").status, FileStatus::Refused);
+    }
+
+    /// The reports embedded stop at the release's room for them: the one past it is left out
+    /// and said, with its text and headlines kept.
+    #[test]
+    fn reports_past_the_room_for_them_are_left_out_and_said() {
+        let files = [file("a/r.csv", COMPLIANCE), file("b/r.csv", COMPLIANCE)];
+        let edits = Edits { apart: vec!["a/r.csv".into(), "b/r.csv".into()], ..Edits::default() };
+        let (_, full, _) = triage(&files, &[], &edits, &mut quiet()).unwrap();
+        let one = serde_json::to_vec(&full[0].report).unwrap().len();
+        let (_, runs, _) = triage_within(&files, &[], &edits, &mut quiet(), one + one / 2).unwrap();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0].report, full[0].report);
+        assert!(runs[0].report_omitted.is_none());
+        assert_eq!(runs[1].report, serde_json::Value::Null);
+        let why = runs[1].report_omitted.as_deref().unwrap();
+        assert!(why.contains("is not embedded") && why.contains("`memaudit compliance`"), "{why}");
+        assert!(!runs[1].text.is_empty() && !runs[1].headlines.is_empty());
+        let report = ReleaseReport {
+            settings: Default::default(),
+            files: Vec::new(),
+            analyses: runs,
+            printed: Vec::new(),
+            printed_findings: Vec::new(),
+        };
+        let said = super::super::headlines::headlines(&report);
+        assert!(said.iter().any(|h| h.text.starts_with("1 analyses' JSON reports are not embedded")), "{said:#?}");
     }
 
     /// Two qrels folders equally near: which one the runs go with is not guessed.

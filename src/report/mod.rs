@@ -213,6 +213,15 @@ macro_rules! text_table {
     };
 }
 
+/// A size in bytes as people read it, in powers of 1024 (`16.0 MiB`, `3.2 KiB`, `12 B`).
+pub fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / (1u64 << 10) as f64),
+        n => format!("{n} B"),
+    }
+}
+
 /// Aligns columns of a small text table.
 pub(crate) fn render_columns(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();

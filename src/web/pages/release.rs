@@ -161,6 +161,9 @@ fn analysis_card(page: &ToolPage<Release>, ui: &Ui<Release>, a: &AnalysisRun) ->
                     }) }
                 </ul>
                 <details><summary>{ "Its report as text" }</summary><pre class="report-text">{ a.text.clone() }</pre></details>
+                if let Some(why) = &a.report_omitted {
+                    <p class="hint" data-report="omitted">{ format!("Not in the full report JSON: {why}.") }</p>
+                }
             }
         </Section>
     }
