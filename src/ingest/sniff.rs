@@ -45,6 +45,17 @@ impl Shape {
             Shape::Zip => "a zip archive".into(),
             Shape::Binary => "binary content".into(),
             Shape::Empty => "an empty file".into(),
+            // A first row with a fraction in it is data, not names (MS MARCO's `idf.norm.tsv`:
+            // `is\t0.0389…`): said so, never called the columns' names. Whole numbers are left
+            // alone: a header may name cutoffs or years (`k,1,5,10`).
+            Shape::Table(c)
+                if c.iter().any(|h| {
+                    let h = h.trim();
+                    h.parse::<i64>().is_err() && h.parse::<f64>().is_ok_and(f64::is_finite)
+                }) =>
+            {
+                format!("a table with {} columns and no header row (its first row: {})", c.len(), list(c))
+            }
             Shape::Table(c) => format!("a table with {} columns: {}", c.len(), list(c)),
             Shape::Json(k) if k.is_empty() => "a JSON document".into(),
             Shape::Json(k) => format!("a JSON object with keys {}", list(k)),
@@ -266,5 +277,10 @@ mod tests {
         assert_eq!(Sniff::of(&InputFile::new("x.eval", b"PK\x03\x04rest".to_vec())).shape, Shape::Zip);
         assert_eq!(Sniff::of(&InputFile::new("x.bin", vec![0xff, 0xfe, 0x00, 0x01])).shape, Shape::Binary);
         assert!(shape("a.csv", "a,b\n1,2\n").describe().contains("2 columns: a, b"));
+        // A first row holding a number is data: the table has no header row, and says so.
+        assert_eq!(
+            shape("idf.norm.tsv", "is\t0.0389\nthe\t0.0012\n").describe(),
+            "a table with 2 columns and no header row (its first row: is, 0.0389)"
+        );
     }
 }
