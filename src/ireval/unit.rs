@@ -356,9 +356,11 @@ impl Capability for TrecEval {
             return None;
         }
         let ids = |f: &InputFile| f.text().ok().and_then(|(t, _)| crate::ingest::trec_eval_files::query_ids(&t));
-        let judged: Vec<std::collections::HashSet<String>> = donor.iter().filter_map(|(f, _)| ids(f)).collect();
+        // The group's runs read once; the donor's qrels one at a time, stopping at the first
+        // that judges a run's queries (a folder of hundreds of qrels is rarely read whole).
+        let runs: Vec<std::collections::HashSet<String>> = files.iter().filter_map(|(f, _)| ids(f)).collect();
         let a_run_shares =
-            files.iter().any(|(f, _)| ids(f).is_some_and(|run| judged.iter().any(|q| same_queries(&run, q))));
+            donor.iter().any(|(f, _)| ids(f).is_some_and(|judged| runs.iter().any(|run| same_queries(run, &judged))));
         a_run_shares.then(|| {
             let names: Vec<String> = donor.iter().map(|(f, _)| f.name.clone()).collect();
             format!(
