@@ -574,6 +574,9 @@ fn join_complements(mut groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
             joins.push((g, *d, format!("{why}: the folders `{}` and `{}`", group.key, groups[*d].key)));
         }
     }
+    // A group given to another is not also completed itself (its files would leave with it).
+    let given: Vec<usize> = joins.iter().map(|(_, d, _)| *d).collect();
+    joins.retain(|(g, _, _)| !given.contains(g));
     let donors: Vec<usize> = joins.iter().map(|(_, d, _)| *d).collect();
     for (g, d, why) in joins {
         let extra = groups[d].files.clone();
