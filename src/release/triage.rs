@@ -579,7 +579,9 @@ fn join_complements(mut groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
     joins.retain(|(g, _, _)| !given.contains(g));
     let donors: Vec<usize> = joins.iter().map(|(_, d, _)| *d).collect();
     for (g, d, why) in joins {
-        let extra = groups[d].files.clone();
+        // A companion may already be in both (it joins every group of its analysis): once.
+        let extra: Vec<(usize, FileRole)> =
+            groups[d].files.iter().copied().filter(|(i, _)| !groups[g].files.iter().any(|(j, _)| j == i)).collect();
         groups[g].files.extend(extra);
         groups[g].files.sort_by_key(|(i, _)| *i);
         groups[g].why = Some(why);
