@@ -111,6 +111,19 @@ pub struct AnalysisRun {
 /// [`AnalysisRun::report_omitted`] and a headline; its text, headlines and printed checks stay.
 pub const EMBEDDED_REPORTS: usize = 16 << 20;
 
+/// Counts the bytes written to it and keeps none (a report's size as JSON).
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A file an analysis could not read, left out of its group (the analysis ran on the others).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeftOut {
@@ -787,16 +800,19 @@ impl ForCapability for RunGroup<'_> {
                     h.evidence = neutral(&h.evidence);
                 }
                 run.text = neutral(&C::render_text(&report));
-                // Measured as JSON text before it becomes a tree of values (several times larger).
-                let json = serde_json::to_vec(&report).unwrap_or_default();
-                if json.len() <= *self.room {
-                    *self.room -= json.len();
-                    run.report = serde_json::from_slice(&json).unwrap_or(serde_json::Value::Null);
+                // Measured as JSON text (counted, not kept) before it becomes a tree of values
+                // (several times larger); the tree is built from the report itself, so every
+                // number stays the exact f64 the analysis gave.
+                let mut size = ByteCount(0);
+                let measured = serde_json::to_writer(&mut size, &report).is_ok();
+                if measured && size.0 <= *self.room {
+                    *self.room -= size.0;
+                    run.report = serde_json::to_value(&report).unwrap_or(serde_json::Value::Null);
                 } else {
                     run.report_omitted = Some(format!(
                         "its JSON report ({}) is not embedded: the release's reports may take {} in all; `memaudit {}` \
                          on its files with `--format json` gives it",
-                        crate::report::bytes(json.len() as u64),
+                        crate::report::bytes(size.0 as u64),
                         crate::report::bytes(EMBEDDED_REPORTS as u64),
                         C::ANALYSIS
                     ));
