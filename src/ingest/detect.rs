@@ -293,7 +293,6 @@ mod tests {
         assert!(detect("conv_0.json", audit).is_err());
     }
 
-    /// A JSON array of mapping records (the `mapping` table's JSON export).
     /// MemoryAgentBench's data sets `haystack_sessions` to null in each record's metadata: not
     /// LongMemEval questions, which carry a `question_id` each.
     #[test]
@@ -306,6 +305,7 @@ mod tests {
         assert_eq!(detect("longmemeval_s.json", longmemeval).unwrap(), Format::LongMemEval);
     }
 
+    /// A JSON array of mapping records (the `mapping` table's JSON export).
     #[test]
     fn a_json_array_of_mapping_records() {
         let text = "[\n  {\n    \"query_id\": \"q1\",\n    \"raw_ids\": [\"t1\"],\n    \"source_ids\": [],\n    \

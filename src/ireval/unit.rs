@@ -382,8 +382,8 @@ impl Capability for TrecEval {
         // One qrels with the runs of its own folder is one evaluation, as trec_eval would make
         // it; with runs of another folder (joined by [`Self::completes`]), the runs that share no
         // query with it are said apart.
-        let folders = |f: &(&InputFile, FileRole)| crate::ingest::folder_of(&f.0.name).to_string();
-        if qrels.len() == 1 && files.iter().all(|f| folders(f) == folders(&files[0])) {
+        let first = crate::ingest::folder_of(&files[0].0.name);
+        if qrels.len() == 1 && files.iter().all(|(f, _)| crate::ingest::folder_of(&f.name) == first) {
             return None;
         }
         if qrels.len() == files.len() && qrels.len() > 1 {
@@ -400,6 +400,17 @@ impl Capability for TrecEval {
             _ => false,
         };
         let runs: Vec<usize> = (0..files.len()).filter(|&i| files[i].1 != FileRole::Qrels).collect();
+        let alone: Vec<usize> = runs.iter().copied().filter(|&r| !qrels.iter().any(|&q| shares(q, r))).collect();
+        if qrels.len() == 1 {
+            if alone.is_empty() || alone.len() == runs.len() {
+                return None;
+            }
+            let with: Vec<usize> = (0..files.len()).filter(|i| !alone.contains(i)).collect();
+            return Some(vec![
+                (with, format!("the qrels `{}` with the runs of its queries", files[qrels[0]].0.name)),
+                (alone, "the runs not of the qrels file's queries (they share less than half)".to_string()),
+            ]);
+        }
         let mut out: Vec<(Vec<usize>, String)> = qrels
             .iter()
             .map(|&q| {
@@ -414,17 +425,6 @@ impl Capability for TrecEval {
                 (members, why)
             })
             .collect();
-        let alone: Vec<usize> = runs.iter().copied().filter(|&r| !qrels.iter().any(|&q| shares(q, r))).collect();
-        if qrels.len() == 1 {
-            if alone.is_empty() || alone.len() == runs.len() {
-                return None;
-            }
-            let with: Vec<usize> = (0..files.len()).filter(|i| !alone.contains(i)).collect();
-            return Some(vec![
-                (with, format!("the qrels `{}` with the runs of its queries", files[qrels[0]].0.name)),
-                (alone, "the runs not of the qrels file's queries (they share less than half)".to_string()),
-            ]);
-        }
         if !alone.is_empty() {
             out.push((alone, "the runs of no qrels file's queries here (each shares less than half)".to_string()));
         }

@@ -577,11 +577,13 @@ fn join_complements(mut groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
         let donors: Vec<usize> = (0..groups.len())
             .filter(|&d| d != g && groups[d].analysis == group.analysis && by_folder(&groups[d]))
             .collect();
-        let Some(nearest) = donors.iter().map(|&d| common(&group.key, &groups[d].key)).max() else { continue };
-        let fitting: Vec<(usize, String)> = donors
+        let nearness: Vec<(usize, usize)> = donors.iter().map(|&d| (d, common(&group.key, &groups[d].key))).collect();
+        let Some(nearest) = nearness.iter().map(|&(_, n)| n).max() else { continue };
+        let mine = of(group);
+        let fitting: Vec<(usize, String)> = nearness
             .iter()
-            .filter(|&&d| common(&group.key, &groups[d].key) == nearest)
-            .filter_map(|&d| with(group.analysis, Completes(&of(group), &of(&groups[d]))).map(|why| (d, why)))
+            .filter(|&&(_, n)| n == nearest)
+            .filter_map(|&(d, _)| with(group.analysis, Completes(&mine, &of(&groups[d]))).map(|why| (d, why)))
             .collect();
         if let [(d, why)] = fitting.as_slice() {
             joins.push((g, *d, format!("{why}: the folders `{}` and `{}`", group.key, groups[*d].key)));
@@ -599,12 +601,7 @@ fn join_complements(mut groups: Vec<Group>, files: &[InputFile]) -> Vec<Group> {
         groups[g].files.sort_by_key(|(i, _)| *i);
         groups[g].why = Some(why);
     }
-    let mut index = 0;
-    groups.retain(|_| {
-        index += 1;
-        !donors.contains(&(index - 1))
-    });
-    groups
+    groups.into_iter().enumerate().filter(|(i, _)| !donors.contains(i)).map(|(_, g)| g).collect()
 }
 
 /// Each group split into the runs its analysis makes of it ([`Capability::split`]): a
