@@ -808,7 +808,7 @@ impl ForCapability for RunGroup<'_> {
                 } else {
                     run.report_omitted = Some(format!(
                         "its JSON report ({}) is not embedded: the release's reports may take {} in all; `memaudit {}` \
-                         on its files with `--format json` gives it",
+                         on its files gives it as JSON",
                         crate::report::bytes(size.0 as u64),
                         crate::report::bytes(EMBEDDED_REPORTS as u64),
                         C::ANALYSIS
